@@ -1,0 +1,17 @@
+// Command registration for the posbias CLI. Each register_* adds one subcommand to the
+// app and returns the action to run after parsing succeeds (parsing itself never runs work).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
+
+namespace posbias::cli {
+
+using Action = std::function<void()>;
+
+// The selected subcommand's action is stored into *selected by the subcommand callback.
+void register_theory(CLI::App& app, Action* selected);
+void register_reproduce(CLI::App& app, Action* selected);
+
+}  // namespace posbias::cli

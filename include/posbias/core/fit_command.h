@@ -1,0 +1,37 @@
+// `posbias theory fit`: fit α and a gain to a measured profile CSV, report the metrics,
+// draw theory against measurement. `posbias birth` reuses fit_json and fit_figure.
+//
+// Profile CSV: a `position` column (1..L, query at L), an `influence` column (the mean
+// profile) and/or one column per seed named `seed*`. Without `influence`, the mean of the
+// seed columns is used. Seeds give the bootstrap CI on α.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+
+#include "posbias/core/plot.h"
+#include "posbias/theory/fit.h"
+
+namespace posbias {
+
+struct FitOptions {
+  std::string profile;         // CSV path
+  std::int64_t layers = 0;     // H of the theory (required)
+  std::int64_t window = 0;
+  std::string alibi;
+  std::string sink = "0";
+  int bootstrap = 200;
+  std::uint64_t seed = 0;
+  std::string json;            // result file; empty = stdout
+  std::string plot;            // figure stem
+};
+
+void run_fit(const FitOptions& options);
+
+MeasuredProfile read_profile_csv(const std::filesystem::path& path);
+nlohmann::json fit_json(const FitResult& result, const FitSpec& spec);
+Figure fit_figure(const MeasuredProfile& profile, const FitResult& result, const std::string& title);
+
+}  // namespace posbias

@@ -1,0 +1,17 @@
+// Strict parsing of command-line values. Every function throws std::invalid_argument with
+// a message that names the option and the bad text, so `main` can exit 2 with one line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace posbias {
+
+// "1024", "1e5", "100000" → integer; rejects fractions, NaN, and values beyond ±2^53.
+std::int64_t parse_integer(const std::string& text, const std::string& what);
+// "0.5" or "0.1,0.2,0.3"
+std::vector<double> parse_number_list(const std::string& text, const std::string& what);
+std::vector<std::string> split_commas(const std::string& text);
+
+}  // namespace posbias

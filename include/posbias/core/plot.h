@@ -1,0 +1,50 @@
+// Figures through gnuplot: one Figure (one or more panels of line/point series) becomes
+// STEM.svg, STEM.png and the script STEM.gp that made them, so a user can restyle it.
+// Log axes are drawn from log10 data (`log10_y`) so values below 1e-308 still plot.
+#pragma once
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace posbias {
+
+struct Series {
+  std::string title;
+  std::vector<double> x, y;
+  std::vector<double> y_low, y_high;  // optional band (same length as x)
+  std::string style = "lines";        // gnuplot style: lines, points, linespoints
+  int line_width = 2;
+};
+
+struct Label {
+  double x = 0, y = 0;
+  std::string text;
+  bool arrow = false;  // draw a point marker at (x, y) and offset the text
+};
+
+struct Panel {
+  std::string title, xlabel, ylabel;
+  bool log10_y = false;  // y holds log10 values: ticks print as 10^k
+  bool log_x = false;
+  std::string key = "top right";
+  std::vector<Series> series;
+  std::vector<Label> labels;
+  double xmin = NAN, xmax = NAN, ymin = NAN, ymax = NAN;
+};
+
+struct Figure {
+  std::vector<Panel> panels;  // laid out side by side
+  int width = 900, height = 540;
+};
+
+// Writes STEM.svg, STEM.png, STEM.gp. `stem` may carry a .svg/.png extension, which is
+// replaced. Throws std::runtime_error if gnuplot is missing or fails.
+void render_figure(const Figure& figure, std::filesystem::path stem);
+
+// Indices (0-based) that keep a long curve's shape in at most ~max_points points: dense at
+// both ends, spread evenly in between.
+std::vector<std::size_t> thin_indices(std::size_t n, std::size_t max_points = 1500);
+
+}  // namespace posbias

@@ -1,0 +1,26 @@
+// A progress bar with ETA on stderr for work longer than a few seconds. On a terminal it
+// redraws one line; otherwise (CI logs) it prints a line every 10%. Quiet for short work.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace posbias {
+
+class Progress {
+ public:
+  Progress(std::string label, std::int64_t total);
+  ~Progress();
+  void update(std::int64_t done);
+  void finish();
+
+ private:
+  std::string label_;
+  std::int64_t total_;
+  std::chrono::steady_clock::time_point start_, last_draw_;
+  int last_decile_ = -1;
+  bool tty_ = false, drawn_ = false, finished_ = false;
+};
+
+}  // namespace posbias

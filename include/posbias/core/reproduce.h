@@ -1,0 +1,15 @@
+// `posbias reproduce`: run every experiment at laptop scale on the embedded defaults and
+// write a report folder (figures, data, run.json, index.html).
+#pragma once
+
+#include <string>
+
+namespace posbias {
+
+struct ReproduceOptions {
+  std::string out = "out/report";
+};
+
+void run_reproduce(const ReproduceOptions& options);
+
+}  // namespace posbias

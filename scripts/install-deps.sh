@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs the Debian packages posbias needs, skipping those already present,
+# and selects the OpenMP OpenBLAS as the system BLAS (the reference BLAS is ~22x
+# slower, openblas-pthread fights torch's OpenMP). Debian packages only.
+set -euo pipefail
+
+packages=(
+  build-essential cmake make pkg-config git
+  libgmp-dev
+  nlohmann-json3-dev libcli11-dev libfmt-dev
+  libgtest-dev
+  libopenblas0-openmp libopenblas-dev
+  gnuplot-nox
+  chromium
+  python3 python3-numpy python3-torch
+  libtorch-dev libgloo-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+run_root() {
+  if [[ $(id -u) -eq 0 ]]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "install-deps: need root to install: ${missing[*]}" >&2; exit 1
+  fi
+}
+
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  run_root apt-get update -qq
+  run_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Select OpenMP OpenBLAS for both BLAS and LAPACK when it is installed.
+select_alt() {
+  local name=$1 path=$2
+  if [[ -e $path ]] && update-alternatives --query "$name" >/dev/null 2>&1; then
+    local current
+    current=$(update-alternatives --query "$name" | awk '/^Value:/{print $2}')
+    if [[ $current != "$path" ]]; then
+      run_root update-alternatives --set "$name" "$path" >/dev/null
+      echo "install-deps: selected $path for $name" >&2
+    fi
+  fi
+}
+arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+select_alt "libblas.so.3-$arch" "/usr/lib/$arch/openblas-openmp/libblas.so.3"
+select_alt "liblapack.so.3-$arch" "/usr/lib/$arch/openblas-openmp/liblapack.so.3"
+exit 0

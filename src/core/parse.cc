@@ -1,0 +1,49 @@
+#include "posbias/core/parse.h"
+
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+namespace posbias {
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    parts.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return parts;
+}
+
+std::vector<double> parse_number_list(const std::string& text, const std::string& what) {
+  std::vector<double> out;
+  for (const std::string& part : split_commas(text)) {
+    double v = 0;
+    const char* b = part.data();
+    const char* e = part.data() + part.size();
+    while (b < e && *b == ' ') ++b;
+    while (e > b && e[-1] == ' ') --e;
+    const auto [ptr, ec] = std::from_chars(b, e, v);
+    if (ec != std::errc() || ptr != e || b == e) {
+      throw std::invalid_argument(what + " must be a number or a comma-separated list, got '" +
+                                  text.substr(0, 60) + "'");
+    }
+    out.push_back(v);
+    if (out.size() > 1000000) throw std::invalid_argument(what + " has too many values");
+  }
+  return out;
+}
+
+std::int64_t parse_integer(const std::string& text, const std::string& what) {
+  const std::vector<double> v = parse_number_list(text, what);
+  constexpr double kLimit = 9007199254740992.0;  // 2^53
+  if (v.size() != 1 || !std::isfinite(v[0]) || v[0] != std::floor(v[0]) || std::fabs(v[0]) > kLimit) {
+    throw std::invalid_argument(what + " must be an integer, got '" + text.substr(0, 60) + "'");
+  }
+  return static_cast<std::int64_t>(v[0]);
+}
+
+}  // namespace posbias

@@ -1,0 +1,174 @@
+#include "posbias/core/plot.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "posbias/core/atomic_file.h"
+
+extern char** environ;
+
+namespace posbias {
+namespace {
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index) {
+  gp << "reset session\n";
+  gp << "set title " << quote(p.title) << "\n";
+  gp << "set xlabel " << quote(p.xlabel) << "\nset ylabel " << quote(p.ylabel) << "\n";
+  gp << "set key " << p.key << " box opaque\nset grid\n";
+  if (p.log10_y) gp << "set format y \"10^{%g}\"\n";
+  if (p.log_x) gp << "set logscale x\n";
+  if (!std::isnan(p.xmin) || !std::isnan(p.xmax)) {
+    gp << "set xrange [" << (std::isnan(p.xmin) ? "*" : std::to_string(p.xmin)) << ":"
+       << (std::isnan(p.xmax) ? "*" : std::to_string(p.xmax)) << "]\n";
+  }
+  if (!std::isnan(p.ymin) || !std::isnan(p.ymax)) {
+    gp << "set yrange [" << (std::isnan(p.ymin) ? "*" : std::to_string(p.ymin)) << ":"
+       << (std::isnan(p.ymax) ? "*" : std::to_string(p.ymax)) << "]\n";
+  }
+  int label_id = 1;
+  for (const Label& l : p.labels) {
+    if (l.arrow) {
+      gp << "set label " << label_id++ << " " << quote(l.text) << " at " << l.x << "," << l.y
+         << " point pt 7 ps 1.2 offset 1,1 front\n";
+    } else {
+      gp << "set label " << label_id++ << " " << quote(l.text) << " at " << l.x << "," << l.y << " front\n";
+    }
+  }
+  gp.precision(10);
+  std::vector<std::string> parts;
+  for (std::size_t s = 0; s < p.series.size(); ++s) {
+    const Series& ser = p.series[s];
+    if (ser.x.size() != ser.y.size()) throw std::runtime_error("plot series '" + ser.title + "' has x/y of different lengths");
+    const bool band = !ser.y_low.empty() && ser.y_low.size() == ser.x.size() && ser.y_high.size() == ser.x.size();
+    const std::string block = "$p" + std::to_string(panel_index) + "s" + std::to_string(s);
+    gp << block << " << EOD\n";
+    for (std::size_t i = 0; i < ser.x.size(); ++i) {
+      if (!std::isfinite(ser.x[i]) || !std::isfinite(ser.y[i])) continue;
+      gp << ser.x[i] << " " << ser.y[i];
+      if (band) gp << " " << ser.y_low[i] << " " << ser.y_high[i];
+      gp << "\n";
+    }
+    gp << "EOD\n";
+    const int color = static_cast<int>(s % 8) + 1;
+    if (band) {
+      parts.push_back(block + " using 1:3:4 with filledcurves fs transparent solid 0.2 lc " +
+                      std::to_string(color) + " notitle");
+    }
+    parts.push_back(block + " using 1:2 with " + ser.style + " lw " + std::to_string(ser.line_width) +
+                    " lc " + std::to_string(color) + " title " + quote(ser.title));
+  }
+  if (parts.empty()) throw std::runtime_error("plot panel '" + p.title + "' has no series");
+  gp << "plot ";
+  for (std::size_t i = 0; i < parts.size(); ++i) gp << (i ? ", \\\n     " : "") << parts[i];
+  gp << "\n";
+}
+
+std::string script_for(const Figure& f, const std::string& terminal, const std::string& out) {
+  std::ostringstream gp;
+  gp << "set terminal " << terminal << " size " << f.width << "," << f.height << "\n";
+  gp << "set output " << quote(out) << "\n";
+  if (f.panels.size() > 1) gp << "set multiplot layout 1," << f.panels.size() << "\n";
+  for (std::size_t i = 0; i < f.panels.size(); ++i) {
+    std::ostringstream panel;
+    write_panel(panel, f.panels[i], i);
+    std::string text = panel.str();
+    // `reset session` would drop the terminal; reset only plot settings inside multiplot.
+    if (const auto pos = text.find("reset session\n"); pos != std::string::npos) text.replace(pos, 14, "reset\n");
+    gp << text;
+  }
+  if (f.panels.size() > 1) gp << "unset multiplot\n";
+  gp << "unset output\n";
+  return gp.str();
+}
+
+void run_gnuplot(const std::filesystem::path& script) {
+  const std::filesystem::path log = script.string() + ".log";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  std::string prog = "gnuplot", arg = script.string();
+  char* argv[] = {prog.data(), arg.data(), nullptr};
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    throw std::runtime_error("cannot run gnuplot (install gnuplot-nox, e.g. `make deps`)");
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::ifstream err(log);
+  std::string first_line;
+  std::getline(err, first_line);
+  std::error_code ec;
+  std::filesystem::remove(log, ec);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw std::runtime_error("gnuplot failed on '" + script.string() + "': " + first_line);
+  }
+}
+
+}  // namespace
+
+void render_figure(const Figure& figure, std::filesystem::path stem) {
+  if (figure.panels.empty()) throw std::runtime_error("a figure needs at least one panel");
+  if (stem.extension() == ".svg" || stem.extension() == ".png") stem.replace_extension();
+  ensure_directory(stem.has_parent_path() ? stem.parent_path() : ".");
+  const std::string base = stem.string();
+  const std::string tmp_svg = base + ".svg.tmp", tmp_png = base + ".png.tmp";
+  const std::string script = script_for(figure, "svg enhanced font 'Helvetica,13' background rgb 'white'", tmp_svg) +
+                             script_for(figure, "pngcairo enhanced font 'Helvetica,11'", tmp_png);
+  write_file_atomic(base + ".gp.tmp", script);
+  run_gnuplot(base + ".gp.tmp");
+  std::filesystem::rename(tmp_svg, base + ".svg");
+  std::filesystem::rename(tmp_png, base + ".png");
+  // Keep a script that writes the final names, for users who restyle the figure.
+  write_file_atomic(base + ".gp", script_for(figure, "svg enhanced font 'Helvetica,13' background rgb 'white'",
+                                             stem.filename().string() + ".svg"));
+  std::error_code ec;
+  std::filesystem::remove(base + ".gp.tmp", ec);
+}
+
+std::vector<std::size_t> thin_indices(std::size_t n, std::size_t max_points) {
+  if (n <= max_points) {
+    std::vector<std::size_t> all(n);
+    for (std::size_t i = 0; i < n; ++i) all[i] = i;
+    return all;
+  }
+  std::set<std::size_t> keep;
+  const std::size_t ends = max_points / 6;
+  for (std::size_t i = 0; i < ends; ++i) {
+    keep.insert(i);
+    keep.insert(n - 1 - i);
+  }
+  // Geometric spacing from both ends, then linear in the bulk.
+  for (std::size_t k = 0; k < max_points / 3; ++k) {
+    const double f = std::pow(static_cast<double>(n) / 2.0, static_cast<double>(k) / static_cast<double>(max_points / 3));
+    const auto off = static_cast<std::size_t>(f);
+    if (off < n) {
+      keep.insert(off);
+      keep.insert(n - 1 - off);
+    }
+  }
+  for (std::size_t k = 0; k < max_points / 3; ++k) keep.insert(k * (n - 1) / (max_points / 3));
+  return {keep.begin(), keep.end()};
+}
+
+}  // namespace posbias

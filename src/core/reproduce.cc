@@ -1,0 +1,31 @@
+#include "posbias/core/reproduce.h"
+
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/machine.h"
+#include "posbias/core/report.h"
+#include "posbias/core/theory_report.h"
+
+namespace posbias {
+
+void run_reproduce(const ReproduceOptions& options) {
+  const std::filesystem::path dir = options.out;
+  ensure_directory(dir);
+  const auto start = std::chrono::steady_clock::now();
+  Report report("posbias: position bias in transformers, reproduced");
+  report.add(theory_report_section(dir));
+  report.write(dir);
+  nlohmann::json run;
+  run["command"] = "reproduce";
+  run["config"] = {{"out", options.out}};
+  run["seed"] = 0;
+  run["machine"] = machine_info();
+  run["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  write_file_atomic(dir / "run.json", run.dump(2) + "\n");
+  std::fprintf(stderr, "reproduce: wrote %s\n", (dir / "index.html").c_str());
+}
+
+}  // namespace posbias

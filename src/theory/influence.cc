@@ -1,0 +1,197 @@
+#include "posbias/theory/influence.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace posbias {
+namespace {
+
+constexpr std::int64_t kBytesPerPosition = 96;  // row, scratch, weights, output text
+
+// Real-type helpers so one template serves double and ExtReal.
+inline double to_real(double v, double) { return v; }
+inline ExtReal to_real(double v, ExtReal) { return ExtReal(v); }
+inline double real_exp(double ln_value, double) { return std::exp(ln_value); }
+inline ExtReal real_exp(double ln_value, ExtReal) { return ExtReal::from_ln(ln_value); }
+
+// Z(c) = Σ_{t=0}^{c-1} e^{-m t}: the softmax normalizer over c keys with ALiBi slope m.
+double alibi_normalizer(double m, std::int64_t c) {
+  if (m == 0.0) return static_cast<double>(c);
+  return std::expm1(-m * static_cast<double>(c)) / std::expm1(-m);
+}
+
+// s_j = Σ_{i=j}^{min(j+W-1,q)} v_i ρ^{i-j},  v_i = r_i / Z(min(i, W)),  ρ = e^{-m}.
+// Full window: one reverse compensated Horner pass. Finite window: blocks of W positions;
+// a key range [j, j+W-1] is a suffix of j's block plus a prefix of the next, so only
+// non-negative terms are ever added (no running-difference cancellation).
+template <class Real>
+void add_decayed_window(const std::vector<Real>& r, double m, std::int64_t window, double weight,
+                        std::vector<Real>& out) {
+  const auto q = static_cast<std::int64_t>(r.size());
+  const std::int64_t w = (window == 0 || window >= q) ? q : window;
+  const double rho = std::exp(-m);
+  std::vector<Real> v(static_cast<std::size_t>(q));
+  for (std::int64_t i = 1; i <= q; ++i) {
+    v[i - 1] = r[i - 1] * (weight / alibi_normalizer(m, std::min(i, w)));
+  }
+  if (w == q) {
+    CompensatedSum<Real> acc;
+    for (std::int64_t j = q; j >= 1; --j) {
+      if (m != 0.0) acc.scale(rho);
+      acc.add(v[j - 1]);
+      out[j - 1] += acc.value();
+    }
+    return;
+  }
+  std::vector<Real> powers(static_cast<std::size_t>(w + 1));  // ρ^t, t = 0..W
+  for (std::int64_t t = 0; t <= w; ++t) powers[t] = real_exp(-m * static_cast<double>(t), Real());
+  std::vector<Real> suffix(static_cast<std::size_t>(w));
+  std::vector<Real> prefix(static_cast<std::size_t>(w));
+  for (std::int64_t start = 1; start <= q; start += w) {
+    const std::int64_t end = std::min(start + w - 1, q);  // this block: [start, end]
+    CompensatedSum<Real> acc;
+    for (std::int64_t j = end; j >= start; --j) {
+      if (m != 0.0) acc.scale(rho);
+      acc.add(v[j - 1]);
+      suffix[j - start] = acc.value();
+    }
+    const std::int64_t next = end + 1;  // next block: [next, next_end]
+    const std::int64_t next_end = std::min(next + w - 1, q);
+    acc.reset();
+    for (std::int64_t k = next; k <= next_end; ++k) {
+      acc.add(v[k - 1] * powers[k - next]);
+      prefix[k - next] = acc.value();
+    }
+    for (std::int64_t j = start; j <= end; ++j) {
+      Real s = suffix[j - start];
+      const std::int64_t k = std::min(j + w - 1, q);
+      if (k >= next) s += prefix[k - next] * powers[next - j];
+      out[j - 1] += s;
+    }
+  }
+}
+
+template <class Real>
+std::vector<Real> apply_operator_t(const AttentionOperator& op, const std::vector<Real>& r) {
+  std::vector<Real> out(r.size(), to_real(0.0, Real()));
+  const std::vector<double> slopes =
+      op.alibi_slopes.empty() ? std::vector<double>{0.0} : op.alibi_slopes;
+  const double head_weight = (1.0 - op.sink) / static_cast<double>(slopes.size());
+  for (double m : slopes) add_decayed_window(r, m, op.window, head_weight, out);
+  if (op.sink > 0.0 && !r.empty()) {
+    CompensatedSum<Real> total;
+    for (const Real& x : r) total.add(x);
+    out[0] += total.value() * op.sink;
+  }
+  return out;
+}
+
+// The paper's case, fused: one reverse pass per layer does s_j = Σ_{i>=j} r_i / i and the
+// residual mix in place (r_j is consumed before it is overwritten).
+void cesaro_layer(std::vector<double>& r, double alpha) {
+  CompensatedSum<double> acc;
+  const double keep = 1.0 - alpha;
+  for (auto j = static_cast<std::int64_t>(r.size()); j >= 1; --j) {
+    double& rj = r[j - 1];
+    acc.add(rj / static_cast<double>(j));
+    rj = keep * rj + alpha * acc.value();
+  }
+}
+
+void cesaro_layer(std::vector<ExtReal>& r, double alpha) {
+  CompensatedSum<ExtReal> acc;
+  const double keep = 1.0 - alpha;
+  for (auto j = static_cast<std::int64_t>(r.size()); j >= 1; --j) {
+    ExtReal& rj = r[j - 1];
+    acc.add(rj * (1.0 / static_cast<double>(j)));
+    rj = rj * keep + acc.value() * alpha;
+  }
+}
+
+template <class Real>
+std::vector<Real> influence_row_t(const InfluenceSpec& spec) {
+  spec.validate();
+  const std::int64_t q = spec.query_position();
+  std::vector<Real> r(static_cast<std::size_t>(q), to_real(0.0, Real()));
+  r[q - 1] = to_real(1.0, Real());
+  const bool cesaro = spec.op.is_cesaro();
+  for (std::int64_t layer = 0; layer < spec.layers; ++layer) {
+    const double alpha = spec.alpha_at(layer);
+    if (cesaro) {
+      cesaro_layer(r, alpha);
+      continue;
+    }
+    const std::vector<Real> s = apply_operator_t(spec.op, r);
+    for (std::size_t j = 0; j < r.size(); ++j) r[j] = r[j] * (1.0 - alpha) + s[j] * alpha;
+  }
+  return r;
+}
+
+}  // namespace
+
+std::int64_t max_influence_length() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  const std::int64_t phys = (pages > 0 && page_size > 0)
+                                ? static_cast<std::int64_t>(pages) * page_size
+                                : (std::int64_t{4} << 30);
+  return phys / 2 / kBytesPerPosition;
+}
+
+void InfluenceSpec::validate() const {
+  if (length < 1) {
+    throw std::invalid_argument("length L must be >= 1, got " + std::to_string(length));
+  }
+  if (length > max_influence_length()) {
+    throw std::invalid_argument("length L = " + std::to_string(length) +
+                                " does not fit in memory (max " +
+                                std::to_string(max_influence_length()) + " on this machine)");
+  }
+  if (query < 0 || query > length) {
+    throw std::invalid_argument("query q must be in 1..L (L = " + std::to_string(length) +
+                                "), got " + std::to_string(query));
+  }
+  if (layers < 0) {
+    throw std::invalid_argument("layers H must be >= 0, got " + std::to_string(layers));
+  }
+  if (layers > 1000000) {
+    throw std::invalid_argument("layers H = " + std::to_string(layers) + " is absurd (max 1e6)");
+  }
+  if (alpha.empty()) throw std::invalid_argument("alpha needs at least one value");
+  if (alpha.size() != 1 && static_cast<std::int64_t>(alpha.size()) != layers) {
+    throw std::invalid_argument("alpha has " + std::to_string(alpha.size()) +
+                                " values but H = " + std::to_string(layers) +
+                                " layers: give one α or one per layer");
+  }
+  for (double a : alpha) {
+    if (!(a >= 0.0 && a <= 1.0)) {
+      throw std::invalid_argument("alpha must be in [0, 1], got " + std::to_string(a));
+    }
+  }
+  op.validate();
+}
+
+std::vector<ExtReal> influence_row(const InfluenceSpec& spec) {
+  return influence_row_t<ExtReal>(spec);
+}
+std::vector<double> influence_row_double(const InfluenceSpec& spec) {
+  return influence_row_t<double>(spec);
+}
+std::vector<double> apply_operator(const AttentionOperator& op, const std::vector<double>& r) {
+  return apply_operator_t(op, r);
+}
+std::vector<ExtReal> apply_operator(const AttentionOperator& op, const std::vector<ExtReal>& r) {
+  return apply_operator_t(op, r);
+}
+
+std::vector<double> log10_row(const std::vector<ExtReal>& row) {
+  std::vector<double> out(row.size());
+  std::transform(row.begin(), row.end(), out.begin(), [](const ExtReal& x) { return x.log10(); });
+  return out;
+}
+
+}  // namespace posbias
