@@ -7,30 +7,22 @@
 namespace posbias {
 namespace {
 
-constexpr double kUp = 0x1p256;     // 2^256
-constexpr double kDown = 0x1p-256;  // 2^-256
-constexpr double kHigh = 0x1p128;
-constexpr double kLow = 0x1p-128;
+using ext_detail::kDown;
+using ext_detail::kHigh;
+using ext_detail::kLow;
+using ext_detail::kUp;
+using ext_detail::two_sum;
 // log10(2^256) split so that expo·kChunkLog10Hi is exact for |expo| < 2^20.
 constexpr double kChunkLog10 = 77.063678889979186;  // 256·log10(2)
 constexpr double kChunkLog10Hi = 77.0636749267578125;  // 23 significant bits
 constexpr double kChunkLog10Lo = 0.0000039632213734747171;
 constexpr double kChunkLn = 177.44567822334599921;  // 256·ln(2)
 
-// Exact sum: s + e == a + b.
-inline void two_sum(double a, double b, double& s, double& e) {
-  s = a + b;
-  const double bb = s - a;
-  e = (a - (s - bb)) + (b - bb);
-}
 
 }  // namespace
 
-void ExtReal::normalize() {
-  if (mant_ == 0.0) {
-    expo_ = 0;
-    return;
-  }
+void ExtReal::renormalize() {
+  if (mant_ == 0.0 || !std::isfinite(mant_)) return;
   while (mant_ >= kHigh) {
     mant_ *= kDown;
     ++expo_;
@@ -99,42 +91,10 @@ char* ExtReal::to_chars(char* first, char* last) const {
   return std::to_chars(end, last, static_cast<long long>(e)).ptr;
 }
 
-double ExtReal::mant_at(std::int64_t expo) const {
-  const std::int64_t d = expo_ - expo;
-  if (d == 0) return mant_;
-  if (d == -1) return mant_ * kDown;
-  if (d == -2) return mant_ * kDown * kDown;
-  if (d < -2 || mant_ == 0.0) return 0.0;
-  // d > 0: only valid when the caller guarantees the result stays finite.
+double ExtReal::mant_up(std::int64_t d) const {
   double m = mant_;
   for (std::int64_t k = 0; k < d; ++k) m *= kUp;
   return m;
-}
-
-ExtReal& ExtReal::operator*=(double f) {
-  mant_ *= f;
-  normalize();
-  return *this;
-}
-
-ExtReal& ExtReal::operator*=(const ExtReal& o) {
-  mant_ *= o.mant_;
-  expo_ += o.expo_;
-  normalize();
-  return *this;
-}
-
-ExtReal& ExtReal::operator+=(const ExtReal& o) {
-  if (o.mant_ == 0.0) return *this;
-  if (mant_ == 0.0) return *this = o;
-  if (o.expo_ <= expo_) {
-    mant_ += o.mant_at(expo_);
-  } else {
-    mant_ = o.mant_ + mant_at(o.expo_);
-    expo_ = o.expo_;
-  }
-  normalize();
-  return *this;
 }
 
 bool operator<(const ExtReal& a, const ExtReal& b) {
@@ -147,13 +107,6 @@ bool operator<(const ExtReal& a, const ExtReal& b) {
   return a.mant_ < b.mant_;
 }
 
-void CompensatedSum<double>::add(double t) {
-  double s, e;
-  two_sum(hi_, t, s, e);
-  hi_ = s;
-  lo_ += e;
-}
-
 void CompensatedSum<double>::scale(double f) {
   const double p = hi_ * f;
   const double err = std::fma(hi_, f, -p);
@@ -161,52 +114,43 @@ void CompensatedSum<double>::scale(double f) {
   lo_ = lo_ * f + err;
 }
 
-void CompensatedSum<ExtReal>::renormalize() {
-  while (hi_ >= kHigh) {
-    hi_ *= kDown;
-    lo_ *= kDown;
-    ++expo_;
+ExtAccum ext_accum_renormalize(ExtAccum a) {
+  while (a.hi >= kHigh) {
+    a.hi *= kDown;
+    a.lo *= kDown;
+    ++a.expo;
   }
-  while (hi_ != 0.0 && hi_ < kLow) {
-    hi_ *= kUp;
-    lo_ *= kUp;
-    --expo_;
+  while (a.hi != 0.0 && a.hi < kLow) {
+    a.hi *= kUp;
+    a.lo *= kUp;
+    --a.expo;
   }
+  return a;
 }
 
-void CompensatedSum<ExtReal>::add(const ExtReal& t) {
-  if (t.is_zero()) return;
-  if (hi_ == 0.0 && lo_ == 0.0) {
-    hi_ = t.mant();
-    expo_ = t.expo();
-    return;
-  }
-  double tm;
-  if (t.expo() <= expo_) {
-    tm = t.mant_at(expo_);
-  } else {
-    const ExtReal cur(hi_, expo_);
-    const ExtReal curlo(lo_ >= 0 ? lo_ : -lo_, expo_);
-    const double scaled_hi = cur.mant_at(t.expo());
-    const double scaled_lo = (lo_ >= 0 ? 1.0 : -1.0) * curlo.mant_at(t.expo());
-    hi_ = scaled_hi;
-    lo_ = scaled_lo;
-    expo_ = t.expo();
-    tm = t.mant();
+ExtAccum ext_accum_add_slow(ExtAccum a, double mant, std::int64_t expo) {
+  if (mant == 0.0) return a;
+  if (a.hi == 0.0 && a.lo == 0.0) return ext_accum_renormalize({mant, 0.0, expo});
+  const ExtReal t(mant, expo);
+  if (t.expo() > a.expo) {
+    // Rebase the running sum to the term's larger exponent.
+    const ExtReal hi(a.hi, a.expo), lo(std::fabs(a.lo), a.expo);
+    const double lo_sign = a.lo >= 0 ? 1.0 : -1.0;
+    a = {hi.mant_at(t.expo()), lo_sign * lo.mant_at(t.expo()), t.expo()};
   }
   double s, e;
-  two_sum(hi_, tm, s, e);
-  hi_ = s;
-  lo_ += e;
-  if (hi_ >= kHigh) renormalize();
+  two_sum(a.hi, t.mant_at(a.expo), s, e);
+  a.hi = s;
+  a.lo += e;
+  return ext_accum_renormalize(a);
 }
 
 void CompensatedSum<ExtReal>::scale(double f) {
-  const double p = hi_ * f;
-  const double err = std::fma(hi_, f, -p);
-  hi_ = p;
-  lo_ = lo_ * f + err;
-  if (hi_ != 0.0 && hi_ < kLow) renormalize();
+  const double p = acc_.hi * f;
+  const double err = std::fma(acc_.hi, f, -p);
+  acc_.hi = p;
+  acc_.lo = acc_.lo * f + err;
+  if (acc_.hi != 0.0 && acc_.hi < kLow) acc_ = ext_accum_renormalize(acc_);
 }
 
 }  // namespace posbias

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -91,25 +93,76 @@ std::vector<Real> apply_operator_t(const AttentionOperator& op, const std::vecto
 }
 
 // The paper's case, fused: one reverse pass per layer does s_j = Σ_{i>=j} r_i / i and the
-// residual mix in place (r_j is consumed before it is overwritten).
-void cesaro_layer(std::vector<double>& r, double alpha) {
-  CompensatedSum<double> acc;
-  const double keep = 1.0 - alpha;
-  for (auto j = static_cast<std::int64_t>(r.size()); j >= 1; --j) {
-    double& rj = r[j - 1];
-    acc.add(rj / static_cast<double>(j));
-    rj = keep * rj + alpha * acc.value();
-  }
+// residual mix in place (r_j is consumed before it is overwritten). The accumulators are
+// plain values so the loop keeps them in registers.
+struct DoubleAccum {
+  double hi = 0.0, lo = 0.0;
+};
+
+inline DoubleAccum accum_add(DoubleAccum a, const double& rj, double inv_divisor_unused, double j) {
+  (void)inv_divisor_unused;
+  double s, e;
+  ext_detail::two_sum(a.hi, rj / j, s, e);
+  return {s, a.lo + e};
 }
 
-void cesaro_layer(std::vector<ExtReal>& r, double alpha) {
-  CompensatedSum<ExtReal> acc;
+DoubleAccum cesaro_range(std::vector<double>& r, std::int64_t first, std::int64_t last,
+                         double alpha, DoubleAccum acc) {
   const double keep = 1.0 - alpha;
-  for (auto j = static_cast<std::int64_t>(r.size()); j >= 1; --j) {
-    ExtReal& rj = r[j - 1];
-    acc.add(rj * (1.0 / static_cast<double>(j)));
-    rj = rj * keep + acc.value() * alpha;
+  for (std::int64_t j = last; j >= first; --j) {
+    double& rj = r[j - 1];
+    acc = accum_add(acc, rj, 0, static_cast<double>(j));
+    rj = keep * rj + alpha * (acc.hi + acc.lo);
   }
+  return acc;
+}
+
+ExtAccum cesaro_range(std::vector<ExtReal>& r, std::int64_t first, std::int64_t last,
+                      double alpha, ExtAccum acc) {
+  const double keep = 1.0 - alpha;
+  for (std::int64_t j = last; j >= first; --j) {
+    ExtReal& rj = r[j - 1];
+    acc = ext_accum_add(acc, rj.mant() / static_cast<double>(j), rj.expo());
+    // r_j <= j·s_j, so r_j sits at most one exponent chunk above the sum: mant_at is finite.
+    rj.assign(keep * rj.mant_at(acc.expo) + alpha * (acc.hi + acc.lo), acc.expo);
+  }
+  return acc;
+}
+
+// All H Cesàro layers. Each layer is one descending pass, and layer l+1 at position j only
+// needs layer l's output at positions >= j, so two threads pipeline the layers: thread t
+// runs layers l ≡ t (mod 2), block by block, never passing the previous layer's frontier.
+// Every layer does exactly the serial arithmetic, so results are bit-identical to one thread.
+constexpr std::int64_t kPipelineBlock = 4096;
+
+template <class Real>
+void cesaro_layers(std::vector<Real>& r, const InfluenceSpec& spec) {
+  using Accum = decltype(cesaro_range(r, 1, 0, 0.0, {}));
+  const auto q = static_cast<std::int64_t>(r.size());
+  const std::int64_t layers = spec.layers;
+  if (q < 4 * kPipelineBlock || layers < 2) {
+    for (std::int64_t l = 0; l < layers; ++l) cesaro_range(r, 1, q, spec.alpha_at(l), Accum{});
+    return;
+  }
+  // frontier[l] = lowest position layer l has finished (q + 1: not started).
+  std::vector<std::atomic<std::int64_t>> frontier(static_cast<std::size_t>(layers));
+  for (auto& f : frontier) f.store(q + 1, std::memory_order_relaxed);
+  auto run = [&](std::int64_t parity) {
+    for (std::int64_t l = parity; l < layers; l += 2) {
+      Accum acc{};
+      for (std::int64_t hi = q; hi >= 1; hi -= kPipelineBlock) {
+        const std::int64_t lo = std::max<std::int64_t>(1, hi - kPipelineBlock + 1);
+        if (l > 0) {
+          while (frontier[l - 1].load(std::memory_order_acquire) > lo) std::this_thread::yield();
+        }
+        acc = cesaro_range(r, lo, hi, spec.alpha_at(l), acc);
+        frontier[l].store(lo, std::memory_order_release);
+      }
+    }
+  };
+  std::thread odd(run, 1);
+  run(0);
+  odd.join();
 }
 
 template <class Real>
@@ -119,12 +172,12 @@ std::vector<Real> influence_row_t(const InfluenceSpec& spec) {
   std::vector<Real> r(static_cast<std::size_t>(q), to_real(0.0, Real()));
   r[q - 1] = to_real(1.0, Real());
   const bool cesaro = spec.op.is_cesaro();
+  if (cesaro) {
+    cesaro_layers(r, spec);
+    return r;
+  }
   for (std::int64_t layer = 0; layer < spec.layers; ++layer) {
     const double alpha = spec.alpha_at(layer);
-    if (cesaro) {
-      cesaro_layer(r, alpha);
-      continue;
-    }
     const std::vector<Real> s = apply_operator_t(spec.op, r);
     for (std::size_t j = 0; j < r.size(); ++j) r[j] = r[j] * (1.0 - alpha) + s[j] * alpha;
   }

@@ -13,6 +13,19 @@
 
 namespace posbias {
 
+namespace ext_detail {
+inline constexpr double kUp = 0x1p256;     // 2^256
+inline constexpr double kDown = 0x1p-256;  // 2^-256
+inline constexpr double kHigh = 0x1p128;
+inline constexpr double kLow = 0x1p-128;
+// Exact sum: s + e == a + b (Knuth's TwoSum).
+inline void two_sum(double a, double b, double& s, double& e) {
+  s = a + b;
+  const double bb = s - a;
+  e = (a - (s - bb)) + (b - bb);
+}
+}  // namespace ext_detail
+
 class ExtReal {
  public:
   static constexpr int kChunkBits = 256;
@@ -21,6 +34,13 @@ class ExtReal {
   // v must be finite and >= 0.
   explicit ExtReal(double v) : mant_(v) { normalize(); }
   ExtReal(double mant, std::int64_t expo) : mant_(mant), expo_(expo) { normalize(); }
+
+  // Sets mant·2^(256·expo) in place, normalizing (cheaper than building a new value).
+  void assign(double mant, std::int64_t expo) {
+    mant_ = mant;
+    expo_ = expo;
+    normalize();
+  }
 
   static ExtReal from_ln(double ln_value);        // e^ln_value, any magnitude
   static ExtReal from_log10(double log10_value);  // 10^log10_value, any magnitude
@@ -38,9 +58,29 @@ class ExtReal {
   // Writes the same text into [first, last) (needs 40 bytes); returns one past the end.
   char* to_chars(char* first, char* last) const;
 
-  ExtReal& operator*=(double f);  // f finite, >= 0
-  ExtReal& operator*=(const ExtReal& o);
-  ExtReal& operator+=(const ExtReal& o);
+  ExtReal& operator*=(double f) {  // f finite, >= 0
+    mant_ *= f;
+    normalize();
+    return *this;
+  }
+  ExtReal& operator*=(const ExtReal& o) {
+    mant_ *= o.mant_;
+    expo_ += o.expo_;
+    normalize();
+    return *this;
+  }
+  ExtReal& operator+=(const ExtReal& o) {
+    if (o.mant_ == 0.0) return *this;
+    if (mant_ == 0.0) return *this = o;
+    if (o.expo_ <= expo_) {
+      mant_ += o.mant_at(expo_);
+    } else {
+      mant_ = o.mant_ + mant_at(o.expo_);
+      expo_ = o.expo_;
+    }
+    normalize();
+    return *this;
+  }
   friend ExtReal operator*(ExtReal a, double f) { return a *= f; }
   friend ExtReal operator*(ExtReal a, const ExtReal& b) { return a *= b; }
   friend ExtReal operator+(ExtReal a, const ExtReal& b) { return a += b; }
@@ -48,10 +88,23 @@ class ExtReal {
   friend bool operator==(const ExtReal& a, const ExtReal& b) = default;
 
   // Mantissa of this value expressed in units of 2^(256·expo); 0 when negligible.
-  double mant_at(std::int64_t expo) const;
+  double mant_at(std::int64_t expo) const {
+    const std::int64_t d = expo_ - expo;
+    if (d == 0) return mant_;
+    if (mant_ == 0.0) return 0.0;
+    if (d == -1) return mant_ * ext_detail::kDown;
+    if (d == -2) return mant_ * ext_detail::kDown * ext_detail::kDown;
+    if (d < -2) return 0.0;
+    return mant_up(d);
+  }
 
  private:
-  void normalize();
+  double mant_up(std::int64_t d) const;  // d > 0: caller guarantees a finite result
+  void normalize() {
+    if (mant_ >= ext_detail::kHigh || (mant_ < ext_detail::kLow && mant_ != 0.0)) renormalize();
+    if (mant_ == 0.0) expo_ = 0;
+  }
+  void renormalize();
   double mant_ = 0.0;
   std::int64_t expo_ = 0;
 };
@@ -65,7 +118,12 @@ class CompensatedSum;
 template <>
 class CompensatedSum<double> {
  public:
-  void add(double t);
+  void add(double t) {
+    double s, e;
+    ext_detail::two_sum(hi_, t, s, e);
+    hi_ = s;
+    lo_ += e;
+  }
   void scale(double f);  // multiply the running sum by f in (0, 1]
   double value() const { return hi_ + lo_; }
   void reset() { hi_ = lo_ = 0.0; }
@@ -74,18 +132,36 @@ class CompensatedSum<double> {
   double hi_ = 0.0, lo_ = 0.0;
 };
 
+// The compensated ExtReal sum as a plain value (hi + lo)·2^(256·expo), so hot loops keep
+// it in registers; the rare exponent changes go through the out-of-line functions.
+struct ExtAccum {
+  double hi = 0.0, lo = 0.0;
+  std::int64_t expo = 0;
+};
+ExtAccum ext_accum_add_slow(ExtAccum a, double mant, std::int64_t expo);
+ExtAccum ext_accum_renormalize(ExtAccum a);
+
+// Adds mant·2^(256·expo) (mant >= 0, need not be normalized).
+inline ExtAccum ext_accum_add(ExtAccum a, double mant, std::int64_t expo) {
+  if (expo != a.expo || a.hi == 0.0) return ext_accum_add_slow(a, mant, expo);
+  double s, e;
+  ext_detail::two_sum(a.hi, mant, s, e);
+  a.hi = s;
+  a.lo += e;
+  if (a.hi >= ext_detail::kHigh) a = ext_accum_renormalize(a);
+  return a;
+}
+
 template <>
 class CompensatedSum<ExtReal> {
  public:
-  void add(const ExtReal& t);
+  void add(const ExtReal& t) { acc_ = ext_accum_add(acc_, t.mant(), t.expo()); }
   void scale(double f);
-  ExtReal value() const { return ExtReal(hi_ + lo_, expo_); }
-  void reset() { hi_ = lo_ = 0.0; expo_ = 0; }
+  ExtReal value() const { return ExtReal(acc_.hi + acc_.lo, acc_.expo); }
+  void reset() { acc_ = ExtAccum{}; }
 
  private:
-  void renormalize();
-  double hi_ = 0.0, lo_ = 0.0;
-  std::int64_t expo_ = 0;
+  ExtAccum acc_;
 };
 
 }  // namespace posbias
