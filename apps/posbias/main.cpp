@@ -2,6 +2,7 @@
 // Exit codes: 0 success, 2 bad usage (bad option or value), 1 a run that failed.
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "commands.h"
 
@@ -13,6 +14,16 @@ int main(int argc, char** argv) {
   posbias::cli::Action action;
   posbias::cli::register_theory(app, &action);
   posbias::cli::register_reproduce(app, &action);
+  auto known = [&app](const std::string& name) {
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      if (sub->get_name() == name) return true;
+    }
+    return false;
+  };
+  if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
+    std::fprintf(stderr, "posbias: error: unknown command '%s' (see --help for the list)\n", argv[1]);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -40,16 +40,16 @@ mpq_class parse_rational(const std::string& text) {
     if (m[1].length() > 1000 || m[2].length() > 1000) {
       throw std::invalid_argument("rational '" + text.substr(0, 40) + "...' is too long");
     }
-    mpz_class den(m[2].str());
+    mpz_class den(m[2].str(), 10);
     if (den == 0) throw std::invalid_argument("rational '" + text + "' has a zero denominator");
-    mpq_class q(mpz_class(m[1].str()), den);
+    mpq_class q(mpz_class(m[1].str(), 10), den);
     q.canonicalize();
     return q;
   }
   if (std::regex_match(text, m, kDecimal) && (m[1].length() + m[2].length()) > 0 &&
       m[1].length() + m[2].length() < 1000) {
     const std::string digits = m[1].str() + m[2].str();
-    mpz_class num(digits.empty() ? "0" : digits);
+    mpz_class num(digits.empty() ? "0" : digits, 10);
     long exponent = m[3].matched ? std::stol(m[3].str()) : 0;
     exponent -= static_cast<long>(m[2].length());
     mpz_class scale;

@@ -1,0 +1,147 @@
+// The command line as a user meets it: outputs, and bad input that must give one line on
+// stderr and exit 2 (bad usage) or 1 (failed run), never a crash or a hang.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct CliResult {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+CliResult run(const std::string& args) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string out = (dir / ("posbias_cli_out_" + std::to_string(::getpid()))).string();
+  const std::string err = (dir / ("posbias_cli_err_" + std::to_string(::getpid()))).string();
+  const std::string cmd = "timeout 120 " + std::string(POSBIAS_BIN) + " " + args + " >" + out + " 2>" + err + " </dev/null";
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+void expect_usage_error(const std::string& args, const std::string& mentions) {
+  const CliResult r = run(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+  EXPECT_EQ(lines(r.err), 1) << args << "\n" << r.err;
+  EXPECT_NE(r.err.find(mentions), std::string::npos) << args << ": " << r.err;
+}
+
+TEST(Cli, TheoryCsvMatchesHandValues) {
+  const CliResult r = run("theory -L 3 -H 1 -a 0.5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "position,influence,log10_influence");
+  // e_3ᵀ N = (1/6, 1/6, 2/3)
+  EXPECT_NE(r.out.find("\n1,0.16666666666666666,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n3,0.6666666666666666,"), std::string::npos) << r.out;
+  const CliResult e = run("theory -L 3 -H 1 -a 1/2 --exact");
+  ASSERT_EQ(e.code, 0) << e.err;
+  EXPECT_NE(e.out.find("\n3,2/3,"), std::string::npos) << e.out;
+}
+
+TEST(Cli, TheoryJsonCarriesSummaryAndTinyValues) {
+  const CliResult r = run("theory -L 100000 -H 300 -a 0.99 --format json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["log10_influence"].size(), 100000u);
+  double smallest = 0;
+  for (const auto& v : j["log10_influence"]) smallest = std::min(smallest, v.get<double>());
+  EXPECT_LT(smallest, -308);  // below double, still finite
+  const auto& s = j["summary"];
+  EXPECT_NEAR(s["discrete"]["log10_last"].get<double>(), j["log10_influence"].back().get<double>(), 1e-12);
+  EXPECT_LT(s["discrete"]["log10_last"].get<double>(), -590);  // (1-α)^H = 1e-600 plus O(1/L) paths
+  EXPECT_GT(s["discrete"]["dead_zone"]["position"].get<int>(), 1);
+  EXPECT_TRUE(s["continuum"]["primacy"]["mass"].is_number());
+  EXPECT_TRUE(s["continuum"]["middle_to_ends"].is_number());
+}
+
+TEST(Cli, TheoryWritesFilesAndFigure) {
+  const auto dir = std::filesystem::temp_directory_path() / ("posbias_cli_files_" + std::to_string(::getpid()));
+  const CliResult r = run("theory -L 512 -H 12 -a 0.5 --out " + (dir / "row.csv").string() + " --summary " +
+                    (dir / "s.json").string() + " --plot " + (dir / "fig").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(lines(slurp(dir / "row.csv")), 513);
+  EXPECT_TRUE(nlohmann::json::parse(slurp(dir / "s.json")).contains("machine"));
+  EXPECT_TRUE(std::filesystem::file_size(dir / "fig.png") > 1000);
+  EXPECT_TRUE(std::filesystem::file_size(dir / "fig.svg") > 1000);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, FitRecoversTheoryProfile) {
+  const auto dir = std::filesystem::temp_directory_path() / ("posbias_cli_fit_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(run("theory -L 200 -H 10 -a 0.35 --out " + (dir / "p.csv").string()).code, 0);
+  const CliResult r = run("theory fit --profile " + (dir / "p.csv").string() + " -H 10 --json " +
+                    (dir / "fit.json").string() + " --plot " + (dir / "fit").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir / "fit.json"));
+  EXPECT_NEAR(j["alpha"].get<double>(), 0.35, 1e-6);
+  EXPECT_NEAR(j["spearman"].get<double>(), 1.0, 1e-9);
+  EXPECT_TRUE(std::filesystem::exists(dir / "fit.png"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, BadInputIsOneLineExitTwo) {
+  expect_usage_error("theory -L 0", "length");
+  expect_usage_error("theory -L -4", "length");
+  expect_usage_error("theory -L abc", "--length");
+  expect_usage_error("theory -L 2.5", "--length");
+  expect_usage_error("theory -H -1", "layers");
+  expect_usage_error("theory -a 1.5", "alpha");
+  expect_usage_error("theory -a nan", "alpha");
+  expect_usage_error("theory -a x", "--alpha");
+  expect_usage_error("theory -L 10 -q 11", "query");
+  expect_usage_error("theory -L 1e15", "memory");
+  expect_usage_error("theory -L 1e300", "--length");
+  expect_usage_error("theory --window -3", "window");
+  expect_usage_error("theory --sink 2", "sink");
+  expect_usage_error("theory --alibi -1", "ALiBi");
+  expect_usage_error("theory --format xml", "--format");
+  expect_usage_error("theory --exact --alibi 0.5", "irrational");
+  expect_usage_error("theory --exact -L 30000", "exact");
+  expect_usage_error("theory --bogus", "bogus");
+  expect_usage_error("nosuchcommand", "nosuchcommand");
+  expect_usage_error("theory fit -H 3", "profile");
+}
+
+TEST(Cli, FailedRunIsOneLineExitOne) {
+  const CliResult r = run("theory fit --profile /nonexistent.csv -H 3");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  const CliResult w = run("theory -L 10 -H 2 --out /proc/version/row.csv");
+  EXPECT_EQ(w.code, 1) << w.err;
+  EXPECT_EQ(lines(w.err), 1) << w.err;
+}
+
+TEST(Cli, HelpExplainsOptions) {
+  const CliResult r = run("theory --help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* opt : {"--length", "--layers", "--alpha", "--query", "--window", "--alibi", "--sink",
+                          "--exact", "--format", "--out", "--plot", "--summary"}) {
+    EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds the report with `posbias reproduce`, opens index.html in headless Chromium and checks
+# that the page loads, every image loads (the page marks data-broken-images), and the console
+# shows no errors.
+set -euo pipefail
+bin=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$bin" reproduce --out "$dir/report" 2>"$dir/reproduce.log" || { cat "$dir/reproduce.log"; exit 1; }
+test -s "$dir/report/index.html"
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [[ -z $chrome ]]; then echo "chromium is not installed (run scripts/install-deps.sh)"; exit 1; fi
+timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  --disable-background-networking --disable-component-update --disable-sync \
+  --user-data-dir="$dir/profile" --enable-logging=stderr --v=0 --virtual-time-budget=10000 \
+  --dump-dom "file://$dir/report/index.html" >"$dir/dom.html" 2>"$dir/chrome.log" || true
+images=$(grep -o 'data-images="[0-9]*"' "$dir/dom.html" | grep -o '[0-9]*' || true)
+broken=$(grep -o 'data-broken-images="[0-9]*"' "$dir/dom.html" | grep -o '[0-9]*' || true)
+if [[ -z $images || -z $broken ]]; then
+  echo "the page did not finish loading in Chromium"; tail -20 "$dir/chrome.log"; exit 1
+fi
+if (( images < 3 )); then echo "expected at least 3 figures, found $images"; exit 1; fi
+if (( broken != 0 )); then echo "$broken of $images images failed to load"; exit 1; fi
+if grep -E 'CONSOLE\(|Uncaught|console.error' "$dir/chrome.log" | grep -v 'Fontconfig'; then
+  echo "console errors on the report page"; exit 1
+fi
+echo "report ok: $images images loaded, no console errors"
