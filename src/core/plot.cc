@@ -33,7 +33,7 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
   gp << "set xlabel " << quote(p.xlabel) << "\nset ylabel " << quote(p.ylabel) << "\n";
   gp << "set key " << p.key << " box opaque\nset grid\n";
   if (p.log10_y) gp << "set format y \"10^{%g}\"\n";
-  if (p.log_x) gp << "set logscale x\n";
+  if (p.log_x) gp << "set logscale x\nset format x \"10^{%L}\"\n";
   if (!std::isnan(p.xmin) || !std::isnan(p.xmax)) {
     gp << "set xrange [" << (std::isnan(p.xmin) ? "*" : std::to_string(p.xmin)) << ":"
        << (std::isnan(p.xmax) ? "*" : std::to_string(p.xmax)) << "]\n";
@@ -46,7 +46,8 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
   for (const Label& l : p.labels) {
     if (l.arrow) {
       gp << "set label " << label_id++ << " " << quote(l.text) << " at " << l.x << "," << l.y
-         << " point pt 7 ps 1.2 offset 1,1 front\n";
+         << (l.text_left ? " right" : "") << " point pt 7 ps 1.2 offset " << (l.text_left ? "-1" : "1")
+         << ",1 front\n";
     } else {
       gp << "set label " << label_id++ << " " << quote(l.text) << " at " << l.x << "," << l.y << " front\n";
     }

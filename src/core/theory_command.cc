@@ -263,9 +263,11 @@ Figure theory_family_figure(const InfluenceSpec& spec, const std::vector<std::in
   const ProfileSummary sum = summarize_profile(row);
   const double q = static_cast<double>(row.size());
   std::vector<Label> marks;
-  marks.push_back({1.0 / q, sum.log10_first, "primacy tail", true});
-  if (sum.dead_zone_position > 0) marks.push_back({sum.dead_zone_position / q, sum.log10_dead_zone, "dead zone", true});
-  marks.push_back({1.0, sum.log10_last, "recency anchor", true});
+  marks.push_back({1.0 / q, sum.log10_first, "primacy tail", true, false});
+  if (sum.dead_zone_position > 0) {
+    marks.push_back({sum.dead_zone_position / q, sum.log10_dead_zone, "dead zone", true, true});
+  }
+  marks.push_back({1.0, sum.log10_last, "recency anchor", true, true});
   by_layers.labels = marks;
   by_alpha.labels = marks;
   if (by_layers.series.empty()) by_layers.series.push_back(row_series(row, "per-layer α"));

@@ -161,7 +161,6 @@ ReportSection theory_report_section(const std::filesystem::path& dir) {
     }
     op_panel.series.push_back(ser);
   }
-  op_panel.ymin = -60;
   ops.panels = {op_panel};
   write_file_atomic(dir / "theory_operators.csv", op_csv);
   render_figure(ops, dir / "theory_operators");
