@@ -205,7 +205,7 @@ nlohmann::json theory_summary(const InfluenceSpec& spec, const std::vector<ExtRe
 namespace {
 
 void append_csv_rows(const std::vector<ExtReal>& row, std::size_t first, std::size_t last, std::string& text) {
-  text.reserve((last - first) * 48);
+  text.reserve(text.size() + (last - first) * 64);  // a row is at most ~60 bytes
   char buf[64];
   for (std::size_t j = first; j < last; ++j) {
     text.append(buf, std::to_chars(buf, buf + sizeof buf, j + 1).ptr);
@@ -222,6 +222,7 @@ void append_csv_rows(const std::vector<ExtReal>& row, std::size_t first, std::si
 std::string row_csv(const std::vector<ExtReal>& row) {
   // Formatting dominates for long rows; the two halves are formatted on two threads.
   std::string text = "position,influence,log10_influence\n";
+  text.reserve(row.size() * 64 + 64);
   const std::size_t mid = row.size() / 2;
   std::string upper;
   std::thread worker([&] { append_csv_rows(row, mid, row.size(), upper); });
@@ -265,7 +266,7 @@ Figure theory_family_figure(const InfluenceSpec& spec, const std::vector<std::in
   std::vector<Label> marks;
   marks.push_back({1.0 / q, sum.log10_first, "primacy tail", true, false});
   if (sum.dead_zone_position > 0) {
-    marks.push_back({sum.dead_zone_position / q, sum.log10_dead_zone, "dead zone", true, true});
+    marks.push_back({static_cast<double>(sum.dead_zone_position) / q, sum.log10_dead_zone, "dead zone", true, true});
   }
   marks.push_back({1.0, sum.log10_last, "recency anchor", true, true});
   by_layers.labels = marks;

@@ -9,3 +9,11 @@ namespace posbias {
 nlohmann::json machine_info();
 
 }  // namespace posbias
+
+namespace posbias {
+
+// Measured FP32 FMA peak of this machine in GFLOP/s: independent AVX-512 (or AVX2) FMA
+// chains on `threads` threads for about `seconds`. Benchmarks report fractions of it.
+double measure_fma_peak_gflops(int threads, double seconds = 0.3);
+
+}  // namespace posbias
