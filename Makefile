@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: deps configure build all test reproduce bench format clean
+.PHONY: deps configure build all test reproduce bench fuzz format clean
 
 deps:
 	bash scripts/install-deps.sh
@@ -26,8 +26,19 @@ reproduce: build
 bench: all
 	./$(BUILD_DIR)/bench/theory_bench
 
+# libFuzzer with clang, ASan and UBSan; FUZZ_SECONDS per target.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+	  -DPOSBIAS_FUZZ=ON -DPOSBIAS_TESTS=OFF -DPOSBIAS_BENCH=OFF >/dev/null
+	cmake --build build-fuzz -j $(JOBS) --target csv_fuzz numbers_fuzz
+	for t in csv numbers; do \
+	  mkdir -p build-fuzz/corpus-$$t && cp fuzz/corpus/$$t/* build-fuzz/corpus-$$t/ && \
+	  ./build-fuzz/fuzz/$${t}_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-$$t || exit 1; \
+	done
+
 format:
 	git ls-files '*.cc' '*.cpp' '*.h' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD_DIR) out
+	rm -rf $(BUILD_DIR) build-fuzz out

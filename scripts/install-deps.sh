@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake make pkg-config git
+  build-essential cmake make pkg-config git clang libclang-rt-14-dev
   libgmp-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev

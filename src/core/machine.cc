@@ -49,8 +49,12 @@ __attribute__((target("avx512f"))) double fma_burst_avx512(long iterations) {
   for (long i = 0; i < iterations; ++i) {
     for (int k = 0; k < kChains; ++k) acc[k] = _mm512_fmadd_ps(acc[k], mul, add);
   }
+  alignas(64) float out[16];
   float sink = 0;
-  for (int k = 0; k < kChains; ++k) sink += _mm512_reduce_add_ps(acc[k]);
+  for (int k = 0; k < kChains; ++k) {
+    _mm512_store_ps(out, acc[k]);
+    for (float v : out) sink += v;
+  }
   return static_cast<double>(sink) * 1e-30;  // keeps the loop alive
 }
 
