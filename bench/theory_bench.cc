@@ -48,8 +48,8 @@ double plain_loop(long length, int layers, double alpha) {
 
 nlohmann::json run_peer(long length, int layers) {
   const std::string cmd = "/usr/bin/python3 " + std::string(POSBIAS_SOURCE_DIR) +
-                          "/bench/theory_peer.py --length " + std::to_string(length) + " --layers " +
-                          std::to_string(layers) + " --repeats 2 2>/dev/null";
+                          "/bench/theory_peer.py --length " + std::to_string(length) +
+                          " --layers " + std::to_string(layers) + " --repeats 2 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return nullptr;
   std::string out;
@@ -85,12 +85,14 @@ int main() {
   });
   const double flops = 4.0 * kL * kH;  // divide, add, two multiply-adds per entry per layer
   std::printf("influence row, L = %ld, H = %d (best of 3)\n", kL, kH);
-  std::printf("  plain C loop (double, 1 thread)      %7.3f s  %5.2f GFLOP/s  %.2f%% of peak\n", t_plain,
-              flops / t_plain / 1e9, 100 * flops / t_plain / 1e9 / peak);
-  std::printf("  posbias double engine                %7.3f s  ratio %.2fx the plain loop\n", t_dbl, t_dbl / t_plain);
-  std::printf("  posbias extended-range engine        %7.3f s  ratio %.2fx\n", t_ext, t_ext / t_plain);
-  std::printf("  posbias theory, CSV rows to /dev/null %7.3f s  ratio %.2fx  (target <= 4x)\n", t_cli,
-              t_cli / t_plain);
+  std::printf("  plain C loop (double, 1 thread)      %7.3f s  %5.2f GFLOP/s  %.2f%% of peak\n",
+              t_plain, flops / t_plain / 1e9, 100 * flops / t_plain / 1e9 / peak);
+  std::printf("  posbias double engine                %7.3f s  ratio %.2fx the plain loop\n", t_dbl,
+              t_dbl / t_plain);
+  std::printf("  posbias extended-range engine        %7.3f s  ratio %.2fx\n", t_ext,
+              t_ext / t_plain);
+  std::printf("  posbias theory, CSV rows to /dev/null %7.3f s  ratio %.2fx  (target <= 4x)\n",
+              t_cli, t_cli / t_plain);
 
   constexpr long kSmallL = 2048;
   constexpr int kSmallH = 24;
@@ -103,10 +105,12 @@ int main() {
   if (peer.is_object()) {
     const double t_peer = peer["seconds"];
     const double gflops = peer["gflops"];
-    std::printf("  torch.linalg.matrix_power (float64)  %9.6f s  %.1f GFLOP/s = %.1f%% of FP32 peak\n", t_peer,
-                gflops, 100 * gflops / peak);
+    std::printf(
+        "  torch.linalg.matrix_power (float64)  %9.6f s  %.1f GFLOP/s = %.1f%% of FP32 peak\n",
+        t_peer, gflops, 100 * gflops / peak);
     std::printf("  speedup of posbias over the dense peer: %.0fx\n", t_peer / t_small);
-    const double diff_first = std::fabs(peer["row_log10_first"].get<double>() - influence_row(spec)[0].log10());
+    const double diff_first =
+        std::fabs(peer["row_log10_first"].get<double>() - influence_row(spec)[0].log10());
     std::printf("  |log10 r_1 (peer) - log10 r_1 (posbias)| = %.2e\n", diff_first);
   } else {
     std::printf("  peer unavailable: /usr/bin/python3 with torch (python3-torch) is needed\n");

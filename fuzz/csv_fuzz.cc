@@ -9,7 +9,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
-    const posbias::CsvTable t = posbias::parse_numeric_csv(std::string(reinterpret_cast<const char*>(data), size), "fuzz");
+    const posbias::CsvTable t =
+        posbias::parse_numeric_csv(std::string(reinterpret_cast<const char*>(data), size), "fuzz");
     for (const auto& row : t.rows) {
       if (row.size() != t.header.size()) __builtin_trap();
     }

@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
     corpus.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   if (corpus.empty()) corpus.emplace_back();
-  for (const auto& c : corpus) LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(c.data()), c.size());
+  for (const auto& c : corpus)
+    LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(c.data()), c.size());
   std::mt19937_64 rng(12345);
   const long mutations = std::stol(argv[2]);
   const std::string alphabet = "0123456789.,eE+-/#\n\r \tnaifx:position,influence,seed";
@@ -33,10 +34,18 @@ int main(int argc, char** argv) {
     for (int k = 0; k < edits; ++k) {
       const std::size_t pos = s.empty() ? 0 : rng() % (s.size() + 1);
       switch (rng() % 4) {
-        case 0: s.insert(pos, 1, alphabet[rng() % alphabet.size()]); break;
-        case 1: if (!s.empty() && pos < s.size()) s.erase(pos, 1); break;
-        case 2: if (!s.empty() && pos < s.size()) s[pos] = static_cast<char>(rng() % 256); break;
-        default: s.insert(pos, s.substr(0, rng() % (s.size() + 1))); break;
+        case 0:
+          s.insert(pos, 1, alphabet[rng() % alphabet.size()]);
+          break;
+        case 1:
+          if (!s.empty() && pos < s.size()) s.erase(pos, 1);
+          break;
+        case 2:
+          if (!s.empty() && pos < s.size()) s[pos] = static_cast<char>(rng() % 256);
+          break;
+        default:
+          s.insert(pos, s.substr(0, rng() % (s.size() + 1)));
+          break;
       }
     }
     if (s.size() > (1u << 16)) s.resize(1u << 16);

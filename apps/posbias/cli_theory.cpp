@@ -19,15 +19,18 @@ struct FitArgs {
   FitOptions options;
 };
 
-void add_operator_options(CLI::App* cmd, std::string* window, std::string* alibi, std::string* sink) {
-  cmd->add_option("--window", *window,
-                  "sliding-window attention: each query sees its last W keys (0 = all earlier keys)")
+void add_operator_options(CLI::App* cmd, std::string* window, std::string* alibi,
+                          std::string* sink) {
+  cmd->add_option(
+         "--window", *window,
+         "sliding-window attention: each query sees its last W keys (0 = all earlier keys)")
       ->capture_default_str();
   cmd->add_option("--alibi", *alibi,
                   "ALiBi slopes: one slope m (expected attention ∝ exp(-m·distance)), a list "
                   "m1,m2,... averaged over heads, or heads:N for the standard 2^(-8h/N) slopes");
-  cmd->add_option("--sink", *sink, "attention-sink share: each query puts this fraction of its mass on "
-                                   "position 1, in [0, 1]")
+  cmd->add_option("--sink", *sink,
+                  "attention-sink share: each query puts this fraction of its mass on "
+                  "position 1, in [0, 1]")
       ->capture_default_str();
 }
 
@@ -40,26 +43,31 @@ void register_theory(CLI::App& app, Action* selected) {
       "Exact influence profile at initialization: row q of Nᴴ, N = (1-α)I + αA (DESIGN.md §1).\n"
       "Writes CSV (position,influence,log10_influence) or JSON to stdout or --out.");
   TheoryOptions& o = args->options;
-  cmd->add_option("-L,--length", args->length, "sequence length L in tokens (integer, 1e5 notation ok)")
+  cmd->add_option("-L,--length", args->length,
+                  "sequence length L in tokens (integer, 1e5 notation ok)")
       ->capture_default_str();
   cmd->add_option("-H,--layers", args->layers, "number of layers H (>= 0)")->capture_default_str();
-  cmd->add_option("-a,--alpha", o.alpha,
-                  "residual weight α of the attention branch, in [0, 1]; or one value per layer a1,a2,...")
+  cmd->add_option(
+         "-a,--alpha", o.alpha,
+         "residual weight α of the attention branch, in [0, 1]; or one value per layer a1,a2,...")
       ->capture_default_str();
   cmd->add_option("-q,--query", args->query, "query position q, 1..L (0 = the last position)")
       ->capture_default_str();
   add_operator_options(cmd, &args->window, &o.alibi, &o.sink);
-  cmd->add_flag("--exact", o.exact,
-                "exact rationals with GMP (q up to 20000; α and sink read as exact decimals or a/b), "
-                "printed as fractions");
-  cmd->add_option("--format", o.format, "row output format: csv or json (json includes the summary)")
+  cmd->add_flag(
+      "--exact", o.exact,
+      "exact rationals with GMP (q up to 20000; α and sink read as exact decimals or a/b), "
+      "printed as fractions");
+  cmd->add_option("--format", o.format,
+                  "row output format: csv or json (json includes the summary)")
       ->capture_default_str();
   cmd->add_option("-o,--out", o.out, "row output file (default: stdout)");
   cmd->add_option("--summary", o.summary,
                   "write the JSON summary (recency/primacy mass, dead zone, middle-to-ends ratio, "
                   "continuum density grid) to this file");
   cmd->add_option("--plot", o.plot, "figure path stem: writes STEM.svg, STEM.png and STEM.gp");
-  cmd->add_option("--epsilon", o.epsilon, "primacy window as a fraction of q, in (0, 1]")->capture_default_str();
+  cmd->add_option("--epsilon", o.epsilon, "primacy window as a fraction of q, in (0, 1]")
+      ->capture_default_str();
   cmd->add_option("--grid", o.grid, "points of the continuum density grid")->capture_default_str();
   cmd->callback([args, selected, cmd] {
     if (cmd->get_subcommands().empty()) {
@@ -84,7 +92,8 @@ void register_theory(CLI::App& app, Action* selected) {
                   "CSV with a 'position' column (1..L, query at L) and an 'influence' column "
                   "and/or per-seed columns named seed*")
       ->required();
-  fit->add_option("-H,--layers", fargs->layers, "layers H of the theory (the model's depth)")->required();
+  fit->add_option("-H,--layers", fargs->layers, "layers H of the theory (the model's depth)")
+      ->required();
   add_operator_options(fit, &fargs->window, &f.alibi, &f.sink);
   fit->add_option("--bootstrap", fargs->bootstrap, "bootstrap resamples over seeds for the α CI")
       ->capture_default_str();
@@ -97,7 +106,8 @@ void register_theory(CLI::App& app, Action* selected) {
       opt.layers = parse_integer(fargs->layers, "--layers");
       opt.window = parse_integer(fargs->window, "--window");
       const std::int64_t boot = parse_integer(fargs->bootstrap, "--bootstrap");
-      if (boot < 0 || boot > 100000) throw std::invalid_argument("--bootstrap must be in 0..100000");
+      if (boot < 0 || boot > 100000)
+        throw std::invalid_argument("--bootstrap must be in 0..100000");
       opt.bootstrap = static_cast<int>(boot);
       const std::int64_t seed = parse_integer(fargs->seed, "--seed");
       if (seed < 0) throw std::invalid_argument("--seed must be >= 0");

@@ -7,8 +7,9 @@
 #include "commands.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"posbias: predict, measure and train against position bias in transformers.\n"
-               "Run `posbias <command> --help` for a command's options."};
+  CLI::App app{
+      "posbias: predict, measure and train against position bias in transformers.\n"
+      "Run `posbias <command> --help` for a command's options."};
   app.require_subcommand(1);
   app.set_version_flag("--version", POSBIAS_VERSION);
   posbias::cli::Action action;
@@ -21,7 +22,8 @@ int main(int argc, char** argv) {
     return false;
   };
   if (argc > 1 && argv[1][0] != '-' && !known(argv[1])) {
-    std::fprintf(stderr, "posbias: error: unknown command '%s' (see --help for the list)\n", argv[1]);
+    std::fprintf(stderr, "posbias: error: unknown command '%s' (see --help for the list)\n",
+                 argv[1]);
     return 2;
   }
   try {

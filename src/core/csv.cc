@@ -14,8 +14,10 @@ std::vector<std::string> split(const std::string& line) {
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = line.find(',', start);
-    std::string cell = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    while (!cell.empty() && (cell.back() == ' ' || cell.back() == '\r' || cell.back() == '\t')) cell.pop_back();
+    std::string cell =
+        line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    while (!cell.empty() && (cell.back() == ' ' || cell.back() == '\r' || cell.back() == '\t'))
+      cell.pop_back();
     std::size_t lead = 0;
     while (lead < cell.size() && (cell[lead] == ' ' || cell[lead] == '\t')) ++lead;
     out.push_back(cell.substr(lead));

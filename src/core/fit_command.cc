@@ -13,7 +13,9 @@
 namespace posbias {
 namespace {
 
-nlohmann::json num_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+nlohmann::json num_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
 
 }  // namespace
 
@@ -59,11 +61,14 @@ nlohmann::json fit_json(const FitResult& r, const FitSpec& spec) {
   j["alpha_spearman"] = r.alpha_spearman;
   j["spearman_best"] = r.spearman_best;
   j["seeds"] = r.seeds;
-  j["last_position"] = {{"log10_measured", r.log10_last_measured}, {"log10_predicted", r.log10_last_predicted}};
-  j["theory"] = {{"layers", spec.layers}, {"operator", spec.op.describe()}, {"bootstrap", spec.bootstrap}};
+  j["last_position"] = {{"log10_measured", r.log10_last_measured},
+                        {"log10_predicted", r.log10_last_predicted}};
+  j["theory"] = {
+      {"layers", spec.layers}, {"operator", spec.op.describe()}, {"bootstrap", spec.bootstrap}};
   j["theory_log10"] = r.theory_log10;
-  j["notes"] = "alpha and gain fitted by least squares on log10 over positions 1..L-1; the last "
-               "position is compared separately; w1 is in units of the sequence length";
+  j["notes"] =
+      "alpha and gain fitted by least squares on log10 over positions 1..L-1; the last "
+      "position is compared separately; w1 is in units of the sequence length";
   return j;
 }
 
@@ -79,7 +84,8 @@ Figure fit_figure(const MeasuredProfile& profile, const FitResult& r, const std:
   measured.style = "linespoints pt 7 ps 0.4";
   Series theory;
   char buf[160];
-  std::snprintf(buf, sizeof buf, "theory, α = %.3f (Spearman %.3f, log R² %.3f)", r.alpha, r.spearman, r.log_r2);
+  std::snprintf(buf, sizeof buf, "theory, α = %.3f (Spearman %.3f, log R² %.3f)", r.alpha,
+                r.spearman, r.log_r2);
   theory.title = buf;
   for (std::size_t i : thin_indices(profile.mean.size())) {
     const double x = static_cast<double>(i + 1);
@@ -110,7 +116,8 @@ void run_fit(const FitOptions& o) {
   spec.op.sink = sink[0];
   spec.bootstrap = o.bootstrap;
   spec.seed = o.seed;
-  if (spec.layers < 1) throw std::invalid_argument("theory fit needs --layers H >= 1 (the model's depth)");
+  if (spec.layers < 1)
+    throw std::invalid_argument("theory fit needs --layers H >= 1 (the model's depth)");
   const MeasuredProfile profile = read_profile_csv(o.profile);
   const FitResult r = fit_profile(profile, spec);
   const std::string text = fit_json(r, spec).dump(2) + "\n";
@@ -120,7 +127,10 @@ void run_fit(const FitOptions& o) {
     write_file_atomic(o.json, text);
   }
   if (!o.plot.empty()) {
-    render_figure(fit_figure(profile, r, "Measured profile against theory (H = " + std::to_string(o.layers) + ")"), o.plot);
+    render_figure(
+        fit_figure(profile, r,
+                   "Measured profile against theory (H = " + std::to_string(o.layers) + ")"),
+        o.plot);
   }
 }
 

@@ -1,17 +1,16 @@
 #include "posbias/core/machine.h"
 
+#include <immintrin.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-#include <immintrin.h>
 
 #include <atomic>
 #include <chrono>
 #include <fstream>
-#include <thread>
-#include <vector>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace posbias {
 
@@ -90,7 +89,8 @@ double measure_fma_peak_gflops(int threads, double seconds) {
     (void)keep;
     const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (dt > seconds / 4 || iterations > (1L << 40)) {
-      iterations = static_cast<long>(static_cast<double>(iterations) * seconds / std::max(dt, 1e-9));
+      iterations =
+          static_cast<long>(static_cast<double>(iterations) * seconds / std::max(dt, 1e-9));
       break;
     }
     iterations *= 4;

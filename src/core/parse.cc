@@ -11,7 +11,8 @@ std::vector<std::string> split_commas(const std::string& text) {
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = text.find(',', start);
-    parts.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    parts.push_back(
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -40,7 +41,8 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
 std::int64_t parse_integer(const std::string& text, const std::string& what) {
   const std::vector<double> v = parse_number_list(text, what);
   constexpr double kLimit = 9007199254740992.0;  // 2^53
-  if (v.size() != 1 || !std::isfinite(v[0]) || v[0] != std::floor(v[0]) || std::fabs(v[0]) > kLimit) {
+  if (v.size() != 1 || !std::isfinite(v[0]) || v[0] != std::floor(v[0]) ||
+      std::fabs(v[0]) > kLimit) {
     throw std::invalid_argument(what + " must be an integer, got '" + text.substr(0, 60) + "'");
   }
   return static_cast<std::int64_t>(v[0]);

@@ -46,18 +46,21 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
   for (const Label& l : p.labels) {
     if (l.arrow) {
       gp << "set label " << label_id++ << " " << quote(l.text) << " at " << l.x << "," << l.y
-         << (l.text_left ? " right" : "") << " point pt 7 ps 1.2 offset " << (l.text_left ? "-1" : "1")
-         << ",1 front\n";
+         << (l.text_left ? " right" : "") << " point pt 7 ps 1.2 offset "
+         << (l.text_left ? "-1" : "1") << ",1 front\n";
     } else {
-      gp << "set label " << label_id++ << " " << quote(l.text) << " at " << l.x << "," << l.y << " front\n";
+      gp << "set label " << label_id++ << " " << quote(l.text) << " at " << l.x << "," << l.y
+         << " front\n";
     }
   }
   gp.precision(10);
   std::vector<std::string> parts;
   for (std::size_t s = 0; s < p.series.size(); ++s) {
     const Series& ser = p.series[s];
-    if (ser.x.size() != ser.y.size()) throw std::runtime_error("plot series '" + ser.title + "' has x/y of different lengths");
-    const bool band = !ser.y_low.empty() && ser.y_low.size() == ser.x.size() && ser.y_high.size() == ser.x.size();
+    if (ser.x.size() != ser.y.size())
+      throw std::runtime_error("plot series '" + ser.title + "' has x/y of different lengths");
+    const bool band =
+        !ser.y_low.empty() && ser.y_low.size() == ser.x.size() && ser.y_high.size() == ser.x.size();
     const std::string block = "$p" + std::to_string(panel_index) + "s" + std::to_string(s);
     gp << block << " << EOD\n";
     for (std::size_t i = 0; i < ser.x.size(); ++i) {
@@ -72,8 +75,9 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
       parts.push_back(block + " using 1:3:4 with filledcurves fs transparent solid 0.2 lc " +
                       std::to_string(color) + " notitle");
     }
-    parts.push_back(block + " using 1:2 with " + ser.style + " lw " + std::to_string(ser.line_width) +
-                    " lc " + std::to_string(color) + " title " + quote(ser.title));
+    parts.push_back(block + " using 1:2 with " + ser.style + " lw " +
+                    std::to_string(ser.line_width) + " lc " + std::to_string(color) + " title " +
+                    quote(ser.title));
   }
   if (parts.empty()) throw std::runtime_error("plot panel '" + p.title + "' has no series");
   gp << "plot ";
@@ -91,7 +95,8 @@ std::string script_for(const Figure& f, const std::string& terminal, const std::
     write_panel(panel, f.panels[i], i);
     std::string text = panel.str();
     // `reset session` would drop the terminal; reset only plot settings inside multiplot.
-    if (const auto pos = text.find("reset session\n"); pos != std::string::npos) text.replace(pos, 14, "reset\n");
+    if (const auto pos = text.find("reset session\n"); pos != std::string::npos)
+      text.replace(pos, 14, "reset\n");
     gp << text;
   }
   if (f.panels.size() > 1) gp << "unset multiplot\n";
@@ -134,15 +139,17 @@ void render_figure(const Figure& figure, std::filesystem::path stem) {
   ensure_directory(stem.has_parent_path() ? stem.parent_path() : ".");
   const std::string base = stem.string();
   const std::string tmp_svg = base + ".svg.tmp", tmp_png = base + ".png.tmp";
-  const std::string script = script_for(figure, "svg enhanced font 'Helvetica,13' background rgb 'white'", tmp_svg) +
-                             script_for(figure, "pngcairo enhanced font 'Helvetica,11'", tmp_png);
+  const std::string script =
+      script_for(figure, "svg enhanced font 'Helvetica,13' background rgb 'white'", tmp_svg) +
+      script_for(figure, "pngcairo enhanced font 'Helvetica,11'", tmp_png);
   write_file_atomic(base + ".gp.tmp", script);
   run_gnuplot(base + ".gp.tmp");
   std::filesystem::rename(tmp_svg, base + ".svg");
   std::filesystem::rename(tmp_png, base + ".png");
   // Keep a script that writes the final names, for users who restyle the figure.
-  write_file_atomic(base + ".gp", script_for(figure, "svg enhanced font 'Helvetica,13' background rgb 'white'",
-                                             stem.filename().string() + ".svg"));
+  write_file_atomic(base + ".gp",
+                    script_for(figure, "svg enhanced font 'Helvetica,13' background rgb 'white'",
+                               stem.filename().string() + ".svg"));
   std::error_code ec;
   std::filesystem::remove(base + ".gp.tmp", ec);
 }
@@ -161,7 +168,8 @@ std::vector<std::size_t> thin_indices(std::size_t n, std::size_t max_points) {
   }
   // Geometric spacing from both ends, then linear in the bulk.
   for (std::size_t k = 0; k < max_points / 3; ++k) {
-    const double f = std::pow(static_cast<double>(n) / 2.0, static_cast<double>(k) / static_cast<double>(max_points / 3));
+    const double f = std::pow(static_cast<double>(n) / 2.0,
+                              static_cast<double>(k) / static_cast<double>(max_points / 3));
     const auto off = static_cast<std::size_t>(f);
     if (off < n) {
       keep.insert(off);

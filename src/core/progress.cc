@@ -10,8 +10,11 @@ constexpr double kQuietSeconds = 1.5;  // never draw for work shorter than this
 }
 
 Progress::Progress(std::string label, std::int64_t total)
-    : label_(std::move(label)), total_(total > 0 ? total : 1),
-      start_(std::chrono::steady_clock::now()), last_draw_(start_), tty_(isatty(2) != 0) {}
+    : label_(std::move(label)),
+      total_(total > 0 ? total : 1),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_),
+      tty_(isatty(2) != 0) {}
 
 Progress::~Progress() { finish(); }
 
@@ -25,13 +28,15 @@ void Progress::update(std::int64_t done) {
     if (std::chrono::duration<double>(now - last_draw_).count() < 0.2) return;
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(frac * kWidth);
-    std::fprintf(stderr, "\r%s [%.*s%*s] %5.1f%%  %.1fs elapsed, ETA %.1fs ", label_.c_str(), filled,
-                 "##############################", kWidth - filled, "", 100 * frac, elapsed, eta);
+    std::fprintf(stderr, "\r%s [%.*s%*s] %5.1f%%  %.1fs elapsed, ETA %.1fs ", label_.c_str(),
+                 filled, "##############################", kWidth - filled, "", 100 * frac, elapsed,
+                 eta);
   } else {
     const int decile = static_cast<int>(frac * 10);
     if (decile == last_decile_) return;
     last_decile_ = decile;
-    std::fprintf(stderr, "%s: %3.0f%%  %.1fs elapsed, ETA %.1fs\n", label_.c_str(), 100 * frac, elapsed, eta);
+    std::fprintf(stderr, "%s: %3.0f%%  %.1fs elapsed, ETA %.1fs\n", label_.c_str(), 100 * frac,
+                 elapsed, eta);
   }
   std::fflush(stderr);
   last_draw_ = now;
@@ -42,7 +47,8 @@ void Progress::finish() {
   if (finished_) return;
   finished_ = true;
   if (drawn_) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     std::fprintf(stderr, "%s%s: done in %.1fs\n", tty_ ? "\r\033[K" : "", label_.c_str(), elapsed);
   }
 }

@@ -40,13 +40,16 @@ std::string json_number(double v) {
   return s;
 }
 
-nlohmann::json num_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+nlohmann::json num_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
 
 std::string fraction_text(const mpq_class& q) { return q.get_str(); }
 
 void run_exact(const TheoryOptions& o) {
   if (!o.alibi.empty()) {
-    throw std::invalid_argument("--exact cannot take --alibi: its weights exp(-m(i-j)) are irrational");
+    throw std::invalid_argument(
+        "--exact cannot take --alibi: its weights exp(-m(i-j)) are irrational");
   }
   ExactSpec spec;
   spec.length = o.length;
@@ -72,8 +75,9 @@ void run_exact(const TheoryOptions& o) {
     }
   } else {
     nlohmann::json j;
-    j["config"] = {{"length", spec.length}, {"query", spec.query_position()}, {"layers", spec.layers},
-                   {"window", spec.window}, {"sink", spec.sink.get_str()}, {"exact", true}};
+    j["config"] = {{"length", spec.length},       {"query", spec.query_position()},
+                   {"layers", spec.layers},       {"window", spec.window},
+                   {"sink", spec.sink.get_str()}, {"exact", true}};
     for (const auto& a : spec.alpha) j["config"]["alpha"].push_back(a.get_str());
     j["version"] = POSBIAS_VERSION;
     for (std::size_t k = 0; k < row.size(); ++k) {
@@ -113,7 +117,8 @@ std::vector<double> parse_alibi(const std::string& text) {
   if (text.rfind("heads:", 0) == 0) {
     const std::vector<double> n = parse_number_list(text.substr(6), "--alibi heads:N");
     if (n.size() != 1 || n[0] != std::floor(n[0])) {
-      throw std::invalid_argument("--alibi heads:N needs an integer head count, got '" + text + "'");
+      throw std::invalid_argument("--alibi heads:N needs an integer head count, got '" + text +
+                                  "'");
     }
     return alibi_standard_slopes(static_cast<int>(n[0]));
   }
@@ -141,8 +146,10 @@ nlohmann::json spec_json(const InfluenceSpec& spec) {
   c["query"] = spec.query_position();
   c["layers"] = spec.layers;
   c["alpha"] = spec.alpha;
-  c["operator"] = {{"name", spec.op.describe()}, {"window", spec.op.window},
-                   {"alibi_slopes", spec.op.alibi_slopes}, {"sink", spec.op.sink}};
+  c["operator"] = {{"name", spec.op.describe()},
+                   {"window", spec.op.window},
+                   {"alibi_slopes", spec.op.alibi_slopes},
+                   {"sink", spec.op.sink}};
   return c;
 }
 
@@ -153,15 +160,17 @@ nlohmann::json theory_summary(const InfluenceSpec& spec, const std::vector<ExtRe
   j["config"] = spec_json(spec);
   j["version"] = POSBIAS_VERSION;
   const ProfileSummary s = summarize_profile(row, epsilon);
-  j["discrete"] = {
-      {"log10_first", s.log10_first},
-      {"log10_last", s.log10_last},
-      {"log10_middle", s.log10_middle},
-      {"dead_zone", {{"position", s.dead_zone_position}, {"x", s.dead_zone_x}, {"log10_influence", num_or_null(s.log10_dead_zone)}}},
-      {"primacy", {{"epsilon", s.epsilon}, {"mass", s.primacy_mass}}},
-      {"recency_mass", s.recency_mass},
-      {"total_mass", s.total_mass},
-      {"log10_middle_to_ends", num_or_null(s.log10_middle_to_ends)}};
+  j["discrete"] = {{"log10_first", s.log10_first},
+                   {"log10_last", s.log10_last},
+                   {"log10_middle", s.log10_middle},
+                   {"dead_zone",
+                    {{"position", s.dead_zone_position},
+                     {"x", s.dead_zone_x},
+                     {"log10_influence", num_or_null(s.log10_dead_zone)}}},
+                   {"primacy", {{"epsilon", s.epsilon}, {"mass", s.primacy_mass}}},
+                   {"recency_mass", s.recency_mass},
+                   {"total_mass", s.total_mass},
+                   {"log10_middle_to_ends", num_or_null(s.log10_middle_to_ends)}};
   if (!spec.op.is_cesaro() || spec.layers > Continuum::kMaxLayers) {
     j["continuum"] = nullptr;  // the closed-form density is derived for the Cesàro operator
     return j;
@@ -180,9 +189,11 @@ nlohmann::json theory_summary(const InfluenceSpec& spec, const std::vector<ExtRe
     ys.push_back(y);
     if (y < best_y) best_y = y, best_x = x;
   }
-  cj["dead_zone"] = {{"x", best_x}, {"log10_density", num_or_null(best_y)},
-                     {"note", "the continuous density is non-increasing, so its minimum sits at the "
-                              "right end of the grid, just before the recency delta"}};
+  cj["dead_zone"] = {{"x", best_x},
+                     {"log10_density", num_or_null(best_y)},
+                     {"note",
+                      "the continuous density is non-increasing, so its minimum sits at the "
+                      "right end of the grid, just before the recency delta"}};
   nlohmann::json density_grid;
   density_grid["x"] = xs;
   density_grid["log10_density"] = nlohmann::json::array();
@@ -204,7 +215,8 @@ nlohmann::json theory_summary(const InfluenceSpec& spec, const std::vector<ExtRe
 
 namespace {
 
-void append_csv_rows(const std::vector<ExtReal>& row, std::size_t first, std::size_t last, std::string& text) {
+void append_csv_rows(const std::vector<ExtReal>& row, std::size_t first, std::size_t last,
+                     std::string& text) {
   text.reserve(text.size() + (last - first) * 64);  // a row is at most ~60 bytes
   char buf[64];
   for (std::size_t j = first; j < last; ++j) {
@@ -252,12 +264,14 @@ Figure theory_family_figure(const InfluenceSpec& spec, const std::vector<std::in
     InfluenceSpec s = spec;
     s.layers = h;
     if (spec.alpha.size() != 1) continue;
-    by_layers.series.push_back(row_series(influence_row(s), "H = " + std::to_string(h) + ", α = " + alpha_label(alpha)));
+    by_layers.series.push_back(
+        row_series(influence_row(s), "H = " + std::to_string(h) + ", α = " + alpha_label(alpha)));
   }
   for (double a : alpha_set) {
     InfluenceSpec s = spec;
     s.alpha = {a};
-    by_alpha.series.push_back(row_series(influence_row(s), "α = " + alpha_label(a) + ", H = " + std::to_string(spec.layers)));
+    by_alpha.series.push_back(row_series(
+        influence_row(s), "α = " + alpha_label(a) + ", H = " + std::to_string(spec.layers)));
   }
   // Mark the three regions on the requested row.
   const std::vector<ExtReal> row = influence_row(spec);
@@ -266,7 +280,8 @@ Figure theory_family_figure(const InfluenceSpec& spec, const std::vector<std::in
   std::vector<Label> marks;
   marks.push_back({1.0 / q, sum.log10_first, "primacy tail", true, false});
   if (sum.dead_zone_position > 0) {
-    marks.push_back({static_cast<double>(sum.dead_zone_position) / q, sum.log10_dead_zone, "dead zone", true, true});
+    marks.push_back({static_cast<double>(sum.dead_zone_position) / q, sum.log10_dead_zone,
+                     "dead zone", true, true});
   }
   marks.push_back({1.0, sum.log10_last, "recency anchor", true, true});
   by_layers.labels = marks;
@@ -304,7 +319,8 @@ void run_theory(const TheoryOptions& o) {
       text.append(buf, row[j].to_chars(buf, buf + sizeof buf));
     }
     text += "],\n\"log10_influence\": [";
-    for (std::size_t j = 0; j < row.size(); ++j) text += (j ? "," : "") + json_number(row[j].log10());
+    for (std::size_t j = 0; j < row.size(); ++j)
+      text += (j ? "," : "") + json_number(row[j].log10());
     text += "]}\n";
     emit(o.out, text);
   }
@@ -314,12 +330,15 @@ void run_theory(const TheoryOptions& o) {
   }
   if (!o.plot.empty()) {
     std::vector<std::int64_t> layer_set;
-    for (std::int64_t h : {std::max<std::int64_t>(1, spec.layers / 4), std::max<std::int64_t>(1, spec.layers / 2),
-                           spec.layers, 2 * spec.layers}) {
-      if (h >= 1 && std::find(layer_set.begin(), layer_set.end(), h) == layer_set.end()) layer_set.push_back(h);
+    for (std::int64_t h :
+         {std::max<std::int64_t>(1, spec.layers / 4), std::max<std::int64_t>(1, spec.layers / 2),
+          spec.layers, 2 * spec.layers}) {
+      if (h >= 1 && std::find(layer_set.begin(), layer_set.end(), h) == layer_set.end())
+        layer_set.push_back(h);
     }
     std::vector<double> alpha_set = {0.25, 0.5, 0.75, 1.0};
-    if (spec.alpha.size() == 1 && std::find(alpha_set.begin(), alpha_set.end(), spec.alpha[0]) == alpha_set.end()) {
+    if (spec.alpha.size() == 1 &&
+        std::find(alpha_set.begin(), alpha_set.end(), spec.alpha[0]) == alpha_set.end()) {
       alpha_set.push_back(spec.alpha[0]);
       std::sort(alpha_set.begin(), alpha_set.end());
     }

@@ -1,7 +1,8 @@
 #include "posbias/core/theory_report.h"
 
-#include <cmath>
 #include <fmt/format.h>
+
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -76,7 +77,8 @@ ReportSection theory_report_section(const std::filesystem::path& dir) {
     summaries.push_back(theory_summary(s, row, 0.05, 200));
   }
   write_file_atomic(dir / "theory_profiles.csv", csv);
-  render_figure(theory_family_figure(base_spec(kLength, 12, 0.5), layer_set, alpha_set), dir / "theory_profiles");
+  render_figure(theory_family_figure(base_spec(kLength, 12, 0.5), layer_set, alpha_set),
+                dir / "theory_profiles");
   progress.update(1);
 
   // 2. Continuum limit against the discrete row at L = 1e5.
@@ -95,7 +97,8 @@ ReportSection theory_report_section(const std::filesystem::path& dir) {
   error.ylabel = "relative difference";
   error.log10_y = false;
   error.key = "top left";
-  std::string cont_csv = "layers,alpha,x,l_times_influence_log10,continuum_log10,relative_difference\n";
+  std::string cont_csv =
+      "layers,alpha,x,l_times_influence_log10,continuum_log10,relative_difference\n";
   double worst_bulk = 0;
   for (std::int64_t h : {4, 8, 24}) {
     const InfluenceSpec s = base_spec(kContinuumLength, h, 0.5);
@@ -183,23 +186,27 @@ ReportSection theory_report_section(const std::filesystem::path& dir) {
       {"primacy mass on the first 5% (discrete / continuum)",
        fmt::format("{:.4f} / {:.4f}", ms.primacy_mass, mc.primacy_mass(0.05))},
       {"dead-zone minimum (position, influence)",
-       fmt::format("j = {} (x = {:.3f}), {}", ms.dead_zone_position, ms.dead_zone_x, fmt_log10(ms.log10_dead_zone))},
+       fmt::format("j = {} (x = {:.3f}), {}", ms.dead_zone_position, ms.dead_zone_x,
+                   fmt_log10(ms.log10_dead_zone))},
       {"middle / mean of the ends", fmt_log10(ms.log10_middle_to_ends)},
       {"continuum limit: worst relative difference in the bulk (1e-3 < x < 0.9, L = 1e5)",
        fmt::format("{:.3f}%", 100 * worst_bulk)},
       {"L = 100000, H = 300, α = 0.99: smallest entry (below double's 1e-308, no underflow)",
        fmt_log10(min_log)}};
-  sec.figures = {
-      {"theory_profiles", "Influence of each key on the last token at init: left, depth H = 1, 4, 12, 24 "
-                          "at α = 0.5; right, α from 0.1 to 1 at H = 12. Log y-axis."},
-      {"theory_continuum", "The discrete row (points) converges to the continuum density "
-                           "Σ_k C(H,k)(1-α)^{H-k}α^k (ln 1/x)^{k-1}/(k-1)! (lines)."},
-      {"theory_operators", "Beyond the paper: expected attention with a sliding window, ALiBi slopes, "
-                           "and an attention sink, same depth and α."}};
+  sec.figures = {{"theory_profiles",
+                  "Influence of each key on the last token at init: left, depth H = 1, 4, 12, 24 "
+                  "at α = 0.5; right, α from 0.1 to 1 at H = 12. Log y-axis."},
+                 {"theory_continuum",
+                  "The discrete row (points) converges to the continuum density "
+                  "Σ_k C(H,k)(1-α)^{H-k}α^k (ln 1/x)^{k-1}/(k-1)! (lines)."},
+                 {"theory_operators",
+                  "Beyond the paper: expected attention with a sliding window, ALiBi slopes, "
+                  "and an attention sink, same depth and α."}};
   sec.data = {{"theory_profiles.csv", "every row plotted (long format)"},
               {"theory_continuum.csv", "discrete vs continuum, sampled positions"},
               {"theory_operators.csv", "rows for each operator"},
-              {"theory_summary.json", "derived quantities (discrete and continuum) for every configuration"}};
+              {"theory_summary.json",
+               "derived quantities (discrete and continuum) for every configuration"}};
   return sec;
 }
 

@@ -94,8 +94,10 @@ double Continuum::mass(double a, double b) const {
     throw std::invalid_argument("mass interval must satisfy 0 <= a <= b <= 1");
   }
   // P(X <= b) for X a product of k uniforms = Q(k, ln 1/b).
-  const std::vector<double> upper_b = log_upper_gamma(layers_, b > 0 ? std::log(1.0 / b) : INFINITY);
-  const std::vector<double> upper_a = log_upper_gamma(layers_, a > 0 ? std::log(1.0 / a) : INFINITY);
+  const std::vector<double> upper_b =
+      log_upper_gamma(layers_, b > 0 ? std::log(1.0 / b) : INFINITY);
+  const std::vector<double> upper_a =
+      log_upper_gamma(layers_, a > 0 ? std::log(1.0 / a) : INFINITY);
   double total = 0.0;
   for (std::int64_t k = 1; k <= layers_; ++k) {
     if (log_weights_[k] == kNegInf) continue;

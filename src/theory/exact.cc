@@ -63,7 +63,8 @@ mpq_class parse_rational(const std::string& text) {
 }
 
 void ExactSpec::validate() const {
-  if (length < 1) throw std::invalid_argument("length L must be >= 1, got " + std::to_string(length));
+  if (length < 1)
+    throw std::invalid_argument("length L must be >= 1, got " + std::to_string(length));
   if (query < 0 || query > length) {
     throw std::invalid_argument("query q must be in 1..L, got " + std::to_string(query));
   }
@@ -73,17 +74,19 @@ void ExactSpec::validate() const {
                                 "; drop --exact for the extended-range engine");
   }
   if (layers < 0 || layers > 10000) {
-    throw std::invalid_argument("--exact supports layers H in 0..10000, got " + std::to_string(layers));
+    throw std::invalid_argument("--exact supports layers H in 0..10000, got " +
+                                std::to_string(layers));
   }
   if (alpha.empty() || (alpha.size() != 1 && static_cast<std::int64_t>(alpha.size()) != layers)) {
-    throw std::invalid_argument("alpha needs one value or one per layer (H = " +
-                                std::to_string(layers) + ")");
+    throw std::invalid_argument(
+        "alpha needs one value or one per layer (H = " + std::to_string(layers) + ")");
   }
   for (const auto& a : alpha) {
     if (a < 0 || a > 1) throw std::invalid_argument("alpha must be in [0, 1], got " + a.get_str());
   }
   if (window < 0) throw std::invalid_argument("window must be >= 1, got " + std::to_string(window));
-  if (sink < 0 || sink > 1) throw std::invalid_argument("sink must be in [0, 1], got " + sink.get_str());
+  if (sink < 0 || sink > 1)
+    throw std::invalid_argument("sink must be in [0, 1], got " + sink.get_str());
 }
 
 std::vector<mpq_class> exact_influence_row(const ExactSpec& spec, const ProgressFn& progress) {
@@ -121,7 +124,8 @@ std::vector<mpq_class> exact_influence_row(const ExactSpec& spec, const Progress
       attn[0] += sink_num * lcm * total;
       factor *= sink_den;
     }
-    const mpq_class& a = spec.alpha.size() == 1 ? spec.alpha[0] : spec.alpha[static_cast<std::size_t>(layer)];
+    const mpq_class& a =
+        spec.alpha.size() == 1 ? spec.alpha[0] : spec.alpha[static_cast<std::size_t>(layer)];
     const mpz_class a_num = a.get_num(), a_den = a.get_den();
     const mpz_class keep = (a_den - a_num) * factor;
     for (std::int64_t j = 0; j < q; ++j) numer[j] = keep * numer[j] + a_num * attn[j];
@@ -142,10 +146,14 @@ mpq_class cesaro_power_entry(std::int64_t i, std::int64_t j, std::int64_t power)
   mpq_class sum = 0;
   for (std::int64_t m = 0; m <= i - j; ++m) {
     mpz_class den;
-    mpz_ui_pow_ui(den.get_mpz_t(), static_cast<unsigned long>(j + m), static_cast<unsigned long>(power));
+    mpz_ui_pow_ui(den.get_mpz_t(), static_cast<unsigned long>(j + m),
+                  static_cast<unsigned long>(power));
     mpq_class t(binomial(i - j, m), den);
     t.canonicalize();
-    if (m % 2 == 0) sum += t; else sum -= t;
+    if (m % 2 == 0)
+      sum += t;
+    else
+      sum -= t;
   }
   return sum * binomial(i - 1, j - 1);
 }
@@ -160,7 +168,8 @@ std::vector<mpq_class> closed_form_row(std::int64_t query, std::int64_t layers,
   std::vector<mpq_class> row(static_cast<std::size_t>(query), mpq_class(0));
   for (std::int64_t k = 0; k <= layers; ++k) {
     if (coef[k] == 0) continue;
-    for (std::int64_t j = 1; j <= query; ++j) row[j - 1] += coef[k] * cesaro_power_entry(query, j, k);
+    for (std::int64_t j = 1; j <= query; ++j)
+      row[j - 1] += coef[k] * cesaro_power_entry(query, j, k);
   }
   return row;
 }

@@ -13,11 +13,10 @@ using ext_detail::kLow;
 using ext_detail::kUp;
 using ext_detail::two_sum;
 // log10(2^256) split so that expo·kChunkLog10Hi is exact for |expo| < 2^20.
-constexpr double kChunkLog10 = 77.063678889979186;  // 256·log10(2)
+constexpr double kChunkLog10 = 77.063678889979186;     // 256·log10(2)
 constexpr double kChunkLog10Hi = 77.0636749267578125;  // 23 significant bits
 constexpr double kChunkLog10Lo = 0.0000039632213734747171;
 constexpr double kChunkLn = 177.44567822334599921;  // 256·ln(2)
-
 
 }  // namespace
 

@@ -18,7 +18,8 @@ constexpr double kAlphaMin = 1e-6;  // α = 0 gives r = e_L: no signal before L
 std::vector<double> ranks(const std::vector<double>& v) {
   std::vector<std::size_t> idx(v.size());
   std::iota(idx.begin(), idx.end(), 0);
-  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
   std::vector<double> r(v.size());
   for (std::size_t i = 0; i < idx.size();) {
     std::size_t k = i;
@@ -110,7 +111,8 @@ std::vector<double> head(const std::vector<double>& v) { return {v.begin(), v.en
 std::vector<double> linear_from_log10(const std::vector<double>& l) {
   const double top = *std::max_element(l.begin(), l.end());
   std::vector<double> out(l.size());
-  std::transform(l.begin(), l.end(), out.begin(), [top](double v) { return std::pow(10.0, v - top); });
+  std::transform(l.begin(), l.end(), out.begin(),
+                 [top](double v) { return std::pow(10.0, v - top); });
   return out;
 }
 
@@ -118,7 +120,8 @@ std::vector<double> linear_from_log10(const std::vector<double>& l) {
 
 void MeasuredProfile::validate() const {
   if (mean.size() < 4) {
-    throw std::invalid_argument("a profile needs at least 4 positions, got " + std::to_string(mean.size()));
+    throw std::invalid_argument("a profile needs at least 4 positions, got " +
+                                std::to_string(mean.size()));
   }
   for (std::size_t j = 0; j < mean.size(); ++j) {
     if (!std::isfinite(mean[j]) || mean[j] <= 0.0) {
@@ -134,14 +137,16 @@ void MeasuredProfile::validate() const {
     }
     for (double v : seeds[s]) {
       if (!std::isfinite(v) || v <= 0.0) {
-        throw std::invalid_argument("seed profile " + std::to_string(s) + " has a value <= 0 or not finite");
+        throw std::invalid_argument("seed profile " + std::to_string(s) +
+                                    " has a value <= 0 or not finite");
       }
     }
   }
 }
 
 double spearman(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size() || a.size() < 2) throw std::invalid_argument("spearman needs two equal-length vectors");
+  if (a.size() != b.size() || a.size() < 2)
+    throw std::invalid_argument("spearman needs two equal-length vectors");
   return pearson(ranks(a), ranks(b));
 }
 
@@ -157,7 +162,8 @@ double r_squared(const std::vector<double>& observed, const std::vector<double>&
 }
 
 double wasserstein1(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size() || a.empty()) throw std::invalid_argument("wasserstein1 needs equal-length profiles");
+  if (a.size() != b.size() || a.empty())
+    throw std::invalid_argument("wasserstein1 needs equal-length profiles");
   const double sa = std::accumulate(a.begin(), a.end(), 0.0);
   const double sb = std::accumulate(b.begin(), b.end(), 0.0);
   if (!(sa > 0 && sb > 0)) throw std::invalid_argument("wasserstein1 needs positive mass");
@@ -172,7 +178,8 @@ double wasserstein1(const std::vector<double>& a, const std::vector<double>& b) 
 
 FitResult fit_profile(const MeasuredProfile& profile, const FitSpec& spec) {
   profile.validate();
-  if (spec.layers < 1) throw std::invalid_argument("fit needs layers H >= 1, got " + std::to_string(spec.layers));
+  if (spec.layers < 1)
+    throw std::invalid_argument("fit needs layers H >= 1, got " + std::to_string(spec.layers));
   if (spec.bootstrap < 0 || spec.bootstrap > 100000) {
     throw std::invalid_argument("bootstrap resamples must be in 0..100000");
   }
@@ -186,8 +193,9 @@ FitResult fit_profile(const MeasuredProfile& profile, const FitSpec& spec) {
   const std::vector<double> t = theory_log10(spec, length, out.alpha);
   const LogFit lf = log_fit(y, t);
   if (!std::isfinite(lf.sse)) {
-    throw std::runtime_error("the theory row is zero at some positions for every α (is the window "
-                             "too short for H layers?); cannot fit in log space");
+    throw std::runtime_error(
+        "the theory row is zero at some positions for every α (is the window "
+        "too short for H layers?); cannot fit in log space");
   }
   out.log10_gain = lf.log10_gain;
   out.theory_log10.resize(t.size());

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace posbias {
 namespace {
@@ -117,8 +117,8 @@ DoubleAccum cesaro_range(std::vector<double>& r, std::int64_t first, std::int64_
   return acc;
 }
 
-ExtAccum cesaro_range(std::vector<ExtReal>& r, std::int64_t first, std::int64_t last,
-                      double alpha, ExtAccum acc) {
+ExtAccum cesaro_range(std::vector<ExtReal>& r, std::int64_t first, std::int64_t last, double alpha,
+                      ExtAccum acc) {
   const double keep = 1.0 - alpha;
   for (std::int64_t j = last; j >= first; --j) {
     ExtReal& rj = r[j - 1];
@@ -216,9 +216,8 @@ void InfluenceSpec::validate() const {
   }
   if (alpha.empty()) throw std::invalid_argument("alpha needs at least one value");
   if (alpha.size() != 1 && static_cast<std::int64_t>(alpha.size()) != layers) {
-    throw std::invalid_argument("alpha has " + std::to_string(alpha.size()) +
-                                " values but H = " + std::to_string(layers) +
-                                " layers: give one α or one per layer");
+    throw std::invalid_argument("alpha has " + std::to_string(alpha.size()) + " values but H = " +
+                                std::to_string(layers) + " layers: give one α or one per layer");
   }
   for (double a : alpha) {
     if (!(a >= 0.0 && a <= 1.0)) {

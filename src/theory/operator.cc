@@ -59,7 +59,8 @@ std::vector<double> AttentionOperator::dense_row(std::int64_t i) const {
     double z = 0.0;
     for (std::int64_t j = first; j <= i; ++j) z += std::exp(-m * static_cast<double>(i - j));
     for (std::int64_t j = first; j <= i; ++j) {
-      row[j - 1] += std::exp(-m * static_cast<double>(i - j)) / z / static_cast<double>(slopes.size());
+      row[j - 1] +=
+          std::exp(-m * static_cast<double>(i - j)) / z / static_cast<double>(slopes.size());
     }
   }
   for (double& v : row) v *= (1.0 - sink);
@@ -69,7 +70,8 @@ std::vector<double> AttentionOperator::dense_row(std::int64_t i) const {
 
 std::vector<double> alibi_standard_slopes(int heads) {
   if (heads < 1 || heads > 4096) {
-    throw std::invalid_argument("ALiBi head count must be in 1..4096, got " + std::to_string(heads));
+    throw std::invalid_argument("ALiBi head count must be in 1..4096, got " +
+                                std::to_string(heads));
   }
   std::vector<double> slopes;
   for (int h = 1; h <= heads; ++h) slopes.push_back(std::exp2(-8.0 * h / heads));

@@ -26,7 +26,8 @@ CliResult run(const std::string& args) {
   const auto dir = std::filesystem::temp_directory_path();
   const std::string out = (dir / ("posbias_cli_out_" + std::to_string(::getpid()))).string();
   const std::string err = (dir / ("posbias_cli_err_" + std::to_string(::getpid()))).string();
-  const std::string cmd = "timeout 120 " + std::string(POSBIAS_BIN) + " " + args + " >" + out + " 2>" + err + " </dev/null";
+  const std::string cmd = "timeout 120 " + std::string(POSBIAS_BIN) + " " + args + " >" + out +
+                          " 2>" + err + " </dev/null";
   const int status = std::system(cmd.c_str());
   CliResult r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -69,7 +70,8 @@ TEST(Cli, TheoryJsonCarriesSummaryAndTinyValues) {
   for (const auto& v : j["log10_influence"]) smallest = std::min(smallest, v.get<double>());
   EXPECT_LT(smallest, -308);  // below double, still finite
   const auto& s = j["summary"];
-  EXPECT_NEAR(s["discrete"]["log10_last"].get<double>(), j["log10_influence"].back().get<double>(), 1e-12);
+  EXPECT_NEAR(s["discrete"]["log10_last"].get<double>(), j["log10_influence"].back().get<double>(),
+              1e-12);
   EXPECT_LT(s["discrete"]["log10_last"].get<double>(), -590);  // (1-α)^H = 1e-600 plus O(1/L) paths
   EXPECT_GT(s["discrete"]["dead_zone"]["position"].get<int>(), 1);
   EXPECT_TRUE(s["continuum"]["primacy"]["mass"].is_number());
@@ -77,9 +79,11 @@ TEST(Cli, TheoryJsonCarriesSummaryAndTinyValues) {
 }
 
 TEST(Cli, TheoryWritesFilesAndFigure) {
-  const auto dir = std::filesystem::temp_directory_path() / ("posbias_cli_files_" + std::to_string(::getpid()));
-  const CliResult r = run("theory -L 512 -H 12 -a 0.5 --out " + (dir / "row.csv").string() + " --summary " +
-                    (dir / "s.json").string() + " --plot " + (dir / "fig").string());
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_cli_files_" + std::to_string(::getpid()));
+  const CliResult r =
+      run("theory -L 512 -H 12 -a 0.5 --out " + (dir / "row.csv").string() + " --summary " +
+          (dir / "s.json").string() + " --plot " + (dir / "fig").string());
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(lines(slurp(dir / "row.csv")), 513);
@@ -90,11 +94,12 @@ TEST(Cli, TheoryWritesFilesAndFigure) {
 }
 
 TEST(Cli, FitRecoversTheoryProfile) {
-  const auto dir = std::filesystem::temp_directory_path() / ("posbias_cli_fit_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_cli_fit_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   ASSERT_EQ(run("theory -L 200 -H 10 -a 0.35 --out " + (dir / "p.csv").string()).code, 0);
   const CliResult r = run("theory fit --profile " + (dir / "p.csv").string() + " -H 10 --json " +
-                    (dir / "fit.json").string() + " --plot " + (dir / "fit").string());
+                          (dir / "fit.json").string() + " --plot " + (dir / "fit").string());
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(dir / "fit.json"));
   EXPECT_NEAR(j["alpha"].get<double>(), 0.35, 1e-6);
@@ -138,8 +143,8 @@ TEST(Cli, FailedRunIsOneLineExitOne) {
 TEST(Cli, HelpExplainsOptions) {
   const CliResult r = run("theory --help");
   EXPECT_EQ(r.code, 0);
-  for (const char* opt : {"--length", "--layers", "--alpha", "--query", "--window", "--alibi", "--sink",
-                          "--exact", "--format", "--out", "--plot", "--summary"}) {
+  for (const char* opt : {"--length", "--layers", "--alpha", "--query", "--window", "--alibi",
+                          "--sink", "--exact", "--format", "--out", "--plot", "--summary"}) {
     EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
   }
 }

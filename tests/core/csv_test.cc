@@ -13,7 +13,8 @@ namespace posbias {
 namespace {
 
 std::filesystem::path temp_dir() {
-  auto dir = std::filesystem::temp_directory_path() / ("posbias_csv_test_" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_csv_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   return dir;
 }

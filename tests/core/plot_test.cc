@@ -16,7 +16,8 @@ std::string slurp(const std::filesystem::path& p) {
 }
 
 TEST(Plot, WritesSvgPngAndScript) {
-  const auto dir = std::filesystem::temp_directory_path() / ("posbias_plot_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_plot_" + std::to_string(::getpid()));
   Figure f;
   Panel p;
   p.title = "test";
@@ -48,7 +49,8 @@ TEST(Plot, RejectsEmptyFigures) {
   EXPECT_THROW(render_figure(Figure{}, "/tmp/x"), std::runtime_error);
   Figure f;
   f.panels = {Panel{}};
-  EXPECT_THROW(render_figure(f, std::filesystem::temp_directory_path() / "posbias_empty"), std::runtime_error);
+  EXPECT_THROW(render_figure(f, std::filesystem::temp_directory_path() / "posbias_empty"),
+               std::runtime_error);
 }
 
 TEST(Plot, ThinIndicesKeepEndsAndOrder) {

@@ -20,7 +20,8 @@ TEST(Continuum, OneLayerIsFlatPlusDelta) {
 }
 
 TEST(Continuum, MassesSumToOne) {
-  for (const auto& [h, a] : std::vector<std::pair<int, double>>{{4, 0.5}, {24, 0.5}, {12, 0.9}, {96, 0.3}}) {
+  for (const auto& [h, a] :
+       std::vector<std::pair<int, double>>{{4, 0.5}, {24, 0.5}, {12, 0.9}, {96, 0.3}}) {
     const Continuum c(h, {a});
     EXPECT_NEAR(c.mass(0.0, 1.0) + c.recency_mass(), 1.0, 1e-12) << "H=" << h;
     EXPECT_NEAR(c.recency_mass(), std::pow(1 - a, h), 1e-15);
@@ -48,7 +49,8 @@ TEST(Continuum, PerLayerWeightsMatchBinomial) {
 
 TEST(Continuum, DiscreteRowConvergesInTheBulk) {
   constexpr std::int64_t kL = 100000;
-  for (const auto& [h, a] : std::vector<std::pair<int, double>>{{4, 0.5}, {8, 0.5}, {24, 0.5}, {12, 0.9}, {6, 1.0}}) {
+  for (const auto& [h, a] :
+       std::vector<std::pair<int, double>>{{4, 0.5}, {8, 0.5}, {24, 0.5}, {12, 0.9}, {6, 1.0}}) {
     InfluenceSpec s;
     s.length = kL;
     s.layers = h;

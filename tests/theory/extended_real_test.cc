@@ -64,7 +64,7 @@ TEST(ExtReal, CompensatedSumIsExactToRounding) {
 
 TEST(ExtReal, SumAcrossExponentChunks) {
   const ExtReal big = ExtReal::from_log10(-10);
-  const ExtReal tiny = ExtReal::from_log10(-90);    // a different 2^256 chunk
+  const ExtReal tiny = ExtReal::from_log10(-90);  // a different 2^256 chunk
   const ExtReal vanishing = ExtReal::from_log10(-900);
   EXPECT_NEAR((big + tiny).log10(), -10 + std::log10(1 + 1e-80), 1e-15);
   EXPECT_EQ((big + vanishing).log10(), big.log10());

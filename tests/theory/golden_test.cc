@@ -29,7 +29,8 @@ TEST(Golden, EveryCaseMatchesThePythonReference) {
     s.length = c["length"];
     s.query = c["query"];
     s.layers = c["layers"];
-    for (const auto& a : c["alpha"]) s.alpha.push_back(parse_rational(a.get<std::string>()).get_d());
+    for (const auto& a : c["alpha"])
+      s.alpha.push_back(parse_rational(a.get<std::string>()).get_d());
     s.op.window = c["window"];
     s.op.alibi_slopes = c["alibi_slopes"].get<std::vector<double>>();
     s.op.sink = parse_rational(c["sink"].get<std::string>()).get_d();

@@ -85,9 +85,15 @@ std::vector<double> exact_log10(const ExactSpec& spec) {
 }
 
 TEST(Influence, MatchesExactRationalsAndClosedForm) {
-  for (const auto& [q, h, alpha_text] : std::vector<std::tuple<int, int, std::string>>{
-           {1, 5, "1/2"}, {2, 3, "1/2"}, {17, 4, "0.18"}, {60, 24, "1/2"}, {60, 24, "1"},
-           {45, 12, "0.9"}, {30, 0, "0.5"}, {80, 40, "0.25"}}) {
+  for (const auto& [q, h, alpha_text] :
+       std::vector<std::tuple<int, int, std::string>>{{1, 5, "1/2"},
+                                                      {2, 3, "1/2"},
+                                                      {17, 4, "0.18"},
+                                                      {60, 24, "1/2"},
+                                                      {60, 24, "1"},
+                                                      {45, 12, "0.9"},
+                                                      {30, 0, "0.5"},
+                                                      {80, 40, "0.25"}}) {
     ExactSpec es;
     es.length = q;
     es.layers = h;
@@ -95,7 +101,8 @@ TEST(Influence, MatchesExactRationalsAndClosedForm) {
     const std::vector<mpq_class> exact = exact_influence_row(es);
     if (q <= 60) {
       const std::vector<mpq_class> closed = closed_form_row(q, h, es.alpha);
-      for (int j = 0; j < q; ++j) ASSERT_EQ(exact[j], closed[j]) << "q=" << q << " H=" << h << " j=" << j + 1;
+      for (int j = 0; j < q; ++j)
+        ASSERT_EQ(exact[j], closed[j]) << "q=" << q << " H=" << h << " j=" << j + 1;
     }
     std::vector<double> ref;
     for (const auto& v : exact) ref.push_back(log10_of(v));
@@ -217,7 +224,8 @@ TEST(Influence, GeneralizedOperatorsMatchDenseProducts) {
         continue;
       }
       if (ref[j] < 1e-280L) continue;
-      const long double e = std::fabs(static_cast<long double>(ext[j].to_double()) - ref[j]) / ref[j];
+      const long double e =
+          std::fabs(static_cast<long double>(ext[j].to_double()) - ref[j]) / ref[j];
       const long double d = std::fabs(static_cast<long double>(dbl[j]) - ref[j]) / ref[j];
       worst = std::max({worst, static_cast<double>(e), static_cast<double>(d)});
     }
@@ -247,7 +255,8 @@ TEST(Influence, ApplyOperatorMatchesDenseRows) {
   const auto s = apply_operator(op, r);
   for (std::size_t j = 0; j < r.size(); ++j) {
     long double ref = 0;
-    for (std::size_t i = j; i < r.size(); ++i) ref += r[i] * op.dense_row(static_cast<std::int64_t>(i + 1))[j];
+    for (std::size_t i = j; i < r.size(); ++i)
+      ref += r[i] * op.dense_row(static_cast<std::int64_t>(i + 1))[j];
     EXPECT_NEAR(s[j], static_cast<double>(ref), 1e-15 * static_cast<double>(ref) + 1e-300);
   }
 }

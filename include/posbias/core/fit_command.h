@@ -17,21 +17,22 @@
 namespace posbias {
 
 struct FitOptions {
-  std::string profile;         // CSV path
-  std::int64_t layers = 0;     // H of the theory (required)
+  std::string profile;      // CSV path
+  std::int64_t layers = 0;  // H of the theory (required)
   std::int64_t window = 0;
   std::string alibi;
   std::string sink = "0";
   int bootstrap = 200;
   std::uint64_t seed = 0;
-  std::string json;            // result file; empty = stdout
-  std::string plot;            // figure stem
+  std::string json;  // result file; empty = stdout
+  std::string plot;  // figure stem
 };
 
 void run_fit(const FitOptions& options);
 
 MeasuredProfile read_profile_csv(const std::filesystem::path& path);
 nlohmann::json fit_json(const FitResult& result, const FitSpec& spec);
-Figure fit_figure(const MeasuredProfile& profile, const FitResult& result, const std::string& title);
+Figure fit_figure(const MeasuredProfile& profile, const FitResult& result,
+                  const std::string& title);
 
 }  // namespace posbias

@@ -21,7 +21,7 @@ struct Series {
 struct Label {
   double x = 0, y = 0;
   std::string text;
-  bool arrow = false;  // draw a point marker at (x, y) and offset the text
+  bool arrow = false;      // draw a point marker at (x, y) and offset the text
   bool text_left = false;  // put the text to the left of the point (for marks near the right edge)
 };
 

@@ -10,7 +10,7 @@
 namespace posbias {
 
 struct ReportFigure {
-  std::string stem;     // path relative to the report folder, without extension
+  std::string stem;  // path relative to the report folder, without extension
   std::string caption;
 };
 
@@ -19,7 +19,7 @@ struct ReportSection {
   std::vector<std::string> paragraphs;                       // plain text, escaped on output
   std::vector<std::pair<std::string, std::string>> numbers;  // (quantity, value) table
   std::vector<ReportFigure> figures;
-  std::vector<std::pair<std::string, std::string>> data;     // (relative file, description)
+  std::vector<std::pair<std::string, std::string>> data;  // (relative file, description)
 };
 
 class Report {

@@ -17,10 +17,10 @@ class Continuum {
   Continuum(std::int64_t layers, const std::vector<double>& alpha);
   static constexpr std::int64_t kMaxLayers = 20000;
 
-  double recency_mass() const;                   // w_0 = Π_l (1-α_l): the δ at x = 1
-  double log10_density(double x) const;          // continuous part, 0 < x < 1
-  double density(double x) const;                // may underflow to 0; use log10_density
-  double mass(double a, double b) const;         // continuous part on [a, b], 0 <= a <= b <= 1
+  double recency_mass() const;            // w_0 = Π_l (1-α_l): the δ at x = 1
+  double log10_density(double x) const;   // continuous part, 0 < x < 1
+  double density(double x) const;         // may underflow to 0; use log10_density
+  double mass(double a, double b) const;  // continuous part on [a, b], 0 <= a <= b <= 1
   double primacy_mass(double epsilon) const { return mass(0.0, epsilon); }
   // Mean density on [1/4, 3/4] over mean density (δ included) on the outer half.
   double middle_to_ends() const;

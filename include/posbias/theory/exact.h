@@ -20,12 +20,12 @@ namespace posbias {
 mpq_class parse_rational(const std::string& text);
 
 struct ExactSpec {
-  std::int64_t length = 0;         // L
-  std::int64_t query = 0;          // q; 0 = last
-  std::int64_t layers = 0;         // H
-  std::vector<mpq_class> alpha;    // one value or H values, each in [0, 1]
-  std::int64_t window = 0;         // uniform sliding window W; 0 = none
-  mpq_class sink = 0;              // sink share in [0, 1]
+  std::int64_t length = 0;       // L
+  std::int64_t query = 0;        // q; 0 = last
+  std::int64_t layers = 0;       // H
+  std::vector<mpq_class> alpha;  // one value or H values, each in [0, 1]
+  std::int64_t window = 0;       // uniform sliding window W; 0 = none
+  mpq_class sink = 0;            // sink share in [0, 1]
 
   void validate() const;  // throws std::invalid_argument
   std::int64_t query_position() const { return query == 0 ? length : query; }

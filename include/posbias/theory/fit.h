@@ -22,24 +22,24 @@ struct MeasuredProfile {
 };
 
 struct FitSpec {
-  std::int64_t layers = 0;   // H of the theory (usually the model's layer count)
-  AttentionOperator op;      // expected attention (Cesàro by default)
-  int bootstrap = 200;       // bootstrap resamples over seeds (needs >= 2 seeds)
-  std::uint64_t seed = 0;    // bootstrap RNG seed
+  std::int64_t layers = 0;  // H of the theory (usually the model's layer count)
+  AttentionOperator op;     // expected attention (Cesàro by default)
+  int bootstrap = 200;      // bootstrap resamples over seeds (needs >= 2 seeds)
+  std::uint64_t seed = 0;   // bootstrap RNG seed
 };
 
 struct FitResult {
-  double alpha = 0;            // log-LSQ fit
-  double log10_gain = 0;       // log10 c
-  double log_r2 = 0;           // R² of log10 p against log10 c·r(α) on positions 1..L-1
-  double spearman = 0;         // Spearman(p, r(α)) on positions 1..L-1
-  double w1 = 0;               // Wasserstein-1 between normalized profiles (fraction of L)
-  double alpha_spearman = 0;   // α maximizing Spearman (grid), as the paper reports it
-  double spearman_best = 0;    // Spearman at alpha_spearman
+  double alpha = 0;           // log-LSQ fit
+  double log10_gain = 0;      // log10 c
+  double log_r2 = 0;          // R² of log10 p against log10 c·r(α) on positions 1..L-1
+  double spearman = 0;        // Spearman(p, r(α)) on positions 1..L-1
+  double w1 = 0;              // Wasserstein-1 between normalized profiles (fraction of L)
+  double alpha_spearman = 0;  // α maximizing Spearman (grid), as the paper reports it
+  double spearman_best = 0;   // Spearman at alpha_spearman
   double alpha_ci_low = 0, alpha_ci_high = 0;  // 95% bootstrap CI over seeds (NaN: < 2 seeds)
   int seeds = 0;
   double log10_last_measured = 0, log10_last_predicted = 0;  // the recency anchor
-  std::vector<double> theory_log10;  // log10 c·r_j(α), j = 1..L
+  std::vector<double> theory_log10;                          // log10 c·r_j(α), j = 1..L
 };
 
 FitResult fit_profile(const MeasuredProfile& profile, const FitSpec& spec);

@@ -15,7 +15,7 @@
 namespace posbias {
 
 struct AttentionOperator {
-  std::int64_t window = 0;          // W: keys per query (sliding window); 0 = all earlier keys
+  std::int64_t window = 0;           // W: keys per query (sliding window); 0 = all earlier keys
   std::vector<double> alibi_slopes;  // m_h >= 0, one per head; empty = uniform (no ALiBi)
   double sink = 0.0;                 // share of each query's attention on position 1, [0, 1]
 

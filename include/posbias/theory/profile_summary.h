@@ -10,18 +10,18 @@
 namespace posbias {
 
 struct ProfileSummary {
-  std::int64_t query = 0;              // q
-  double log10_first = 0;              // r_1, the primacy end
-  double log10_last = 0;               // r_q, the recency anchor
-  double log10_middle = 0;             // r at ⌈q/2⌉
-  std::int64_t dead_zone_position = 0; // argmin r_j over 1 < j < q (0 when q < 3)
-  double dead_zone_x = 0;              // dead_zone_position / q
-  double log10_dead_zone = 0;          // its value
-  double epsilon = 0.05;               // primacy window, as a fraction of q
-  double primacy_mass = 0;             // Σ r_j for j <= ε q
-  double recency_mass = 0;             // r_q
-  double total_mass = 0;               // Σ r_j (1 up to rounding: rows are stochastic)
-  double log10_middle_to_ends = 0;     // r_mid / mean(r_1, r_q)
+  std::int64_t query = 0;               // q
+  double log10_first = 0;               // r_1, the primacy end
+  double log10_last = 0;                // r_q, the recency anchor
+  double log10_middle = 0;              // r at ⌈q/2⌉
+  std::int64_t dead_zone_position = 0;  // argmin r_j over 1 < j < q (0 when q < 3)
+  double dead_zone_x = 0;               // dead_zone_position / q
+  double log10_dead_zone = 0;           // its value
+  double epsilon = 0.05;                // primacy window, as a fraction of q
+  double primacy_mass = 0;              // Σ r_j for j <= ε q
+  double recency_mass = 0;              // r_q
+  double total_mass = 0;                // Σ r_j (1 up to rounding: rows are stochastic)
+  double log10_middle_to_ends = 0;      // r_mid / mean(r_1, r_q)
 };
 
 ProfileSummary summarize_profile(const std::vector<ExtReal>& row, double epsilon = 0.05);
