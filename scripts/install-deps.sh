@@ -49,6 +49,8 @@ select_alt() {
   fi
 }
 arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
-select_alt "libblas.so.3-$arch" "/usr/lib/$arch/openblas-openmp/libblas.so.3"
-select_alt "liblapack.so.3-$arch" "/usr/lib/$arch/openblas-openmp/liblapack.so.3"
+# libtorch links libblas.so.3, liblapack.so.3 and libopenblas.so.0: all must be the OpenMP build.
+for lib in libblas.so.3 liblapack.so.3 libopenblas.so.0 libblas.so liblapack.so libopenblas.so; do
+  select_alt "$lib-$arch" "/usr/lib/$arch/openblas-openmp/$lib"
+done
 exit 0
