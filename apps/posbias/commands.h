@@ -13,5 +13,6 @@ using Action = std::function<void()>;
 // The selected subcommand's action is stored into *selected by the subcommand callback.
 void register_theory(CLI::App& app, Action* selected);
 void register_reproduce(CLI::App& app, Action* selected);
+void register_doctor(CLI::App& app, Action* selected);
 
 }  // namespace posbias::cli

@@ -5,8 +5,10 @@
 #include <string>
 
 #include "commands.h"
+#include "posbias/core/blas_kernel.h"
 
 int main(int argc, char** argv) {
+  posbias::select_openblas_kernel(argv);  // may re-execute once with OPENBLAS_CORETYPE set
   CLI::App app{
       "posbias: predict, measure and train against position bias in transformers.\n"
       "Run `posbias <command> --help` for a command's options."};
@@ -15,6 +17,7 @@ int main(int argc, char** argv) {
   posbias::cli::Action action;
   posbias::cli::register_theory(app, &action);
   posbias::cli::register_reproduce(app, &action);
+  posbias::cli::register_doctor(app, &action);
   auto known = [&app](const std::string& name) {
     for (const CLI::App* sub : app.get_subcommands({})) {
       if (sub->get_name() == name) return true;

@@ -1,0 +1,28 @@
+// `posbias doctor`: is this machine set up for fast libtorch work? Reports the BLAS library
+// actually loaded, torch's thread count, measured GEMM GFLOP/s and the FMA peak, and warns
+// about the two known traps (reference BLAS, openblas-pthread fighting torch's OpenMP).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace posbias {
+
+struct DoctorReport {
+  std::string blas_library;  // resolved path of the BLAS shared object in this process
+  std::string blas_kind;     // openblas-openmp | openblas-pthread | reference | other
+  std::string blas_core;     // OpenBLAS kernel family in use (e.g. Cooperlake, Haswell, Prescott)
+  int torch_threads = 0;
+  int cores = 0;
+  double gemm_gflops = 0;    // fp32 1024x1024 matmul through torch
+  double fma_peak_gflops = 0;
+  std::vector<std::string> warnings;
+};
+
+DoctorReport run_doctor();
+std::string format_doctor(const DoctorReport& report);
+
+// Sets torch's intra-op threads to the number of cores (the default here is 1).
+void configure_torch_threads();
+
+}  // namespace posbias
