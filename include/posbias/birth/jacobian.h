@@ -1,0 +1,32 @@
+// Jacobian-norm influence profiles: p_j = ‖∂y_q/∂x_j‖_F for every input position j, where
+// y_q is the final normed hidden state at the query and x_j the input embedding at j.
+//
+// kExact propagates the D one-hot cotangents of y_q through one linearized backward pass
+// (Transformer::backward_to_input), in chunks that bound memory. kHutchinson propagates k
+// Gaussian probes v and averages ‖J_jᵀv‖² (an unbiased estimate of ‖J_j‖²_F). kAutogradLoop
+// is the textbook reference: D separate vector-Jacobian products through autograd.
+// Shapes: x [1, L, D]; the profile is [L] float64.
+#pragma once
+
+#include <torch/torch.h>
+
+#include "posbias/model/transformer.h"
+
+namespace posbias {
+
+enum class JacobianMethod { kExact, kHutchinson, kAutogradLoop };
+JacobianMethod parse_jacobian_method(const std::string& name);
+
+struct JacobianSpec {
+  JacobianMethod method = JacobianMethod::kExact;
+  std::int64_t query = 0;         // 1-based query position; 0 = last
+  std::int64_t probes = 16;       // Hutchinson probes
+  std::uint64_t probe_seed = 0;   // Hutchinson RNG seed
+  std::int64_t max_chunk = 0;     // cotangents per backward pass; 0 = from the memory budget
+  double memory_budget_gb = 4.0;  // for the automatic chunk size
+};
+
+torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const JacobianSpec& spec,
+                               ForwardCache* cache_out = nullptr);
+
+}  // namespace posbias

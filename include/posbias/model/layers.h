@@ -1,0 +1,89 @@
+// The layers of posbias transformers, each forward next to its linearized backward.
+//
+// Shape legend: B batch, L positions, D d_model, H query heads, K kv heads, E head dim,
+// M MLP width, C cotangents. A backward takes a cotangent dy with one extra leading
+// dimension C ([C, B, L, D]) and returns dx of the same shape, using the activations its
+// forward cached. It propagates C cotangents in one pass (shared weights, batched GEMMs),
+// which is how `birth` gets exact Jacobian norms without C separate autograd passes.
+// Forwards are ordinary differentiable torch code (training uses autograd).
+#pragma once
+
+#include <torch/torch.h>
+
+#include "posbias/model/config.h"
+
+namespace posbias {
+
+// ---- Norm: LayerNorm (gpt2, gptj) or RMSNorm (qwen2) over the last dimension ----
+struct NormCache {
+  torch::Tensor input;  // x [B, L, D]
+  torch::Tensor mean;   // [B, L, 1] (LayerNorm only)
+  torch::Tensor rstd;   // [B, L, 1]
+};
+
+class NormImpl : public torch::nn::Module {
+ public:
+  NormImpl(std::int64_t dim, bool rms, double eps);
+  torch::Tensor forward(const torch::Tensor& x, NormCache* cache = nullptr);
+  torch::Tensor backward(const NormCache& cache, const torch::Tensor& dy) const;
+
+  torch::Tensor weight, bias;  // bias undefined for RMSNorm
+  bool rms;
+  double eps;
+};
+TORCH_MODULE(Norm);
+
+// ---- Positions shared by all layers of one forward ----
+struct PositionContext {
+  std::int64_t length = 0;
+  torch::Tensor cos, sin;   // [L, R] rotary tables in the family's layout (RoPE only)
+  std::int64_t rotary = 0;  // R rotary dims per head
+  bool interleaved = false; // GPT-J pairs (2i, 2i+1); otherwise halves (rotate_half)
+  torch::Tensor bias;       // [H, L, L] additive score bias: causal -inf mask (+ ALiBi)
+};
+
+PositionContext make_position_context(const ModelConfig& cfg, std::int64_t length,
+                                      torch::Dtype dtype);
+// y = x·cos + rot(x)·sin on the first R dims of the last axis; inverse = the transpose.
+torch::Tensor apply_rotary(const torch::Tensor& x, const PositionContext& ctx, bool inverse = false);
+
+// ---- Causal self-attention with fused qkv, GQA, RoPE / ALiBi ----
+struct AttentionCache {
+  torch::Tensor q, k, v;   // [B, H, L, E] after rotary; k, v expanded to H heads
+  torch::Tensor pattern;   // [B, H, L, L] softmax weights
+  torch::Tensor z;         // [B, L, H·E] before the output projection
+};
+
+class AttentionImpl : public torch::nn::Module {
+ public:
+  explicit AttentionImpl(const ModelConfig& cfg);
+  torch::Tensor forward(const torch::Tensor& x, const PositionContext& pos,
+                        AttentionCache* cache = nullptr);
+  torch::Tensor backward(const AttentionCache& cache, const torch::Tensor& dy,
+                         const PositionContext& pos) const;
+
+  torch::nn::Linear qkv{nullptr};  // D → (H + 2K)·E, rows [q heads | k heads | v heads]
+  torch::nn::Linear out{nullptr};  // H·E → D
+  torch::nn::Dropout dropout{nullptr};
+  std::int64_t heads, kv_heads, head_dim;
+};
+TORCH_MODULE(Attention);
+
+// ---- MLP: GELU (tanh) for gpt2/gptj, SwiGLU for qwen2 ----
+struct MlpCache {
+  torch::Tensor pre;  // [B, L, M] fc output (GELU) or [B, L, 2M] gate|up (SwiGLU)
+};
+
+class MlpImpl : public torch::nn::Module {
+ public:
+  explicit MlpImpl(const ModelConfig& cfg);
+  torch::Tensor forward(const torch::Tensor& x, MlpCache* cache = nullptr);
+  torch::Tensor backward(const MlpCache& cache, const torch::Tensor& dy) const;
+
+  torch::nn::Linear fc{nullptr};    // D → M (GELU) or D → 2M gate|up (SwiGLU)
+  torch::nn::Linear proj{nullptr};  // M → D
+  bool gated;
+};
+TORCH_MODULE(Mlp);
+
+}  // namespace posbias

@@ -1,0 +1,99 @@
+// A posbias transformer: embeddings, blocks, final norm and LM head for the gpt2 / qwen2 /
+// gptj families, with TransformerLens-style activation names and a batched linearized
+// backward from the final hidden state to the input embeddings.
+//
+// Shapes: ids [B, L] (int64); x, hidden [B, L, D]; logits [B, L, V]; cotangents [C, B, L, D].
+// Parameters are named internally (wte, wpe, blocks.{l}.ln1, .attn.qkv, .attn.out, .ln2,
+// .mlp.fc, .mlp.proj, ln_f, lm_head); hf_weights.h maps Hugging Face names onto them.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "posbias/model/config.h"
+#include "posbias/model/layers.h"
+
+namespace posbias {
+
+struct BlockCache {
+  torch::Tensor resid_pre, attn_out, resid_mid, mlp_out, resid_post;  // [B, L, D]
+  NormCache ln1, ln2;
+  AttentionCache attn;
+  MlpCache mlp;
+};
+
+class BlockImpl : public torch::nn::Module {
+ public:
+  explicit BlockImpl(const ModelConfig& cfg);
+  torch::Tensor forward(const torch::Tensor& x, const PositionContext& pos, BlockCache* cache = nullptr);
+  torch::Tensor backward(const BlockCache& cache, const torch::Tensor& dy, const PositionContext& pos) const;
+
+  Norm ln1{nullptr}, ln2{nullptr};  // ln2 unused by parallel (GPT-J) blocks
+  Attention attn{nullptr};
+  Mlp mlp{nullptr};
+  torch::nn::Dropout dropout{nullptr};
+  bool parallel;
+};
+TORCH_MODULE(Block);
+
+// Everything one forward pass saved: what the linearized backward needs.
+struct ForwardCache {
+  PositionContext pos;
+  std::vector<BlockCache> blocks;
+  NormCache final_norm;
+  torch::Tensor hidden;  // final normed hidden [B, L, D]
+};
+
+// Named activations, as interpretability users type them:
+//   hook_embed, hook_pos_embed, blocks.{l}.hook_resid_pre, blocks.{l}.attn.hook_q / hook_k /
+//   hook_v / hook_pattern / hook_z, blocks.{l}.hook_attn_out, blocks.{l}.hook_resid_mid,
+//   blocks.{l}.mlp.hook_pre, blocks.{l}.hook_mlp_out, blocks.{l}.hook_resid_post,
+//   ln_final.hook_normalized.
+struct ActivationCache {
+  std::map<std::string, torch::Tensor> tensors;
+  const torch::Tensor& operator[](const std::string& name) const;  // throws if absent
+  bool contains(const std::string& name) const { return tensors.count(name) != 0; }
+  // Mean attention entropy over layers, heads and queries i >= 2, divided by ln(i).
+  double attention_entropy_ratio() const;
+};
+
+class TransformerImpl : public torch::nn::Module {
+ public:
+  explicit TransformerImpl(const ModelConfig& cfg);
+
+  // Hugging Face initialization, deterministic for a seed: normal(0, init_std) weights and
+  // embeddings, zero biases, unit norm weights, GPT-2's residual projections / sqrt(2·layers).
+  void init_weights(std::uint64_t seed);
+
+  torch::Tensor embed(const torch::Tensor& ids);  // token embeddings [B, L, D]
+  // Final normed hidden from input embeddings (positions added inside for learned PE).
+  torch::Tensor forward_embeddings(const torch::Tensor& x, ForwardCache* cache = nullptr);
+  torch::Tensor logits(const torch::Tensor& hidden);
+  torch::Tensor forward(const torch::Tensor& ids) { return logits(forward_embeddings(embed(ids))); }
+
+  // Cotangents of the final hidden [C, B, L, D] → cotangents of the input embeddings.
+  torch::Tensor backward_to_input(const ForwardCache& cache, const torch::Tensor& dhidden) const;
+
+  ActivationCache run_with_cache(const torch::Tensor& x,
+                                 const std::function<bool(const std::string&)>& names_filter = {});
+
+  const ModelConfig& config() const { return cfg_; }
+
+  torch::nn::Embedding wte{nullptr};
+  torch::Tensor wpe;  // [P, D], learned positions only
+  torch::nn::ModuleList blocks;  // registered as blocks.{l}
+  std::vector<Block> layers;     // the same blocks, typed
+  Norm ln_f{nullptr};
+  torch::nn::Linear lm_head{nullptr};  // untied models only
+  torch::nn::Dropout dropout{nullptr};
+
+ private:
+  ModelConfig cfg_;
+};
+TORCH_MODULE(Transformer);
+
+}  // namespace posbias

@@ -1,0 +1,91 @@
+#include "posbias/birth/jacobian.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace posbias {
+
+JacobianMethod parse_jacobian_method(const std::string& name) {
+  if (name == "exact") return JacobianMethod::kExact;
+  if (name == "hutchinson") return JacobianMethod::kHutchinson;
+  if (name == "autograd") return JacobianMethod::kAutogradLoop;
+  throw std::invalid_argument("unknown --method '" + name + "' (use exact, hutchinson or autograd)");
+}
+
+namespace {
+
+std::int64_t query_index(const JacobianSpec& spec, std::int64_t length) {
+  const std::int64_t q = spec.query == 0 ? length : spec.query;
+  if (q < 1 || q > length) {
+    throw std::invalid_argument("query must be in 1..L = " + std::to_string(length) + ", got " + std::to_string(q));
+  }
+  return q - 1;
+}
+
+// Cotangents per pass so that the attention intermediates ([C, H, L, L], a few live at once)
+// and the activations ([C, L, max(M, D)]) fit the budget.
+std::int64_t chunk_size(const ModelConfig& cfg, std::int64_t length, const JacobianSpec& spec, std::int64_t total,
+                        std::int64_t bytes_per_value) {
+  if (spec.max_chunk > 0) return std::min(spec.max_chunk, total);
+  const double per_cotangent =
+      static_cast<double>(bytes_per_value) *
+      (4.0 * static_cast<double>(cfg.heads) * static_cast<double>(length * length) +
+       6.0 * static_cast<double>(length) * static_cast<double>(std::max(2 * cfg.mlp, cfg.d_model)));
+  const auto fit = static_cast<std::int64_t>(spec.memory_budget_gb * 1e9 / per_cotangent);
+  return std::clamp<std::int64_t>(fit, 1, total);
+}
+
+torch::Tensor autograd_loop(Transformer& model, const torch::Tensor& x, std::int64_t q) {
+  const auto input = x.detach().clone().requires_grad_(true);
+  const auto y = model->forward_embeddings(input);  // [1, L, D]
+  const std::int64_t d = y.size(2);
+  torch::Tensor sq = torch::zeros({x.size(1)}, x.options().dtype(torch::kFloat64));
+  for (std::int64_t c = 0; c < d; ++c) {
+    const auto g = torch::autograd::grad({y.index({0, q, c})}, {input}, {}, /*retain_graph=*/true)[0];
+    sq += g[0].to(torch::kFloat64).pow(2).sum(-1);
+  }
+  return sq.sqrt();
+}
+
+}  // namespace
+
+torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const JacobianSpec& spec,
+                               ForwardCache* cache_out) {
+  if (x.dim() != 3 || x.size(0) != 1) throw std::invalid_argument("jacobian_profile expects x of shape [1, L, D]");
+  const std::int64_t length = x.size(1), d = x.size(2);
+  const std::int64_t q = query_index(spec, length);
+  if (spec.method == JacobianMethod::kAutogradLoop) return autograd_loop(model, x, q);
+  if (spec.method == JacobianMethod::kHutchinson && (spec.probes < 1 || spec.probes > 100000)) {
+    throw std::invalid_argument("--probes must be in 1..100000, got " + std::to_string(spec.probes));
+  }
+
+  ForwardCache local;
+  ForwardCache& cache = cache_out ? *cache_out : local;
+  {
+    torch::NoGradGuard no_grad;
+    model->forward_embeddings(x, &cache);
+  }
+  // Cotangents of y_q: the identity (exact) or Gaussian probes (Hutchinson), [C, D].
+  torch::Tensor seeds;
+  if (spec.method == JacobianMethod::kExact) {
+    seeds = torch::eye(d, x.options());
+  } else {
+    auto gen = at::detail::createCPUGenerator(spec.probe_seed);
+    seeds = at::normal(0.0, 1.0, {spec.probes, d}, gen).to(x.scalar_type());
+  }
+  const std::int64_t total = seeds.size(0);
+  const std::int64_t chunk = chunk_size(model->config(), length, spec, total, x.element_size());
+  torch::Tensor sq = torch::zeros({length}, x.options().dtype(torch::kFloat64));
+  torch::NoGradGuard no_grad;
+  for (std::int64_t start = 0; start < total; start += chunk) {
+    const std::int64_t n = std::min(chunk, total - start);
+    torch::Tensor dy = torch::zeros({n, 1, length, d}, x.options());
+    dy.select(2, q).select(1, 0).copy_(seeds.slice(0, start, start + n));
+    const torch::Tensor dx = model->backward_to_input(cache, dy);  // [n, 1, L, D]
+    sq += dx.to(torch::kFloat64).pow(2).sum({0, 1, 3});
+  }
+  if (spec.method == JacobianMethod::kHutchinson) sq /= static_cast<double>(total);
+  return sq.sqrt();
+}
+
+}  // namespace posbias

@@ -1,0 +1,174 @@
+#include "posbias/model/transformer.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace posbias {
+
+// ---------------------------------------------------------------- block
+BlockImpl::BlockImpl(const ModelConfig& cfg) : parallel(cfg.parallel_block()) {
+  ln1 = register_module("ln1", Norm(cfg.d_model, cfg.rms_norm(), cfg.norm_eps));
+  attn = register_module("attn", Attention(cfg));
+  if (!parallel) ln2 = register_module("ln2", Norm(cfg.d_model, cfg.rms_norm(), cfg.norm_eps));
+  mlp = register_module("mlp", Mlp(cfg));
+  dropout = register_module("dropout", torch::nn::Dropout(cfg.dropout));
+}
+
+torch::Tensor BlockImpl::forward(const torch::Tensor& x, const PositionContext& pos, BlockCache* c) {
+  if (parallel) {  // GPT-J: x + attn(ln1(x)) + mlp(ln1(x))
+    const auto n = ln1(x, c ? &c->ln1 : nullptr);
+    const auto a = dropout(attn(n, pos, c ? &c->attn : nullptr));
+    const auto m = dropout(mlp(n, c ? &c->mlp : nullptr));
+    const auto y = x + a + m;
+    if (c) c->resid_pre = x.detach(), c->attn_out = a.detach(), c->mlp_out = m.detach(), c->resid_post = y.detach();
+    return y;
+  }
+  const auto a = dropout(attn(ln1(x, c ? &c->ln1 : nullptr), pos, c ? &c->attn : nullptr));
+  const auto h = x + a;
+  const auto m = dropout(mlp(ln2(h, c ? &c->ln2 : nullptr), c ? &c->mlp : nullptr));
+  const auto y = h + m;
+  if (c) {
+    c->resid_pre = x.detach(), c->attn_out = a.detach(), c->resid_mid = h.detach();
+    c->mlp_out = m.detach(), c->resid_post = y.detach();
+  }
+  return y;
+}
+
+torch::Tensor BlockImpl::backward(const BlockCache& c, const torch::Tensor& dy, const PositionContext& pos) const {
+  if (parallel) {
+    return dy + ln1->backward(c.ln1, attn->backward(c.attn, dy, pos) + mlp->backward(c.mlp, dy));
+  }
+  const auto dh = dy + ln2->backward(c.ln2, mlp->backward(c.mlp, dy));
+  return dh + ln1->backward(c.ln1, attn->backward(c.attn, dh, pos));
+}
+
+// ---------------------------------------------------------------- model
+TransformerImpl::TransformerImpl(const ModelConfig& cfg) : cfg_(cfg) {
+  cfg_.validate();
+  wte = register_module("wte", torch::nn::Embedding(cfg.vocab, cfg.d_model));
+  if (cfg.pos == PosEncoding::kLearned) wpe = register_parameter("wpe", torch::zeros({cfg.max_positions, cfg.d_model}));
+  blocks = register_module("blocks", torch::nn::ModuleList());
+  for (std::int64_t l = 0; l < cfg.layers; ++l) {
+    layers.push_back(Block(cfg));
+    blocks->push_back(layers.back());
+  }
+  ln_f = register_module("ln_f", Norm(cfg.d_model, cfg.rms_norm(), cfg.norm_eps));
+  if (!cfg.tie_embeddings) {
+    lm_head = register_module(
+        "lm_head", torch::nn::Linear(torch::nn::LinearOptions(cfg.d_model, cfg.vocab).bias(cfg.head_bias())));
+  }
+  dropout = register_module("dropout", torch::nn::Dropout(cfg.dropout));
+  init_weights(0);
+}
+
+void TransformerImpl::init_weights(std::uint64_t seed) {
+  torch::NoGradGuard no_grad;
+  torch::manual_seed(seed);
+  const double std = cfg_.init_std;
+  const double residual_std = cfg_.scaled_residual_init() ? std / std::sqrt(2.0 * static_cast<double>(cfg_.layers)) : std;
+  for (auto& p : named_parameters()) {
+    const std::string& name = p.key();
+    torch::Tensor& t = p.value();
+    const bool is_norm = name.find("ln") != std::string::npos && name.find("lm_head") == std::string::npos;
+    if (is_norm) {
+      (name.size() >= 6 && name.substr(name.size() - 6) == "weight") ? t.fill_(1.0) : t.zero_();
+    } else if (name.size() >= 4 && name.substr(name.size() - 4) == "bias") {
+      t.zero_();
+    } else if (name.find("attn.out.weight") != std::string::npos || name.find("mlp.proj.weight") != std::string::npos) {
+      t.normal_(0.0, residual_std);
+    } else {
+      t.normal_(0.0, std);
+    }
+  }
+}
+
+torch::Tensor TransformerImpl::embed(const torch::Tensor& ids) {
+  if (ids.numel() > 0 && (ids.min().item<std::int64_t>() < 0 || ids.max().item<std::int64_t>() >= cfg_.vocab)) {
+    throw std::invalid_argument("token ids must be in 0.." + std::to_string(cfg_.vocab - 1));
+  }
+  return wte(ids);
+}
+
+torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, ForwardCache* cache) {
+  const std::int64_t length = x.size(1);
+  if (cfg_.pos == PosEncoding::kLearned && length > cfg_.max_positions) {
+    throw std::invalid_argument("length " + std::to_string(length) + " exceeds the learned position table (" +
+                                std::to_string(cfg_.max_positions) + ")");
+  }
+  PositionContext local;
+  PositionContext& pos = cache ? cache->pos : local;
+  pos = make_position_context(cfg_, length, x.scalar_type());
+  torch::Tensor h = x;
+  if (cfg_.pos == PosEncoding::kLearned) h = h + wpe.slice(0, 0, length);
+  h = dropout(h);
+  if (cache) cache->blocks.assign(layers.size(), BlockCache{});
+  for (std::size_t l = 0; l < layers.size(); ++l) h = layers[l]->forward(h, pos, cache ? &cache->blocks[l] : nullptr);
+  const auto y = ln_f(h, cache ? &cache->final_norm : nullptr);
+  if (cache) cache->hidden = y.detach();
+  return y;
+}
+
+torch::Tensor TransformerImpl::logits(const torch::Tensor& hidden) {
+  return cfg_.tie_embeddings ? torch::matmul(hidden, wte->weight.t()) : lm_head(hidden);
+}
+
+torch::Tensor TransformerImpl::backward_to_input(const ForwardCache& cache, const torch::Tensor& dhidden) const {
+  torch::NoGradGuard no_grad;
+  torch::Tensor g = ln_f->backward(cache.final_norm, dhidden);
+  for (std::size_t l = layers.size(); l-- > 0;) g = layers[l]->backward(cache.blocks[l], g, cache.pos);
+  return g;  // the learned position table is added, so its Jacobian is the identity
+}
+
+ActivationCache TransformerImpl::run_with_cache(const torch::Tensor& x,
+                                                const std::function<bool(const std::string&)>& names_filter) {
+  torch::NoGradGuard no_grad;
+  ForwardCache fc;
+  forward_embeddings(x, &fc);
+  ActivationCache out;
+  auto put = [&](const std::string& name, const torch::Tensor& t) {
+    if (t.defined() && (!names_filter || names_filter(name))) out.tensors[name] = t;
+  };
+  put("hook_embed", x);
+  if (cfg_.pos == PosEncoding::kLearned) put("hook_pos_embed", wpe.slice(0, 0, x.size(1)).detach());
+  for (std::size_t l = 0; l < fc.blocks.size(); ++l) {
+    const BlockCache& b = fc.blocks[l];
+    const std::string p = "blocks." + std::to_string(l) + ".";
+    put(p + "hook_resid_pre", b.resid_pre);
+    put(p + "attn.hook_q", b.attn.q);
+    put(p + "attn.hook_k", b.attn.k);
+    put(p + "attn.hook_v", b.attn.v);
+    put(p + "attn.hook_pattern", b.attn.pattern);
+    put(p + "attn.hook_z", b.attn.z);
+    put(p + "hook_attn_out", b.attn_out);
+    put(p + "hook_resid_mid", b.resid_mid);
+    put(p + "mlp.hook_pre", b.mlp.pre);
+    put(p + "hook_mlp_out", b.mlp_out);
+    put(p + "hook_resid_post", b.resid_post);
+  }
+  put("ln_final.hook_normalized", fc.hidden);
+  return out;
+}
+
+const torch::Tensor& ActivationCache::operator[](const std::string& name) const {
+  const auto it = tensors.find(name);
+  if (it == tensors.end()) throw std::out_of_range("activation '" + name + "' is not in the cache");
+  return it->second;
+}
+
+double ActivationCache::attention_entropy_ratio() const {
+  double total = 0;
+  std::int64_t count = 0;
+  for (const auto& [name, t] : tensors) {
+    if (name.size() < 12 || name.substr(name.size() - 12) != "hook_pattern") continue;
+    const auto p = t.to(torch::kFloat64);                    // [B, H, L, L]
+    const auto ent = -(p * torch::log(p.clamp_min(1e-300))).sum(-1);  // [B, H, L]
+    const auto l = p.size(-1);
+    if (l < 2) continue;
+    const auto uniform = torch::log(torch::arange(2, l + 1, torch::kFloat64));  // ln(i), i >= 2
+    total += (ent.slice(-1, 1, l) / uniform).sum().item<double>();
+    count += ent.slice(-1, 1, l).numel();
+  }
+  return count > 0 ? total / static_cast<double>(count) : std::nan("");
+}
+
+}  // namespace posbias
