@@ -28,11 +28,12 @@ bench: all
 
 # libFuzzer with clang, ASan and UBSan; FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := csv numbers safetensors hf_config
 fuzz: deps
 	cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
 	  -DPOSBIAS_FUZZ=ON -DPOSBIAS_TESTS=OFF -DPOSBIAS_BENCH=OFF >/dev/null
-	cmake --build build-fuzz -j $(JOBS) --target csv_fuzz numbers_fuzz
-	for t in csv numbers; do \
+	cmake --build build-fuzz -j $(JOBS) --target $(addsuffix _fuzz,$(FUZZ_TARGETS))
+	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p build-fuzz/corpus-$$t && cp fuzz/corpus/$$t/* build-fuzz/corpus-$$t/ && \
 	  ./build-fuzz/fuzz/$${t}_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-$$t || exit 1; \
 	done
