@@ -5,25 +5,6 @@
 
 namespace posbias {
 
-std::string to_string(Family f) {
-  switch (f) {
-    case Family::kGpt2: return "gpt2";
-    case Family::kQwen2: return "qwen2";
-    case Family::kGptj: return "gptj";
-  }
-  return "?";
-}
-
-std::string to_string(PosEncoding p) {
-  switch (p) {
-    case PosEncoding::kLearned: return "learned";
-    case PosEncoding::kRope: return "rope";
-    case PosEncoding::kNone: return "none";
-    case PosEncoding::kAlibi: return "alibi";
-  }
-  return "?";
-}
-
 Family parse_family(const std::string& name) {
   if (name == "gpt2") return Family::kGpt2;
   if (name == "qwen2") return Family::kQwen2;
@@ -127,6 +108,53 @@ ModelConfig family_default(Family family) {
     }
   }
   return model_preset("gpt2");
+}
+
+ModelConfig model_config_from_hf(const HfConfig& hf) {
+  ModelConfig c;
+  c.family = hf.model_type;
+  c.vocab = hf.vocab_size;
+  c.d_model = hf.hidden_size;
+  c.layers = hf.num_hidden_layers;
+  c.heads = hf.num_attention_heads;
+  c.kv_heads = hf.num_key_value_heads;
+  c.mlp = hf.intermediate_size;
+  c.max_positions = hf.max_position_embeddings;
+  c.pos = hf.position_encoding;
+  c.rotary_dim = hf.rotary_dim == hf.head_dim() ? 0 : hf.rotary_dim;
+  c.rope_theta = hf.rope_theta;
+  c.norm_eps = hf.norm_eps;
+  c.init_std = hf.initializer_range;
+  c.tie_embeddings = hf.tie_word_embeddings;
+  c.dropout = hf.resid_pdrop;
+  const bool gelu_tanh = hf.activation == "gelu_new" || hf.activation == "gelu_pytorch_tanh" || hf.activation == "gelu_fast";
+  if (c.family == Family::kQwen2 ? hf.activation != "silu" : !gelu_tanh) {
+    throw std::invalid_argument("activation '" + hf.activation + "' is not implemented for " + to_string(c.family) +
+                                " (posbias builds " + (c.family == Family::kQwen2 ? "silu" : "gelu_new") + ")");
+  }
+  c.validate();
+  return c;
+}
+
+HfConfig hf_config_from_model(const ModelConfig& c) {
+  HfConfig hf;
+  hf.model_type = c.family;
+  hf.vocab_size = c.vocab;
+  hf.hidden_size = c.d_model;
+  hf.num_hidden_layers = c.layers;
+  hf.num_attention_heads = c.heads;
+  hf.num_key_value_heads = c.kv_heads;
+  hf.intermediate_size = c.mlp;
+  hf.max_position_embeddings = c.max_positions;
+  hf.position_encoding = c.pos;
+  hf.rotary_dim = c.pos == PosEncoding::kRope ? c.rotary_dims() : 0;
+  hf.rope_theta = c.rope_theta;
+  hf.norm_eps = c.norm_eps;
+  hf.initializer_range = c.init_std;
+  hf.activation = c.family == Family::kQwen2 ? "silu" : "gelu_new";
+  hf.tie_word_embeddings = c.tie_embeddings;
+  hf.resid_pdrop = hf.embd_pdrop = hf.attn_pdrop = c.dropout;
+  return hf;
 }
 
 }  // namespace posbias

@@ -10,14 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "posbias/model/hf_config.h"
+
 namespace posbias {
 
-enum class Family { kGpt2, kQwen2, kGptj };
-enum class PosEncoding { kLearned, kRope, kNone, kAlibi };
+// The families and encodings are those of the config.json reader.
+using Family = ModelType;
+using PosEncoding = PositionEncoding;
 
-std::string to_string(Family f);
-std::string to_string(PosEncoding p);
-Family parse_family(const std::string& name);         // throws std::invalid_argument
+inline std::string to_string(Family f) { return std::string(model_type_name(f)); }
+inline std::string to_string(PosEncoding p) { return std::string(position_encoding_name(p)); }
+Family parse_family(const std::string& name);  // throws std::invalid_argument
 PosEncoding parse_pos_encoding(const std::string& name);
 
 struct ModelConfig {
@@ -59,5 +62,10 @@ ModelConfig model_preset(const std::string& name);
 std::vector<std::string> model_preset_names();
 // The family's own default config at that family's usual shape (gpt2 → preset gpt2, ...).
 ModelConfig family_default(Family family);
+
+// config.json (Hugging Face field names) ↔ ModelConfig. Throws std::invalid_argument for
+// settings posbias does not implement (e.g. an activation other than the family's own).
+ModelConfig model_config_from_hf(const HfConfig& hf);
+HfConfig hf_config_from_model(const ModelConfig& cfg);
 
 }  // namespace posbias

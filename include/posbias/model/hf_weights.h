@@ -1,0 +1,38 @@
+// Hugging Face checkpoints ↔ posbias transformers: the tensor-name mapping for GPT-2, Qwen2
+// and GPT-J (including GPT-2's transposed Conv1D weights and the q/k/v and gate/up matrices
+// posbias fuses), loading from a validated safetensors file and saving with HF names.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "posbias/model/safetensors.h"
+#include "posbias/model/transformer.h"
+
+namespace posbias {
+
+// One HF tensor and where it lives in the model: rows [row_begin, row_begin + rows) of an
+// internal parameter (all rows when rows == 0), transposed for GPT-2's Conv1D layout.
+struct HfSlot {
+  std::string hf_name;
+  torch::Tensor param;
+  std::int64_t row_begin = 0, rows = 0;
+  bool transposed = false;
+};
+
+std::vector<HfSlot> hf_slots(Transformer& model);
+
+// Copies every slot from the file (accepting GPT-2 names with or without "transformer.";
+// extra tensors such as GPT-2's attention-mask buffers are ignored). Throws std::runtime_error naming a missing
+// tensor, a shape mismatch or an unusable dtype, before changing any parameter.
+void load_hf_weights(Transformer& model, const SafetensorsFile& file);
+
+// The model's parameters (or their gradients) under Hugging Face names, as float32 copies.
+std::map<std::string, torch::Tensor> hf_tensors(Transformer& model, bool gradients = false);
+
+// Writes model.safetensors with HF names, atomically.
+void save_hf_weights(Transformer& model, const std::filesystem::path& path);
+
+}  // namespace posbias

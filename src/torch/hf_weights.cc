@@ -1,0 +1,135 @@
+#include "posbias/model/hf_weights.h"
+
+#include <stdexcept>
+
+namespace posbias {
+namespace {
+
+torch::Tensor slot_view(const HfSlot& s, const torch::Tensor& t) {
+  const torch::Tensor rows = s.rows > 0 ? t.narrow(0, s.row_begin, s.rows) : t;
+  return s.transposed ? rows.t() : rows;
+}
+
+std::string join_shape(const std::vector<std::int64_t>& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
+}  // namespace
+
+std::vector<HfSlot> hf_slots(Transformer& model) {
+  const ModelConfig& c = model->config();
+  const std::int64_t qd = c.heads * c.head_dim(), kvd = c.kv_heads * c.head_dim();
+  std::vector<HfSlot> slots;
+  auto add = [&](std::string name, torch::Tensor p, std::int64_t begin = 0, std::int64_t rows = 0, bool tr = false) {
+    slots.push_back({std::move(name), std::move(p), begin, rows, tr});
+  };
+  // GPT2LMHeadModel and GPTJForCausalLM prefix "transformer."; Qwen2ForCausalLM "model.".
+  const std::string top = c.family == Family::kQwen2 ? "model." : "transformer.";
+  add(top + (c.family == Family::kQwen2 ? "embed_tokens.weight" : "wte.weight"), model->wte->weight);
+  if (c.pos == PosEncoding::kLearned) add(top + "wpe.weight", model->wpe);
+  for (std::int64_t l = 0; l < c.layers; ++l) {
+    const Block& b = model->layers[static_cast<std::size_t>(l)];
+    const std::string i = std::to_string(l);
+    if (c.family == Family::kGpt2) {
+      const std::string p = "transformer.h." + i + ".";
+      add(p + "ln_1.weight", b->ln1->weight);
+      add(p + "ln_1.bias", b->ln1->bias);
+      add(p + "attn.c_attn.weight", b->attn->qkv->weight, 0, 0, true);
+      add(p + "attn.c_attn.bias", b->attn->qkv->bias);
+      add(p + "attn.c_proj.weight", b->attn->out->weight, 0, 0, true);
+      add(p + "attn.c_proj.bias", b->attn->out->bias);
+      add(p + "ln_2.weight", b->ln2->weight);
+      add(p + "ln_2.bias", b->ln2->bias);
+      add(p + "mlp.c_fc.weight", b->mlp->fc->weight, 0, 0, true);
+      add(p + "mlp.c_fc.bias", b->mlp->fc->bias);
+      add(p + "mlp.c_proj.weight", b->mlp->proj->weight, 0, 0, true);
+      add(p + "mlp.c_proj.bias", b->mlp->proj->bias);
+    } else if (c.family == Family::kQwen2) {
+      const std::string p = "model.layers." + i + ".";
+      add(p + "input_layernorm.weight", b->ln1->weight);
+      for (const char* part : {"weight", "bias"}) {
+        const torch::Tensor& t = std::string(part) == "weight" ? b->attn->qkv->weight : b->attn->qkv->bias;
+        add(p + "self_attn.q_proj." + part, t, 0, qd);
+        add(p + "self_attn.k_proj." + part, t, qd, kvd);
+        add(p + "self_attn.v_proj." + part, t, qd + kvd, kvd);
+      }
+      add(p + "self_attn.o_proj.weight", b->attn->out->weight);
+      add(p + "post_attention_layernorm.weight", b->ln2->weight);
+      add(p + "mlp.gate_proj.weight", b->mlp->fc->weight, 0, c.mlp);
+      add(p + "mlp.up_proj.weight", b->mlp->fc->weight, c.mlp, c.mlp);
+      add(p + "mlp.down_proj.weight", b->mlp->proj->weight);
+    } else {
+      const std::string p = "transformer.h." + i + ".";
+      add(p + "ln_1.weight", b->ln1->weight);
+      add(p + "ln_1.bias", b->ln1->bias);
+      add(p + "attn.q_proj.weight", b->attn->qkv->weight, 0, qd);
+      add(p + "attn.k_proj.weight", b->attn->qkv->weight, qd, kvd);
+      add(p + "attn.v_proj.weight", b->attn->qkv->weight, qd + kvd, kvd);
+      add(p + "attn.out_proj.weight", b->attn->out->weight);
+      add(p + "mlp.fc_in.weight", b->mlp->fc->weight);
+      add(p + "mlp.fc_in.bias", b->mlp->fc->bias);
+      add(p + "mlp.fc_out.weight", b->mlp->proj->weight);
+      add(p + "mlp.fc_out.bias", b->mlp->proj->bias);
+    }
+  }
+  const std::string final_norm = c.family == Family::kQwen2 ? "model.norm." : top + "ln_f.";
+  add(final_norm + "weight", model->ln_f->weight);
+  if (model->ln_f->bias.defined()) add(final_norm + "bias", model->ln_f->bias);
+  if (!c.tie_embeddings) {
+    add("lm_head.weight", model->lm_head->weight);
+    if (model->lm_head->bias.defined()) add("lm_head.bias", model->lm_head->bias);
+  }
+  return slots;
+}
+
+void load_hf_weights(Transformer& model, const SafetensorsFile& file) {
+  const std::vector<HfSlot> slots = hf_slots(model);
+  std::vector<torch::Tensor> values;
+  values.reserve(slots.size());
+  for (const HfSlot& s : slots) {  // validate everything before touching the model
+    const TensorView* view = file.find(s.hf_name);
+    const std::string bare = s.hf_name.substr(s.hf_name.find('.') + 1);  // GPT2Model files drop the prefix
+    if (view == nullptr && model->config().family == Family::kGpt2) view = file.find(bare);
+    if (view == nullptr) {
+      throw std::runtime_error(file.source_name() + ": tensor '" + s.hf_name + "' is missing (the config says " +
+                               to_string(model->config().family) + ", " + std::to_string(model->config().layers) +
+                               " layers)");
+    }
+    const torch::Tensor target = slot_view(s, s.param);
+    const std::vector<std::int64_t> want(target.sizes().begin(), target.sizes().end());
+    if (view->shape != want) {
+      throw std::runtime_error(file.source_name() + ": tensor '" + s.hf_name + "' has shape " + join_shape(view->shape) +
+                               ", the config needs " + join_shape(want));
+    }
+    std::vector<float> data = to_float32(*view);
+    values.push_back(torch::from_blob(data.data(), target.sizes(), torch::kFloat32).clone());
+  }
+  torch::NoGradGuard no_grad;
+  for (std::size_t i = 0; i < slots.size(); ++i) slot_view(slots[i], slots[i].param).copy_(values[i]);
+}
+
+std::map<std::string, torch::Tensor> hf_tensors(Transformer& model, bool gradients) {
+  std::map<std::string, torch::Tensor> out;
+  for (const HfSlot& s : hf_slots(model)) {
+    const torch::Tensor source = gradients ? s.param.grad() : s.param;
+    if (!source.defined()) continue;
+    out[s.hf_name] = slot_view(s, source.detach()).to(torch::kFloat32).contiguous().clone();
+  }
+  return out;
+}
+
+void save_hf_weights(Transformer& model, const std::filesystem::path& path) {
+  std::vector<OwnedTensor> tensors;
+  for (const auto& [name, t] : hf_tensors(model)) {
+    OwnedTensor o;
+    o.name = name;
+    o.shape.assign(t.sizes().begin(), t.sizes().end());
+    o.data.assign(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
+    tensors.push_back(std::move(o));
+  }
+  write_safetensors(path, tensors, {{"format", "pt"}, {"producer", "posbias"}});
+}
+
+}  // namespace posbias
