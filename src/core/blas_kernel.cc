@@ -25,16 +25,25 @@ std::string recommended_openblas_core() {
   return "";
 }
 
-void select_openblas_kernel(char** argv) {
-  if (std::getenv("OPENBLAS_CORETYPE") != nullptr || std::getenv("POSBIAS_NO_REEXEC") != nullptr) return;
-  const std::string core = openblas_core_name();
-  if (core.empty() || (core != "Prescott" && core != "prescott")) return;
-  const std::string better = recommended_openblas_core();
-  if (better.empty()) return;
-  setenv("OPENBLAS_CORETYPE", better.c_str(), 1);
+void configure_process_environment(char** argv) {
+  if (std::getenv("POSBIAS_NO_REEXEC") != nullptr) return;
+  bool changed = false;
+  if (std::getenv("OPENBLAS_CORETYPE") == nullptr) {
+    const std::string core = openblas_core_name();
+    const std::string better = recommended_openblas_core();
+    if ((core == "Prescott" || core == "prescott") && !better.empty()) {
+      setenv("OPENBLAS_CORETYPE", better.c_str(), 1);
+      changed = true;
+    }
+  }
+  if (std::getenv("OMP_WAIT_POLICY") == nullptr) {
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+    changed = true;
+  }
+  if (!changed) return;
   setenv("POSBIAS_NO_REEXEC", "1", 1);  // never loop
   execv("/proc/self/exe", argv);
-  // execv failed: carry on with the slow kernel.
+  // execv failed: carry on with the defaults.
 }
 
 }  // namespace posbias

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -79,6 +80,12 @@ DoctorReport run_doctor() {
     r.warnings.push_back("openblas-pthread is active and fights torch's OpenMP (~4x slower): run "
                          "`make deps` to select libopenblas0-openmp");
   }
+  const char* wait = std::getenv("OMP_WAIT_POLICY");
+  r.omp_wait_policy = wait ? wait : "(unset: active spinning)";
+  if (wait == nullptr || std::string(wait) != "PASSIVE") {
+    r.warnings.push_back("OMP_WAIT_POLICY is not PASSIVE: OpenMP spin-waiting slows small torch ops 20-60x on "
+                         "2-vCPU machines (posbias sets it itself at start-up)");
+  }
   if (r.torch_threads < r.cores) {
     r.warnings.push_back("torch uses " + std::to_string(r.torch_threads) + " of " +
                          std::to_string(r.cores) + " cores");
@@ -96,6 +103,7 @@ std::string format_doctor(const DoctorReport& r) {
   o << "BLAS library:   " << r.blas_library << "\n";
   o << "BLAS kind:      " << r.blas_kind << "\n";
   o << "OpenBLAS core:  " << (r.blas_core.empty() ? "n/a" : r.blas_core) << "\n";
+  o << "OpenMP waits:   " << r.omp_wait_policy << "\n";
   o << "torch threads:  " << r.torch_threads << " (cores: " << r.cores << ")\n";
   o << "GEMM fp32 1024: " << r.gemm_gflops << " GFLOP/s\n";
   o << "FMA peak fp32:  " << r.fma_peak_gflops << " GFLOP/s (measured)\n";

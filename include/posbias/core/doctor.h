@@ -12,6 +12,7 @@ struct DoctorReport {
   std::string blas_library;  // resolved path of the BLAS shared object in this process
   std::string blas_kind;     // openblas-openmp | openblas-pthread | reference | other
   std::string blas_core;     // OpenBLAS kernel family in use (e.g. Cooperlake, Haswell, Prescott)
+  std::string omp_wait_policy;
   int torch_threads = 0;
   int cores = 0;
   double gemm_gflops = 0;    // fp32 1024x1024 matmul through torch
