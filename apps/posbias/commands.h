@@ -14,5 +14,6 @@ using Action = std::function<void()>;
 void register_theory(CLI::App& app, Action* selected);
 void register_reproduce(CLI::App& app, Action* selected);
 void register_doctor(CLI::App& app, Action* selected);
+void register_birth(CLI::App& app, Action* selected);
 
 }  // namespace posbias::cli

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", POSBIAS_VERSION);
   posbias::cli::Action action;
   posbias::cli::register_theory(app, &action);
+  posbias::cli::register_birth(app, &action);
   posbias::cli::register_reproduce(app, &action);
   posbias::cli::register_doctor(app, &action);
   auto known = [&app](const std::string& name) {

@@ -27,7 +27,7 @@ std::vector<HfSlot> hf_slots(Transformer& model) {
   };
   // GPT2LMHeadModel and GPTJForCausalLM prefix "transformer."; Qwen2ForCausalLM "model.".
   const std::string top = c.family == Family::kQwen2 ? "model." : "transformer.";
-  add(top + (c.family == Family::kQwen2 ? "embed_tokens.weight" : "wte.weight"), model->wte->weight);
+  if (model->wte) add(top + (c.family == Family::kQwen2 ? "embed_tokens.weight" : "wte.weight"), model->wte->weight);
   if (c.pos == PosEncoding::kLearned) add(top + "wpe.weight", model->wpe);
   for (std::int64_t l = 0; l < c.layers; ++l) {
     const Block& b = model->layers[static_cast<std::size_t>(l)];
@@ -77,7 +77,7 @@ std::vector<HfSlot> hf_slots(Transformer& model) {
   const std::string final_norm = c.family == Family::kQwen2 ? "model.norm." : top + "ln_f.";
   add(final_norm + "weight", model->ln_f->weight);
   if (model->ln_f->bias.defined()) add(final_norm + "bias", model->ln_f->bias);
-  if (!c.tie_embeddings) {
+  if (model->lm_head) {
     add("lm_head.weight", model->lm_head->weight);
     if (model->lm_head->bias.defined()) add("lm_head.bias", model->lm_head->bias);
   }

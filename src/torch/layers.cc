@@ -120,26 +120,39 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
   return out(z);
 }
 
+// The C cotangents are folded into the row dimension of every product, so each head costs
+// a few large GEMMs ([C·L, E] × [E, L], ...) instead of C·H small ones.
 torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tensor& dy, const PositionContext& pos) const {
   const auto cot = dy.size(0), b = dy.size(1), l = dy.size(2);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
-  const auto dz = torch::matmul(dy, out->weight).view({cot, b, l, heads, head_dim}).transpose(2, 3);  // [C,B,H,L,E]
-  const auto dpattern = torch::matmul(dz, c.v.transpose(-1, -2));                                     // [C,B,H,L,L]
-  auto dv = torch::matmul(c.pattern.transpose(-1, -2), dz);                                         // [C,B,H,L,E]
-  const auto dscores = c.pattern * (dpattern - (dpattern * c.pattern).sum(-1, /*keepdim=*/true)) * scale;
-  auto dq = torch::matmul(dscores, c.k);
-  auto dk = torch::matmul(dscores.transpose(-1, -2), c.q);
-  if (kv_heads != heads) {  // each kv head served heads/kv_heads query heads
-    const auto group = heads / kv_heads;
-    dk = dk.view({cot, b, kv_heads, group, l, head_dim}).sum(3);
-    dv = dv.view({cot, b, kv_heads, group, l, head_dim}).sum(3);
+  const auto dz_all = torch::matmul(dy, out->weight);  // [C, B, L, H·E]
+  std::vector<torch::Tensor> per_batch;
+  for (std::int64_t bi = 0; bi < b; ++bi) {
+    const auto q = c.q[bi], k = c.k[bi], v = c.v[bi], p = c.pattern[bi];  // [H, L, E], [H, L, L]
+    // dz per head with cotangents stacked along rows: [H, C·L, E]
+    const auto dz = dz_all.select(1, bi).view({cot, l, heads, head_dim}).permute({2, 0, 1, 3}).contiguous();
+    auto ds = torch::bmm(dz.view({heads, cot * l, head_dim}), v.transpose(1, 2)).view({heads, cot, l, l});  // dP
+    const auto pb = p.unsqueeze(1);                                                                       // [H, 1, L, L]
+    const auto row = (ds * pb).sum(-1, /*keepdim=*/true);
+    ds.sub_(row).mul_(pb).mul_(scale);  // softmax backward, in place: dS = P ⊙ (dP - Σ dP ⊙ P)
+    auto dq = torch::bmm(ds.view({heads, cot * l, l}), k).view({heads, cot, l, head_dim});
+    auto dk = torch::bmm(ds.transpose(-1, -2).reshape({heads, cot * l, l}), q).view({heads, cot, l, head_dim});
+    // dV[h, c] = P[h]ᵀ dZ[h, c]: cotangents stacked along columns, [H, L, C·E]
+    const auto dz_cols = dz.view({heads, cot, l, head_dim}).permute({0, 2, 1, 3}).reshape({heads, l, cot * head_dim});
+    auto dv = torch::bmm(p.transpose(1, 2), dz_cols).view({heads, l, cot, head_dim}).permute({0, 2, 1, 3});
+    if (kv_heads != heads) {  // each kv head served heads/kv_heads query heads
+      const auto group = heads / kv_heads;
+      dk = dk.reshape({kv_heads, group, cot, l, head_dim}).sum(1);
+      dv = dv.reshape({kv_heads, group, cot, l, head_dim}).sum(1);
+    }
+    if (pos.rotary > 0) {
+      dq = apply_rotary(dq, pos, /*inverse=*/true);
+      dk = apply_rotary(dk, pos, /*inverse=*/true);
+    }
+    auto rows = [&](const torch::Tensor& t) { return t.permute({1, 2, 0, 3}).reshape({cot, l, -1}); };  // [C, L, ·]
+    per_batch.push_back(torch::cat({rows(dq), rows(dk), rows(dv)}, -1));
   }
-  if (pos.rotary > 0) {
-    dq = apply_rotary(dq, pos, /*inverse=*/true);
-    dk = apply_rotary(dk, pos, /*inverse=*/true);
-  }
-  auto flat = [&](const torch::Tensor& t) { return t.transpose(2, 3).reshape({cot, b, l, -1}); };
-  return torch::matmul(torch::cat({flat(dq), flat(dk), flat(dv)}, -1), qkv->weight);
+  return torch::matmul(torch::stack(per_batch, 1), qkv->weight);  // [C, B, L, D]
 }
 
 // ---------------------------------------------------------------- MLP

@@ -43,9 +43,9 @@ torch::Tensor BlockImpl::backward(const BlockCache& c, const torch::Tensor& dy, 
 }
 
 // ---------------------------------------------------------------- model
-TransformerImpl::TransformerImpl(const ModelConfig& cfg) : cfg_(cfg) {
+TransformerImpl::TransformerImpl(const ModelConfig& cfg, bool token_embeddings) : cfg_(cfg) {
   cfg_.validate();
-  wte = register_module("wte", torch::nn::Embedding(cfg.vocab, cfg.d_model));
+  if (token_embeddings) wte = register_module("wte", torch::nn::Embedding(cfg.vocab, cfg.d_model));
   if (cfg.pos == PosEncoding::kLearned) wpe = register_parameter("wpe", torch::zeros({cfg.max_positions, cfg.d_model}));
   blocks = register_module("blocks", torch::nn::ModuleList());
   for (std::int64_t l = 0; l < cfg.layers; ++l) {
@@ -53,7 +53,7 @@ TransformerImpl::TransformerImpl(const ModelConfig& cfg) : cfg_(cfg) {
     blocks->push_back(layers.back());
   }
   ln_f = register_module("ln_f", Norm(cfg.d_model, cfg.rms_norm(), cfg.norm_eps));
-  if (!cfg.tie_embeddings) {
+  if (!cfg.tie_embeddings && token_embeddings) {
     lm_head = register_module(
         "lm_head", torch::nn::Linear(torch::nn::LinearOptions(cfg.d_model, cfg.vocab).bias(cfg.head_bias())));
   }
@@ -83,6 +83,7 @@ void TransformerImpl::init_weights(std::uint64_t seed) {
 }
 
 torch::Tensor TransformerImpl::embed(const torch::Tensor& ids) {
+  if (!wte) throw std::invalid_argument("this model was built without its token embedding table");
   if (ids.numel() > 0 && (ids.min().item<std::int64_t>() < 0 || ids.max().item<std::int64_t>() >= cfg_.vocab)) {
     throw std::invalid_argument("token ids must be in 0.." + std::to_string(cfg_.vocab - 1));
   }
@@ -109,6 +110,7 @@ torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, Forwar
 }
 
 torch::Tensor TransformerImpl::logits(const torch::Tensor& hidden) {
+  if (!wte) throw std::invalid_argument("this model was built without its token embedding table (no LM head)");
   return cfg_.tie_embeddings ? torch::matmul(hidden, wte->weight.t()) : lm_head(hidden);
 }
 
@@ -155,20 +157,33 @@ const torch::Tensor& ActivationCache::operator[](const std::string& name) const 
   return it->second;
 }
 
-double ActivationCache::attention_entropy_ratio() const {
+double attention_entropy_ratio(const std::vector<torch::Tensor>& patterns) {
   double total = 0;
   std::int64_t count = 0;
-  for (const auto& [name, t] : tensors) {
-    if (name.size() < 12 || name.substr(name.size() - 12) != "hook_pattern") continue;
-    const auto p = t.to(torch::kFloat64);                    // [B, H, L, L]
-    const auto ent = -(p * torch::log(p.clamp_min(1e-300))).sum(-1);  // [B, H, L]
-    const auto l = p.size(-1);
+  for (const auto& t : patterns) {
+    const auto l = t.size(-1);
     if (l < 2) continue;
-    const auto uniform = torch::log(torch::arange(2, l + 1, torch::kFloat64));  // ln(i), i >= 2
-    total += (ent.slice(-1, 1, l) / uniform).sum().item<double>();
-    count += ent.slice(-1, 1, l).numel();
+    const auto p = t.to(torch::kFloat64);                                  // [B, H, L, L]
+    const auto ent = -(p * torch::log(p.clamp_min(1e-300))).sum(-1).slice(-1, 1, l);  // queries i >= 2
+    const auto uniform = torch::log(torch::arange(2, l + 1, torch::kFloat64));  // ln(i)
+    total += (ent / uniform).sum().item<double>();
+    count += ent.numel();
   }
   return count > 0 ? total / static_cast<double>(count) : std::nan("");
+}
+
+double attention_entropy_ratio(const ForwardCache& cache) {
+  std::vector<torch::Tensor> patterns;
+  for (const auto& b : cache.blocks) patterns.push_back(b.attn.pattern);
+  return attention_entropy_ratio(patterns);
+}
+
+double ActivationCache::attention_entropy_ratio() const {
+  std::vector<torch::Tensor> patterns;
+  for (const auto& [name, t] : tensors) {
+    if (name.size() >= 12 && name.substr(name.size() - 12) == "hook_pattern") patterns.push_back(t);
+  }
+  return posbias::attention_entropy_ratio(patterns);
 }
 
 }  // namespace posbias

@@ -61,9 +61,16 @@ struct ActivationCache {
   double attention_entropy_ratio() const;
 };
 
+// Mean attention entropy over layers, heads and queries i >= 2, divided by the uniform
+// entropy ln(i): 1 means attention is uniform (the score pathway is ~0, as at init).
+double attention_entropy_ratio(const std::vector<torch::Tensor>& patterns);
+double attention_entropy_ratio(const ForwardCache& cache);
+
 class TransformerImpl : public torch::nn::Module {
  public:
-  explicit TransformerImpl(const ModelConfig& cfg);
+  // token_embeddings = false skips the [V, D] table (and the LM head): enough when input
+  // embeddings are fed directly, as `birth` does (Qwen2's table alone has 136M parameters).
+  explicit TransformerImpl(const ModelConfig& cfg, bool token_embeddings = true);
 
   // Hugging Face initialization, deterministic for a seed: normal(0, init_std) weights and
   // embeddings, zero biases, unit norm weights, GPT-2's residual projections / sqrt(2·layers).
