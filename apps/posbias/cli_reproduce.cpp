@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "posbias/core/doctor.h"
 #include "posbias/core/reproduce.h"
 
 namespace posbias::cli {
@@ -13,7 +14,12 @@ void register_reproduce(CLI::App& app, Action* selected) {
       "Run every experiment at laptop scale on the embedded defaults and write a report folder "
       "with figures (SVG, PNG), data (CSV, JSON), run.json and index.html.");
   cmd->add_option("-o,--out", options->out, "report folder")->capture_default_str();
-  cmd->callback([options, selected] { *selected = [options] { run_reproduce(*options); }; });
+  cmd->callback([options, selected] {
+    *selected = [options] {
+      configure_torch_threads();
+      run_reproduce(*options);
+    };
+  });
 }
 
 }  // namespace posbias::cli

@@ -79,11 +79,16 @@ ModelConfig birth_model_config(const BirthOptions& o) {
     if (value > 0) field = value;
   };
   override_if(o.layers, c.layers, "layers");
+  const std::int64_t preset_d = c.d_model, preset_mlp = c.mlp;
   override_if(o.d_model, c.d_model, "d-model");
   override_if(o.heads, c.heads, "heads");
   if (o.heads > 0 && o.kv_heads == 0 && c.kv_heads > c.heads) c.kv_heads = c.heads;
   if (o.heads > 0 && o.kv_heads == 0 && c.heads % c.kv_heads != 0) c.kv_heads = c.heads;
   override_if(o.kv_heads, c.kv_heads, "kv-heads");
+  // HF's n_inner = null means 4·d: a d override rescales the preset's MLP unless --mlp is given.
+  if (o.d_model > 0 && o.mlp == 0) {
+    c.mlp = c.family == Family::kQwen2 ? (preset_mlp * c.d_model / preset_d + 7) / 8 * 8 : 4 * c.d_model;
+  }
   override_if(o.mlp, c.mlp, "mlp");
   override_if(o.rotary_dim, c.rotary_dim, "rotary-dim");
   if (!o.pos.empty()) c.pos = parse_pos_encoding(o.pos);

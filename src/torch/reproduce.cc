@@ -8,6 +8,7 @@
 #include "posbias/core/machine.h"
 #include "posbias/core/report.h"
 #include "posbias/core/theory_report.h"
+#include "posbias/birth/birth_report.h"
 
 namespace posbias {
 
@@ -17,6 +18,7 @@ void run_reproduce(const ReproduceOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   Report report("posbias: position bias in transformers, reproduced");
   report.add(theory_report_section(dir));
+  report.add(birth_report_section(dir));
   report.write(dir);
   nlohmann::json run;
   run["command"] = "reproduce";
