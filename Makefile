@@ -25,6 +25,7 @@ reproduce: build
 
 bench: all
 	./$(BUILD_DIR)/bench/theory_bench
+	./$(BUILD_DIR)/bench/birth_bench
 
 # libFuzzer with clang, ASan and UBSan; FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 60

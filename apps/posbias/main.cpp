@@ -8,7 +8,8 @@
 #include "posbias/core/blas_kernel.h"
 
 int main(int argc, char** argv) {
-  posbias::configure_process_environment(argv);  // may re-execute once (OpenBLAS kernel, OpenMP waits)
+  posbias::configure_process_environment(
+      argv);  // may re-execute once (OpenBLAS kernel, OpenMP waits)
   CLI::App app{
       "posbias: predict, measure and train against position bias in transformers.\n"
       "Run `posbias <command> --help` for a command's options."};

@@ -9,7 +9,8 @@ Family parse_family(const std::string& name) {
   if (name == "gpt2") return Family::kGpt2;
   if (name == "qwen2") return Family::kQwen2;
   if (name == "gptj") return Family::kGptj;
-  throw std::invalid_argument("unknown architecture family '" + name + "' (use gpt2, qwen2 or gptj)");
+  throw std::invalid_argument("unknown architecture family '" + name +
+                              "' (use gpt2, qwen2 or gptj)");
 }
 
 PosEncoding parse_pos_encoding(const std::string& name) {
@@ -17,7 +18,8 @@ PosEncoding parse_pos_encoding(const std::string& name) {
   if (name == "rope") return PosEncoding::kRope;
   if (name == "none") return PosEncoding::kNone;
   if (name == "alibi") return PosEncoding::kAlibi;
-  throw std::invalid_argument("unknown positional encoding '" + name + "' (use learned, rope, none or alibi)");
+  throw std::invalid_argument("unknown positional encoding '" + name +
+                              "' (use learned, rope, none or alibi)");
 }
 
 void ModelConfig::validate() const {
@@ -35,18 +37,20 @@ void ModelConfig::validate() const {
   in_range(kv_heads, 1, 1024, "kv heads");
   in_range(mlp, 1, 1000000, "MLP width");
   in_range(max_positions, 1, 10000000, "max positions");
-  check(d_model % heads == 0, "heads = " + std::to_string(heads) + " does not divide d_model = " +
-                                  std::to_string(d_model));
+  check(d_model % heads == 0, "heads = " + std::to_string(heads) +
+                                  " does not divide d_model = " + std::to_string(d_model));
   check(heads % kv_heads == 0, "kv heads = " + std::to_string(kv_heads) +
                                    " does not divide heads = " + std::to_string(heads));
   check(rotary_dim >= 0 && rotary_dim <= head_dim() && rotary_dim % 2 == 0,
         "rotary_dim must be even and in 0..head_dim = " + std::to_string(head_dim()) + ", got " +
             std::to_string(rotary_dim));
   check(pos != PosEncoding::kRope || rotary_dims() % 2 == 0,
-        "RoPE needs an even number of rotary dims per head; head_dim = " + std::to_string(head_dim()));
+        "RoPE needs an even number of rotary dims per head; head_dim = " +
+            std::to_string(head_dim()));
   check(std::isfinite(rope_theta) && rope_theta > 1.0, "rope_theta must be > 1");
   check(std::isfinite(norm_eps) && norm_eps > 0 && norm_eps < 1, "norm epsilon must be in (0, 1)");
-  check(std::isfinite(init_std) && init_std > 0 && init_std < 10, "initializer_range must be in (0, 10)");
+  check(std::isfinite(init_std) && init_std > 0 && init_std < 10,
+        "initializer_range must be in (0, 10)");
   check(dropout >= 0.0 && dropout < 1.0, "dropout must be in [0, 1)");
 }
 
@@ -92,15 +96,20 @@ ModelConfig model_preset(const std::string& name) {
     c.dropout = 0.1;
     return c;
   }
-  throw std::invalid_argument("unknown preset '" + name + "' (use gpt2, gpt2-medium, qwen2-0.5b or gptj-hop)");
+  throw std::invalid_argument("unknown preset '" + name +
+                              "' (use gpt2, gpt2-medium, qwen2-0.5b or gptj-hop)");
 }
 
-std::vector<std::string> model_preset_names() { return {"gpt2", "gpt2-medium", "qwen2-0.5b", "gptj-hop"}; }
+std::vector<std::string> model_preset_names() {
+  return {"gpt2", "gpt2-medium", "qwen2-0.5b", "gptj-hop"};
+}
 
 ModelConfig family_default(Family family) {
   switch (family) {
-    case Family::kGpt2: return model_preset("gpt2");
-    case Family::kQwen2: return model_preset("qwen2-0.5b");
+    case Family::kGpt2:
+      return model_preset("gpt2");
+    case Family::kQwen2:
+      return model_preset("qwen2-0.5b");
     case Family::kGptj: {
       ModelConfig c = model_preset("gptj-hop");
       c.dropout = 0.0;
@@ -127,10 +136,12 @@ ModelConfig model_config_from_hf(const HfConfig& hf) {
   c.init_std = hf.initializer_range;
   c.tie_embeddings = hf.tie_word_embeddings;
   c.dropout = hf.resid_pdrop;
-  const bool gelu_tanh = hf.activation == "gelu_new" || hf.activation == "gelu_pytorch_tanh" || hf.activation == "gelu_fast";
+  const bool gelu_tanh = hf.activation == "gelu_new" || hf.activation == "gelu_pytorch_tanh" ||
+                         hf.activation == "gelu_fast";
   if (c.family == Family::kQwen2 ? hf.activation != "silu" : !gelu_tanh) {
-    throw std::invalid_argument("activation '" + hf.activation + "' is not implemented for " + to_string(c.family) +
-                                " (posbias builds " + (c.family == Family::kQwen2 ? "silu" : "gelu_new") + ")");
+    throw std::invalid_argument("activation '" + hf.activation + "' is not implemented for " +
+                                to_string(c.family) + " (posbias builds " +
+                                (c.family == Family::kQwen2 ? "silu" : "gelu_new") + ")");
   }
   c.validate();
   return c;

@@ -23,7 +23,8 @@ namespace {
 constexpr std::int64_t kMaxLength = 65536;
 
 // Token ids from a text file: one sequence per line, ids separated by spaces or commas.
-std::vector<std::vector<std::int64_t>> read_token_file(const std::string& path, std::int64_t vocab) {
+std::vector<std::vector<std::int64_t>> read_token_file(const std::string& path,
+                                                       std::int64_t vocab) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read token file '" + path + "'");
   std::vector<std::vector<std::int64_t>> out;
@@ -48,7 +49,8 @@ std::vector<std::vector<std::int64_t>> read_token_file(const std::string& path, 
                                  "' is not a token id in 0.." + std::to_string(vocab - 1));
       }
       ids.push_back(v);
-      if (ids.size() > static_cast<std::size_t>(kMaxLength)) throw std::runtime_error(path + ": sequence too long");
+      if (ids.size() > static_cast<std::size_t>(kMaxLength))
+        throw std::runtime_error(path + ": sequence too long");
     }
     if (!ids.empty()) out.push_back(std::move(ids));
     if (out.size() > 100000) throw std::runtime_error(path + ": too many sequences (max 100000)");
@@ -75,7 +77,9 @@ ModelConfig birth_model_config(const BirthOptions& o) {
     c = preset ? model_preset(o.arch) : family_default(parse_family(o.arch));
   }
   auto override_if = [](std::int64_t value, std::int64_t& field, const char* name) {
-    if (value < 0) throw std::invalid_argument(std::string("--") + name + " must be >= 1, got " + std::to_string(value));
+    if (value < 0)
+      throw std::invalid_argument(std::string("--") + name + " must be >= 1, got " +
+                                  std::to_string(value));
     if (value > 0) field = value;
   };
   override_if(o.layers, c.layers, "layers");
@@ -87,7 +91,8 @@ ModelConfig birth_model_config(const BirthOptions& o) {
   override_if(o.kv_heads, c.kv_heads, "kv-heads");
   // HF's n_inner = null means 4·d: a d override rescales the preset's MLP unless --mlp is given.
   if (o.d_model > 0 && o.mlp == 0) {
-    c.mlp = c.family == Family::kQwen2 ? (preset_mlp * c.d_model / preset_d + 7) / 8 * 8 : 4 * c.d_model;
+    c.mlp = c.family == Family::kQwen2 ? (preset_mlp * c.d_model / preset_d + 7) / 8 * 8
+                                       : 4 * c.d_model;
   }
   override_if(o.mlp, c.mlp, "mlp");
   override_if(o.rotary_dim, c.rotary_dim, "rotary-dim");
@@ -95,7 +100,8 @@ ModelConfig birth_model_config(const BirthOptions& o) {
   if (o.rotary_dim == 0 && c.rotary_dim > c.head_dim()) c.rotary_dim = 0;
   c.dropout = 0.0;  // measurements run in eval mode
   if (o.length < 2 || o.length > kMaxLength) {
-    throw std::invalid_argument("--length must be in 2.." + std::to_string(kMaxLength) + ", got " + std::to_string(o.length));
+    throw std::invalid_argument("--length must be in 2.." + std::to_string(kMaxLength) + ", got " +
+                                std::to_string(o.length));
   }
   if (c.pos == PosEncoding::kLearned) c.max_positions = std::max(c.max_positions, o.length);
   c.validate();
@@ -103,17 +109,20 @@ ModelConfig birth_model_config(const BirthOptions& o) {
 }
 
 BirthResult measure_birth(const BirthOptions& o) {
-  if (o.seeds < 1 || o.seeds > 10000) throw std::invalid_argument("--seeds must be in 1..10000, got " + std::to_string(o.seeds));
+  if (o.seeds < 1 || o.seeds > 10000)
+    throw std::invalid_argument("--seeds must be in 1..10000, got " + std::to_string(o.seeds));
   if (o.input != "gaussian" && o.input != "tokens") {
     throw std::invalid_argument("--input must be gaussian or tokens, got '" + o.input + "'");
   }
-  if (o.weights.empty() != o.config.empty()) throw std::invalid_argument("--config and --weights go together");
+  if (o.weights.empty() != o.config.empty())
+    throw std::invalid_argument("--config and --weights go together");
   JacobianSpec js;
   js.method = parse_jacobian_method(o.method);
   js.probes = o.probes;
   js.query = o.query;
   if (o.query < 0 || o.query > o.length) {
-    throw std::invalid_argument("--query must be in 1..L = " + std::to_string(o.length) + " (0 = last)");
+    throw std::invalid_argument("--query must be in 1..L = " + std::to_string(o.length) +
+                                " (0 = last)");
   }
   BirthResult r;
   r.config = birth_model_config(o);
@@ -149,13 +158,15 @@ BirthResult measure_birth(const BirthOptions& o) {
     js.probe_seed = seed;
     ForwardCache cache;
     const torch::Tensor p = jacobian_profile(model, x, js, &cache);
-    if (js.method != JacobianMethod::kAutogradLoop) entropies.push_back(attention_entropy_ratio(cache));
+    if (js.method != JacobianMethod::kAutogradLoop)
+      entropies.push_back(attention_entropy_ratio(cache));
     const std::int64_t q = o.query == 0 ? x.size(1) : o.query;
     const auto acc = p.accessor<double, 1>();
     std::vector<double> row(static_cast<std::size_t>(q));
     for (std::int64_t j = 0; j < q; ++j) row[j] = acc[j];
     if (!r.profile_seeds.empty() && row.size() != r.profile_seeds[0].size()) {
-      throw std::runtime_error("token sequences must all have the same length (or be cut with --length)");
+      throw std::runtime_error(
+          "token sequences must all have the same length (or be cut with --length)");
     }
     r.profile_seeds.push_back(std::move(row));
     progress.update(s + 1);
@@ -164,17 +175,20 @@ BirthResult measure_birth(const BirthOptions& o) {
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.profile.assign(r.profile_seeds[0].size(), 0.0);
   for (const auto& row : r.profile_seeds) {
-    for (std::size_t j = 0; j < row.size(); ++j) r.profile[j] += row[j] / static_cast<double>(r.profile_seeds.size());
+    for (std::size_t j = 0; j < row.size(); ++j)
+      r.profile[j] += row[j] / static_cast<double>(r.profile_seeds.size());
   }
   double e = 0;
   for (double v : entropies) e += v / static_cast<double>(entropies.size());
   r.entropy_ratio = entropies.empty() ? std::nan("") : e;
 
   r.fit_spec.layers = r.config.layers;
-  if (r.config.pos == PosEncoding::kAlibi) r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));
+  if (r.config.pos == PosEncoding::kAlibi)
+    r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));
   r.fit_spec.bootstrap = o.bootstrap;
   r.fit_spec.seed = o.seed;
-  MeasuredProfile mp{r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
+  MeasuredProfile mp{
+      r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
   r.fit = fit_profile(mp, r.fit_spec);
   r.peak_rss_mb = peak_rss_mb();
   return r;
@@ -183,13 +197,18 @@ BirthResult measure_birth(const BirthOptions& o) {
 nlohmann::json birth_json(const BirthOptions& o, const BirthResult& r) {
   nlohmann::json j = fit_json(r.fit, r.fit_spec);
   j["config"] = to_json(hf_config_from_model(r.config));
-  j["measurement"] = {{"method", o.method},   {"probes", o.probes}, {"length", o.length},
-                      {"query", o.query == 0 ? o.length : o.query}, {"seeds", r.profile_seeds.size()},
+  j["measurement"] = {{"method", o.method},
+                      {"probes", o.probes},
+                      {"length", o.length},
+                      {"query", o.query == 0 ? o.length : o.query},
+                      {"seeds", r.profile_seeds.size()},
                       {"input", o.tokens.empty() ? o.input : "tokens:" + o.tokens},
-                      {"seed", o.seed},       {"weights", o.weights.empty() ? "init" : o.weights}};
+                      {"seed", o.seed},
+                      {"weights", o.weights.empty() ? "init" : o.weights}};
   j["profile"] = r.profile;
   j["profile_seeds"] = r.profile_seeds;
-  j["attention_entropy_ratio"] = std::isfinite(r.entropy_ratio) ? nlohmann::json(r.entropy_ratio) : nlohmann::json();
+  j["attention_entropy_ratio"] =
+      std::isfinite(r.entropy_ratio) ? nlohmann::json(r.entropy_ratio) : nlohmann::json();
   j["seconds"] = r.seconds;
   j["peak_rss_mb"] = r.peak_rss_mb;
   j["machine"] = machine_info();
@@ -215,7 +234,8 @@ std::string birth_csv(const BirthResult& r) {
 }
 
 Figure birth_figure(const BirthResult& r, const std::string& title) {
-  MeasuredProfile mp{r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
+  MeasuredProfile mp{
+      r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
   return fit_figure(mp, r.fit, title);
 }
 
@@ -230,12 +250,13 @@ void run_birth(const BirthOptions& o) {
   if (!o.csv.empty()) write_file_atomic(o.csv, birth_csv(r));
   if (!o.plot.empty()) {
     const std::string title = to_string(r.config.family) + " (" + to_string(r.config.pos) + "), " +
-                              std::to_string(r.config.layers) + " layers, d = " + std::to_string(r.config.d_model) +
+                              std::to_string(r.config.layers) +
+                              " layers, d = " + std::to_string(r.config.d_model) +
                               ", L = " + std::to_string(o.length) + ": influence at init vs theory";
     render_figure(birth_figure(r, title), o.plot);
   }
-  std::fprintf(stderr, "birth: Spearman %.4f, log R² %.4f, α = %.3f, %.1f s, peak RSS %.0f MB\n", r.fit.spearman,
-               r.fit.log_r2, r.fit.alpha, r.seconds, r.peak_rss_mb);
+  std::fprintf(stderr, "birth: Spearman %.4f, log R² %.4f, α = %.3f, %.1f s, peak RSS %.0f MB\n",
+               r.fit.spearman, r.fit.log_r2, r.fit.alpha, r.seconds, r.peak_rss_mb);
 }
 
 }  // namespace posbias

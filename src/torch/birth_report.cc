@@ -1,7 +1,8 @@
 #include "posbias/birth/birth_report.h"
 
-#include <cmath>
 #include <fmt/format.h>
+
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "posbias/birth/birth.h"
@@ -40,19 +41,26 @@ ReportSection birth_report_section(const std::filesystem::path& dir) {
   sec.id = "birth";
   sec.title = "Influence at birth: measured profiles of real architectures";
   sec.paragraphs = {
-      "Each model is built at its Hugging Face initialization, fed Gaussian input embeddings with the "
-      "embedding init std, and measured exactly: p_j = ||dy_q/dx_j||_F for the last token q, from all d "
-      "cotangents propagated in one batched linearized backward pass. Profiles are averaged over 8 seeds "
-      "(weights and inputs redrawn) and fitted with the theory's α and gain (least squares in log space).",
-      "The Qwen2-style model is measured with RoPE and with no positional encoding: the profile is the "
-      "same, as the theory predicts (attention is uniform at init, so rotations of q and k do not matter)."};
+      "Each model is built at its Hugging Face initialization, fed Gaussian input embeddings with "
+      "the "
+      "embedding init std, and measured exactly: p_j = ||dy_q/dx_j||_F for the last token q, from "
+      "all d "
+      "cotangents propagated in one batched linearized backward pass. Profiles are averaged over 8 "
+      "seeds "
+      "(weights and inputs redrawn) and fitted with the theory's α and gain (least squares in log "
+      "space).",
+      "The Qwen2-style model is measured with RoPE and with no positional encoding: the profile is "
+      "the "
+      "same, as the theory predicts (attention is uniform at init, so rotations of q and k do not "
+      "matter)."};
   struct Run {
     std::string name, file;
     BirthOptions options;
   };
-  const std::vector<Run> runs = {{"GPT-2 style, 12 layers", "birth_gpt2", base("gpt2", 12, "")},
-                                 {"Qwen2 style, 24 layers, RoPE", "birth_qwen2_rope", base("qwen2", 24, "rope")},
-                                 {"Qwen2 style, 24 layers, no RoPE", "birth_qwen2_none", base("qwen2", 24, "none")}};
+  const std::vector<Run> runs = {
+      {"GPT-2 style, 12 layers", "birth_gpt2", base("gpt2", 12, "")},
+      {"Qwen2 style, 24 layers, RoPE", "birth_qwen2_rope", base("qwen2", 24, "rope")},
+      {"Qwen2 style, 24 layers, no RoPE", "birth_qwen2_none", base("qwen2", 24, "none")}};
   nlohmann::json all = nlohmann::json::array();
   std::vector<BirthResult> results;
   for (const Run& run : runs) {
@@ -61,15 +69,19 @@ ReportSection birth_report_section(const std::filesystem::path& dir) {
     j["name"] = run.name;
     all.push_back(j);
     write_file_atomic(dir / (run.file + ".csv"), birth_csv(r));
-    render_figure(birth_figure(r, run.name + " at init (d = 128, L = 128, 8 seeds): measured vs theory"), dir / run.file);
-    sec.numbers.push_back({run.name + ": Spearman / log-space R² / W1",
-                           fmt::format("{:.4f} / {:.4f} / {:.4f}", r.fit.spearman, r.fit.log_r2, r.fit.w1)});
+    render_figure(
+        birth_figure(r, run.name + " at init (d = 128, L = 128, 8 seeds): measured vs theory"),
+        dir / run.file);
+    sec.numbers.push_back(
+        {run.name + ": Spearman / log-space R² / W1",
+         fmt::format("{:.4f} / {:.4f} / {:.4f}", r.fit.spearman, r.fit.log_r2, r.fit.w1)});
     sec.numbers.push_back({run.name + ": fitted α [95% bootstrap CI]; attention entropy / uniform",
                            fmt::format("{}; {:.5f}", ci(r.fit), r.entropy_ratio)});
     results.push_back(std::move(r));
   }
   const double rope_vs_none = spearman(results[1].profile, results[2].profile);
-  sec.numbers.push_back({"Qwen2 style: Spearman between the RoPE and no-RoPE profiles", fmt::format("{:.4f}", rope_vs_none)});
+  sec.numbers.push_back({"Qwen2 style: Spearman between the RoPE and no-RoPE profiles",
+                         fmt::format("{:.4f}", rope_vs_none)});
   write_file_atomic(dir / "birth_summary.json", all.dump(1) + "\n");
   // RoPE and no RoPE on one figure.
   Figure overlay;
@@ -90,10 +102,14 @@ ReportSection birth_report_section(const std::filesystem::path& dir) {
   }
   overlay.panels = {p};
   render_figure(overlay, dir / "birth_rope_vs_none");
-  for (const Run& run : runs) sec.figures.push_back({run.file, run.name + ": measured profile (seed band) and fitted theory."});
+  for (const Run& run : runs)
+    sec.figures.push_back(
+        {run.file, run.name + ": measured profile (seed band) and fitted theory."});
   sec.figures.push_back({"birth_rope_vs_none", "The Qwen2-style profile with and without RoPE."});
-  for (const Run& run : runs) sec.data.push_back({run.file + ".csv", run.name + ": mean and per-seed profiles"});
-  sec.data.push_back({"birth_summary.json", "every measurement with its fit, config, timing and machine"});
+  for (const Run& run : runs)
+    sec.data.push_back({run.file + ".csv", run.name + ": mean and per-seed profiles"});
+  sec.data.push_back(
+      {"birth_summary.json", "every measurement with its fit, config, timing and machine"});
   return sec;
 }
 

@@ -27,7 +27,8 @@ std::string loaded_blas() {
       std::error_code ec;
       const auto real = std::filesystem::canonical(path, ec);
       const std::string resolved = ec ? path : real.string();
-      if (found.find(resolved) == std::string::npos) found += (found.empty() ? "" : ", ") + resolved;
+      if (found.find(resolved) == std::string::npos)
+        found += (found.empty() ? "" : ", ") + resolved;
     }
   }
   return found.empty() ? "unknown (no BLAS library mapped)" : found;
@@ -60,7 +61,8 @@ DoctorReport run_doctor() {
   for (int rep = 0; rep < 5; ++rep) {
     const auto t0 = std::chrono::steady_clock::now();
     c = torch::mm(a, b);
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    best = std::min(best,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   r.gemm_gflops = 2.0 * 1024.0 * 1024.0 * 1024.0 / best / 1e9;
   r.fma_peak_gflops = measure_fma_peak_gflops(r.cores);
@@ -68,23 +70,27 @@ DoctorReport run_doctor() {
   r.blas_kind = classify(r.blas_library);
   r.blas_core = openblas_core_name();
   if (r.blas_core == "Prescott") {
-    r.warnings.push_back("OpenBLAS runs its generic Prescott kernels on this CPU; set OPENBLAS_CORETYPE=" +
-                         recommended_openblas_core() + " (posbias does this itself at start-up)");
+    r.warnings.push_back(
+        "OpenBLAS runs its generic Prescott kernels on this CPU; set OPENBLAS_CORETYPE=" +
+        recommended_openblas_core() + " (posbias does this itself at start-up)");
   }
   if (r.blas_kind == "reference") {
-    r.warnings.push_back("the reference BLAS is active (~22x slower): run `make deps` or "
-                         "`update-alternatives --set libblas.so.3-x86_64-linux-gnu "
-                         "/usr/lib/x86_64-linux-gnu/openblas-openmp/libblas.so.3`");
+    r.warnings.push_back(
+        "the reference BLAS is active (~22x slower): run `make deps` or "
+        "`update-alternatives --set libblas.so.3-x86_64-linux-gnu "
+        "/usr/lib/x86_64-linux-gnu/openblas-openmp/libblas.so.3`");
   }
   if (r.blas_kind == "openblas-pthread") {
-    r.warnings.push_back("openblas-pthread is active and fights torch's OpenMP (~4x slower): run "
-                         "`make deps` to select libopenblas0-openmp");
+    r.warnings.push_back(
+        "openblas-pthread is active and fights torch's OpenMP (~4x slower): run "
+        "`make deps` to select libopenblas0-openmp");
   }
   const char* wait = std::getenv("OMP_WAIT_POLICY");
   r.omp_wait_policy = wait ? wait : "(unset: active spinning)";
   if (wait == nullptr || std::string(wait) != "PASSIVE") {
-    r.warnings.push_back("OMP_WAIT_POLICY is not PASSIVE: OpenMP spin-waiting slows small torch ops 20-60x on "
-                         "2-vCPU machines (posbias sets it itself at start-up)");
+    r.warnings.push_back(
+        "OMP_WAIT_POLICY is not PASSIVE: OpenMP spin-waiting slows small torch ops 20-60x on "
+        "2-vCPU machines (posbias sets it itself at start-up)");
   }
   if (r.torch_threads < r.cores) {
     r.warnings.push_back("torch uses " + std::to_string(r.torch_threads) + " of " +
@@ -107,7 +113,8 @@ std::string format_doctor(const DoctorReport& r) {
   o << "torch threads:  " << r.torch_threads << " (cores: " << r.cores << ")\n";
   o << "GEMM fp32 1024: " << r.gemm_gflops << " GFLOP/s\n";
   o << "FMA peak fp32:  " << r.fma_peak_gflops << " GFLOP/s (measured)\n";
-  if (r.fma_peak_gflops > 0) o << "GEMM / peak:    " << 100 * r.gemm_gflops / r.fma_peak_gflops << "%\n";
+  if (r.fma_peak_gflops > 0)
+    o << "GEMM / peak:    " << 100 * r.gemm_gflops / r.fma_peak_gflops << "%\n";
   for (const auto& w : r.warnings) o << "warning: " << w << "\n";
   if (r.warnings.empty()) o << "ok: this machine is set up for fast libtorch work\n";
   return o.str();

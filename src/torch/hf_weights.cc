@@ -22,12 +22,15 @@ std::vector<HfSlot> hf_slots(Transformer& model) {
   const ModelConfig& c = model->config();
   const std::int64_t qd = c.heads * c.head_dim(), kvd = c.kv_heads * c.head_dim();
   std::vector<HfSlot> slots;
-  auto add = [&](std::string name, torch::Tensor p, std::int64_t begin = 0, std::int64_t rows = 0, bool tr = false) {
+  auto add = [&](std::string name, torch::Tensor p, std::int64_t begin = 0, std::int64_t rows = 0,
+                 bool tr = false) {
     slots.push_back({std::move(name), std::move(p), begin, rows, tr});
   };
   // GPT2LMHeadModel and GPTJForCausalLM prefix "transformer."; Qwen2ForCausalLM "model.".
   const std::string top = c.family == Family::kQwen2 ? "model." : "transformer.";
-  if (model->wte) add(top + (c.family == Family::kQwen2 ? "embed_tokens.weight" : "wte.weight"), model->wte->weight);
+  if (model->wte)
+    add(top + (c.family == Family::kQwen2 ? "embed_tokens.weight" : "wte.weight"),
+        model->wte->weight);
   if (c.pos == PosEncoding::kLearned) add(top + "wpe.weight", model->wpe);
   for (std::int64_t l = 0; l < c.layers; ++l) {
     const Block& b = model->layers[static_cast<std::size_t>(l)];
@@ -50,7 +53,8 @@ std::vector<HfSlot> hf_slots(Transformer& model) {
       const std::string p = "model.layers." + i + ".";
       add(p + "input_layernorm.weight", b->ln1->weight);
       for (const char* part : {"weight", "bias"}) {
-        const torch::Tensor& t = std::string(part) == "weight" ? b->attn->qkv->weight : b->attn->qkv->bias;
+        const torch::Tensor& t =
+            std::string(part) == "weight" ? b->attn->qkv->weight : b->attn->qkv->bias;
         add(p + "self_attn.q_proj." + part, t, 0, qd);
         add(p + "self_attn.k_proj." + part, t, qd, kvd);
         add(p + "self_attn.v_proj." + part, t, qd + kvd, kvd);
@@ -90,24 +94,27 @@ void load_hf_weights(Transformer& model, const SafetensorsFile& file) {
   values.reserve(slots.size());
   for (const HfSlot& s : slots) {  // validate everything before touching the model
     const TensorView* view = file.find(s.hf_name);
-    const std::string bare = s.hf_name.substr(s.hf_name.find('.') + 1);  // GPT2Model files drop the prefix
+    const std::string bare =
+        s.hf_name.substr(s.hf_name.find('.') + 1);  // GPT2Model files drop the prefix
     if (view == nullptr && model->config().family == Family::kGpt2) view = file.find(bare);
     if (view == nullptr) {
-      throw std::runtime_error(file.source_name() + ": tensor '" + s.hf_name + "' is missing (the config says " +
-                               to_string(model->config().family) + ", " + std::to_string(model->config().layers) +
-                               " layers)");
+      throw std::runtime_error(file.source_name() + ": tensor '" + s.hf_name +
+                               "' is missing (the config says " +
+                               to_string(model->config().family) + ", " +
+                               std::to_string(model->config().layers) + " layers)");
     }
     const torch::Tensor target = slot_view(s, s.param);
     const std::vector<std::int64_t> want(target.sizes().begin(), target.sizes().end());
     if (view->shape != want) {
-      throw std::runtime_error(file.source_name() + ": tensor '" + s.hf_name + "' has shape " + join_shape(view->shape) +
-                               ", the config needs " + join_shape(want));
+      throw std::runtime_error(file.source_name() + ": tensor '" + s.hf_name + "' has shape " +
+                               join_shape(view->shape) + ", the config needs " + join_shape(want));
     }
     std::vector<float> data = to_float32(*view);
     values.push_back(torch::from_blob(data.data(), target.sizes(), torch::kFloat32).clone());
   }
   torch::NoGradGuard no_grad;
-  for (std::size_t i = 0; i < slots.size(); ++i) slot_view(slots[i], slots[i].param).copy_(values[i]);
+  for (std::size_t i = 0; i < slots.size(); ++i)
+    slot_view(slots[i], slots[i].param).copy_(values[i]);
 }
 
 std::map<std::string, torch::Tensor> hf_tensors(Transformer& model, bool gradients) {

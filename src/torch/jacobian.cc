@@ -9,7 +9,8 @@ JacobianMethod parse_jacobian_method(const std::string& name) {
   if (name == "exact") return JacobianMethod::kExact;
   if (name == "hutchinson") return JacobianMethod::kHutchinson;
   if (name == "autograd") return JacobianMethod::kAutogradLoop;
-  throw std::invalid_argument("unknown --method '" + name + "' (use exact, hutchinson or autograd)");
+  throw std::invalid_argument("unknown --method '" + name +
+                              "' (use exact, hutchinson or autograd)");
 }
 
 namespace {
@@ -17,15 +18,16 @@ namespace {
 std::int64_t query_index(const JacobianSpec& spec, std::int64_t length) {
   const std::int64_t q = spec.query == 0 ? length : spec.query;
   if (q < 1 || q > length) {
-    throw std::invalid_argument("query must be in 1..L = " + std::to_string(length) + ", got " + std::to_string(q));
+    throw std::invalid_argument("query must be in 1..L = " + std::to_string(length) + ", got " +
+                                std::to_string(q));
   }
   return q - 1;
 }
 
 // Cotangents per pass so that the attention intermediates ([C, H, L, L], a few live at once)
 // and the activations ([C, L, max(M, D)]) fit the budget.
-std::int64_t chunk_size(const ModelConfig& cfg, std::int64_t length, const JacobianSpec& spec, std::int64_t total,
-                        std::int64_t bytes_per_value) {
+std::int64_t chunk_size(const ModelConfig& cfg, std::int64_t length, const JacobianSpec& spec,
+                        std::int64_t total, std::int64_t bytes_per_value) {
   if (spec.max_chunk > 0) return std::min(spec.max_chunk, total);
   const double per_cotangent =
       static_cast<double>(bytes_per_value) *
@@ -41,7 +43,8 @@ torch::Tensor autograd_loop(Transformer& model, const torch::Tensor& x, std::int
   const std::int64_t d = y.size(2);
   torch::Tensor sq = torch::zeros({x.size(1)}, x.options().dtype(torch::kFloat64));
   for (std::int64_t c = 0; c < d; ++c) {
-    const auto g = torch::autograd::grad({y.index({0, q, c})}, {input}, {}, /*retain_graph=*/true)[0];
+    const auto g =
+        torch::autograd::grad({y.index({0, q, c})}, {input}, {}, /*retain_graph=*/true)[0];
     sq += g[0].to(torch::kFloat64).pow(2).sum(-1);
   }
   return sq.sqrt();
@@ -51,12 +54,14 @@ torch::Tensor autograd_loop(Transformer& model, const torch::Tensor& x, std::int
 
 torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const JacobianSpec& spec,
                                ForwardCache* cache_out) {
-  if (x.dim() != 3 || x.size(0) != 1) throw std::invalid_argument("jacobian_profile expects x of shape [1, L, D]");
+  if (x.dim() != 3 || x.size(0) != 1)
+    throw std::invalid_argument("jacobian_profile expects x of shape [1, L, D]");
   const std::int64_t length = x.size(1), d = x.size(2);
   const std::int64_t q = query_index(spec, length);
   if (spec.method == JacobianMethod::kAutogradLoop) return autograd_loop(model, x, q);
   if (spec.method == JacobianMethod::kHutchinson && (spec.probes < 1 || spec.probes > 100000)) {
-    throw std::invalid_argument("--probes must be in 1..100000, got " + std::to_string(spec.probes));
+    throw std::invalid_argument("--probes must be in 1..100000, got " +
+                                std::to_string(spec.probes));
   }
 
   ForwardCache local;

@@ -36,7 +36,8 @@ torch::Tensor NormImpl::backward(const NormCache& c, const torch::Tensor& dy) co
 }
 
 // ---------------------------------------------------------------- positions
-PositionContext make_position_context(const ModelConfig& cfg, std::int64_t length, torch::Dtype dtype) {
+PositionContext make_position_context(const ModelConfig& cfg, std::int64_t length,
+                                      torch::Dtype dtype) {
   PositionContext ctx;
   ctx.length = length;
   const auto opts = torch::TensorOptions().dtype(torch::kFloat64);
@@ -44,19 +45,23 @@ PositionContext make_position_context(const ModelConfig& cfg, std::int64_t lengt
     const std::int64_t r = cfg.rotary_dims();
     ctx.rotary = r;
     ctx.interleaved = cfg.family == Family::kGptj;
-    const auto inv_freq = torch::pow(cfg.rope_theta, -torch::arange(0, r, 2, opts) / static_cast<double>(r));
+    const auto inv_freq =
+        torch::pow(cfg.rope_theta, -torch::arange(0, r, 2, opts) / static_cast<double>(r));
     const auto angles = torch::outer(torch::arange(length, opts), inv_freq);  // [L, R/2]
-    const auto full = ctx.interleaved ? angles.repeat_interleave(2, /*dim=*/1) : torch::cat({angles, angles}, 1);
+    const auto full =
+        ctx.interleaved ? angles.repeat_interleave(2, /*dim=*/1) : torch::cat({angles, angles}, 1);
     ctx.cos = full.cos().to(dtype);
     ctx.sin = full.sin().to(dtype);
   }
   const auto causal = torch::ones({length, length}, torch::kBool).tril();
   const double neg_inf = -std::numeric_limits<double>::infinity();
-  torch::Tensor bias = torch::zeros({length, length}, opts).masked_fill(causal.logical_not(), neg_inf);
+  torch::Tensor bias =
+      torch::zeros({length, length}, opts).masked_fill(causal.logical_not(), neg_inf);
   if (cfg.pos == PosEncoding::kAlibi) {
     const auto idx = torch::arange(length, opts);
     const auto distance = (idx.unsqueeze(1) - idx.unsqueeze(0)).clamp_min(0);  // i - j
-    const auto slopes = torch::exp2(-8.0 * torch::arange(1, cfg.heads + 1, opts) / static_cast<double>(cfg.heads));
+    const auto slopes =
+        torch::exp2(-8.0 * torch::arange(1, cfg.heads + 1, opts) / static_cast<double>(cfg.heads));
     bias = bias.unsqueeze(0) - slopes.view({-1, 1, 1}) * distance.unsqueeze(0);
   } else {
     bias = bias.unsqueeze(0);
@@ -75,7 +80,9 @@ torch::Tensor rotate_pairs(const torch::Tensor& x, bool interleaved) {
     return torch::stack({-odd, even}, -1).flatten(-2);
   }
   const auto half = x.size(-1) / 2;
-  return torch::cat({-x.index({"...", Slice(half, torch::indexing::None)}), x.index({"...", Slice(0, half)})}, -1);
+  return torch::cat(
+      {-x.index({"...", Slice(half, torch::indexing::None)}), x.index({"...", Slice(0, half)})},
+      -1);
 }
 
 }  // namespace
@@ -92,13 +99,17 @@ torch::Tensor apply_rotary(const torch::Tensor& x, const PositionContext& ctx, b
 // ---------------------------------------------------------------- attention
 AttentionImpl::AttentionImpl(const ModelConfig& cfg)
     : heads(cfg.heads), kv_heads(cfg.kv_heads), head_dim(cfg.head_dim()) {
-  qkv = register_module(
-      "qkv", torch::nn::Linear(torch::nn::LinearOptions(cfg.d_model, (heads + 2 * kv_heads) * head_dim).bias(cfg.qkv_bias())));
-  out = register_module("out", torch::nn::Linear(torch::nn::LinearOptions(heads * head_dim, cfg.d_model).bias(cfg.out_bias())));
+  qkv = register_module("qkv", torch::nn::Linear(torch::nn::LinearOptions(
+                                                     cfg.d_model, (heads + 2 * kv_heads) * head_dim)
+                                                     .bias(cfg.qkv_bias())));
+  out = register_module(
+      "out", torch::nn::Linear(
+                 torch::nn::LinearOptions(heads * head_dim, cfg.d_model).bias(cfg.out_bias())));
   dropout = register_module("dropout", torch::nn::Dropout(cfg.dropout));
 }
 
-torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionContext& pos, AttentionCache* cache) {
+torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionContext& pos,
+                                     AttentionCache* cache) {
   const auto b = x.size(0), l = x.size(1);
   const auto parts = qkv(x).split({heads * head_dim, kv_heads * head_dim, kv_heads * head_dim}, -1);
   auto q = parts[0].view({b, l, heads, head_dim}).transpose(1, 2);  // [B, H, L, E]
@@ -115,14 +126,16 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
   const auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale + pos.bias;
   const auto pattern = torch::softmax(scores, -1);
-  const auto z = torch::matmul(dropout(pattern), v).transpose(1, 2).reshape({b, l, heads * head_dim});
+  const auto z =
+      torch::matmul(dropout(pattern), v).transpose(1, 2).reshape({b, l, heads * head_dim});
   if (cache != nullptr) *cache = {q.detach(), k.detach(), v.detach(), pattern.detach(), z.detach()};
   return out(z);
 }
 
 // The C cotangents are folded into the row dimension of every product, so each head costs
 // a few large GEMMs ([C·L, E] × [E, L], ...) instead of C·H small ones.
-torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tensor& dy, const PositionContext& pos) const {
+torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tensor& dy,
+                                      const PositionContext& pos) const {
   const auto cot = dy.size(0), b = dy.size(1), l = dy.size(2);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
   const auto dz_all = torch::matmul(dy, out->weight);  // [C, B, L, H·E]
@@ -130,16 +143,23 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
   for (std::int64_t bi = 0; bi < b; ++bi) {
     const auto q = c.q[bi], k = c.k[bi], v = c.v[bi], p = c.pattern[bi];  // [H, L, E], [H, L, L]
     // dz per head with cotangents stacked along rows: [H, C·L, E]
-    const auto dz = dz_all.select(1, bi).view({cot, l, heads, head_dim}).permute({2, 0, 1, 3}).contiguous();
-    auto ds = torch::bmm(dz.view({heads, cot * l, head_dim}), v.transpose(1, 2)).view({heads, cot, l, l});  // dP
-    const auto pb = p.unsqueeze(1);                                                                       // [H, 1, L, L]
+    const auto dz =
+        dz_all.select(1, bi).view({cot, l, heads, head_dim}).permute({2, 0, 1, 3}).contiguous();
+    auto ds = torch::bmm(dz.view({heads, cot * l, head_dim}), v.transpose(1, 2))
+                  .view({heads, cot, l, l});  // dP
+    const auto pb = p.unsqueeze(1);           // [H, 1, L, L]
     const auto row = (ds * pb).sum(-1, /*keepdim=*/true);
     ds.sub_(row).mul_(pb).mul_(scale);  // softmax backward, in place: dS = P ⊙ (dP - Σ dP ⊙ P)
     auto dq = torch::bmm(ds.view({heads, cot * l, l}), k).view({heads, cot, l, head_dim});
-    auto dk = torch::bmm(ds.transpose(-1, -2).reshape({heads, cot * l, l}), q).view({heads, cot, l, head_dim});
+    auto dk = torch::bmm(ds.transpose(-1, -2).reshape({heads, cot * l, l}), q)
+                  .view({heads, cot, l, head_dim});
     // dV[h, c] = P[h]ᵀ dZ[h, c]: cotangents stacked along columns, [H, L, C·E]
-    const auto dz_cols = dz.view({heads, cot, l, head_dim}).permute({0, 2, 1, 3}).reshape({heads, l, cot * head_dim});
-    auto dv = torch::bmm(p.transpose(1, 2), dz_cols).view({heads, l, cot, head_dim}).permute({0, 2, 1, 3});
+    const auto dz_cols = dz.view({heads, cot, l, head_dim})
+                             .permute({0, 2, 1, 3})
+                             .reshape({heads, l, cot * head_dim});
+    auto dv = torch::bmm(p.transpose(1, 2), dz_cols)
+                  .view({heads, l, cot, head_dim})
+                  .permute({0, 2, 1, 3});
     if (kv_heads != heads) {  // each kv head served heads/kv_heads query heads
       const auto group = heads / kv_heads;
       dk = dk.reshape({kv_heads, group, cot, l, head_dim}).sum(1);
@@ -149,7 +169,9 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
       dq = apply_rotary(dq, pos, /*inverse=*/true);
       dk = apply_rotary(dk, pos, /*inverse=*/true);
     }
-    auto rows = [&](const torch::Tensor& t) { return t.permute({1, 2, 0, 3}).reshape({cot, l, -1}); };  // [C, L, ·]
+    auto rows = [&](const torch::Tensor& t) {
+      return t.permute({1, 2, 0, 3}).reshape({cot, l, -1});
+    };  // [C, L, ·]
     per_batch.push_back(torch::cat({rows(dq), rows(dk), rows(dv)}, -1));
   }
   return torch::matmul(torch::stack(per_batch, 1), qkv->weight);  // [C, B, L, D]
@@ -158,8 +180,11 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
 // ---------------------------------------------------------------- MLP
 MlpImpl::MlpImpl(const ModelConfig& cfg) : gated(cfg.gated_mlp()) {
   const auto width = gated ? 2 * cfg.mlp : cfg.mlp;
-  fc = register_module("fc", torch::nn::Linear(torch::nn::LinearOptions(cfg.d_model, width).bias(cfg.mlp_bias())));
-  proj = register_module("proj", torch::nn::Linear(torch::nn::LinearOptions(cfg.mlp, cfg.d_model).bias(cfg.mlp_bias())));
+  fc = register_module(
+      "fc", torch::nn::Linear(torch::nn::LinearOptions(cfg.d_model, width).bias(cfg.mlp_bias())));
+  proj = register_module(
+      "proj",
+      torch::nn::Linear(torch::nn::LinearOptions(cfg.mlp, cfg.d_model).bias(cfg.mlp_bias())));
 }
 
 torch::Tensor MlpImpl::forward(const torch::Tensor& x, MlpCache* cache) {

@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "posbias/birth/birth_report.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/report.h"
 #include "posbias/core/theory_report.h"
-#include "posbias/birth/birth_report.h"
 
 namespace posbias {
 

@@ -14,13 +14,16 @@ BlockImpl::BlockImpl(const ModelConfig& cfg) : parallel(cfg.parallel_block()) {
   dropout = register_module("dropout", torch::nn::Dropout(cfg.dropout));
 }
 
-torch::Tensor BlockImpl::forward(const torch::Tensor& x, const PositionContext& pos, BlockCache* c) {
+torch::Tensor BlockImpl::forward(const torch::Tensor& x, const PositionContext& pos,
+                                 BlockCache* c) {
   if (parallel) {  // GPT-J: x + attn(ln1(x)) + mlp(ln1(x))
     const auto n = ln1(x, c ? &c->ln1 : nullptr);
     const auto a = dropout(attn(n, pos, c ? &c->attn : nullptr));
     const auto m = dropout(mlp(n, c ? &c->mlp : nullptr));
     const auto y = x + a + m;
-    if (c) c->resid_pre = x.detach(), c->attn_out = a.detach(), c->mlp_out = m.detach(), c->resid_post = y.detach();
+    if (c)
+      c->resid_pre = x.detach(), c->attn_out = a.detach(), c->mlp_out = m.detach(),
+      c->resid_post = y.detach();
     return y;
   }
   const auto a = dropout(attn(ln1(x, c ? &c->ln1 : nullptr), pos, c ? &c->attn : nullptr));
@@ -34,7 +37,8 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const PositionContext& 
   return y;
 }
 
-torch::Tensor BlockImpl::backward(const BlockCache& c, const torch::Tensor& dy, const PositionContext& pos) const {
+torch::Tensor BlockImpl::backward(const BlockCache& c, const torch::Tensor& dy,
+                                  const PositionContext& pos) const {
   if (parallel) {
     return dy + ln1->backward(c.ln1, attn->backward(c.attn, dy, pos) + mlp->backward(c.mlp, dy));
   }
@@ -46,7 +50,8 @@ torch::Tensor BlockImpl::backward(const BlockCache& c, const torch::Tensor& dy, 
 TransformerImpl::TransformerImpl(const ModelConfig& cfg, bool token_embeddings) : cfg_(cfg) {
   cfg_.validate();
   if (token_embeddings) wte = register_module("wte", torch::nn::Embedding(cfg.vocab, cfg.d_model));
-  if (cfg.pos == PosEncoding::kLearned) wpe = register_parameter("wpe", torch::zeros({cfg.max_positions, cfg.d_model}));
+  if (cfg.pos == PosEncoding::kLearned)
+    wpe = register_parameter("wpe", torch::zeros({cfg.max_positions, cfg.d_model}));
   blocks = register_module("blocks", torch::nn::ModuleList());
   for (std::int64_t l = 0; l < cfg.layers; ++l) {
     layers.push_back(Block(cfg));
@@ -55,7 +60,8 @@ TransformerImpl::TransformerImpl(const ModelConfig& cfg, bool token_embeddings) 
   ln_f = register_module("ln_f", Norm(cfg.d_model, cfg.rms_norm(), cfg.norm_eps));
   if (!cfg.tie_embeddings && token_embeddings) {
     lm_head = register_module(
-        "lm_head", torch::nn::Linear(torch::nn::LinearOptions(cfg.d_model, cfg.vocab).bias(cfg.head_bias())));
+        "lm_head",
+        torch::nn::Linear(torch::nn::LinearOptions(cfg.d_model, cfg.vocab).bias(cfg.head_bias())));
   }
   dropout = register_module("dropout", torch::nn::Dropout(cfg.dropout));
   init_weights(0);
@@ -65,16 +71,19 @@ void TransformerImpl::init_weights(std::uint64_t seed) {
   torch::NoGradGuard no_grad;
   torch::manual_seed(seed);
   const double std = cfg_.init_std;
-  const double residual_std = cfg_.scaled_residual_init() ? std / std::sqrt(2.0 * static_cast<double>(cfg_.layers)) : std;
+  const double residual_std =
+      cfg_.scaled_residual_init() ? std / std::sqrt(2.0 * static_cast<double>(cfg_.layers)) : std;
   for (auto& p : named_parameters()) {
     const std::string& name = p.key();
     torch::Tensor& t = p.value();
-    const bool is_norm = name.find("ln") != std::string::npos && name.find("lm_head") == std::string::npos;
+    const bool is_norm =
+        name.find("ln") != std::string::npos && name.find("lm_head") == std::string::npos;
     if (is_norm) {
       (name.size() >= 6 && name.substr(name.size() - 6) == "weight") ? t.fill_(1.0) : t.zero_();
     } else if (name.size() >= 4 && name.substr(name.size() - 4) == "bias") {
       t.zero_();
-    } else if (name.find("attn.out.weight") != std::string::npos || name.find("mlp.proj.weight") != std::string::npos) {
+    } else if (name.find("attn.out.weight") != std::string::npos ||
+               name.find("mlp.proj.weight") != std::string::npos) {
       t.normal_(0.0, residual_std);
     } else {
       t.normal_(0.0, std);
@@ -84,7 +93,8 @@ void TransformerImpl::init_weights(std::uint64_t seed) {
 
 torch::Tensor TransformerImpl::embed(const torch::Tensor& ids) {
   if (!wte) throw std::invalid_argument("this model was built without its token embedding table");
-  if (ids.numel() > 0 && (ids.min().item<std::int64_t>() < 0 || ids.max().item<std::int64_t>() >= cfg_.vocab)) {
+  if (ids.numel() > 0 &&
+      (ids.min().item<std::int64_t>() < 0 || ids.max().item<std::int64_t>() >= cfg_.vocab)) {
     throw std::invalid_argument("token ids must be in 0.." + std::to_string(cfg_.vocab - 1));
   }
   return wte(ids);
@@ -93,7 +103,8 @@ torch::Tensor TransformerImpl::embed(const torch::Tensor& ids) {
 torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, ForwardCache* cache) {
   const std::int64_t length = x.size(1);
   if (cfg_.pos == PosEncoding::kLearned && length > cfg_.max_positions) {
-    throw std::invalid_argument("length " + std::to_string(length) + " exceeds the learned position table (" +
+    throw std::invalid_argument("length " + std::to_string(length) +
+                                " exceeds the learned position table (" +
                                 std::to_string(cfg_.max_positions) + ")");
   }
   PositionContext local;
@@ -103,26 +114,31 @@ torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, Forwar
   if (cfg_.pos == PosEncoding::kLearned) h = h + wpe.slice(0, 0, length);
   h = dropout(h);
   if (cache) cache->blocks.assign(layers.size(), BlockCache{});
-  for (std::size_t l = 0; l < layers.size(); ++l) h = layers[l]->forward(h, pos, cache ? &cache->blocks[l] : nullptr);
+  for (std::size_t l = 0; l < layers.size(); ++l)
+    h = layers[l]->forward(h, pos, cache ? &cache->blocks[l] : nullptr);
   const auto y = ln_f(h, cache ? &cache->final_norm : nullptr);
   if (cache) cache->hidden = y.detach();
   return y;
 }
 
 torch::Tensor TransformerImpl::logits(const torch::Tensor& hidden) {
-  if (!wte) throw std::invalid_argument("this model was built without its token embedding table (no LM head)");
+  if (!wte)
+    throw std::invalid_argument(
+        "this model was built without its token embedding table (no LM head)");
   return cfg_.tie_embeddings ? torch::matmul(hidden, wte->weight.t()) : lm_head(hidden);
 }
 
-torch::Tensor TransformerImpl::backward_to_input(const ForwardCache& cache, const torch::Tensor& dhidden) const {
+torch::Tensor TransformerImpl::backward_to_input(const ForwardCache& cache,
+                                                 const torch::Tensor& dhidden) const {
   torch::NoGradGuard no_grad;
   torch::Tensor g = ln_f->backward(cache.final_norm, dhidden);
-  for (std::size_t l = layers.size(); l-- > 0;) g = layers[l]->backward(cache.blocks[l], g, cache.pos);
+  for (std::size_t l = layers.size(); l-- > 0;)
+    g = layers[l]->backward(cache.blocks[l], g, cache.pos);
   return g;  // the learned position table is added, so its Jacobian is the identity
 }
 
-ActivationCache TransformerImpl::run_with_cache(const torch::Tensor& x,
-                                                const std::function<bool(const std::string&)>& names_filter) {
+ActivationCache TransformerImpl::run_with_cache(
+    const torch::Tensor& x, const std::function<bool(const std::string&)>& names_filter) {
   torch::NoGradGuard no_grad;
   ForwardCache fc;
   forward_embeddings(x, &fc);
@@ -163,8 +179,9 @@ double attention_entropy_ratio(const std::vector<torch::Tensor>& patterns) {
   for (const auto& t : patterns) {
     const auto l = t.size(-1);
     if (l < 2) continue;
-    const auto p = t.to(torch::kFloat64);                                  // [B, H, L, L]
-    const auto ent = -(p * torch::log(p.clamp_min(1e-300))).sum(-1).slice(-1, 1, l);  // queries i >= 2
+    const auto p = t.to(torch::kFloat64);  // [B, H, L, L]
+    const auto ent =
+        -(p * torch::log(p.clamp_min(1e-300))).sum(-1).slice(-1, 1, l);         // queries i >= 2
     const auto uniform = torch::log(torch::arange(2, l + 1, torch::kFloat64));  // ln(i)
     total += (ent / uniform).sum().item<double>();
     count += ent.numel();

@@ -140,6 +140,65 @@ TEST(Cli, FailedRunIsOneLineExitOne) {
   EXPECT_EQ(lines(w.err), 1) << w.err;
 }
 
+TEST(Cli, BirthMeasuresAndFits) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_cli_birth_" + std::to_string(::getpid()));
+  const CliResult r =
+      run("birth --arch gpt2 --layers 4 --d-model 32 --heads 4 --length 24 --seeds 3 --json " +
+          (dir / "b.json").string() + " --csv " + (dir / "b.csv").string() + " --plot " +
+          (dir / "b").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir / "b.json"));
+  ASSERT_EQ(j["profile"].size(), 24u);
+  ASSERT_EQ(j["profile_seeds"].size(), 3u);
+  for (const char* key : {"spearman", "log_r2", "w1", "alpha", "attention_entropy_ratio"}) {
+    EXPECT_TRUE(j[key].is_number()) << key;
+  }
+  EXPECT_EQ(j["alpha_ci"].size(), 2u);
+  EXPECT_GT(j["attention_entropy_ratio"].get<double>(), 0.99);  // uniform attention at init
+  EXPECT_GT(j["profile"][0].get<double>(), j["profile"][12].get<double>());  // primacy
+  EXPECT_GT(j["profile"][23].get<double>(), j["profile"][0].get<double>());  // recency anchor
+  // The CSV feeds `theory fit` directly.
+  const CliResult f = run("theory fit --profile " + (dir / "b.csv").string() + " -H 4");
+  EXPECT_EQ(f.code, 0) << f.err;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, BirthBadInput) {
+  expect_usage_error("birth --arch nope", "nope");
+  expect_usage_error("birth --arch gpt2 --d-model 30 --heads 4 --layers 1", "divide");
+  expect_usage_error("birth --length 0", "--length");
+  expect_usage_error("birth --length -3", "--length");
+  expect_usage_error("birth --seeds 0", "--seeds");
+  expect_usage_error("birth --method magic", "magic");
+  expect_usage_error("birth --pos sideways", "sideways");
+  expect_usage_error("birth --weights x.safetensors", "--config");
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("posbias_cli_hostile_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string cfg = std::string(POSBIAS_SOURCE_DIR) + "/tests/golden/models/gpt2/config.json";
+  auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(dir / name, std::ios::binary) << bytes;
+    return (dir / name).string();
+  };
+  for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
+           {"empty.safetensors", ""},
+           {"huge.safetensors", std::string("\xff\xff\xff\xff\xff\xff\xff\x7f", 8) + "{}"},
+           {"badjson.safetensors", std::string("\x05\0\0\0\0\0\0\0{oops", 13)},
+           {"nothing.safetensors", std::string("\x02\0\0\0\0\0\0\0{}", 10)}}) {
+    const CliResult r =
+        run("birth --config " + cfg + " --weights " + write(name, bytes) + " --length 6 --seeds 1");
+    EXPECT_EQ(r.code, 1) << name << ": " << r.err;
+    EXPECT_EQ(lines(r.err), 1) << name << ": " << r.err;
+  }
+  const CliResult bad_cfg =
+      run("birth --config " + write("c.json", "{\"model_type\": \"gpt2\", \"n_embd\": -4}") +
+          " --weights " + write("w.safetensors", "x") + " --length 6");
+  EXPECT_NE(bad_cfg.code, 0);
+  EXPECT_EQ(lines(bad_cfg.err), 1) << bad_cfg.err;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Cli, HelpExplainsOptions) {
   const CliResult r = run("theory --help");
   EXPECT_EQ(r.code, 0);

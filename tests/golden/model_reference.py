@@ -90,6 +90,13 @@ def resolve_config(cfg):
         s.E = int(cfg.get("head_dim") or s.D // s.H)
         default_pe = "rope"
         default_theta = 1e6
+    # Hugging Face options this reference does not implement: refuse rather than silently differ.
+    for key, off in (("scale_attn_by_inverse_layer_idx", False), ("reorder_and_upcast_attn", False),
+                     ("use_sliding_window", False), ("rope_scaling", None), ("add_cross_attention", False)):
+        if cfg.get(key, off) not in (off, None):
+            raise ValueError("config.json: %s=%r is not supported" % (key, cfg[key]))
+    if cfg.get("scale_attn_weights", True) is not True:
+        raise ValueError("config.json: scale_attn_weights=false is not supported")
     s.init_std = float(cfg.get("initializer_range", 0.02))
     s.pe = cfg.get("position_encoding", default_pe)
     if s.pe not in POSITION_ENCODINGS:
@@ -224,7 +231,7 @@ ACT = {
 }
 
 
-def layer_norm(x, w, b, eps):  # x [..., D]; biased variance, as nn.LayerNorm
+def _layer_norm(x, w, b, eps):  # x [..., D]; biased variance, as nn.LayerNorm
     mu = x.mean(-1, keepdim=True)
     var = (x - mu).pow(2).mean(-1, keepdim=True)
     return (x - mu) * torch.rsqrt(var + eps) * w + b
@@ -294,10 +301,17 @@ def _rope(s, q, k, L):
 # ----------------------------------------------------------------------------------------------
 # Forward
 
-def forward(s, params, prefix, input_ids=None, inputs_embeds=None, hidden_only=False):
-    """Returns (final normed hidden [B,L,D], logits [B,L,V] or None)."""
+def forward(s, params, prefix, input_ids=None, inputs_embeds=None, hidden_only=False, fused=False):
+    """Returns (final normed hidden [B,L,D], logits [B,L,V] or None).
+    fused=True swaps in torch's fused F.layer_norm and F.gelu(approximate="tanh") (same math,
+    different float32 rounding; used by the benchmark peer, never for golden values)."""
     W = lambda n: params[prefix + n]
     act = ACT[s.act]
+    layer_norm = _layer_norm
+    if fused:
+        layer_norm = lambda x, w, b, eps: F.layer_norm(x, (x.shape[-1],), w, b, eps)
+        if act is gelu_tanh:
+            act = lambda x: F.gelu(x, approximate="tanh")
     tok_name = "embed_tokens.weight" if s.family == "qwen2" else "wte.weight"
     if (input_ids is None) == (inputs_embeds is None):
         raise ValueError("give exactly one of input_ids, inputs_embeds")
@@ -358,14 +372,15 @@ def forward(s, params, prefix, input_ids=None, inputs_embeds=None, hidden_only=F
 class Model:
     """A config, its resolved Spec and its tensors under Hugging Face names."""
 
-    def __init__(self, config, params, prefix):
+    def __init__(self, config, params, prefix, fused=False):
         self.config = config
         self.spec = resolve_config(config)
         self.params = params
         self.prefix = prefix
+        self.fused = fused
 
     def __call__(self, input_ids=None, inputs_embeds=None, hidden_only=False):
-        return forward(self.spec, self.params, self.prefix, input_ids, inputs_embeds, hidden_only)
+        return forward(self.spec, self.params, self.prefix, input_ids, inputs_embeds, hidden_only, self.fused)
 
     def token_embeddings(self, input_ids):
         name = "embed_tokens.weight" if self.spec.family == "qwen2" else "wte.weight"

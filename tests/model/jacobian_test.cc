@@ -35,7 +35,8 @@ void perturb(Transformer& m, std::uint64_t seed) {
 
 TEST(Jacobian, ExactMatchesAutogradLoop) {
   for (Family f : {Family::kGpt2, Family::kQwen2, Family::kGptj}) {
-    for (PosEncoding pos : {PosEncoding::kLearned, PosEncoding::kRope, PosEncoding::kNone, PosEncoding::kAlibi}) {
+    for (PosEncoding pos :
+         {PosEncoding::kLearned, PosEncoding::kRope, PosEncoding::kNone, PosEncoding::kAlibi}) {
       for (auto dtype : {torch::kFloat64, torch::kFloat32}) {
         Transformer m(tiny(f, pos));
         m->init_weights(11);
@@ -53,9 +54,11 @@ TEST(Jacobian, ExactMatchesAutogradLoop) {
           const double rel = ((a - b).abs() / a.abs().clamp_min(1e-30)).max().item<double>();
           const double tol = dtype == torch::kFloat64 ? 1e-10 : 1e-5;
           EXPECT_LT(rel, tol) << to_string(f) << "/" << to_string(pos) << " q=" << q
-                              << (dtype == torch::kFloat64 ? " f64" : " f32") << " worst relative error " << rel;
+                              << (dtype == torch::kFloat64 ? " f64" : " f32")
+                              << " worst relative error " << rel;
           if (q == 7) {
-            EXPECT_EQ(b.slice(0, 7).abs().max().item<double>(), 0.0) << "causality: keys after the query";
+            EXPECT_EQ(b.slice(0, 7).abs().max().item<double>(), 0.0)
+                << "causality: keys after the query";
           }
         }
       }

@@ -14,7 +14,8 @@
 namespace posbias {
 namespace {
 
-const std::filesystem::path kModels = std::filesystem::path(POSBIAS_SOURCE_DIR) / "tests/golden/models";
+const std::filesystem::path kModels =
+    std::filesystem::path(POSBIAS_SOURCE_DIR) / "tests/golden/models";
 
 torch::Tensor tensor_of(const SafetensorsFile& f, const std::string& name) {
   const TensorView& v = f.get(name);
@@ -24,7 +25,8 @@ torch::Tensor tensor_of(const SafetensorsFile& f, const std::string& name) {
 
 double worst_error(const torch::Tensor& got, const torch::Tensor& want) {
   // absolute error, relative for entries above 1
-  return ((got.to(torch::kFloat64) - want.to(torch::kFloat64)).abs() / want.to(torch::kFloat64).abs().clamp_min(1.0))
+  return ((got.to(torch::kFloat64) - want.to(torch::kFloat64)).abs() /
+          want.to(torch::kFloat64).abs().clamp_min(1.0))
       .max()
       .item<double>();
 }
@@ -37,7 +39,8 @@ TEST_P(ModelGolden, MatchesPythonReference) {
   const SafetensorsFile weights = SafetensorsFile::open(dir / "model.safetensors");
   const SafetensorsFile expected = SafetensorsFile::open(dir / "expected.safetensors");
   std::ifstream in(dir / "input.json");
-  const auto ids_json = nlohmann::json::parse(in)["input_ids"].get<std::vector<std::vector<std::int64_t>>>();
+  const auto ids_json =
+      nlohmann::json::parse(in)["input_ids"].get<std::vector<std::vector<std::int64_t>>>();
   std::vector<std::int64_t> flat;
   for (const auto& row : ids_json) flat.insert(flat.end(), row.begin(), row.end());
   const auto ids = torch::tensor(flat).view({static_cast<std::int64_t>(ids_json.size()), -1});
@@ -57,7 +60,8 @@ TEST_P(ModelGolden, MatchesPythonReference) {
     EXPECT_LT(worst_error(hidden, tensor_of(expected, "hidden")), 1e-5) << tag << " hidden";
     EXPECT_LT(worst_error(logits, tensor_of(expected, "logits")), 1e-5) << tag << " logits";
     EXPECT_LT(worst_error(loss, tensor_of(expected, "loss")), 1e-5) << tag << " loss";
-    EXPECT_LT(worst_error(x.grad(), tensor_of(expected, "grad.inputs_embeds")), 1e-5) << tag << " grad.inputs_embeds";
+    EXPECT_LT(worst_error(x.grad(), tensor_of(expected, "grad.inputs_embeds")), 1e-5)
+        << tag << " grad.inputs_embeds";
     int grads = 0;
     for (const auto& [name, g] : hf_tensors(model, /*gradients=*/true)) {
       // GPT-2 files may name tensors with or without the "transformer." prefix.
@@ -77,7 +81,8 @@ TEST_P(ModelGolden, MatchesPythonReference) {
   const auto x = model->embed(ids.slice(0, 0, 1)).detach();
   std::ifstream jin(dir / "jacobian.json");
   const auto j = nlohmann::json::parse(jin);
-  for (const auto& [key, q] : {std::pair<std::string, std::int64_t>{"profile_last", 0}, {"profile_q4", 4}}) {
+  for (const auto& [key, q] :
+       {std::pair<std::string, std::int64_t>{"profile_last", 0}, {"profile_q4", 4}}) {
     const auto want = torch::tensor(j[key].get<std::vector<double>>(), torch::kFloat64);
     const auto got = jacobian_profile(model, x, {JacobianMethod::kExact, q});
     EXPECT_LT(worst_error(got, want), 1e-9) << GetParam() << " " << key;
@@ -85,17 +90,20 @@ TEST_P(ModelGolden, MatchesPythonReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, ModelGolden,
-                         testing::Values("gpt2", "gpt2_alibi", "qwen2", "qwen2_none", "gptj", "gptj_learned"));
+                         testing::Values("gpt2", "gpt2_alibi", "qwen2", "qwen2_none", "gptj",
+                                         "gptj_learned"));
 
 TEST(HfWeights, RoundTripAndHostileFiles) {
   ModelConfig cfg = model_config_from_hf(read_hf_config(kModels / "qwen2/config.json"));
   Transformer a(cfg), b(cfg);
   a->init_weights(1);
   b->init_weights(2);
-  const auto path = std::filesystem::temp_directory_path() / ("posbias_hf_" + std::to_string(::getpid()) + ".safetensors");
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("posbias_hf_" + std::to_string(::getpid()) + ".safetensors");
   save_hf_weights(a, path);
   load_hf_weights(b, SafetensorsFile::open(path));
-  for (const auto& [name, t] : hf_tensors(a)) EXPECT_TRUE(torch::equal(t, hf_tensors(b)[name])) << name;
+  for (const auto& [name, t] : hf_tensors(a))
+    EXPECT_TRUE(torch::equal(t, hf_tensors(b)[name])) << name;
   // A file for another shape is refused before any parameter changes.
   ModelConfig wider = cfg;
   wider.d_model = 32;
@@ -104,7 +112,8 @@ TEST(HfWeights, RoundTripAndHostileFiles) {
   EXPECT_THROW(load_hf_weights(c, SafetensorsFile::open(path)), std::runtime_error);
   for (const auto& [name, t] : hf_tensors(c)) EXPECT_TRUE(torch::equal(t, before.at(name))) << name;
   // A missing tensor is named.
-  write_safetensors(path, {{"model.embed_tokens.weight", {37, 16}, std::vector<float>(37 * 16, 0.f)}});
+  write_safetensors(path,
+                    {{"model.embed_tokens.weight", {37, 16}, std::vector<float>(37 * 16, 0.f)}});
   try {
     load_hf_weights(b, SafetensorsFile::open(path));
     FAIL() << "expected an error";

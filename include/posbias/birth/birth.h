@@ -24,9 +24,9 @@ struct BirthOptions {
   std::string pos;            // learned | rope | none | alibi; empty keeps the family's
   std::int64_t length = 256;  // L
   int seeds = 8;
-  std::string method = "exact";  // exact | hutchinson | autograd
-  std::int64_t probes = 16;      // Hutchinson probes
-  std::int64_t query = 0;        // 0 = last
+  std::string method = "exact";    // exact | hutchinson | autograd
+  std::int64_t probes = 16;        // Hutchinson probes
+  std::int64_t query = 0;          // 0 = last
   std::string input = "gaussian";  // gaussian | tokens
   std::uint64_t seed = 0;          // base seed: seed s uses seed + s
   int bootstrap = 200;

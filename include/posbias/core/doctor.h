@@ -15,7 +15,7 @@ struct DoctorReport {
   std::string omp_wait_policy;
   int torch_threads = 0;
   int cores = 0;
-  double gemm_gflops = 0;    // fp32 1024x1024 matmul through torch
+  double gemm_gflops = 0;  // fp32 1024x1024 matmul through torch
   double fma_peak_gflops = 0;
   std::vector<std::string> warnings;
 };

@@ -29,16 +29,16 @@ struct ModelConfig {
   std::int64_t d_model = 768;
   std::int64_t layers = 12;
   std::int64_t heads = 12;
-  std::int64_t kv_heads = 12;        // = heads unless grouped-query attention
-  std::int64_t mlp = 3072;           // MLP hidden width
-  std::int64_t max_positions = 1024; // size of the learned position table
-  std::int64_t rotary_dim = 0;       // dims per head that rotate; 0 = whole head
+  std::int64_t kv_heads = 12;         // = heads unless grouped-query attention
+  std::int64_t mlp = 3072;            // MLP hidden width
+  std::int64_t max_positions = 1024;  // size of the learned position table
+  std::int64_t rotary_dim = 0;        // dims per head that rotate; 0 = whole head
   double rope_theta = 10000.0;
   double norm_eps = 1e-5;
-  double init_std = 0.02;            // initializer_range
+  double init_std = 0.02;  // initializer_range
   bool tie_embeddings = true;
   PosEncoding pos = PosEncoding::kLearned;
-  double dropout = 0.0;              // embedding, attention and residual dropout
+  double dropout = 0.0;  // embedding, attention and residual dropout
 
   std::int64_t head_dim() const { return d_model / heads; }
   std::int64_t rotary_dims() const { return rotary_dim == 0 ? head_dim() : rotary_dim; }

@@ -36,22 +36,23 @@ TORCH_MODULE(Norm);
 // ---- Positions shared by all layers of one forward ----
 struct PositionContext {
   std::int64_t length = 0;
-  torch::Tensor cos, sin;   // [L, R] rotary tables in the family's layout (RoPE only)
-  std::int64_t rotary = 0;  // R rotary dims per head
-  bool interleaved = false; // GPT-J pairs (2i, 2i+1); otherwise halves (rotate_half)
-  torch::Tensor bias;       // [H, L, L] additive score bias: causal -inf mask (+ ALiBi)
+  torch::Tensor cos, sin;    // [L, R] rotary tables in the family's layout (RoPE only)
+  std::int64_t rotary = 0;   // R rotary dims per head
+  bool interleaved = false;  // GPT-J pairs (2i, 2i+1); otherwise halves (rotate_half)
+  torch::Tensor bias;        // [H, L, L] additive score bias: causal -inf mask (+ ALiBi)
 };
 
 PositionContext make_position_context(const ModelConfig& cfg, std::int64_t length,
                                       torch::Dtype dtype);
 // y = x·cos + rot(x)·sin on the first R dims of the last axis; inverse = the transpose.
-torch::Tensor apply_rotary(const torch::Tensor& x, const PositionContext& ctx, bool inverse = false);
+torch::Tensor apply_rotary(const torch::Tensor& x, const PositionContext& ctx,
+                           bool inverse = false);
 
 // ---- Causal self-attention with fused qkv, GQA, RoPE / ALiBi ----
 struct AttentionCache {
-  torch::Tensor q, k, v;   // [B, H, L, E] after rotary; k, v expanded to H heads
-  torch::Tensor pattern;   // [B, H, L, L] softmax weights
-  torch::Tensor z;         // [B, L, H·E] before the output projection
+  torch::Tensor q, k, v;  // [B, H, L, E] after rotary; k, v expanded to H heads
+  torch::Tensor pattern;  // [B, H, L, L] softmax weights
+  torch::Tensor z;        // [B, L, H·E] before the output projection
 };
 
 class AttentionImpl : public torch::nn::Module {

@@ -29,8 +29,10 @@ struct BlockCache {
 class BlockImpl : public torch::nn::Module {
  public:
   explicit BlockImpl(const ModelConfig& cfg);
-  torch::Tensor forward(const torch::Tensor& x, const PositionContext& pos, BlockCache* cache = nullptr);
-  torch::Tensor backward(const BlockCache& cache, const torch::Tensor& dy, const PositionContext& pos) const;
+  torch::Tensor forward(const torch::Tensor& x, const PositionContext& pos,
+                        BlockCache* cache = nullptr);
+  torch::Tensor backward(const BlockCache& cache, const torch::Tensor& dy,
+                         const PositionContext& pos) const;
 
   Norm ln1{nullptr}, ln2{nullptr};  // ln2 unused by parallel (GPT-J) blocks
   Attention attn{nullptr};
@@ -91,7 +93,7 @@ class TransformerImpl : public torch::nn::Module {
   const ModelConfig& config() const { return cfg_; }
 
   torch::nn::Embedding wte{nullptr};
-  torch::Tensor wpe;  // [P, D], learned positions only
+  torch::Tensor wpe;             // [P, D], learned positions only
   torch::nn::ModuleList blocks;  // registered as blocks.{l}
   std::vector<Block> layers;     // the same blocks, typed
   Norm ln_f{nullptr};

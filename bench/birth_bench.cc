@@ -1,0 +1,98 @@
+// Birth benchmark: the exact and Hutchinson (k = 16) influence profiles of a GPT-2-style
+// model (12 layers, d = 256, 4 heads, L = 256, float32) by posbias, against the Python
+// PyTorch peer doing the same measurement with its fastest exact method (bench/birth_peer.py,
+// /usr/bin/python3, Debian's torch 1.13), in the same run. Prints times, ratios, GFLOP/s and
+// the fraction of the machine's measured FMA peak.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "posbias/birth/jacobian.h"
+#include "posbias/core/blas_kernel.h"
+#include "posbias/core/doctor.h"
+#include "posbias/core/machine.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+nlohmann::json run_peer(const std::string& method) {
+  const std::string cmd =
+      "/usr/bin/python3 " + std::string(POSBIAS_SOURCE_DIR) +
+      "/bench/birth_peer.py --arch gpt2 --layers 12 --d-model 256 --heads 4 --length 256 "
+      "--method " +
+      method + " --probes 16 --seed 0 --repeats 2 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return nullptr;
+  std::string out;
+  char buf[4096];
+  while (fgets(buf, sizeof buf, p) != nullptr) out += buf;
+  if (pclose(p) != 0 || out.empty()) return nullptr;
+  return nlohmann::json::parse(out.substr(0, out.find('\n')), nullptr, false);
+}
+
+// FLOPs of one forward pass and of one cotangent's backward (input cotangents only).
+double forward_flops(const posbias::ModelConfig& c, double length) {
+  const double d = static_cast<double>(c.d_model), e = static_cast<double>(c.head_dim());
+  const double h = static_cast<double>(c.heads), k = static_cast<double>(c.kv_heads),
+               m = static_cast<double>(c.mlp);
+  const double linear = 2 * length * (d * (h + 2 * k) * e + h * e * d + 2 * d * m);
+  const double core = 2 * 2 * h * length * length * e;
+  return static_cast<double>(c.layers) * (linear + core);
+}
+
+}  // namespace
+
+int main(int, char** argv) {
+  using namespace posbias;
+  configure_process_environment(argv);
+  configure_torch_threads();
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  const double peak = measure_fma_peak_gflops(cores);
+  std::printf("machine: %d cores, torch threads %d, measured FP32 FMA peak %.1f GFLOP/s\n", cores,
+              torch::get_num_threads(), peak);
+
+  ModelConfig cfg = model_preset("gpt2");
+  cfg.layers = 12, cfg.d_model = 256, cfg.heads = 4, cfg.kv_heads = 4, cfg.mlp = 1024;
+  constexpr std::int64_t kL = 256;
+  Transformer model(cfg, /*token_embeddings=*/false);
+  model->eval();
+  auto gen = at::detail::createCPUGenerator(0);
+  const auto x = at::normal(0.0, cfg.init_std, {1, kL, cfg.d_model}, gen);
+  const double fwd = forward_flops(cfg, kL);
+
+  struct Case {
+    const char* name;
+    JacobianMethod method;
+    std::int64_t cotangents;
+  };
+  for (const Case c : {Case{"exact", JacobianMethod::kExact, cfg.d_model},
+                       Case{"hutchinson", JacobianMethod::kHutchinson, 16}}) {
+    JacobianSpec spec{c.method};
+    spec.probes = 16;
+    double best = INFINITY;
+    for (int rep = 0; rep < 2; ++rep) {
+      const auto t0 = Clock::now();
+      jacobian_profile(model, x, spec);
+      best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    const double flops = fwd + 2.0 * fwd * static_cast<double>(c.cotangents);
+    std::printf("\n%s profile (gpt2-style, 12 layers, d 256, L 256, %lld cotangents)\n", c.name,
+                static_cast<long long>(c.cotangents));
+    std::printf("  posbias        %8.3f s  %6.1f GFLOP/s  %5.1f%% of peak\n", best,
+                flops / best / 1e9, 100 * flops / best / 1e9 / peak);
+    const nlohmann::json peer = run_peer(c.name);
+    if (peer.is_object() && peer.contains("seconds")) {
+      const double t = peer["seconds"];
+      std::printf("  python peer    %8.3f s  (%s)\n", t,
+                  peer.value("peer", std::string("?")).c_str());
+      std::printf("  speedup        %8.2fx  (target: exact >= 2x, hutchinson >= 1.5x)\n", t / best);
+    } else {
+      std::printf("  python peer unavailable (needs /usr/bin/python3 with python3-torch)\n");
+    }
+  }
+  return 0;
+}
