@@ -14,6 +14,7 @@
 #include "posbias/core/blas_kernel.h"
 #include "posbias/core/doctor.h"
 #include "posbias/core/machine.h"
+#include "run_command.h"
 
 namespace {
 
@@ -25,12 +26,8 @@ nlohmann::json run_peer(const std::string& method) {
       "/bench/birth_peer.py --arch gpt2 --layers 12 --d-model 256 --heads 4 --length 256 "
       "--method " +
       method + " --probes 16 --seed 0 --repeats 2 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return nullptr;
-  std::string out;
-  char buf[4096];
-  while (fgets(buf, sizeof buf, p) != nullptr) out += buf;
-  if (pclose(p) != 0 || out.empty()) return nullptr;
+  const std::string out = posbias::bench::run_command(cmd);
+  if (out.empty()) return nullptr;
   return nlohmann::json::parse(out.substr(0, out.find('\n')), nullptr, false);
 }
 

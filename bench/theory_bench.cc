@@ -16,6 +16,7 @@
 #include "posbias/core/machine.h"
 #include "posbias/core/theory_command.h"
 #include "posbias/theory/influence.h"
+#include "run_command.h"
 
 namespace {
 
@@ -50,12 +51,8 @@ nlohmann::json run_peer(long length, int layers) {
   const std::string cmd = "/usr/bin/python3 " + std::string(POSBIAS_SOURCE_DIR) +
                           "/bench/theory_peer.py --length " + std::to_string(length) +
                           " --layers " + std::to_string(layers) + " --repeats 2 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return nullptr;
-  std::string out;
-  char buf[4096];
-  while (fgets(buf, sizeof buf, p) != nullptr) out += buf;
-  if (pclose(p) != 0 || out.empty()) return nullptr;
+  const std::string out = posbias::bench::run_command(cmd);
+  if (out.empty()) return nullptr;
   return nlohmann::json::parse(out, nullptr, false);
 }
 

@@ -139,7 +139,7 @@ ModelConfig model_config_from_hf(const HfConfig& hf) {
   const bool gelu_tanh = hf.activation == "gelu_new" || hf.activation == "gelu_pytorch_tanh" ||
                          hf.activation == "gelu_fast";
   if (c.family == Family::kQwen2 ? hf.activation != "silu" : !gelu_tanh) {
-    throw std::invalid_argument("activation '" + hf.activation + "' is not implemented for " +
+    throw std::invalid_argument("activation '" + hf.activation + "' is not supported for " +
                                 to_string(c.family) + " (posbias builds " +
                                 (c.family == Family::kQwen2 ? "silu" : "gelu_new") + ")");
   }
