@@ -31,14 +31,19 @@ nlohmann::json run_peer(const std::string& method) {
   return nlohmann::json::parse(out.substr(0, out.find('\n')), nullptr, false);
 }
 
-// FLOPs of one forward pass and of one cotangent's backward (input cotangents only).
-double forward_flops(const posbias::ModelConfig& c, double length) {
+// FLOPs of one forward pass, split into the linear layers and the attention core. One
+// cotangent's backward to the input costs the linear part once (dX = dY·W, no weight grads)
+// and the core twice (dP, dV, dQ, dK against QKᵀ and PV).
+struct Flops {
+  double linear, core;
+};
+Flops forward_flops(const posbias::ModelConfig& c, double length) {
   const double d = static_cast<double>(c.d_model), e = static_cast<double>(c.head_dim());
   const double h = static_cast<double>(c.heads), k = static_cast<double>(c.kv_heads),
                m = static_cast<double>(c.mlp);
-  const double linear = 2 * length * (d * (h + 2 * k) * e + h * e * d + 2 * d * m);
-  const double core = 2 * 2 * h * length * length * e;
-  return static_cast<double>(c.layers) * (linear + core);
+  const double layers = static_cast<double>(c.layers);
+  return {layers * 2 * length * (d * (h + 2 * k) * e + h * e * d + 2 * d * m),
+          layers * 2 * 2 * h * length * length * e};
 }
 
 }  // namespace
@@ -59,7 +64,7 @@ int main(int, char** argv) {
   model->eval();
   auto gen = at::detail::createCPUGenerator(0);
   const auto x = at::normal(0.0, cfg.init_std, {1, kL, cfg.d_model}, gen);
-  const double fwd = forward_flops(cfg, kL);
+  const Flops f = forward_flops(cfg, kL);
 
   struct Case {
     const char* name;
@@ -76,7 +81,8 @@ int main(int, char** argv) {
       jacobian_profile(model, x, spec);
       best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
     }
-    const double flops = fwd + 2.0 * fwd * static_cast<double>(c.cotangents);
+    const double flops =
+        f.linear + f.core + static_cast<double>(c.cotangents) * (f.linear + 2 * f.core);
     std::printf("\n%s profile (gpt2-style, 12 layers, d 256, L 256, %lld cotangents)\n", c.name,
                 static_cast<long long>(c.cotangents));
     std::printf("  posbias        %8.3f s  %6.1f GFLOP/s  %5.1f%% of peak\n", best,

@@ -24,17 +24,22 @@ std::int64_t query_index(const JacobianSpec& spec, std::int64_t length) {
   return q - 1;
 }
 
-// Cotangents per pass so that the attention intermediates ([C, H, L, L], a few live at once)
-// and the activations ([C, L, max(M, D)]) fit the budget.
+// Cotangents per pass. Small chunks keep the attention intermediates ([H, C, L, L]) near the
+// cache (measured: 8 cotangents per pass ran ~30% faster than 256 at L = 256); the memory
+// budget caps the chunk for long sequences.
 std::int64_t chunk_size(const ModelConfig& cfg, std::int64_t length, const JacobianSpec& spec,
                         std::int64_t total, std::int64_t bytes_per_value) {
   if (spec.max_chunk > 0) return std::min(spec.max_chunk, total);
+  const double attention = static_cast<double>(bytes_per_value) * static_cast<double>(cfg.heads) *
+                           static_cast<double>(length * length);
   const double per_cotangent =
-      static_cast<double>(bytes_per_value) *
-      (4.0 * static_cast<double>(cfg.heads) * static_cast<double>(length * length) +
-       6.0 * static_cast<double>(length) * static_cast<double>(std::max(2 * cfg.mlp, cfg.d_model)));
-  const auto fit = static_cast<std::int64_t>(spec.memory_budget_gb * 1e9 / per_cotangent);
-  return std::clamp<std::int64_t>(fit, 1, total);
+      4.0 * attention + 6.0 * static_cast<double>(bytes_per_value) * static_cast<double>(length) *
+                            static_cast<double>(std::max(2 * cfg.mlp, cfg.d_model));
+  constexpr double kCacheFriendlyBytes = 8e6;
+  const auto cache_fit = static_cast<std::int64_t>(kCacheFriendlyBytes / attention);
+  const auto memory_fit = static_cast<std::int64_t>(spec.memory_budget_gb * 1e9 / per_cotangent);
+  return std::clamp<std::int64_t>(std::min(std::max<std::int64_t>(cache_fit, 8), memory_fit), 1,
+                                  total);
 }
 
 torch::Tensor autograd_loop(Transformer& model, const torch::Tensor& x, std::int64_t q) {

@@ -141,7 +141,9 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
   const auto dz_all = torch::matmul(dy, out->weight);  // [C, B, L, H·E]
   std::vector<torch::Tensor> per_batch;
   for (std::int64_t bi = 0; bi < b; ++bi) {
-    const auto q = c.q[bi], k = c.k[bi], v = c.v[bi], p = c.pattern[bi];  // [H, L, E], [H, L, L]
+    // The score scale is folded into q and k (small) instead of dS (C times larger).
+    const auto q = c.q[bi] * scale, k = c.k[bi] * scale, v = c.v[bi],
+               p = c.pattern[bi];  // [H, L, E], [H, L, L]
     // dz per head with cotangents stacked along rows: [H, C·L, E]
     const auto dz =
         dz_all.select(1, bi).view({cot, l, heads, head_dim}).permute({2, 0, 1, 3}).contiguous();
@@ -149,7 +151,7 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
                   .view({heads, cot, l, l});  // dP
     const auto pb = p.unsqueeze(1);           // [H, 1, L, L]
     const auto row = (ds * pb).sum(-1, /*keepdim=*/true);
-    ds.sub_(row).mul_(pb).mul_(scale);  // softmax backward, in place: dS = P ⊙ (dP - Σ dP ⊙ P)
+    ds.sub_(row).mul_(pb);  // softmax backward, in place: dS = P ⊙ (dP - Σ dP ⊙ P)
     auto dq = torch::bmm(ds.view({heads, cot * l, l}), k).view({heads, cot, l, head_dim});
     auto dk = torch::bmm(ds.transpose(-1, -2).reshape({heads, cot * l, l}), q)
                   .view({heads, cot, l, head_dim});
