@@ -24,10 +24,10 @@ std::string recommended_openblas_core();
 // reused instead of being page-faulted and zeroed again on every allocation.
 void configure_allocator();
 
-// Calls configure_allocator(), then sets OPENBLAS_CORETYPE (when OpenBLAS fell back to Prescott on an AVX2/AVX-512 CPU) and
-// OMP_WAIT_POLICY=PASSIVE, each only if the user has not set it, then re-executes
-// /proc/self/exe with the same arguments. Returns normally when nothing needs to change (or
-// re-execution is impossible). Call first thing in main().
+// Calls configure_allocator(), then sets OPENBLAS_CORETYPE (when OpenBLAS fell back to Prescott on
+// an AVX2/AVX-512 CPU) and OMP_WAIT_POLICY=PASSIVE, each only if the user has not set it, then
+// re-executes /proc/self/exe with the same arguments. Returns normally when nothing needs to change
+// (or re-execution is impossible). Call first thing in main().
 void configure_process_environment(char** argv);
 
 }  // namespace posbias
