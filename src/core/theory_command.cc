@@ -90,14 +90,11 @@ void run_exact(const TheoryOptions& o) {
   emit(o.out, text);
 }
 
-// Positions (1-based) spread over 1..q for plotting.
-std::vector<std::size_t> plot_positions(std::size_t q) { return thin_indices(q); }
-
 Series row_series(const std::vector<ExtReal>& row, const std::string& title) {
   Series s;
   s.title = title;
   const double q = static_cast<double>(row.size());
-  for (std::size_t i : plot_positions(row.size())) {
+  for (std::size_t i : thin_indices(row.size())) {
     s.x.push_back(static_cast<double>(i + 1) / q);
     s.y.push_back(row[i].log10());
   }

@@ -99,10 +99,10 @@ struct DoubleAccum {
   double hi = 0.0, lo = 0.0;
 };
 
-inline DoubleAccum accum_add(DoubleAccum a, const double& rj, double inv_divisor_unused, double j) {
-  (void)inv_divisor_unused;
+// The double twin of ext_accum_add: adds one term with TwoSum compensation.
+inline DoubleAccum accum_add(DoubleAccum a, double term) {
   double s, e;
-  ext_detail::two_sum(a.hi, rj / j, s, e);
+  ext_detail::two_sum(a.hi, term, s, e);
   return {s, a.lo + e};
 }
 
@@ -111,7 +111,7 @@ DoubleAccum cesaro_range(std::vector<double>& r, std::int64_t first, std::int64_
   const double keep = 1.0 - alpha;
   for (std::int64_t j = last; j >= first; --j) {
     double& rj = r[j - 1];
-    acc = accum_add(acc, rj, 0, static_cast<double>(j));
+    acc = accum_add(acc, rj / static_cast<double>(j));
     rj = keep * rj + alpha * (acc.hi + acc.lo);
   }
   return acc;

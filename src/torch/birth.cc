@@ -86,7 +86,7 @@ ModelConfig birth_model_config(const BirthOptions& o) {
   const std::int64_t preset_d = c.d_model, preset_mlp = c.mlp;
   override_if(o.d_model, c.d_model, "d-model");
   override_if(o.heads, c.heads, "heads");
-  if (o.heads > 0 && o.kv_heads == 0 && c.kv_heads > c.heads) c.kv_heads = c.heads;
+  // A new head count keeps the preset's KV heads only if they still divide it.
   if (o.heads > 0 && o.kv_heads == 0 && c.heads % c.kv_heads != 0) c.kv_heads = c.heads;
   override_if(o.kv_heads, c.kv_heads, "kv-heads");
   // HF's n_inner = null means 4·d: a d override rescales the preset's MLP unless --mlp is given.
