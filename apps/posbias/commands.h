@@ -15,5 +15,6 @@ void register_theory(CLI::App& app, Action* selected);
 void register_reproduce(CLI::App& app, Action* selected);
 void register_doctor(CLI::App& app, Action* selected);
 void register_birth(CLI::App& app, Action* selected);
+void register_tasks(CLI::App& app, Action* selected);
 
 }  // namespace posbias::cli

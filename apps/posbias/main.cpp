@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   posbias::cli::Action action;
   posbias::cli::register_theory(app, &action);
   posbias::cli::register_birth(app, &action);
+  posbias::cli::register_tasks(app, &action);
   posbias::cli::register_reproduce(app, &action);
   posbias::cli::register_doctor(app, &action);
   auto known = [&app](const std::string& name) {

@@ -10,44 +10,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "../cli_run.h"
+
 namespace {
 
-struct CliResult {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
-CliResult run(const std::string& args) {
-  const auto dir = std::filesystem::temp_directory_path();
-  const std::string out = (dir / ("posbias_cli_out_" + std::to_string(::getpid()))).string();
-  const std::string err = (dir / ("posbias_cli_err_" + std::to_string(::getpid()))).string();
-  const std::string cmd = "timeout 120 " + std::string(POSBIAS_BIN) + " " + args + " >" + out +
-                          " 2>" + err + " </dev/null";
-  const int status = std::system(cmd.c_str());
-  CliResult r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
-
-int lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
-void expect_usage_error(const std::string& args, const std::string& mentions) {
-  const CliResult r = run(args);
-  EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
-  EXPECT_EQ(lines(r.err), 1) << args << "\n" << r.err;
-  EXPECT_NE(r.err.find(mentions), std::string::npos) << args << ": " << r.err;
-}
+using namespace posbias_test;
 
 TEST(Cli, TheoryCsvMatchesHandValues) {
   const CliResult r = run("theory -L 3 -H 1 -a 0.5");

@@ -1,0 +1,93 @@
+// The Number and Letter hop tasks (DESIGN.md §3): one example generator per task, balanced
+// datasets, and the JSONL file form. Positions are 0-based token indices; the query is the
+// last token and `chain` lists the positions the look-ups visit, ending at the answer's.
+//
+// Number (positional): letters at positions 0..7, integers after; integer n means "go back n".
+//   The query's integer starts the chain; after `hops` jumps it lands on a letter (the answer).
+//   Integers off the chain point back at uniformly random earlier positions.
+//   Variant seen_jumps (length generalization without unseen integer tokens): the 8 letters
+//   sit at positions N-17..N-10 so every chain jump is ≤ 16, and off-chain integers point
+//   back at most 16 positions (position 0 then holds a letter so every integer lands inside).
+// Letter (symbolic): tokens "l:r". The query's right letter names the unique earlier token
+//   with that left letter; after `hops` look-ups the chain reaches a target "l:int" (the
+//   answer). There are 8 targets; distractors "l:r" and the other targets avoid the chain's
+//   left letters, so every look-up has exactly one match.
+//   Variant decoy: a second chain of the same length over disjoint letters, with its own
+//   target, that the query does not reach (the `decoy` field is its target).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "posbias/core/rng.h"
+#include "posbias/tasks/vocab.h"
+
+namespace posbias {
+
+constexpr int kMaxHops = 4;
+constexpr int kTrainLength = 17;                 // 8 letters, 8 integers, the query
+constexpr int kSeenJumpLimit = kTrainLength - 1; // largest jump seen at the training length
+
+enum class Variant { kStandard, kSeenJumps, kDecoy };
+std::string_view variant_name(Variant variant);
+Variant parse_variant(const std::string& name);  // standard | seen_jumps | decoy
+
+struct Example {
+  Task task = Task::kNumber;
+  Variant variant = Variant::kStandard;
+  int hops = 1;
+  std::vector<std::string> tokens;  // length N; tokens.back() is the query
+  std::string answer;
+  std::vector<int> chain;  // hops positions; chain.back() holds the answer
+  std::string decoy;       // the decoy chain's target (Letter, variant decoy only)
+  int length() const { return static_cast<int>(tokens.size()); }
+};
+
+// The fewest tokens a (task, hops, variant) example needs. Number: 8 + hops (seen_jumps: 17);
+// Letter: 8 + hops (decoy: 7 + 2·hops).
+int min_length(Task task, int hops, Variant variant);
+// Throws std::invalid_argument naming the problem (hops outside 1..4, length too short or,
+// for Number, beyond 1024; a variant the task lacks).
+void validate_spec(Task task, int hops, int length, Variant variant);
+
+// Number of target positions and answers the generator balances over. Number: 8 positions in
+// the letter block × 120 letters; Letter: the N-1 positions before the query × 80 targets.
+int target_positions(Task task, int length);
+int answer_count(Task task);
+
+// One example with the target at `target` (0..target_positions-1) and answer index `answer`
+// (0..answer_count-1); every other choice is drawn from `rng`.
+Example generate_example(Task task, int hops, int length, Variant variant, int target, int answer,
+                         Rng& rng);
+
+struct DatasetSpec {
+  Task task = Task::kNumber;
+  std::vector<int> hops{1, 2, 3, 4};
+  int length = kTrainLength;
+  std::int64_t count = 1000;
+  std::uint64_t seed = 0;
+  Variant variant = Variant::kStandard;
+};
+
+// `count` examples, deterministic for the seed. Hops cycle through spec.hops; within each hop,
+// target positions and answers each cycle through their own shuffled lists, so every hop,
+// target position and answer appears equally often (to within one).
+std::vector<Example> make_dataset(const DatasetSpec& spec);
+// The same examples, one at a time (for outputs too large to hold).
+void for_each_example(const DatasetSpec& spec, const std::function<void(const Example&)>& visit);
+
+// Training draws: `count` examples with hops, target and answer uniform (balanced in
+// expectation), for the stream keyed by (seed, step, rank).
+std::vector<Example> sample_batch(Task task, const std::vector<int>& hops, int length,
+                                  std::int64_t count, std::uint64_t seed, std::uint64_t step,
+                                  std::uint64_t rank);
+
+// JSONL form: {"task","variant","hops","length","tokens","answer","chain"[,"decoy"]}.
+nlohmann::json example_to_json(const Example& example);
+// Throws std::invalid_argument naming the missing or mistyped field.
+Example example_from_json(const nlohmann::json& j);
+
+}  // namespace posbias

@@ -1,0 +1,27 @@
+// `posbias tasks`: write hop-task datasets (JSONL or token ids) and check them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace posbias {
+
+struct TasksOptions {
+  std::string task = "number";   // number | letter
+  std::string hops = "1,2,3,4";  // one count or a comma list; examples cycle through them
+  std::int64_t length = 17;
+  std::int64_t count = 1000;
+  std::uint64_t seed = 0;
+  std::string variant = "standard";  // standard | seen_jumps (number) | decoy (letter)
+  std::string format = "jsonl";      // jsonl | tokens (ids separated by spaces, one line each)
+  std::string out;                   // empty = stdout
+};
+
+// Throws std::invalid_argument for bad options, std::runtime_error for I/O failures.
+void run_tasks(const TasksOptions& options);
+
+// Checks every example of a JSONL file; prints a summary to stdout and each problem to stderr.
+// Throws std::runtime_error when any example is wrong (so the exit status is 1).
+void run_tasks_check(const std::string& path);
+
+}  // namespace posbias
