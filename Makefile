@@ -26,6 +26,7 @@ reproduce: build
 bench: all
 	./$(BUILD_DIR)/bench/theory_bench
 	./$(BUILD_DIR)/bench/birth_bench
+	./$(BUILD_DIR)/bench/train_bench
 
 # libFuzzer with clang, ASan and UBSan; FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 60

@@ -16,5 +16,7 @@ void register_reproduce(CLI::App& app, Action* selected);
 void register_doctor(CLI::App& app, Action* selected);
 void register_birth(CLI::App& app, Action* selected);
 void register_tasks(CLI::App& app, Action* selected);
+void register_train(CLI::App& app, Action* selected);
+void register_eval(CLI::App& app, Action* selected);
 
 }  // namespace posbias::cli

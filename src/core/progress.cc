@@ -9,9 +9,10 @@ namespace {
 constexpr double kQuietSeconds = 1.5;  // never draw for work shorter than this
 }
 
-Progress::Progress(std::string label, std::int64_t total)
+Progress::Progress(std::string label, std::int64_t total, std::int64_t already_done)
     : label_(std::move(label)),
       total_(total > 0 ? total : 1),
+      already_done_(already_done < total ? already_done : 0),
       start_(std::chrono::steady_clock::now()),
       last_draw_(start_),
       tty_(isatty(2) != 0) {}
@@ -23,7 +24,10 @@ void Progress::update(std::int64_t done) {
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   if (elapsed < kQuietSeconds) return;
   const double frac = static_cast<double>(done) / static_cast<double>(total_);
-  const double eta = frac > 0 ? elapsed * (1 - frac) / frac : 0.0;
+  // ETA from this session's pace (a resumed run has `already_done` work behind it).
+  const double session = static_cast<double>(done - already_done_);
+  const double eta =
+      session > 0 ? elapsed * static_cast<double>(total_ - done) / session : 0.0;
   if (tty_) {
     if (std::chrono::duration<double>(now - last_draw_).count() < 0.2) return;
     constexpr int kWidth = 30;

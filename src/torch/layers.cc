@@ -87,6 +87,23 @@ torch::Tensor rotate_pairs(const torch::Tensor& x, bool interleaved) {
 
 }  // namespace
 
+torch::Tensor apply_dropout(const torch::Tensor& x, const PositionContext& ctx) {
+  if (!ctx.dropout || ctx.dropout->p <= 0) return x;
+  const std::uint64_t threshold = static_cast<std::uint64_t>(std::llround(ctx.dropout->p * 65536.0));
+  const float scale = static_cast<float>(1.0 / (1.0 - ctx.dropout->p));
+  torch::Tensor mask = torch::empty(x.sizes(), torch::kFloat32);
+  float* m = mask.data_ptr<float>();
+  const std::int64_t n = mask.numel();
+  Rng& rng = ctx.dropout->rng;
+  for (std::int64_t i = 0; i < n; i += 4) {
+    const std::uint64_t bits = rng.next();
+    for (std::int64_t k = 0; k < 4 && i + k < n; ++k) {
+      m[i + k] = ((bits >> (16 * k)) & 0xFFFF) < threshold ? 0.0f : scale;
+    }
+  }
+  return x * mask.to(x.scalar_type());
+}
+
 torch::Tensor apply_rotary(const torch::Tensor& x, const PositionContext& ctx, bool inverse) {
   const std::int64_t r = ctx.rotary;
   const auto head = x.size(-1) == r ? x : x.index({"...", Slice(0, r)});
@@ -105,7 +122,6 @@ AttentionImpl::AttentionImpl(const ModelConfig& cfg)
   out = register_module(
       "out", torch::nn::Linear(
                  torch::nn::LinearOptions(heads * head_dim, cfg.d_model).bias(cfg.out_bias())));
-  dropout = register_module("dropout", torch::nn::Dropout(cfg.dropout));
 }
 
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionContext& pos,
@@ -127,7 +143,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
   const auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale + pos.bias;
   const auto pattern = torch::softmax(scores, -1);
   const auto z =
-      torch::matmul(dropout(pattern), v).transpose(1, 2).reshape({b, l, heads * head_dim});
+      torch::matmul(apply_dropout(pattern, pos), v).transpose(1, 2).reshape({b, l, heads * head_dim});
   if (cache != nullptr) *cache = {q.detach(), k.detach(), v.detach(), pattern.detach(), z.detach()};
   return out(z);
 }

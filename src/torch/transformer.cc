@@ -11,24 +11,24 @@ BlockImpl::BlockImpl(const ModelConfig& cfg) : parallel(cfg.parallel_block()) {
   attn = register_module("attn", Attention(cfg));
   if (!parallel) ln2 = register_module("ln2", Norm(cfg.d_model, cfg.rms_norm(), cfg.norm_eps));
   mlp = register_module("mlp", Mlp(cfg));
-  dropout = register_module("dropout", torch::nn::Dropout(cfg.dropout));
 }
 
 torch::Tensor BlockImpl::forward(const torch::Tensor& x, const PositionContext& pos,
                                  BlockCache* c) {
   if (parallel) {  // GPT-J: x + attn(ln1(x)) + mlp(ln1(x))
     const auto n = ln1(x, c ? &c->ln1 : nullptr);
-    const auto a = dropout(attn(n, pos, c ? &c->attn : nullptr));
-    const auto m = dropout(mlp(n, c ? &c->mlp : nullptr));
+    const auto a = apply_dropout(attn(n, pos, c ? &c->attn : nullptr), pos);
+    const auto m = apply_dropout(mlp(n, c ? &c->mlp : nullptr), pos);
     const auto y = x + a + m;
     if (c)
       c->resid_pre = x.detach(), c->attn_out = a.detach(), c->mlp_out = m.detach(),
       c->resid_post = y.detach();
     return y;
   }
-  const auto a = dropout(attn(ln1(x, c ? &c->ln1 : nullptr), pos, c ? &c->attn : nullptr));
+  const auto a =
+      apply_dropout(attn(ln1(x, c ? &c->ln1 : nullptr), pos, c ? &c->attn : nullptr), pos);
   const auto h = x + a;
-  const auto m = dropout(mlp(ln2(h, c ? &c->ln2 : nullptr), c ? &c->mlp : nullptr));
+  const auto m = apply_dropout(mlp(ln2(h, c ? &c->ln2 : nullptr), c ? &c->mlp : nullptr), pos);
   const auto y = h + m;
   if (c) {
     c->resid_pre = x.detach(), c->attn_out = a.detach(), c->resid_mid = h.detach();
@@ -63,7 +63,6 @@ TransformerImpl::TransformerImpl(const ModelConfig& cfg, bool token_embeddings) 
         "lm_head",
         torch::nn::Linear(torch::nn::LinearOptions(cfg.d_model, cfg.vocab).bias(cfg.head_bias())));
   }
-  dropout = register_module("dropout", torch::nn::Dropout(cfg.dropout));
   init_weights(0);
 }
 
@@ -100,7 +99,8 @@ torch::Tensor TransformerImpl::embed(const torch::Tensor& ids) {
   return wte(ids);
 }
 
-torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, ForwardCache* cache) {
+torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, ForwardCache* cache,
+                                                  bool last_only) {
   const std::int64_t length = x.size(1);
   if (cfg_.pos == PosEncoding::kLearned && length > cfg_.max_positions) {
     throw std::invalid_argument("length " + std::to_string(length) +
@@ -112,10 +112,15 @@ torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, Forwar
   pos = make_position_context(cfg_, length, x.scalar_type());
   torch::Tensor h = x;
   if (cfg_.pos == PosEncoding::kLearned) h = h + wpe.slice(0, 0, length);
-  h = dropout(h);
+  if (is_training() && cfg_.dropout > 0) {
+    pos.dropout = std::make_shared<DropoutSource>(
+        DropoutSource{Rng::stream(dropout_seed_, dropout_calls_++), cfg_.dropout});
+  }
+  h = apply_dropout(h, pos);
   if (cache) cache->blocks.assign(layers.size(), BlockCache{});
   for (std::size_t l = 0; l < layers.size(); ++l)
     h = layers[l]->forward(h, pos, cache ? &cache->blocks[l] : nullptr);
+  if (last_only) return ln_f(h.select(1, length - 1));
   const auto y = ln_f(h, cache ? &cache->final_norm : nullptr);
   if (cache) cache->hidden = y.detach();
   return y;

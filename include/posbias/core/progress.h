@@ -10,14 +10,16 @@ namespace posbias {
 
 class Progress {
  public:
-  Progress(std::string label, std::int64_t total);
+  // already_done: work finished before this process started (a resumed run); the ETA uses
+  // only this process's pace.
+  Progress(std::string label, std::int64_t total, std::int64_t already_done = 0);
   ~Progress();
   void update(std::int64_t done);
   void finish();
 
  private:
   std::string label_;
-  std::int64_t total_;
+  std::int64_t total_, already_done_;
   std::chrono::steady_clock::time_point start_, last_draw_;
   int last_decile_ = -1;
   bool tty_ = false, drawn_ = false, finished_ = false;

@@ -10,6 +10,9 @@
 
 #include <torch/torch.h>
 
+#include <memory>
+
+#include "posbias/core/rng.h"
 #include "posbias/model/config.h"
 
 namespace posbias {
@@ -33,14 +36,27 @@ class NormImpl : public torch::nn::Module {
 };
 TORCH_MODULE(Norm);
 
-// ---- Positions shared by all layers of one forward ----
+// ---- Dropout from a fast seeded stream ----
+// torch's bernoulli_ draws one mt19937 number per element, which took 10-15% of a hop-model
+// training step. Masks here come from SplitMix64, four 16-bit draws per 64-bit word (so p is
+// rounded to a multiple of 1/65536), and are deterministic for the stream's seed.
+struct DropoutSource {
+  Rng rng;
+  double p = 0;
+};
+
+// ---- Positions (and dropout) shared by all layers of one forward ----
 struct PositionContext {
   std::int64_t length = 0;
   torch::Tensor cos, sin;    // [L, R] rotary tables in the family's layout (RoPE only)
   std::int64_t rotary = 0;   // R rotary dims per head
   bool interleaved = false;  // GPT-J pairs (2i, 2i+1); otherwise halves (rotate_half)
   torch::Tensor bias;        // [H, L, L] additive score bias: causal -inf mask (+ ALiBi)
+  std::shared_ptr<DropoutSource> dropout;  // set only for a training-mode forward with p > 0
 };
+
+// x with a fresh dropout mask (scaled by 1/(1-p)); x itself when ctx.dropout is unset.
+torch::Tensor apply_dropout(const torch::Tensor& x, const PositionContext& ctx);
 
 PositionContext make_position_context(const ModelConfig& cfg, std::int64_t length,
                                       torch::Dtype dtype);
@@ -65,7 +81,6 @@ class AttentionImpl : public torch::nn::Module {
 
   torch::nn::Linear qkv{nullptr};  // D → (H + 2K)·E, rows [q heads | k heads | v heads]
   torch::nn::Linear out{nullptr};  // H·E → D
-  torch::nn::Dropout dropout{nullptr};
   std::int64_t heads, kv_heads, head_dim;
 };
 TORCH_MODULE(Attention);

@@ -37,7 +37,6 @@ class BlockImpl : public torch::nn::Module {
   Norm ln1{nullptr}, ln2{nullptr};  // ln2 unused by parallel (GPT-J) blocks
   Attention attn{nullptr};
   Mlp mlp{nullptr};
-  torch::nn::Dropout dropout{nullptr};
   bool parallel;
 };
 TORCH_MODULE(Block);
@@ -80,9 +79,15 @@ class TransformerImpl : public torch::nn::Module {
 
   torch::Tensor embed(const torch::Tensor& ids);  // token embeddings [B, L, D]
   // Final normed hidden from input embeddings (positions added inside for learned PE).
-  torch::Tensor forward_embeddings(const torch::Tensor& x, ForwardCache* cache = nullptr);
+  // last_only: the final normed hidden of the last position alone, [B, D] (no cache).
+  torch::Tensor forward_embeddings(const torch::Tensor& x, ForwardCache* cache = nullptr,
+                                   bool last_only = false);
   torch::Tensor logits(const torch::Tensor& hidden);
   torch::Tensor forward(const torch::Tensor& ids) { return logits(forward_embeddings(embed(ids))); }
+  // Logits at the last position only, [B, V]: what answer-only training and evaluation score.
+  torch::Tensor last_logits(const torch::Tensor& ids) {
+    return logits(forward_embeddings(embed(ids), nullptr, /*last_only=*/true));
+  }
 
   // Cotangents of the final hidden [C, B, L, D] → cotangents of the input embeddings.
   torch::Tensor backward_to_input(const ForwardCache& cache, const torch::Tensor& dhidden) const;
@@ -98,10 +103,15 @@ class TransformerImpl : public torch::nn::Module {
   std::vector<Block> layers;     // the same blocks, typed
   Norm ln_f{nullptr};
   torch::nn::Linear lm_head{nullptr};  // untied models only
-  torch::nn::Dropout dropout{nullptr};
+
+  // Dropout (embeddings, attention pattern, residual branches) is active in training mode
+  // when cfg.dropout > 0. Forward number n after set_dropout_seed(s) draws its masks from
+  // the stream (s, n), so a training step is reproducible from its seed.
+  void set_dropout_seed(std::uint64_t seed) { dropout_seed_ = seed, dropout_calls_ = 0; }
 
  private:
   ModelConfig cfg_;
+  std::uint64_t dropout_seed_ = 0, dropout_calls_ = 0;
 };
 TORCH_MODULE(Transformer);
 

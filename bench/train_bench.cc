@@ -1,0 +1,108 @@
+// Training-step benchmark: one answer-only training step of the gptj-hop model at the default
+// shape (12 layers, d = 128, 1 head, MLP 512, L = 17, batch 64, Letter vocabulary) by posbias
+// (HopTrainer::step: data, forward, backward, clipping, AdamW), against the Python PyTorch
+// peer (bench/train_peer.py, /usr/bin/python3, Debian's torch 1.13) in the same run. Prints
+// seconds per step, the ratio, GFLOP/s and the fraction of the measured FMA peak, and where
+// posbias's step time goes.
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "posbias/core/blas_kernel.h"
+#include "posbias/core/doctor.h"
+#include "posbias/core/machine.h"
+#include "posbias/train/hop_eval.h"
+#include "posbias/train/trainer.h"
+#include "run_command.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Matmul FLOPs of one training step: forward (linear layers, full L×L attention products,
+// answer-only head) and a backward of twice the forward.
+double step_flops(const posbias::TrainConfig& c) {
+  const double t = static_cast<double>(c.batch) * c.length, d = c.d_model, m = c.mlp;
+  const double per_layer = 2 * t * (3 * d * d + d * d + 2 * d * m) +
+                           2 * 2 * static_cast<double>(c.batch) * c.length * c.length * d;
+  const double head = 2.0 * c.batch * d * static_cast<double>(c.model_config().vocab);
+  return 3 * (c.layers * per_layer + head);
+}
+
+template <class F>
+double best_of(int repeats, int steps, F&& f) {
+  double best = 1e30;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = Clock::now();
+    for (int s = 0; s < steps; ++s) f();
+    best = std::min(best, since(t0) / steps);
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int, char** argv) {
+  using namespace posbias;
+  configure_process_environment(argv);
+  configure_torch_threads();
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  const double peak = measure_fma_peak_gflops(cores);
+  std::printf("machine: %d cores, torch threads %d, measured FP32 FMA peak %.1f GFLOP/s\n", cores,
+              torch::get_num_threads(), peak);
+
+  TrainConfig c;
+  c.task = Task::kLetter;
+  c.finalize();
+  HopTrainer trainer(c);
+  std::int64_t step = 0;
+  for (int i = 0; i < 5; ++i) trainer.step(++step);
+  const double ours = best_of(3, 20, [&] { trainer.step(++step); });
+
+  // Where the time goes (same shapes, fixed batch).
+  const auto batch = sample_batch(c.task, c.hops, c.length, c.batch, 0, 1, 0);
+  const HopBatch b = encode_examples(batch, 0, batch.size());
+  const double data = best_of(3, 20, [&] {
+    const auto x = sample_batch(c.task, c.hops, c.length, c.batch, 0, 1, 0);
+    (void)encode_examples(x, 0, x.size());
+  });
+  const double forward = best_of(3, 20, [&] {
+    torch::NoGradGuard g;
+    (void)trainer.model->last_logits(b.ids);
+  });
+  const double forward_backward = best_of(3, 20, [&] {
+    trainer.flat->zero_grad();
+    torch::cross_entropy_loss(trainer.model->last_logits(b.ids), b.answers).backward();
+  });
+  const double optimizer = best_of(3, 20, [&] {
+    clip_gradients(*trainer.flat, 1.0);
+    trainer.adam->step(1e-4);
+  });
+
+  const double flops = step_flops(c);
+  std::printf("\ntraining step, d=%d, L=%d, batch %d, %d layers (%.2f GFLOP matmul per step)\n",
+              c.d_model, c.length, c.batch, c.layers, flops / 1e9);
+  std::printf("  posbias   %7.1f ms/step  %6.1f GFLOP/s  %5.1f%% of peak\n", 1e3 * ours,
+              flops / ours / 1e9, 100 * flops / ours / 1e9 / peak);
+  std::printf("    data %.1f ms, forward %.1f ms (no grad), forward+backward %.1f ms, "
+              "clip+AdamW %.1f ms\n",
+              1e3 * data, 1e3 * forward, 1e3 * forward_backward, 1e3 * optimizer);
+
+  const std::string out = bench::run_command("/usr/bin/python3 " + std::string(POSBIAS_SOURCE_DIR) +
+                                             "/bench/train_peer.py --repeats 3 2>/dev/null");
+  const nlohmann::json peer =
+      out.empty() ? nlohmann::json() : nlohmann::json::parse(out.substr(0, out.find('\n')), nullptr, false);
+  if (!peer.is_object() || !peer.contains("seconds_per_step")) {
+    std::printf("  peer      unavailable (needs /usr/bin/python3 with python3-torch)\n");
+    return 1;
+  }
+  const double theirs = peer["seconds_per_step"].get<double>();
+  std::printf("  pytorch   %7.1f ms/step  %6.1f GFLOP/s  %5.1f%% of peak (torch %s)\n",
+              1e3 * theirs, flops / theirs / 1e9, 100 * flops / theirs / 1e9 / peak,
+              peer.value("torch", "?").c_str());
+  std::printf("  speed-up  %.2fx (target >= 1.25x)\n", theirs / ours);
+  return 0;
+}

@@ -1,0 +1,43 @@
+// Scoring a hop model: examples → token-id batches, and accuracy per hop (the argmax of the
+// logits at the last position against the answer token). Used by training's held-out
+// evaluation, `posbias eval`, and the LLM harness's comparison with our own models.
+//
+// Shapes: ids [B, L] int64, answers [B] int64, logits [B, V].
+#pragma once
+
+#include <torch/torch.h>
+
+#include <map>
+#include <vector>
+
+#include "posbias/model/transformer.h"
+#include "posbias/tasks/hop_task.h"
+
+namespace posbias {
+
+struct HopBatch {
+  torch::Tensor ids;      // [B, L]
+  torch::Tensor answers;  // [B]
+};
+
+// Examples [begin, end) of one length, encoded with the task's shared vocabulary.
+HopBatch encode_examples(const std::vector<Example>& examples, std::size_t begin, std::size_t end);
+
+struct HopAccuracy {
+  std::map<int, std::int64_t> correct, total;  // by hops
+  std::int64_t decoy_picks = 0;                // predictions equal to the decoy's target
+  double hop(int h) const;
+  double all() const;
+  double decoy_rate() const;
+};
+
+// Greedy answers at the last position, in eval mode without gradients (the model's training
+// mode is restored). Examples may have different lengths; each length is batched separately.
+HopAccuracy evaluate_hops(Transformer& model, const std::vector<Example>& examples,
+                          std::int64_t batch = 256);
+
+// The predicted answer token id for every example (same order).
+std::vector<std::int64_t> predict_answers(Transformer& model, const std::vector<Example>& examples,
+                                          std::int64_t batch = 256);
+
+}  // namespace posbias

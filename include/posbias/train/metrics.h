@@ -1,0 +1,39 @@
+// A training run's metrics.jsonl: one line per evaluation, {"step", "loss", "lr",
+// "acc": {"1": .., "2": .., "all": ..}, "tokens_per_s", "train_seconds"}. Read back for the
+// figures (accuracy per hop and loss against step), the crossing steps that show learning
+// dynamics, and trimming after a resume.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace posbias {
+
+struct MetricsRow {
+  std::int64_t step = 0;
+  double loss = 0;  // NaN at step 0 (no training yet)
+  double lr = 0;
+  std::map<std::string, double> acc;  // "1".."4", "all"
+  std::string line;                   // the JSON text as written
+};
+
+// Lines that do not parse (a line cut short by a kill) are skipped. Missing file = empty.
+std::vector<MetricsRow> read_metrics(const std::filesystem::path& path);
+
+// The first step at which acc[key] >= threshold, if any.
+std::optional<std::int64_t> first_crossing(const std::vector<MetricsRow>& rows,
+                                           const std::string& key, double threshold);
+
+// {"crossing_0.9": {"1": step|null, ...}, "crossing_0.99": {...}, "final": {...}}
+nlohmann::json metrics_summary(const std::vector<MetricsRow>& rows);
+
+// STEM_accuracy.{svg,png,gp}: held-out accuracy per hop against step; STEM_loss: training loss.
+void render_training_figures(const std::vector<MetricsRow>& rows, const std::string& title,
+                             const std::filesystem::path& stem);
+
+}  // namespace posbias

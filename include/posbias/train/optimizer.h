@@ -1,0 +1,65 @@
+// Flat parameters and AdamW for training. All parameters of a module become views into one
+// contiguous fp32 buffer, and their gradients views into a second, so the optimizer update,
+// gradient clipping and the data-parallel gradient reduction are each a few ops on one
+// tensor of P elements instead of hundreds of small ones.
+//
+// Shapes: params, grads, exp_avg, exp_avg_sq, decay_mask are [P] (P = total parameters).
+#pragma once
+
+#include <torch/torch.h>
+
+#include <string>
+#include <vector>
+
+#include "posbias/train/train_config.h"
+
+namespace posbias {
+
+struct ParamSlot {
+  std::string name;
+  std::vector<std::int64_t> shape;
+  std::int64_t offset = 0, numel = 0;
+};
+
+class FlatParams {
+ public:
+  // Re-points every parameter of `module` (in named_parameters order) into the flat buffers,
+  // keeping the current values. Matrices and embeddings get weight decay; vectors do not.
+  explicit FlatParams(torch::nn::Module& module);
+
+  torch::Tensor params, grads, decay_mask;  // [P]
+  const std::vector<ParamSlot>& slots() const { return slots_; }
+  std::int64_t size() const { return params.numel(); }
+  void zero_grad() { grads.zero_(); }
+
+ private:
+  std::vector<ParamSlot> slots_;
+};
+
+// The learning rate for update number `step` (1-based): linear warmup from lr/warmup to lr
+// over `warmup` updates, then linear decay to 0 at `steps`.
+double learning_rate(const TrainConfig& config, std::int64_t step);
+
+// Sums gradients across data-parallel ranks and divides by the world size: the single place
+// where ranks meet. With world_size 1 it is the identity.
+void reduce_gradients(FlatParams& flat, const TrainConfig& config);
+
+// Scales gradients so their global L2 norm is at most max_norm (0 = off). Returns the norm
+// before clipping.
+double clip_gradients(FlatParams& flat, double max_norm);
+
+// AdamW (decoupled weight decay, bias-corrected moments) on the flat buffers.
+class AdamW {
+ public:
+  AdamW(FlatParams& flat, const TrainConfig& config);
+  void step(double lr);  // one update with the current gradients
+
+  torch::Tensor exp_avg, exp_avg_sq;  // [P]
+  std::int64_t steps_taken = 0;
+
+ private:
+  FlatParams* flat_;
+  double beta1_, beta2_, eps_, weight_decay_;
+};
+
+}  // namespace posbias

@@ -1,0 +1,58 @@
+// Everything that defines a hop-task training run, as one plain struct: the task, the
+// gptj-hop model shape, the optimizer and schedule, evaluation and checkpoint intervals, and
+// the data-parallel slot (rank, world size). Stored as RUN_DIR/train.json; every field is
+// also a `posbias train` flag, and `--config FILE` reads the same JSON.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "posbias/model/config.h"
+#include "posbias/tasks/vocab.h"
+
+namespace posbias {
+
+struct TrainConfig {
+  Task task = Task::kNumber;
+  std::vector<int> hops{1, 2, 3, 4};  // mixed uniformly in training
+  int length = 17;                    // training sequence length
+
+  // Model: gptj-hop (12 layers, 1 head, d 128, MLP 512, GELU, rotary 16, untied, std 0.02).
+  int layers = 12, d_model = 128, heads = 1, mlp = 512, rotary_dim = 16;
+  double rope_theta = 10000.0;
+  double dropout = 0.1;
+  double init_std = 0.02;
+
+  // AdamW with linear warmup then linear decay to zero at `steps`.
+  std::int64_t steps = 0;  // 0 = the task's default (number 3000, letter 6000)
+  int batch = 64;          // global batch (split across ranks)
+  double lr = 1e-3;
+  std::int64_t warmup = 500;
+  double weight_decay = 0.01;  // on matrices and embeddings, not on biases or norms
+  double beta1 = 0.9, beta2 = 0.999, adam_eps = 1e-8;
+  double grad_clip = 1.0;  // max global L2 norm; 0 = off
+
+  std::uint64_t seed = 0;
+  std::int64_t eval_every = 100;       // held-out accuracy per hop, a metrics.jsonl line
+  int eval_per_hop = 256;              // held-out examples per hop
+  std::int64_t checkpoint_every = 500; // a multiple of eval_every
+
+  int rank = 0, world_size = 1;  // data-parallel slot: each rank draws its own shard
+
+  // Fills defaults that depend on the task (steps) and checks every field; throws
+  // std::invalid_argument naming the bad one.
+  void finalize();
+  std::int64_t default_steps() const { return task == Task::kNumber ? 3000 : 6000; }
+  // The gptj-hop ModelConfig for this run (vocabulary from the task).
+  ModelConfig model_config() const;
+  int local_batch() const { return batch / world_size; }
+};
+
+nlohmann::json train_config_to_json(const TrainConfig& config);
+// Fields absent from `j` keep the values of `base`; unknown fields are an error (a typo in a
+// config file must not silently train something else).
+TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& base = {});
+
+}  // namespace posbias

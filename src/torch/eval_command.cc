@@ -1,0 +1,139 @@
+#include "posbias/train/eval_command.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/parse.h"
+#include "posbias/core/plot.h"
+#include "posbias/core/progress.h"
+#include "posbias/train/checkpoint.h"
+#include "posbias/train/hop_eval.h"
+
+namespace posbias {
+namespace {
+
+std::vector<int> parse_lengths(const std::string& text) {
+  std::vector<int> out;
+  for (const std::string& part : split_commas(text)) {
+    const std::int64_t v = parse_integer(part, "--lengths");
+    if (v < 2 || v > 100000) {
+      throw std::invalid_argument("--lengths must be in 2..100000, got " + part);
+    }
+    out.push_back(static_cast<int>(v));
+  }
+  return out;
+}
+
+// Examples per forward pass: keeps the [B, L, L] attention scores near 50M floats.
+std::int64_t batch_for(int length) {
+  const double l = static_cast<double>(length);
+  return std::max<std::int64_t>(1, std::min<std::int64_t>(256, static_cast<std::int64_t>(5e7 / (l * l))));
+}
+
+nlohmann::json accuracy_json(const HopAccuracy& acc) {
+  nlohmann::json j;
+  for (const auto& [h, n] : acc.total) j[std::to_string(h)] = acc.hop(h);
+  j["all"] = acc.all();
+  return j;
+}
+
+void plot_eval(const nlohmann::json& result, const std::string& stem) {
+  Panel p;
+  p.title = result["task"].get<std::string>() + " model: accuracy against input length";
+  p.xlabel = "input length (tokens, log scale)";
+  p.ylabel = "accuracy";
+  p.log_x = true;
+  p.ymin = 0;
+  p.ymax = 1.02;
+  p.key = "bottom left";
+  auto add = [&](const nlohmann::json& acc, const std::string& key, const std::string& title,
+                 int width) {
+    Series s;
+    s.title = title;
+    s.style = "linespoints";
+    s.line_width = width;
+    for (int len : result["lengths"].get<std::vector<int>>()) {  // in length order
+      const std::string k = std::to_string(len);
+      if (!acc.contains(k) || !acc[k].contains(key)) continue;
+      s.x.push_back(len);
+      s.y.push_back(acc[k][key].get<double>());
+    }
+    p.series.push_back(std::move(s));
+  };
+  for (const auto& [key, v] : result["accuracy"].begin().value().items()) {
+    add(result["accuracy"], key, key == "all" ? "all hops" : key + "-hop", key == "all" ? 3 : 1);
+  }
+  if (result.contains("controls")) {
+    for (const auto& [name, control] : result["controls"].items()) {
+      add(control["accuracy"], "all", "all hops, " + name + " control", 3);
+    }
+  }
+  Figure f;
+  f.panels = {p};
+  render_figure(f, stem);
+}
+
+}  // namespace
+
+nlohmann::json run_eval(const EvalOptions& o) {
+  if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
+  if (o.count < 1 || o.count > 1'000'000) {
+    throw std::invalid_argument("--count must be in 1..1000000, got " + std::to_string(o.count));
+  }
+  const std::vector<int> lengths = parse_lengths(o.lengths);
+  LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
+  const TrainConfig& c = loaded.info.config;
+  const Variant control = c.task == Task::kNumber ? Variant::kSeenJumps : Variant::kDecoy;
+  for (int len : lengths) {
+    for (int h : c.hops) {
+      validate_spec(c.task, h, len, Variant::kStandard);
+      if (o.controls) validate_spec(c.task, h, len, control);
+    }
+  }
+
+  const auto t0 = std::chrono::steady_clock::now();
+  nlohmann::json result{{"task", task_name(c.task)},
+                        {"run", o.run},
+                        {"checkpoint", loaded.path.string()},
+                        {"step", loaded.info.step},
+                        {"count_per_hop", o.count},
+                        {"seed", o.seed},
+                        {"lengths", lengths}};
+  const std::string control_name(variant_name(control));
+  Progress progress("eval", static_cast<std::int64_t>(lengths.size()) * (o.controls ? 2 : 1));
+  std::int64_t done = 0;
+  for (int len : lengths) {
+    for (Variant v : {Variant::kStandard, control}) {
+      if (v == control && !o.controls) continue;
+      DatasetSpec spec;
+      spec.task = c.task;
+      spec.hops = c.hops;
+      spec.length = len;
+      spec.count = o.count * static_cast<std::int64_t>(c.hops.size());
+      spec.seed = o.seed;
+      spec.variant = v;
+      const HopAccuracy acc = evaluate_hops(loaded.model, make_dataset(spec), batch_for(len));
+      const std::string key = std::to_string(len);
+      if (v == Variant::kStandard) {
+        result["accuracy"][key] = accuracy_json(acc);
+      } else {
+        result["controls"][control_name]["accuracy"][key] = accuracy_json(acc);
+        if (v == Variant::kDecoy) result["controls"][control_name]["decoy_rate"][key] = acc.decoy_rate();
+      }
+      progress.update(++done);
+    }
+  }
+  progress.finish();
+  result["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::string text = result.dump(2) + "\n";
+  if (o.json.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    write_file_atomic(o.json, text);
+  }
+  if (!o.plot.empty()) plot_eval(result, o.plot);
+  return result;
+}
+
+}  // namespace posbias

@@ -1,0 +1,85 @@
+#include "posbias/train/hop_eval.h"
+
+#include <stdexcept>
+
+namespace posbias {
+
+HopBatch encode_examples(const std::vector<Example>& examples, std::size_t begin, std::size_t end) {
+  if (begin >= end || end > examples.size()) throw std::invalid_argument("empty example range");
+  const std::int64_t rows = static_cast<std::int64_t>(end - begin);
+  const std::int64_t length = examples[begin].length();
+  const Vocabulary& vocab = Vocabulary::of(examples[begin].task);
+  HopBatch b;
+  b.ids = torch::empty({rows, length}, torch::kInt64);
+  b.answers = torch::empty({rows}, torch::kInt64);
+  auto ids = b.ids.accessor<std::int64_t, 2>();
+  auto answers = b.answers.accessor<std::int64_t, 1>();
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const Example& ex = examples[begin + static_cast<std::size_t>(r)];
+    if (ex.length() != length || ex.task != examples[begin].task) {
+      throw std::invalid_argument("a batch needs examples of one task and one length");
+    }
+    for (std::int64_t t = 0; t < length; ++t) ids[r][t] = vocab.id(ex.tokens[t]);
+    answers[r] = vocab.id(ex.answer);
+  }
+  return b;
+}
+
+double HopAccuracy::hop(int h) const {
+  const auto it = total.find(h);
+  return it == total.end() || it->second == 0
+             ? 0.0
+             : static_cast<double>(correct.at(h)) / static_cast<double>(it->second);
+}
+
+double HopAccuracy::all() const {
+  std::int64_t c = 0, n = 0;
+  for (const auto& [h, t] : total) c += correct.at(h), n += t;
+  return n == 0 ? 0.0 : static_cast<double>(c) / static_cast<double>(n);
+}
+
+double HopAccuracy::decoy_rate() const {
+  std::int64_t n = 0;
+  for (const auto& [h, t] : total) n += t;
+  return n == 0 ? 0.0 : static_cast<double>(decoy_picks) / static_cast<double>(n);
+}
+
+std::vector<std::int64_t> predict_answers(Transformer& model, const std::vector<Example>& examples,
+                                          std::int64_t batch) {
+  std::vector<std::int64_t> out(examples.size());
+  if (examples.empty()) return out;
+  const bool was_training = model->is_training();
+  model->eval();
+  torch::NoGradGuard no_grad;
+  std::size_t begin = 0;
+  while (begin < examples.size()) {
+    std::size_t end = begin;
+    while (end < examples.size() && end - begin < static_cast<std::size_t>(batch) &&
+           examples[end].length() == examples[begin].length()) {
+      ++end;
+    }
+    const HopBatch b = encode_examples(examples, begin, end);
+    const torch::Tensor predicted = model->last_logits(b.ids).argmax(-1).contiguous();
+    const auto p = predicted.accessor<std::int64_t, 1>();
+    for (std::size_t i = begin; i < end; ++i) out[i] = p[static_cast<std::int64_t>(i - begin)];
+    begin = end;
+  }
+  model->train(was_training);
+  return out;
+}
+
+HopAccuracy evaluate_hops(Transformer& model, const std::vector<Example>& examples,
+                          std::int64_t batch) {
+  const std::vector<std::int64_t> predicted = predict_answers(model, examples, batch);
+  HopAccuracy acc;
+  for (std::size_t i = 0; i < examples.size(); ++i) {
+    const Example& ex = examples[i];
+    const Vocabulary& vocab = Vocabulary::of(ex.task);
+    acc.total[ex.hops] += 1;
+    acc.correct[ex.hops] += predicted[i] == vocab.id(ex.answer);
+    if (!ex.decoy.empty()) acc.decoy_picks += predicted[i] == vocab.id(ex.decoy);
+  }
+  return acc;
+}
+
+}  // namespace posbias

@@ -1,0 +1,143 @@
+#include "posbias/train/train_config.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "posbias/tasks/hop_task.h"
+
+namespace posbias {
+namespace {
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw std::invalid_argument(message);
+}
+
+}  // namespace
+
+void TrainConfig::finalize() {
+  if (steps == 0) steps = default_steps();
+  require(!hops.empty(), "at least one hop count is needed");
+  for (int h : hops) validate_spec(task, h, length, Variant::kStandard);
+  require(layers >= 1 && layers <= 256, "layers must be in 1..256");
+  require(d_model >= 2 && d_model <= 16384, "d_model must be in 2..16384");
+  require(heads >= 1 && d_model % heads == 0, "heads must divide d_model");
+  require(mlp >= 1 && mlp <= 1 << 20, "mlp must be in 1..1048576");
+  require(rotary_dim >= 0 && rotary_dim <= d_model / heads && rotary_dim % 2 == 0,
+          "rotary_dim must be even and at most the head size");
+  require(std::isfinite(rope_theta) && rope_theta > 1, "rope_theta must be > 1");
+  require(dropout >= 0 && dropout < 1, "dropout must be in [0, 1)");
+  require(init_std > 0 && init_std < 10, "init_std must be in (0, 10)");
+  require(steps >= 1 && steps <= 100'000'000, "steps must be in 1..1e8");
+  require(batch >= 1 && batch <= 65536, "batch must be in 1..65536");
+  require(std::isfinite(lr) && lr > 0 && lr < 10, "lr must be in (0, 10)");
+  require(warmup >= 0 && warmup <= steps, "warmup must be in 0..steps");
+  require(std::isfinite(weight_decay) && weight_decay >= 0 && weight_decay < 1,
+          "weight_decay must be in [0, 1)");
+  require(beta1 >= 0 && beta1 < 1 && beta2 >= 0 && beta2 < 1, "betas must be in [0, 1)");
+  require(adam_eps > 0 && adam_eps < 1, "adam_eps must be in (0, 1)");
+  require(std::isfinite(grad_clip) && grad_clip >= 0, "grad_clip must be >= 0");
+  require(eval_every >= 1, "eval_every must be >= 1");
+  require(eval_per_hop >= 1 && eval_per_hop <= 100000, "eval_per_hop must be in 1..100000");
+  require(checkpoint_every >= 1 && checkpoint_every % eval_every == 0,
+          "checkpoint_every must be a positive multiple of eval_every");
+  require(world_size >= 1 && rank >= 0 && rank < world_size, "rank must be in 0..world_size-1");
+  require(batch % world_size == 0, "batch must be a multiple of world_size");
+}
+
+ModelConfig TrainConfig::model_config() const {
+  ModelConfig c = model_preset("gptj-hop");
+  c.vocab = Vocabulary::of(task).size();
+  c.layers = layers;
+  c.d_model = d_model;
+  c.heads = c.kv_heads = heads;
+  c.mlp = mlp;
+  c.rotary_dim = rotary_dim;
+  c.rope_theta = rope_theta;
+  c.dropout = dropout;
+  c.init_std = init_std;
+  c.validate();
+  return c;
+}
+
+nlohmann::json train_config_to_json(const TrainConfig& c) {
+  return {{"task", task_name(c.task)},
+          {"hops", c.hops},
+          {"length", c.length},
+          {"layers", c.layers},
+          {"d_model", c.d_model},
+          {"heads", c.heads},
+          {"mlp", c.mlp},
+          {"rotary_dim", c.rotary_dim},
+          {"rope_theta", c.rope_theta},
+          {"dropout", c.dropout},
+          {"init_std", c.init_std},
+          {"steps", c.steps},
+          {"batch", c.batch},
+          {"lr", c.lr},
+          {"warmup", c.warmup},
+          {"weight_decay", c.weight_decay},
+          {"beta1", c.beta1},
+          {"beta2", c.beta2},
+          {"adam_eps", c.adam_eps},
+          {"grad_clip", c.grad_clip},
+          {"seed", c.seed},
+          {"eval_every", c.eval_every},
+          {"eval_per_hop", c.eval_per_hop},
+          {"checkpoint_every", c.checkpoint_every},
+          {"rank", c.rank},
+          {"world_size", c.world_size}};
+}
+
+TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& base) {
+  require(j.is_object(), "a training config must be a JSON object");
+  TrainConfig c = base;
+  for (const auto& [key, value] : j.items()) {
+    auto number = [&](auto& field) {
+      using T = std::decay_t<decltype(field)>;
+      if (std::is_integral_v<T> ? !value.is_number_integer() : !value.is_number()) {
+        throw std::invalid_argument("config field '" + key + "' must be a number" +
+                                    (std::is_integral_v<T> ? " (an integer)" : ""));
+      }
+      field = value.get<T>();
+    };
+    if (key == "task") {
+      require(value.is_string(), "config field 'task' must be a string");
+      c.task = parse_task(value.get<std::string>());
+    } else if (key == "hops") {
+      require(value.is_array(), "config field 'hops' must be a list of integers");
+      c.hops.clear();
+      for (const auto& h : value) {
+        require(h.is_number_integer(), "config field 'hops' must be a list of integers");
+        c.hops.push_back(h.get<int>());
+      }
+    } else if (key == "length") number(c.length);
+    else if (key == "layers") number(c.layers);
+    else if (key == "d_model") number(c.d_model);
+    else if (key == "heads") number(c.heads);
+    else if (key == "mlp") number(c.mlp);
+    else if (key == "rotary_dim") number(c.rotary_dim);
+    else if (key == "rope_theta") number(c.rope_theta);
+    else if (key == "dropout") number(c.dropout);
+    else if (key == "init_std") number(c.init_std);
+    else if (key == "steps") number(c.steps);
+    else if (key == "batch") number(c.batch);
+    else if (key == "lr") number(c.lr);
+    else if (key == "warmup") number(c.warmup);
+    else if (key == "weight_decay") number(c.weight_decay);
+    else if (key == "beta1") number(c.beta1);
+    else if (key == "beta2") number(c.beta2);
+    else if (key == "adam_eps") number(c.adam_eps);
+    else if (key == "grad_clip") number(c.grad_clip);
+    else if (key == "seed") number(c.seed);
+    else if (key == "eval_every") number(c.eval_every);
+    else if (key == "eval_per_hop") number(c.eval_per_hop);
+    else if (key == "checkpoint_every") number(c.checkpoint_every);
+    else if (key == "rank") number(c.rank);
+    else if (key == "world_size") number(c.world_size);
+    else throw std::invalid_argument("unknown config field '" + key.substr(0, 40) + "'");
+  }
+  return c;
+}
+
+}  // namespace posbias
