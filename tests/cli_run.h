@@ -25,7 +25,7 @@ inline std::string slurp(const std::filesystem::path& p) {
 }
 
 // Runs `posbias ARGS` (under `timeout 120` unless the test gives its own prefix).
-inline CliResult run(const std::string& args, int timeout_seconds = 120) {
+inline CliResult run_cli(const std::string& args, int timeout_seconds = 120) {
   const auto dir = std::filesystem::temp_directory_path();
   const std::string out = (dir / ("posbias_cli_out_" + std::to_string(::getpid()))).string();
   const std::string err = (dir / ("posbias_cli_err_" + std::to_string(::getpid()))).string();
@@ -48,7 +48,7 @@ inline int lines(const std::string& s) {
 
 // One line on stderr that mentions `mentions`, and exit code `code` (2 = bad usage).
 inline void expect_error(const std::string& args, const std::string& mentions, int code = 2) {
-  const CliResult r = run(args);
+  const CliResult r = run_cli(args);
   EXPECT_EQ(r.code, code) << args << "\n" << r.err;
   EXPECT_EQ(lines(r.err), 1) << args << "\n" << r.err;
   EXPECT_NE(r.err.find(mentions), std::string::npos) << args << ": " << r.err;

@@ -17,19 +17,19 @@ namespace {
 using namespace posbias_test;
 
 TEST(Cli, TheoryCsvMatchesHandValues) {
-  const CliResult r = run("theory -L 3 -H 1 -a 0.5");
+  const CliResult r = run_cli("theory -L 3 -H 1 -a 0.5");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "position,influence,log10_influence");
   // e_3ᵀ N = (1/6, 1/6, 2/3)
   EXPECT_NE(r.out.find("\n1,0.16666666666666666,"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\n3,0.6666666666666666,"), std::string::npos) << r.out;
-  const CliResult e = run("theory -L 3 -H 1 -a 1/2 --exact");
+  const CliResult e = run_cli("theory -L 3 -H 1 -a 1/2 --exact");
   ASSERT_EQ(e.code, 0) << e.err;
   EXPECT_NE(e.out.find("\n3,2/3,"), std::string::npos) << e.out;
 }
 
 TEST(Cli, TheoryJsonCarriesSummaryAndTinyValues) {
-  const CliResult r = run("theory -L 100000 -H 300 -a 0.99 --format json");
+  const CliResult r = run_cli("theory -L 100000 -H 300 -a 0.99 --format json");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["log10_influence"].size(), 100000u);
@@ -49,7 +49,7 @@ TEST(Cli, TheoryWritesFilesAndFigure) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("posbias_cli_files_" + std::to_string(::getpid()));
   const CliResult r =
-      run("theory -L 512 -H 12 -a 0.5 --out " + (dir / "row.csv").string() + " --summary " +
+      run_cli("theory -L 512 -H 12 -a 0.5 --out " + (dir / "row.csv").string() + " --summary " +
           (dir / "s.json").string() + " --plot " + (dir / "fig").string());
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
@@ -64,8 +64,8 @@ TEST(Cli, FitRecoversTheoryProfile) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("posbias_cli_fit_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  ASSERT_EQ(run("theory -L 200 -H 10 -a 0.35 --out " + (dir / "p.csv").string()).code, 0);
-  const CliResult r = run("theory fit --profile " + (dir / "p.csv").string() + " -H 10 --json " +
+  ASSERT_EQ(run_cli("theory -L 200 -H 10 -a 0.35 --out " + (dir / "p.csv").string()).code, 0);
+  const CliResult r = run_cli("theory fit --profile " + (dir / "p.csv").string() + " -H 10 --json " +
                           (dir / "fit.json").string() + " --plot " + (dir / "fit").string());
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(dir / "fit.json"));
@@ -99,10 +99,10 @@ TEST(Cli, BadInputIsOneLineExitTwo) {
 }
 
 TEST(Cli, FailedRunIsOneLineExitOne) {
-  const CliResult r = run("theory fit --profile /nonexistent.csv -H 3");
+  const CliResult r = run_cli("theory fit --profile /nonexistent.csv -H 3");
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
-  const CliResult w = run("theory -L 10 -H 2 --out /proc/version/row.csv");
+  const CliResult w = run_cli("theory -L 10 -H 2 --out /proc/version/row.csv");
   EXPECT_EQ(w.code, 1) << w.err;
   EXPECT_EQ(lines(w.err), 1) << w.err;
 }
@@ -111,7 +111,7 @@ TEST(Cli, BirthMeasuresAndFits) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("posbias_cli_birth_" + std::to_string(::getpid()));
   const CliResult r =
-      run("birth --arch gpt2 --layers 4 --d-model 32 --heads 4 --length 24 --seeds 3 --json " +
+      run_cli("birth --arch gpt2 --layers 4 --d-model 32 --heads 4 --length 24 --seeds 3 --json " +
           (dir / "b.json").string() + " --csv " + (dir / "b.csv").string() + " --plot " +
           (dir / "b").string());
   ASSERT_EQ(r.code, 0) << r.err;
@@ -126,7 +126,7 @@ TEST(Cli, BirthMeasuresAndFits) {
   EXPECT_GT(j["profile"][0].get<double>(), j["profile"][12].get<double>());  // primacy
   EXPECT_GT(j["profile"][23].get<double>(), j["profile"][0].get<double>());  // recency anchor
   // The CSV feeds `theory fit` directly.
-  const CliResult f = run("theory fit --profile " + (dir / "b.csv").string() + " -H 4");
+  const CliResult f = run_cli("theory fit --profile " + (dir / "b.csv").string() + " -H 4");
   EXPECT_EQ(f.code, 0) << f.err;
   std::filesystem::remove_all(dir);
 }
@@ -154,12 +154,12 @@ TEST(Cli, BirthBadInput) {
            {"badjson.safetensors", std::string("\x05\0\0\0\0\0\0\0{oops", 13)},
            {"nothing.safetensors", std::string("\x02\0\0\0\0\0\0\0{}", 10)}}) {
     const CliResult r =
-        run("birth --config " + cfg + " --weights " + write(name, bytes) + " --length 6 --seeds 1");
+        run_cli("birth --config " + cfg + " --weights " + write(name, bytes) + " --length 6 --seeds 1");
     EXPECT_EQ(r.code, 1) << name << ": " << r.err;
     EXPECT_EQ(lines(r.err), 1) << name << ": " << r.err;
   }
   const CliResult bad_cfg =
-      run("birth --config " + write("c.json", "{\"model_type\": \"gpt2\", \"n_embd\": -4}") +
+      run_cli("birth --config " + write("c.json", "{\"model_type\": \"gpt2\", \"n_embd\": -4}") +
           " --weights " + write("w.safetensors", "x") + " --length 6");
   EXPECT_NE(bad_cfg.code, 0);
   EXPECT_EQ(lines(bad_cfg.err), 1) << bad_cfg.err;
@@ -167,7 +167,7 @@ TEST(Cli, BirthBadInput) {
 }
 
 TEST(Cli, HelpExplainsOptions) {
-  const CliResult r = run("theory --help");
+  const CliResult r = run_cli("theory --help");
   EXPECT_EQ(r.code, 0);
   for (const char* opt : {"--length", "--layers", "--alpha", "--query", "--window", "--alibi",
                           "--sink", "--exact", "--format", "--out", "--plot", "--summary"}) {
