@@ -14,6 +14,8 @@ void register_reproduce(CLI::App& app, Action* selected) {
       "Run every experiment at laptop scale on the embedded defaults and write a report folder "
       "with figures (SVG, PNG), data (CSV, JSON), run.json and index.html.");
   cmd->add_option("-o,--out", options->out, "report folder")->capture_default_str();
+  cmd->add_flag("--full", options->full,
+                "hop tasks: train with the shipped defaults (about 40 min) instead of a short run");
   cmd->callback([options, selected] {
     *selected = [options] {
       configure_torch_threads();

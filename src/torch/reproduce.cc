@@ -9,6 +9,7 @@
 #include "posbias/core/machine.h"
 #include "posbias/core/report.h"
 #include "posbias/core/theory_report.h"
+#include "posbias/train/hop_report.h"
 
 namespace posbias {
 
@@ -19,10 +20,11 @@ void run_reproduce(const ReproduceOptions& options) {
   Report report("posbias: position bias in transformers, reproduced");
   report.add(theory_report_section(dir));
   report.add(birth_report_section(dir));
+  report.add(hop_report_section(dir, options.full));
   report.write(dir);
   nlohmann::json run;
   run["command"] = "reproduce";
-  run["config"] = {{"out", options.out}};
+  run["config"] = {{"out", options.out}, {"full", options.full}};
   run["seed"] = 0;
   run["machine"] = machine_info();
   run["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -8,6 +8,7 @@ namespace posbias {
 
 struct ReproduceOptions {
   std::string out = "out/report";
+  bool full = false;  // hop tasks: the shipped training defaults instead of a short run
 };
 
 void run_reproduce(const ReproduceOptions& options);

@@ -26,7 +26,7 @@ struct TrainConfig {
   double init_std = 0.02;
 
   // AdamW with linear warmup then linear decay to zero at `steps`.
-  std::int64_t steps = 0;  // 0 = the task's default (number 3000, letter 6000)
+  std::int64_t steps = 0;  // 0 = the task's default (number 3000, letter 5000)
   int batch = 64;          // global batch (split across ranks)
   double lr = 1e-3;
   std::int64_t warmup = 500;
@@ -35,7 +35,7 @@ struct TrainConfig {
   double grad_clip = 1.0;  // max global L2 norm; 0 = off
 
   std::uint64_t seed = 0;
-  std::int64_t eval_every = 100;       // held-out accuracy per hop, a metrics.jsonl line
+  std::int64_t eval_every = 50;        // held-out accuracy per hop, a metrics.jsonl line
   int eval_per_hop = 256;              // held-out examples per hop
   std::int64_t checkpoint_every = 500; // a multiple of eval_every
 
@@ -44,7 +44,7 @@ struct TrainConfig {
   // Fills defaults that depend on the task (steps) and checks every field; throws
   // std::invalid_argument naming the bad one.
   void finalize();
-  std::int64_t default_steps() const { return task == Task::kNumber ? 3000 : 6000; }
+  std::int64_t default_steps() const { return task == Task::kNumber ? 3000 : 5000; }
   // The gptj-hop ModelConfig for this run (vocabulary from the task).
   ModelConfig model_config() const;
   int local_batch() const { return batch / world_size; }
