@@ -15,6 +15,7 @@
 #include "posbias/core/doctor.h"
 #include "posbias/core/machine.h"
 #include "run_command.h"
+#include "torch_bench_setup.h"
 
 namespace {
 
@@ -50,12 +51,7 @@ Flops forward_flops(const posbias::ModelConfig& c, double length) {
 
 int main(int, char** argv) {
   using namespace posbias;
-  configure_process_environment(argv);
-  configure_torch_threads();
-  const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  const double peak = measure_fma_peak_gflops(cores);
-  std::printf("machine: %d cores, torch threads %d, measured FP32 FMA peak %.1f GFLOP/s\n", cores,
-              torch::get_num_threads(), peak);
+  const double peak = bench::setup_torch_bench(argv);
 
   ModelConfig cfg = model_preset("gpt2");
   cfg.layers = 12, cfg.d_model = 256, cfg.heads = 4, cfg.kv_heads = 4, cfg.mlp = 1024;

@@ -16,6 +16,7 @@
 #include "posbias/train/hop_eval.h"
 #include "posbias/train/trainer.h"
 #include "run_command.h"
+#include "torch_bench_setup.h"
 
 namespace {
 
@@ -45,17 +46,12 @@ double best_of(int repeats, int steps, F&& f) {
 
 }  // namespace
 
-int main(int, char** argv) {
+int main(int argc, char** argv) {
   using namespace posbias;
-  configure_process_environment(argv);
-  configure_torch_threads();
-  const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  const double peak = measure_fma_peak_gflops(cores);
-  std::printf("machine: %d cores, torch threads %d, measured FP32 FMA peak %.1f GFLOP/s\n", cores,
-              torch::get_num_threads(), peak);
+  const double peak = bench::setup_torch_bench(argv);
 
   TrainConfig c;
-  c.task = Task::kLetter;
+  c.task = argc > 1 ? parse_task(argv[1]) : Task::kLetter;  // optional: number | letter
   c.finalize();
   HopTrainer trainer(c);
   std::int64_t step = 0;
@@ -83,8 +79,9 @@ int main(int, char** argv) {
   });
 
   const double flops = step_flops(c);
-  std::printf("\ntraining step, d=%d, L=%d, batch %d, %d layers (%.2f GFLOP matmul per step)\n",
-              c.d_model, c.length, c.batch, c.layers, flops / 1e9);
+  std::printf("\n%s training step, d=%d, L=%d, batch %d, %d layers (%.2f GFLOP matmul per step)\n",
+              std::string(task_name(c.task)).c_str(), c.d_model, c.length, c.batch, c.layers,
+              flops / 1e9);
   std::printf("  posbias   %7.1f ms/step  %6.1f GFLOP/s  %5.1f%% of peak\n", 1e3 * ours,
               flops / ours / 1e9, 100 * flops / ours / 1e9 / peak);
   std::printf("    data %.1f ms, forward %.1f ms (no grad), forward+backward %.1f ms, "
@@ -92,7 +89,8 @@ int main(int, char** argv) {
               1e3 * data, 1e3 * forward, 1e3 * forward_backward, 1e3 * optimizer);
 
   const std::string out = bench::run_command("/usr/bin/python3 " + std::string(POSBIAS_SOURCE_DIR) +
-                                             "/bench/train_peer.py --repeats 3 2>/dev/null");
+                                             "/bench/train_peer.py --repeats 3 --vocab " +
+                                             std::to_string(c.model_config().vocab) + " 2>/dev/null");
   const nlohmann::json peer =
       out.empty() ? nlohmann::json() : nlohmann::json::parse(out.substr(0, out.find('\n')), nullptr, false);
   if (!peer.is_object() || !peer.contains("seconds_per_step")) {

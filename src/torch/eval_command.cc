@@ -31,13 +31,6 @@ std::int64_t batch_for(int length) {
   return std::max<std::int64_t>(1, std::min<std::int64_t>(256, static_cast<std::int64_t>(5e7 / (l * l))));
 }
 
-nlohmann::json accuracy_json(const HopAccuracy& acc) {
-  nlohmann::json j;
-  for (const auto& [h, n] : acc.total) j[std::to_string(h)] = acc.hop(h);
-  j["all"] = acc.all();
-  return j;
-}
-
 void plot_eval(const nlohmann::json& result, const std::string& stem) {
   Panel p;
   p.title = result["task"].get<std::string>() + " model: accuracy against input length";
@@ -116,9 +109,9 @@ nlohmann::json run_eval(const EvalOptions& o) {
       const HopAccuracy acc = evaluate_hops(loaded.model, make_dataset(spec), batch_for(len));
       const std::string key = std::to_string(len);
       if (v == Variant::kStandard) {
-        result["accuracy"][key] = accuracy_json(acc);
+        result["accuracy"][key] = acc.to_json();
       } else {
-        result["controls"][control_name]["accuracy"][key] = accuracy_json(acc);
+        result["controls"][control_name]["accuracy"][key] = acc.to_json();
         if (v == Variant::kDecoy) result["controls"][control_name]["decoy_rate"][key] = acc.decoy_rate();
       }
       progress.update(++done);

@@ -44,6 +44,13 @@ double HopAccuracy::decoy_rate() const {
   return n == 0 ? 0.0 : static_cast<double>(decoy_picks) / static_cast<double>(n);
 }
 
+nlohmann::json HopAccuracy::to_json() const {
+  nlohmann::json j;
+  for (const auto& [h, n] : total) j[std::to_string(h)] = hop(h);
+  j["all"] = all();
+  return j;
+}
+
 std::vector<std::int64_t> predict_answers(Transformer& model, const std::vector<Example>& examples,
                                           std::int64_t batch) {
   std::vector<std::int64_t> out(examples.size());

@@ -35,13 +35,6 @@ std::vector<Example> held_out_set(const TrainConfig& c) {
   return make_dataset(spec);
 }
 
-nlohmann::json accuracy_json(const HopAccuracy& acc) {
-  nlohmann::json j;
-  for (const auto& [h, n] : acc.total) j[std::to_string(h)] = acc.hop(h);
-  j["all"] = acc.all();
-  return j;
-}
-
 TrainConfig read_run_config(const std::filesystem::path& run_dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(run_dir, ec)) {
@@ -148,6 +141,9 @@ TrainResult run_training(const TrainOptions& options) {
     write_file_atomic(run_dir / "metrics.jsonl", text);
   };
 
+  // Wall time spent training (steps, evaluations, checkpoints), carried across resumes.
+  const auto session_start = Clock::now();
+  auto wall_seconds = [&] { return train_seconds + seconds_since(session_start); };
   const std::vector<Example> held_out = held_out_set(c);
   const std::int64_t tokens_per_step = static_cast<std::int64_t>(c.batch) * c.length;
   auto log_eval = [&](std::int64_t step, double loss, double interval_seconds,
@@ -156,12 +152,12 @@ TrainResult run_training(const TrainOptions& options) {
     nlohmann::json j{{"step", step},
                      {"loss", std::isfinite(loss) ? nlohmann::json(loss) : nlohmann::json()},
                      {"lr", step == 0 ? 0.0 : learning_rate(c, step)},
-                     {"acc", accuracy_json(acc)},
+                     {"acc", acc.to_json()},
                      {"tokens_per_s", interval_seconds > 0 ? static_cast<double>(interval_steps *
                                                                                  tokens_per_step) /
                                                                  interval_seconds
                                                            : 0.0},
-                     {"train_seconds", train_seconds}};
+                     {"train_seconds", wall_seconds()}};
     MetricsRow r;
     r.step = step;
     r.loss = loss;
@@ -180,9 +176,7 @@ TrainResult run_training(const TrainOptions& options) {
     const auto t0 = Clock::now();
     loss_sum += trainer.step(step);
     ++loss_count;
-    const double dt = seconds_since(t0);
-    interval_seconds += dt;
-    train_seconds += dt;
+    interval_seconds += seconds_since(t0);  // step time alone, for tokens/s
     if (step % c.eval_every == 0 || step == c.steps) {
       log_eval(step, loss_sum / static_cast<double>(loss_count), interval_seconds, loss_count);
       loss_sum = 0, loss_count = 0, interval_seconds = 0;
@@ -190,7 +184,7 @@ TrainResult run_training(const TrainOptions& options) {
     }
     if (step % c.checkpoint_every == 0 || step == c.steps) {
       save_checkpoint(checkpoint_path(run_dir, step), *trainer.flat, *trainer.adam,
-                      {c, step, train_seconds});
+                      {c, step, wall_seconds()});
     }
     progress.update(step);
   }
@@ -198,7 +192,7 @@ TrainResult run_training(const TrainOptions& options) {
 
   TrainResult result;
   result.steps = c.steps;
-  result.train_seconds = train_seconds;
+  result.train_seconds = wall_seconds();
   write_outputs(run_dir, c, model, rows, result);
   return result;
 }

@@ -8,6 +8,7 @@
 #include <torch/torch.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "posbias/model/transformer.h"
@@ -29,6 +30,7 @@ struct HopAccuracy {
   double hop(int h) const;
   double all() const;
   double decoy_rate() const;
+  nlohmann::json to_json() const;  // {"1": acc, ..., "all": acc}
 };
 
 // Greedy answers at the last position, in eval mode without gradients (the model's training
