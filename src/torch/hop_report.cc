@@ -9,17 +9,18 @@
 namespace posbias {
 namespace {
 
-// Short: a 4-layer model for 600 steps per task (about a minute each here); full: the shipped
-// gptj-hop defaults.
+// Short: a 4-layer model on 1- and 2-hop examples for 800 steps per task (about a minute each
+// here; both tasks reach 1.0 at length 17); full: the shipped gptj-hop defaults.
 TrainConfig report_config(Task task, bool full) {
   TrainConfig c;
   c.task = task;
   if (!full) {
     c.layers = 4;
-    c.steps = 600;
+    c.hops = {1, 2};
+    c.steps = 800;
     c.warmup = 100;
     c.eval_every = 50;
-    c.checkpoint_every = 300;
+    c.checkpoint_every = 400;
     c.eval_per_hop = 128;
   }
   return c;
@@ -47,7 +48,8 @@ ReportSection hop_report_section(const std::filesystem::path& dir, bool full) {
       "Letter, a decoy chain with its own target that the query does not reach tests the "
       "unique-left-letter shortcut.",
       full ? "This report ran the shipped training defaults (reproduce --full)."
-           : "This report ran a short version (4 layers, 600 steps per task) to stay fast; "
+           : "This report ran a short version (4 layers, hops 1-2, 800 steps per task) to stay "
+             "fast; "
              "`posbias reproduce --full` runs the shipped defaults (12 layers, 3000 Number and "
              "5000 Letter steps)."};
   const std::filesystem::path hop = dir / "hop";

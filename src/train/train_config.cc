@@ -92,7 +92,9 @@ nlohmann::json train_config_to_json(const TrainConfig& c) {
 TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& base) {
   require(j.is_object(), "a training config must be a JSON object");
   TrainConfig c = base;
-  for (const auto& [key, value] : j.items()) {
+  for (const auto& item : j.items()) {
+    const std::string& key = item.key();  // not a structured binding: lambdas capture these
+    const nlohmann::json& value = item.value();
     auto number = [&](auto& field) {
       using T = std::decay_t<decltype(field)>;
       if (std::is_integral_v<T> ? !value.is_number_integer() : !value.is_number()) {
