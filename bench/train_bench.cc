@@ -21,7 +21,9 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // Matmul FLOPs of one training step: forward (linear layers, full L×L attention products,
 // answer-only head) and a backward of twice the forward.
@@ -84,15 +86,18 @@ int main(int argc, char** argv) {
               flops / 1e9);
   std::printf("  posbias   %7.1f ms/step  %6.1f GFLOP/s  %5.1f%% of peak\n", 1e3 * ours,
               flops / ours / 1e9, 100 * flops / ours / 1e9 / peak);
-  std::printf("    data %.1f ms, forward %.1f ms (no grad), forward+backward %.1f ms, "
-              "clip+AdamW %.1f ms\n",
-              1e3 * data, 1e3 * forward, 1e3 * forward_backward, 1e3 * optimizer);
+  std::printf(
+      "    data %.1f ms, forward %.1f ms (no grad), forward+backward %.1f ms, "
+      "clip+AdamW %.1f ms\n",
+      1e3 * data, 1e3 * forward, 1e3 * forward_backward, 1e3 * optimizer);
 
-  const std::string out = bench::run_command("/usr/bin/python3 " + std::string(POSBIAS_SOURCE_DIR) +
-                                             "/bench/train_peer.py --repeats 3 --vocab " +
-                                             std::to_string(c.model_config().vocab) + " 2>/dev/null");
+  const std::string out =
+      bench::run_command("/usr/bin/python3 " + std::string(POSBIAS_SOURCE_DIR) +
+                         "/bench/train_peer.py --repeats 3 --vocab " +
+                         std::to_string(c.model_config().vocab) + " 2>/dev/null");
   const nlohmann::json peer =
-      out.empty() ? nlohmann::json() : nlohmann::json::parse(out.substr(0, out.find('\n')), nullptr, false);
+      out.empty() ? nlohmann::json()
+                  : nlohmann::json::parse(out.substr(0, out.find('\n')), nullptr, false);
   if (!peer.is_object() || !peer.contains("seconds_per_step")) {
     std::printf("  peer      unavailable (needs /usr/bin/python3 with python3-torch)\n");
     return 1;

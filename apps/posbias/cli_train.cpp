@@ -28,8 +28,9 @@ nlohmann::json flag_value(const std::string& field, const std::string& text) {
   }
   const std::vector<double> v = parse_number_list(text, "--" + field);
   if (v.size() != 1) throw std::invalid_argument("--" + field + " takes one number");
-  static const std::set<std::string> reals{"lr", "dropout", "init_std", "weight_decay", "beta1",
-                                           "beta2", "adam_eps", "grad_clip", "rope_theta"};
+  static const std::set<std::string> reals{"lr",           "dropout",   "init_std",
+                                           "weight_decay", "beta1",     "beta2",
+                                           "adam_eps",     "grad_clip", "rope_theta"};
   if (reals.count(field)) return v[0];
   return parse_integer(text, "--" + field);
 }

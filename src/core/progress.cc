@@ -26,8 +26,7 @@ void Progress::update(std::int64_t done) {
   const double frac = static_cast<double>(done) / static_cast<double>(total_);
   // ETA from this session's pace (a resumed run has `already_done` work behind it).
   const double session = static_cast<double>(done - already_done_);
-  const double eta =
-      session > 0 ? elapsed * static_cast<double>(total_ - done) / session : 0.0;
+  const double eta = session > 0 ? elapsed * static_cast<double>(total_ - done) / session : 0.0;
   if (tty_) {
     if (std::chrono::duration<double>(now - last_draw_).count() < 0.2) return;
     constexpr int kWidth = 30;

@@ -51,9 +51,10 @@ void validate_spec(Task task, int hops, int length, Variant variant) {
                                 "); need at least " + std::to_string(need));
   }
   if (task == Task::kNumber && length > kMaxNumberLength) {
-    throw std::invalid_argument("number examples are at most 1024 tokens long (the largest "
-                                "integer token), got " +
-                                std::to_string(length));
+    throw std::invalid_argument(
+        "number examples are at most 1024 tokens long (the largest "
+        "integer token), got " +
+        std::to_string(length));
   }
   if (length > 1'000'000) throw std::invalid_argument("length must be at most 1000000");
 }
@@ -66,7 +67,8 @@ int answer_count(Task task) {
 namespace {
 
 // `count` distinct values from [lo, hi] in random order (a partial Fisher-Yates shuffle).
-std::vector<int> distinct(Rng& rng, int lo, int hi, int count, const std::vector<int>& exclude = {}) {
+std::vector<int> distinct(Rng& rng, int lo, int hi, int count,
+                          const std::vector<int>& exclude = {}) {
   std::vector<int> pool;
   for (int v = lo; v <= hi; ++v) {
     if (std::find(exclude.begin(), exclude.end(), v) == exclude.end()) pool.push_back(v);
@@ -241,7 +243,8 @@ void for_each_example(const DatasetSpec& spec, const std::function<void(const Ex
     const std::size_t h = static_cast<std::size_t>(i) % spec.hops.size();
     Rng rng = Rng::stream(spec.seed, static_cast<std::uint64_t>(i), 1);
     const int target = targets[h].next(), answer = answers[h].next();
-    visit(generate_example(spec.task, spec.hops[h], spec.length, spec.variant, target, answer, rng));
+    visit(
+        generate_example(spec.task, spec.hops[h], spec.length, spec.variant, target, answer, rng));
   }
 }
 

@@ -37,8 +37,8 @@ Solution solve_number(int hops, const std::vector<std::string>& tokens) {
   for (int hop = 0; hop < hops; ++hop) {
     const int jump = number_token(tokens[p], p);
     if (jump == 0) {
-      throw std::invalid_argument("look-up " + std::to_string(hop + 1) + " starts at a letter (position " +
-                                  std::to_string(p) + ")");
+      throw std::invalid_argument("look-up " + std::to_string(hop + 1) +
+                                  " starts at a letter (position " + std::to_string(p) + ")");
     }
     if (jump > p) {
       throw std::invalid_argument("position " + std::to_string(p) + " jumps before the start");

@@ -25,7 +25,8 @@ void run_tasks(const TasksOptions& o) {
     throw std::invalid_argument("--length must be in 2..1000000, got " + std::to_string(o.length));
   }
   spec.length = static_cast<int>(o.length);
-  if (o.count < 0) throw std::invalid_argument("--count must be >= 0, got " + std::to_string(o.count));
+  if (o.count < 0)
+    throw std::invalid_argument("--count must be >= 0, got " + std::to_string(o.count));
   if (static_cast<double>(o.count) * static_cast<double>(o.length) > 2e9) {
     throw std::invalid_argument("--count × --length exceeds 2e9 tokens; write several files");
   }
@@ -69,7 +70,8 @@ void run_tasks(const TasksOptions& o) {
 
 void run_tasks_check(const std::string& path) {
   const CheckReport report = check_file(path);
-  for (const std::string& p : report.problems) std::fprintf(stderr, "%s: %s\n", path.c_str(), p.c_str());
+  for (const std::string& p : report.problems)
+    std::fprintf(stderr, "%s: %s\n", path.c_str(), p.c_str());
   if (!report.problems.empty()) {
     throw std::runtime_error(std::to_string(report.problems.size()) + " of " +
                              std::to_string(report.examples) + " examples in " + path +

@@ -28,7 +28,8 @@ std::vector<int> parse_lengths(const std::string& text) {
 // Examples per forward pass: keeps the [B, L, L] attention scores near 50M floats.
 std::int64_t batch_for(int length) {
   const double l = static_cast<double>(length);
-  return std::max<std::int64_t>(1, std::min<std::int64_t>(256, static_cast<std::int64_t>(5e7 / (l * l))));
+  return std::max<std::int64_t>(
+      1, std::min<std::int64_t>(256, static_cast<std::int64_t>(5e7 / (l * l))));
 }
 
 void plot_eval(const nlohmann::json& result, const std::string& stem) {
@@ -112,7 +113,8 @@ nlohmann::json run_eval(const EvalOptions& o) {
         result["accuracy"][key] = acc.to_json();
       } else {
         result["controls"][control_name]["accuracy"][key] = acc.to_json();
-        if (v == Variant::kDecoy) result["controls"][control_name]["decoy_rate"][key] = acc.decoy_rate();
+        if (v == Variant::kDecoy)
+          result["controls"][control_name]["decoy_rate"][key] = acc.decoy_rate();
       }
       progress.update(++done);
     }

@@ -78,13 +78,14 @@ ReportSection hop_report_section(const std::filesystem::path& dir, bool full) {
                                step_or_never(m["crossing_0.9"][h]));
     }
     sec.numbers.push_back({name + ": step where held-out accuracy first reaches 0.9", crossings});
-    sec.numbers.push_back(
-        {name + ": accuracy at length 17 / at " + longest,
-         fmt::format("{:.3f} / {:.3f}", ev["accuracy"]["17"]["all"].get<double>(),
-                     ev["accuracy"][longest]["all"].get<double>())});
+    sec.numbers.push_back({name + ": accuracy at length 17 / at " + longest,
+                           fmt::format("{:.3f} / {:.3f}", ev["accuracy"]["17"]["all"].get<double>(),
+                                       ev["accuracy"][longest]["all"].get<double>())});
     if (task == Task::kNumber) {
-      sec.numbers.push_back({name + ": seen_jumps control, accuracy at " + longest,
-                             fmt::format("{:.3f}", ev["controls"]["seen_jumps"]["accuracy"][longest]["all"].get<double>())});
+      sec.numbers.push_back(
+          {name + ": seen_jumps control, accuracy at " + longest,
+           fmt::format("{:.3f}",
+                       ev["controls"]["seen_jumps"]["accuracy"][longest]["all"].get<double>())});
     } else {
       sec.numbers.push_back(
           {name + ": decoy control at " + longest + ": accuracy / decoy picked",

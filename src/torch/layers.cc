@@ -89,7 +89,8 @@ torch::Tensor rotate_pairs(const torch::Tensor& x, bool interleaved) {
 
 torch::Tensor apply_dropout(const torch::Tensor& x, const PositionContext& ctx) {
   if (!ctx.dropout || ctx.dropout->p <= 0) return x;
-  const std::uint64_t threshold = static_cast<std::uint64_t>(std::llround(ctx.dropout->p * 65536.0));
+  const std::uint64_t threshold =
+      static_cast<std::uint64_t>(std::llround(ctx.dropout->p * 65536.0));
   const float scale = static_cast<float>(1.0 / (1.0 - ctx.dropout->p));
   torch::Tensor mask = torch::empty(x.sizes(), torch::kFloat32);
   float* m = mask.data_ptr<float>();
@@ -142,8 +143,9 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
   const auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale + pos.bias;
   const auto pattern = torch::softmax(scores, -1);
-  const auto z =
-      torch::matmul(apply_dropout(pattern, pos), v).transpose(1, 2).reshape({b, l, heads * head_dim});
+  const auto z = torch::matmul(apply_dropout(pattern, pos), v)
+                     .transpose(1, 2)
+                     .reshape({b, l, heads * head_dim});
   if (cache != nullptr) *cache = {q.detach(), k.detach(), v.detach(), pattern.detach(), z.detach()};
   return out(z);
 }

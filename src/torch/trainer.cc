@@ -1,10 +1,10 @@
 #include "posbias/train/trainer.h"
 
 #include <chrono>
-#include <memory>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/machine.h"
@@ -111,8 +111,9 @@ TrainResult run_training(const TrainOptions& options) {
                                   "another --out");
     }
     ensure_directory(run_dir);
-    const nlohmann::json header{
-        {"config", train_config_to_json(c)}, {"machine", machine_info()}, {"version", POSBIAS_VERSION}};
+    const nlohmann::json header{{"config", train_config_to_json(c)},
+                                {"machine", machine_info()},
+                                {"version", POSBIAS_VERSION}};
     write_file_atomic(run_dir / "train.json", header.dump(2) + "\n");
   }
 
@@ -124,7 +125,8 @@ TrainResult run_training(const TrainOptions& options) {
   if (options.resume) {
     const auto checkpoints = list_checkpoints(run_dir);
     if (!checkpoints.empty()) {
-      const CheckpointInfo info = load_checkpoint(checkpoints.back(), *trainer.flat, trainer.adam.get(), c);
+      const CheckpointInfo info =
+          load_checkpoint(checkpoints.back(), *trainer.flat, trainer.adam.get(), c);
       start = info.step;
       train_seconds = info.train_seconds;
       std::fprintf(stderr, "posbias train: resuming %s at step %lld\n", run_dir.c_str(),
@@ -153,10 +155,10 @@ TrainResult run_training(const TrainOptions& options) {
                      {"loss", std::isfinite(loss) ? nlohmann::json(loss) : nlohmann::json()},
                      {"lr", step == 0 ? 0.0 : learning_rate(c, step)},
                      {"acc", acc.to_json()},
-                     {"tokens_per_s", interval_seconds > 0 ? static_cast<double>(interval_steps *
-                                                                                 tokens_per_step) /
-                                                                 interval_seconds
-                                                           : 0.0},
+                     {"tokens_per_s",
+                      interval_seconds > 0
+                          ? static_cast<double>(interval_steps * tokens_per_step) / interval_seconds
+                          : 0.0},
                      {"train_seconds", wall_seconds()}};
     MetricsRow r;
     r.step = step;

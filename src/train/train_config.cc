@@ -113,31 +113,59 @@ TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& b
         require(h.is_number_integer(), "config field 'hops' must be a list of integers");
         c.hops.push_back(h.get<int>());
       }
-    } else if (key == "length") number(c.length);
-    else if (key == "layers") number(c.layers);
-    else if (key == "d_model") number(c.d_model);
-    else if (key == "heads") number(c.heads);
-    else if (key == "mlp") number(c.mlp);
-    else if (key == "rotary_dim") number(c.rotary_dim);
-    else if (key == "rope_theta") number(c.rope_theta);
-    else if (key == "dropout") number(c.dropout);
-    else if (key == "init_std") number(c.init_std);
-    else if (key == "steps") number(c.steps);
-    else if (key == "batch") number(c.batch);
-    else if (key == "lr") number(c.lr);
-    else if (key == "warmup") number(c.warmup);
-    else if (key == "weight_decay") number(c.weight_decay);
-    else if (key == "beta1") number(c.beta1);
-    else if (key == "beta2") number(c.beta2);
-    else if (key == "adam_eps") number(c.adam_eps);
-    else if (key == "grad_clip") number(c.grad_clip);
-    else if (key == "seed") number(c.seed);
-    else if (key == "eval_every") number(c.eval_every);
-    else if (key == "eval_per_hop") number(c.eval_per_hop);
-    else if (key == "checkpoint_every") number(c.checkpoint_every);
-    else if (key == "rank") number(c.rank);
-    else if (key == "world_size") number(c.world_size);
-    else throw std::invalid_argument("unknown config field '" + key.substr(0, 40) + "'");
+    } else if (key == "length")
+      number(c.length);
+    else if (key == "layers")
+      number(c.layers);
+    else if (key == "d_model")
+      number(c.d_model);
+    else if (key == "heads")
+      number(c.heads);
+    else if (key == "mlp")
+      number(c.mlp);
+    else if (key == "rotary_dim")
+      number(c.rotary_dim);
+    else if (key == "rope_theta")
+      number(c.rope_theta);
+    else if (key == "dropout")
+      number(c.dropout);
+    else if (key == "init_std")
+      number(c.init_std);
+    else if (key == "steps")
+      number(c.steps);
+    else if (key == "batch")
+      number(c.batch);
+    else if (key == "lr")
+      number(c.lr);
+    else if (key == "warmup")
+      number(c.warmup);
+    else if (key == "weight_decay")
+      number(c.weight_decay);
+    else if (key == "beta1")
+      number(c.beta1);
+    else if (key == "beta2")
+      number(c.beta2);
+    else if (key == "adam_eps")
+      number(c.adam_eps);
+    else if (key == "grad_clip")
+      number(c.grad_clip);
+    else if (key == "seed") {
+      require(value.is_number_unsigned() ||
+                  (value.is_number_integer() && value.get<std::int64_t>() >= 0),
+              "config field 'seed' must be a non-negative integer");
+      number(c.seed);
+    } else if (key == "eval_every")
+      number(c.eval_every);
+    else if (key == "eval_per_hop")
+      number(c.eval_per_hop);
+    else if (key == "checkpoint_every")
+      number(c.checkpoint_every);
+    else if (key == "rank")
+      number(c.rank);
+    else if (key == "world_size")
+      number(c.world_size);
+    else
+      throw std::invalid_argument("unknown config field '" + key.substr(0, 40) + "'");
   }
   return c;
 }

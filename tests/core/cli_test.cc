@@ -50,7 +50,7 @@ TEST(Cli, TheoryWritesFilesAndFigure) {
       std::filesystem::temp_directory_path() / ("posbias_cli_files_" + std::to_string(::getpid()));
   const CliResult r =
       run_cli("theory -L 512 -H 12 -a 0.5 --out " + (dir / "row.csv").string() + " --summary " +
-          (dir / "s.json").string() + " --plot " + (dir / "fig").string());
+              (dir / "s.json").string() + " --plot " + (dir / "fig").string());
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(lines(slurp(dir / "row.csv")), 513);
@@ -65,8 +65,9 @@ TEST(Cli, FitRecoversTheoryProfile) {
       std::filesystem::temp_directory_path() / ("posbias_cli_fit_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   ASSERT_EQ(run_cli("theory -L 200 -H 10 -a 0.35 --out " + (dir / "p.csv").string()).code, 0);
-  const CliResult r = run_cli("theory fit --profile " + (dir / "p.csv").string() + " -H 10 --json " +
-                          (dir / "fit.json").string() + " --plot " + (dir / "fit").string());
+  const CliResult r =
+      run_cli("theory fit --profile " + (dir / "p.csv").string() + " -H 10 --json " +
+              (dir / "fit.json").string() + " --plot " + (dir / "fit").string());
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(dir / "fit.json"));
   EXPECT_NEAR(j["alpha"].get<double>(), 0.35, 1e-6);
@@ -112,8 +113,8 @@ TEST(Cli, BirthMeasuresAndFits) {
       std::filesystem::temp_directory_path() / ("posbias_cli_birth_" + std::to_string(::getpid()));
   const CliResult r =
       run_cli("birth --arch gpt2 --layers 4 --d-model 32 --heads 4 --length 24 --seeds 3 --json " +
-          (dir / "b.json").string() + " --csv " + (dir / "b.csv").string() + " --plot " +
-          (dir / "b").string());
+              (dir / "b.json").string() + " --csv " + (dir / "b.csv").string() + " --plot " +
+              (dir / "b").string());
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(dir / "b.json"));
   ASSERT_EQ(j["profile"].size(), 24u);
@@ -153,14 +154,14 @@ TEST(Cli, BirthBadInput) {
            {"huge.safetensors", std::string("\xff\xff\xff\xff\xff\xff\xff\x7f", 8) + "{}"},
            {"badjson.safetensors", std::string("\x05\0\0\0\0\0\0\0{oops", 13)},
            {"nothing.safetensors", std::string("\x02\0\0\0\0\0\0\0{}", 10)}}) {
-    const CliResult r =
-        run_cli("birth --config " + cfg + " --weights " + write(name, bytes) + " --length 6 --seeds 1");
+    const CliResult r = run_cli("birth --config " + cfg + " --weights " + write(name, bytes) +
+                                " --length 6 --seeds 1");
     EXPECT_EQ(r.code, 1) << name << ": " << r.err;
     EXPECT_EQ(lines(r.err), 1) << name << ": " << r.err;
   }
   const CliResult bad_cfg =
       run_cli("birth --config " + write("c.json", "{\"model_type\": \"gpt2\", \"n_embd\": -4}") +
-          " --weights " + write("w.safetensors", "x") + " --length 6");
+              " --weights " + write("w.safetensors", "x") + " --length 6");
   EXPECT_NE(bad_cfg.code, 0);
   EXPECT_EQ(lines(bad_cfg.err), 1) << bad_cfg.err;
   std::filesystem::remove_all(dir);

@@ -1,12 +1,13 @@
 // Hop-task generators against the independent solver (task_check.cc reads only tokens), plus
 // balance, determinism, the variants' guarantees, the JSONL round trip and bad specs.
+#include "posbias/tasks/hop_task.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/task_check.h"
 
 namespace posbias {
@@ -62,8 +63,11 @@ TEST(HopTask, NumberIntegersPointInsideAndSeenJumpsStayWithinTraining) {
       }
       EXPECT_EQ(letters, v == Variant::kStandard ? 8 : 9);  // seen_jumps: + position 0
     }
-    if (v == Variant::kSeenJumps) EXPECT_LE(largest, kSeenJumpLimit);
-    if (v == Variant::kStandard) EXPECT_GT(largest, 500);
+    if (v == Variant::kSeenJumps) {
+      EXPECT_LE(largest, kSeenJumpLimit);
+    } else {
+      EXPECT_GT(largest, 500);
+    }
   }
 }
 
@@ -78,7 +82,8 @@ TEST(HopTask, LetterHasEightTargetsAndTheDecoyIsUnreachable) {
     EXPECT_NE(ex.decoy[0], ex.answer[0]);
     // The decoy's left letter is as unique as the answer's (the shortcut the test removes).
     int same_left = 0;
-    for (std::size_t p = 0; p + 1 < ex.tokens.size(); ++p) same_left += ex.tokens[p][0] == ex.decoy[0];
+    for (std::size_t p = 0; p + 1 < ex.tokens.size(); ++p)
+      same_left += ex.tokens[p][0] == ex.decoy[0];
     EXPECT_EQ(same_left, 1);
   }
 }

@@ -1,12 +1,13 @@
 // The flat-buffer AdamW, schedule, clipping and dropout against independent references:
 // libtorch's own torch::optim::AdamW on an identical copy of the model, closed-form learning
 // rates, and mask statistics.
+#include "posbias/train/optimizer.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "posbias/train/hop_eval.h"
-#include "posbias/train/optimizer.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {
@@ -36,9 +37,9 @@ TEST(Optimizer, FlatAdamWMatchesLibtorchAdamW) {
   // Reference: libtorch AdamW with the same decay split (matrices decay, vectors do not).
   std::vector<torch::Tensor> decay, plain;
   for (auto& p : theirs->parameters()) (p.dim() >= 2 ? decay : plain).push_back(p);
-  torch::optim::AdamW ref({torch::optim::OptimizerParamGroup(decay),
-                           torch::optim::OptimizerParamGroup(plain)},
-                          torch::optim::AdamWOptions(1.0).betas({c.beta1, c.beta2}).eps(c.adam_eps));
+  torch::optim::AdamW ref(
+      {torch::optim::OptimizerParamGroup(decay), torch::optim::OptimizerParamGroup(plain)},
+      torch::optim::AdamWOptions(1.0).betas({c.beta1, c.beta2}).eps(c.adam_eps));
   static_cast<torch::optim::AdamWOptions&>(ref.param_groups()[0].options())
       .weight_decay(c.weight_decay);
   static_cast<torch::optim::AdamWOptions&>(ref.param_groups()[1].options()).weight_decay(0.0);

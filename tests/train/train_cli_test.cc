@@ -21,7 +21,8 @@ using namespace posbias_test;
 namespace fs = std::filesystem;
 
 fs::path scratch(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("posbias_train_" + std::to_string(::getpid())) / name;
+  const fs::path p =
+      fs::temp_directory_path() / ("posbias_train_" + std::to_string(::getpid())) / name;
   fs::remove_all(p);
   fs::create_directories(p.parent_path());
   return p;
@@ -47,17 +48,22 @@ const std::string kTiny =
 TEST(TrainCli, TinyModelLearnsOneHopLetterWithinAMinute) {
   const fs::path run = scratch("learn");
   const auto t0 = std::chrono::steady_clock::now();
-  const CliResult r = run_cli("train --task letter --layers 2 --eval-per-hop 64 --hops 1 --steps 150 "
-                              "--warmup 30 --eval-every 50 --checkpoint-every 50 --out " + run.string(), 300);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const CliResult r = run_cli(
+      "train --task letter --layers 2 --eval-per-hop 64 --hops 1 --steps 150 "
+      "--warmup 30 --eval-every 50 --checkpoint-every 50 --out " +
+          run.string(),
+      300);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(r.code, 0) << r.err;
   const auto rows = metrics(run);
-  ASSERT_EQ(rows.size(), 4u);  // steps 0, 50, 100, 150
+  ASSERT_EQ(rows.size(), 4u);                              // steps 0, 50, 100, 150
   EXPECT_LT(rows.front()["acc"]["1"].get<double>(), 0.2);  // chance is 1/80 among targets
   EXPECT_GE(rows.back()["acc"]["1"].get<double>(), 0.95);
   EXPECT_LT(seconds, 60.0) << "a CI-sized training run should take well under a minute";
-  for (const char* f : {"train.json", "summary.json", "training_accuracy.svg", "training_loss.png",
-                        "model.safetensors", "config.json", "checkpoints/step_00000150.safetensors"}) {
+  for (const char* f :
+       {"train.json", "summary.json", "training_accuracy.svg", "training_loss.png",
+        "model.safetensors", "config.json", "checkpoints/step_00000150.safetensors"}) {
     EXPECT_TRUE(fs::exists(run / f)) << f;
   }
   // eval on the trained run: JSON accuracy[length][hop] and the decoy control.
@@ -78,7 +84,8 @@ TEST(TrainCli, KilledRunsResumeToTheUninterruptedMetrics) {
 
   // Start, SIGKILL after a while, resume; several kills at different moments, so some land
   // in the middle of a checkpoint or metrics write.
-  const std::string start = std::string(POSBIAS_BIN) + " train " + config + "--out " + killed.string();
+  const std::string start =
+      std::string(POSBIAS_BIN) + " train " + config + "--out " + killed.string();
   const std::string resume = std::string(POSBIAS_BIN) + " train --resume " + killed.string();
   int kills = 0;
   for (int attempt = 0; attempt < 6; ++attempt) {
@@ -113,8 +120,12 @@ TEST(TrainCli, KilledRunsResumeToTheUninterruptedMetrics) {
 
 TEST(TrainCli, CorruptAndForeignCheckpointsAreRefused) {
   const fs::path run = scratch("corrupt");
-  ASSERT_EQ(run_cli("train " + kTiny + "--steps 10 --warmup 2 --eval-every 5 --checkpoint-every 5 "
-                    "--out " + run.string()).code, 0);
+  ASSERT_EQ(run_cli("train " + kTiny +
+                    "--steps 10 --warmup 2 --eval-every 5 --checkpoint-every 5 "
+                    "--out " +
+                    run.string())
+                .code,
+            0);
   const fs::path last = run / "checkpoints" / "step_00000010.safetensors";
   std::string bytes = slurp(last);
   {
@@ -143,6 +154,7 @@ TEST(TrainCli, BadInputGetsOneLine) {
   expect_usage_error("train --task letter --lr nan --out " + run.string(), "lr");
   expect_usage_error("train --task letter --batch -3 --out " + run.string(), "batch");
   expect_usage_error("train --task letter", "--out");
+  expect_usage_error("train --task letter --seed -1 --out " + run.string(), "seed");
   expect_usage_error("train --resume /nonexistent/run", "does not exist");
   expect_error("eval --run /nonexistent/run", "does not exist", 1);
   expect_usage_error("eval --run /tmp --count 0", "--count");
@@ -152,16 +164,15 @@ TEST(TrainCli, BadInputGetsOneLine) {
   expect_usage_error("tasks --task letters", "unknown task");
   expect_error("tasks check /nonexistent.jsonl", "cannot open", 1);
   const fs::path cfg = scratch("bad.json");
-  {
-    std::ofstream(cfg) << R"({"task": "letter", "learning_rate": 0.1})";
-  }
+  { std::ofstream(cfg) << R"({"task": "letter", "learning_rate": 0.1})"; }
   expect_usage_error("train --config " + cfg.string() + " --out " + run.string(), "learning_rate");
 }
 
 TEST(TasksCli, WritesCheckableJsonlAndTokenIds) {
   const fs::path dir = scratch("tasks");
   fs::create_directories(dir);
-  const CliResult r = run_cli("tasks --task number --count 64 --seed 3 -o " + (dir / "n.jsonl").string());
+  const CliResult r =
+      run_cli("tasks --task number --count 64 --seed 3 -o " + (dir / "n.jsonl").string());
   ASSERT_EQ(r.code, 0) << r.err;
   const CliResult c = run_cli("tasks check " + (dir / "n.jsonl").string());
   EXPECT_EQ(c.code, 0) << c.err;

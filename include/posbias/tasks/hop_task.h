@@ -28,8 +28,8 @@
 namespace posbias {
 
 constexpr int kMaxHops = 4;
-constexpr int kTrainLength = 17;                 // 8 letters, 8 integers, the query
-constexpr int kSeenJumpLimit = kTrainLength - 1; // largest jump seen at the training length
+constexpr int kTrainLength = 17;                  // 8 letters, 8 integers, the query
+constexpr int kSeenJumpLimit = kTrainLength - 1;  // largest jump seen at the training length
 
 enum class Variant { kStandard, kSeenJumps, kDecoy };
 std::string_view variant_name(Variant variant);

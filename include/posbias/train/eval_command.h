@@ -11,10 +11,10 @@
 namespace posbias {
 
 struct EvalOptions {
-  std::string run;                                 // RUN_DIR
-  std::string checkpoint;                          // empty = the run's latest
+  std::string run;         // RUN_DIR
+  std::string checkpoint;  // empty = the run's latest
   std::string lengths = "17,32,64,128,256,512,850";
-  std::int64_t count = 200;                        // examples per (length, hop)
+  std::int64_t count = 200;  // examples per (length, hop)
   std::uint64_t seed = 1;
   bool controls = true;
   std::string json;  // empty = stdout

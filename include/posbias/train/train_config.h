@@ -35,9 +35,9 @@ struct TrainConfig {
   double grad_clip = 1.0;  // max global L2 norm; 0 = off
 
   std::uint64_t seed = 0;
-  std::int64_t eval_every = 50;        // held-out accuracy per hop, a metrics.jsonl line
-  int eval_per_hop = 256;              // held-out examples per hop
-  std::int64_t checkpoint_every = 500; // a multiple of eval_every
+  std::int64_t eval_every = 50;         // held-out accuracy per hop, a metrics.jsonl line
+  int eval_per_hop = 256;               // held-out examples per hop
+  std::int64_t checkpoint_every = 500;  // a multiple of eval_every
 
   int rank = 0, world_size = 1;  // data-parallel slot: each rank draws its own shard
 
