@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "posbias/core/doctor.h"
 #include "posbias/core/parse.h"
+#include "posbias/tasks/hop_task.h"
 #include "posbias/train/eval_command.h"
 #include "posbias/train/trainer.h"
 
@@ -21,17 +22,12 @@ struct TrainArgs {
 
 nlohmann::json flag_value(const std::string& field, const std::string& text) {
   if (field == "task") return text;
-  if (field == "hops") {
-    nlohmann::json list = nlohmann::json::array();
-    for (const std::string& h : split_commas(text)) list.push_back(parse_integer(h, "--hops"));
-    return list;
-  }
+  if (field == "hops") return parse_integer_list(text, "--hops", 1, kMaxHops);
   const std::vector<double> v = parse_number_list(text, "--" + field);
   if (v.size() != 1) throw std::invalid_argument("--" + field + " takes one number");
-  static const std::set<std::string> reals{"lr",           "dropout",   "init_std",
-                                           "weight_decay", "beta1",     "beta2",
-                                           "adam_eps",     "grad_clip", "rope_theta"};
-  if (reals.count(field)) return v[0];
+  // Real or integer, as the field's default is (the config JSON keeps the C++ types).
+  static const nlohmann::json defaults = train_config_to_json(TrainConfig{});
+  if (defaults.at(field).is_number_float()) return v[0];
   return parse_integer(text, "--" + field);
 }
 

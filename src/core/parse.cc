@@ -48,4 +48,18 @@ std::int64_t parse_integer(const std::string& text, const std::string& what) {
   return static_cast<std::int64_t>(v[0]);
 }
 
+std::vector<std::int64_t> parse_integer_list(const std::string& text, const std::string& what,
+                                             std::int64_t lo, std::int64_t hi) {
+  std::vector<std::int64_t> out;
+  for (const std::string& part : split_commas(text)) {
+    const std::int64_t v = parse_integer(part, what);
+    if (v < lo || v > hi) {
+      throw std::invalid_argument(what + " must be in " + std::to_string(lo) + ".." +
+                                  std::to_string(hi) + ", got " + part.substr(0, 40));
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
 }  // namespace posbias

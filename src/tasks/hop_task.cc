@@ -81,12 +81,18 @@ std::vector<int> distinct(Rng& rng, int lo, int hi, int count,
   return pool;
 }
 
-Example number_example(int hops, int length, Variant variant, int target, int answer, Rng& rng) {
+// An example of `length` empty tokens for the generators to fill.
+Example blank_example(Task task, Variant variant, int hops, int length) {
   Example ex;
-  ex.task = Task::kNumber;
+  ex.task = task;
   ex.variant = variant;
   ex.hops = hops;
   ex.tokens.assign(length, "");
+  return ex;
+}
+
+Example number_example(int hops, int length, Variant variant, int target, int answer, Rng& rng) {
+  Example ex = blank_example(Task::kNumber, variant, hops, length);
   const bool seen = variant == Variant::kSeenJumps;
   const int block = seen ? length - kTrainLength : 0;  // first letter position
   const int query = length - 1;
@@ -128,11 +134,7 @@ std::string target_token(int left, int value) {
 }
 
 Example letter_example(int hops, int length, Variant variant, int target, int answer, Rng& rng) {
-  Example ex;
-  ex.task = Task::kLetter;
-  ex.variant = variant;
-  ex.hops = hops;
-  ex.tokens.assign(length, "");
+  Example ex = blank_example(Task::kLetter, variant, hops, length);
   const bool decoy = variant == Variant::kDecoy;
   const int query = length - 1;
   const int answer_left = answer / kPairInts, answer_value = answer % kPairInts;

@@ -16,10 +16,8 @@ void run_tasks(const TasksOptions& o) {
   spec.task = parse_task(o.task);
   spec.variant = parse_variant(o.variant);
   spec.hops.clear();
-  for (const std::string& h : split_commas(o.hops)) {
-    const std::int64_t v = parse_integer(h, "--hops");
-    if (v < 1 || v > kMaxHops) throw std::invalid_argument("--hops must be in 1..4, got " + h);
-    spec.hops.push_back(static_cast<int>(v));
+  for (std::int64_t h : parse_integer_list(o.hops, "--hops", 1, kMaxHops)) {
+    spec.hops.push_back(static_cast<int>(h));
   }
   if (o.length < 2 || o.length > 1'000'000) {
     throw std::invalid_argument("--length must be in 2..1000000, got " + std::to_string(o.length));

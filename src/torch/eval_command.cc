@@ -13,18 +13,6 @@
 namespace posbias {
 namespace {
 
-std::vector<int> parse_lengths(const std::string& text) {
-  std::vector<int> out;
-  for (const std::string& part : split_commas(text)) {
-    const std::int64_t v = parse_integer(part, "--lengths");
-    if (v < 2 || v > 100000) {
-      throw std::invalid_argument("--lengths must be in 2..100000, got " + part);
-    }
-    out.push_back(static_cast<int>(v));
-  }
-  return out;
-}
-
 // Examples per forward pass: keeps the [B, L, L] attention scores near 50M floats.
 std::int64_t batch_for(int length) {
   const double l = static_cast<double>(length);
@@ -75,7 +63,10 @@ nlohmann::json run_eval(const EvalOptions& o) {
   if (o.count < 1 || o.count > 1'000'000) {
     throw std::invalid_argument("--count must be in 1..1000000, got " + std::to_string(o.count));
   }
-  const std::vector<int> lengths = parse_lengths(o.lengths);
+  std::vector<int> lengths;
+  for (std::int64_t v : parse_integer_list(o.lengths, "--lengths", 2, 100000)) {
+    lengths.push_back(static_cast<int>(v));
+  }
   LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
   const TrainConfig& c = loaded.info.config;
   const Variant control = c.task == Task::kNumber ? Variant::kSeenJumps : Variant::kDecoy;

@@ -13,5 +13,8 @@ std::int64_t parse_integer(const std::string& text, const std::string& what);
 // "0.5" or "0.1,0.2,0.3"
 std::vector<double> parse_number_list(const std::string& text, const std::string& what);
 std::vector<std::string> split_commas(const std::string& text);
+// "17,32,64" → integers, each in [lo, hi]; "what must be in lo..hi, got X" otherwise.
+std::vector<std::int64_t> parse_integer_list(const std::string& text, const std::string& what,
+                                             std::int64_t lo, std::int64_t hi);
 
 }  // namespace posbias
