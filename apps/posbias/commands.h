@@ -18,5 +18,7 @@ void register_birth(CLI::App& app, Action* selected);
 void register_tasks(CLI::App& app, Action* selected);
 void register_train(CLI::App& app, Action* selected);
 void register_eval(CLI::App& app, Action* selected);
+void register_heads(CLI::App& app, Action* selected);
+void register_discrepancy(CLI::App& app, Action* selected);
 
 }  // namespace posbias::cli

@@ -27,6 +27,46 @@ std::string quote(const std::string& s) {
   return out + "\"";
 }
 
+std::string range(double lo, double hi) {
+  return "[" + (std::isnan(lo) ? std::string("*") : std::to_string(lo)) + ":" +
+         (std::isnan(hi) ? std::string("*") : std::to_string(hi)) + "]";
+}
+
+// Cells at integer coordinates (column, row), tick labels from the heatmap's names.
+void write_heatmap(std::ostringstream& gp, const Heatmap& h, const std::string& block) {
+  const std::size_t rows = h.z.size(), cols = h.z[0].size();
+  if (h.y_labels.size() != rows || h.x_labels.size() != cols) {
+    throw std::runtime_error("heatmap labels do not match its grid");
+  }
+  auto tics = [&](const char* axis, const std::vector<std::string>& names) {
+    gp << "set " << axis << "tics (";
+    for (std::size_t i = 0; i < names.size(); ++i)
+      gp << (i ? ", " : "") << quote(names[i]) << " " << i;
+    gp << ")\n";
+  };
+  tics("x", h.x_labels);
+  tics("y", h.y_labels);
+  gp << "set xrange [-0.5:" << cols - 0.5 << "]\nset yrange [-0.5:" << rows - 0.5 << "]\n";
+  gp << "set cbrange [" << h.zmin << ":" << h.zmax << "]\nset cblabel " << quote(h.z_label)
+     << "\nset palette defined (0 '#f7fbff', 0.5 '#6baed6', 1 '#08306b')\nunset grid\nunset key\n";
+  gp << block << " << EOD\n";
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (h.z[r].size() != cols) throw std::runtime_error("heatmap rows differ in length");
+    for (std::size_t c = 0; c < cols; ++c) {
+      gp << c << " " << r << " " << (std::isfinite(h.z[r][c]) ? std::to_string(h.z[r][c]) : "NaN")
+         << "\n";
+    }
+  }
+  gp << "EOD\n";
+  gp << "plot " << block << " using 1:2:3 with image";
+  if (rows * cols <= 400) {
+    const double mid = (h.zmin + h.zmax) / 2;
+    gp << ", \\\n     " << block << " using 1:2:(sprintf('%.2f', $3)):($3 > " << mid
+       << " ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'";
+  }
+  gp << "\n";
+}
+
 void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index) {
   gp << "reset session\n";
   gp << "set title " << quote(p.title) << "\n";
@@ -34,13 +74,16 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
   gp << "set key " << p.key << " box opaque\nset grid\n";
   if (p.log10_y) gp << "set format y \"10^{%g}\"\n";
   if (p.log_x) gp << "set logscale x\nset format x \"10^{%L}\"\n";
-  if (!std::isnan(p.xmin) || !std::isnan(p.xmax)) {
-    gp << "set xrange [" << (std::isnan(p.xmin) ? "*" : std::to_string(p.xmin)) << ":"
-       << (std::isnan(p.xmax) ? "*" : std::to_string(p.xmax)) << "]\n";
+  if (!p.heatmap.z.empty()) {
+    write_heatmap(gp, p.heatmap, "$p" + std::to_string(panel_index) + "h");
+    return;
   }
-  if (!std::isnan(p.ymin) || !std::isnan(p.ymax)) {
-    gp << "set yrange [" << (std::isnan(p.ymin) ? "*" : std::to_string(p.ymin)) << ":"
-       << (std::isnan(p.ymax) ? "*" : std::to_string(p.ymax)) << "]\n";
+  if (!std::isnan(p.xmin) || !std::isnan(p.xmax)) gp << "set xrange " << range(p.xmin, p.xmax) << "\n";
+  if (!std::isnan(p.ymin) || !std::isnan(p.ymax)) gp << "set yrange " << range(p.ymin, p.ymax) << "\n";
+  if (!p.y2label.empty()) {
+    gp << "set ytics nomirror\nset y2tics\nset y2label " << quote(p.y2label) << "\n";
+    if (!std::isnan(p.y2min) || !std::isnan(p.y2max))
+      gp << "set y2range " << range(p.y2min, p.y2max) << "\n";
   }
   int label_id = 1;
   for (const Label& l : p.labels) {
@@ -75,7 +118,8 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
       parts.push_back(block + " using 1:3:4 with filledcurves fs transparent solid 0.2 lc " +
                       std::to_string(color) + " notitle");
     }
-    parts.push_back(block + " using 1:2 with " + ser.style + " lw " +
+    parts.push_back(block + " using 1:2" + (ser.right_axis ? " axes x1y2" : "") + " with " +
+                    ser.style + " lw " +
                     std::to_string(ser.line_width) + " lc " + std::to_string(color) + " title " +
                     quote(ser.title));
   }

@@ -50,13 +50,16 @@ void validate_spec(Task task, int hops, int length, Variant variant) {
                                 " examples (" + std::string(variant_name(variant)) +
                                 "); need at least " + std::to_string(need));
   }
-  if (task == Task::kNumber && length > kMaxNumberLength) {
-    throw std::invalid_argument(
-        "number examples are at most 1024 tokens long (the largest "
-        "integer token), got " +
-        std::to_string(length));
-  }
   if (length > 1'000'000) throw std::invalid_argument("length must be at most 1000000");
+}
+
+void validate_model_length(Task task, int length) {
+  if (task == Task::kNumber && length > kMaxNumberLength) {
+    throw std::invalid_argument("number models read inputs of at most " +
+                                std::to_string(kMaxNumberLength) +
+                                " tokens (the largest integer token), got " +
+                                std::to_string(length));
+  }
 }
 
 int target_positions(Task task, int length) { return task == Task::kNumber ? 8 : length - 1; }
@@ -157,7 +160,10 @@ Example letter_example(int hops, int length, Variant variant, int target, int an
   // Positions: the answer at `target`, the rest of both chains anywhere else before the query.
   const int needed = (hops - 1) + (decoy ? hops : 0);
   std::vector<int> spots = distinct(rng, 0, query - 1, needed, {target});
-  ex.tokens[query] = pair(static_cast<int>(rng.below(kPairLetters)), chain_letters[0]);
+  // The query is never "x:x" either, so attending to its own left letter is never a match.
+  int query_left = static_cast<int>(rng.below(kPairLetters - 1));
+  if (query_left >= chain_letters[0]) ++query_left;
+  ex.tokens[query] = pair(query_left, chain_letters[0]);
   ex.chain.resize(hops);
   for (int i = 0; i + 1 < hops; ++i) {
     ex.tokens[spots[i]] = pair(chain_letters[i], chain_letters[i + 1]);

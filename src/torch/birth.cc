@@ -15,49 +15,13 @@
 #include "posbias/core/machine.h"
 #include "posbias/core/progress.h"
 #include "posbias/model/hf_weights.h"
+#include "posbias/model/token_file.h"
 #include "posbias/theory/operator.h"
 
 namespace posbias {
 namespace {
 
 constexpr std::int64_t kMaxLength = 65536;
-
-// Token ids from a text file: one sequence per line, ids separated by spaces or commas.
-std::vector<std::vector<std::int64_t>> read_token_file(const std::string& path,
-                                                       std::int64_t vocab) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read token file '" + path + "'");
-  std::vector<std::vector<std::int64_t>> out;
-  std::string line;
-  std::size_t line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    for (char& ch : line) ch = ch == ',' ? ' ' : ch;
-    std::istringstream ls(line);
-    std::vector<std::int64_t> ids;
-    std::string word;
-    while (ls >> word) {
-      std::size_t used = 0;
-      long long v = -1;
-      try {
-        v = std::stoll(word, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != word.size() || v < 0 || v >= vocab) {
-        throw std::runtime_error(path + ":" + std::to_string(line_no) + ": '" + word.substr(0, 20) +
-                                 "' is not a token id in 0.." + std::to_string(vocab - 1));
-      }
-      ids.push_back(v);
-      if (ids.size() > static_cast<std::size_t>(kMaxLength))
-        throw std::runtime_error(path + ": sequence too long");
-    }
-    if (!ids.empty()) out.push_back(std::move(ids));
-    if (out.size() > 100000) throw std::runtime_error(path + ": too many sequences (max 100000)");
-  }
-  if (out.empty()) throw std::runtime_error("token file '" + path + "' has no sequences");
-  return out;
-}
 
 double peak_rss_mb() {
   rusage u{};

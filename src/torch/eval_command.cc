@@ -13,13 +13,6 @@
 namespace posbias {
 namespace {
 
-// Examples per forward pass: keeps the [B, L, L] attention scores near 50M floats.
-std::int64_t batch_for(int length) {
-  const double l = static_cast<double>(length);
-  return std::max<std::int64_t>(
-      1, std::min<std::int64_t>(256, static_cast<std::int64_t>(5e7 / (l * l))));
-}
-
 void plot_eval(const nlohmann::json& result, const std::string& stem) {
   Panel p;
   p.title = result["task"].get<std::string>() + " model: accuracy against input length";
@@ -71,6 +64,7 @@ nlohmann::json run_eval(const EvalOptions& o) {
   const TrainConfig& c = loaded.info.config;
   const Variant control = c.task == Task::kNumber ? Variant::kSeenJumps : Variant::kDecoy;
   for (int len : lengths) {
+    validate_model_length(c.task, len);
     for (int h : c.hops) {
       validate_spec(c.task, h, len, Variant::kStandard);
       if (o.controls) validate_spec(c.task, h, len, control);
@@ -98,7 +92,7 @@ nlohmann::json run_eval(const EvalOptions& o) {
       spec.count = o.count * static_cast<std::int64_t>(c.hops.size());
       spec.seed = o.seed;
       spec.variant = v;
-      const HopAccuracy acc = evaluate_hops(loaded.model, make_dataset(spec), batch_for(len));
+      const HopAccuracy acc = evaluate_hops(loaded.model, make_dataset(spec), eval_batch_size(len));
       const std::string key = std::to_string(len);
       if (v == Variant::kStandard) {
         result["accuracy"][key] = acc.to_json();

@@ -4,6 +4,12 @@
 
 namespace posbias {
 
+std::int64_t eval_batch_size(std::int64_t length) {
+  const double l = static_cast<double>(length);
+  return std::max<std::int64_t>(
+      1, std::min<std::int64_t>(256, static_cast<std::int64_t>(5e7 / (l * l))));
+}
+
 HopBatch encode_examples(const std::vector<Example>& examples, std::size_t begin, std::size_t end) {
   if (begin >= end || end > examples.size()) throw std::invalid_argument("empty example range");
   const std::int64_t rows = static_cast<std::int64_t>(end - begin);

@@ -125,14 +125,14 @@ AttentionImpl::AttentionImpl(const ModelConfig& cfg)
                  torch::nn::LinearOptions(heads * head_dim, cfg.d_model).bias(cfg.out_bias())));
 }
 
-torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionContext& pos,
-                                     AttentionCache* cache) {
+AttentionProjections AttentionImpl::project(const torch::Tensor& x, const PositionContext& pos,
+                                            bool rotate) {
   const auto b = x.size(0), l = x.size(1);
   const auto parts = qkv(x).split({heads * head_dim, kv_heads * head_dim, kv_heads * head_dim}, -1);
   auto q = parts[0].view({b, l, heads, head_dim}).transpose(1, 2);  // [B, H, L, E]
   auto k = parts[1].view({b, l, kv_heads, head_dim}).transpose(1, 2);
   auto v = parts[2].view({b, l, kv_heads, head_dim}).transpose(1, 2);
-  if (pos.rotary > 0) {
+  if (rotate && pos.rotary > 0) {
     q = apply_rotary(q, pos);
     k = apply_rotary(k, pos);
   }
@@ -140,6 +140,22 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
     k = k.repeat_interleave(heads / kv_heads, /*dim=*/1);
     v = v.repeat_interleave(heads / kv_heads, /*dim=*/1);
   }
+  return {q, k, v};
+}
+
+torch::Tensor AttentionImpl::query_scores(const torch::Tensor& x, const PositionContext& pos,
+                                          std::int64_t query) {
+  const auto p = project(x, pos);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
+  const auto q = p.q.select(2, query).unsqueeze(2);  // [B, H, 1, E]
+  const auto bias = pos.bias.select(1, query).unsqueeze(1);  // [H or 1, 1, L]
+  return (torch::matmul(q, p.k.transpose(-1, -2)) * scale + bias).squeeze(2);
+}
+
+torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionContext& pos,
+                                     AttentionCache* cache) {
+  const auto b = x.size(0), l = x.size(1);
+  const auto [q, k, v] = project(x, pos);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
   const auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale + pos.bias;
   const auto pattern = torch::softmax(scores, -1);

@@ -19,6 +19,7 @@ void TrainConfig::finalize() {
   if (steps == 0) steps = default_steps();
   require(!hops.empty(), "at least one hop count is needed");
   for (int h : hops) validate_spec(task, h, length, Variant::kStandard);
+  validate_model_length(task, length);
   require(layers >= 1 && layers <= 256, "layers must be in 1..256");
   require(d_model >= 2 && d_model <= 16384, "d_model must be in 2..16384");
   require(heads >= 1 && d_model % heads == 0, "heads must divide d_model");

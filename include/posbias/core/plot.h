@@ -1,5 +1,6 @@
 // Figures through gnuplot: one Figure (one or more panels of line/point series) becomes
 // STEM.svg, STEM.png and the script STEM.gp that made them, so a user can restyle it.
+// Panels hold line/point series (optionally on a right-hand axis) or one heatmap.
 // Log axes are drawn from log10 data (`log10_y`) so values below 1e-308 still plot.
 #pragma once
 
@@ -16,6 +17,7 @@ struct Series {
   std::vector<double> y_low, y_high;  // optional band (same length as x)
   std::string style = "lines";        // gnuplot style: lines, points, linespoints
   int line_width = 2;
+  bool right_axis = false;  // plot against the right-hand y axis (Panel::y2label)
 };
 
 struct Label {
@@ -23,6 +25,14 @@ struct Label {
   std::string text;
   bool arrow = false;      // draw a point marker at (x, y) and offset the text
   bool text_left = false;  // put the text to the left of the point (for marks near the right edge)
+};
+
+// A grid of values drawn as colored cells, each printed with its value when the grid is small.
+struct Heatmap {
+  std::vector<std::string> x_labels, y_labels;  // one per column / row
+  std::vector<std::vector<double>> z;           // [rows][columns]; NaN cells stay blank
+  double zmin = 0, zmax = 1;
+  std::string z_label;
 };
 
 struct Panel {
@@ -33,6 +43,9 @@ struct Panel {
   std::vector<Series> series;
   std::vector<Label> labels;
   double xmin = NAN, xmax = NAN, ymin = NAN, ymax = NAN;
+  std::string y2label;  // right-hand axis of series with right_axis
+  double y2min = NAN, y2max = NAN;
+  Heatmap heatmap;  // when z is non-empty the panel is this heatmap (series are ignored)
 };
 
 struct Figure {

@@ -71,9 +71,23 @@ struct AttentionCache {
   torch::Tensor z;        // [B, L, H·E] before the output projection
 };
 
+// Per-head projections of a layer input: [B, H, L, E], keys and values expanded to H heads.
+struct AttentionProjections {
+  torch::Tensor q, k, v;
+};
+
 class AttentionImpl : public torch::nn::Module {
  public:
   explicit AttentionImpl(const ModelConfig& cfg);
+  // q, k, v of x (the normed layer input); rotate = false leaves q and k unrotated, which is
+  // what moving a key's content to another position needs (`posbias heads`).
+  AttentionProjections project(const torch::Tensor& x, const PositionContext& pos,
+                               bool rotate = true);
+  // The attention logits of the query at position `query` to every position: scaled scores
+  // plus the position bias, before softmax; [B, H, L] (-inf after the query). Costs one
+  // projection and one row of scores, so it serves long inputs (discrepancy at n = 4096).
+  torch::Tensor query_scores(const torch::Tensor& x, const PositionContext& pos,
+                             std::int64_t query);
   torch::Tensor forward(const torch::Tensor& x, const PositionContext& pos,
                         AttentionCache* cache = nullptr);
   torch::Tensor backward(const AttentionCache& cache, const torch::Tensor& dy,

@@ -50,8 +50,12 @@ struct Example {
 // Letter: 8 + hops (decoy: 7 + 2·hops).
 int min_length(Task task, int hops, Variant variant);
 // Throws std::invalid_argument naming the problem (hops outside 1..4, length too short or,
-// for Number, beyond 1024; a variant the task lacks).
+// beyond 10^6; a variant the task lacks). Number inputs beyond 1024 tokens generate, but hold
+// integers the Number vocabulary lacks, so only the discrepancy constructions read them.
 void validate_spec(Task task, int hops, int length, Variant variant);
+// Throws std::invalid_argument when a model cannot read inputs of this length: Number inputs
+// beyond 1024 tokens hold integers its vocabulary lacks.
+void validate_model_length(Task task, int length);
 
 // Number of target positions and answers the generator balances over. Number: 8 positions in
 // the letter block × 120 letters; Letter: the N-1 positions before the query × 80 targets.

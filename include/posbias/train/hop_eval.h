@@ -24,6 +24,10 @@ struct HopBatch {
 // Examples [begin, end) of one length, encoded with the task's shared vocabulary.
 HopBatch encode_examples(const std::vector<Example>& examples, std::size_t begin, std::size_t end);
 
+// Examples per forward pass at an input length: keeps the [B, L, L] attention scores near
+// 50M floats (256 at the training length, 1 beyond ~7000 tokens).
+std::int64_t eval_batch_size(std::int64_t length);
+
 struct HopAccuracy {
   std::map<int, std::int64_t> correct, total;  // by hops
   std::int64_t decoy_picks = 0;                // predictions equal to the decoy's target

@@ -1,0 +1,54 @@
+// The two attention constructions of DESIGN.md §5, as real single-head attention layers of
+// the model code (an Attention module with 2-D RoPE, weights set by hand, in double
+// precision), run on the hop tasks' own inputs.
+//
+// Layer: d_model 4, one head of dim 4, rotary on the first 2 dims at angle θ per position.
+// The input embedding of a token is (key phase, query phase) as two unit vectors:
+//   index     (Number task, "go back k"): integer k → query phase −kθ; keys are the constant
+//             (1, 0) from the key bias. Logit(Q, j) = cos((Q − j)θ − kθ): the best key is k back
+//             and beats the next by 1 − cos θ; θ ≤ π/n avoids aliasing, so the gap is ≲ π²/(2n²).
+//   retrieval (Letter task, "find the matching symbol"): "l:r" → key phase ω_l, query phase
+//             ω_r, with ω_s = s·ω for the 8 letters. Logit = cos(ω_r − ω_l + (Q − j)θ): with
+//             θ = 0 the gap is 1 − cos ω at every n; with θ > 0 it degrades as 1 − cos(ω − nθ).
+// The query weights are scaled by 2 = √(head dim) so the logits are exactly these cosines.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "posbias/model/layers.h"
+#include "posbias/tasks/hop_task.h"
+
+namespace posbias {
+
+enum class Construction { kIndex, kRetrieval };
+Construction parse_construction(const std::string& name);  // index | retrieval
+std::string_view construction_name(Construction c);
+Task construction_task(Construction c);  // index → Number, retrieval → Letter
+
+// The hand-set layer (eval mode, double precision).
+Attention make_construction_layer(Construction c);
+
+// Rotary tables at angle θ per position (one 2-D pair) plus the causal mask, length n.
+PositionContext construction_positions(std::int64_t length, double theta);
+
+// Input embeddings [B, n, 4] of task examples (all of one length).
+torch::Tensor construction_inputs(Construction c, const std::vector<Example>& examples,
+                                  double theta, double omega);
+
+// One length: the query's logits over all positions, the gap between the top two (the
+// discrepancy), and whether the top key is the first look-up's target (chain[0]) alone.
+struct ConstructionResult {
+  std::vector<double> discrepancy;  // per example
+  std::vector<bool> correct;        // per example: argmax = target, strictly above the rest
+};
+ConstructionResult run_construction(Construction c, const std::vector<Example>& examples,
+                                    double theta, double omega);
+
+// The DESIGN.md §5 curves at length n: index min(1 − cos θ, π²/(2n²)) (a bound); retrieval
+// 1 − cos(ω − nθ) (= 1 − cos ω when θ = 0), DESIGN's rate of decay, and 0 once nθ ≥ ω. For
+// θ > 0 this rate is not a strict bound: a far correct key also loses 1 − cos(nθ).
+double construction_bound(Construction c, std::int64_t length, double theta, double omega);
+
+}  // namespace posbias

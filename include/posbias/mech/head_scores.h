@@ -1,0 +1,62 @@
+// Positional and symbolic head scores (DESIGN.md §4), per layer and head.
+//
+// For the query at the last position Q, with attention row a over positions 0..Q: swap the
+// layer's input hidden states at earlier positions i < j < Q, keep the position ids, recompute
+// the layer, and read the new row a'. Then
+//   positional = cos((a'_i, a'_j), (a_i, a_j))     — attention stayed with the positions,
+//   symbolic   = cos((a'_i, a'_j), (a_j, a_i))     — attention followed the content,
+// weighted over pairs by softmax(|a_i − a_j| / τ) and averaged over samples.
+//
+// Only the swapped layer's score row changes, and only at keys i and j, so the recompute is
+// exact and cheap: with the key content k_m (before rotary) and the query's rotated q, the
+// logit of content m placed at position p is M[p, m] = (R_pᵀ q)·k_m · scale + bias[Q, p].
+// M's diagonal is the original row; the swap changes logits i and j to M[i, j] and M[j, i]
+// and the softmax denominator by the difference. This is the layer's own computation
+// (the Attention module's projections and rotary), not a re-implementation of the model.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <string>
+#include <vector>
+
+#include "posbias/model/transformer.h"
+
+namespace posbias {
+
+constexpr double kHeadScoreTau = 1e-4;
+
+struct HeadScore {
+  int layer = 0, head = 0;
+  double positional = 0, symbolic = 0;
+  double gap = 0;     // pair-weighted |a_i − a_j|: 0 when the query attends evenly
+  std::string label;  // positional | symbolic | mixed | uniform
+};
+
+// positional: positional ≥ 0.9 and symbolic ≤ 0.5; symbolic: the reverse; uniform: both
+// ≥ 0.9 or gap < 0.01 (a swap cannot tell position from content); mixed otherwise.
+std::string head_label(double positional, double symbolic, double gap);
+
+// The query's attention to keys i and j after swapping the inputs at i and j, for every
+// pair: swapped_i[b, h, i, j] = a'_i and swapped_j[b, h, i, j] = a'_j (meaningful for
+// i < j < Q), next to the original row a [b, h, 0..Q]. Double precision.
+struct SwapAttention {
+  torch::Tensor a;          // [B, H, L]
+  torch::Tensor swapped_i;  // [B, H, L-1, L-1]
+  torch::Tensor swapped_j;  // [B, H, L-1, L-1]
+};
+// x is the layer's normed attention input [B, L, D]; the query is position L-1.
+SwapAttention swap_attention(Attention& attn, const torch::Tensor& x, const PositionContext& pos);
+
+// Scores of every head of one attention layer, averaged over the batch; layer = -1 in the
+// results (the caller knows it).
+std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tensor& x,
+                                             const PositionContext& pos,
+                                             double tau = kHeadScoreTau);
+
+// Every layer and head of a model on token ids [B, L] (eval mode, no gradients; the model's
+// training mode is restored). Forward passes run `batch` samples at a time.
+std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
+                                   double tau = kHeadScoreTau, std::int64_t batch = 64);
+
+}  // namespace posbias

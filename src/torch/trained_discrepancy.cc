@@ -1,0 +1,196 @@
+#include "posbias/mech/trained_discrepancy.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "posbias/core/parse.h"
+#include "posbias/core/progress.h"
+#include "posbias/mech/head_scores.h"
+#include "posbias/train/checkpoint.h"
+#include "posbias/train/hop_eval.h"
+
+namespace posbias {
+namespace {
+
+struct KeyHead {
+  int layer = 0, head = 0;
+  std::string kind;
+  double positional = NAN, symbolic = NAN;
+};
+
+std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOptions& o) {
+  const ModelConfig& cfg = m.model->config();
+  DatasetSpec spec;
+  spec.task = m.info.config.task;
+  spec.hops = m.info.config.hops;
+  spec.length = m.info.config.length;
+  spec.count = o.samples;
+  spec.seed = o.seed;
+  const auto examples = make_dataset(spec);
+  const auto scores = score_heads(m.model, encode_examples(examples, 0, examples.size()).ids);
+  auto find = [&](int layer, int head) {
+    return *std::find_if(scores.begin(), scores.end(),
+                         [&](const HeadScore& h) { return h.layer == layer && h.head == head; });
+  };
+  std::vector<KeyHead> out;
+  if (o.heads == "auto") {
+    auto best = [&](bool positional) {
+      return *std::max_element(scores.begin(), scores.end(), [&](const HeadScore& a, const HeadScore& b) {
+        const double sa = positional ? a.positional - a.symbolic : a.symbolic - a.positional;
+        const double sb = positional ? b.positional - b.symbolic : b.symbolic - b.positional;
+        return sa < sb;
+      });
+    };
+    for (bool positional : {true, false}) {
+      const HeadScore h = best(positional);
+      out.push_back({h.layer, h.head, positional ? "positional" : "symbolic", h.positional, h.symbolic});
+    }
+    if (out[0].layer == out[1].layer && out[0].head == out[1].head) out.pop_back();
+    return out;
+  }
+  for (const std::string& item : split_commas(o.heads)) {
+    const auto dot = item.find('.');
+    const std::string layer_text = item.substr(0, dot);
+    const std::string head_text = dot == std::string::npos ? "0" : item.substr(dot + 1);
+    const auto layer = parse_integer(layer_text, "--heads layer");
+    const auto head = parse_integer(head_text, "--heads head");
+    if (layer < 0 || layer >= cfg.layers || head < 0 || head >= cfg.heads) {
+      throw std::invalid_argument("--heads: '" + item + "' is not a head of this " +
+                                  std::to_string(cfg.layers) + "-layer, " +
+                                  std::to_string(cfg.heads) + "-head model (0-based L.h)");
+    }
+    const HeadScore h = find(static_cast<int>(layer), static_cast<int>(head));
+    out.push_back({h.layer, h.head, h.label, h.positional, h.symbolic});
+  }
+  return out;
+}
+
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const auto hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+}  // namespace
+
+nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
+  if (o.count < 1 || o.count > 100000)
+    throw std::invalid_argument("--count must be in 1..100000, got " + std::to_string(o.count));
+  LoadedModel m = load_trained_model(o.run, o.checkpoint);
+  const TrainConfig& c = m.info.config;
+  for (int len : o.lengths) {
+    validate_model_length(c.task, len);
+    for (int h : c.hops) validate_spec(c.task, h, len, Variant::kStandard);
+  }
+  torch::NoGradGuard no_grad;
+  m.model->eval();
+  const std::vector<KeyHead> heads = choose_heads(m, o);
+  std::vector<std::vector<std::vector<double>>> gaps(heads.size(), std::vector<std::vector<double>>(o.lengths.size()));
+  nlohmann::json accuracy = nlohmann::json::object();
+  Progress progress("discrepancy", static_cast<std::int64_t>(o.lengths.size()));
+  for (std::size_t li = 0; li < o.lengths.size(); ++li) {
+    const int len = o.lengths[li];
+    DatasetSpec spec;
+    spec.task = c.task;
+    spec.hops = c.hops;
+    spec.length = len;
+    spec.count = o.count;
+    spec.seed = o.seed;
+    const auto examples = make_dataset(spec);
+    const std::int64_t batch = std::max<std::int64_t>(1, eval_batch_size(len) / 4);
+    std::int64_t correct = 0;
+    for (std::size_t begin = 0; begin < examples.size(); begin += static_cast<std::size_t>(batch)) {
+      const std::size_t end = std::min(examples.size(), begin + static_cast<std::size_t>(batch));
+      const HopBatch b = encode_examples(examples, begin, end);
+      ForwardCache cache;
+      m.model->forward_embeddings(m.model->embed(b.ids), &cache);
+      const auto predicted = m.model->logits(cache.hidden.select(1, len - 1)).argmax(-1);
+      correct += predicted.eq(b.answers).sum().item<std::int64_t>();
+      for (std::size_t k = 0; k < heads.size(); ++k) {
+        Block& block = m.model->layers[static_cast<std::size_t>(heads[k].layer)];
+        const auto x = block->ln1(cache.blocks[static_cast<std::size_t>(heads[k].layer)].resid_pre);
+        const auto row = block->attn->query_scores(x, cache.pos, len - 1).select(1, heads[k].head);
+        const auto top = std::get<0>(row.to(torch::kFloat64).topk(2, -1));
+        const auto gap = (top.select(1, 0) - top.select(1, 1)).contiguous();
+        const double* g = gap.data_ptr<double>();
+        gaps[k][li].insert(gaps[k][li].end(), g, g + gap.size(0));
+      }
+    }
+    accuracy[std::to_string(len)] = static_cast<double>(correct) / static_cast<double>(examples.size());
+    progress.update(static_cast<std::int64_t>(li + 1));
+  }
+  progress.finish();
+
+  nlohmann::json key = nlohmann::json::array(), disc = nlohmann::json::array();
+  for (std::size_t k = 0; k < heads.size(); ++k) {
+    const KeyHead& h = heads[k];
+    key.push_back({{"layer", h.layer}, {"head", h.head}, {"kind", h.kind},
+                   {"label", head_label(h.positional, h.symbolic, 1.0)},
+                   {"positional", h.positional}, {"symbolic", h.symbolic}});
+    nlohmann::json points = nlohmann::json::array();
+    for (std::size_t li = 0; li < o.lengths.size(); ++li) {
+      const auto& v = gaps[k][li];
+      double mean = 0;
+      for (double x : v) mean += x;
+      mean /= static_cast<double>(v.size());
+      points.push_back({{"length", o.lengths[li]},
+                        {"median", quantile(v, 0.5)},
+                        {"mean", mean},
+                        {"min", *std::min_element(v.begin(), v.end())},
+                        {"p10", quantile(v, 0.1)},
+                        {"p90", quantile(v, 0.9)}});
+    }
+    disc.push_back({{"layer", h.layer}, {"head", h.head}, {"kind", h.kind}, {"points", points}});
+  }
+  return {{"run", o.run},
+          {"task", std::string(task_name(c.task))},
+          {"step", m.info.step},
+          {"key_heads", key},
+          {"lengths", o.lengths},
+          {"count", o.count},
+          {"accuracy", accuracy},
+          {"discrepancy", disc}};
+}
+
+Figure trained_discrepancy_figure(const nlohmann::json& r) {
+  Panel p;
+  p.title = r["task"].get<std::string>() + " model (step " + std::to_string(r["step"].get<std::int64_t>()) +
+            "): key-head discrepancy and accuracy";
+  p.xlabel = "input length (tokens, log scale)";
+  p.ylabel = "top − second attention logit at the query (median, p10–p90)";
+  p.log_x = true;
+  p.log10_y = true;
+  p.y2label = "accuracy";
+  p.y2min = 0;
+  p.y2max = 1.02;
+  p.key = "bottom left";
+  for (const auto& h : r["discrepancy"]) {
+    Series s;
+    s.title = "L" + std::to_string(h["layer"].get<int>()) + "." + std::to_string(h["head"].get<int>()) +
+              " (" + h["kind"].get<std::string>() + ")";
+    s.style = "linespoints";
+    for (const auto& pt : h["points"]) {
+      s.x.push_back(pt["length"].get<double>());
+      s.y.push_back(std::log10(pt["median"].get<double>()));
+      s.y_low.push_back(std::log10(std::max(pt["p10"].get<double>(), 1e-12)));
+      s.y_high.push_back(std::log10(std::max(pt["p90"].get<double>(), 1e-12)));
+    }
+    p.series.push_back(std::move(s));
+  }
+  Series acc;
+  acc.title = "accuracy (right axis)";
+  acc.style = "linespoints";
+  acc.right_axis = true;
+  for (int len : r["lengths"].get<std::vector<int>>()) {
+    acc.x.push_back(len);
+    acc.y.push_back(r["accuracy"][std::to_string(len)].get<double>());
+  }
+  p.series.push_back(std::move(acc));
+  Figure f;
+  f.panels = {p};
+  return f;
+}
+
+}  // namespace posbias
