@@ -14,8 +14,9 @@ namespace {
 
 struct KeyHead {
   int layer = 0, head = 0;
-  std::string kind;
+  std::string kind;  // the role it was chosen for: positional | symbolic | the user's pick
   double positional = NAN, symbolic = NAN;
+  std::string label;  // head_label of its scores
 };
 
 std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOptions& o) {
@@ -43,7 +44,8 @@ std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOption
     };
     for (bool positional : {true, false}) {
       const HeadScore h = best(positional);
-      out.push_back({h.layer, h.head, positional ? "positional" : "symbolic", h.positional, h.symbolic});
+      out.push_back({h.layer, h.head, positional ? "positional" : "symbolic", h.positional,
+                     h.symbolic, h.label});
     }
     if (out[0].layer == out[1].layer && out[0].head == out[1].head) out.pop_back();
     return out;
@@ -60,7 +62,7 @@ std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOption
                                   std::to_string(cfg.heads) + "-head model (0-based L.h)");
     }
     const HeadScore h = find(static_cast<int>(layer), static_cast<int>(head));
-    out.push_back({h.layer, h.head, h.label, h.positional, h.symbolic});
+    out.push_back({h.layer, h.head, "chosen", h.positional, h.symbolic, h.label});
   }
   return out;
 }
@@ -127,7 +129,7 @@ nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
   for (std::size_t k = 0; k < heads.size(); ++k) {
     const KeyHead& h = heads[k];
     key.push_back({{"layer", h.layer}, {"head", h.head}, {"kind", h.kind},
-                   {"label", head_label(h.positional, h.symbolic, 1.0)},
+                   {"label", h.label},
                    {"positional", h.positional}, {"symbolic", h.symbolic}});
     nlohmann::json points = nlohmann::json::array();
     for (std::size_t li = 0; li < o.lengths.size(); ++li) {
@@ -142,7 +144,8 @@ nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
                         {"p10", quantile(v, 0.1)},
                         {"p90", quantile(v, 0.9)}});
     }
-    disc.push_back({{"layer", h.layer}, {"head", h.head}, {"kind", h.kind}, {"points", points}});
+    disc.push_back({{"layer", h.layer}, {"head", h.head}, {"kind", h.kind}, {"label", h.label},
+                    {"points", points}});
   }
   return {{"run", o.run},
           {"task", std::string(task_name(c.task))},
@@ -168,8 +171,9 @@ Figure trained_discrepancy_figure(const nlohmann::json& r) {
   p.key = "bottom left";
   for (const auto& h : r["discrepancy"]) {
     Series s;
+    const std::string kind = h["kind"], label = h["label"];
     s.title = "L" + std::to_string(h["layer"].get<int>()) + "." + std::to_string(h["head"].get<int>()) +
-              " (" + h["kind"].get<std::string>() + ")";
+              " (" + (kind == "chosen" ? label : "most " + kind + ", " + label) + ")";
     s.style = "linespoints";
     for (const auto& pt : h["points"]) {
       s.x.push_back(pt["length"].get<double>());
