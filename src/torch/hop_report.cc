@@ -20,7 +20,7 @@ TrainConfig report_config(Task task, bool full) {
     c.steps = 800;
     c.warmup = 100;
     c.eval_every = 50;
-    c.checkpoint_every = 400;
+    c.checkpoint_every = 200;  // four checkpoints for the head-score heatmaps
     c.eval_per_hop = 128;
   }
   return c;

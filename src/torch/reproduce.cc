@@ -9,6 +9,7 @@
 #include "posbias/core/machine.h"
 #include "posbias/core/report.h"
 #include "posbias/core/theory_report.h"
+#include "posbias/mech/mech_report.h"
 #include "posbias/train/hop_report.h"
 
 namespace posbias {
@@ -21,6 +22,7 @@ void run_reproduce(const ReproduceOptions& options) {
   report.add(theory_report_section(dir));
   report.add(birth_report_section(dir));
   report.add(hop_report_section(dir, options.full));
+  report.add(mech_report_section(dir, options.full));
   report.write(dir);
   nlohmann::json run;
   run["command"] = "reproduce";
