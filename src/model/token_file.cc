@@ -10,6 +10,11 @@ std::vector<std::vector<std::int64_t>> read_token_file(const std::string& path,
                                                        std::int64_t vocab) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read token file '" + path + "'");
+  return parse_token_lines(in, path, vocab);
+}
+
+std::vector<std::vector<std::int64_t>> parse_token_lines(std::istream& in, const std::string& path,
+                                                         std::int64_t vocab) {
   std::vector<std::vector<std::int64_t>> out;
   std::string line;
   std::size_t line_no = 0;

@@ -86,6 +86,36 @@ TEST(MechCli, ConstructionsFromTheCommandLine) {
   EXPECT_NE(s.out.find("\"accuracy\": 1.0"), std::string::npos);
 }
 
+// Any model the loader reads: the golden tiny Hugging Face GPT-2 and Qwen2 checkpoints, on
+// random ids and on a token file.
+TEST(MechCli, HuggingFaceCheckpointsOnTokenFiles) {
+  const std::string golden = std::string(POSBIAS_SOURCE_DIR) + "/tests/golden/models/";
+  const fs::path tokens = scratch("tokens.txt");
+  {
+    std::ofstream t(tokens);
+    t << "1 2 3 4 5 6 7 8 9 10\n11, 12, 13, 14, 15, 16, 17, 18, 19, 20\n";
+  }
+  for (const char* family : {"gpt2", "qwen2"}) {
+    const std::string model = "--config " + golden + family + "/config.json --weights " + golden +
+                              family + "/model.safetensors";
+    const nlohmann::json cfg = nlohmann::json::parse(slurp(golden + family + "/config.json"));
+    const int layers = cfg.contains("n_layer") ? cfg["n_layer"].get<int>() : cfg["num_hidden_layers"].get<int>();
+    const int heads = cfg.contains("n_head") ? cfg["n_head"].get<int>() : cfg["num_attention_heads"].get<int>();
+    for (const std::string& input : {std::string("--length 12 --samples 5"), "--tokens " + tokens.string()}) {
+      const CliResult r = run_cli("heads " + model + " " + input);
+      ASSERT_EQ(r.code, 0) << family << " " << input << ": " << r.err;
+      const auto j = nlohmann::json::parse(r.out);
+      ASSERT_EQ(j["checkpoints"].size(), 1u);
+      EXPECT_EQ(j["checkpoints"][0]["heads"].size(), static_cast<std::size_t>(layers * heads));
+      EXPECT_EQ(j["length"], input[2] == 'l' ? 12 : 10);
+    }
+  }
+  expect_error("heads --config " + golden + "gpt2/config.json --weights " + golden +
+                   "gpt2/model.safetensors --tokens /nonexistent/tokens.txt",
+               "/nonexistent/tokens.txt", 1);
+  expect_usage_error("heads --config " + golden + "gpt2/config.json", "--weights");
+}
+
 TEST(MechCli, BadInputGetsOneLine) {
   expect_error("heads --run /nonexistent/run", "/nonexistent/run", 1);
   expect_usage_error("heads", "--run");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -15,5 +16,8 @@ constexpr std::size_t kMaxTokenFileRows = 100000;    // sequences per file
 // Throws std::runtime_error naming the file, the line and the bad word.
 std::vector<std::vector<std::int64_t>> read_token_file(const std::string& path,
                                                        std::int64_t vocab);
+// The same from a stream; `name` is used in the errors.
+std::vector<std::vector<std::int64_t>> parse_token_lines(std::istream& in, const std::string& name,
+                                                         std::int64_t vocab);
 
 }  // namespace posbias
