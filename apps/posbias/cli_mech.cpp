@@ -78,8 +78,8 @@ void register_discrepancy(CLI::App& app, Action* selected) {
       "(\"go back k\", Number inputs) or retrieval (\"find the matching symbol\", Letter inputs) "
       "construction as a 2-D RoPE attention layer, swept over n beside its bounds. With --run: "
       "a trained model's key heads against input length, next to its accuracy.");
-  auto* fn = cmd->add_option("--function", o->sweep.function, "index or retrieval")
-                 ->capture_default_str();
+  auto* fn =
+      cmd->add_option("--function", o->sweep.function, "index or retrieval")->capture_default_str();
   auto* th = cmd->add_option("--theta", *theta,
                              "RoPE angle per position (auto: pi/n for index, 0 for retrieval)")
                  ->capture_default_str();

@@ -28,25 +28,44 @@ std::string quote(const std::string& s) {
 }
 
 std::string range(double lo, double hi) {
-  return "[" + (std::isnan(lo) ? std::string("*") : std::to_string(lo)) + ":" +
-         (std::isnan(hi) ? std::string("*") : std::to_string(hi)) + "]";
+  std::ostringstream r;
+  r << "[";
+  if (std::isnan(lo))
+    r << "*";
+  else
+    r << std::to_string(lo);
+  r << ":";
+  if (std::isnan(hi))
+    r << "*";
+  else
+    r << std::to_string(hi);
+  r << "]";
+  return r.str();
 }
 
-// Cells at integer coordinates (column, row), tick labels from the heatmap's names.
+// Cells at integer coordinates (column, row), tick labels from the heatmap's names; small
+// grids print each cell's value.
 void write_heatmap(std::ostringstream& gp, const Heatmap& h, const std::string& block) {
   const std::size_t rows = h.z.size(), cols = h.z[0].size();
   if (h.y_labels.size() != rows || h.x_labels.size() != cols) {
     throw std::runtime_error("heatmap labels do not match its grid");
   }
+  // At most 12 tick labels per axis (every k-th beyond that).
   auto tics = [&](const char* axis, const std::vector<std::string>& names) {
+    const std::size_t every = (names.size() + 11) / 12;
     gp << "set " << axis << "tics (";
-    for (std::size_t i = 0; i < names.size(); ++i)
-      gp << (i ? ", " : "") << quote(names[i]) << " " << i;
+    bool first = true;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (i % every != 0) continue;
+      gp << (first ? "" : ", ") << quote(names[i]) << " " << i;
+      first = false;
+    }
     gp << ")\n";
   };
   tics("x", h.x_labels);
   tics("y", h.y_labels);
-  gp << "set xrange [-0.5:" << cols - 0.5 << "]\nset yrange [-0.5:" << rows - 0.5 << "]\n";
+  gp << "set xrange [-0.5:" << static_cast<double>(cols) - 0.5
+     << "]\nset yrange [-0.5:" << static_cast<double>(rows) - 0.5 << "]\n";
   gp << "set cbrange [" << h.zmin << ":" << h.zmax << "]\nset cblabel " << quote(h.z_label)
      << "\nset palette defined (0 '#f7fbff', 0.5 '#6baed6', 1 '#08306b')\nunset grid\nunset key\n";
   gp << block << " << EOD\n";
@@ -59,7 +78,7 @@ void write_heatmap(std::ostringstream& gp, const Heatmap& h, const std::string& 
   }
   gp << "EOD\n";
   gp << "plot " << block << " using 1:2:3 with image";
-  if (rows * cols <= 400) {
+  if (cols <= 12 && rows <= 24) {  // cells wide enough to print their values
     const double mid = (h.zmin + h.zmax) / 2;
     gp << ", \\\n     " << block << " using 1:2:(sprintf('%.2f', $3)):($3 > " << mid
        << " ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'";
@@ -78,8 +97,10 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
     write_heatmap(gp, p.heatmap, "$p" + std::to_string(panel_index) + "h");
     return;
   }
-  if (!std::isnan(p.xmin) || !std::isnan(p.xmax)) gp << "set xrange " << range(p.xmin, p.xmax) << "\n";
-  if (!std::isnan(p.ymin) || !std::isnan(p.ymax)) gp << "set yrange " << range(p.ymin, p.ymax) << "\n";
+  if (!std::isnan(p.xmin) || !std::isnan(p.xmax))
+    gp << "set xrange " << range(p.xmin, p.xmax) << "\n";
+  if (!std::isnan(p.ymin) || !std::isnan(p.ymax))
+    gp << "set yrange " << range(p.ymin, p.ymax) << "\n";
   if (!p.y2label.empty()) {
     gp << "set ytics nomirror\nset y2tics\nset y2label " << quote(p.y2label) << "\n";
     if (!std::isnan(p.y2min) || !std::isnan(p.y2max))
@@ -119,9 +140,8 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
                       std::to_string(color) + " notitle");
     }
     parts.push_back(block + " using 1:2" + (ser.right_axis ? " axes x1y2" : "") + " with " +
-                    ser.style + " lw " +
-                    std::to_string(ser.line_width) + " lc " + std::to_string(color) + " title " +
-                    quote(ser.title));
+                    ser.style + " lw " + std::to_string(ser.line_width) + " lc " +
+                    std::to_string(color) + " title " + quote(ser.title));
   }
   if (parts.empty()) throw std::runtime_error("plot panel '" + p.title + "' has no series");
   gp << "plot ";

@@ -42,7 +42,8 @@ std::vector<std::vector<std::int64_t>> parse_token_lines(std::istream& in, const
     }
     if (!ids.empty()) out.push_back(std::move(ids));
     if (out.size() > kMaxTokenFileRows)
-      throw std::runtime_error(path + ": too many sequences (max " + std::to_string(kMaxTokenFileRows) + ")");
+      throw std::runtime_error(path + ": too many sequences (max " +
+                               std::to_string(kMaxTokenFileRows) + ")");
   }
   if (out.empty()) throw std::runtime_error("token file '" + path + "' has no sequences");
   return out;

@@ -27,7 +27,8 @@ double log_log_slope(const nlohmann::json& points, double lo, double hi) {
 }
 
 void check_angle(double v, const char* what) {
-  if (!std::isfinite(v)) throw std::invalid_argument(std::string(what) + " must be a finite number");
+  if (!std::isfinite(v))
+    throw std::invalid_argument(std::string(what) + " must be a finite number");
 }
 
 }  // namespace
@@ -45,7 +46,8 @@ nlohmann::json sweep_construction(const ConstructionSweep& s) {
                     static_cast<std::int64_t>(s.lengths.size()));
   for (std::size_t i = 0; i < s.lengths.size(); ++i) {
     const int n = s.lengths[i];
-    const double theta = auto_theta ? (c == Construction::kIndex ? std::numbers::pi / n : 0.0) : s.theta;
+    const double theta =
+        auto_theta ? (c == Construction::kIndex ? std::numbers::pi / n : 0.0) : s.theta;
     DatasetSpec spec;
     spec.task = construction_task(c);
     spec.hops = {1};
@@ -81,7 +83,9 @@ nlohmann::json sweep_construction(const ConstructionSweep& s) {
     out["theta"] = s.theta;
   }
   const double slope = log_log_slope(points, 64, 4096);
-  out["slope"] = {{"from", 64}, {"to", 4096}, {"value", std::isnan(slope) ? nlohmann::json() : nlohmann::json(slope)}};
+  out["slope"] = {{"from", 64},
+                  {"to", 4096},
+                  {"value", std::isnan(slope) ? nlohmann::json() : nlohmann::json(slope)}};
   return out;
 }
 
@@ -89,10 +93,12 @@ Figure construction_figure(const std::vector<nlohmann::json>& results) {
   Figure f;
   for (const auto& r : results) {
     Panel p;
-    const std::string fn = r["function"], theta_text = r["theta"].is_string()
-                                                             ? r["theta"].get<std::string>()
-                                                             : std::to_string(r["theta"].get<double>());
-    p.title = fn + " construction (" + r["task"].get<std::string>() + " inputs, θ = " + theta_text + ")";
+    const std::string fn = r["function"],
+                      theta_text = r["theta"].is_string()
+                                       ? r["theta"].get<std::string>()
+                                       : std::to_string(r["theta"].get<double>());
+    p.title =
+        fn + " construction (" + r["task"].get<std::string>() + " inputs, θ = " + theta_text + ")";
     p.xlabel = "input length n (log scale)";
     p.ylabel = "discrepancy: top − second logit (min over inputs)";
     p.log_x = true;
@@ -128,7 +134,8 @@ Figure construction_figure(const std::vector<nlohmann::json>& results) {
     }
     if (fn == "index" && !r["slope"]["value"].is_null()) {
       char text[96];
-      std::snprintf(text, sizeof text, "slope over n = 64..4096: %.3f", r["slope"]["value"].get<double>());
+      std::snprintf(text, sizeof text, "slope over n = 64..4096: %.3f",
+                    r["slope"]["value"].get<double>());
       p.title += "; " + std::string(text);
     }
     f.panels.push_back(std::move(p));
@@ -147,7 +154,8 @@ nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
     t.heads = o.heads;
     if (!o.lengths.empty()) {
       t.lengths.clear();
-      for (auto v : parse_integer_list(o.lengths, "--lengths", 2, 100000)) t.lengths.push_back(static_cast<int>(v));
+      for (auto v : parse_integer_list(o.lengths, "--lengths", 2, 100000))
+        t.lengths.push_back(static_cast<int>(v));
     }
     if (o.count != 0) t.count = o.count;
     t.seed = o.seed;
@@ -157,7 +165,8 @@ nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
     ConstructionSweep s = o.sweep;
     if (!o.lengths.empty()) {
       s.lengths.clear();
-      for (auto v : parse_integer_list(o.lengths, "--lengths", 2, 65536)) s.lengths.push_back(static_cast<int>(v));
+      for (auto v : parse_integer_list(o.lengths, "--lengths", 2, 65536))
+        s.lengths.push_back(static_cast<int>(v));
     }
     if (o.count != 0) s.count = o.count;
     s.seed = o.seed;

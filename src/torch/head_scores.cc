@@ -23,8 +23,7 @@ SwapAttention swap_attention(Attention& attn, const torch::Tensor& x, const Posi
   if (pos.rotary > 0) qp = apply_rotary(qp, pos, /*inverse=*/true);
   const auto bias = pos.bias.select(1, query).unsqueeze(-1);  // [H or 1, L(p), 1]
   // M[b, h, p, m]: the logit of key content m placed at position p.
-  const auto m =
-      (torch::matmul(qp, raw.k.transpose(-1, -2)) * scale + bias).to(torch::kFloat64);
+  const auto m = (torch::matmul(qp, raw.k.transpose(-1, -2)) * scale + bias).to(torch::kFloat64);
   const auto diag = m.diagonal(0, -2, -1);  // [B, H, L] the original logits
   const auto shift = std::get<0>(diag.max(-1, /*keepdim=*/true));
   const auto e = torch::exp(m - shift.unsqueeze(-1));
@@ -46,19 +45,22 @@ std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tenso
                                              const PositionContext& pos, double tau) {
   torch::NoGradGuard no_grad;
   const std::int64_t b = x.size(0), n = x.size(1) - 1, heads = attn->heads;
-  if (n < 2) throw std::invalid_argument("head scores need at least 3 positions (2 before the query)");
+  if (n < 2)
+    throw std::invalid_argument("head scores need at least 3 positions (2 before the query)");
   const SwapAttention s = swap_attention(attn, x, pos);
   const auto a = s.a.narrow(2, 0, n);
   const auto ai = a.unsqueeze(-1), aj = a.unsqueeze(-2);  // [B, H, n, 1], [B, H, 1, n]
   const auto& pi = s.swapped_i;
   const auto& pj = s.swapped_j;
-  const auto norms = (torch::sqrt(ai * ai + aj * aj) * torch::sqrt(pi * pi + pj * pj)).clamp_min(1e-300);
+  const auto norms =
+      (torch::sqrt(ai * ai + aj * aj) * torch::sqrt(pi * pi + pj * pj)).clamp_min(1e-300);
   const auto positional = (pi * ai + pj * aj) / norms;
   const auto symbolic = (pi * aj + pj * ai) / norms;
   const auto gap = (ai - aj).abs();
   // Pairs i < j only; weights softmax(gap / τ) over them, per sample and head.
   const auto upper = torch::ones({n, n}, torch::kBool).triu(1);
-  const auto logits = (gap / tau).masked_fill(upper.logical_not(), -std::numeric_limits<double>::infinity());
+  const auto logits =
+      (gap / tau).masked_fill(upper.logical_not(), -std::numeric_limits<double>::infinity());
   const auto w = torch::softmax(logits.view({b, heads, n * n}), -1).view({b, heads, n, n});
   auto weighted = [&](const torch::Tensor& t) { return (w * t).sum({-2, -1}).mean(0); };  // [H]
   const auto pos_h = weighted(positional), sym_h = weighted(symbolic), gap_h = weighted(gap);

@@ -53,7 +53,8 @@ torch::Tensor token_samples(const HeadsOptions& o, std::int64_t vocab) {
     return at::randint(vocab, {o.samples, len}, gen);
   }
   auto rows = read_token_file(o.tokens, vocab);
-  if (static_cast<std::int64_t>(rows.size()) > o.samples) rows.resize(static_cast<std::size_t>(o.samples));
+  if (static_cast<std::int64_t>(rows.size()) > o.samples)
+    rows.resize(static_cast<std::size_t>(o.samples));
   const std::size_t len = o.length > 0 ? static_cast<std::size_t>(o.length) : rows[0].size();
   std::vector<torch::Tensor> out;
   for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -88,7 +89,9 @@ void check_options(const HeadsOptions& o) {
 nlohmann::json run_heads(const HeadsOptions& o) {
   check_options(o);
   const auto t0 = std::chrono::steady_clock::now();
-  nlohmann::json result = {{"samples", o.samples}, {"tau", o.tau}, {"layer_index", "0-based"},
+  nlohmann::json result = {{"samples", o.samples},
+                           {"tau", o.tau},
+                           {"layer_index", "0-based"},
                            {"checkpoints", nlohmann::json::array()}};
   if (!o.run.empty()) {
     std::vector<std::filesystem::path> files = list_checkpoints(o.run);
@@ -123,8 +126,9 @@ nlohmann::json run_heads(const HeadsOptions& o) {
     }
     result["source"] = {{"config", o.config}, {"weights", o.weights}, {"tokens", o.tokens}};
     result["length"] = ids.size(1);
-    result["checkpoints"].push_back(
-        {{"step", nullptr}, {"file", o.weights}, {"heads", heads_json(score_heads(model, ids, o.tau))}});
+    result["checkpoints"].push_back({{"step", nullptr},
+                                     {"file", o.weights},
+                                     {"heads", heads_json(score_heads(model, ids, o.tau))}});
   }
   nlohmann::json final_pos = nlohmann::json::array(), final_sym = nlohmann::json::array();
   for (const auto& h : result["checkpoints"].back()["heads"]) {
@@ -141,7 +145,8 @@ nlohmann::json run_heads(const HeadsOptions& o) {
     write_file_atomic(o.json, result.dump(2) + "\n");
   }
   if (!o.plot.empty()) {
-    const std::string what = result.contains("task") ? result["task"].get<std::string>() + " run" : "model";
+    const std::string what =
+        result.contains("task") ? result["task"].get<std::string>() + " run" : "model";
     render_figure(heads_figure(result, what), o.plot);
   }
   return result;
@@ -162,8 +167,10 @@ Figure heads_figure(const nlohmann::json& result, const std::string& title) {
     for (const auto& head : first) h.y_labels.push_back(head_name(head, multi_head));
     h.z.assign(first.size(), {});
     for (const auto& c : ckpts) {
-      h.x_labels.push_back(c["step"].is_null() ? std::string("final") : std::to_string(c["step"].get<std::int64_t>()));
-      for (std::size_t r = 0; r < first.size(); ++r) h.z[r].push_back(c["heads"][r][score].get<double>());
+      h.x_labels.push_back(c["step"].is_null() ? std::string("final")
+                                               : std::to_string(c["step"].get<std::int64_t>()));
+      for (std::size_t r = 0; r < first.size(); ++r)
+        h.z[r].push_back(c["heads"][r][score].get<double>());
     }
     f.panels.push_back(std::move(p));
   }

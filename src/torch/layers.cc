@@ -147,7 +147,7 @@ torch::Tensor AttentionImpl::query_scores(const torch::Tensor& x, const Position
                                           std::int64_t query) {
   const auto p = project(x, pos);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
-  const auto q = p.q.select(2, query).unsqueeze(2);  // [B, H, 1, E]
+  const auto q = p.q.select(2, query).unsqueeze(2);          // [B, H, 1, E]
   const auto bias = pos.bias.select(1, query).unsqueeze(1);  // [H or 1, 1, L]
   return (torch::matmul(q, p.k.transpose(-1, -2)) * scale + bias).squeeze(2);
 }

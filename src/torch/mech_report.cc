@@ -47,15 +47,17 @@ ReportSection mech_report_section(const std::filesystem::path& dir, bool full) {
     h.json = (mech / (name + "_heads.json")).string();
     h.plot = (mech / (name + "_heads")).string();
     const nlohmann::json hr = run_heads(h);
-    sec.numbers.push_back({name + ": positional-pure / symbolic-pure heads at the last checkpoint",
-                           join(hr["final"]["positional"]) + " / " + join(hr["final"]["symbolic"])});
+    sec.numbers.push_back(
+        {name + ": positional-pure / symbolic-pure heads at the last checkpoint",
+         join(hr["final"]["positional"]) + " / " + join(hr["final"]["symbolic"])});
     sec.numbers.push_back({name + ": head scores over " + std::to_string(hr["checkpoints"].size()) +
                                " checkpoints, time",
                            fmt::format("{:.1f} s", hr["seconds"].get<double>())});
     sec.figures.push_back({"mech/" + name + "_heads",
                            name + " run: positional and symbolic score per layer (rows) at each "
                                   "checkpoint (columns)."});
-    sec.data.push_back({"mech/" + name + "_heads.json", name + ": scores per checkpoint, layer, head"});
+    sec.data.push_back(
+        {"mech/" + name + "_heads.json", name + ": scores per checkpoint, layer, head"});
   }
 
   std::vector<nlohmann::json> sweeps;
@@ -72,8 +74,9 @@ ReportSection mech_report_section(const std::filesystem::path& dir, bool full) {
   double spread = 0, base = sweeps[1]["points"][0]["discrepancy_min"].get<double>();
   for (const auto& p : sweeps[1]["points"])
     spread = std::max(spread, std::abs(p["discrepancy_min"].get<double>() - base));
-  sec.numbers.push_back({"index construction: log-log slope of the gap over n = 64..4096 (target -2)",
-                         fmt::format("{:.4f}", sweeps[0]["slope"]["value"].get<double>())});
+  sec.numbers.push_back(
+      {"index construction: log-log slope of the gap over n = 64..4096 (target -2)",
+       fmt::format("{:.4f}", sweeps[0]["slope"]["value"].get<double>())});
   sec.numbers.push_back({"retrieval construction, theta = 0: gap at n = 9..4096, largest deviation",
                          fmt::format("{:.6f}, {:.1e}", base, spread)});
   sec.numbers.push_back(
@@ -93,11 +96,12 @@ ReportSection mech_report_section(const std::filesystem::path& dir, bool full) {
     const nlohmann::json r = measure_trained_discrepancy(t);
     write_file_atomic(mech / (name + "_discrepancy.json"), r.dump(2) + "\n");
     render_figure(trained_discrepancy_figure(r), mech / (name + "_discrepancy"));
-    const std::string first = std::to_string(t.lengths.front()), last = std::to_string(t.lengths.back());
+    const std::string first = std::to_string(t.lengths.front()),
+                      last = std::to_string(t.lengths.back());
     for (const auto& head : r["discrepancy"]) {
       sec.numbers.push_back(
-          {fmt::format("{}: most {} head L{}, median gap at {} / {}", name, head["kind"].get<std::string>(),
-                       head["layer"].get<int>(), first, last),
+          {fmt::format("{}: most {} head L{}, median gap at {} / {}", name,
+                       head["kind"].get<std::string>(), head["layer"].get<int>(), first, last),
            fmt::format("{:.3f} / {:.3f}", head["points"].front()["median"].get<double>(),
                        head["points"].back()["median"].get<double>())});
     }

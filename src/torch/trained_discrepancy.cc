@@ -36,11 +36,12 @@ std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOption
   std::vector<KeyHead> out;
   if (o.heads == "auto") {
     auto best = [&](bool positional) {
-      return *std::max_element(scores.begin(), scores.end(), [&](const HeadScore& a, const HeadScore& b) {
-        const double sa = positional ? a.positional - a.symbolic : a.symbolic - a.positional;
-        const double sb = positional ? b.positional - b.symbolic : b.symbolic - b.positional;
-        return sa < sb;
-      });
+      return *std::max_element(
+          scores.begin(), scores.end(), [&](const HeadScore& a, const HeadScore& b) {
+            const double sa = positional ? a.positional - a.symbolic : a.symbolic - a.positional;
+            const double sb = positional ? b.positional - b.symbolic : b.symbolic - b.positional;
+            return sa < sb;
+          });
     };
     for (bool positional : {true, false}) {
       const HeadScore h = best(positional);
@@ -89,7 +90,8 @@ nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
   torch::NoGradGuard no_grad;
   m.model->eval();
   const std::vector<KeyHead> heads = choose_heads(m, o);
-  std::vector<std::vector<std::vector<double>>> gaps(heads.size(), std::vector<std::vector<double>>(o.lengths.size()));
+  std::vector<std::vector<std::vector<double>>> gaps(
+      heads.size(), std::vector<std::vector<double>>(o.lengths.size()));
   nlohmann::json accuracy = nlohmann::json::object();
   Progress progress("discrepancy", static_cast<std::int64_t>(o.lengths.size()));
   for (std::size_t li = 0; li < o.lengths.size(); ++li) {
@@ -120,7 +122,8 @@ nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
         gaps[k][li].insert(gaps[k][li].end(), g, g + gap.size(0));
       }
     }
-    accuracy[std::to_string(len)] = static_cast<double>(correct) / static_cast<double>(examples.size());
+    accuracy[std::to_string(len)] =
+        static_cast<double>(correct) / static_cast<double>(examples.size());
     progress.update(static_cast<std::int64_t>(li + 1));
   }
   progress.finish();
@@ -128,9 +131,12 @@ nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
   nlohmann::json key = nlohmann::json::array(), disc = nlohmann::json::array();
   for (std::size_t k = 0; k < heads.size(); ++k) {
     const KeyHead& h = heads[k];
-    key.push_back({{"layer", h.layer}, {"head", h.head}, {"kind", h.kind},
+    key.push_back({{"layer", h.layer},
+                   {"head", h.head},
+                   {"kind", h.kind},
                    {"label", h.label},
-                   {"positional", h.positional}, {"symbolic", h.symbolic}});
+                   {"positional", h.positional},
+                   {"symbolic", h.symbolic}});
     nlohmann::json points = nlohmann::json::array();
     for (std::size_t li = 0; li < o.lengths.size(); ++li) {
       const auto& v = gaps[k][li];
@@ -144,23 +150,22 @@ nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
                         {"p10", quantile(v, 0.1)},
                         {"p90", quantile(v, 0.9)}});
     }
-    disc.push_back({{"layer", h.layer}, {"head", h.head}, {"kind", h.kind}, {"label", h.label},
+    disc.push_back({{"layer", h.layer},
+                    {"head", h.head},
+                    {"kind", h.kind},
+                    {"label", h.label},
                     {"points", points}});
   }
-  return {{"run", o.run},
-          {"task", std::string(task_name(c.task))},
-          {"step", m.info.step},
-          {"key_heads", key},
-          {"lengths", o.lengths},
-          {"count", o.count},
-          {"accuracy", accuracy},
-          {"discrepancy", disc}};
+  return {{"run", o.run},         {"task", std::string(task_name(c.task))},
+          {"step", m.info.step},  {"key_heads", key},
+          {"lengths", o.lengths}, {"count", o.count},
+          {"accuracy", accuracy}, {"discrepancy", disc}};
 }
 
 Figure trained_discrepancy_figure(const nlohmann::json& r) {
   Panel p;
-  p.title = r["task"].get<std::string>() + " model (step " + std::to_string(r["step"].get<std::int64_t>()) +
-            "): key-head discrepancy and accuracy";
+  p.title = r["task"].get<std::string>() + " model (step " +
+            std::to_string(r["step"].get<std::int64_t>()) + "): key-head discrepancy and accuracy";
   p.xlabel = "input length (tokens, log scale)";
   p.ylabel = "top − second attention logit at the query (median, p10–p90)";
   p.log_x = true;
@@ -172,8 +177,9 @@ Figure trained_discrepancy_figure(const nlohmann::json& r) {
   for (const auto& h : r["discrepancy"]) {
     Series s;
     const std::string kind = h["kind"], label = h["label"];
-    s.title = "L" + std::to_string(h["layer"].get<int>()) + "." + std::to_string(h["head"].get<int>()) +
-              " (" + (kind == "chosen" ? label : "most " + kind + ", " + label) + ")";
+    s.title = "L" + std::to_string(h["layer"].get<int>()) + "." +
+              std::to_string(h["head"].get<int>()) + " (" +
+              (kind == "chosen" ? label : "most " + kind + ", " + label) + ")";
     s.style = "linespoints";
     for (const auto& pt : h["points"]) {
       s.x.push_back(pt["length"].get<double>());

@@ -62,5 +62,40 @@ TEST(Plot, ThinIndicesKeepEndsAndOrder) {
   EXPECT_EQ(thin_indices(10).size(), 10u);
 }
 
+// A heatmap panel next to a series panel with a right-hand axis: both render, the grid's
+// values and tick names reach the SVG, and labels that do not match the grid are refused.
+TEST(Plot, HeatmapAndRightAxis) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_heat_" + std::to_string(::getpid()));
+  Panel heat;
+  heat.title = "scores";
+  heat.heatmap.x_labels = {"100", "200", "300"};
+  heat.heatmap.y_labels = {"L0", "L1"};
+  heat.heatmap.z = {{0.25, 0.5, 0.75}, {1.0, NAN, 0.125}};
+  Panel lines;
+  lines.title = "two axes";
+  lines.y2label = "accuracy";
+  Series a, b;
+  a.title = "left";
+  b.title = "right";
+  b.right_axis = true;
+  a.x = b.x = {1, 2, 3};
+  a.y = {1, 2, 3};
+  b.y = {0.1, 0.5, 0.9};
+  lines.series = {a, b};
+  Figure f;
+  f.panels = {heat, lines};
+  render_figure(f, dir / "heat");
+  const std::string svg = slurp(dir / "heat.svg"), gp = slurp(dir / "heat.gp");
+  EXPECT_NE(svg.find("L1"), std::string::npos);
+  EXPECT_NE(svg.find("0.75"), std::string::npos);  // cell values are printed on small grids
+  EXPECT_NE(gp.find("with image"), std::string::npos);
+  EXPECT_NE(gp.find("axes x1y2"), std::string::npos);
+  EXPECT_GT(std::filesystem::file_size(dir / "heat.png"), 1000u);
+  f.panels[0].heatmap.y_labels = {"L0"};
+  EXPECT_THROW(render_figure(f, dir / "bad"), std::runtime_error);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace posbias

@@ -3,12 +3,13 @@
 // equal a plain-loop implementation of DESIGN.md §4 on those brute-force rows, and hand-built
 // heads with a known answer score exactly: a pure relative-position head is positional, a
 // pure content-match head is symbolic, a flat head is uniform.
+#include "posbias/mech/head_scores.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "posbias/mech/constructions.h"
-#include "posbias/mech/head_scores.h"
 
 namespace posbias {
 namespace {
@@ -44,8 +45,9 @@ struct Case {
 
 TEST(HeadScores, SwappedRowEqualsRecomputingTheLayer) {
   torch::manual_seed(3);
-  for (const Case c : {Case{Family::kGptj, PosEncoding::kRope}, Case{Family::kQwen2, PosEncoding::kRope},
-                       Case{Family::kGpt2, PosEncoding::kLearned}, Case{Family::kGpt2, PosEncoding::kAlibi}}) {
+  for (const Case c :
+       {Case{Family::kGptj, PosEncoding::kRope}, Case{Family::kQwen2, PosEncoding::kRope},
+        Case{Family::kGpt2, PosEncoding::kLearned}, Case{Family::kGpt2, PosEncoding::kAlibi}}) {
     const ModelConfig cfg = small(c.family, c.pos);
     Attention attn(cfg);
     torch::NoGradGuard no_grad;
@@ -56,14 +58,20 @@ TEST(HeadScores, SwappedRowEqualsRecomputingTheLayer) {
     const SwapAttention s = swap_attention(attn, x, pos);
     AttentionCache cache;
     attn->forward(x, pos, &cache);
-    EXPECT_LT((s.a - cache.pattern.select(2, len - 1).to(torch::kFloat64)).abs().max().item<double>(), 1e-6);
+    EXPECT_LT(
+        (s.a - cache.pattern.select(2, len - 1).to(torch::kFloat64)).abs().max().item<double>(),
+        1e-6);
     for (std::int64_t i = 0; i < len - 1; ++i) {
       for (std::int64_t j = i + 1; j < len - 1; ++j) {
         const auto row = brute_force_row(attn, x, pos, i, j);
-        const double di = (s.swapped_i.select(2, i).select(2, j) - row.select(2, i)).abs().max().item<double>();
-        const double dj = (s.swapped_j.select(2, i).select(2, j) - row.select(2, j)).abs().max().item<double>();
-        EXPECT_LT(di, 2e-6) << to_string(c.family) << " " << to_string(c.pos) << " pair " << i << "," << j;
-        EXPECT_LT(dj, 2e-6) << to_string(c.family) << " " << to_string(c.pos) << " pair " << i << "," << j;
+        const double di =
+            (s.swapped_i.select(2, i).select(2, j) - row.select(2, i)).abs().max().item<double>();
+        const double dj =
+            (s.swapped_j.select(2, i).select(2, j) - row.select(2, j)).abs().max().item<double>();
+        EXPECT_LT(di, 2e-6) << to_string(c.family) << " " << to_string(c.pos) << " pair " << i
+                            << "," << j;
+        EXPECT_LT(dj, 2e-6) << to_string(c.family) << " " << to_string(c.pos) << " pair " << i
+                            << "," << j;
       }
     }
   }
@@ -89,7 +97,8 @@ TEST(HeadScores, ScoresEqualAPlainLoopOverBruteForceSwaps) {
       double wsum = 0, p = 0, s = 0, top = 0;
       for (std::int64_t i = 0; i < len - 1; ++i)
         for (std::int64_t j = i + 1; j < len - 1; ++j)
-          top = std::max(top, std::abs(a[b][h][i].item<double>() - a[b][h][j].item<double>()) / tau);
+          top =
+              std::max(top, std::abs(a[b][h][i].item<double>() - a[b][h][j].item<double>()) / tau);
       for (std::int64_t i = 0; i < len - 1; ++i) {
         for (std::int64_t j = i + 1; j < len - 1; ++j) {
           const auto row = brute_force_row(attn, x, pos, i, j);
@@ -128,7 +137,8 @@ TEST(HeadScores, HandBuiltHeadsScoreExactly) {
     Attention index = make_construction_layer(Construction::kIndex);
     index->qkv->weight.narrow(0, 0, 4).mul_(30.0);
     const double theta = 3.14159265358979 / n;
-    const auto x = construction_inputs(Construction::kIndex, examples(Task::kNumber, n, 32), theta, 0);
+    const auto x =
+        construction_inputs(Construction::kIndex, examples(Task::kNumber, n, 32), theta, 0);
     const auto s = score_attention_heads(index, x, construction_positions(n, theta));
     EXPECT_NEAR(s[0].positional, 1.0, 1e-12);
     EXPECT_LT(s[0].symbolic, 0.05);
@@ -138,7 +148,8 @@ TEST(HeadScores, HandBuiltHeadsScoreExactly) {
     Attention retrieval = make_construction_layer(Construction::kRetrieval);
     retrieval->qkv->weight.narrow(0, 0, 4).mul_(30.0);
     const double omega = 2 * 3.14159265358979 / 8;
-    const auto x = construction_inputs(Construction::kRetrieval, examples(Task::kLetter, n, 32), 0, omega);
+    const auto x =
+        construction_inputs(Construction::kRetrieval, examples(Task::kLetter, n, 32), 0, omega);
     const auto s = score_attention_heads(retrieval, x, construction_positions(n, 0));
     EXPECT_NEAR(s[0].symbolic, 1.0, 1e-12);
     EXPECT_LT(s[0].positional, 0.05);
@@ -147,7 +158,8 @@ TEST(HeadScores, HandBuiltHeadsScoreExactly) {
   {
     Attention flat = make_construction_layer(Construction::kRetrieval);
     flat->qkv->weight.narrow(0, 0, 4).zero_();  // q = 0: every logit equal
-    const auto x = construction_inputs(Construction::kRetrieval, examples(Task::kLetter, n, 8), 0, 1.0);
+    const auto x =
+        construction_inputs(Construction::kRetrieval, examples(Task::kLetter, n, 8), 0, 1.0);
     const auto s = score_attention_heads(flat, x, construction_positions(n, 0));
     EXPECT_LT(s[0].gap, 1e-12);
     EXPECT_EQ(s[0].label, "uniform");
@@ -179,7 +191,8 @@ TEST(HeadScores, ModelScoresCoverEveryLayerAndHead) {
   }
   // Batching does not change the mean.
   const auto whole = score_heads(model, ids, kHeadScoreTau, /*batch=*/64);
-  for (std::size_t k = 0; k < scores.size(); ++k) EXPECT_NEAR(scores[k].symbolic, whole[k].symbolic, 1e-9);
+  for (std::size_t k = 0; k < scores.size(); ++k)
+    EXPECT_NEAR(scores[k].symbolic, whole[k].symbolic, 1e-9);
 }
 
 }  // namespace

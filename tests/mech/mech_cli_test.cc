@@ -17,7 +17,8 @@ using namespace posbias_test;
 namespace fs = std::filesystem;
 
 fs::path scratch(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("posbias_mech_" + std::to_string(::getpid())) / name;
+  const fs::path p =
+      fs::temp_directory_path() / ("posbias_mech_" + std::to_string(::getpid())) / name;
   fs::remove_all(p);
   fs::create_directories(p.parent_path());
   return p;
@@ -26,7 +27,8 @@ fs::path scratch(const std::string& name) {
 TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
   const fs::path run = scratch("letter");
   ASSERT_EQ(run_cli("train --task letter --layers 2 --eval-per-hop 64 --hops 1 --steps 150 "
-                    "--warmup 30 --eval-every 50 --checkpoint-every 50 --out " + run.string(),
+                    "--warmup 30 --eval-every 50 --checkpoint-every 50 --out " +
+                        run.string(),
                     300)
                 .code,
             0);
@@ -47,8 +49,9 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
   EXPECT_TRUE(fs::exists(run / "heads.png"));
   EXPECT_TRUE(fs::exists(run / "heads.svg"));
 
-  const CliResult d = run_cli("discrepancy --run " + run.string() + " --lengths 17,64 --count 40 --json " +
-                              (run / "disc.json").string() + " --plot " + (run / "disc").string());
+  const CliResult d =
+      run_cli("discrepancy --run " + run.string() + " --lengths 17,64 --count 40 --json " +
+              (run / "disc.json").string() + " --plot " + (run / "disc").string());
   ASSERT_EQ(d.code, 0) << d.err;
   const auto k = nlohmann::json::parse(slurp(run / "disc.json"));
   EXPECT_GE(k["accuracy"]["17"].get<double>(), 0.9);
@@ -99,9 +102,12 @@ TEST(MechCli, HuggingFaceCheckpointsOnTokenFiles) {
     const std::string model = "--config " + golden + family + "/config.json --weights " + golden +
                               family + "/model.safetensors";
     const nlohmann::json cfg = nlohmann::json::parse(slurp(golden + family + "/config.json"));
-    const int layers = cfg.contains("n_layer") ? cfg["n_layer"].get<int>() : cfg["num_hidden_layers"].get<int>();
-    const int heads = cfg.contains("n_head") ? cfg["n_head"].get<int>() : cfg["num_attention_heads"].get<int>();
-    for (const std::string& input : {std::string("--length 12 --samples 5"), "--tokens " + tokens.string()}) {
+    const int layers =
+        cfg.contains("n_layer") ? cfg["n_layer"].get<int>() : cfg["num_hidden_layers"].get<int>();
+    const int heads =
+        cfg.contains("n_head") ? cfg["n_head"].get<int>() : cfg["num_attention_heads"].get<int>();
+    for (const std::string& input :
+         {std::string("--length 12 --samples 5"), "--tokens " + tokens.string()}) {
       const CliResult r = run_cli("heads " + model + " " + input);
       ASSERT_EQ(r.code, 0) << family << " " << input << ": " << r.err;
       const auto j = nlohmann::json::parse(r.out);

@@ -13,7 +13,7 @@ namespace posbias {
 
 struct ConstructionSweep {
   std::string function = "index";  // index | retrieval
-  double theta = NAN;              // NaN = auto: π/n for index (addresses n positions), 0 for retrieval
+  double theta = NAN;  // NaN = auto: π/n for index (addresses n positions), 0 for retrieval
   double omega = 0.7853981633974483;  // retrieval symbol spacing, 2π/8
   std::vector<int> lengths{9, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
   std::int64_t count = 64;  // task examples per length (1 hop)

@@ -14,8 +14,7 @@ constexpr std::int64_t kMaxTokenFileLength = 65536;  // ids per sequence
 constexpr std::size_t kMaxTokenFileRows = 100000;    // sequences per file
 
 // Throws std::runtime_error naming the file, the line and the bad word.
-std::vector<std::vector<std::int64_t>> read_token_file(const std::string& path,
-                                                       std::int64_t vocab);
+std::vector<std::vector<std::int64_t>> read_token_file(const std::string& path, std::int64_t vocab);
 // The same from a stream; `name` is used in the errors.
 std::vector<std::vector<std::int64_t>> parse_token_lines(std::istream& in, const std::string& name,
                                                          std::int64_t vocab);
