@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "posbias/model/gelu.h"
+
 namespace posbias {
 
 using torch::indexing::Slice;
@@ -230,7 +232,7 @@ torch::Tensor MlpImpl::forward(const torch::Tensor& x, MlpCache* cache) {
     const auto gu = pre.chunk(2, -1);
     return proj(torch::silu(gu[0]) * gu[1]);
   }
-  return proj(torch::gelu(pre, "tanh"));
+  return proj(gelu_tanh(pre));
 }
 
 torch::Tensor MlpImpl::backward(const MlpCache& c, const torch::Tensor& dy) const {
