@@ -1,5 +1,6 @@
 #include "posbias/mech/head_scores.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace posbias {
@@ -85,6 +86,11 @@ std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
   model->eval();
   const std::int64_t total = ids.size(0);
   const auto& cfg = model->config();
+  if (batch <= 0) {
+    const double cells = static_cast<double>(cfg.heads) * static_cast<double>(ids.size(1)) *
+                         static_cast<double>(ids.size(1));
+    batch = std::clamp<std::int64_t>(static_cast<std::int64_t>(1e7 / cells), 1, 64);
+  }
   // Sums over samples per (layer, head), then the mean.
   std::vector<HeadScore> sums(static_cast<std::size_t>(cfg.layers * cfg.heads));
   for (std::int64_t begin = 0; begin < total; begin += batch) {

@@ -55,8 +55,10 @@ std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tenso
                                              double tau = kHeadScoreTau);
 
 // Every layer and head of a model on token ids [B, L] (eval mode, no gradients; the model's
-// training mode is restored). Forward passes run `batch` samples at a time.
+// training mode is restored). Samples are scored `batch` at a time; 0 picks a batch that keeps
+// each [batch, H, L, L] double tensor near 10M entries (64 at the hop models' L = 17, 1 for
+// GPT-2 at L = 1024).
 std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
-                                   double tau = kHeadScoreTau, std::int64_t batch = 64);
+                                   double tau = kHeadScoreTau, std::int64_t batch = 0);
 
 }  // namespace posbias
