@@ -85,6 +85,8 @@ TEST(HopTask, LetterHasEightTargetsAndTheDecoyIsUnreachable) {
     for (std::size_t p = 0; p + 1 < ex.tokens.size(); ++p)
       same_left += ex.tokens[p][0] == ex.decoy[0];
     EXPECT_EQ(same_left, 1);
+    // No pair is "x:x", the query included: its own left letter never matches its look-up.
+    for (const auto& t : ex.tokens) EXPECT_NE(t[0], t[2]) << t;
   }
 }
 
