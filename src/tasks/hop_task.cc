@@ -55,10 +55,9 @@ void validate_spec(Task task, int hops, int length, Variant variant) {
 
 void validate_model_length(Task task, int length) {
   if (task == Task::kNumber && length > kMaxNumberLength) {
-    throw std::invalid_argument("number models read inputs of at most " +
-                                std::to_string(kMaxNumberLength) +
-                                " tokens (the largest integer token), got " +
-                                std::to_string(length));
+    throw std::invalid_argument(
+        "number models read inputs of at most " + std::to_string(kMaxNumberLength) +
+        " tokens (the largest integer token), got " + std::to_string(length));
   }
 }
 

@@ -14,8 +14,7 @@ int number_token(const std::string& t, int position) {
   if (!t.empty() && t[0] >= '0' && t[0] <= '9') {
     int v = 0;
     const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (ec != std::errc() || ptr != t.data() + t.size() || v < 1 || v >= 1'000'000 ||
-        t[0] == '0') {
+    if (ec != std::errc() || ptr != t.data() + t.size() || v < 1 || v >= 1'000'000 || t[0] == '0') {
       throw std::invalid_argument("position " + std::to_string(position) + ": bad integer '" +
                                   t.substr(0, 20) + "'");
     }

@@ -180,7 +180,8 @@ TEST(HopTask, BadSpecsNameTheProblem) {
   EXPECT_NO_THROW(validate_spec(Task::kNumber, 1, 1025, Variant::kStandard));
   EXPECT_THROW(validate_model_length(Task::kNumber, 1025), std::invalid_argument);
   EXPECT_NO_THROW(validate_model_length(Task::kLetter, 4096));
-  EXPECT_THROW(validate_spec(Task::kNumber, 1, 1'000'001, Variant::kStandard), std::invalid_argument);
+  EXPECT_THROW(validate_spec(Task::kNumber, 1, 1'000'001, Variant::kStandard),
+               std::invalid_argument);
   EXPECT_THROW(validate_spec(Task::kNumber, 1, 17, Variant::kDecoy), std::invalid_argument);
   EXPECT_THROW(validate_spec(Task::kLetter, 1, 17, Variant::kSeenJumps), std::invalid_argument);
   EXPECT_THROW(parse_task("words"), std::invalid_argument);

@@ -19,10 +19,11 @@ enum class Task { kNumber, kLetter };
 std::string_view task_name(Task task);
 Task parse_task(const std::string& name);  // "number" | "letter"; throws std::invalid_argument
 
-constexpr int kNumberLetters = 120;     // letter vocabulary of the Number task
-constexpr int kMaxNumberLength = 1024;  // largest integer token: the longest input a Number model reads
-constexpr int kPairLetters = 8;         // a..h in the Letter task
-constexpr int kPairInts = 10;           // 0..9 on the right of Letter targets
+constexpr int kNumberLetters = 120;  // letter vocabulary of the Number task
+constexpr int kMaxNumberLength =
+    1024;                        // largest integer token: the longest input a Number model reads
+constexpr int kPairLetters = 8;  // a..h in the Letter task
+constexpr int kPairInts = 10;    // 0..9 on the right of Letter targets
 
 // The i-th letter of the Number task's 120: a..z, aa..az, ba..
 std::string number_letter(int index);
