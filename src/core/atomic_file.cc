@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <stdexcept>
@@ -58,6 +59,14 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
   if (dfd >= 0) {
     ::fsync(dfd);
     ::close(dfd);
+  }
+}
+
+void write_output(const std::string& path, std::string_view content) {
+  if (path.empty()) {
+    std::fwrite(content.data(), 1, content.size(), stdout);
+  } else {
+    write_file_atomic(path, content);
   }
 }
 

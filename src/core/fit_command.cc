@@ -121,11 +121,7 @@ void run_fit(const FitOptions& o) {
   const MeasuredProfile profile = read_profile_csv(o.profile);
   const FitResult r = fit_profile(profile, spec);
   const std::string text = fit_json(r, spec).dump(2) + "\n";
-  if (o.json.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-  } else {
-    write_file_atomic(o.json, text);
-  }
+  write_output(o.json, text);
   if (!o.plot.empty()) {
     render_figure(
         fit_figure(profile, r,

@@ -206,11 +206,7 @@ Figure birth_figure(const BirthResult& r, const std::string& title) {
 void run_birth(const BirthOptions& o) {
   const BirthResult r = measure_birth(o);
   const std::string text = birth_json(o, r).dump(2) + "\n";
-  if (o.json.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-  } else {
-    write_file_atomic(o.json, text);
-  }
+  write_output(o.json, text);
   if (!o.csv.empty()) write_file_atomic(o.csv, birth_csv(r));
   if (!o.plot.empty()) {
     const std::string title = to_string(r.config.family) + " (" + to_string(r.config.pos) + "), " +

@@ -26,6 +26,14 @@ double log_log_slope(const nlohmann::json& points, double lo, double hi) {
   return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
+// --lengths as ints, each in 2..hi.
+std::vector<int> parse_lengths(const std::string& text, std::int64_t hi) {
+  std::vector<int> out;
+  for (std::int64_t v : parse_integer_list(text, "--lengths", 2, hi))
+    out.push_back(static_cast<int>(v));
+  return out;
+}
+
 void check_angle(double v, const char* what) {
   if (!std::isfinite(v))
     throw std::invalid_argument(std::string(what) + " must be a finite number");
@@ -152,32 +160,20 @@ nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
     t.run = o.run;
     t.checkpoint = o.checkpoint;
     t.heads = o.heads;
-    if (!o.lengths.empty()) {
-      t.lengths.clear();
-      for (auto v : parse_integer_list(o.lengths, "--lengths", 2, 100000))
-        t.lengths.push_back(static_cast<int>(v));
-    }
+    if (!o.lengths.empty()) t.lengths = parse_lengths(o.lengths, 100000);
     if (o.count != 0) t.count = o.count;
     t.seed = o.seed;
     result = measure_trained_discrepancy(t);
     if (!o.plot.empty()) figure = trained_discrepancy_figure(result);
   } else {
     ConstructionSweep s = o.sweep;
-    if (!o.lengths.empty()) {
-      s.lengths.clear();
-      for (auto v : parse_integer_list(o.lengths, "--lengths", 2, 65536))
-        s.lengths.push_back(static_cast<int>(v));
-    }
+    if (!o.lengths.empty()) s.lengths = parse_lengths(o.lengths, 65536);
     if (o.count != 0) s.count = o.count;
     s.seed = o.seed;
     result = sweep_construction(s);
     if (!o.plot.empty()) figure = construction_figure({result});
   }
-  if (o.json.empty()) {
-    std::printf("%s\n", result.dump(2).c_str());
-  } else {
-    write_file_atomic(o.json, result.dump(2) + "\n");
-  }
+  write_output(o.json, result.dump(2) + "\n");
   if (!o.plot.empty()) render_figure(figure, o.plot);
   return result;
 }

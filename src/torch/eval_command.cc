@@ -1,7 +1,6 @@
 #include "posbias/train/eval_command.h"
 
 #include <chrono>
-#include <cstdio>
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/parse.h"
@@ -107,11 +106,7 @@ nlohmann::json run_eval(const EvalOptions& o) {
   progress.finish();
   result["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const std::string text = result.dump(2) + "\n";
-  if (o.json.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-  } else {
-    write_file_atomic(o.json, text);
-  }
+  write_output(o.json, text);
   if (!o.plot.empty()) plot_eval(result, o.plot);
   return result;
 }

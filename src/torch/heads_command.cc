@@ -1,7 +1,6 @@
 #include "posbias/mech/heads_command.h"
 
 #include <chrono>
-#include <cstdio>
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/progress.h"
@@ -139,11 +138,7 @@ nlohmann::json run_heads(const HeadsOptions& o) {
   result["final"] = {{"positional", final_pos}, {"symbolic", final_sym}};
   result["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  if (o.json.empty()) {
-    std::printf("%s\n", result.dump(2).c_str());
-  } else {
-    write_file_atomic(o.json, result.dump(2) + "\n");
-  }
+  write_output(o.json, result.dump(2) + "\n");
   if (!o.plot.empty()) {
     const std::string what =
         result.contains("task") ? result["task"].get<std::string>() + " run" : "model";

@@ -20,8 +20,8 @@ std::string_view task_name(Task task);
 Task parse_task(const std::string& name);  // "number" | "letter"; throws std::invalid_argument
 
 constexpr int kNumberLetters = 120;  // letter vocabulary of the Number task
-constexpr int kMaxNumberLength =
-    1024;                        // largest integer token: the longest input a Number model reads
+// The largest integer token, so the longest input a Number model reads.
+constexpr int kMaxNumberLength = 1024;
 constexpr int kPairLetters = 8;  // a..h in the Letter task
 constexpr int kPairInts = 10;    // 0..9 on the right of Letter targets
 
