@@ -56,13 +56,8 @@ nlohmann::json sweep_construction(const ConstructionSweep& s) {
     const int n = s.lengths[i];
     const double theta =
         auto_theta ? (c == Construction::kIndex ? std::numbers::pi / n : 0.0) : s.theta;
-    DatasetSpec spec;
-    spec.task = construction_task(c);
-    spec.hops = {1};
-    spec.length = n;
-    spec.count = s.count;
-    spec.seed = s.seed;
-    const ConstructionResult r = run_construction(c, make_dataset(spec), theta, s.omega);
+    const ConstructionResult r = run_construction(
+        c, make_dataset({construction_task(c), {1}, n, s.count, s.seed}), theta, s.omega);
     double lo = INFINITY, mean = 0, correct = 0;
     for (std::size_t e = 0; e < r.discrepancy.size(); ++e) {
       lo = std::min(lo, r.discrepancy[e]);

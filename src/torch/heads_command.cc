@@ -34,14 +34,9 @@ std::string head_name(const nlohmann::json& h, bool with_head) {
 
 // Samples of a run: held-out examples of its task, hops and training length.
 torch::Tensor run_samples(const TrainConfig& c, const HeadsOptions& o) {
-  DatasetSpec spec;
-  spec.task = c.task;
-  spec.hops = c.hops;
-  spec.length = o.length > 0 ? static_cast<int>(o.length) : c.length;
-  spec.count = o.samples;
-  spec.seed = o.seed;
-  validate_model_length(spec.task, spec.length);
-  const auto examples = make_dataset(spec);
+  const int length = o.length > 0 ? static_cast<int>(o.length) : c.length;
+  validate_model_length(c.task, length);
+  const auto examples = make_dataset({c.task, c.hops, length, o.samples, o.seed});
   return encode_examples(examples, 0, examples.size()).ids;
 }
 

@@ -21,18 +21,10 @@ struct KeyHead {
 
 std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOptions& o) {
   const ModelConfig& cfg = m.model->config();
-  DatasetSpec spec;
-  spec.task = m.info.config.task;
-  spec.hops = m.info.config.hops;
-  spec.length = m.info.config.length;
-  spec.count = o.samples;
-  spec.seed = o.seed;
-  const auto examples = make_dataset(spec);
+  const TrainConfig& c = m.info.config;
+  const auto examples = make_dataset({c.task, c.hops, c.length, o.samples, o.seed});
+  // Layer-major, as score_heads returns them.
   const auto scores = score_heads(m.model, encode_examples(examples, 0, examples.size()).ids);
-  auto find = [&](int layer, int head) {
-    return *std::find_if(scores.begin(), scores.end(),
-                         [&](const HeadScore& h) { return h.layer == layer && h.head == head; });
-  };
   std::vector<KeyHead> out;
   if (o.heads == "auto") {
     auto best = [&](bool positional) {
@@ -62,7 +54,7 @@ std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOption
                                   std::to_string(cfg.layers) + "-layer, " +
                                   std::to_string(cfg.heads) + "-head model (0-based L.h)");
     }
-    const HeadScore h = find(static_cast<int>(layer), static_cast<int>(head));
+    const HeadScore& h = scores[static_cast<std::size_t>(layer * cfg.heads + head)];
     out.push_back({h.layer, h.head, "chosen", h.positional, h.symbolic, h.label});
   }
   return out;
@@ -96,13 +88,7 @@ nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
   Progress progress("discrepancy", static_cast<std::int64_t>(o.lengths.size()));
   for (std::size_t li = 0; li < o.lengths.size(); ++li) {
     const int len = o.lengths[li];
-    DatasetSpec spec;
-    spec.task = c.task;
-    spec.hops = c.hops;
-    spec.length = len;
-    spec.count = o.count;
-    spec.seed = o.seed;
-    const auto examples = make_dataset(spec);
+    const auto examples = make_dataset({c.task, c.hops, len, o.count, o.seed});
     const std::int64_t batch = std::max<std::int64_t>(1, eval_batch_size(len) / 4);
     std::int64_t correct = 0;
     for (std::size_t begin = 0; begin < examples.size(); begin += static_cast<std::size_t>(batch)) {
