@@ -14,6 +14,7 @@ packages=(
   chromium
   python3 python3-numpy python3-torch
   libtorch-dev libgloo-dev
+  libsqlite3-dev libcurl4-openssl-dev libcpp-httplib-dev wrk
 )
 
 missing=()

@@ -20,5 +20,7 @@ void register_train(CLI::App& app, Action* selected);
 void register_eval(CLI::App& app, Action* selected);
 void register_heads(CLI::App& app, Action* selected);
 void register_discrepancy(CLI::App& app, Action* selected);
+void register_llm(CLI::App& app, Action* selected);
+void register_serve(CLI::App& app, Action* selected);
 
 }  // namespace posbias::cli

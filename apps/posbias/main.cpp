@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
   posbias::cli::register_eval(app, &action);
   posbias::cli::register_heads(app, &action);
   posbias::cli::register_discrepancy(app, &action);
+  posbias::cli::register_llm(app, &action);
+  posbias::cli::register_serve(app, &action);
   posbias::cli::register_reproduce(app, &action);
   posbias::cli::register_doctor(app, &action);
   auto known = [&app](const std::string& name) {

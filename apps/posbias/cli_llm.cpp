@@ -1,0 +1,164 @@
+// `posbias llm` (probe an OpenAI-compatible endpoint) and `posbias serve` (serve trained hop
+// runs as one).
+#include <cstdio>
+#include <memory>
+
+#include "commands.h"
+#include "posbias/core/doctor.h"
+#include "posbias/core/parse.h"
+#include "posbias/llm/llm_command.h"
+#include "posbias/llm/serve_command.h"
+
+namespace posbias::cli {
+namespace {
+
+std::vector<int> int_list(const std::string& text, const std::string& what, std::int64_t lo,
+                          std::int64_t hi) {
+  std::vector<int> out;
+  for (std::int64_t v : parse_integer_list(text, what, lo, hi)) out.push_back(static_cast<int>(v));
+  return out;
+}
+
+double number(const std::string& text, const std::string& what) {
+  const std::vector<double> v = parse_number_list(text, what);
+  if (v.size() != 1) throw std::invalid_argument(what + " takes one number");
+  return v[0];
+}
+
+// Flags stay text until the action runs, so a bad value gets our one-line error.
+struct LlmArgs {
+  LlmOptions o;
+  std::string suites = "number,letter,needle", lengths, needle_lengths, hops = "1,2,3,4",
+              depths = "0,10,20,30,40,50,60,70,80,90,100", count = "20", seed = "1",
+              max_tokens = "0", jobs = "4", rps = "0", timeout = "60", retries = "4",
+              backoff = "1", backoff_cap = "30", write_templates;
+};
+
+}  // namespace
+
+void register_llm(CLI::App& app, Action* selected) {
+  auto a = std::make_shared<LlmArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "llm",
+      "Probe an OpenAI-compatible endpoint with the number, letter and needle suites; keep every "
+      "prompt, response and score in SQLite (a re-run skips what is answered) and report "
+      "accuracy per length, hop and depth with Wilson intervals.");
+  cmd->add_option("--endpoint", a->o.endpoint,
+                  "base URL, e.g. http://127.0.0.1:8000 or https://api.openai.com/v1");
+  cmd->add_option("--model", a->o.model, "model name sent with every request (part of the key)");
+  cmd->add_option("--api", a->o.api, "chat or completions")->capture_default_str();
+  cmd->add_option("--api-key-env", a->o.api_key_env,
+                  "environment variable holding the API key (sent as a Bearer token, never "
+                  "printed or stored)")
+      ->capture_default_str();
+  cmd->add_option("--suite", a->suites, "comma list of number, letter, needle")
+      ->capture_default_str();
+  cmd->add_option("--lengths", a->lengths,
+                  "number/letter input lengths (default 16,32,64,100,200,400,850)");
+  cmd->add_option("--needle-lengths", a->needle_lengths,
+                  "needle context sizes in key-value pairs (default 10,30,75,140,300)");
+  cmd->add_option("--hops", a->hops, "number/letter hop counts")->capture_default_str();
+  cmd->add_option("--depths", a->depths, "needle depths in percent")->capture_default_str();
+  cmd->add_option("--count", a->count, "prompts per (length, hop) or (length, depth)")
+      ->capture_default_str();
+  cmd->add_option("--seed", a->seed, "seed of the prompts")->capture_default_str();
+  cmd->add_option("--templates", a->o.probes.template_dir,
+                  "directory of edited prompt templates (<suite>.txt)");
+  cmd->add_option("--write-templates", a->write_templates,
+                  "write the built-in templates to this directory and stop");
+  cmd->add_option("--max-tokens", a->max_tokens, "max_tokens (default 16; needle 64)");
+  cmd->add_option("--jobs", a->jobs, "concurrent requests")->capture_default_str();
+  cmd->add_option("--rps", a->rps, "requests per second over all jobs, 0 = no limit")
+      ->capture_default_str();
+  cmd->add_option("--timeout", a->timeout, "seconds per request")->capture_default_str();
+  cmd->add_option("--retries", a->retries, "retries after a transport error, 429 or 5xx")
+      ->capture_default_str();
+  cmd->add_option("--backoff", a->backoff, "seconds before the first retry (doubles, jittered)")
+      ->capture_default_str();
+  cmd->add_option("--backoff-cap", a->backoff_cap, "longest wait between retries, seconds")
+      ->capture_default_str();
+  cmd->add_option("--db", a->o.db, "SQLite result store (created if missing)");
+  cmd->add_option("--json", a->o.json, "summary JSON (default: stdout)");
+  cmd->add_option("--csv", a->o.csv, "accuracy table with Wilson intervals");
+  cmd->add_option("--plot", a->o.plot,
+                  "figure stem: STEM_<suite>_length and STEM_<suite>_depth (.svg, .png)");
+  cmd->add_option("--score", a->o.score, "accuracy the figures show: strict or lenient")
+      ->capture_default_str();
+  cmd->add_flag("--quiet", a->o.quiet, "no progress bar");
+  cmd->callback([a, selected] {
+    *selected = [a] {
+      if (!a->write_templates.empty()) {
+        write_templates(a->write_templates);
+        std::fprintf(stderr, "posbias llm: wrote the templates to %s\n",
+                     a->write_templates.c_str());
+        return;
+      }
+      LlmOptions o = a->o;
+      o.suites = split_commas(a->suites);
+      if (!a->lengths.empty()) o.probes.lengths = int_list(a->lengths, "--lengths", 2, 100000);
+      if (!a->needle_lengths.empty()) {
+        o.needle_lengths = int_list(a->needle_lengths, "--needle-lengths", 1, 10000);
+      }
+      o.probes.hops = int_list(a->hops, "--hops", 1, 4);
+      o.probes.depths = int_list(a->depths, "--depths", 0, 100);
+      o.probes.count = parse_integer(a->count, "--count");
+      const std::int64_t seed = parse_integer(a->seed, "--seed");
+      if (seed < 0) throw std::invalid_argument("--seed must be >= 0");
+      o.probes.seed = static_cast<std::uint64_t>(seed);
+      o.max_tokens = static_cast<int>(parse_integer_list(a->max_tokens, "--max-tokens", 0, 100000)[0]);
+      o.jobs = static_cast<int>(parse_integer_list(a->jobs, "--jobs", 1, 256)[0]);
+      o.rps = number(a->rps, "--rps");
+      o.timeout = number(a->timeout, "--timeout");
+      o.retry.retries = static_cast<int>(parse_integer_list(a->retries, "--retries", 0, 20)[0]);
+      o.retry.base = number(a->backoff, "--backoff");
+      o.retry.cap = number(a->backoff_cap, "--backoff-cap");
+      const nlohmann::json r = run_llm(o);
+      for (const nlohmann::json& s : r["suites"]) {
+        std::fprintf(stderr, "posbias llm: %s: %lld answered, %lld failed\n",
+                     s["suite"].get<std::string>().c_str(), s["answered"].get<long long>(),
+                     s["failed"].get<long long>());
+      }
+      const auto failed = r["failed"].get<long long>();
+      if (failed > 0) {
+        throw std::runtime_error(std::to_string(failed) +
+                                 " prompts failed after their retries; they are kept as failed "
+                                 "in --db and a re-run retries them");
+      }
+    };
+  });
+}
+
+void register_serve(CLI::App& app, Action* selected) {
+  auto o = std::make_shared<ServeOptions>();
+  auto port = std::make_shared<std::string>("8000");
+  auto max_body = std::make_shared<std::string>("1048576");
+  auto timeout = std::make_shared<std::string>("30");
+  auto threads = std::make_shared<std::string>("16");
+  CLI::App* cmd = app.add_subcommand(
+      "serve",
+      "Serve trained hop runs as an OpenAI-compatible endpoint (/v1/completions, "
+      "/v1/chat/completions, /v1/models, /health) until Ctrl-C.");
+  cmd->add_option("--run", o->runs, "RUN_DIR or NAME=RUN_DIR (repeat for several models)")
+      ->required();
+  cmd->add_option("--host", o->server.host, "address to bind")->capture_default_str();
+  cmd->add_option("--port", *port, "port, 0 = any free port")->capture_default_str();
+  cmd->add_option("--port-file", o->port_file, "write the bound port here");
+  cmd->add_option("--max-body", *max_body, "largest request body, bytes")->capture_default_str();
+  cmd->add_option("--timeout", *timeout, "seconds for socket reads, writes and the model queue")
+      ->capture_default_str();
+  cmd->add_option("--threads", *threads, "request threads")->capture_default_str();
+  cmd->callback([o, port, max_body, timeout, threads, selected] {
+    *selected = [o, port, max_body, timeout, threads] {
+      ServeOptions opt = *o;
+      opt.server.port = static_cast<int>(parse_integer_list(*port, "--port", 0, 65535)[0]);
+      opt.server.max_body = static_cast<std::size_t>(
+          parse_integer_list(*max_body, "--max-body", 1024, std::int64_t{1} << 30)[0]);
+      opt.server.timeout = number(*timeout, "--timeout");
+      opt.server.threads = static_cast<int>(parse_integer_list(*threads, "--threads", 1, 1024)[0]);
+      configure_torch_threads();
+      run_serve(opt);
+    };
+  });
+}
+
+}  // namespace posbias::cli

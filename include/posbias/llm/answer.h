@@ -1,0 +1,20 @@
+// Answer extraction for the probe suites, reported both ways:
+// - strict: the whole response, trimmed of white space, is the answer;
+// - lenient: the last answer-shaped word of the response is the answer. Words are split at
+//   white space and at , ; ! ? " ' ` * ( ) [ ] { } < > and a trailing '.', so "The answer is
+//   **c:4**." gives c:4. Answer-shaped: a Number-task letter (number), a Letter-task target
+//   "l:digit" (letter), a UUID (needle).
+#pragma once
+
+#include <string>
+
+namespace posbias {
+
+struct Score {
+  bool strict = false, lenient = false;
+};
+
+Score score_answer(const std::string& suite, const std::string& response,
+                   const std::string& answer);
+
+}  // namespace posbias

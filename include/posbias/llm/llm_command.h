@@ -1,0 +1,47 @@
+// `posbias llm`: run probe suites against an OpenAI-compatible endpoint, keep every prompt,
+// response, latency and score in SQLite, and report accuracy per length, hop and depth.
+//
+// A re-run with the same database skips what was answered and retries what failed. Workers
+// (--jobs) share one rate limit (--rps); each request retries on transport errors, 429 and 5xx
+// with exponential backoff and jitter. The API key comes from an environment variable and is
+// sent as a Bearer token only: never printed, never stored.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "posbias/llm/probe.h"
+#include "posbias/llm/retry.h"
+
+namespace posbias {
+
+struct LlmOptions {
+  std::string endpoint;  // base URL, e.g. http://127.0.0.1:8000 or https://api.openai.com/v1
+  std::string model;
+  std::string api = "chat";  // chat | completions
+  std::string api_key_env = "OPENAI_API_KEY";
+  std::vector<std::string> suites{"number", "letter", "needle"};
+  SuiteOptions probes;               // lengths apply to number and letter
+  std::vector<int> needle_lengths;   // key-value pairs; empty = the needle default
+  int max_tokens = 0;                // 0 = 16 for number and letter, 64 for needle
+  int jobs = 4;
+  double rps = 0;                    // requests per second over all jobs; 0 = no limit
+  double timeout = 60;               // seconds per request
+  RetryPolicy retry;
+  std::string db;                    // SQLite file (required)
+  std::string json;                  // summary JSON (empty = stdout)
+  std::string csv;                   // accuracy table
+  std::string plot;                  // figure stem
+  std::string score = "lenient";     // the accuracy the figures show
+  bool quiet = false;                // no progress bar
+};
+
+// Result: {"model", "api", "suites": [summary per suite (llm_summary.h)],
+//          "requests": sent this run, "failed": prompts failed after retries}.
+// Throws std::invalid_argument for bad options (exit 2) and std::runtime_error for an
+// unreachable endpoint (exit 1). Prompts that fail after their retries are stored as failed
+// and counted, not thrown.
+nlohmann::json run_llm(const LlmOptions& options);
+
+}  // namespace posbias

@@ -1,0 +1,44 @@
+// The OpenAI-compatible wire format, both sides: what the harness sends and reads back, and
+// what `posbias serve` accepts and answers. Every body from the network is untrusted: parsing
+// throws one-line errors and never trusts a field's type or size (fuzzed: openai_fuzz).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace posbias {
+
+enum class Api { kChat, kCompletions };  // /v1/chat/completions, /v1/completions
+Api parse_api(const std::string& name);  // "chat" | "completions"; std::invalid_argument
+const char* api_path(Api api);           // "/chat/completions" | "/completions"
+
+// The URL to POST to. A base URL whose path already ends in the API's path is used as is;
+// one ending in /v1 gets the API's path; any other gets /v1 and the API's path.
+// "http://127.0.0.1:8000" -> "http://127.0.0.1:8000/v1/chat/completions".
+std::string request_url(const std::string& base, Api api);
+
+// Greedy (temperature 0) request for one prompt: a single user message for chat.
+std::string request_body(Api api, const std::string& model, const std::string& prompt,
+                         int max_tokens);
+// The text of choices[0] (message.content for chat, text for completions). Throws
+// std::runtime_error("malformed response: ...") for a body that is not such a response.
+std::string parse_completion(Api api, const std::string& body);
+
+// ---- server side ----
+constexpr int kMaxRequestTokens = 4096;  // largest max_tokens `serve` accepts
+
+struct CompletionRequest {
+  std::string model;
+  std::string prompt;  // completions: prompt; chat: the last user message's content
+  int max_tokens = 16;
+};
+// Throws std::invalid_argument naming the problem (bad JSON, a missing or mistyped field,
+// max_tokens outside 1..kMaxRequestTokens, stream: true); the server answers it with 400.
+CompletionRequest parse_request(Api api, const std::string& body);
+std::string completion_response(Api api, const std::string& id, const std::string& model,
+                                const std::string& text, std::int64_t prompt_tokens,
+                                std::int64_t completion_tokens);
+// {"error": {"message": ..., "type": ...}}
+std::string error_body(const std::string& message, const std::string& type);
+
+}  // namespace posbias

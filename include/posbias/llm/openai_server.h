@@ -1,0 +1,68 @@
+// An OpenAI-compatible HTTP server (cpp-httplib) in front of any completion backend:
+// POST /v1/completions and /v1/chat/completions, GET /v1/models and /health.
+//
+// Bad requests get a 4xx with an OpenAI-style error body and the server stays up: bodies over
+// the size limit 413, malformed JSON or fields 400, an unknown model 404, a backend busy past
+// the timeout 503. Requests run on a pool of threads; sockets time out after `timeout`.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "posbias/llm/openai.h"
+
+namespace posbias {
+
+struct Completion {
+  std::string model, text;
+  std::int64_t prompt_tokens = 0, completion_tokens = 0;
+};
+
+// The backend. complete() is called from many threads at once. It throws
+// std::invalid_argument for a prompt the model cannot read (400), UnknownModel (404) or
+// BackendBusy (503).
+class Completer {
+ public:
+  virtual ~Completer() = default;
+  virtual std::vector<std::string> models() const = 0;
+  virtual Completion complete(const CompletionRequest& request) = 0;
+};
+
+struct UnknownModel : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct BackendBusy : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  int port = 8000;                   // 0 = any free port
+  std::size_t max_body = 1u << 20;   // bytes
+  double timeout = 30;               // seconds: socket reads and writes
+  int threads = 16;
+};
+
+class OpenAiServer {
+ public:
+  OpenAiServer(Completer& completer, ServerOptions options);
+  ~OpenAiServer();
+  OpenAiServer(const OpenAiServer&) = delete;
+  OpenAiServer& operator=(const OpenAiServer&) = delete;
+
+  // Binds the socket and returns the port. Throws std::runtime_error when it cannot.
+  int bind();
+  // Serves until stop() (from any thread). Call bind() first.
+  void run();
+  void stop();
+  std::int64_t requests_served() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace posbias

@@ -1,0 +1,60 @@
+// The probe suites of `posbias llm`: prompts with known answers, built from editable
+// templates (templates/*.txt, embedded at build time).
+//
+// number, letter: the hop tasks' examples (DESIGN.md §3) exactly as `posbias eval` draws them
+//   for the same seed, lengths, hops and count, so a served model's answers can be compared
+//   with eval's one for one. Depth = the answer token's position / (length - 1).
+// needle: key-value retrieval as in Liu et al. 2023 ("Lost in the Middle"): a JSON object of
+//   `length` UUID pairs with the queried key at depth 0%, 10%, ..., 100% of the object.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "posbias/tasks/vocab.h"
+
+namespace posbias {
+
+struct Probe {
+  std::string suite;  // number | letter | needle
+  std::string id;     // stable, readable: "letter/L32/#5", "needle/L50/d30/#2"
+  int length = 0;     // tokens (number, letter) or key-value pairs (needle)
+  int hops = 0;       // 0 for needle
+  double depth = 0;   // the answer's relative position in the context, 0..1
+  std::string prompt;
+  std::string answer;
+};
+
+struct SuiteOptions {
+  std::vector<int> lengths;  // empty = the suite's default_lengths
+  std::vector<int> hops{1, 2, 3, 4};
+  std::vector<int> depths{0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100};  // percent (needle)
+  std::int64_t count = 20;  // examples per (length, hop) or per (length, depth)
+  std::uint64_t seed = 1;
+  std::string template_dir;  // empty = the built-in templates; else DIR/<suite>.txt
+};
+
+const std::vector<std::string>& suite_names();  // number, letter, needle
+// Throws std::invalid_argument naming the suite and the known ones.
+void validate_suite(const std::string& suite);
+std::vector<int> default_lengths(const std::string& suite);
+
+// The built-in template of a suite, and the one a run uses (DIR/<suite>.txt when a template
+// directory is given). Throws std::invalid_argument for an unreadable file or a template
+// without its placeholders ({input}; needle also {key}).
+std::string builtin_template(const std::string& suite);
+std::string load_template(const std::string& suite, const std::string& template_dir);
+// Writes every built-in template to DIR/<suite>.txt (to edit).
+void write_templates(const std::string& dir);
+
+// Every probe of a suite, deterministic for the options. Throws std::invalid_argument for
+// lengths, hops, depths or counts the suite cannot make.
+std::vector<Probe> make_probes(const std::string& suite, const SuiteOptions& options);
+
+// The inverse of a hop template, as `posbias serve` reads a prompt: the tokens of the prompt's
+// last line made only of the vocabulary's tokens (split at white space). Throws
+// std::invalid_argument when no line is.
+std::vector<std::string> extract_task_input(const std::string& prompt, const Vocabulary& vocab);
+
+}  // namespace posbias

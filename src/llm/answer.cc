@@ -1,0 +1,88 @@
+#include "posbias/llm/answer.h"
+
+#include <cctype>
+#include <string_view>
+#include <vector>
+
+#include "posbias/tasks/vocab.h"
+
+namespace posbias {
+namespace {
+
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> words(std::string_view s) {
+  static constexpr std::string_view kBreaks = ",;!?\"'`*()[]{}<>";
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  auto flush = [&](std::size_t end) {
+    std::string_view w = s.substr(start, end - start);
+    while (!w.empty() && w.back() == '.') w.remove_suffix(1);
+    if (!w.empty()) out.push_back(w);
+  };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (is_space(s[i]) || kBreaks.find(s[i]) != std::string_view::npos) {
+      flush(i);
+      start = i + 1;
+    }
+  }
+  flush(s.size());
+  return out;
+}
+
+bool is_number_letter(std::string_view w) {
+  return Vocabulary::of(Task::kNumber).contains(w) && std::islower(static_cast<unsigned char>(w[0]));
+}
+
+bool is_letter_target(std::string_view w) {
+  return w.size() == 3 && w[0] >= 'a' && w[0] < 'a' + kPairLetters && w[1] == ':' &&
+         std::isdigit(static_cast<unsigned char>(w[2]));
+}
+
+bool is_uuid(std::string_view w) {
+  if (w.size() != 36) return false;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash ? w[i] != '-' : !std::isxdigit(static_cast<unsigned char>(w[i]))) return false;
+  }
+  return true;
+}
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Score score_answer(const std::string& suite, const std::string& response,
+                   const std::string& answer) {
+  Score s;
+  s.strict = trim(response) == answer;
+  const std::vector<std::string_view> ws = words(response);
+  for (auto it = ws.rbegin(); it != ws.rend(); ++it) {
+    if (suite == "needle" && is_uuid(*it)) {
+      s.lenient = equal_ignoring_case(*it, answer);
+      break;
+    }
+    if ((suite == "number" && is_number_letter(*it)) ||
+        (suite == "letter" && is_letter_target(*it))) {
+      s.lenient = *it == answer;
+      break;
+    }
+  }
+  return s;
+}
+
+}  // namespace posbias

@@ -1,0 +1,129 @@
+#include "posbias/llm/http_client.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+
+namespace posbias {
+namespace {
+
+void global_init() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+struct Sink {
+  std::string* body;
+  bool too_big = false;
+};
+
+std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
+  auto* sink = static_cast<Sink*>(user);
+  const std::size_t bytes = size * n;
+  if (sink->body->size() + bytes > kMaxResponseBytes) {
+    sink->too_big = true;
+    return 0;  // aborts the transfer
+  }
+  sink->body->append(data, bytes);
+  return bytes;
+}
+
+std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
+  const std::size_t bytes = size * n;
+  std::string line(data, bytes);
+  std::string lower = line;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lower.rfind("retry-after:", 0) == 0) {
+    char* end = nullptr;
+    const double v = std::strtod(line.c_str() + 12, &end);
+    if (end != line.c_str() + 12 && v >= 0 && v < 3600) *static_cast<double*>(user) = v;
+  }
+  return bytes;
+}
+
+}  // namespace
+
+void validate_url(const std::string& url) {
+  global_init();
+  CURLU* u = curl_url();
+  if (u == nullptr) throw std::runtime_error("out of memory parsing a URL");
+  const CURLUcode rc = curl_url_set(u, CURLUPART_URL, url.c_str(), 0);
+  char* scheme = nullptr;
+  char* host = nullptr;
+  bool ok = rc == CURLUE_OK && curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+            curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK;
+  const std::string s = scheme ? scheme : "";
+  ok = ok && (s == "http" || s == "https") && host != nullptr && host[0] != '\0';
+  curl_free(scheme);
+  curl_free(host);
+  curl_url_cleanup(u);
+  if (!ok || url.find_first_of(" \t\r\n") != std::string::npos) {
+    throw std::invalid_argument("--endpoint '" + url + "' is not an http:// or https:// URL");
+  }
+}
+
+void check_reachable(const std::string& url, double timeout_seconds) {
+  global_init();
+  CURL* c = curl_easy_init();
+  if (c == nullptr) throw std::runtime_error("cannot start libcurl");
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_CONNECT_ONLY, 1L);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeout_seconds * 1000));
+  const CURLcode rc = curl_easy_perform(c);
+  curl_easy_cleanup(c);
+  if (rc != CURLE_OK) {
+    throw std::runtime_error("cannot reach " + url + ": " + curl_easy_strerror(rc));
+  }
+}
+
+HttpClient::HttpClient() {
+  global_init();
+  curl_ = curl_easy_init();
+  if (curl_ == nullptr) throw std::runtime_error("cannot start libcurl");
+}
+
+HttpClient::~HttpClient() { curl_easy_cleanup(static_cast<CURL*>(curl_)); }
+
+HttpResponse HttpClient::post_json(const std::string& url, const std::string& body,
+                                   const std::vector<std::string>& headers,
+                                   double timeout_seconds) {
+  CURL* c = static_cast<CURL*>(curl_);
+  HttpResponse r;
+  Sink sink{&r.body};
+  curl_slist* list = curl_slist_append(nullptr, "Content-Type: application/json");
+  for (const std::string& h : headers) list = curl_slist_append(list, h.c_str());
+  const long ms = std::max(1L, static_cast<long>(timeout_seconds * 1000));
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_POST, 1L);
+  curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.data());
+  curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, list);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, ms);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, std::min(ms, 10000L));
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, &r.retry_after);
+  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  const auto t0 = std::chrono::steady_clock::now();
+  const CURLcode rc = curl_easy_perform(c);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  curl_slist_free_all(list);
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, nullptr);
+  if (rc != CURLE_OK) {
+    r.error = sink.too_big ? "response larger than 16 MiB" : curl_easy_strerror(rc);
+    r.status = 0;
+    return r;
+  }
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r.status);
+  return r;
+}
+
+}  // namespace posbias

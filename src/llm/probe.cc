@@ -1,0 +1,232 @@
+#include "posbias/llm/probe.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/rng.h"
+#include "posbias/llm_templates.h"
+#include "posbias/tasks/hop_task.h"
+
+namespace posbias {
+namespace {
+
+constexpr int kMaxHopLength = 100000;
+constexpr int kMaxNeedlePairs = 10000;
+constexpr std::int64_t kMaxCount = 100000;
+
+// Replaces {input} and {key} in one pass, so braces inside the substituted text stay as they are.
+std::string render(const std::string& tpl, const std::string& input, const std::string& key) {
+  std::string out;
+  out.reserve(tpl.size() + input.size() + key.size());
+  for (std::size_t i = 0; i < tpl.size();) {
+    if (tpl.compare(i, 7, "{input}") == 0) {
+      out += input;
+      i += 7;
+    } else if (tpl.compare(i, 5, "{key}") == 0) {
+      out += key;
+      i += 5;
+    } else {
+      out += tpl[i++];
+    }
+  }
+  return out;
+}
+
+std::string join_tokens(const std::vector<std::string>& tokens) {
+  std::string s;
+  for (const std::string& t : tokens) {
+    if (!s.empty()) s += ' ';
+    s += t;
+  }
+  return s;
+}
+
+// A random version-4 UUID, 8-4-4-4-12 lowercase hex.
+std::string uuid(Rng& rng) {
+  std::uint64_t hi = rng.next(), lo = rng.next();
+  hi = (hi & ~0xF000ull) | 0x4000ull;                // version 4
+  lo = (lo & ~(3ull << 62)) | (2ull << 62);          // variant 10
+  static const char* hex = "0123456789abcdef";
+  std::string s;
+  for (int i = 0; i < 32; ++i) {
+    const std::uint64_t word = i < 16 ? hi : lo;
+    s += hex[(word >> (60 - 4 * (i % 16))) & 0xF];
+    if (i == 7 || i == 11 || i == 15 || i == 19) s += '-';
+  }
+  return s;
+}
+
+std::vector<Probe> hop_probes(const std::string& suite, const SuiteOptions& o,
+                              const std::string& tpl) {
+  const Task task = parse_task(suite);
+  std::vector<Probe> out;
+  for (int len : o.lengths) {
+    // The same examples `posbias eval` scores for this seed, length, hops and count.
+    const DatasetSpec spec{task, o.hops, len, o.count * static_cast<std::int64_t>(o.hops.size()),
+                           o.seed, Variant::kStandard};
+    int i = 0;
+    for_each_example(spec, [&](const Example& ex) {
+      Probe p;
+      p.suite = suite;
+      p.id = suite + "/L" + std::to_string(len) + "/#" + std::to_string(i++);
+      p.length = len;
+      p.hops = ex.hops;
+      p.depth = static_cast<double>(ex.chain.back()) / (len - 1);
+      p.prompt = render(tpl, join_tokens(ex.tokens), "");
+      p.answer = ex.answer;
+      out.push_back(std::move(p));
+    });
+  }
+  return out;
+}
+
+std::vector<Probe> needle_probes(const SuiteOptions& o, const std::string& tpl) {
+  std::vector<Probe> out;
+  for (int n : o.lengths) {
+    for (int depth : o.depths) {
+      Rng rng = Rng::stream(o.seed, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(depth));
+      const int at = static_cast<int>(std::lround(depth / 100.0 * (n - 1)));
+      for (std::int64_t i = 0; i < o.count; ++i) {
+        std::string json = "{";
+        std::string key, value;
+        for (int k = 0; k < n; ++k) {
+          const std::string kk = uuid(rng), vv = uuid(rng);
+          if (k) json += ", ";
+          json += "\"" + kk + "\": \"" + vv + "\"";
+          if (k == at) key = kk, value = vv;
+        }
+        json += "}";
+        Probe p;
+        p.suite = "needle";
+        p.id = "needle/L" + std::to_string(n) + "/d" + std::to_string(depth) + "/#" +
+               std::to_string(i);
+        p.length = n;
+        p.depth = n > 1 ? static_cast<double>(at) / (n - 1) : 0.0;
+        p.prompt = render(tpl, json, key);
+        p.answer = value;
+        out.push_back(std::move(p));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& suite_names() {
+  static const std::vector<std::string> names{"number", "letter", "needle"};
+  return names;
+}
+
+void validate_suite(const std::string& suite) {
+  for (const std::string& s : suite_names()) {
+    if (s == suite) return;
+  }
+  throw std::invalid_argument("unknown suite '" + suite + "' (known: number, letter, needle)");
+}
+
+std::vector<int> default_lengths(const std::string& suite) {
+  validate_suite(suite);
+  if (suite == "needle") return {10, 30, 75, 140, 300};
+  return {16, 32, 64, 100, 200, 400, 850};
+}
+
+std::string builtin_template(const std::string& suite) {
+  validate_suite(suite);
+  if (suite == "number") return generated::kNumberTemplate;
+  if (suite == "letter") return generated::kLetterTemplate;
+  return generated::kNeedleTemplate;
+}
+
+std::string load_template(const std::string& suite, const std::string& template_dir) {
+  std::string tpl = builtin_template(suite);
+  const std::filesystem::path path = std::filesystem::path(template_dir) / (suite + ".txt");
+  if (!template_dir.empty()) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::invalid_argument("cannot read template '" + path.string() + "'");
+    std::ostringstream s;
+    s << in.rdbuf();
+    tpl = s.str();
+    if (tpl.size() > (1u << 20)) {
+      throw std::invalid_argument("template '" + path.string() + "' is larger than 1 MiB");
+    }
+  }
+  const std::string name = template_dir.empty() ? "built-in " + suite + " template" : path.string();
+  if (tpl.find("{input}") == std::string::npos) {
+    throw std::invalid_argument("template '" + name + "' has no {input} placeholder");
+  }
+  if (suite == "needle" && tpl.find("{key}") == std::string::npos) {
+    throw std::invalid_argument("template '" + name + "' has no {key} placeholder");
+  }
+  return tpl;
+}
+
+void write_templates(const std::string& dir) {
+  ensure_directory(dir);
+  for (const std::string& s : suite_names()) {
+    write_file_atomic(std::filesystem::path(dir) / (s + ".txt"), builtin_template(s));
+  }
+}
+
+std::vector<Probe> make_probes(const std::string& suite, const SuiteOptions& options) {
+  validate_suite(suite);
+  SuiteOptions o = options;
+  if (o.lengths.empty()) o.lengths = default_lengths(suite);
+  if (o.count < 1 || o.count > kMaxCount) {
+    throw std::invalid_argument("--count must be in 1..100000, got " + std::to_string(o.count));
+  }
+  const std::string tpl = load_template(suite, o.template_dir);
+  if (suite == "needle") {
+    for (int n : o.lengths) {
+      if (n < 1 || n > kMaxNeedlePairs) {
+        throw std::invalid_argument("needle lengths are key-value pairs in 1..10000, got " +
+                                    std::to_string(n));
+      }
+    }
+    if (o.depths.empty()) throw std::invalid_argument("--depths is empty");
+    for (int d : o.depths) {
+      if (d < 0 || d > 100) {
+        throw std::invalid_argument("--depths are percents in 0..100, got " + std::to_string(d));
+      }
+    }
+    return needle_probes(o, tpl);
+  }
+  if (o.hops.empty()) throw std::invalid_argument("--hops is empty");
+  for (int len : o.lengths) {
+    if (len > kMaxHopLength) {
+      throw std::invalid_argument(suite + " lengths must be at most 100000, got " +
+                                  std::to_string(len));
+    }
+    for (int h : o.hops) validate_spec(parse_task(suite), h, len, Variant::kStandard);
+  }
+  return hop_probes(suite, o, tpl);
+}
+
+std::vector<std::string> extract_task_input(const std::string& prompt, const Vocabulary& vocab) {
+  std::size_t end = prompt.size();
+  while (true) {
+    const std::size_t nl = end == 0 ? std::string::npos : prompt.rfind('\n', end - 1);
+    const std::size_t begin = nl == std::string::npos ? 0 : nl + 1;
+    std::istringstream line(prompt.substr(begin, end - begin));
+    std::vector<std::string> tokens;
+    bool all = true;
+    for (std::string w; line >> w;) {
+      if (!vocab.contains(w)) {
+        all = false;
+        break;
+      }
+      tokens.push_back(std::move(w));
+    }
+    if (all && !tokens.empty()) return tokens;
+    if (nl == std::string::npos) break;
+    end = nl;
+  }
+  throw std::invalid_argument(
+      "the prompt has no line made only of the model's task tokens (e.g. \"a b 3 2 1\")");
+}
+
+}  // namespace posbias

@@ -1,0 +1,216 @@
+#include "posbias/llm/result_store.h"
+
+#include <openssl/evp.h>
+#include <sqlite3.h>
+
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+namespace posbias {
+namespace {
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS results (
+  suite TEXT NOT NULL,
+  model TEXT NOT NULL,
+  prompt_hash TEXT NOT NULL,
+  probe_id TEXT NOT NULL,
+  length INTEGER NOT NULL,
+  hops INTEGER NOT NULL,
+  depth REAL NOT NULL,
+  prompt TEXT NOT NULL,
+  answer TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+  response TEXT,
+  error TEXT,
+  http_status INTEGER,
+  attempts INTEGER NOT NULL,
+  latency_ms REAL,
+  strict INTEGER,
+  lenient INTEGER,
+  updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  PRIMARY KEY (suite, model, prompt_hash)
+);
+)sql";
+
+const std::set<std::string>& columns() {
+  static const std::set<std::string> c{
+      "suite",      "model",      "prompt_hash", "probe_id", "length",     "hops",
+      "depth",      "prompt",     "answer",      "status",   "response",   "error",
+      "http_status", "attempts",  "latency_ms",  "strict",   "lenient",    "updated_at"};
+  return c;
+}
+
+struct Statement {
+  sqlite3_stmt* s = nullptr;
+  Statement(sqlite3* db, const char* sql) {
+    if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK) {
+      throw std::runtime_error(std::string("result store: ") + sqlite3_errmsg(db));
+    }
+  }
+  ~Statement() { sqlite3_finalize(s); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  void text(int i, const std::string& v) {
+    sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  }
+  std::string column_text(int i) {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(s, i));
+    return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(s, i))) : "";
+  }
+};
+
+}  // namespace
+
+std::string prompt_hash(const std::string& api, int max_tokens, const std::string& prompt) {
+  const std::string data = api + "\n" + std::to_string(max_tokens) + "\n" + prompt;
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr) != 1) {
+    throw std::runtime_error("SHA-256 failed");
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < len; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 15];
+  }
+  return out;
+}
+
+ResultStore::ResultStore(const std::string& path) : path_(path) {
+  if (path.empty()) throw std::invalid_argument("--db FILE is required");
+  const int rc = sqlite3_open_v2(path.c_str(), &db_,
+                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw std::runtime_error("cannot open --db '" + path + "': " + why);
+  }
+  try {
+    sqlite3_busy_timeout(db_, 10000);
+    exec("PRAGMA journal_mode=WAL");
+    exec("PRAGMA synchronous=NORMAL");
+    exec(kSchema);
+    std::set<std::string> have;
+    Statement info(db_, "PRAGMA table_info(results)");
+    while (sqlite3_step(info.s) == SQLITE_ROW) have.insert(info.column_text(1));
+    if (have != columns()) {
+      throw std::invalid_argument("--db '" + path +
+                                  "' holds a 'results' table that posbias llm did not write");
+    }
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+ResultStore::~ResultStore() { sqlite3_close(db_); }
+
+void ResultStore::exec(const char* sql) {
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &err);
+  const std::string msg = err ? err : sqlite3_errstr(rc);
+  sqlite3_free(err);
+  if (rc == SQLITE_NOTADB) {
+    throw std::invalid_argument("--db '" + path_ + "' is not an SQLite database");
+  }
+  if (rc != SQLITE_OK) throw std::runtime_error("result store '" + path_ + "': " + msg);
+}
+
+std::unordered_map<std::string, bool> ResultStore::statuses(const std::string& suite,
+                                                            const std::string& model) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Statement st(db_, "SELECT prompt_hash, status FROM results WHERE suite = ?1 AND model = ?2");
+  st.text(1, suite);
+  st.text(2, model);
+  std::unordered_map<std::string, bool> out;
+  int rc;
+  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW) out[st.column_text(0)] = st.column_text(1) == "ok";
+  if (rc != SQLITE_DONE) throw std::runtime_error("result store: " + std::string(sqlite3_errmsg(db_)));
+  return out;
+}
+
+void ResultStore::put(const ResultRow& r) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // An answered row stays; a failed one gives way to the new attempt's outcome.
+  Statement st(db_, R"sql(
+INSERT INTO results (suite, model, prompt_hash, probe_id, length, hops, depth, prompt, answer,
+                     status, response, error, http_status, attempts, latency_ms, strict, lenient)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+ON CONFLICT (suite, model, prompt_hash) DO UPDATE SET
+  status = excluded.status, response = excluded.response, error = excluded.error,
+  http_status = excluded.http_status, attempts = results.attempts + excluded.attempts,
+  latency_ms = excluded.latency_ms, strict = excluded.strict, lenient = excluded.lenient,
+  probe_id = excluded.probe_id,
+  updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+WHERE results.status <> 'ok'
+)sql");
+  st.text(1, r.suite);
+  st.text(2, r.model);
+  st.text(3, r.prompt_hash);
+  st.text(4, r.probe_id);
+  sqlite3_bind_int(st.s, 5, r.length);
+  sqlite3_bind_int(st.s, 6, r.hops);
+  sqlite3_bind_double(st.s, 7, r.depth);
+  st.text(8, r.prompt);
+  st.text(9, r.answer);
+  st.text(10, r.ok ? "ok" : "failed");
+  st.text(11, r.response);
+  st.text(12, r.error);
+  sqlite3_bind_int64(st.s, 13, r.http_status);
+  sqlite3_bind_int(st.s, 14, r.attempts);
+  sqlite3_bind_double(st.s, 15, r.latency_ms);
+  sqlite3_bind_int(st.s, 16, r.strict ? 1 : 0);
+  sqlite3_bind_int(st.s, 17, r.lenient ? 1 : 0);
+  if (sqlite3_step(st.s) != SQLITE_DONE) {
+    throw std::runtime_error("result store '" + path_ + "': " + sqlite3_errmsg(db_));
+  }
+}
+
+std::vector<ResultRow> ResultStore::rows(const std::string& suite, const std::string& model) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Statement st(db_, R"sql(
+SELECT suite, model, prompt_hash, probe_id, length, hops, depth, prompt, answer, status,
+       response, error, http_status, attempts, latency_ms, strict, lenient
+FROM results WHERE suite = ?1 AND model = ?2 ORDER BY probe_id)sql");
+  st.text(1, suite);
+  st.text(2, model);
+  std::vector<ResultRow> out;
+  int rc;
+  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW) {
+    ResultRow r;
+    r.suite = st.column_text(0);
+    r.model = st.column_text(1);
+    r.prompt_hash = st.column_text(2);
+    r.probe_id = st.column_text(3);
+    r.length = sqlite3_column_int(st.s, 4);
+    r.hops = sqlite3_column_int(st.s, 5);
+    r.depth = sqlite3_column_double(st.s, 6);
+    r.prompt = st.column_text(7);
+    r.answer = st.column_text(8);
+    r.ok = st.column_text(9) == "ok";
+    r.response = st.column_text(10);
+    r.error = st.column_text(11);
+    r.http_status = static_cast<long>(sqlite3_column_int64(st.s, 12));
+    r.attempts = sqlite3_column_int(st.s, 13);
+    r.latency_ms = sqlite3_column_double(st.s, 14);
+    r.strict = sqlite3_column_int(st.s, 15) != 0;
+    r.lenient = sqlite3_column_int(st.s, 16) != 0;
+    out.push_back(std::move(r));
+  }
+  if (rc != SQLITE_DONE) throw std::runtime_error("result store: " + std::string(sqlite3_errmsg(db_)));
+  return out;
+}
+
+std::int64_t ResultStore::count() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Statement st(db_, "SELECT COUNT(*) FROM results");
+  if (sqlite3_step(st.s) != SQLITE_ROW) throw std::runtime_error("result store: count failed");
+  return sqlite3_column_int64(st.s, 0);
+}
+
+}  // namespace posbias
