@@ -61,6 +61,12 @@ OpenAiServer::OpenAiServer(Completer& completer, ServerOptions options)
   const int threads = o.threads;
   s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
   s.set_payload_max_length(o.max_body);
+  // SO_REUSEADDR only: httplib's default also sets SO_REUSEPORT, which lets a second server
+  // bind a port already in use and silently share its traffic.
+  s.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   const auto sec = static_cast<time_t>(o.timeout);
   const auto usec = static_cast<time_t>((o.timeout - static_cast<double>(sec)) * 1e6);
   s.set_read_timeout(sec, usec);

@@ -1,0 +1,165 @@
+// The harness against a fault-injecting endpoint (random 500s, 429s, stalls past the timeout,
+// truncated and malformed JSON): 550 prompts, SIGKILL in the middle, then a re-run. Every
+// prompt ends answered or failed after its retries, exactly once; rows stored before the kill
+// are unchanged; every answer belongs to its own prompt; the database is intact.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "../cli_run.h"
+#include "../process.h"
+#include "posbias/llm/http_client.h"
+
+namespace {
+
+using namespace posbias_test;
+namespace fs = std::filesystem;
+
+struct Row {
+  std::string probe_id, prompt, status, response, error;
+  int attempts = 0;
+};
+
+std::map<std::string, Row> read_rows(const fs::path& db) {  // by prompt hash
+  sqlite3* h = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  std::map<std::string, Row> rows;
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(h,
+                               "SELECT prompt_hash, probe_id, prompt, status, response, error, "
+                               "attempts FROM results",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  auto text = [&](int i) {
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, i));
+    return p ? std::string(p) : std::string();
+  };
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const std::string hash = text(0);
+    EXPECT_EQ(rows.count(hash), 0u) << "duplicate row " << hash;
+    rows[hash] = Row{text(1), text(2), text(3), text(4), text(5), sqlite3_column_int(st, 6)};
+  }
+  sqlite3_finalize(st);
+  EXPECT_EQ(sqlite3_prepare_v2(h, "PRAGMA integrity_check", -1, &st, nullptr), SQLITE_OK);
+  EXPECT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(text(0), "ok");
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return rows;
+}
+
+std::string last_word(const std::string& s) {
+  std::istringstream in(s);
+  std::string w, last;
+  while (in >> w) last = w;
+  return last;
+}
+
+TEST(LlmFaults, EveryPromptAnsweredOrFailedOnceAcrossAKill) {
+  const fs::path dir = fs::temp_directory_path() / ("posbias_fault_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // 35% of requests fail one way or another; 5 attempts leave ~0.5% of prompts failed.
+  Process endpoint({FAULT_ENDPOINT, (dir / "port").string(), "7", "0.1", "0.1", "0.05", "0.05",
+                    "0.05", "1.5"},
+                   (dir / "endpoint.log").string());
+  const int port = wait_for_port(dir / "port");
+  ASSERT_GT(port, 0);
+  const fs::path db = dir / "faults.db";
+  const std::vector<std::string> args{POSBIAS_BIN,  "llm",          "--endpoint",
+                                      "http://127.0.0.1:" + std::to_string(port),
+                                      "--model",    "faulty",       "--suite",
+                                      "needle",     "--needle-lengths", "3,6",
+                                      "--count",    "25",           "--jobs",
+                                      "8",          "--timeout",    "0.5",
+                                      "--retries",  "4",            "--backoff",
+                                      "0.02",       "--backoff-cap", "0.2",
+                                      "--db",       db.string(),    "--json",
+                                      (dir / "summary.json").string(), "--quiet"};
+  const std::size_t total = 2 * 11 * 25;  // lengths × depths × count
+  ASSERT_GE(total, 500u);
+
+  // First run: killed once a third of the prompts are stored.
+  std::map<std::string, Row> before;
+  {
+    Process run(args, (dir / "run1.log").string());
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (std::chrono::steady_clock::now() < deadline && run.running()) {
+      if (fs::exists(db)) {
+        sqlite3* h = nullptr;
+        sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr);
+        sqlite3_stmt* st = nullptr;
+        std::int64_t n = 0;
+        if (sqlite3_prepare_v2(h, "SELECT COUNT(*) FROM results", -1, &st, nullptr) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW) {
+          n = sqlite3_column_int64(st, 0);
+        }
+        sqlite3_finalize(st);
+        sqlite3_close(h);
+        if (n >= static_cast<std::int64_t>(total / 3)) break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_TRUE(run.running()) << "the run ended before it could be killed: "
+                               << slurp(dir / "run1.log");
+    run.signal(SIGKILL);
+    EXPECT_EQ(run.wait(), 128 + SIGKILL);
+    before = read_rows(db);
+  }
+  EXPECT_GE(before.size(), total / 3);
+  EXPECT_LT(before.size(), total);
+
+  // The re-run finishes: exit 0, or 1 when some prompts failed after their retries.
+  Process rerun(args, (dir / "run2.log").string());
+  const int code = rerun.wait();
+  EXPECT_TRUE(code == 0 || code == 1) << slurp(dir / "run2.log");
+  const std::map<std::string, Row> after = read_rows(db);
+  ASSERT_EQ(after.size(), total) << "a prompt is missing or stored twice";
+  std::set<std::string> ids;
+  std::int64_t failed = 0;
+  for (const auto& [hash, r] : after) {
+    ids.insert(r.probe_id);
+    if (r.status == "ok") {
+      EXPECT_EQ(r.response, last_word(r.prompt)) << r.probe_id << ": someone else's answer";
+    } else {
+      ASSERT_EQ(r.status, "failed");
+      EXPECT_FALSE(r.error.empty());
+      EXPECT_GE(r.attempts, 5) << r.probe_id << " failed before its retries ran out";
+      ++failed;
+    }
+  }
+  EXPECT_EQ(ids.size(), total) << "probe ids are not one per prompt";
+  for (const auto& [hash, r] : before) {
+    if (r.status != "ok") continue;
+    ASSERT_TRUE(after.count(hash));
+    EXPECT_EQ(after.at(hash).response, r.response) << "an answered row changed on re-run";
+    EXPECT_EQ(after.at(hash).attempts, r.attempts);
+  }
+  EXPECT_EQ(code, failed > 0 ? 1 : 0);
+  const auto summary = nlohmann::json::parse(slurp(dir / "summary.json"));
+  EXPECT_EQ(summary["failed"].get<std::int64_t>(), failed);
+  EXPECT_EQ(summary["suites"][0]["answered"].get<std::int64_t>() + failed,
+            static_cast<std::int64_t>(total));
+  EXPECT_LE(failed, static_cast<std::int64_t>(total / 20));
+
+  // Every kind of fault was injected.
+  posbias::HttpClient client;
+  const posbias::HttpResponse stats =
+      client.post_json("http://127.0.0.1:" + std::to_string(port) + "/stats", "{}", {}, 10);
+  ASSERT_EQ(stats.status, 200);
+  const auto injected = nlohmann::json::parse(stats.body);
+  for (const char* kind : {"500", "429", "stall", "truncated", "malformed", "ok"}) {
+    EXPECT_GT(injected[kind].get<long>(), 5) << kind;
+  }
+  std::printf("fault test: %zu rows before the kill, %zu after the re-run (%lld failed); "
+              "injected %s\n",
+              before.size(), after.size(), static_cast<long long>(failed), injected.dump().c_str());
+  endpoint.signal(SIGTERM);
+  fs::remove_all(dir);
+}
+
+}  // namespace

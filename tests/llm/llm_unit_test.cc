@@ -1,0 +1,389 @@
+// The harness's parts against independent references: Wilson intervals against Newcombe
+// (1998) and the score equation they solve, answer extraction, the OpenAI wire format both
+// ways, backoff and rate limit, the probe suites against the task generators, and the SQLite
+// store's keys, replacement rules and refusal of foreign files.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "posbias/llm/answer.h"
+#include "posbias/llm/openai.h"
+#include "posbias/llm/probe.h"
+#include "posbias/llm/result_store.h"
+#include "posbias/llm/retry.h"
+#include "posbias/llm/wilson.h"
+#include "posbias/tasks/hop_task.h"
+
+namespace {
+
+using namespace posbias;
+namespace fs = std::filesystem;
+constexpr double kZ = 1.959963984540054;
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("posbias_llm_unit_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::remove(dir / name);
+  return dir / name;
+}
+
+TEST(Wilson, MatchesNewcombesWorkedExamples) {
+  // Newcombe (1998), Stat. Med. 17:857, Table I: 81/263 -> 0.2553 to 0.3662.
+  const Interval a = wilson_interval(81, 263);
+  EXPECT_NEAR(a.low, 0.2553, 5e-5);
+  EXPECT_NEAR(a.high, 0.3662, 5e-5);
+  const Interval b = wilson_interval(5, 10);
+  EXPECT_NEAR(b.low, 0.2366, 5e-5);
+  EXPECT_NEAR(b.high, 0.7634, 5e-5);
+}
+
+TEST(Wilson, EndsHaveClosedFormsAndBoundsSolveTheScoreEquation) {
+  for (std::int64_t n : {1, 2, 7, 10, 100, 5000}) {
+    const double nn = static_cast<double>(n);
+    const Interval none = wilson_interval(0, n), all = wilson_interval(n, n);
+    EXPECT_EQ(none.low, 0.0);
+    EXPECT_NEAR(none.high, kZ * kZ / (nn + kZ * kZ), 1e-12);
+    EXPECT_NEAR(all.low, nn / (nn + kZ * kZ), 1e-12);
+    EXPECT_EQ(all.high, 1.0);
+    for (std::int64_t k = 1; k < n; k += std::max<std::int64_t>(1, n / 7)) {
+      const Interval w = wilson_interval(k, n);
+      const double p = static_cast<double>(k) / nn;
+      for (double bound : {w.low, w.high}) {  // (p̂ - p)² = z² p (1 - p) / n
+        EXPECT_NEAR((p - bound) * (p - bound), kZ * kZ * bound * (1 - bound) / nn, 1e-12);
+      }
+      EXPECT_LT(w.low, p);
+      EXPECT_GT(w.high, p);
+    }
+  }
+  EXPECT_EQ(wilson_interval(0, 0).low, 0.0);
+  EXPECT_EQ(wilson_interval(0, 0).high, 1.0);
+  EXPECT_THROW(wilson_interval(3, 2), std::invalid_argument);
+  EXPECT_THROW(wilson_interval(-1, 2), std::invalid_argument);
+}
+
+TEST(Answer, StrictIsTheWholeResponseLenientTheLastAnswerShapedWord) {
+  auto check = [](const std::string& suite, const std::string& response, const std::string& answer,
+                  bool strict, bool lenient) {
+    const Score s = score_answer(suite, response, answer);
+    EXPECT_EQ(s.strict, strict) << suite << ": '" << response << "'";
+    EXPECT_EQ(s.lenient, lenient) << suite << ": '" << response << "'";
+  };
+  check("number", "b", "b", true, true);
+  check("number", "  b\n", "b", true, true);
+  check("number", "The answer is **b**.", "b", false, true);
+  check("number", "b, then 3 back to c", "b", false, false);  // the last letter is c
+  check("number", "12", "b", false, false);
+  check("number", "ab", "ab", true, true);
+  check("letter", "c:4", "c:4", true, true);
+  check("letter", "Following a:b then b:c we reach `c:4`.", "c:4", false, true);
+  check("letter", "c:4 or d:5", "c:4", false, false);
+  check("letter", "c:b", "c:4", false, false);
+  const std::string id = "0f8e2a4c-1b2d-4e3f-8a9b-0c1d2e3f4a5b";
+  check("needle", id, id, true, true);
+  check("needle", "The value is \"" + id + "\".", id, false, true);
+  std::string upper = id;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  check("needle", upper, id, false, true);
+  check("needle", "I cannot find it", id, false, false);
+}
+
+TEST(OpenAi, RequestUrlsFollowTheBase) {
+  EXPECT_EQ(request_url("http://127.0.0.1:8000", Api::kChat),
+            "http://127.0.0.1:8000/v1/chat/completions");
+  EXPECT_EQ(request_url("https://api.openai.com/v1/", Api::kCompletions),
+            "https://api.openai.com/v1/completions");
+  EXPECT_EQ(request_url("http://h/v1/chat/completions", Api::kChat), "http://h/v1/chat/completions");
+  EXPECT_THROW(parse_api("embeddings"), std::invalid_argument);
+}
+
+TEST(OpenAi, WhatTheHarnessSendsTheServerReadsAndBack) {
+  for (Api api : {Api::kChat, Api::kCompletions}) {
+    const std::string prompt = "line one\nä b:c \"quoted\" {input}";
+    const CompletionRequest r = parse_request(api, request_body(api, "m-1", prompt, 7));
+    EXPECT_EQ(r.model, "m-1");
+    EXPECT_EQ(r.prompt, prompt);
+    EXPECT_EQ(r.max_tokens, 7);
+    const std::string body = completion_response(api, "id-1", "m-1", "c:4 ü", 10, 1);
+    EXPECT_EQ(parse_completion(api, body), "c:4 ü");
+    EXPECT_EQ(nlohmann::json::parse(body)["usage"]["total_tokens"], 11);
+  }
+  // Invalid UTF-8 in a user's template is replaced, not thrown on.
+  EXPECT_NO_THROW(request_body(Api::kChat, "m", std::string("bad \xff byte"), 4));
+}
+
+TEST(OpenAi, MalformedResponsesAreOneLineErrors) {
+  for (const std::string body :
+       {"", "{", "[]", "{}", R"({"choices": []})", R"({"choices": [1]})",
+        R"({"choices": [{"message": {"content": 3}}]})", R"({"choices": [{"text": null}]})",
+        R"({"error": {"message": "quota exceeded"}})"}) {
+    try {
+      parse_completion(body.find("text") != std::string::npos ? Api::kCompletions : Api::kChat,
+                       body);
+      ADD_FAILURE() << "accepted: " << body;
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("malformed response: ", 0), 0u) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos);
+    }
+  }
+  EXPECT_EQ(parse_completion(Api::kChat, R"({"choices":[{"message":{"content":null}}]})"), "");
+  EXPECT_NE(std::string([] {
+              try {
+                parse_completion(Api::kChat, R"({"error": {"message": "quota exceeded"}})");
+              } catch (const std::runtime_error& e) {
+                return std::string(e.what());
+              }
+              return std::string();
+            }())
+                .find("quota exceeded"),
+            std::string::npos);
+}
+
+TEST(OpenAi, BadRequestsAreRefused) {
+  const Api c = Api::kCompletions, chat = Api::kChat;
+  for (const auto& [api, body] : std::vector<std::pair<Api, std::string>>{
+           {c, "not json"},
+           {c, "[1]"},
+           {c, R"({"model": "m"})"},
+           {c, R"({"prompt": 5})"},
+           {c, R"({"prompt": "x", "max_tokens": 0})"},
+           {c, R"({"prompt": "x", "max_tokens": 1000000000})"},
+           {c, R"({"prompt": "x", "max_tokens": 18446744073709551615})"},
+           {c, R"({"prompt": "x", "max_tokens": -3})"},
+           {c, R"({"prompt": "x", "max_tokens": 2.5})"},
+           {c, R"({"prompt": "x", "max_tokens": "5"})"},
+           {c, R"({"prompt": "x", "stream": true})"},
+           {c, R"({"prompt": "x", "model": 3})"},
+           {chat, R"({"messages": []})"},
+           {chat, R"({"messages": [{"role": "system", "content": "x"}]})"},
+           {chat, R"({"messages": [{"role": "user"}]})"},
+           {chat, R"({"messages": "hi"})"}}) {
+    EXPECT_THROW(parse_request(api, body), std::invalid_argument) << body;
+  }
+  EXPECT_EQ(parse_request(c, R"({"prompt": ["only"], "max_tokens": 4096})").max_tokens, 4096);
+  EXPECT_EQ(parse_request(chat, R"({"messages": [{"role": "user", "content": "a"},
+             {"role": "assistant", "content": "b"}, {"role": "user", "content": "c"}]})")
+                .prompt,
+            "c");
+}
+
+TEST(Retry, BackoffDoublesWithJitterUpToTheCap) {
+  const RetryPolicy p{5, 0.1, 1.0};
+  Rng rng(3);
+  for (int retry = 1; retry <= 8; ++retry) {
+    const double full = std::min(1.0, 0.1 * std::pow(2.0, retry - 1));
+    for (int i = 0; i < 50; ++i) {
+      const double w = backoff_seconds(p, retry, rng);
+      EXPECT_GE(w, 0.5 * full);
+      EXPECT_LE(w, full);
+    }
+  }
+  EXPECT_NEAR(backoff_seconds(p, 1, rng, 0.7), 0.7, 1e-12);  // Retry-After raises the wait
+  EXPECT_EQ(backoff_seconds(p, 1, rng, 99), 1.0);            // still capped
+  Rng a(9), b(9);
+  EXPECT_EQ(backoff_seconds(p, 3, a), backoff_seconds(p, 3, b));
+  for (long s : {0L, 408L, 429L, 500L, 502L, 503L}) EXPECT_TRUE(retriable_status(s)) << s;
+  for (long s : {400L, 401L, 404L, 413L, 422L}) EXPECT_FALSE(retriable_status(s)) << s;
+}
+
+TEST(Retry, RateLimiterSpacesRequests) {
+  RateLimiter limiter(200);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 41; ++i) limiter.acquire();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_GE(s, 0.2 - 1e-3);  // 40 gaps of 5 ms
+}
+
+TEST(Probes, HopSuitesAreEvalsExamplesInTheTemplate) {
+  SuiteOptions o;
+  o.lengths = {17, 40};
+  o.hops = {1, 3};
+  o.count = 3;
+  o.seed = 11;
+  for (const std::string suite : {"number", "letter"}) {
+    const std::vector<Probe> probes = make_probes(suite, o);
+    ASSERT_EQ(probes.size(), 12u);
+    std::size_t i = 0;
+    std::set<std::string> ids;
+    for (int len : o.lengths) {
+      const std::vector<Example> ex =
+          make_dataset({parse_task(suite), o.hops, len, 6, 11, Variant::kStandard});
+      for (const Example& e : ex) {
+        const Probe& p = probes[i++];
+        EXPECT_EQ(p.answer, e.answer);
+        EXPECT_EQ(p.hops, e.hops);
+        EXPECT_EQ(p.length, len);
+        EXPECT_DOUBLE_EQ(p.depth, static_cast<double>(e.chain.back()) / (len - 1));
+        // What `serve` reads back is exactly the example's tokens.
+        EXPECT_EQ(extract_task_input(p.prompt, Vocabulary::of(parse_task(suite))), e.tokens);
+        ids.insert(p.id);
+      }
+    }
+    EXPECT_EQ(ids.size(), probes.size());
+  }
+}
+
+TEST(Probes, NeedleHidesTheKeyAtItsDepth) {
+  SuiteOptions o;
+  o.lengths = {1, 11, 40};
+  o.depths = {0, 30, 50, 100};
+  o.count = 2;
+  const std::vector<Probe> probes = make_probes("needle", o);
+  ASSERT_EQ(probes.size(), 3u * 4u * 2u);
+  std::set<std::string> answers;
+  for (const Probe& p : probes) {
+    const std::size_t open = p.prompt.find("{\"");
+    const std::size_t close = p.prompt.find("}\n", open);
+    ASSERT_NE(open, std::string::npos);
+    const auto obj = nlohmann::ordered_json::parse(p.prompt.substr(open, close + 1 - open));
+    ASSERT_EQ(static_cast<int>(obj.size()), p.length);  // keys are distinct
+    const std::size_t key_at = p.prompt.find("Key: \"");
+    const std::string key = p.prompt.substr(key_at + 6, 36);
+    int index = 0, found = -1;
+    for (const auto& [k, v] : obj.items()) {
+      if (k == key) {
+        found = index;
+        EXPECT_EQ(v.get<std::string>(), p.answer);
+      }
+      ++index;
+    }
+    const int depth = std::stoi(p.id.substr(p.id.find("/d") + 2));
+    EXPECT_EQ(found, static_cast<int>(std::lround(depth / 100.0 * (p.length - 1)))) << p.id;
+    EXPECT_TRUE(score_answer("needle", p.answer, p.answer).strict);
+    answers.insert(p.answer);
+  }
+  EXPECT_EQ(answers.size(), probes.size());
+  EXPECT_EQ(make_probes("needle", o)[5].prompt, probes[5].prompt);  // deterministic
+  o.seed = 2;
+  EXPECT_NE(make_probes("needle", o)[5].prompt, probes[5].prompt);
+}
+
+TEST(Probes, TemplatesAreFilesAUserCanEdit) {
+  const fs::path dir = scratch("templates");
+  fs::remove_all(dir);
+  write_templates(dir.string());
+  for (const std::string& s : suite_names()) {
+    std::ifstream in(dir / (s + ".txt"));
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    EXPECT_EQ(text, builtin_template(s));
+    // The shipped file is the built-in one.
+    std::ifstream shipped(std::string(POSBIAS_SOURCE_DIR) + "/templates/" + s + ".txt");
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(shipped), {}), text);
+  }
+  std::ofstream(dir / "letter.txt") << "Solve:\n{input}\n";
+  SuiteOptions o;
+  o.lengths = {17};
+  o.hops = {1};
+  o.count = 1;
+  o.template_dir = dir.string();
+  const Probe p = make_probes("letter", o).at(0);
+  EXPECT_EQ(p.prompt.rfind("Solve:\n", 0), 0u);
+  std::ofstream(dir / "letter.txt") << "no placeholder";
+  EXPECT_THROW(make_probes("letter", o), std::invalid_argument);
+  std::ofstream(dir / "needle.txt") << "{input} without the key";
+  EXPECT_THROW(make_probes("needle", o), std::invalid_argument);
+  o.template_dir = (dir / "missing").string();
+  EXPECT_THROW(make_probes("number", o), std::invalid_argument);
+  EXPECT_THROW(make_probes("bogus", SuiteOptions{}), std::invalid_argument);
+  EXPECT_THROW(extract_task_input("no tokens here\nat all", Vocabulary::of(Task::kLetter)),
+               std::invalid_argument);
+}
+
+TEST(Probes, BadSuiteOptionsAreRefused) {
+  SuiteOptions o;
+  o.lengths = {5};  // shorter than 8 targets + hops
+  EXPECT_THROW(make_probes("letter", o), std::invalid_argument);
+  o.lengths = {17};
+  o.count = 0;
+  EXPECT_THROW(make_probes("number", o), std::invalid_argument);
+  o.count = 1;
+  o.depths = {101};
+  EXPECT_THROW(make_probes("needle", o), std::invalid_argument);
+  o.depths = {50};
+  o.lengths = {20000};
+  EXPECT_THROW(make_probes("needle", o), std::invalid_argument);
+}
+
+ResultRow row(const std::string& hash, bool ok, const std::string& response) {
+  ResultRow r;
+  r.suite = "letter";
+  r.model = "m";
+  r.prompt_hash = hash;
+  r.probe_id = "letter/L17/#" + hash;
+  r.length = 17;
+  r.hops = 2;
+  r.depth = 0.25;
+  r.prompt = "p " + hash;
+  r.answer = "c:4";
+  r.ok = ok;
+  r.response = response;
+  r.error = ok ? "" : "HTTP 500: x";
+  r.attempts = 5;
+  r.latency_ms = 12.5;
+  r.strict = ok && response == "c:4";
+  r.lenient = r.strict;
+  return r;
+}
+
+TEST(ResultStore, KeysRowsAndNeverReplacesAnAnswer) {
+  EXPECT_EQ(prompt_hash("chat", 16, "hello"),
+            "6fc58419d0e0404f9ed27416fe71805353f94366003f8fb2a5698702178cd8e8");  // sha256sum
+  const fs::path db = scratch("store.db");
+  {
+    ResultStore s(db.string());
+    s.put(row("h1", true, "c:4"));
+    s.put(row("h2", false, ""));
+    s.put(row("h1", false, ""));  // an answered row stays
+    const auto st = s.statuses("letter", "m");
+    ASSERT_EQ(st.size(), 2u);
+    EXPECT_TRUE(st.at("h1"));
+    EXPECT_FALSE(st.at("h2"));
+    EXPECT_TRUE(s.statuses("letter", "other").empty());
+  }
+  ResultStore s(db.string());  // reopened
+  s.put(row("h2", true, "d:5"));  // a failed row gives way, its attempts add up
+  const auto rows = s.rows("letter", "m");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].prompt_hash, "h1");
+  EXPECT_EQ(rows[0].response, "c:4");
+  EXPECT_EQ(rows[0].attempts, 5);
+  EXPECT_TRUE(rows[0].strict);
+  EXPECT_EQ(rows[1].response, "d:5");
+  EXPECT_TRUE(rows[1].ok);
+  EXPECT_EQ(rows[1].attempts, 10);
+  EXPECT_FALSE(rows[1].strict);
+  EXPECT_DOUBLE_EQ(rows[1].depth, 0.25);
+  EXPECT_EQ(s.count(), 2);
+}
+
+TEST(ResultStore, ForeignFilesAreRefused) {
+  const fs::path text = scratch("notes.db");
+  std::ofstream(text) << std::string(4096, 'x');
+  try {
+    ResultStore s(text.string());
+    ADD_FAILURE() << "opened a text file";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("not an SQLite database"), std::string::npos);
+  }
+  const fs::path other = scratch("other.db");
+  {
+    // Another program's SQLite file with its own `results` table.
+    sqlite3* h = nullptr;
+    ASSERT_EQ(sqlite3_open(other.c_str(), &h), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(h, "CREATE TABLE results (x INT)", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(h);
+  }
+  EXPECT_THROW(ResultStore(other.string()), std::invalid_argument);
+  EXPECT_THROW(ResultStore(""), std::invalid_argument);
+  EXPECT_THROW(ResultStore((fs::temp_directory_path() / "no/such/dir/x.db").string()),
+               std::runtime_error);
+}
+
+}  // namespace
