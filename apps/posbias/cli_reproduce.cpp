@@ -16,8 +16,19 @@ void register_reproduce(CLI::App& app, Action* selected) {
   cmd->add_option("-o,--out", options->out, "report folder")->capture_default_str();
   cmd->add_flag("--full", options->full,
                 "hop tasks: train with the shipped defaults (about 40 min) instead of a short run");
+  cmd->add_option("--endpoint", options->endpoint,
+                  "also probe this OpenAI-compatible endpoint with the LLM suites");
+  cmd->add_option("--model", options->model, "model name for --endpoint");
+  cmd->add_option("--api", options->api, "chat or completions (with --endpoint)")
+      ->capture_default_str();
+  cmd->add_option("--api-key-env", options->api_key_env,
+                  "environment variable with the endpoint's API key")
+      ->capture_default_str();
   cmd->callback([options, selected] {
     *selected = [options] {
+      if (!options->endpoint.empty() && options->model.empty()) {
+        throw std::invalid_argument("--endpoint needs --model NAME");
+      }
       configure_torch_threads();
       run_reproduce(*options);
     };

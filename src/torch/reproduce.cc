@@ -9,6 +9,7 @@
 #include "posbias/core/machine.h"
 #include "posbias/core/report.h"
 #include "posbias/core/theory_report.h"
+#include "posbias/llm/llm_report.h"
 #include "posbias/mech/mech_report.h"
 #include "posbias/train/hop_report.h"
 
@@ -23,10 +24,13 @@ void run_reproduce(const ReproduceOptions& options) {
   report.add(birth_report_section(dir));
   report.add(hop_report_section(dir, options.full));
   report.add(mech_report_section(dir, options.full));
+  report.add(llm_report_section(
+      dir, options.full, {options.endpoint, options.model, options.api, options.api_key_env}));
   report.write(dir);
   nlohmann::json run;
   run["command"] = "reproduce";
-  run["config"] = {{"out", options.out}, {"full", options.full}};
+  run["config"] = {{"out", options.out}, {"full", options.full}, {"endpoint", options.endpoint},
+                   {"model", options.model}, {"api", options.api}};
   run["seed"] = 0;
   run["machine"] = machine_info();
   run["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

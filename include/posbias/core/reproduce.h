@@ -9,6 +9,8 @@ namespace posbias {
 struct ReproduceOptions {
   std::string out = "out/report";
   bool full = false;  // hop tasks: the shipped training defaults instead of a short run
+  // LLM probes: an OpenAI-compatible endpoint to probe besides our own served models.
+  std::string endpoint, model, api = "chat", api_key_env = "OPENAI_API_KEY";
 };
 
 void run_reproduce(const ReproduceOptions& options);
