@@ -98,6 +98,12 @@ ResultRow ask(const Job& job, const LlmOptions& o, Api api, const std::string& u
       row.error = r.error;
     } else {
       row.error = "HTTP " + std::to_string(r.status) + ": " + snippet(r.body);
+      // A refused key, a forbidden model or a wrong URL fails every prompt alike: stop the run.
+      if (r.status == 401 || r.status == 403 || r.status == 404) {
+        throw std::runtime_error("the endpoint answered " + row.error +
+                                 (r.status == 404 ? " (check --endpoint and --model)"
+                                                  : " (check the key in $" + o.api_key_env + ")"));
+      }
       retry = retriable_status(r.status);
     }
     if (!retry || attempt > o.retry.retries) return row;

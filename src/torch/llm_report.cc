@@ -8,6 +8,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/llm/hop_completer.h"
 #include "posbias/llm/llm_command.h"
+#include "posbias/train/checkpoint.h"
 #include "posbias/train/eval_command.h"
 
 namespace posbias {
@@ -89,6 +90,8 @@ ReportSection llm_report_section(const std::filesystem::path& dir, bool full,
       o.api = "completions";
       o.suites = {task};
       o.probes.lengths = lengths;
+      // The run's own hops, so the prompts are the examples eval draws for it.
+      o.probes.hops = read_checkpoint_info(list_checkpoints(hop / task).back()).config.hops;
       o.probes.count = count;
       o.probes.seed = 1;
       o.jobs = 4;

@@ -2,7 +2,8 @@
 // independently: HTTP 500, HTTP 429 (with Retry-After: 0), a stall past the client's timeout,
 // a 200 whose JSON is cut in half, a 200 of malformed JSON, or a correct answer. A correct
 // answer's text is the prompt's last word, so the test can check that no response was given to
-// another prompt. POST /stats counts what was injected.
+// another prompt. POST /stats counts what was injected, and the requests that carried
+// "Authorization: Bearer $FAULT_ENDPOINT_KEY".
 //
 // fault_endpoint PORT_FILE SEED P500 P429 PSTALL PTRUNCATE PMALFORMED STALL_SECONDS
 #include <httplib.h>
@@ -30,6 +31,9 @@ int main(int argc, char** argv) {
   const double stall = std::atof(argv[8]);
   std::mutex mutex;
   std::atomic<long> counts[6] = {};  // 500, 429, stall, truncated, malformed, ok
+  std::atomic<long> with_key{0};     // requests that carried "Bearer $FAULT_ENDPOINT_KEY"
+  const char* key = std::getenv("FAULT_ENDPOINT_KEY");
+  const std::string bearer = std::string("Bearer ") + (key ? key : "");
   httplib::Server server;
   server.new_task_queue = [] { return new httplib::ThreadPool(48); };
   auto handler = [&](const httplib::Request& req, httplib::Response& res) {
@@ -47,6 +51,7 @@ int main(int argc, char** argv) {
       u -= p[k];
     }
     counts[kind].fetch_add(1);
+    if (key && req.get_header_value("Authorization") == bearer) with_key.fetch_add(1);
     const bool chat = req.path.find("chat") != std::string::npos;
     std::string prompt;
     const auto body = nlohmann::json::parse(req.body, nullptr, false);
@@ -96,7 +101,8 @@ int main(int argc, char** argv) {
                                    {"stall", counts[2].load()},
                                    {"truncated", counts[3].load()},
                                    {"malformed", counts[4].load()},
-                                   {"ok", counts[5].load()}}
+                                   {"ok", counts[5].load()},
+                                   {"with_key", with_key.load()}}
                         .dump(),
                     "application/json");
   });

@@ -63,6 +63,10 @@ TEST(LlmFaults, EveryPromptAnsweredOrFailedOnceAcrossAKill) {
   const fs::path dir = fs::temp_directory_path() / ("posbias_fault_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
+  // The API key travels as a Bearer header and nowhere else.
+  const std::string secret = "sk-posbias-test-" + std::to_string(::getpid());
+  ::setenv("FAULT_ENDPOINT_KEY", secret.c_str(), 1);
+  ::setenv("POSBIAS_FAULT_KEY", secret.c_str(), 1);
   // 35% of requests fail one way or another; 5 attempts leave ~0.5% of prompts failed.
   Process endpoint({FAULT_ENDPOINT, (dir / "port").string(), "7", "0.1", "0.1", "0.05", "0.05",
                     "0.05", "1.5"},
@@ -79,7 +83,8 @@ TEST(LlmFaults, EveryPromptAnsweredOrFailedOnceAcrossAKill) {
                                       "--retries",  "4",            "--backoff",
                                       "0.02",       "--backoff-cap", "0.2",
                                       "--db",       db.string(),    "--json",
-                                      (dir / "summary.json").string(), "--quiet"};
+                                      (dir / "summary.json").string(), "--quiet",
+                                      "--api-key-env", "POSBIAS_FAULT_KEY"};
   const std::size_t total = 2 * 11 * 25;  // lengths × depths × count
   ASSERT_GE(total, 500u);
 
@@ -152,8 +157,14 @@ TEST(LlmFaults, EveryPromptAnsweredOrFailedOnceAcrossAKill) {
       client.post_json("http://127.0.0.1:" + std::to_string(port) + "/stats", "{}", {}, 10);
   ASSERT_EQ(stats.status, 200);
   const auto injected = nlohmann::json::parse(stats.body);
+  long requests = 0;
   for (const char* kind : {"500", "429", "stall", "truncated", "malformed", "ok"}) {
     EXPECT_GT(injected[kind].get<long>(), 5) << kind;
+    requests += injected[kind].get<long>();
+  }
+  EXPECT_EQ(injected["with_key"].get<long>(), requests) << "a request went without the key";
+  for (const fs::path& f : fs::directory_iterator(dir)) {
+    EXPECT_EQ(slurp(f).find(secret), std::string::npos) << "the API key was written to " << f;
   }
   std::printf("fault test: %zu rows before the kill, %zu after the re-run (%lld failed); "
               "injected %s\n",

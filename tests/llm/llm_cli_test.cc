@@ -105,7 +105,9 @@ TEST_F(Served, SuitesEqualEvalOnTheSameExamples) {
     EXPECT_EQ(suite["lenient"], eval["accuracy"]) << task;
     // The tiny Letter run learns 1-hop look-ups (chance is 1/80), so equal accuracies there are
     // equal answers; the tiny Number run barely learns, but its answers must vary.
-    if (task == "letter") EXPECT_GE(eval["accuracy"]["17"]["all"].get<double>(), 0.5);
+    if (task == "letter") {
+      EXPECT_GE(eval["accuracy"]["17"]["all"].get<double>(), 0.5);
+    }
     EXPECT_GE(distinct_responses(db), 5u) << task << ": the served model answers a constant";
     for (const char* figure : {"_length.png", "_length.svg", "_depth.png", "_depth.svg"}) {
       EXPECT_TRUE(fs::exists(dir() / (task + "_" + task + figure))) << figure;
@@ -143,6 +145,13 @@ TEST_F(Served, HostileRequestsGetAFourHundredAndServeStaysUp) {
         client.post_json(c, R"({"model": "letter", "prompt": "b:3 a:b", "max_tokens": 1})", {}, 30);
     ASSERT_EQ(ok.status, 200) << "serve went down after " << body.substr(0, 80);
   }
+}
+
+TEST_F(Served, AnUnknownModelStopsTheRunWithOneLine) {
+  ASSERT_GT(port_, 0);
+  expect_error("llm --endpoint " + url() + " --model nobody --suite letter --lengths 17 --hops 1 "
+               "--count 2 --db " + (dir() / "nobody.db").string(),
+               "HTTP 404", 1);
 }
 
 TEST(LlmCli, BadInputIsOneLine) {
