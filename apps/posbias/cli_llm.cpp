@@ -30,8 +30,8 @@ struct LlmArgs {
   LlmOptions o;
   std::string suites = "number,letter,needle", lengths, needle_lengths, hops = "1,2,3,4",
               depths = "0,10,20,30,40,50,60,70,80,90,100", count = "20", seed = "1",
-              max_tokens = "0", jobs = "4", rps = "0", timeout = "60", retries = "4",
-              backoff = "1", backoff_cap = "30", write_templates;
+              max_tokens = "0", jobs = "4", rps = "0", timeout = "60", retries = "4", backoff = "1",
+              backoff_cap = "30", write_templates;
 };
 
 }  // namespace
@@ -105,7 +105,8 @@ void register_llm(CLI::App& app, Action* selected) {
       const std::int64_t seed = parse_integer(a->seed, "--seed");
       if (seed < 0) throw std::invalid_argument("--seed must be >= 0");
       o.probes.seed = static_cast<std::uint64_t>(seed);
-      o.max_tokens = static_cast<int>(parse_integer_list(a->max_tokens, "--max-tokens", 0, 100000)[0]);
+      o.max_tokens =
+          static_cast<int>(parse_integer_list(a->max_tokens, "--max-tokens", 0, 100000)[0]);
       o.jobs = static_cast<int>(parse_integer_list(a->jobs, "--jobs", 1, 256)[0]);
       o.rps = number(a->rps, "--rps");
       o.timeout = number(a->timeout, "--timeout");

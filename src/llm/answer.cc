@@ -37,7 +37,8 @@ std::vector<std::string_view> words(std::string_view s) {
 }
 
 bool is_number_letter(std::string_view w) {
-  return Vocabulary::of(Task::kNumber).contains(w) && std::islower(static_cast<unsigned char>(w[0]));
+  return Vocabulary::of(Task::kNumber).contains(w) &&
+         std::islower(static_cast<unsigned char>(w[0]));
 }
 
 bool is_letter_target(std::string_view w) {

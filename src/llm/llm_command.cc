@@ -157,7 +157,8 @@ nlohmann::json run_llm(const LlmOptions& o) {
     std::mutex progress_mutex;
     std::int64_t finished = 0;
     std::unique_ptr<Progress> progress;
-    if (!o.quiet) progress = std::make_unique<Progress>("llm", static_cast<std::int64_t>(jobs.size()));
+    if (!o.quiet)
+      progress = std::make_unique<Progress>("llm", static_cast<std::int64_t>(jobs.size()));
     std::exception_ptr error;
     auto worker = [&](std::uint64_t index) {
       try {

@@ -57,7 +57,7 @@ json summarize_suite(const std::string& suite, const std::string& model,
     by_hop[p.length][0].add(it->second);
     by_depth[p.length][static_cast<int>(std::lround(p.depth * 10)) * 10].add(it->second);
   }
-  json j{{"suite", suite},     {"model", model},   {"prompts", probes.size()},
+  json j{{"suite", suite},       {"model", model},   {"prompts", probes.size()},
          {"answered", answered}, {"failed", failed}, {"missing", missing}};
   j["strict"] = json::object();
   j["lenient"] = json::object();
@@ -92,11 +92,11 @@ std::string summary_csv(const std::vector<json>& summaries) {
   for (const json& s : summaries) {
     for (const char* group : {"by_length", "by_depth"}) {
       for (const json& r : s[group]) {
-        out << s["suite"].get<std::string>() << ',' << '"' << s["model"].get<std::string>()
-            << '"' << ',' << (group[3] == 'l' ? "length" : "depth") << ',' << r["length"] << ','
-            << (r.contains("hops") ? (r["hops"].is_string() ? r["hops"].get<std::string>()
-                                                             : r["hops"].dump())
-                                   : "")
+        out << s["suite"].get<std::string>() << ',' << '"' << s["model"].get<std::string>() << '"'
+            << ',' << (group[3] == 'l' ? "length" : "depth") << ',' << r["length"] << ','
+            << (r.contains("hops")
+                    ? (r["hops"].is_string() ? r["hops"].get<std::string>() : r["hops"].dump())
+                    : "")
             << ',' << (r.contains("depth") ? r["depth"].dump() : "") << ',' << r["n"] << ','
             << r["strict"] << ',' << r["strict_ci"][0] << ',' << r["strict_ci"][1] << ','
             << r["lenient"] << ',' << r["lenient_ci"][0] << ',' << r["lenient_ci"][1] << '\n';
@@ -114,16 +114,16 @@ std::vector<std::string> plot_summary(const json& summary, const std::string& st
     Panel p;
     p.title = title;
     p.xlabel = xlabel;
-    p.ylabel = score + " accuracy (95% Wilson band)";
+    p.ylabel = score + " accuracy";
     p.ymin = 0;
     p.ymax = 1.02;
     p.key = "bottom left";
     return p;
   };
   // Accuracy against length: one curve per hop (and all hops).
-  Panel len = panel(suite + " suite, " + summary["model"].get<std::string>() +
-                        ": accuracy against length",
-                    suite == "needle" ? "key-value pairs (log scale)" : "input length (tokens, log scale)");
+  Panel len =
+      panel(suite + " suite, " + summary["model"].get<std::string>() + ": accuracy against length",
+            suite == "needle" ? "key-value pairs (log scale)" : "input length (tokens, log scale)");
   len.log_x = true;
   std::map<std::string, Series> curves;
   for (const json& r : summary["by_length"]) {
@@ -137,7 +137,16 @@ std::vector<std::string> plot_summary(const json& summary, const std::string& st
     s.y_low.push_back(r[score + "_ci"][0].get<double>());
     s.y_high.push_back(r[score + "_ci"][1].get<double>());
   }
-  for (auto& [key, s] : curves) len.series.push_back(std::move(s));
+  // One band (all hops) keeps the figure readable; every interval is in the data.
+  for (auto& [key, s] : curves) {
+    if (key != "all" && curves.size() > 1) {
+      s.y_low.clear();
+      s.y_high.clear();
+    }
+    len.series.push_back(std::move(s));
+  }
+  len.ylabel +=
+      " (band: 95% Wilson interval" + std::string(curves.size() > 1 ? ", all hops)" : ")");
   if (!len.series.empty()) {
     Figure f;
     f.panels = {len};
@@ -160,7 +169,14 @@ std::vector<std::string> plot_summary(const json& summary, const std::string& st
     s.y_low.push_back(r[score + "_ci"][0].get<double>());
     s.y_high.push_back(r[score + "_ci"][1].get<double>());
   }
-  for (auto& [l, s] : by_len) dep.series.push_back(std::move(s));
+  for (auto& [l, s] : by_len) {
+    if (by_len.size() > 2) {
+      s.y_low.clear();
+      s.y_high.clear();
+    }
+    dep.series.push_back(std::move(s));
+  }
+  if (by_len.size() <= 2) dep.ylabel += " (band: 95% Wilson interval)";
   if (!dep.series.empty()) {
     Figure f;
     f.panels = {dep};

@@ -100,10 +100,10 @@ CompletionRequest parse_request(Api api, const std::string& body) {
   if (j.contains("max_tokens") && !j["max_tokens"].is_null()) {
     const json& m = j["max_tokens"];
     if (!m.is_number_integer()) throw std::invalid_argument("max_tokens must be an integer");
-    const std::int64_t v = m.is_number_unsigned()
-                               ? static_cast<std::int64_t>(std::min<std::uint64_t>(
-                                     m.get<std::uint64_t>(), 1ull << 62))
-                               : m.get<std::int64_t>();
+    const std::int64_t v =
+        m.is_number_unsigned()
+            ? static_cast<std::int64_t>(std::min<std::uint64_t>(m.get<std::uint64_t>(), 1ull << 62))
+            : m.get<std::int64_t>();
     if (v < 1 || v > kMaxRequestTokens) {
       throw std::invalid_argument("max_tokens must be in 1.." + std::to_string(kMaxRequestTokens) +
                                   ", got " + std::to_string(v));
@@ -127,8 +127,8 @@ CompletionRequest parse_request(Api api, const std::string& body) {
   }
   bool found = false;
   for (const json& m : j["messages"]) {
-    if (!m.is_object() || !m.contains("role") || !m["role"].is_string() ||
-        !m.contains("content") || !m["content"].is_string()) {
+    if (!m.is_object() || !m.contains("role") || !m["role"].is_string() || !m.contains("content") ||
+        !m["content"].is_string()) {
       throw std::invalid_argument("every message needs a string role and a string content");
     }
     if (m["role"].get<std::string>() == "user") {

@@ -30,11 +30,11 @@ struct OpenAiServer::Impl {
     }
     try {
       const Completion c = completer.complete(request);
-      const std::string id = (api == Api::kChat ? "chatcmpl-" : "cmpl-") +
-                             std::to_string(next_id.fetch_add(1));
-      res.set_content(completion_response(api, id, c.model, c.text, c.prompt_tokens,
-                                          c.completion_tokens),
-                      "application/json");
+      const std::string id =
+          (api == Api::kChat ? "chatcmpl-" : "cmpl-") + std::to_string(next_id.fetch_add(1));
+      res.set_content(
+          completion_response(api, id, c.model, c.text, c.prompt_tokens, c.completion_tokens),
+          "application/json");
       served.fetch_add(1);
     } catch (const std::invalid_argument& e) {
       send_error(res, 400, e.what(), "invalid_request_error");
@@ -59,7 +59,9 @@ OpenAiServer::OpenAiServer(Completer& completer, ServerOptions options)
   if (o.port < 0 || o.port > 65535) throw std::invalid_argument("--port must be in 0..65535");
   httplib::Server& s = impl_->server;
   const int threads = o.threads;
-  s.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+  s.new_task_queue = [threads] {
+    return new httplib::ThreadPool(static_cast<std::size_t>(threads));
+  };
   s.set_payload_max_length(o.max_body);
   // SO_REUSEADDR only: httplib's default also sets SO_REUSEPORT, which lets a second server
   // bind a port already in use and silently share its traffic.
@@ -89,16 +91,17 @@ OpenAiServer::OpenAiServer(Completer& completer, ServerOptions options)
   s.Get("/health", [](const httplib::Request&, httplib::Response& res) {
     res.set_content(R"({"status":"ok"})", "application/json");
   });
-  s.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-    std::string what = "internal error";
-    try {
-      std::rethrow_exception(ep);
-    } catch (const std::exception& e) {
-      what = e.what();
-    } catch (...) {
-    }
-    Impl::send_error(res, 500, what, "server_error");
-  });
+  s.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+        std::string what = "internal error";
+        try {
+          std::rethrow_exception(ep);
+        } catch (const std::exception& e) {
+          what = e.what();
+        } catch (...) {
+        }
+        Impl::send_error(res, 500, what, "server_error");
+      });
   // Every other error (404 route, 413 body, 400 from the HTTP parser) gets a JSON body too.
   s.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (!res.body.empty()) return;

@@ -48,8 +48,8 @@ std::string join_tokens(const std::vector<std::string>& tokens) {
 // A random version-4 UUID, 8-4-4-4-12 lowercase hex.
 std::string uuid(Rng& rng) {
   std::uint64_t hi = rng.next(), lo = rng.next();
-  hi = (hi & ~0xF000ull) | 0x4000ull;                // version 4
-  lo = (lo & ~(3ull << 62)) | (2ull << 62);          // variant 10
+  hi = (hi & ~0xF000ull) | 0x4000ull;        // version 4
+  lo = (lo & ~(3ull << 62)) | (2ull << 62);  // variant 10
   static const char* hex = "0123456789abcdef";
   std::string s;
   for (int i = 0; i < 32; ++i) {
@@ -66,7 +66,8 @@ std::vector<Probe> hop_probes(const std::string& suite, const SuiteOptions& o,
   std::vector<Probe> out;
   for (int len : o.lengths) {
     // The same examples `posbias eval` scores for this seed, length, hops and count.
-    const DatasetSpec spec{task, o.hops, len, o.count * static_cast<std::int64_t>(o.hops.size()),
+    const DatasetSpec spec{task,   o.hops,
+                           len,    o.count * static_cast<std::int64_t>(o.hops.size()),
                            o.seed, Variant::kStandard};
     int i = 0;
     for_each_example(spec, [&](const Example& ex) {
@@ -88,7 +89,8 @@ std::vector<Probe> needle_probes(const SuiteOptions& o, const std::string& tpl) 
   std::vector<Probe> out;
   for (int n : o.lengths) {
     for (int depth : o.depths) {
-      Rng rng = Rng::stream(o.seed, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(depth));
+      Rng rng =
+          Rng::stream(o.seed, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(depth));
       const int at = static_cast<int>(std::lround(depth / 100.0 * (n - 1)));
       for (std::int64_t i = 0; i < o.count; ++i) {
         std::string json = "{";

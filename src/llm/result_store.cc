@@ -36,9 +36,9 @@ CREATE TABLE IF NOT EXISTS results (
 
 const std::set<std::string>& columns() {
   static const std::set<std::string> c{
-      "suite",      "model",      "prompt_hash", "probe_id", "length",     "hops",
-      "depth",      "prompt",     "answer",      "status",   "response",   "error",
-      "http_status", "attempts",  "latency_ms",  "strict",   "lenient",    "updated_at"};
+      "suite",       "model",    "prompt_hash", "probe_id", "length",   "hops",
+      "depth",       "prompt",   "answer",      "status",   "response", "error",
+      "http_status", "attempts", "latency_ms",  "strict",   "lenient",  "updated_at"};
   return c;
 }
 
@@ -81,8 +81,8 @@ std::string prompt_hash(const std::string& api, int max_tokens, const std::strin
 
 ResultStore::ResultStore(const std::string& path) : path_(path) {
   if (path.empty()) throw std::invalid_argument("--db FILE is required");
-  const int rc = sqlite3_open_v2(path.c_str(), &db_,
-                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {
     const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
@@ -129,8 +129,10 @@ std::unordered_map<std::string, bool> ResultStore::statuses(const std::string& s
   st.text(2, model);
   std::unordered_map<std::string, bool> out;
   int rc;
-  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW) out[st.column_text(0)] = st.column_text(1) == "ok";
-  if (rc != SQLITE_DONE) throw std::runtime_error("result store: " + std::string(sqlite3_errmsg(db_)));
+  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW)
+    out[st.column_text(0)] = st.column_text(1) == "ok";
+  if (rc != SQLITE_DONE)
+    throw std::runtime_error("result store: " + std::string(sqlite3_errmsg(db_)));
   return out;
 }
 
@@ -202,7 +204,8 @@ FROM results WHERE suite = ?1 AND model = ?2 ORDER BY probe_id)sql");
     r.lenient = sqlite3_column_int(st.s, 16) != 0;
     out.push_back(std::move(r));
   }
-  if (rc != SQLITE_DONE) throw std::runtime_error("result store: " + std::string(sqlite3_errmsg(db_)));
+  if (rc != SQLITE_DONE)
+    throw std::runtime_error("result store: " + std::string(sqlite3_errmsg(db_)));
   return out;
 }
 

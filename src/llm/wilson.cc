@@ -9,8 +9,8 @@ namespace posbias {
 
 Interval wilson_interval(std::int64_t successes, std::int64_t n, double z) {
   if (n < 0 || successes < 0 || successes > n) {
-    throw std::invalid_argument("wilson_interval: " + std::to_string(successes) +
-                                " successes of " + std::to_string(n) + " trials");
+    throw std::invalid_argument("wilson_interval: " + std::to_string(successes) + " successes of " +
+                                std::to_string(n) + " trials");
   }
   if (!(z > 0) || !std::isfinite(z)) throw std::invalid_argument("wilson_interval: z must be > 0");
   if (n == 0) return {0.0, 1.0};

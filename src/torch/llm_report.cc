@@ -40,13 +40,15 @@ std::string accuracy_row(const nlohmann::json& suite, const std::vector<int>& le
 void add_suite_figures(ReportSection& sec, const nlohmann::json& suite, const std::string& stem,
                        const std::string& who) {
   const std::string name = suite["suite"].get<std::string>();
-  sec.figures.push_back({stem + "_" + name + "_length",
-                         who + ", " + name + " suite: lenient accuracy against length per hop, "
-                                             "with 95% Wilson bands."});
+  sec.figures.push_back(
+      {stem + "_" + name + "_length", who + ", " + name +
+                                          " suite: lenient accuracy against length per hop, "
+                                          "with 95% Wilson bands."});
   if (name != "number") {  // Number's answers all sit in its first 8 tokens
-    sec.figures.push_back({stem + "_" + name + "_depth",
-                           who + ", " + name + " suite: accuracy against the answer's depth in "
-                                               "the context, one curve per length."});
+    sec.figures.push_back(
+        {stem + "_" + name + "_depth", who + ", " + name +
+                                           " suite: accuracy against the answer's depth in "
+                                           "the context, one curve per length."});
   }
 }
 
@@ -71,15 +73,15 @@ ReportSection llm_report_section(const std::filesystem::path& dir, bool full,
   ensure_directory(out);
 
   // Our own models behind the OpenAI-compatible server, on a free loopback port.
-  HopCompleter completer({{"number", (hop / "number").string()}, {"letter", (hop / "letter").string()}},
-                         60);
+  HopCompleter completer(
+      {{"number", (hop / "number").string()}, {"letter", (hop / "letter").string()}}, 60);
   ServerOptions so;
   so.port = 0;
   OpenAiServer server(completer, so);
   const int port = server.bind();
   std::thread serving([&server] { server.run(); });
-  const std::vector<int> lengths = full ? std::vector<int>{17, 32, 64, 128, 256, 512}
-                                        : std::vector<int>{17, 32, 64, 128};
+  const std::vector<int> lengths =
+      full ? std::vector<int>{17, 32, 64, 128, 256, 512} : std::vector<int>{17, 32, 64, 128};
   const std::int64_t count = full ? 50 : 20;
   std::vector<nlohmann::json> served;
   try {
@@ -120,12 +122,15 @@ ReportSection llm_report_section(const std::filesystem::path& dir, bool full,
       sec.numbers.push_back({std::string(task) + " model over HTTP: accuracy by length (all hops)",
                              accuracy_row(s, lengths)});
       sec.numbers.push_back(
-          {std::string(task) + ": largest |HTTP accuracy - posbias eval accuracy| over lengths and hops",
+          {std::string(task) +
+               ": largest |HTTP accuracy - posbias eval accuracy| over lengths and hops",
            fmt::format("{:.4f}", largest_gap(s["strict"], ev))});
       add_suite_figures(sec, s, "llm/served", std::string(task) + " model over HTTP");
-      sec.data.push_back({"llm/" + std::string(task) + "_served.json",
-                          std::string(task) + ": accuracy with Wilson intervals by length, hop, depth"});
-      sec.data.push_back({"llm/" + std::string(task) + "_served.csv", std::string(task) + ": the same as CSV"});
+      sec.data.push_back(
+          {"llm/" + std::string(task) + "_served.json",
+           std::string(task) + ": accuracy with Wilson intervals by length, hop, depth"});
+      sec.data.push_back(
+          {"llm/" + std::string(task) + "_served.csv", std::string(task) + ": the same as CSV"});
     }
   } catch (...) {
     server.stop();

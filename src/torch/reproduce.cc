@@ -29,8 +29,11 @@ void run_reproduce(const ReproduceOptions& options) {
   report.write(dir);
   nlohmann::json run;
   run["command"] = "reproduce";
-  run["config"] = {{"out", options.out}, {"full", options.full}, {"endpoint", options.endpoint},
-                   {"model", options.model}, {"api", options.api}};
+  run["config"] = {{"out", options.out},
+                   {"full", options.full},
+                   {"endpoint", options.endpoint},
+                   {"model", options.model},
+                   {"api", options.api}};
   run["seed"] = 0;
   run["machine"] = machine_info();
   run["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -21,7 +21,8 @@
 
 int main(int argc, char** argv) {
   if (argc != 9) {
-    std::fprintf(stderr, "usage: fault_endpoint PORT_FILE SEED P500 P429 PSTALL PTRUNC PMALF STALL\n");
+    std::fprintf(stderr,
+                 "usage: fault_endpoint PORT_FILE SEED P500 P429 PSTALL PTRUNC PMALF STALL\n");
     return 2;
   }
   const std::string port_file = argv[1];
@@ -108,9 +109,7 @@ int main(int argc, char** argv) {
   });
   const int port = server.bind_to_any_port("127.0.0.1");
   if (port < 0) return 1;
-  {
-    std::ofstream(port_file + ".tmp") << port << "\n";
-  }
+  { std::ofstream(port_file + ".tmp") << port << "\n"; }
   std::rename((port_file + ".tmp").c_str(), port_file.c_str());
   server.listen_after_bind();
   return 0;

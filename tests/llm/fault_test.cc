@@ -68,23 +68,41 @@ TEST(LlmFaults, EveryPromptAnsweredOrFailedOnceAcrossAKill) {
   ::setenv("FAULT_ENDPOINT_KEY", secret.c_str(), 1);
   ::setenv("POSBIAS_FAULT_KEY", secret.c_str(), 1);
   // 35% of requests fail one way or another; 5 attempts leave ~0.5% of prompts failed.
-  Process endpoint({FAULT_ENDPOINT, (dir / "port").string(), "7", "0.1", "0.1", "0.05", "0.05",
-                    "0.05", "1.5"},
-                   (dir / "endpoint.log").string());
+  Process endpoint(
+      {FAULT_ENDPOINT, (dir / "port").string(), "7", "0.1", "0.1", "0.05", "0.05", "0.05", "1.5"},
+      (dir / "endpoint.log").string());
   const int port = wait_for_port(dir / "port");
   ASSERT_GT(port, 0);
   const fs::path db = dir / "faults.db";
-  const std::vector<std::string> args{POSBIAS_BIN,  "llm",          "--endpoint",
+  const std::vector<std::string> args{POSBIAS_BIN,
+                                      "llm",
+                                      "--endpoint",
                                       "http://127.0.0.1:" + std::to_string(port),
-                                      "--model",    "faulty",       "--suite",
-                                      "needle",     "--needle-lengths", "3,6",
-                                      "--count",    "25",           "--jobs",
-                                      "8",          "--timeout",    "0.5",
-                                      "--retries",  "4",            "--backoff",
-                                      "0.02",       "--backoff-cap", "0.2",
-                                      "--db",       db.string(),    "--json",
-                                      (dir / "summary.json").string(), "--quiet",
-                                      "--api-key-env", "POSBIAS_FAULT_KEY"};
+                                      "--model",
+                                      "faulty",
+                                      "--suite",
+                                      "needle",
+                                      "--needle-lengths",
+                                      "3,6",
+                                      "--count",
+                                      "25",
+                                      "--jobs",
+                                      "8",
+                                      "--timeout",
+                                      "0.5",
+                                      "--retries",
+                                      "4",
+                                      "--backoff",
+                                      "0.02",
+                                      "--backoff-cap",
+                                      "0.2",
+                                      "--db",
+                                      db.string(),
+                                      "--json",
+                                      (dir / "summary.json").string(),
+                                      "--quiet",
+                                      "--api-key-env",
+                                      "POSBIAS_FAULT_KEY"};
   const std::size_t total = 2 * 11 * 25;  // lengths × depths × count
   ASSERT_GE(total, 500u);
 
@@ -166,9 +184,10 @@ TEST(LlmFaults, EveryPromptAnsweredOrFailedOnceAcrossAKill) {
   for (const fs::path& f : fs::directory_iterator(dir)) {
     EXPECT_EQ(slurp(f).find(secret), std::string::npos) << "the API key was written to " << f;
   }
-  std::printf("fault test: %zu rows before the kill, %zu after the re-run (%lld failed); "
-              "injected %s\n",
-              before.size(), after.size(), static_cast<long long>(failed), injected.dump().c_str());
+  std::printf(
+      "fault test: %zu rows before the kill, %zu after the re-run (%lld failed); "
+      "injected %s\n",
+      before.size(), after.size(), static_cast<long long>(failed), injected.dump().c_str());
   endpoint.signal(SIGTERM);
   fs::remove_all(dir);
 }

@@ -20,7 +20,8 @@ using nlohmann::json;
 
 fs::path dir() {
   static const fs::path d = [] {
-    const fs::path p = fs::temp_directory_path() / ("posbias_llm_cli_" + std::to_string(::getpid()));
+    const fs::path p =
+        fs::temp_directory_path() / ("posbias_llm_cli_" + std::to_string(::getpid()));
     fs::remove_all(p);
     fs::create_directories(p);
     return p;
@@ -36,7 +37,8 @@ fs::path tiny_run(const std::string& task) {
                                     " --layers 2 --hops 1 --steps 200 --warmup 50 --lr 3e-3 "
                                     "--dropout 0 --eval-every 100 --eval-per-hop 32 "
                                     "--checkpoint-every 200 "
-                                    "--out " + run.string(),
+                                    "--out " +
+                                    run.string(),
                                 300);
     EXPECT_EQ(r.code, 0) << r.err;
   }
@@ -47,8 +49,8 @@ std::size_t distinct_responses(const fs::path& db) {
   sqlite3* h = nullptr;
   EXPECT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
   sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(h, "SELECT COUNT(DISTINCT response) FROM results WHERE status = 'ok'", -1,
-                     &st, nullptr);
+  sqlite3_prepare_v2(h, "SELECT COUNT(DISTINCT response) FROM results WHERE status = 'ok'", -1, &st,
+                     nullptr);
   const std::size_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
   sqlite3_finalize(st);
   sqlite3_close(h);
@@ -59,10 +61,10 @@ class Served : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     const fs::path number = tiny_run("number"), letter = tiny_run("letter");
-    server_ = new Process({POSBIAS_BIN, "serve", "--run", number.string(), "--run",
-                           letter.string(), "--port", "0", "--port-file",
-                           (dir() / "port").string(), "--max-body", "65536"},
-                          (dir() / "serve.log").string());
+    server_ = new Process(
+        {POSBIAS_BIN, "serve", "--run", number.string(), "--run", letter.string(), "--port", "0",
+         "--port-file", (dir() / "port").string(), "--max-body", "65536"},
+        (dir() / "serve.log").string());
     port_ = wait_for_port(dir() / "port");
   }
   static void TearDownTestSuite() {
@@ -82,11 +84,12 @@ TEST_F(Served, SuitesEqualEvalOnTheSameExamples) {
   for (const std::string task : {"number", "letter"}) {
     const std::string api = task == "number" ? "completions" : "chat";
     const fs::path db = dir() / (task + ".db"), out = dir() / (task + "_llm.json");
-    const std::string args = "llm --endpoint " + url() + " --model " + task + " --api " + api +
-                             " --suite " + task + " --lengths 17,24 --hops 1 --count 40 "
-                             "--seed 5 --jobs 4 --db " + db.string() + " --json " + out.string() +
-                             " --csv " + (dir() / (task + ".csv")).string() + " --plot " +
-                             (dir() / task).string();
+    const std::string args =
+        "llm --endpoint " + url() + " --model " + task + " --api " + api + " --suite " + task +
+        " --lengths 17,24 --hops 1 --count 40 "
+        "--seed 5 --jobs 4 --db " +
+        db.string() + " --json " + out.string() + " --csv " + (dir() / (task + ".csv")).string() +
+        " --plot " + (dir() / task).string();
     const CliResult r = run_cli(args);
     ASSERT_EQ(r.code, 0) << r.err;
     const json llm = json::parse(slurp(out));
@@ -96,9 +99,9 @@ TEST_F(Served, SuitesEqualEvalOnTheSameExamples) {
     EXPECT_EQ(suite["failed"], 0);
 
     const fs::path eval_out = dir() / (task + "_eval.json");
-    const CliResult e = run_cli("eval --run " + (dir() / task).string() +
-                                " --lengths 17,24 --count 40 --seed 5 --no-controls --json " +
-                                eval_out.string());
+    const CliResult e =
+        run_cli("eval --run " + (dir() / task).string() +
+                " --lengths 17,24 --count 40 --seed 5 --no-controls --json " + eval_out.string());
     ASSERT_EQ(e.code, 0) << e.err;
     const json eval = json::parse(slurp(eval_out));
     EXPECT_EQ(suite["strict"], eval["accuracy"]) << task;
@@ -131,10 +134,10 @@ TEST_F(Served, HostileRequestsGetAFourHundredAndServeStaysUp) {
   std::string tokens;
   for (int i = 0; i < 9000; ++i) tokens += "a:b ";
   const std::vector<std::pair<std::string, long>> cases{
-      {std::string(70000, '{'), 413},                                   // oversized body
-      {"{\"prompt\": ", 400},                                           // bad JSON
+      {std::string(70000, '{'), 413},  // oversized body
+      {"{\"prompt\": ", 400},          // bad JSON
       {R"({"model": "letter", "prompt": "a:1", "max_tokens": 99999999})", 400},
-      {R"({"model": "letter", "prompt": "hello there"})", 400},           // no task tokens
+      {R"({"model": "letter", "prompt": "hello there"})", 400},        // no task tokens
       {R"({"model": "letter", "prompt": ")" + tokens + R"("})", 400},  // 9000 tokens
       {R"({"model": "number", "prompt": ")" + std::string(2000, '1') + R"("})", 400},
       {R"({"model": "nobody", "prompt": "a:1"})", 404}};
@@ -149,16 +152,20 @@ TEST_F(Served, HostileRequestsGetAFourHundredAndServeStaysUp) {
 
 TEST_F(Served, AnUnknownModelStopsTheRunWithOneLine) {
   ASSERT_GT(port_, 0);
-  expect_error("llm --endpoint " + url() + " --model nobody --suite letter --lengths 17 --hops 1 "
-               "--count 2 --db " + (dir() / "nobody.db").string(),
+  expect_error("llm --endpoint " + url() +
+                   " --model nobody --suite letter --lengths 17 --hops 1 "
+                   "--count 2 --db " +
+                   (dir() / "nobody.db").string(),
                "HTTP 404", 1);
 }
 
 TEST(LlmCli, BadInputIsOneLine) {
   const std::string db = (dir() / "bad.db").string();
-  expect_error("llm --endpoint http://127.0.0.1:1 --model m --suite letter --lengths 17 --count 1 "
-               "--db " + db,
-               "cannot reach", 1);
+  expect_error(
+      "llm --endpoint http://127.0.0.1:1 --model m --suite letter --lengths 17 --count 1 "
+      "--db " +
+          db,
+      "cannot reach", 1);
   expect_usage_error("llm --endpoint ftp://example.com --model m --db " + db, "not an http");
   expect_usage_error("llm --endpoint 'http://exa mple.com' --model m --db " + db, "not an http");
   expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --suite bogus --db " + db,
@@ -171,9 +178,9 @@ TEST(LlmCli, BadInputIsOneLine) {
                      "--timeout");
   const fs::path text = dir() / "text.db";
   std::ofstream(text) << std::string(2000, 'z');
-  expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --suite letter --db " +
-                         text.string(),
-                     "not an SQLite database");
+  expect_usage_error(
+      "llm --endpoint http://127.0.0.1:1 --model m --suite letter --db " + text.string(),
+      "not an SQLite database");
   expect_error("serve --run " + (dir() / "no_such_run").string() + " --port 0", "no_such_run", 1);
   expect_usage_error("serve --run x --port 70000", "--port");
 }

@@ -28,7 +28,8 @@ namespace fs = std::filesystem;
 constexpr double kZ = 1.959963984540054;
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("posbias_llm_unit_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("posbias_llm_unit_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   fs::remove(dir / name);
   return dir / name;
@@ -99,7 +100,8 @@ TEST(OpenAi, RequestUrlsFollowTheBase) {
             "http://127.0.0.1:8000/v1/chat/completions");
   EXPECT_EQ(request_url("https://api.openai.com/v1/", Api::kCompletions),
             "https://api.openai.com/v1/completions");
-  EXPECT_EQ(request_url("http://h/v1/chat/completions", Api::kChat), "http://h/v1/chat/completions");
+  EXPECT_EQ(request_url("http://h/v1/chat/completions", Api::kChat),
+            "http://h/v1/chat/completions");
   EXPECT_THROW(parse_api("embeddings"), std::invalid_argument);
 }
 
@@ -347,7 +349,7 @@ TEST(ResultStore, KeysRowsAndNeverReplacesAnAnswer) {
     EXPECT_FALSE(st.at("h2"));
     EXPECT_TRUE(s.statuses("letter", "other").empty());
   }
-  ResultStore s(db.string());  // reopened
+  ResultStore s(db.string());     // reopened
   s.put(row("h2", true, "d:5"));  // a failed row gives way, its attempts add up
   const auto rows = s.rows("letter", "m");
   ASSERT_EQ(rows.size(), 2u);
@@ -377,7 +379,8 @@ TEST(ResultStore, ForeignFilesAreRefused) {
     // Another program's SQLite file with its own `results` table.
     sqlite3* h = nullptr;
     ASSERT_EQ(sqlite3_open(other.c_str(), &h), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(h, "CREATE TABLE results (x INT)", nullptr, nullptr, nullptr), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(h, "CREATE TABLE results (x INT)", nullptr, nullptr, nullptr),
+              SQLITE_OK);
     sqlite3_close(h);
   }
   EXPECT_THROW(ResultStore(other.string()), std::invalid_argument);

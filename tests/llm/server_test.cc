@@ -83,7 +83,8 @@ TEST_F(ServerTest, RoutesAnswerLikeOpenAi) {
   const auto models = client().Get("/v1/models");
   ASSERT_TRUE(models);
   EXPECT_EQ(json::parse(models->body)["data"][1]["id"], "other");
-  const auto c = post("/v1/completions", R"({"model": "echo", "prompt": "x y z", "max_tokens": 1})");
+  const auto c =
+      post("/v1/completions", R"({"model": "echo", "prompt": "x y z", "max_tokens": 1})");
   ASSERT_TRUE(c);
   EXPECT_EQ(c->status, 200);
   const json cj = json::parse(c->body);

@@ -9,7 +9,7 @@
 namespace posbias {
 
 struct HttpResponse {
-  long status = 0;          // HTTP status; 0 when no response arrived (see error)
+  long status = 0;  // HTTP status; 0 when no response arrived (see error)
   std::string body;
   std::string error;        // transport error (connection refused, timeout, ...), else empty
   double retry_after = -1;  // seconds from a Retry-After header; -1 when absent

@@ -22,19 +22,19 @@ struct LlmOptions {
   std::string api = "chat";  // chat | completions
   std::string api_key_env = "OPENAI_API_KEY";
   std::vector<std::string> suites{"number", "letter", "needle"};
-  SuiteOptions probes;               // lengths apply to number and letter
-  std::vector<int> needle_lengths;   // key-value pairs; empty = the needle default
-  int max_tokens = 0;                // 0 = 16 for number and letter, 64 for needle
+  SuiteOptions probes;              // lengths apply to number and letter
+  std::vector<int> needle_lengths;  // key-value pairs; empty = the needle default
+  int max_tokens = 0;               // 0 = 16 for number and letter, 64 for needle
   int jobs = 4;
-  double rps = 0;                    // requests per second over all jobs; 0 = no limit
-  double timeout = 60;               // seconds per request
+  double rps = 0;       // requests per second over all jobs; 0 = no limit
+  double timeout = 60;  // seconds per request
   RetryPolicy retry;
-  std::string db;                    // SQLite file (required)
-  std::string json;                  // summary JSON (empty = stdout)
-  std::string csv;                   // accuracy table
-  std::string plot;                  // figure stem
-  std::string score = "lenient";     // the accuracy the figures show
-  bool quiet = false;                // no progress bar
+  std::string db;                 // SQLite file (required)
+  std::string json;               // summary JSON (empty = stdout)
+  std::string csv;                // accuracy table
+  std::string plot;               // figure stem
+  std::string score = "lenient";  // the accuracy the figures show
+  bool quiet = false;             // no progress bar
 };
 
 // Result: {"model", "api", "suites": [summary per suite (llm_summary.h)],

@@ -28,9 +28,10 @@ nlohmann::json summarize_suite(const std::string& suite, const std::string& mode
 // CSV of every by_length and by_depth row of the summaries (one header).
 std::string summary_csv(const std::vector<nlohmann::json>& summaries);
 
-// STEM_<suite>_length (accuracy against length, one curve per hop with its interval band)
-// and STEM_<suite>_depth (accuracy against depth, one curve per length: the U-curve). Both
-// plot the `score` accuracy ("strict" or "lenient"). Returns the stems written.
+// STEM_<suite>_length (accuracy against length, one curve per hop; the all-hops curve with its
+// 95% Wilson band) and STEM_<suite>_depth (accuracy against depth, one curve per length: the
+// U-curve; bands when at most two curves). Both plot the `score` accuracy ("strict" or
+// "lenient"). Returns the stems written.
 std::vector<std::string> plot_summary(const nlohmann::json& summary, const std::string& stem,
                                       const std::string& score);
 

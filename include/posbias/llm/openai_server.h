@@ -40,9 +40,9 @@ struct BackendBusy : std::runtime_error {
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
-  int port = 8000;                   // 0 = any free port
-  std::size_t max_body = 1u << 20;   // bytes
-  double timeout = 30;               // seconds: socket reads and writes
+  int port = 8000;                  // 0 = any free port
+  std::size_t max_body = 1u << 20;  // bytes
+  double timeout = 30;              // seconds: socket reads and writes
   int threads = 16;
 };
 

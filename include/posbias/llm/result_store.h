@@ -20,10 +20,10 @@ struct ResultRow {
   int length = 0, hops = 0;
   double depth = 0;
   std::string prompt, answer;
-  bool ok = false;        // answered (scored) or failed after its retries
-  std::string response;   // the endpoint's text (ok rows)
-  std::string error;      // the last error (failed rows)
-  long http_status = 0;   // of the last attempt; 0 = no HTTP response
+  bool ok = false;       // answered (scored) or failed after its retries
+  std::string response;  // the endpoint's text (ok rows)
+  std::string error;     // the last error (failed rows)
+  long http_status = 0;  // of the last attempt; 0 = no HTTP response
   int attempts = 0;
   double latency_ms = 0;  // of the last attempt
   bool strict = false, lenient = false;

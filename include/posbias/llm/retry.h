@@ -10,9 +10,9 @@
 namespace posbias {
 
 struct RetryPolicy {
-  int retries = 4;         // attempts after the first
-  double base = 1.0;       // seconds before the first retry (before jitter)
-  double cap = 30.0;       // longest wait
+  int retries = 4;    // attempts after the first
+  double base = 1.0;  // seconds before the first retry (before jitter)
+  double cap = 30.0;  // longest wait
 };
 
 // Transport errors (status 0), 408, 409, 429 and 5xx are worth retrying; other 4xx are not.
