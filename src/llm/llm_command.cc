@@ -30,7 +30,14 @@ void validate(const LlmOptions& o) {
   if (o.model.empty()) throw std::invalid_argument("--model NAME is required");
   parse_api(o.api);
   if (o.suites.empty()) throw std::invalid_argument("--suite is empty");
-  for (const std::string& s : o.suites) validate_suite(s);
+  for (std::size_t i = 0; i < o.suites.size(); ++i) {
+    validate_suite(o.suites[i]);
+    for (std::size_t j = 0; j < i; ++j) {
+      if (o.suites[j] == o.suites[i]) {
+        throw std::invalid_argument("--suite lists '" + o.suites[i] + "' twice");
+      }
+    }
+  }
   if (o.jobs < 1 || o.jobs > 256) {
     throw std::invalid_argument("--jobs must be in 1..256, got " + std::to_string(o.jobs));
   }

@@ -3,7 +3,9 @@
 #include <httplib.h>
 
 #include <atomic>
+#include <chrono>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 namespace posbias {
 
@@ -12,6 +14,7 @@ struct OpenAiServer::Impl {
   ServerOptions options;
   httplib::Server server;
   std::atomic<std::int64_t> served{0}, next_id{0};
+  std::atomic<bool> stop_requested{false};
 
   Impl(Completer& c, ServerOptions o) : completer(c), options(std::move(o)) {}
 
@@ -127,10 +130,25 @@ int OpenAiServer::bind() {
   return port;
 }
 
-void OpenAiServer::run() { impl_->server.listen_after_bind(); }
+void OpenAiServer::run() {
+  // httplib's stop() is lost when it comes before listening starts, so a watcher repeats it
+  // until the listen loop has returned.
+  std::atomic<bool> returned{false};
+  std::thread watcher([this, &returned] {
+    while (!returned.load()) {
+      if (impl_->stop_requested.load()) impl_->server.stop();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  if (!impl_->stop_requested.load()) impl_->server.listen_after_bind();
+  returned.store(true);
+  watcher.join();
+}
 
 void OpenAiServer::stop() {
-  if (impl_) impl_->server.stop();
+  if (!impl_) return;
+  impl_->stop_requested.store(true);
+  impl_->server.stop();
 }
 
 std::int64_t OpenAiServer::requests_served() const { return impl_->served.load(); }

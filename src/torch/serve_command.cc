@@ -12,6 +12,13 @@
 namespace posbias {
 
 void run_serve(const ServeOptions& options) {
+  // SIGINT and SIGTERM stop the server cleanly: every thread blocks them (from the start, so
+  // one that arrives while the models load is kept), and one thread waits for them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::vector<ServedRun> runs;
   for (const std::string& spec : options.runs) runs.push_back(parse_served_run(spec));
   HopCompleter completer(runs, options.server.timeout);
@@ -23,12 +30,6 @@ void run_serve(const ServeOptions& options) {
   std::fprintf(stderr, "posbias serve: listening on http://%s:%d/v1 (models: %s)\n",
                options.server.host.c_str(), port, names.c_str());
 
-  // SIGINT and SIGTERM stop the server cleanly: every thread blocks them, one waits for them.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::atomic<bool> done{false};
   std::thread waiter([&] {
     const timespec tick{0, 200'000'000};

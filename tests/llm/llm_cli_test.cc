@@ -170,6 +170,8 @@ TEST(LlmCli, BadInputIsOneLine) {
   expect_usage_error("llm --endpoint 'http://exa mple.com' --model m --db " + db, "not an http");
   expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --suite bogus --db " + db,
                      "unknown suite 'bogus'");
+  expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --suite letter,letter --db " + db,
+                     "twice");
   expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --db " + db + " --jobs 0",
                      "--jobs");
   expect_usage_error("llm --endpoint http://127.0.0.1:1 --db " + db, "--model");

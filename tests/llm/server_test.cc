@@ -5,6 +5,7 @@
 #include <httplib.h>
 
 #include <condition_variable>
+#include <future>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -137,6 +138,17 @@ TEST_F(ServerTest, RequestsRunConcurrently) {
   for (auto& t : threads) t.join();
   for (const std::string& t : texts) EXPECT_EQ(t, "together");
   EXPECT_EQ(server_->requests_served(), 4);
+}
+
+TEST(Server, AStopBeforeRunIsNotLost) {
+  Scripted backend;
+  ServerOptions o;
+  o.port = 0;
+  OpenAiServer server(backend, o);
+  server.bind();
+  server.stop();
+  auto ran = std::async(std::launch::async, [&server] { server.run(); });
+  EXPECT_EQ(ran.wait_for(std::chrono::seconds(10)), std::future_status::ready);
 }
 
 TEST(Server, ABusyPortAndBadOptionsAreErrors) {

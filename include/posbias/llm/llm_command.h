@@ -38,7 +38,7 @@ struct LlmOptions {
 };
 
 // Result: {"model", "api", "suites": [summary per suite (llm_summary.h)],
-//          "requests": sent this run, "failed": prompts failed after retries}.
+//          "requests": prompts sent this run, "failed": prompts failed after their retries}.
 // Throws std::invalid_argument for bad options (exit 2) and std::runtime_error for an
 // unreachable endpoint or one that answers 401, 403 or 404 (exit 1; the run stops, as every
 // prompt would fail alike). Prompts that fail after their retries are stored as failed

@@ -55,8 +55,9 @@ class OpenAiServer {
 
   // Binds the socket and returns the port. Throws std::runtime_error when it cannot.
   int bind();
-  // Serves until stop() (from any thread). Call bind() first.
+  // Serves until stop(). Call bind() first.
   void run();
+  // From any thread, at any time: before run() starts, run() returns at once.
   void stop();
   std::int64_t requests_served() const;
 
