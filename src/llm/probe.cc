@@ -17,6 +17,8 @@ namespace {
 constexpr int kMaxHopLength = 100000;
 constexpr int kMaxNeedlePairs = 10000;
 constexpr std::int64_t kMaxCount = 100000;
+constexpr double kMaxPrompts = 1e6;
+constexpr double kMaxPromptBytes = 2048.0 * (1 << 20);
 
 // Replaces {input} and {key} in one pass, so braces inside the substituted text stay as they are.
 std::string render(const std::string& tpl, const std::string& input, const std::string& key) {
@@ -117,6 +119,23 @@ std::vector<Probe> needle_probes(const SuiteOptions& o, const std::string& tpl) 
   return out;
 }
 
+// Refuses a suite whose prompts would not fit comfortably in memory (they are all held).
+void check_size(const SuiteOptions& o, const std::string& tpl, std::size_t per_length,
+                double bytes_per_unit) {
+  double prompts = 0, bytes = 0;
+  for (int len : o.lengths) {
+    const double n = static_cast<double>(o.count) * static_cast<double>(per_length);
+    prompts += n;
+    bytes += n * (static_cast<double>(tpl.size()) + bytes_per_unit * len);
+  }
+  if (prompts > kMaxPrompts || bytes > kMaxPromptBytes) {
+    throw std::invalid_argument(
+        "the suite would hold " + std::to_string(static_cast<long long>(prompts)) +
+        " prompts of about " + std::to_string(static_cast<long long>(bytes / (1 << 20))) +
+        " MiB (limits: 1000000 prompts, 2048 MiB); lower --count or the lengths");
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& suite_names() {
@@ -195,6 +214,7 @@ std::vector<Probe> make_probes(const std::string& suite, const SuiteOptions& opt
         throw std::invalid_argument("--depths are percents in 0..100, got " + std::to_string(d));
       }
     }
+    check_size(o, tpl, o.depths.size(), 80);  // a pair is ~80 bytes of JSON
     return needle_probes(o, tpl);
   }
   if (o.hops.empty()) throw std::invalid_argument("--hops is empty");
@@ -205,6 +225,7 @@ std::vector<Probe> make_probes(const std::string& suite, const SuiteOptions& opt
     }
     for (int h : o.hops) validate_spec(parse_task(suite), h, len, Variant::kStandard);
   }
+  check_size(o, tpl, o.hops.size(), 5);  // a token is at most 5 bytes with its space
   return hop_probes(suite, o, tpl);
 }
 

@@ -311,6 +311,15 @@ TEST(Probes, BadSuiteOptionsAreRefused) {
   o.depths = {50};
   o.lengths = {20000};
   EXPECT_THROW(make_probes("needle", o), std::invalid_argument);
+  // Within every per-option limit, but about 80 GiB of prompts in all: refused up front.
+  o.lengths = {10000};
+  o.depths = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
+  o.count = 10000;
+  EXPECT_THROW(make_probes("needle", o), std::invalid_argument);
+  SuiteOptions hop;
+  hop.lengths = {100000};
+  hop.count = 100000;
+  EXPECT_THROW(make_probes("letter", hop), std::invalid_argument);
 }
 
 ResultRow row(const std::string& hash, bool ok, const std::string& response) {
