@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <thread>
 
@@ -11,14 +12,22 @@
 
 namespace posbias {
 
+namespace {
+
+// Set by SIGINT/SIGTERM. A handler (not a blocked mask) catches the signal whichever thread
+// it lands on: torch's and OpenBLAS's threads exist before serve starts.
+std::atomic<int> g_stop_signal{0};
+extern "C" void on_stop_signal(int sig) { g_stop_signal.store(sig); }
+
+}  // namespace
+
 void run_serve(const ServeOptions& options) {
-  // SIGINT and SIGTERM stop the server cleanly: every thread blocks them (from the start, so
-  // one that arrives while the models load is kept), and one thread waits for them.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  static_assert(std::atomic<int>::is_always_lock_free);
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
   std::vector<ServedRun> runs;
   for (const std::string& spec : options.runs) runs.push_back(parse_served_run(spec));
   HopCompleter completer(runs, options.server.timeout);
@@ -32,12 +41,12 @@ void run_serve(const ServeOptions& options) {
 
   std::atomic<bool> done{false};
   std::thread waiter([&] {
-    const timespec tick{0, 200'000'000};
     while (!done.load()) {
-      if (sigtimedwait(&signals, nullptr, &tick) > 0) {
+      if (g_stop_signal.load() != 0) {
         server.stop();
         return;
       }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
   });
   server.run();
