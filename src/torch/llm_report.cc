@@ -160,6 +160,9 @@ ReportSection llm_report_section(const std::filesystem::path& dir, bool full,
       sec.numbers.push_back({options.model + ", " + name + ": prompts answered / failed",
                              fmt::format("{} / {}", s["answered"].get<std::int64_t>(),
                                          s["failed"].get<std::int64_t>())});
+      sec.numbers.push_back(
+          {options.model + ", " + name + ": lenient accuracy by length (all hops or depths)",
+           accuracy_row(s, name == "needle" ? o.needle_lengths : o.probes.lengths)});
       add_suite_figures(sec, s, "llm/endpoint", options.model);
     }
     sec.data.push_back({"llm/endpoint.json", options.model + ": accuracy by length, hop, depth"});
