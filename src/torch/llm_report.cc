@@ -108,7 +108,10 @@ ReportSection llm_report_section(const std::filesystem::path& dir, bool full,
       EvalOptions e;
       e.run = (hop / task).string();
       std::string ls;
-      for (int len : lengths) ls += (ls.empty() ? "" : ",") + std::to_string(len);
+      for (int len : lengths) {
+        if (!ls.empty()) ls += ',';
+        ls += std::to_string(len);
+      }
       e.lengths = ls;
       e.count = count;
       e.seed = 1;
