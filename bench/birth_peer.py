@@ -153,6 +153,7 @@ def main():
                     help="comma list of %s" % ",".join(VARIANTS))
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
+    torch.set_flush_denormal(True)  # as posbias's configure_torch
     warnings.filterwarnings("ignore", message=".*is_grads_batched.*")
 
     cfg = make_config(a)

@@ -17,6 +17,7 @@ def main():
     L, H = a.length, a.layers
     threads = os.cpu_count() or 1
     torch.set_num_threads(threads)
+    torch.set_flush_denormal(True)  # as posbias's configure_torch
 
     i = torch.arange(1, L + 1, dtype=torch.float64)
     M = torch.tril(torch.ones(L, L, dtype=torch.float64)) / i[:, None]  # M[i][j] = 1/i, j <= i

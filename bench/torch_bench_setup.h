@@ -16,7 +16,7 @@ namespace posbias::bench {
 // Returns the measured FP32 FMA peak in GFLOP/s after printing the machine line.
 inline double setup_torch_bench(char** argv) {
   configure_process_environment(argv);
-  configure_torch_threads();
+  configure_torch();
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
   const double peak = measure_fma_peak_gflops(cores);
   std::printf("machine: %d cores, torch threads %d, measured FP32 FMA peak %.1f GFLOP/s\n", cores,

@@ -95,6 +95,7 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
+    torch.set_flush_denormal(True)  # as posbias's configure_torch
     torch.manual_seed(0)
     model = HopModel(args.vocab)
     decay = [p for p in model.parameters() if p.dim() >= 2]

@@ -92,7 +92,7 @@ void register_birth(CLI::App& app, Action* selected) {
       opt.query = to_int(a->query, "--query", 0, 65536);
       opt.seed = static_cast<std::uint64_t>(to_int(a->seed, "--seed", 0, 2000000000));
       opt.bootstrap = to_int(a->bootstrap, "--bootstrap", 0, 100000);
-      configure_torch_threads();
+      configure_torch();
       run_birth(opt);
     };
   });

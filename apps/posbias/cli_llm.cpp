@@ -156,7 +156,7 @@ void register_serve(CLI::App& app, Action* selected) {
           parse_integer_list(*max_body, "--max-body", 1024, std::int64_t{1} << 30)[0]);
       opt.server.timeout = number(*timeout, "--timeout");
       opt.server.threads = static_cast<int>(parse_integer_list(*threads, "--threads", 1, 1024)[0]);
-      configure_torch_threads();
+      configure_torch();
       run_serve(opt);
     };
   });

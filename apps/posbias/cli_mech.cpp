@@ -60,7 +60,7 @@ void register_heads(CLI::App& app, Action* selected) {
       opt.length = parse_integer(*length, "--length");
       opt.seed = parse_seed(*seed);
       opt.tau = parse_one_number(*tau, "--tau");
-      configure_torch_threads();
+      configure_torch();
       run_heads(opt);
     };
   });
@@ -105,7 +105,7 @@ void register_discrepancy(CLI::App& app, Action* selected) {
       opt.count = parse_integer(*count, "--count");
       if (opt.count < 0) throw std::invalid_argument("--count must be >= 1");
       opt.seed = parse_seed(*seed);
-      configure_torch_threads();
+      configure_torch();
       run_discrepancy(opt);
     };
   });

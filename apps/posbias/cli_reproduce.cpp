@@ -29,7 +29,7 @@ void register_reproduce(CLI::App& app, Action* selected) {
       if (!options->endpoint.empty() && options->model.empty()) {
         throw std::invalid_argument("--endpoint needs --model NAME");
       }
-      configure_torch_threads();
+      configure_torch();
       run_reproduce(*options);
     };
   });

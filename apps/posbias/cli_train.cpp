@@ -106,7 +106,7 @@ void register_train(CLI::App& app, Action* selected) {
         for (const auto& [field, text] : a->values) j[field] = flag_value(field, text);
         o.config = train_config_from_json(j);
       }
-      configure_torch_threads();
+      configure_torch();
       const TrainResult r = run_training(o);
       std::fprintf(stderr, "posbias train: %lld steps, %.1f s of training; see %s\n",
                    static_cast<long long>(r.steps), r.train_seconds, o.run_dir.c_str());
@@ -137,7 +137,7 @@ void register_eval(CLI::App& app, Action* selected) {
       const std::int64_t s = parse_integer(*seed, "--seed");
       if (s < 0) throw std::invalid_argument("--seed must be >= 0");
       opt.seed = static_cast<std::uint64_t>(s);
-      configure_torch_threads();
+      configure_torch();
       run_eval(opt);
     };
   });

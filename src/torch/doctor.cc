@@ -43,13 +43,14 @@ std::string classify(const std::string& libs) {
 
 }  // namespace
 
-void configure_torch_threads() {
+void configure_torch() {
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
   if (cores > 0) torch::set_num_threads(static_cast<int>(cores));
+  at::globalContext().setFlushDenormal(true);
 }
 
 DoctorReport run_doctor() {
-  configure_torch_threads();
+  configure_torch();
   DoctorReport r;
   r.cores = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
   r.torch_threads = torch::get_num_threads();
