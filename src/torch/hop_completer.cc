@@ -1,9 +1,14 @@
 #include "posbias/llm/hop_completer.h"
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <filesystem>
+#include <future>
 #include <mutex>
 #include <set>
+#include <thread>
 
 #include "posbias/llm/probe.h"
 #include "posbias/tasks/hop_task.h"
@@ -11,10 +16,71 @@
 
 namespace posbias {
 
+namespace {
+
+constexpr std::int64_t kBatchTokens = 16384;  // largest batch × length of one forward pass
+
+struct Pending {
+  std::vector<std::int64_t> ids;
+  std::promise<std::int64_t> answer;
+};
+
+}  // namespace
+
+// One model and the worker thread that answers its queue: each pass takes every waiting
+// request, groups them by length and runs one forward pass per group (at most kBatchTokens
+// tokens), so concurrent requests share passes instead of taking turns.
 struct HopCompleter::Served {
   std::string name;
   LoadedModel loaded;
-  std::timed_mutex mutex;  // one forward pass at a time per model
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<std::shared_ptr<Pending>> queue;
+  bool stopping = false;
+  std::thread worker;
+
+  void run() {
+    torch::NoGradGuard no_grad;
+    while (true) {
+      std::vector<std::shared_ptr<Pending>> taken;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        wake.wait(lock, [this] { return stopping || !queue.empty(); });
+        if (stopping) break;
+        taken.assign(queue.begin(), queue.end());
+        queue.clear();
+      }
+      std::stable_sort(taken.begin(), taken.end(),
+                       [](const auto& a, const auto& b) { return a->ids.size() < b->ids.size(); });
+      for (std::size_t begin = 0; begin < taken.size();) {
+        const auto length = static_cast<std::int64_t>(taken[begin]->ids.size());
+        std::size_t end = begin;
+        while (end < taken.size() && static_cast<std::int64_t>(taken[end]->ids.size()) == length &&
+               static_cast<std::int64_t>(end - begin + 1) * length <=
+                   std::max(kBatchTokens, length)) {
+          ++end;
+        }
+        try {
+          torch::Tensor ids =
+              torch::empty({static_cast<std::int64_t>(end - begin), length}, torch::kInt64);
+          for (std::size_t i = begin; i < end; ++i) {
+            std::copy(taken[i]->ids.begin(), taken[i]->ids.end(),
+                      ids[static_cast<std::int64_t>(i - begin)].data_ptr<std::int64_t>());
+          }
+          const torch::Tensor predicted = loaded.model->last_logits(ids).argmax(-1).contiguous();
+          const auto p = predicted.accessor<std::int64_t, 1>();
+          for (std::size_t i = begin; i < end; ++i) {
+            taken[i]->answer.set_value(p[static_cast<std::int64_t>(i - begin)]);
+          }
+        } catch (...) {
+          for (std::size_t i = begin; i < end; ++i) {
+            taken[i]->answer.set_exception(std::current_exception());
+          }
+        }
+        begin = end;
+      }
+    }
+  }
 };
 
 ServedRun parse_served_run(const std::string& spec) {
@@ -49,9 +115,19 @@ HopCompleter::HopCompleter(const std::vector<ServedRun>& runs, double busy_timeo
     s->loaded.model->eval();
     served_.push_back(std::move(s));
   }
+  for (auto& s : served_) s->worker = std::thread([m = s.get()] { m->run(); });
 }
 
-HopCompleter::~HopCompleter() = default;
+HopCompleter::~HopCompleter() {
+  for (auto& s : served_) {
+    {
+      std::lock_guard<std::mutex> lock(s->mutex);
+      s->stopping = true;
+    }
+    s->wake.notify_all();
+    if (s->worker.joinable()) s->worker.join();
+  }
+}
 
 std::vector<std::string> HopCompleter::models() const {
   std::vector<std::string> out;
@@ -76,18 +152,18 @@ Completion HopCompleter::complete(const CompletionRequest& request) {
                                 std::to_string(kMaxServedTokens));
   }
   validate_model_length(task, length);
-  const std::vector<std::int64_t> ids = vocab.encode(tokens);
-  const torch::Tensor input = torch::tensor(ids, torch::kInt64).unsqueeze(0);
-  std::unique_lock<std::timed_mutex> lock(s->mutex, std::defer_lock);
-  if (!lock.try_lock_for(std::chrono::duration<double>(busy_timeout_))) {
+  auto pending = std::make_shared<Pending>();
+  pending->ids = vocab.encode(tokens);
+  std::future<std::int64_t> answer = pending->answer.get_future();
+  {
+    std::lock_guard<std::mutex> lock(s->mutex);
+    s->queue.push_back(pending);
+  }
+  s->wake.notify_one();
+  if (answer.wait_for(std::chrono::duration<double>(busy_timeout_)) != std::future_status::ready) {
     throw BackendBusy("model '" + s->name + "' is busy; try again");
   }
-  std::int64_t predicted;
-  {
-    torch::NoGradGuard no_grad;
-    predicted = s->loaded.model->last_logits(input).argmax(-1).item<std::int64_t>();
-  }
-  lock.unlock();
+  const std::int64_t predicted = answer.get();
   Completion c;
   c.model = s->name;
   c.text = vocab.token(predicted);

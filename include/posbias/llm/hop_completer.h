@@ -2,6 +2,8 @@
 // checkpoint, named by the run. A prompt's task input is its last line of task tokens
 // (extract_task_input); the completion is the model's greedy answer at the last position, one
 // token (a hop model ends at its answer, so max_tokens above 1 returns the same single token).
+// Each model has a worker thread that batches concurrent requests of equal length into one
+// forward pass.
 #pragma once
 
 #include <memory>
@@ -23,7 +25,7 @@ ServedRun parse_served_run(const std::string& spec);
 class HopCompleter : public Completer {
  public:
   // Loads every run (std::runtime_error for a missing or corrupt one). A request waits at most
-  // busy_timeout seconds for its model (BackendBusy after that).
+  // busy_timeout seconds for its answer (BackendBusy after that).
   HopCompleter(const std::vector<ServedRun>& runs, double busy_timeout);
   ~HopCompleter() override;
   std::vector<std::string> models() const override;
