@@ -8,22 +8,10 @@
 #include "posbias/core/parse.h"
 #include "posbias/llm/llm_command.h"
 #include "posbias/llm/serve_command.h"
+#include "posbias/tasks/hop_task.h"
 
 namespace posbias::cli {
 namespace {
-
-std::vector<int> int_list(const std::string& text, const std::string& what, std::int64_t lo,
-                          std::int64_t hi) {
-  std::vector<int> out;
-  for (std::int64_t v : parse_integer_list(text, what, lo, hi)) out.push_back(static_cast<int>(v));
-  return out;
-}
-
-double number(const std::string& text, const std::string& what) {
-  const std::vector<double> v = parse_number_list(text, what);
-  if (v.size() != 1) throw std::invalid_argument(what + " takes one number");
-  return v[0];
-}
 
 // Flags stay text until the action runs, so a bad value gets our one-line error.
 struct LlmArgs {
@@ -95,24 +83,24 @@ void register_llm(CLI::App& app, Action* selected) {
       }
       LlmOptions o = a->o;
       o.suites = split_commas(a->suites);
-      if (!a->lengths.empty()) o.probes.lengths = int_list(a->lengths, "--lengths", 2, 100000);
+      if (!a->lengths.empty())
+        o.probes.lengths = parse_int_list(a->lengths, "--lengths", 2, 100000);
       if (!a->needle_lengths.empty()) {
-        o.needle_lengths = int_list(a->needle_lengths, "--needle-lengths", 1, 10000);
+        o.needle_lengths = parse_int_list(a->needle_lengths, "--needle-lengths", 1, 10000);
       }
-      o.probes.hops = int_list(a->hops, "--hops", 1, 4);
-      o.probes.depths = int_list(a->depths, "--depths", 0, 100);
+      o.probes.hops = parse_int_list(a->hops, "--hops", 1, kMaxHops);
+      o.probes.depths = parse_int_list(a->depths, "--depths", 0, 100);
       o.probes.count = parse_integer(a->count, "--count");
       const std::int64_t seed = parse_integer(a->seed, "--seed");
       if (seed < 0) throw std::invalid_argument("--seed must be >= 0");
       o.probes.seed = static_cast<std::uint64_t>(seed);
-      o.max_tokens =
-          static_cast<int>(parse_integer_list(a->max_tokens, "--max-tokens", 0, 100000)[0]);
-      o.jobs = static_cast<int>(parse_integer_list(a->jobs, "--jobs", 1, 256)[0]);
-      o.rps = number(a->rps, "--rps");
-      o.timeout = number(a->timeout, "--timeout");
-      o.retry.retries = static_cast<int>(parse_integer_list(a->retries, "--retries", 0, 20)[0]);
-      o.retry.base = number(a->backoff, "--backoff");
-      o.retry.cap = number(a->backoff_cap, "--backoff-cap");
+      o.max_tokens = static_cast<int>(parse_integer_in(a->max_tokens, "--max-tokens", 0, 100000));
+      o.jobs = static_cast<int>(parse_integer_in(a->jobs, "--jobs", 1, 256));
+      o.rps = parse_number(a->rps, "--rps");
+      o.timeout = parse_number(a->timeout, "--timeout");
+      o.retry.retries = static_cast<int>(parse_integer_in(a->retries, "--retries", 0, 20));
+      o.retry.base = parse_number(a->backoff, "--backoff");
+      o.retry.cap = parse_number(a->backoff_cap, "--backoff-cap");
       const nlohmann::json r = run_llm(o);
       for (const nlohmann::json& s : r["suites"]) {
         std::fprintf(stderr, "posbias llm: %s: %lld answered, %lld failed\n",
@@ -151,11 +139,11 @@ void register_serve(CLI::App& app, Action* selected) {
   cmd->callback([o, port, max_body, timeout, threads, selected] {
     *selected = [o, port, max_body, timeout, threads] {
       ServeOptions opt = *o;
-      opt.server.port = static_cast<int>(parse_integer_list(*port, "--port", 0, 65535)[0]);
+      opt.server.port = static_cast<int>(parse_integer_in(*port, "--port", 0, 65535));
       opt.server.max_body = static_cast<std::size_t>(
-          parse_integer_list(*max_body, "--max-body", 1024, std::int64_t{1} << 30)[0]);
-      opt.server.timeout = number(*timeout, "--timeout");
-      opt.server.threads = static_cast<int>(parse_integer_list(*threads, "--threads", 1, 1024)[0]);
+          parse_integer_in(*max_body, "--max-body", 1024, std::int64_t{1} << 30));
+      opt.server.timeout = parse_number(*timeout, "--timeout");
+      opt.server.threads = static_cast<int>(parse_integer_in(*threads, "--threads", 1, 1024));
       configure_torch();
       run_serve(opt);
     };

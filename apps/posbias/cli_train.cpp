@@ -23,11 +23,10 @@ struct TrainArgs {
 nlohmann::json flag_value(const std::string& field, const std::string& text) {
   if (field == "task") return text;
   if (field == "hops") return parse_integer_list(text, "--hops", 1, kMaxHops);
-  const std::vector<double> v = parse_number_list(text, "--" + field);
-  if (v.size() != 1) throw std::invalid_argument("--" + field + " takes one number");
+  const double v = parse_number(text, "--" + field);
   // Real or integer, as the field's default is (the config JSON keeps the C++ types).
   static const nlohmann::json defaults = train_config_to_json(TrainConfig{});
-  if (defaults.at(field).is_number_float()) return v[0];
+  if (defaults.at(field).is_number_float()) return v;
   return parse_integer(text, "--" + field);
 }
 

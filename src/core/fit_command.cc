@@ -111,9 +111,7 @@ void run_fit(const FitOptions& o) {
   spec.layers = o.layers;
   spec.op.window = o.window;
   spec.op.alibi_slopes = parse_alibi(o.alibi);
-  const std::vector<double> sink = parse_number_list(o.sink, "--sink");
-  if (sink.size() != 1) throw std::invalid_argument("--sink takes one number");
-  spec.op.sink = sink[0];
+  spec.op.sink = parse_number(o.sink, "--sink");
   spec.bootstrap = o.bootstrap;
   spec.seed = o.seed;
   if (spec.layers < 1)

@@ -38,6 +38,12 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
   return out;
 }
 
+double parse_number(const std::string& text, const std::string& what) {
+  const std::vector<double> v = parse_number_list(text, what);
+  if (v.size() != 1) throw std::invalid_argument(what + " takes one number");
+  return v[0];
+}
+
 std::int64_t parse_integer(const std::string& text, const std::string& what) {
   const std::vector<double> v = parse_number_list(text, what);
   constexpr double kLimit = 9007199254740992.0;  // 2^53
@@ -48,17 +54,27 @@ std::int64_t parse_integer(const std::string& text, const std::string& what) {
   return static_cast<std::int64_t>(v[0]);
 }
 
+std::int64_t parse_integer_in(const std::string& text, const std::string& what, std::int64_t lo,
+                              std::int64_t hi) {
+  const std::int64_t v = parse_integer(text, what);
+  if (v < lo || v > hi) {
+    throw std::invalid_argument(what + " must be in " + std::to_string(lo) + ".." +
+                                std::to_string(hi) + ", got " + text.substr(0, 40));
+  }
+  return v;
+}
+
 std::vector<std::int64_t> parse_integer_list(const std::string& text, const std::string& what,
                                              std::int64_t lo, std::int64_t hi) {
   std::vector<std::int64_t> out;
-  for (const std::string& part : split_commas(text)) {
-    const std::int64_t v = parse_integer(part, what);
-    if (v < lo || v > hi) {
-      throw std::invalid_argument(what + " must be in " + std::to_string(lo) + ".." +
-                                  std::to_string(hi) + ", got " + part.substr(0, 40));
-    }
-    out.push_back(v);
-  }
+  for (const std::string& part : split_commas(text))
+    out.push_back(parse_integer_in(part, what, lo, hi));
+  return out;
+}
+
+std::vector<int> parse_int_list(const std::string& text, const std::string& what, int lo, int hi) {
+  std::vector<int> out;
+  for (std::int64_t v : parse_integer_list(text, what, lo, hi)) out.push_back(static_cast<int>(v));
   return out;
 }
 

@@ -130,9 +130,7 @@ InfluenceSpec make_influence_spec(const TheoryOptions& o) {
   spec.alpha = parse_number_list(o.alpha, "--alpha");
   spec.op.window = o.window;
   spec.op.alibi_slopes = parse_alibi(o.alibi);
-  const std::vector<double> sink = parse_number_list(o.sink, "--sink");
-  if (sink.size() != 1) throw std::invalid_argument("--sink takes one number");
-  spec.op.sink = sink[0];
+  spec.op.sink = parse_number(o.sink, "--sink");
   spec.validate();
   return spec;
 }

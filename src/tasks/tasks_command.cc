@@ -15,10 +15,7 @@ void run_tasks(const TasksOptions& o) {
   DatasetSpec spec;
   spec.task = parse_task(o.task);
   spec.variant = parse_variant(o.variant);
-  spec.hops.clear();
-  for (std::int64_t h : parse_integer_list(o.hops, "--hops", 1, kMaxHops)) {
-    spec.hops.push_back(static_cast<int>(h));
-  }
+  spec.hops = parse_int_list(o.hops, "--hops", 1, kMaxHops);
   if (o.length < 2 || o.length > 1'000'000) {
     throw std::invalid_argument("--length must be in 2..1000000, got " + std::to_string(o.length));
   }

@@ -26,14 +26,6 @@ double log_log_slope(const nlohmann::json& points, double lo, double hi) {
   return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
-// --lengths as ints, each in 2..hi.
-std::vector<int> parse_lengths(const std::string& text, std::int64_t hi) {
-  std::vector<int> out;
-  for (std::int64_t v : parse_integer_list(text, "--lengths", 2, hi))
-    out.push_back(static_cast<int>(v));
-  return out;
-}
-
 void check_angle(double v, const char* what) {
   if (!std::isfinite(v))
     throw std::invalid_argument(std::string(what) + " must be a finite number");
@@ -155,14 +147,14 @@ nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
     t.run = o.run;
     t.checkpoint = o.checkpoint;
     t.heads = o.heads;
-    if (!o.lengths.empty()) t.lengths = parse_lengths(o.lengths, 100000);
+    if (!o.lengths.empty()) t.lengths = parse_int_list(o.lengths, "--lengths", 2, 100000);
     if (o.count != 0) t.count = o.count;
     t.seed = o.seed;
     result = measure_trained_discrepancy(t);
     if (!o.plot.empty()) figure = trained_discrepancy_figure(result);
   } else {
     ConstructionSweep s = o.sweep;
-    if (!o.lengths.empty()) s.lengths = parse_lengths(o.lengths, 65536);
+    if (!o.lengths.empty()) s.lengths = parse_int_list(o.lengths, "--lengths", 2, 65536);
     if (o.count != 0) s.count = o.count;
     s.seed = o.seed;
     result = sweep_construction(s);

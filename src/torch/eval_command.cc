@@ -55,10 +55,7 @@ nlohmann::json run_eval(const EvalOptions& o) {
   if (o.count < 1 || o.count > 1'000'000) {
     throw std::invalid_argument("--count must be in 1..1000000, got " + std::to_string(o.count));
   }
-  std::vector<int> lengths;
-  for (std::int64_t v : parse_integer_list(o.lengths, "--lengths", 2, 100000)) {
-    lengths.push_back(static_cast<int>(v));
-  }
+  const std::vector<int> lengths = parse_int_list(o.lengths, "--lengths", 2, 100000);
   LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
   const TrainConfig& c = loaded.info.config;
   const Variant control = c.task == Task::kNumber ? Variant::kSeenJumps : Variant::kDecoy;

@@ -175,6 +175,8 @@ TEST(LlmCli, BadInputIsOneLine) {
   expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --db " + db + " --jobs 0",
                      "--jobs");
   expect_usage_error("llm --endpoint http://127.0.0.1:1 --db " + db, "--model");
+  expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --db " + db + " --jobs 2,3",
+                     "--jobs must be an integer");
   expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --suite letter", "--db");
   expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --timeout nan --db " + db,
                      "--timeout");

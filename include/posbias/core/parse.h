@@ -12,9 +12,16 @@ namespace posbias {
 std::int64_t parse_integer(const std::string& text, const std::string& what);
 // "0.5" or "0.1,0.2,0.3"
 std::vector<double> parse_number_list(const std::string& text, const std::string& what);
+// Exactly one number: "what takes one number" for a list.
+double parse_number(const std::string& text, const std::string& what);
+// One integer in [lo, hi]: "what must be in lo..hi, got X" otherwise.
+std::int64_t parse_integer_in(const std::string& text, const std::string& what, std::int64_t lo,
+                              std::int64_t hi);
 std::vector<std::string> split_commas(const std::string& text);
 // "17,32,64" → integers, each in [lo, hi]; "what must be in lo..hi, got X" otherwise.
 std::vector<std::int64_t> parse_integer_list(const std::string& text, const std::string& what,
                                              std::int64_t lo, std::int64_t hi);
+// The same as ints (lengths, hops, depths).
+std::vector<int> parse_int_list(const std::string& text, const std::string& what, int lo, int hi);
 
 }  // namespace posbias
