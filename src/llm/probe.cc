@@ -67,12 +67,8 @@ std::vector<Probe> hop_probes(const std::string& suite, const SuiteOptions& o,
   const Task task = parse_task(suite);
   std::vector<Probe> out;
   for (int len : o.lengths) {
-    // The same examples `posbias eval` scores for this seed, length, hops and count.
-    const DatasetSpec spec{task,   o.hops,
-                           len,    o.count * static_cast<std::int64_t>(o.hops.size()),
-                           o.seed, Variant::kStandard};
     int i = 0;
-    for_each_example(spec, [&](const Example& ex) {
+    for_each_example(per_hop_spec(task, o.hops, len, o.count, o.seed), [&](const Example& ex) {
       Probe p;
       p.suite = suite;
       p.id = suite + "/L" + std::to_string(len) + "/#" + std::to_string(i++);

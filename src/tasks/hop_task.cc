@@ -255,6 +255,12 @@ void for_each_example(const DatasetSpec& spec, const std::function<void(const Ex
   }
 }
 
+DatasetSpec per_hop_spec(Task task, const std::vector<int>& hops, int length,
+                         std::int64_t count_per_hop, std::uint64_t seed, Variant variant) {
+  return {task, hops,   length, count_per_hop * static_cast<std::int64_t>(hops.size()),
+          seed, variant};
+}
+
 std::vector<Example> make_dataset(const DatasetSpec& spec) {
   std::vector<Example> out;
   for_each_example(spec, [&out](const Example& ex) { out.push_back(ex); });

@@ -81,14 +81,9 @@ nlohmann::json run_eval(const EvalOptions& o) {
   for (int len : lengths) {
     for (Variant v : {Variant::kStandard, control}) {
       if (v == control && !o.controls) continue;
-      DatasetSpec spec;
-      spec.task = c.task;
-      spec.hops = c.hops;
-      spec.length = len;
-      spec.count = o.count * static_cast<std::int64_t>(c.hops.size());
-      spec.seed = o.seed;
-      spec.variant = v;
-      const HopAccuracy acc = evaluate_hops(loaded.model, make_dataset(spec), eval_batch_size(len));
+      const HopAccuracy acc = evaluate_hops(
+          loaded.model, make_dataset(per_hop_spec(c.task, c.hops, len, o.count, o.seed, v)),
+          eval_batch_size(len));
       const std::string key = std::to_string(len);
       if (v == Variant::kStandard) {
         result["accuracy"][key] = acc.to_json();

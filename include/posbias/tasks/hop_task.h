@@ -80,6 +80,11 @@ struct DatasetSpec {
 // target positions and answers each cycle through their own shuffled lists, so every hop,
 // target position and answer appears equally often (to within one).
 std::vector<Example> make_dataset(const DatasetSpec& spec);
+// `count_per_hop` examples of every hop at one length: the examples `posbias eval` scores and
+// `posbias llm` sends for a seed, so a served model's answers compare with eval's one for one.
+DatasetSpec per_hop_spec(Task task, const std::vector<int>& hops, int length,
+                         std::int64_t count_per_hop, std::uint64_t seed,
+                         Variant variant = Variant::kStandard);
 // The same examples, one at a time (for outputs too large to hold).
 void for_each_example(const DatasetSpec& spec, const std::function<void(const Example&)>& visit);
 
