@@ -1,6 +1,7 @@
 #include "posbias/llm/llm_summary.h"
 
 #include <cmath>
+#include <set>
 #include <sstream>
 
 #include "posbias/core/plot.h"
@@ -90,10 +91,10 @@ std::string summary_csv(const std::vector<json>& summaries) {
   out << "suite,model,group,length,hops,depth,n,strict,strict_low,strict_high,lenient,"
          "lenient_low,lenient_high\n";
   for (const json& s : summaries) {
-    for (const char* group : {"by_length", "by_depth"}) {
-      for (const json& r : s[group]) {
+    for (const auto& [rows, group] : {std::pair{"by_length", "length"}, {"by_depth", "depth"}}) {
+      for (const json& r : s[rows]) {
         out << s["suite"].get<std::string>() << ',' << '"' << s["model"].get<std::string>() << '"'
-            << ',' << (group[3] == 'l' ? "length" : "depth") << ',' << r["length"] << ','
+            << ',' << group << ',' << r["length"] << ','
             << (r.contains("hops")
                     ? (r["hops"].is_string() ? r["hops"].get<std::string>() : r["hops"].dump())
                     : "")
@@ -120,7 +121,25 @@ std::vector<std::string> plot_summary(const json& summary, const std::string& st
     p.key = "bottom left";
     return p;
   };
-  // Accuracy against length: one curve per hop (and all hops).
+  // One summary row as a point of `s`, with its Wilson interval as a band when `band`.
+  auto add_point = [&](Series& s, double x, const json& r, bool band) {
+    s.x.push_back(x);
+    s.y.push_back(r[score].get<double>());
+    if (band) {
+      s.y_low.push_back(r[score + "_ci"][0].get<double>());
+      s.y_high.push_back(r[score + "_ci"][1].get<double>());
+    }
+  };
+  auto render = [&](Panel p, const std::string& what) {
+    if (p.series.empty()) return;
+    Figure f;
+    f.panels = {std::move(p)};
+    render_figure(f, stem + "_" + suite + "_" + what);
+    stems.push_back(stem + "_" + suite + "_" + what);
+  };
+
+  // Accuracy against length: one curve per hop, and all hops with its band (one band keeps
+  // the figure readable; every interval is in the data).
   Panel len =
       panel(suite + " suite, " + summary["model"].get<std::string>() + ": accuracy against length",
             suite == "needle" ? "key-value pairs (log scale)" : "input length (tokens, log scale)");
@@ -132,57 +151,32 @@ std::vector<std::string> plot_summary(const json& summary, const std::string& st
     s.title = key == "all" ? (suite == "needle" ? "all depths" : "all hops") : key + "-hop";
     s.style = "linespoints";
     s.line_width = key == "all" ? 3 : 1;
-    s.x.push_back(r["length"].get<double>());
-    s.y.push_back(r[score].get<double>());
-    s.y_low.push_back(r[score + "_ci"][0].get<double>());
-    s.y_high.push_back(r[score + "_ci"][1].get<double>());
+    add_point(s, r["length"].get<double>(), r, key == "all");
   }
-  // One band (all hops) keeps the figure readable; every interval is in the data.
-  for (auto& [key, s] : curves) {
-    if (key != "all" && curves.size() > 1) {
-      s.y_low.clear();
-      s.y_high.clear();
-    }
-    len.series.push_back(std::move(s));
-  }
+  for (auto& [key, s] : curves) len.series.push_back(std::move(s));
   len.ylabel +=
       " (band: 95% Wilson interval" + std::string(curves.size() > 1 ? ", all hops)" : ")");
-  if (!len.series.empty()) {
-    Figure f;
-    f.panels = {len};
-    render_figure(f, stem + "_" + suite + "_length");
-    stems.push_back(stem + "_" + suite + "_length");
-  }
-  // Accuracy against depth: one curve per length (the U-curve).
+  render(std::move(len), "length");
+
+  // Accuracy against depth: one curve per length (the U-curve); bands for at most two.
   Panel dep = panel(suite + " suite: accuracy against the answer's depth in the context",
                     "depth of the answer (% of the context)");
   dep.xmin = -2;
   dep.xmax = 102;
+  std::set<int> lengths;
+  for (const json& r : summary["by_depth"]) lengths.insert(r["length"].get<int>());
+  const bool bands = lengths.size() <= 2;
   std::map<int, Series> by_len;
   for (const json& r : summary["by_depth"]) {
     const int l = r["length"].get<int>();
     Series& s = by_len[l];
     s.title = std::to_string(l) + (suite == "needle" ? " pairs" : " tokens");
     s.style = "linespoints";
-    s.x.push_back(r["depth"].get<double>());
-    s.y.push_back(r[score].get<double>());
-    s.y_low.push_back(r[score + "_ci"][0].get<double>());
-    s.y_high.push_back(r[score + "_ci"][1].get<double>());
+    add_point(s, r["depth"].get<double>(), r, bands);
   }
-  for (auto& [l, s] : by_len) {
-    if (by_len.size() > 2) {
-      s.y_low.clear();
-      s.y_high.clear();
-    }
-    dep.series.push_back(std::move(s));
-  }
-  if (by_len.size() <= 2) dep.ylabel += " (band: 95% Wilson interval)";
-  if (!dep.series.empty()) {
-    Figure f;
-    f.panels = {dep};
-    render_figure(f, stem + "_" + suite + "_depth");
-    stems.push_back(stem + "_" + suite + "_depth");
-  }
+  for (auto& [l, s] : by_len) dep.series.push_back(std::move(s));
+  if (bands) dep.ylabel += " (band: 95% Wilson interval)";
+  render(std::move(dep), "depth");
   return stems;
 }
 
