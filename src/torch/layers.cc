@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "backward_kernels.h"
 #include "posbias/model/gelu.h"
 
 namespace posbias {
@@ -24,17 +25,16 @@ torch::Tensor NormImpl::forward(const torch::Tensor& x, NormCache* cache) {
     auto [out, m, r] = at::native_layer_norm(x, {x.size(-1)}, weight, bias, eps);
     y = out, mean = m, rstd = r;
   }
-  if (cache != nullptr) *cache = {x.detach(), mean.defined() ? mean.detach() : mean, rstd.detach()};
+  if (cache != nullptr) {
+    const auto xd = x.detach(), m = mean.defined() ? mean.detach() : mean, r = rstd.detach();
+    *cache = {xd, m, r, rms ? xd * r : (xd - m) * r};
+  }
   return y;
 }
 
 // LayerNorm: dx = rstd·(g - mean(g) - x̂·mean(g·x̂)), g = dy·w.  RMSNorm drops the mean(g) term.
 torch::Tensor NormImpl::backward(const NormCache& c, const torch::Tensor& dy) const {
-  const torch::Tensor xhat = rms ? c.input * c.rstd : (c.input - c.mean) * c.rstd;
-  const torch::Tensor g = dy * weight;
-  torch::Tensor inner = g - xhat * (g * xhat).mean(-1, /*keepdim=*/true);
-  if (!rms) inner = inner - g.mean(-1, /*keepdim=*/true);
-  return inner * c.rstd;
+  return norm_backward_rows(dy, c.xhat, c.rstd, weight.detach(), /*centered=*/!rms);
 }
 
 // ---------------------------------------------------------------- positions
@@ -168,34 +168,33 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
   return out(z);
 }
 
-// The C cotangents are folded into the row dimension of every product, so each head costs
-// a few large GEMMs ([C·L, E] × [E, L], ...) instead of C·H small ones.
+// The C cotangents are folded into the rows of every product, so each head costs a few
+// large GEMMs instead of C·H small ones. Per head, dZ is laid out [L, C, E] (position-major,
+// cotangents inside): then dP = dZ·Vᵀ and dQ = dS·K stack (i, c) along rows, dK = dSᵀ·Q reads
+// dS as [L_i, C·L_j] (a transposed operand, no copy), and dV = Pᵀ·dZ stacks (c, e) along
+// columns.
 torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tensor& dy,
                                       const PositionContext& pos) const {
   const auto cot = dy.size(0), b = dy.size(1), l = dy.size(2);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
   const auto dz_all = torch::matmul(dy, out->weight);  // [C, B, L, H·E]
-  std::vector<torch::Tensor> per_batch;
+  const auto q_width = heads * head_dim, kv_width = kv_heads * head_dim;
+  auto dqkv = torch::empty({cot, b, l, q_width + 2 * kv_width}, dy.options());
   for (std::int64_t bi = 0; bi < b; ++bi) {
     // The score scale is folded into q and k (small) instead of dS (C times larger).
     const auto q = c.q[bi] * scale, k = c.k[bi] * scale, v = c.v[bi],
                p = c.pattern[bi];  // [H, L, E], [H, L, L]
-    // dz per head with cotangents stacked along rows: [H, C·L, E]
     const auto dz =
-        dz_all.select(1, bi).view({cot, l, heads, head_dim}).permute({2, 0, 1, 3}).contiguous();
-    auto ds = torch::bmm(dz.view({heads, cot * l, head_dim}), v.transpose(1, 2))
-                  .view({heads, cot, l, l});  // dP
-    const auto pb = p.unsqueeze(1);           // [H, 1, L, L]
-    const auto row = (ds * pb).sum(-1, /*keepdim=*/true);
-    ds.sub_(row).mul_(pb);  // softmax backward, in place: dS = P ⊙ (dP - Σ dP ⊙ P)
-    auto dq = torch::bmm(ds.view({heads, cot * l, l}), k).view({heads, cot, l, head_dim});
-    auto dk = torch::bmm(ds.transpose(-1, -2).reshape({heads, cot * l, l}), q)
-                  .view({heads, cot, l, head_dim});
-    // dV[h, c] = P[h]ᵀ dZ[h, c]: cotangents stacked along columns, [H, L, C·E]
-    const auto dz_cols = dz.view({heads, cot, l, head_dim})
-                             .permute({0, 2, 1, 3})
-                             .reshape({heads, l, cot * head_dim});
-    auto dv = torch::bmm(p.transpose(1, 2), dz_cols)
+        dz_all.select(1, bi).view({cot, l, heads, head_dim}).permute({2, 1, 0, 3}).contiguous();
+    auto ds = torch::bmm(dz.view({heads, l * cot, head_dim}), v.transpose(1, 2))
+                  .view({heads, l, cot, l});  // dP
+    causal_softmax_backward_(ds, p);          // dS = P ⊙ (dP − Σ dP ⊙ P)
+    auto dq = torch::bmm(ds.view({heads, l * cot, l}), k)
+                  .view({heads, l, cot, head_dim})
+                  .permute({0, 2, 1, 3});  // [H, C, L, E]
+    auto dk =
+        torch::bmm(ds.view({heads, l, cot * l}).transpose(1, 2), q).view({heads, cot, l, head_dim});
+    auto dv = torch::bmm(p.transpose(1, 2), dz.view({heads, l, cot * head_dim}))
                   .view({heads, l, cot, head_dim})
                   .permute({0, 2, 1, 3});
     if (kv_heads != heads) {  // each kv head served heads/kv_heads query heads
@@ -207,12 +206,19 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
       dq = apply_rotary(dq, pos, /*inverse=*/true);
       dk = apply_rotary(dk, pos, /*inverse=*/true);
     }
-    auto rows = [&](const torch::Tensor& t) {
-      return t.permute({1, 2, 0, 3}).reshape({cot, l, -1});
-    };  // [C, L, ·]
-    per_batch.push_back(torch::cat({rows(dq), rows(dk), rows(dv)}, -1));
+    // [H, C, L, E] into the columns of dqkv [C, L, H·E] (q) and [C, L, K·E] (k, v)
+    const auto rows = dqkv.select(1, bi);
+    auto put = [&](std::int64_t start, std::int64_t n_heads, const torch::Tensor& t) {
+      rows.narrow(-1, start, n_heads * head_dim)
+          .view({cot, l, n_heads, head_dim})
+          .permute({2, 0, 1, 3})
+          .copy_(t);
+    };
+    put(0, heads, dq);
+    put(q_width, kv_heads, dk);
+    put(q_width + kv_width, kv_heads, dv);
   }
-  return torch::matmul(torch::stack(per_batch, 1), qkv->weight);  // [C, B, L, D]
+  return torch::matmul(dqkv, qkv->weight);  // [C, B, L, D]
 }
 
 // ---------------------------------------------------------------- MLP
@@ -225,9 +231,31 @@ MlpImpl::MlpImpl(const ModelConfig& cfg) : gated(cfg.gated_mlp()) {
       torch::nn::Linear(torch::nn::LinearOptions(cfg.mlp, cfg.d_model).bias(cfg.mlp_bias())));
 }
 
+namespace {
+
+// The activation's derivative at the fc output, computed once per forward so that every
+// chunk of cotangents costs one multiply: GELU'(pre) [B, L, M], or for SwiGLU the pair
+// (up·silu'(gate), silu(gate)) that multiplies dA into (dgate, dup), [B, L, 2M].
+torch::Tensor activation_grad(const torch::Tensor& pre, bool gated) {
+  if (gated) {
+    const auto gu = pre.chunk(2, -1);
+    const auto sig = torch::sigmoid(gu[0]);
+    return torch::cat({gu[1] * sig * (1 + gu[0] * (1 - sig)), gu[0] * sig}, -1);
+  }
+  // d/dx of 0.5·x·(1 + tanh(√(2/π)(x + 0.044715x³)))
+  const double k = std::sqrt(2.0 / M_PI);
+  const auto t = torch::tanh(k * (pre + 0.044715 * pre.pow(3)));
+  return 0.5 * (1 + t) + 0.5 * pre * (1 - t * t) * k * (1 + 3 * 0.044715 * pre * pre);
+}
+
+}  // namespace
+
 torch::Tensor MlpImpl::forward(const torch::Tensor& x, MlpCache* cache) {
   const auto pre = fc(x);
-  if (cache != nullptr) cache->pre = pre.detach();
+  if (cache != nullptr) {
+    cache->pre = pre.detach();
+    cache->act_grad = activation_grad(cache->pre, gated);
+  }
   if (gated) {
     const auto gu = pre.chunk(2, -1);
     return proj(torch::silu(gu[0]) * gu[1]);
@@ -236,22 +264,13 @@ torch::Tensor MlpImpl::forward(const torch::Tensor& x, MlpCache* cache) {
 }
 
 torch::Tensor MlpImpl::backward(const MlpCache& c, const torch::Tensor& dy) const {
-  const auto da = torch::matmul(dy, proj->weight);  // [C, B, L, M]
-  torch::Tensor dpre;
-  if (gated) {
-    const auto gu = c.pre.chunk(2, -1);
-    const auto sig = torch::sigmoid(gu[0]);
-    const auto silu = gu[0] * sig;
-    const auto dsilu = sig * (1 + gu[0] * (1 - sig));
-    dpre = torch::cat({da * gu[1] * dsilu, da * silu}, -1);
-  } else {
-    // d/dx of 0.5·x·(1 + tanh(√(2/π)(x + 0.044715x³)))
-    const double k = std::sqrt(2.0 / M_PI);
-    const auto& x = c.pre;
-    const auto t = torch::tanh(k * (x + 0.044715 * x.pow(3)));
-    const auto dgelu = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * 0.044715 * x * x);
-    dpre = da * dgelu;
-  }
+  auto da = torch::matmul(dy, proj->weight);  // [C, B, L, M]
+  if (!gated) return torch::matmul(da.mul_(c.act_grad), fc->weight);
+  const auto m = da.size(-1);
+  auto shape = c.act_grad.sizes().vec();
+  shape.back() = m;
+  shape.insert(shape.end() - 1, 2);  // [B, L, 2, M]: (dgate, dup) factors
+  const auto dpre = (da.unsqueeze(-2) * c.act_grad.view(shape)).flatten(-2);
   return torch::matmul(dpre, fc->weight);
 }
 

@@ -40,10 +40,12 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const PositionContext& 
 torch::Tensor BlockImpl::backward(const BlockCache& c, const torch::Tensor& dy,
                                   const PositionContext& pos) const {
   if (parallel) {
-    return dy + ln1->backward(c.ln1, attn->backward(c.attn, dy, pos) + mlp->backward(c.mlp, dy));
+    auto branches = attn->backward(c.attn, dy, pos);
+    branches.add_(mlp->backward(c.mlp, dy));
+    return ln1->backward(c.ln1, branches).add_(dy);
   }
-  const auto dh = dy + ln2->backward(c.ln2, mlp->backward(c.mlp, dy));
-  return dh + ln1->backward(c.ln1, attn->backward(c.attn, dh, pos));
+  const auto dh = ln2->backward(c.ln2, mlp->backward(c.mlp, dy)).add_(dy);
+  return ln1->backward(c.ln1, attn->backward(c.attn, dh, pos)).add_(dh);
 }
 
 // ---------------------------------------------------------------- model

@@ -22,6 +22,7 @@ struct NormCache {
   torch::Tensor input;  // x [B, L, D]
   torch::Tensor mean;   // [B, L, 1] (LayerNorm only)
   torch::Tensor rstd;   // [B, L, 1]
+  torch::Tensor xhat;   // [B, L, D] normalized input (before the weight)
 };
 
 class NormImpl : public torch::nn::Module {
@@ -101,7 +102,8 @@ TORCH_MODULE(Attention);
 
 // ---- MLP: GELU (tanh) for gpt2/gptj, SwiGLU for qwen2 ----
 struct MlpCache {
-  torch::Tensor pre;  // [B, L, M] fc output (GELU) or [B, L, 2M] gate|up (SwiGLU)
+  torch::Tensor pre;       // [B, L, M] fc output (GELU) or [B, L, 2M] gate|up (SwiGLU)
+  torch::Tensor act_grad;  // GELU'(pre) [B, L, M], or (up·silu'(gate) | silu(gate)) [B, L, 2M]
 };
 
 class MlpImpl : public torch::nn::Module {
