@@ -228,7 +228,7 @@ def main():
     lg = lambda v: math.log10(v) if v > 0 else None
     valid = prof[: q + 1]
     print(json.dumps({
-        "peer": PEER_NAMES[winner], "arch": a.arch, "layers": a.layers, "d_model": D, "heads": s.H,
+        "peer": PEER_NAMES[winner], "variant": winner, "arch": a.arch, "layers": a.layers, "d_model": D, "heads": s.H,
         "length": L, "query": q + 1, "method": a.method, "probes": a.probes if a.method == "hutchinson" else D,
         "position_encoding": s.pe, "seed": a.seed, "threads": torch.get_num_threads(), "chunk": a.chunk,
         "fused": model.fused, "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY"),

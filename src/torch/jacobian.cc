@@ -98,9 +98,8 @@ torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const
     torch::NoGradGuard no_grad;
     for (std::int64_t i = begin; i < end; ++i) {
       const std::int64_t start = i * chunk, n = std::min(chunk, total - start);
-      torch::Tensor dy = torch::zeros({n, 1, length, d}, x.options());
-      dy.select(2, q).select(1, 0).copy_(seeds.slice(0, start, start + n));
-      const torch::Tensor dx = model->backward_to_input(cache, dy);  // [n, 1, L, D]
+      const auto dy = seeds.slice(0, start, start + n).unsqueeze(1);      // [n, 1, D]
+      const torch::Tensor dx = model->backward_from_query(cache, dy, q);  // [n, 1, L, D]
       parts[static_cast<std::size_t>(i)] = dx.to(torch::kFloat64).pow(2).sum({0, 1, 3});
     }
   });

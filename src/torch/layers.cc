@@ -32,6 +32,11 @@ torch::Tensor NormImpl::forward(const torch::Tensor& x, NormCache* cache) {
   return y;
 }
 
+NormCache NormCache::row(std::int64_t i) const {
+  return {input.narrow(1, i, 1), mean.defined() ? mean.narrow(1, i, 1) : mean, rstd.narrow(1, i, 1),
+          xhat.narrow(1, i, 1)};
+}
+
 // LayerNorm: dx = rstd·(g - mean(g) - x̂·mean(g·x̂)), g = dy·w.  RMSNorm drops the mean(g) term.
 torch::Tensor NormImpl::backward(const NormCache& c, const torch::Tensor& dy) const {
   return norm_backward_rows(dy, c.xhat, c.rstd, weight.detach(), /*centered=*/!rms);
@@ -168,6 +173,24 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
   return out(z);
 }
 
+namespace {
+
+constexpr std::int64_t kCausalBlock = 64;  // query rows per block of the causal products
+
+// Gradients of the query heads that shared a kv head, summed: [H, C, L, E] → [K, C, L, E].
+torch::Tensor sum_query_groups(const torch::Tensor& t, std::int64_t kv_heads) {
+  if (t.size(0) == kv_heads) return t;
+  return t.reshape({kv_heads, t.size(0) / kv_heads, t.size(1), t.size(2), t.size(3)}).sum(1);
+}
+
+// Writes per-head gradients t [N, C, L, E] into columns [start, start + N·E) of rows [C, L, W].
+void put_heads(const torch::Tensor& rows, std::int64_t start, const torch::Tensor& t) {
+  const auto n = t.size(0), e = t.size(3);
+  rows.narrow(-1, start, n * e).view({t.size(1), t.size(2), n, e}).permute({2, 0, 1, 3}).copy_(t);
+}
+
+}  // namespace
+
 // The C cotangents are folded into the rows of every product, so each head costs a few
 // large GEMMs instead of C·H small ones. Per head, dZ is laid out [L, C, E] (position-major,
 // cotangents inside): then dP = dZ·Vᵀ and dQ = dS·K stack (i, c) along rows, dK = dSᵀ·Q reads
@@ -186,39 +209,84 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
                p = c.pattern[bi];  // [H, L, E], [H, L, L]
     const auto dz =
         dz_all.select(1, bi).view({cot, l, heads, head_dim}).permute({2, 1, 0, 3}).contiguous();
-    auto ds = torch::bmm(dz.view({heads, l * cot, head_dim}), v.transpose(1, 2))
-                  .view({heads, l, cot, l});  // dP
-    causal_softmax_backward_(ds, p);          // dS = P ⊙ (dP − Σ dP ⊙ P)
-    auto dq = torch::bmm(ds.view({heads, l * cot, l}), k)
-                  .view({heads, l, cot, head_dim})
-                  .permute({0, 2, 1, 3});  // [H, C, L, E]
+    auto ds = torch::empty({heads, l, cot, l}, dy.options());  // dP, then dS
+    auto dq = torch::empty({heads, l, cot, head_dim}, dy.options());
+    auto dv = torch::empty({heads, l, cot, head_dim}, dy.options());
+    // Causal blocks of query rows [i0, i1): only keys j < i1 can carry attention, so dP, dQ
+    // and dV skip the products above the diagonal blocks (about 3/8 of them at L = 256).
+    for (std::int64_t h = 0; h < heads; ++h) {
+      for (std::int64_t i0 = 0; i0 < l; i0 += kCausalBlock) {
+        const std::int64_t i1 = std::min(l, i0 + kCausalBlock), n = i1 - i0;
+        auto dp_block = ds[h].narrow(0, i0, n).view({n * cot, l}).narrow(1, 0, i1);
+        torch::mm_out(dp_block, dz[h].narrow(0, i0, n).view({n * cot, head_dim}),
+                      v[h].narrow(0, 0, i1).t());
+      }
+    }
+    causal_softmax_backward_(ds, p);  // dS = P ⊙ (dP − Σ dP ⊙ P), zero above the diagonal
+    for (std::int64_t h = 0; h < heads; ++h) {
+      for (std::int64_t i0 = 0; i0 < l; i0 += kCausalBlock) {
+        const std::int64_t i1 = std::min(l, i0 + kCausalBlock), n = i1 - i0;
+        auto dq_block = dq[h].narrow(0, i0, n).view({n * cot, head_dim});
+        torch::mm_out(dq_block, ds[h].narrow(0, i0, n).view({n * cot, l}).narrow(1, 0, i1),
+                      k[h].narrow(0, 0, i1));
+        // dV[j] = Σ_{i ≥ j} P[i, j]·dZ[i] for keys j in [i0, i1)
+        auto dv_block = dv[h].narrow(0, i0, n).view({n, cot * head_dim});
+        torch::mm_out(dv_block, p[h].narrow(0, i0, l - i0).narrow(1, i0, n).t(),
+                      dz[h].narrow(0, i0, l - i0).view({l - i0, cot * head_dim}));
+      }
+    }
+    dq = dq.permute({0, 2, 1, 3});  // [H, C, L, E]
+    dv = dv.permute({0, 2, 1, 3});
     auto dk =
         torch::bmm(ds.view({heads, l, cot * l}).transpose(1, 2), q).view({heads, cot, l, head_dim});
-    auto dv = torch::bmm(p.transpose(1, 2), dz.view({heads, l, cot * head_dim}))
-                  .view({heads, l, cot, head_dim})
-                  .permute({0, 2, 1, 3});
-    if (kv_heads != heads) {  // each kv head served heads/kv_heads query heads
-      const auto group = heads / kv_heads;
-      dk = dk.reshape({kv_heads, group, cot, l, head_dim}).sum(1);
-      dv = dv.reshape({kv_heads, group, cot, l, head_dim}).sum(1);
-    }
+    dk = sum_query_groups(dk, kv_heads);
+    dv = sum_query_groups(dv, kv_heads);
     if (pos.rotary > 0) {
       dq = apply_rotary(dq, pos, /*inverse=*/true);
       dk = apply_rotary(dk, pos, /*inverse=*/true);
     }
-    // [H, C, L, E] into the columns of dqkv [C, L, H·E] (q) and [C, L, K·E] (k, v)
     const auto rows = dqkv.select(1, bi);
-    auto put = [&](std::int64_t start, std::int64_t n_heads, const torch::Tensor& t) {
-      rows.narrow(-1, start, n_heads * head_dim)
-          .view({cot, l, n_heads, head_dim})
-          .permute({2, 0, 1, 3})
-          .copy_(t);
-    };
-    put(0, heads, dq);
-    put(q_width, kv_heads, dk);
-    put(q_width + kv_width, kv_heads, dv);
+    put_heads(rows, 0, dq);
+    put_heads(rows, q_width, dk);
+    put_heads(rows, q_width + kv_width, dv);
   }
   return torch::matmul(dqkv, qkv->weight);  // [C, B, L, D]
+}
+
+// One query row i: dP_i = dZ_i·Vᵀ and dS_i are [H, C, L]; dQ is nonzero at i only, while
+// dK[j] = dS_i[j]·q_i and dV[j] = P[i, j]·dZ_i are outer products at every position j ≤ i.
+torch::Tensor AttentionImpl::backward_from_row(const AttentionCache& c, const torch::Tensor& dy_row,
+                                               std::int64_t row, const PositionContext& pos) const {
+  const auto cot = dy_row.size(0), b = dy_row.size(1), l = c.pattern.size(-1);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
+  const auto dz_all = torch::matmul(dy_row, out->weight);  // [C, B, 1, H·E]
+  const auto q_width = heads * head_dim, kv_width = kv_heads * head_dim;
+  auto dq_rows = torch::empty({cot, b, 1, q_width}, dy_row.options());
+  auto dkv = torch::empty({cot, b, l, 2 * kv_width}, dy_row.options());
+  PositionContext at_row = pos;  // the rotary tables at the query row, for dQ
+  if (pos.rotary > 0)
+    at_row.cos = pos.cos.narrow(0, row, 1), at_row.sin = pos.sin.narrow(0, row, 1);
+  for (std::int64_t bi = 0; bi < b; ++bi) {
+    const auto dz = dz_all.select(1, bi).view({cot, heads, head_dim}).transpose(0, 1);  // [H, C, E]
+    const auto p = c.pattern[bi].select(1, row).unsqueeze(1);                           // [H, 1, L]
+    const auto dp = torch::bmm(dz, c.v[bi].transpose(1, 2));                            // [H, C, L]
+    const auto ds = p * (dp - (dp * p).sum(-1, /*keepdim=*/true));
+    auto dq = torch::bmm(ds, c.k[bi] * scale).unsqueeze(2);  // [H, C, 1, E]
+    auto dk = ds.unsqueeze(-1) * (c.q[bi].select(1, row) * scale).view({heads, 1, 1, head_dim});
+    auto dv = p.unsqueeze(-1) * dz.unsqueeze(2);  // [H, C, L, E]
+    dk = sum_query_groups(dk, kv_heads);
+    dv = sum_query_groups(dv, kv_heads);
+    if (pos.rotary > 0) {
+      dq = apply_rotary(dq, at_row, /*inverse=*/true);
+      dk = apply_rotary(dk, pos, /*inverse=*/true);
+    }
+    put_heads(dq_rows.select(1, bi), 0, dq);
+    put_heads(dkv.select(1, bi), 0, dk);
+    put_heads(dkv.select(1, bi), kv_width, dv);
+  }
+  auto dx = torch::matmul(dkv, qkv->weight.narrow(0, q_width, 2 * kv_width));  // [C, B, L, D]
+  dx.narrow(2, row, 1).add_(torch::matmul(dq_rows, qkv->weight.narrow(0, 0, q_width)));
+  return dx;
 }
 
 // ---------------------------------------------------------------- MLP
@@ -249,6 +317,10 @@ torch::Tensor activation_grad(const torch::Tensor& pre, bool gated) {
 }
 
 }  // namespace
+
+MlpCache MlpCache::row(std::int64_t i) const {
+  return {pre.narrow(1, i, 1), act_grad.narrow(1, i, 1)};
+}
 
 torch::Tensor MlpImpl::forward(const torch::Tensor& x, MlpCache* cache) {
   const auto pre = fc(x);

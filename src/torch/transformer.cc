@@ -48,6 +48,22 @@ torch::Tensor BlockImpl::backward(const BlockCache& c, const torch::Tensor& dy,
   return ln1->backward(c.ln1, attn->backward(c.attn, dh, pos)).add_(dh);
 }
 
+torch::Tensor BlockImpl::backward_from_row(const BlockCache& c, const torch::Tensor& dy_row,
+                                           std::int64_t row, const PositionContext& pos) const {
+  const MlpCache mlp_row = c.mlp.row(row);
+  if (parallel) {
+    auto branches = attn->backward_from_row(c.attn, dy_row, row, pos);
+    branches.narrow(2, row, 1).add_(mlp->backward(mlp_row, dy_row));
+    auto dx = ln1->backward(c.ln1, branches);
+    dx.narrow(2, row, 1).add_(dy_row);
+    return dx;
+  }
+  const auto dh_row = ln2->backward(c.ln2.row(row), mlp->backward(mlp_row, dy_row)).add_(dy_row);
+  auto dx = ln1->backward(c.ln1, attn->backward_from_row(c.attn, dh_row, row, pos));
+  dx.narrow(2, row, 1).add_(dh_row);
+  return dx;
+}
+
 // ---------------------------------------------------------------- model
 TransformerImpl::TransformerImpl(const ModelConfig& cfg, bool token_embeddings) : cfg_(cfg) {
   cfg_.validate();
@@ -142,6 +158,17 @@ torch::Tensor TransformerImpl::backward_to_input(const ForwardCache& cache,
   for (std::size_t l = layers.size(); l-- > 0;)
     g = layers[l]->backward(cache.blocks[l], g, cache.pos);
   return g;  // the learned position table is added, so its Jacobian is the identity
+}
+
+torch::Tensor TransformerImpl::backward_from_query(const ForwardCache& cache,
+                                                   const torch::Tensor& dquery,
+                                                   std::int64_t q) const {
+  torch::NoGradGuard no_grad;  // layers is never empty (validate: 1..1024)
+  const auto top = ln_f->backward(cache.final_norm.row(q), dquery.unsqueeze(2));  // [C, B, 1, D]
+  torch::Tensor g = layers.back()->backward_from_row(cache.blocks.back(), top, q, cache.pos);
+  for (std::size_t l = layers.size() - 1; l-- > 0;)
+    g = layers[l]->backward(cache.blocks[l], g, cache.pos);
+  return g;
 }
 
 ActivationCache TransformerImpl::run_with_cache(

@@ -66,6 +66,40 @@ TEST(Jacobian, ExactMatchesAutogradLoop) {
   }
 }
 
+// Longer than one causal block of the attention backward (64 query rows), so the blocked
+// products and the diagonal blocks are exercised; and the general backward (cotangents at
+// every position) agrees with the query-row one it generalizes.
+TEST(Jacobian, LongSequencesCrossCausalBlocks) {
+  for (Family f : {Family::kGpt2, Family::kQwen2}) {
+    ModelConfig cfg = tiny(f, f == Family::kGpt2 ? PosEncoding::kLearned : PosEncoding::kRope);
+    cfg.max_positions = 160;
+    Transformer m(cfg);
+    m->init_weights(4);
+    perturb(m, 9);
+    m->to(torch::kFloat64);
+    m->eval();
+    torch::manual_seed(8);
+    const auto x = (torch::randn({1, 150, 16}) * 0.5).to(torch::kFloat64);
+    for (std::int64_t q : {0, 130}) {
+      const auto a = jacobian_profile(m, x, JacobianSpec{JacobianMethod::kAutogradLoop, q});
+      const auto b = jacobian_profile(m, x, JacobianSpec{JacobianMethod::kExact, q});
+      const double rel = ((a - b).abs() / a.abs().clamp_min(1e-30)).max().item<double>();
+      EXPECT_LT(rel, 1e-10) << to_string(f) << " q=" << q << " worst relative error " << rel;
+    }
+    ForwardCache cache;
+    {
+      torch::NoGradGuard g;
+      m->forward_embeddings(x, &cache);
+    }
+    const auto seeds = torch::randn({3, 1, 16}, torch::kFloat64);
+    auto dhidden = torch::zeros({3, 1, 150, 16}, torch::kFloat64);
+    dhidden.select(2, 99).copy_(seeds);
+    const auto full = m->backward_to_input(cache, dhidden);
+    const auto row = m->backward_from_query(cache, seeds, 99);
+    EXPECT_LT((full - row).abs().max().item<double>(), 1e-12 * full.abs().max().item<double>());
+  }
+}
+
 TEST(Jacobian, HutchinsonIsUnbiased) {
   Transformer m(tiny(Family::kGpt2, PosEncoding::kLearned));
   m->to(torch::kFloat64);

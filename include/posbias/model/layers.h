@@ -19,10 +19,11 @@ namespace posbias {
 
 // ---- Norm: LayerNorm (gpt2, gptj) or RMSNorm (qwen2) over the last dimension ----
 struct NormCache {
-  torch::Tensor input;  // x [B, L, D]
-  torch::Tensor mean;   // [B, L, 1] (LayerNorm only)
-  torch::Tensor rstd;   // [B, L, 1]
-  torch::Tensor xhat;   // [B, L, D] normalized input (before the weight)
+  torch::Tensor input;                  // x [B, L, D]
+  torch::Tensor mean;                   // [B, L, 1] (LayerNorm only)
+  torch::Tensor rstd;                   // [B, L, 1]
+  torch::Tensor xhat;                   // [B, L, D] normalized input (before the weight)
+  NormCache row(std::int64_t i) const;  // position i alone: [B, 1, ·]
 };
 
 class NormImpl : public torch::nn::Module {
@@ -93,6 +94,11 @@ class AttentionImpl : public torch::nn::Module {
                         AttentionCache* cache = nullptr);
   torch::Tensor backward(const AttentionCache& cache, const torch::Tensor& dy,
                          const PositionContext& pos) const;
+  // The same for a cotangent that lives at one position: dy_row [C, B, 1, D] at position `row`
+  // (zero elsewhere) → dx [C, B, L, D]. Only that query's attention row is differentiated, so
+  // the cost is linear in L (the top block of a Jacobian to one output position).
+  torch::Tensor backward_from_row(const AttentionCache& cache, const torch::Tensor& dy_row,
+                                  std::int64_t row, const PositionContext& pos) const;
 
   torch::nn::Linear qkv{nullptr};  // D → (H + 2K)·E, rows [q heads | k heads | v heads]
   torch::nn::Linear out{nullptr};  // H·E → D
@@ -104,6 +110,7 @@ TORCH_MODULE(Attention);
 struct MlpCache {
   torch::Tensor pre;       // [B, L, M] fc output (GELU) or [B, L, 2M] gate|up (SwiGLU)
   torch::Tensor act_grad;  // GELU'(pre) [B, L, M], or (up·silu'(gate) | silu(gate)) [B, L, 2M]
+  MlpCache row(std::int64_t i) const;  // position i alone: [B, 1, ·]
 };
 
 class MlpImpl : public torch::nn::Module {

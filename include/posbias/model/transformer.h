@@ -33,6 +33,9 @@ class BlockImpl : public torch::nn::Module {
                         BlockCache* cache = nullptr);
   torch::Tensor backward(const BlockCache& cache, const torch::Tensor& dy,
                          const PositionContext& pos) const;
+  // dy_row [C, B, 1, D] is the cotangent at position `row` only → dx [C, B, L, D].
+  torch::Tensor backward_from_row(const BlockCache& cache, const torch::Tensor& dy_row,
+                                  std::int64_t row, const PositionContext& pos) const;
 
   Norm ln1{nullptr}, ln2{nullptr};  // ln2 unused by parallel (GPT-J) blocks
   Attention attn{nullptr};
@@ -91,6 +94,11 @@ class TransformerImpl : public torch::nn::Module {
 
   // Cotangents of the final hidden [C, B, L, D] → cotangents of the input embeddings.
   torch::Tensor backward_to_input(const ForwardCache& cache, const torch::Tensor& dhidden) const;
+  // Cotangents of the final hidden at one position q, [C, B, D] → input cotangents
+  // [C, B, L, D]. Equal to backward_to_input with dhidden zero off q, but the top block only
+  // differentiates position q's MLP and attention row.
+  torch::Tensor backward_from_query(const ForwardCache& cache, const torch::Tensor& dquery,
+                                    std::int64_t q) const;
 
   ActivationCache run_with_cache(const torch::Tensor& x,
                                  const std::function<bool(const std::string&)>& names_filter = {});
