@@ -47,17 +47,24 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_forward(c
 
 // d/dx x·σ(2z) = σ + x·σ(1 - σ)·2·dz/dx, dz/dx = √(2/π)(1 + 3·0.044715x²); 1 - σ is taken
 // as e·σ, not by subtraction, which loses the small tail for large x.
+inline float gelu_slope(float v) {
+  const float e = exp_minus_2z(v);
+  const float s = 1.0f / (1.0f + e);
+  const float dz = kSqrt2OverPi * (1.0f + 3.0f * kCubic * v * v);
+  return s + 2.0f * v * s * (e * s) * dz;
+}
+
 __attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_backward(const float* x,
                                                                                 const float* dy,
                                                                                 float* dx,
                                                                                 std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) {
-    const float v = x[i];
-    const float e = exp_minus_2z(v);
-    const float s = 1.0f / (1.0f + e);
-    const float dz = kSqrt2OverPi * (1.0f + 3.0f * kCubic * v * v);
-    dx[i] = dy[i] * (s + 2.0f * v * s * (e * s) * dz);
-  }
+  for (std::int64_t i = 0; i < n; ++i) dx[i] = dy[i] * gelu_slope(x[i]);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_derivative(const float* x,
+                                                                                  float* d,
+                                                                                  std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) d[i] = gelu_slope(x[i]);
 }
 
 constexpr std::int64_t kGrain = 16384;
@@ -96,6 +103,21 @@ torch::Tensor gelu_tanh(const torch::Tensor& x) {
     return torch::gelu(x, "tanh");
   }
   return FusedGelu::apply(x);
+}
+
+torch::Tensor gelu_tanh_grad(const torch::Tensor& x) {
+  if (x.scalar_type() != torch::kFloat32 || !x.is_contiguous() || !x.device().is_cpu()) {
+    const double k = std::sqrt(2.0 / M_PI), c = 0.044715;  // c exactly, not the float kCubic
+    const auto t = torch::tanh(k * (x + c * x.pow(3)));
+    return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x);
+  }
+  auto d = torch::empty_like(x);
+  const float* in = x.data_ptr<float>();
+  float* out = d.data_ptr<float>();
+  at::parallel_for(0, x.numel(), kGrain, [&](std::int64_t b, std::int64_t e) {
+    gelu_derivative(in + b, out + b, e - b);
+  });
+  return d;
 }
 
 }  // namespace posbias

@@ -310,10 +310,7 @@ torch::Tensor activation_grad(const torch::Tensor& pre, bool gated) {
     const auto sig = torch::sigmoid(gu[0]);
     return torch::cat({gu[1] * sig * (1 + gu[0] * (1 - sig)), gu[0] * sig}, -1);
   }
-  // d/dx of 0.5·x·(1 + tanh(√(2/π)(x + 0.044715x³)))
-  const double k = std::sqrt(2.0 / M_PI);
-  const auto t = torch::tanh(k * (pre + 0.044715 * pre.pow(3)));
-  return 0.5 * (1 + t) + 0.5 * pre * (1 - t * t) * k * (1 + 3 * 0.044715 * pre * pre);
+  return gelu_tanh_grad(pre);
 }
 
 }  // namespace

@@ -11,5 +11,7 @@
 namespace posbias {
 
 torch::Tensor gelu_tanh(const torch::Tensor& x);
+// Its derivative GELU'(x), with the same fused kernel (the formula with tanh otherwise).
+torch::Tensor gelu_tanh_grad(const torch::Tensor& x);
 
 }  // namespace posbias
