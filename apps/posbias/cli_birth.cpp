@@ -60,6 +60,7 @@ void register_birth(CLI::App& app, Action* selected) {
          "or autograd (d separate VJPs, the slow reference)")
       ->capture_default_str();
   cmd->add_option("--probes", a->probes, "Hutchinson probes k")->capture_default_str();
+  add_paths_option(cmd, &o.paths);
   cmd->add_option("-q,--query", a->query, "query position (0 = the last)")->capture_default_str();
   cmd->add_option("--input", o.input,
                   "gaussian (embeddings ~ N(0, init std²)) or tokens (random ids)")

@@ -95,6 +95,7 @@ void register_theory(CLI::App& app, Action* selected) {
   fit->add_option("-H,--layers", fargs->layers, "layers H of the theory (the model's depth)")
       ->required();
   add_operator_options(fit, &fargs->window, &f.alibi, &f.sink);
+  add_paths_option(fit, &f.paths);
   fit->add_option("--bootstrap", fargs->bootstrap, "bootstrap resamples over seeds for the α CI")
       ->capture_default_str();
   fit->add_option("--seed", fargs->seed, "bootstrap RNG seed")->capture_default_str();

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace posbias::cli {
 
@@ -22,5 +23,15 @@ void register_heads(CLI::App& app, Action* selected);
 void register_discrepancy(CLI::App& app, Action* selected);
 void register_llm(CLI::App& app, Action* selected);
 void register_serve(CLI::App& app, Action* selected);
+
+// --paths, shared by `theory fit` and `birth`: how the fitted theory combines the paths.
+inline CLI::Option* add_paths_option(CLI::App* cmd, std::string* paths) {
+  return cmd
+      ->add_option("--paths", *paths,
+                   "how paths through different layer sets combine in the fitted theory: linear "
+                   "(the paper's r = e_qᵀNᴴ) or quadrature (independent random path matrices add "
+                   "in Frobenius norm; docs/birth.md)")
+      ->capture_default_str();
+}
 
 }  // namespace posbias::cli

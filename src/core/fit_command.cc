@@ -63,8 +63,10 @@ nlohmann::json fit_json(const FitResult& r, const FitSpec& spec) {
   j["seeds"] = r.seeds;
   j["last_position"] = {{"log10_measured", r.log10_last_measured},
                         {"log10_predicted", r.log10_last_predicted}};
-  j["theory"] = {
-      {"layers", spec.layers}, {"operator", spec.op.describe()}, {"bootstrap", spec.bootstrap}};
+  j["theory"] = {{"layers", spec.layers},
+                 {"operator", spec.op.describe()},
+                 {"bootstrap", spec.bootstrap},
+                 {"paths", to_string(spec.paths)}};
   j["theory_log10"] = r.theory_log10;
   j["notes"] =
       "alpha and gain fitted by least squares on log10 over positions 1..L-1; the last "
@@ -112,6 +114,7 @@ void run_fit(const FitOptions& o) {
   spec.op.window = o.window;
   spec.op.alibi_slopes = parse_alibi(o.alibi);
   spec.op.sink = parse_number(o.sink, "--sink");
+  spec.paths = parse_path_sum(o.paths);
   spec.bootstrap = o.bootstrap;
   spec.seed = o.seed;
   if (spec.layers < 1)

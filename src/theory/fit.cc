@@ -52,6 +52,7 @@ std::vector<double> theory_log10(const FitSpec& spec, std::int64_t length, doubl
   is.layers = spec.layers;
   is.alpha = {alpha};
   is.op = spec.op;
+  is.paths = spec.paths;
   return log10_row(influence_row(is));
 }
 

@@ -17,6 +17,11 @@ constexpr std::int64_t kBytesPerPosition = 96;  // row, scratch, weights, output
 // Real-type helpers so one template serves double and ExtReal.
 inline double to_real(double v, double) { return v; }
 inline ExtReal to_real(double v, ExtReal) { return ExtReal(v); }
+inline double square_root(double v) { return std::sqrt(v); }
+inline ExtReal square_root(const ExtReal& v) {
+  const double l = v.log10();
+  return std::isfinite(l) ? ExtReal::from_log10(0.5 * l) : ExtReal(0.0);
+}
 inline double real_exp(double ln_value, double) { return std::exp(ln_value); }
 inline ExtReal real_exp(double ln_value, ExtReal) { return ExtReal::from_ln(ln_value); }
 
@@ -165,9 +170,34 @@ void cesaro_layers(std::vector<Real>& r, const InfluenceSpec& spec) {
   odd.join();
 }
 
+// Σ_k c_k (e_qᵀ A^k)² with c_k = Σ_{|S| = k} Π_{l∈S} α_l² Π_{l∉S} (1-α_l)² (built layer by
+// layer, O(H²)), then the square root. O(q·H) operator applications.
+template <class Real>
+std::vector<Real> quadrature_row_t(const InfluenceSpec& spec) {
+  const std::int64_t q = spec.query_position();
+  const auto h = static_cast<std::size_t>(spec.layers);
+  std::vector<Real> c(h + 1, to_real(0.0, Real()));
+  c[0] = to_real(1.0, Real());
+  for (std::size_t l = 0; l < h; ++l) {
+    const double a = spec.alpha_at(static_cast<std::int64_t>(l));
+    for (std::size_t k = l + 1; k >= 1; --k) c[k] = c[k] * ((1 - a) * (1 - a)) + c[k - 1] * (a * a);
+    c[0] = c[0] * ((1 - a) * (1 - a));
+  }
+  std::vector<Real> power(static_cast<std::size_t>(q), to_real(0.0, Real()));
+  power[q - 1] = to_real(1.0, Real());
+  std::vector<Real> sum(power.size(), to_real(0.0, Real()));
+  for (std::size_t k = 0; k <= h; ++k) {
+    if (k > 0) power = apply_operator_t(spec.op, power);
+    for (std::size_t j = 0; j < sum.size(); ++j) sum[j] = sum[j] + c[k] * (power[j] * power[j]);
+  }
+  for (auto& v : sum) v = square_root(v);
+  return sum;
+}
+
 template <class Real>
 std::vector<Real> influence_row_t(const InfluenceSpec& spec) {
   spec.validate();
+  if (spec.paths == PathSum::kQuadrature) return quadrature_row_t<Real>(spec);
   const std::int64_t q = spec.query_position();
   std::vector<Real> r(static_cast<std::size_t>(q), to_real(0.0, Real()));
   r[q - 1] = to_real(1.0, Real());
@@ -185,6 +215,14 @@ std::vector<Real> influence_row_t(const InfluenceSpec& spec) {
 }
 
 }  // namespace
+
+PathSum parse_path_sum(const std::string& name) {
+  if (name == "linear") return PathSum::kLinear;
+  if (name == "quadrature") return PathSum::kQuadrature;
+  throw std::invalid_argument("unknown --paths '" + name + "' (use linear or quadrature)");
+}
+
+const char* to_string(PathSum p) { return p == PathSum::kLinear ? "linear" : "quadrature"; }
 
 std::int64_t max_influence_length() {
   const long pages = sysconf(_SC_PHYS_PAGES);

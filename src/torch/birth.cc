@@ -80,6 +80,7 @@ BirthResult measure_birth(const BirthOptions& o) {
   }
   if (o.weights.empty() != o.config.empty())
     throw std::invalid_argument("--config and --weights go together");
+  const PathSum paths = parse_path_sum(o.paths);
   JacobianSpec js;
   js.method = parse_jacobian_method(o.method);
   js.probes = o.probes;
@@ -151,9 +152,14 @@ BirthResult measure_birth(const BirthOptions& o) {
     r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));
   r.fit_spec.bootstrap = o.bootstrap;
   r.fit_spec.seed = o.seed;
+  r.fit_spec.paths = paths;
   MeasuredProfile mp{
       r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
   r.fit = fit_profile(mp, r.fit_spec);
+  r.other_spec = r.fit_spec;
+  r.other_spec.paths = paths == PathSum::kLinear ? PathSum::kQuadrature : PathSum::kLinear;
+  r.other_spec.bootstrap = 0;
+  r.other_fit = fit_profile(mp, r.other_spec);
   r.peak_rss_mb = peak_rss_mb();
   return r;
 }
@@ -169,6 +175,16 @@ nlohmann::json birth_json(const BirthOptions& o, const BirthResult& r) {
                       {"input", o.tokens.empty() ? o.input : "tokens:" + o.tokens},
                       {"seed", o.seed},
                       {"weights", o.weights.empty() ? "init" : o.weights}};
+  auto summary = [](const FitResult& f) {
+    return nlohmann::json{{"alpha", f.alpha},
+                          {"log10_gain", f.log10_gain},
+                          {"spearman", f.spearman},
+                          {"log_r2", f.log_r2},
+                          {"w1", f.w1},
+                          {"theory_log10", f.theory_log10}};
+  };
+  j["path_sums"] = {{to_string(r.fit_spec.paths), summary(r.fit)},
+                    {to_string(r.other_spec.paths), summary(r.other_fit)}};
   j["profile"] = r.profile;
   j["profile_seeds"] = r.profile_seeds;
   j["attention_entropy_ratio"] =
@@ -215,8 +231,12 @@ void run_birth(const BirthOptions& o) {
                               ", L = " + std::to_string(o.length) + ": influence at init vs theory";
     render_figure(birth_figure(r, title), o.plot);
   }
-  std::fprintf(stderr, "birth: Spearman %.4f, log R² %.4f, α = %.3f, %.1f s, peak RSS %.0f MB\n",
-               r.fit.spearman, r.fit.log_r2, r.fit.alpha, r.seconds, r.peak_rss_mb);
+  std::fprintf(stderr,
+               "birth: Spearman %.4f, log R² %.4f, α = %.3f (%s paths; %s: log R² %.4f, α = %.3f), "
+               "%.1f s, peak RSS %.0f MB\n",
+               r.fit.spearman, r.fit.log_r2, r.fit.alpha, to_string(r.fit_spec.paths),
+               to_string(r.other_spec.paths), r.other_fit.log_r2, r.other_fit.alpha, r.seconds,
+               r.peak_rss_mb);
 }
 
 }  // namespace posbias

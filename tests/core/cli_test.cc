@@ -123,6 +123,11 @@ TEST(Cli, BirthMeasuresAndFits) {
     EXPECT_TRUE(j[key].is_number()) << key;
   }
   EXPECT_EQ(j["alpha_ci"].size(), 2u);
+  // Both path sums are fitted; the headline is --paths (linear by default).
+  EXPECT_EQ(j["theory"]["paths"], "linear");
+  EXPECT_EQ(j["path_sums"]["linear"]["log_r2"], j["log_r2"]);
+  EXPECT_TRUE(j["path_sums"]["quadrature"]["log_r2"].is_number());
+  EXPECT_NE(j["path_sums"]["quadrature"]["alpha"], j["alpha"]);
   EXPECT_GT(j["attention_entropy_ratio"].get<double>(), 0.99);  // uniform attention at init
   EXPECT_GT(j["profile"][0].get<double>(), j["profile"][12].get<double>());  // primacy
   EXPECT_GT(j["profile"][23].get<double>(), j["profile"][0].get<double>());  // recency anchor
@@ -139,6 +144,7 @@ TEST(Cli, BirthBadInput) {
   expect_usage_error("birth --length -3", "--length");
   expect_usage_error("birth --seeds 0", "--seeds");
   expect_usage_error("birth --method magic", "magic");
+  expect_usage_error("birth --paths cubic", "cubic");
   expect_usage_error("birth --pos sideways", "sideways");
   expect_usage_error("birth --weights x.safetensors", "--config");
   const auto dir = std::filesystem::temp_directory_path() /

@@ -283,5 +283,44 @@ TEST(Influence, RejectsBadInputBeforeAllocating) {
   bad(w);
 }
 
+// Quadrature path sums against exact rationals: ρ_j² = Σ_S w_S² ((M^|S|)[q][j])², summed over
+// every subset S of the layers (2^H of them, enumerated here, independent of the engine's
+// O(H²) weights), with the Cesàro powers from the closed form in GMP. Uniform and per-layer α,
+// query at the end and before it.
+TEST(Influence, QuadraturePathsMatchSubsetSumsInRationals) {
+  const std::vector<std::vector<double>> alphas = {{0.25}, {0.25, 0.5, 0.75, 0.125, 0.375}};
+  for (const auto& alpha : alphas) {
+    for (std::int64_t query : {0, 7}) {
+      constexpr std::int64_t kLength = 11, kLayers = 5;
+      InfluenceSpec spec = cesaro(kLength, kLayers, alpha, query);
+      spec.paths = PathSum::kQuadrature;
+      const std::vector<double> got = influence_row_double(spec);
+      const std::vector<ExtReal> got_ext = influence_row(spec);
+      const std::int64_t q = spec.query_position();
+      ASSERT_EQ(static_cast<std::int64_t>(got.size()), q);
+      for (std::int64_t j = 1; j <= q; ++j) {
+        mpq_class sum = 0;
+        for (unsigned mask = 0; mask < (1u << kLayers); ++mask) {
+          mpq_class w = 1;
+          int size = 0;
+          for (std::int64_t l = 0; l < kLayers; ++l) {
+            const mpq_class a = spec.alpha_at(l);  // dyadic: exact in both
+            const bool attends = (mask >> l) & 1u;
+            w *= attends ? a : mpq_class(1 - a);
+            size += attends ? 1 : 0;
+          }
+          const mpq_class entry = cesaro_power_entry(q, j, size);
+          sum += w * w * entry * entry;
+        }
+        const double want = std::sqrt(sum.get_d());
+        EXPECT_NEAR(got[j - 1], want, 1e-12 * want) << "j=" << j << " q=" << q;
+        EXPECT_NEAR(got_ext[j - 1].log10(), std::log10(want), 1e-12) << "j=" << j;
+      }
+    }
+  }
+  EXPECT_EQ(parse_path_sum("quadrature"), PathSum::kQuadrature);
+  EXPECT_THROW(parse_path_sum("cubic"), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace posbias

@@ -25,6 +25,7 @@ struct BirthOptions {
   std::int64_t length = 256;  // L
   int seeds = 8;
   std::string method = "exact";    // exact | hutchinson | autograd
+  std::string paths = "linear";    // linear | quadrature: the headline fit (both are reported)
   std::int64_t probes = 16;        // Hutchinson probes
   std::int64_t query = 0;          // 0 = last
   std::string input = "gaussian";  // gaussian | tokens
@@ -38,8 +39,10 @@ struct BirthResult {
   ModelConfig config;
   std::vector<std::vector<double>> profile_seeds;  // [seeds][q]
   std::vector<double> profile;                     // mean, positions 1..q
-  FitResult fit;
+  FitResult fit;                                   // against the theory with --paths
   FitSpec fit_spec;
+  FitResult other_fit;  // against the other path sum (no bootstrap)
+  FitSpec other_spec;
   double entropy_ratio = 0;
   double seconds = 0;
   double peak_rss_mb = 0;

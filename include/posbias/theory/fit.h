@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "posbias/theory/influence.h"
 #include "posbias/theory/operator.h"
 
 namespace posbias {
@@ -22,10 +23,11 @@ struct MeasuredProfile {
 };
 
 struct FitSpec {
-  std::int64_t layers = 0;  // H of the theory (usually the model's layer count)
-  AttentionOperator op;     // expected attention (Cesàro by default)
-  int bootstrap = 200;      // bootstrap resamples over seeds (needs >= 2 seeds)
-  std::uint64_t seed = 0;   // bootstrap RNG seed
+  std::int64_t layers = 0;           // H of the theory (usually the model's layer count)
+  AttentionOperator op;              // expected attention (Cesàro by default)
+  PathSum paths = PathSum::kLinear;  // how paths through layer sets combine (influence.h)
+  int bootstrap = 200;               // bootstrap resamples over seeds (needs >= 2 seeds)
+  std::uint64_t seed = 0;            // bootstrap RNG seed
 };
 
 struct FitResult {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "posbias/theory/extended_real.h"
@@ -15,12 +16,25 @@
 
 namespace posbias {
 
+// How the paths through different sets of layers combine.
+//   kLinear:     r = e_qᵀ Nᴴ, the paper's model: every path adds as a scalar weight.
+//   kQuadrature: r_j = sqrt(Σ_S w_S² (e_qᵀ A^|S|)_j²) over the layer sets S that attend,
+//                w_S = Π_{l∈S} α_l Π_{l∉S} (1-α_l). Paths through different layer sets carry
+//                independent random matrices (products of fresh W_O·W_V and MLP Jacobians),
+//                whose Frobenius norms add in quadrature; paths through the same set differ
+//                only in positions and add linearly (the A^|S| entry). This is the model for
+//                ‖∂y_q/∂x_j‖_F of a network at random init (docs/birth.md).
+enum class PathSum { kLinear, kQuadrature };
+PathSum parse_path_sum(const std::string& name);  // "linear" | "quadrature"
+const char* to_string(PathSum p);
+
 struct InfluenceSpec {
   std::int64_t length = 0;    // L, sequence length (>= 1)
   std::int64_t query = 0;     // q in 1..L; 0 means the last position (q = L)
   std::int64_t layers = 0;    // H >= 0
   std::vector<double> alpha;  // one α for all layers, or exactly H values; each in [0, 1]
   AttentionOperator op;
+  PathSum paths = PathSum::kLinear;
 
   // Throws std::invalid_argument naming the bad value, before any allocation.
   void validate() const;
