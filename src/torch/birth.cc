@@ -1,5 +1,6 @@
 #include "posbias/birth/birth.h"
 
+#include <fmt/format.h>
 #include <sys/resource.h>
 
 #include <chrono>
@@ -13,6 +14,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/fit_command.h"
 #include "posbias/core/machine.h"
+#include "posbias/core/plot.h"
 #include "posbias/core/progress.h"
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/token_file.h"
@@ -216,7 +218,17 @@ std::string birth_csv(const BirthResult& r) {
 Figure birth_figure(const BirthResult& r, const std::string& title) {
   MeasuredProfile mp{
       r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
-  return fit_figure(mp, r.fit, title);
+  Figure fig = fit_figure(mp, r.fit, title);
+  Series other;  // the other path sum, fitted too
+  other.title = fmt::format("theory, {} paths, α = {:.3f} (log R² {:.3f})",
+                            to_string(r.other_spec.paths), r.other_fit.alpha, r.other_fit.log_r2);
+  other.style = "lines dt 2";
+  for (std::size_t i : thin_indices(r.profile.size())) {
+    other.x.push_back(static_cast<double>(i + 1));
+    other.y.push_back(r.other_fit.theory_log10[i]);
+  }
+  fig.panels.front().series.push_back(other);
+  return fig;
 }
 
 void run_birth(const BirthOptions& o) {

@@ -48,7 +48,9 @@ ReportSection birth_report_section(const std::filesystem::path& dir) {
       "cotangents propagated in one batched linearized backward pass. Profiles are averaged over 8 "
       "seeds "
       "(weights and inputs redrawn) and fitted with the theory's α and gain (least squares in log "
-      "space).",
+      "space). Two path sums are fitted: the paper's linear one (r = e_qᵀNᴴ, the headline) and "
+      "quadrature, where paths through different sets of layers carry independent random "
+      "matrices and add in Frobenius norm (docs/birth.md).",
       "The Qwen2-style model is measured with RoPE and with no positional encoding: the profile is "
       "the "
       "same, as the theory predicts (attention is uniform at init, so rotations of q and k do not "
@@ -75,6 +77,10 @@ ReportSection birth_report_section(const std::filesystem::path& dir) {
     sec.numbers.push_back(
         {run.name + ": Spearman / log-space R² / W1",
          fmt::format("{:.4f} / {:.4f} / {:.4f}", r.fit.spearman, r.fit.log_r2, r.fit.w1)});
+    sec.numbers.push_back({run.name + ": against " + to_string(r.other_spec.paths) +
+                               " path sums: log-space R² / W1 / α",
+                           fmt::format("{:.4f} / {:.4f} / {:.3f}", r.other_fit.log_r2,
+                                       r.other_fit.w1, r.other_fit.alpha)});
     sec.numbers.push_back({run.name + ": fitted α [95% bootstrap CI]; attention entropy / uniform",
                            fmt::format("{}; {:.5f}", ci(r.fit), r.entropy_ratio)});
     results.push_back(std::move(r));

@@ -9,7 +9,9 @@
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "posbias/theory/exact.h"
 
@@ -320,6 +322,98 @@ TEST(Influence, QuadraturePathsMatchSubsetSumsInRationals) {
   }
   EXPECT_EQ(parse_path_sum("quadrature"), PathSum::kQuadrature);
   EXPECT_THROW(parse_path_sum("cubic"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace posbias
+
+namespace posbias {
+namespace {
+
+// The model behind the quadrature path sum: a linear network whose layers mix positions as
+// x_i ← (1-α)·R_l x_i + α·U_l·(1/i)Σ_{k≤i} x_k, with R_l and U_l independent random orthogonal
+// d×d matrices (Gram-Schmidt on Gaussians). Every layer set S then carries its own matrix
+// product, and E‖∂x_q/∂x_j‖²_F / d is exactly the quadrature row squared. The Monte Carlo
+// mean over draws must agree within its sampling error; the linear row must not.
+using Matrix = std::vector<double>;  // d×d, row-major
+
+Matrix random_orthogonal(int d, std::mt19937_64& rng) {
+  std::normal_distribution<double> n01;
+  Matrix q(static_cast<std::size_t>(d * d));
+  for (auto& v : q) v = n01(rng);
+  for (int r = 0; r < d; ++r) {  // rows become orthonormal
+    double* row = &q[static_cast<std::size_t>(r * d)];
+    for (int p = 0; p < r; ++p) {
+      const double* prev = &q[static_cast<std::size_t>(p * d)];
+      double dot = 0;
+      for (int c = 0; c < d; ++c) dot += row[c] * prev[c];
+      for (int c = 0; c < d; ++c) row[c] -= dot * prev[c];
+    }
+    double norm = 0;
+    for (int c = 0; c < d; ++c) norm += row[c] * row[c];
+    for (int c = 0; c < d; ++c) row[c] /= std::sqrt(norm);
+  }
+  return q;
+}
+
+// out = a·b (d×d)
+void matmul(const Matrix& a, const Matrix& b, Matrix& out, int d) {
+  std::fill(out.begin(), out.end(), 0.0);
+  for (int i = 0; i < d; ++i)
+    for (int k = 0; k < d; ++k) {
+      const double v = a[static_cast<std::size_t>(i * d + k)];
+      for (int j = 0; j < d; ++j)
+        out[static_cast<std::size_t>(i * d + j)] += v * b[static_cast<std::size_t>(k * d + j)];
+    }
+}
+
+TEST(Influence, QuadratureIsTheRandomMatrixNetworkExpectation) {
+  constexpr int kLength = 6, kLayers = 3, kDim = 24, kDraws = 60;
+  constexpr double kAlpha = 0.4;
+  std::mt19937_64 rng(7);
+  std::vector<double> mean_sq(kLength, 0.0);
+  const auto idx = [](int i, int j) { return static_cast<std::size_t>(i * kLength + j); };
+  for (int draw = 0; draw < kDraws; ++draw) {
+    // jac[i][j] = ∂x_i/∂x⁰_j, starting from the identity on the diagonal
+    std::vector<Matrix> jac(kLength * kLength, Matrix(kDim * kDim, 0.0));
+    for (int i = 0; i < kLength; ++i)
+      for (int c = 0; c < kDim; ++c) jac[idx(i, i)][static_cast<std::size_t>(c * kDim + c)] = 1;
+    Matrix tmp(kDim * kDim), mixed(kDim * kDim);
+    for (int l = 0; l < kLayers; ++l) {
+      const Matrix r = random_orthogonal(kDim, rng), u = random_orthogonal(kDim, rng);
+      std::vector<Matrix> next(jac.size(), Matrix(kDim * kDim, 0.0));
+      for (int j = 0; j < kLength; ++j) {
+        Matrix prefix(kDim * kDim, 0.0);  // Σ_{k≤i} jac[k][j]
+        for (int i = 0; i < kLength; ++i) {
+          for (std::size_t e = 0; e < prefix.size(); ++e) prefix[e] += jac[idx(i, j)][e];
+          for (std::size_t e = 0; e < prefix.size(); ++e) mixed[e] = prefix[e] / (i + 1);
+          matmul(r, jac[idx(i, j)], tmp, kDim);
+          for (std::size_t e = 0; e < tmp.size(); ++e) next[idx(i, j)][e] = (1 - kAlpha) * tmp[e];
+          matmul(u, mixed, tmp, kDim);
+          for (std::size_t e = 0; e < tmp.size(); ++e) next[idx(i, j)][e] += kAlpha * tmp[e];
+        }
+      }
+      jac.swap(next);
+    }
+    for (int j = 0; j < kLength; ++j) {
+      double sq = 0;
+      for (double v : jac[idx(kLength - 1, j)]) sq += v * v;
+      mean_sq[static_cast<std::size_t>(j)] += sq / kDim / kDraws;
+    }
+  }
+  InfluenceSpec spec = cesaro(kLength, kLayers, {kAlpha});
+  spec.paths = PathSum::kQuadrature;
+  const auto quad = influence_row_double(spec);
+  spec.paths = PathSum::kLinear;
+  const auto lin = influence_row_double(spec);
+  double worst_quad = 0, worst_lin = 0;
+  for (int j = 0; j < kLength; ++j) {
+    const double measured = std::sqrt(mean_sq[static_cast<std::size_t>(j)]);
+    worst_quad = std::max(worst_quad, std::fabs(measured / quad[j] - 1));
+    worst_lin = std::max(worst_lin, std::fabs(measured / lin[j] - 1));
+  }
+  EXPECT_LT(worst_quad, 0.03) << "quadrature row vs the random-matrix network";
+  EXPECT_GT(worst_lin, 0.15) << "the linear row should not describe it";
 }
 
 }  // namespace
