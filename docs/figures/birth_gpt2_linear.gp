@@ -525,5 +525,5 @@ $p0s1 << EOD
 EOD
 plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
      $p0s0 using 1:2 with linespoints pt 7 ps 0.4 lw 2 lc 1 title "measured (mean, band = seed range)", \
-     $p0s1 using 1:2 with lines lw 2 lc 2 title "theory, α = 0.104 (Spearman 0.983, log R² 0.962)"
+     $p0s1 using 1:2 with lines lw 2 lc 2 title "theory, linear paths, α = 0.104 (Spearman 0.983, log R² 0.962)"
 unset output

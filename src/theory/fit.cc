@@ -190,6 +190,7 @@ FitResult fit_profile(const MeasuredProfile& profile, const FitSpec& spec) {
 
   FitResult out;
   out.seeds = static_cast<int>(profile.seeds.size());
+  out.paths = spec.paths;
   out.alpha = fit_alpha(y, spec);
   const std::vector<double> t = theory_log10(spec, length, out.alpha);
   const LogFit lf = log_fit(y, t);

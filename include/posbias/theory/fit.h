@@ -42,6 +42,7 @@ struct FitResult {
   int seeds = 0;
   double log10_last_measured = 0, log10_last_predicted = 0;  // the recency anchor
   std::vector<double> theory_log10;                          // log10 c·r_j(α), j = 1..L
+  PathSum paths = PathSum::kLinear;                          // the path sum fitted
 };
 
 FitResult fit_profile(const MeasuredProfile& profile, const FitSpec& spec);
