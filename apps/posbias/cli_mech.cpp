@@ -18,13 +18,6 @@ std::uint64_t parse_seed(const std::string& text) {
   return static_cast<std::uint64_t>(s);
 }
 
-double parse_one_number(const std::string& text, const std::string& what) {
-  const std::vector<double> v = parse_number_list(text, what);
-  if (v.size() != 1 || !std::isfinite(v[0]))
-    throw std::invalid_argument(what + " must be one finite number, got '" + text + "'");
-  return v[0];
-}
-
 }  // namespace
 
 void register_heads(CLI::App& app, Action* selected) {
@@ -59,7 +52,7 @@ void register_heads(CLI::App& app, Action* selected) {
       opt.samples = parse_integer(*samples, "--samples");
       opt.length = parse_integer(*length, "--length");
       opt.seed = parse_seed(*seed);
-      opt.tau = parse_one_number(*tau, "--tau");
+      opt.tau = parse_number(*tau, "--tau");
       configure_torch();
       run_heads(opt);
     };
@@ -100,8 +93,8 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   cmd->callback([=] {
     *selected = [=] {
       DiscrepancyOptions opt = *o;
-      if (*theta != "auto") opt.sweep.theta = parse_one_number(*theta, "--theta");
-      opt.sweep.omega = parse_one_number(*omega, "--omega");
+      if (*theta != "auto") opt.sweep.theta = parse_number(*theta, "--theta");
+      opt.sweep.omega = parse_number(*omega, "--omega");
       opt.count = parse_integer(*count, "--count");
       if (opt.count < 0) throw std::invalid_argument("--count must be >= 1");
       opt.seed = parse_seed(*seed);

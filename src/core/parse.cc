@@ -40,7 +40,9 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
 
 double parse_number(const std::string& text, const std::string& what) {
   const std::vector<double> v = parse_number_list(text, what);
-  if (v.size() != 1) throw std::invalid_argument(what + " takes one number");
+  if (v.size() != 1 || !std::isfinite(v[0]))
+    throw std::invalid_argument(what + " must be one finite number, got '" + text.substr(0, 60) +
+                                "'");
   return v[0];
 }
 

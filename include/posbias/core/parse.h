@@ -12,7 +12,7 @@ namespace posbias {
 std::int64_t parse_integer(const std::string& text, const std::string& what);
 // "0.5" or "0.1,0.2,0.3"
 std::vector<double> parse_number_list(const std::string& text, const std::string& what);
-// Exactly one number: "what takes one number" for a list.
+// Exactly one finite number: "what must be one finite number, got 'X'" otherwise.
 double parse_number(const std::string& text, const std::string& what);
 // One integer in [lo, hi]: "what must be in lo..hi, got X" otherwise.
 std::int64_t parse_integer_in(const std::string& text, const std::string& what, std::int64_t lo,
