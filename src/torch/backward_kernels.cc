@@ -10,17 +10,22 @@ namespace {
 
 constexpr int kLanes = 8;  // independent partial sums, so the compiler can vectorize reductions
 
-// Σ_k a[k]·b[k] and Σ_k a[k]·w[k] (w may be null: Σ a) in one pass.
-template <typename T>
-T dot(const T* a, const T* b, std::int64_t n) {
+// Σ_k term(k) for k < n, in kLanes interleaved partial sums.
+template <typename T, typename Term>
+T lane_sum(std::int64_t n, Term term) {
   std::array<T, kLanes> acc{};
   std::int64_t k = 0;
   for (; k + kLanes <= n; k += kLanes)
-    for (int u = 0; u < kLanes; ++u) acc[u] += a[k + u] * b[k + u];
+    for (int u = 0; u < kLanes; ++u) acc[u] += term(k + u);
   T total = 0;
-  for (; k < n; ++k) total += a[k] * b[k];
+  for (; k < n; ++k) total += term(k);
   for (int u = 0; u < kLanes; ++u) total += acc[u];
   return total;
+}
+
+template <typename T>
+T dot(const T* a, const T* b, std::int64_t n) {
+  return lane_sum<T>(n, [&](std::int64_t k) { return a[k] * b[k]; });
 }
 
 template <typename T>
@@ -33,16 +38,8 @@ void norm_rows(const T* dy, const T* xhat, const T* rstd, const T* w, T* dx, std
       const T* in = dy + r * d;
       const T* xh = xhat + pos * d;
       for (std::int64_t k = 0; k < d; ++k) g[k] = in[k] * w[k];
-      T mean_g = 0;
-      if (centered) {
-        std::array<T, kLanes> acc{};
-        std::int64_t k = 0;
-        for (; k + kLanes <= d; k += kLanes)
-          for (int u = 0; u < kLanes; ++u) acc[u] += g[k + u];
-        for (; k < d; ++k) mean_g += g[k];
-        for (int u = 0; u < kLanes; ++u) mean_g += acc[u];
-        mean_g /= static_cast<T>(d);
-      }
+      const T mean_g =
+          centered ? lane_sum<T>(d, [&](std::int64_t k) { return g[k]; }) / static_cast<T>(d) : 0;
       const T mean_gx = dot(g.data(), xh, d) / static_cast<T>(d);
       const T s = rstd[pos];
       T* out = dx + r * d;
