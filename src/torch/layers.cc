@@ -26,15 +26,14 @@ torch::Tensor NormImpl::forward(const torch::Tensor& x, NormCache* cache) {
     y = out, mean = m, rstd = r;
   }
   if (cache != nullptr) {
-    const auto xd = x.detach(), m = mean.defined() ? mean.detach() : mean, r = rstd.detach();
-    *cache = {xd, m, r, rms ? xd * r : (xd - m) * r};
+    const auto xd = x.detach(), r = rstd.detach();
+    *cache = {r, rms ? xd * r : (xd - mean.detach()) * r};
   }
   return y;
 }
 
 NormCache NormCache::row(std::int64_t i) const {
-  return {input.narrow(1, i, 1), mean.defined() ? mean.narrow(1, i, 1) : mean, rstd.narrow(1, i, 1),
-          xhat.narrow(1, i, 1)};
+  return {rstd.narrow(1, i, 1), xhat.narrow(1, i, 1)};
 }
 
 // LayerNorm: dx = rstd·(g - mean(g) - x̂·mean(g·x̂)), g = dy·w.  RMSNorm drops the mean(g) term.
@@ -335,11 +334,8 @@ torch::Tensor MlpImpl::forward(const torch::Tensor& x, MlpCache* cache) {
 torch::Tensor MlpImpl::backward(const MlpCache& c, const torch::Tensor& dy) const {
   auto da = torch::matmul(dy, proj->weight);  // [C, B, L, M]
   if (!gated) return torch::matmul(da.mul_(c.act_grad), fc->weight);
-  const auto m = da.size(-1);
-  auto shape = c.act_grad.sizes().vec();
-  shape.back() = m;
-  shape.insert(shape.end() - 1, 2);  // [B, L, 2, M]: (dgate, dup) factors
-  const auto dpre = (da.unsqueeze(-2) * c.act_grad.view(shape)).flatten(-2);
+  // act_grad as [B, L, 2, M]: the (dgate, dup) factors of each dA
+  const auto dpre = (da.unsqueeze(-2) * c.act_grad.unflatten(-1, {2, da.size(-1)})).flatten(-2);
   return torch::matmul(dpre, fc->weight);
 }
 

@@ -19,8 +19,6 @@ namespace posbias {
 
 // ---- Norm: LayerNorm (gpt2, gptj) or RMSNorm (qwen2) over the last dimension ----
 struct NormCache {
-  torch::Tensor input;                  // x [B, L, D]
-  torch::Tensor mean;                   // [B, L, 1] (LayerNorm only)
   torch::Tensor rstd;                   // [B, L, 1]
   torch::Tensor xhat;                   // [B, L, D] normalized input (before the weight)
   NormCache row(std::int64_t i) const;  // position i alone: [B, 1, ·]
