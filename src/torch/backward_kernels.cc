@@ -28,13 +28,15 @@ T dot(const T* a, const T* b, std::int64_t n) {
   return lane_sum<T>(n, [&](std::int64_t k) { return a[k] * b[k]; });
 }
 
+// Row r belongs to position (r / group) % positions: group = 1 for cotangents [C, B, L, D],
+// group = R for per-position maps [B, L, R, D].
 template <typename T>
 void norm_rows(const T* dy, const T* xhat, const T* rstd, const T* w, T* dx, std::int64_t rows,
-               std::int64_t positions, std::int64_t d, bool centered) {
+               std::int64_t positions, std::int64_t group, std::int64_t d, bool centered) {
   at::parallel_for(0, rows, 32, [&](std::int64_t begin, std::int64_t end) {
     std::vector<T> g(static_cast<std::size_t>(d));
     for (std::int64_t r = begin; r < end; ++r) {
-      const std::int64_t pos = r % positions;
+      const std::int64_t pos = (r / group) % positions;
       const T* in = dy + r * d;
       const T* xh = xhat + pos * d;
       for (std::int64_t k = 0; k < d; ++k) g[k] = in[k] * w[k];
@@ -72,25 +74,44 @@ void softmax_rows(T* dp, const T* p, std::int64_t heads, std::int64_t length, st
 
 }  // namespace
 
-torch::Tensor norm_backward_rows(const torch::Tensor& dy, const torch::Tensor& xhat,
-                                 const torch::Tensor& rstd, const torch::Tensor& weight,
-                                 bool centered) {
+namespace {
+
+torch::Tensor norm_backward(const torch::Tensor& dy, const torch::Tensor& xhat,
+                            const torch::Tensor& rstd, const torch::Tensor& weight, bool centered,
+                            std::int64_t group) {
   const auto in = dy.contiguous();
   const auto xh = xhat.contiguous();
   const auto rs = rstd.contiguous();
   const auto w = weight.to(dy.scalar_type()).contiguous();
   const std::int64_t d = in.size(-1), positions = xh.numel() / d;
   TORCH_CHECK(xh.size(-1) == d && rs.numel() == positions && w.numel() == d &&
-                  in.numel() % xh.numel() == 0 && xh.scalar_type() == in.scalar_type() &&
+                  in.numel() % (xh.numel() * group) == 0 && xh.scalar_type() == in.scalar_type() &&
                   rs.scalar_type() == in.scalar_type(),
-              "norm_backward_rows: shapes or dtypes do not match");
+              "norm_backward: shapes or dtypes do not match");
   auto dx = torch::empty_like(in);
-  AT_DISPATCH_FLOATING_TYPES(in.scalar_type(), "norm_backward_rows", [&] {
+  AT_DISPATCH_FLOATING_TYPES(in.scalar_type(), "norm_backward", [&] {
     norm_rows<scalar_t>(in.data_ptr<scalar_t>(), xh.data_ptr<scalar_t>(), rs.data_ptr<scalar_t>(),
                         w.data_ptr<scalar_t>(), dx.data_ptr<scalar_t>(), in.numel() / d, positions,
-                        d, centered);
+                        group, d, centered);
   });
   return dx;
+}
+
+}  // namespace
+
+torch::Tensor norm_backward_rows(const torch::Tensor& dy, const torch::Tensor& xhat,
+                                 const torch::Tensor& rstd, const torch::Tensor& weight,
+                                 bool centered) {
+  return norm_backward(dy, xhat, rstd, weight, centered, /*group=*/1);
+}
+
+torch::Tensor norm_backward_maps(const torch::Tensor& maps, const torch::Tensor& xhat,
+                                 const torch::Tensor& rstd, const torch::Tensor& weight,
+                                 bool centered) {
+  TORCH_CHECK(maps.dim() == 4 && xhat.dim() == 3 && maps.size(0) == xhat.size(0) &&
+                  maps.size(1) == xhat.size(1),
+              "norm_backward_maps: expects maps [B, L, R, D] and xhat [B, L, D]");
+  return norm_backward(maps, xhat, rstd, weight, centered, /*group=*/maps.size(2));
 }
 
 void causal_softmax_backward_(torch::Tensor& dp, const torch::Tensor& p) {

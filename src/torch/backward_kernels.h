@@ -14,6 +14,11 @@ namespace posbias {
 torch::Tensor norm_backward_rows(const torch::Tensor& dy, const torch::Tensor& xhat,
                                  const torch::Tensor& rstd, const torch::Tensor& weight,
                                  bool centered);
+// The same applied to every row of per-position maps [B, L, R, D] (rows of position i use
+// position i's x̂ and rstd): the norm backward composed after a D-column map at each position.
+torch::Tensor norm_backward_maps(const torch::Tensor& maps, const torch::Tensor& xhat,
+                                 const torch::Tensor& rstd, const torch::Tensor& weight,
+                                 bool centered);
 
 // Softmax backward in place for causal attention with the cotangents inside the rows:
 // dp [H, L, C, L] (query i, cotangent c, key j) becomes dS = P ⊙ (dP − Σ_j dP ⊙ P) with

@@ -47,6 +47,19 @@ std::int64_t chunk_size(const ModelConfig& cfg, std::int64_t length, const Jacob
                                   total);
 }
 
+// The MLP half of a block costs 2·D·(M + M_fc) FLOPs per cotangent and position through its
+// two GEMMs (M_fc = M, or 2M for SwiGLU's gate|up), against 2·D²·M_fc once per position to
+// build its D×D map and 2·D² per cotangent to apply it. The margin covers the map's extra
+// passes. Block by block also keeps every cotangent in memory, twice.
+bool backward_by_block(const ModelConfig& cfg, std::int64_t length, const JacobianSpec& spec,
+                       std::int64_t total, std::int64_t bytes_per_value) {
+  if (spec.order != BackwardOrder::kAuto) return spec.order == BackwardOrder::kByBlock;
+  const double d = static_cast<double>(cfg.d_model), m = static_cast<double>(cfg.mlp);
+  const double m_fc = cfg.gated_mlp() ? 2 * m : m, c = static_cast<double>(total);
+  const double state = 2.0 * static_cast<double>(bytes_per_value * length) * c * d;
+  return c * (m + m_fc - d) >= 1.25 * d * m_fc && state <= 0.5 * spec.memory_budget_gb * 1e9;
+}
+
 torch::Tensor autograd_loop(Transformer& model, const torch::Tensor& x, std::int64_t q) {
   const auto input = x.detach().clone().requires_grad_(true);
   const auto y = model->forward_embeddings(input);  // [1, L, D]
@@ -90,21 +103,27 @@ torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const
   }
   const std::int64_t total = seeds.size(0);
   const std::int64_t chunk = chunk_size(model->config(), length, spec, total, x.element_size());
-  // Chunks run whole on separate threads (torch and OpenBLAS run single-threaded inside a
-  // parallel region), which avoids splitting every small op and GEMM across the cores.
-  const std::int64_t n_chunks = (total + chunk - 1) / chunk;
-  std::vector<torch::Tensor> parts(static_cast<std::size_t>(n_chunks));
-  at::parallel_for(0, n_chunks, 1, [&](std::int64_t begin, std::int64_t end) {
-    torch::NoGradGuard no_grad;
-    for (std::int64_t i = begin; i < end; ++i) {
-      const std::int64_t start = i * chunk, n = std::min(chunk, total - start);
-      const auto dy = seeds.slice(0, start, start + n).unsqueeze(1);      // [n, 1, D]
-      const torch::Tensor dx = model->backward_from_query(cache, dy, q);  // [n, 1, L, D]
-      parts[static_cast<std::size_t>(i)] = dx.to(torch::kFloat64).pow(2).sum({0, 1, 3});
-    }
-  });
   torch::Tensor sq = torch::zeros({length}, x.options().dtype(torch::kFloat64));
-  for (const auto& part : parts) sq += part;  // in chunk order: the same sum for any threads
+  if (backward_by_block(model->config(), length, spec, total, x.element_size())) {
+    const auto dx = model->backward_from_query_by_block(cache, seeds.unsqueeze(1), q, chunk);
+    for (std::int64_t j = 0; j < length; ++j)  // [C, D] per position, summed in float64
+      sq[j] = dx[j].to(torch::kFloat64).pow(2).sum();
+  } else {
+    // Chunks run whole on separate threads (torch and OpenBLAS run single-threaded inside a
+    // parallel region), which avoids splitting every small op and GEMM across the cores.
+    const std::int64_t n_chunks = (total + chunk - 1) / chunk;
+    std::vector<torch::Tensor> parts(static_cast<std::size_t>(n_chunks));
+    at::parallel_for(0, n_chunks, 1, [&](std::int64_t begin, std::int64_t end) {
+      torch::NoGradGuard no_grad;
+      for (std::int64_t i = begin; i < end; ++i) {
+        const std::int64_t start = i * chunk, n = std::min(chunk, total - start);
+        const auto dy = seeds.slice(0, start, start + n).unsqueeze(1);      // [n, 1, D]
+        const torch::Tensor dx = model->backward_from_query(cache, dy, q);  // [n, 1, L, D]
+        parts[static_cast<std::size_t>(i)] = dx.to(torch::kFloat64).pow(2).sum({0, 1, 3});
+      }
+    });
+    for (const auto& part : parts) sq += part;  // in chunk order: the same sum for any threads
+  }
   if (spec.method == JacobianMethod::kHutchinson) sq /= static_cast<double>(total);
   return sq.sqrt();
 }

@@ -32,13 +32,17 @@ torch::Tensor NormImpl::forward(const torch::Tensor& x, NormCache* cache) {
   return y;
 }
 
-NormCache NormCache::row(std::int64_t i) const {
-  return {rstd.narrow(1, i, 1), xhat.narrow(1, i, 1)};
+NormCache NormCache::rows(std::int64_t begin, std::int64_t n) const {
+  return {rstd.narrow(1, begin, n), xhat.narrow(1, begin, n)};
 }
 
 // LayerNorm: dx = rstd·(g - mean(g) - x̂·mean(g·x̂)), g = dy·w.  RMSNorm drops the mean(g) term.
 torch::Tensor NormImpl::backward(const NormCache& c, const torch::Tensor& dy) const {
   return norm_backward_rows(dy, c.xhat, c.rstd, weight.detach(), /*centered=*/!rms);
+}
+
+torch::Tensor NormImpl::backward_maps(const NormCache& c, const torch::Tensor& maps) const {
+  return norm_backward_maps(maps, c.xhat, c.rstd, weight.detach(), /*centered=*/!rms);
 }
 
 // ---------------------------------------------------------------- positions
@@ -314,8 +318,8 @@ torch::Tensor activation_grad(const torch::Tensor& pre, bool gated) {
 
 }  // namespace
 
-MlpCache MlpCache::row(std::int64_t i) const {
-  return {pre.narrow(1, i, 1), act_grad.narrow(1, i, 1)};
+MlpCache MlpCache::rows(std::int64_t begin, std::int64_t n) const {
+  return {pre.narrow(1, begin, n), act_grad.narrow(1, begin, n)};
 }
 
 torch::Tensor MlpImpl::forward(const torch::Tensor& x, MlpCache* cache) {
@@ -337,6 +341,12 @@ torch::Tensor MlpImpl::backward(const MlpCache& c, const torch::Tensor& dy) cons
   // act_grad as [B, L, 2, M]: the (dgate, dup) factors of each dA
   const auto dpre = (da.unsqueeze(-2) * c.act_grad.unflatten(-1, {2, da.size(-1)})).flatten(-2);
   return torch::matmul(dpre, fc->weight);
+}
+
+torch::Tensor MlpImpl::position_maps(const MlpCache& c) const {
+  const auto& f = c.act_grad;                                                         // [B, L, Mfc]
+  const auto w = gated ? torch::cat({proj->weight, proj->weight}, 1) : proj->weight;  // [D, Mfc]
+  return torch::matmul(w.detach() * f.unsqueeze(-2), fc->weight.detach());  // [B, n, D, D]
 }
 
 }  // namespace posbias

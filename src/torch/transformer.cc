@@ -1,5 +1,7 @@
 #include "posbias/model/transformer.h"
 
+#include <ATen/Parallel.h>
+
 #include <cmath>
 #include <stdexcept>
 
@@ -39,13 +41,31 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const PositionContext& 
 
 torch::Tensor BlockImpl::backward(const BlockCache& c, const torch::Tensor& dy,
                                   const PositionContext& pos) const {
+  return finish_backward(c, dy, mlp_half(c, dy), pos);
+}
+
+torch::Tensor BlockImpl::mlp_half(const BlockCache& c, const torch::Tensor& dy) const {
+  if (parallel) return mlp->backward(c.mlp, dy);
+  return ln2->backward(c.ln2, mlp->backward(c.mlp, dy)).add_(dy);
+}
+
+torch::Tensor BlockImpl::mlp_maps(const BlockCache& c, std::int64_t begin, std::int64_t n) const {
+  auto maps = mlp->position_maps(c.mlp.rows(begin, n));
+  if (parallel) return maps;
+  maps = ln2->backward_maps(c.ln2.rows(begin, n), maps);
+  maps.diagonal(0, -2, -1).add_(1);  // the residual
+  return maps;
+}
+
+torch::Tensor BlockImpl::finish_backward(const BlockCache& c, const torch::Tensor& dy,
+                                         const torch::Tensor& mlp_half,
+                                         const PositionContext& pos) const {
   if (parallel) {
     auto branches = attn->backward(c.attn, dy, pos);
-    branches.add_(mlp->backward(c.mlp, dy));
+    branches.add_(mlp_half);
     return ln1->backward(c.ln1, branches).add_(dy);
   }
-  const auto dh = ln2->backward(c.ln2, mlp->backward(c.mlp, dy)).add_(dy);
-  return ln1->backward(c.ln1, attn->backward(c.attn, dh, pos)).add_(dh);
+  return ln1->backward(c.ln1, attn->backward(c.attn, mlp_half, pos)).add_(mlp_half);
 }
 
 torch::Tensor BlockImpl::backward_from_row(const BlockCache& c, const torch::Tensor& dy_row,
@@ -168,6 +188,58 @@ torch::Tensor TransformerImpl::backward_from_query(const ForwardCache& cache,
   torch::Tensor g = layers.back()->backward_from_row(cache.blocks.back(), top, q, cache.pos);
   for (std::size_t l = layers.size() - 1; l-- > 0;)
     g = layers[l]->backward(cache.blocks[l], g, cache.pos);
+  return g;
+}
+
+torch::Tensor TransformerImpl::backward_from_query_by_block(const ForwardCache& cache,
+                                                            const torch::Tensor& dquery,
+                                                            std::int64_t q,
+                                                            std::int64_t chunk) const {
+  torch::NoGradGuard no_grad;
+  TORCH_CHECK(dquery.dim() == 3 && dquery.size(1) == 1 && chunk >= 1,
+              "backward_from_query_by_block expects dquery [C, 1, D] and chunk >= 1");
+  const std::int64_t cot = dquery.size(0), length = cache.pos.length;
+  const std::int64_t chunks = (cot + chunk - 1) / chunk;
+  // Cotangents are kept position-major, [L, C, D]: one position's C rows are the left operand
+  // of its map. A chunk reads and writes only its own columns, so chunks run concurrently.
+  auto g = torch::empty({length, cot, dquery.size(2)}, dquery.options());
+  auto for_chunks = [&](const std::function<torch::Tensor(std::int64_t, std::int64_t)>& step) {
+    at::parallel_for(0, chunks, 1, [&](std::int64_t begin, std::int64_t end) {
+      torch::NoGradGuard ng;
+      for (std::int64_t i = begin; i < end; ++i) {
+        const std::int64_t start = i * chunk, n = std::min(chunk, cot - start);
+        const auto dx = step(start, n);  // [n, 1, L, D]
+        g.narrow(1, start, n).copy_(dx.squeeze(1).transpose(0, 1));
+      }
+    });
+  };
+  auto chunk_of = [](const torch::Tensor& t, std::int64_t start, std::int64_t n) {
+    return t.narrow(1, start, n).transpose(0, 1).unsqueeze(1).contiguous();  // [n, 1, L, D]
+  };
+  for_chunks([&](std::int64_t start, std::int64_t n) {
+    const auto top =
+        ln_f->backward(cache.final_norm.row(q), dquery.narrow(0, start, n).unsqueeze(2));
+    return layers.back()->backward_from_row(cache.blocks.back(), top, q, cache.pos);
+  });
+  // Positions per map product: enough rows to keep the GEMMs large, a bounded temporary.
+  constexpr std::int64_t kPositionsPerTask = 8;
+  for (std::size_t l = layers.size() - 1; l-- > 0;) {
+    const Block& block = layers[l];
+    const BlockCache& c = cache.blocks[l];
+    auto half = torch::empty_like(g);
+    at::parallel_for(0, length, kPositionsPerTask, [&](std::int64_t begin, std::int64_t end) {
+      torch::NoGradGuard ng;
+      for (std::int64_t i = begin; i < end; i += kPositionsPerTask) {
+        const std::int64_t n = std::min(kPositionsPerTask, end - i);
+        auto out = half.narrow(0, i, n);
+        at::bmm_out(out, g.narrow(0, i, n), block->mlp_maps(c, i, n)[0]);
+      }
+    });
+    for_chunks([&](std::int64_t start, std::int64_t n) {
+      const auto dy_chunk = block->parallel ? chunk_of(g, start, n) : torch::Tensor();
+      return block->finish_backward(c, dy_chunk, chunk_of(half, start, n), cache.pos);
+    });
+  }
   return g;
 }
 

@@ -46,19 +46,22 @@ TEST(Jacobian, ExactMatchesAutogradLoop) {
         torch::manual_seed(3);
         const auto x = (torch::randn({1, 12, 16}) * 0.5).to(dtype);
         for (std::int64_t q : {0, 7}) {
-          JacobianSpec ref{JacobianMethod::kAutogradLoop, q};
-          JacobianSpec fast{JacobianMethod::kExact, q};
-          fast.max_chunk = 5;  // exercise chunking
-          const auto a = jacobian_profile(m, x, ref);
-          const auto b = jacobian_profile(m, x, fast);
-          const double rel = ((a - b).abs() / a.abs().clamp_min(1e-30)).max().item<double>();
-          const double tol = dtype == torch::kFloat64 ? 1e-10 : 1e-5;
-          EXPECT_LT(rel, tol) << to_string(f) << "/" << to_string(pos) << " q=" << q
-                              << (dtype == torch::kFloat64 ? " f64" : " f32")
-                              << " worst relative error " << rel;
-          if (q == 7) {
-            EXPECT_EQ(b.slice(0, 7).abs().max().item<double>(), 0.0)
-                << "causality: keys after the query";
+          const auto a = jacobian_profile(m, x, JacobianSpec{JacobianMethod::kAutogradLoop, q});
+          for (BackwardOrder order : {BackwardOrder::kByChunk, BackwardOrder::kByBlock}) {
+            JacobianSpec fast{JacobianMethod::kExact, q};
+            fast.max_chunk = 5;  // exercise chunking
+            fast.order = order;
+            const auto b = jacobian_profile(m, x, fast);
+            const double rel = ((a - b).abs() / a.abs().clamp_min(1e-30)).max().item<double>();
+            const double tol = dtype == torch::kFloat64 ? 1e-10 : 1e-5;
+            EXPECT_LT(rel, tol) << to_string(f) << "/" << to_string(pos) << " q=" << q
+                                << (dtype == torch::kFloat64 ? " f64" : " f32")
+                                << (order == BackwardOrder::kByBlock ? " by block" : " by chunk")
+                                << " worst relative error " << rel;
+            if (q == 7) {
+              EXPECT_EQ(b.slice(0, 7).abs().max().item<double>(), 0.0)
+                  << "causality: keys after the query";
+            }
           }
         }
       }
@@ -82,9 +85,13 @@ TEST(Jacobian, LongSequencesCrossCausalBlocks) {
     const auto x = (torch::randn({1, 150, 16}) * 0.5).to(torch::kFloat64);
     for (std::int64_t q : {0, 130}) {
       const auto a = jacobian_profile(m, x, JacobianSpec{JacobianMethod::kAutogradLoop, q});
-      const auto b = jacobian_profile(m, x, JacobianSpec{JacobianMethod::kExact, q});
-      const double rel = ((a - b).abs() / a.abs().clamp_min(1e-30)).max().item<double>();
-      EXPECT_LT(rel, 1e-10) << to_string(f) << " q=" << q << " worst relative error " << rel;
+      for (BackwardOrder order : {BackwardOrder::kByChunk, BackwardOrder::kByBlock}) {
+        JacobianSpec fast{JacobianMethod::kExact, q};
+        fast.order = order;
+        const auto b = jacobian_profile(m, x, fast);
+        const double rel = ((a - b).abs() / a.abs().clamp_min(1e-30)).max().item<double>();
+        EXPECT_LT(rel, 1e-10) << to_string(f) << " q=" << q << " worst relative error " << rel;
+      }
     }
     ForwardCache cache;
     {
@@ -112,6 +119,10 @@ TEST(Jacobian, HutchinsonIsUnbiased) {
   // Relative std of a k-probe estimate of ‖J‖² is about sqrt(2/k) = 2%; the norm halves it.
   const double rel = ((est - exact).abs() / exact).max().item<double>();
   EXPECT_LT(rel, 0.05) << "worst relative error " << rel;
+  h.order = BackwardOrder::kByBlock;  // the same probes organized block by block
+  EXPECT_LT((jacobian_profile(m, x, h) - est).abs().max().item<double>(),
+            1e-12 * est.max().item<double>());
+  h.order = BackwardOrder::kAuto;
   h.probes = 0;
   EXPECT_THROW(jacobian_profile(m, x, h), std::invalid_argument);
   JacobianSpec bad{JacobianMethod::kExact, 11};

@@ -2,9 +2,9 @@
 // y_q is the final normed hidden state at the query and x_j the input embedding at j.
 //
 // kExact propagates the D one-hot cotangents of y_q through one linearized backward pass
-// (Transformer::backward_to_input), in chunks that bound memory. kHutchinson propagates k
-// Gaussian probes v and averages ‖J_jᵀv‖² (an unbiased estimate of ‖J_j‖²_F). kAutogradLoop
-// is the textbook reference: D separate vector-Jacobian products through autograd.
+// (Transformer::backward_from_query[_by_block]), in chunks that bound memory. kHutchinson
+// propagates k Gaussian probes v and averages ‖J_jᵀv‖² (an unbiased estimate of ‖J_j‖²_F).
+// kAutogradLoop is the textbook reference: D separate vector-Jacobian products through autograd.
 // Shapes: x [1, L, D]; the profile is [L] float64.
 #pragma once
 
@@ -15,6 +15,11 @@
 namespace posbias {
 
 enum class JacobianMethod { kExact, kHutchinson, kAutogradLoop };
+// How the exact and Hutchinson backward is organized: chunk by chunk through the whole model
+// (each chunk of cotangents takes both MLP GEMMs), or block by block with each MLP half applied
+// as one D×D map per position (Transformer::backward_from_query_by_block). kAuto takes the
+// block-by-block pass when it needs fewer FLOPs (many cotangents: exact) and fits the budget.
+enum class BackwardOrder { kAuto, kByChunk, kByBlock };
 JacobianMethod parse_jacobian_method(const std::string& name);
 
 struct JacobianSpec {
@@ -24,6 +29,7 @@ struct JacobianSpec {
   std::uint64_t probe_seed = 0;   // Hutchinson RNG seed
   std::int64_t max_chunk = 0;     // cotangents per backward pass; 0 = from the memory budget
   double memory_budget_gb = 4.0;  // for the automatic chunk size
+  BackwardOrder order = BackwardOrder::kAuto;
 };
 
 torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const JacobianSpec& spec,

@@ -19,9 +19,10 @@ namespace posbias {
 
 // ---- Norm: LayerNorm (gpt2, gptj) or RMSNorm (qwen2) over the last dimension ----
 struct NormCache {
-  torch::Tensor rstd;                   // [B, L, 1]
-  torch::Tensor xhat;                   // [B, L, D] normalized input (before the weight)
-  NormCache row(std::int64_t i) const;  // position i alone: [B, 1, ·]
+  torch::Tensor rstd;  // [B, L, 1]
+  torch::Tensor xhat;  // [B, L, D] normalized input (before the weight)
+  NormCache rows(std::int64_t begin, std::int64_t n) const;  // positions [begin, begin + n)
+  NormCache row(std::int64_t i) const { return rows(i, 1); }
 };
 
 class NormImpl : public torch::nn::Module {
@@ -29,6 +30,9 @@ class NormImpl : public torch::nn::Module {
   NormImpl(std::int64_t dim, bool rms, double eps);
   torch::Tensor forward(const torch::Tensor& x, NormCache* cache = nullptr);
   torch::Tensor backward(const NormCache& cache, const torch::Tensor& dy) const;
+  // The backward applied to each row of per-position maps [B, L, R, D] (the norm composed
+  // after a map at every position of the cache): the rows of position i are cotangents at i.
+  torch::Tensor backward_maps(const NormCache& cache, const torch::Tensor& maps) const;
 
   torch::Tensor weight, bias;  // bias undefined for RMSNorm
   bool rms;
@@ -108,7 +112,8 @@ TORCH_MODULE(Attention);
 struct MlpCache {
   torch::Tensor pre;       // [B, L, M] fc output (GELU) or [B, L, 2M] gate|up (SwiGLU)
   torch::Tensor act_grad;  // GELU'(pre) [B, L, M], or (up·silu'(gate) | silu(gate)) [B, L, 2M]
-  MlpCache row(std::int64_t i) const;  // position i alone: [B, 1, ·]
+  MlpCache rows(std::int64_t begin, std::int64_t n) const;  // positions [begin, begin + n)
+  MlpCache row(std::int64_t i) const { return rows(i, 1); }
 };
 
 class MlpImpl : public torch::nn::Module {
@@ -116,6 +121,10 @@ class MlpImpl : public torch::nn::Module {
   explicit MlpImpl(const ModelConfig& cfg);
   torch::Tensor forward(const torch::Tensor& x, MlpCache* cache = nullptr);
   torch::Tensor backward(const MlpCache& cache, const torch::Tensor& dy) const;
+  // The backward is linear at each position i: dy_i ↦ dy_i·A_i, A_i = W_proj·diag(f_i)·W_fc
+  // ([D, M]·[M, M]·[M, D], f the cached activation derivative; SwiGLU stacks its gate and up
+  // factors, [D, 2M]·[2M, D]). Returns A at every position of the cache: [B, L, D, D].
+  torch::Tensor position_maps(const MlpCache& cache) const;
 
   torch::nn::Linear fc{nullptr};    // D → M (GELU) or D → 2M gate|up (SwiGLU)
   torch::nn::Linear proj{nullptr};  // M → D

@@ -33,6 +33,16 @@ class BlockImpl : public torch::nn::Module {
                         BlockCache* cache = nullptr);
   torch::Tensor backward(const BlockCache& cache, const torch::Tensor& dy,
                          const PositionContext& pos) const;
+  // The backward in two halves, backward(c, dy) = finish_backward(c, dy, mlp_half(c, dy)):
+  //   sequential blocks: dh = dy + ln2ᵀ(mlpᵀ(dy)), then dx = dh + ln1ᵀ(attnᵀ(dh));
+  //   parallel blocks:   m = mlpᵀ(dy) (ln1 is shared), then dx = ln1ᵀ(attnᵀ(dy) + m) + dy.
+  // The MLP half is linear at each position: mlp_maps gives its D×D matrices T_i for positions
+  // [begin, begin + n), [B, n, D, D] with mlp_half_i = dy_i·T_i, so that many cotangents can
+  // share one product per position instead of two GEMMs through the MLP width each.
+  torch::Tensor mlp_half(const BlockCache& cache, const torch::Tensor& dy) const;
+  torch::Tensor mlp_maps(const BlockCache& cache, std::int64_t begin, std::int64_t n) const;
+  torch::Tensor finish_backward(const BlockCache& cache, const torch::Tensor& dy,
+                                const torch::Tensor& mlp_half, const PositionContext& pos) const;
   // dy_row [C, B, 1, D] is the cotangent at position `row` only → dx [C, B, L, D].
   torch::Tensor backward_from_row(const BlockCache& cache, const torch::Tensor& dy_row,
                                   std::int64_t row, const PositionContext& pos) const;
@@ -99,6 +109,13 @@ class TransformerImpl : public torch::nn::Module {
   // differentiates position q's MLP and attention row.
   torch::Tensor backward_from_query(const ForwardCache& cache, const torch::Tensor& dquery,
                                     std::int64_t q) const;
+  // The same for many cotangents (B = 1), block by block: each block's MLP half is applied
+  // as one D×D map per position to all C cotangents at once (Block::mlp_maps; threads split
+  // the positions), and its attention half runs in chunks of `chunk` cotangents (threads
+  // split the chunks). Cheaper when C is a sizeable fraction of D (exact Jacobians).
+  // dquery [C, 1, D] → input cotangents position-major, [L, C, D].
+  torch::Tensor backward_from_query_by_block(const ForwardCache& cache, const torch::Tensor& dquery,
+                                             std::int64_t q, std::int64_t chunk) const;
 
   ActivationCache run_with_cache(const torch::Tensor& x,
                                  const std::function<bool(const std::string&)>& names_filter = {});
