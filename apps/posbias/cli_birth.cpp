@@ -65,6 +65,10 @@ void register_birth(CLI::App& app, Action* selected) {
   cmd->add_option("--input", o.input,
                   "gaussian (embeddings ~ N(0, init std²)) or tokens (random ids)")
       ->capture_default_str();
+  cmd->add_option("--init", o.init,
+                  "hf (Hugging Face init; GPT-2's residual projections / sqrt(2·layers)) or "
+                  "unscaled (those projections drawn like every other weight)")
+      ->capture_default_str();
   cmd->add_option("--seed", a->seed, "base seed; seed s uses seed + s")->capture_default_str();
   cmd->add_option("--bootstrap", a->bootstrap, "bootstrap resamples for the α CI")
       ->capture_default_str();

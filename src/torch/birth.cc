@@ -70,6 +70,9 @@ ModelConfig birth_model_config(const BirthOptions& o) {
                                 std::to_string(o.length));
   }
   if (c.pos == PosEncoding::kLearned) c.max_positions = std::max(c.max_positions, o.length);
+  if (o.init != "hf" && o.init != "unscaled")
+    throw std::invalid_argument("--init must be hf or unscaled, got '" + o.init + "'");
+  c.residual_init_scaling = o.init == "hf";
   c.validate();
   return c;
 }
@@ -82,6 +85,8 @@ BirthResult measure_birth(const BirthOptions& o) {
   }
   if (o.weights.empty() != o.config.empty())
     throw std::invalid_argument("--config and --weights go together");
+  if (!o.weights.empty() && o.init != "hf")
+    throw std::invalid_argument("--init applies to models at init, not to --weights");
   const PathSum paths = parse_path_sum(o.paths);
   JacobianSpec js;
   js.method = parse_jacobian_method(o.method);
@@ -175,6 +180,7 @@ nlohmann::json birth_json(const BirthOptions& o, const BirthResult& r) {
                       {"query", o.query == 0 ? o.length : o.query},
                       {"seeds", r.profile_seeds.size()},
                       {"input", o.tokens.empty() ? o.input : "tokens:" + o.tokens},
+                      {"init", o.weights.empty() ? o.init : "checkpoint"},
                       {"seed", o.seed},
                       {"weights", o.weights.empty() ? "init" : o.weights}};
   auto summary = [](const FitResult& f) {

@@ -134,6 +134,20 @@ TEST(Cli, BirthMeasuresAndFits) {
   // The CSV feeds `theory fit` directly.
   const CliResult f = run_cli("theory fit --profile " + (dir / "b.csv").string() + " -H 4");
   EXPECT_EQ(f.code, 0) << f.err;
+  // Without GPT-2's 1/sqrt(2·layers) residual scaling the attention branch is stronger: the
+  // middle keeps more influence relative to the query's own position.
+  const CliResult u = run_cli(
+      "birth --arch gpt2 --layers 4 --d-model 32 --heads 4 --length 24 --seeds 3 "
+      "--init unscaled --json " +
+      (dir / "u.json").string());
+  ASSERT_EQ(u.code, 0) << u.err;
+  const auto ju = nlohmann::json::parse(slurp(dir / "u.json"));
+  EXPECT_EQ(j["measurement"]["init"], "hf");
+  EXPECT_EQ(ju["measurement"]["init"], "unscaled");
+  auto middle_share = [](const nlohmann::json& p) {
+    return p["profile"][12].get<double>() / p["profile"][23].get<double>();
+  };
+  EXPECT_GT(middle_share(ju), 1.5 * middle_share(j));
   std::filesystem::remove_all(dir);
 }
 
@@ -145,6 +159,7 @@ TEST(Cli, BirthBadInput) {
   expect_usage_error("birth --seeds 0", "--seeds");
   expect_usage_error("birth --method magic", "magic");
   expect_usage_error("birth --paths cubic", "cubic");
+  expect_usage_error("birth --init xavier", "xavier");
   expect_usage_error("birth --pos sideways", "sideways");
   expect_usage_error("birth --weights x.safetensors", "--config");
   const auto dir = std::filesystem::temp_directory_path() /

@@ -93,6 +93,32 @@ INSTANTIATE_TEST_SUITE_P(Families, ModelGolden,
                          testing::Values("gpt2", "gpt2_alibi", "qwen2", "qwen2_none", "gptj",
                                          "gptj_learned"));
 
+// GPT-2's init scales the residual projections by 1/sqrt(2·layers) unless switched off;
+// other families never scale.
+TEST(Init, ResidualProjectionScaling) {
+  auto std_of = [](Transformer& m, const std::string& name) {
+    for (const auto& p : m->named_parameters())
+      if (p.key() == name) return p.value().std().item<double>();
+    ADD_FAILURE() << "no parameter " << name;
+    return 0.0;
+  };
+  for (const Family f : {Family::kGpt2, Family::kQwen2}) {
+    for (const bool scaled : {true, false}) {
+      ModelConfig cfg = family_default(f);
+      cfg.vocab = 37, cfg.layers = 8, cfg.d_model = 64, cfg.heads = 4, cfg.kv_heads = 4;
+      cfg.mlp = 256, cfg.max_positions = 16;
+      cfg.residual_init_scaling = scaled;
+      Transformer m(cfg, /*token_embeddings=*/false);
+      m->init_weights(3);
+      const double want = f == Family::kGpt2 && scaled ? 0.02 / 4.0 : 0.02;  // sqrt(2·8) = 4
+      for (const char* name : {"blocks.0.attn.out.weight", "blocks.7.mlp.proj.weight"}) {
+        EXPECT_NEAR(std_of(m, name), want, 0.05 * want) << to_string(f) << " " << name;
+      }
+      EXPECT_NEAR(std_of(m, "blocks.0.attn.qkv.weight"), 0.02, 0.001) << to_string(f);
+    }
+  }
+}
+
 TEST(HfWeights, RoundTripAndHostileFiles) {
   ModelConfig cfg = model_config_from_hf(read_hf_config(kModels / "qwen2/config.json"));
   Transformer a(cfg), b(cfg);

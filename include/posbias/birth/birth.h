@@ -29,6 +29,7 @@ struct BirthOptions {
   std::int64_t probes = 16;        // Hutchinson probes
   std::int64_t query = 0;          // 0 = last
   std::string input = "gaussian";  // gaussian | tokens
+  std::string init = "hf";         // hf | unscaled (GPT-2 residual projections not scaled)
   std::uint64_t seed = 0;          // base seed: seed s uses seed + s
   int bootstrap = 200;
   std::string config, weights, tokens;  // a trained checkpoint and its token file

@@ -39,6 +39,9 @@ struct ModelConfig {
   bool tie_embeddings = true;
   PosEncoding pos = PosEncoding::kLearned;
   double dropout = 0.0;  // embedding, attention and residual dropout
+  // GPT-2's init draws the residual projections (attention and MLP output) with std
+  // init_std/√(2·layers), as Hugging Face does; false draws them like every other weight.
+  bool residual_init_scaling = true;
 
   std::int64_t head_dim() const { return d_model / heads; }
   std::int64_t rotary_dims() const { return rotary_dim == 0 ? head_dim() : rotary_dim; }
@@ -50,7 +53,7 @@ struct ModelConfig {
   bool mlp_bias() const { return family != Family::kQwen2; }
   bool head_bias() const { return family == Family::kGptj; }
   // Residual projections scaled by 1/sqrt(2·layers) at init (GPT-2 only).
-  bool scaled_residual_init() const { return family == Family::kGpt2; }
+  bool scaled_residual_init() const { return family == Family::kGpt2 && residual_init_scaling; }
 
   // Throws std::invalid_argument naming the bad field.
   void validate() const;
