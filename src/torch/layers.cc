@@ -346,7 +346,7 @@ torch::Tensor MlpImpl::backward(const MlpCache& c, const torch::Tensor& dy) cons
 torch::Tensor MlpImpl::position_maps(const MlpCache& c) const {
   const auto& f = c.act_grad;                                                         // [B, L, Mfc]
   const auto w = gated ? torch::cat({proj->weight, proj->weight}, 1) : proj->weight;  // [D, Mfc]
-  return torch::matmul(w.detach() * f.unsqueeze(-2), fc->weight.detach());  // [B, n, D, D]
+  return torch::matmul(w.detach() * f.unsqueeze(-2), fc->weight.detach());  // [B, L, D, D]
 }
 
 }  // namespace posbias

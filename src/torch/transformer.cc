@@ -196,8 +196,8 @@ torch::Tensor TransformerImpl::backward_from_query_by_block(const ForwardCache& 
                                                             std::int64_t q,
                                                             std::int64_t chunk) const {
   torch::NoGradGuard no_grad;
-  TORCH_CHECK(dquery.dim() == 3 && dquery.size(1) == 1 && chunk >= 1,
-              "backward_from_query_by_block expects dquery [C, 1, D] and chunk >= 1");
+  TORCH_CHECK(dquery.dim() == 3 && dquery.size(1) == 1 && cache.hidden.size(0) == 1 && chunk >= 1,
+              "backward_from_query_by_block expects one sequence, dquery [C, 1, D], chunk >= 1");
   const std::int64_t cot = dquery.size(0), length = cache.pos.length;
   const std::int64_t chunks = (cot + chunk - 1) / chunk;
   // Cotangents are kept position-major, [L, C, D]: one position's C rows are the left operand
