@@ -2,6 +2,7 @@
 
 #include <ATen/Parallel.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -221,16 +222,21 @@ torch::Tensor TransformerImpl::backward_from_query_by_block(const ForwardCache& 
         ln_f->backward(cache.final_norm.row(q), dquery.narrow(0, start, n).unsqueeze(2));
     return layers.back()->backward_from_row(cache.blocks.back(), top, q, cache.pos);
   });
-  // Positions per map product: enough rows to keep the GEMMs large, a bounded temporary.
-  constexpr std::int64_t kPositionsPerTask = 8;
+  // Positions per map product: up to 8 (GEMMs of 8·D rows), fewer when the scaled
+  // W_proj copies ([n, D, M_fc]) would pass 64 MB per thread (Qwen2-0.5B: one position).
+  const std::int64_t m_fc = cfg_.gated_mlp() ? 2 * cfg_.mlp : cfg_.mlp;
+  const std::int64_t positions_per_task = std::clamp<std::int64_t>(
+      static_cast<std::int64_t>(64e6 /
+                                static_cast<double>(cfg_.d_model * m_fc * dquery.element_size())),
+      1, 8);
   for (std::size_t l = layers.size() - 1; l-- > 0;) {
     const Block& block = layers[l];
     const BlockCache& c = cache.blocks[l];
     auto half = torch::empty_like(g);
-    at::parallel_for(0, length, kPositionsPerTask, [&](std::int64_t begin, std::int64_t end) {
+    at::parallel_for(0, length, positions_per_task, [&](std::int64_t begin, std::int64_t end) {
       torch::NoGradGuard ng;
-      for (std::int64_t i = begin; i < end; i += kPositionsPerTask) {
-        const std::int64_t n = std::min(kPositionsPerTask, end - i);
+      for (std::int64_t i = begin; i < end; i += positions_per_task) {
+        const std::int64_t n = std::min(positions_per_task, end - i);
         auto out = half.narrow(0, i, n);
         at::bmm_out(out, g.narrow(0, i, n), block->mlp_maps(c, i, n)[0]);
       }
