@@ -45,9 +45,12 @@ torch::Tensor BlockImpl::backward(const BlockCache& c, const torch::Tensor& dy,
   return finish_backward(c, dy, mlp_half(c, dy), pos);
 }
 
-torch::Tensor BlockImpl::mlp_half(const BlockCache& c, const torch::Tensor& dy) const {
-  if (parallel) return mlp->backward(c.mlp, dy);
-  return ln2->backward(c.ln2, mlp->backward(c.mlp, dy)).add_(dy);
+torch::Tensor BlockImpl::mlp_half(const BlockCache& c, const torch::Tensor& dy,
+                                  std::int64_t begin) const {
+  const std::int64_t n = dy.size(2);
+  const auto m = mlp->backward(c.mlp.rows(begin, n), dy);
+  if (parallel) return m;
+  return ln2->backward(c.ln2.rows(begin, n), m).add_(dy);
 }
 
 torch::Tensor BlockImpl::mlp_maps(const BlockCache& c, std::int64_t begin, std::int64_t n) const {
@@ -71,17 +74,16 @@ torch::Tensor BlockImpl::finish_backward(const BlockCache& c, const torch::Tenso
 
 torch::Tensor BlockImpl::backward_from_row(const BlockCache& c, const torch::Tensor& dy_row,
                                            std::int64_t row, const PositionContext& pos) const {
-  const MlpCache mlp_row = c.mlp.row(row);
+  const auto half_row = mlp_half(c, dy_row, row);
   if (parallel) {
     auto branches = attn->backward_from_row(c.attn, dy_row, row, pos);
-    branches.narrow(2, row, 1).add_(mlp->backward(mlp_row, dy_row));
+    branches.narrow(2, row, 1).add_(half_row);
     auto dx = ln1->backward(c.ln1, branches);
     dx.narrow(2, row, 1).add_(dy_row);
     return dx;
   }
-  const auto dh_row = ln2->backward(c.ln2.row(row), mlp->backward(mlp_row, dy_row)).add_(dy_row);
-  auto dx = ln1->backward(c.ln1, attn->backward_from_row(c.attn, dh_row, row, pos));
-  dx.narrow(2, row, 1).add_(dh_row);
+  auto dx = ln1->backward(c.ln1, attn->backward_from_row(c.attn, half_row, row, pos));
+  dx.narrow(2, row, 1).add_(half_row);
   return dx;
 }
 

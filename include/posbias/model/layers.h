@@ -113,7 +113,6 @@ struct MlpCache {
   torch::Tensor pre;       // [B, L, M] fc output (GELU) or [B, L, 2M] gate|up (SwiGLU)
   torch::Tensor act_grad;  // GELU'(pre) [B, L, M], or (up·silu'(gate) | silu(gate)) [B, L, 2M]
   MlpCache rows(std::int64_t begin, std::int64_t n) const;  // positions [begin, begin + n)
-  MlpCache row(std::int64_t i) const { return rows(i, 1); }
 };
 
 class MlpImpl : public torch::nn::Module {

@@ -39,7 +39,9 @@ class BlockImpl : public torch::nn::Module {
   // The MLP half is linear at each position: mlp_maps gives its D×D matrices T_i for positions
   // [begin, begin + n), [B, n, D, D] with mlp_half_i = dy_i·T_i, so that many cotangents can
   // share one product per position instead of two GEMMs through the MLP width each.
-  torch::Tensor mlp_half(const BlockCache& cache, const torch::Tensor& dy) const;
+  // mlp_half's dy [C, B, n, D] covers positions [begin, begin + n): all of them by default.
+  torch::Tensor mlp_half(const BlockCache& cache, const torch::Tensor& dy,
+                         std::int64_t begin = 0) const;
   torch::Tensor mlp_maps(const BlockCache& cache, std::int64_t begin, std::int64_t n) const;
   torch::Tensor finish_backward(const BlockCache& cache, const torch::Tensor& dy,
                                 const torch::Tensor& mlp_half, const PositionContext& pos) const;
