@@ -96,21 +96,19 @@ class FusedGelu : public torch::autograd::Function<FusedGelu> {
   }
 };
 
+// The fused kernels take contiguous float32 CPU tensors; anything else goes to torch's own.
+bool fused_applies(const torch::Tensor& x) {
+  return x.scalar_type() == torch::kFloat32 && x.is_contiguous() && x.device().is_cpu();
+}
+
 }  // namespace
 
 torch::Tensor gelu_tanh(const torch::Tensor& x) {
-  if (x.scalar_type() != torch::kFloat32 || !x.is_contiguous() || !x.device().is_cpu()) {
-    return torch::gelu(x, "tanh");
-  }
-  return FusedGelu::apply(x);
+  return fused_applies(x) ? FusedGelu::apply(x) : torch::gelu(x, "tanh");
 }
 
 torch::Tensor gelu_tanh_grad(const torch::Tensor& x) {
-  if (x.scalar_type() != torch::kFloat32 || !x.is_contiguous() || !x.device().is_cpu()) {
-    const double k = std::sqrt(2.0 / M_PI), c = 0.044715;  // c exactly, not the float kCubic
-    const auto t = torch::tanh(k * (x + c * x.pow(3)));
-    return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 3 * c * x * x);
-  }
+  if (!fused_applies(x)) return at::gelu_backward(torch::ones_like(x), x, "tanh");
   auto d = torch::empty_like(x);
   const float* in = x.data_ptr<float>();
   float* out = d.data_ptr<float>();
