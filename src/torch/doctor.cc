@@ -1,7 +1,10 @@
 #include "posbias/core/doctor.h"
 
+#include <ATen/Parallel.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -49,11 +52,21 @@ void configure_torch() {
   at::globalContext().setFlushDenormal(true);
 }
 
+int parallel_for_threads() {
+  std::vector<std::atomic<bool>> seen(static_cast<std::size_t>(std::max(1, at::get_num_threads())));
+  at::parallel_for(0, static_cast<std::int64_t>(seen.size()), 1, [&](std::int64_t, std::int64_t) {
+    const auto t = static_cast<std::size_t>(at::get_thread_num());
+    if (t < seen.size()) seen[t] = true;
+  });
+  return static_cast<int>(std::count(seen.begin(), seen.end(), true));
+}
+
 DoctorReport run_doctor() {
   configure_torch();
   DoctorReport r;
   r.cores = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
   r.torch_threads = torch::get_num_threads();
+  r.parallel_for_threads = parallel_for_threads();
   torch::manual_seed(0);
   const auto a = torch::randn({1024, 1024});
   const auto b = torch::randn({1024, 1024});
@@ -93,6 +106,11 @@ DoctorReport run_doctor() {
         "OMP_WAIT_POLICY is not PASSIVE: OpenMP spin-waiting slows small torch ops 20-60x on "
         "2-vCPU machines (posbias sets it itself at start-up)");
   }
+  if (r.parallel_for_threads < r.torch_threads) {
+    r.warnings.push_back("at::parallel_for runs on " + std::to_string(r.parallel_for_threads) +
+                         " of " + std::to_string(r.torch_threads) +
+                         " torch threads: posbias was built without OpenMP");
+  }
   if (r.torch_threads < r.cores) {
     r.warnings.push_back("torch uses " + std::to_string(r.torch_threads) + " of " +
                          std::to_string(r.cores) + " cores");
@@ -112,6 +130,7 @@ std::string format_doctor(const DoctorReport& r) {
   o << "OpenBLAS core:  " << (r.blas_core.empty() ? "n/a" : r.blas_core) << "\n";
   o << "OpenMP waits:   " << r.omp_wait_policy << "\n";
   o << "torch threads:  " << r.torch_threads << " (cores: " << r.cores << ")\n";
+  o << "parallel_for:   " << r.parallel_for_threads << " threads\n";
   o << "GEMM fp32 1024: " << r.gemm_gflops << " GFLOP/s\n";
   o << "FMA peak fp32:  " << r.fma_peak_gflops << " GFLOP/s (measured)\n";
   if (r.fma_peak_gflops > 0)

@@ -18,3 +18,9 @@ TEST(ConfigureTorch, UsesEveryCoreAndFlushesDenormals) {
   EXPECT_EQ((torch::full({64}, FLT_MIN) * 0.25f).max().item<float>(), 0.0f);  // and none made
   EXPECT_EQ((torch::full({64}, 1e-30f) * 2.0f).max().item<float>(), 2e-30f);  // normals stay
 }
+
+// The build compiles posbias with OpenMP: its own at::parallel_for calls reach every thread.
+TEST(ConfigureTorch, ParallelForReachesEveryThread) {
+  posbias::configure_torch();
+  EXPECT_EQ(posbias::parallel_for_threads(), torch::get_num_threads());
+}

@@ -14,6 +14,7 @@ struct DoctorReport {
   std::string blas_core;     // OpenBLAS kernel family in use (e.g. Cooperlake, Haswell, Prescott)
   std::string omp_wait_policy;
   int torch_threads = 0;
+  int parallel_for_threads = 0;  // threads that at::parallel_for, compiled into posbias, uses
   int cores = 0;
   double gemm_gflops = 0;  // fp32 1024x1024 matmul through torch
   double fma_peak_gflops = 0;
@@ -21,6 +22,11 @@ struct DoctorReport {
 };
 
 DoctorReport run_doctor();
+
+// Threads that at::parallel_for uses in posbias's own code. It is a header template: a build
+// without OpenMP runs its body on the calling thread only (ATen/Parallel-inl.h), so the
+// Jacobian engine's parallel chunks would run one after another.
+int parallel_for_threads();
 std::string format_doctor(const DoctorReport& report);
 
 // Every torch command calls this first: intra-op threads = the number of cores (the default
