@@ -13,7 +13,7 @@ packages=(
   gnuplot-nox
   chromium
   python3 python3-numpy python3-torch
-  libtorch-dev libgloo-dev
+  libtorch-dev libgloo-dev libdnnl-dev
   libsqlite3-dev libcurl4-openssl-dev libcpp-httplib-dev wrk
 )
 

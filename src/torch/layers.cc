@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "backward_kernels.h"
+#include "posbias/model/gemm.h"
 #include "posbias/model/gelu.h"
 
 namespace posbias {
@@ -203,7 +204,7 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
                                       const PositionContext& pos) const {
   const auto cot = dy.size(0), b = dy.size(1), l = dy.size(2);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
-  const auto dz_all = torch::matmul(dy, out->weight);  // [C, B, L, H·E]
+  const auto dz_all = gemm::matmul(dy, out->weight);  // [C, B, L, H·E]
   const auto q_width = heads * head_dim, kv_width = kv_heads * head_dim;
   auto dqkv = torch::empty({cot, b, l, q_width + 2 * kv_width}, dy.options());
   for (std::int64_t bi = 0; bi < b; ++bi) {
@@ -221,8 +222,8 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
       for (std::int64_t i0 = 0; i0 < l; i0 += kCausalBlock) {
         const std::int64_t i1 = std::min(l, i0 + kCausalBlock), n = i1 - i0;
         auto dp_block = ds[h].narrow(0, i0, n).view({n * cot, l}).narrow(1, 0, i1);
-        torch::mm_out(dp_block, dz[h].narrow(0, i0, n).view({n * cot, head_dim}),
-                      v[h].narrow(0, 0, i1).t());
+        gemm::mm_out(dp_block, dz[h].narrow(0, i0, n).view({n * cot, head_dim}),
+                     v[h].narrow(0, 0, i1).t());
       }
     }
     causal_softmax_backward_(ds, p);  // dS = P ⊙ (dP − Σ dP ⊙ P), zero above the diagonal
@@ -230,18 +231,19 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
       for (std::int64_t i0 = 0; i0 < l; i0 += kCausalBlock) {
         const std::int64_t i1 = std::min(l, i0 + kCausalBlock), n = i1 - i0;
         auto dq_block = dq[h].narrow(0, i0, n).view({n * cot, head_dim});
-        torch::mm_out(dq_block, ds[h].narrow(0, i0, n).view({n * cot, l}).narrow(1, 0, i1),
-                      k[h].narrow(0, 0, i1));
+        gemm::mm_out(dq_block, ds[h].narrow(0, i0, n).view({n * cot, l}).narrow(1, 0, i1),
+                     k[h].narrow(0, 0, i1));
         // dV[j] = Σ_{i ≥ j} P[i, j]·dZ[i] for keys j in [i0, i1)
         auto dv_block = dv[h].narrow(0, i0, n).view({n, cot * head_dim});
-        torch::mm_out(dv_block, p[h].narrow(0, i0, l - i0).narrow(1, i0, n).t(),
-                      dz[h].narrow(0, i0, l - i0).view({l - i0, cot * head_dim}));
+        gemm::mm_out(dv_block, p[h].narrow(0, i0, l - i0).narrow(1, i0, n).t(),
+                     dz[h].narrow(0, i0, l - i0).view({l - i0, cot * head_dim}));
       }
     }
     dq = dq.permute({0, 2, 1, 3});  // [H, C, L, E]
     dv = dv.permute({0, 2, 1, 3});
-    auto dk =
-        torch::bmm(ds.view({heads, l, cot * l}).transpose(1, 2), q).view({heads, cot, l, head_dim});
+    auto dk = torch::empty({heads, cot * l, head_dim}, dy.options());
+    gemm::bmm_out(dk, ds.view({heads, l, cot * l}).transpose(1, 2), q);
+    dk = dk.view({heads, cot, l, head_dim});
     dk = sum_query_groups(dk, kv_heads);
     dv = sum_query_groups(dv, kv_heads);
     if (pos.rotary > 0) {
@@ -253,7 +255,7 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
     put_heads(rows, q_width, dk);
     put_heads(rows, q_width + kv_width, dv);
   }
-  return torch::matmul(dqkv, qkv->weight);  // [C, B, L, D]
+  return gemm::matmul(dqkv, qkv->weight);  // [C, B, L, D]
 }
 
 // One query row i: dP_i = dZ_i·Vᵀ and dS_i are [H, C, L]; dQ is nonzero at i only, while
@@ -262,7 +264,7 @@ torch::Tensor AttentionImpl::backward_from_row(const AttentionCache& c, const to
                                                std::int64_t row, const PositionContext& pos) const {
   const auto cot = dy_row.size(0), b = dy_row.size(1), l = c.pattern.size(-1);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
-  const auto dz_all = torch::matmul(dy_row, out->weight);  // [C, B, 1, H·E]
+  const auto dz_all = gemm::matmul(dy_row, out->weight);  // [C, B, 1, H·E]
   const auto q_width = heads * head_dim, kv_width = kv_heads * head_dim;
   auto dq_rows = torch::empty({cot, b, 1, q_width}, dy_row.options());
   auto dkv = torch::empty({cot, b, l, 2 * kv_width}, dy_row.options());
@@ -287,8 +289,8 @@ torch::Tensor AttentionImpl::backward_from_row(const AttentionCache& c, const to
     put_heads(dkv.select(1, bi), 0, dk);
     put_heads(dkv.select(1, bi), kv_width, dv);
   }
-  auto dx = torch::matmul(dkv, qkv->weight.narrow(0, q_width, 2 * kv_width));  // [C, B, L, D]
-  dx.narrow(2, row, 1).add_(torch::matmul(dq_rows, qkv->weight.narrow(0, 0, q_width)));
+  auto dx = gemm::matmul(dkv, qkv->weight.narrow(0, q_width, 2 * kv_width));  // [C, B, L, D]
+  dx.narrow(2, row, 1).add_(gemm::matmul(dq_rows, qkv->weight.narrow(0, 0, q_width)));
   return dx;
 }
 
@@ -336,17 +338,17 @@ torch::Tensor MlpImpl::forward(const torch::Tensor& x, MlpCache* cache) {
 }
 
 torch::Tensor MlpImpl::backward(const MlpCache& c, const torch::Tensor& dy) const {
-  auto da = torch::matmul(dy, proj->weight);  // [C, B, L, M]
-  if (!gated) return torch::matmul(da.mul_(c.act_grad), fc->weight);
+  auto da = gemm::matmul(dy, proj->weight);  // [C, B, L, M]
+  if (!gated) return gemm::matmul(da.mul_(c.act_grad), fc->weight);
   // act_grad as [B, L, 2, M]: the (dgate, dup) factors of each dA
   const auto dpre = (da.unsqueeze(-2) * c.act_grad.unflatten(-1, {2, da.size(-1)})).flatten(-2);
-  return torch::matmul(dpre, fc->weight);
+  return gemm::matmul(dpre, fc->weight);
 }
 
 torch::Tensor MlpImpl::position_maps(const MlpCache& c) const {
   const auto& f = c.act_grad;                                                         // [B, L, Mfc]
   const auto w = gated ? torch::cat({proj->weight, proj->weight}, 1) : proj->weight;  // [D, Mfc]
-  return torch::matmul(w.detach() * f.unsqueeze(-2), fc->weight.detach());  // [B, L, D, D]
+  return gemm::matmul(w.detach() * f.unsqueeze(-2), fc->weight.detach());  // [B, L, D, D]
 }
 
 }  // namespace posbias

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "posbias/model/gemm.h"
+
 namespace posbias {
 
 // ---------------------------------------------------------------- block
@@ -240,7 +242,7 @@ torch::Tensor TransformerImpl::backward_from_query_by_block(const ForwardCache& 
       for (std::int64_t i = begin; i < end; i += positions_per_task) {
         const std::int64_t n = std::min(positions_per_task, end - i);
         auto out = half.narrow(0, i, n);
-        at::bmm_out(out, g.narrow(0, i, n), block->mlp_maps(c, i, n)[0]);
+        gemm::bmm_out(out, g.narrow(0, i, n), block->mlp_maps(c, i, n)[0]);
       }
     });
     for_chunks([&](std::int64_t start, std::int64_t n) {

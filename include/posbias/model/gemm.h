@@ -1,0 +1,28 @@
+// Matrix products of the batched backward passes, through oneDNN's sgemm.
+//
+// Debian's libtorch links oneDNN (libdnnl 2.6) but sends every fp32 matmul to the system BLAS.
+// On the products of the Jacobian engine, OpenBLAS 0.3.21 loses to oneDNN's JIT kernels: its
+// thin products (one side the head dimension, 64) ran 15-35% slower in the same process
+// (docs/birth.md), and concurrent calls from two threads meet on its allocator's spin lock.
+// These helpers take float32 operands to dnnl_sgemm when each is a plain or transposed 2-D
+// view (no copy); any other dtype or layout goes to torch's own product. Like torch's, they
+// run single-threaded inside a parallel region and use every thread outside one.
+#pragma once
+
+#include <torch/torch.h>
+
+namespace posbias::gemm {
+
+// out = a·b for 2-D a [M, K], b [K, N], out [M, N] (out may be a row-major view).
+void mm_out(const torch::Tensor& out, const torch::Tensor& a, const torch::Tensor& b);
+
+// a·b as a new tensor.
+torch::Tensor mm(const torch::Tensor& a, const torch::Tensor& b);
+
+// x·w over the last dimension of x: x [..., K], w [K, N] → [..., N].
+torch::Tensor matmul(const torch::Tensor& x, const torch::Tensor& w);
+
+// out[i] = a[i]·b[i] for 3-D a [B, M, K], b [B, K, N], out [B, M, N].
+void bmm_out(const torch::Tensor& out, const torch::Tensor& a, const torch::Tensor& b);
+
+}  // namespace posbias::gemm
