@@ -1,9 +1,9 @@
 // Matrix products of the batched backward passes, through oneDNN's sgemm.
 //
 // Debian's libtorch links oneDNN (libdnnl 2.6) but sends every fp32 matmul to the system BLAS.
-// On the products of the Jacobian engine, OpenBLAS 0.3.21 loses to oneDNN's JIT kernels: its
-// thin products (one side the head dimension, 64) ran 15-35% slower in the same process
-// (docs/birth.md), and concurrent calls from two threads meet on its allocator's spin lock.
+// On the products of the Jacobian engine, OpenBLAS 0.3.21 loses to oneDNN's JIT kernels: one
+// thread at the engine's shapes, OpenBLAS ran 15-35% slower in the same process, on the thin
+// products (one side the head dimension, 64) and the D×D ones alike (docs/birth.md).
 // These helpers take float32 operands to dnnl_sgemm when each is a plain or transposed 2-D
 // view (no copy); any other dtype or layout goes to torch's own product. Like torch's, they
 // run single-threaded inside a parallel region and use every thread outside one.
