@@ -76,6 +76,15 @@ CsvTable parse_numeric_csv(const std::string& text, const std::string& name) {
   return table;
 }
 
+std::string csv_quoted(const std::string& field) {
+  std::string out = "\"";
+  for (const char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + '"';
+}
+
 CsvTable read_numeric_csv(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {

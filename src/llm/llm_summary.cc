@@ -4,6 +4,7 @@
 #include <set>
 #include <sstream>
 
+#include "posbias/core/csv.h"
 #include "posbias/core/plot.h"
 #include "posbias/llm/wilson.h"
 
@@ -93,7 +94,7 @@ std::string summary_csv(const std::vector<json>& summaries) {
   for (const json& s : summaries) {
     for (const auto& [rows, group] : {std::pair{"by_length", "length"}, {"by_depth", "depth"}}) {
       for (const json& r : s[rows]) {
-        out << s["suite"].get<std::string>() << ',' << '"' << s["model"].get<std::string>() << '"'
+        out << s["suite"].get<std::string>() << ',' << csv_quoted(s["model"].get<std::string>())
             << ',' << group << ',' << r["length"] << ','
             << (r.contains("hops")
                     ? (r["hops"].is_string() ? r["hops"].get<std::string>() : r["hops"].dump())

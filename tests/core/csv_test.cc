@@ -28,6 +28,12 @@ TEST(Csv, ParsesNumbers) {
   EXPECT_DOUBLE_EQ(t.rows[1][1], 1e-3);
 }
 
+TEST(Csv, QuotedFieldsDoubleTheirQuotes) {
+  EXPECT_EQ(csv_quoted("gpt-4o"), "\"gpt-4o\"");
+  EXPECT_EQ(csv_quoted("a \"b\", c"), "\"a \"\"b\"\", c\"");
+  EXPECT_EQ(csv_quoted(""), "\"\"");
+}
+
 TEST(Csv, RejectsHostileInput) {
   EXPECT_THROW(parse_numeric_csv("", "x"), std::runtime_error);
   EXPECT_THROW(parse_numeric_csv("a,b\n1\n", "x"), std::runtime_error);

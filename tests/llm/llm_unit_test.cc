@@ -14,6 +14,7 @@
 #include <set>
 
 #include "posbias/llm/answer.h"
+#include "posbias/llm/llm_summary.h"
 #include "posbias/llm/openai.h"
 #include "posbias/llm/probe.h"
 #include "posbias/llm/result_store.h"
@@ -174,6 +175,24 @@ TEST(OpenAi, BadRequestsAreRefused) {
              {"role": "assistant", "content": "b"}, {"role": "user", "content": "c"}]})")
                 .prompt,
             "c");
+}
+
+// A model name is the user's text: a quote or comma in it must not shift the CSV's columns.
+TEST(Summary, CsvQuotesTheModelName) {
+  const nlohmann::json row = {{"length", 16},
+                              {"hops", 2},
+                              {"n", 10},
+                              {"strict", 0.5},
+                              {"strict_ci", {0.25, 0.75}},
+                              {"lenient", 0.6},
+                              {"lenient_ci", {0.3, 0.8}}};
+  const nlohmann::json summary = {{"suite", "number"},
+                                  {"model", "my \"model\", v2"},
+                                  {"by_length", {row}},
+                                  {"by_depth", nlohmann::json::array()}};
+  const std::string csv = summary_csv({summary});
+  const std::string line = csv.substr(csv.find('\n') + 1);
+  EXPECT_EQ(line, "number,\"my \"\"model\"\", v2\",length,16,2,,10,0.5,0.25,0.75,0.6,0.3,0.8\n");
 }
 
 TEST(Retry, BackoffDoublesWithJitterUpToTheCap) {

@@ -22,4 +22,8 @@ constexpr std::size_t kMaxCsvColumns = 4096;
 CsvTable read_numeric_csv(const std::filesystem::path& path);
 CsvTable parse_numeric_csv(const std::string& text, const std::string& name);
 
+// A text field for a CSV we write: in double quotes, inner quotes doubled (RFC 4180), so a
+// comma, quote or newline in it cannot shift the columns.
+std::string csv_quoted(const std::string& field);
+
 }  // namespace posbias
