@@ -91,9 +91,7 @@ void register_llm(CLI::App& app, Action* selected) {
       o.probes.hops = parse_int_list(a->hops, "--hops", 1, kMaxHops);
       o.probes.depths = parse_int_list(a->depths, "--depths", 0, 100);
       o.probes.count = parse_integer(a->count, "--count");
-      const std::int64_t seed = parse_integer(a->seed, "--seed");
-      if (seed < 0) throw std::invalid_argument("--seed must be >= 0");
-      o.probes.seed = static_cast<std::uint64_t>(seed);
+      o.probes.seed = parse_seed(a->seed);
       o.max_tokens = static_cast<int>(parse_integer_in(a->max_tokens, "--max-tokens", 0, 100000));
       o.jobs = static_cast<int>(parse_integer_in(a->jobs, "--jobs", 1, 256));
       o.rps = parse_number(a->rps, "--rps");

@@ -10,15 +10,6 @@
 #include "posbias/mech/heads_command.h"
 
 namespace posbias::cli {
-namespace {
-
-std::uint64_t parse_seed(const std::string& text) {
-  const std::int64_t s = parse_integer(text, "--seed");
-  if (s < 0) throw std::invalid_argument("--seed must be >= 0");
-  return static_cast<std::uint64_t>(s);
-}
-
-}  // namespace
 
 void register_heads(CLI::App& app, Action* selected) {
   auto o = std::make_shared<HeadsOptions>();

@@ -52,9 +52,7 @@ void register_tasks(CLI::App& app, Action* selected) {
       TasksOptions opt = a->options;
       opt.length = parse_integer(a->length, "--length");
       opt.count = parse_integer(a->count, "--count");
-      const std::int64_t seed = parse_integer(a->seed, "--seed");
-      if (seed < 0) throw std::invalid_argument("--seed must be >= 0");
-      opt.seed = static_cast<std::uint64_t>(seed);
+      opt.seed = parse_seed(a->seed);
       run_tasks(opt);
     };
   });

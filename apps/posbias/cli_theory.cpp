@@ -110,9 +110,7 @@ void register_theory(CLI::App& app, Action* selected) {
       if (boot < 0 || boot > 100000)
         throw std::invalid_argument("--bootstrap must be in 0..100000");
       opt.bootstrap = static_cast<int>(boot);
-      const std::int64_t seed = parse_integer(fargs->seed, "--seed");
-      if (seed < 0) throw std::invalid_argument("--seed must be >= 0");
-      opt.seed = static_cast<std::uint64_t>(seed);
+      opt.seed = parse_seed(fargs->seed);
       run_fit(opt);
     };
   });

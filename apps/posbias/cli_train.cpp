@@ -133,9 +133,7 @@ void register_eval(CLI::App& app, Action* selected) {
     *selected = [o, count, seed] {
       EvalOptions opt = *o;
       opt.count = parse_integer(*count, "--count");
-      const std::int64_t s = parse_integer(*seed, "--seed");
-      if (s < 0) throw std::invalid_argument("--seed must be >= 0");
-      opt.seed = static_cast<std::uint64_t>(s);
+      opt.seed = parse_seed(*seed);
       configure_torch();
       run_eval(opt);
     };

@@ -66,6 +66,12 @@ std::int64_t parse_integer_in(const std::string& text, const std::string& what, 
   return v;
 }
 
+std::uint64_t parse_seed(const std::string& text) {
+  const std::int64_t s = parse_integer(text, "--seed");
+  if (s < 0) throw std::invalid_argument("--seed must be >= 0");
+  return static_cast<std::uint64_t>(s);
+}
+
 std::vector<std::int64_t> parse_integer_list(const std::string& text, const std::string& what,
                                              std::int64_t lo, std::int64_t hi) {
   std::vector<std::int64_t> out;

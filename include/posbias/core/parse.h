@@ -17,6 +17,8 @@ double parse_number(const std::string& text, const std::string& what);
 // One integer in [lo, hi]: "what must be in lo..hi, got X" otherwise.
 std::int64_t parse_integer_in(const std::string& text, const std::string& what, std::int64_t lo,
                               std::int64_t hi);
+// A --seed value: an integer >= 0 ("--seed must be >= 0" otherwise).
+std::uint64_t parse_seed(const std::string& text);
 std::vector<std::string> split_commas(const std::string& text);
 // "17,32,64" → integers, each in [lo, hi]; "what must be in lo..hi, got X" otherwise.
 std::vector<std::int64_t> parse_integer_list(const std::string& text, const std::string& what,
