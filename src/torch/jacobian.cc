@@ -109,8 +109,8 @@ torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const
     for (std::int64_t j = 0; j < length; ++j)  // [C, D] per position, summed in float64
       sq[j] = dx[j].to(torch::kFloat64).pow(2).sum();
   } else {
-    // Chunks run whole on separate threads (torch and OpenBLAS run single-threaded inside a
-    // parallel region), which avoids splitting every small op and GEMM across the cores.
+    // Chunks run whole on separate threads (torch, oneDNN and OpenBLAS run single-threaded
+    // inside a parallel region), which avoids splitting every small op and GEMM across cores.
     const std::int64_t n_chunks = (total + chunk - 1) / chunk;
     std::vector<torch::Tensor> parts(static_cast<std::size_t>(n_chunks));
     at::parallel_for(0, n_chunks, 1, [&](std::int64_t begin, std::int64_t end) {
