@@ -107,6 +107,34 @@ TEST(Jacobian, LongSequencesCrossCausalBlocks) {
   }
 }
 
+// Chunks and per-position maps run on parallel threads: two runs give the same bits, and one
+// thread gives the same profile (up to the GEMMs' thread-dependent rounding outside them).
+TEST(Jacobian, ParallelChunksAreDeterministicAndMatchOneThread) {
+  ModelConfig cfg = tiny(Family::kGpt2, PosEncoding::kLearned);
+  cfg.max_positions = 48;
+  Transformer m(cfg);
+  m->init_weights(6);
+  perturb(m, 2);
+  m->eval();
+  torch::manual_seed(4);
+  const auto x = torch::randn({1, 40, 16}) * 0.5;
+  const int threads = torch::get_num_threads();
+  for (BackwardOrder order : {BackwardOrder::kByChunk, BackwardOrder::kByBlock}) {
+    for (JacobianMethod method : {JacobianMethod::kExact, JacobianMethod::kHutchinson}) {
+      JacobianSpec spec{method};
+      spec.max_chunk = 2;  // 8 chunks of the 16 cotangents
+      spec.order = order;
+      torch::set_num_threads(std::max(threads, 2));
+      const auto first = jacobian_profile(m, x, spec);
+      EXPECT_TRUE(torch::equal(first, jacobian_profile(m, x, spec)));
+      torch::set_num_threads(1);
+      const auto serial = jacobian_profile(m, x, spec);
+      torch::set_num_threads(threads);
+      EXPECT_LT(((first - serial).abs() / serial).max().item<double>(), 1e-5);
+    }
+  }
+}
+
 TEST(Jacobian, HutchinsonIsUnbiased) {
   Transformer m(tiny(Family::kGpt2, PosEncoding::kLearned));
   m->to(torch::kFloat64);
