@@ -52,14 +52,14 @@ Flops forward_flops(const posbias::ModelConfig& c, double length) {
 
 // FLOPs posbias executes for C cotangents, which are fewer than the dense count above: the top
 // block differentiates the query row only (its k/v GEMM at every position dominates), dP, dQ
-// and dV skip the products above 64-row causal blocks (layers.cc), and block by block
-// (exact) each MLP half is one D×D map per position, built once (2·D·M·D) and applied to every
-// cotangent (2·D²), instead of the MLP's two GEMMs per cotangent.
+// and dV skip the products above causal blocks of AttentionImpl::kCausalBlock rows, and block by
+// block (exact) each MLP half is one D×D map per position, built once (2·D·M·D) and applied to
+// every cotangent (2·D²), instead of the MLP's two GEMMs per cotangent.
 double executed_flops(const posbias::ModelConfig& c, double length, double cot, bool by_block) {
   const double d = static_cast<double>(c.d_model), e = static_cast<double>(c.head_dim());
   const double h = static_cast<double>(c.heads), k = static_cast<double>(c.kv_heads),
                m = static_cast<double>(c.mlp), below = static_cast<double>(c.layers - 1);
-  constexpr double kBlock = 64;
+  constexpr auto kBlock = static_cast<double>(posbias::AttentionImpl::kCausalBlock);
   double blocked = 0;  // Σ over query blocks of rows × keys up to the block's end
   for (double i0 = 0; i0 < length; i0 += kBlock)
     blocked += std::min(kBlock, length - i0) * std::min(length, i0 + kBlock);

@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "backward_kernels.h"
-#include "posbias/model/gemm.h"
 #include "posbias/model/gelu.h"
+#include "posbias/model/gemm.h"
 
 namespace posbias {
 
@@ -178,8 +178,6 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
 }
 
 namespace {
-
-constexpr std::int64_t kCausalBlock = 64;  // query rows per block of the causal products
 
 // Gradients of the query heads that shared a kv head, summed: [H, C, L, E] → [K, C, L, E].
 torch::Tensor sum_query_groups(const torch::Tensor& t, std::int64_t kv_heads) {

@@ -96,6 +96,9 @@ class AttentionImpl : public torch::nn::Module {
                         AttentionCache* cache = nullptr);
   torch::Tensor backward(const AttentionCache& cache, const torch::Tensor& dy,
                          const PositionContext& pos) const;
+  // Query rows per block of backward's causal products: dP, dQ and dV skip the keys after
+  // each block's last row.
+  static constexpr std::int64_t kCausalBlock = 64;
   // The same for a cotangent that lives at one position: dy_row [C, B, 1, D] at position `row`
   // (zero elsewhere) → dx [C, B, L, D]. Only that query's attention row is differentiated, so
   // the cost is linear in L (the top block of a Jacobian to one output position).
