@@ -58,12 +58,6 @@ void mm_out(const torch::Tensor& out, const torch::Tensor& a, const torch::Tenso
   TORCH_CHECK(status == dnnl_success, "dnnl_sgemm failed with status ", static_cast<int>(status));
 }
 
-torch::Tensor mm(const torch::Tensor& a, const torch::Tensor& b) {
-  auto out = torch::empty({a.size(0), b.size(1)}, a.options());
-  mm_out(out, a, b);
-  return out;
-}
-
 torch::Tensor matmul(const torch::Tensor& x, const torch::Tensor& w) {
   const auto k = x.size(-1);
   auto sizes = x.sizes().vec();

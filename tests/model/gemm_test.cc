@@ -56,7 +56,9 @@ TEST(Gemm, OtherDtypesAndLayoutsFallBackToTorch) {
   torch::manual_seed(2);
   const auto a = torch::randn({20, 30}, torch::kFloat64),
              b = torch::randn({30, 10}, torch::kFloat64);
-  EXPECT_TRUE(torch::equal(gemm::mm(a, b), torch::mm(a, b)));
+  auto out = torch::empty({20, 10}, torch::kFloat64);
+  gemm::mm_out(out, a, b);
+  EXPECT_TRUE(torch::equal(out, torch::mm(a, b)));
   // A transposed output and a zero-stride (expanded) operand are not sgemm layouts.
   const auto af = torch::randn({20, 30}), bf = torch::randn({1, 10}).expand({30, 10});
   auto out_t = torch::empty({10, 20}).t();
@@ -82,7 +84,8 @@ TEST(Gemm, MatmulAndBatchedProducts) {
   EXPECT_LT(
       (dk.to(torch::kFloat64) - want).abs().max().item<double>() / want.abs().max().item<double>(),
       1e-6);
-  EXPECT_THROW(gemm::mm(torch::randn({3, 4}), torch::randn({5, 2})), c10::Error);
+  EXPECT_THROW(gemm::mm_out(torch::empty({3, 2}), torch::randn({3, 4}), torch::randn({5, 2})),
+               c10::Error);
 }
 
 }  // namespace

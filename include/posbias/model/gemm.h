@@ -16,9 +16,6 @@ namespace posbias::gemm {
 // out = a·b for 2-D a [M, K], b [K, N], out [M, N] (out may be a row-major view).
 void mm_out(const torch::Tensor& out, const torch::Tensor& a, const torch::Tensor& b);
 
-// a·b as a new tensor.
-torch::Tensor mm(const torch::Tensor& a, const torch::Tensor& b);
-
 // x·w over the last dimension of x: x [..., K], w [K, N] → [..., N].
 torch::Tensor matmul(const torch::Tensor& x, const torch::Tensor& w);
 
