@@ -11,10 +11,10 @@
 #include <thread>
 #include <vector>
 
-#include "posbias/birth/jacobian.h"
-#include "posbias/core/blas_kernel.h"
-#include "posbias/core/doctor.h"
 #include "posbias/core/machine.h"
+#include "posbias/core/process_env.h"
+#include "posbias/jacobian/jacobian.h"
+#include "posbias/model/torch_setup.h"
 #include "run_command.h"
 #include "torch_bench_setup.h"
 

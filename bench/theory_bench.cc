@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "experiments/theory/theory_command.h"
 #include "posbias/core/machine.h"
-#include "posbias/core/theory_command.h"
 #include "posbias/theory/influence.h"
 #include "run_command.h"
 

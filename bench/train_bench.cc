@@ -10,9 +10,9 @@
 #include <string>
 #include <thread>
 
-#include "posbias/core/blas_kernel.h"
-#include "posbias/core/doctor.h"
 #include "posbias/core/machine.h"
+#include "posbias/core/process_env.h"
+#include "posbias/model/torch_setup.h"
 #include "posbias/train/hop_eval.h"
 #include "posbias/train/trainer.h"
 #include "run_command.h"

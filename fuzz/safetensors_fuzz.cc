@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "posbias/model/safetensors.h"
+#include "posbias/hf/safetensors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto* bytes = reinterpret_cast<const std::byte*>(data);

@@ -2,8 +2,7 @@
 #include <memory>
 
 #include "commands.h"
-#include "posbias/birth/birth.h"
-#include "posbias/core/doctor.h"
+#include "experiments/birth/birth.h"
 #include "posbias/core/parse.h"
 
 namespace posbias::cli {
@@ -30,10 +29,7 @@ int to_int(const std::string& text, const char* name, std::int64_t lo, std::int6
 void register_birth(CLI::App& app, Action* selected) {
   auto a = std::make_shared<BirthArgs>();
   BirthOptions& o = a->options;
-  CLI::App* cmd = app.add_subcommand(
-      "birth",
-      "Measure the influence profile ‖∂y_q/∂x_j‖_F of a transformer at initialization (or of a "
-      "trained checkpoint), average it over seeds and fit the theory (α, Spearman, log R², W1).");
+  CLI::App* cmd = app.add_subcommand("birth", torch_command_description("birth"));
   cmd->add_option("--arch", o.arch,
                   "preset (gpt2, gpt2-medium, qwen2-0.5b, gptj-hop) or family (gpt2, qwen2, gptj)")
       ->capture_default_str();
@@ -97,7 +93,6 @@ void register_birth(CLI::App& app, Action* selected) {
       opt.query = to_int(a->query, "--query", 0, 65536);
       opt.seed = static_cast<std::uint64_t>(to_int(a->seed, "--seed", 0, 2000000000));
       opt.bootstrap = to_int(a->bootstrap, "--bootstrap", 0, 100000);
-      configure_torch();
       run_birth(opt);
     };
   });

@@ -1,8 +1,10 @@
-// `posbias doctor`: BLAS, threads, GEMM speed against the FMA peak.
+// `posbias doctor`: the machine part at once, then the torch part from the torch plugin.
 #include <cstdio>
 
 #include "commands.h"
 #include "posbias/core/doctor.h"
+#include "posbias/core/process_env.h"
+#include "torch_plugin.h"
 
 namespace posbias::cli {
 
@@ -14,8 +16,15 @@ void register_doctor(CLI::App& app, Action* selected) {
       "measured FMA peak.");
   cmd->callback([selected] {
     *selected = [] {
-      const std::string text = format_doctor(run_doctor());
-      std::fputs(text.c_str(), stdout);
+      prepare_torch_environment();  // report the environment torch commands run with
+      DoctorReport report = machine_doctor();
+      std::fputs(format_machine_doctor(report).c_str(), stdout);
+      std::fflush(stdout);
+      if (load_torch_plugin().doctor(&report) != 0) {
+        throw std::runtime_error("doctor's torch part failed");
+      }
+      add_doctor_warnings(report);
+      std::fputs(format_torch_doctor(report).c_str(), stdout);
     };
   });
 }

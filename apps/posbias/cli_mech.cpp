@@ -4,10 +4,9 @@
 #include <memory>
 
 #include "commands.h"
-#include "posbias/core/doctor.h"
+#include "experiments/mech/discrepancy_command.h"
+#include "experiments/mech/heads_command.h"
 #include "posbias/core/parse.h"
-#include "posbias/mech/discrepancy_command.h"
-#include "posbias/mech/heads_command.h"
 
 namespace posbias::cli {
 
@@ -17,12 +16,7 @@ void register_heads(CLI::App& app, Action* selected) {
   auto length = std::make_shared<std::string>("0");
   auto seed = std::make_shared<std::string>("0");
   auto tau = std::make_shared<std::string>("1e-4");
-  CLI::App* cmd = app.add_subcommand(
-      "heads",
-      "Positional and symbolic score of every attention head (DESIGN.md §4): swap the layer's "
-      "inputs at two positions, recompute that layer, and see whether the query's attention "
-      "stays with the positions or follows the content. Over every checkpoint of a run, or for "
-      "a Hugging Face checkpoint on a token file.");
+  CLI::App* cmd = app.add_subcommand("heads", torch_command_description("heads"));
   cmd->add_option("--run", o->run, "run directory from `posbias train`");
   cmd->add_option("--checkpoints", o->checkpoints, "all or last")->capture_default_str();
   cmd->add_option("--config", o->config, "Hugging Face config.json (instead of --run)");
@@ -44,7 +38,6 @@ void register_heads(CLI::App& app, Action* selected) {
       opt.length = parse_integer(*length, "--length");
       opt.seed = parse_seed(*seed);
       opt.tau = parse_number(*tau, "--tau");
-      configure_torch();
       run_heads(opt);
     };
   });
@@ -56,12 +49,7 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   auto omega = std::make_shared<std::string>("0.7853981633974483");
   auto count = std::make_shared<std::string>("0");
   auto seed = std::make_shared<std::string>("0");
-  CLI::App* cmd = app.add_subcommand(
-      "discrepancy",
-      "Top-minus-second attention logit at the query (DESIGN.md §5). Without --run: the index "
-      "(\"go back k\", Number inputs) or retrieval (\"find the matching symbol\", Letter inputs) "
-      "construction as a 2-D RoPE attention layer, swept over n beside its bounds. With --run: "
-      "a trained model's key heads against input length, next to its accuracy.");
+  CLI::App* cmd = app.add_subcommand("discrepancy", torch_command_description("discrepancy"));
   auto* fn =
       cmd->add_option("--function", o->sweep.function, "index or retrieval")->capture_default_str();
   auto* th = cmd->add_option("--theta", *theta,
@@ -89,7 +77,6 @@ void register_discrepancy(CLI::App& app, Action* selected) {
       opt.count = parse_integer(*count, "--count");
       if (opt.count < 0) throw std::invalid_argument("--count must be >= 1");
       opt.seed = parse_seed(*seed);
-      configure_torch();
       run_discrepancy(opt);
     };
   });

@@ -2,17 +2,13 @@
 #include <memory>
 
 #include "commands.h"
-#include "posbias/core/doctor.h"
-#include "posbias/core/reproduce.h"
+#include "experiments/reproduce/reproduce.h"
 
 namespace posbias::cli {
 
 void register_reproduce(CLI::App& app, Action* selected) {
   auto options = std::make_shared<ReproduceOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "reproduce",
-      "Run every experiment at laptop scale on the embedded defaults and write a report folder "
-      "with figures (SVG, PNG), data (CSV, JSON), run.json and index.html.");
+  CLI::App* cmd = app.add_subcommand("reproduce", torch_command_description("reproduce"));
   cmd->add_option("-o,--out", options->out, "report folder")->capture_default_str();
   cmd->add_flag("--full", options->full,
                 "hop tasks: train with the shipped defaults (about 40 min) instead of a short run");
@@ -29,7 +25,6 @@ void register_reproduce(CLI::App& app, Action* selected) {
       if (!options->endpoint.empty() && options->model.empty()) {
         throw std::invalid_argument("--endpoint needs --model NAME");
       }
-      configure_torch();
       run_reproduce(*options);
     };
   });

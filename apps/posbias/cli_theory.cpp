@@ -2,9 +2,9 @@
 #include <memory>
 
 #include "commands.h"
-#include "posbias/core/fit_command.h"
+#include "experiments/theory/fit_command.h"
+#include "experiments/theory/theory_command.h"
 #include "posbias/core/parse.h"
-#include "posbias/core/theory_command.h"
 
 namespace posbias::cli {
 namespace {

@@ -4,10 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "posbias/core/doctor.h"
+#include "experiments/hops/eval_command.h"
 #include "posbias/core/parse.h"
 #include "posbias/tasks/hop_task.h"
-#include "posbias/train/eval_command.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias::cli {
@@ -34,11 +33,7 @@ nlohmann::json flag_value(const std::string& field, const std::string& text) {
 
 void register_train(CLI::App& app, Action* selected) {
   auto a = std::make_shared<TrainArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "train",
-      "Train the gptj-hop model on the Number or Letter task (answer-only loss, AdamW with "
-      "warmup and linear decay, batch 64), logging held-out accuracy per hop and writing "
-      "atomic checkpoints. A killed run continues with --resume RUN_DIR.");
+  CLI::App* cmd = app.add_subcommand("train", torch_command_description("train"));
   cmd->add_option("-o,--out", a->out, "run directory to create");
   cmd->add_option("--resume", a->resume,
                   "continue this run directory from its latest checkpoint (config from the run)");
@@ -105,7 +100,6 @@ void register_train(CLI::App& app, Action* selected) {
         for (const auto& [field, text] : a->values) j[field] = flag_value(field, text);
         o.config = train_config_from_json(j);
       }
-      configure_torch();
       const TrainResult r = run_training(o);
       std::fprintf(stderr, "posbias train: %lld steps, %.1f s of training; see %s\n",
                    static_cast<long long>(r.steps), r.train_seconds, o.run_dir.c_str());
@@ -117,10 +111,7 @@ void register_eval(CLI::App& app, Action* selected) {
   auto o = std::make_shared<EvalOptions>();
   auto count = std::make_shared<std::string>("200");
   auto seed = std::make_shared<std::string>("1");
-  CLI::App* cmd = app.add_subcommand(
-      "eval",
-      "Accuracy of a trained hop model per input length and per hop (length generalization), "
-      "with the task's control: seen_jumps for Number, decoy for Letter.");
+  CLI::App* cmd = app.add_subcommand("eval", torch_command_description("eval"));
   cmd->add_option("--run", o->run, "run directory from `posbias train`")->required();
   cmd->add_option("--checkpoint", o->checkpoint, "checkpoint file (default: the run's latest)");
   cmd->add_option("--lengths", o->lengths, "comma list of input lengths")->capture_default_str();
@@ -134,7 +125,6 @@ void register_eval(CLI::App& app, Action* selected) {
       EvalOptions opt = *o;
       opt.count = parse_integer(*count, "--count");
       opt.seed = parse_seed(*seed);
-      configure_torch();
       run_eval(opt);
     };
   });

@@ -1,28 +1,76 @@
 // Command registration for the posbias CLI. Each register_* adds one subcommand to the
 // app and returns the action to run after parsing succeeds (parsing itself never runs work).
+// The executable `posbias` registers the commands that need no libtorch; the torch commands
+// (kTorchCommands) are registered by the torch plugin (torch_plugin.h), which `posbias` loads
+// only when one of them runs.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace posbias::cli {
 
 using Action = std::function<void()>;
 
+struct CommandInfo {
+  const char* name;
+  const char* description;
+};
+
+// The commands that run in the torch plugin; `posbias --help` lists them from here.
+inline constexpr CommandInfo kTorchCommands[] = {
+    {"birth",
+     "Measure the influence profile ‖∂y_q/∂x_j‖_F of a transformer at initialization (or of a "
+     "trained checkpoint), average it over seeds and fit the theory (α, Spearman, log R², W1)."},
+    {"train",
+     "Train the gptj-hop model on the Number or Letter task (answer-only loss, AdamW with "
+     "warmup and linear decay, batch 64), logging held-out accuracy per hop and writing "
+     "atomic checkpoints. A killed run continues with --resume RUN_DIR."},
+    {"eval",
+     "Accuracy of a trained hop model per input length and per hop (length generalization), "
+     "with the task's control: seen_jumps for Number, decoy for Letter."},
+    {"heads",
+     "Positional and symbolic score of every attention head: swap the layer's "
+     "inputs at two positions, recompute that layer, and see whether the query's attention "
+     "stays with the positions or follows the content. Over every checkpoint of a run, or for "
+     "a Hugging Face checkpoint on a token file."},
+    {"discrepancy",
+     "Top-minus-second attention logit at the query. Without --run: the index "
+     "(\"go back k\", Number inputs) or retrieval (\"find the matching symbol\", Letter inputs) "
+     "construction as a 2-D RoPE attention layer, swept over n beside its bounds. With --run: "
+     "a trained model's key heads against input length, next to its accuracy."},
+    {"serve",
+     "Serve trained hop runs as an OpenAI-compatible endpoint (/v1/completions, "
+     "/v1/chat/completions, /v1/models, /health) until Ctrl-C."},
+    {"reproduce",
+     "Run every experiment at laptop scale on the embedded defaults and write a report folder "
+     "with figures (SVG, PNG), data (CSV, JSON), run.json and index.html."}};
+
+bool is_torch_command(std::string_view name);
+// The one description of a torch command (throws std::logic_error for another name).
+const char* torch_command_description(std::string_view name);
+
+// Parses argv into app and runs the selected action: 0 on success, 2 for bad usage (a parse
+// error or std::invalid_argument) and 1 for a failed run, each with one line on stderr.
+int run_cli(CLI::App& app, const Action& action, int argc, char** argv);
+
 // The selected subcommand's action is stored into *selected by the subcommand callback.
+// In `posbias`:
 void register_theory(CLI::App& app, Action* selected);
-void register_reproduce(CLI::App& app, Action* selected);
-void register_doctor(CLI::App& app, Action* selected);
-void register_birth(CLI::App& app, Action* selected);
 void register_tasks(CLI::App& app, Action* selected);
+void register_llm(CLI::App& app, Action* selected);
+void register_doctor(CLI::App& app, Action* selected);
+// In the torch plugin:
+void register_birth(CLI::App& app, Action* selected);
 void register_train(CLI::App& app, Action* selected);
 void register_eval(CLI::App& app, Action* selected);
 void register_heads(CLI::App& app, Action* selected);
 void register_discrepancy(CLI::App& app, Action* selected);
-void register_llm(CLI::App& app, Action* selected);
 void register_serve(CLI::App& app, Action* selected);
+void register_reproduce(CLI::App& app, Action* selected);
 
 // --paths, shared by `theory fit` and `birth`: how the fitted theory combines the paths.
 inline CLI::Option* add_paths_option(CLI::App* cmd, std::string* paths) {

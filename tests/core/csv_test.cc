@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "experiments/theory/fit_command.h"
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/fit_command.h"
 
 namespace posbias {
 namespace {

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "experiments/mech/discrepancy_command.h"
 #include "posbias/mech/constructions.h"
-#include "posbias/mech/discrepancy_command.h"
 
 namespace posbias {
 namespace {

@@ -8,7 +8,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "posbias/birth/jacobian.h"
+#include "posbias/hf/hf_config.h"
+#include "posbias/jacobian/jacobian.h"
 #include "posbias/model/hf_weights.h"
 
 namespace posbias {

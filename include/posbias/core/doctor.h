@@ -1,6 +1,8 @@
 // `posbias doctor`: is this machine set up for fast libtorch work? Reports the BLAS library
 // actually loaded, torch's thread count, measured GEMM GFLOP/s and the FMA peak, and warns
-// about the two known traps (reference BLAS, openblas-pthread fighting torch's OpenMP).
+// about the known traps (reference BLAS, openblas-pthread fighting torch's OpenMP, OpenBLAS's
+// Prescott fallback, OpenMP spin-waiting). The machine part needs no libtorch; the torch part
+// (model/torch_setup.h) fills the rest in the process that loaded it.
 #pragma once
 
 #include <string>
@@ -9,30 +11,31 @@
 namespace posbias {
 
 struct DoctorReport {
+  // Machine part.
+  int cores = 0;
+  double fma_peak_gflops = 0;
+  std::string omp_wait_policy;
+  // Torch part.
   std::string blas_library;  // resolved path of the BLAS shared object in this process
   std::string blas_kind;     // openblas-openmp | openblas-pthread | reference | other
   std::string blas_core;     // OpenBLAS kernel family in use (e.g. Cooperlake, Haswell, Prescott)
-  std::string omp_wait_policy;
   int torch_threads = 0;
   int parallel_for_threads = 0;  // threads that at::parallel_for, compiled into posbias, uses
-  int cores = 0;
-  double gemm_gflops = 0;  // fp32 1024x1024 matmul through torch
-  double fma_peak_gflops = 0;
+  double gemm_gflops = 0;        // fp32 1024x1024 matmul through torch
   std::vector<std::string> warnings;
 };
 
-DoctorReport run_doctor();
+// Cores, the measured FMA peak and the OpenMP wait policy torch commands run with.
+DoctorReport machine_doctor();
+// The BLAS shared objects mapped into this process (after a GEMM has run), comma-separated.
+std::string loaded_blas_libraries();
+// openblas-openmp | openblas-pthread | reference | other, from loaded_blas_libraries().
+std::string blas_kind(const std::string& libraries);
+// The warnings for every trap the filled report shows.
+void add_doctor_warnings(DoctorReport& report);
 
-// Threads that at::parallel_for uses in posbias's own code. It is a header template: a build
-// without OpenMP runs its body on the calling thread only (ATen/Parallel-inl.h), so the
-// Jacobian engine's parallel chunks would run one after another.
-int parallel_for_threads();
-std::string format_doctor(const DoctorReport& report);
-
-// Every torch command calls this first: intra-op threads = the number of cores (the default
-// here is 1), and denormal floats flushed to zero. A model whose weights or gradients decay
-// toward zero otherwise computes on denormals, which x86 runs many times slower (a tiny Number
-// run: 7k instead of 25k tokens/s, with the same losses).
-void configure_torch();
+std::string format_machine_doctor(const DoctorReport& report);
+// The torch part and the warnings.
+std::string format_torch_doctor(const DoctorReport& report);
 
 }  // namespace posbias

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "posbias/model/safetensors.h"
+#include "posbias/hf/safetensors.h"
 #include "posbias/model/transformer.h"
 
 namespace posbias {

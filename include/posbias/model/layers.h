@@ -12,8 +12,8 @@
 
 #include <memory>
 
+#include "posbias/arch/config.h"
 #include "posbias/core/rng.h"
-#include "posbias/model/config.h"
 
 namespace posbias {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "posbias/model/config.h"
+#include "posbias/arch/config.h"
 #include "posbias/model/layers.h"
 
 namespace posbias {

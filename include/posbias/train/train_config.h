@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "posbias/model/config.h"
+#include "posbias/arch/config.h"
 #include "posbias/tasks/vocab.h"
 
 namespace posbias {

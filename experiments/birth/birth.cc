@@ -1,0 +1,261 @@
+#include "experiments/birth/birth.h"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "experiments/theory/fit_command.h"
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/machine.h"
+#include "posbias/core/plot.h"
+#include "posbias/core/progress.h"
+#include "posbias/hf/hf_config.h"
+#include "posbias/hf/token_file.h"
+#include "posbias/jacobian/jacobian.h"
+#include "posbias/model/hf_weights.h"
+#include "posbias/theory/operator.h"
+
+namespace posbias {
+namespace {
+
+constexpr std::int64_t kMaxLength = 65536;
+
+double peak_rss_mb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+}  // namespace
+
+ModelConfig birth_model_config(const BirthOptions& o) {
+  ModelConfig c;
+  if (!o.config.empty()) {
+    c = model_config_from_hf(read_hf_config(o.config));
+  } else {
+    bool preset = false;
+    for (const auto& name : model_preset_names()) preset = preset || name == o.arch;
+    c = preset ? model_preset(o.arch) : family_default(parse_family(o.arch));
+  }
+  auto override_if = [](std::int64_t value, std::int64_t& field, const char* name) {
+    if (value < 0)
+      throw std::invalid_argument(std::string("--") + name + " must be >= 1, got " +
+                                  std::to_string(value));
+    if (value > 0) field = value;
+  };
+  override_if(o.layers, c.layers, "layers");
+  const std::int64_t preset_d = c.d_model, preset_mlp = c.mlp;
+  override_if(o.d_model, c.d_model, "d-model");
+  override_if(o.heads, c.heads, "heads");
+  // A new head count keeps the preset's KV heads only if they still divide it.
+  if (o.heads > 0 && o.kv_heads == 0 && c.heads % c.kv_heads != 0) c.kv_heads = c.heads;
+  override_if(o.kv_heads, c.kv_heads, "kv-heads");
+  // HF's n_inner = null means 4·d: a d override rescales the preset's MLP unless --mlp is given.
+  if (o.d_model > 0 && o.mlp == 0) {
+    c.mlp = c.family == Family::kQwen2 ? (preset_mlp * c.d_model / preset_d + 7) / 8 * 8
+                                       : 4 * c.d_model;
+  }
+  override_if(o.mlp, c.mlp, "mlp");
+  override_if(o.rotary_dim, c.rotary_dim, "rotary-dim");
+  if (!o.pos.empty()) c.pos = parse_pos_encoding(o.pos);
+  if (o.rotary_dim == 0 && c.rotary_dim > c.head_dim()) c.rotary_dim = 0;
+  c.dropout = 0.0;  // measurements run in eval mode
+  if (o.length < 2 || o.length > kMaxLength) {
+    throw std::invalid_argument("--length must be in 2.." + std::to_string(kMaxLength) + ", got " +
+                                std::to_string(o.length));
+  }
+  if (c.pos == PosEncoding::kLearned) c.max_positions = std::max(c.max_positions, o.length);
+  if (o.init != "hf" && o.init != "unscaled")
+    throw std::invalid_argument("--init must be hf or unscaled, got '" + o.init + "'");
+  c.residual_init_scaling = o.init == "hf";
+  c.validate();
+  return c;
+}
+
+BirthResult measure_birth(const BirthOptions& o) {
+  if (o.seeds < 1 || o.seeds > 10000)
+    throw std::invalid_argument("--seeds must be in 1..10000, got " + std::to_string(o.seeds));
+  if (o.input != "gaussian" && o.input != "tokens") {
+    throw std::invalid_argument("--input must be gaussian or tokens, got '" + o.input + "'");
+  }
+  if (o.weights.empty() != o.config.empty())
+    throw std::invalid_argument("--config and --weights go together");
+  if (!o.weights.empty() && o.init != "hf")
+    throw std::invalid_argument("--init applies to models at init, not to --weights");
+  const PathSum paths = parse_path_sum(o.paths);
+  JacobianSpec js;
+  js.method = parse_jacobian_method(o.method);
+  js.probes = o.probes;
+  js.query = o.query;
+  if (o.query < 0 || o.query > o.length) {
+    throw std::invalid_argument("--query must be in 1..L = " + std::to_string(o.length) +
+                                " (0 = last)");
+  }
+  BirthResult r;
+  r.config = birth_model_config(o);
+  const bool checkpoint = !o.weights.empty();
+  const bool need_tokens = checkpoint || o.input == "tokens" || !o.tokens.empty();
+  Transformer model(r.config, /*token_embeddings=*/need_tokens);
+  model->eval();
+  std::vector<std::vector<std::int64_t>> token_rows;
+  if (checkpoint) load_hf_weights(model, SafetensorsFile::open(o.weights));
+  if (!o.tokens.empty()) token_rows = read_token_file(o.tokens, r.config.vocab);
+  const int samples = token_rows.empty() ? o.seeds : static_cast<int>(token_rows.size());
+
+  const auto start = std::chrono::steady_clock::now();
+  Progress progress("birth (" + std::to_string(samples) + " seeds)", samples);
+  std::vector<double> entropies;
+  for (int s = 0; s < samples; ++s) {
+    const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(s);
+    if (!checkpoint) model->init_weights(seed);
+    auto gen = at::detail::createCPUGenerator(seed + 0x9e3779b9ULL);
+    torch::Tensor x;
+    {
+      torch::NoGradGuard no_grad;
+      if (!token_rows.empty()) {
+        auto ids = torch::tensor(token_rows[static_cast<std::size_t>(s)]);
+        if (ids.size(0) > o.length) ids = ids.slice(0, 0, o.length);
+        x = model->embed(ids.unsqueeze(0));
+      } else if (need_tokens) {
+        x = model->embed(at::randint(r.config.vocab, {1, o.length}, gen));
+      } else {
+        x = at::normal(0.0, r.config.init_std, {1, o.length, r.config.d_model}, gen);
+      }
+    }
+    js.probe_seed = seed;
+    ForwardCache cache;
+    const torch::Tensor p = jacobian_profile(model, x, js, &cache);
+    if (js.method != JacobianMethod::kAutogradLoop)
+      entropies.push_back(attention_entropy_ratio(cache));
+    const std::int64_t q = o.query == 0 ? x.size(1) : o.query;
+    const auto acc = p.accessor<double, 1>();
+    std::vector<double> row(static_cast<std::size_t>(q));
+    for (std::int64_t j = 0; j < q; ++j) row[j] = acc[j];
+    if (!r.profile_seeds.empty() && row.size() != r.profile_seeds[0].size()) {
+      throw std::runtime_error(
+          "token sequences must all have the same length (or be cut with --length)");
+    }
+    r.profile_seeds.push_back(std::move(row));
+    progress.update(s + 1);
+  }
+  progress.finish();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.profile.assign(r.profile_seeds[0].size(), 0.0);
+  for (const auto& row : r.profile_seeds) {
+    for (std::size_t j = 0; j < row.size(); ++j)
+      r.profile[j] += row[j] / static_cast<double>(r.profile_seeds.size());
+  }
+  double e = 0;
+  for (double v : entropies) e += v / static_cast<double>(entropies.size());
+  r.entropy_ratio = entropies.empty() ? std::nan("") : e;
+
+  r.fit_spec.layers = r.config.layers;
+  if (r.config.pos == PosEncoding::kAlibi)
+    r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));
+  r.fit_spec.bootstrap = o.bootstrap;
+  r.fit_spec.seed = o.seed;
+  r.fit_spec.paths = paths;
+  MeasuredProfile mp{
+      r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
+  r.fit = fit_profile(mp, r.fit_spec);
+  r.other_spec = r.fit_spec;
+  r.other_spec.paths = paths == PathSum::kLinear ? PathSum::kQuadrature : PathSum::kLinear;
+  r.other_spec.bootstrap = 0;
+  r.other_fit = fit_profile(mp, r.other_spec);
+  r.peak_rss_mb = peak_rss_mb();
+  return r;
+}
+
+nlohmann::json birth_json(const BirthOptions& o, const BirthResult& r) {
+  nlohmann::json j = fit_json(r.fit, r.fit_spec);
+  j["config"] = to_json(hf_config_from_model(r.config));
+  j["measurement"] = {{"method", o.method},
+                      {"probes", o.probes},
+                      {"length", o.length},
+                      {"query", o.query == 0 ? o.length : o.query},
+                      {"seeds", r.profile_seeds.size()},
+                      {"input", o.tokens.empty() ? o.input : "tokens:" + o.tokens},
+                      {"init", o.weights.empty() ? o.init : "checkpoint"},
+                      {"seed", o.seed},
+                      {"weights", o.weights.empty() ? "init" : o.weights}};
+  auto summary = [](const FitResult& f) {
+    return nlohmann::json{{"alpha", f.alpha},
+                          {"log10_gain", f.log10_gain},
+                          {"spearman", f.spearman},
+                          {"log_r2", f.log_r2},
+                          {"w1", f.w1},
+                          {"theory_log10", f.theory_log10}};
+  };
+  j["path_sums"] = {{to_string(r.fit_spec.paths), summary(r.fit)},
+                    {to_string(r.other_spec.paths), summary(r.other_fit)}};
+  j["profile"] = r.profile;
+  j["profile_seeds"] = r.profile_seeds;
+  j["attention_entropy_ratio"] =
+      std::isfinite(r.entropy_ratio) ? nlohmann::json(r.entropy_ratio) : nlohmann::json();
+  j["seconds"] = r.seconds;
+  j["peak_rss_mb"] = r.peak_rss_mb;
+  j["machine"] = machine_info();
+  return j;
+}
+
+std::string birth_csv(const BirthResult& r) {
+  std::string out = "position,influence";
+  for (std::size_t s = 0; s < r.profile_seeds.size(); ++s) out += ",seed" + std::to_string(s);
+  out += "\n";
+  char buf[32];
+  for (std::size_t j = 0; j < r.profile.size(); ++j) {
+    out += std::to_string(j + 1);
+    std::snprintf(buf, sizeof buf, ",%.10g", r.profile[j]);
+    out += buf;
+    for (const auto& row : r.profile_seeds) {
+      std::snprintf(buf, sizeof buf, ",%.10g", row[j]);
+      out += buf;
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+Figure birth_figure(const BirthResult& r, const std::string& title) {
+  MeasuredProfile mp{
+      r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
+  Figure fig = fit_figure(mp, r.fit, title);
+  Series other;  // the other path sum, fitted too
+  other.title = fmt::format("theory, {} paths, α = {:.3f} (log R² {:.3f})",
+                            to_string(r.other_spec.paths), r.other_fit.alpha, r.other_fit.log_r2);
+  other.style = "lines dt 2";
+  for (std::size_t i : thin_indices(r.profile.size())) {
+    other.x.push_back(static_cast<double>(i + 1));
+    other.y.push_back(r.other_fit.theory_log10[i]);
+  }
+  fig.panels.front().series.push_back(other);
+  return fig;
+}
+
+void run_birth(const BirthOptions& o) {
+  const BirthResult r = measure_birth(o);
+  const std::string text = birth_json(o, r).dump(2) + "\n";
+  write_output(o.json, text);
+  if (!o.csv.empty()) write_file_atomic(o.csv, birth_csv(r));
+  if (!o.plot.empty()) {
+    const std::string title = to_string(r.config.family) + " (" + to_string(r.config.pos) + "), " +
+                              std::to_string(r.config.layers) +
+                              " layers, d = " + std::to_string(r.config.d_model) +
+                              ", L = " + std::to_string(o.length) + ": influence at init vs theory";
+    render_figure(birth_figure(r, title), o.plot);
+  }
+  std::fprintf(stderr,
+               "birth: Spearman %.4f, log R² %.4f, α = %.3f (%s paths; %s: log R² %.4f, α = %.3f), "
+               "%.1f s, peak RSS %.0f MB\n",
+               r.fit.spearman, r.fit.log_r2, r.fit.alpha, to_string(r.fit_spec.paths),
+               to_string(r.other_spec.paths), r.other_fit.log_r2, r.other_fit.alpha, r.seconds,
+               r.peak_rss_mb);
+}
+
+}  // namespace posbias

@@ -1,0 +1,218 @@
+#include "experiments/llm/llm_command.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/progress.h"
+#include "posbias/llm/answer.h"
+#include "posbias/llm/http_client.h"
+#include "posbias/llm/llm_summary.h"
+#include "posbias/llm/openai.h"
+#include "posbias/llm/result_store.h"
+
+namespace posbias {
+namespace {
+
+struct Job {
+  const Probe* probe;
+  std::string hash;
+  int max_tokens;
+};
+
+void validate(const LlmOptions& o) {
+  if (o.endpoint.empty()) throw std::invalid_argument("--endpoint URL is required");
+  validate_url(o.endpoint);
+  if (o.model.empty()) throw std::invalid_argument("--model NAME is required");
+  parse_api(o.api);
+  if (o.suites.empty()) throw std::invalid_argument("--suite is empty");
+  for (std::size_t i = 0; i < o.suites.size(); ++i) {
+    validate_suite(o.suites[i]);
+    for (std::size_t j = 0; j < i; ++j) {
+      if (o.suites[j] == o.suites[i]) {
+        throw std::invalid_argument("--suite lists '" + o.suites[i] + "' twice");
+      }
+    }
+  }
+  if (o.jobs < 1 || o.jobs > 256) {
+    throw std::invalid_argument("--jobs must be in 1..256, got " + std::to_string(o.jobs));
+  }
+  if (!(o.rps >= 0) || !std::isfinite(o.rps)) throw std::invalid_argument("--rps must be >= 0");
+  if (!(o.timeout > 0) || o.timeout > 3600) {
+    throw std::invalid_argument("--timeout must be in (0, 3600] seconds");
+  }
+  if (o.retry.retries < 0 || o.retry.retries > 20) {
+    throw std::invalid_argument("--retries must be in 0..20");
+  }
+  if (!(o.retry.base >= 0) || !(o.retry.cap >= o.retry.base) || o.retry.cap > 3600) {
+    throw std::invalid_argument("--backoff must be >= 0 and at most --backoff-cap (<= 3600 s)");
+  }
+  if (o.max_tokens < 0 || o.max_tokens > 100000) {
+    throw std::invalid_argument("--max-tokens must be in 1..100000");
+  }
+  if (o.score != "strict" && o.score != "lenient") {
+    throw std::invalid_argument("--score must be strict or lenient");
+  }
+  if (o.db.empty()) throw std::invalid_argument("--db FILE is required");
+}
+
+std::string snippet(const std::string& body) {
+  std::string s = body.substr(0, 200);
+  for (char& c : s) c = (c == '\n' || c == '\r') ? ' ' : c;
+  return s;
+}
+
+// One prompt through its attempts; the stored row.
+ResultRow ask(const Job& job, const LlmOptions& o, Api api, const std::string& url,
+              const std::vector<std::string>& headers, HttpClient& client, RateLimiter& limiter,
+              Rng& rng) {
+  const Probe& p = *job.probe;
+  ResultRow row;
+  row.suite = p.suite;
+  row.model = o.model;
+  row.prompt_hash = job.hash;
+  row.probe_id = p.id;
+  row.length = p.length;
+  row.hops = p.hops;
+  row.depth = p.depth;
+  row.prompt = p.prompt;
+  row.answer = p.answer;
+  const std::string body = request_body(api, o.model, p.prompt, job.max_tokens);
+  for (int attempt = 1;; ++attempt) {
+    limiter.acquire();
+    const HttpResponse r = client.post_json(url, body, headers, o.timeout);
+    row.attempts = attempt;
+    row.http_status = r.status;
+    row.latency_ms = r.seconds * 1000;
+    bool retry = true;
+    if (r.status == 200) {
+      try {
+        row.response = parse_completion(api, r.body);
+        const Score s = score_answer(p.suite, row.response, p.answer);
+        row.ok = true;
+        row.error.clear();
+        row.strict = s.strict;
+        row.lenient = s.lenient;
+        return row;
+      } catch (const std::runtime_error& e) {
+        row.error = e.what();  // truncated or malformed body: worth another try
+      }
+    } else if (r.status == 0) {
+      row.error = r.error;
+    } else {
+      row.error = "HTTP " + std::to_string(r.status) + ": " + snippet(r.body);
+      // A refused key, a forbidden model or a wrong URL fails every prompt alike: stop the run.
+      if (r.status == 401 || r.status == 403 || r.status == 404) {
+        throw std::runtime_error("the endpoint answered " + row.error +
+                                 (r.status == 404 ? " (check --endpoint and --model)"
+                                                  : " (check the key in $" + o.api_key_env + ")"));
+      }
+      retry = retriable_status(r.status);
+    }
+    if (!retry || attempt > o.retry.retries) return row;
+    const double wait = backoff_seconds(o.retry, attempt, rng, r.retry_after);
+    std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+  }
+}
+
+}  // namespace
+
+nlohmann::json run_llm(const LlmOptions& o) {
+  validate(o);
+  const Api api = parse_api(o.api);
+  const std::string url = request_url(o.endpoint, api);
+  validate_url(url);
+
+  // Every suite's probes and their keys.
+  std::map<std::string, std::vector<Probe>> probes;
+  std::map<std::string, std::vector<std::string>> hashes;
+  std::map<std::string, int> max_tokens;
+  for (const std::string& suite : o.suites) {
+    SuiteOptions so = o.probes;
+    if (suite == "needle") so.lengths = o.needle_lengths;
+    probes[suite] = make_probes(suite, so);
+    max_tokens[suite] = o.max_tokens ? o.max_tokens : (suite == "needle" ? 64 : 16);
+    for (const Probe& p : probes[suite]) {
+      hashes[suite].push_back(prompt_hash(o.api, max_tokens[suite], p.prompt));
+    }
+  }
+
+  ResultStore store(o.db);
+  std::vector<Job> jobs;
+  for (const std::string& suite : o.suites) {
+    const auto done = store.statuses(suite, o.model);
+    for (std::size_t i = 0; i < probes[suite].size(); ++i) {
+      const auto it = done.find(hashes[suite][i]);
+      if (it == done.end() || !it->second) {
+        jobs.push_back({&probes[suite][i], hashes[suite][i], max_tokens[suite]});
+      }
+    }
+  }
+
+  std::vector<std::string> headers;
+  if (const char* key = std::getenv(o.api_key_env.c_str()); key != nullptr && key[0] != '\0') {
+    headers.push_back(std::string("Authorization: Bearer ") + key);
+  }
+  if (!jobs.empty()) {
+    check_reachable(url, std::min(o.timeout, 10.0));
+    RateLimiter limiter(o.rps);
+    std::atomic<std::size_t> next{0};
+    std::mutex progress_mutex;
+    std::int64_t finished = 0;
+    std::unique_ptr<Progress> progress;
+    if (!o.quiet)
+      progress = std::make_unique<Progress>("llm", static_cast<std::int64_t>(jobs.size()));
+    std::exception_ptr error;
+    auto worker = [&](std::uint64_t index) {
+      try {
+        HttpClient client;
+        Rng rng = Rng::stream(0x6c6c6d, index);
+        for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();) {
+          const ResultRow row = ask(jobs[i], o, api, url, headers, client, limiter, rng);
+          store.put(row);
+          std::lock_guard<std::mutex> lock(progress_mutex);
+          ++finished;
+          if (progress) progress->update(finished);
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        if (!error) error = std::current_exception();
+        next.store(jobs.size());  // the others stop after their current request
+      }
+    };
+    std::vector<std::thread> threads;
+    const int n = std::min<int>(o.jobs, static_cast<int>(jobs.size()));
+    for (int t = 0; t < n; ++t) threads.emplace_back(worker, static_cast<std::uint64_t>(t));
+    for (std::thread& t : threads) t.join();
+    if (progress) progress->finish();
+    if (error) std::rethrow_exception(error);
+  }
+
+  nlohmann::json result{{"model", o.model},
+                        {"api", o.api},
+                        {"requests", jobs.size()},
+                        {"failed", 0},
+                        {"suites", nlohmann::json::array()}};
+  std::vector<nlohmann::json> summaries;
+  std::int64_t failed = 0;
+  for (const std::string& suite : o.suites) {
+    std::map<std::string, ResultRow> rows;
+    for (ResultRow& r : store.rows(suite, o.model)) rows.emplace(r.prompt_hash, std::move(r));
+    summaries.push_back(summarize_suite(suite, o.model, probes[suite], hashes[suite], rows));
+    failed += summaries.back()["failed"].get<std::int64_t>();
+    result["suites"].push_back(summaries.back());
+  }
+  result["failed"] = failed;
+  write_output(o.json, result.dump(2) + "\n");
+  if (!o.csv.empty()) write_file_atomic(o.csv, summary_csv(summaries));
+  if (!o.plot.empty()) {
+    for (const nlohmann::json& s : summaries) plot_summary(s, o.plot, o.score);
+  }
+  return result;
+}
+
+}  // namespace posbias

@@ -1,0 +1,44 @@
+#include "experiments/reproduce/reproduce.h"
+
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "experiments/birth/birth_report.h"
+#include "experiments/hops/hops_report.h"
+#include "experiments/llm/llm_report.h"
+#include "experiments/mech/mech_report.h"
+#include "experiments/theory/theory_report.h"
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/machine.h"
+#include "posbias/core/report.h"
+
+namespace posbias {
+
+void run_reproduce(const ReproduceOptions& options) {
+  const std::filesystem::path dir = options.out;
+  ensure_directory(dir);
+  const auto start = std::chrono::steady_clock::now();
+  Report report("posbias: position bias in transformers, reproduced");
+  report.add(theory_report_section(dir));
+  report.add(birth_report_section(dir));
+  report.add(hop_report_section(dir, options.full));
+  report.add(mech_report_section(dir, options.full));
+  report.add(llm_report_section(
+      dir, options.full, {options.endpoint, options.model, options.api, options.api_key_env}));
+  report.write(dir);
+  nlohmann::json run;
+  run["command"] = "reproduce";
+  run["config"] = {{"out", options.out},
+                   {"full", options.full},
+                   {"endpoint", options.endpoint},
+                   {"model", options.model},
+                   {"api", options.api}};
+  run["seed"] = 0;
+  run["machine"] = machine_info();
+  run["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  write_file_atomic(dir / "run.json", run.dump(2) + "\n");
+  std::fprintf(stderr, "reproduce: wrote %s\n", (dir / "index.html").c_str());
+}
+
+}  // namespace posbias

@@ -1,0 +1,134 @@
+#include "experiments/theory/fit_command.h"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "experiments/theory/theory_command.h"
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/csv.h"
+#include "posbias/core/parse.h"
+
+namespace posbias {
+namespace {
+
+nlohmann::json num_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
+
+}  // namespace
+
+MeasuredProfile read_profile_csv(const std::filesystem::path& path) {
+  const CsvTable table = read_numeric_csv(path);
+  const int pos = table.column("position");
+  if (pos < 0) throw std::runtime_error(path.string() + ": needs a 'position' column");
+  const int mean_col = table.column("influence");
+  std::vector<int> seed_cols;
+  for (std::size_t c = 0; c < table.header.size(); ++c) {
+    if (table.header[c].rfind("seed", 0) == 0) seed_cols.push_back(static_cast<int>(c));
+  }
+  if (mean_col < 0 && seed_cols.empty()) {
+    throw std::runtime_error(path.string() + ": needs an 'influence' column or 'seed*' columns");
+  }
+  MeasuredProfile p;
+  p.seeds.assign(seed_cols.size(), {});
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    const auto& row = table.rows[r];
+    if (row[pos] != static_cast<double>(r + 1)) {
+      throw std::runtime_error(path.string() + ": positions must run 1, 2, ..., L in order; row " +
+                               std::to_string(r + 1) + " has position " + std::to_string(row[pos]));
+    }
+    double mean = 0;
+    for (std::size_t s = 0; s < seed_cols.size(); ++s) {
+      p.seeds[s].push_back(row[seed_cols[s]]);
+      mean += row[seed_cols[s]];
+    }
+    p.mean.push_back(mean_col >= 0 ? row[mean_col] : mean / static_cast<double>(seed_cols.size()));
+  }
+  p.validate();
+  return p;
+}
+
+nlohmann::json fit_json(const FitResult& r, const FitSpec& spec) {
+  nlohmann::json j;
+  j["alpha"] = r.alpha;
+  j["alpha_ci"] = {num_or_null(r.alpha_ci_low), num_or_null(r.alpha_ci_high)};
+  j["log10_gain"] = r.log10_gain;
+  j["spearman"] = r.spearman;
+  j["log_r2"] = r.log_r2;
+  j["w1"] = r.w1;
+  j["alpha_spearman"] = r.alpha_spearman;
+  j["spearman_best"] = r.spearman_best;
+  j["seeds"] = r.seeds;
+  j["last_position"] = {{"log10_measured", r.log10_last_measured},
+                        {"log10_predicted", r.log10_last_predicted}};
+  j["theory"] = {{"layers", spec.layers},
+                 {"operator", spec.op.describe()},
+                 {"bootstrap", spec.bootstrap},
+                 {"paths", to_string(spec.paths)}};
+  j["theory_log10"] = r.theory_log10;
+  j["notes"] =
+      "alpha and gain fitted by least squares on log10 over positions 1..L-1; the last "
+      "position is compared separately; w1 is in units of the sequence length";
+  return j;
+}
+
+Figure fit_figure(const MeasuredProfile& profile, const FitResult& r, const std::string& title) {
+  Figure fig;
+  Panel p;
+  p.title = title;
+  p.xlabel = "key position j";
+  p.ylabel = "influence ‖∂y_q/∂x_j‖";
+  p.log10_y = true;
+  Series measured;
+  measured.title = "measured" + (r.seeds > 1 ? " (mean, band = seed range)" : std::string());
+  measured.style = "linespoints pt 7 ps 0.4";
+  Series theory;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "theory, %s paths, α = %.3f (Spearman %.3f, log R² %.3f)",
+                to_string(r.paths), r.alpha, r.spearman, r.log_r2);
+  theory.title = buf;
+  for (std::size_t i : thin_indices(profile.mean.size())) {
+    const double x = static_cast<double>(i + 1);
+    measured.x.push_back(x);
+    measured.y.push_back(std::log10(profile.mean[i]));
+    if (r.seeds > 1) {
+      double lo = INFINITY, hi = -INFINITY;
+      for (const auto& s : profile.seeds) lo = std::min(lo, s[i]), hi = std::max(hi, s[i]);
+      measured.y_low.push_back(std::log10(lo));
+      measured.y_high.push_back(std::log10(hi));
+    }
+    theory.x.push_back(x);
+    theory.y.push_back(r.theory_log10[i]);
+  }
+  p.series = {measured, theory};
+  fig.panels = {p};
+  return fig;
+}
+
+void run_fit(const FitOptions& o) {
+  if (o.profile.empty()) throw std::invalid_argument("theory fit needs --profile FILE.csv");
+  FitSpec spec;
+  spec.layers = o.layers;
+  spec.op.window = o.window;
+  spec.op.alibi_slopes = parse_alibi(o.alibi);
+  spec.op.sink = parse_number(o.sink, "--sink");
+  spec.paths = parse_path_sum(o.paths);
+  spec.bootstrap = o.bootstrap;
+  spec.seed = o.seed;
+  if (spec.layers < 1)
+    throw std::invalid_argument("theory fit needs --layers H >= 1 (the model's depth)");
+  const MeasuredProfile profile = read_profile_csv(o.profile);
+  const FitResult r = fit_profile(profile, spec);
+  const std::string text = fit_json(r, spec).dump(2) + "\n";
+  write_output(o.json, text);
+  if (!o.plot.empty()) {
+    render_figure(
+        fit_figure(profile, r,
+                   "Measured profile against theory (H = " + std::to_string(o.layers) + ")"),
+        o.plot);
+  }
+}
+
+}  // namespace posbias

@@ -1,0 +1,344 @@
+#include "experiments/theory/theory_command.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <thread>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/machine.h"
+#include "posbias/core/parse.h"
+#include "posbias/core/progress.h"
+#include "posbias/theory/continuum.h"
+#include "posbias/theory/exact.h"
+#include "posbias/theory/profile_summary.h"
+
+namespace posbias {
+namespace {
+
+void emit(const std::string& path, const std::string& text) {
+  if (path.empty() || path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  } else {
+    write_file_atomic(path, text);
+  }
+}
+
+void append_double(std::string& s, double v) {
+  char buf[32];
+  s.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+std::string json_number(double v) {
+  if (!std::isfinite(v)) return "null";
+  std::string s;
+  append_double(s, v);
+  return s;
+}
+
+nlohmann::json num_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
+
+std::string fraction_text(const mpq_class& q) { return q.get_str(); }
+
+void run_exact(const TheoryOptions& o) {
+  if (!o.alibi.empty()) {
+    throw std::invalid_argument(
+        "--exact cannot take --alibi: its weights exp(-m(i-j)) are irrational");
+  }
+  ExactSpec spec;
+  spec.length = o.length;
+  spec.query = o.query;
+  spec.layers = o.layers;
+  for (const auto& part : split_commas(o.alpha)) spec.alpha.push_back(parse_rational(part));
+  spec.window = o.window;
+  spec.sink = parse_rational(o.sink);
+  spec.validate();
+  Progress progress("theory --exact", spec.layers);
+  const std::vector<mpq_class> row =
+      exact_influence_row(spec, [&](std::int64_t done, std::int64_t) { progress.update(done); });
+  progress.finish();
+  std::string text;
+  if (o.format == "csv") {
+    text = "position,fraction,influence,log10_influence\n";
+    for (std::size_t j = 0; j < row.size(); ++j) {
+      text += std::to_string(j + 1) + "," + fraction_text(row[j]) + ",";
+      append_double(text, row[j].get_d());
+      text += ",";
+      append_double(text, log10_of(row[j]));
+      text += "\n";
+    }
+  } else {
+    nlohmann::json j;
+    j["config"] = {{"length", spec.length},       {"query", spec.query_position()},
+                   {"layers", spec.layers},       {"window", spec.window},
+                   {"sink", spec.sink.get_str()}, {"exact", true}};
+    for (const auto& a : spec.alpha) j["config"]["alpha"].push_back(a.get_str());
+    j["version"] = POSBIAS_VERSION;
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      j["position"].push_back(k + 1);
+      j["fraction"].push_back(fraction_text(row[k]));
+      j["log10_influence"].push_back(num_or_null(log10_of(row[k])));
+    }
+    text = j.dump(1) + "\n";
+  }
+  emit(o.out, text);
+}
+
+Series row_series(const std::vector<ExtReal>& row, const std::string& title) {
+  Series s;
+  s.title = title;
+  const double q = static_cast<double>(row.size());
+  for (std::size_t i : thin_indices(row.size())) {
+    s.x.push_back(static_cast<double>(i + 1) / q);
+    s.y.push_back(row[i].log10());
+  }
+  return s;
+}
+
+std::string alpha_label(double a) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", a);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<double> parse_alibi(const std::string& text) {
+  if (text.empty()) return {};
+  if (text.rfind("heads:", 0) == 0) {
+    const std::vector<double> n = parse_number_list(text.substr(6), "--alibi heads:N");
+    if (n.size() != 1 || n[0] != std::floor(n[0])) {
+      throw std::invalid_argument("--alibi heads:N needs an integer head count, got '" + text +
+                                  "'");
+    }
+    return alibi_standard_slopes(static_cast<int>(n[0]));
+  }
+  return parse_number_list(text, "--alibi");
+}
+
+InfluenceSpec make_influence_spec(const TheoryOptions& o) {
+  InfluenceSpec spec;
+  spec.length = o.length;
+  spec.layers = o.layers;
+  spec.query = o.query;
+  spec.alpha = parse_number_list(o.alpha, "--alpha");
+  spec.op.window = o.window;
+  spec.op.alibi_slopes = parse_alibi(o.alibi);
+  spec.op.sink = parse_number(o.sink, "--sink");
+  spec.validate();
+  return spec;
+}
+
+nlohmann::json spec_json(const InfluenceSpec& spec) {
+  nlohmann::json c;
+  c["length"] = spec.length;
+  c["query"] = spec.query_position();
+  c["layers"] = spec.layers;
+  c["alpha"] = spec.alpha;
+  c["operator"] = {{"name", spec.op.describe()},
+                   {"window", spec.op.window},
+                   {"alibi_slopes", spec.op.alibi_slopes},
+                   {"sink", spec.op.sink}};
+  return c;
+}
+
+nlohmann::json theory_summary(const InfluenceSpec& spec, const std::vector<ExtReal>& row,
+                              double epsilon, int grid) {
+  if (grid < 2 || grid > 1000000) throw std::invalid_argument("--grid must be in 2..1000000");
+  nlohmann::json j;
+  j["config"] = spec_json(spec);
+  j["version"] = POSBIAS_VERSION;
+  const ProfileSummary s = summarize_profile(row, epsilon);
+  j["discrete"] = {{"log10_first", s.log10_first},
+                   {"log10_last", s.log10_last},
+                   {"log10_middle", s.log10_middle},
+                   {"dead_zone",
+                    {{"position", s.dead_zone_position},
+                     {"x", s.dead_zone_x},
+                     {"log10_influence", num_or_null(s.log10_dead_zone)}}},
+                   {"primacy", {{"epsilon", s.epsilon}, {"mass", s.primacy_mass}}},
+                   {"recency_mass", s.recency_mass},
+                   {"total_mass", s.total_mass},
+                   {"log10_middle_to_ends", num_or_null(s.log10_middle_to_ends)}};
+  if (!spec.op.is_cesaro() || spec.layers > Continuum::kMaxLayers) {
+    j["continuum"] = nullptr;  // the closed-form density is derived for the Cesàro operator
+    return j;
+  }
+  const Continuum c(spec.layers, spec.alpha);
+  nlohmann::json cj;
+  cj["recency_mass"] = c.recency_mass();
+  cj["primacy"] = {{"epsilon", epsilon}, {"mass", c.primacy_mass(epsilon)}};
+  cj["middle_to_ends"] = c.middle_to_ends();
+  std::vector<double> xs, ys;
+  double best_x = NAN, best_y = INFINITY;
+  for (int g = 0; g < grid; ++g) {
+    const double x = (g + 0.5) / grid;
+    const double y = c.log10_density(x);
+    xs.push_back(x);
+    ys.push_back(y);
+    if (y < best_y) best_y = y, best_x = x;
+  }
+  cj["dead_zone"] = {{"x", best_x},
+                     {"log10_density", num_or_null(best_y)},
+                     {"note",
+                      "the continuous density is non-increasing, so its minimum sits at the "
+                      "right end of the grid, just before the recency delta"}};
+  nlohmann::json density_grid;
+  density_grid["x"] = xs;
+  density_grid["log10_density"] = nlohmann::json::array();
+  for (double y : ys) density_grid["log10_density"].push_back(num_or_null(y));
+  cj["grid"] = density_grid;
+  // How far the discrete row is from its limit in the bulk (1e-3 < x < 0.9), as q·r_j vs ρ.
+  const double q = static_cast<double>(row.size());
+  double worst = 0;
+  for (std::size_t i : thin_indices(row.size(), 2000)) {
+    const double x = static_cast<double>(i + 1) / q;
+    if (x <= 1e-3 || x >= 0.9) continue;
+    const double rel = std::pow(10.0, row[i].log10() + std::log10(q) - c.log10_density(x)) - 1.0;
+    worst = std::max(worst, std::fabs(rel));
+  }
+  cj["bulk_max_relative_error"] = worst;
+  j["continuum"] = cj;
+  return j;
+}
+
+namespace {
+
+void append_csv_rows(const std::vector<ExtReal>& row, std::size_t first, std::size_t last,
+                     std::string& text) {
+  text.reserve(text.size() + (last - first) * 64);  // a row is at most ~60 bytes
+  char buf[64];
+  for (std::size_t j = first; j < last; ++j) {
+    text.append(buf, std::to_chars(buf, buf + sizeof buf, j + 1).ptr);
+    text += ',';
+    text.append(buf, row[j].to_chars(buf, buf + sizeof buf));
+    text += ',';
+    append_double(text, row[j].log10());
+    text += '\n';
+  }
+}
+
+}  // namespace
+
+std::string row_csv(const std::vector<ExtReal>& row) {
+  // Formatting dominates for long rows; the two halves are formatted on two threads.
+  std::string text = "position,influence,log10_influence\n";
+  text.reserve(row.size() * 64 + 64);
+  const std::size_t mid = row.size() / 2;
+  std::string upper;
+  std::thread worker([&] { append_csv_rows(row, mid, row.size(), upper); });
+  append_csv_rows(row, 0, mid, text);
+  worker.join();
+  text += upper;
+  return text;
+}
+
+Figure theory_family_figure(const InfluenceSpec& spec, const std::vector<std::int64_t>& layer_set,
+                            const std::vector<double>& alpha_set) {
+  Figure fig;
+  fig.width = 1200;
+  fig.height = 520;
+  const double alpha = spec.alpha.size() == 1 ? spec.alpha[0] : NAN;
+  const std::string where = "L = " + std::to_string(spec.query_position()) +
+                            (spec.op.is_cesaro() ? "" : ", " + spec.op.describe());
+  Panel by_layers;
+  by_layers.title = "Influence at birth, varying depth (" + where + ")";
+  by_layers.xlabel = "key position j / q";
+  by_layers.ylabel = "influence of j on the last token";
+  by_layers.log10_y = true;
+  by_layers.key = "bottom left";
+  Panel by_alpha = by_layers;
+  by_alpha.title = "varying residual weight α";
+  for (std::int64_t h : layer_set) {
+    InfluenceSpec s = spec;
+    s.layers = h;
+    if (spec.alpha.size() != 1) continue;
+    by_layers.series.push_back(
+        row_series(influence_row(s), "H = " + std::to_string(h) + ", α = " + alpha_label(alpha)));
+  }
+  for (double a : alpha_set) {
+    InfluenceSpec s = spec;
+    s.alpha = {a};
+    by_alpha.series.push_back(row_series(
+        influence_row(s), "α = " + alpha_label(a) + ", H = " + std::to_string(spec.layers)));
+  }
+  // Mark the three regions on the requested row.
+  const std::vector<ExtReal> row = influence_row(spec);
+  const ProfileSummary sum = summarize_profile(row);
+  const double q = static_cast<double>(row.size());
+  std::vector<Label> marks;
+  marks.push_back({1.0 / q, sum.log10_first, "primacy tail", true, false});
+  if (sum.dead_zone_position > 0) {
+    marks.push_back({static_cast<double>(sum.dead_zone_position) / q, sum.log10_dead_zone,
+                     "dead zone", true, true});
+  }
+  marks.push_back({1.0, sum.log10_last, "recency anchor", true, true});
+  by_layers.labels = marks;
+  by_alpha.labels = marks;
+  if (by_layers.series.empty()) by_layers.series.push_back(row_series(row, "per-layer α"));
+  fig.panels = {by_layers, by_alpha};
+  return fig;
+}
+
+void run_theory(const TheoryOptions& o) {
+  if (o.format != "csv" && o.format != "json") {
+    throw std::invalid_argument("--format must be csv or json, got '" + o.format + "'");
+  }
+  if (!(o.epsilon > 0.0 && o.epsilon <= 1.0)) {
+    throw std::invalid_argument("--epsilon must be in (0, 1], got " + std::to_string(o.epsilon));
+  }
+  if (o.exact) {
+    run_exact(o);
+    return;
+  }
+  const InfluenceSpec spec = make_influence_spec(o);
+  const std::vector<ExtReal> row = influence_row(spec);
+  const bool need_summary = o.format == "json" || !o.summary.empty();
+  nlohmann::json summary;
+  if (need_summary) summary = theory_summary(spec, row, o.epsilon, o.grid);
+  if (o.format == "csv") {
+    emit(o.out, row_csv(row));
+  } else {
+    std::string text = "{\"summary\": " + summary.dump() + ",\n\"position\": [";
+    for (std::size_t j = 0; j < row.size(); ++j) text += (j ? "," : "") + std::to_string(j + 1);
+    text += "],\n\"influence\": [";
+    char buf[64];
+    for (std::size_t j = 0; j < row.size(); ++j) {
+      if (j) text += ',';
+      text.append(buf, row[j].to_chars(buf, buf + sizeof buf));
+    }
+    text += "],\n\"log10_influence\": [";
+    for (std::size_t j = 0; j < row.size(); ++j)
+      text += (j ? "," : "") + json_number(row[j].log10());
+    text += "]}\n";
+    emit(o.out, text);
+  }
+  if (!o.summary.empty()) {
+    summary["machine"] = machine_info();
+    write_file_atomic(o.summary, summary.dump(2) + "\n");
+  }
+  if (!o.plot.empty()) {
+    std::vector<std::int64_t> layer_set;
+    for (std::int64_t h :
+         {std::max<std::int64_t>(1, spec.layers / 4), std::max<std::int64_t>(1, spec.layers / 2),
+          spec.layers, 2 * spec.layers}) {
+      if (h >= 1 && std::find(layer_set.begin(), layer_set.end(), h) == layer_set.end())
+        layer_set.push_back(h);
+    }
+    std::vector<double> alpha_set = {0.25, 0.5, 0.75, 1.0};
+    if (spec.alpha.size() == 1 &&
+        std::find(alpha_set.begin(), alpha_set.end(), spec.alpha[0]) == alpha_set.end()) {
+      alpha_set.push_back(spec.alpha[0]);
+      std::sort(alpha_set.begin(), alpha_set.end());
+    }
+    render_figure(theory_family_figure(spec, layer_set, alpha_set), o.plot);
+  }
+}
+
+}  // namespace posbias

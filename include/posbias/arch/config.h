@@ -1,0 +1,67 @@
+// Transformer architecture config: the three Hugging Face families posbias builds, the
+// positional-encoding switch, and the named presets. No libtorch here.
+//
+// Families: gpt2 (learned positions, pre-LN LayerNorm, GELU MLP, fused qkv with bias),
+// qwen2 (RMSNorm, SwiGLU, RoPE θ = 1e6, grouped-query attention, qkv bias), gptj (parallel
+// attention + MLP, partial interleaved rotary on rotary_dim dims, untied head with bias).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace posbias {
+
+enum class Family { kGpt2, kQwen2, kGptj };
+// How token positions enter the model (config.json's posbias extension "position_encoding").
+enum class PosEncoding { kLearned, kRope, kNone, kAlibi };
+
+std::string to_string(Family family);          // "gpt2", "qwen2", "gptj"
+std::string to_string(PosEncoding encoding);   // "learned", "rope", "none", "alibi"
+Family parse_family(const std::string& name);  // throws std::invalid_argument
+PosEncoding parse_pos_encoding(const std::string& name);
+
+struct ModelConfig {
+  Family family = Family::kGpt2;
+  std::int64_t vocab = 50257;
+  std::int64_t d_model = 768;
+  std::int64_t layers = 12;
+  std::int64_t heads = 12;
+  std::int64_t kv_heads = 12;         // = heads unless grouped-query attention
+  std::int64_t mlp = 3072;            // MLP hidden width
+  std::int64_t max_positions = 1024;  // size of the learned position table
+  std::int64_t rotary_dim = 0;        // dims per head that rotate; 0 = whole head
+  double rope_theta = 10000.0;
+  double norm_eps = 1e-5;
+  double init_std = 0.02;  // initializer_range
+  bool tie_embeddings = true;
+  PosEncoding pos = PosEncoding::kLearned;
+  double dropout = 0.0;  // embedding, attention and residual dropout
+  // GPT-2's init draws the residual projections (attention and MLP output) with std
+  // init_std/√(2·layers), as Hugging Face does; false draws them like every other weight.
+  bool residual_init_scaling = true;
+
+  std::int64_t head_dim() const { return d_model / heads; }
+  std::int64_t rotary_dims() const { return rotary_dim == 0 ? head_dim() : rotary_dim; }
+  bool rms_norm() const { return family == Family::kQwen2; }
+  bool parallel_block() const { return family == Family::kGptj; }
+  bool gated_mlp() const { return family == Family::kQwen2; }
+  bool qkv_bias() const { return family != Family::kGptj; }
+  bool out_bias() const { return family == Family::kGpt2; }
+  bool mlp_bias() const { return family != Family::kQwen2; }
+  bool head_bias() const { return family == Family::kGptj; }
+  // Residual projections scaled by 1/sqrt(2·layers) at init (GPT-2 only).
+  bool scaled_residual_init() const { return family == Family::kGpt2 && residual_init_scaling; }
+
+  // Throws std::invalid_argument naming the bad field.
+  void validate() const;
+};
+
+// gpt2 (12L, 768d, 12h), gpt2-medium (24L, 1024d, 16h), qwen2-0.5b (24L, 896d, 14h, 2 kv,
+// MLP 4864), gptj-hop (12L, 128d, 1h, MLP 512, rotary 16, dropout 0.1).
+ModelConfig model_preset(const std::string& name);
+std::vector<std::string> model_preset_names();
+// The family's own default config at that family's usual shape (gpt2 → preset gpt2, ...).
+ModelConfig family_default(Family family);
+
+}  // namespace posbias

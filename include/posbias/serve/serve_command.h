@@ -1,0 +1,21 @@
+// `posbias serve`: trained hop runs behind the OpenAI-compatible server, until SIGINT or
+// SIGTERM. Prints the address on stderr and, with port_file, writes the bound port there
+// (atomically) so scripts can use --port 0.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "posbias/serve/openai_server.h"
+
+namespace posbias {
+
+struct ServeOptions {
+  std::vector<std::string> runs;  // "NAME=DIR" or "DIR"
+  ServerOptions server;
+  std::string port_file;
+};
+
+void run_serve(const ServeOptions& options);
+
+}  // namespace posbias

@@ -1,0 +1,150 @@
+#include "posbias/arch/config.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace posbias {
+
+std::string to_string(Family family) {
+  switch (family) {
+    case Family::kGpt2:
+      return "gpt2";
+    case Family::kQwen2:
+      return "qwen2";
+    case Family::kGptj:
+      return "gptj";
+  }
+  throw std::invalid_argument("to_string: unknown Family value " +
+                              std::to_string(static_cast<int>(family)));
+}
+
+std::string to_string(PosEncoding encoding) {
+  switch (encoding) {
+    case PosEncoding::kLearned:
+      return "learned";
+    case PosEncoding::kRope:
+      return "rope";
+    case PosEncoding::kNone:
+      return "none";
+    case PosEncoding::kAlibi:
+      return "alibi";
+  }
+  throw std::invalid_argument("to_string: unknown PosEncoding value " +
+                              std::to_string(static_cast<int>(encoding)));
+}
+
+Family parse_family(const std::string& name) {
+  if (name == "gpt2") return Family::kGpt2;
+  if (name == "qwen2") return Family::kQwen2;
+  if (name == "gptj") return Family::kGptj;
+  throw std::invalid_argument("unknown architecture family '" + name +
+                              "' (use gpt2, qwen2 or gptj)");
+}
+
+PosEncoding parse_pos_encoding(const std::string& name) {
+  if (name == "learned") return PosEncoding::kLearned;
+  if (name == "rope") return PosEncoding::kRope;
+  if (name == "none") return PosEncoding::kNone;
+  if (name == "alibi") return PosEncoding::kAlibi;
+  throw std::invalid_argument("unknown positional encoding '" + name +
+                              "' (use learned, rope, none or alibi)");
+}
+
+void ModelConfig::validate() const {
+  auto check = [](bool ok, const std::string& msg) {
+    if (!ok) throw std::invalid_argument(msg);
+  };
+  auto in_range = [&](std::int64_t v, std::int64_t lo, std::int64_t hi, const char* name) {
+    check(v >= lo && v <= hi, std::string(name) + " must be in " + std::to_string(lo) + ".." +
+                                  std::to_string(hi) + ", got " + std::to_string(v));
+  };
+  in_range(vocab, 1, 10000000, "vocab size");
+  in_range(d_model, 1, 65536, "d_model");
+  in_range(layers, 1, 1024, "layers");
+  in_range(heads, 1, 1024, "heads");
+  in_range(kv_heads, 1, 1024, "kv heads");
+  in_range(mlp, 1, 1000000, "MLP width");
+  in_range(max_positions, 1, 10000000, "max positions");
+  check(d_model % heads == 0, "heads = " + std::to_string(heads) +
+                                  " does not divide d_model = " + std::to_string(d_model));
+  check(heads % kv_heads == 0, "kv heads = " + std::to_string(kv_heads) +
+                                   " does not divide heads = " + std::to_string(heads));
+  check(rotary_dim >= 0 && rotary_dim <= head_dim() && rotary_dim % 2 == 0,
+        "rotary_dim must be even and in 0..head_dim = " + std::to_string(head_dim()) + ", got " +
+            std::to_string(rotary_dim));
+  check(pos != PosEncoding::kRope || rotary_dims() % 2 == 0,
+        "RoPE needs an even number of rotary dims per head; head_dim = " +
+            std::to_string(head_dim()));
+  check(std::isfinite(rope_theta) && rope_theta > 1.0, "rope_theta must be > 1");
+  check(std::isfinite(norm_eps) && norm_eps > 0 && norm_eps < 1, "norm epsilon must be in (0, 1)");
+  check(std::isfinite(init_std) && init_std > 0 && init_std < 10,
+        "initializer_range must be in (0, 10)");
+  check(dropout >= 0.0 && dropout < 1.0, "dropout must be in [0, 1)");
+}
+
+ModelConfig model_preset(const std::string& name) {
+  ModelConfig c;
+  if (name == "gpt2" || name == "gpt2-medium") {
+    c.family = Family::kGpt2;
+    c.vocab = 50257;
+    c.max_positions = 1024;
+    c.pos = PosEncoding::kLearned;
+    c.norm_eps = 1e-5;
+    c.tie_embeddings = true;
+    if (name == "gpt2") {
+      c.layers = 12, c.d_model = 768, c.heads = 12;
+    } else {
+      c.layers = 24, c.d_model = 1024, c.heads = 16;
+    }
+    c.kv_heads = c.heads;
+    c.mlp = 4 * c.d_model;
+    return c;
+  }
+  if (name == "qwen2-0.5b") {
+    c.family = Family::kQwen2;
+    c.vocab = 151936;
+    c.layers = 24, c.d_model = 896, c.heads = 14, c.kv_heads = 2, c.mlp = 4864;
+    c.max_positions = 32768;
+    c.pos = PosEncoding::kRope;
+    c.rope_theta = 1e6;
+    c.norm_eps = 1e-6;
+    c.tie_embeddings = true;
+    return c;
+  }
+  if (name == "gptj-hop") {
+    // Paper 2's hop model: GPT-J style, 12 layers, one head, partial rotary (16 of 128).
+    c.family = Family::kGptj;
+    c.vocab = 1024;
+    c.layers = 12, c.d_model = 128, c.heads = 1, c.kv_heads = 1, c.mlp = 512;
+    c.max_positions = 1024;
+    c.rotary_dim = 16;
+    c.pos = PosEncoding::kRope;
+    c.norm_eps = 1e-5;
+    c.tie_embeddings = false;
+    c.dropout = 0.1;
+    return c;
+  }
+  throw std::invalid_argument("unknown preset '" + name +
+                              "' (use gpt2, gpt2-medium, qwen2-0.5b or gptj-hop)");
+}
+
+std::vector<std::string> model_preset_names() {
+  return {"gpt2", "gpt2-medium", "qwen2-0.5b", "gptj-hop"};
+}
+
+ModelConfig family_default(Family family) {
+  switch (family) {
+    case Family::kGpt2:
+      return model_preset("gpt2");
+    case Family::kQwen2:
+      return model_preset("qwen2-0.5b");
+    case Family::kGptj: {
+      ModelConfig c = model_preset("gptj-hop");
+      c.dropout = 0.0;
+      return c;
+    }
+  }
+  return model_preset("gpt2");
+}
+
+}  // namespace posbias

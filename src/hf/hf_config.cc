@@ -1,0 +1,421 @@
+#include "posbias/hf/hf_config.h"
+
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <unordered_set>
+#include <vector>
+
+namespace posbias {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kMaxJsonDepth = 32;
+
+// The families' own spellings of the shared fields.
+struct FieldNames {
+  const char* hidden;
+  const char* layers;
+  const char* heads;
+  const char* mlp;
+  const char* positions;
+  const char* eps;
+  const char* activation;
+  const char* attn_dropout;
+};
+
+FieldNames field_names(Family type) {
+  if (type == Family::kQwen2)
+    return {"hidden_size",       "num_hidden_layers",       "num_attention_heads",
+            "intermediate_size", "max_position_embeddings", "rms_norm_eps",
+            "hidden_act",        "attention_dropout"};
+  return {"n_embd",
+          "n_layer",
+          "n_head",
+          "n_inner",
+          "n_positions",
+          "layer_norm_epsilon",
+          "activation_function",
+          "attn_pdrop"};
+}
+
+constexpr std::array<std::string_view, 9> kActivations = {
+    "gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "quick_gelu", "relu",
+    "silu", "swish",    "tanh"};
+
+std::string brief(const json& v) {
+  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (s.size() > 60) s = s.substr(0, 60) + "...";
+  return s;
+}
+
+std::string number_text(double v) { return json(v).dump(); }
+
+[[noreturn]] void bad(const std::string& source, const std::string& what) {
+  throw std::invalid_argument(source + ": " + what);
+}
+
+void check_range(const std::string& source, const char* field, std::int64_t v, std::int64_t lo,
+                 std::int64_t hi) {
+  if (v < lo || v > hi)
+    bad(source, std::string(field) + " = " + std::to_string(v) + " is out of range [" +
+                    std::to_string(lo) + ", " + std::to_string(hi) + "]");
+}
+
+// Typed access to the top-level object; absent keys give nullopt, wrong types throw.
+class Fields {
+ public:
+  Fields(const json& root, const std::string& source) : root_(root), source_(source) {}
+
+  const json* find(const char* key) const {
+    const auto it = root_.find(key);
+    return it == root_.end() ? nullptr : &*it;
+  }
+
+  // An integer in [lo, hi]; null gives nullopt only when nullable.
+  std::optional<std::int64_t> integer(const char* key, std::int64_t lo, std::int64_t hi,
+                                      bool nullable = false) const {
+    const json* v = find(key);
+    if (v == nullptr || (nullable && v->is_null())) return std::nullopt;
+    if (!v->is_number_integer())
+      bad(source_, std::string(key) + " must be an integer, got " + brief(*v));
+    if (v->is_number_unsigned() &&
+        v->get<std::uint64_t>() >
+            static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      bad(source_, std::string(key) + " = " + brief(*v) + " is out of range [" +
+                       std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    const auto value = v->get<std::int64_t>();
+    check_range(source_, key, value, lo, hi);
+    return value;
+  }
+
+  // An integer that gpt2/gptj may also spell with its HF attribute-map alias; both present
+  // must agree.
+  std::int64_t required_integer(const char* key, const char* alias, std::int64_t lo,
+                                std::int64_t hi) const {
+    const auto native = integer(key, lo, hi);
+    const auto aliased = alias ? integer(alias, lo, hi) : std::nullopt;
+    if (native && aliased && *native != *aliased)
+      bad(source_, std::string(alias) + " = " + std::to_string(*aliased) + " conflicts with " +
+                       key + " = " + std::to_string(*native));
+    if (native) return *native;
+    if (aliased) return *aliased;
+    bad(source_, std::string("required field ") + key + " is missing");
+  }
+
+  double number(const char* key, double fallback) const {
+    const json* v = find(key);
+    if (v == nullptr) return fallback;
+    if (!v->is_number()) bad(source_, std::string(key) + " must be a number, got " + brief(*v));
+    return v->get<double>();
+  }
+
+  std::string string(const char* key, const std::string& fallback) const {
+    const json* v = find(key);
+    if (v == nullptr) return fallback;
+    if (!v->is_string()) bad(source_, std::string(key) + " must be a string, got " + brief(*v));
+    return v->get<std::string>();
+  }
+
+  bool boolean(const char* key, bool fallback) const {
+    const json* v = find(key);
+    if (v == nullptr) return fallback;
+    if (!v->is_boolean())
+      bad(source_, std::string(key) + " must be true or false, got " + brief(*v));
+    return v->get<bool>();
+  }
+
+ private:
+  const json& root_;
+  const std::string& source_;
+};
+
+// Parses with duplicate keys and deep nesting rejected while nlohmann reads.
+json parse_strict(const std::string& text, const std::string& source) {
+  std::vector<std::unordered_set<std::string>> keys;  // one set per open object
+  const auto guard = [&](int depth, json::parse_event_t event, json& parsed) {
+    using E = json::parse_event_t;
+    if ((event == E::object_start || event == E::array_start) && depth >= kMaxJsonDepth)
+      throw std::runtime_error(source + ": JSON nested deeper than " +
+                               std::to_string(kMaxJsonDepth) + " levels");
+    if (event == E::object_start) keys.emplace_back();
+    if (event == E::object_end && !keys.empty()) keys.pop_back();
+    if (event == E::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
+      throw std::runtime_error(source + ": duplicate key '" + parsed.get<std::string>() +
+                               "' (which one wins depends on the reader)");
+    return true;
+  };
+  try {
+    return json::parse(text, guard, /*allow_exceptions=*/true, /*ignore_comments=*/false);
+  } catch (const json::exception& e) {
+    std::string what = e.what();
+    if (what.size() > 200) what = what.substr(0, 200) + "...";
+    throw std::runtime_error(source + ": not valid JSON: " + what);
+  }
+}
+
+}  // namespace
+
+void validate_hf_config(const HfConfig& c, const std::string& source) {
+  const std::string family = to_string(c.model_type);  // throws on a bad enum
+  to_string(c.position_encoding);
+  const FieldNames f = field_names(c.model_type);
+  check_range(source, "vocab_size", c.vocab_size, 1, 10'000'000);
+  check_range(source, f.hidden, c.hidden_size, 1, 65536);
+  check_range(source, f.layers, c.num_hidden_layers, 1, 1024);
+  check_range(source, f.heads, c.num_attention_heads, 1, 1024);
+  check_range(source, "num_key_value_heads", c.num_key_value_heads, 1, 1024);
+  check_range(source, f.mlp, c.intermediate_size, 1, 1'000'000);
+  check_range(source, f.positions, c.max_position_embeddings, 1, 10'000'000);
+  if (c.hidden_size % c.num_attention_heads != 0)
+    bad(source, std::string(f.heads) + " = " + std::to_string(c.num_attention_heads) +
+                    " does not divide " + f.hidden + " = " + std::to_string(c.hidden_size));
+  if (c.num_attention_heads % c.num_key_value_heads != 0)
+    bad(source, "num_key_value_heads = " + std::to_string(c.num_key_value_heads) +
+                    " does not divide " + f.heads + " = " + std::to_string(c.num_attention_heads));
+  const std::int64_t head_dim = c.head_dim();
+  if (c.position_encoding == PosEncoding::kRope) {
+    if (c.rotary_dim < 1 || c.rotary_dim > head_dim)
+      bad(source, "rotary_dim = " + std::to_string(c.rotary_dim) +
+                      " is outside [1, head_dim = " + std::to_string(head_dim) +
+                      "] (head_dim = " + f.hidden + " / " + f.heads + ")");
+    if (c.rotary_dim % 2 != 0)
+      bad(source, "rotary_dim = " + std::to_string(c.rotary_dim) +
+                      " must be even (RoPE rotates pairs of dimensions)" +
+                      (c.model_type == Family::kGptj ? "" : "; here rotary_dim = head_dim"));
+  } else if (c.rotary_dim != 0) {
+    bad(source, "rotary_dim = " + std::to_string(c.rotary_dim) + " but position_encoding is " +
+                    to_string(c.position_encoding) + ", not rope");
+  }
+  const auto positive = [&](const char* field, double v) {
+    if (!std::isfinite(v) || v <= 0)
+      bad(source, std::string(field) + " = " + number_text(v) + " must be finite and > 0");
+  };
+  positive("rope_theta", c.rope_theta);
+  positive(f.eps, c.norm_eps);
+  positive("initializer_range", c.initializer_range);
+  const auto probability = [&](const char* field, double v) {
+    if (!(v >= 0 && v < 1))
+      bad(source, std::string(field) + " = " + number_text(v) + " must be in [0, 1)");
+  };
+  probability(f.attn_dropout, c.attn_pdrop);
+  if (c.model_type == Family::kQwen2) {
+    if (c.resid_pdrop != 0 || c.embd_pdrop != 0)
+      bad(source, "qwen2 has no resid_pdrop or embd_pdrop; they must be 0");
+  } else {
+    probability("resid_pdrop", c.resid_pdrop);
+    probability("embd_pdrop", c.embd_pdrop);
+  }
+  bool known_activation = false;
+  for (const auto a : kActivations) known_activation = known_activation || a == c.activation;
+  if (!known_activation) {
+    std::string list;
+    for (const auto a : kActivations) list += (list.empty() ? "" : ", ") + std::string(a);
+    bad(source, std::string(f.activation) + " '" + c.activation + "' is not supported for " +
+                    std::string(family) + " (expected one of " + list + ")");
+  }
+}
+
+HfConfig parse_hf_config(const std::string& json_text, const std::string& source_name) {
+  const std::string& src = source_name;
+  if (json_text.size() > kMaxHfConfigBytes)
+    throw std::runtime_error(src + ": " + std::to_string(json_text.size()) +
+                             " bytes is more than the " + std::to_string(kMaxHfConfigBytes) +
+                             "-byte limit for a config.json");
+  const json root = parse_strict(json_text, src);
+  if (!root.is_object())
+    throw std::runtime_error(src + ": top level is " + root.type_name() + ", not a JSON object");
+  const Fields in(root, src);
+
+  const json* type = in.find("model_type");
+  if (type == nullptr) bad(src, "required field model_type is missing");
+  if (!type->is_string()) bad(src, "model_type must be a string, got " + brief(*type));
+  HfConfig c;
+  const std::string type_name = type->get<std::string>();
+  if (type_name == "gpt2") {
+    c.model_type = Family::kGpt2;
+  } else if (type_name == "qwen2") {
+    c.model_type = Family::kQwen2;
+  } else if (type_name == "gptj") {
+    c.model_type = Family::kGptj;
+  } else {
+    bad(src, "model_type " + brief(*type) + " is not supported (expected gpt2, qwen2 or gptj)");
+  }
+  const bool qwen2 = c.model_type == Family::kQwen2;
+  const FieldNames f = field_names(c.model_type);
+
+  c.vocab_size = in.required_integer("vocab_size", nullptr, 1, 10'000'000);
+  c.hidden_size = in.required_integer(f.hidden, qwen2 ? nullptr : "hidden_size", 1, 65536);
+  c.num_hidden_layers =
+      in.required_integer(f.layers, qwen2 ? nullptr : "num_hidden_layers", 1, 1024);
+  c.num_attention_heads =
+      in.required_integer(f.heads, qwen2 ? nullptr : "num_attention_heads", 1, 1024);
+  c.max_position_embeddings =
+      in.required_integer(f.positions, qwen2 ? nullptr : "max_position_embeddings", 1, 10'000'000);
+  c.num_key_value_heads =
+      in.integer("num_key_value_heads", 1, 1024).value_or(c.num_attention_heads);
+  if (qwen2) {
+    c.intermediate_size = in.required_integer("intermediate_size", nullptr, 1, 1'000'000);
+  } else {
+    c.intermediate_size =
+        in.integer("n_inner", 1, 1'000'000, /*nullable=*/true).value_or(4 * c.hidden_size);
+  }
+
+  const std::string encoding =
+      in.string("position_encoding", qwen2 || c.model_type == Family::kGptj ? "rope" : "learned");
+  if (encoding == "learned") {
+    c.position_encoding = PosEncoding::kLearned;
+  } else if (encoding == "rope") {
+    c.position_encoding = PosEncoding::kRope;
+  } else if (encoding == "none") {
+    c.position_encoding = PosEncoding::kNone;
+  } else if (encoding == "alibi") {
+    c.position_encoding = PosEncoding::kAlibi;
+  } else {
+    bad(src, "position_encoding '" + encoding +
+                 "' is not supported (expected learned, rope, none or alibi)");
+  }
+  std::optional<std::int64_t> rotary;
+  if (c.model_type == Family::kGptj) rotary = in.integer("rotary_dim", 1, 65536, true);
+  c.rotary_dim = c.position_encoding != PosEncoding::kRope ? 0
+                 : rotary                                  ? *rotary
+                                                           : c.hidden_size / c.num_attention_heads;
+
+  c.rope_theta = in.number("rope_theta", 10000.0);
+  c.norm_eps = in.number(f.eps, qwen2 ? 1e-6 : 1e-5);
+  c.initializer_range = in.number("initializer_range", 0.02);
+  c.activation = in.string(f.activation, qwen2 ? "silu" : "gelu_new");
+  c.tie_word_embeddings = in.boolean("tie_word_embeddings", c.model_type == Family::kGpt2);
+  const double dropout = c.model_type == Family::kGpt2 ? 0.1 : 0.0;
+  c.attn_pdrop = in.number(f.attn_dropout, dropout);
+  if (!qwen2) {
+    c.resid_pdrop = in.number("resid_pdrop", dropout);
+    c.embd_pdrop = in.number("embd_pdrop", dropout);
+  }
+
+  if (qwen2) {
+    // Features that would silently change positions if ignored.
+    if (const json* s = in.find("rope_scaling"); s != nullptr && !s->is_null())
+      bad(src, "rope_scaling = " + brief(*s) + " is not supported; posbias uses plain RoPE");
+    if (in.boolean("use_sliding_window", false))
+      bad(src, "use_sliding_window = true is not supported; posbias uses full attention");
+  }
+  validate_hf_config(c, src);
+  return c;
+}
+
+HfConfig read_hf_config(const std::filesystem::path& path) {
+  const std::string src = path.string();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw std::runtime_error(src + ": not a readable regular file" +
+                             (ec ? " (" + ec.message() + ")" : std::string()));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(src + ": cannot open: " + std::strerror(errno));
+  std::string text(kMaxHfConfigBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) throw std::runtime_error(src + ": cannot read: " + std::strerror(errno));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxHfConfigBytes)
+    throw std::runtime_error(src + ": larger than the " + std::to_string(kMaxHfConfigBytes) +
+                             "-byte limit for a config.json");
+  return parse_hf_config(text, src);
+}
+
+json to_json(const HfConfig& c) {
+  validate_hf_config(c, "to_json");
+  const FieldNames f = field_names(c.model_type);
+  json j = json::object();
+  j["model_type"] = std::string(to_string(c.model_type));
+  j["vocab_size"] = c.vocab_size;
+  j[f.hidden] = c.hidden_size;
+  j[f.layers] = c.num_hidden_layers;
+  j[f.heads] = c.num_attention_heads;
+  j[f.mlp] = c.intermediate_size;
+  j[f.positions] = c.max_position_embeddings;
+  j[f.eps] = c.norm_eps;
+  j[f.activation] = c.activation;
+  j[f.attn_dropout] = c.attn_pdrop;
+  j["initializer_range"] = c.initializer_range;
+  j["tie_word_embeddings"] = c.tie_word_embeddings;
+  j["position_encoding"] = to_string(c.position_encoding);
+  switch (c.model_type) {
+    case Family::kQwen2:
+      j["architectures"] = json::array({"Qwen2ForCausalLM"});
+      j["num_key_value_heads"] = c.num_key_value_heads;
+      j["rope_theta"] = c.rope_theta;
+      break;
+    case Family::kGpt2:
+    case Family::kGptj:
+      j["architectures"] =
+          json::array({c.model_type == Family::kGpt2 ? "GPT2LMHeadModel" : "GPTJForCausalLM"});
+      j["n_ctx"] = c.max_position_embeddings;
+      j["resid_pdrop"] = c.resid_pdrop;
+      j["embd_pdrop"] = c.embd_pdrop;
+      if (c.num_key_value_heads != c.num_attention_heads)
+        j["num_key_value_heads"] = c.num_key_value_heads;
+      if (c.rope_theta != 10000.0) j["rope_theta"] = c.rope_theta;  // posbias extension
+      if (c.model_type == Family::kGptj)
+        j["rotary_dim"] = c.rotary_dim > 0 ? json(c.rotary_dim) : json(nullptr);
+      break;
+  }
+  return j;
+}
+
+ModelConfig model_config_from_hf(const HfConfig& hf) {
+  ModelConfig c;
+  c.family = hf.model_type;
+  c.vocab = hf.vocab_size;
+  c.d_model = hf.hidden_size;
+  c.layers = hf.num_hidden_layers;
+  c.heads = hf.num_attention_heads;
+  c.kv_heads = hf.num_key_value_heads;
+  c.mlp = hf.intermediate_size;
+  c.max_positions = hf.max_position_embeddings;
+  c.pos = hf.position_encoding;
+  c.rotary_dim = hf.rotary_dim == hf.head_dim() ? 0 : hf.rotary_dim;
+  c.rope_theta = hf.rope_theta;
+  c.norm_eps = hf.norm_eps;
+  c.init_std = hf.initializer_range;
+  c.tie_embeddings = hf.tie_word_embeddings;
+  c.dropout = hf.resid_pdrop;
+  const bool gelu_tanh = hf.activation == "gelu_new" || hf.activation == "gelu_pytorch_tanh" ||
+                         hf.activation == "gelu_fast";
+  if (c.family == Family::kQwen2 ? hf.activation != "silu" : !gelu_tanh) {
+    throw std::invalid_argument("activation '" + hf.activation + "' is not supported for " +
+                                to_string(c.family) + " (posbias builds " +
+                                (c.family == Family::kQwen2 ? "silu" : "gelu_new") + ")");
+  }
+  c.validate();
+  return c;
+}
+
+HfConfig hf_config_from_model(const ModelConfig& c) {
+  HfConfig hf;
+  hf.model_type = c.family;
+  hf.vocab_size = c.vocab;
+  hf.hidden_size = c.d_model;
+  hf.num_hidden_layers = c.layers;
+  hf.num_attention_heads = c.heads;
+  hf.num_key_value_heads = c.kv_heads;
+  hf.intermediate_size = c.mlp;
+  hf.max_position_embeddings = c.max_positions;
+  hf.position_encoding = c.pos;
+  hf.rotary_dim = c.pos == PosEncoding::kRope ? c.rotary_dims() : 0;
+  hf.rope_theta = c.rope_theta;
+  hf.norm_eps = c.norm_eps;
+  hf.initializer_range = c.init_std;
+  hf.activation = c.family == Family::kQwen2 ? "silu" : "gelu_new";
+  hf.tie_word_embeddings = c.tie_embeddings;
+  hf.resid_pdrop = hf.embd_pdrop = hf.attn_pdrop = c.dropout;
+  return hf;
+}
+
+}  // namespace posbias

@@ -1,0 +1,642 @@
+#include "posbias/hf/safetensors.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <unordered_set>
+#include <utility>
+
+#include "posbias/core/atomic_file.h"
+
+namespace posbias {
+
+static_assert(std::endian::native == std::endian::little,
+              "safetensors data is little-endian; this reader assumes a little-endian host");
+static_assert(sizeof(std::size_t) == sizeof(std::uint64_t), "needs a 64-bit size_t");
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kMetadataKey = "__metadata__";
+
+struct DTypeInfo {
+  DType dtype;
+  std::string_view name;
+  std::size_t size;
+};
+
+constexpr std::array<DTypeInfo, 10> kDTypes = {{
+    {DType::F64, "F64", 8},
+    {DType::F32, "F32", 4},
+    {DType::F16, "F16", 2},
+    {DType::BF16, "BF16", 2},
+    {DType::I64, "I64", 8},
+    {DType::I32, "I32", 4},
+    {DType::I16, "I16", 2},
+    {DType::I8, "I8", 1},
+    {DType::U8, "U8", 1},
+    {DType::BOOL, "BOOL", 1},
+}};
+
+std::optional<DType> dtype_from_name(std::string_view name) {
+  for (const auto& d : kDTypes) {
+    if (d.name == name) return d.dtype;
+  }
+  return std::nullopt;
+}
+
+// A name from an untrusted header, quoted for a one-line message: control bytes escaped,
+// long names cut.
+std::string quote(std::string_view s) {
+  constexpr std::size_t kMaxShown = 80;
+  std::string out = "'";
+  for (std::size_t i = 0; i < s.size() && i < kMaxShown; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (s.size() > kMaxShown) out += "...";
+  return out + "'";
+}
+
+// A JSON value for a message, cut short.
+std::string brief(const json& v) {
+  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (s.size() > 40) s = s.substr(0, 40) + "...";
+  return s;
+}
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+[[noreturn]] void fail(const std::string& source, const std::string& what) {
+  throw std::runtime_error(source + ": " + what);
+}
+
+// Rejects hostile structure while nlohmann parses, before it allocates for it: containers
+// nested deeper than a tensor entry's arrays, arrays longer than kMaxSafetensorsRank, unknown
+// or duplicate keys, non-object entries and non-string metadata values. Depths as nlohmann
+// reports them: the header object is 0, its keys and entry objects 1, entry fields 2, array
+// elements 3.
+class HeaderGuard {
+ public:
+  explicit HeaderGuard(const std::string& source) : source_(source) {}
+
+  bool on_event(int depth, json::parse_event_t event, const json& parsed) {
+    using E = json::parse_event_t;
+    switch (event) {
+      case E::object_start:
+        if (depth == 0) return true;
+        if (depth == 1) {
+          entry_keys_.clear();
+          return true;
+        }
+        reject_container(depth, "an object");
+      case E::array_start:
+        if (depth == 0) fail(source_, "header is not a JSON object (it is an array)");
+        if (depth == 1) reject_scalar_entry("an array");
+        if (depth == 2 && !in_metadata()) {
+          array_length_ = 0;
+          return true;
+        }
+        reject_container(depth, "an array");
+      case E::key:
+        if (depth == 1) {
+          top_key_ = parsed.get<std::string>();
+          if (!top_keys_.insert(top_key_).second)
+            fail(source_, "duplicate key " + quote(top_key_) + " in the header");
+        } else if (depth == 2) {
+          entry_key_ = parsed.get<std::string>();
+          if (!entry_keys_.insert(entry_key_).second)
+            fail(source_, where() + " has the field " + quote(entry_key_) + " twice");
+          if (!in_metadata() && entry_key_ != "dtype" && entry_key_ != "shape" &&
+              entry_key_ != "data_offsets")
+            fail(source_, where() + " has an unknown field " + quote(entry_key_) +
+                              " (expected dtype, shape, data_offsets)");
+        }
+        return true;
+      case E::value:
+        if (depth == 1) reject_scalar_entry(parsed.type_name());
+        if (depth == 2 && in_metadata() && !parsed.is_string())
+          fail(source_, "__metadata__ value for " + quote(entry_key_) + " is " +
+                            parsed.type_name() + " " + brief(parsed) + ", not a string");
+        if (depth == 3 && ++array_length_ > kMaxSafetensorsRank) {
+          if (entry_key_ == "shape")
+            fail(source_, where() + " has a shape of rank > " +
+                              std::to_string(kMaxSafetensorsRank) + " (the limit)");
+          fail(source_, where() + ": " + entry_key_ + " has more than " +
+                            std::to_string(kMaxSafetensorsRank) + " entries");
+        }
+        return true;
+      default:
+        return true;
+    }
+  }
+
+ private:
+  bool in_metadata() const { return top_key_ == kMetadataKey; }
+  std::string where() const {
+    return in_metadata() ? std::string(kMetadataKey) : "tensor " + quote(top_key_);
+  }
+  [[noreturn]] void reject_scalar_entry(const std::string& type) const {
+    if (in_metadata()) fail(source_, "__metadata__ is " + type + ", not an object of strings");
+    fail(source_, "entry " + quote(top_key_) + " is " + type + ", not an object");
+  }
+  [[noreturn]] void reject_container(int depth, const std::string& type) const {
+    if (in_metadata())
+      fail(source_,
+           "__metadata__ value for " + quote(entry_key_) + " is " + type + ", not a string");
+    if (depth == 2) fail(source_, where() + ": " + entry_key_ + " is " + type);
+    fail(source_, where() + ": " + entry_key_ + " contains " + type + " (nesting too deep)");
+  }
+
+  const std::string& source_;
+  std::string top_key_;
+  std::string entry_key_;
+  std::size_t array_length_ = 0;
+  std::unordered_set<std::string> top_keys_;
+  std::unordered_set<std::string> entry_keys_;
+};
+
+// A non-negative JSON integer, or nullopt (negative, fractional, bool, string, ...).
+std::optional<std::uint64_t> as_u64(const json& v) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  if (v.is_number_integer()) {
+    const auto s = v.get<std::int64_t>();
+    if (s >= 0) return static_cast<std::uint64_t>(s);
+  }
+  return std::nullopt;
+}
+
+struct Range {
+  std::uint64_t begin;
+  std::uint64_t end;
+  const std::string* name;
+};
+
+TensorView parse_entry(const std::string& source, const std::string& name, const json& entry,
+                       std::span<const std::byte> data, Range& range) {
+  const std::string who = "tensor " + quote(name);
+  TensorView view;
+  view.name = name;
+
+  const auto dtype_it = entry.find("dtype");
+  if (dtype_it == entry.end()) fail(source, who + " has no dtype");
+  if (!dtype_it->is_string())
+    fail(source, who + ": dtype " + brief(*dtype_it) + " is not a string");
+  const auto dtype = dtype_from_name(dtype_it->get<std::string>());
+  if (!dtype)
+    fail(source, who + " has unknown dtype " + quote(dtype_it->get<std::string>()) +
+                     " (supported: F64 F32 F16 BF16 I64 I32 I16 I8 U8 BOOL)");
+  view.dtype = *dtype;
+
+  const auto shape_it = entry.find("shape");
+  if (shape_it == entry.end()) fail(source, who + " has no shape");
+  if (!shape_it->is_array())
+    fail(source, who + ": shape " + brief(*shape_it) + " is not an array of integers");
+  if (shape_it->size() > kMaxSafetensorsRank)
+    fail(source, who + " has a shape of rank > " + std::to_string(kMaxSafetensorsRank));
+  std::uint64_t numel = 1;
+  for (std::size_t i = 0; i < shape_it->size(); ++i) {
+    const json& d = (*shape_it)[i];
+    const auto dim = as_u64(d);
+    if (!dim)
+      fail(source, who + ": shape[" + std::to_string(i) + "] = " + brief(d) +
+                       " is not a non-negative integer");
+    if (*dim > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      fail(source, who + ": shape[" + std::to_string(i) + "] = " + std::to_string(*dim) +
+                       " exceeds the int64 range");
+    if (__builtin_mul_overflow(numel, *dim, &numel))
+      fail(source, who + ": shape " + brief(*shape_it) + " has an element count that overflows");
+    view.shape.push_back(static_cast<std::int64_t>(*dim));
+  }
+  std::uint64_t nbytes = 0;
+  if (__builtin_mul_overflow(numel, dtype_size(view.dtype), &nbytes))
+    fail(source, who + ": shape " + shape_text(view.shape) + " of " +
+                     std::string(dtype_name(view.dtype)) + " has a byte size that overflows");
+
+  const auto offsets_it = entry.find("data_offsets");
+  if (offsets_it == entry.end()) fail(source, who + " has no data_offsets");
+  const json& offsets = *offsets_it;
+  if (!offsets.is_array() || offsets.size() != 2)
+    fail(source, who + ": data_offsets " + brief(offsets) + " is not [begin, end]");
+  const auto begin = as_u64(offsets[0]);
+  const auto end = as_u64(offsets[1]);
+  if (!begin || !end)
+    fail(source, who + ": data_offsets " + brief(offsets) + " are not non-negative integers");
+  const std::string span_text = "[" + std::to_string(*begin) + ", " + std::to_string(*end) + "]";
+  if (*begin > *end) fail(source, who + ": data_offsets " + span_text + " has begin > end");
+  if (*end > data.size())
+    fail(source, who + ": data_offsets " + span_text + " end past the data buffer (" +
+                     std::to_string(data.size()) + " bytes)");
+  if (*end - *begin != nbytes)
+    fail(source, who + ": data_offsets " + span_text + " hold " + std::to_string(*end - *begin) +
+                     " bytes but shape " + shape_text(view.shape) + " of " +
+                     std::string(dtype_name(view.dtype)) + " needs " + std::to_string(nbytes));
+  view.data = data.data() + *begin;
+  view.bytes = nbytes;
+  range = Range{*begin, *end, nullptr};
+  return view;
+}
+
+}  // namespace
+
+std::size_t dtype_size(DType dtype) {
+  for (const auto& d : kDTypes) {
+    if (d.dtype == dtype) return d.size;
+  }
+  throw std::invalid_argument("dtype_size: unknown DType value " +
+                              std::to_string(static_cast<int>(dtype)));
+}
+
+std::string_view dtype_name(DType dtype) {
+  for (const auto& d : kDTypes) {
+    if (d.dtype == dtype) return d.name;
+  }
+  throw std::invalid_argument("dtype_name: unknown DType value " +
+                              std::to_string(static_cast<int>(dtype)));
+}
+
+std::int64_t TensorView::numel() const {
+  std::int64_t n = 1;
+  for (const std::int64_t d : shape) n *= d;
+  return n;
+}
+
+SafetensorsFile SafetensorsFile::parse(std::span<const std::byte> bytes,
+                                       const std::string& source_name) {
+  const std::string& src = source_name;
+  if (bytes.size() < 8)
+    fail(src, "file is " + std::to_string(bytes.size()) +
+                  " bytes, shorter than the 8-byte header length; not a safetensors file");
+  std::uint64_t header_bytes = 0;
+  for (int i = 7; i >= 0; --i)
+    header_bytes = (header_bytes << 8) | std::to_integer<std::uint64_t>(bytes[i]);
+  if (header_bytes == 0) fail(src, "header length is 0; the header must hold at least '{}'");
+  if (header_bytes > kMaxSafetensorsHeaderBytes)
+    fail(src, "header length " + std::to_string(header_bytes) + " exceeds the limit of " +
+                  std::to_string(kMaxSafetensorsHeaderBytes) + " bytes");
+  if (header_bytes > bytes.size() - 8)
+    fail(src, "header length " + std::to_string(header_bytes) + " runs past the end of the file (" +
+                  std::to_string(bytes.size() - 8) + " bytes follow the length field)");
+  const char* header_text = reinterpret_cast<const char*>(bytes.data() + 8);
+  const std::span<const std::byte> data = bytes.subspan(8 + header_bytes);
+
+  json header;
+  {
+    HeaderGuard guard(src);
+    try {
+      header = json::parse(
+          header_text, header_text + header_bytes,
+          [&guard](int depth, json::parse_event_t event, json& parsed) {
+            return guard.on_event(depth, event, parsed);
+          },
+          /*allow_exceptions=*/true, /*ignore_comments=*/false);
+    } catch (const json::exception& e) {
+      std::string what = e.what();
+      if (what.size() > 200) what = what.substr(0, 200) + "...";
+      fail(src, "header is not valid JSON: " + what);
+    }
+  }
+  if (!header.is_object())
+    fail(src, std::string("header is not a JSON object (it is ") + header.type_name() + ")");
+
+  SafetensorsFile file;
+  file.source_name_ = src;
+  std::vector<Range> ranges;
+  for (const auto& [key, value] : header.items()) {
+    if (key == kMetadataKey) {
+      if (!value.is_object())
+        fail(src, std::string("__metadata__ is ") + value.type_name() + ", not an object");
+      for (const auto& [mkey, mvalue] : value.items()) {
+        if (!mvalue.is_string())
+          fail(src, "__metadata__ value for " + quote(mkey) + " is not a string");
+        file.metadata_.emplace(mkey, mvalue.get<std::string>());
+      }
+      continue;
+    }
+    if (!value.is_object())
+      fail(src, "entry " + quote(key) + " is " + value.type_name() + ", not an object");
+    Range range{};
+    TensorView view = parse_entry(src, key, value, data, range);
+    const auto [it, inserted] = file.tensors_.emplace(key, std::move(view));
+    if (!inserted) fail(src, "duplicate key " + quote(key) + " in the header");
+    range.name = &it->first;
+    if (range.end > range.begin) ranges.push_back(range);
+  }
+
+  // Byte ranges must not overlap (zero-length tensors occupy no bytes and may sit anywhere).
+  std::sort(ranges.begin(), ranges.end(),
+            [](const Range& a, const Range& b) { return a.begin < b.begin; });
+  for (std::size_t i = 1; i < ranges.size(); ++i) {
+    const Range& prev = ranges[i - 1];
+    const Range& cur = ranges[i];
+    if (cur.begin < prev.end)
+      fail(src, "tensors " + quote(*prev.name) + " [" + std::to_string(prev.begin) + ", " +
+                    std::to_string(prev.end) + ") and " + quote(*cur.name) + " [" +
+                    std::to_string(cur.begin) + ", " + std::to_string(cur.end) + ") overlap");
+  }
+  return file;
+}
+
+SafetensorsFile SafetensorsFile::open(const std::filesystem::path& path) {
+  const std::string src = path.string();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(src, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    fail(src, std::string("cannot stat: ") + std::strerror(err));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    fail(src, "is not a regular file");
+  }
+  const auto size = static_cast<std::size_t>(st.st_size);
+  if (size < 8) {
+    ::close(fd);
+    fail(src, "file is " + std::to_string(size) +
+                  " bytes, shorter than the 8-byte header length; not a safetensors file");
+  }
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const int map_errno = errno;
+  ::close(fd);
+  if (map == MAP_FAILED) fail(src, std::string("cannot mmap: ") + std::strerror(map_errno));
+  try {
+    SafetensorsFile file = parse({static_cast<const std::byte*>(map), size}, src);
+    file.mapping_ = map;
+    file.mapping_bytes_ = size;
+    return file;
+  } catch (...) {
+    ::munmap(map, size);
+    throw;
+  }
+}
+
+SafetensorsFile::SafetensorsFile(SafetensorsFile&& other) noexcept
+    : source_name_(std::move(other.source_name_)),
+      mapping_(std::exchange(other.mapping_, nullptr)),
+      mapping_bytes_(std::exchange(other.mapping_bytes_, 0)),
+      tensors_(std::move(other.tensors_)),
+      metadata_(std::move(other.metadata_)) {}
+
+SafetensorsFile& SafetensorsFile::operator=(SafetensorsFile&& other) noexcept {
+  if (this != &other) {
+    release();
+    source_name_ = std::move(other.source_name_);
+    mapping_ = std::exchange(other.mapping_, nullptr);
+    mapping_bytes_ = std::exchange(other.mapping_bytes_, 0);
+    tensors_ = std::move(other.tensors_);
+    metadata_ = std::move(other.metadata_);
+  }
+  return *this;
+}
+
+SafetensorsFile::~SafetensorsFile() { release(); }
+
+void SafetensorsFile::release() noexcept {
+  tensors_.clear();
+  if (mapping_ != nullptr) ::munmap(mapping_, mapping_bytes_);
+  mapping_ = nullptr;
+  mapping_bytes_ = 0;
+}
+
+const TensorView* SafetensorsFile::find(const std::string& name) const {
+  const auto it = tensors_.find(name);
+  return it == tensors_.end() ? nullptr : &it->second;
+}
+
+const TensorView& SafetensorsFile::get(const std::string& name) const {
+  if (const TensorView* t = find(name)) return *t;
+  std::string hint = " (it has " + std::to_string(tensors_.size()) + " tensors";
+  int shown = 0;
+  for (const auto& [n, t] : tensors_) {
+    if (shown == 3) {
+      hint += ", ...";
+      break;
+    }
+    hint += (shown++ ? ", " : ": ") + quote(n);
+  }
+  throw std::runtime_error("tensor " + quote(name) + " is missing from " + source_name_ + hint +
+                           ")");
+}
+
+std::vector<std::string> SafetensorsFile::names() const {
+  std::vector<std::string> out;
+  out.reserve(tensors_.size());
+  for (const auto& [n, t] : tensors_) out.push_back(n);
+  return out;
+}
+
+float f16_to_float(std::uint16_t bits) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
+  const std::uint32_t exponent = (bits >> 10) & 0x1fu;
+  const std::uint32_t mantissa = bits & 0x3ffu;
+  if (exponent == 0) {
+    // Zero or subnormal: mantissa * 2^-24, exact in float32.
+    const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
+    return sign ? -magnitude : magnitude;
+  }
+  if (exponent == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));
+  return std::bit_cast<float>(sign | ((exponent + 127 - 15) << 23) | (mantissa << 13));
+}
+
+float bf16_to_float(std::uint16_t bits) {
+  return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
+}
+
+std::vector<float> to_float32(const TensorView& tensor) {
+  const std::string who = "to_float32: tensor " + quote(tensor.name);
+  const std::size_t item = dtype_size(tensor.dtype);
+  std::uint64_t numel = 1;
+  for (const std::int64_t d : tensor.shape) {
+    if (d < 0 || __builtin_mul_overflow(numel, static_cast<std::uint64_t>(d), &numel))
+      throw std::invalid_argument(who + " has an invalid shape " + shape_text(tensor.shape));
+  }
+  std::uint64_t nbytes = 0;
+  if (__builtin_mul_overflow(numel, item, &nbytes) || nbytes != tensor.bytes ||
+      (nbytes > 0 && tensor.data == nullptr))
+    throw std::invalid_argument(who + " has " + std::to_string(tensor.bytes) +
+                                " bytes, inconsistent with its shape " + shape_text(tensor.shape));
+  if (tensor.dtype != DType::F32 && tensor.dtype != DType::F16 && tensor.dtype != DType::BF16 &&
+      tensor.dtype != DType::F64)
+    throw std::runtime_error(who + " has dtype " + std::string(dtype_name(tensor.dtype)) +
+                             "; only F64, F32, F16 and BF16 convert to float32");
+  std::vector<float> out(numel);
+  const std::byte* p = tensor.data;
+  switch (tensor.dtype) {
+    case DType::F32:
+      if (nbytes > 0) std::memcpy(out.data(), p, nbytes);
+      break;
+    case DType::F16:
+    case DType::BF16:
+      for (std::size_t i = 0; i < numel; ++i) {
+        std::uint16_t bits = 0;
+        std::memcpy(&bits, p + 2 * i, 2);
+        out[i] = tensor.dtype == DType::F16 ? f16_to_float(bits) : bf16_to_float(bits);
+      }
+      break;
+    default:  // F64
+      for (std::size_t i = 0; i < numel; ++i) {
+        double v = 0;
+        std::memcpy(&v, p + 8 * i, 8);
+        out[i] = static_cast<float>(v);
+      }
+      break;
+  }
+  return out;
+}
+
+namespace {
+
+// A temporary file beside the target that is removed unless commit() renamed it into place.
+class TempFile {
+ public:
+  explicit TempFile(const std::filesystem::path& target) : target_(target) {
+    const std::filesystem::path parent =
+        target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    ensure_directory(parent);
+    parent_ = parent;
+    std::string pattern = (parent / ("." + target.filename().string() + ".tmpXXXXXX")).string();
+    fd_ = ::mkstemp(pattern.data());
+    if (fd_ < 0) io_fail("cannot create a temporary file beside");
+    path_ = pattern;
+    if (::fchmod(fd_, 0644) != 0) io_fail("cannot set permissions on a temporary file for");
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+
+  void write(const void* data, std::size_t size) {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+      const ssize_t n = ::write(fd_, p, std::min<std::size_t>(size, std::size_t{1} << 30));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        io_fail("cannot write");
+      }
+      p += n;
+      size -= static_cast<std::size_t>(n);
+    }
+  }
+
+  void commit() {
+    if (::fsync(fd_) != 0) io_fail("cannot fsync");
+    const int fd = std::exchange(fd_, -1);
+    if (::close(fd) != 0) io_fail("cannot close");
+    if (::rename(path_.c_str(), target_.c_str()) != 0) io_fail("cannot rename into place");
+    path_.clear();
+    const int dir = ::open(parent_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+      ::fsync(dir);
+      ::close(dir);
+    }
+  }
+
+ private:
+  [[noreturn]] void io_fail(const std::string& what) const {
+    throw std::runtime_error("write_safetensors: " + what + " " + target_.string() + ": " +
+                             std::strerror(errno));
+  }
+
+  std::filesystem::path target_;
+  std::filesystem::path parent_;
+  std::string path_;
+  int fd_ = -1;
+};
+
+}  // namespace
+
+void write_safetensors(const std::filesystem::path& path, const std::vector<OwnedTensor>& tensors,
+                       const std::map<std::string, std::string>& metadata) {
+  const std::string who = "write_safetensors(" + path.string() + "): ";
+  std::map<std::string, const OwnedTensor*> by_name;
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    const OwnedTensor& t = tensors[i];
+    const std::string tname = "tensor #" + std::to_string(i) + " " + quote(t.name);
+    if (t.name.empty())
+      throw std::invalid_argument(who + "tensor #" + std::to_string(i) + " has an empty name");
+    if (t.name == kMetadataKey)
+      throw std::invalid_argument(who + tname + ": that name is reserved for metadata");
+    if (!by_name.emplace(t.name, &t).second)
+      throw std::invalid_argument(who + tname + " appears twice; names must be unique");
+    if (t.shape.size() > kMaxSafetensorsRank)
+      throw std::invalid_argument(who + tname + " has rank " + std::to_string(t.shape.size()) +
+                                  " > " + std::to_string(kMaxSafetensorsRank));
+    std::uint64_t numel = 1;
+    for (const std::int64_t d : t.shape) {
+      if (d < 0)
+        throw std::invalid_argument(who + tname + " has a negative dimension in shape " +
+                                    shape_text(t.shape));
+      if (__builtin_mul_overflow(numel, static_cast<std::uint64_t>(d), &numel))
+        throw std::invalid_argument(who + tname + ": shape " + shape_text(t.shape) + " overflows");
+    }
+    if (numel != t.data.size())
+      throw std::invalid_argument(who + tname + ": shape " + shape_text(t.shape) + " holds " +
+                                  std::to_string(numel) + " values but data has " +
+                                  std::to_string(t.data.size()));
+  }
+
+  json header = json::object();
+  if (!metadata.empty()) {
+    json meta = json::object();
+    for (const auto& [k, v] : metadata) meta[k] = v;
+    header[std::string(kMetadataKey)] = std::move(meta);
+  }
+  std::uint64_t offset = 0;
+  for (const auto& [name, t] : by_name) {
+    const std::uint64_t nbytes = t->data.size() * sizeof(float);
+    header[name] = {{"dtype", "F32"},
+                    {"shape", t->shape},
+                    {"data_offsets", json::array({offset, offset + nbytes})}};
+    offset += nbytes;
+  }
+  std::string text;
+  try {
+    text = header.dump();
+  } catch (const json::type_error& e) {
+    throw std::invalid_argument(who + "a tensor name or metadata string is not valid UTF-8 (" +
+                                e.what() + ")");
+  }
+  text.append((8 - text.size() % 8) % 8, ' ');  // data buffer starts 8-byte aligned
+  if (text.size() > kMaxSafetensorsHeaderBytes)
+    throw std::invalid_argument(who + "header of " + std::to_string(text.size()) +
+                                " bytes exceeds the reader's limit; use fewer tensors");
+
+  std::array<unsigned char, 8> length{};
+  for (std::size_t i = 0; i < 8; ++i)
+    length[i] = static_cast<unsigned char>((text.size() >> (8 * i)) & 0xffu);
+  TempFile out(path);
+  out.write(length.data(), length.size());
+  out.write(text.data(), text.size());
+  for (const auto& [name, t] : by_name) out.write(t->data.data(), t->data.size() * sizeof(float));
+  out.commit();
+}
+
+}  // namespace posbias

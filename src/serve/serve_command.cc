@@ -1,0 +1,59 @@
+#include "posbias/serve/serve_command.h"
+
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/serve/hop_completer.h"
+
+namespace posbias {
+
+namespace {
+
+// Set by SIGINT/SIGTERM. A handler (not a blocked mask) catches the signal whichever thread
+// it lands on: torch's and OpenBLAS's threads exist before serve starts.
+std::atomic<int> g_stop_signal{0};
+extern "C" void on_stop_signal(int sig) { g_stop_signal.store(sig); }
+
+}  // namespace
+
+void run_serve(const ServeOptions& options) {
+  static_assert(std::atomic<int>::is_always_lock_free);
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  std::vector<ServedRun> runs;
+  for (const std::string& spec : options.runs) runs.push_back(parse_served_run(spec));
+  HopCompleter completer(runs, options.server.timeout);
+  OpenAiServer server(completer, options.server);
+  const int port = server.bind();
+  if (!options.port_file.empty()) write_file_atomic(options.port_file, std::to_string(port) + "\n");
+  std::string names;
+  for (const std::string& m : completer.models()) names += (names.empty() ? "" : ", ") + m;
+  std::fprintf(stderr, "posbias serve: listening on http://%s:%d/v1 (models: %s)\n",
+               options.server.host.c_str(), port, names.c_str());
+
+  std::atomic<bool> done{false};
+  std::thread waiter([&] {
+    while (!done.load()) {
+      if (g_stop_signal.load() != 0) {
+        server.stop();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
+  server.run();
+  done.store(true);
+  waiter.join();
+  std::fprintf(stderr, "posbias serve: stopped after %lld completions\n",
+               static_cast<long long>(server.requests_served()));
+}
+
+}  // namespace posbias

@@ -1,0 +1,187 @@
+#include "posbias/train/checkpoint.h"
+
+#include <cstdio>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <stdexcept>
+
+#include "posbias/hf/safetensors.h"
+
+namespace posbias {
+namespace {
+
+constexpr const char* kFormat = "posbias-hop-checkpoint-1";
+
+std::vector<float> to_vector(const torch::Tensor& t) {
+  const torch::Tensor c = t.detach().contiguous().to(torch::kFloat32);
+  return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
+}
+
+std::string meta(const SafetensorsFile& file, const std::string& key) {
+  const auto it = file.metadata().find(key);
+  if (it == file.metadata().end()) {
+    throw std::runtime_error(file.source_name() + " is not a posbias checkpoint (no '" + key +
+                             "' in its metadata)");
+  }
+  return it->second;
+}
+
+std::int64_t meta_integer(const SafetensorsFile& file, const std::string& key) {
+  const std::string text = meta(file, key);
+  std::int64_t v = 0;
+  if (std::sscanf(text.c_str(), "%ld", &v) != 1 || v < 0) {
+    throw std::runtime_error(file.source_name() + ": metadata '" + key + "' is not a count");
+  }
+  return v;
+}
+
+CheckpointInfo info_of(const SafetensorsFile& file) {
+  if (meta(file, "format") != kFormat) {
+    throw std::runtime_error(file.source_name() + " is not a posbias hop checkpoint (format '" +
+                             meta(file, "format").substr(0, 40) + "')");
+  }
+  CheckpointInfo info;
+  try {
+    info.config = train_config_from_json(nlohmann::json::parse(meta(file, "config")));
+    info.config.finalize();
+  } catch (const std::exception& e) {
+    throw std::runtime_error(file.source_name() + ": bad training config in metadata: " + e.what());
+  }
+  info.step = meta_integer(file, "step");
+  info.train_seconds = std::strtod(meta(file, "train_seconds").c_str(), nullptr);
+  if (info.step > info.config.steps) {
+    throw std::runtime_error(file.source_name() + ": step beyond the run's steps");
+  }
+  return info;
+}
+
+// Copies `name` from the file into `dst` after checking dtype and shape.
+void restore(const SafetensorsFile& file, const std::string& name, const torch::Tensor& dst) {
+  const TensorView& t = file.get(name);
+  if (t.dtype != DType::F32 || t.shape != dst.sizes().vec()) {
+    throw std::runtime_error(file.source_name() + ": tensor '" + name +
+                             "' has the wrong dtype or shape for this model");
+  }
+  torch::NoGradGuard no_grad;
+  std::memcpy(dst.data_ptr<float>(), t.data, t.bytes);
+}
+
+bool same_training(const TrainConfig& a, const TrainConfig& b) {
+  nlohmann::json ja = train_config_to_json(a), jb = train_config_to_json(b);
+  return ja == jb;
+}
+
+}  // namespace
+
+std::filesystem::path checkpoint_path(const std::filesystem::path& run_dir, std::int64_t step) {
+  char name[64];
+  std::snprintf(name, sizeof name, "step_%08lld.safetensors", static_cast<long long>(step));
+  return run_dir / "checkpoints" / name;
+}
+
+std::vector<std::filesystem::path> list_checkpoints(const std::filesystem::path& run_dir) {
+  std::vector<std::pair<long long, std::filesystem::path>> found;
+  const std::filesystem::path dir = run_dir / "checkpoints";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return {};
+  static const std::regex pattern(R"(step_(\d{1,12})\.safetensors)");
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    std::smatch m;
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && std::regex_match(name, m, pattern)) {
+      found.emplace_back(std::stoll(m[1].str()), entry.path());
+    }
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::filesystem::path> out;
+  for (auto& [step, path] : found) out.push_back(path);
+  return out;
+}
+
+void save_checkpoint(const std::filesystem::path& path, const FlatParams& flat, const AdamW& adam,
+                     const CheckpointInfo& info) {
+  std::vector<OwnedTensor> tensors;
+  for (const ParamSlot& s : flat.slots()) {
+    auto part = [&](const torch::Tensor& buffer) {
+      return to_vector(buffer.narrow(0, s.offset, s.numel));
+    };
+    tensors.push_back({"param/" + s.name, s.shape, part(flat.params)});
+    tensors.push_back({"adam_m/" + s.name, s.shape, part(adam.exp_avg)});
+    tensors.push_back({"adam_v/" + s.name, s.shape, part(adam.exp_avg_sq)});
+  }
+  char seconds[64];
+  std::snprintf(seconds, sizeof seconds, "%.6f", info.train_seconds);
+  const std::map<std::string, std::string> metadata{
+      {"format", kFormat},
+      {"config", train_config_to_json(info.config).dump()},
+      {"seed", std::to_string(info.config.seed)},
+      {"step", std::to_string(info.step)},
+      {"adam_steps", std::to_string(adam.steps_taken)},
+      {"train_seconds", seconds},
+      {"version", POSBIAS_VERSION}};
+  std::filesystem::create_directories(path.parent_path());
+  write_safetensors(path, tensors, metadata);
+}
+
+CheckpointInfo read_checkpoint_info(const std::filesystem::path& path) {
+  return info_of(SafetensorsFile::open(path));
+}
+
+CheckpointInfo load_checkpoint(const std::filesystem::path& path, FlatParams& flat, AdamW* adam,
+                               const TrainConfig& expected) {
+  const SafetensorsFile file = SafetensorsFile::open(path);
+  const CheckpointInfo info = info_of(file);
+  if (!same_training(info.config, expected)) {
+    throw std::runtime_error(path.string() + " belongs to a different training config");
+  }
+  // Validate everything before touching the model.
+  for (const ParamSlot& s : flat.slots()) {
+    for (const char* prefix : {"param/", "adam_m/", "adam_v/"}) {
+      const TensorView& t = file.get(prefix + s.name);
+      if (t.dtype != DType::F32 || t.shape != s.shape) {
+        throw std::runtime_error(path.string() + ": tensor '" + prefix + s.name +
+                                 "' has the wrong dtype or shape for this model");
+      }
+    }
+  }
+  const std::int64_t adam_steps = meta_integer(file, "adam_steps");
+  for (const ParamSlot& s : flat.slots()) {
+    restore(file, "param/" + s.name, flat.params.narrow(0, s.offset, s.numel).view(s.shape));
+    if (adam != nullptr) {
+      restore(file, "adam_m/" + s.name, adam->exp_avg.narrow(0, s.offset, s.numel).view(s.shape));
+      restore(file, "adam_v/" + s.name,
+              adam->exp_avg_sq.narrow(0, s.offset, s.numel).view(s.shape));
+    }
+  }
+  if (adam != nullptr) adam->steps_taken = adam_steps;
+  return info;
+}
+
+LoadedModel load_trained_model(const std::filesystem::path& run_dir,
+                               const std::filesystem::path& checkpoint) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(run_dir, ec)) {
+    throw std::runtime_error("run directory '" + run_dir.string() + "' does not exist");
+  }
+  LoadedModel out;
+  out.path = checkpoint;
+  if (out.path.empty()) {
+    const auto all = list_checkpoints(run_dir);
+    if (all.empty()) {
+      throw std::runtime_error("run directory '" + run_dir.string() +
+                               "' has no checkpoints (is it a `posbias train` run?)");
+    }
+    out.path = all.back();
+  }
+  const SafetensorsFile file = SafetensorsFile::open(out.path);
+  out.info = info_of(file);
+  out.model = Transformer(out.info.config.model_config());
+  for (const auto& item : out.model->named_parameters(/*recurse=*/true)) {
+    restore(file, "param/" + item.key(), item.value());
+  }
+  out.model->eval();
+  return out;
+}
+
+}  // namespace posbias

@@ -1,0 +1,203 @@
+#include "posbias/train/trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/machine.h"
+#include "posbias/core/progress.h"
+#include "posbias/hf/hf_config.h"
+#include "posbias/model/hf_weights.h"
+#include "posbias/train/checkpoint.h"
+#include "posbias/train/hop_eval.h"
+#include "posbias/train/metrics.h"
+#include "posbias/train/optimizer.h"
+
+namespace posbias {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// The held-out set: balanced over hops, targets and answers, from a stream training never uses.
+std::vector<Example> held_out_set(const TrainConfig& c) {
+  DatasetSpec spec;
+  spec.task = c.task;
+  spec.hops = c.hops;
+  spec.length = c.length;
+  spec.count = static_cast<std::int64_t>(c.eval_per_hop) * static_cast<std::int64_t>(c.hops.size());
+  spec.seed = c.seed ^ 0x5EED0E7A1ull;
+  return make_dataset(spec);
+}
+
+TrainConfig read_run_config(const std::filesystem::path& run_dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(run_dir, ec)) {
+    throw std::invalid_argument("run directory '" + run_dir.string() + "' does not exist");
+  }
+  std::ifstream in(run_dir / "train.json");
+  if (!in) {
+    throw std::runtime_error("'" + run_dir.string() +
+                             "' is not a training run (no train.json); start it without --resume");
+  }
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    TrainConfig c = train_config_from_json(j.at("config"));
+    c.finalize();
+    return c;
+  } catch (const std::exception& e) {
+    throw std::runtime_error((run_dir / "train.json").string() + " is corrupt: " + e.what());
+  }
+}
+
+void write_outputs(const std::filesystem::path& run_dir, const TrainConfig& c, Transformer& model,
+                   const std::vector<MetricsRow>& rows, TrainResult& result) {
+  result.summary = {{"task", task_name(c.task)},
+                    {"steps", result.steps},
+                    {"train_seconds", result.train_seconds},
+                    {"config", train_config_to_json(c)},
+                    {"metrics", metrics_summary(rows)}};
+  write_file_atomic(run_dir / "summary.json", result.summary.dump(2) + "\n");
+  const std::string title = std::string(task_name(c.task)) + " task";
+  render_training_figures(rows, title, run_dir / "training");
+  save_hf_weights(model, run_dir / "model.safetensors");
+  write_file_atomic(run_dir / "config.json",
+                    to_json(hf_config_from_model(c.model_config())).dump(2) + "\n");
+}
+
+}  // namespace
+
+HopTrainer::HopTrainer(const TrainConfig& c) : config(c) {
+  torch::manual_seed(c.seed);
+  model = Transformer(c.model_config());
+  model->init_weights(c.seed);
+  flat = std::make_unique<FlatParams>(*model);
+  adam = std::make_unique<AdamW>(*flat, c);
+  model->train();
+}
+
+double HopTrainer::step(std::int64_t step) {
+  const TrainConfig& c = config;
+  const auto s = static_cast<std::uint64_t>(step);
+  const std::vector<Example> batch =
+      sample_batch(c.task, c.hops, c.length, c.local_batch(), c.seed, s, c.rank);
+  const HopBatch b = encode_examples(batch, 0, batch.size());
+  model->set_dropout_seed(Rng::stream(c.seed, s, static_cast<std::uint64_t>(c.rank) + 7).next());
+  const torch::Tensor loss = torch::cross_entropy_loss(model->last_logits(b.ids), b.answers);
+  flat->zero_grad();
+  loss.backward();
+  reduce_gradients(*flat, c);
+  clip_gradients(*flat, c.grad_clip);
+  adam->step(learning_rate(c, step));
+  return loss.item<double>();
+}
+
+TrainResult run_training(const TrainOptions& options) {
+  const std::filesystem::path& run_dir = options.run_dir;
+  if (run_dir.empty()) throw std::invalid_argument("--out RUN_DIR is required");
+  TrainConfig c = options.config;
+  if (options.resume) {
+    c = read_run_config(run_dir);
+  } else {
+    c.finalize();
+    if (std::filesystem::exists(run_dir / "train.json")) {
+      throw std::invalid_argument("'" + run_dir.string() +
+                                  "' already holds a run; continue it with --resume or choose "
+                                  "another --out");
+    }
+    ensure_directory(run_dir);
+    const nlohmann::json header{{"config", train_config_to_json(c)},
+                                {"machine", machine_info()},
+                                {"version", POSBIAS_VERSION}};
+    write_file_atomic(run_dir / "train.json", header.dump(2) + "\n");
+  }
+
+  HopTrainer trainer(c);
+  Transformer& model = trainer.model;
+  std::int64_t start = 0;
+  double train_seconds = 0;
+  std::vector<MetricsRow> rows;
+  if (options.resume) {
+    const auto checkpoints = list_checkpoints(run_dir);
+    if (!checkpoints.empty()) {
+      const CheckpointInfo info =
+          load_checkpoint(checkpoints.back(), *trainer.flat, trainer.adam.get(), c);
+      start = info.step;
+      train_seconds = info.train_seconds;
+      std::fprintf(stderr, "posbias train: resuming %s at step %lld\n", run_dir.c_str(),
+                   static_cast<long long>(start));
+    }
+    for (MetricsRow& r : read_metrics(run_dir / "metrics.jsonl")) {
+      if (r.step <= start && (rows.empty() || r.step > rows.back().step)) rows.push_back(r);
+    }
+    if (start == 0) rows.clear();
+  }
+  auto write_metrics = [&] {
+    std::string text;
+    for (const MetricsRow& r : rows) text += r.line + "\n";
+    write_file_atomic(run_dir / "metrics.jsonl", text);
+  };
+
+  // Wall time spent training (steps, evaluations, checkpoints), carried across resumes.
+  const auto session_start = Clock::now();
+  auto wall_seconds = [&] { return train_seconds + seconds_since(session_start); };
+  const std::vector<Example> held_out = held_out_set(c);
+  const std::int64_t tokens_per_step = static_cast<std::int64_t>(c.batch) * c.length;
+  auto log_eval = [&](std::int64_t step, double loss, double interval_seconds,
+                      std::int64_t interval_steps) {
+    const HopAccuracy acc = evaluate_hops(model, held_out);
+    nlohmann::json j{{"step", step},
+                     {"loss", std::isfinite(loss) ? nlohmann::json(loss) : nlohmann::json()},
+                     {"lr", step == 0 ? 0.0 : learning_rate(c, step)},
+                     {"acc", acc.to_json()},
+                     {"tokens_per_s",
+                      interval_seconds > 0
+                          ? static_cast<double>(interval_steps * tokens_per_step) / interval_seconds
+                          : 0.0},
+                     {"train_seconds", wall_seconds()}};
+    MetricsRow r;
+    r.step = step;
+    r.loss = loss;
+    r.acc = j["acc"].get<std::map<std::string, double>>();
+    r.line = j.dump();
+    rows.push_back(std::move(r));
+    write_metrics();
+  };
+  if (start == 0) log_eval(0, NAN, 0, 0);
+
+  model->train();
+  Progress progress(std::string(task_name(c.task)) + " training", c.steps, start);
+  double loss_sum = 0, interval_seconds = 0;
+  std::int64_t loss_count = 0;
+  for (std::int64_t step = start + 1; step <= c.steps; ++step) {
+    const auto t0 = Clock::now();
+    loss_sum += trainer.step(step);
+    ++loss_count;
+    interval_seconds += seconds_since(t0);  // step time alone, for tokens/s
+    if (step % c.eval_every == 0 || step == c.steps) {
+      log_eval(step, loss_sum / static_cast<double>(loss_count), interval_seconds, loss_count);
+      loss_sum = 0, loss_count = 0, interval_seconds = 0;
+      model->train();
+    }
+    if (step % c.checkpoint_every == 0 || step == c.steps) {
+      save_checkpoint(checkpoint_path(run_dir, step), *trainer.flat, *trainer.adam,
+                      {c, step, wall_seconds()});
+    }
+    progress.update(step);
+  }
+  progress.finish();
+
+  TrainResult result;
+  result.steps = c.steps;
+  result.train_seconds = wall_seconds();
+  write_outputs(run_dir, c, model, rows, result);
+  return result;
+}
+
+}  // namespace posbias
