@@ -1,13 +1,16 @@
 // Theory benchmark. In one run it times:
 //   1. the influence row at L = 1e6, H = 96 (extended range, the path `posbias theory` uses),
-//      alone and with its CSV written to /dev/null, against a plain C loop doing the same
-//      passes (double, uncompensated, one thread);
-//   2. the row at L = 2048, H = 24 against the peer a user would reach for: dense
+//      alone, with its CSV written to /dev/null, and as a whole `posbias theory` process
+//      (start-up, parsing, CSV to /dev/null), against a plain C loop doing the same passes
+//      (double, uncompensated, one thread);
+//   2. the start-up of `posbias --version` and `posbias theory -L 10 -H 2`;
+//   3. the row at L = 2048, H = 24 against the peer a user would reach for: dense
 //      torch.linalg.matrix_power in Python PyTorch (bench/theory_peer.py, /usr/bin/python3).
 // It prints times, ratios, and GFLOP/s as a fraction of the machine's measured FMA peak.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -80,6 +83,12 @@ int main() {
     std::fwrite(csv.data(), 1, csv.size(), f);
     std::fclose(f);
   });
+  const std::string process = std::string(POSBIAS_BIN) + " theory --layers " + std::to_string(kH) +
+                              " --length " + std::to_string(kL) +
+                              " --alpha 0.5 --format csv > /dev/null";
+  bool process_ok = true;
+  const double t_process =
+      best_of(3, [&] { process_ok = process_ok && std::system(process.c_str()) == 0; });
   const double flops = 4.0 * kL * kH;  // divide, add, two multiply-adds per entry per layer
   std::printf("influence row, L = %ld, H = %d (best of 3)\n", kL, kH);
   std::printf("  plain C loop (double, 1 thread)      %7.3f s  %5.2f GFLOP/s  %.2f%% of peak\n",
@@ -88,8 +97,24 @@ int main() {
               t_dbl / t_plain);
   std::printf("  posbias extended-range engine        %7.3f s  ratio %.2fx\n", t_ext,
               t_ext / t_plain);
-  std::printf("  posbias theory, CSV rows to /dev/null %7.3f s  ratio %.2fx  (target <= 4x)\n",
-              t_cli, t_cli / t_plain);
+  std::printf("  posbias theory, CSV rows to /dev/null %7.3f s  ratio %.2fx\n", t_cli,
+              t_cli / t_plain);
+  if (process_ok) {
+    std::printf("  `posbias theory` as a whole process  %7.3f s  ratio %.2fx  (target <= 4x)\n",
+                t_process, t_process / t_plain);
+  } else {
+    std::printf("  `posbias theory` as a process failed: %s\n", process.c_str());
+  }
+
+  // Start-up: commands that need no libtorch must not load it (target <= 50 ms of wall time).
+  std::printf("\nstart-up, whole process (best of 10)\n");
+  for (const char* args : {"--version", "theory -L 10 -H 2"}) {
+    const std::string cmd = std::string(POSBIAS_BIN) + " " + args + " > /dev/null";
+    bool ok = true;
+    const double t = best_of(10, [&] { ok = ok && std::system(cmd.c_str()) == 0; });
+    std::printf("  posbias %-24s %7.1f ms%s  (target <= 50 ms)\n", args, 1000 * t,
+                ok ? "" : " (failed)");
+  }
 
   constexpr long kSmallL = 2048;
   constexpr int kSmallH = 24;

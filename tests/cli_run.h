@@ -24,20 +24,24 @@ inline std::string slurp(const std::filesystem::path& p) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-// Runs `posbias ARGS` (under `timeout 120` unless the test gives its own prefix).
-inline CliResult run_cli(const std::string& args, int timeout_seconds = 120) {
+// Runs a shell command line; its stdout and stderr are captured.
+inline CliResult run_shell(const std::string& command) {
   const auto dir = std::filesystem::temp_directory_path();
   const std::string out = (dir / ("posbias_cli_out_" + std::to_string(::getpid()))).string();
   const std::string err = (dir / ("posbias_cli_err_" + std::to_string(::getpid()))).string();
-  const std::string cmd = "timeout " + std::to_string(timeout_seconds) + " " +
-                          std::string(POSBIAS_BIN) + " " + args + " >" + out + " 2>" + err +
-                          " </dev/null";
+  const std::string cmd = command + " >" + out + " 2>" + err + " </dev/null";
   const int status = std::system(cmd.c_str());
   CliResult r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = slurp(out);
   r.err = slurp(err);
   return r;
+}
+
+// Runs `posbias ARGS` (under `timeout 120` unless the test gives its own prefix).
+inline CliResult run_cli(const std::string& args, int timeout_seconds = 120) {
+  return run_shell("timeout " + std::to_string(timeout_seconds) + " " + std::string(POSBIAS_BIN) +
+                   " " + args);
 }
 
 inline int lines(const std::string& s) {

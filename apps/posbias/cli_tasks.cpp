@@ -2,7 +2,7 @@
 #include <memory>
 
 #include "commands.h"
-#include "posbias/core/parse.h"
+#include "parsed_options.h"
 #include "posbias/tasks/tasks_command.h"
 
 namespace posbias::cli {
@@ -10,7 +10,7 @@ namespace {
 
 struct TasksArgs {
   TasksOptions options;
-  std::string length = "17", count = "1000", seed = "0";
+  ParsedOptions parsed;
   std::string check_file;
 };
 
@@ -21,20 +21,19 @@ void register_tasks(CLI::App& app, Action* selected) {
   TasksOptions& o = a->options;
   CLI::App* cmd = app.add_subcommand(
       "tasks",
-      "Write Number or Letter hop-task examples (DESIGN.md §3): balanced over hops, target "
+      "Write Number or Letter hop-task examples (docs/hops.md): balanced over hops, target "
       "position and answer, deterministic for a seed. `tasks check FILE` re-solves a JSONL file.");
-  cmd->add_option("--task", o.task, "number (positional) or letter (symbolic)")
-      ->capture_default_str();
-  cmd->add_option("--hops", o.hops, "hop count 1..4, or a comma list the examples cycle through")
-      ->capture_default_str();
-  cmd->add_option("-L,--length", a->length, "tokens per example, query included")
-      ->capture_default_str();
-  cmd->add_option("--count", a->count, "number of examples")->capture_default_str();
-  cmd->add_option("--seed", a->seed, "seed")->capture_default_str();
-  cmd->add_option("--variant", o.variant,
-                  "standard, seen_jumps (number: every jump ≤ 16) or decoy (letter: a second, "
-                  "unreachable chain)")
-      ->capture_default_str();
+  ParsedOptions& p = a->parsed;
+  p.add_choice(cmd, "--task", &o.task, "number (positional) or letter (symbolic)", parse_task,
+               task_name);
+  p.add(cmd, "--hops", &o.hops, "hop count 1..4, or a comma list the examples cycle through");
+  p.add(cmd, "-L,--length", &o.length, "tokens per example, query included");
+  p.add(cmd, "--count", &o.count, "number of examples");
+  p.add(cmd, "--seed", &o.seed, "seed");
+  p.add_choice(cmd, "--variant", &o.variant,
+               "standard, seen_jumps (number: every jump ≤ 16) or decoy (letter: a second, "
+               "unreachable chain)",
+               parse_variant, variant_name);
   cmd->add_option("--format", o.format,
                   "jsonl (task, variant, hops, length, tokens, answer, chain) or tokens (ids, "
                   "one example a line, for `birth --tokens`)")
@@ -49,11 +48,8 @@ void register_tasks(CLI::App& app, Action* selected) {
       return;
     }
     *selected = [a] {
-      TasksOptions opt = a->options;
-      opt.length = parse_integer(a->length, "--length");
-      opt.count = parse_integer(a->count, "--count");
-      opt.seed = parse_seed(a->seed);
-      run_tasks(opt);
+      a->parsed.parse();
+      run_tasks(a->options);
     };
   });
 }

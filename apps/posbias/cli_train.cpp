@@ -1,10 +1,12 @@
 // `posbias train` and `posbias eval`: hop-task training runs and their length generalization.
+#include <cstdint>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "experiments/hops/eval_command.h"
+#include "parsed_options.h"
 #include "posbias/core/parse.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/train/trainer.h"
@@ -39,39 +41,48 @@ void register_train(CLI::App& app, Action* selected) {
                   "continue this run directory from its latest checkpoint (config from the run)");
   cmd->add_option("--config", a->config_file,
                   "JSON file with any of the fields below (flags override it)");
-  const TrainConfig d;
+  const nlohmann::json defaults = train_config_to_json(TrainConfig{});
+  const TrainConfig number{Task::kNumber}, letter{Task::kLetter};
   const std::vector<std::pair<std::string, std::string>> fields{
       {"task", "number (positional) or letter (symbolic)"},
-      {"hops", "hop counts mixed in training, comma list (default 1,2,3,4)"},
-      {"length", "training sequence length (default 17)"},
-      {"steps", "optimizer steps (default: number 3000, letter 5000)"},
-      {"batch", "global batch size (default 64)"},
-      {"lr", "peak learning rate (default 1e-3)"},
-      {"warmup", "linear warmup steps (default 500), then linear decay to 0"},
-      {"weight_decay", "AdamW decoupled weight decay on matrices (default 0.01)"},
-      {"beta1", "AdamW β1 (default 0.9)"},
-      {"beta2", "AdamW β2 (default 0.999)"},
-      {"adam_eps", "AdamW ε (default 1e-8)"},
-      {"grad_clip", "max global gradient L2 norm, 0 = off (default 1)"},
-      {"layers", "layers (default 12)"},
-      {"d_model", "hidden size (default 128)"},
-      {"heads", "attention heads per layer (default 1)"},
-      {"mlp", "MLP width (default 512)"},
-      {"rotary_dim", "rotary dims per head, even (default 16 of 128)"},
-      {"rope_theta", "rotary base θ (default 10000)"},
-      {"dropout", "dropout on embeddings, attention and residuals (default 0.1)"},
-      {"init_std", "normal init std (default 0.02)"},
-      {"seed", "seed for weights, data and dropout (default 0)"},
-      {"eval_every", "steps between held-out evaluations (default 50)"},
-      {"eval_per_hop", "held-out examples per hop (default 256)"},
-      {"checkpoint_every", "steps between checkpoints, a multiple of eval_every (default 500)"},
-      {"rank", "data-parallel rank (default 0)"},
-      {"world_size", "data-parallel world size (default 1)"}};
+      {"hops", "hop counts mixed in training, comma list"},
+      {"length", "training sequence length"},
+      {"steps", "optimizer steps (0: number " + std::to_string(number.default_steps()) +
+                    ", letter " + std::to_string(letter.default_steps()) + ")"},
+      {"batch", "global batch size"},
+      {"lr", "peak learning rate"},
+      {"warmup", "linear warmup steps, then linear decay to 0"},
+      {"weight_decay", "AdamW decoupled weight decay on matrices"},
+      {"beta1", "AdamW β1"},
+      {"beta2", "AdamW β2"},
+      {"adam_eps", "AdamW ε"},
+      {"grad_clip", "max global gradient L2 norm, 0 = off"},
+      {"layers", "layers"},
+      {"d_model", "hidden size"},
+      {"heads", "attention heads per layer"},
+      {"mlp", "MLP width"},
+      {"rotary_dim", "rotary dims per head, even"},
+      {"rope_theta", "rotary base θ"},
+      {"dropout", "dropout on embeddings, attention and residuals"},
+      {"init_std", "normal init std"},
+      {"seed", "seed for weights, data and dropout"},
+      {"eval_every", "steps between held-out evaluations"},
+      {"eval_per_hop", "held-out examples per hop"},
+      {"checkpoint_every", "steps between checkpoints, a multiple of eval_every"},
+      {"rank", "data-parallel rank"},
+      {"world_size", "data-parallel world size"}};
   for (const auto& [field, help] : fields) {
     std::string flag = "--" + field;
     for (char& ch : flag) ch = ch == '_' ? '-' : ch;
+    const nlohmann::json& value = defaults.at(field);
+    std::string shown = value.is_string() ? value.get<std::string>() : value.dump();
+    if (value.is_array()) {
+      shown.clear();
+      for (const auto& v : value) shown += (shown.empty() ? "" : ",") + v.dump();
+    }
     cmd->add_option_function<std::string>(
-        flag, [a, f = field](const std::string& v) { a->values[f] = v; }, help);
+           flag, [a, f = field](const std::string& v) { a->values[f] = v; }, help)
+        ->default_str(shown);
   }
   cmd->callback([a, selected] {
     *selected = [a] {
@@ -109,23 +120,20 @@ void register_train(CLI::App& app, Action* selected) {
 
 void register_eval(CLI::App& app, Action* selected) {
   auto o = std::make_shared<EvalOptions>();
-  auto count = std::make_shared<std::string>("200");
-  auto seed = std::make_shared<std::string>("1");
+  auto parsed = std::make_shared<ParsedOptions>();
   CLI::App* cmd = app.add_subcommand("eval", torch_command_description("eval"));
   cmd->add_option("--run", o->run, "run directory from `posbias train`")->required();
   cmd->add_option("--checkpoint", o->checkpoint, "checkpoint file (default: the run's latest)");
-  cmd->add_option("--lengths", o->lengths, "comma list of input lengths")->capture_default_str();
-  cmd->add_option("--count", *count, "examples per length and hop")->capture_default_str();
-  cmd->add_option("--seed", *seed, "seed of the evaluation examples")->capture_default_str();
+  parsed->add(cmd, "--lengths", &o->lengths, "comma list of input lengths");
+  parsed->add(cmd, "--count", &o->count, "examples per length and hop");
+  parsed->add(cmd, "--seed", &o->seed, "seed of the evaluation examples");
   cmd->add_flag("!--no-controls", o->controls, "skip the seen_jumps / decoy control");
   cmd->add_option("--json", o->json, "result JSON (default: stdout)");
   cmd->add_option("--plot", o->plot, "figure stem: accuracy against length per hop");
-  cmd->callback([o, count, seed, selected] {
-    *selected = [o, count, seed] {
-      EvalOptions opt = *o;
-      opt.count = parse_integer(*count, "--count");
-      opt.seed = parse_seed(*seed);
-      run_eval(opt);
+  cmd->callback([o, parsed, selected] {
+    *selected = [o, parsed] {
+      parsed->parse();
+      run_eval(*o);
     };
   });
 }

@@ -11,6 +11,9 @@
 #include <string>
 #include <string_view>
 
+#include "parsed_options.h"
+#include "posbias/theory/influence.h"
+
 namespace posbias::cli {
 
 using Action = std::function<void()>;
@@ -73,13 +76,13 @@ void register_serve(CLI::App& app, Action* selected);
 void register_reproduce(CLI::App& app, Action* selected);
 
 // --paths, shared by `theory fit` and `birth`: how the fitted theory combines the paths.
-inline CLI::Option* add_paths_option(CLI::App* cmd, std::string* paths) {
-  return cmd
-      ->add_option("--paths", *paths,
-                   "how paths through different layer sets combine in the fitted theory: linear "
-                   "(the paper's r = e_qᵀNᴴ) or quadrature (independent random path matrices add "
-                   "in Frobenius norm; docs/birth.md)")
-      ->capture_default_str();
+inline CLI::Option* add_paths_option(CLI::App* cmd, ParsedOptions* parsed, PathSum* paths) {
+  return parsed->add_choice(
+      cmd, "--paths", paths,
+      "how paths through different layer sets combine in the fitted theory: linear "
+      "(the paper's r = e_qᵀNᴴ) or quadrature (independent random path matrices add "
+      "in Frobenius norm; docs/birth.md)",
+      parse_path_sum, [](PathSum p) { return std::string(to_string(p)); });
 }
 
 }  // namespace posbias::cli

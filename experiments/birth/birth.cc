@@ -13,12 +13,14 @@
 #include "experiments/theory/fit_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/machine.h"
+#include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
 #include "posbias/core/progress.h"
 #include "posbias/hf/hf_config.h"
 #include "posbias/hf/token_file.h"
 #include "posbias/jacobian/jacobian.h"
 #include "posbias/model/hf_weights.h"
+#include "posbias/model/memory_plan.h"
 #include "posbias/theory/operator.h"
 
 namespace posbias {
@@ -33,6 +35,24 @@ double peak_rss_mb() {
 }
 
 }  // namespace
+
+BirthInput parse_birth_input(const std::string& name) {
+  if (name == "gaussian") return BirthInput::kGaussian;
+  if (name == "tokens") return BirthInput::kTokens;
+  throw std::invalid_argument("--input must be gaussian or tokens, got '" + name + "'");
+}
+
+std::string to_string(BirthInput input) {
+  return input == BirthInput::kTokens ? "tokens" : "gaussian";
+}
+
+BirthInit parse_birth_init(const std::string& name) {
+  if (name == "hf") return BirthInit::kHf;
+  if (name == "unscaled") return BirthInit::kUnscaled;
+  throw std::invalid_argument("--init must be hf or unscaled, got '" + name + "'");
+}
+
+std::string to_string(BirthInit init) { return init == BirthInit::kHf ? "hf" : "unscaled"; }
 
 ModelConfig birth_model_config(const BirthOptions& o) {
   ModelConfig c;
@@ -63,7 +83,7 @@ ModelConfig birth_model_config(const BirthOptions& o) {
   }
   override_if(o.mlp, c.mlp, "mlp");
   override_if(o.rotary_dim, c.rotary_dim, "rotary-dim");
-  if (!o.pos.empty()) c.pos = parse_pos_encoding(o.pos);
+  if (o.pos) c.pos = *o.pos;
   if (o.rotary_dim == 0 && c.rotary_dim > c.head_dim()) c.rotary_dim = 0;
   c.dropout = 0.0;  // measurements run in eval mode
   if (o.length < 2 || o.length > kMaxLength) {
@@ -71,9 +91,7 @@ ModelConfig birth_model_config(const BirthOptions& o) {
                                 std::to_string(o.length));
   }
   if (c.pos == PosEncoding::kLearned) c.max_positions = std::max(c.max_positions, o.length);
-  if (o.init != "hf" && o.init != "unscaled")
-    throw std::invalid_argument("--init must be hf or unscaled, got '" + o.init + "'");
-  c.residual_init_scaling = o.init == "hf";
+  c.residual_init_scaling = o.init == BirthInit::kHf;
   c.validate();
   return c;
 }
@@ -81,16 +99,13 @@ ModelConfig birth_model_config(const BirthOptions& o) {
 BirthResult measure_birth(const BirthOptions& o) {
   if (o.seeds < 1 || o.seeds > 10000)
     throw std::invalid_argument("--seeds must be in 1..10000, got " + std::to_string(o.seeds));
-  if (o.input != "gaussian" && o.input != "tokens") {
-    throw std::invalid_argument("--input must be gaussian or tokens, got '" + o.input + "'");
-  }
   if (o.weights.empty() != o.config.empty())
     throw std::invalid_argument("--config and --weights go together");
-  if (!o.weights.empty() && o.init != "hf")
+  if (!o.weights.empty() && o.init != BirthInit::kHf)
     throw std::invalid_argument("--init applies to models at init, not to --weights");
-  const PathSum paths = parse_path_sum(o.paths);
+  const PathSum paths = o.paths;
   JacobianSpec js;
-  js.method = parse_jacobian_method(o.method);
+  js.method = o.method;
   js.probes = o.probes;
   js.query = o.query;
   if (o.query < 0 || o.query > o.length) {
@@ -98,9 +113,23 @@ BirthResult measure_birth(const BirthOptions& o) {
                                 " (0 = last)");
   }
   BirthResult r;
+  r.options = o;
   r.config = birth_model_config(o);
+  r.fit_spec.layers = r.config.layers;
+  if (r.config.pos == PosEncoding::kAlibi)
+    r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));
+  r.fit_spec.bootstrap = o.bootstrap;
+  r.fit_spec.seed = o.seed;
+  r.fit_spec.paths = paths;
+  r.fit_spec.validate();  // before the measurement
   const bool checkpoint = !o.weights.empty();
-  const bool need_tokens = checkpoint || o.input == "tokens" || !o.tokens.empty();
+  const bool need_tokens = checkpoint || o.input == BirthInput::kTokens || !o.tokens.empty();
+  // One sequence's forward cache, the weights and one cotangent per thread in flight.
+  require_memory(
+      weight_bytes(r.config, need_tokens) + forward_bytes(r.config, 1, o.length, true) +
+          std::max(1, at::get_num_threads()) * jacobian_cotangent_bytes(r.config, o.length),
+      "birth at --length " + std::to_string(o.length),
+      "use a smaller --length, --layers or --d-model");
   Transformer model(r.config, /*token_embeddings=*/need_tokens);
   model->eval();
   std::vector<std::vector<std::int64_t>> token_rows;
@@ -155,12 +184,6 @@ BirthResult measure_birth(const BirthOptions& o) {
   for (double v : entropies) e += v / static_cast<double>(entropies.size());
   r.entropy_ratio = entropies.empty() ? std::nan("") : e;
 
-  r.fit_spec.layers = r.config.layers;
-  if (r.config.pos == PosEncoding::kAlibi)
-    r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));
-  r.fit_spec.bootstrap = o.bootstrap;
-  r.fit_spec.seed = o.seed;
-  r.fit_spec.paths = paths;
   MeasuredProfile mp{
       r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
   r.fit = fit_profile(mp, r.fit_spec);
@@ -172,16 +195,17 @@ BirthResult measure_birth(const BirthOptions& o) {
   return r;
 }
 
-nlohmann::json birth_json(const BirthOptions& o, const BirthResult& r) {
+nlohmann::json to_json(const BirthResult& r) {
+  const BirthOptions& o = r.options;
   nlohmann::json j = fit_json(r.fit, r.fit_spec);
   j["config"] = to_json(hf_config_from_model(r.config));
-  j["measurement"] = {{"method", o.method},
+  j["measurement"] = {{"method", to_string(o.method)},
                       {"probes", o.probes},
                       {"length", o.length},
                       {"query", o.query == 0 ? o.length : o.query},
                       {"seeds", r.profile_seeds.size()},
-                      {"input", o.tokens.empty() ? o.input : "tokens:" + o.tokens},
-                      {"init", o.weights.empty() ? o.init : "checkpoint"},
+                      {"input", o.tokens.empty() ? to_string(o.input) : "tokens:" + o.tokens},
+                      {"init", o.weights.empty() ? to_string(o.init) : "checkpoint"},
                       {"seed", o.seed},
                       {"weights", o.weights.empty() ? "init" : o.weights}};
   auto summary = [](const FitResult& f) {
@@ -240,7 +264,7 @@ Figure birth_figure(const BirthResult& r, const std::string& title) {
 
 void run_birth(const BirthOptions& o) {
   const BirthResult r = measure_birth(o);
-  const std::string text = birth_json(o, r).dump(2) + "\n";
+  const std::string text = to_json(r).dump(2) + "\n";
   write_output(o.json, text);
   if (!o.csv.empty()) write_file_atomic(o.csv, birth_csv(r));
   if (!o.plot.empty()) {

@@ -12,23 +12,6 @@
 namespace posbias {
 namespace {
 
-// Laptop scale: exact Jacobians, 8 seeds, L = 128, d = 128.
-BirthOptions base(const std::string& arch, std::int64_t layers, const std::string& pos) {
-  BirthOptions o;
-  o.arch = arch;
-  o.layers = layers;
-  o.d_model = 128;
-  o.heads = 4;
-  o.kv_heads = arch == "qwen2" ? 2 : 0;
-  o.mlp = arch == "qwen2" ? 352 : 512;
-  o.pos = pos;
-  o.length = 128;
-  o.seeds = 8;
-  o.method = "exact";
-  o.bootstrap = 200;
-  return o;
-}
-
 std::string ci(const FitResult& f) {
   if (std::isnan(f.alpha_ci_low)) return fmt::format("{:.3f}", f.alpha);
   return fmt::format("{:.3f} [{:.3f}, {:.3f}]", f.alpha, f.alpha_ci_low, f.alpha_ci_high);
@@ -36,7 +19,10 @@ std::string ci(const FitResult& f) {
 
 }  // namespace
 
-ReportSection birth_report_section(const std::filesystem::path& dir) {
+ReportSection birth_report_section(const std::filesystem::path& report_dir,
+                                   const BirthPreset& preset) {
+  const std::filesystem::path dir = report_dir / "birth";
+  ensure_directory(dir);
   ReportSection sec;
   sec.id = "birth";
   sec.title = "Influence at birth: measured profiles of real architectures";
@@ -45,34 +31,31 @@ ReportSection birth_report_section(const std::filesystem::path& dir) {
       "the "
       "embedding init std, and measured exactly: p_j = ||dy_q/dx_j||_F for the last token q, from "
       "all d "
-      "cotangents propagated in one batched linearized backward pass. Profiles are averaged over 8 "
-      "seeds "
-      "(weights and inputs redrawn) and fitted with the theory's α and gain (least squares in log "
-      "space). Two path sums are fitted: the paper's linear one (r = e_qᵀNᴴ, the headline) and "
-      "quadrature, where paths through different sets of layers carry independent random "
-      "matrices and add in Frobenius norm (docs/birth.md).",
+      "cotangents propagated in one batched linearized backward pass. Profiles are averaged over " +
+          std::to_string(preset.runs.front().options.seeds) +
+          " seeds (weights and inputs redrawn) and fitted with the theory's α and gain (least "
+          "squares in log "
+          "space). Two path sums are fitted: the paper's linear one (r = e_qᵀNᴴ, the headline) and "
+          "quadrature, where paths through different sets of layers carry independent random "
+          "matrices and add in Frobenius norm (docs/birth.md).",
       "The Qwen2-style model is measured with RoPE and with no positional encoding: the profile is "
       "the "
       "same, as the theory predicts (attention is uniform at init, so rotations of q and k do not "
       "matter)."};
-  struct Run {
-    std::string name, file;
-    BirthOptions options;
-  };
-  const std::vector<Run> runs = {
-      {"GPT-2 style, 12 layers", "birth_gpt2", base("gpt2", 12, "")},
-      {"Qwen2 style, 24 layers, RoPE", "birth_qwen2_rope", base("qwen2", 24, "rope")},
-      {"Qwen2 style, 24 layers, no RoPE", "birth_qwen2_none", base("qwen2", 24, "none")}};
+  sec.paragraphs.push_back("This report ran the " + preset.name + " preset (" + preset.describe() +
+                           "); `posbias reproduce --full` runs the full one (" +
+                           BirthPreset::full().describe() + "), the runs docs/birth.md shows.");
+  const std::vector<BirthRun>& runs = preset.runs;
   nlohmann::json all = nlohmann::json::array();
   std::vector<BirthResult> results;
-  for (const Run& run : runs) {
+  for (const BirthRun& run : runs) {
     BirthResult r = measure_birth(run.options);
-    nlohmann::json j = birth_json(run.options, r);
+    nlohmann::json j = to_json(r);
     j["name"] = run.name;
     all.push_back(j);
     write_file_atomic(dir / (run.file + ".csv"), birth_csv(r));
     render_figure(
-        birth_figure(r, run.name + " at init (d = 128, L = 128, 8 seeds): measured vs theory"),
+        birth_figure(r, run.name + " at init (" + preset.describe() + "): measured vs theory"),
         dir / run.file);
     sec.numbers.push_back(
         {run.name + ": Spearman / log-space R² / W1",
@@ -108,14 +91,15 @@ ReportSection birth_report_section(const std::filesystem::path& dir) {
   }
   overlay.panels = {p};
   render_figure(overlay, dir / "birth_rope_vs_none");
-  for (const Run& run : runs)
+  for (const BirthRun& run : runs)
     sec.figures.push_back(
-        {run.file, run.name + ": measured profile (seed band) and fitted theory."});
-  sec.figures.push_back({"birth_rope_vs_none", "The Qwen2-style profile with and without RoPE."});
-  for (const Run& run : runs)
-    sec.data.push_back({run.file + ".csv", run.name + ": mean and per-seed profiles"});
+        {"birth/" + run.file, run.name + ": measured profile (seed band) and fitted theory."});
+  sec.figures.push_back(
+      {"birth/birth_rope_vs_none", "The Qwen2-style profile with and without RoPE."});
+  for (const BirthRun& run : runs)
+    sec.data.push_back({"birth/" + run.file + ".csv", run.name + ": mean and per-seed profiles"});
   sec.data.push_back(
-      {"birth_summary.json", "every measurement with its fit, config, timing and machine"});
+      {"birth/birth_summary.json", "every measurement with its fit, config, timing and machine"});
   return sec;
 }
 

@@ -1,106 +1,149 @@
 #include "experiments/hops/eval_command.h"
 
+#include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/parse.h"
-#include "posbias/core/plot.h"
+#include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
+#include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
-#include "posbias/train/hop_eval.h"
 
 namespace posbias {
 namespace {
 
-void plot_eval(const nlohmann::json& result, const std::string& stem) {
+std::size_t index_of(const std::vector<std::int64_t>& lengths, std::int64_t length) {
+  const auto it = std::find(lengths.begin(), lengths.end(), length);
+  if (it == lengths.end())
+    throw std::out_of_range("length " + std::to_string(length) + " was not evaluated");
+  return static_cast<std::size_t>(it - lengths.begin());
+}
+
+}  // namespace
+
+const HopAccuracy& EvalResult::at(std::int64_t length) const {
+  return accuracy.at(index_of(lengths, length));
+}
+
+const HopAccuracy& EvalResult::control_at(std::int64_t length) const {
+  return control_accuracy.at(index_of(lengths, length));
+}
+
+EvalResult measure_eval(const EvalOptions& o) {
+  if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
+  if (o.count < 1 || o.count > 1'000'000) {
+    throw std::invalid_argument("--count must be in 1..1000000, got " + std::to_string(o.count));
+  }
+  if (o.lengths.empty()) throw std::invalid_argument("--lengths needs at least one length");
+  for (std::int64_t len : o.lengths) {
+    if (len < 2 || len > 100000) {
+      throw std::invalid_argument("--lengths must be in 2..100000, got " + std::to_string(len));
+    }
+  }
+  LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
+  const TrainConfig& c = loaded.info.config;
+  EvalResult r;
+  r.task = c.task;
+  r.control = c.task == Task::kNumber ? Variant::kSeenJumps : Variant::kDecoy;
+  r.has_control = o.controls;
+  for (std::int64_t len : o.lengths) {
+    validate_model_length(c.task, static_cast<int>(len));
+    require_memory(forward_bytes(c.model_config(), eval_batch_size(len), len, /*cached=*/false),
+                   "eval at length " + std::to_string(len), "use shorter --lengths");
+    for (int h : c.hops) {
+      validate_spec(c.task, h, static_cast<int>(len), Variant::kStandard);
+      if (o.controls) validate_spec(c.task, h, static_cast<int>(len), r.control);
+    }
+  }
+  r.run = o.run;
+  r.checkpoint = loaded.path.string();
+  r.step = loaded.info.step;
+  r.count_per_hop = o.count;
+  r.seed = o.seed;
+  r.lengths = o.lengths;
+
+  const auto t0 = std::chrono::steady_clock::now();
+  Progress progress("eval", static_cast<std::int64_t>(o.lengths.size()) * (o.controls ? 2 : 1));
+  std::int64_t done = 0;
+  for (std::int64_t len : o.lengths) {
+    for (Variant v : {Variant::kStandard, r.control}) {
+      if (v == r.control && !o.controls) continue;
+      const HopAccuracy acc = evaluate_hops(
+          loaded.model,
+          make_dataset(per_hop_spec(c.task, c.hops, static_cast<int>(len), o.count, o.seed, v)),
+          eval_batch_size(len));
+      (v == Variant::kStandard ? r.accuracy : r.control_accuracy).push_back(acc);
+      progress.update(++done);
+    }
+  }
+  progress.finish();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+nlohmann::json to_json(const EvalResult& r) {
+  nlohmann::json j{{"task", task_name(r.task)},
+                   {"run", r.run},
+                   {"checkpoint", r.checkpoint},
+                   {"step", r.step},
+                   {"count_per_hop", r.count_per_hop},
+                   {"seed", r.seed},
+                   {"lengths", r.lengths}};
+  const std::string control(variant_name(r.control));
+  for (std::size_t i = 0; i < r.lengths.size(); ++i) {
+    const std::string key = std::to_string(r.lengths[i]);
+    j["accuracy"][key] = r.accuracy[i].to_json();
+    if (!r.has_control) continue;
+    j["controls"][control]["accuracy"][key] = r.control_accuracy[i].to_json();
+    if (r.control == Variant::kDecoy)
+      j["controls"][control]["decoy_rate"][key] = r.control_accuracy[i].decoy_rate();
+  }
+  j["seconds"] = r.seconds;
+  return j;
+}
+
+Figure eval_figure(const EvalResult& r) {
   Panel p;
-  p.title = result["task"].get<std::string>() + " model: accuracy against input length";
+  p.title = std::string(task_name(r.task)) + " model: accuracy against input length";
   p.xlabel = "input length (tokens, log scale)";
   p.ylabel = "accuracy";
   p.log_x = true;
   p.ymin = 0;
   p.ymax = 1.02;
   p.key = "bottom left";
-  auto add = [&](const nlohmann::json& acc, const std::string& key, const std::string& title,
+  auto add = [&](const std::vector<HopAccuracy>& acc, int hop, const std::string& title,
                  int width) {
     Series s;
     s.title = title;
     s.style = "linespoints";
     s.line_width = width;
-    for (int len : result["lengths"].get<std::vector<int>>()) {  // in length order
-      const std::string k = std::to_string(len);
-      if (!acc.contains(k) || !acc[k].contains(key)) continue;
-      s.x.push_back(len);
-      s.y.push_back(acc[k][key].get<double>());
+    for (std::size_t i = 0; i < r.lengths.size() && i < acc.size(); ++i) {
+      if (hop > 0 && acc[i].total.count(hop) == 0) continue;
+      s.x.push_back(static_cast<double>(r.lengths[i]));
+      s.y.push_back(hop > 0 ? acc[i].hop(hop) : acc[i].all());
     }
     p.series.push_back(std::move(s));
   };
-  for (const auto& [key, v] : result["accuracy"].begin().value().items()) {
-    add(result["accuracy"], key, key == "all" ? "all hops" : key + "-hop", key == "all" ? 3 : 1);
-  }
-  if (result.contains("controls")) {
-    for (const auto& [name, control] : result["controls"].items()) {
-      add(control["accuracy"], "all", "all hops, " + name + " control", 3);
+  if (!r.accuracy.empty()) {
+    for (const auto& [hop, n] : r.accuracy.front().total) {
+      add(r.accuracy, hop, std::to_string(hop) + "-hop", 1);
     }
+  }
+  add(r.accuracy, 0, "all hops", 3);
+  if (r.has_control) {
+    add(r.control_accuracy, 0, "all hops, " + std::string(variant_name(r.control)) + " control", 3);
   }
   Figure f;
   f.panels = {p};
-  render_figure(f, stem);
+  return f;
 }
 
-}  // namespace
-
-nlohmann::json run_eval(const EvalOptions& o) {
-  if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
-  if (o.count < 1 || o.count > 1'000'000) {
-    throw std::invalid_argument("--count must be in 1..1000000, got " + std::to_string(o.count));
-  }
-  const std::vector<int> lengths = parse_int_list(o.lengths, "--lengths", 2, 100000);
-  LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
-  const TrainConfig& c = loaded.info.config;
-  const Variant control = c.task == Task::kNumber ? Variant::kSeenJumps : Variant::kDecoy;
-  for (int len : lengths) {
-    validate_model_length(c.task, len);
-    for (int h : c.hops) {
-      validate_spec(c.task, h, len, Variant::kStandard);
-      if (o.controls) validate_spec(c.task, h, len, control);
-    }
-  }
-
-  const auto t0 = std::chrono::steady_clock::now();
-  nlohmann::json result{{"task", task_name(c.task)},
-                        {"run", o.run},
-                        {"checkpoint", loaded.path.string()},
-                        {"step", loaded.info.step},
-                        {"count_per_hop", o.count},
-                        {"seed", o.seed},
-                        {"lengths", lengths}};
-  const std::string control_name(variant_name(control));
-  Progress progress("eval", static_cast<std::int64_t>(lengths.size()) * (o.controls ? 2 : 1));
-  std::int64_t done = 0;
-  for (int len : lengths) {
-    for (Variant v : {Variant::kStandard, control}) {
-      if (v == control && !o.controls) continue;
-      const HopAccuracy acc = evaluate_hops(
-          loaded.model, make_dataset(per_hop_spec(c.task, c.hops, len, o.count, o.seed, v)),
-          eval_batch_size(len));
-      const std::string key = std::to_string(len);
-      if (v == Variant::kStandard) {
-        result["accuracy"][key] = acc.to_json();
-      } else {
-        result["controls"][control_name]["accuracy"][key] = acc.to_json();
-        if (v == Variant::kDecoy)
-          result["controls"][control_name]["decoy_rate"][key] = acc.decoy_rate();
-      }
-      progress.update(++done);
-    }
-  }
-  progress.finish();
-  result["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const std::string text = result.dump(2) + "\n";
-  write_output(o.json, text);
-  if (!o.plot.empty()) plot_eval(result, o.plot);
-  return result;
+EvalResult run_eval(const EvalOptions& o) {
+  EvalResult r = measure_eval(o);
+  write_output(o.json, to_json(r).dump(2) + "\n");
+  if (!o.plot.empty()) render_figure(eval_figure(r), o.plot);
+  return r;
 }
 
 }  // namespace posbias

@@ -1,19 +1,25 @@
 // `posbias eval`: accuracy of a trained hop model per input length and per hop, on fresh
 // examples from the same generator (longer inputs = more distractors). Adds the task's
-// control (DESIGN.md §3): Number → the seen_jumps variant (no integer beyond the trained
-// jumps), Letter → the decoy variant (and how often the decoy's target is picked).
+// control: Number → the seen_jumps variant (no integer beyond the trained jumps), Letter → the
+// decoy variant (and how often the decoy's target is picked).
+//   measure_eval(EvalOptions) → EvalResult; to_json, eval_figure; run_eval writes them.
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
+
+#include "posbias/core/plot.h"
+#include "posbias/tasks/hop_task.h"
+#include "posbias/train/hop_eval.h"
 
 namespace posbias {
 
 struct EvalOptions {
   std::string run;         // RUN_DIR
   std::string checkpoint;  // empty = the run's latest
-  std::string lengths = "17,32,64,128,256,512,850";
+  std::vector<std::int64_t> lengths = {17, 32, 64, 128, 256, 512, 850};
   std::int64_t count = 200;  // examples per (length, hop)
   std::uint64_t seed = 1;
   bool controls = true;
@@ -21,8 +27,35 @@ struct EvalOptions {
   std::string plot;  // figure stem: accuracy against length
 };
 
-// JSON: {"task", "step", "lengths", "accuracy": {"17": {"1": .., "all": ..}, ...},
-//        "controls": {"seen_jumps"|"decoy": {"accuracy": {...}[, "decoy_rate": {...}]}}}.
-nlohmann::json run_eval(const EvalOptions& options);
+struct EvalResult {
+  Task task = Task::kNumber;
+  std::string run, checkpoint;
+  std::int64_t step = 0;
+  std::int64_t count_per_hop = 0;
+  std::uint64_t seed = 0;
+  std::vector<std::int64_t> lengths;
+  std::vector<HopAccuracy> accuracy;  // per length, in `lengths` order
+  bool has_control = false;
+  Variant control = Variant::kSeenJumps;      // seen_jumps (Number) or decoy (Letter)
+  std::vector<HopAccuracy> control_accuracy;  // per length when has_control
+  double seconds = 0;
+
+  // The accuracy at one of `lengths` (throws std::out_of_range for another).
+  const HopAccuracy& at(std::int64_t length) const;
+  const HopAccuracy& control_at(std::int64_t length) const;
+};
+
+// Checks the options (std::invalid_argument naming the bad one), loads the run, evaluates.
+EvalResult measure_eval(const EvalOptions& options);
+
+// {"task", "run", "checkpoint", "step", "count_per_hop", "seed", "lengths",
+//  "accuracy": {"17": {"1": .., "all": ..}, ...},
+//  "controls": {"seen_jumps"|"decoy": {"accuracy": {...}[, "decoy_rate": {...}]}}, "seconds"}.
+nlohmann::json to_json(const EvalResult& result);
+// Accuracy against length, one curve per hop, all hops and the control.
+Figure eval_figure(const EvalResult& result);
+
+// measure_eval, then the JSON to options.json (stdout when empty) and the figure to options.plot.
+EvalResult run_eval(const EvalOptions& options);
 
 }  // namespace posbias

@@ -2,29 +2,11 @@
 
 #include <fmt/format.h>
 
-#include "experiments/hops/eval_command.h"
 #include "posbias/train/metrics.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {
 namespace {
-
-// Short: a 4-layer model on 1- and 2-hop examples for 800 steps per task (about a minute each
-// here; both tasks reach 1.0 at length 17); full: the shipped gptj-hop defaults.
-TrainConfig report_config(Task task, bool full) {
-  TrainConfig c;
-  c.task = task;
-  if (!full) {
-    c.layers = 4;
-    c.hops = {1, 2};
-    c.steps = 800;
-    c.warmup = 100;
-    c.eval_every = 50;
-    c.checkpoint_every = 200;  // four checkpoints for the head-score heatmaps
-    c.eval_per_hop = 128;
-  }
-  return c;
-}
 
 std::string step_or_never(const nlohmann::json& v) {
   return v.is_null() ? "not reached" : std::to_string(v.get<std::int64_t>());
@@ -32,8 +14,16 @@ std::string step_or_never(const nlohmann::json& v) {
 
 }  // namespace
 
-ReportSection hop_report_section(const std::filesystem::path& dir, bool full) {
-  ReportSection sec;
+const HopsRun& HopsSection::run(Task task) const {
+  for (const HopsRun& r : runs) {
+    if (r.task == task) return r;
+  }
+  throw std::out_of_range("no " + std::string(task_name(task)) + " run in the hops section");
+}
+
+HopsSection hops_report_section(const std::filesystem::path& dir, const HopsPreset& preset) {
+  HopsSection out;
+  ReportSection& sec = out.section;
   sec.id = "hops";
   sec.title = "Hop tasks: positional vs symbolic learning and length generalization";
   sec.paragraphs = {
@@ -47,28 +37,29 @@ ReportSection hop_report_section(const std::filesystem::path& dir, bool full) {
       "length 17, so a failure at long lengths is not just untrained integer embeddings; for "
       "Letter, a decoy chain with its own target that the query does not reach tests the "
       "unique-left-letter shortcut.",
-      full ? "This report ran the shipped training defaults (reproduce --full)."
-           : "This report ran a short version (4 layers, hops 1-2, 800 steps per task) to stay "
-             "fast; "
-             "`posbias reproduce --full` runs the shipped defaults (12 layers, 3000 Number and "
-             "5000 Letter steps)."};
-  const std::filesystem::path hop = dir / "hop";
+      preset.name == HopsPreset::full().name
+          ? "This report ran the full preset (reproduce --full): " + preset.describe() + "."
+          : "This report ran the " + preset.name + " preset (" + preset.describe() +
+                ") to stay fast; `posbias reproduce --full` runs the full preset (" +
+                HopsPreset::full().describe() + ")."};
+  const std::filesystem::path hops = dir / "hops";
   for (Task task : {Task::kNumber, Task::kLetter}) {
     const std::string name(task_name(task));
     TrainOptions o;
-    o.config = report_config(task, full);
-    o.run_dir = hop / name;
+    o.config = preset.config(task);
+    o.run_dir = hops / name;
     o.resume = std::filesystem::exists(o.run_dir / "train.json");
     const TrainResult r = run_training(o);
     EvalOptions e;
     e.run = o.run_dir.string();
-    e.lengths = full ? "17,32,64,128,256,512,850" : "17,32,64,128,256";
-    e.count = full ? 200 : 50;
-    e.json = (hop / (name + "_eval.json")).string();
-    e.plot = (hop / (name + "_eval")).string();
-    const nlohmann::json ev = run_eval(e);
+    e.lengths = preset.eval_lengths;
+    e.count = preset.eval_count;
+    e.json = (hops / (name + "_eval.json")).string();
+    e.plot = (hops / (name + "_eval")).string();
+    const EvalResult ev = run_eval(e);
     const nlohmann::json& m = r.summary["metrics"];
-    const std::string longest = std::to_string(ev["lengths"].back().get<int>());
+    const std::int64_t first = ev.lengths.front(), last = ev.lengths.back();
+    const std::string longest = std::to_string(last);
     sec.numbers.push_back({name + ": training steps, wall time",
                            fmt::format("{} steps, {:.0f} s", r.steps, r.train_seconds)});
     std::string crossings;
@@ -78,31 +69,28 @@ ReportSection hop_report_section(const std::filesystem::path& dir, bool full) {
                                step_or_never(m["crossing_0.9"][h]));
     }
     sec.numbers.push_back({name + ": step where held-out accuracy first reaches 0.9", crossings});
-    sec.numbers.push_back({name + ": accuracy at length 17 / at " + longest,
-                           fmt::format("{:.3f} / {:.3f}", ev["accuracy"]["17"]["all"].get<double>(),
-                                       ev["accuracy"][longest]["all"].get<double>())});
+    sec.numbers.push_back(
+        {name + ": accuracy at length " + std::to_string(first) + " / at " + longest,
+         fmt::format("{:.3f} / {:.3f}", ev.at(first).all(), ev.at(last).all())});
     if (task == Task::kNumber) {
-      sec.numbers.push_back(
-          {name + ": seen_jumps control, accuracy at " + longest,
-           fmt::format("{:.3f}",
-                       ev["controls"]["seen_jumps"]["accuracy"][longest]["all"].get<double>())});
+      sec.numbers.push_back({name + ": seen_jumps control, accuracy at " + longest,
+                             fmt::format("{:.3f}", ev.control_at(last).all())});
     } else {
-      sec.numbers.push_back(
-          {name + ": decoy control at " + longest + ": accuracy / decoy picked",
-           fmt::format("{:.3f} / {:.3f}",
-                       ev["controls"]["decoy"]["accuracy"][longest]["all"].get<double>(),
-                       ev["controls"]["decoy"]["decoy_rate"][longest].get<double>())});
+      sec.numbers.push_back({name + ": decoy control at " + longest + ": accuracy / decoy picked",
+                             fmt::format("{:.3f} / {:.3f}", ev.control_at(last).all(),
+                                         ev.control_at(last).decoy_rate())});
     }
-    sec.figures.push_back({"hop/" + name + "/training_accuracy",
+    sec.figures.push_back({"hops/" + name + "/training_accuracy",
                            name + " task: held-out accuracy per hop during training."});
-    sec.figures.push_back({"hop/" + name + "/training_loss", name + " task: training loss."});
-    sec.figures.push_back({"hop/" + name + "_eval",
+    sec.figures.push_back({"hops/" + name + "/training_loss", name + " task: training loss."});
+    sec.figures.push_back({"hops/" + name + "_eval",
                            name + " model: accuracy against input length, per hop and control."});
-    sec.data.push_back({"hop/" + name + "/metrics.jsonl", name + ": metrics per evaluation"});
-    sec.data.push_back({"hop/" + name + "/summary.json", name + ": run summary and crossings"});
-    sec.data.push_back({"hop/" + name + "_eval.json", name + ": accuracy[length][hop]"});
+    sec.data.push_back({"hops/" + name + "/metrics.jsonl", name + ": metrics per evaluation"});
+    sec.data.push_back({"hops/" + name + "/summary.json", name + ": run summary and crossings"});
+    sec.data.push_back({"hops/" + name + "_eval.json", name + ": accuracy[length][hop]"});
+    out.runs.push_back({task, o.run_dir, ev});
   }
-  return sec;
+  return out;
 }
 
 }  // namespace posbias

@@ -1,15 +1,32 @@
-// The hop-task section of the `reproduce` report: a Number and a Letter run (short by
-// default, the shipped training defaults with --full), their learning curves, crossing steps
-// and length generalization with the seen_jumps and decoy controls. Runs live in DIR/hop/ and
-// resume if a previous reproduce was killed.
+// The hops section of the `reproduce` report: a Number and a Letter run at the preset's scale,
+// their learning curves, crossing steps and length generalization with the seen_jumps and decoy
+// controls. Runs live in DIR/hops/<task>/ and resume if a previous reproduce was killed; the
+// trained runs are returned to the sections that build on them (mech, llm).
 #pragma once
 
 #include <filesystem>
+#include <vector>
 
+#include "experiments/hops/eval_command.h"
+#include "experiments/hops/presets.h"
 #include "posbias/core/report.h"
 
 namespace posbias {
 
-ReportSection hop_report_section(const std::filesystem::path& dir, bool full);
+// One trained hop run and its length generalization.
+struct HopsRun {
+  Task task = Task::kNumber;
+  std::filesystem::path run_dir;
+  EvalResult eval;
+};
+
+struct HopsSection {
+  ReportSection section;
+  std::vector<HopsRun> runs;  // Number, then Letter
+
+  const HopsRun& run(Task task) const;  // throws std::out_of_range when absent
+};
+
+HopsSection hops_report_section(const std::filesystem::path& dir, const HopsPreset& preset);
 
 }  // namespace posbias

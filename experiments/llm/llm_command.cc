@@ -121,7 +121,7 @@ ResultRow ask(const Job& job, const LlmOptions& o, Api api, const std::string& u
 
 }  // namespace
 
-nlohmann::json run_llm(const LlmOptions& o) {
+LlmResult measure_llm(const LlmOptions& o) {
   validate(o);
   const Api api = parse_api(o.api);
   const std::string url = request_url(o.endpoint, api);
@@ -192,25 +192,35 @@ nlohmann::json run_llm(const LlmOptions& o) {
     if (error) std::rethrow_exception(error);
   }
 
-  nlohmann::json result{{"model", o.model},
-                        {"api", o.api},
-                        {"requests", jobs.size()},
-                        {"failed", 0},
-                        {"suites", nlohmann::json::array()}};
-  std::vector<nlohmann::json> summaries;
-  std::int64_t failed = 0;
+  LlmResult result;
+  result.model = o.model;
+  result.api = o.api;
+  result.requests = static_cast<std::int64_t>(jobs.size());
   for (const std::string& suite : o.suites) {
     std::map<std::string, ResultRow> rows;
     for (ResultRow& r : store.rows(suite, o.model)) rows.emplace(r.prompt_hash, std::move(r));
-    summaries.push_back(summarize_suite(suite, o.model, probes[suite], hashes[suite], rows));
-    failed += summaries.back()["failed"].get<std::int64_t>();
-    result["suites"].push_back(summaries.back());
+    result.suites.push_back(summarize_suite(suite, o.model, probes[suite], hashes[suite], rows));
+    result.failed += result.suites.back().failed;
   }
-  result["failed"] = failed;
-  write_output(o.json, result.dump(2) + "\n");
-  if (!o.csv.empty()) write_file_atomic(o.csv, summary_csv(summaries));
+  return result;
+}
+
+nlohmann::json to_json(const LlmResult& r) {
+  nlohmann::json j{{"model", r.model},
+                   {"api", r.api},
+                   {"requests", r.requests},
+                   {"failed", r.failed},
+                   {"suites", nlohmann::json::array()}};
+  for (const SuiteSummary& s : r.suites) j["suites"].push_back(to_json(s));
+  return j;
+}
+
+LlmResult run_llm(const LlmOptions& o) {
+  LlmResult result = measure_llm(o);
+  write_output(o.json, to_json(result).dump(2) + "\n");
+  if (!o.csv.empty()) write_file_atomic(o.csv, summary_csv(result.suites));
   if (!o.plot.empty()) {
-    for (const nlohmann::json& s : summaries) plot_summary(s, o.plot, o.score);
+    for (const SuiteSummary& s : result.suites) plot_summary(s, o.plot, o.score);
   }
   return result;
 }

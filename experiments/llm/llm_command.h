@@ -7,10 +7,12 @@
 // sent as a Bearer token only: never printed, never stored.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "posbias/llm/llm_summary.h"
 #include "posbias/llm/probe.h"
 #include "posbias/llm/retry.h"
 
@@ -37,12 +39,24 @@ struct LlmOptions {
   bool quiet = false;             // no progress bar
 };
 
-// Result: {"model", "api", "suites": [summary per suite (llm_summary.h)],
-//          "requests": prompts sent this run, "failed": prompts failed after their retries}.
+struct LlmResult {
+  std::string model, api;
+  std::int64_t requests = 0;  // prompts sent this run
+  std::int64_t failed = 0;    // prompts failed after their retries, over every suite
+  std::vector<SuiteSummary> suites;
+};
+
+// Sends what the database does not hold yet and scores every suite from the database.
 // Throws std::invalid_argument for bad options (exit 2) and std::runtime_error for an
 // unreachable endpoint or one that answers 401, 403 or 404 (exit 1; the run stops, as every
 // prompt would fail alike). Prompts that fail after their retries are stored as failed
 // and counted, not thrown.
-nlohmann::json run_llm(const LlmOptions& options);
+LlmResult measure_llm(const LlmOptions& options);
+
+// {"model", "api", "requests", "failed", "suites": [to_json(SuiteSummary) per suite]}.
+nlohmann::json to_json(const LlmResult& result);
+
+// measure_llm, then the JSON to options.json (stdout when empty), options.csv and the figures.
+LlmResult run_llm(const LlmOptions& options);
 
 }  // namespace posbias

@@ -14,32 +14,37 @@
 namespace posbias {
 namespace {
 
-// Largest |llm - eval| accuracy over every length and hop of one suite.
-double largest_gap(const nlohmann::json& llm, const nlohmann::json& eval) {
+// Largest |llm - eval| accuracy over every length and hop of one suite (strict scores, the
+// same rule as eval's exact match).
+double largest_gap(const SuiteSummary& llm, const EvalResult& eval) {
   double gap = 0;
-  for (const auto& [len, hops] : eval["accuracy"].items()) {
-    for (const auto& [h, acc] : hops.items()) {
-      if (!llm.contains(len) || !llm[len].contains(h)) return INFINITY;
-      gap = std::max(gap, std::abs(llm[len][h].get<double>() - acc.get<double>()));
+  for (std::size_t i = 0; i < eval.lengths.size(); ++i) {
+    const int len = static_cast<int>(eval.lengths[i]);
+    const HopAccuracy& acc = eval.accuracy[i];
+    std::vector<std::pair<int, double>> cells{{0, acc.all()}};
+    for (const auto& [h, n] : acc.total) cells.emplace_back(h, acc.hop(h));
+    for (const auto& [h, value] : cells) {
+      const double served = llm.accuracy("strict", len, h);
+      if (std::isnan(served)) return INFINITY;
+      gap = std::max(gap, std::abs(served - value));
     }
   }
   return gap;
 }
 
-std::string accuracy_row(const nlohmann::json& suite, const std::vector<int>& lengths) {
+std::string accuracy_row(const SuiteSummary& suite, const std::vector<int>& lengths) {
   std::string out;
   for (int len : lengths) {
-    const std::string k = std::to_string(len);
-    if (!suite["lenient"].contains(k)) continue;
-    out += fmt::format("{}{}: {:.2f}", out.empty() ? "" : ", ", len,
-                       suite["lenient"][k]["all"].get<double>());
+    const double acc = suite.accuracy("lenient", len);
+    if (std::isnan(acc)) continue;
+    out += fmt::format("{}{}: {:.2f}", out.empty() ? "" : ", ", len, acc);
   }
   return out;
 }
 
-void add_suite_figures(ReportSection& sec, const nlohmann::json& suite, const std::string& stem,
+void add_suite_figures(ReportSection& sec, const SuiteSummary& suite, const std::string& stem,
                        const std::string& who) {
-  const std::string name = suite["suite"].get<std::string>();
+  const std::string& name = suite.suite;
   sec.figures.push_back(
       {stem + "_" + name + "_length", who + ", " + name +
                                           " suite: lenient accuracy against length per hop, "
@@ -54,8 +59,8 @@ void add_suite_figures(ReportSection& sec, const nlohmann::json& suite, const st
 
 }  // namespace
 
-ReportSection llm_report_section(const std::filesystem::path& dir, bool full,
-                                 const LlmReportOptions& options) {
+ReportSection llm_report_section(const std::filesystem::path& dir, const LlmPreset& preset,
+                                 const HopsSection& hops, const LlmReportOptions& options) {
   ReportSection sec;
   sec.id = "llm";
   sec.title = "Probing LLM endpoints: the same probes through HTTP";
@@ -69,23 +74,25 @@ ReportSection llm_report_section(const std::filesystem::path& dir, bool full,
       "The needle suite (key-value retrieval at depths 0..100%, after Liu et al. 2023) needs a "
       "language model; give reproduce --endpoint URL --model NAME to run all three suites "
       "against one."};
-  const std::filesystem::path hop = dir / "hop", out = dir / "llm";
+  const std::filesystem::path out = dir / "llm";
   ensure_directory(out);
 
   // Our own models behind the OpenAI-compatible server, on a free loopback port.
-  HopCompleter completer(
-      {{"number", (hop / "number").string()}, {"letter", (hop / "letter").string()}}, 60);
+  std::vector<ServedRun> served_runs;
+  for (const HopsRun& run : hops.runs)
+    served_runs.push_back({std::string(task_name(run.task)), run.run_dir.string()});
+  HopCompleter completer(served_runs, 60);
   ServerOptions so;
   so.port = 0;
   OpenAiServer server(completer, so);
   const int port = server.bind();
   std::thread serving([&server] { server.run(); });
-  const std::vector<int> lengths =
-      full ? std::vector<int>{17, 32, 64, 128, 256, 512} : std::vector<int>{17, 32, 64, 128};
-  const std::int64_t count = full ? 50 : 20;
-  std::vector<nlohmann::json> served;
+  const std::vector<int>& lengths = preset.served_lengths;
+  const std::int64_t count = preset.served_count;
+  std::vector<SuiteSummary> served;
   try {
-    for (const char* task : {"number", "letter"}) {
+    for (const HopsRun& run : hops.runs) {
+      const std::string task(task_name(run.task));
       LlmOptions o;
       o.endpoint = "http://127.0.0.1:" + std::to_string(port);
       o.model = task;
@@ -93,7 +100,7 @@ ReportSection llm_report_section(const std::filesystem::path& dir, bool full,
       o.suites = {task};
       o.probes.lengths = lengths;
       // The run's own hops, so the prompts are the examples eval draws for it.
-      o.probes.hops = read_checkpoint_info(list_checkpoints(hop / task).back()).config.hops;
+      o.probes.hops = read_checkpoint_info(list_checkpoints(run.run_dir).back()).config.hops;
       o.probes.count = count;
       o.probes.seed = 1;
       o.jobs = 4;
@@ -102,32 +109,25 @@ ReportSection llm_report_section(const std::filesystem::path& dir, bool full,
       o.csv = (out / (std::string(task) + "_served.csv")).string();
       o.plot = (out / "served").string();
       o.quiet = true;
-      const nlohmann::json r = run_llm(o);
-      served.push_back(r["suites"][0]);
+      served.push_back(run_llm(o).suites.front());
 
       EvalOptions e;
-      e.run = (hop / task).string();
-      std::string ls;
-      for (int len : lengths) {
-        if (!ls.empty()) ls += ',';
-        ls += std::to_string(len);
-      }
-      e.lengths = ls;
+      e.run = run.run_dir.string();
+      e.lengths.assign(lengths.begin(), lengths.end());
       e.count = count;
       e.seed = 1;
       e.controls = false;
       e.json = (out / (std::string(task) + "_eval.json")).string();
-      const nlohmann::json ev = run_eval(e);
-      const nlohmann::json& s = served.back();
+      const EvalResult ev = run_eval(e);
+      const SuiteSummary& s = served.back();
       sec.numbers.push_back({std::string(task) + " model over HTTP: prompts answered / failed",
-                             fmt::format("{} / {}", s["answered"].get<std::int64_t>(),
-                                         s["failed"].get<std::int64_t>())});
+                             fmt::format("{} / {}", s.answered, s.failed)});
       sec.numbers.push_back({std::string(task) + " model over HTTP: accuracy by length (all hops)",
                              accuracy_row(s, lengths)});
       sec.numbers.push_back(
           {std::string(task) +
                ": largest |HTTP accuracy - posbias eval accuracy| over lengths and hops",
-           fmt::format("{:.4f}", largest_gap(s["strict"], ev))});
+           fmt::format("{:.4f}", largest_gap(s, ev))});
       add_suite_figures(sec, s, "llm/served", std::string(task) + " model over HTTP");
       sec.data.push_back(
           {"llm/" + std::string(task) + "_served.json",
@@ -150,19 +150,18 @@ ReportSection llm_report_section(const std::filesystem::path& dir, bool full,
     o.model = options.model;
     o.api = options.api;
     o.api_key_env = options.api_key_env;
-    o.probes.lengths = {16, 32, 64, 100, 200};
-    o.needle_lengths = {10, 30, 75};
-    o.probes.count = full ? 20 : 5;
+    o.probes.lengths = preset.endpoint_lengths;
+    o.needle_lengths = preset.endpoint_needle_lengths;
+    o.probes.count = preset.endpoint_count;
     o.db = (out / "endpoint.db").string();
     o.json = (out / "endpoint.json").string();
     o.csv = (out / "endpoint.csv").string();
     o.plot = (out / "endpoint").string();
-    const nlohmann::json r = run_llm(o);
-    for (const nlohmann::json& s : r["suites"]) {
-      const std::string name = s["suite"].get<std::string>();
+    const LlmResult r = run_llm(o);
+    for (const SuiteSummary& s : r.suites) {
+      const std::string& name = s.suite;
       sec.numbers.push_back({options.model + ", " + name + ": prompts answered / failed",
-                             fmt::format("{} / {}", s["answered"].get<std::int64_t>(),
-                                         s["failed"].get<std::int64_t>())});
+                             fmt::format("{} / {}", s.answered, s.failed)});
       sec.numbers.push_back(
           {options.model + ", " + name + ": lenient accuracy by length (all hops or depths)",
            accuracy_row(s, name == "needle" ? o.needle_lengths : o.probes.lengths)});

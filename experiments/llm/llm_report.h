@@ -1,5 +1,5 @@
-// The LLM-probe section of the `reproduce` report. By default it serves the hop section's
-// two trained runs (DIR/hop/number, DIR/hop/letter) in process over loopback HTTP, runs the
+// The llm section of the `reproduce` report. By default it serves the hops section's two
+// trained runs in process over loopback HTTP, runs the
 // number and letter suites against them through the harness, and checks the accuracies
 // against `posbias eval` on the same examples. With an endpoint it also runs all three suites
 // (number, letter, needle) against that endpoint. Data and figures go to DIR/llm/.
@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <string>
 
+#include "experiments/hops/hops_report.h"
+#include "experiments/llm/presets.h"
 #include "posbias/core/report.h"
 
 namespace posbias {
@@ -17,7 +19,7 @@ struct LlmReportOptions {
   std::string model, api = "chat", api_key_env = "OPENAI_API_KEY";
 };
 
-ReportSection llm_report_section(const std::filesystem::path& dir, bool full,
-                                 const LlmReportOptions& options);
+ReportSection llm_report_section(const std::filesystem::path& dir, const LlmPreset& preset,
+                                 const HopsSection& hops, const LlmReportOptions& options);
 
 }  // namespace posbias

@@ -14,16 +14,27 @@ namespace posbias {
 namespace {
 
 // Least-squares slope of log y against log x over points with x in [lo, hi] and y > 0.
-double log_log_slope(const nlohmann::json& points, double lo, double hi) {
+double log_log_slope(const std::vector<SweepPoint>& points, double lo, double hi) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
-  for (const auto& p : points) {
-    const double x = p["length"].get<double>(), y = p["discrepancy_min"].get<double>();
+  for (const SweepPoint& p : points) {
+    const double x = p.length, y = p.discrepancy_min;
     if (x < lo || x > hi || !(y > 0)) continue;
     const double lx = std::log(x), ly = std::log(y);
     sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly, n += 1;
   }
   if (n < 2) return NAN;
   return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+// --lengths, each in 2..most.
+std::vector<int> checked_lengths(const std::vector<int>& lengths, int most) {
+  for (int n : lengths) {
+    if (n < 2 || n > most) {
+      throw std::invalid_argument("--lengths must be in 2.." + std::to_string(most) + ", got " +
+                                  std::to_string(n));
+    }
+  }
+  return lengths;
 }
 
 void check_angle(double v, const char* what) {
@@ -33,7 +44,7 @@ void check_angle(double v, const char* what) {
 
 }  // namespace
 
-nlohmann::json sweep_construction(const ConstructionSweep& s) {
+SweepResult sweep_construction(const ConstructionSweep& s) {
   const Construction c = parse_construction(s.function);
   if (!std::isnan(s.theta)) check_angle(s.theta, "--theta");
   check_angle(s.omega, "--omega");
@@ -41,7 +52,14 @@ nlohmann::json sweep_construction(const ConstructionSweep& s) {
     throw std::invalid_argument("--count must be in 1..100000, got " + std::to_string(s.count));
   for (int n : s.lengths) validate_spec(construction_task(c), 1, n, Variant::kStandard);
   const bool auto_theta = std::isnan(s.theta);
-  nlohmann::json points = nlohmann::json::array();
+  SweepResult out;
+  out.function = std::string(construction_name(c));
+  out.task = std::string(task_name(construction_task(c)));
+  out.auto_theta = auto_theta;
+  out.theta = s.theta;
+  out.omega = s.omega;
+  out.count = s.count;
+  out.seed = s.seed;
   Progress progress(std::string(construction_name(c)) + " construction",
                     static_cast<std::int64_t>(s.lengths.size()));
   for (std::size_t i = 0; i < s.lengths.size(); ++i) {
@@ -57,43 +75,46 @@ nlohmann::json sweep_construction(const ConstructionSweep& s) {
       correct += r.correct[e] ? 1 : 0;
     }
     const double total = static_cast<double>(r.discrepancy.size());
-    points.push_back({{"length", n},
-                      {"theta", theta},
-                      {"discrepancy_min", lo},
-                      {"discrepancy_mean", mean / total},
-                      {"accuracy", correct / total},
-                      {"bound", construction_bound(c, n, theta, s.omega)}});
+    out.points.push_back(
+        {n, theta, lo, mean / total, correct / total, construction_bound(c, n, theta, s.omega)});
     progress.update(static_cast<std::int64_t>(i + 1));
   }
   progress.finish();
-  nlohmann::json out = {{"function", std::string(construction_name(c))},
-                        {"task", std::string(task_name(construction_task(c)))},
-                        {"omega", s.omega},
-                        {"count", s.count},
-                        {"seed", s.seed},
-                        {"points", points}};
-  if (auto_theta) {
-    out["theta"] = c == Construction::kIndex ? "pi/n" : "0";
-  } else {
-    out["theta"] = s.theta;
-  }
-  const double slope = log_log_slope(points, 64, 4096);
-  out["slope"] = {{"from", 64},
-                  {"to", 4096},
-                  {"value", std::isnan(slope) ? nlohmann::json() : nlohmann::json(slope)}};
+  out.slope = log_log_slope(out.points, SweepResult::kSlopeFrom, SweepResult::kSlopeTo);
   return out;
 }
 
-Figure construction_figure(const std::vector<nlohmann::json>& results) {
+nlohmann::json to_json(const SweepResult& r) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const SweepPoint& p : r.points) {
+    points.push_back({{"length", p.length},
+                      {"theta", p.theta},
+                      {"discrepancy_min", p.discrepancy_min},
+                      {"discrepancy_mean", p.discrepancy_mean},
+                      {"accuracy", p.accuracy},
+                      {"bound", p.bound}});
+  }
+  nlohmann::json out = {{"function", r.function}, {"task", r.task}, {"omega", r.omega},
+                        {"count", r.count},       {"seed", r.seed}, {"points", points}};
+  if (r.auto_theta) {
+    out["theta"] = r.function == "index" ? "pi/n" : "0";
+  } else {
+    out["theta"] = r.theta;
+  }
+  out["slope"] = {{"from", SweepResult::kSlopeFrom},
+                  {"to", SweepResult::kSlopeTo},
+                  {"value", std::isnan(r.slope) ? nlohmann::json() : nlohmann::json(r.slope)}};
+  return out;
+}
+
+Figure construction_figure(const std::vector<SweepResult>& results) {
   Figure f;
-  for (const auto& r : results) {
+  for (const SweepResult& r : results) {
     Panel p;
-    const std::string fn = r["function"],
-                      theta_text = r["theta"].is_string()
-                                       ? r["theta"].get<std::string>()
-                                       : std::to_string(r["theta"].get<double>());
-    p.title =
-        fn + " construction (" + r["task"].get<std::string>() + " inputs, θ = " + theta_text + ")";
+    const std::string& fn = r.function;
+    const std::string theta_text =
+        r.auto_theta ? (fn == "index" ? "pi/n" : "0") : std::to_string(r.theta);
+    p.title = fn + " construction (" + r.task + " inputs, θ = " + theta_text + ")";
     p.xlabel = "input length n (log scale)";
     p.ylabel = "discrepancy: top − second logit (min over inputs)";
     p.log_x = true;
@@ -102,15 +123,15 @@ Figure construction_figure(const std::vector<nlohmann::json>& results) {
     Series measured, bound, accuracy;
     measured.title = "measured";
     measured.style = "points";
-    bound.title = fn == "index" ? "bound min(1 − cos θ, π²/(2n²))" : "DESIGN rate 1 − cos(ω − nθ)";
-    for (const auto& pt : r["points"]) {
-      const double n = pt["length"].get<double>();
+    bound.title = fn == "index" ? "bound min(1 − cos θ, π²/(2n²))" : "rate 1 − cos(ω − nθ)";
+    for (const SweepPoint& pt : r.points) {
+      const double n = pt.length;
       measured.x.push_back(n);
-      measured.y.push_back(std::log10(pt["discrepancy_min"].get<double>()));
+      measured.y.push_back(std::log10(pt.discrepancy_min));
       bound.x.push_back(n);
-      bound.y.push_back(std::log10(pt["bound"].get<double>()));
+      bound.y.push_back(std::log10(pt.bound));
       accuracy.x.push_back(n);
-      accuracy.y.push_back(pt["accuracy"].get<double>());
+      accuracy.y.push_back(pt.accuracy);
     }
     accuracy.title = "accuracy (right axis)";
     accuracy.style = "linespoints";
@@ -127,10 +148,10 @@ Figure construction_figure(const std::vector<nlohmann::json>& results) {
       p.ymin = std::floor(lo) - 1;
       p.ymax = std::ceil(hi) + 0.5;
     }
-    if (fn == "index" && !r["slope"]["value"].is_null()) {
+    if (fn == "index" && !std::isnan(r.slope)) {
       char text[96];
-      std::snprintf(text, sizeof text, "slope over n = 64..4096: %.3f",
-                    r["slope"]["value"].get<double>());
+      std::snprintf(text, sizeof text, "slope over n = %d..%d: %.3f", SweepResult::kSlopeFrom,
+                    SweepResult::kSlopeTo, r.slope);
       p.title += "; " + std::string(text);
     }
     f.panels.push_back(std::move(p));
@@ -147,18 +168,20 @@ nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
     t.run = o.run;
     t.checkpoint = o.checkpoint;
     t.heads = o.heads;
-    if (!o.lengths.empty()) t.lengths = parse_int_list(o.lengths, "--lengths", 2, 100000);
+    if (!o.lengths.empty()) t.lengths = checked_lengths(o.lengths, 100000);
     if (o.count != 0) t.count = o.count;
     t.seed = o.seed;
-    result = measure_trained_discrepancy(t);
-    if (!o.plot.empty()) figure = trained_discrepancy_figure(result);
+    const TrainedDiscrepancyResult r = measure_trained_discrepancy(t);
+    result = to_json(r);
+    if (!o.plot.empty()) figure = trained_discrepancy_figure(r);
   } else {
     ConstructionSweep s = o.sweep;
-    if (!o.lengths.empty()) s.lengths = parse_int_list(o.lengths, "--lengths", 2, 65536);
+    if (!o.lengths.empty()) s.lengths = checked_lengths(o.lengths, 65536);
     if (o.count != 0) s.count = o.count;
     s.seed = o.seed;
-    result = sweep_construction(s);
-    if (!o.plot.empty()) figure = construction_figure({result});
+    const SweepResult r = sweep_construction(s);
+    result = to_json(r);
+    if (!o.plot.empty()) figure = construction_figure({r});
   }
   write_output(o.json, result.dump(2) + "\n");
   if (!o.plot.empty()) render_figure(figure, o.plot);

@@ -20,18 +20,43 @@ struct ConstructionSweep {
   std::uint64_t seed = 0;
 };
 
-// JSON: {"function", "task", "theta" (number or "pi/n"), "omega", "count", "points": [{"length",
-//   "theta", "discrepancy_min", "discrepancy_mean", "accuracy", "bound"}], "slope": {"from",
-//   "to", "value"} (log-log least squares of discrepancy_min over lengths 64..4096)}.
-nlohmann::json sweep_construction(const ConstructionSweep& sweep);
+struct SweepPoint {
+  int length = 0;
+  double theta = 0;            // the angle used at this length
+  double discrepancy_min = 0;  // over the task inputs
+  double discrepancy_mean = 0;
+  double accuracy = 0;
+  double bound = 0;  // the construction's bound at (n, θ, ω)
+};
+
+struct SweepResult {
+  std::string function, task;  // index | retrieval; the task whose inputs it ran on
+  bool auto_theta = true;      // θ = π/n (index) or 0 (retrieval) at each n
+  double theta = NAN;          // the fixed θ when !auto_theta
+  double omega = 0;
+  std::int64_t count = 0;
+  std::uint64_t seed = 0;
+  std::vector<SweepPoint> points;  // in the sweep's length order
+  // Log-log least-squares slope of discrepancy_min over lengths kSlopeFrom..kSlopeTo; NaN with
+  // fewer than two such points.
+  static constexpr int kSlopeFrom = 64, kSlopeTo = 4096;
+  double slope = NAN;
+};
+
+SweepResult sweep_construction(const ConstructionSweep& sweep);
+
+// {"function", "task", "theta" (number, "pi/n" or "0"), "omega", "count", "seed", "points":
+//  [{"length", "theta", "discrepancy_min", "discrepancy_mean", "accuracy", "bound"}],
+//  "slope": {"from", "to", "value" (null when NaN)}}.
+nlohmann::json to_json(const SweepResult& result);
 
 // Log-log discrepancy against n: measured points and the bound, one panel per result.
-Figure construction_figure(const std::vector<nlohmann::json>& results);
+Figure construction_figure(const std::vector<SweepResult>& results);
 
 struct DiscrepancyOptions {
   ConstructionSweep sweep;
   std::string run, checkpoint, heads = "auto";  // run set: the trained-model measurement
-  std::string lengths;                          // empty = the mode's default
+  std::vector<int> lengths;                     // empty = the mode's default
   std::int64_t count = 0;                       // 0 = the mode's default
   std::uint64_t seed = 0;
   std::string json, plot;

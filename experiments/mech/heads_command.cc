@@ -3,11 +3,13 @@
 #include <chrono>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
 #include "posbias/hf/hf_config.h"
 #include "posbias/hf/token_file.h"
 #include "posbias/mech/head_scores.h"
 #include "posbias/model/hf_weights.h"
+#include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
 
@@ -27,9 +29,9 @@ nlohmann::json heads_json(const std::vector<HeadScore>& scores) {
   return out;
 }
 
-std::string head_name(const nlohmann::json& h, bool with_head) {
-  std::string s = "L" + std::to_string(h["layer"].get<int>());
-  if (with_head) s += ".h" + std::to_string(h["head"].get<int>());
+std::string head_name(const HeadScore& h, bool with_head) {
+  std::string s = "L" + std::to_string(h.layer);
+  if (with_head) s += ".h" + std::to_string(h.head);
   return s;
 }
 
@@ -79,74 +81,111 @@ void check_options(const HeadsOptions& o) {
     throw std::invalid_argument("--tau must be a positive number");
 }
 
+// Scoring runs the model over every sample with its forward cache kept.
+void require_scoring_memory(const ModelConfig& cfg, const torch::Tensor& ids) {
+  require_memory(forward_bytes(cfg, ids.size(0), ids.size(1), /*cached=*/true),
+                 "heads on " + std::to_string(ids.size(0)) + " samples of length " +
+                     std::to_string(ids.size(1)),
+                 "use a smaller --length or --samples");
+}
+
 }  // namespace
 
-nlohmann::json run_heads(const HeadsOptions& o) {
+std::vector<std::string> HeadsResult::final_heads(const std::string& label, bool with_head) const {
+  std::vector<std::string> out;
+  if (checkpoints.empty()) return out;
+  for (const HeadScore& h : checkpoints.back().heads) {
+    if (h.label == label) out.push_back(head_name(h, with_head));
+  }
+  return out;
+}
+
+HeadsResult measure_heads(const HeadsOptions& o) {
   check_options(o);
   const auto t0 = std::chrono::steady_clock::now();
-  nlohmann::json result = {{"samples", o.samples},
-                           {"tau", o.tau},
-                           {"layer_index", "0-based"},
-                           {"checkpoints", nlohmann::json::array()}};
+  HeadsResult result;
+  result.samples = o.samples;
+  result.tau = o.tau;
   if (!o.run.empty()) {
     std::vector<std::filesystem::path> files = list_checkpoints(o.run);
     if (files.empty()) throw std::runtime_error("run '" + o.run + "' has no checkpoints");
     if (o.checkpoints == "last") files = {files.back()};
-    result["source"] = {{"run", o.run}};
+    result.run = o.run;
     Progress progress("heads", static_cast<std::int64_t>(files.size()));
     torch::Tensor ids;
     for (std::size_t i = 0; i < files.size(); ++i) {
       LoadedModel m = load_trained_model(o.run, files[i]);
       if (!ids.defined()) {
         ids = run_samples(m.info.config, o);
-        result["task"] = std::string(task_name(m.info.config.task));
+        result.task = std::string(task_name(m.info.config.task));
+        require_scoring_memory(m.info.config.model_config(), ids);
       }
-      const auto scores = score_heads(m.model, ids, o.tau);
-      result["checkpoints"].push_back({{"step", m.info.step},
-                                       {"file", files[i].filename().string()},
-                                       {"heads", heads_json(scores)}});
+      result.checkpoints.push_back(
+          {m.info.step, files[i].filename().string(), score_heads(m.model, ids, o.tau)});
       progress.update(static_cast<std::int64_t>(i + 1));
     }
     progress.finish();
-    result["length"] = ids.size(1);
+    result.length = ids.size(1);
   } else {
     const ModelConfig cfg = model_config_from_hf(read_hf_config(o.config));
-    Transformer model(cfg);
-    load_hf_weights(model, SafetensorsFile::open(o.weights));
     const auto ids = token_samples(o, cfg.vocab);
     if (cfg.pos == PosEncoding::kLearned && ids.size(1) > cfg.max_positions) {
       throw std::invalid_argument("--length " + std::to_string(ids.size(1)) +
                                   " exceeds the model's " + std::to_string(cfg.max_positions) +
                                   " positions");
     }
-    result["source"] = {{"config", o.config}, {"weights", o.weights}, {"tokens", o.tokens}};
-    result["length"] = ids.size(1);
-    result["checkpoints"].push_back({{"step", nullptr},
-                                     {"file", o.weights},
-                                     {"heads", heads_json(score_heads(model, ids, o.tau))}});
+    require_memory(weight_bytes(cfg, /*token_embeddings=*/true), "the model of " + o.config,
+                   "use a smaller model");
+    require_scoring_memory(cfg, ids);
+    Transformer model(cfg);
+    load_hf_weights(model, SafetensorsFile::open(o.weights));
+    result.config = o.config;
+    result.weights = o.weights;
+    result.tokens = o.tokens;
+    result.length = ids.size(1);
+    result.checkpoints.push_back({std::nullopt, o.weights, score_heads(model, ids, o.tau)});
   }
-  nlohmann::json final_pos = nlohmann::json::array(), final_sym = nlohmann::json::array();
-  for (const auto& h : result["checkpoints"].back()["heads"]) {
-    const std::string label = h["label"];
-    if (label == "positional") final_pos.push_back(head_name(h, true));
-    if (label == "symbolic") final_sym.push_back(head_name(h, true));
-  }
-  result["final"] = {{"positional", final_pos}, {"symbolic", final_sym}};
-  result["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
 
-  write_output(o.json, result.dump(2) + "\n");
+nlohmann::json to_json(const HeadsResult& r) {
+  nlohmann::json j = {{"samples", r.samples},
+                      {"tau", r.tau},
+                      {"layer_index", "0-based"},
+                      {"checkpoints", nlohmann::json::array()}};
+  if (!r.run.empty()) {
+    j["source"] = {{"run", r.run}};
+    j["task"] = r.task;
+  } else {
+    j["source"] = {{"config", r.config}, {"weights", r.weights}, {"tokens", r.tokens}};
+  }
+  j["length"] = r.length;
+  for (const CheckpointHeads& c : r.checkpoints) {
+    j["checkpoints"].push_back({{"step", c.step ? nlohmann::json(*c.step) : nlohmann::json()},
+                                {"file", c.file},
+                                {"heads", heads_json(c.heads)}});
+  }
+  j["final"] = {{"positional", r.final_heads("positional")},
+                {"symbolic", r.final_heads("symbolic")}};
+  j["seconds"] = r.seconds;
+  return j;
+}
+
+HeadsResult run_heads(const HeadsOptions& o) {
+  HeadsResult result = measure_heads(o);
+  write_output(o.json, to_json(result).dump(2) + "\n");
   if (!o.plot.empty()) {
-    const std::string what =
-        result.contains("task") ? result["task"].get<std::string>() + " run" : "model";
-    render_figure(heads_figure(result, what), o.plot);
+    render_figure(heads_figure(result, result.task.empty() ? "model" : result.task + " run"),
+                  o.plot);
   }
   return result;
 }
 
-Figure heads_figure(const nlohmann::json& result, const std::string& title) {
-  const auto& ckpts = result["checkpoints"];
-  const auto& first = ckpts[0]["heads"];
-  const bool multi_head = first.size() > 1 && first.back()["head"].get<int>() > 0;
+Figure heads_figure(const HeadsResult& result, const std::string& title) {
+  if (result.checkpoints.empty()) throw std::invalid_argument("heads_figure: no checkpoints");
+  const std::vector<HeadScore>& first = result.checkpoints.front().heads;
+  const bool multi_head = first.size() > 1 && first.back().head > 0;
   Figure f;
   for (const char* score : {"positional", "symbolic"}) {
     Panel p;
@@ -155,13 +194,13 @@ Figure heads_figure(const nlohmann::json& result, const std::string& title) {
     p.ylabel = "layer";
     Heatmap& h = p.heatmap;
     h.z_label = std::string(score) + " score";
-    for (const auto& head : first) h.y_labels.push_back(head_name(head, multi_head));
+    for (const HeadScore& head : first) h.y_labels.push_back(head_name(head, multi_head));
     h.z.assign(first.size(), {});
-    for (const auto& c : ckpts) {
-      h.x_labels.push_back(c["step"].is_null() ? std::string("final")
-                                               : std::to_string(c["step"].get<std::int64_t>()));
-      for (std::size_t r = 0; r < first.size(); ++r)
-        h.z[r].push_back(c["heads"][r][score].get<double>());
+    const bool positional = std::string(score) == "positional";
+    for (const CheckpointHeads& c : result.checkpoints) {
+      h.x_labels.push_back(c.step ? std::to_string(*c.step) : std::string("final"));
+      for (std::size_t r = 0; r < first.size() && r < c.heads.size(); ++r)
+        h.z[r].push_back(positional ? c.heads[r].positional : c.heads[r].symbolic);
     }
     f.panels.push_back(std::move(p));
   }

@@ -4,9 +4,12 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "posbias/core/plot.h"
+#include "posbias/mech/head_scores.h"
 
 namespace posbias {
 
@@ -24,12 +27,37 @@ struct HeadsOptions {
   std::string plot;  // figure stem: layers × checkpoints heatmaps
 };
 
-// JSON: {"source", "task"?, "length", "samples", "tau", "layer_index": "0-based",
-//   "checkpoints": [{"step", "file", "heads": [{"layer", "head", "positional", "symbolic",
-//   "gap", "label"}]}], "final": {"positional": [...], "symbolic": [...]}, "seconds"}.
-nlohmann::json run_heads(const HeadsOptions& options);
+// The scores of every head at one checkpoint.
+struct CheckpointHeads {
+  std::optional<std::int64_t> step;  // none for a Hugging Face checkpoint
+  std::string file;
+  std::vector<HeadScore> heads;  // layer-major, 0-based layers
+};
+
+struct HeadsResult {
+  std::string run, config, weights, tokens;  // the source: a run, or config + weights (+ tokens)
+  std::string task;                          // the run's task; empty for a Hugging Face model
+  std::int64_t length = 0, samples = 0;
+  double tau = 0;
+  std::vector<CheckpointHeads> checkpoints;  // in training order
+  double seconds = 0;
+
+  // "L3" (or "L3.h1" when with_head) of the last checkpoint's heads with that label.
+  std::vector<std::string> final_heads(const std::string& label, bool with_head = true) const;
+};
+
+HeadsResult measure_heads(const HeadsOptions& options);
+
+// {"source", "task"?, "length", "samples", "tau", "layer_index": "0-based",
+//  "checkpoints": [{"step", "file", "heads": [{"layer", "head", "positional", "symbolic",
+//  "gap", "label"}]}], "final": {"positional": [...], "symbolic": [...]}, "seconds"}.
+nlohmann::json to_json(const HeadsResult& result);
 
 // Positional and symbolic heatmaps: rows = layer (and head), columns = checkpoint step.
-Figure heads_figure(const nlohmann::json& result, const std::string& title);
+Figure heads_figure(const HeadsResult& result, const std::string& title);
+
+// measure_heads, then the JSON to options.json (stdout when empty) and the figure to
+// options.plot.
+HeadsResult run_heads(const HeadsOptions& options);
 
 }  // namespace posbias

@@ -6,8 +6,11 @@
 
 #include "experiments/birth/birth_report.h"
 #include "experiments/hops/hops_report.h"
+#include "experiments/hops/presets.h"
 #include "experiments/llm/llm_report.h"
+#include "experiments/llm/presets.h"
 #include "experiments/mech/mech_report.h"
+#include "experiments/mech/presets.h"
 #include "experiments/theory/theory_report.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/machine.h"
@@ -21,11 +24,16 @@ void run_reproduce(const ReproduceOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   Report report("posbias: position bias in transformers, reproduced");
   report.add(theory_report_section(dir));
-  report.add(birth_report_section(dir));
-  report.add(hop_report_section(dir, options.full));
-  report.add(mech_report_section(dir, options.full));
-  report.add(llm_report_section(
-      dir, options.full, {options.endpoint, options.model, options.api, options.api_key_env}));
+  report.add(birth_report_section(dir, options.full ? BirthPreset::full() : BirthPreset::quick()));
+  // The hops section's trained runs feed the mech and llm sections.
+  const HopsSection hops =
+      hops_report_section(dir, options.full ? HopsPreset::full() : HopsPreset::quick());
+  report.add(hops.section);
+  report.add(
+      mech_report_section(dir, options.full ? MechPreset::full() : MechPreset::quick(), hops));
+  report.add(
+      llm_report_section(dir, options.full ? LlmPreset::full() : LlmPreset::quick(), hops,
+                         {options.endpoint, options.model, options.api, options.api_key_env}));
   report.write(dir);
   nlohmann::json run;
   run["command"] = "reproduce";

@@ -114,11 +114,12 @@ void run_fit(const FitOptions& o) {
   spec.op.window = o.window;
   spec.op.alibi_slopes = parse_alibi(o.alibi);
   spec.op.sink = parse_number(o.sink, "--sink");
-  spec.paths = parse_path_sum(o.paths);
+  spec.paths = o.paths;
   spec.bootstrap = o.bootstrap;
   spec.seed = o.seed;
   if (spec.layers < 1)
     throw std::invalid_argument("theory fit needs --layers H >= 1 (the model's depth)");
+  spec.validate();  // before reading the file
   const MeasuredProfile profile = read_profile_csv(o.profile);
   const FitResult r = fit_profile(profile, spec);
   const std::string text = fit_json(r, spec).dump(2) + "\n";

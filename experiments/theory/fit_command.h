@@ -22,7 +22,7 @@ struct FitOptions {
   std::int64_t window = 0;
   std::string alibi;
   std::string sink = "0";
-  std::string paths = "linear";  // linear | quadrature (influence.h PathSum)
+  PathSum paths = PathSum::kLinear;
   int bootstrap = 200;
   std::uint64_t seed = 0;
   std::string json;  // result file; empty = stdout

@@ -38,7 +38,7 @@ void run_theory(const TheoryOptions& options);
 std::vector<double> parse_alibi(const std::string& text);
 InfluenceSpec make_influence_spec(const TheoryOptions& options);
 
-// {config, discrete, continuum}: every derived quantity of DESIGN.md §1.
+// {config, discrete, continuum}: every derived quantity of the theory (docs/theory.md).
 nlohmann::json theory_summary(const InfluenceSpec& spec, const std::vector<ExtReal>& row,
                               double epsilon, int grid);
 nlohmann::json spec_json(const InfluenceSpec& spec);

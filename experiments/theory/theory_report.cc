@@ -1,6 +1,7 @@
 #include "experiments/theory/theory_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -44,7 +45,9 @@ std::string fmt_log10(double l) {
 
 }  // namespace
 
-ReportSection theory_report_section(const std::filesystem::path& dir) {
+ReportSection theory_report_section(const std::filesystem::path& report_dir) {
+  const std::filesystem::path dir = report_dir / "theory";
+  ensure_directory(dir);
   ReportSection sec;
   sec.id = "theory";
   sec.title = "Theory: the U-shaped influence profile at birth";
@@ -193,19 +196,20 @@ ReportSection theory_report_section(const std::filesystem::path& dir) {
        fmt::format("{:.3f}%", 100 * worst_bulk)},
       {"L = 100000, H = 300, α = 0.99: smallest entry (below double's 1e-308, no underflow)",
        fmt_log10(min_log)}};
-  sec.figures = {{"theory_profiles",
-                  "Influence of each key on the last token at init: left, depth H = 1, 4, 12, 24 "
-                  "at α = 0.5; right, α from 0.1 to 1 at H = 12. Log y-axis."},
-                 {"theory_continuum",
+  sec.figures = {{"theory/theory_profiles",
+                  fmt::format("Influence of each key on the last token at init (L = {}): left, "
+                              "depth H = {} at α = 0.5; right, α = {} at H = 12. Log y-axis.",
+                              kLength, fmt::join(layer_set, ", "), fmt::join(alpha_set, ", "))},
+                 {"theory/theory_continuum",
                   "The discrete row (points) converges to the continuum density "
                   "Σ_k C(H,k)(1-α)^{H-k}α^k (ln 1/x)^{k-1}/(k-1)! (lines)."},
-                 {"theory_operators",
+                 {"theory/theory_operators",
                   "Beyond the paper: expected attention with a sliding window, ALiBi slopes, "
                   "and an attention sink, same depth and α."}};
-  sec.data = {{"theory_profiles.csv", "every row plotted (long format)"},
-              {"theory_continuum.csv", "discrete vs continuum, sampled positions"},
-              {"theory_operators.csv", "rows for each operator"},
-              {"theory_summary.json",
+  sec.data = {{"theory/theory_profiles.csv", "every row plotted (long format)"},
+              {"theory/theory_continuum.csv", "discrete vs continuum, sampled positions"},
+              {"theory/theory_operators.csv", "rows for each operator"},
+              {"theory/theory_summary.json",
                "derived quantities (discrete and continuum) for every configuration"}};
   return sec;
 }

@@ -9,7 +9,7 @@
 
 namespace posbias {
 
-// Writes figures and data into `dir` and returns the section that shows them.
+// Writes figures and data into DIR/theory/ and returns the section that shows them.
 ReportSection theory_report_section(const std::filesystem::path& dir);
 
 }  // namespace posbias

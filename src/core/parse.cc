@@ -80,6 +80,12 @@ std::vector<std::int64_t> parse_integer_list(const std::string& text, const std:
   return out;
 }
 
+std::string join_integers(const std::vector<std::int64_t>& values) {
+  std::string out;
+  for (std::int64_t v : values) out += (out.empty() ? "" : ",") + std::to_string(v);
+  return out;
+}
+
 std::vector<int> parse_int_list(const std::string& text, const std::string& what, int lo, int hi) {
   std::vector<int> out;
   for (std::int64_t v : parse_integer_list(text, what, lo, hi)) out.push_back(static_cast<int>(v));

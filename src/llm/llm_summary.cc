@@ -26,91 +26,125 @@ double rate(std::int64_t k, std::int64_t n) {
   return n ? static_cast<double>(k) / static_cast<double>(n) : 0.0;
 }
 
-json tally_json(const Tally& t) {
-  const Interval s = wilson_interval(t.strict, t.n), l = wilson_interval(t.lenient, t.n);
-  return json{{"n", t.n},
-              {"strict", rate(t.strict, t.n)},
-              {"strict_ci", {s.low, s.high}},
-              {"lenient", rate(t.lenient, t.n)},
-              {"lenient_ci", {l.low, l.high}}};
+AccuracyRow row_of(const Tally& t, int length) {
+  AccuracyRow r;
+  r.length = length;
+  r.n = t.n;
+  r.strict = rate(t.strict, t.n);
+  r.lenient = rate(t.lenient, t.n);
+  r.strict_ci = wilson_interval(t.strict, t.n);
+  r.lenient_ci = wilson_interval(t.lenient, t.n);
+  return r;
 }
+
+json row_json(const AccuracyRow& r) {
+  return json{{"n", r.n},
+              {"strict", r.strict},
+              {"strict_ci", {r.strict_ci.low, r.strict_ci.high}},
+              {"lenient", r.lenient},
+              {"lenient_ci", {r.lenient_ci.low, r.lenient_ci.high}}};
+}
+
+std::string hops_text(const AccuracyRow& r) { return r.hops ? std::to_string(r.hops) : "all"; }
 
 }  // namespace
 
-json summarize_suite(const std::string& suite, const std::string& model,
-                     const std::vector<Probe>& probes, const std::vector<std::string>& hashes,
-                     const std::map<std::string, ResultRow>& rows) {
+double SuiteSummary::accuracy(const std::string& score, int length, int hops) const {
+  for (const AccuracyRow& r : by_length) {
+    if (r.length == length && r.hops == hops) return score == "strict" ? r.strict : r.lenient;
+  }
+  return NAN;
+}
+
+SuiteSummary summarize_suite(const std::string& suite, const std::string& model,
+                             const std::vector<Probe>& probes,
+                             const std::vector<std::string>& hashes,
+                             const std::map<std::string, ResultRow>& rows) {
   std::map<int, std::map<int, Tally>> by_hop;    // length -> hops (0 = all) -> tally
   std::map<int, std::map<int, Tally>> by_depth;  // length -> depth percent -> tally
-  std::int64_t answered = 0, failed = 0, missing = 0;
+  SuiteSummary out;
+  out.suite = suite;
+  out.model = model;
+  out.prompts = static_cast<std::int64_t>(probes.size());
   for (std::size_t i = 0; i < probes.size(); ++i) {
     const auto it = rows.find(hashes[i]);
     if (it == rows.end()) {
-      ++missing;
+      ++out.missing;
       continue;
     }
     if (!it->second.ok) {
-      ++failed;
+      ++out.failed;
       continue;
     }
-    ++answered;
+    ++out.answered;
     const Probe& p = probes[i];
     if (p.hops > 0) by_hop[p.length][p.hops].add(it->second);
     by_hop[p.length][0].add(it->second);
     by_depth[p.length][static_cast<int>(std::lround(p.depth * 10)) * 10].add(it->second);
   }
-  json j{{"suite", suite},       {"model", model},   {"prompts", probes.size()},
-         {"answered", answered}, {"failed", failed}, {"missing", missing}};
-  j["strict"] = json::object();
-  j["lenient"] = json::object();
-  j["by_length"] = json::array();
-  j["by_depth"] = json::array();
   for (const auto& [len, hops] : by_hop) {
-    for (const auto& [h, t] : hops) {
-      const std::string key = h ? std::to_string(h) : "all";
-      j["strict"][std::to_string(len)][key] = rate(t.strict, t.n);
-      j["lenient"][std::to_string(len)][key] = rate(t.lenient, t.n);
-      json row = tally_json(t);
-      row["length"] = len;
-      row["hops"] = h ? json(h) : json("all");
-      j["by_length"].push_back(row);
+    for (const auto& [h, t] : hops) {  // all hops (0) first, then each count
+      out.by_length.push_back(row_of(t, len));
+      out.by_length.back().hops = h;
     }
   }
   for (const auto& [len, depths] : by_depth) {
     for (const auto& [d, t] : depths) {
-      json row = tally_json(t);
-      row["length"] = len;
-      row["depth"] = d;
-      j["by_depth"].push_back(row);
+      out.by_depth.push_back(row_of(t, len));
+      out.by_depth.back().depth = d;
     }
+  }
+  return out;
+}
+
+json to_json(const SuiteSummary& s) {
+  json j{{"suite", s.suite},       {"model", s.model},   {"prompts", s.prompts},
+         {"answered", s.answered}, {"failed", s.failed}, {"missing", s.missing}};
+  j["strict"] = json::object();
+  j["lenient"] = json::object();
+  j["by_length"] = json::array();
+  j["by_depth"] = json::array();
+  for (const AccuracyRow& r : s.by_length) {
+    j["strict"][std::to_string(r.length)][hops_text(r)] = r.strict;
+    j["lenient"][std::to_string(r.length)][hops_text(r)] = r.lenient;
+    json row = row_json(r);
+    row["length"] = r.length;
+    row["hops"] = r.hops ? json(r.hops) : json("all");
+    j["by_length"].push_back(row);
+  }
+  for (const AccuracyRow& r : s.by_depth) {
+    json row = row_json(r);
+    row["length"] = r.length;
+    row["depth"] = r.depth;
+    j["by_depth"].push_back(row);
   }
   return j;
 }
 
-std::string summary_csv(const std::vector<json>& summaries) {
+std::string summary_csv(const std::vector<SuiteSummary>& summaries) {
   std::ostringstream out;
   out << "suite,model,group,length,hops,depth,n,strict,strict_low,strict_high,lenient,"
          "lenient_low,lenient_high\n";
-  for (const json& s : summaries) {
-    for (const auto& [rows, group] : {std::pair{"by_length", "length"}, {"by_depth", "depth"}}) {
-      for (const json& r : s[rows]) {
-        out << s["suite"].get<std::string>() << ',' << csv_quoted(s["model"].get<std::string>())
-            << ',' << group << ',' << r["length"] << ','
-            << (r.contains("hops")
-                    ? (r["hops"].is_string() ? r["hops"].get<std::string>() : r["hops"].dump())
-                    : "")
-            << ',' << (r.contains("depth") ? r["depth"].dump() : "") << ',' << r["n"] << ','
-            << r["strict"] << ',' << r["strict_ci"][0] << ',' << r["strict_ci"][1] << ','
-            << r["lenient"] << ',' << r["lenient_ci"][0] << ',' << r["lenient_ci"][1] << '\n';
+  // Numbers as JSON writes them (shortest round-trip form).
+  auto num = [](double v) { return json(v).dump(); };
+  for (const SuiteSummary& s : summaries) {
+    for (const bool depth : {false, true}) {
+      for (const AccuracyRow& r : depth ? s.by_depth : s.by_length) {
+        out << s.suite << ',' << csv_quoted(s.model) << ',' << (depth ? "depth" : "length") << ','
+            << r.length << ',' << (depth ? "" : hops_text(r)) << ','
+            << (depth ? std::to_string(r.depth) : "") << ',' << r.n << ',' << num(r.strict) << ','
+            << num(r.strict_ci.low) << ',' << num(r.strict_ci.high) << ',' << num(r.lenient) << ','
+            << num(r.lenient_ci.low) << ',' << num(r.lenient_ci.high) << '\n';
       }
     }
   }
   return out.str();
 }
 
-std::vector<std::string> plot_summary(const json& summary, const std::string& stem,
+std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::string& stem,
                                       const std::string& score) {
-  const std::string suite = summary["suite"].get<std::string>();
+  const std::string& suite = summary.suite;
+  const bool strict = score == "strict";
   std::vector<std::string> stems;
   auto panel = [&](const std::string& title, const std::string& xlabel) {
     Panel p;
@@ -123,12 +157,13 @@ std::vector<std::string> plot_summary(const json& summary, const std::string& st
     return p;
   };
   // One summary row as a point of `s`, with its Wilson interval as a band when `band`.
-  auto add_point = [&](Series& s, double x, const json& r, bool band) {
+  auto add_point = [&](Series& s, double x, const AccuracyRow& r, bool band) {
     s.x.push_back(x);
-    s.y.push_back(r[score].get<double>());
+    s.y.push_back(strict ? r.strict : r.lenient);
     if (band) {
-      s.y_low.push_back(r[score + "_ci"][0].get<double>());
-      s.y_high.push_back(r[score + "_ci"][1].get<double>());
+      const Interval& ci = strict ? r.strict_ci : r.lenient_ci;
+      s.y_low.push_back(ci.low);
+      s.y_high.push_back(ci.high);
     }
   };
   auto render = [&](Panel p, const std::string& what) {
@@ -142,17 +177,17 @@ std::vector<std::string> plot_summary(const json& summary, const std::string& st
   // Accuracy against length: one curve per hop, and all hops with its band (one band keeps
   // the figure readable; every interval is in the data).
   Panel len =
-      panel(suite + " suite, " + summary["model"].get<std::string>() + ": accuracy against length",
+      panel(suite + " suite, " + summary.model + ": accuracy against length",
             suite == "needle" ? "key-value pairs (log scale)" : "input length (tokens, log scale)");
   len.log_x = true;
   std::map<std::string, Series> curves;
-  for (const json& r : summary["by_length"]) {
-    const std::string key = r["hops"].is_string() ? "all" : r["hops"].dump();
+  for (const AccuracyRow& r : summary.by_length) {
+    const std::string key = hops_text(r);
     Series& s = curves[key];
     s.title = key == "all" ? (suite == "needle" ? "all depths" : "all hops") : key + "-hop";
     s.style = "linespoints";
     s.line_width = key == "all" ? 3 : 1;
-    add_point(s, r["length"].get<double>(), r, key == "all");
+    add_point(s, r.length, r, key == "all");
   }
   for (auto& [key, s] : curves) len.series.push_back(std::move(s));
   len.ylabel +=
@@ -165,15 +200,15 @@ std::vector<std::string> plot_summary(const json& summary, const std::string& st
   dep.xmin = -2;
   dep.xmax = 102;
   std::set<int> lengths;
-  for (const json& r : summary["by_depth"]) lengths.insert(r["length"].get<int>());
+  for (const AccuracyRow& r : summary.by_depth) lengths.insert(r.length);
   const bool bands = lengths.size() <= 2;
   std::map<int, Series> by_len;
-  for (const json& r : summary["by_depth"]) {
-    const int l = r["length"].get<int>();
+  for (const AccuracyRow& r : summary.by_depth) {
+    const int l = r.length;
     Series& s = by_len[l];
     s.title = std::to_string(l) + (suite == "needle" ? " pairs" : " tokens");
     s.style = "linespoints";
-    add_point(s, r["depth"].get<double>(), r, bands);
+    add_point(s, r.depth, r, bands);
   }
   for (auto& [l, s] : by_len) dep.series.push_back(std::move(s));
   if (bands) dep.ylabel += " (band: 95% Wilson interval)";

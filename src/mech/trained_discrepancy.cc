@@ -70,7 +70,7 @@ double quantile(std::vector<double> v, double q) {
 
 }  // namespace
 
-nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
+TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
   if (o.count < 1 || o.count > 100000)
     throw std::invalid_argument("--count must be in 1..100000, got " + std::to_string(o.count));
   LoadedModel m = load_trained_model(o.run, o.checkpoint);
@@ -84,7 +84,12 @@ nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
   const std::vector<KeyHead> heads = choose_heads(m, o);
   std::vector<std::vector<std::vector<double>>> gaps(
       heads.size(), std::vector<std::vector<double>>(o.lengths.size()));
-  nlohmann::json accuracy = nlohmann::json::object();
+  TrainedDiscrepancyResult r;
+  r.run = o.run;
+  r.task = std::string(task_name(c.task));
+  r.step = m.info.step;
+  r.lengths = o.lengths;
+  r.count = o.count;
   Progress progress("discrepancy", static_cast<std::int64_t>(o.lengths.size()));
   for (std::size_t li = 0; li < o.lengths.size(); ++li) {
     const int len = o.lengths[li];
@@ -108,15 +113,31 @@ nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
         gaps[k][li].insert(gaps[k][li].end(), g, g + gap.size(0));
       }
     }
-    accuracy[std::to_string(len)] =
-        static_cast<double>(correct) / static_cast<double>(examples.size());
+    r.accuracy.push_back(static_cast<double>(correct) / static_cast<double>(examples.size()));
     progress.update(static_cast<std::int64_t>(li + 1));
   }
   progress.finish();
 
-  nlohmann::json key = nlohmann::json::array(), disc = nlohmann::json::array();
   for (std::size_t k = 0; k < heads.size(); ++k) {
     const KeyHead& h = heads[k];
+    KeyHeadGaps out{h.layer, h.head, h.kind, h.label, h.positional, h.symbolic, {}};
+    for (std::size_t li = 0; li < o.lengths.size(); ++li) {
+      const auto& v = gaps[k][li];
+      double mean = 0;
+      for (double x : v) mean += x;
+      mean /= static_cast<double>(v.size());
+      out.points.push_back({o.lengths[li], quantile(v, 0.5), mean,
+                            *std::min_element(v.begin(), v.end()), quantile(v, 0.1),
+                            quantile(v, 0.9)});
+    }
+    r.heads.push_back(std::move(out));
+  }
+  return r;
+}
+
+nlohmann::json to_json(const TrainedDiscrepancyResult& r) {
+  nlohmann::json key = nlohmann::json::array(), disc = nlohmann::json::array();
+  for (const KeyHeadGaps& h : r.heads) {
     key.push_back({{"layer", h.layer},
                    {"head", h.head},
                    {"kind", h.kind},
@@ -124,17 +145,13 @@ nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
                    {"positional", h.positional},
                    {"symbolic", h.symbolic}});
     nlohmann::json points = nlohmann::json::array();
-    for (std::size_t li = 0; li < o.lengths.size(); ++li) {
-      const auto& v = gaps[k][li];
-      double mean = 0;
-      for (double x : v) mean += x;
-      mean /= static_cast<double>(v.size());
-      points.push_back({{"length", o.lengths[li]},
-                        {"median", quantile(v, 0.5)},
-                        {"mean", mean},
-                        {"min", *std::min_element(v.begin(), v.end())},
-                        {"p10", quantile(v, 0.1)},
-                        {"p90", quantile(v, 0.9)}});
+    for (const GapPoint& p : h.points) {
+      points.push_back({{"length", p.length},
+                        {"median", p.median},
+                        {"mean", p.mean},
+                        {"min", p.min},
+                        {"p10", p.p10},
+                        {"p90", p.p90}});
     }
     disc.push_back({{"layer", h.layer},
                     {"head", h.head},
@@ -142,16 +159,18 @@ nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
                     {"label", h.label},
                     {"points", points}});
   }
-  return {{"run", o.run},         {"task", std::string(task_name(c.task))},
-          {"step", m.info.step},  {"key_heads", key},
-          {"lengths", o.lengths}, {"count", o.count},
+  nlohmann::json accuracy = nlohmann::json::object();
+  for (std::size_t i = 0; i < r.lengths.size() && i < r.accuracy.size(); ++i)
+    accuracy[std::to_string(r.lengths[i])] = r.accuracy[i];
+  return {{"run", r.run},         {"task", r.task},       {"step", r.step},
+          {"key_heads", key},     {"lengths", r.lengths}, {"count", r.count},
           {"accuracy", accuracy}, {"discrepancy", disc}};
 }
 
-Figure trained_discrepancy_figure(const nlohmann::json& r) {
+Figure trained_discrepancy_figure(const TrainedDiscrepancyResult& r) {
   Panel p;
-  p.title = r["task"].get<std::string>() + " model (step " +
-            std::to_string(r["step"].get<std::int64_t>()) + "): key-head discrepancy and accuracy";
+  p.title =
+      r.task + " model (step " + std::to_string(r.step) + "): key-head discrepancy and accuracy";
   p.xlabel = "input length (tokens, log scale)";
   p.ylabel = "top − second attention logit at the query (median, p10–p90)";
   p.log_x = true;
@@ -160,18 +179,16 @@ Figure trained_discrepancy_figure(const nlohmann::json& r) {
   p.y2min = 0;
   p.y2max = 1.02;
   p.key = "bottom left";
-  for (const auto& h : r["discrepancy"]) {
+  for (const KeyHeadGaps& h : r.heads) {
     Series s;
-    const std::string kind = h["kind"], label = h["label"];
-    s.title = "L" + std::to_string(h["layer"].get<int>()) + "." +
-              std::to_string(h["head"].get<int>()) + " (" +
-              (kind == "chosen" ? label : "most " + kind + ", " + label) + ")";
+    s.title = "L" + std::to_string(h.layer) + "." + std::to_string(h.head) + " (" +
+              (h.kind == "chosen" ? h.label : "most " + h.kind + ", " + h.label) + ")";
     s.style = "linespoints";
-    for (const auto& pt : h["points"]) {
-      s.x.push_back(pt["length"].get<double>());
-      s.y.push_back(std::log10(pt["median"].get<double>()));
-      s.y_low.push_back(std::log10(std::max(pt["p10"].get<double>(), 1e-12)));
-      s.y_high.push_back(std::log10(std::max(pt["p90"].get<double>(), 1e-12)));
+    for (const GapPoint& pt : h.points) {
+      s.x.push_back(pt.length);
+      s.y.push_back(std::log10(pt.median));
+      s.y_low.push_back(std::log10(std::max(pt.p10, 1e-12)));
+      s.y_high.push_back(std::log10(std::max(pt.p90, 1e-12)));
     }
     p.series.push_back(std::move(s));
   }
@@ -179,9 +196,9 @@ Figure trained_discrepancy_figure(const nlohmann::json& r) {
   acc.title = "accuracy (right axis)";
   acc.style = "linespoints";
   acc.right_axis = true;
-  for (int len : r["lengths"].get<std::vector<int>>()) {
-    acc.x.push_back(len);
-    acc.y.push_back(r["accuracy"][std::to_string(len)].get<double>());
+  for (std::size_t i = 0; i < r.lengths.size() && i < r.accuracy.size(); ++i) {
+    acc.x.push_back(r.lengths[i]);
+    acc.y.push_back(r.accuracy[i]);
   }
   p.series.push_back(std::move(acc));
   Figure f;

@@ -136,13 +136,19 @@ AttentionImpl::AttentionImpl(const ModelConfig& cfg)
                  torch::nn::LinearOptions(heads * head_dim, cfg.d_model).bias(cfg.out_bias())));
 }
 
-AttentionProjections AttentionImpl::project(const torch::Tensor& x, const PositionContext& pos,
-                                            bool rotate) {
+AttentionProjections AttentionImpl::project_heads(const torch::Tensor& x) {
   const auto b = x.size(0), l = x.size(1);
   const auto parts = qkv(x).split({heads * head_dim, kv_heads * head_dim, kv_heads * head_dim}, -1);
-  auto q = parts[0].view({b, l, heads, head_dim}).transpose(1, 2);  // [B, H, L, E]
-  auto k = parts[1].view({b, l, kv_heads, head_dim}).transpose(1, 2);
-  auto v = parts[2].view({b, l, kv_heads, head_dim}).transpose(1, 2);
+  return {parts[0].view({b, l, heads, head_dim}), parts[1].view({b, l, kv_heads, head_dim}),
+          parts[2].view({b, l, kv_heads, head_dim})};
+}
+
+AttentionProjections AttentionImpl::project(const torch::Tensor& x, const PositionContext& pos,
+                                            bool rotate) {
+  const auto raw = project_heads(x);
+  auto q = raw.q.transpose(1, 2);  // [B, H, L, E]
+  auto k = raw.k.transpose(1, 2);
+  auto v = raw.v.transpose(1, 2);
   if (rotate && pos.rotary > 0) {
     q = apply_rotary(q, pos);
     k = apply_rotary(k, pos);

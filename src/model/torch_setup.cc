@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <vector>
 
 #include "posbias/core/process_env.h"
@@ -13,8 +14,13 @@
 namespace posbias {
 
 void configure_torch() {
-  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  if (cores > 0) torch::set_num_threads(static_cast<int>(cores));
+  long threads = sysconf(_SC_NPROCESSORS_ONLN);
+  if (const char* user = std::getenv("OMP_NUM_THREADS"); user != nullptr) {
+    char* end = nullptr;
+    const long n = std::strtol(user, &end, 10);
+    if (end != user && *end == '\0' && n > 0 && n <= 4096) threads = n;  // the user's own wins
+  }
+  if (threads > 0) torch::set_num_threads(static_cast<int>(threads));
   at::globalContext().setFlushDenormal(true);
 }
 

@@ -1,11 +1,14 @@
 #include "posbias/model/transformer.h"
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Parallel.h>
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <stdexcept>
 
+#include "posbias/model/gelu.h"
 #include "posbias/model/gemm.h"
 
 namespace posbias {
@@ -90,8 +93,34 @@ torch::Tensor BlockImpl::backward_from_row(const BlockCache& c, const torch::Ten
 }
 
 // ---------------------------------------------------------------- model
+namespace {
+
+// libtorch's Linear and Embedding constructors draw their default init from the global CPU
+// generator. init_weights overwrites those values, so the constructor puts the generator's
+// state back: building a model leaves the caller's random stream where it was.
+class GlobalGeneratorRestorer {
+ public:
+  GlobalGeneratorRestorer() : gen_(at::detail::getDefaultCPUGenerator()) {
+    const std::lock_guard<std::mutex> lock(gen_.mutex());
+    state_ = gen_.get_state();
+  }
+  ~GlobalGeneratorRestorer() {
+    const std::lock_guard<std::mutex> lock(gen_.mutex());
+    gen_.set_state(state_);
+  }
+  GlobalGeneratorRestorer(const GlobalGeneratorRestorer&) = delete;
+  GlobalGeneratorRestorer& operator=(const GlobalGeneratorRestorer&) = delete;
+
+ private:
+  at::Generator gen_;
+  torch::Tensor state_;
+};
+
+}  // namespace
+
 TransformerImpl::TransformerImpl(const ModelConfig& cfg, bool token_embeddings) : cfg_(cfg) {
   cfg_.validate();
+  const GlobalGeneratorRestorer restore_global_generator;
   if (token_embeddings) wte = register_module("wte", torch::nn::Embedding(cfg.vocab, cfg.d_model));
   if (cfg.pos == PosEncoding::kLearned)
     wpe = register_parameter("wpe", torch::zeros({cfg.max_positions, cfg.d_model}));
@@ -111,7 +140,10 @@ TransformerImpl::TransformerImpl(const ModelConfig& cfg, bool token_embeddings) 
 
 void TransformerImpl::init_weights(std::uint64_t seed) {
   torch::NoGradGuard no_grad;
-  torch::manual_seed(seed);
+  // A generator of our own: a fresh CPU generator seeded with s gives the same mt19937 stream
+  // torch::manual_seed(s) used to give the global one, so the weights are unchanged, and the
+  // global generator (what the caller draws next) is left alone.
+  at::Generator gen = at::detail::createCPUGenerator(seed);
   const double std = cfg_.init_std;
   const double residual_std =
       cfg_.scaled_residual_init() ? std / std::sqrt(2.0 * static_cast<double>(cfg_.layers)) : std;
@@ -126,9 +158,9 @@ void TransformerImpl::init_weights(std::uint64_t seed) {
       t.zero_();
     } else if (name.find("attn.out.weight") != std::string::npos ||
                name.find("mlp.proj.weight") != std::string::npos) {
-      t.normal_(0.0, residual_std);
+      t.normal_(0.0, residual_std, gen);
     } else {
-      t.normal_(0.0, std);
+      t.normal_(0.0, std, gen);
     }
   }
 }
@@ -259,27 +291,76 @@ ActivationCache TransformerImpl::run_with_cache(
   ForwardCache fc;
   forward_embeddings(x, &fc);
   ActivationCache out;
-  auto put = [&](const std::string& name, const torch::Tensor& t) {
-    if (t.defined() && (!names_filter || names_filter(name))) out.tensors[name] = t;
+  // make() runs only for names the filter keeps, so unwanted hooks cost nothing.
+  auto put = [&](const std::string& name, const std::function<torch::Tensor()>& make) {
+    if (names_filter && !names_filter(name)) return;
+    const torch::Tensor t = make();
+    if (t.defined()) out.tensors[name] = t;
   };
-  put("hook_embed", x);
-  if (cfg_.pos == PosEncoding::kLearned) put("hook_pos_embed", wpe.slice(0, 0, x.size(1)).detach());
+  const std::int64_t batch = x.size(0), length = x.size(1);
+  const std::int64_t heads = cfg_.heads, kv_heads = cfg_.kv_heads, head_dim = cfg_.head_dim();
+  // The forward caches keys and values expanded to H heads, [B, H, L, E] (kv head j is
+  // repeated at heads j·g .. j·g + g - 1): the first of each group, as [B, L, K, E].
+  auto kv_layout = [&](const torch::Tensor& t) {
+    const auto grouped =
+        heads == kv_heads ? t : t.unflatten(1, {kv_heads, heads / kv_heads}).select(2, 0);
+    return grouped.transpose(1, 2).contiguous();
+  };
+  auto norm_hooks = [&](const std::string& prefix, const NormCache& n) {
+    put(prefix + "hook_scale", [&] { return n.rstd.defined() ? n.rstd.reciprocal() : n.rstd; });
+    put(prefix + "hook_normalized", [&] { return n.xhat; });
+  };
+  put("hook_embed", [&] { return x.detach(); });
+  if (cfg_.pos == PosEncoding::kLearned) {
+    put("hook_pos_embed", [&] {
+      return wpe.slice(0, 0, length).detach().expand({batch, length, cfg_.d_model}).contiguous();
+    });
+  }
+  const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
   for (std::size_t l = 0; l < fc.blocks.size(); ++l) {
     const BlockCache& b = fc.blocks[l];
+    Block block = layers[l];  // a holder copy: its modules run non-const
     const std::string p = "blocks." + std::to_string(l) + ".";
-    put(p + "hook_resid_pre", b.resid_pre);
-    put(p + "attn.hook_q", b.attn.q);
-    put(p + "attn.hook_k", b.attn.k);
-    put(p + "attn.hook_v", b.attn.v);
-    put(p + "attn.hook_pattern", b.attn.pattern);
-    put(p + "attn.hook_z", b.attn.z);
-    put(p + "hook_attn_out", b.attn_out);
-    put(p + "hook_resid_mid", b.resid_mid);
-    put(p + "mlp.hook_pre", b.mlp.pre);
-    put(p + "hook_mlp_out", b.mlp_out);
-    put(p + "hook_resid_post", b.resid_post);
+    put(p + "hook_resid_pre", [&] { return b.resid_pre; });
+    norm_hooks(p + "ln1.", b.ln1);
+    // The forward keeps q and k only rotated (what its backward needs); the unrotated ones
+    // are the same qkv GEMM of the same ln1 output, recomputed here when asked for.
+    AttentionProjections raw;
+    auto projections = [&]() -> const AttentionProjections& {
+      if (!raw.q.defined()) raw = block->attn->project_heads(block->ln1(b.resid_pre));
+      return raw;
+    };
+    put(p + "attn.hook_q", [&] { return projections().q.contiguous(); });
+    put(p + "attn.hook_k", [&] { return projections().k.contiguous(); });
+    put(p + "attn.hook_v", [&] { return kv_layout(b.attn.v); });
+    if (fc.pos.rotary > 0) {
+      put(p + "attn.hook_rot_q", [&] { return b.attn.q.transpose(1, 2).contiguous(); });
+      put(p + "attn.hook_rot_k", [&] { return kv_layout(b.attn.k); });
+    }
+    put(p + "attn.hook_attn_scores",
+        [&] { return torch::matmul(b.attn.q, b.attn.k.transpose(-1, -2)) * scale + fc.pos.bias; });
+    put(p + "attn.hook_pattern", [&] { return b.attn.pattern; });
+    put(p + "attn.hook_z", [&] { return b.attn.z.view({batch, length, heads, head_dim}); });
+    put(p + "hook_attn_out", [&] { return b.attn_out; });
+    put(p + "hook_resid_mid", [&] { return b.resid_mid; });  // undefined (absent) if parallel
+    norm_hooks(p + "ln2.", block->parallel ? b.ln1 : b.ln2);
+    const std::int64_t width = cfg_.mlp;
+    if (block->mlp->gated) {  // pre = [gate | up]
+      put(p + "mlp.hook_pre", [&] { return b.mlp.pre.narrow(-1, 0, width).contiguous(); });
+      put(p + "mlp.hook_pre_linear",
+          [&] { return b.mlp.pre.narrow(-1, width, width).contiguous(); });
+      put(p + "mlp.hook_post", [&] {
+        const auto gu = b.mlp.pre.chunk(2, -1);
+        return torch::silu(gu[0]) * gu[1];
+      });
+    } else {
+      put(p + "mlp.hook_pre", [&] { return b.mlp.pre; });
+      put(p + "mlp.hook_post", [&] { return gelu_tanh(b.mlp.pre); });
+    }
+    put(p + "hook_mlp_out", [&] { return b.mlp_out; });
+    put(p + "hook_resid_post", [&] { return b.resid_post; });
   }
-  put("ln_final.hook_normalized", fc.hidden);
+  norm_hooks("ln_final.", fc.final_norm);
   return out;
 }
 

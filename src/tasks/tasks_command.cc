@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/parse.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/task_check.h"
 
@@ -13,9 +12,10 @@ namespace posbias {
 
 void run_tasks(const TasksOptions& o) {
   DatasetSpec spec;
-  spec.task = parse_task(o.task);
-  spec.variant = parse_variant(o.variant);
-  spec.hops = parse_int_list(o.hops, "--hops", 1, kMaxHops);
+  spec.task = o.task;
+  spec.variant = o.variant;
+  if (o.hops.empty()) throw std::invalid_argument("--hops needs at least one hop count");
+  spec.hops = o.hops;
   if (o.length < 2 || o.length > 1'000'000) {
     throw std::invalid_argument("--length must be in 2..1000000, got " + std::to_string(o.length));
   }

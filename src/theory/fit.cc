@@ -177,14 +177,19 @@ double wasserstein1(const std::vector<double>& a, const std::vector<double>& b) 
   return w / static_cast<double>(a.size());
 }
 
+void FitSpec::validate() const {
+  if (layers < 1)
+    throw std::invalid_argument("fit needs layers H >= 1, got " + std::to_string(layers));
+  if (bootstrap < 0 || bootstrap > 100000) {
+    throw std::invalid_argument("--bootstrap must be in 0..100000, got " +
+                                std::to_string(bootstrap));
+  }
+  op.validate();
+}
+
 FitResult fit_profile(const MeasuredProfile& profile, const FitSpec& spec) {
   profile.validate();
-  if (spec.layers < 1)
-    throw std::invalid_argument("fit needs layers H >= 1, got " + std::to_string(spec.layers));
-  if (spec.bootstrap < 0 || spec.bootstrap > 100000) {
-    throw std::invalid_argument("bootstrap resamples must be in 0..100000");
-  }
-  spec.op.validate();
+  spec.validate();
   const auto length = static_cast<std::int64_t>(profile.mean.size());
   const std::vector<double> y = log10_of(profile.mean);
 

@@ -74,6 +74,13 @@ void write_outputs(const std::filesystem::path& run_dir, const TrainConfig& c, T
 }  // namespace
 
 HopTrainer::HopTrainer(const TrainConfig& c) : config(c) {
+  // No step draws from torch's global generator: init_weights uses a generator of its own
+  // (and building the model leaves the global one as it was), and dropout masks come from
+  // posbias streams keyed by (seed, step, rank) (set_dropout_seed in step()), so a resumed
+  // run repeats its steps exactly with no saved RNG state. The global generator is seeded
+  // from the run's seed all the same (fresh or resumed), so that a fresh run stays
+  // reproducible if something that draws from it is added (an exact resume would then need
+  // its state in the checkpoint).
   torch::manual_seed(c.seed);
   model = Transformer(c.model_config());
   model->init_weights(c.seed);

@@ -162,6 +162,9 @@ TEST(Cli, BirthBadInput) {
   expect_usage_error("birth --init xavier", "xavier");
   expect_usage_error("birth --pos sideways", "sideways");
   expect_usage_error("birth --weights x.safetensors", "--config");
+  // Memory is planned before anything is allocated: one line naming the bytes, exit 2.
+  expect_usage_error("birth --arch qwen2-0.5b --length 65536", "available");
+  expect_usage_error("birth --arch gpt2 --length 20000", "needs about");
   const auto dir = std::filesystem::temp_directory_path() /
                    ("posbias_cli_hostile_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -186,6 +189,30 @@ TEST(Cli, BirthBadInput) {
   EXPECT_NE(bad_cfg.code, 0);
   EXPECT_EQ(lines(bad_cfg.err), 1) << bad_cfg.err;
   std::filesystem::remove_all(dir);
+}
+
+// `posbias` itself links no libtorch: the commands that need none start without loading it.
+TEST(Cli, ExecutableLinksNoTorch) {
+  const CliResult r = run_shell(std::string("ldd ") + POSBIAS_BIN);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("libc.so"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("libtorch"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("libgomp"), std::string::npos) << r.out;  // OpenMP reads its env at load
+  EXPECT_EQ(r.out.find("openblas"), std::string::npos) << r.out;
+}
+
+// The torch commands run with OMP_WAIT_POLICY=PASSIVE and every core, unless the user said
+// otherwise: a user's own OMP_WAIT_POLICY and OMP_NUM_THREADS win.
+TEST(Cli, TorchEnvironmentKeepsTheUsersChoice) {
+  const CliResult plain = run_shell("env -u OMP_WAIT_POLICY -u OMP_NUM_THREADS " +
+                                    std::string(POSBIAS_BIN) + " doctor");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_NE(plain.out.find("OpenMP waits:   PASSIVE"), std::string::npos) << plain.out;
+  const CliResult user = run_shell("env OMP_WAIT_POLICY=ACTIVE OMP_NUM_THREADS=1 " +
+                                   std::string(POSBIAS_BIN) + " doctor");
+  ASSERT_EQ(user.code, 0) << user.err;
+  EXPECT_NE(user.out.find("OpenMP waits:   ACTIVE"), std::string::npos) << user.out;
+  EXPECT_NE(user.out.find("torch threads:  1 "), std::string::npos) << user.out;
 }
 
 TEST(Cli, HelpExplainsOptions) {

@@ -179,17 +179,18 @@ TEST(OpenAi, BadRequestsAreRefused) {
 
 // A model name is the user's text: a quote or comma in it must not shift the CSV's columns.
 TEST(Summary, CsvQuotesTheModelName) {
-  const nlohmann::json row = {{"length", 16},
-                              {"hops", 2},
-                              {"n", 10},
-                              {"strict", 0.5},
-                              {"strict_ci", {0.25, 0.75}},
-                              {"lenient", 0.6},
-                              {"lenient_ci", {0.3, 0.8}}};
-  const nlohmann::json summary = {{"suite", "number"},
-                                  {"model", "my \"model\", v2"},
-                                  {"by_length", {row}},
-                                  {"by_depth", nlohmann::json::array()}};
+  AccuracyRow row;
+  row.length = 16;
+  row.hops = 2;
+  row.n = 10;
+  row.strict = 0.5;
+  row.strict_ci = {0.25, 0.75};
+  row.lenient = 0.6;
+  row.lenient_ci = {0.3, 0.8};
+  SuiteSummary summary;
+  summary.suite = "number";
+  summary.model = "my \"model\", v2";
+  summary.by_length = {row};
   const std::string csv = summary_csv({summary});
   const std::string line = csv.substr(csv.find('\n') + 1);
   EXPECT_EQ(line, "number,\"my \"\"model\"\", v2\",length,16,2,,10,0.5,0.25,0.75,0.6,0.3,0.8\n");

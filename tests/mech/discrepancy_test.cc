@@ -1,4 +1,4 @@
-// The discrepancy constructions against their closed forms (DESIGN.md §5): the index head's
+// The discrepancy constructions against their closed forms (docs/mech.md): the index head's
 // gap is exactly 1 − cos(π/n) and decays as n⁻² with 100% accuracy; the retrieval head at
 // θ = 0 keeps the gap 1 − cos ω at every n to 4096; with θ > 0 it loses accuracy at long n.
 #include <gtest/gtest.h>
@@ -20,13 +20,14 @@ TEST(Discrepancy, IndexGapIsOneMinusCosThetaAndDecaysAsInverseSquare) {
   s.lengths = {64, 128, 256, 512, 1024, 2048, 4096};
   s.count = 16;
   const auto r = sweep_construction(s);
-  for (const auto& p : r["points"]) {
-    const double n = p["length"].get<double>();
+  for (const SweepPoint& p : r.points) {
+    const double n = p.length;
     const double exact = 1.0 - std::cos(std::numbers::pi / n);
-    EXPECT_NEAR(p["discrepancy_min"].get<double>() / exact, 1.0, 1e-6) << n;
-    EXPECT_EQ(p["accuracy"].get<double>(), 1.0) << n;
+    EXPECT_NEAR(p.discrepancy_min / exact, 1.0, 1e-6) << n;
+    EXPECT_EQ(p.accuracy, 1.0) << n;
   }
-  EXPECT_NEAR(r["slope"]["value"].get<double>(), -2.0, 0.01);
+  EXPECT_NEAR(r.slope, -2.0, 0.01);
+  EXPECT_EQ(to_json(r)["slope"]["value"].get<double>(), r.slope);
 }
 
 TEST(Discrepancy, RetrievalGapIsConstantAtThetaZero) {
@@ -36,9 +37,9 @@ TEST(Discrepancy, RetrievalGapIsConstantAtThetaZero) {
   s.count = 16;
   const auto r = sweep_construction(s);
   const double expected = 1.0 - std::cos(2 * std::numbers::pi / 8);
-  for (const auto& p : r["points"]) {
-    EXPECT_NEAR(p["discrepancy_min"].get<double>(), expected, 1e-9) << p["length"];
-    EXPECT_EQ(p["accuracy"].get<double>(), 1.0) << p["length"];
+  for (const SweepPoint& p : r.points) {
+    EXPECT_NEAR(p.discrepancy_min, expected, 1e-9) << p.length;
+    EXPECT_EQ(p.accuracy, 1.0) << p.length;
   }
 }
 
@@ -49,8 +50,8 @@ TEST(Discrepancy, RetrievalWithRotationFailsAtLongInputs) {
   s.lengths = {16, 4096};
   s.count = 16;
   const auto r = sweep_construction(s);
-  EXPECT_EQ(r["points"][0]["accuracy"].get<double>(), 1.0);
-  EXPECT_LT(r["points"][1]["accuracy"].get<double>(), 0.5);
+  EXPECT_EQ(r.points[0].accuracy, 1.0);
+  EXPECT_LT(r.points[1].accuracy, 0.5);
 }
 
 // The construction is an ordinary attention layer: its softmax pattern (the forward every

@@ -1,6 +1,6 @@
 // Head scores against independent references: the swapped attention row equals a brute-force
 // recompute of the layer on swapped inputs (every family and position scheme), the scores
-// equal a plain-loop implementation of DESIGN.md §4 on those brute-force rows, and hand-built
+// equal a plain-loop implementation of their definition on those brute-force rows, and hand-built
 // heads with a known answer score exactly: a pure relative-position head is positional, a
 // pure content-match head is symbolic, a flat head is uniform.
 #include "posbias/mech/head_scores.h"

@@ -23,6 +23,8 @@ std::vector<std::string> split_commas(const std::string& text);
 // "17,32,64" → integers, each in [lo, hi]; "what must be in lo..hi, got X" otherwise.
 std::vector<std::int64_t> parse_integer_list(const std::string& text, const std::string& what,
                                              std::int64_t lo, std::int64_t hi);
+// "17,32,64" ← integers: the inverse of parse_integer_list, for defaults shown in --help.
+std::string join_integers(const std::vector<std::int64_t>& values);
 // The same as ints (lengths, hops, depths).
 std::vector<int> parse_int_list(const std::string& text, const std::string& what, int lo, int hi);
 

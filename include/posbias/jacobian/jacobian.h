@@ -10,17 +10,16 @@
 
 #include <torch/torch.h>
 
+#include "posbias/jacobian/method.h"
 #include "posbias/model/transformer.h"
 
 namespace posbias {
 
-enum class JacobianMethod { kExact, kHutchinson, kAutogradLoop };
 // How the exact and Hutchinson backward is organized: chunk by chunk through the whole model
 // (each chunk of cotangents takes both MLP GEMMs), or block by block with each MLP half applied
 // as one D×D map per position (Transformer::backward_from_query_by_block). kAuto takes the
 // block-by-block pass when it needs fewer FLOPs (many cotangents: exact) and fits the budget.
 enum class BackwardOrder { kAuto, kByChunk, kByBlock };
-JacobianMethod parse_jacobian_method(const std::string& name);
 
 struct JacobianSpec {
   JacobianMethod method = JacobianMethod::kExact;

@@ -2,6 +2,7 @@
 // interval) per length and hop, and per length and depth; its CSV rows and figures.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -9,30 +10,54 @@
 
 #include "posbias/llm/probe.h"
 #include "posbias/llm/result_store.h"
+#include "posbias/llm/wilson.h"
 
 namespace posbias {
 
-// The probes of one suite and the stored row of each (keyed by prompt hash), for one model.
-// JSON: {"suite", "model", "prompts", "answered", "failed", "missing",
-//        "strict": {"<length>": {"<hops>": acc, "all": acc}},  (the shape of `posbias eval`)
-//        "lenient": {...},
-//        "by_length": [{"length", "hops" ("all" or h), "n", "strict", "strict_ci": [lo, hi],
-//                        "lenient", "lenient_ci"}],
-//        "by_depth":  [{"length", "depth" (percent, to the nearest 10), "n", ...}]}
-// Accuracy counts answered prompts only; failed ones are reported apart.
-nlohmann::json summarize_suite(const std::string& suite, const std::string& model,
-                               const std::vector<Probe>& probes,
-                               const std::vector<std::string>& hashes,
-                               const std::map<std::string, ResultRow>& rows);
+// Accuracy of one group of answered prompts, strict and lenient, with 95% Wilson intervals.
+struct AccuracyRow {
+  int length = 0;  // tokens (number, letter) or key-value pairs (needle)
+  int hops = 0;    // by_length rows: the hop count, 0 = all hops
+  int depth = -1;  // by_depth rows: the answer's depth in percent, to the nearest 10
+  std::int64_t n = 0;
+  double strict = 0, lenient = 0;
+  Interval strict_ci, lenient_ci;
+};
+
+// The probes of one suite scored against the stored rows, for one model. Accuracy counts
+// answered prompts only; failed ones are reported apart.
+struct SuiteSummary {
+  std::string suite, model;
+  std::int64_t prompts = 0, answered = 0, failed = 0, missing = 0;
+  std::vector<AccuracyRow> by_length;  // per length, per hop count and all hops
+  std::vector<AccuracyRow> by_depth;   // per length and depth
+
+  // The "strict" or "lenient" accuracy at (length, hops; 0 = all hops); NaN when absent.
+  double accuracy(const std::string& score, int length, int hops = 0) const;
+};
+
+// The probes and the stored row of each (keyed by prompt hash).
+SuiteSummary summarize_suite(const std::string& suite, const std::string& model,
+                             const std::vector<Probe>& probes,
+                             const std::vector<std::string>& hashes,
+                             const std::map<std::string, ResultRow>& rows);
+
+// {"suite", "model", "prompts", "answered", "failed", "missing",
+//  "strict": {"<length>": {"<hops>": acc, "all": acc}},  (the shape of `posbias eval`)
+//  "lenient": {...},
+//  "by_length": [{"length", "hops" ("all" or h), "n", "strict", "strict_ci": [lo, hi],
+//                 "lenient", "lenient_ci"}],
+//  "by_depth":  [{"length", "depth" (percent, to the nearest 10), "n", ...}]}
+nlohmann::json to_json(const SuiteSummary& summary);
 
 // CSV of every by_length and by_depth row of the summaries (one header).
-std::string summary_csv(const std::vector<nlohmann::json>& summaries);
+std::string summary_csv(const std::vector<SuiteSummary>& summaries);
 
 // STEM_<suite>_length (accuracy against length, one curve per hop; the all-hops curve with its
 // 95% Wilson band) and STEM_<suite>_depth (accuracy against depth, one curve per length: the
 // U-curve; bands when at most two curves). Both plot the `score` accuracy ("strict" or
 // "lenient"). Returns the stems written.
-std::vector<std::string> plot_summary(const nlohmann::json& summary, const std::string& stem,
+std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::string& stem,
                                       const std::string& score);
 
 }  // namespace posbias

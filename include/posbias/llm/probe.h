@@ -1,7 +1,7 @@
 // The probe suites of `posbias llm`: prompts with known answers, built from editable
 // templates (templates/*.txt, embedded at build time).
 //
-// number, letter: the hop tasks' examples (DESIGN.md §3) exactly as `posbias eval` draws them
+// number, letter: the hop tasks' examples (docs/hops.md) exactly as `posbias eval` draws them
 //   for the same seed, lengths, hops and count, so a served model's answers can be compared
 //   with eval's one for one. Depth = the answer token's position / (length - 1).
 // needle: key-value retrieval as in Liu et al. 2023 ("Lost in the Middle"): a JSON object of

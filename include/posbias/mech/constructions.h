@@ -1,4 +1,4 @@
-// The two attention constructions of DESIGN.md §5, as real single-head attention layers of
+// The two attention constructions of docs/mech.md, as real single-head attention layers of
 // the model code (an Attention module with 2-D RoPE, weights set by hand, in double
 // precision), run on the hop tasks' own inputs.
 //
@@ -46,8 +46,8 @@ struct ConstructionResult {
 ConstructionResult run_construction(Construction c, const std::vector<Example>& examples,
                                     double theta, double omega);
 
-// The DESIGN.md §5 curves at length n: index min(1 − cos θ, π²/(2n²)) (a bound); retrieval
-// 1 − cos(ω − nθ) (= 1 − cos ω when θ = 0), DESIGN's rate of decay, and 0 once nθ ≥ ω. For
+// The theory's curves at length n: index min(1 − cos θ, π²/(2n²)) (a bound); retrieval
+// 1 − cos(ω − nθ) (= 1 − cos ω when θ = 0), the theory's rate of decay, and 0 once nθ ≥ ω. For
 // θ > 0 this rate is not a strict bound: a far correct key also loses 1 − cos(nθ).
 double construction_bound(Construction c, std::int64_t length, double theta, double omega);
 

@@ -1,4 +1,4 @@
-// Positional and symbolic head scores (DESIGN.md §4), per layer and head.
+// Positional and symbolic head scores (docs/mech.md), per layer and head.
 //
 // For the query at the last position Q, with attention row a over positions 0..Q: swap the
 // layer's input hidden states at earlier positions i < j < Q, keep the position ids, recompute

@@ -4,6 +4,7 @@
 // each length. This ties the constructions' theory to the length-generalization curve.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -22,12 +23,38 @@ struct TrainedDiscrepancyOptions {
   std::int64_t samples = 100;  // head-score samples for auto
 };
 
-// JSON: {"run", "task", "step", "key_heads": [{"layer", "head", "kind", "positional",
-//   "symbolic"}], "lengths", "accuracy": {"17": acc, ...}, "discrepancy": [{"layer", "head",
-//   "kind", "points": [{"length", "median", "mean", "min", "p10", "p90"}]}]}.
-nlohmann::json measure_trained_discrepancy(const TrainedDiscrepancyOptions& options);
+// The gap's distribution over the examples of one length.
+struct GapPoint {
+  int length = 0;
+  double median = 0, mean = 0, min = 0, p10 = 0, p90 = 0;
+};
+
+// A key head: the role it was chosen for and its gaps against length.
+struct KeyHeadGaps {
+  int layer = 0, head = 0;  // 0-based
+  std::string kind;         // positional | symbolic (auto) | chosen (--heads)
+  std::string label;        // head_label of its scores
+  double positional = NAN, symbolic = NAN;
+  std::vector<GapPoint> points;  // in `lengths` order
+};
+
+struct TrainedDiscrepancyResult {
+  std::string run, task;
+  std::int64_t step = 0;
+  std::vector<int> lengths;
+  std::int64_t count = 0;
+  std::vector<double> accuracy;  // per length
+  std::vector<KeyHeadGaps> heads;
+};
+
+TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOptions& options);
+
+// {"run", "task", "step", "key_heads": [{"layer", "head", "kind", "label", "positional",
+//  "symbolic"}], "lengths", "count", "accuracy": {"17": acc, ...}, "discrepancy": [{"layer",
+//  "head", "kind", "label", "points": [{"length", "median", "mean", "min", "p10", "p90"}]}]}.
+nlohmann::json to_json(const TrainedDiscrepancyResult& result);
 
 // Log-log discrepancy against length per key head, accuracy on the right-hand axis.
-Figure trained_discrepancy_figure(const nlohmann::json& result);
+Figure trained_discrepancy_figure(const TrainedDiscrepancyResult& result);
 
 }  // namespace posbias

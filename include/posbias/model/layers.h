@@ -75,7 +75,9 @@ struct AttentionCache {
   torch::Tensor z;        // [B, L, H·E] before the output projection
 };
 
-// Per-head projections of a layer input: [B, H, L, E], keys and values expanded to H heads.
+// Per-head projections of a layer input. From project(): [B, H, L, E], keys and values
+// expanded to H heads. From project_heads(): TransformerLens's layout, q [B, L, H, E] and
+// k, v [B, L, K, E], before rotary and before the kv heads are expanded.
 struct AttentionProjections {
   torch::Tensor q, k, v;
 };
@@ -87,6 +89,11 @@ class AttentionImpl : public torch::nn::Module {
   // what moving a key's content to another position needs (`posbias heads`).
   AttentionProjections project(const torch::Tensor& x, const PositionContext& pos,
                                bool rotate = true);
+  // The same projections as they leave the qkv GEMM: q [B, L, H, E], k and v [B, L, K, E]
+  // (views of one [B, L, (H + 2K)·E] output), unrotated and unexpanded; project() is these,
+  // transposed to heads-first, rotated and expanded. What run_with_cache reports as
+  // attn.hook_q / hook_k / hook_v.
+  AttentionProjections project_heads(const torch::Tensor& x);
   // The attention logits of the query at position `query` to every position: scaled scores
   // plus the position bias, before softmax; [B, H, L] (-inf after the query). Costs one
   // projection and one row of scores, so it serves long inputs (discrepancy at n = 4096).

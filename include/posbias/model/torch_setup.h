@@ -6,9 +6,9 @@
 namespace posbias {
 
 // Every torch command calls this first: intra-op threads = the number of cores (the default
-// here is 1), and denormal floats flushed to zero. A model whose weights or gradients decay
-// toward zero otherwise computes on denormals, which x86 runs many times slower (a tiny Number
-// run: 7k instead of 25k tokens/s, with the same losses).
+// here is 1; a user's OMP_NUM_THREADS wins), and denormal floats flushed to zero. A model whose
+// weights or gradients decay toward zero otherwise computes on denormals, which x86 runs many times
+// slower (a tiny Number run: 7k instead of 25k tokens/s, with the same losses).
 void configure_torch();
 
 // Threads that at::parallel_for uses in posbias's own code. It is a header template: a build

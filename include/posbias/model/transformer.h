@@ -64,11 +64,44 @@ struct ForwardCache {
   torch::Tensor hidden;  // final normed hidden [B, L, D]
 };
 
-// Named activations, as interpretability users type them:
-//   hook_embed, hook_pos_embed, blocks.{l}.hook_resid_pre, blocks.{l}.attn.hook_q / hook_k /
-//   hook_v / hook_pattern / hook_z, blocks.{l}.hook_attn_out, blocks.{l}.hook_resid_mid,
-//   blocks.{l}.mlp.hook_pre, blocks.{l}.hook_mlp_out, blocks.{l}.hook_resid_post,
-//   ln_final.hook_normalized.
+// Named activations with TransformerLens's names and shapes (v3 HookedTransformer; shape
+// legend of layers.h: K kv heads, M MLP width, i.e. TransformerLens's batch, pos, d_model,
+// head_index, kv_head_index, d_head, d_mlp):
+//   hook_embed                       [B, L, D]     the input embeddings x
+//   hook_pos_embed                   [B, L, D]     learned positions only: wpe rows 0..L-1,
+//                                                  repeated over the batch (a copy)
+//   blocks.{l}.hook_resid_pre        [B, L, D]
+//   blocks.{l}.ln1.hook_scale        [B, L, 1]     √(var + eps) (LayerNorm), √(mean x² + eps) (RMS)
+//   blocks.{l}.ln1.hook_normalized   [B, L, D]     before the norm's weight and bias (v3)
+//   blocks.{l}.attn.hook_q           [B, L, H, E]  before rotary
+//   blocks.{l}.attn.hook_k           [B, L, K, E]  before rotary; K = H unless GQA (not expanded)
+//   blocks.{l}.attn.hook_v           [B, L, K, E]  not expanded
+//   blocks.{l}.attn.hook_rot_q       [B, L, H, E]  after rotary (RoPE models only)
+//   blocks.{l}.attn.hook_rot_k       [B, L, K, E]  after rotary (RoPE models only)
+//   blocks.{l}.attn.hook_attn_scores [B, H, L, L]  q·k/√E + ALiBi bias, -inf above the diagonal
+//   blocks.{l}.attn.hook_pattern     [B, H, L, L]  softmax of the scores (query, key); before
+//                                                  attention dropout
+//   blocks.{l}.attn.hook_z           [B, L, H, E]  pattern·v per head (query head h reads kv
+//                                                  head h / (H/K)), before the output projection
+//   blocks.{l}.hook_attn_out         [B, L, D]
+//   blocks.{l}.hook_resid_mid        [B, L, D]     sequential blocks only: resid_pre + attn_out.
+//                                                  Parallel (GPT-J) blocks have none, as in
+//                                                  TransformerLens: resid_post = resid_pre +
+//                                                  attn_out + mlp_out
+//   blocks.{l}.ln2.hook_scale        [B, L, 1]     of resid_mid; parallel blocks: ln1's tensors
+//   blocks.{l}.ln2.hook_normalized   [B, L, D]     (TransformerLens ties GPT-J's ln2 to ln1)
+//   blocks.{l}.mlp.hook_pre          [B, L, M]     fc output (GELU) or the gate projection (SwiGLU)
+//   blocks.{l}.mlp.hook_pre_linear   [B, L, M]     SwiGLU's up projection (qwen2 only)
+//   blocks.{l}.mlp.hook_post         [B, L, M]     GELU(pre), or silu(pre)·pre_linear
+//   blocks.{l}.hook_mlp_out          [B, L, D]
+//   blocks.{l}.hook_resid_post       [B, L, D]
+//   ln_final.hook_scale              [B, L, 1]
+//   ln_final.hook_normalized         [B, L, D]     before ln_f's weight and bias (v3; v2 put
+//                                                  LayerNorm's after them): forward_embeddings'
+//                                                  output is hook_normalized·w (+ b)
+// The residual-stream branches (hook_attn_out, hook_mlp_out, and hook_resid_pre of block 0)
+// are after dropout, so the residual sums hold in training mode too; hook_z = pattern·v only
+// without attention dropout (eval mode or dropout 0).
 struct ActivationCache {
   std::map<std::string, torch::Tensor> tensors;
   const torch::Tensor& operator[](const std::string& name) const;  // throws if absent
@@ -86,10 +119,14 @@ class TransformerImpl : public torch::nn::Module {
  public:
   // token_embeddings = false skips the [V, D] table (and the LM head): enough when input
   // embeddings are fed directly, as `birth` does (Qwen2's table alone has 136M parameters).
+  // Initialized with init_weights(0). Torch's global generator is left as it was (libtorch's
+  // layer constructors draw from it; its state is restored).
   explicit TransformerImpl(const ModelConfig& cfg, bool token_embeddings = true);
 
   // Hugging Face initialization, deterministic for a seed: normal(0, init_std) weights and
   // embeddings, zero biases, unit norm weights, GPT-2's residual projections / sqrt(2·layers).
+  // Draws from a CPU generator of its own seeded with `seed` (the stream manual_seed(seed)
+  // would give), never from torch's global generator, whose state it leaves untouched.
   void init_weights(std::uint64_t seed);
 
   torch::Tensor embed(const torch::Tensor& ids);  // token embeddings [B, L, D]
@@ -119,6 +156,10 @@ class TransformerImpl : public torch::nn::Module {
   torch::Tensor backward_from_query_by_block(const ForwardCache& cache, const torch::Tensor& dquery,
                                              std::int64_t q, std::int64_t chunk) const;
 
+  // One forward from input embeddings x [B, L, D], keeping the activations named above that
+  // names_filter accepts (all by default). hook_q / hook_k (pre-rotary) are recomputed from
+  // each block's ln1 output here, and only when asked for, so that the forward used by
+  // training and the Jacobians keeps nothing extra.
   ActivationCache run_with_cache(const torch::Tensor& x,
                                  const std::function<bool(const std::string&)>& names_filter = {});
 

@@ -1,4 +1,4 @@
-// The Number and Letter hop tasks (DESIGN.md §3): one example generator per task, balanced
+// The Number and Letter hop tasks (docs/hops.md): one example generator per task, balanced
 // datasets, and the JSONL file form. Positions are 0-based token indices; the query is the
 // last token and `chain` lists the positions the look-ups visit, ending at the answer's.
 //

@@ -3,18 +3,21 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "posbias/tasks/hop_task.h"
 
 namespace posbias {
 
 struct TasksOptions {
-  std::string task = "number";   // number | letter
-  std::string hops = "1,2,3,4";  // one count or a comma list; examples cycle through them
+  Task task = Task::kNumber;
+  std::vector<int> hops{1, 2, 3, 4};  // examples cycle through them
   std::int64_t length = 17;
   std::int64_t count = 1000;
   std::uint64_t seed = 0;
-  std::string variant = "standard";  // standard | seen_jumps (number) | decoy (letter)
-  std::string format = "jsonl";      // jsonl | tokens (ids separated by spaces, one line each)
-  std::string out;                   // empty = stdout
+  Variant variant = Variant::kStandard;  // seen_jumps: number only; decoy: letter only
+  std::string format = "jsonl";          // jsonl | tokens (ids separated by spaces, one line each)
+  std::string out;                       // empty = stdout
 };
 
 // Throws std::invalid_argument for bad options, std::runtime_error for I/O failures.

@@ -1,4 +1,4 @@
-// Continuous limit of the Cesàro influence row (DESIGN.md §1), x = j/L, L → ∞.
+// Continuous limit of the Cesàro influence row (docs/theory.md), x = j/L, L → ∞.
 //
 //   ρ(x) = w_0 δ(1-x) + Σ_{k=1..H} w_k (ln 1/x)^{k-1}/(k-1)!
 // where w_k are the coefficients of Π_l ((1-α_l) + α_l z); for one α,

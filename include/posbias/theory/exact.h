@@ -2,7 +2,7 @@
 //
 // exact_influence_row runs the same recurrence as influence.h with integer numerators over
 // one common denominator, so no gcd is taken until the end. closed_form_row evaluates the
-// alternating closed form of DESIGN.md §1,
+// alternating closed form (docs/theory.md),
 //   (Mᴴ)[i][j] = C(i-1,j-1) · Σ_{m=0..i-j} (-1)^m C(i-j,m) / (j+m)^H,
 // which cancels catastrophically in floating point and is therefore only offered exactly.
 #pragma once

@@ -3,7 +3,7 @@
 // value = mant · 2^(256·expo) with mant kept in [2^-128, 2^128) (or exactly 0).
 // Entries of e_qᵀ Nᴴ fall far below 1e-308 for large L and H; this type keeps full
 // double relative precision at any magnitude and gives log10 without underflow. It is
-// the "log-space" path of DESIGN.md §1: sums are max-shifted (the log-sum-exp trick)
+// the log-space path of the engine: sums are max-shifted (the log-sum-exp trick)
 // but the mantissa stays linear, so no precision is lost to storing large logarithms.
 // Only non-negative values are supported: every term of the influence recurrence is ≥ 0.
 #pragma once

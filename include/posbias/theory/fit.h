@@ -1,4 +1,4 @@
-// Fitting the theory to a measured influence profile (DESIGN.md §1, "Comparing").
+// Fitting the theory to a measured influence profile (docs/theory.md, "Fitting").
 //
 // A measured profile p_j, j = 1..L (query at L), is compared with c·r_j(α), r = e_Lᵀ Nᴴ.
 // α and the gain c are fitted by least squares in log space on positions 1..L-1; the last
@@ -28,6 +28,9 @@ struct FitSpec {
   PathSum paths = PathSum::kLinear;  // how paths through layer sets combine (influence.h)
   int bootstrap = 200;               // bootstrap resamples over seeds (needs >= 2 seeds)
   std::uint64_t seed = 0;            // bootstrap RNG seed
+
+  // Throws std::invalid_argument naming the bad field (layers, --bootstrap, the operator).
+  void validate() const;
 };
 
 struct FitResult {

@@ -1,4 +1,4 @@
-// The influence row r = e_qᵀ Nᴴ of DESIGN.md §1, by the stable O(q·H) recurrence.
+// The influence row r = e_qᵀ Nᴴ (docs/theory.md), by the stable O(q·H) recurrence.
 //
 // N_l = (1-α_l) I + α_l A for layer l, A the expected-attention operator (operator.h).
 // Repeat per layer: s = r·A (a reverse cumulative sum for the Cesàro operator),

@@ -5,7 +5,7 @@
 //   B[i][j] = mean over heads h of  exp(-m_h (i-j)) / Z_h(i),  keys i-W < j ≤ i
 //   A[i][j] = (1 - sink)·B[i][j] + sink·[j == 1]
 // m_h = 0, W = ∞, sink = 0 gives the Cesàro operator M of the paper (M[i][j] = 1/i).
-// Positions are 1-indexed throughout, as in DESIGN.md §1.
+// Positions are 1-indexed throughout, as in docs/theory.md.
 #pragma once
 
 #include <cstdint>

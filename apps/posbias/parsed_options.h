@@ -1,0 +1,113 @@
+// Options whose values stay text until the action runs, then are parsed (core/parse.h) straight
+// into the options struct's own fields. Two things follow:
+// - a bad value gets the one-line error with exit 2 (CLI11 never sees a type);
+// - --help shows the default the field already holds (XOptions{}), so no default is written
+//   twice: an option the user did not give keeps it.
+// Ranges: give lo/hi only where the library does not check the value itself.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "posbias/core/parse.h"
+
+namespace posbias::cli {
+
+class ParsedOptions {
+ public:
+  static constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  static constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+
+  CLI::Option* add(CLI::App* cmd, const std::string& flags, std::int64_t* target,
+                   const std::string& help, std::int64_t lo = kMin, std::int64_t hi = kMax) {
+    return add_parsed(cmd, flags, help, std::to_string(*target),
+                      [target, lo, hi](const std::string& text, const std::string& name) {
+                        *target = parse_integer_in(text, name, lo, hi);
+                      });
+  }
+  CLI::Option* add(CLI::App* cmd, const std::string& flags, int* target, const std::string& help,
+                   std::int64_t lo = std::numeric_limits<int>::min(),
+                   std::int64_t hi = std::numeric_limits<int>::max()) {
+    return add_parsed(cmd, flags, help, std::to_string(*target),
+                      [target, lo, hi](const std::string& text, const std::string& name) {
+                        *target = static_cast<int>(parse_integer_in(text, name, lo, hi));
+                      });
+  }
+  // A seed: an integer >= 0.
+  CLI::Option* add(CLI::App* cmd, const std::string& flags, std::uint64_t* target,
+                   const std::string& help) {
+    return add_parsed(
+        cmd, flags, help, std::to_string(*target),
+        [target](const std::string& text, const std::string&) { *target = parse_seed(text); });
+  }
+  // A finite number (nan and inf refused).
+  CLI::Option* add(CLI::App* cmd, const std::string& flags, double* target,
+                   const std::string& help) {
+    return add_parsed(cmd, flags, help, fmt::format("{}", *target),
+                      [target](const std::string& text, const std::string& name) {
+                        *target = parse_number(text, name);
+                      });
+  }
+  // A comma list of integers.
+  CLI::Option* add(CLI::App* cmd, const std::string& flags, std::vector<std::int64_t>* target,
+                   const std::string& help, std::int64_t lo = kMin, std::int64_t hi = kMax) {
+    return add_parsed(cmd, flags, help, join_integers(*target),
+                      [target, lo, hi](const std::string& text, const std::string& name) {
+                        *target = parse_integer_list(text, name, lo, hi);
+                      });
+  }
+  CLI::Option* add(CLI::App* cmd, const std::string& flags, std::vector<int>* target,
+                   const std::string& help, int lo = std::numeric_limits<int>::min(),
+                   int hi = std::numeric_limits<int>::max()) {
+    return add_parsed(cmd, flags, help, join_integers({target->begin(), target->end()}),
+                      [target, lo, hi](const std::string& text, const std::string& name) {
+                        *target = parse_int_list(text, name, lo, hi);
+                      });
+  }
+
+  // A named choice (an enum): parse maps the text to a value (std::invalid_argument for an
+  // unknown name), name maps the default back to text for --help.
+  template <class T, class Parse, class Name>
+  CLI::Option* add_choice(CLI::App* cmd, const std::string& flags, T* target,
+                          const std::string& help, Parse parse, Name name) {
+    return add_parsed(
+        cmd, flags, help, std::string(name(*target)),
+        [target, parse](const std::string& text, const std::string&) { *target = parse(text); });
+  }
+
+  // Parses every option the user gave into its field; throws std::invalid_argument (exit 2).
+  void parse() const {
+    for (const auto& e : entries_) {
+      if (e->option->count() > 0) e->parse(e->text, e->name);
+    }
+  }
+
+ private:
+  struct Entry {
+    std::string text, name;
+    CLI::Option* option = nullptr;
+    std::function<void(const std::string&, const std::string&)> parse;
+  };
+
+  CLI::Option* add_parsed(CLI::App* cmd, const std::string& flags, const std::string& help,
+                          const std::string& default_text,
+                          std::function<void(const std::string&, const std::string&)> parse) {
+    auto entry = std::make_unique<Entry>();
+    entry->name = flags.substr(flags.rfind(',') == std::string::npos ? 0 : flags.rfind(',') + 1);
+    entry->parse = std::move(parse);
+    entry->option = cmd->add_option(flags, entry->text, help)->default_str(default_text);
+    entries_.push_back(std::move(entry));
+    return entries_.back()->option;
+  }
+
+  std::vector<std::unique_ptr<Entry>> entries_;
+};
+
+}  // namespace posbias::cli

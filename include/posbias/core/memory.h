@@ -1,0 +1,22 @@
+// Memory is planned, not discovered: a command estimates its peak before allocating and
+// refuses in one line (std::invalid_argument → exit 2) naming the bytes it needs, the bytes
+// this machine has and the option that would help.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace posbias {
+
+// Bytes a new allocation can get: MemAvailable from /proc/meminfo, lowered to the cgroup's
+// memory.max headroom when one is set. 0 when neither can be read (then nothing is refused).
+std::uint64_t available_memory_bytes();
+
+// "1.5 GB", "512.0 MB".
+std::string format_bytes(double bytes);
+
+// Throws std::invalid_argument "<what> needs about N GB of memory, this machine has M GB
+// available; <hint>" when `bytes_needed` is more than available_memory_bytes().
+void require_memory(double bytes_needed, const std::string& what, const std::string& hint);
+
+}  // namespace posbias

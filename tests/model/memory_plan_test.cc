@@ -1,0 +1,105 @@
+// The memory plan against what libtorch really allocates: weight_bytes against the parameters'
+// own sizes, forward_bytes(cached) against the bytes a forward pass keeps alive in its cache
+// (glibc's count of allocated heap and mmapped bytes, before and after), for every family.
+#include "posbias/model/memory_plan.h"
+
+#include <gtest/gtest.h>
+#include <malloc.h>
+#include <torch/torch.h>
+
+#include <string>
+
+#include "posbias/core/memory.h"
+#include "posbias/model/transformer.h"
+
+namespace posbias {
+namespace {
+
+ModelConfig tiny(Family family, PosEncoding pos) {
+  ModelConfig c = family_default(family);
+  c.vocab = 64;
+  c.layers = 2;
+  c.d_model = 64;
+  c.heads = 4;
+  c.kv_heads = family == Family::kQwen2 ? 2 : 4;
+  c.mlp = 128;
+  c.rotary_dim = 0;
+  c.max_positions = 512;
+  c.pos = pos;
+  c.dropout = 0;
+  c.validate();
+  return c;
+}
+
+double allocated_bytes() {
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<double>(m.uordblks) + static_cast<double>(m.hblkhd);
+}
+
+const std::vector<std::pair<Family, PosEncoding>> kModels = {{Family::kGpt2, PosEncoding::kLearned},
+                                                             {Family::kQwen2, PosEncoding::kRope},
+                                                             {Family::kGptj, PosEncoding::kRope},
+                                                             {Family::kGpt2, PosEncoding::kAlibi}};
+
+TEST(MemoryPlan, WeightBytesAreTheParameters) {
+  for (const auto& [family, pos] : kModels) {
+    const ModelConfig c = tiny(family, pos);
+    Transformer model(c);
+    double bytes = 0;
+    for (const auto& p : model->parameters()) bytes += 4.0 * static_cast<double>(p.numel());
+    const double planned = weight_bytes(c, /*token_embeddings=*/true);
+    EXPECT_NEAR(planned / bytes, 1.0, 0.1) << to_string(family) << " " << to_string(pos)
+                                           << ": planned " << planned << ", real " << bytes;
+  }
+}
+
+// The cache a forward pass keeps: the plan must be neither an underestimate (a run that does
+// not fit would start) nor a wild overestimate (a run that fits would be refused).
+TEST(MemoryPlan, ForwardCacheBytesMatchTheAllocator) {
+  torch::NoGradGuard no_grad;
+  for (const auto& [family, pos] : kModels) {
+    for (std::int64_t length : {64, 256}) {
+      const ModelConfig c = tiny(family, pos);
+      Transformer model(c);
+      model->eval();
+      const auto x = torch::randn({2, length, c.d_model});
+      const double before = allocated_bytes();
+      auto cache = std::make_unique<ForwardCache>();
+      model->forward_embeddings(x, cache.get());
+      const double kept = allocated_bytes() - before;
+      // The plan counts the transient scores of one layer on top of what stays cached.
+      const double planned = forward_bytes(c, 2, length, /*cached=*/true);
+      const std::string tag =
+          to_string(family) + " " + to_string(pos) + " L" + std::to_string(length);
+      EXPECT_GT(planned, 0.8 * kept) << tag << ": planned " << planned << ", kept " << kept;
+      EXPECT_LT(planned, 3.0 * kept) << tag << ": planned " << planned << ", kept " << kept;
+      cache.reset();
+    }
+  }
+}
+
+// Long inputs are dominated by the [B, H, L, L] attention weights: 4x per doubling of L.
+TEST(MemoryPlan, ScoresDominateAtLongLengths) {
+  const ModelConfig c = tiny(Family::kQwen2, PosEncoding::kRope);
+  const double ratio = forward_bytes(c, 1, 8192, true) / forward_bytes(c, 1, 4096, true);
+  EXPECT_NEAR(ratio, 4.0, 0.05);
+  EXPECT_GT(jacobian_cotangent_bytes(c, 4096), 4.0 * 4 * 4096.0 * 4096.0 * 0.99);
+}
+
+TEST(MemoryPlan, RequireMemoryRefusesInOneLine) {
+  EXPECT_NO_THROW(require_memory(1e6, "a small run", "nothing"));
+  try {
+    require_memory(1e18, "birth at --length 65536", "use a smaller --length");
+    FAIL() << "an exabyte was allowed";
+  } catch (const std::invalid_argument& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("birth at --length 65536 needs about 1000000000.0 GB"), std::string::npos)
+        << m;
+    EXPECT_NE(m.find("available; use a smaller --length"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
+  EXPECT_GT(available_memory_bytes(), 0u);
+}
+
+}  // namespace
+}  // namespace posbias
