@@ -30,6 +30,8 @@ std::string listed(const std::vector<int>& values) {
 
 void register_llm(CLI::App& app, Action* selected) {
   auto a = std::make_shared<LlmArgs>();
+  LlmOptions& o = a->o;
+  ParsedOptions& p = a->parsed;
   CLI::App* cmd = app.add_subcommand(
       "llm",
       "Probe an OpenAI-compatible endpoint with the number, letter and needle suites; keep every "
@@ -43,8 +45,6 @@ void register_llm(CLI::App& app, Action* selected) {
                   "environment variable holding the API key (sent as a Bearer token, never "
                   "printed or stored)")
       ->capture_default_str();
-  LlmOptions& o = a->o;
-  ParsedOptions& p = a->parsed;
   a->suites = joined(o.suites);
   cmd->add_option("--suite", a->suites, "comma list of number, letter, needle")
       ->capture_default_str();
@@ -85,9 +85,9 @@ void register_llm(CLI::App& app, Action* selected) {
         return;
       }
       a->parsed.parse();
-      LlmOptions o = a->o;
-      o.suites = split_commas(a->suites);
-      const LlmResult r = run_llm(o);
+      LlmOptions opt = a->o;
+      opt.suites = split_commas(a->suites);
+      const LlmResult r = run_llm(opt);
       for (const SuiteSummary& s : r.suites) {
         std::fprintf(stderr, "posbias llm: %s: %lld answered, %lld failed\n", s.suite.c_str(),
                      static_cast<long long>(s.answered), static_cast<long long>(s.failed));

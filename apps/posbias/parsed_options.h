@@ -27,7 +27,7 @@ class ParsedOptions {
 
   CLI::Option* add(CLI::App* cmd, const std::string& flags, std::int64_t* target,
                    const std::string& help, std::int64_t lo = kMin, std::int64_t hi = kMax) {
-    return add_parsed(cmd, flags, help, std::to_string(*target),
+    return add_parsed(cmd, flags, help, std::to_string(*target), "INT",
                       [target, lo, hi](const std::string& text, const std::string& name) {
                         *target = parse_integer_in(text, name, lo, hi);
                       });
@@ -35,7 +35,7 @@ class ParsedOptions {
   CLI::Option* add(CLI::App* cmd, const std::string& flags, int* target, const std::string& help,
                    std::int64_t lo = std::numeric_limits<int>::min(),
                    std::int64_t hi = std::numeric_limits<int>::max()) {
-    return add_parsed(cmd, flags, help, std::to_string(*target),
+    return add_parsed(cmd, flags, help, std::to_string(*target), "INT",
                       [target, lo, hi](const std::string& text, const std::string& name) {
                         *target = static_cast<int>(parse_integer_in(text, name, lo, hi));
                       });
@@ -44,13 +44,13 @@ class ParsedOptions {
   CLI::Option* add(CLI::App* cmd, const std::string& flags, std::uint64_t* target,
                    const std::string& help) {
     return add_parsed(
-        cmd, flags, help, std::to_string(*target),
+        cmd, flags, help, std::to_string(*target), "INT",
         [target](const std::string& text, const std::string&) { *target = parse_seed(text); });
   }
   // A finite number (nan and inf refused).
   CLI::Option* add(CLI::App* cmd, const std::string& flags, double* target,
                    const std::string& help) {
-    return add_parsed(cmd, flags, help, fmt::format("{}", *target),
+    return add_parsed(cmd, flags, help, fmt::format("{}", *target), "NUMBER",
                       [target](const std::string& text, const std::string& name) {
                         *target = parse_number(text, name);
                       });
@@ -58,7 +58,7 @@ class ParsedOptions {
   // A comma list of integers.
   CLI::Option* add(CLI::App* cmd, const std::string& flags, std::vector<std::int64_t>* target,
                    const std::string& help, std::int64_t lo = kMin, std::int64_t hi = kMax) {
-    return add_parsed(cmd, flags, help, join_integers(*target),
+    return add_parsed(cmd, flags, help, join_integers(*target), "LIST",
                       [target, lo, hi](const std::string& text, const std::string& name) {
                         *target = parse_integer_list(text, name, lo, hi);
                       });
@@ -66,20 +66,20 @@ class ParsedOptions {
   CLI::Option* add(CLI::App* cmd, const std::string& flags, std::vector<int>* target,
                    const std::string& help, int lo = std::numeric_limits<int>::min(),
                    int hi = std::numeric_limits<int>::max()) {
-    return add_parsed(cmd, flags, help, join_integers({target->begin(), target->end()}),
+    return add_parsed(cmd, flags, help, join_integers({target->begin(), target->end()}), "LIST",
                       [target, lo, hi](const std::string& text, const std::string& name) {
                         *target = parse_int_list(text, name, lo, hi);
                       });
   }
 
-  // A named choice (an enum): parse maps the text to a value (std::invalid_argument for an
-  // unknown name), name maps the default back to text for --help.
-  template <class T, class Parse, class Name>
+  // A named choice (an enum): parser maps the text to a value (std::invalid_argument for an
+  // unknown name), namer maps the default back to text for --help.
+  template <class T, class Parser, class Namer>
   CLI::Option* add_choice(CLI::App* cmd, const std::string& flags, T* target,
-                          const std::string& help, Parse parse, Name name) {
+                          const std::string& help, Parser parser, Namer namer) {
     return add_parsed(
-        cmd, flags, help, std::string(name(*target)),
-        [target, parse](const std::string& text, const std::string&) { *target = parse(text); });
+        cmd, flags, help, std::string(namer(*target)), "NAME",
+        [target, parser](const std::string& text, const std::string&) { *target = parser(text); });
   }
 
   // Parses every option the user gave into its field; throws std::invalid_argument (exit 2).
@@ -97,12 +97,13 @@ class ParsedOptions {
   };
 
   CLI::Option* add_parsed(CLI::App* cmd, const std::string& flags, const std::string& help,
-                          const std::string& default_text,
-                          std::function<void(const std::string&, const std::string&)> parse) {
+                          const std::string& default_text, const std::string& type,
+                          std::function<void(const std::string&, const std::string&)> parser) {
     auto entry = std::make_unique<Entry>();
     entry->name = flags.substr(flags.rfind(',') == std::string::npos ? 0 : flags.rfind(',') + 1);
-    entry->parse = std::move(parse);
-    entry->option = cmd->add_option(flags, entry->text, help)->default_str(default_text);
+    entry->parse = std::move(parser);
+    entry->option =
+        cmd->add_option(flags, entry->text, help)->default_str(default_text)->type_name(type);
     entries_.push_back(std::move(entry));
     return entries_.back()->option;
   }

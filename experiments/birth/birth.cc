@@ -108,13 +108,13 @@ BirthResult measure_birth(const BirthOptions& o) {
   js.method = o.method;
   js.probes = o.probes;
   js.query = o.query;
+  BirthResult r;
+  r.options = o;
+  r.config = birth_model_config(o);  // checks --length first
   if (o.query < 0 || o.query > o.length) {
     throw std::invalid_argument("--query must be in 1..L = " + std::to_string(o.length) +
                                 " (0 = last)");
   }
-  BirthResult r;
-  r.options = o;
-  r.config = birth_model_config(o);
   r.fit_spec.layers = r.config.layers;
   if (r.config.pos == PosEncoding::kAlibi)
     r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));

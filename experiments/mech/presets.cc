@@ -4,22 +4,12 @@
 
 namespace posbias {
 
-MechPreset MechPreset::quick() {
-  MechPreset p;
-  p.name = "quick";
-  p.construction_count = 16;
-  p.discrepancy_lengths = {17, 32, 64, 128, 256};
-  p.discrepancy_count = 40;
-  return p;
-}
+MechPreset MechPreset::quick() { return {"quick", 16, {17, 32, 64, 128, 256}, 40}; }
 
+// The trained-model discrepancy at `posbias discrepancy --run`'s own defaults.
 MechPreset MechPreset::full() {
-  MechPreset p;
-  p.name = "full";
-  p.construction_count = 64;
-  p.discrepancy_lengths = TrainedDiscrepancyOptions{}.lengths;
-  p.discrepancy_count = TrainedDiscrepancyOptions{}.count;
-  return p;
+  const TrainedDiscrepancyOptions d;
+  return {"full", 64, d.lengths, d.count};
 }
 
 }  // namespace posbias

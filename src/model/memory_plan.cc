@@ -15,7 +15,9 @@ double mlp_width(const ModelConfig& c) {
 double weight_bytes(const ModelConfig& c, bool token_embeddings, double bytes_per_value) {
   const double d = static_cast<double>(c.d_model);
   const double kv = static_cast<double>(c.kv_heads * c.head_dim());
-  const double per_layer = d * (d + 2 * kv) + d * d + 2 * d * mlp_width(c) + 4 * d;
+  // q, k, v and output projections; the MLP's matrices (SwiGLU: gate, up and down).
+  const double mlp = (c.gated_mlp() ? 3.0 : 2.0) * d * static_cast<double>(c.mlp);
+  const double per_layer = d * (d + 2 * kv) + d * d + mlp + 4 * d;
   double total = static_cast<double>(c.layers) * per_layer;
   if (c.pos == PosEncoding::kLearned) total += static_cast<double>(c.max_positions) * d;
   if (token_embeddings) {

@@ -6,47 +6,40 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace posbias {
 namespace {
 
 TEST(ArchConfig, NamesRoundTrip) {
-  for (Family f : {Family::kGpt2, Family::kQwen2, Family::kGptj}) {
+  for (Family f : {Family::kGpt2, Family::kQwen2, Family::kGptj})
     EXPECT_EQ(parse_family(to_string(f)), f);
-  }
-  for (PosEncoding p :
-       {PosEncoding::kLearned, PosEncoding::kRope, PosEncoding::kNone, PosEncoding::kAlibi}) {
+  for (auto p :
+       {PosEncoding::kLearned, PosEncoding::kRope, PosEncoding::kNone, PosEncoding::kAlibi})
     EXPECT_EQ(parse_pos_encoding(to_string(p)), p);
-  }
   EXPECT_THROW(parse_family("llama"), std::invalid_argument);
   EXPECT_THROW(parse_pos_encoding("sinusoidal"), std::invalid_argument);
   EXPECT_THROW(to_string(static_cast<Family>(7)), std::invalid_argument);
 }
 
+// Layers, d_model, heads, kv heads, MLP width and vocabulary of each preset, as the published
+// config.json files give them (gptj-hop: the hop tasks' own model and vocabulary).
 TEST(ArchConfig, PresetsHaveThePublishedShapes) {
-  const ModelConfig gpt2 = model_preset("gpt2");
-  EXPECT_EQ(gpt2.layers, 12);
-  EXPECT_EQ(gpt2.d_model, 768);
-  EXPECT_EQ(gpt2.heads, 12);
-  EXPECT_EQ(gpt2.mlp, 3072);
-  EXPECT_EQ(gpt2.vocab, 50257);
-  const ModelConfig medium = model_preset("gpt2-medium");
-  EXPECT_EQ(medium.layers, 24);
-  EXPECT_EQ(medium.d_model, 1024);
-  EXPECT_EQ(medium.heads, 16);
-  const ModelConfig qwen = model_preset("qwen2-0.5b");
-  EXPECT_EQ(qwen.layers, 24);
-  EXPECT_EQ(qwen.d_model, 896);
-  EXPECT_EQ(qwen.heads, 14);
-  EXPECT_EQ(qwen.kv_heads, 2);
-  EXPECT_EQ(qwen.mlp, 4864);
-  EXPECT_EQ(qwen.vocab, 151936);
-  EXPECT_EQ(qwen.rope_theta, 1e6);
-  const ModelConfig hop = model_preset("gptj-hop");
-  EXPECT_EQ(hop.head_dim(), 128);
-  EXPECT_EQ(hop.rotary_dims(), 16);
-  for (const std::string& name : model_preset_names())
-    EXPECT_NO_THROW(model_preset(name).validate());
+  using Shape = std::vector<std::int64_t>;
+  const std::vector<std::pair<std::string, Shape>> published = {
+      {"gpt2", {12, 768, 12, 12, 3072, 50257}},
+      {"gpt2-medium", {24, 1024, 16, 16, 4096, 50257}},
+      {"qwen2-0.5b", {24, 896, 14, 2, 4864, 151936}},
+      {"gptj-hop", {12, 128, 1, 1, 512, 1024}}};
+  for (const auto& [name, shape] : published) {
+    const ModelConfig c = model_preset(name);
+    EXPECT_EQ((Shape{c.layers, c.d_model, c.heads, c.kv_heads, c.mlp, c.vocab}), shape) << name;
+    EXPECT_NO_THROW(c.validate()) << name;
+  }
+  EXPECT_EQ(model_preset("qwen2-0.5b").rope_theta, 1e6);
+  EXPECT_EQ(model_preset("gptj-hop").rotary_dims(), 16);
+  EXPECT_EQ(published.size(), model_preset_names().size());
   EXPECT_THROW(model_preset("gpt3"), std::invalid_argument);
   EXPECT_EQ(family_default(Family::kGptj).dropout, 0.0);
 }
