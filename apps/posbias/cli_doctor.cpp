@@ -20,9 +20,7 @@ void register_doctor(CLI::App& app, Action* selected) {
       DoctorReport report = machine_doctor();
       std::fputs(format_machine_doctor(report).c_str(), stdout);
       std::fflush(stdout);
-      if (load_torch_plugin().doctor(&report) != 0) {
-        throw std::runtime_error("doctor's torch part failed");
-      }
+      load_torch_plugin().doctor(&report);
       add_doctor_warnings(report);
       std::fputs(format_torch_doctor(report).c_str(), stdout);
     };

@@ -22,10 +22,6 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-std::string listed(const std::vector<int>& values) {
-  return join_integers({values.begin(), values.end()});
-}
-
 }  // namespace
 
 void register_llm(CLI::App& app, Action* selected) {
@@ -49,10 +45,10 @@ void register_llm(CLI::App& app, Action* selected) {
   cmd->add_option("--suite", a->suites, "comma list of number, letter, needle")
       ->capture_default_str();
   p.add(cmd, "--lengths", &o.probes.lengths,
-        "number/letter input lengths (default " + listed(default_lengths("letter")) + ")");
+        "number/letter input lengths (default " + join_integers(default_lengths("letter")) + ")");
   p.add(cmd, "--needle-lengths", &o.needle_lengths,
-        "needle context sizes in key-value pairs (default " + listed(default_lengths("needle")) +
-            ")");
+        "needle context sizes in key-value pairs (default " +
+            join_integers(default_lengths("needle")) + ")");
   p.add(cmd, "--hops", &o.probes.hops, "number/letter hop counts");
   p.add(cmd, "--depths", &o.probes.depths, "needle depths in percent");
   p.add(cmd, "--count", &o.probes.count, "prompts per (length, hop) or (length, depth)");

@@ -48,12 +48,9 @@ void register_discrepancy(CLI::App& app, Action* selected) {
                  ->capture_default_str();
   auto* om = parsed->add(cmd, "--omega", &o->sweep.omega,
                          "retrieval: phase spacing of the 8 symbols (2pi/8)");
-  const auto as_list = [](const std::vector<int>& v) {
-    return join_integers({v.begin(), v.end()});
-  };
   parsed->add(cmd, "--lengths", &o->lengths,
-              "comma list of n (default " + as_list(ConstructionSweep{}.lengths) + "; with --run " +
-                  as_list(TrainedDiscrepancyOptions{}.lengths) + ")");
+              "comma list of n (default " + join_integers(ConstructionSweep{}.lengths) +
+                  "; with --run " + join_integers(TrainedDiscrepancyOptions{}.lengths) + ")");
   parsed->add(cmd, "--count", &o->count,
               "inputs per length (0: " + std::to_string(ConstructionSweep{}.count) +
                   "; with --run " + std::to_string(TrainedDiscrepancyOptions{}.count) + ")",

@@ -21,13 +21,18 @@ struct TrainArgs {
   std::map<std::string, std::string> values;  // config field -> flag text
 };
 
+// TrainConfig{} as JSON: the defaults --help shows and the type of every field.
+const nlohmann::json& train_defaults() {
+  static const nlohmann::json defaults = train_config_to_json(TrainConfig{});
+  return defaults;
+}
+
 nlohmann::json flag_value(const std::string& field, const std::string& text) {
   if (field == "task") return text;
   if (field == "hops") return parse_integer_list(text, "--hops", 1, kMaxHops);
   const double v = parse_number(text, "--" + field);
   // Real or integer, as the field's default is (the config JSON keeps the C++ types).
-  static const nlohmann::json defaults = train_config_to_json(TrainConfig{});
-  if (defaults.at(field).is_number_float()) return v;
+  if (train_defaults().at(field).is_number_float()) return v;
   return parse_integer(text, "--" + field);
 }
 
@@ -41,7 +46,6 @@ void register_train(CLI::App& app, Action* selected) {
                   "continue this run directory from its latest checkpoint (config from the run)");
   cmd->add_option("--config", a->config_file,
                   "JSON file with any of the fields below (flags override it)");
-  const nlohmann::json defaults = train_config_to_json(TrainConfig{});
   const TrainConfig number{Task::kNumber}, letter{Task::kLetter};
   const std::vector<std::pair<std::string, std::string>> fields{
       {"task", "number (positional) or letter (symbolic)"},
@@ -74,7 +78,7 @@ void register_train(CLI::App& app, Action* selected) {
   for (const auto& [field, help] : fields) {
     std::string flag = "--" + field;
     for (char& ch : flag) ch = ch == '_' ? '-' : ch;
-    const nlohmann::json& value = defaults.at(field);
+    const nlohmann::json& value = train_defaults().at(field);
     std::string shown = value.is_string() ? value.get<std::string>() : value.dump();
     if (value.is_array()) {
       shown.clear();

@@ -66,7 +66,7 @@ class ParsedOptions {
   CLI::Option* add(CLI::App* cmd, const std::string& flags, std::vector<int>* target,
                    const std::string& help, int lo = std::numeric_limits<int>::min(),
                    int hi = std::numeric_limits<int>::max()) {
-    return add_parsed(cmd, flags, help, join_integers({target->begin(), target->end()}), "LIST",
+    return add_parsed(cmd, flags, help, join_integers(*target), "LIST",
                       [target, lo, hi](const std::string& text, const std::string& name) {
                         *target = parse_int_list(text, name, lo, hi);
                       });

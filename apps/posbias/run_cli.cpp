@@ -7,17 +7,21 @@
 
 namespace posbias::cli {
 
-bool is_torch_command(std::string_view name) {
+namespace {
+
+const CommandInfo* find_torch_command(std::string_view name) {
   for (const CommandInfo& command : kTorchCommands) {
-    if (name == command.name) return true;
+    if (name == command.name) return &command;
   }
-  return false;
+  return nullptr;
 }
 
+}  // namespace
+
+bool is_torch_command(std::string_view name) { return find_torch_command(name) != nullptr; }
+
 const char* torch_command_description(std::string_view name) {
-  for (const CommandInfo& command : kTorchCommands) {
-    if (name == command.name) return command.description;
-  }
+  if (const CommandInfo* command = find_torch_command(name)) return command->description;
   throw std::logic_error("not a torch command: " + std::string(name));
 }
 

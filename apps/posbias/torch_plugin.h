@@ -13,8 +13,8 @@ namespace posbias::cli {
 struct TorchPlugin {
   // Runs a torch command line ("posbias birth ..."); returns the exit code (run_cli's contract).
   int (*run)(int argc, char** argv);
-  // Doctor's torch part; returns 0, or 1 after one line on stderr.
-  int (*doctor)(DoctorReport* report);
+  // Doctor's torch part; throws what the measurement throws (the caller's run_cli reports it).
+  void (*doctor)(DoctorReport* report);
 };
 
 // Prepares the environment, loads the plugin once and returns its entry points; throws

@@ -103,7 +103,6 @@ BirthResult measure_birth(const BirthOptions& o) {
     throw std::invalid_argument("--config and --weights go together");
   if (!o.weights.empty() && o.init != BirthInit::kHf)
     throw std::invalid_argument("--init applies to models at init, not to --weights");
-  const PathSum paths = o.paths;
   JacobianSpec js;
   js.method = o.method;
   js.probes = o.probes;
@@ -120,7 +119,7 @@ BirthResult measure_birth(const BirthOptions& o) {
     r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));
   r.fit_spec.bootstrap = o.bootstrap;
   r.fit_spec.seed = o.seed;
-  r.fit_spec.paths = paths;
+  r.fit_spec.paths = o.paths;
   r.fit_spec.validate();  // before the measurement
   const bool checkpoint = !o.weights.empty();
   const bool need_tokens = checkpoint || o.input == BirthInput::kTokens || !o.tokens.empty();
@@ -188,7 +187,7 @@ BirthResult measure_birth(const BirthOptions& o) {
       r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
   r.fit = fit_profile(mp, r.fit_spec);
   r.other_spec = r.fit_spec;
-  r.other_spec.paths = paths == PathSum::kLinear ? PathSum::kQuadrature : PathSum::kLinear;
+  r.other_spec.paths = o.paths == PathSum::kLinear ? PathSum::kQuadrature : PathSum::kLinear;
   r.other_spec.bootstrap = 0;
   r.other_fit = fit_profile(mp, r.other_spec);
   r.peak_rss_mb = peak_rss_mb();

@@ -1,6 +1,5 @@
 #include "experiments/hops/eval_command.h"
 
-#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -11,25 +10,6 @@
 #include "posbias/train/checkpoint.h"
 
 namespace posbias {
-namespace {
-
-std::size_t index_of(const std::vector<std::int64_t>& lengths, std::int64_t length) {
-  const auto it = std::find(lengths.begin(), lengths.end(), length);
-  if (it == lengths.end())
-    throw std::out_of_range("length " + std::to_string(length) + " was not evaluated");
-  return static_cast<std::size_t>(it - lengths.begin());
-}
-
-}  // namespace
-
-const HopAccuracy& EvalResult::at(std::int64_t length) const {
-  return accuracy.at(index_of(lengths, length));
-}
-
-const HopAccuracy& EvalResult::control_at(std::int64_t length) const {
-  return control_accuracy.at(index_of(lengths, length));
-}
-
 EvalResult measure_eval(const EvalOptions& o) {
   if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
   if (o.count < 1 || o.count > 1'000'000) {

@@ -39,10 +39,6 @@ struct EvalResult {
   Variant control = Variant::kSeenJumps;      // seen_jumps (Number) or decoy (Letter)
   std::vector<HopAccuracy> control_accuracy;  // per length when has_control
   double seconds = 0;
-
-  // The accuracy at one of `lengths` (throws std::out_of_range for another).
-  const HopAccuracy& at(std::int64_t length) const;
-  const HopAccuracy& control_at(std::int64_t length) const;
 };
 
 // Checks the options (std::invalid_argument naming the bad one), loads the run, evaluates.

@@ -13,18 +13,15 @@
 
 namespace posbias {
 
-// One trained hop run and its length generalization.
+// One trained hop run.
 struct HopsRun {
   Task task = Task::kNumber;
   std::filesystem::path run_dir;
-  EvalResult eval;
 };
 
 struct HopsSection {
   ReportSection section;
   std::vector<HopsRun> runs;  // Number, then Letter
-
-  const HopsRun& run(Task task) const;  // throws std::out_of_range when absent
 };
 
 HopsSection hops_report_section(const std::filesystem::path& dir, const HopsPreset& preset);

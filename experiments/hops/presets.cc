@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "experiments/hops/eval_command.h"
+
 namespace posbias {
 namespace {
 
@@ -39,8 +41,9 @@ HopsPreset HopsPreset::full() {
   p.letter.task = Task::kLetter;
   p.number = finalized(p.number);
   p.letter = finalized(p.letter);
-  p.eval_lengths = {17, 32, 64, 128, 256, 512, 850};
-  p.eval_count = 200;
+  const EvalOptions eval;  // `posbias eval`'s own defaults
+  p.eval_lengths = eval.lengths;
+  p.eval_count = eval.count;
   return p;
 }
 

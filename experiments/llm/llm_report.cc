@@ -89,7 +89,6 @@ ReportSection llm_report_section(const std::filesystem::path& dir, const LlmPres
   std::thread serving([&server] { server.run(); });
   const std::vector<int>& lengths = preset.served_lengths;
   const std::int64_t count = preset.served_count;
-  std::vector<SuiteSummary> served;
   try {
     for (const HopsRun& run : hops.runs) {
       const std::string task(task_name(run.task));
@@ -105,11 +104,11 @@ ReportSection llm_report_section(const std::filesystem::path& dir, const LlmPres
       o.probes.seed = 1;
       o.jobs = 4;
       o.db = (out / "served.db").string();
-      o.json = (out / (std::string(task) + "_served.json")).string();
-      o.csv = (out / (std::string(task) + "_served.csv")).string();
+      o.json = (out / (task + "_served.json")).string();
+      o.csv = (out / (task + "_served.csv")).string();
       o.plot = (out / "served").string();
       o.quiet = true;
-      served.push_back(run_llm(o).suites.front());
+      const SuiteSummary s = run_llm(o).suites.front();
 
       EvalOptions e;
       e.run = run.run_dir.string();
@@ -117,23 +116,19 @@ ReportSection llm_report_section(const std::filesystem::path& dir, const LlmPres
       e.count = count;
       e.seed = 1;
       e.controls = false;
-      e.json = (out / (std::string(task) + "_eval.json")).string();
+      e.json = (out / (task + "_eval.json")).string();
       const EvalResult ev = run_eval(e);
-      const SuiteSummary& s = served.back();
-      sec.numbers.push_back({std::string(task) + " model over HTTP: prompts answered / failed",
+      sec.numbers.push_back({task + " model over HTTP: prompts answered / failed",
                              fmt::format("{} / {}", s.answered, s.failed)});
-      sec.numbers.push_back({std::string(task) + " model over HTTP: accuracy by length (all hops)",
-                             accuracy_row(s, lengths)});
       sec.numbers.push_back(
-          {std::string(task) +
-               ": largest |HTTP accuracy - posbias eval accuracy| over lengths and hops",
+          {task + " model over HTTP: accuracy by length (all hops)", accuracy_row(s, lengths)});
+      sec.numbers.push_back(
+          {task + ": largest |HTTP accuracy - posbias eval accuracy| over lengths and hops",
            fmt::format("{:.4f}", largest_gap(s, ev))});
-      add_suite_figures(sec, s, "llm/served", std::string(task) + " model over HTTP");
-      sec.data.push_back(
-          {"llm/" + std::string(task) + "_served.json",
-           std::string(task) + ": accuracy with Wilson intervals by length, hop, depth"});
-      sec.data.push_back(
-          {"llm/" + std::string(task) + "_served.csv", std::string(task) + ": the same as CSV"});
+      add_suite_figures(sec, s, "llm/served", task + " model over HTTP");
+      sec.data.push_back({"llm/" + task + "_served.json",
+                          task + ": accuracy with Wilson intervals by length, hop, depth"});
+      sec.data.push_back({"llm/" + task + "_served.csv", task + ": the same as CSV"});
     }
   } catch (...) {
     server.stop();

@@ -26,12 +26,15 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
   sec.id = "mech";
   sec.title = "Mechanisms: positional and symbolic heads, and the discrepancy theory";
   sec.paragraphs = {
-      "Head scores: for each layer, swap the layer's input hidden states at "
-      "two earlier positions (position ids kept), recompute that layer, and compare the query's "
-      "new attention on the two keys with the old one. Positional = it stayed with the "
-      "positions, symbolic = it followed the content; pairs are weighted by softmax(|a_i - a_j| / "
-      "1e-4), so the pair the head separates most decides. A head is positional-pure with "
-      "positional >= 0.9 and symbolic <= 0.5 (and the reverse for symbolic). Layers are 0-based.",
+      fmt::format(
+          "Head scores: for each layer, swap the layer's input hidden states at two earlier "
+          "positions (position ids kept), recompute that layer, and compare the query's new "
+          "attention on the two keys with the old one. Positional = it stayed with the positions, "
+          "symbolic = it followed the content; pairs are weighted by softmax(|a_i - a_j| / {}), "
+          "so the pair the head separates most decides. A head is positional-pure with "
+          "positional >= 0.9 and symbolic <= 0.5 (and the reverse for symbolic). Layers are "
+          "0-based.",
+          HeadsOptions{}.tau),
       "Discrepancy is the query's top attention logit minus the second. The index "
       "construction (attend k back, 2-D RoPE at angle theta = pi/n) has gap 1 - cos(pi/n), about "
       "pi^2/(2n^2): it shrinks as n^-2, so a positional head needs ever finer angles. The "

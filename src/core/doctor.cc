@@ -65,8 +65,7 @@ void add_doctor_warnings(DoctorReport& r) {
         "openblas-pthread is active and fights torch's OpenMP (~4x slower): run "
         "`make deps` to select libopenblas0-openmp");
   }
-  const char* wait = std::getenv("OMP_WAIT_POLICY");
-  if (wait == nullptr || std::string(wait) != "PASSIVE") {
+  if (r.omp_wait_policy != "PASSIVE") {
     r.warnings.push_back(
         "OMP_WAIT_POLICY is not PASSIVE: OpenMP spin-waiting slows small torch ops 20-60x on "
         "2-vCPU machines (posbias sets it itself at start-up)");

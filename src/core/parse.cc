@@ -86,6 +86,10 @@ std::string join_integers(const std::vector<std::int64_t>& values) {
   return out;
 }
 
+std::string join_integers(const std::vector<int>& values) {
+  return join_integers(std::vector<std::int64_t>(values.begin(), values.end()));
+}
+
 std::vector<int> parse_int_list(const std::string& text, const std::string& what, int lo, int hi) {
   std::vector<int> out;
   for (std::int64_t v : parse_integer_list(text, what, lo, hi)) out.push_back(static_cast<int>(v));

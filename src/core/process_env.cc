@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <mutex>
 
 namespace posbias {
 namespace {
@@ -91,8 +92,11 @@ bool set_torch_environment(const std::string& openblas_core) {
 }
 
 void prepare_torch_environment() {
-  configure_allocator();
-  set_torch_environment(std::getenv("OPENBLAS_CORETYPE") == nullptr ? probe_openblas_core() : "");
+  static std::once_flag once;  // doctor reports the environment, then loads the plugin: one probe
+  std::call_once(once, [] {
+    configure_allocator();
+    set_torch_environment(std::getenv("OPENBLAS_CORETYPE") == nullptr ? probe_openblas_core() : "");
+  });
 }
 
 }  // namespace posbias

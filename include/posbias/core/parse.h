@@ -25,6 +25,7 @@ std::vector<std::int64_t> parse_integer_list(const std::string& text, const std:
                                              std::int64_t lo, std::int64_t hi);
 // "17,32,64" ← integers: the inverse of parse_integer_list, for defaults shown in --help.
 std::string join_integers(const std::vector<std::int64_t>& values);
+std::string join_integers(const std::vector<int>& values);
 // The same as ints (lengths, hops, depths).
 std::vector<int> parse_int_list(const std::string& text, const std::string& what, int lo, int hi);
 

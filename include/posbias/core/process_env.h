@@ -35,7 +35,7 @@ void configure_allocator();
 bool set_torch_environment(const std::string& openblas_core);
 
 // configure_allocator(), then set_torch_environment(probe_openblas_core()) when the user has not
-// chosen OPENBLAS_CORETYPE. Call before libtorch is loaded.
+// chosen OPENBLAS_CORETYPE. Call before libtorch is loaded; calls after the first do nothing.
 void prepare_torch_environment();
 
 }  // namespace posbias
