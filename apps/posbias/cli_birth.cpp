@@ -26,6 +26,18 @@ void register_birth(CLI::App& app, Action* selected) {
   auto pos = std::make_shared<std::string>();
   cmd->add_option("--pos", *pos,
                   "positional encoding: learned, rope, none or alibi (default: the family's)");
+  parsed->add(cmd, "--window", &o.window,
+              "sliding-window attention: each query sees its W latest keys (default 0: all "
+              "earlier keys); the theory then uses the window operator",
+              1);
+  parsed->add(cmd, "--attn-scale", &o.attn_scale,
+              "multiply the attention output projection's init std by s > 0 (a stronger or "
+              "weaker attention branch at init)");
+  parsed->add_choice(
+      cmd, "--alpha-estimator", &o.alpha_estimator,
+      "the measured branch strength α̂ of the no-fit prediction: jacobian (the value path's "
+      "gain over the identity path) or forward (ml-uhh's ‖a‖/(‖x‖+‖a‖))",
+      parse_alpha_estimator, [](AlphaEstimator e) { return to_string(e); });
   parsed->add(cmd, "-L,--length", &o.length, "sequence length L in tokens");
   parsed->add(cmd, "--seeds", &o.seeds, "seeds to average (weights and inputs redrawn per seed)");
   parsed->add_choice(
@@ -54,7 +66,8 @@ void register_birth(CLI::App& app, Action* selected) {
   cmd->add_option("--csv", o.csv,
                   "profile CSV: position, influence, seed0, ... (input for `theory fit`)");
   cmd->add_option("--plot", o.plot,
-                  "figure stem: measured profile with seed band against fitted theory");
+                  "figure stem: measured profile with seed band against the no-fit prediction, "
+                  "the rollout and the fitted theory");
   cmd->callback([options, parsed, pos, selected] {
     *selected = [options, parsed, pos] {
       parsed->parse();

@@ -1,7 +1,8 @@
-// `posbias theory` and `posbias theory fit`.
+// `posbias theory`, `posbias theory fit` and `posbias theory compare`.
 #include <memory>
 
 #include "commands.h"
+#include "experiments/theory/compare_command.h"
 #include "experiments/theory/fit_command.h"
 #include "experiments/theory/theory_command.h"
 #include "parsed_options.h"
@@ -87,6 +88,31 @@ void register_theory(CLI::App& app, Action* selected) {
     *selected = [fit_options, fit_parsed] {
       fit_parsed->parse();
       run_fit(*fit_options);
+    };
+  });
+
+  auto compare_options = std::make_shared<CompareOptions>();
+  auto compare_parsed = std::make_shared<ParsedOptions>();
+  CLI::App* compare = cmd->add_subcommand(
+      "compare",
+      "Score every measured profile of `posbias birth` results against every run's no-fit "
+      "prediction (median |log10 error|), and say whether each profile is closest to its own: "
+      "the discrimination test across depths, operators or init scales.");
+  CompareOptions& c = *compare_options;
+  compare->add_option("runs", c.runs, "birth --json results (same length), two or more")
+      ->required();
+  compare->add_option("--labels", c.labels, "one label per run (default: file stems)")
+      ->delimiter(',');
+  compare_parsed->add(compare, "--bootstrap", &c.bootstrap,
+                      "bootstrap resamples of each run's seeds for its assignment");
+  compare_parsed->add(compare, "--seed", &c.seed, "bootstrap RNG seed");
+  compare->add_option("--json", c.json, "result file (default: stdout)");
+  compare->add_option("--csv", c.csv, "the error matrix with assignments and dead-zone depths");
+  compare->add_option("--plot", c.plot, "figure stem: the error matrix as a heatmap");
+  compare->callback([compare_options, compare_parsed, selected] {
+    *selected = [compare_options, compare_parsed] {
+      compare_parsed->parse();
+      run_compare(*compare_options);
     };
   });
 }

@@ -27,7 +27,9 @@ struct CommandInfo {
 inline constexpr CommandInfo kTorchCommands[] = {
     {"birth",
      "Measure the influence profile ‖∂y_q/∂x_j‖_F of a transformer at initialization (or of a "
-     "trained checkpoint), average it over seeds and fit the theory (α, Spearman, log R², W1)."},
+     "trained checkpoint), averaged over seeds; predict it with nothing fitted (the theory and "
+     "the rollout with the measured branch strengths α̂), fit the theory, and score every model "
+     "on held-out seeds."},
     {"train",
      "Train the gptj-hop model on the Number or Letter task (answer-only loss, AdamW with "
      "warmup and linear decay, batch 64), logging held-out accuracy per hop and writing "

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -22,16 +23,121 @@
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/theory/operator.h"
+#include "posbias/theory/rollout.h"
 
 namespace posbias {
 namespace {
 
 constexpr std::int64_t kMaxLength = 65536;
+// The rollout keeps every layer's [q, q] attention (float64) over the seeds.
+constexpr double kMaxRolloutBytes = 1024.0 * 1024 * 1024;
 
 double peak_rss_mb() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+// Positive values from a log10 row, the largest 1: predictions that underflow a double stay
+// 1e-300 (an error of hundreds of decades, not a division by zero).
+std::vector<double> from_log10(const std::vector<double>& l) {
+  const double top = *std::max_element(l.begin(), l.end());
+  std::vector<double> out(l.size());
+  for (std::size_t j = 0; j < l.size(); ++j) out[j] = std::max(1e-300, std::pow(10.0, l[j] - top));
+  return out;
+}
+
+std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, AlphaEstimator e) {
+  std::vector<double> mean(seeds.front().of(e).size(), 0.0);
+  for (const auto& s : seeds)
+    for (std::size_t l = 0; l < mean.size(); ++l)
+      mean[l] += s.of(e)[l] / static_cast<double>(seeds.size());
+  return mean;
+}
+
+NoFitPrediction theory_prediction(const BirthResult& r, const MeasuredProfile& mp,
+                                  AlphaEstimator e, PathSum paths, const AttentionOperator& op) {
+  NoFitPrediction p;
+  p.model = "theory";
+  p.estimator = e;
+  p.paths = paths;
+  p.op = op.describe();
+  p.alpha = seed_mean_alpha(r.strength_seeds, e);
+  InfluenceSpec is;
+  is.length = static_cast<std::int64_t>(mp.mean.size());
+  is.layers = r.config.layers;
+  is.alpha = p.alpha;
+  is.op = op;
+  is.paths = paths;
+  p.profile = unit_sum(from_log10(log10_row(influence_row(is))));
+  p.score = compare_shape(mp, p.profile, r.options.bootstrap, r.options.seed);
+  return p;
+}
+
+NoFitPrediction rollout_prediction(const BirthResult& r, const MeasuredProfile& mp,
+                                   const std::vector<std::vector<double>>& attention,
+                                   AlphaEstimator e, PathSum paths) {
+  NoFitPrediction p;
+  p.model = "rollout";
+  p.estimator = e;
+  p.paths = paths;
+  p.op = "measured";
+  p.alpha = seed_mean_alpha(r.strength_seeds, e);
+  RolloutSpec rs;
+  rs.length = static_cast<std::int64_t>(mp.mean.size());
+  rs.attention = attention;
+  rs.alpha = p.alpha;
+  rs.paths = paths;
+  std::vector<double> row = rollout_row(rs);
+  for (double& v : row) v = std::max(v, 1e-300);
+  p.profile = unit_sum(row);
+  p.score = compare_shape(mp, p.profile, r.options.bootstrap, r.options.seed);
+  return p;
+}
+
+// The no-fit predictions (every estimator and path sum; the headline follows --alpha-estimator
+// and --paths), the plain causal operator as a control for windowed and ALiBi runs, and the
+// held-out model comparison.
+void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& attention_sum) {
+  const MeasuredProfile mp{
+      r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
+  const auto q = static_cast<std::int64_t>(r.profile.size());
+  std::vector<std::vector<double>> attention;
+  for (const auto& sum : attention_sum) {
+    const auto mean = (sum / static_cast<double>(r.profile_seeds.size())).contiguous();
+    attention.emplace_back(mean.data_ptr<double>(), mean.data_ptr<double>() + mean.numel());
+  }
+  if (attention.empty() && r.rollout_skipped.empty()) r.rollout_skipped = "no attention kept";
+  if (!attention.empty() && q > kMaxQuadratureRolloutLength &&
+      r.fit_spec.paths == PathSum::kQuadrature) {
+    r.rollout_skipped = "a quadrature rollout is limited to q <= " +
+                        std::to_string(kMaxQuadratureRolloutLength);
+  }
+  for (AlphaEstimator e : {AlphaEstimator::kJacobian, AlphaEstimator::kForward}) {
+    for (PathSum paths : {PathSum::kLinear, PathSum::kQuadrature}) {
+      const bool headline = e == r.options.alpha_estimator && paths == r.fit_spec.paths;
+      NoFitPrediction t = theory_prediction(r, mp, e, paths, r.fit_spec.op);
+      if (headline) r.nofit = t;
+      r.variants.push_back(std::move(t));
+      if (!attention.empty() && (paths == PathSum::kLinear || q <= kMaxQuadratureRolloutLength)) {
+        NoFitPrediction ro = rollout_prediction(r, mp, attention, e, paths);
+        if (headline) r.rollout = ro;
+        r.variants.push_back(std::move(ro));
+      }
+    }
+  }
+  if (!r.fit_spec.op.is_cesaro()) {
+    r.causal_control =
+        theory_prediction(r, mp, r.options.alpha_estimator, r.fit_spec.paths, AttentionOperator{});
+  }
+  if (r.profile_seeds.size() >= 2) {
+    ComparisonInput in;
+    in.seeds = r.profile_seeds;
+    in.theory = r.fit_spec;
+    in.nofit = r.nofit->profile;
+    if (r.rollout) in.rollout = r.rollout->profile;
+    r.comparison = compare_models(in);
+  }
 }
 
 }  // namespace
@@ -84,6 +190,13 @@ ModelConfig birth_model_config(const BirthOptions& o) {
   override_if(o.mlp, c.mlp, "mlp");
   override_if(o.rotary_dim, c.rotary_dim, "rotary-dim");
   if (o.pos) c.pos = *o.pos;
+  if (o.window < 0)
+    throw std::invalid_argument("--window must be >= 1 keys, got " + std::to_string(o.window));
+  if (o.window > 0) c.window = o.window;
+  if (!(std::isfinite(o.attn_scale) && o.attn_scale > 0 && o.attn_scale <= 1000))
+    throw std::invalid_argument("--attn-scale must be in (0, 1000], got " +
+                                fmt::format("{}", o.attn_scale));
+  c.attn_init_scale = o.attn_scale;
   if (o.rotary_dim == 0 && c.rotary_dim > c.head_dim()) c.rotary_dim = 0;
   c.dropout = 0.0;  // measurements run in eval mode
   if (o.length < 2 || o.length > kMaxLength) {
@@ -103,6 +216,8 @@ BirthResult measure_birth(const BirthOptions& o) {
     throw std::invalid_argument("--config and --weights go together");
   if (!o.weights.empty() && o.init != BirthInit::kHf)
     throw std::invalid_argument("--init applies to models at init, not to --weights");
+  if (!o.weights.empty() && o.attn_scale != 1.0)
+    throw std::invalid_argument("--attn-scale applies to models at init, not to --weights");
   JacobianSpec js;
   js.method = o.method;
   js.probes = o.probes;
@@ -117,6 +232,7 @@ BirthResult measure_birth(const BirthOptions& o) {
   r.fit_spec.layers = r.config.layers;
   if (r.config.pos == PosEncoding::kAlibi)
     r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));
+  r.fit_spec.op.window = r.config.window;
   r.fit_spec.bootstrap = o.bootstrap;
   r.fit_spec.seed = o.seed;
   r.fit_spec.paths = o.paths;
@@ -129,6 +245,16 @@ BirthResult measure_birth(const BirthOptions& o) {
           std::max(1, at::get_num_threads()) * jacobian_cotangent_bytes(r.config, o.length),
       "birth at --length " + std::to_string(o.length),
       "use a smaller --length, --layers or --d-model");
+  const std::int64_t q_rows = o.query == 0 ? o.length : o.query;
+  const double attention_bytes =
+      8.0 * static_cast<double>(r.config.layers) * static_cast<double>(q_rows * q_rows);
+  const bool keep_attention = attention_bytes <= kMaxRolloutBytes;
+  if (!keep_attention) {
+    r.rollout_skipped = "the measured attention of " + std::to_string(r.config.layers) +
+                        " layers at q = " + std::to_string(q_rows) + " would take " +
+                        format_bytes(attention_bytes) + " (limit " +
+                        format_bytes(kMaxRolloutBytes) + ")";
+  }
   Transformer model(r.config, /*token_embeddings=*/need_tokens);
   model->eval();
   std::vector<std::vector<std::int64_t>> token_rows;
@@ -139,6 +265,7 @@ BirthResult measure_birth(const BirthOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   Progress progress("birth (" + std::to_string(samples) + " seeds)", samples);
   std::vector<double> entropies;
+  std::vector<torch::Tensor> attention_sum;  // [q, q] per layer, over seeds
   for (int s = 0; s < samples; ++s) {
     const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(s);
     if (!checkpoint) model->init_weights(seed);
@@ -162,6 +289,22 @@ BirthResult measure_birth(const BirthOptions& o) {
     if (js.method != JacobianMethod::kAutogradLoop)
       entropies.push_back(attention_entropy_ratio(cache));
     const std::int64_t q = o.query == 0 ? x.size(1) : o.query;
+    if (cache.blocks.empty()) {  // the autograd loop keeps no cache
+      torch::NoGradGuard no_grad;
+      model->forward_embeddings(x, &cache);
+    }
+    r.strength_seeds.push_back(branch_strength(model, cache, seed));
+    if (keep_attention) {
+      const auto layers = mean_attention(cache);
+      for (std::size_t l = 0; l < layers.size(); ++l) {
+        const auto a = layers[l].slice(0, 0, q).slice(1, 0, q);
+        if (attention_sum.size() <= l) {
+          attention_sum.push_back(a.clone());
+        } else {
+          attention_sum[l] += a;
+        }
+      }
+    }
     const auto acc = p.accessor<double, 1>();
     std::vector<double> row(static_cast<std::size_t>(q));
     for (std::int64_t j = 0; j < q; ++j) row[j] = acc[j];
@@ -190,6 +333,7 @@ BirthResult measure_birth(const BirthOptions& o) {
   r.other_spec.paths = o.paths == PathSum::kLinear ? PathSum::kQuadrature : PathSum::kLinear;
   r.other_spec.bootstrap = 0;
   r.other_fit = fit_profile(mp, r.other_spec);
+  predict_without_fitting(r, attention_sum);
   r.peak_rss_mb = peak_rss_mb();
   return r;
 }
@@ -204,6 +348,8 @@ nlohmann::json to_json(const BirthResult& r) {
                       {"query", o.query == 0 ? o.length : o.query},
                       {"seeds", r.profile_seeds.size()},
                       {"input", o.tokens.empty() ? to_string(o.input) : "tokens:" + o.tokens},
+                      {"window", r.config.window},
+                      {"attn_scale", o.attn_scale},
                       {"init", o.weights.empty() ? to_string(o.init) : "checkpoint"},
                       {"seed", o.seed},
                       {"weights", o.weights.empty() ? "init" : o.weights}};
@@ -217,6 +363,62 @@ nlohmann::json to_json(const BirthResult& r) {
   };
   j["path_sums"] = {{to_string(r.fit_spec.paths), summary(r.fit)},
                     {to_string(r.other_spec.paths), summary(r.other_fit)}};
+  auto interval = [](const Interval& i) {
+    return std::isfinite(i.low) ? nlohmann::json::array({i.low, i.high}) : nlohmann::json();
+  };
+  auto scores = [&](const NoFitPrediction& p) {
+    const ShapeMetrics& m = p.score.at_mean;
+    return nlohmann::json{
+        {"model", p.model},
+        {"estimator", to_string(p.estimator)},
+        {"paths", to_string(p.paths)},
+        {"operator", p.op},
+        {"median_abs_log10_error", m.median_abs_log10_error},
+        {"median_abs_log10_error_ci", interval(p.score.median_abs_log10_error)},
+        {"max_abs_log10_error", m.max_abs_log10_error},
+        {"max_abs_log10_error_ci", interval(p.score.max_abs_log10_error)},
+        {"w1", m.w1},
+        {"w1_ci", interval(p.score.w1)},
+        {"argmin_measured", m.argmin_measured},
+        {"argmin_measured_ci", interval(p.score.argmin_measured)},
+        {"argmin_predicted", m.argmin_predicted},
+        {"recency_ratio", {{"measured", m.recency_measured},
+                           {"measured_ci", interval(p.score.recency_measured)},
+                           {"predicted", m.recency_predicted}}},
+        {"primacy_ratio", {{"measured", m.primacy_measured},
+                           {"measured_ci", interval(p.score.primacy_measured)},
+                           {"predicted", m.primacy_predicted}}}};
+  };
+  auto prediction = [&](const std::optional<NoFitPrediction>& p) {
+    if (!p) return nlohmann::json();
+    nlohmann::json out = scores(*p);
+    out["alpha"] = p->alpha;
+    out["profile"] = p->profile;
+    return out;
+  };
+  j["nofit"] = prediction(r.nofit);
+  j["rollout"] = prediction(r.rollout);
+  if (!r.rollout_skipped.empty()) j["rollout_skipped"] = r.rollout_skipped;
+  j["nofit_variants"] = nlohmann::json::array();
+  for (const auto& v : r.variants) j["nofit_variants"].push_back(scores(v));
+  j["operator_control"] = r.causal_control ? scores(*r.causal_control) : nlohmann::json();
+  nlohmann::json alpha_seeds = nlohmann::json::object();
+  for (AlphaEstimator e : {AlphaEstimator::kJacobian, AlphaEstimator::kForward}) {
+    alpha_seeds[to_string(e)] = nlohmann::json::array();
+    for (const auto& s : r.strength_seeds) alpha_seeds[to_string(e)].push_back(s.of(e));
+  }
+  j["alpha_seeds"] = alpha_seeds;
+  j["comparison"] = nlohmann::json::array();
+  for (const ModelScore& m : r.comparison) {
+    j["comparison"].push_back({{"model", m.model},
+                               {"free_params", m.free_params},
+                               {"heldout_median_abs_log10_error", m.heldout.median_abs_log10_error},
+                               {"heldout_max_abs_log10_error", m.heldout.max_abs_log10_error},
+                               {"heldout_w1", m.heldout.w1},
+                               {"heldout_argmin", m.heldout.argmin_measured},
+                               {"argmin_predicted", m.heldout.argmin_predicted},
+                               {"parameters", m.fit}});
+  }
   j["profile"] = r.profile;
   j["profile_seeds"] = r.profile_seeds;
   j["attention_entropy_ratio"] =
@@ -258,6 +460,23 @@ Figure birth_figure(const BirthResult& r, const std::string& title) {
     other.y.push_back(r.other_fit.theory_log10[i]);
   }
   fig.panels.front().series.push_back(other);
+  // The no-fit predictions at the measured profile's total: nothing fitted to it.
+  double total = 0;
+  for (double v : r.profile) total += v;
+  for (const auto* p : {&r.nofit, &r.rollout}) {
+    if (!*p) continue;
+    Series s;
+    s.title = fmt::format("{} with measured α̂ ({}, {} paths): median |log10 error| {:.3f}",
+                          (*p)->model == "theory" ? "no-fit theory" : "rollout",
+                          to_string((*p)->estimator), to_string((*p)->paths),
+                          (*p)->score.at_mean.median_abs_log10_error);
+    s.style = (*p)->model == "theory" ? "lines lw 3" : "lines dt 3";
+    for (std::size_t i : thin_indices(r.profile.size())) {
+      s.x.push_back(static_cast<double>(i + 1));
+      s.y.push_back(std::log10((*p)->profile[i] * total));
+    }
+    fig.panels.front().series.push_back(s);
+  }
   return fig;
 }
 
@@ -274,11 +493,13 @@ void run_birth(const BirthOptions& o) {
     render_figure(birth_figure(r, title), o.plot);
   }
   std::fprintf(stderr,
-               "birth: Spearman %.4f, log R² %.4f, α = %.3f (%s paths; %s: log R² %.4f, α = %.3f), "
-               "%.1f s, peak RSS %.0f MB\n",
-               r.fit.spearman, r.fit.log_r2, r.fit.alpha, to_string(r.fit_spec.paths),
-               to_string(r.other_spec.paths), r.other_fit.log_r2, r.other_fit.alpha, r.seconds,
-               r.peak_rss_mb);
+               "birth: no-fit median |log10 error| %.3f (rollout %s), fitted α = %.3f (log R² "
+               "%.4f, %s paths), %.1f s, peak RSS %.0f MB\n",
+               r.nofit->score.at_mean.median_abs_log10_error,
+               r.rollout ? fmt::format("{:.3f}", r.rollout->score.at_mean.median_abs_log10_error)
+                               .c_str()
+                         : "skipped",
+               r.fit.alpha, r.fit.log_r2, to_string(r.fit_spec.paths), r.seconds, r.peak_rss_mb);
 }
 
 }  // namespace posbias

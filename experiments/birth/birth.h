@@ -3,7 +3,11 @@
 //
 // Per seed: fresh Hugging Face init (or the loaded weights), an input of L embeddings
 // (Gaussian with the init std, random token ids, or ids from --tokens), and the profile
-// p_j = ‖∂y_q/∂x_j‖_F from jacobian.h. The mean profile is fitted with theory/fit.h.
+// p_j = ‖∂y_q/∂x_j‖_F from jacobian.h. From the same forward passes: each layer's
+// attention-branch strength α̂_l and head-averaged attention A_l (model/branch_strength.h),
+// which predict the profile with nothing fitted to it (the theory with α̂, and the rollout
+// with A_l). The mean profile is also fitted with theory/fit.h, and every model is scored on
+// held-out seeds (theory/model_comparison.h).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +19,10 @@
 #include "posbias/arch/config.h"
 #include "posbias/core/plot.h"
 #include "posbias/jacobian/method.h"
+#include "posbias/model/branch_strength.h"
 #include "posbias/theory/fit.h"
+#include "posbias/theory/model_comparison.h"
+#include "posbias/theory/shape_comparison.h"
 
 namespace posbias {
 
@@ -34,6 +41,9 @@ struct BirthOptions {
   // Overrides of the preset; 0 keeps the preset's value.
   std::int64_t layers = 0, d_model = 0, heads = 0, kv_heads = 0, mlp = 0, rotary_dim = 0;
   std::optional<PosEncoding> pos;  // none keeps the family's
+  std::int64_t window = 0;         // sliding-window attention of W keys; 0 = full causal
+  double attn_scale = 1.0;         // × the attention output projection's init std
+  AlphaEstimator alpha_estimator = AlphaEstimator::kJacobian;  // α̂ of the headline no-fit
   std::int64_t length = 256;       // L
   int seeds = 8;
   JacobianMethod method = JacobianMethod::kExact;
@@ -48,6 +58,17 @@ struct BirthOptions {
   std::string json, csv, plot;
 };
 
+// A prediction with nothing fitted to the measured profile, scored against it.
+struct NoFitPrediction {
+  std::string model;  // "theory" (Π_l (1-α̂_l) I + α̂_l A, A the operator) or "rollout"
+  AlphaEstimator estimator = AlphaEstimator::kJacobian;
+  PathSum paths = PathSum::kLinear;
+  std::string op;              // the operator's name (theory) or "measured" (rollout)
+  std::vector<double> alpha;   // α̂_l per layer (seed mean)
+  std::vector<double> profile;  // unit sum over positions 1..q
+  ShapeComparison score;
+};
+
 struct BirthResult {
   BirthOptions options;  // what was measured
   ModelConfig config;
@@ -57,6 +78,12 @@ struct BirthResult {
   FitSpec fit_spec;
   FitResult other_fit;  // against the other path sum (no bootstrap)
   FitSpec other_spec;
+  std::vector<BranchStrength> strength_seeds;  // per seed
+  std::optional<NoFitPrediction> nofit, rollout;  // --alpha-estimator, --paths
+  std::vector<NoFitPrediction> variants;         // every estimator × path sum × model
+  std::optional<NoFitPrediction> causal_control;  // windowed or ALiBi runs: plain causal A
+  std::string rollout_skipped;                    // why there is no rollout ("" if there is)
+  std::vector<ModelScore> comparison;             // held-out seeds (>= 2 seeds)
   double entropy_ratio = 0;
   double seconds = 0;
   double peak_rss_mb = 0;
@@ -65,7 +92,8 @@ struct BirthResult {
 // Resolves the preset and overrides (throws std::invalid_argument for bad values).
 ModelConfig birth_model_config(const BirthOptions& options);
 BirthResult measure_birth(const BirthOptions& options);
-// {"config", "measurement", the fit (theory/fit_command.h), "path_sums", "profile", ...}.
+// {"config", "measurement", the fit (theory/fit_command.h), "path_sums", "profile", "nofit",
+// "rollout", "nofit_variants", "operator_control", "comparison", ...}.
 nlohmann::json to_json(const BirthResult& result);
 std::string birth_csv(const BirthResult& result);
 Figure birth_figure(const BirthResult& result, const std::string& title);

@@ -304,8 +304,13 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
     // Features that would silently change positions if ignored.
     if (const json* s = in.find("rope_scaling"); s != nullptr && !s->is_null())
       bad(src, "rope_scaling = " + brief(*s) + " is not supported; posbias uses plain RoPE");
-    if (in.boolean("use_sliding_window", false))
-      bad(src, "use_sliding_window = true is not supported; posbias uses full attention");
+  }
+  if (in.boolean("use_sliding_window", false)) {
+    c.sliding_window = in.required_integer("sliding_window", nullptr, 1, 10'000'000);
+    // Qwen2 windows only the layers from max_window_layers on; posbias windows every layer.
+    if (in.integer("max_window_layers", 0, 1024).value_or(0) != 0)
+      bad(src, "use_sliding_window with max_window_layers > 0 is not supported; posbias "
+               "windows every layer (max_window_layers 0)");
   }
   validate_hf_config(c, src);
   return c;
@@ -346,6 +351,11 @@ json to_json(const HfConfig& c) {
   j["initializer_range"] = c.initializer_range;
   j["tie_word_embeddings"] = c.tie_word_embeddings;
   j["position_encoding"] = to_string(c.position_encoding);
+  if (c.sliding_window > 0) {
+    j["use_sliding_window"] = true;
+    j["sliding_window"] = c.sliding_window;
+    j["max_window_layers"] = 0;
+  }
   switch (c.model_type) {
     case Family::kQwen2:
       j["architectures"] = json::array({"Qwen2ForCausalLM"});
@@ -382,6 +392,7 @@ ModelConfig model_config_from_hf(const HfConfig& hf) {
   c.pos = hf.position_encoding;
   c.rotary_dim = hf.rotary_dim == hf.head_dim() ? 0 : hf.rotary_dim;
   c.rope_theta = hf.rope_theta;
+  c.window = hf.sliding_window;
   c.norm_eps = hf.norm_eps;
   c.init_std = hf.initializer_range;
   c.tie_embeddings = hf.tie_word_embeddings;
@@ -410,6 +421,7 @@ HfConfig hf_config_from_model(const ModelConfig& c) {
   hf.position_encoding = c.pos;
   hf.rotary_dim = c.pos == PosEncoding::kRope ? c.rotary_dims() : 0;
   hf.rope_theta = c.rope_theta;
+  hf.sliding_window = c.window;
   hf.norm_eps = c.norm_eps;
   hf.initializer_range = c.init_std;
   hf.activation = c.family == Family::kQwen2 ? "silu" : "gelu_new";

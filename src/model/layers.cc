@@ -64,7 +64,9 @@ PositionContext make_position_context(const ModelConfig& cfg, std::int64_t lengt
     ctx.cos = full.cos().to(dtype);
     ctx.sin = full.sin().to(dtype);
   }
-  const auto causal = torch::ones({length, length}, torch::kBool).tril();
+  // Keys j <= i (causal), and j > i - W with a sliding window of W keys.
+  auto causal = torch::ones({length, length}, torch::kBool).tril();
+  if (cfg.window > 0) causal = causal.triu(-(cfg.window - 1));
   const double neg_inf = -std::numeric_limits<double>::infinity();
   torch::Tensor bias =
       torch::zeros({length, length}, opts).masked_fill(causal.logical_not(), neg_inf);

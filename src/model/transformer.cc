@@ -156,8 +156,9 @@ void TransformerImpl::init_weights(std::uint64_t seed) {
       (name.size() >= 6 && name.substr(name.size() - 6) == "weight") ? t.fill_(1.0) : t.zero_();
     } else if (name.size() >= 4 && name.substr(name.size() - 4) == "bias") {
       t.zero_();
-    } else if (name.find("attn.out.weight") != std::string::npos ||
-               name.find("mlp.proj.weight") != std::string::npos) {
+    } else if (name.find("attn.out.weight") != std::string::npos) {
+      t.normal_(0.0, residual_std * cfg_.attn_init_scale, gen);
+    } else if (name.find("mlp.proj.weight") != std::string::npos) {
       t.normal_(0.0, residual_std, gen);
     } else {
       t.normal_(0.0, std, gen);

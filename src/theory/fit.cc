@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "posbias/theory/bootstrap.h"
 #include "posbias/theory/influence.h"
 
 namespace posbias {
@@ -61,9 +62,9 @@ struct LogFit {
   double log10_gain = 0;
 };
 
-// Optimal gain in closed form: mean residual over positions 1..L-1.
-LogFit log_fit(const std::vector<double>& y, const std::vector<double>& t) {
-  const std::size_t n = y.size() - 1;
+// Optimal gain in closed form: mean residual over positions 1..L-1 (1..L with the query).
+LogFit log_fit(const std::vector<double>& y, const std::vector<double>& t, bool with_query) {
+  const std::size_t n = with_query ? y.size() : y.size() - 1;
   double shift = 0;
   for (std::size_t j = 0; j < n; ++j) {
     if (!std::isfinite(t[j])) return {};
@@ -77,7 +78,9 @@ LogFit log_fit(const std::vector<double>& y, const std::vector<double>& t) {
 
 double fit_alpha(const std::vector<double>& y, const FitSpec& spec) {
   const auto length = static_cast<std::int64_t>(y.size());
-  auto sse = [&](double a) { return log_fit(y, theory_log10(spec, length, a)).sse; };
+  auto sse = [&](double a) {
+    return log_fit(y, theory_log10(spec, length, a), spec.include_query).sse;
+  };
   constexpr int kGrid = 40;
   double best_a = 1.0, best = std::numeric_limits<double>::infinity();
   for (int g = 0; g <= kGrid; ++g) {
@@ -198,7 +201,7 @@ FitResult fit_profile(const MeasuredProfile& profile, const FitSpec& spec) {
   out.paths = spec.paths;
   out.alpha = fit_alpha(y, spec);
   const std::vector<double> t = theory_log10(spec, length, out.alpha);
-  const LogFit lf = log_fit(y, t);
+  const LogFit lf = log_fit(y, t, spec.include_query);
   if (!std::isfinite(lf.sse)) {
     throw std::runtime_error(
         "the theory row is zero at some positions for every α (is the window "
@@ -224,25 +227,12 @@ FitResult fit_profile(const MeasuredProfile& profile, const FitSpec& spec) {
   out.alpha_ci_low = out.alpha_ci_high = std::numeric_limits<double>::quiet_NaN();
   if (profile.seeds.size() >= 2 && spec.bootstrap > 0) {
     std::mt19937_64 rng(spec.seed);
-    std::uniform_int_distribution<std::size_t> pick(0, profile.seeds.size() - 1);
     std::vector<double> alphas;
-    for (int b = 0; b < spec.bootstrap; ++b) {
-      std::vector<double> mean(profile.mean.size(), 0.0);
-      for (std::size_t s = 0; s < profile.seeds.size(); ++s) {
-        const auto& seed = profile.seeds[pick(rng)];
-        for (std::size_t j = 0; j < mean.size(); ++j) mean[j] += seed[j];
-      }
-      alphas.push_back(fit_alpha(log10_of(mean), spec));
-    }
-    std::sort(alphas.begin(), alphas.end());
-    auto quantile = [&](double p) {
-      const double pos = p * static_cast<double>(alphas.size() - 1);
-      const auto i = static_cast<std::size_t>(pos);
-      const double f = pos - static_cast<double>(i);
-      return i + 1 < alphas.size() ? alphas[i] * (1 - f) + alphas[i + 1] * f : alphas[i];
-    };
-    out.alpha_ci_low = quantile(0.025);
-    out.alpha_ci_high = quantile(0.975);
+    for (int b = 0; b < spec.bootstrap; ++b)
+      alphas.push_back(fit_alpha(log10_of(resampled_sum(profile.seeds, rng)), spec));
+    const Interval ci = percentile_interval(alphas);
+    out.alpha_ci_low = ci.low;
+    out.alpha_ci_high = ci.high;
   }
   return out;
 }

@@ -131,6 +131,32 @@ TEST(Cli, BirthMeasuresAndFits) {
   EXPECT_GT(j["attention_entropy_ratio"].get<double>(), 0.99);  // uniform attention at init
   EXPECT_GT(j["profile"][0].get<double>(), j["profile"][12].get<double>());  // primacy
   EXPECT_GT(j["profile"][23].get<double>(), j["profile"][0].get<double>());  // recency anchor
+  // Predictions with nothing fitted: per-layer α̂, unit-sum profiles over every position,
+  // scores, and the held-out comparison of five models.
+  for (const char* key : {"nofit", "rollout"}) {
+    ASSERT_TRUE(j[key].is_object()) << key;
+    EXPECT_EQ(j[key]["alpha"].size(), 4u) << key;
+    ASSERT_EQ(j[key]["profile"].size(), 24u) << key;
+    double sum = 0;
+    for (const auto& v : j[key]["profile"]) sum += v.get<double>();
+    EXPECT_NEAR(sum, 1.0, 1e-9) << key;
+    EXPECT_TRUE(j[key]["median_abs_log10_error"].is_number()) << key;
+    EXPECT_EQ(j[key]["median_abs_log10_error_ci"].size(), 2u) << key;
+    EXPECT_TRUE(j[key]["argmin_measured"].is_number_integer()) << key;
+    EXPECT_TRUE(j[key]["argmin_predicted"].is_number_integer()) << key;
+  }
+  EXPECT_EQ(j["nofit"]["estimator"], "jacobian");
+  EXPECT_EQ(j["nofit_variants"].size(), 8u);  // 2 estimators × 2 path sums × theory, rollout
+  EXPECT_TRUE(j["operator_control"].is_null());
+  ASSERT_EQ(j["comparison"].size(), 5u);
+  for (const auto& m : j["comparison"]) {
+    EXPECT_TRUE(m["heldout_median_abs_log10_error"].is_number()) << m;
+    EXPECT_EQ(m["free_params"].get<int>(), m["model"] == "theory_fit" ||
+                                                   m["model"] == "power_law" ||
+                                                   m["model"] == "exponential"
+                                               ? 2
+                                               : 0);
+  }
   // The CSV feeds `theory fit` directly.
   const CliResult f = run_cli("theory fit --profile " + (dir / "b.csv").string() + " -H 4");
   EXPECT_EQ(f.code, 0) << f.err;
@@ -162,6 +188,13 @@ TEST(Cli, BirthBadInput) {
   expect_usage_error("birth --init xavier", "xavier");
   expect_usage_error("birth --pos sideways", "sideways");
   expect_usage_error("birth --weights x.safetensors", "--config");
+  expect_usage_error("birth --window 0", "--window");
+  expect_usage_error("birth --window -4", "--window");
+  expect_usage_error("birth --attn-scale 0", "--attn-scale");
+  expect_usage_error("birth --attn-scale -1", "--attn-scale");
+  expect_usage_error("birth --attn-scale nan", "--attn-scale");
+  expect_usage_error("birth --attn-scale inf", "--attn-scale");
+  expect_usage_error("birth --alpha-estimator guess", "guess");
   // Memory is planned before anything is allocated: one line naming the bytes, exit 2.
   expect_usage_error("birth --arch qwen2-0.5b --length 65536", "available");
   expect_usage_error("birth --arch gpt2 --length 20000", "needs about");

@@ -318,8 +318,12 @@ TEST(HfConfig, RejectsBadStringsAndFlags) {
                  "position_encoding must be a string");
   expect_invalid(patched(kTinyQwen2, R"({"rope_scaling":{"type":"linear","factor":2.0}})"),
                  "rope_scaling = {\"factor\":2.0,\"type\":\"linear\"} is not supported");
-  expect_invalid(patched(kTinyQwen2, R"({"use_sliding_window":true})"),
-                 "use_sliding_window = true is not supported");
+  expect_invalid(patched(kTinyQwen2, R"({"use_sliding_window":true})"), "sliding_window");
+  expect_invalid(patched(kTinyQwen2, R"({"use_sliding_window":true,"sliding_window":0})"),
+                 "sliding_window");
+  expect_invalid(patched(kTinyQwen2,
+                         R"({"use_sliding_window":true,"sliding_window":8,"max_window_layers":2})"),
+                 "max_window_layers > 0 is not supported");
   expect_invalid(patched(kTinyQwen2, R"({"use_sliding_window":"no"})"),
                  "use_sliding_window must be true or false");
 }

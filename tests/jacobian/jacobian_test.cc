@@ -72,6 +72,38 @@ TEST(Jacobian, ExactMatchesAutogradLoop) {
 // Longer than one causal block of the attention backward (64 query rows), so the blocked
 // products and the diagonal blocks are exercised; and the general backward (cotangents at
 // every position) agrees with the query-row one it generalizes.
+// A sliding window of W keys over H layers: the query reaches back at most H·(W-1)
+// positions, so the exact profile is exactly zero before that and positive from there on,
+// and the batched engine still equals the autograd loop. With ALiBi too.
+TEST(Jacobian, WindowLimitsTheReachToLayersTimesWindow) {
+  for (Family f : {Family::kGpt2, Family::kQwen2, Family::kGptj}) {
+    for (PosEncoding pos : {PosEncoding::kLearned, PosEncoding::kRope, PosEncoding::kAlibi}) {
+      ModelConfig c = tiny(f, pos);
+      c.window = 3;
+      Transformer m(c);
+      m->init_weights(4);
+      perturb(m, 2);
+      m->to(torch::kFloat64);
+      m->eval();
+      torch::manual_seed(9);
+      const auto x = (torch::randn({1, 14, 16}) * 0.5).to(torch::kFloat64);
+      const auto a = jacobian_profile(m, x, JacobianSpec{JacobianMethod::kAutogradLoop, 0});
+      const auto b = jacobian_profile(m, x, JacobianSpec{JacobianMethod::kExact, 0});
+      const std::int64_t first = 14 - c.layers * (c.window - 1);  // 1-based: 8
+      for (std::int64_t j = 1; j <= 14; ++j) {
+        const double v = a[j - 1].item<double>();
+        if (j < first) {
+          EXPECT_EQ(v, 0.0) << to_string(f) << "/" << to_string(pos) << " j=" << j;
+          EXPECT_EQ(b[j - 1].item<double>(), 0.0);
+        } else {
+          EXPECT_GT(v, 0.0) << to_string(f) << "/" << to_string(pos) << " j=" << j;
+          EXPECT_NEAR(b[j - 1].item<double>() / v, 1.0, 1e-10) << j;
+        }
+      }
+    }
+  }
+}
+
 TEST(Jacobian, LongSequencesCrossCausalBlocks) {
   for (Family f : {Family::kGpt2, Family::kQwen2}) {
     ModelConfig cfg = tiny(f, f == Family::kGpt2 ? PosEncoding::kLearned : PosEncoding::kRope);

@@ -40,6 +40,12 @@ struct ModelConfig {
   // GPT-2's init draws the residual projections (attention and MLP output) with std
   // init_std/√(2·layers), as Hugging Face does; false draws them like every other weight.
   bool residual_init_scaling = true;
+  // Sliding-window causal attention: query i sees keys i-W+1..i (every layer); 0 = all keys
+  // up to i. Hugging Face's use_sliding_window / sliding_window (max_window_layers 0).
+  std::int64_t window = 0;
+  // Multiplies the attention output projection's init std (`birth --attn-scale`): the
+  // attention branch's strength at init. Not saved in config.json (weights carry it).
+  double attn_init_scale = 1.0;
 
   std::int64_t head_dim() const { return d_model / heads; }
   std::int64_t rotary_dims() const { return rotary_dim == 0 ? head_dim() : rotary_dim; }

@@ -41,6 +41,9 @@ struct HfConfig {
   double embd_pdrop = 0;            // as resid_pdrop
   double attn_pdrop = 0;            // qwen2 "attention_dropout" (default 0)
   PosEncoding position_encoding = PosEncoding::kLearned;  // gpt2 learned, else rope
+  // "sliding_window" when "use_sliding_window" is true (every layer: "max_window_layers" 0);
+  // 0 = full causal attention. A posbias extension for gpt2/gptj.
+  std::int64_t sliding_window = 0;
 
   std::int64_t head_dim() const { return hidden_size / num_attention_heads; }
   bool operator==(const HfConfig&) const = default;

@@ -124,7 +124,8 @@ class TransformerImpl : public torch::nn::Module {
   explicit TransformerImpl(const ModelConfig& cfg, bool token_embeddings = true);
 
   // Hugging Face initialization, deterministic for a seed: normal(0, init_std) weights and
-  // embeddings, zero biases, unit norm weights, GPT-2's residual projections / sqrt(2·layers).
+  // embeddings, zero biases, unit norm weights, GPT-2's residual projections / sqrt(2·layers),
+  // the attention output projection's std times cfg.attn_init_scale.
   // Draws from a CPU generator of its own seeded with `seed` (the stream manual_seed(seed)
   // would give), never from torch's global generator, whose state it leaves untouched.
   void init_weights(std::uint64_t seed);

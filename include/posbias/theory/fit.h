@@ -28,6 +28,9 @@ struct FitSpec {
   PathSum paths = PathSum::kLinear;  // how paths through layer sets combine (influence.h)
   int bootstrap = 200;               // bootstrap resamples over seeds (needs >= 2 seeds)
   std::uint64_t seed = 0;            // bootstrap RNG seed
+  // Fit α and the gain on positions 1..L (the query's recency anchor too) instead of 1..L-1.
+  // The metrics below stay on 1..L-1 either way.
+  bool include_query = false;
 
   // Throws std::invalid_argument naming the bad field (layers, --bootstrap, the operator).
   void validate() const;

@@ -1,0 +1,231 @@
+#include "experiments/theory/compare_command.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <stdexcept>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/csv.h"
+#include "posbias/theory/bootstrap.h"
+#include "posbias/theory/shape_comparison.h"
+
+namespace posbias {
+namespace {
+
+constexpr std::uintmax_t kMaxRunBytes = std::uintmax_t{256} << 20;
+constexpr std::size_t kMaxRuns = 256;
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw std::runtime_error("cannot read '" + path + "': not a regular file");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec || size > kMaxRunBytes)
+    throw std::runtime_error("'" + path + "' is over the 256 MiB limit of a birth result");
+  std::ifstream in(path, std::ios::binary);
+  std::string text(size, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (!in) throw std::runtime_error("cannot read '" + path + "'");
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    throw std::runtime_error("'" + path + "' is not valid JSON");
+  }
+}
+
+std::vector<double> positive_row(const nlohmann::json& j, const std::string& path,
+                                 const std::string& field) {
+  if (!j.is_array() || j.size() < 2 || j.size() > 10'000'000)
+    throw std::runtime_error("'" + path + "': " + field + " must be an array of >= 2 numbers");
+  std::vector<double> out;
+  out.reserve(j.size());
+  for (const auto& v : j) {
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0)
+      throw std::runtime_error("'" + path + "': " + field + " must hold finite numbers > 0");
+    out.push_back(v.get<double>());
+  }
+  return out;
+}
+
+const nlohmann::json& field(const nlohmann::json& j, const char* key, const std::string& path) {
+  if (!j.is_object() || !j.contains(key))
+    throw std::runtime_error("'" + path + "' has no \"" + key +
+                             "\" (is it a `posbias birth --json` result?)");
+  return j.at(key);
+}
+
+CompareRun read_run(const std::string& path, const std::string& label) {
+  const nlohmann::json j = read_json_file(path);
+  CompareRun r;
+  r.file = path;
+  r.label = label;
+  r.measured = positive_row(field(j, "profile", path), path, "profile");
+  const auto& nofit = field(j, "nofit", path);
+  r.predicted = positive_row(field(nofit, "profile", path), path, "nofit.profile");
+  if (r.predicted.size() != r.measured.size())
+    throw std::runtime_error("'" + path + "': nofit.profile and profile differ in length");
+  const auto& alpha = field(nofit, "alpha", path);
+  if (!alpha.is_array() || alpha.empty() || alpha.size() > 1024)
+    throw std::runtime_error("'" + path + "': nofit.alpha must list 1..1024 layers");
+  r.layers = static_cast<std::int64_t>(alpha.size());
+  for (const auto& a : alpha) {
+    if (!a.is_number() || !(a.get<double>() >= 0 && a.get<double>() <= 1))
+      throw std::runtime_error("'" + path + "': nofit.alpha must hold numbers in [0, 1]");
+    r.alpha_mean += a.get<double>() / static_cast<double>(alpha.size());
+  }
+  const auto& seeds = field(j, "profile_seeds", path);
+  if (!seeds.is_array() || seeds.size() > 100000)
+    throw std::runtime_error("'" + path + "': profile_seeds must be an array");
+  for (const auto& s : seeds) {
+    r.seeds.push_back(positive_row(s, path, "profile_seeds"));
+    if (r.seeds.back().size() != r.measured.size())
+      throw std::runtime_error("'" + path + "': profile_seeds rows differ from profile in length");
+  }
+  auto depth = [](const std::vector<double>& p) {
+    return *std::min_element(p.begin(), p.end()) / p.front();
+  };
+  r.dead_zone_measured = depth(r.measured);
+  r.dead_zone_predicted = depth(r.predicted);
+  r.dead_zone_factorial = 1.0 / std::tgamma(static_cast<double>(r.layers));  // 1/(H-1)!
+  return r;
+}
+
+std::vector<double> errors_against(const std::vector<double>& measured,
+                                   const std::vector<CompareRun>& runs) {
+  std::vector<double> e;
+  for (const auto& k : runs) e.push_back(shape_metrics(measured, k.predicted).median_abs_log10_error);
+  return e;
+}
+
+int argmin(const std::vector<double>& v) {
+  return static_cast<int>(std::min_element(v.begin(), v.end()) - v.begin());
+}
+
+}  // namespace
+
+CompareResult compare_runs(const CompareOptions& o) {
+  if (o.runs.size() < 2 || o.runs.size() > kMaxRuns)
+    throw std::invalid_argument("theory compare needs 2.." + std::to_string(kMaxRuns) +
+                                " birth results, got " + std::to_string(o.runs.size()));
+  if (!o.labels.empty() && o.labels.size() != o.runs.size())
+    throw std::invalid_argument("--labels needs one label per run (" +
+                                std::to_string(o.runs.size()) + "), got " +
+                                std::to_string(o.labels.size()));
+  if (o.bootstrap < 0 || o.bootstrap > 100000)
+    throw std::invalid_argument("--bootstrap must be in 0..100000");
+  CompareResult r;
+  for (std::size_t i = 0; i < o.runs.size(); ++i) {
+    const std::string label =
+        o.labels.empty() ? std::filesystem::path(o.runs[i]).stem().string() : o.labels[i];
+    r.runs.push_back(read_run(o.runs[i], label));
+    if (r.runs.back().measured.size() != r.runs.front().measured.size())
+      throw std::invalid_argument("'" + o.runs[i] + "' has " +
+                                  std::to_string(r.runs.back().measured.size()) +
+                                  " positions, '" + o.runs[0] + "' " +
+                                  std::to_string(r.runs.front().measured.size()) +
+                                  ": compare runs at one length");
+  }
+  std::mt19937_64 rng(o.seed);
+  for (std::size_t i = 0; i < r.runs.size(); ++i) {
+    r.error.push_back(errors_against(r.runs[i].measured, r.runs));
+    r.assigned.push_back(argmin(r.error[i]));
+    double other = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < r.runs.size(); ++k)
+      if (k != i) other = std::min(other, r.error[i][k]);
+    r.margin.push_back(other - r.error[i][i]);
+    r.correct += r.assigned[i] == static_cast<int>(i);
+    int self = 0;
+    const auto& seeds = r.runs[i].seeds;
+    for (int b = 0; seeds.size() >= 2 && b < o.bootstrap; ++b)
+      self += argmin(errors_against(resampled_sum(seeds, rng), r.runs)) == static_cast<int>(i);
+    r.bootstrap_self.push_back(seeds.size() >= 2 && o.bootstrap > 0
+                                   ? static_cast<double>(self) / o.bootstrap
+                                   : std::numeric_limits<double>::quiet_NaN());
+  }
+  return r;
+}
+
+nlohmann::json to_json(const CompareResult& r) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (std::size_t i = 0; i < r.runs.size(); ++i) {
+    const CompareRun& run = r.runs[i];
+    runs.push_back({{"label", run.label},
+                    {"file", run.file},
+                    {"layers", run.layers},
+                    {"seeds", run.seeds.size()},
+                    {"alpha_mean", run.alpha_mean},
+                    {"own_error", r.error[i][i]},
+                    {"assigned", r.runs[static_cast<std::size_t>(r.assigned[i])].label},
+                    {"margin", r.margin[i]},
+                    {"bootstrap_self", std::isfinite(r.bootstrap_self[i])
+                                           ? nlohmann::json(r.bootstrap_self[i])
+                                           : nlohmann::json()},
+                    {"dead_zone", {{"measured", run.dead_zone_measured},
+                                   {"predicted", run.dead_zone_predicted},
+                                   {"one_over_h_minus_1_factorial", run.dead_zone_factorial}}}});
+  }
+  return {{"runs", runs},
+          {"errors", r.error},
+          {"correct", r.correct},
+          {"total", r.runs.size()},
+          {"statistic", "median |log10(measured/predicted)|, unit-sum profiles, positions 1..q"}};
+}
+
+std::string compare_csv(const CompareResult& r) {
+  std::string out = "run";
+  for (const auto& k : r.runs) out += "," + csv_quoted("vs " + k.label);
+  out += ",assigned,margin,bootstrap_self,layers,alpha_mean,dead_zone_measured,"
+         "dead_zone_predicted,dead_zone_factorial\n";
+  for (std::size_t i = 0; i < r.runs.size(); ++i) {
+    out += csv_quoted(r.runs[i].label);
+    for (double e : r.error[i]) out += fmt::format(",{:.6g}", e);
+    const CompareRun& run = r.runs[i];
+    out += fmt::format(",{},{:.6g},{:.4g},{},{:.6g},{:.6g},{:.6g},{:.6g}\n",
+                       csv_quoted(r.runs[static_cast<std::size_t>(r.assigned[i])].label),
+                       r.margin[i], r.bootstrap_self[i], run.layers, run.alpha_mean,
+                       run.dead_zone_measured, run.dead_zone_predicted, run.dead_zone_factorial);
+  }
+  return out;
+}
+
+Figure compare_figure(const CompareResult& r) {
+  Panel p;
+  p.title = fmt::format("median |log10 error| of each measured profile (rows) against each run's "
+                        "no-fit prediction (columns): {} of {} on the diagonal",
+                        r.correct, r.runs.size());
+  p.xlabel = "no-fit prediction of run";
+  p.ylabel = "measured profile of run";
+  double top = 0;
+  for (const auto& row : r.error)
+    for (double e : row) top = std::max(top, e);
+  for (const auto& run : r.runs) {
+    p.heatmap.x_labels.push_back(run.label);
+    p.heatmap.y_labels.push_back(run.label);
+  }
+  p.heatmap.z = r.error;
+  p.heatmap.zmin = 0;
+  p.heatmap.zmax = top;
+  p.heatmap.z_label = "median |log10 error|";
+  Figure fig;
+  fig.panels = {p};
+  return fig;
+}
+
+void run_compare(const CompareOptions& o) {
+  const CompareResult r = compare_runs(o);
+  write_output(o.json, to_json(r).dump(2) + "\n");
+  if (!o.csv.empty()) write_file_atomic(o.csv, compare_csv(r));
+  if (!o.plot.empty()) render_figure(compare_figure(r), o.plot);
+  std::fprintf(stderr, "theory compare: %d of %zu measured profiles closest to their own no-fit "
+               "prediction\n", r.correct, r.runs.size());
+}
+
+}  // namespace posbias

@@ -1,0 +1,43 @@
+// The attention branch's strength per layer, read off one forward pass (docs/birth.md), and
+// the layer's head-averaged attention: what the no-fit theory and the rollout need.
+//
+// Two estimators of the theory's α_l (N_l = (1-α_l) I + α_l A):
+//  - jacobian: α̂ = g/(s+g). g² = mean over positions j of ‖V·J_norm(x_j)‖²_F / D, the gain
+//    of the attention branch's value path (V = Σ_h W_O,h W_V,kv(h), J_norm the first norm's
+//    Jacobian at x_j) relative to the identity path; the score path is ignored (attention is
+//    uniform at init). s = 1 for sequential blocks, whose MLP multiplies both paths alike;
+//    for parallel (GPT-J) blocks the MLP sits beside the identity: s² = 1 + ‖J_mlp·J_norm‖²_F/D
+//    (8 Gaussian probes per position).
+//  - forward: ml-uhh's λ = mean over positions of ‖a_j‖ / (‖x_j‖ + ‖a_j‖), a the attention
+//    branch's output and x the layer input.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "posbias/model/transformer.h"
+
+namespace posbias {
+
+enum class AlphaEstimator { kJacobian, kForward };
+AlphaEstimator parse_alpha_estimator(const std::string& name);  // jacobian | forward
+std::string to_string(AlphaEstimator estimator);
+
+struct BranchStrength {
+  std::vector<double> jacobian;  // α̂_l per layer
+  std::vector<double> forward;   // λ_l per layer
+  const std::vector<double>& of(AlphaEstimator e) const {
+    return e == AlphaEstimator::kJacobian ? jacobian : forward;
+  }
+};
+
+// From the cache of one forward (batch 0). probe_seed seeds the parallel blocks' MLP probes.
+BranchStrength branch_strength(const Transformer& model, const ForwardCache& cache,
+                               std::uint64_t probe_seed);
+// Layer l's attention pattern averaged over heads, [L, L] float64 (batch 0).
+std::vector<torch::Tensor> mean_attention(const ForwardCache& cache);
+
+}  // namespace posbias

@@ -1,0 +1,93 @@
+#include "posbias/model/branch_strength.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace posbias {
+namespace {
+
+// Σ_h W_O,h·W_V,kv(h): the attention branch's value path as one [D, D] matrix (float64).
+torch::Tensor value_output_matrix(const AttentionImpl& attn) {
+  const auto e = attn.head_dim, h = attn.heads, k = attn.kv_heads;
+  const auto wv = attn.qkv->weight.detach().narrow(0, (h + k) * e, k * e).to(torch::kFloat64);
+  const auto wo = attn.out->weight.detach().to(torch::kFloat64);  // [D, H·E]
+  torch::Tensor v = torch::zeros({wo.size(0), wv.size(1)}, wo.options());
+  for (std::int64_t head = 0; head < h; ++head) {
+    const std::int64_t kv = head / (h / k);
+    v += torch::matmul(wo.narrow(1, head * e, e), wv.narrow(0, kv * e, e));
+  }
+  return v;
+}
+
+// ‖M·J_norm(x_j)‖²_F for every position j: J_norm = diag(w)·rstd·(I - c·11ᵀ/D - x̂x̂ᵀ/D)
+// (c = 1 for LayerNorm, 0 for RMSNorm). With B = M·diag(w), b1 = B·1 and bx = B·x̂:
+// ‖B‖² + c‖b1‖²/D + ‖bx‖²‖x̂‖²/D² − 2c‖b1‖²/D − 2‖bx‖²/D + 2c(b1·bx)(1·x̂)/D².
+torch::Tensor norm_composed_frobenius2(const torch::Tensor& m, const NormImpl& norm,
+                                       const NormCache& nc) {
+  const auto b = m * norm.weight.detach().to(torch::kFloat64).unsqueeze(0);  // [D, D]
+  const double d = static_cast<double>(b.size(1));
+  const double c = norm.rms ? 0.0 : 1.0;
+  const auto xhat = nc.xhat[0].to(torch::kFloat64);  // [L, D]
+  const auto rstd = nc.rstd[0].to(torch::kFloat64).squeeze(-1);
+  const double bb = b.pow(2).sum().item<double>();
+  const auto b1 = b.sum(1);                    // [D]
+  const auto bx = torch::matmul(xhat, b.t());  // [L, D]
+  const double b1n = b1.pow(2).sum().item<double>();
+  const auto bxn = bx.pow(2).sum(1), xn = xhat.pow(2).sum(1);
+  const auto cross = torch::matmul(bx, b1) * xhat.sum(1);
+  const auto f = bb + c * b1n / d + bxn * xn / (d * d) - 2 * c * b1n / d - 2 * bxn / d +
+                 2 * c * cross / (d * d);
+  return f * rstd.pow(2);
+}
+
+}  // namespace
+
+AlphaEstimator parse_alpha_estimator(const std::string& name) {
+  if (name == "jacobian") return AlphaEstimator::kJacobian;
+  if (name == "forward") return AlphaEstimator::kForward;
+  throw std::invalid_argument("--alpha-estimator must be jacobian or forward, got '" + name + "'");
+}
+
+std::string to_string(AlphaEstimator e) {
+  return e == AlphaEstimator::kJacobian ? "jacobian" : "forward";
+}
+
+BranchStrength branch_strength(const Transformer& model, const ForwardCache& cache,
+                               std::uint64_t probe_seed) {
+  torch::NoGradGuard no_grad;
+  const std::size_t layers = model->layers.size();
+  if (cache.blocks.size() != layers)
+    throw std::logic_error("branch_strength needs the cache of a full forward pass");
+  BranchStrength out;
+  auto gen = at::detail::createCPUGenerator(probe_seed ^ 0x5eedb4a9cULL);
+  for (std::size_t l = 0; l < layers; ++l) {
+    const BlockImpl& block = *model->layers[l];
+    const BlockCache& bc = cache.blocks[l];
+    const double d = static_cast<double>(bc.resid_pre.size(-1));
+    const auto g2 =
+        norm_composed_frobenius2(value_output_matrix(*block.attn), *block.ln1, bc.ln1) / d;
+    const double g = std::sqrt(g2.mean().item<double>());
+    double s = 1.0;
+    if (block.parallel) {  // the MLP beside the identity: E‖(J_mlp·J_norm)ᵀv‖² = ‖·‖²_F
+      constexpr std::int64_t kProbes = 8;
+      const auto& x = bc.resid_pre;
+      const auto v = at::normal(0.0, 1.0, {kProbes, x.size(0), x.size(1), x.size(2)}, gen)
+                         .to(x.scalar_type());
+      const auto back = block.ln1->backward(bc.ln1, block.mlp->backward(bc.mlp, v));
+      s = std::sqrt(1.0 + back.to(torch::kFloat64).pow(2).sum(-1).mean().item<double>() / d);
+    }
+    out.jacobian.push_back(g / (s + g));
+    const auto a = bc.attn_out[0].to(torch::kFloat64).norm(2, -1);
+    const auto x = bc.resid_pre[0].to(torch::kFloat64).norm(2, -1);
+    out.forward.push_back((a / (x + a)).mean().item<double>());
+  }
+  return out;
+}
+
+std::vector<torch::Tensor> mean_attention(const ForwardCache& cache) {
+  std::vector<torch::Tensor> out;
+  for (const auto& bc : cache.blocks) out.push_back(bc.attn.pattern[0].to(torch::kFloat64).mean(0));
+  return out;
+}
+
+}  // namespace posbias

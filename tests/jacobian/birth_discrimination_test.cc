@@ -1,0 +1,91 @@
+// Tests that could fail: small models at init must pick their own no-fit prediction out of
+// other depths' (theory compare), prefer the operator they were built with (window, ALiBi)
+// over plain causal attention, and move α̂ with the attention output's init scale.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "experiments/birth/birth.h"
+#include "experiments/theory/compare_command.h"
+#include "posbias/core/atomic_file.h"
+
+namespace posbias {
+namespace {
+
+BirthOptions small(Family family, std::int64_t layers) {
+  BirthOptions o;
+  o.arch = to_string(family);
+  o.layers = layers;
+  o.d_model = 32;
+  o.heads = 4;
+  o.kv_heads = family == Family::kQwen2 ? 2 : 0;
+  o.length = 32;
+  o.seeds = 4;
+  o.bootstrap = 50;
+  return o;
+}
+
+double mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x / static_cast<double>(v.size());
+  return s;
+}
+
+TEST(BirthDiscrimination, EachDepthPicksItsOwnPrediction) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("posbias_birth_depth_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (Family family : {Family::kGpt2, Family::kQwen2}) {
+    CompareOptions co;
+    for (std::int64_t h : {1, 2, 4, 8}) {
+      const BirthResult r = measure_birth(small(family, h));
+      ASSERT_TRUE(r.nofit.has_value());
+      const auto file = dir / (to_string(family) + "_h" + std::to_string(h) + ".json");
+      write_file_atomic(file, to_json(r).dump());
+      co.runs.push_back(file.string());
+    }
+    const CompareResult c = compare_runs(co);
+    EXPECT_EQ(c.correct, 4) << to_string(family) << ": " << to_json(c).dump(1);
+    // The dead zone deepens with depth, measured and predicted.
+    for (std::size_t i = 1; i < c.runs.size(); ++i) {
+      EXPECT_LT(c.runs[i].dead_zone_measured, c.runs[i - 1].dead_zone_measured) << i;
+      EXPECT_LT(c.runs[i].dead_zone_predicted, c.runs[i - 1].dead_zone_predicted) << i;
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(BirthDiscrimination, TheModelsOperatorBeatsPlainCausal) {
+  BirthOptions window = small(Family::kGpt2, 4);
+  window.window = 6;
+  BirthOptions alibi = small(Family::kGpt2, 4);
+  alibi.pos = PosEncoding::kAlibi;
+  for (const BirthOptions& o : {window, alibi}) {
+    const BirthResult r = measure_birth(o);
+    ASSERT_TRUE(r.causal_control.has_value());
+    const double own = r.nofit->score.at_mean.median_abs_log10_error;
+    const double causal = r.causal_control->score.at_mean.median_abs_log10_error;
+    EXPECT_LT(2 * own, causal) << r.nofit->op << ": " << own << " vs causal " << causal;
+  }
+}
+
+TEST(BirthDiscrimination, AttentionInitScaleMovesAlphaAndTheProfile) {
+  std::vector<double> alpha, middle;
+  for (double s : {0.25, 1.0, 4.0}) {
+    BirthOptions o = small(Family::kGpt2, 4);
+    o.attn_scale = s;
+    const BirthResult r = measure_birth(o);
+    alpha.push_back(mean(r.nofit->alpha));
+    middle.push_back(r.profile[16] / r.profile[31]);  // the middle against the query itself
+    EXPECT_LT(r.nofit->score.at_mean.median_abs_log10_error, 0.15) << "scale " << s;
+  }
+  EXPECT_LT(alpha[0], alpha[1]);
+  EXPECT_LT(alpha[1], alpha[2]);
+  EXPECT_LT(middle[0], middle[1]);  // a stronger branch carries more from the middle
+  EXPECT_LT(middle[1], middle[2]);
+}
+
+}  // namespace
+}  // namespace posbias

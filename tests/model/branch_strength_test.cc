@@ -1,0 +1,115 @@
+// The measured branch strength: the jacobian estimator against the Jacobian of the attention
+// branch's value path built by autograd from the modules' own forwards, for LayerNorm,
+// RMSNorm with GQA, and GPT-J's parallel block (whose MLP probes are checked against the
+// exact MLP Jacobian); and the positive control: scaling W_O's init by s scales layer 0's
+// gain by exactly s.
+#include "posbias/model/branch_strength.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace posbias {
+namespace {
+
+ModelConfig tiny(Family f) {
+  ModelConfig c = family_default(f);
+  c.vocab = 37;
+  c.d_model = 16;
+  c.layers = 3;
+  c.heads = 4;
+  c.kv_heads = f == Family::kQwen2 ? 2 : 4;
+  c.mlp = 24;
+  c.max_positions = 32;
+  c.rotary_dim = f == Family::kGptj ? 2 : 0;
+  c.dropout = 0.0;
+  return c;
+}
+
+// ‖∂g/∂x‖²_F for g: R^D → R^D at x, by D reverse passes.
+double jacobian_frobenius2(const std::function<torch::Tensor(const torch::Tensor&)>& g,
+                           const torch::Tensor& x0) {
+  const auto x = x0.detach().clone().requires_grad_(true);
+  const auto y = g(x);
+  double sum = 0;
+  for (std::int64_t k = 0; k < y.size(0); ++k) {
+    const auto grad = torch::autograd::grad({y[k]}, {x}, {}, /*retain_graph=*/true)[0];
+    sum += grad.pow(2).sum().item<double>();
+  }
+  return sum;
+}
+
+TEST(BranchStrength, JacobianEstimatorEqualsTheValuePathJacobian) {
+  for (Family f : {Family::kGpt2, Family::kQwen2, Family::kGptj}) {
+    Transformer m(tiny(f));
+    m->init_weights(7);
+    m->to(torch::kFloat64);
+    m->eval();
+    torch::manual_seed(1);
+    const auto x = torch::randn({1, 10, 16}, torch::kFloat64) * 0.3;
+    ForwardCache cache;
+    {
+      torch::NoGradGuard ng;
+      m->forward_embeddings(x, &cache);
+    }
+    const BranchStrength got = branch_strength(m, cache, 3);
+    ASSERT_EQ(got.jacobian.size(), 3U);
+    for (std::size_t l = 0; l < 3; ++l) {
+      Block& b = m->layers[l];
+      const auto e = b->attn->head_dim, h = b->attn->heads, k = b->attn->kv_heads;
+      // The value path at one position: norm → v heads → each query head reads its kv head
+      // → output projection (attention weights left out).
+      auto value_path = [&](const torch::Tensor& row) {
+        const auto v = b->attn->qkv(b->ln1(row)).narrow(-1, (h + k) * e, k * e).view({k, e});
+        return b->attn->out(v.repeat_interleave(h / k, 0).reshape({h * e}));
+      };
+      auto mlp_path = [&](const torch::Tensor& row) { return b->mlp(b->ln1(row)); };
+      const auto input = cache.blocks[l].resid_pre[0];
+      double g2 = 0, m2 = 0;
+      for (std::int64_t j = 0; j < 10; ++j) {
+        g2 += jacobian_frobenius2(value_path, input[j]) / 16.0 / 10.0;
+        if (b->parallel) m2 += jacobian_frobenius2(mlp_path, input[j]) / 16.0 / 10.0;
+      }
+      const double g = std::sqrt(g2);
+      const double s = std::sqrt(1.0 + m2);
+      const double want = g / (s + g);
+      // Sequential blocks: exact. Parallel: s comes from 8 probes per position.
+      EXPECT_NEAR(got.jacobian[l] / want, 1.0, b->parallel ? 0.05 : 1e-10)
+          << to_string(f) << " layer " << l;
+      // forward: ‖a‖/(‖x‖+‖a‖) from the cache's own tensors.
+      const auto a = cache.blocks[l].attn_out[0].norm(2, -1), xn = input.norm(2, -1);
+      EXPECT_NEAR(got.forward[l], (a / (xn + a)).mean().item<double>(), 1e-12);
+    }
+    const auto attention = mean_attention(cache);
+    ASSERT_EQ(attention.size(), 3U);
+    EXPECT_NEAR(attention[1].sum(1).sub(1).abs().max().item<double>(), 0.0, 1e-12);
+    EXPECT_EQ(attention[1][2][5].item<double>(), 0.0);  // causal
+  }
+}
+
+TEST(BranchStrength, AttentionInitScaleScalesTheFirstLayersGain) {
+  auto alpha0 = [](double scale) {
+    ModelConfig c = tiny(Family::kGpt2);
+    c.attn_init_scale = scale;
+    Transformer m(c);
+    m->init_weights(5);
+    m->to(torch::kFloat64);
+    torch::manual_seed(2);
+    const auto x = torch::randn({1, 10, 16}, torch::kFloat64) * 0.02;
+    ForwardCache cache;
+    torch::NoGradGuard ng;
+    m->forward_embeddings(x, &cache);
+    return branch_strength(m, cache, 0).jacobian;
+  };
+  const auto a1 = alpha0(1.0), a4 = alpha0(4.0), aq = alpha0(0.25);
+  auto gain = [](double a) { return a / (1 - a); };
+  EXPECT_NEAR(gain(a4[0]) / gain(a1[0]), 4.0, 1e-9);
+  EXPECT_NEAR(gain(aq[0]) / gain(a1[0]), 0.25, 1e-9);
+  for (std::size_t l = 0; l < a1.size(); ++l) {
+    EXPECT_LT(aq[l], a1[l]) << l;
+    EXPECT_LT(a1[l], a4[l]) << l;
+  }
+}
+
+}  // namespace
+}  // namespace posbias
