@@ -35,8 +35,9 @@ void register_birth(CLI::App& app, Action* selected) {
               "weaker attention branch at init)");
   parsed->add_choice(
       cmd, "--alpha-estimator", &o.alpha_estimator,
-      "the measured branch strength α̂ of the no-fit prediction: jacobian (the value path's "
-      "gain over the identity path) or forward (ml-uhh's ‖a‖/(‖x‖+‖a‖))",
+      "the measured branch strength of the no-fit prediction: positions (the value path's "
+      "gain over the identity path, per layer and key position), jacobian (the same, one α̂ "
+      "per layer) or forward (ml-uhh's ‖a‖/(‖x‖+‖a‖) per layer)",
       parse_alpha_estimator, [](AlphaEstimator e) { return to_string(e); });
   parsed->add(cmd, "-L,--length", &o.length, "sequence length L in tokens");
   parsed->add(cmd, "--seeds", &o.seeds, "seeds to average (weights and inputs redrawn per seed)");

@@ -81,7 +81,7 @@ void register_reproduce(CLI::App& app, Action* selected);
 inline CLI::Option* add_paths_option(CLI::App* cmd, ParsedOptions* parsed, PathSum* paths) {
   return parsed->add_choice(
       cmd, "--paths", paths,
-      "how paths through different layer sets combine in the fitted theory: linear "
+      "how paths through different layer sets combine in the theory: linear "
       "(the paper's r = e_qᵀNᴴ) or quadrature (independent random path matrices add "
       "in Frobenius norm; docs/birth.md)",
       parse_path_sum, [](PathSum p) { return std::string(to_string(p)); });

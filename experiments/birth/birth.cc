@@ -55,8 +55,37 @@ std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, Al
   return mean;
 }
 
+NoFitPrediction rollout_prediction(const BirthResult& r, const MeasuredProfile& mp,
+                                   const std::vector<std::vector<double>>& attention,
+                                   AlphaEstimator e, PathSum paths);
+
+// Seed mean of each layer's relative key gains, positions 1..q.
+std::vector<std::vector<double>> seed_mean_key_gain(const std::vector<BranchStrength>& seeds,
+                                                    std::size_t q) {
+  std::vector<std::vector<double>> mean(seeds.front().key_gain.size(), std::vector<double>(q, 0.0));
+  for (const auto& s : seeds)
+    for (std::size_t l = 0; l < mean.size(); ++l)
+      for (std::size_t j = 0; j < q; ++j)
+        mean[l][j] += s.key_gain[l][j] / static_cast<double>(seeds.size());
+  return mean;
+}
+
 NoFitPrediction theory_prediction(const BirthResult& r, const MeasuredProfile& mp,
                                   AlphaEstimator e, PathSum paths, const AttentionOperator& op) {
+  if (e == AlphaEstimator::kPositions) {  // the operator as a dense matrix, key gains per layer
+    const auto q = static_cast<std::int64_t>(mp.mean.size());
+    std::vector<double> dense(static_cast<std::size_t>(q * q), 0.0);
+    for (std::int64_t i = 1; i <= q; ++i) {
+      const std::vector<double> row = op.dense_row(i);
+      std::copy(row.begin(), row.end(), dense.begin() + (i - 1) * q);
+    }
+    NoFitPrediction p = rollout_prediction(
+        r, mp, std::vector<std::vector<double>>(static_cast<std::size_t>(r.config.layers), dense),
+        e, paths);
+    p.model = "theory";
+    p.op = op.describe();
+    return p;
+  }
   NoFitPrediction p;
   p.model = "theory";
   p.estimator = e;
@@ -88,6 +117,7 @@ NoFitPrediction rollout_prediction(const BirthResult& r, const MeasuredProfile& 
   rs.attention = attention;
   rs.alpha = p.alpha;
   rs.paths = paths;
+  if (e == AlphaEstimator::kPositions) rs.key_scale = seed_mean_key_gain(r.strength_seeds, mp.mean.size());
   std::vector<double> row = rollout_row(rs);
   for (double& v : row) v = std::max(v, 1e-300);
   p.profile = unit_sum(row);
@@ -113,9 +143,20 @@ void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& a
     r.rollout_skipped = "a quadrature rollout is limited to q <= " +
                         std::to_string(kMaxQuadratureRolloutLength);
   }
-  for (AlphaEstimator e : {AlphaEstimator::kJacobian, AlphaEstimator::kForward}) {
+  for (AlphaEstimator e :
+       {AlphaEstimator::kJacobian, AlphaEstimator::kForward, AlphaEstimator::kPositions}) {
     for (PathSum paths : {PathSum::kLinear, PathSum::kQuadrature}) {
-      const bool headline = e == r.options.alpha_estimator && paths == r.fit_spec.paths;
+      // Position gains go through dense O(q²) (linear) or O(q³) (quadrature) layers.
+      if (e == AlphaEstimator::kPositions &&
+          q > (paths == PathSum::kLinear ? 4096 : kMaxQuadratureRolloutLength))
+        continue;
+      // Past the dense limit the position gains fall back to the per-layer jacobian α̂.
+      const AlphaEstimator wanted =
+          r.options.alpha_estimator == AlphaEstimator::kPositions &&
+                  q > (r.fit_spec.paths == PathSum::kLinear ? 4096 : kMaxQuadratureRolloutLength)
+              ? AlphaEstimator::kJacobian
+              : r.options.alpha_estimator;
+      const bool headline = e == wanted && paths == r.fit_spec.paths;
       NoFitPrediction t = theory_prediction(r, mp, e, paths, r.fit_spec.op);
       if (headline) r.nofit = t;
       r.variants.push_back(std::move(t));
@@ -127,8 +168,7 @@ void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& a
     }
   }
   if (!r.fit_spec.op.is_cesaro()) {
-    r.causal_control =
-        theory_prediction(r, mp, r.options.alpha_estimator, r.fit_spec.paths, AttentionOperator{});
+    r.causal_control = theory_prediction(r, mp, r.nofit->estimator, r.fit_spec.paths, {});
   }
   if (r.profile_seeds.size() >= 2) {
     ComparisonInput in;
@@ -470,7 +510,8 @@ Figure birth_figure(const BirthResult& r, const std::string& title) {
                           (*p)->model == "theory" ? "no-fit theory" : "rollout",
                           to_string((*p)->estimator), to_string((*p)->paths),
                           (*p)->score.at_mean.median_abs_log10_error);
-    s.style = (*p)->model == "theory" ? "lines lw 3" : "lines dt 3";
+    s.style = (*p)->model == "theory" ? "lines" : "lines dt 3";
+    s.line_width = (*p)->model == "theory" ? 3 : 2;
     for (std::size_t i : thin_indices(r.profile.size())) {
       s.x.push_back(static_cast<double>(i + 1));
       s.y.push_back(std::log10((*p)->profile[i] * total));

@@ -43,11 +43,12 @@ struct BirthOptions {
   std::optional<PosEncoding> pos;  // none keeps the family's
   std::int64_t window = 0;         // sliding-window attention of W keys; 0 = full causal
   double attn_scale = 1.0;         // × the attention output projection's init std
-  AlphaEstimator alpha_estimator = AlphaEstimator::kJacobian;  // α̂ of the headline no-fit
+  AlphaEstimator alpha_estimator = AlphaEstimator::kPositions;  // α̂ of the headline no-fit
   std::int64_t length = 256;       // L
   int seeds = 8;
   JacobianMethod method = JacobianMethod::kExact;
-  PathSum paths = PathSum::kLinear;  // the headline fit (both path sums are reported)
+  // The headline no-fit prediction and fit (every path sum and estimator is reported).
+  PathSum paths = PathSum::kQuadrature;
   std::int64_t probes = 16;          // Hutchinson probes
   std::int64_t query = 0;            // 0 = last
   BirthInput input = BirthInput::kGaussian;

@@ -178,12 +178,13 @@ void run_gnuplot(const std::filesystem::path& script) {
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   std::ifstream err(log);
-  std::string first_line;
-  std::getline(err, first_line);
+  std::string message, line;  // gnuplot's message: its last non-empty line
+  while (std::getline(err, line))
+    if (line.find_first_not_of(" \t^") != std::string::npos) message = line;
   std::error_code ec;
   std::filesystem::remove(log, ec);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw std::runtime_error("gnuplot failed on '" + script.string() + "': " + first_line);
+    throw std::runtime_error("gnuplot failed on '" + script.string() + "': " + message);
   }
 }
 

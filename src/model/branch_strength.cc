@@ -45,11 +45,21 @@ torch::Tensor norm_composed_frobenius2(const torch::Tensor& m, const NormImpl& n
 AlphaEstimator parse_alpha_estimator(const std::string& name) {
   if (name == "jacobian") return AlphaEstimator::kJacobian;
   if (name == "forward") return AlphaEstimator::kForward;
-  throw std::invalid_argument("--alpha-estimator must be jacobian or forward, got '" + name + "'");
+  if (name == "positions") return AlphaEstimator::kPositions;
+  throw std::invalid_argument("--alpha-estimator must be jacobian, forward or positions, got '" +
+                              name + "'");
 }
 
 std::string to_string(AlphaEstimator e) {
-  return e == AlphaEstimator::kJacobian ? "jacobian" : "forward";
+  switch (e) {
+    case AlphaEstimator::kJacobian:
+      return "jacobian";
+    case AlphaEstimator::kForward:
+      return "forward";
+    case AlphaEstimator::kPositions:
+      return "positions";
+  }
+  return "?";
 }
 
 BranchStrength branch_strength(const Transformer& model, const ForwardCache& cache,
@@ -67,6 +77,8 @@ BranchStrength branch_strength(const Transformer& model, const ForwardCache& cac
     const auto g2 =
         norm_composed_frobenius2(value_output_matrix(*block.attn), *block.ln1, bc.ln1) / d;
     const double g = std::sqrt(g2.mean().item<double>());
+    const auto rel = (g2.sqrt() / g).contiguous();
+    out.key_gain.emplace_back(rel.data_ptr<double>(), rel.data_ptr<double>() + rel.numel());
     double s = 1.0;
     if (block.parallel) {  // the MLP beside the identity: E‖(J_mlp·J_norm)ᵀv‖² = ‖·‖²_F
       constexpr std::int64_t kProbes = 8;

@@ -14,6 +14,14 @@ void RolloutSpec::validate() const {
     throw std::invalid_argument("rollout: one α per layer (" + std::to_string(alpha.size()) +
                                 " α for " + std::to_string(attention.size()) + " layers)");
   const auto n = static_cast<std::size_t>(length);
+  if (!key_scale.empty() && key_scale.size() != attention.size())
+    throw std::invalid_argument("rollout: key_scale needs one row per layer");
+  for (const auto& row : key_scale) {
+    if (row.size() != n) throw std::invalid_argument("rollout: a key_scale row is not L long");
+    for (double v : row)
+      if (!(std::isfinite(v) && v > 0))
+        throw std::invalid_argument("rollout: key_scale must be finite and > 0");
+  }
   for (std::size_t l = 0; l < attention.size(); ++l) {
     if (!(alpha[l] >= 0.0 && alpha[l] <= 1.0))
       throw std::invalid_argument("rollout: α of layer " + std::to_string(l) +
@@ -54,6 +62,8 @@ std::vector<double> rollout_row(const RolloutSpec& spec) {
         if (r[i] == 0.0) continue;
         for (std::size_t j = 0; j <= i; ++j) s[j] += r[i] * a[i * n + j];
       }
+      if (!spec.key_scale.empty())
+        for (std::size_t j = 0; j < q; ++j) s[j] *= spec.key_scale[l][j];
       const double al = spec.alpha[l];
       for (std::size_t j = 0; j < q; ++j) r[j] = (1.0 - al) * r[j] + al * s[j];
     }
@@ -76,11 +86,16 @@ std::vector<double> rollout_row(const RolloutSpec& spec) {
         for (std::size_t j = 0; j <= k; ++j) t[i * q + j] += cik * a[k * n + j];
       }
     }
+    if (!spec.key_scale.empty()) {  // T·D, and D·(Aᵀ T D) below
+      for (std::size_t i = 0; i < q; ++i)
+        for (std::size_t j = 0; j < q; ++j) t[i * q + j] *= spec.key_scale[l][j];
+    }
     const double al = spec.alpha[l];
     for (std::size_t x = 0; x < q * q; ++x) next[x] = (1.0 - al) * (1.0 - al) * c[x];
     for (std::size_t k = 0; k < q; ++k) {  // (Aᵀ T)[i][j] = Σ_k A[k][i] T[k][j]
       for (std::size_t i = 0; i <= k; ++i) {
-        const double aki = al * al * a[k * n + i];
+        const double aki = al * al * a[k * n + i] *
+                           (spec.key_scale.empty() ? 1.0 : spec.key_scale[l][i]);
         if (aki == 0.0) continue;
         for (std::size_t j = 0; j < q; ++j) next[i * q + j] += aki * t[k * q + j];
       }

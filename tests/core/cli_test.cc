@@ -123,11 +123,11 @@ TEST(Cli, BirthMeasuresAndFits) {
     EXPECT_TRUE(j[key].is_number()) << key;
   }
   EXPECT_EQ(j["alpha_ci"].size(), 2u);
-  // Both path sums are fitted; the headline is --paths (linear by default).
-  EXPECT_EQ(j["theory"]["paths"], "linear");
-  EXPECT_EQ(j["path_sums"]["linear"]["log_r2"], j["log_r2"]);
-  EXPECT_TRUE(j["path_sums"]["quadrature"]["log_r2"].is_number());
-  EXPECT_NE(j["path_sums"]["quadrature"]["alpha"], j["alpha"]);
+  // Both path sums are fitted; the headline is --paths (quadrature by default).
+  EXPECT_EQ(j["theory"]["paths"], "quadrature");
+  EXPECT_EQ(j["path_sums"]["quadrature"]["log_r2"], j["log_r2"]);
+  EXPECT_TRUE(j["path_sums"]["linear"]["log_r2"].is_number());
+  EXPECT_NE(j["path_sums"]["linear"]["alpha"], j["alpha"]);
   EXPECT_GT(j["attention_entropy_ratio"].get<double>(), 0.99);  // uniform attention at init
   EXPECT_GT(j["profile"][0].get<double>(), j["profile"][12].get<double>());  // primacy
   EXPECT_GT(j["profile"][23].get<double>(), j["profile"][0].get<double>());  // recency anchor
@@ -145,8 +145,9 @@ TEST(Cli, BirthMeasuresAndFits) {
     EXPECT_TRUE(j[key]["argmin_measured"].is_number_integer()) << key;
     EXPECT_TRUE(j[key]["argmin_predicted"].is_number_integer()) << key;
   }
-  EXPECT_EQ(j["nofit"]["estimator"], "jacobian");
-  EXPECT_EQ(j["nofit_variants"].size(), 8u);  // 2 estimators × 2 path sums × theory, rollout
+  EXPECT_EQ(j["nofit"]["estimator"], "positions");
+  EXPECT_EQ(j["nofit"]["paths"], "quadrature");
+  EXPECT_EQ(j["nofit_variants"].size(), 12u);  // 3 estimators × 2 path sums × theory, rollout
   EXPECT_TRUE(j["operator_control"].is_null());
   ASSERT_EQ(j["comparison"].size(), 5u);
   for (const auto& m : j["comparison"]) {

@@ -206,6 +206,22 @@ TEST(HfConfig, ToJsonUsesFamilyNamesAndRoundTrips) {
   }
 }
 
+// A sliding window (every layer) reads, round-trips and reaches the model config.
+TEST(HfConfig, SlidingWindowRoundTrips) {
+  for (const char* base : {kTinyGpt2, kTinyQwen2, kTinyGptj}) {
+    const HfConfig c = parse_hf_config(
+        patched(base, R"({"use_sliding_window":true,"sliding_window":16,"max_window_layers":0})"),
+        "window");
+    EXPECT_EQ(c.sliding_window, 16);
+    EXPECT_EQ(parse_hf_config(to_json(c).dump(), "again"), c);
+    EXPECT_EQ(model_config_from_hf(c).window, 16);
+    EXPECT_EQ(hf_config_from_model(model_config_from_hf(c)).sliding_window, 16);
+  }
+  // Off unless use_sliding_window is true (Qwen2's published configs carry a window size).
+  EXPECT_EQ(parse_hf_config(patched(kTinyQwen2, R"({"sliding_window":4096})"), "off").sliding_window,
+            0);
+}
+
 TEST(HfConfig, RejectsBadJson) {
   expect_error<std::runtime_error>("{", "not valid JSON");
   expect_error<std::runtime_error>("", "not valid JSON");

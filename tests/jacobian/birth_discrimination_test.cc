@@ -40,7 +40,12 @@ TEST(BirthDiscrimination, EachDepthPicksItsOwnPrediction) {
   for (Family family : {Family::kGpt2, Family::kQwen2}) {
     CompareOptions co;
     for (std::int64_t h : {1, 2, 4, 8}) {
-      const BirthResult r = measure_birth(small(family, h));
+      // GPT-2's HF init scales the branch by 1/√(2H), which brings the depths' profiles close
+      // together at this size; the unscaled init keeps the test small (docs/birth.md runs
+      // the HF init at d 128).
+      BirthOptions o = small(family, h);
+      if (family == Family::kGpt2) o.init = BirthInit::kUnscaled;
+      const BirthResult r = measure_birth(o);
       ASSERT_TRUE(r.nofit.has_value());
       const auto file = dir / (to_string(family) + "_h" + std::to_string(h) + ".json");
       write_file_atomic(file, to_json(r).dump());
@@ -59,7 +64,7 @@ TEST(BirthDiscrimination, EachDepthPicksItsOwnPrediction) {
 
 TEST(BirthDiscrimination, TheModelsOperatorBeatsPlainCausal) {
   BirthOptions window = small(Family::kGpt2, 4);
-  window.window = 6;
+  window.window = 10;  // 4 layers reach 36 keys back: no zeros
   BirthOptions alibi = small(Family::kGpt2, 4);
   alibi.pos = PosEncoding::kAlibi;
   for (const BirthOptions& o : {window, alibi}) {

@@ -22,15 +22,18 @@
 
 namespace posbias {
 
-enum class AlphaEstimator { kJacobian, kForward };
-AlphaEstimator parse_alpha_estimator(const std::string& name);  // jacobian | forward
+// kPositions: the jacobian α̂, with each key position's own gain g_{l,j}/ḡ_l on the path that
+// reads it (N_l = (1-α̂_l) I + α̂_l A D_l); the per-layer estimators average it away.
+enum class AlphaEstimator { kJacobian, kForward, kPositions };
+AlphaEstimator parse_alpha_estimator(const std::string& name);  // jacobian | forward | positions
 std::string to_string(AlphaEstimator estimator);
 
 struct BranchStrength {
   std::vector<double> jacobian;  // α̂_l per layer
   std::vector<double> forward;   // λ_l per layer
+  std::vector<std::vector<double>> key_gain;  // [layer][j]: g_{l,j} / ḡ_l, ḡ² = mean_j g²
   const std::vector<double>& of(AlphaEstimator e) const {
-    return e == AlphaEstimator::kJacobian ? jacobian : forward;
+    return e == AlphaEstimator::kForward ? forward : jacobian;
   }
 };
 

@@ -24,6 +24,9 @@ struct RolloutSpec {
   // diagonal 0; layers in model order (layer 0 reads the input embeddings).
   std::vector<std::vector<double>> attention;
   std::vector<double> alpha;  // α_l per layer, each in [0, 1]
+  // Optional, [layer][j] > 0: the attention path that reads key j at layer l carries this
+  // factor (N_l = (1-α_l) I + α_l A_l D_l, D_l = diag(key_scale[l])); empty = all 1.
+  std::vector<std::vector<double>> key_scale;
   PathSum paths = PathSum::kLinear;
 
   // Throws std::invalid_argument naming the bad field (shapes, α, rows that do not sum to 1).
