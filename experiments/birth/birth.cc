@@ -55,10 +55,6 @@ std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, Al
   return mean;
 }
 
-NoFitPrediction rollout_prediction(const BirthResult& r, const MeasuredProfile& mp,
-                                   const std::vector<std::vector<double>>& attention,
-                                   AlphaEstimator e, PathSum paths);
-
 // Seed mean of each layer's relative key gains, positions 1..q.
 std::vector<std::vector<double>> seed_mean_key_gain(const std::vector<BranchStrength>& seeds,
                                                     std::size_t q) {
@@ -70,112 +66,126 @@ std::vector<std::vector<double>> seed_mean_key_gain(const std::vector<BranchStre
   return mean;
 }
 
-NoFitPrediction theory_prediction(const BirthResult& r, const MeasuredProfile& mp,
-                                  AlphaEstimator e, PathSum paths, const AttentionOperator& op) {
-  if (e == AlphaEstimator::kPositions) {  // the operator as a dense matrix, key gains per layer
-    const auto q = static_cast<std::int64_t>(mp.mean.size());
-    std::vector<double> dense(static_cast<std::size_t>(q * q), 0.0);
-    for (std::int64_t i = 1; i <= q; ++i) {
-      const std::vector<double> row = op.dense_row(i);
-      std::copy(row.begin(), row.end(), dense.begin() + (i - 1) * q);
-    }
-    NoFitPrediction p = rollout_prediction(
-        r, mp, std::vector<std::vector<double>>(static_cast<std::size_t>(r.config.layers), dense),
-        e, paths);
-    p.model = "theory";
-    p.op = op.describe();
-    return p;
+// What the no-fit predictions read from the forward passes of a set of seeds.
+struct Evidence {
+  std::vector<BranchStrength> strengths;       // per seed
+  std::vector<std::vector<double>> attention;  // per layer, [q, q] seed mean; empty = not kept
+};
+
+Evidence evidence_of(const std::vector<BranchStrength>& strengths, std::size_t first,
+                     std::size_t step, const std::vector<torch::Tensor>& attention_sum) {
+  Evidence ev;
+  for (std::size_t s = first; s < strengths.size(); s += step) ev.strengths.push_back(strengths[s]);
+  for (const auto& sum : attention_sum) {
+    const auto mean = (sum / static_cast<double>(ev.strengths.size())).contiguous();
+    ev.attention.emplace_back(mean.data_ptr<double>(), mean.data_ptr<double>() + mean.numel());
   }
-  NoFitPrediction p;
-  p.model = "theory";
-  p.estimator = e;
-  p.paths = paths;
-  p.op = op.describe();
-  p.alpha = seed_mean_alpha(r.strength_seeds, e);
-  InfluenceSpec is;
-  is.length = static_cast<std::int64_t>(mp.mean.size());
-  is.layers = r.config.layers;
-  is.alpha = p.alpha;
-  is.op = op;
-  is.paths = paths;
-  p.profile = unit_sum(from_log10(log10_row(influence_row(is))));
-  p.score = compare_shape(mp, p.profile, r.options.bootstrap, r.options.seed);
-  return p;
+  return ev;
 }
 
-NoFitPrediction rollout_prediction(const BirthResult& r, const MeasuredProfile& mp,
-                                   const std::vector<std::vector<double>>& attention,
-                                   AlphaEstimator e, PathSum paths) {
+// model "theory": Π_l over the operator op (dense when key gains enter); "rollout": over the
+// measured attention. Positions 1..q, unit sum, not yet scored.
+NoFitPrediction predict(const Evidence& ev, std::int64_t layers, std::size_t q,
+                        const std::string& model, AlphaEstimator e, PathSum paths,
+                        const AttentionOperator& op) {
   NoFitPrediction p;
-  p.model = "rollout";
+  p.model = model;
   p.estimator = e;
   p.paths = paths;
-  p.op = "measured";
-  p.alpha = seed_mean_alpha(r.strength_seeds, e);
+  p.op = model == "theory" ? op.describe() : "measured";
+  p.alpha = seed_mean_alpha(ev.strengths, e);
+  if (model == "theory" && e != AlphaEstimator::kPositions) {
+    InfluenceSpec is;
+    is.length = static_cast<std::int64_t>(q);
+    is.layers = layers;
+    is.alpha = p.alpha;
+    is.op = op;
+    is.paths = paths;
+    p.profile = unit_sum(from_log10(log10_row(influence_row(is))));
+    return p;
+  }
   RolloutSpec rs;
-  rs.length = static_cast<std::int64_t>(mp.mean.size());
-  rs.attention = attention;
+  rs.length = static_cast<std::int64_t>(q);
+  if (model == "theory") {  // the operator as a dense matrix
+    std::vector<double> dense(q * q, 0.0);
+    for (std::size_t i = 1; i <= q; ++i) {
+      const std::vector<double> row = op.dense_row(static_cast<std::int64_t>(i));
+      std::copy(row.begin(), row.end(), dense.begin() + static_cast<std::ptrdiff_t>((i - 1) * q));
+    }
+    rs.attention.assign(static_cast<std::size_t>(layers), dense);
+  } else {
+    rs.attention = ev.attention;
+  }
   rs.alpha = p.alpha;
   rs.paths = paths;
-  if (e == AlphaEstimator::kPositions) rs.key_scale = seed_mean_key_gain(r.strength_seeds, mp.mean.size());
+  if (e == AlphaEstimator::kPositions) rs.key_scale = seed_mean_key_gain(ev.strengths, q);
   std::vector<double> row = rollout_row(rs);
   for (double& v : row) v = std::max(v, 1e-300);
   p.profile = unit_sum(row);
-  p.score = compare_shape(mp, p.profile, r.options.bootstrap, r.options.seed);
   return p;
 }
 
 // The no-fit predictions (every estimator and path sum; the headline follows --alpha-estimator
 // and --paths), the plain causal operator as a control for windowed and ALiBi runs, and the
-// held-out model comparison.
-void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& attention_sum) {
+// held-out model comparison, whose no-fit predictions read only the fitting half's seeds.
+void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& attention_sum,
+                             const std::vector<torch::Tensor>& attention_even) {
   const MeasuredProfile mp{
       r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
-  const auto q = static_cast<std::int64_t>(r.profile.size());
-  std::vector<std::vector<double>> attention;
-  for (const auto& sum : attention_sum) {
-    const auto mean = (sum / static_cast<double>(r.profile_seeds.size())).contiguous();
-    attention.emplace_back(mean.data_ptr<double>(), mean.data_ptr<double>() + mean.numel());
-  }
-  if (attention.empty() && r.rollout_skipped.empty()) r.rollout_skipped = "no attention kept";
-  if (!attention.empty() && q > kMaxQuadratureRolloutLength &&
+  const std::size_t q = r.profile.size();
+  const Evidence all = evidence_of(r.strength_seeds, 0, 1, attention_sum);
+  const auto dense_limit = [](PathSum paths) -> std::size_t {
+    return paths == PathSum::kLinear ? 4096 : kMaxQuadratureRolloutLength;
+  };
+  if (all.attention.empty() && r.rollout_skipped.empty()) r.rollout_skipped = "no attention kept";
+  if (!all.attention.empty() && q > kMaxQuadratureRolloutLength &&
       r.fit_spec.paths == PathSum::kQuadrature) {
     r.rollout_skipped = "a quadrature rollout is limited to q <= " +
                         std::to_string(kMaxQuadratureRolloutLength);
   }
+  // Past the dense limit the position gains fall back to the per-layer jacobian α̂.
+  const AlphaEstimator headline_estimator =
+      r.options.alpha_estimator == AlphaEstimator::kPositions && q > dense_limit(r.fit_spec.paths)
+          ? AlphaEstimator::kJacobian
+          : r.options.alpha_estimator;
+  auto scored = [&](NoFitPrediction p) {
+    p.score = compare_shape(mp, p.profile, r.options.bootstrap, r.options.seed);
+    return p;
+  };
   for (AlphaEstimator e :
        {AlphaEstimator::kJacobian, AlphaEstimator::kForward, AlphaEstimator::kPositions}) {
     for (PathSum paths : {PathSum::kLinear, PathSum::kQuadrature}) {
       // Position gains go through dense O(q²) (linear) or O(q³) (quadrature) layers.
-      if (e == AlphaEstimator::kPositions &&
-          q > (paths == PathSum::kLinear ? 4096 : kMaxQuadratureRolloutLength))
-        continue;
-      // Past the dense limit the position gains fall back to the per-layer jacobian α̂.
-      const AlphaEstimator wanted =
-          r.options.alpha_estimator == AlphaEstimator::kPositions &&
-                  q > (r.fit_spec.paths == PathSum::kLinear ? 4096 : kMaxQuadratureRolloutLength)
-              ? AlphaEstimator::kJacobian
-              : r.options.alpha_estimator;
-      const bool headline = e == wanted && paths == r.fit_spec.paths;
-      NoFitPrediction t = theory_prediction(r, mp, e, paths, r.fit_spec.op);
+      if (e == AlphaEstimator::kPositions && q > dense_limit(paths)) continue;
+      const bool headline = e == headline_estimator && paths == r.fit_spec.paths;
+      const std::int64_t layers = r.config.layers;
+      NoFitPrediction t = scored(predict(all, layers, q, "theory", e, paths, r.fit_spec.op));
       if (headline) r.nofit = t;
       r.variants.push_back(std::move(t));
-      if (!attention.empty() && (paths == PathSum::kLinear || q <= kMaxQuadratureRolloutLength)) {
-        NoFitPrediction ro = rollout_prediction(r, mp, attention, e, paths);
+      if (!all.attention.empty() && (paths == PathSum::kLinear || q <= dense_limit(paths))) {
+        NoFitPrediction ro = scored(predict(all, layers, q, "rollout", e, paths, {}));
         if (headline) r.rollout = ro;
         r.variants.push_back(std::move(ro));
       }
     }
   }
   if (!r.fit_spec.op.is_cesaro()) {
-    r.causal_control = theory_prediction(r, mp, r.nofit->estimator, r.fit_spec.paths, {});
+    r.causal_control = scored(
+        predict(all, r.config.layers, q, "theory", r.nofit->estimator, r.fit_spec.paths, {}));
   }
   if (r.profile_seeds.size() >= 2) {
+    const Evidence even = evidence_of(r.strength_seeds, 0, 2, attention_even);
     ComparisonInput in;
     in.seeds = r.profile_seeds;
     in.theory = r.fit_spec;
-    in.nofit = r.nofit->profile;
-    if (r.rollout) in.rollout = r.rollout->profile;
+    in.nofit = predict(even, r.config.layers, q, "theory", r.nofit->estimator, r.fit_spec.paths,
+                       r.fit_spec.op)
+                   .profile;
+    if (r.rollout) {
+      in.rollout = predict(even, r.config.layers, q, "rollout", r.rollout->estimator,
+                           r.fit_spec.paths, {})
+                       .profile;
+    }
     r.comparison = compare_models(in);
   }
 }
@@ -287,7 +297,7 @@ BirthResult measure_birth(const BirthOptions& o) {
       "use a smaller --length, --layers or --d-model");
   const std::int64_t q_rows = o.query == 0 ? o.length : o.query;
   const double attention_bytes =
-      8.0 * static_cast<double>(r.config.layers) * static_cast<double>(q_rows * q_rows);
+      2 * 8.0 * static_cast<double>(r.config.layers) * static_cast<double>(q_rows * q_rows);
   const bool keep_attention = attention_bytes <= kMaxRolloutBytes;
   if (!keep_attention) {
     r.rollout_skipped = "the measured attention of " + std::to_string(r.config.layers) +
@@ -305,7 +315,8 @@ BirthResult measure_birth(const BirthOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   Progress progress("birth (" + std::to_string(samples) + " seeds)", samples);
   std::vector<double> entropies;
-  std::vector<torch::Tensor> attention_sum;  // [q, q] per layer, over seeds
+  // [q, q] per layer, summed over all seeds and over the even ones (the comparison's fit half)
+  std::vector<torch::Tensor> attention_sum, attention_even;
   for (int s = 0; s < samples; ++s) {
     const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(s);
     if (!checkpoint) model->init_weights(seed);
@@ -340,8 +351,10 @@ BirthResult measure_birth(const BirthOptions& o) {
         const auto a = layers[l].slice(0, 0, q).slice(1, 0, q);
         if (attention_sum.size() <= l) {
           attention_sum.push_back(a.clone());
+          attention_even.push_back(a.clone());
         } else {
           attention_sum[l] += a;
+          if (s % 2 == 0) attention_even[l] += a;
         }
       }
     }
@@ -373,7 +386,7 @@ BirthResult measure_birth(const BirthOptions& o) {
   r.other_spec.paths = o.paths == PathSum::kLinear ? PathSum::kQuadrature : PathSum::kLinear;
   r.other_spec.bootstrap = 0;
   r.other_fit = fit_profile(mp, r.other_spec);
-  predict_without_fitting(r, attention_sum);
+  predict_without_fitting(r, attention_sum, attention_even);
   r.peak_rss_mb = peak_rss_mb();
   return r;
 }
