@@ -55,14 +55,16 @@ std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, Al
   return mean;
 }
 
-// Seed mean of each layer's relative key gains, positions 1..q.
-std::vector<std::vector<double>> seed_mean_key_gain(const std::vector<BranchStrength>& seeds,
-                                                    std::size_t q) {
-  std::vector<std::vector<double>> mean(seeds.front().key_gain.size(), std::vector<double>(q, 0.0));
+// Seed mean of each layer's relative per-position gains (BranchStrength::key_gain or
+// ::stay_gain), positions 1..q.
+std::vector<std::vector<double>> seed_mean_gain(
+    const std::vector<BranchStrength>& seeds, std::size_t q,
+    std::vector<std::vector<double>> BranchStrength::*gain) {
+  std::vector<std::vector<double>> mean((seeds.front().*gain).size(), std::vector<double>(q, 0.0));
   for (const auto& s : seeds)
     for (std::size_t l = 0; l < mean.size(); ++l)
       for (std::size_t j = 0; j < q; ++j)
-        mean[l][j] += s.key_gain[l][j] / static_cast<double>(seeds.size());
+        mean[l][j] += (s.*gain)[l][j] / static_cast<double>(seeds.size());
   return mean;
 }
 
@@ -118,7 +120,10 @@ NoFitPrediction predict(const Evidence& ev, std::int64_t layers, std::size_t q,
   }
   rs.alpha = p.alpha;
   rs.paths = paths;
-  if (e == AlphaEstimator::kPositions) rs.key_scale = seed_mean_key_gain(ev.strengths, q);
+  if (e == AlphaEstimator::kPositions) {
+    rs.key_scale = seed_mean_gain(ev.strengths, q, &BranchStrength::key_gain);
+    rs.stay_scale = seed_mean_gain(ev.strengths, q, &BranchStrength::stay_gain);
+  }
   std::vector<double> row = rollout_row(rs);
   for (double& v : row) v = std::max(v, 1e-300);
   p.profile = unit_sum(row);

@@ -14,13 +14,17 @@ void RolloutSpec::validate() const {
     throw std::invalid_argument("rollout: one α per layer (" + std::to_string(alpha.size()) +
                                 " α for " + std::to_string(attention.size()) + " layers)");
   const auto n = static_cast<std::size_t>(length);
-  if (!key_scale.empty() && key_scale.size() != attention.size())
-    throw std::invalid_argument("rollout: key_scale needs one row per layer");
-  for (const auto& row : key_scale) {
-    if (row.size() != n) throw std::invalid_argument("rollout: a key_scale row is not L long");
-    for (double v : row)
-      if (!(std::isfinite(v) && v > 0))
-        throw std::invalid_argument("rollout: key_scale must be finite and > 0");
+  for (const auto* scale : {&key_scale, &stay_scale}) {
+    const char* name = scale == &key_scale ? "key_scale" : "stay_scale";
+    if (!scale->empty() && scale->size() != attention.size())
+      throw std::invalid_argument(std::string("rollout: ") + name + " needs one row per layer");
+    for (const auto& row : *scale) {
+      if (row.size() != n)
+        throw std::invalid_argument(std::string("rollout: a ") + name + " row is not L long");
+      for (double v : row)
+        if (!(std::isfinite(v) && v > 0))
+          throw std::invalid_argument(std::string("rollout: ") + name + " must be finite and > 0");
+    }
   }
   for (std::size_t l = 0; l < attention.size(); ++l) {
     if (!(alpha[l] >= 0.0 && alpha[l] <= 1.0))
@@ -56,6 +60,8 @@ std::vector<double> rollout_row(const RolloutSpec& spec) {
     std::vector<double> r(q, 0.0), s(q);
     r[q - 1] = 1.0;
     for (std::size_t l = layers; l-- > 0;) {  // e_qᵀ N_H first
+      if (!spec.stay_scale.empty())
+        for (std::size_t j = 0; j < q; ++j) r[j] *= spec.stay_scale[l][j];
       const auto& a = spec.attention[l];
       std::fill(s.begin(), s.end(), 0.0);
       for (std::size_t i = 0; i < q; ++i) {
@@ -77,6 +83,11 @@ std::vector<double> rollout_row(const RolloutSpec& spec) {
   std::vector<double> c(q * q, 0.0), t(q * q), next(q * q);
   c[(q - 1) * q + (q - 1)] = 1.0;
   for (std::size_t l = layers; l-- > 0;) {
+    if (!spec.stay_scale.empty()) {  // C ← S C S
+      for (std::size_t i = 0; i < q; ++i)
+        for (std::size_t j = 0; j < q; ++j)
+          c[i * q + j] *= spec.stay_scale[l][i] * spec.stay_scale[l][j];
+    }
     const auto& a = spec.attention[l];
     std::fill(t.begin(), t.end(), 0.0);
     for (std::size_t i = 0; i < q; ++i) {

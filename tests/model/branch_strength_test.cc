@@ -76,6 +76,19 @@ TEST(BranchStrength, JacobianEstimatorEqualsTheValuePathJacobian) {
       // Sequential blocks: exact. Parallel: s comes from 8 probes per position.
       EXPECT_NEAR(got.jacobian[l] / want, 1.0, b->parallel ? 0.05 : 1e-10)
           << to_string(f) << " layer " << l;
+      // stay: the MLP half at each position, relative to its RMS over positions.
+      if (!b->parallel) {
+        const auto mid = cache.blocks[l].resid_mid[0];
+        auto mlp_half = [&](const torch::Tensor& row) { return row + b->mlp(b->ln2(row)); };
+        std::vector<double> s2;
+        double mean_s2 = 0;
+        for (std::int64_t i = 0; i < 10; ++i) {
+          s2.push_back(jacobian_frobenius2(mlp_half, mid[i]) / 16.0);
+          mean_s2 += s2.back() / 10.0;
+        }
+        for (std::size_t i = 0; i < 10; ++i)  // 8 probes of 16 dims: ~6% per position
+          EXPECT_NEAR(got.stay_gain[l][i], std::sqrt(s2[i] / mean_s2), 0.2) << l << " " << i;
+      }
       // forward: ‖a‖/(‖x‖+‖a‖) from the cache's own tensors.
       const auto a = cache.blocks[l].attn_out[0].norm(2, -1), xn = input.norm(2, -1);
       EXPECT_NEAR(got.forward[l], (a / (xn + a)).mean().item<double>(), 1e-12);

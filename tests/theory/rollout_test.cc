@@ -1,6 +1,6 @@
 // Rollout: against influence.h when every layer has the Cesàro matrix, and against a
-// brute-force sum over layer subsets (quadrature) or a dense matrix product (linear) when
-// each layer has its own random attention.
+// brute-force sum over layer subsets (quadrature and linear) when each layer has its own
+// random attention and random per-position key and stay factors.
 #include "posbias/theory/rollout.h"
 
 #include <gtest/gtest.h>
@@ -58,7 +58,15 @@ TEST(Rollout, DistinctLayersMatchBruteForce) {
   rs.length = kL;
   rs.query = 7;
   rs.alpha = {0.2, 0.7, 0.4, 0.55};
-  for (int l = 0; l < kH; ++l) rs.attention.push_back(random_causal(kL, rng));
+  std::uniform_real_distribution<double> gain(0.5, 2.0);
+  for (int l = 0; l < kH; ++l) {
+    rs.attention.push_back(random_causal(kL, rng));
+    rs.key_scale.emplace_back(), rs.stay_scale.emplace_back();
+    for (int j = 0; j < kL; ++j) {
+      rs.key_scale.back().push_back(gain(rng));
+      rs.stay_scale.back().push_back(gain(rng));
+    }
+  }
   const std::size_t q = 7, n = kL;
   // Every layer subset S: the row e_qᵀ Π_{l = H-1..0} (A_l if l ∈ S else I), weight w_S.
   std::vector<double> linear(q, 0.0), quad2(q, 0.0);
@@ -67,10 +75,12 @@ TEST(Rollout, DistinctLayersMatchBruteForce) {
     v[q - 1] = 1.0;
     double w = 1.0;
     for (int l = kH - 1; l >= 0; --l) {
+      for (std::size_t i = 0; i < q; ++i) v[i] *= rs.stay_scale[l][i];  // the MLP at i
       if (mask & (1 << l)) {
         std::vector<double> next(q, 0.0);
         for (std::size_t i = 0; i < q; ++i)
-          for (std::size_t j = 0; j <= i; ++j) next[j] += v[i] * rs.attention[l][i * n + j];
+          for (std::size_t j = 0; j <= i; ++j)
+            next[j] += v[i] * rs.attention[l][i * n + j] * rs.key_scale[l][j];
         v = next;
         w *= rs.alpha[l];
       } else {
@@ -124,6 +134,12 @@ TEST(Rollout, RejectsBadSpecs) {
   s = rs;
   s.query = 4;
   expect_bad(s, "query");
+  s = rs;
+  s.key_scale = {{1, 1, 0}};
+  expect_bad(s, "key_scale must be finite and > 0");
+  s = rs;
+  s.stay_scale = {{1, 1}};
+  expect_bad(s, "stay_scale row is not L long");
 }
 
 }  // namespace

@@ -23,7 +23,10 @@
 namespace posbias {
 
 // kPositions: the jacobian α̂, with each key position's own gain g_{l,j}/ḡ_l on the path that
-// reads it (N_l = (1-α̂_l) I + α̂_l A D_l); the per-layer estimators average it away.
+// reads it and each position's own MLP gain s_{l,i}/s̄_l on every path through it
+// (N_l = S_l ((1-α̂_l) I + α̂_l A G_l), S and G diagonal); the per-layer estimators average
+// both away. Positions differ because the norms see different residual norms: position 1's
+// attention output is never averaged, so its stream grows fastest.
 enum class AlphaEstimator { kJacobian, kForward, kPositions };
 AlphaEstimator parse_alpha_estimator(const std::string& name);  // jacobian | forward | positions
 std::string to_string(AlphaEstimator estimator);
@@ -32,6 +35,10 @@ struct BranchStrength {
   std::vector<double> jacobian;  // α̂_l per layer
   std::vector<double> forward;   // λ_l per layer
   std::vector<std::vector<double>> key_gain;  // [layer][j]: g_{l,j} / ḡ_l, ḡ² = mean_j g²
+  // [layer][i]: s_{l,i} / s̄_l, s² = ‖T_i‖²_F / D for the MLP half T_i = I + J_mlp·J_norm2 of a
+  // sequential block at position i (8 Gaussian probes); all 1 for parallel blocks, whose MLP
+  // sits beside the identity path (s enters their α̂ instead).
+  std::vector<std::vector<double>> stay_gain;
   const std::vector<double>& of(AlphaEstimator e) const {
     return e == AlphaEstimator::kForward ? forward : jacobian;
   }

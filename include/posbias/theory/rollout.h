@@ -1,6 +1,7 @@
 // Rollout: the influence row with a measured attention matrix per layer (docs/birth.md).
 //
-// Layer l maps the residual stream by N_l = (1-α_l) I + α_l A_l, A_l the layer's measured
+// Layer l maps the residual stream by N_l = (1-α_l) I + α_l A_l (optionally with per-position
+// factors, below), A_l the layer's measured
 // attention (head-averaged, lower-triangular, rows summing to 1) and α_l the measured
 // attention-branch strength. The row r = e_qᵀ N_H ⋯ N_1 (linear path sum: the protocol of
 // attention rollout), or its quadrature counterpart (influence.h): paths through different
@@ -27,6 +28,9 @@ struct RolloutSpec {
   // Optional, [layer][j] > 0: the attention path that reads key j at layer l carries this
   // factor (N_l = (1-α_l) I + α_l A_l D_l, D_l = diag(key_scale[l])); empty = all 1.
   std::vector<std::vector<double>> key_scale;
+  // Optional, [layer][i] > 0: every path at position i after layer l carries this factor
+  // (the layer's per-position MLP: N_l = S_l ((1-α_l) I + α_l A_l D_l)); empty = all 1.
+  std::vector<std::vector<double>> stay_scale;
   PathSum paths = PathSum::kLinear;
 
   // Throws std::invalid_argument naming the bad field (shapes, α, rows that do not sum to 1).
