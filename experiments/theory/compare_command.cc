@@ -23,7 +23,7 @@ namespace {
 constexpr std::uintmax_t kMaxRunBytes = std::uintmax_t{256} << 20;
 constexpr std::size_t kMaxRuns = 256;
 
-nlohmann::json read_json_file(const std::string& path) {
+std::string read_run_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw std::runtime_error("cannot read '" + path + "': not a regular file");
@@ -34,11 +34,7 @@ nlohmann::json read_json_file(const std::string& path) {
   std::string text(size, '\0');
   in.read(text.data(), static_cast<std::streamsize>(size));
   if (!in) throw std::runtime_error("cannot read '" + path + "'");
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception&) {
-    throw std::runtime_error("'" + path + "' is not valid JSON");
-  }
+  return text;
 }
 
 std::vector<double> positive_row(const nlohmann::json& j, const std::string& path,
@@ -62,8 +58,16 @@ const nlohmann::json& field(const nlohmann::json& j, const char* key, const std:
   return j.at(key);
 }
 
-CompareRun read_run(const std::string& path, const std::string& label) {
-  const nlohmann::json j = read_json_file(path);
+}  // namespace
+
+CompareRun parse_birth_run(const std::string& text, const std::string& path,
+                           const std::string& label) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    throw std::runtime_error("'" + path + "' is not valid JSON");
+  }
   CompareRun r;
   r.file = path;
   r.label = label;
@@ -98,6 +102,8 @@ CompareRun read_run(const std::string& path, const std::string& label) {
   return r;
 }
 
+namespace {
+
 std::vector<double> errors_against(const std::vector<double>& measured,
                                    const std::vector<CompareRun>& runs) {
   std::vector<double> e;
@@ -125,7 +131,7 @@ CompareResult compare_runs(const CompareOptions& o) {
   for (std::size_t i = 0; i < o.runs.size(); ++i) {
     const std::string label =
         o.labels.empty() ? std::filesystem::path(o.runs[i]).stem().string() : o.labels[i];
-    r.runs.push_back(read_run(o.runs[i], label));
+    r.runs.push_back(parse_birth_run(read_run_file(o.runs[i]), o.runs[i], label));
     if (r.runs.back().measured.size() != r.runs.front().measured.size())
       throw std::invalid_argument("'" + o.runs[i] + "' has " +
                                   std::to_string(r.runs.back().measured.size()) +

@@ -46,6 +46,10 @@ struct CompareResult {
   int correct = 0;
 };
 
+// One birth result's text, checked field by field (std::runtime_error naming the source and
+// the field); what compare_runs reads from each file.
+CompareRun parse_birth_run(const std::string& text, const std::string& source,
+                           const std::string& label);
 // Reads and checks the runs (one line naming the file and field for a bad one).
 CompareResult compare_runs(const CompareOptions& options);
 nlohmann::json to_json(const CompareResult& result);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -226,6 +227,47 @@ TEST(Cli, BirthBadInput) {
 }
 
 // `posbias` itself links no libtorch: the commands that need none start without loading it.
+// `theory compare` on two hand-made birth results: each profile is its own prediction
+// rescaled, so both are assigned to themselves; bad input is one line.
+TEST(Cli, TheoryCompareAssignsAndRefusesBadRuns) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("posbias_cli_compare_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto run_json = [&](const std::string& name, const std::vector<double>& p, int layers) {
+    std::vector<double> twice = p;
+    for (double& v : twice) v *= 2;
+    nlohmann::json j = {{"profile", p},
+                        {"profile_seeds", {p, twice}},
+                        {"nofit", {{"alpha", std::vector<double>(layers, 0.2)}, {"profile", p}}}};
+    const auto file = dir / name;
+    std::ofstream(file) << j.dump();
+    return file.string();
+  };
+  const std::string a = run_json("a.json", {9, 3, 1, 2, 20}, 2);
+  const std::string b = run_json("b.json", {9, 1, 0.2, 0.3, 20}, 4);
+  const CliResult r = run_cli("theory compare " + a + " " + b + " --labels A,B --csv " +
+                              (dir / "c.csv").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["correct"], 2);
+  EXPECT_EQ(j["runs"][1]["assigned"], "B");
+  EXPECT_GT(j["runs"][0]["margin"].get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ(j["runs"][1]["dead_zone"]["one_over_h_minus_1_factorial"].get<double>(),
+                   1.0 / 6);
+  EXPECT_NE(slurp(dir / "c.csv").find("\"vs A\""), std::string::npos);
+  expect_usage_error("theory compare " + a, "2..");
+  expect_usage_error("theory compare " + a + " " + b + " --labels A", "--labels");
+  const std::string short_run = run_json("s.json", {9, 3, 1, 20}, 2);
+  expect_usage_error("theory compare " + a + " " + short_run, "one length");
+  std::ofstream(dir / "bad.json") << R"({"profile": [1, -2, 3]})";
+  for (const std::string& bad : {(dir / "bad.json").string(), (dir / "none.json").string()}) {
+    const CliResult f = run_cli("theory compare " + a + " " + bad);
+    EXPECT_EQ(f.code, 1) << f.err;
+    EXPECT_EQ(std::count(f.err.begin(), f.err.end(), '\n'), 1) << f.err;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Cli, ExecutableLinksNoTorch) {
   const CliResult r = run_shell(std::string("ldd ") + POSBIAS_BIN);
   ASSERT_EQ(r.code, 0) << r.err;

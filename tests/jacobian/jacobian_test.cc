@@ -4,23 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include "../tiny_model.h"
+
 namespace posbias {
 namespace {
 
-ModelConfig tiny(Family f, PosEncoding pos) {
-  ModelConfig c = family_default(f);
-  c.vocab = 37;
-  c.d_model = 16;
-  c.layers = 3;
-  c.heads = 4;
-  c.kv_heads = f == Family::kQwen2 ? 2 : 4;
-  c.mlp = 24;
-  c.max_positions = 32;
-  c.rotary_dim = f == Family::kGptj ? 2 : 0;
-  c.pos = pos;
-  c.dropout = 0.0;
-  return c;
-}
+ModelConfig tiny(Family f, PosEncoding pos) { return tiny_config(f, pos); }
 
 // Perturb norms and biases away from their init so the test sees every parameter.
 void perturb(Transformer& m, std::uint64_t seed) {

@@ -9,22 +9,12 @@
 
 #include <cmath>
 
+#include "../tiny_model.h"
+
 namespace posbias {
 namespace {
 
-ModelConfig tiny(Family f) {
-  ModelConfig c = family_default(f);
-  c.vocab = 37;
-  c.d_model = 16;
-  c.layers = 3;
-  c.heads = 4;
-  c.kv_heads = f == Family::kQwen2 ? 2 : 4;
-  c.mlp = 24;
-  c.max_positions = 32;
-  c.rotary_dim = f == Family::kGptj ? 2 : 0;
-  c.dropout = 0.0;
-  return c;
-}
+ModelConfig tiny(Family f) { return tiny_config(f, family_default(f).pos); }
 
 // ‖∂g/∂x‖²_F for g: R^D → R^D at x, by D reverse passes.
 double jacobian_frobenius2(const std::function<torch::Tensor(const torch::Tensor&)>& g,
