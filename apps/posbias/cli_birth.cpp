@@ -29,7 +29,7 @@ void register_birth(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--window", &o.window,
               "sliding-window attention: each query sees its W latest keys (default 0: all "
               "earlier keys); the theory then uses the window operator",
-              1);
+              1, 10'000'000);
   parsed->add(cmd, "--attn-scale", &o.attn_scale,
               "multiply the attention output projection's init std by s > 0 (a stronger or "
               "weaker attention branch at init)");

@@ -139,18 +139,17 @@ void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& a
       r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
   const std::size_t q = r.profile.size();
   const Evidence all = evidence_of(r.strength_seeds, 0, 1, attention_sum);
-  const auto dense_limit = [](PathSum paths) -> std::size_t {
-    return paths == PathSum::kLinear ? 4096 : kMaxQuadratureRolloutLength;
-  };
+  // Position gains go through H dense q×q layers: O(H·q²) memory, O(H·q³) quadrature time.
+  const auto dense_limit = static_cast<std::size_t>(kMaxQuadratureRolloutLength);
   if (all.attention.empty() && r.rollout_skipped.empty()) r.rollout_skipped = "no attention kept";
   if (!all.attention.empty() && q > kMaxQuadratureRolloutLength &&
       r.fit_spec.paths == PathSum::kQuadrature) {
-    r.rollout_skipped = "a quadrature rollout is limited to q <= " +
-                        std::to_string(kMaxQuadratureRolloutLength);
+    r.rollout_skipped =
+        "a quadrature rollout is limited to q <= " + std::to_string(kMaxQuadratureRolloutLength);
   }
   // Past the dense limit the position gains fall back to the per-layer jacobian α̂.
   const AlphaEstimator headline_estimator =
-      r.options.alpha_estimator == AlphaEstimator::kPositions && q > dense_limit(r.fit_spec.paths)
+      r.options.alpha_estimator == AlphaEstimator::kPositions && q > dense_limit
           ? AlphaEstimator::kJacobian
           : r.options.alpha_estimator;
   auto scored = [&](NoFitPrediction p) {
@@ -160,14 +159,13 @@ void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& a
   for (AlphaEstimator e :
        {AlphaEstimator::kJacobian, AlphaEstimator::kForward, AlphaEstimator::kPositions}) {
     for (PathSum paths : {PathSum::kLinear, PathSum::kQuadrature}) {
-      // Position gains go through dense O(q²) (linear) or O(q³) (quadrature) layers.
-      if (e == AlphaEstimator::kPositions && q > dense_limit(paths)) continue;
+      if (e == AlphaEstimator::kPositions && q > dense_limit) continue;
       const bool headline = e == headline_estimator && paths == r.fit_spec.paths;
       const std::int64_t layers = r.config.layers;
       NoFitPrediction t = scored(predict(all, layers, q, "theory", e, paths, r.fit_spec.op));
       if (headline) r.nofit = t;
       r.variants.push_back(std::move(t));
-      if (!all.attention.empty() && (paths == PathSum::kLinear || q <= dense_limit(paths))) {
+      if (!all.attention.empty() && (paths == PathSum::kLinear || q <= dense_limit)) {
         NoFitPrediction ro = scored(predict(all, layers, q, "rollout", e, paths, {}));
         if (headline) r.rollout = ro;
         r.variants.push_back(std::move(ro));
@@ -187,9 +185,9 @@ void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& a
                        r.fit_spec.op)
                    .profile;
     if (r.rollout) {
-      in.rollout = predict(even, r.config.layers, q, "rollout", r.rollout->estimator,
-                           r.fit_spec.paths, {})
-                       .profile;
+      in.rollout =
+          predict(even, r.config.layers, q, "rollout", r.rollout->estimator, r.fit_spec.paths, {})
+              .profile;
     }
     r.comparison = compare_models(in);
   }
@@ -288,6 +286,18 @@ BirthResult measure_birth(const BirthOptions& o) {
   if (r.config.pos == PosEncoding::kAlibi)
     r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));
   r.fit_spec.op.window = r.config.window;
+  if (r.config.window > 0) {  // keys beyond H·(W-1) of the query have exactly zero influence
+    const std::int64_t q = o.query == 0 ? o.length : o.query;
+    const std::int64_t reach = r.config.layers * (r.config.window - 1);
+    if (reach < q - 1) {
+      throw std::invalid_argument(
+          "--window " + std::to_string(r.config.window) + " with " +
+          std::to_string(r.config.layers) + " layers reaches " + std::to_string(reach) +
+          " keys back from the query, so positions 1.." + std::to_string(q - 1 - reach) +
+          " have no influence at all; use a larger --window, more --layers or --length <= " +
+          std::to_string(reach + 1));
+    }
+  }
   r.fit_spec.bootstrap = o.bootstrap;
   r.fit_spec.seed = o.seed;
   r.fit_spec.paths = o.paths;
@@ -426,26 +436,27 @@ nlohmann::json to_json(const BirthResult& r) {
   };
   auto scores = [&](const NoFitPrediction& p) {
     const ShapeMetrics& m = p.score.at_mean;
-    return nlohmann::json{
-        {"model", p.model},
-        {"estimator", to_string(p.estimator)},
-        {"paths", to_string(p.paths)},
-        {"operator", p.op},
-        {"median_abs_log10_error", m.median_abs_log10_error},
-        {"median_abs_log10_error_ci", interval(p.score.median_abs_log10_error)},
-        {"max_abs_log10_error", m.max_abs_log10_error},
-        {"max_abs_log10_error_ci", interval(p.score.max_abs_log10_error)},
-        {"w1", m.w1},
-        {"w1_ci", interval(p.score.w1)},
-        {"argmin_measured", m.argmin_measured},
-        {"argmin_measured_ci", interval(p.score.argmin_measured)},
-        {"argmin_predicted", m.argmin_predicted},
-        {"recency_ratio", {{"measured", m.recency_measured},
-                           {"measured_ci", interval(p.score.recency_measured)},
-                           {"predicted", m.recency_predicted}}},
-        {"primacy_ratio", {{"measured", m.primacy_measured},
-                           {"measured_ci", interval(p.score.primacy_measured)},
-                           {"predicted", m.primacy_predicted}}}};
+    return nlohmann::json{{"model", p.model},
+                          {"estimator", to_string(p.estimator)},
+                          {"paths", to_string(p.paths)},
+                          {"operator", p.op},
+                          {"median_abs_log10_error", m.median_abs_log10_error},
+                          {"median_abs_log10_error_ci", interval(p.score.median_abs_log10_error)},
+                          {"max_abs_log10_error", m.max_abs_log10_error},
+                          {"max_abs_log10_error_ci", interval(p.score.max_abs_log10_error)},
+                          {"w1", m.w1},
+                          {"w1_ci", interval(p.score.w1)},
+                          {"argmin_measured", m.argmin_measured},
+                          {"argmin_measured_ci", interval(p.score.argmin_measured)},
+                          {"argmin_predicted", m.argmin_predicted},
+                          {"recency_ratio",
+                           {{"measured", m.recency_measured},
+                            {"measured_ci", interval(p.score.recency_measured)},
+                            {"predicted", m.recency_predicted}}},
+                          {"primacy_ratio",
+                           {{"measured", m.primacy_measured},
+                            {"measured_ci", interval(p.score.primacy_measured)},
+                            {"predicted", m.primacy_predicted}}}};
   };
   auto prediction = [&](const std::optional<NoFitPrediction>& p) {
     if (!p) return nlohmann::json();
@@ -555,9 +566,9 @@ void run_birth(const BirthOptions& o) {
                "birth: no-fit median |log10 error| %.3f (rollout %s), fitted α = %.3f (log R² "
                "%.4f, %s paths), %.1f s, peak RSS %.0f MB\n",
                r.nofit->score.at_mean.median_abs_log10_error,
-               r.rollout ? fmt::format("{:.3f}", r.rollout->score.at_mean.median_abs_log10_error)
-                               .c_str()
-                         : "skipped",
+               r.rollout
+                   ? fmt::format("{:.3f}", r.rollout->score.at_mean.median_abs_log10_error).c_str()
+                   : "skipped",
                r.fit.alpha, r.fit.log_r2, to_string(r.fit_spec.paths), r.seconds, r.peak_rss_mb);
 }
 

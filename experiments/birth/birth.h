@@ -44,13 +44,13 @@ struct BirthOptions {
   std::int64_t window = 0;         // sliding-window attention of W keys; 0 = full causal
   double attn_scale = 1.0;         // × the attention output projection's init std
   AlphaEstimator alpha_estimator = AlphaEstimator::kPositions;  // α̂ of the headline no-fit
-  std::int64_t length = 256;       // L
+  std::int64_t length = 256;                                    // L
   int seeds = 8;
   JacobianMethod method = JacobianMethod::kExact;
   // The headline no-fit prediction and fit (every path sum and estimator is reported).
   PathSum paths = PathSum::kQuadrature;
-  std::int64_t probes = 16;          // Hutchinson probes
-  std::int64_t query = 0;            // 0 = last
+  std::int64_t probes = 16;  // Hutchinson probes
+  std::int64_t query = 0;    // 0 = last
   BirthInput input = BirthInput::kGaussian;
   BirthInit init = BirthInit::kHf;
   std::uint64_t seed = 0;  // base seed: seed s uses seed + s
@@ -64,8 +64,8 @@ struct NoFitPrediction {
   std::string model;  // "theory" (Π_l (1-α̂_l) I + α̂_l A, A the operator) or "rollout"
   AlphaEstimator estimator = AlphaEstimator::kJacobian;
   PathSum paths = PathSum::kLinear;
-  std::string op;              // the operator's name (theory) or "measured" (rollout)
-  std::vector<double> alpha;   // α̂_l per layer (seed mean)
+  std::string op;               // the operator's name (theory) or "measured" (rollout)
+  std::vector<double> alpha;    // α̂_l per layer (seed mean)
   std::vector<double> profile;  // unit sum over positions 1..q
   ShapeComparison score;
 };
@@ -79,9 +79,9 @@ struct BirthResult {
   FitSpec fit_spec;
   FitResult other_fit;  // against the other path sum (no bootstrap)
   FitSpec other_spec;
-  std::vector<BranchStrength> strength_seeds;  // per seed
+  std::vector<BranchStrength> strength_seeds;     // per seed
   std::optional<NoFitPrediction> nofit, rollout;  // --alpha-estimator, --paths
-  std::vector<NoFitPrediction> variants;         // every estimator × path sum × model
+  std::vector<NoFitPrediction> variants;          // every estimator × path sum × model
   std::optional<NoFitPrediction> causal_control;  // windowed or ALiBi runs: plain causal A
   std::string rollout_skipped;                    // why there is no rollout ("" if there is)
   std::vector<ModelScore> comparison;             // held-out seeds (>= 2 seeds)

@@ -67,10 +67,10 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
                      r.nofit->score.median_abs_log10_error.high, nofit.max_abs_log10_error,
                      nofit.w1, nofit.argmin_measured, nofit.argmin_predicted)});
     if (r.rollout) {
-      sec.numbers.push_back({run.name + ": rollout, median / max |log10 error|",
-                             fmt::format("{:.3f} / {:.2f}",
-                                         r.rollout->score.at_mean.median_abs_log10_error,
-                                         r.rollout->score.at_mean.max_abs_log10_error)});
+      sec.numbers.push_back(
+          {run.name + ": rollout, median / max |log10 error|",
+           fmt::format("{:.3f} / {:.2f}", r.rollout->score.at_mean.median_abs_log10_error,
+                       r.rollout->score.at_mean.max_abs_log10_error)});
     }
     std::string heldout;
     for (const ModelScore& m : r.comparison)

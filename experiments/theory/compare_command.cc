@@ -107,7 +107,8 @@ namespace {
 std::vector<double> errors_against(const std::vector<double>& measured,
                                    const std::vector<CompareRun>& runs) {
   std::vector<double> e;
-  for (const auto& k : runs) e.push_back(shape_metrics(measured, k.predicted).median_abs_log10_error);
+  for (const auto& k : runs)
+    e.push_back(shape_metrics(measured, k.predicted).median_abs_log10_error);
   return e;
 }
 
@@ -133,11 +134,10 @@ CompareResult compare_runs(const CompareOptions& o) {
         o.labels.empty() ? std::filesystem::path(o.runs[i]).stem().string() : o.labels[i];
     r.runs.push_back(parse_birth_run(read_run_file(o.runs[i]), o.runs[i], label));
     if (r.runs.back().measured.size() != r.runs.front().measured.size())
-      throw std::invalid_argument("'" + o.runs[i] + "' has " +
-                                  std::to_string(r.runs.back().measured.size()) +
-                                  " positions, '" + o.runs[0] + "' " +
-                                  std::to_string(r.runs.front().measured.size()) +
-                                  ": compare runs at one length");
+      throw std::invalid_argument(
+          "'" + o.runs[i] + "' has " + std::to_string(r.runs.back().measured.size()) +
+          " positions, '" + o.runs[0] + "' " + std::to_string(r.runs.front().measured.size()) +
+          ": compare runs at one length");
   }
   std::mt19937_64 rng(o.seed);
   for (std::size_t i = 0; i < r.runs.size(); ++i) {
@@ -163,20 +163,21 @@ nlohmann::json to_json(const CompareResult& r) {
   nlohmann::json runs = nlohmann::json::array();
   for (std::size_t i = 0; i < r.runs.size(); ++i) {
     const CompareRun& run = r.runs[i];
-    runs.push_back({{"label", run.label},
-                    {"file", run.file},
-                    {"layers", run.layers},
-                    {"seeds", run.seeds.size()},
-                    {"alpha_mean", run.alpha_mean},
-                    {"own_error", r.error[i][i]},
-                    {"assigned", r.runs[static_cast<std::size_t>(r.assigned[i])].label},
-                    {"margin", r.margin[i]},
-                    {"bootstrap_self", std::isfinite(r.bootstrap_self[i])
-                                           ? nlohmann::json(r.bootstrap_self[i])
-                                           : nlohmann::json()},
-                    {"dead_zone", {{"measured", run.dead_zone_measured},
-                                   {"predicted", run.dead_zone_predicted},
-                                   {"one_over_h_minus_1_factorial", run.dead_zone_factorial}}}});
+    runs.push_back(
+        {{"label", run.label},
+         {"file", run.file},
+         {"layers", run.layers},
+         {"seeds", run.seeds.size()},
+         {"alpha_mean", run.alpha_mean},
+         {"own_error", r.error[i][i]},
+         {"assigned", r.runs[static_cast<std::size_t>(r.assigned[i])].label},
+         {"margin", r.margin[i]},
+         {"bootstrap_self", std::isfinite(r.bootstrap_self[i]) ? nlohmann::json(r.bootstrap_self[i])
+                                                               : nlohmann::json()},
+         {"dead_zone",
+          {{"measured", run.dead_zone_measured},
+           {"predicted", run.dead_zone_predicted},
+           {"one_over_h_minus_1_factorial", run.dead_zone_factorial}}}});
   }
   return {{"runs", runs},
           {"errors", r.error},
@@ -187,9 +188,15 @@ nlohmann::json to_json(const CompareResult& r) {
 
 std::string compare_csv(const CompareResult& r) {
   std::string out = "run";
-  for (const auto& k : r.runs) out += "," + csv_quoted("vs " + k.label);
-  out += ",assigned,margin,bootstrap_self,layers,alpha_mean,dead_zone_measured,"
-         "dead_zone_predicted,dead_zone_factorial\n";
+  for (const auto& k : r.runs) {
+    std::string column = "vs ";
+    column += k.label;
+    out += ",";
+    out += csv_quoted(column);
+  }
+  out +=
+      ",assigned,margin,bootstrap_self,layers,alpha_mean,dead_zone_measured,"
+      "dead_zone_predicted,dead_zone_factorial\n";
   for (std::size_t i = 0; i < r.runs.size(); ++i) {
     out += csv_quoted(r.runs[i].label);
     for (double e : r.error[i]) out += fmt::format(",{:.6g}", e);
@@ -204,8 +211,7 @@ std::string compare_csv(const CompareResult& r) {
 
 Figure compare_figure(const CompareResult& r) {
   Panel p;
-  p.title = fmt::format("median |log10 error| of each measured profile (rows) against each run's "
-                        "no-fit prediction (columns): {} of {} on the diagonal",
+  p.title = fmt::format("median |log10 error|, measured vs no-fit: {} of {} closest to their own",
                         r.correct, r.runs.size());
   p.xlabel = "no-fit prediction of run";
   p.ylabel = "measured profile of run";
@@ -213,9 +219,12 @@ Figure compare_figure(const CompareResult& r) {
   for (const auto& row : r.error)
     for (double e : row) top = std::max(top, e);
   for (const auto& run : r.runs) {
-    p.heatmap.x_labels.push_back(run.label);
-    p.heatmap.y_labels.push_back(run.label);
+    std::string label = run.label;  // '_' would start a subscript in gnuplot's enhanced text
+    std::replace(label.begin(), label.end(), '_', ' ');
+    p.heatmap.x_labels.push_back(label);
+    p.heatmap.y_labels.push_back(label);
   }
+  p.heatmap.value_format = "%.3f";
   p.heatmap.z = r.error;
   p.heatmap.zmin = 0;
   p.heatmap.zmax = top;
@@ -230,8 +239,10 @@ void run_compare(const CompareOptions& o) {
   write_output(o.json, to_json(r).dump(2) + "\n");
   if (!o.csv.empty()) write_file_atomic(o.csv, compare_csv(r));
   if (!o.plot.empty()) render_figure(compare_figure(r), o.plot);
-  std::fprintf(stderr, "theory compare: %d of %zu measured profiles closest to their own no-fit "
-               "prediction\n", r.correct, r.runs.size());
+  std::fprintf(stderr,
+               "theory compare: %d of %zu measured profiles closest to their own no-fit "
+               "prediction\n",
+               r.correct, r.runs.size());
 }
 
 }  // namespace posbias

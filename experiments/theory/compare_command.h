@@ -21,7 +21,7 @@
 namespace posbias {
 
 struct CompareOptions {
-  std::vector<std::string> runs;  // birth JSON files, >= 2
+  std::vector<std::string> runs;    // birth JSON files, >= 2
   std::vector<std::string> labels;  // one per run; default: the file stem
   int bootstrap = 200;
   std::uint64_t seed = 0;

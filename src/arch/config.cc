@@ -80,9 +80,9 @@ void ModelConfig::validate() const {
   check(std::isfinite(init_std) && init_std > 0 && init_std < 10,
         "initializer_range must be in (0, 10)");
   check(dropout >= 0.0 && dropout < 1.0, "dropout must be in [0, 1)");
-  check(window >= 0 && window <= 10000000,
-        "the attention window must be in 1..10000000 keys (0 = none), got " +
-            std::to_string(window));
+  check(
+      window >= 0 && window <= 10000000,
+      "the attention window must be in 1..10000000 keys (0 = none), got " + std::to_string(window));
   check(std::isfinite(attn_init_scale) && attn_init_scale > 0 && attn_init_scale <= 1000,
         "the attention output's init scale must be in (0, 1000]");
 }

@@ -55,6 +55,7 @@ void write_heatmap(std::ostringstream& gp, const Heatmap& h, const std::string& 
     gp << ")\n";
   };
   tics("x", h.x_labels);
+  if (cols > 6) gp << "set xtics rotate by 30 right\n";  // long labels would overlap
   tics("y", h.y_labels);
   gp << "set xrange [-0.5:" << static_cast<double>(cols) - 0.5
      << "]\nset yrange [-0.5:" << static_cast<double>(rows) - 0.5 << "]\n";
@@ -72,8 +73,8 @@ void write_heatmap(std::ostringstream& gp, const Heatmap& h, const std::string& 
   gp << "plot " << block << " using 1:2:3 with image";
   if (cols <= 12 && rows <= 24) {  // cells wide enough to print their values
     const double mid = (h.zmin + h.zmax) / 2;
-    gp << ", \\\n     " << block << " using 1:2:(sprintf('%.2f', $3)):($3 > " << mid
-       << " ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'";
+    gp << ", \\\n     " << block << " using 1:2:(sprintf(" << quote(h.value_format)
+       << ", $3)):($3 > " << mid << " ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'";
   }
   gp << "\n";
 }

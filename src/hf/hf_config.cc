@@ -309,8 +309,9 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
     c.sliding_window = in.required_integer("sliding_window", nullptr, 1, 10'000'000);
     // Qwen2 windows only the layers from max_window_layers on; posbias windows every layer.
     if (in.integer("max_window_layers", 0, 1024).value_or(0) != 0)
-      bad(src, "use_sliding_window with max_window_layers > 0 is not supported; posbias "
-               "windows every layer (max_window_layers 0)");
+      bad(src,
+          "use_sliding_window with max_window_layers > 0 is not supported; posbias "
+          "windows every layer (max_window_layers 0)");
   }
   validate_hf_config(c, src);
   return c;

@@ -84,16 +84,16 @@ BranchStrength branch_strength(const Transformer& model, const ForwardCache& cac
     if (!block.parallel) {  // E‖vᵀT_i‖² = ‖T_i‖²_F for v ~ N(0, I)
       constexpr std::int64_t kProbes = 8;
       const auto& x = bc.resid_pre;
-      const auto v = at::normal(0.0, 1.0, {kProbes, x.size(0), x.size(1), x.size(2)}, gen)
-                         .to(x.scalar_type());
+      const auto v =
+          at::normal(0.0, 1.0, {kProbes, x.size(0), x.size(1), x.size(2)}, gen).to(x.scalar_type());
       const auto s2 = block.mlp_half(bc, v).to(torch::kFloat64).pow(2).sum(-1).mean(0)[0] / d;
       const auto rel = (s2.sqrt() / std::sqrt(s2.mean().item<double>())).contiguous();
       stay.assign(rel.data_ptr<double>(), rel.data_ptr<double>() + rel.numel());
     } else {  // the MLP beside the identity: E‖(J_mlp·J_norm)ᵀv‖² = ‖·‖²_F
       constexpr std::int64_t kProbes = 8;
       const auto& x = bc.resid_pre;
-      const auto v = at::normal(0.0, 1.0, {kProbes, x.size(0), x.size(1), x.size(2)}, gen)
-                         .to(x.scalar_type());
+      const auto v =
+          at::normal(0.0, 1.0, {kProbes, x.size(0), x.size(1), x.size(2)}, gen).to(x.scalar_type());
       const auto back = block.ln1->backward(bc.ln1, block.mlp->backward(bc.mlp, v));
       s = std::sqrt(1.0 + back.to(torch::kFloat64).pow(2).sum(-1).mean().item<double>() / d);
     }

@@ -105,8 +105,8 @@ std::vector<double> rollout_row(const RolloutSpec& spec) {
     for (std::size_t x = 0; x < q * q; ++x) next[x] = (1.0 - al) * (1.0 - al) * c[x];
     for (std::size_t k = 0; k < q; ++k) {  // (Aᵀ T)[i][j] = Σ_k A[k][i] T[k][j]
       for (std::size_t i = 0; i <= k; ++i) {
-        const double aki = al * al * a[k * n + i] *
-                           (spec.key_scale.empty() ? 1.0 : spec.key_scale[l][i]);
+        const double aki =
+            al * al * a[k * n + i] * (spec.key_scale.empty() ? 1.0 : spec.key_scale[l][i]);
         if (aki == 0.0) continue;
         for (std::size_t j = 0; j < q; ++j) next[i * q + j] += aki * t[k * q + j];
       }

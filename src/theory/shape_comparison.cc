@@ -57,9 +57,8 @@ ShapeMetrics shape_metrics(const std::vector<double>& measured,
   return s;
 }
 
-ShapeComparison compare_shape(const MeasuredProfile& measured,
-                              const std::vector<double>& predicted, int bootstrap,
-                              std::uint64_t seed) {
+ShapeComparison compare_shape(const MeasuredProfile& measured, const std::vector<double>& predicted,
+                              int bootstrap, std::uint64_t seed) {
   ShapeComparison out;
   out.at_mean = shape_metrics(measured.mean, predicted);
   std::vector<double> med, mx, w1, argmin, rec, pri;

@@ -153,11 +153,10 @@ TEST(Cli, BirthMeasuresAndFits) {
   ASSERT_EQ(j["comparison"].size(), 5u);
   for (const auto& m : j["comparison"]) {
     EXPECT_TRUE(m["heldout_median_abs_log10_error"].is_number()) << m;
-    EXPECT_EQ(m["free_params"].get<int>(), m["model"] == "theory_fit" ||
-                                                   m["model"] == "power_law" ||
-                                                   m["model"] == "exponential"
-                                               ? 2
-                                               : 0);
+    EXPECT_EQ(m["free_params"].get<int>(),
+              m["model"] == "theory_fit" || m["model"] == "power_law" || m["model"] == "exponential"
+                  ? 2
+                  : 0);
   }
   // The CSV feeds `theory fit` directly.
   const CliResult f = run_cli("theory fit --profile " + (dir / "b.csv").string() + " -H 4");
@@ -192,6 +191,8 @@ TEST(Cli, BirthBadInput) {
   expect_usage_error("birth --weights x.safetensors", "--config");
   expect_usage_error("birth --window 0", "--window");
   expect_usage_error("birth --window -4", "--window");
+  expect_usage_error("birth --arch gpt2 --layers 2 --d-model 32 --heads 4 --length 24 --window 4",
+                     "reaches 6 keys back");
   expect_usage_error("birth --attn-scale 0", "--attn-scale");
   expect_usage_error("birth --attn-scale -1", "--attn-scale");
   expect_usage_error("birth --attn-scale nan", "--attn-scale");
@@ -245,8 +246,8 @@ TEST(Cli, TheoryCompareAssignsAndRefusesBadRuns) {
   };
   const std::string a = run_json("a.json", {9, 3, 1, 2, 20}, 2);
   const std::string b = run_json("b.json", {9, 1, 0.2, 0.3, 20}, 4);
-  const CliResult r = run_cli("theory compare " + a + " " + b + " --labels A,B --csv " +
-                              (dir / "c.csv").string());
+  const CliResult r =
+      run_cli("theory compare " + a + " " + b + " --labels A,B --csv " + (dir / "c.csv").string());
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["correct"], 2);

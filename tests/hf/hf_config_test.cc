@@ -218,8 +218,8 @@ TEST(HfConfig, SlidingWindowRoundTrips) {
     EXPECT_EQ(hf_config_from_model(model_config_from_hf(c)).sliding_window, 16);
   }
   // Off unless use_sliding_window is true (Qwen2's published configs carry a window size).
-  EXPECT_EQ(parse_hf_config(patched(kTinyQwen2, R"({"sliding_window":4096})"), "off").sliding_window,
-            0);
+  EXPECT_EQ(
+      parse_hf_config(patched(kTinyQwen2, R"({"sliding_window":4096})"), "off").sliding_window, 0);
 }
 
 TEST(HfConfig, RejectsBadJson) {

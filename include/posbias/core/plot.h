@@ -33,6 +33,7 @@ struct Heatmap {
   std::vector<std::vector<double>> z;           // [rows][columns]; NaN cells stay blank
   double zmin = 0, zmax = 1;
   std::string z_label;
+  std::string value_format = "%.2f";  // gnuplot sprintf format of the printed cell values
 };
 
 struct Panel {

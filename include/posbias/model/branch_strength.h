@@ -32,8 +32,8 @@ AlphaEstimator parse_alpha_estimator(const std::string& name);  // jacobian | fo
 std::string to_string(AlphaEstimator estimator);
 
 struct BranchStrength {
-  std::vector<double> jacobian;  // α̂_l per layer
-  std::vector<double> forward;   // λ_l per layer
+  std::vector<double> jacobian;               // α̂_l per layer
+  std::vector<double> forward;                // λ_l per layer
   std::vector<std::vector<double>> key_gain;  // [layer][j]: g_{l,j} / ḡ_l, ḡ² = mean_j g²
   // [layer][i]: s_{l,i} / s̄_l, s² = ‖T_i‖²_F / D for the MLP half T_i = I + J_mlp·J_norm2 of a
   // sequential block at position i (8 Gaussian probes); all 1 for parallel blocks, whose MLP

@@ -21,8 +21,8 @@ namespace posbias {
 struct ModelScore {
   std::string model;
   int free_params = 0;
-  ShapeMetrics heldout;      // against the held-out seeds' mean
-  std::vector<double> fit;   // fitted parameters (theory_fit: α, log10 gain; laws: a, b)
+  ShapeMetrics heldout;     // against the held-out seeds' mean
+  std::vector<double> fit;  // fitted parameters (theory_fit: α, log10 gain; laws: a, b)
 };
 
 struct ComparisonInput {

@@ -18,7 +18,7 @@ namespace posbias {
 
 struct ShapeMetrics {
   double median_abs_log10_error = 0, max_abs_log10_error = 0;
-  double w1 = 0;  // / (L-1)
+  double w1 = 0;                                           // / (L-1)
   std::int64_t argmin_measured = 0, argmin_predicted = 0;  // 1-based
   double recency_measured = 0, recency_predicted = 0;      // p_L / p_mid
   double primacy_measured = 0, primacy_predicted = 0;      // p_1 / p_mid
@@ -33,9 +33,8 @@ struct ShapeComparison {
 // Throws std::invalid_argument when the lengths differ or a value is not finite and > 0.
 ShapeMetrics shape_metrics(const std::vector<double>& measured,
                            const std::vector<double>& predicted);
-ShapeComparison compare_shape(const MeasuredProfile& measured,
-                              const std::vector<double>& predicted, int bootstrap,
-                              std::uint64_t seed);
+ShapeComparison compare_shape(const MeasuredProfile& measured, const std::vector<double>& predicted,
+                              int bootstrap, std::uint64_t seed);
 // Unit-sum copy of a positive profile.
 std::vector<double> unit_sum(const std::vector<double>& profile);
 
