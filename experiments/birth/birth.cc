@@ -38,13 +38,10 @@ double peak_rss_mb() {
   return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
-// Positive values from a log10 row, the largest 1: predictions that underflow a double stay
-// 1e-300 (an error of hundreds of decades, not a division by zero).
-std::vector<double> from_log10(const std::vector<double>& l) {
-  const double top = *std::max_element(l.begin(), l.end());
-  std::vector<double> out(l.size());
-  for (std::size_t j = 0; j < l.size(); ++j) out[j] = std::max(1e-300, std::pow(10.0, l[j] - top));
-  return out;
+// The seed mean with its seeds (none for a single seed: no bootstrap), as the fits take it.
+MeasuredProfile measured_profile(const BirthResult& r) {
+  return {r.profile,
+          r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
 }
 
 std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, AlphaEstimator e) {
@@ -103,7 +100,7 @@ NoFitPrediction predict(const Evidence& ev, std::int64_t layers, std::size_t q,
     is.alpha = p.alpha;
     is.op = op;
     is.paths = paths;
-    p.profile = unit_sum(from_log10(log10_row(influence_row(is))));
+    p.profile = unit_sum(from_log10_row(log10_row(influence_row(is))));
     return p;
   }
   RolloutSpec rs;
@@ -135,8 +132,7 @@ NoFitPrediction predict(const Evidence& ev, std::int64_t layers, std::size_t q,
 // held-out model comparison, whose no-fit predictions read only the fitting half's seeds.
 void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& attention_sum,
                              const std::vector<torch::Tensor>& attention_even) {
-  const MeasuredProfile mp{
-      r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
+  const MeasuredProfile mp = measured_profile(r);
   const std::size_t q = r.profile.size();
   const Evidence all = evidence_of(r.strength_seeds, 0, 1, attention_sum);
   // Position gains go through H dense q×q layers: O(H·q²) memory, O(H·q³) quadrature time.
@@ -286,14 +282,14 @@ BirthResult measure_birth(const BirthOptions& o) {
   if (r.config.pos == PosEncoding::kAlibi)
     r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));
   r.fit_spec.op.window = r.config.window;
+  const std::int64_t q_rows = o.query == 0 ? o.length : o.query;  // positions 1..q measured
   if (r.config.window > 0) {  // keys beyond H·(W-1) of the query have exactly zero influence
-    const std::int64_t q = o.query == 0 ? o.length : o.query;
     const std::int64_t reach = r.config.layers * (r.config.window - 1);
-    if (reach < q - 1) {
+    if (reach < q_rows - 1) {
       throw std::invalid_argument(
           "--window " + std::to_string(r.config.window) + " with " +
           std::to_string(r.config.layers) + " layers reaches " + std::to_string(reach) +
-          " keys back from the query, so positions 1.." + std::to_string(q - 1 - reach) +
+          " keys back from the query, so positions 1.." + std::to_string(q_rows - 1 - reach) +
           " have no influence at all; use a larger --window, more --layers or --length <= " +
           std::to_string(reach + 1));
     }
@@ -310,7 +306,6 @@ BirthResult measure_birth(const BirthOptions& o) {
           std::max(1, at::get_num_threads()) * jacobian_cotangent_bytes(r.config, o.length),
       "birth at --length " + std::to_string(o.length),
       "use a smaller --length, --layers or --d-model");
-  const std::int64_t q_rows = o.query == 0 ? o.length : o.query;
   const double attention_bytes =
       2 * 8.0 * static_cast<double>(r.config.layers) * static_cast<double>(q_rows * q_rows);
   const bool keep_attention = attention_bytes <= kMaxRolloutBytes;
@@ -394,8 +389,7 @@ BirthResult measure_birth(const BirthOptions& o) {
   for (double v : entropies) e += v / static_cast<double>(entropies.size());
   r.entropy_ratio = entropies.empty() ? std::nan("") : e;
 
-  MeasuredProfile mp{
-      r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
+  const MeasuredProfile mp = measured_profile(r);
   r.fit = fit_profile(mp, r.fit_spec);
   r.other_spec = r.fit_spec;
   r.other_spec.paths = o.paths == PathSum::kLinear ? PathSum::kQuadrature : PathSum::kLinear;
@@ -517,8 +511,7 @@ std::string birth_csv(const BirthResult& r) {
 }
 
 Figure birth_figure(const BirthResult& r, const std::string& title) {
-  MeasuredProfile mp{
-      r.profile, r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
+  const MeasuredProfile mp = measured_profile(r);
   Figure fig = fit_figure(mp, r.fit, title);
   Series other;  // the other path sum, fitted too
   other.title = fmt::format("theory, {} paths, α = {:.3f} (log R² {:.3f})",

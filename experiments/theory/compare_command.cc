@@ -6,13 +6,13 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <stdexcept>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/bounded_read.h"
 #include "posbias/core/csv.h"
 #include "posbias/theory/bootstrap.h"
 #include "posbias/theory/shape_comparison.h"
@@ -22,20 +22,6 @@ namespace {
 
 constexpr std::uintmax_t kMaxRunBytes = std::uintmax_t{256} << 20;
 constexpr std::size_t kMaxRuns = 256;
-
-std::string read_run_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw std::runtime_error("cannot read '" + path + "': not a regular file");
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec || size > kMaxRunBytes)
-    throw std::runtime_error("'" + path + "' is over the 256 MiB limit of a birth result");
-  std::ifstream in(path, std::ios::binary);
-  std::string text(size, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  if (!in) throw std::runtime_error("cannot read '" + path + "'");
-  return text;
-}
 
 std::vector<double> positive_row(const nlohmann::json& j, const std::string& path,
                                  const std::string& field) {
@@ -132,7 +118,8 @@ CompareResult compare_runs(const CompareOptions& o) {
   for (std::size_t i = 0; i < o.runs.size(); ++i) {
     const std::string label =
         o.labels.empty() ? std::filesystem::path(o.runs[i]).stem().string() : o.labels[i];
-    r.runs.push_back(parse_birth_run(read_run_file(o.runs[i]), o.runs[i], label));
+    r.runs.push_back(parse_birth_run(
+        read_bounded_file(o.runs[i], kMaxRunBytes, "256 MiB birth-result"), o.runs[i], label));
     if (r.runs.back().measured.size() != r.runs.front().measured.size())
       throw std::invalid_argument(
           "'" + o.runs[i] + "' has " + std::to_string(r.runs.back().measured.size()) +

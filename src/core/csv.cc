@@ -2,9 +2,10 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "posbias/core/bounded_read.h"
 
 namespace posbias {
 namespace {
@@ -86,21 +87,7 @@ std::string csv_quoted(const std::string& field) {
 }
 
 CsvTable read_numeric_csv(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw std::runtime_error("cannot read '" + path.string() + "': not a regular file");
-  }
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw std::runtime_error("cannot stat '" + path.string() + "': " + ec.message());
-  if (size > kMaxCsvBytes) {
-    throw std::runtime_error("'" + path.string() + "' is " + std::to_string(size) +
-                             " bytes, over the 1 GiB CSV limit");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open '" + path.string() + "'");
-  std::string text(size, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  return parse_numeric_csv(text, path.string());
+  return parse_numeric_csv(read_bounded_file(path, kMaxCsvBytes, "1 GiB CSV"), path.string());
 }
 
 }  // namespace posbias

@@ -40,6 +40,12 @@ torch::Tensor norm_composed_frobenius2(const torch::Tensor& m, const NormImpl& n
   return f * rstd.pow(2);
 }
 
+// sqrt(f_j / mean f) for squared gains f [L]: each position's gain relative to the RMS.
+std::vector<double> relative_gains(const torch::Tensor& f) {
+  const auto rel = (f / f.mean()).sqrt().contiguous();
+  return {rel.data_ptr<double>(), rel.data_ptr<double>() + rel.numel()};
+}
+
 }  // namespace
 
 AlphaEstimator parse_alpha_estimator(const std::string& name) {
@@ -77,31 +83,25 @@ BranchStrength branch_strength(const Transformer& model, const ForwardCache& cac
     const auto g2 =
         norm_composed_frobenius2(value_output_matrix(*block.attn), *block.ln1, bc.ln1) / d;
     const double g = std::sqrt(g2.mean().item<double>());
-    const auto rel = (g2.sqrt() / g).contiguous();
-    out.key_gain.emplace_back(rel.data_ptr<double>(), rel.data_ptr<double>() + rel.numel());
+    out.key_gain.push_back(relative_gains(g2));
+    // Gaussian probes v through the MLP half: E‖vᵀT‖² = ‖T‖²_F.
+    constexpr std::int64_t kProbes = 8;
+    const auto& x = bc.resid_pre;
+    const auto v =
+        at::normal(0.0, 1.0, {kProbes, x.size(0), x.size(1), x.size(2)}, gen).to(x.scalar_type());
     double s = 1.0;
-    std::vector<double> stay(static_cast<std::size_t>(bc.resid_pre.size(1)), 1.0);
-    if (!block.parallel) {  // E‖vᵀT_i‖² = ‖T_i‖²_F for v ~ N(0, I)
-      constexpr std::int64_t kProbes = 8;
-      const auto& x = bc.resid_pre;
-      const auto v =
-          at::normal(0.0, 1.0, {kProbes, x.size(0), x.size(1), x.size(2)}, gen).to(x.scalar_type());
-      const auto s2 = block.mlp_half(bc, v).to(torch::kFloat64).pow(2).sum(-1).mean(0)[0] / d;
-      const auto rel = (s2.sqrt() / std::sqrt(s2.mean().item<double>())).contiguous();
-      stay.assign(rel.data_ptr<double>(), rel.data_ptr<double>() + rel.numel());
-    } else {  // the MLP beside the identity: E‖(J_mlp·J_norm)ᵀv‖² = ‖·‖²_F
-      constexpr std::int64_t kProbes = 8;
-      const auto& x = bc.resid_pre;
-      const auto v =
-          at::normal(0.0, 1.0, {kProbes, x.size(0), x.size(1), x.size(2)}, gen).to(x.scalar_type());
+    std::vector<double> stay(static_cast<std::size_t>(x.size(1)), 1.0);
+    if (!block.parallel) {  // T_i = I + J_mlp·J_norm2, on every path through position i
+      stay = relative_gains(block.mlp_half(bc, v).to(torch::kFloat64).pow(2).sum(-1).mean(0)[0]);
+    } else {  // the MLP beside the identity path: s² = 1 + ‖J_mlp·J_norm‖²_F / d
       const auto back = block.ln1->backward(bc.ln1, block.mlp->backward(bc.mlp, v));
       s = std::sqrt(1.0 + back.to(torch::kFloat64).pow(2).sum(-1).mean().item<double>() / d);
     }
     out.stay_gain.push_back(std::move(stay));
     out.jacobian.push_back(g / (s + g));
     const auto a = bc.attn_out[0].to(torch::kFloat64).norm(2, -1);
-    const auto x = bc.resid_pre[0].to(torch::kFloat64).norm(2, -1);
-    out.forward.push_back((a / (x + a)).mean().item<double>());
+    const auto xn = x[0].to(torch::kFloat64).norm(2, -1);
+    out.forward.push_back((a / (xn + a)).mean().item<double>());
   }
   return out;
 }

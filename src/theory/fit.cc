@@ -112,14 +112,6 @@ std::vector<double> log10_of(const std::vector<double>& p) {
 
 std::vector<double> head(const std::vector<double>& v) { return {v.begin(), v.end() - 1}; }
 
-std::vector<double> linear_from_log10(const std::vector<double>& l) {
-  const double top = *std::max_element(l.begin(), l.end());
-  std::vector<double> out(l.size());
-  std::transform(l.begin(), l.end(), out.begin(),
-                 [top](double v) { return std::pow(10.0, v - top); });
-  return out;
-}
-
 }  // namespace
 
 void MeasuredProfile::validate() const {
@@ -212,7 +204,7 @@ FitResult fit_profile(const MeasuredProfile& profile, const FitSpec& spec) {
   for (std::size_t j = 0; j < t.size(); ++j) out.theory_log10[j] = t[j] + lf.log10_gain;
   out.log_r2 = r_squared(head(y), head(out.theory_log10));
   out.spearman = spearman(head(y), head(t));
-  out.w1 = wasserstein1(head(profile.mean), head(linear_from_log10(t)));
+  out.w1 = wasserstein1(head(profile.mean), head(from_log10_row(t)));
   out.log10_last_measured = y.back();
   out.log10_last_predicted = out.theory_log10.back();
 

@@ -278,6 +278,13 @@ std::vector<ExtReal> apply_operator(const AttentionOperator& op, const std::vect
   return apply_operator_t(op, r);
 }
 
+std::vector<double> from_log10_row(const std::vector<double>& l) {
+  const double top = *std::max_element(l.begin(), l.end());
+  std::vector<double> out(l.size());
+  for (std::size_t j = 0; j < l.size(); ++j) out[j] = std::max(1e-300, std::pow(10.0, l[j] - top));
+  return out;
+}
+
 std::vector<double> log10_row(const std::vector<ExtReal>& row) {
   std::vector<double> out(row.size());
   std::transform(row.begin(), row.end(), out.begin(), [](const ExtReal& x) { return x.log10(); });

@@ -1,8 +1,9 @@
 #include "posbias/theory/model_comparison.h"
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+
+#include "posbias/theory/influence.h"
 
 namespace posbias {
 namespace {
@@ -52,10 +53,10 @@ std::vector<ModelScore> compare_models(const ComparisonInput& in) {
   spec.include_query = true;
   spec.bootstrap = 0;
   const FitResult f = fit_profile(MeasuredProfile{fit_mean, {}}, spec);
-  const double top = *std::max_element(f.theory_log10.begin(), f.theory_log10.end());
-  std::vector<double> theory(n);
-  for (std::size_t j = 0; j < n; ++j) theory[j] = std::pow(10.0, f.theory_log10[j] - top);
-  out.push_back({"theory_fit", 2, shape_metrics(heldout, theory), {f.alpha, f.log10_gain}});
+  out.push_back({"theory_fit",
+                 2,
+                 shape_metrics(heldout, from_log10_row(f.theory_log10)),
+                 {f.alpha, f.log10_gain}});
   if (!in.nofit.empty()) out.push_back({"theory_nofit", 0, shape_metrics(heldout, in.nofit), {}});
   if (!in.rollout.empty()) out.push_back({"rollout", 0, shape_metrics(heldout, in.rollout), {}});
   out.push_back(fit_law("power_law", fit_mean, heldout, /*log_x=*/true));

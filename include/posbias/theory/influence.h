@@ -56,5 +56,8 @@ std::vector<ExtReal> apply_operator(const AttentionOperator& op, const std::vect
 
 // log10 of every entry (exact at any magnitude).
 std::vector<double> log10_row(const std::vector<ExtReal>& row);
+// Back from log10: 10^(v - max v) for every entry, the row up to a common factor (largest
+// entry 1). Entries that would underflow a double stay 1e-300, so later ratios stay finite.
+std::vector<double> from_log10_row(const std::vector<double>& log10_values);
 
 }  // namespace posbias
