@@ -1,0 +1,82 @@
+#include "posbias/text/text_data.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "posbias/core/rng.h"
+
+namespace posbias {
+
+std::vector<std::string> training_lines(const TextCorpus& corpus) {
+  std::vector<std::string> lines;
+  for (const CorpusFile& f : corpus.train)
+    lines.insert(lines.end(), f.sentences.begin(), f.sentences.end());
+  return lines;
+}
+
+TextStreams encode_corpus(const TextCorpus& corpus, const Tokenizer& tokenizer) {
+  TextStreams s;
+  for (const CorpusFile& f : corpus.train) {
+    const auto ids = tokenizer.encode(f.sentences);
+    s.train.insert(s.train.end(), ids.begin(), ids.end());
+  }
+  for (const CorpusFile& f : corpus.heldout) {
+    const auto ids = tokenizer.encode(f.sentences);
+    s.heldout.insert(s.heldout.end(), ids.begin(), ids.end());
+  }
+  return s;
+}
+
+std::int64_t window_count(const std::vector<std::int32_t>& stream, std::int64_t length) {
+  const auto n = static_cast<std::int64_t>(stream.size());
+  return n > length ? (n - 1) / length : 0;
+}
+
+std::vector<std::int64_t> sample_windows(const std::vector<std::int32_t>& stream,
+                                         std::int64_t length, std::int64_t count,
+                                         std::uint64_t seed, std::uint64_t step,
+                                         std::uint64_t rank) {
+  const auto n = static_cast<std::int64_t>(stream.size());
+  if (length < 1 || n <= length + 1) {
+    throw std::invalid_argument("a window of " + std::to_string(length + 1) +
+                                " tokens does not fit a stream of " + std::to_string(n));
+  }
+  Rng rng = Rng::stream(seed, step, rank);
+  std::vector<std::int64_t> out;
+  out.reserve(static_cast<std::size_t>(count * (length + 1)));
+  for (std::int64_t b = 0; b < count; ++b) {
+    const std::int64_t start = rng.below(n - length);
+    for (std::int64_t i = 0; i <= length; ++i)
+      out.push_back(stream[static_cast<std::size_t>(start + i)]);
+  }
+  return out;
+}
+
+std::vector<std::int64_t> consecutive_windows(const std::vector<std::int32_t>& stream,
+                                              std::int64_t length, std::int64_t max_windows) {
+  std::int64_t windows = window_count(stream, length);
+  if (max_windows > 0) windows = std::min(windows, max_windows);
+  std::vector<std::int64_t> out;
+  out.reserve(static_cast<std::size_t>(windows * (length + 1)));
+  for (std::int64_t k = 0; k < windows; ++k) {
+    for (std::int64_t i = 0; i <= length; ++i) {
+      out.push_back(stream[static_cast<std::size_t>(k * length + i)]);
+    }
+  }
+  return out;
+}
+
+double bits_per_byte(double nats, double bytes) { return nats / std::log(2.0) / bytes; }
+
+double target_bytes(const std::vector<std::int64_t>& windows, std::int64_t length,
+                    const std::vector<std::int32_t>& token_bytes) {
+  double bytes = 0;
+  for (std::size_t i = 0; i < windows.size(); ++i) {
+    if (i % static_cast<std::size_t>(length + 1) != 0) {
+      bytes += token_bytes[static_cast<std::size_t>(windows[i])];
+    }
+  }
+  return bytes;
+}
+
+}  // namespace posbias
