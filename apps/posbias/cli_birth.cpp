@@ -3,6 +3,7 @@
 
 #include "commands.h"
 #include "experiments/birth/birth.h"
+#include "experiments/birth/birth_run.h"
 #include "parsed_options.h"
 
 namespace posbias::cli {
@@ -63,6 +64,17 @@ void register_birth(CLI::App& app, Action* selected) {
                   "model.safetensors of that checkpoint (measured on token ids)");
   cmd->add_option("--tokens", o.tokens,
                   "token-id file: one sequence per line (ids separated by spaces or commas)");
+  parsed->add_choice(cmd, "--target", &o.target,
+                     "what the influence is measured on: hidden (the final hidden state at the "
+                     "query, the theory's), loss (the next-token loss at the query) or prob (the "
+                     "top-1 probability at the query); loss and prob need token inputs",
+                     parse_influence_target, [](InfluenceTarget t) { return to_string(t); });
+  cmd->add_option("--run", o.run,
+                  "a text training run: measure its checkpoints on held-out text (one held-out "
+                  "window per --seeds)");
+  cmd->add_option("--checkpoints", o.checkpoints,
+                  "with --run: all, last, or a comma list of checkpoint steps")
+      ->capture_default_str();
   cmd->add_option("--json", o.json, "result JSON (default: stdout)");
   cmd->add_option("--csv", o.csv,
                   "profile CSV: position, influence, seed0, ... (input for `theory fit`)");
@@ -73,6 +85,10 @@ void register_birth(CLI::App& app, Action* selected) {
     *selected = [options, parsed, pos] {
       parsed->parse();
       if (!pos->empty()) options->pos = parse_pos_encoding(*pos);
+      if (!options->run.empty()) {
+        run_birth_run(*options);
+        return;
+      }
       run_birth(*options);
     };
   });

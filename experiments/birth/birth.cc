@@ -258,7 +258,7 @@ ModelConfig birth_model_config(const BirthOptions& o) {
   return c;
 }
 
-BirthResult measure_birth(const BirthOptions& o) {
+BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
   if (o.seeds < 1 || o.seeds > 10000)
     throw std::invalid_argument("--seeds must be in 1..10000, got " + std::to_string(o.seeds));
   if (o.weights.empty() != o.config.empty())
@@ -267,13 +267,25 @@ BirthResult measure_birth(const BirthOptions& o) {
     throw std::invalid_argument("--init applies to models at init, not to --weights");
   if (!o.weights.empty() && o.attn_scale != 1.0)
     throw std::invalid_argument("--attn-scale applies to models at init, not to --weights");
+  if (trained && (!o.weights.empty() || !o.tokens.empty()))
+    throw std::invalid_argument(
+        "--run measures the run's checkpoints: no --config, --weights or --tokens");
   JacobianSpec js;
   js.method = o.method;
   js.probes = o.probes;
   js.query = o.query;
+  js.target = o.target;
   BirthResult r;
   r.options = o;
   r.config = birth_model_config(o);  // checks --length first
+  if (trained) {
+    r.config = trained->config;
+    if (r.config.pos == PosEncoding::kLearned && o.length > r.config.max_positions) {
+      throw std::invalid_argument("--length " + std::to_string(o.length) +
+                                  " exceeds the run's learned positions (" +
+                                  std::to_string(r.config.max_positions) + ")");
+    }
+  }
   if (o.query < 0 || o.query > o.length) {
     throw std::invalid_argument("--query must be in 1..L = " + std::to_string(o.length) +
                                 " (0 = last)");
@@ -298,7 +310,13 @@ BirthResult measure_birth(const BirthOptions& o) {
   r.fit_spec.seed = o.seed;
   r.fit_spec.paths = o.paths;
   r.fit_spec.validate();  // before the measurement
-  const bool checkpoint = !o.weights.empty();
+  const bool checkpoint = !o.weights.empty() || trained;
+  if (o.target != InfluenceTarget::kHidden && !checkpoint && o.input != BirthInput::kTokens &&
+      o.tokens.empty()) {
+    throw std::invalid_argument("--target " + to_string(o.target) +
+                                " reads the LM head: measure token ids (--input tokens, --tokens, "
+                                "--weights or --run)");
+  }
   const bool need_tokens = checkpoint || o.input == BirthInput::kTokens || !o.tokens.empty();
   // One sequence's forward cache, the weights and one cotangent per thread in flight.
   require_memory(
@@ -315,11 +333,22 @@ BirthResult measure_birth(const BirthOptions& o) {
                         format_bytes(attention_bytes) + " (limit " +
                         format_bytes(kMaxRolloutBytes) + ")";
   }
-  Transformer model(r.config, /*token_embeddings=*/need_tokens);
+  Transformer model = trained ? trained->model : Transformer(r.config, need_tokens);
   model->eval();
   std::vector<std::vector<std::int64_t>> token_rows;
-  if (checkpoint) load_hf_weights(model, SafetensorsFile::open(o.weights));
+  if (!o.weights.empty()) load_hf_weights(model, SafetensorsFile::open(o.weights));
   if (!o.tokens.empty()) token_rows = read_token_file(o.tokens, r.config.vocab);
+  if (trained) token_rows = trained->rows;
+  // The loss target reads the id after the query: token rows need L + 1 ids.
+  const bool needs_next = o.target == InfluenceTarget::kLoss;
+  const std::int64_t q_index = o.query == 0 ? o.length : o.query;  // 1-based
+  for (const auto& row : token_rows) {
+    if (needs_next && static_cast<std::int64_t>(row.size()) <= q_index) {
+      throw std::invalid_argument(
+          "--target loss needs the token after the query: token rows of at least " +
+          std::to_string(q_index + 1) + " ids");
+    }
+  }
   const int samples = token_rows.empty() ? o.seeds : static_cast<int>(token_rows.size());
 
   const auto start = std::chrono::steady_clock::now();
@@ -335,11 +364,14 @@ BirthResult measure_birth(const BirthOptions& o) {
     {
       torch::NoGradGuard no_grad;
       if (!token_rows.empty()) {
-        auto ids = torch::tensor(token_rows[static_cast<std::size_t>(s)]);
+        const auto& row = token_rows[static_cast<std::size_t>(s)];
+        auto ids = torch::tensor(row);
         if (ids.size(0) > o.length) ids = ids.slice(0, 0, o.length);
+        if (needs_next) js.next_token = row[static_cast<std::size_t>(q_index)];
         x = model->embed(ids.unsqueeze(0));
       } else if (need_tokens) {
         x = model->embed(at::randint(r.config.vocab, {1, o.length}, gen));
+        if (needs_next) js.next_token = at::randint(r.config.vocab, {1}, gen).item<std::int64_t>();
       } else {
         x = at::normal(0.0, r.config.init_std, {1, o.length, r.config.d_model}, gen);
       }
@@ -404,17 +436,21 @@ nlohmann::json to_json(const BirthResult& r) {
   const BirthOptions& o = r.options;
   nlohmann::json j = fit_json(r.fit, r.fit_spec);
   j["config"] = to_json(hf_config_from_model(r.config));
-  j["measurement"] = {{"method", to_string(o.method)},
-                      {"probes", o.probes},
-                      {"length", o.length},
-                      {"query", o.query == 0 ? o.length : o.query},
-                      {"seeds", r.profile_seeds.size()},
-                      {"input", o.tokens.empty() ? to_string(o.input) : "tokens:" + o.tokens},
-                      {"window", r.config.window},
-                      {"attn_scale", o.attn_scale},
-                      {"init", o.weights.empty() ? to_string(o.init) : "checkpoint"},
-                      {"seed", o.seed},
-                      {"weights", o.weights.empty() ? "init" : o.weights}};
+  j["measurement"] = {
+      {"method", to_string(o.method)},
+      {"probes", o.probes},
+      {"length", o.length},
+      {"query", o.query == 0 ? o.length : o.query},
+      {"seeds", r.profile_seeds.size()},
+      {"input", o.tokens.empty() ? to_string(o.input) : "tokens:" + o.tokens},
+      {"window", r.config.window},
+      {"attn_scale", o.attn_scale},
+      {"init", o.weights.empty() && o.run.empty() ? to_string(o.init) : "checkpoint"},
+      {"seed", o.seed},
+      {"target", to_string(o.target)},
+      {"weights", !o.run.empty()      ? "run " + o.run
+                  : o.weights.empty() ? "init"
+                                      : o.weights}};
   auto summary = [](const FitResult& f) {
     return nlohmann::json{{"alpha", f.alpha},
                           {"log10_gain", f.log10_gain},

@@ -20,6 +20,7 @@
 #include "posbias/core/plot.h"
 #include "posbias/jacobian/method.h"
 #include "posbias/model/branch_strength.h"
+#include "posbias/model/transformer.h"
 #include "posbias/theory/fit.h"
 #include "posbias/theory/model_comparison.h"
 #include "posbias/theory/shape_comparison.h"
@@ -56,6 +57,12 @@ struct BirthOptions {
   std::uint64_t seed = 0;  // base seed: seed s uses seed + s
   int bootstrap = 200;
   std::string config, weights, tokens;  // a trained checkpoint and its token file
+  // What the profile differentiates: the final hidden state (the theory's), or the next-token
+  // loss or top-1 probability at the query (need token inputs).
+  InfluenceTarget target = InfluenceTarget::kHidden;
+  // A training run measured checkpoint by checkpoint on its held-out text (birth_run.h):
+  // "all", "last" or a comma list of steps.
+  std::string run, checkpoints = "all";
   std::string json, csv, plot;
 };
 
@@ -90,9 +97,19 @@ struct BirthResult {
   double peak_rss_mb = 0;
 };
 
+// A trained model measured in place of fresh initializations (birth --run): its config, the
+// loaded model (eval mode) and one token row per seed, each of length L + 1 (the last id is
+// the next token, read by the loss target).
+struct TrainedInput {
+  ModelConfig config;
+  Transformer model{nullptr};
+  std::vector<std::vector<std::int64_t>> rows;
+  std::string name;  // what JSON "weights" says, e.g. "RUN step 500"
+};
+
 // Resolves the preset and overrides (throws std::invalid_argument for bad values).
 ModelConfig birth_model_config(const BirthOptions& options);
-BirthResult measure_birth(const BirthOptions& options);
+BirthResult measure_birth(const BirthOptions& options, const TrainedInput* trained = nullptr);
 // {"config", "measurement", the fit (theory/fit_command.h), "path_sums", "profile", "nofit",
 // "rollout", "nofit_variants", "operator_control", "comparison", ...}.
 nlohmann::json to_json(const BirthResult& result);

@@ -23,6 +23,7 @@ EvalResult measure_eval(const EvalOptions& o) {
   }
   LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
   const TrainConfig& c = loaded.info.config;
+  require_hop_task(c.task, "hop evaluation");
   EvalResult r;
   r.task = c.task;
   r.control = c.task == Task::kNumber ? Variant::kSeenJumps : Variant::kDecoy;

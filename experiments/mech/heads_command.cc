@@ -116,6 +116,7 @@ HeadsResult measure_heads(const HeadsOptions& o) {
     for (std::size_t i = 0; i < files.size(); ++i) {
       LoadedModel m = load_trained_model(o.run, files[i]);
       if (!ids.defined()) {
+        require_hop_task(m.info.config.task, "heads --run");
         ids = run_samples(m.info.config, o);
         result.task = std::string(task_name(m.info.config.task));
         require_scoring_memory(m.info.config.model_config(), ids);

@@ -11,6 +11,8 @@
 #include "experiments/llm/presets.h"
 #include "experiments/mech/mech_report.h"
 #include "experiments/mech/presets.h"
+#include "experiments/text/presets.h"
+#include "experiments/text/text_report.h"
 #include "experiments/theory/theory_report.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/machine.h"
@@ -25,6 +27,7 @@ void run_reproduce(const ReproduceOptions& options) {
   Report report("posbias: position bias in transformers, reproduced");
   report.add(theory_report_section(dir));
   report.add(birth_report_section(dir, options.full ? BirthPreset::full() : BirthPreset::quick()));
+  report.add(text_report_section(dir, options.full ? TextPreset::full() : TextPreset::quick()));
   // The hops section's trained runs feed the mech and llm sections.
   const HopsSection hops =
       hops_report_section(dir, options.full ? HopsPreset::full() : HopsPreset::quick());

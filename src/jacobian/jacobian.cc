@@ -65,6 +65,24 @@ torch::Tensor autograd_loop(Transformer& model, const torch::Tensor& x, std::int
   return sq.sqrt();
 }
 
+// p_j = ‖∂f/∂x_j‖₂ for the scalar f of a loss or prob target at query q (0-based).
+torch::Tensor scalar_target_profile(Transformer& model, const torch::Tensor& x,
+                                    const JacobianSpec& spec, std::int64_t q) {
+  if (spec.target == InfluenceTarget::kLoss &&
+      (spec.next_token < 0 || spec.next_token >= model->config().vocab)) {
+    throw std::invalid_argument("the loss target needs the id of the token after the query");
+  }
+  const torch::Tensor input = x.detach().requires_grad_(true);
+  const torch::Tensor hidden = model->forward_embeddings(input);
+  const torch::Tensor logits = model->logits(hidden.select(1, q));  // [1, V]
+  const torch::Tensor f =
+      spec.target == InfluenceTarget::kLoss
+          ? torch::cross_entropy_loss(logits, torch::tensor({spec.next_token}, torch::kInt64))
+          : torch::softmax(logits, -1).max();
+  const torch::Tensor g = torch::autograd::grad({f}, {input})[0];
+  return g.detach()[0].to(torch::kFloat64).norm(2, {1});
+}
+
 }  // namespace
 
 torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const JacobianSpec& spec,
@@ -73,6 +91,13 @@ torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const
     throw std::invalid_argument("jacobian_profile expects x of shape [1, L, D]");
   const std::int64_t length = x.size(1), d = x.size(2);
   const std::int64_t q = query_index(spec, length);
+  if (spec.target != InfluenceTarget::kHidden) {
+    if (cache_out) {
+      torch::NoGradGuard no_grad;
+      model->forward_embeddings(x, cache_out);
+    }
+    return scalar_target_profile(model, x, spec, q);
+  }
   if (spec.method == JacobianMethod::kAutogradLoop) return autograd_loop(model, x, q);
   if (spec.method == JacobianMethod::kHutchinson && (spec.probes < 1 || spec.probes > 100000)) {
     throw std::invalid_argument("--probes must be in 1..100000, got " +

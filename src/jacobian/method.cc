@@ -24,4 +24,24 @@ std::string to_string(JacobianMethod method) {
   return "unknown";
 }
 
+InfluenceTarget parse_influence_target(const std::string& name) {
+  if (name == "hidden") return InfluenceTarget::kHidden;
+  if (name == "loss") return InfluenceTarget::kLoss;
+  if (name == "prob") return InfluenceTarget::kProb;
+  throw std::invalid_argument("unknown --target '" + name.substr(0, 40) +
+                              "' (use hidden, loss or prob)");
+}
+
+std::string to_string(InfluenceTarget target) {
+  switch (target) {
+    case InfluenceTarget::kHidden:
+      return "hidden";
+    case InfluenceTarget::kLoss:
+      return "loss";
+    case InfluenceTarget::kProb:
+      return "prob";
+  }
+  return "unknown";
+}
+
 }  // namespace posbias

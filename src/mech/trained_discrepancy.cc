@@ -75,6 +75,7 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
     throw std::invalid_argument("--count must be in 1..100000, got " + std::to_string(o.count));
   LoadedModel m = load_trained_model(o.run, o.checkpoint);
   const TrainConfig& c = m.info.config;
+  require_hop_task(c.task, "discrepancy --run");
   for (int len : o.lengths) {
     validate_model_length(c.task, len);
     for (int h : c.hops) validate_spec(c.task, h, len, Variant::kStandard);

@@ -176,7 +176,8 @@ torch::Tensor TransformerImpl::embed(const torch::Tensor& ids) {
 }
 
 torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, ForwardCache* cache,
-                                                  bool last_only) {
+                                                  bool last_only,
+                                                  std::vector<torch::Tensor>* block_inputs) {
   const std::int64_t length = x.size(1);
   if (cfg_.pos == PosEncoding::kLearned && length > cfg_.max_positions) {
     throw std::invalid_argument("length " + std::to_string(length) +
@@ -194,8 +195,10 @@ torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, Forwar
   }
   h = apply_dropout(h, pos);
   if (cache) cache->blocks.assign(layers.size(), BlockCache{});
-  for (std::size_t l = 0; l < layers.size(); ++l)
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    if (block_inputs) block_inputs->push_back(h);
     h = layers[l]->forward(h, pos, cache ? &cache->blocks[l] : nullptr);
+  }
   if (last_only) return ln_f(h.select(1, length - 1));
   const auto y = ln_f(h, cache ? &cache->final_norm : nullptr);
   if (cache) cache->hidden = y.detach();

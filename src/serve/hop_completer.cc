@@ -112,6 +112,7 @@ HopCompleter::HopCompleter(const std::vector<ServedRun>& runs, double busy_timeo
     auto s = std::make_unique<Served>();
     s->name = r.name;
     s->loaded = load_trained_model(r.dir);
+    require_hop_task(s->loaded.info.config.task, "serve");
     s->loaded.model->eval();
     served_.push_back(std::move(s));
   }

@@ -34,6 +34,7 @@ int min_length(Task task, int hops, Variant variant) {
 }
 
 void validate_spec(Task task, int hops, int length, Variant variant) {
+  require_hop_task(task, "a hop example");
   if (hops < 1 || hops > kMaxHops) {
     throw std::invalid_argument("hops must be in 1..4, got " + std::to_string(hops));
   }

@@ -4,12 +4,30 @@
 
 namespace posbias {
 
-std::string_view task_name(Task task) { return task == Task::kNumber ? "number" : "letter"; }
+std::string_view task_name(Task task) {
+  switch (task) {
+    case Task::kNumber:
+      return "number";
+    case Task::kLetter:
+      return "letter";
+    case Task::kText:
+      return "text";
+  }
+  return "number";
+}
+
+void require_hop_task(Task task, const std::string& what) {
+  if (task == Task::kText) {
+    throw std::invalid_argument(what + " needs a number or letter run, not a text run");
+  }
+}
 
 Task parse_task(const std::string& name) {
   if (name == "number") return Task::kNumber;
   if (name == "letter") return Task::kLetter;
-  throw std::invalid_argument("unknown task '" + name.substr(0, 40) + "' (use number or letter)");
+  if (name == "text") return Task::kText;
+  throw std::invalid_argument("unknown task '" + name.substr(0, 40) +
+                              "' (use number, letter or text)");
 }
 
 std::string number_letter(int index) {
@@ -51,6 +69,7 @@ Vocabulary::Vocabulary(std::vector<std::string> tokens) : tokens_(std::move(toke
 const Vocabulary& Vocabulary::of(Task task) {
   static const Vocabulary number(number_tokens());
   static const Vocabulary letter(letter_tokens());
+  require_hop_task(task, "a hop vocabulary");
   return task == Task::kNumber ? number : letter;
 }
 

@@ -8,21 +8,36 @@
 
 namespace posbias {
 
+MetricsRow parse_metrics_line(const std::string& line) {
+  const nlohmann::json j = nlohmann::json::parse(line);
+  MetricsRow r;
+  r.step = j.at("step").get<std::int64_t>();
+  r.loss = j.at("loss").is_null() ? NAN : j.at("loss").get<double>();
+  r.lr = j.at("lr").get<double>();
+  if (j.contains("acc"))
+    for (const auto& [k, v] : j.at("acc").items()) r.acc[k] = v.get<double>();
+  auto real = [&](const char* key) {
+    return j.contains(key) && j.at(key).is_number() ? j.at(key).get<double>() : NAN;
+  };
+  r.heldout_loss = real("heldout_loss");
+  r.bits_per_byte = real("bits_per_byte");
+  if (j.contains("loss_per_position"))
+    r.loss_per_position = j.at("loss_per_position").get<std::vector<double>>();
+  if (j.contains("grad_per_position"))
+    r.grad_per_position =
+        j.at("grad_per_position").get<std::map<std::string, std::vector<double>>>();
+  r.line = line;
+  return r;
+}
+
 std::vector<MetricsRow> read_metrics(const std::filesystem::path& path) {
   std::vector<MetricsRow> rows;
   std::ifstream in(path);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.size() > (1u << 20)) continue;
+    if (line.size() > (1u << 22)) continue;
     try {
-      const nlohmann::json j = nlohmann::json::parse(line);
-      MetricsRow r;
-      r.step = j.at("step").get<std::int64_t>();
-      r.loss = j.at("loss").is_null() ? NAN : j.at("loss").get<double>();
-      r.lr = j.at("lr").get<double>();
-      for (const auto& [k, v] : j.at("acc").items()) r.acc[k] = v.get<double>();
-      r.line = line;
-      rows.push_back(std::move(r));
+      rows.push_back(parse_metrics_line(line));
     } catch (const nlohmann::json::exception&) {
       // a partial last line from a killed run; the resume rewrites the file without it
     }
@@ -96,6 +111,102 @@ void render_training_figures(const std::vector<MetricsRow>& rows, const std::str
   Figure fl;
   fl.panels = {loss};
   render_figure(fl, stem.string() + "_loss");
+}
+
+namespace {
+
+// At most `n` logged rows, spread evenly in log(step) (step 0 first), for one curve each.
+std::vector<const MetricsRow*> spread_rows(const std::vector<MetricsRow>& rows, std::size_t n,
+                                           bool (*has)(const MetricsRow&)) {
+  std::vector<const MetricsRow*> with;
+  for (const MetricsRow& r : rows)
+    if (has(r)) with.push_back(&r);
+  if (with.size() <= n) return with;
+  std::vector<const MetricsRow*> out{with.front()};
+  const double last = std::log1p(static_cast<double>(with.back()->step));
+  std::size_t i = 1;
+  for (std::size_t k = 1; k < n; ++k) {
+    const double target = last * static_cast<double>(k) / static_cast<double>(n - 1);
+    while (i + 1 < with.size() && std::log1p(static_cast<double>(with[i]->step)) < target) ++i;
+    if (with[i] != out.back()) out.push_back(with[i]);
+  }
+  return out;
+}
+
+Series position_curve(const MetricsRow& r, const std::vector<double>& v, bool log10_y) {
+  Series s;
+  s.title = "step " + std::to_string(r.step);
+  s.line_width = 1;
+  for (std::size_t j = 0; j < v.size(); ++j) {
+    if (log10_y && !(v[j] > 0)) continue;
+    s.x.push_back(static_cast<double>(j + 1));
+    s.y.push_back(log10_y ? std::log10(v[j]) : v[j]);
+  }
+  return s;
+}
+
+}  // namespace
+
+void render_text_training_figures(const std::vector<MetricsRow>& rows, const std::string& title,
+                                  const std::filesystem::path& stem) {
+  if (rows.empty()) return;
+  Panel loss;
+  loss.title = title + ": loss";
+  loss.xlabel = "training step";
+  loss.ylabel = "cross-entropy (nats per token)";
+  loss.y2label = "held-out bits per byte";
+  Series train, heldout, bpb;
+  train.title = "training loss";
+  heldout.title = "held-out loss (logged windows)";
+  bpb.title = "bits per byte";
+  bpb.right_axis = true;
+  bpb.line_width = 1;
+  for (const MetricsRow& r : rows) {
+    if (std::isfinite(r.loss))
+      train.x.push_back(static_cast<double>(r.step)), train.y.push_back(r.loss);
+    if (std::isfinite(r.heldout_loss)) {
+      heldout.x.push_back(static_cast<double>(r.step)), heldout.y.push_back(r.heldout_loss);
+      bpb.x.push_back(static_cast<double>(r.step)), bpb.y.push_back(r.bits_per_byte);
+    }
+  }
+  loss.series = {train, heldout, bpb};
+  Figure fl;
+  fl.panels = {loss};
+  render_figure(fl, stem.string() + "_loss");
+
+  Panel per_position;
+  per_position.title = title + ": held-out loss per position";
+  per_position.xlabel = "position j (predicting token j + 1)";
+  per_position.ylabel = "cross-entropy (nats)";
+  per_position.log_x = true;
+  for (const MetricsRow* r :
+       spread_rows(rows, 7, [](const MetricsRow& m) { return !m.loss_per_position.empty(); }))
+    per_position.series.push_back(position_curve(*r, r->loss_per_position, false));
+  Figure fp;
+  fp.panels = {per_position};
+  render_figure(fp, stem.string() + "_loss_per_position");
+
+  const auto with_grads =
+      spread_rows(rows, 6, [](const MetricsRow& m) { return !m.grad_per_position.empty(); });
+  if (with_grads.empty()) return;
+  Figure fg;
+  fg.width = 1400;
+  for (const auto& [name, unused] : with_grads.back()->grad_per_position) {
+    Panel p;
+    p.title = name == "embed" ? "gradient at the embeddings" : "gradient at the input of " + name;
+    p.xlabel = "position j";
+    p.ylabel = "mean ‖∂loss/∂h_j‖";
+    p.log10_y = true;
+    p.log_x = true;
+    p.key = "bottom left";
+    for (const MetricsRow* r : with_grads) {
+      const auto it = r->grad_per_position.find(name);
+      if (it != r->grad_per_position.end())
+        p.series.push_back(position_curve(*r, it->second, true));
+    }
+    fg.panels.push_back(std::move(p));
+  }
+  render_figure(fg, stem.string() + "_gradients");
 }
 
 }  // namespace posbias

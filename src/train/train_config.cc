@@ -15,11 +15,71 @@ void require(bool ok, const std::string& message) {
 
 }  // namespace
 
+TrainConfig TrainConfig::defaults(Task task) {
+  TrainConfig c;
+  c.task = task;
+  if (task != Task::kText) return c;
+  c.arch = Family::kGpt2;
+  c.layers = 6, c.d_model = 256, c.heads = 4, c.mlp = 1024, c.rotary_dim = 0;
+  c.length = 256;
+  c.batch = 32;
+  c.lr = 2e-3;
+  c.warmup = 50;
+  c.eval_every = 25;
+  c.checkpoint_every = 100;
+  c.log_checkpoints = 12;
+  return c;
+}
+
+std::int64_t TrainConfig::default_steps() const {
+  switch (task) {
+    case Task::kNumber:
+      return 3000;
+    case Task::kLetter:
+      return 5000;
+    case Task::kText:
+      return 500;  // about 35 min on 2 cores (4.1 M tokens, 2.6 passes over the training split)
+  }
+  return 3000;
+}
+
+std::int64_t TrainConfig::vocab() const {
+  if (task != Task::kText) return Vocabulary::of(task).size();
+  return tokenizer == TokenizerKind::kBytes ? 256 : vocab_size;
+}
+
+bool TrainConfig::checkpoint_at(std::int64_t step) const {
+  if (step == steps || (step > 0 && step % checkpoint_every == 0)) return true;
+  if (log_checkpoints <= 0) return false;
+  if (step == 0) return true;
+  // Steps round(steps^(k/(n-1))), k = 0..n-1: 1 .. steps, evenly spaced in log(step).
+  const int n = log_checkpoints;
+  for (int k = 0; k < n; ++k) {
+    const double x = n == 1 ? 1.0 : static_cast<double>(k) / (n - 1);
+    if (std::llround(std::pow(static_cast<double>(steps), x)) == step) return true;
+  }
+  return false;
+}
+
 void TrainConfig::finalize() {
   if (steps == 0) steps = default_steps();
-  require(!hops.empty(), "at least one hop count is needed");
-  for (int h : hops) validate_spec(task, h, length, Variant::kStandard);
-  validate_model_length(task, length);
+  if (task == Task::kText) {
+    if (!pos) pos = family_default(arch).pos;
+    require(length >= 2 && length <= 8192, "length must be in 2..8192 for text");
+    require(tokenizer == TokenizerKind::kBytes ||
+                (vocab_size >= kMinSpmVocab && vocab_size <= kMaxSpmVocab),
+            "vocab_size must be in " + std::to_string(kMinSpmVocab) + ".." +
+                std::to_string(kMaxSpmVocab));
+    require(eval_windows >= 1 && eval_windows <= 10000, "eval_windows must be in 1..10000");
+  } else {
+    require(arch == Family::kGptj && (!pos || *pos == PosEncoding::kRope),
+            "hop runs train the gptj-hop model; arch and pos are for --task text");
+    pos = PosEncoding::kRope;
+    require(!hops.empty(), "at least one hop count is needed");
+    for (int h : hops) validate_spec(task, h, length, Variant::kStandard);
+    validate_model_length(task, length);
+  }
+  require(log_checkpoints >= 0 && log_checkpoints <= 1000, "log_checkpoints must be in 0..1000");
   require(layers >= 1 && layers <= 256, "layers must be in 1..256");
   require(d_model >= 2 && d_model <= 16384, "d_model must be in 2..16384");
   require(heads >= 1 && d_model % heads == 0, "heads must divide d_model");
@@ -47,8 +107,14 @@ void TrainConfig::finalize() {
 }
 
 ModelConfig TrainConfig::model_config() const {
-  ModelConfig c = model_preset("gptj-hop");
-  c.vocab = Vocabulary::of(task).size();
+  ModelConfig c = task == Task::kText ? family_default(arch) : model_preset("gptj-hop");
+  c.vocab = vocab();
+  if (task == Task::kText) {
+    c.pos = pos.value_or(c.pos);
+    c.max_positions = length;
+    c.window = 0;
+    c.attn_init_scale = 1.0;
+  }
   c.layers = layers;
   c.d_model = d_model;
   c.heads = c.kv_heads = heads;
@@ -86,6 +152,13 @@ nlohmann::json train_config_to_json(const TrainConfig& c) {
           {"eval_every", c.eval_every},
           {"eval_per_hop", c.eval_per_hop},
           {"checkpoint_every", c.checkpoint_every},
+          {"log_checkpoints", c.log_checkpoints},
+          {"arch", to_string(c.arch)},
+          {"pos", c.pos ? nlohmann::json(to_string(*c.pos)) : nlohmann::json()},
+          {"corpus", c.corpus},
+          {"tokenizer", to_string(c.tokenizer)},
+          {"vocab_size", c.vocab_size},
+          {"eval_windows", c.eval_windows},
           {"rank", c.rank},
           {"world_size", c.world_size}};
 }
@@ -163,7 +236,24 @@ TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& b
       number(c.checkpoint_every);
     else if (key == "rank")
       number(c.rank);
-    else if (key == "world_size")
+    else if (key == "log_checkpoints")
+      number(c.log_checkpoints);
+    else if (key == "vocab_size")
+      number(c.vocab_size);
+    else if (key == "eval_windows")
+      number(c.eval_windows);
+    else if (key == "arch" || key == "tokenizer" || key == "corpus") {
+      require(value.is_string(), "config field '" + key + "' must be a string");
+      const std::string text = value.get<std::string>();
+      if (key == "arch") c.arch = parse_family(text);
+      if (key == "tokenizer") c.tokenizer = parse_tokenizer_kind(text);
+      if (key == "corpus") c.corpus = text;
+    } else if (key == "pos") {
+      require(value.is_string() || value.is_null(), "config field 'pos' must be a string");
+      c.pos = value.is_null()
+                  ? std::nullopt
+                  : std::optional<PosEncoding>(parse_pos_encoding(value.get<std::string>()));
+    } else if (key == "world_size")
       number(c.world_size);
     else
       throw std::invalid_argument("unknown config field '" + key.substr(0, 40) + "'");

@@ -15,6 +15,8 @@
 #include "posbias/train/hop_eval.h"
 #include "posbias/train/metrics.h"
 #include "posbias/train/optimizer.h"
+#include "posbias/train/text_eval.h"
+#include "posbias/train/text_run.h"
 
 namespace posbias {
 namespace {
@@ -36,36 +38,51 @@ std::vector<Example> held_out_set(const TrainConfig& c) {
   return make_dataset(spec);
 }
 
-TrainConfig read_run_config(const std::filesystem::path& run_dir) {
+}  // namespace
+
+nlohmann::json read_run_header(const std::filesystem::path& run_dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(run_dir, ec)) {
     throw std::invalid_argument("run directory '" + run_dir.string() + "' does not exist");
   }
   std::ifstream in(run_dir / "train.json");
   if (!in) {
-    throw std::runtime_error("'" + run_dir.string() +
-                             "' is not a training run (no train.json); start it without --resume");
+    throw std::runtime_error("'" + run_dir.string() + "' is not a training run (no train.json)");
   }
   try {
     nlohmann::json j = nlohmann::json::parse(in);
     TrainConfig c = train_config_from_json(j.at("config"));
     c.finalize();
-    return c;
+    return j;
   } catch (const std::exception& e) {
     throw std::runtime_error((run_dir / "train.json").string() + " is corrupt: " + e.what());
   }
 }
 
+TrainConfig config_of(const nlohmann::json& header) {
+  TrainConfig c = train_config_from_json(header.at("config"));
+  c.finalize();
+  return c;
+}
+
+namespace {
+
 void write_outputs(const std::filesystem::path& run_dir, const TrainConfig& c, Transformer& model,
-                   const std::vector<MetricsRow>& rows, TrainResult& result) {
+                   const std::vector<MetricsRow>& rows, const TextRunData* text,
+                   TrainResult& result) {
   result.summary = {{"task", task_name(c.task)},
                     {"steps", result.steps},
                     {"train_seconds", result.train_seconds},
                     {"config", train_config_to_json(c)},
                     {"metrics", metrics_summary(rows)}};
+  if (text) result.summary["heldout"] = evaluate_heldout_split(c, model, *text);
   write_file_atomic(run_dir / "summary.json", result.summary.dump(2) + "\n");
   const std::string title = std::string(task_name(c.task)) + " task";
-  render_training_figures(rows, title, run_dir / "training");
+  if (text) {
+    render_text_training_figures(rows, to_string(c.arch) + " on text", run_dir / "training");
+  } else {
+    render_training_figures(rows, title, run_dir / "training");
+  }
   save_hf_weights(model, run_dir / "model.safetensors");
   write_file_atomic(run_dir / "config.json",
                     to_json(hf_config_from_model(c.model_config())).dump(2) + "\n");
@@ -73,7 +90,10 @@ void write_outputs(const std::filesystem::path& run_dir, const TrainConfig& c, T
 
 }  // namespace
 
-HopTrainer::HopTrainer(const TrainConfig& c) : config(c) {
+Trainer::Trainer(const TrainConfig& c, const std::vector<std::int32_t>* stream)
+    : config(c), text_stream(stream) {
+  if (c.task == Task::kText && stream == nullptr)
+    throw std::logic_error("a text trainer needs its token stream");
   // No step draws from torch's global generator: init_weights uses a generator of its own
   // (and building the model leaves the global one as it was), and dropout masks come from
   // posbias streams keyed by (seed, step, rank) (set_dropout_seed in step()), so a resumed
@@ -89,14 +109,26 @@ HopTrainer::HopTrainer(const TrainConfig& c) : config(c) {
   model->train();
 }
 
-double HopTrainer::step(std::int64_t step) {
+double Trainer::step(std::int64_t step) {
   const TrainConfig& c = config;
   const auto s = static_cast<std::uint64_t>(step);
-  const std::vector<Example> batch =
-      sample_batch(c.task, c.hops, c.length, c.local_batch(), c.seed, s, c.rank);
-  const HopBatch b = encode_examples(batch, 0, batch.size());
   model->set_dropout_seed(Rng::stream(c.seed, s, static_cast<std::uint64_t>(c.rank) + 7).next());
-  const torch::Tensor loss = torch::cross_entropy_loss(model->last_logits(b.ids), b.answers);
+  torch::Tensor loss;
+  if (c.task == Task::kText) {  // next-token loss at every position
+    std::vector<std::int64_t> w = sample_windows(*text_stream, c.length, c.local_batch(), c.seed, s,
+                                                 static_cast<std::uint64_t>(c.rank));
+    // A copy: the backward reads the ids after this block has freed `w`.
+    const torch::Tensor ids =
+        torch::from_blob(w.data(), {c.local_batch(), c.length + 1}, torch::kInt64).clone();
+    const torch::Tensor logits = model->forward(ids.slice(1, 0, c.length));
+    loss = torch::cross_entropy_loss(logits.reshape({-1, logits.size(2)}),
+                                     ids.slice(1, 1).reshape({-1}));
+  } else {
+    const std::vector<Example> batch =
+        sample_batch(c.task, c.hops, c.length, c.local_batch(), c.seed, s, c.rank);
+    const HopBatch b = encode_examples(batch, 0, batch.size());
+    loss = torch::cross_entropy_loss(model->last_logits(b.ids), b.answers);
+  }
   flat->zero_grad();
   loss.backward();
   reduce_gradients(*flat, c);
@@ -109,8 +141,14 @@ TrainResult run_training(const TrainOptions& options) {
   const std::filesystem::path& run_dir = options.run_dir;
   if (run_dir.empty()) throw std::invalid_argument("--out RUN_DIR is required");
   TrainConfig c = options.config;
+  std::optional<TextRunData> text;
   if (options.resume) {
-    c = read_run_config(run_dir);
+    const nlohmann::json header = read_run_header(run_dir);
+    c = config_of(header);
+    if (c.task == Task::kText) {
+      text = prepare_text_run(c, run_dir, /*fresh=*/false,
+                              header.value("corpus_fingerprint", std::string()));
+    }
   } else {
     c.finalize();
     if (std::filesystem::exists(run_dir / "train.json")) {
@@ -119,13 +157,19 @@ TrainResult run_training(const TrainOptions& options) {
                                   "another --out");
     }
     ensure_directory(run_dir);
-    const nlohmann::json header{{"config", train_config_to_json(c)},
-                                {"machine", machine_info()},
-                                {"version", POSBIAS_VERSION}};
+    nlohmann::json header{{"config", train_config_to_json(c)},
+                          {"machine", machine_info()},
+                          {"version", POSBIAS_VERSION}};
+    if (c.task == Task::kText) {
+      // The tokenizer is written before train.json, so a run that has train.json has it.
+      text = prepare_text_run(c, run_dir, /*fresh=*/true);
+      header["corpus"] = text->corpus_dir.string();
+      header["corpus_fingerprint"] = fingerprint_hex(text->corpus_fingerprint);
+    }
     write_file_atomic(run_dir / "train.json", header.dump(2) + "\n");
   }
 
-  HopTrainer trainer(c);
+  Trainer trainer(c, text ? &text->streams.train : nullptr);
   Transformer& model = trainer.model;
   std::int64_t start = 0;
   double train_seconds = 0;
@@ -146,37 +190,54 @@ TrainResult run_training(const TrainOptions& options) {
     if (start == 0) rows.clear();
   }
   auto write_metrics = [&] {
-    std::string text;
-    for (const MetricsRow& r : rows) text += r.line + "\n";
-    write_file_atomic(run_dir / "metrics.jsonl", text);
+    std::string lines;
+    for (const MetricsRow& r : rows) lines += r.line + "\n";
+    write_file_atomic(run_dir / "metrics.jsonl", lines);
   };
 
   // Wall time spent training (steps, evaluations, checkpoints), carried across resumes.
   const auto session_start = Clock::now();
   auto wall_seconds = [&] { return train_seconds + seconds_since(session_start); };
-  const std::vector<Example> held_out = held_out_set(c);
+  const std::vector<Example> held_out = text ? std::vector<Example>{} : held_out_set(c);
+  const std::vector<std::int64_t> text_windows =
+      text ? logged_windows(c, text->streams) : std::vector<std::int64_t>{};
+  // The per-position gradients read the first (up to) 16 logged windows.
+  const std::vector<std::int64_t> gradient_windows(
+      text_windows.begin(),
+      text_windows.begin() +
+          std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(text_windows.size()),
+                                   16 * (c.length + 1)));
   const std::int64_t tokens_per_step = static_cast<std::int64_t>(c.batch) * c.length;
   auto log_eval = [&](std::int64_t step, double loss, double interval_seconds,
                       std::int64_t interval_steps) {
-    const HopAccuracy acc = evaluate_hops(model, held_out);
     nlohmann::json j{{"step", step},
                      {"loss", std::isfinite(loss) ? nlohmann::json(loss) : nlohmann::json()},
-                     {"lr", step == 0 ? 0.0 : learning_rate(c, step)},
-                     {"acc", acc.to_json()},
-                     {"tokens_per_s",
-                      interval_seconds > 0
-                          ? static_cast<double>(interval_steps * tokens_per_step) / interval_seconds
-                          : 0.0},
-                     {"train_seconds", wall_seconds()}};
-    MetricsRow r;
-    r.step = step;
-    r.loss = loss;
-    r.acc = j["acc"].get<std::map<std::string, double>>();
-    r.line = j.dump();
-    rows.push_back(std::move(r));
+                     {"lr", step == 0 ? 0.0 : learning_rate(c, step)}};
+    if (text) {
+      const TextEvaluation e =
+          evaluate_text(model, text_windows, c.length, text->tokenizer.token_bytes());
+      j["heldout_loss"] = e.loss;
+      j["bits_per_byte"] = e.bits_per_byte;
+      j["loss_per_position"] = e.loss_per_position;
+      j["grad_per_position"] =
+          position_gradients(model, gradient_windows, c.length, logged_gradient_layers(c.layers));
+    } else {
+      j["acc"] = evaluate_hops(model, held_out).to_json();
+    }
+    j.update(nlohmann::json{
+        {"tokens_per_s",
+         interval_seconds > 0
+             ? static_cast<double>(interval_steps * tokens_per_step) / interval_seconds
+             : 0.0},
+        {"train_seconds", wall_seconds()}});
+    rows.push_back(parse_metrics_line(j.dump()));
     write_metrics();
   };
-  if (start == 0) log_eval(0, NAN, 0, 0);
+  if (start == 0) {
+    log_eval(0, NAN, 0, 0);
+    if (c.checkpoint_at(0))
+      save_checkpoint(checkpoint_path(run_dir, 0), *trainer.flat, *trainer.adam, {c, 0, 0.0});
+  }
 
   model->train();
   Progress progress(std::string(task_name(c.task)) + " training", c.steps, start);
@@ -192,7 +253,7 @@ TrainResult run_training(const TrainOptions& options) {
       loss_sum = 0, loss_count = 0, interval_seconds = 0;
       model->train();
     }
-    if (step % c.checkpoint_every == 0 || step == c.steps) {
+    if (c.checkpoint_at(step)) {
       save_checkpoint(checkpoint_path(run_dir, step), *trainer.flat, *trainer.adam,
                       {c, step, wall_seconds()});
     }
@@ -203,7 +264,7 @@ TrainResult run_training(const TrainOptions& options) {
   TrainResult result;
   result.steps = c.steps;
   result.train_seconds = wall_seconds();
-  write_outputs(run_dir, c, model, rows, result);
+  write_outputs(run_dir, c, model, rows, text ? &*text : nullptr, result);
   return result;
 }
 

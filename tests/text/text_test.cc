@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "brown_excerpt.h"
 #include "posbias/text/brown_corpus.h"
 #include "posbias/text/ngram_baseline.h"
 #include "posbias/text/text_data.h"
@@ -38,25 +39,8 @@ TEST(BrownCorpus, SplitsByFileNumber) {
   EXPECT_FALSE(is_brown_file_name("README"));
 }
 
-// A corpus directory of `files` Brown-named files with generated sentences.
 fs::path write_excerpt(const std::string& name, int files) {
-  const fs::path dir = fs::temp_directory_path() / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const char* words[] = {"the/at",      "jury/nn", "said/vbd", "it/pps", "found/vbd",  "no/at",
-                         "evidence/nn", "of/in",   "fraud/nn", "in/in",  "Atlanta/np", ",/,"};
-  for (int f = 1; f <= files; ++f) {
-    char file[8];
-    std::snprintf(file, sizeof file, "ca%02d", f);
-    std::ofstream out(dir / file);
-    for (int s = 0; s < 40; ++s) {
-      out << "\n\n\t";
-      for (int w = 0; w < 8 + (s * 7 + f) % 9; ++w) out << words[(s * 5 + w * 3 + f) % 12] << ' ';
-      out << "./.\n";
-    }
-  }
-  std::ofstream(dir / "README") << "not a corpus file\n";
-  return dir;
+  return posbias_test::write_brown_excerpt(name, files);
 }
 
 TEST(BrownCorpus, ReadsAnExcerpt) {

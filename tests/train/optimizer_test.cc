@@ -111,7 +111,7 @@ TEST(Dropout, RateScaleAndDeterminism) {
 TEST(Trainer, StepsAreReproducibleAndEvalModeHasNoDropout) {
   TrainConfig c = tiny_config();
   c.dropout = 0.1;
-  HopTrainer a(c), b(c);
+  Trainer a(c), b(c);
   for (int s = 1; s <= 3; ++s) EXPECT_EQ(a.step(s), b.step(s));
   EXPECT_TRUE(torch::equal(a.flat->params, b.flat->params));
   const auto batch = sample_batch(c.task, c.hops, c.length, 8, 0, 1, 0);

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "../cli_run.h"
+#include "kill_while_training.h"
 
 namespace {
 
@@ -84,50 +85,9 @@ TEST(TrainCli, KilledRunsResumeToTheUninterruptedMetrics) {
   const fs::path whole = scratch("whole"), killed = scratch("killed");
   ASSERT_EQ(run_cli("train " + config + "--out " + whole.string()).code, 0);
 
-  // Start, SIGKILL once the run has made progress, resume; several kills at different moments
-  // after that progress, so some land in the middle of a checkpoint or metrics write. The test
-  // waits for the state it needs (a new metrics line), never for a fixed time: start-up takes
-  // longer on a busy machine.
-  const std::string start =
-      std::string(POSBIAS_BIN) + " train " + config + "--out " + killed.string();
-  const std::string resume = std::string(POSBIAS_BIN) + " train --resume " + killed.string();
-  auto lines = [&killed] {
-    std::ifstream in(killed / "metrics.jsonl");
-    std::size_t n = 0;
-    for (std::string line; std::getline(in, line);) n += line.empty() ? 0 : 1;
-    return n;
-  };
-  int kills = 0;
-  for (int attempt = 0; attempt < 6; ++attempt) {
-    const std::size_t before = fs::exists(killed / "train.json") ? lines() : 0;
-    const pid_t pid = fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      const bool begun = fs::exists(killed / "train.json");
-      const std::string cmd = (begun ? resume : start) + " 2>/dev/null";
-      execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    int status = 0;
-    bool exited = false;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
-    while (!(exited = waitpid(pid, &status, WNOHANG) == pid)) {
-      if (fs::exists(killed / "train.json") && lines() > before) break;
-      ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "no progress in 300 s";
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    if (!exited) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(37 * attempt));  // vary the moment
-      if (waitpid(pid, &status, WNOHANG) == 0) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        ++kills;
-        continue;
-      }
-    }
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    break;
-  }
+  const int kills = kill_while_training(
+      std::string(POSBIAS_BIN) + " train " + config + "--out " + killed.string(),
+      std::string(POSBIAS_BIN) + " train --resume " + killed.string(), killed);
   EXPECT_GE(kills, 1);
   const CliResult r = run_cli("train --resume " + killed.string());
   ASSERT_EQ(r.code, 0) << r.err;

@@ -5,6 +5,7 @@
 // (Transformer::backward_from_query[_by_block]), in chunks that bound memory. kHutchinson
 // propagates k Gaussian probes v and averages ‖J_jᵀv‖² (an unbiased estimate of ‖J_j‖²_F).
 // kAutogradLoop is the textbook reference: D separate vector-Jacobian products through autograd.
+// Scalar targets (JacobianSpec::target loss or prob) take one autograd backward of that scalar.
 // Shapes: x [1, L, D]; the profile is [L] float64.
 #pragma once
 
@@ -29,6 +30,10 @@ struct JacobianSpec {
   std::int64_t max_chunk = 0;     // cotangents per backward pass; 0 = from the memory budget
   double memory_budget_gb = 4.0;  // for the automatic chunk size
   BackwardOrder order = BackwardOrder::kAuto;
+  // kLoss and kProb: the gradient of one scalar at the query (method and probes unused);
+  // kLoss needs the id of the token after the query.
+  InfluenceTarget target = InfluenceTarget::kHidden;
+  std::int64_t next_token = -1;
 };
 
 torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const JacobianSpec& spec,

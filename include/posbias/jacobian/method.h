@@ -12,4 +12,12 @@ enum class JacobianMethod { kExact, kHutchinson, kAutogradLoop };
 JacobianMethod parse_jacobian_method(const std::string& name);  // exact | hutchinson | autograd
 std::string to_string(JacobianMethod method);
 
+// What the influence is measured on: the final normed hidden state at the query (the theory's
+// y_q, p_j = ‖∂y_q/∂x_j‖_F), the next-token loss at the query (p_j = ‖∂ℓ_q/∂x_j‖₂), or the
+// top-1 probability at the query (p_j = ‖∂ max softmax(logits_q)/∂x_j‖₂, ml-uhh/position-bias's
+// scalar target). The scalar targets are exact from one backward whatever the method.
+enum class InfluenceTarget { kHidden, kLoss, kProb };
+InfluenceTarget parse_influence_target(const std::string& name);  // hidden | loss | prob
+std::string to_string(InfluenceTarget target);
+
 }  // namespace posbias

@@ -133,8 +133,11 @@ class TransformerImpl : public torch::nn::Module {
   torch::Tensor embed(const torch::Tensor& ids);  // token embeddings [B, L, D]
   // Final normed hidden from input embeddings (positions added inside for learned PE).
   // last_only: the final normed hidden of the last position alone, [B, D] (no cache).
+  // block_inputs: receives each block's input as the autograd graph holds it (for gradients
+  // with respect to the residual stream at a layer, e.g. per-position gradient norms).
   torch::Tensor forward_embeddings(const torch::Tensor& x, ForwardCache* cache = nullptr,
-                                   bool last_only = false);
+                                   bool last_only = false,
+                                   std::vector<torch::Tensor>* block_inputs = nullptr);
   torch::Tensor logits(const torch::Tensor& hidden);
   torch::Tensor forward(const torch::Tensor& ids) { return logits(forward_embeddings(embed(ids))); }
   // Logits at the last position only, [B, V]: what answer-only training and evaluation score.

@@ -15,9 +15,13 @@
 
 namespace posbias {
 
-enum class Task { kNumber, kLetter };
+// What a model is trained on: the two hop tasks, or next-token prediction on text (`train
+// --task text`, which has no hop vocabulary, examples or answers: hop functions refuse it).
+enum class Task { kNumber, kLetter, kText };
 std::string_view task_name(Task task);
-Task parse_task(const std::string& name);  // "number" | "letter"; throws std::invalid_argument
+Task parse_task(const std::string& name);  // number | letter | text; throws std::invalid_argument
+// Throws std::invalid_argument when `task` is text: "<what> needs a number or letter run".
+void require_hop_task(Task task, const std::string& what);
 
 constexpr int kNumberLetters = 120;  // letter vocabulary of the Number task
 // The largest integer token, so the longest input a Number model reads.
@@ -30,7 +34,7 @@ std::string number_letter(int index);
 
 class Vocabulary {
  public:
-  static const Vocabulary& of(Task task);  // built once, immutable
+  static const Vocabulary& of(Task task);  // built once, immutable; not for text
 
   std::int64_t size() const { return static_cast<std::int64_t>(tokens_.size()); }
   const std::string& token(std::int64_t id) const;  // throws std::out_of_range

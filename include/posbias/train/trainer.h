@@ -1,12 +1,19 @@
 // `posbias train`: trains a gptj-hop model on the Number or Letter task with answer-only loss,
-// AdamW (warmup + linear decay), gradient clipping, held-out accuracy per hop every
-// eval_every steps (metrics.jsonl), and atomic checkpoints with optimizer state. A run killed
-// at any moment resumes with `--resume RUN_DIR` and gives the same metrics as an uninterrupted
-// one: data and dropout are keyed by (seed, step, rank), and the checkpoint holds the rest.
+// or a language model of any family on the Brown corpus with next-token loss at every position
+// (--task text), with AdamW (warmup + linear decay), gradient clipping, a held-out evaluation
+// every eval_every steps (metrics.jsonl), and atomic checkpoints with optimizer state. A run
+// killed at any moment resumes with `--resume RUN_DIR` and gives the same metrics as an
+// uninterrupted one: data and dropout are keyed by (seed, step, rank), and the checkpoint
+// holds the rest.
+//
+// Hop runs log held-out accuracy per hop. Text runs log, on fixed held-out windows, the loss
+// per position and bits per byte, and the per-position gradient norms of that loss at the
+// embeddings and a few layers' inputs (train/text_eval.h); they end with the bits per byte of
+// the whole held-out split against unigram and bigram baselines.
 //
 // RUN_DIR: train.json (config, machine, version), metrics.jsonl, checkpoints/step_*.safetensors,
-// summary.json, training_accuracy.{svg,png,gp}, training_loss.{svg,png,gp}, and the final
-// weights under Hugging Face GPT-J names (model.safetensors + config.json) for `birth`.
+// summary.json, the figures training_*.{svg,png,gp}, tokenizer.model (SentencePiece text
+// runs), and the final weights under Hugging Face names (model.safetensors + config.json).
 #pragma once
 
 #include <filesystem>
@@ -20,14 +27,17 @@ namespace posbias {
 
 // The model, flat parameters and optimizer of one rank, and the training step itself (shared
 // by `run_training` and bench/train_bench.cc).
-class HopTrainer {
+class Trainer {
  public:
-  explicit HopTrainer(const TrainConfig& config);  // config must be finalized
+  // config must be finalized; text runs read windows of `text_stream` (kept by reference).
+  explicit Trainer(const TrainConfig& config,
+                   const std::vector<std::int32_t>* text_stream = nullptr);
   // Update number `step` (1-based): draws this rank's shard of the batch keyed by
   // (seed, step, rank), seeds dropout the same way, and returns the batch's mean loss.
   double step(std::int64_t step);
 
   TrainConfig config;
+  const std::vector<std::int32_t>* text_stream = nullptr;
   Transformer model{nullptr};
   std::unique_ptr<FlatParams> flat;
   std::unique_ptr<AdamW> adam;
@@ -44,6 +54,12 @@ struct TrainResult {
   double train_seconds = 0;
   nlohmann::json summary;
 };
+
+// RUN_DIR/train.json as written: {"config", "machine", "version"} and, for text runs,
+// "corpus" and "corpus_fingerprint". Throws std::invalid_argument for a missing directory,
+// std::runtime_error for a directory without a readable train.json.
+nlohmann::json read_run_header(const std::filesystem::path& run_dir);
+TrainConfig config_of(const nlohmann::json& header);  // finalized
 
 // Throws std::invalid_argument for bad usage (an existing run without --resume, a missing
 // run directory with it) and std::runtime_error for failures (corrupt checkpoint, I/O).

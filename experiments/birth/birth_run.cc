@@ -1,0 +1,219 @@
+#include "experiments/birth/birth_run.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/parse.h"
+#include "posbias/core/plot.h"
+#include "posbias/theory/bootstrap.h"
+#include "posbias/theory/profile_summary.h"
+#include "posbias/train/checkpoint.h"
+#include "posbias/train/text_run.h"
+#include "posbias/train/trainer.h"
+
+namespace posbias {
+namespace {
+
+std::int64_t step_of(const std::filesystem::path& checkpoint) {
+  return std::stoll(checkpoint.stem().string().substr(5));  // step_NNNNNNNN
+}
+
+// Shape statistics of a mean profile (positions 1..q).
+ProfileSummary shape_of(const std::vector<double>& profile) {
+  std::vector<ExtReal> row;
+  row.reserve(profile.size());
+  for (double v : profile) row.emplace_back(v);
+  return summarize_profile(row);
+}
+
+std::vector<double> unit_sum_log10(const std::vector<double>& v) {
+  double total = 0;
+  for (double x : v) total += x;
+  std::vector<double> out;
+  for (double x : v) out.push_back(x > 0 ? std::log10(x / total) : NAN);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> select_checkpoint_steps(const std::string& spec,
+                                                  const std::vector<std::int64_t>& available) {
+  if (available.empty()) throw std::runtime_error("the run has no checkpoints");
+  if (spec == "all") return available;
+  if (spec == "last") return {available.back()};
+  std::vector<std::int64_t> out;
+  for (std::int64_t step : parse_integer_list(spec, "--checkpoints", 0, 1'000'000'000'000)) {
+    if (!std::binary_search(available.begin(), available.end(), step)) {
+      std::string choices;
+      for (std::size_t i = 0; i < available.size() && i < 20; ++i)
+        choices += (i ? ", " : "") + std::to_string(available[i]);
+      if (available.size() > 20) choices += ", ...";
+      throw std::invalid_argument("--checkpoints: the run has no checkpoint at step " +
+                                  std::to_string(step) + " (it has " + choices + ")");
+    }
+    out.push_back(step);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+BirthRunResult measure_birth_run(const BirthOptions& o) {
+  if (!o.config.empty() || !o.weights.empty() || !o.tokens.empty())
+    throw std::invalid_argument(
+        "--run measures the run's checkpoints: no --config, --weights or --tokens");
+  if (o.layers || o.d_model || o.heads || o.kv_heads || o.mlp || o.rotary_dim || o.pos ||
+      o.window || o.attn_scale != 1.0 || o.init != BirthInit::kHf) {
+    throw std::invalid_argument(
+        "--run measures the run's own model: no --layers, --d-model, --heads, --kv-heads, "
+        "--mlp, --rotary-dim, --pos, --window, --attn-scale or --init");
+  }
+  const nlohmann::json header = read_run_header(o.run);
+  const TrainConfig c = config_of(header);
+  if (c.task != Task::kText) {
+    throw std::invalid_argument("birth --run needs a text run (`posbias train --task text`); '" +
+                                o.run + "' is a " + std::string(task_name(c.task)) + " run");
+  }
+  const auto files = list_checkpoints(o.run);
+  std::vector<std::int64_t> available;
+  for (const auto& f : files) available.push_back(step_of(f));
+  const std::vector<std::int64_t> steps = select_checkpoint_steps(o.checkpoints, available);
+
+  const TextRunData data =
+      prepare_text_run(c, o.run, /*fresh=*/false, header.value("corpus_fingerprint", ""));
+  const std::vector<std::int64_t> windows = consecutive_windows(data.streams.heldout, o.length, 0);
+  const std::int64_t n = static_cast<std::int64_t>(windows.size()) / (o.length + 1);
+  if (o.seeds < 1 || o.seeds > n) {
+    throw std::invalid_argument("--seeds must be in 1.." + std::to_string(n) +
+                                " (held-out windows of length " + std::to_string(o.length) + ")");
+  }
+  TrainedInput in;
+  in.config = c.model_config();
+  in.config.dropout = 0.0;
+  for (int s = 0; s < o.seeds; ++s) {
+    const std::int64_t w = s * n / o.seeds;
+    in.rows.emplace_back(windows.begin() + w * (o.length + 1),
+                         windows.begin() + (w + 1) * (o.length + 1));
+  }
+  BirthRunResult result;
+  result.options = o;
+  for (std::int64_t step : steps) {
+    const auto& path = files[static_cast<std::size_t>(
+        std::find(available.begin(), available.end(), step) - available.begin())];
+    std::fprintf(stderr, "birth --run: checkpoint at step %lld\n", static_cast<long long>(step));
+    LoadedModel loaded = load_trained_model(o.run, path);
+    in.model = loaded.model;
+    in.name = o.run + " step " + std::to_string(step);
+    result.checkpoints.push_back({step, path.string(), measure_birth(o, &in)});
+  }
+  return result;
+}
+
+nlohmann::json to_json(const BirthRunResult& r) {
+  const BirthOptions& o = r.options;
+  nlohmann::json j{{"run", o.run},
+                   {"target", to_string(o.target)},
+                   {"method", to_string(o.method)},
+                   {"length", o.length},
+                   {"query", o.query == 0 ? o.length : o.query},
+                   {"sequences", o.seeds},
+                   {"checkpoints", nlohmann::json::array()}};
+  for (const BirthCheckpoint& cp : r.checkpoints) {
+    const BirthResult& b = cp.result;
+    const std::size_t q = b.profile.size();
+    std::vector<double> low(q), high(q);
+    for (std::size_t i = 0; i < q; ++i) {
+      std::vector<double> column;
+      for (const auto& row : b.profile_seeds) column.push_back(row[i]);
+      const Interval band = percentile_interval(column);
+      low[i] = band.low, high[i] = band.high;
+    }
+    const ProfileSummary shape = shape_of(b.profile);
+    std::vector<double> alpha(b.strength_seeds.front().jacobian.size(), 0.0);
+    for (const auto& s : b.strength_seeds)
+      for (std::size_t l = 0; l < alpha.size(); ++l)
+        alpha[l] += s.jacobian[l] / static_cast<double>(b.strength_seeds.size());
+    const double ends =
+        std::log10((std::pow(10.0, shape.log10_first) + std::pow(10.0, shape.log10_last)) / 2);
+    nlohmann::json rec{
+        {"step", cp.step},
+        {"checkpoint", cp.path},
+        {"profile", b.profile},
+        {"profile_low", low},
+        {"profile_high", high},
+        {"alpha", alpha},
+        {"fit", {{"alpha", b.fit.alpha}, {"log_r2", b.fit.log_r2}}},
+        {"log10_middle_to_ends", shape.log10_middle_to_ends},
+        {"argmin", shape.dead_zone_position},
+        {"log10_dead_zone_depth", shape.log10_dead_zone - ends},
+        {"attention_entropy_ratio",
+         std::isfinite(b.entropy_ratio) ? nlohmann::json(b.entropy_ratio) : nlohmann::json()}};
+    if (b.nofit) {
+      rec["nofit"] = {{"estimator", to_string(b.nofit->estimator)},
+                      {"median_abs_log10_error", b.nofit->score.at_mean.median_abs_log10_error},
+                      {"max_abs_log10_error", b.nofit->score.at_mean.max_abs_log10_error},
+                      {"profile", b.nofit->profile}};
+    }
+    j["checkpoints"].push_back(std::move(rec));
+  }
+  return j;
+}
+
+void render_birth_run_figures(const BirthRunResult& r, const std::string& stem) {
+  const nlohmann::json j = to_json(r);
+  const std::string target = to_string(r.options.target);
+  Panel profiles;
+  profiles.title = "influence through training (" + target + " target, held-out text)";
+  profiles.xlabel = "position j";
+  profiles.ylabel = "share of the influence";
+  profiles.log10_y = true;
+  profiles.key = "top left";
+  for (const auto& rec : j["checkpoints"]) {
+    Series s;
+    s.title = "step " + std::to_string(rec["step"].get<long long>());
+    s.line_width = 1;
+    const auto v = unit_sum_log10(rec["profile"].get<std::vector<double>>());
+    for (std::size_t i : thin_indices(v.size())) {
+      if (!std::isfinite(v[i])) continue;
+      s.x.push_back(static_cast<double>(i + 1));
+      s.y.push_back(v[i]);
+    }
+    profiles.series.push_back(std::move(s));
+  }
+  Figure fp;
+  fp.panels = {profiles};
+  render_figure(fp, stem + "_profiles");
+
+  Panel shape;
+  shape.title = "the U's middle against training step";
+  shape.xlabel = "training step + 1";
+  shape.log_x = true;
+  shape.ylabel = "log10 ratio";
+  Series middle, depth;
+  middle.title = "middle / mean of the ends";
+  depth.title = "dead zone (argmin) / mean of the ends";
+  middle.style = depth.style = "linespoints";
+  for (const auto& rec : j["checkpoints"]) {
+    const double x = static_cast<double>(rec["step"].get<long long>() + 1);
+    middle.x.push_back(x), middle.y.push_back(rec["log10_middle_to_ends"].get<double>());
+    depth.x.push_back(x), depth.y.push_back(rec["log10_dead_zone_depth"].get<double>());
+  }
+  shape.series = {middle, depth};
+  Figure fs;
+  fs.panels = {shape};
+  render_figure(fs, stem + "_shape");
+}
+
+void run_birth_run(const BirthOptions& o) {
+  const BirthRunResult r = measure_birth_run(o);
+  write_output(o.json, to_json(r).dump(2) + "\n");
+  if (!o.plot.empty()) render_birth_run_figures(r, o.plot);
+  std::fprintf(stderr, "birth --run: %zu checkpoints of %s measured\n", r.checkpoints.size(),
+               o.run.c_str());
+}
+
+}  // namespace posbias

@@ -1,0 +1,45 @@
+// `posbias birth --run RUN --checkpoints all|last|STEPS`: the influence profile of a training
+// run's checkpoints on its held-out text, one `birth` measurement per checkpoint (the same
+// engines, targets, no-fit prediction and fit), so the U can be followed from step 0 to the
+// end. Sequence s (s = 0..seeds-1) is held-out window ⌊s·n/seeds⌋ of the n consecutive
+// windows of L + 1 ids (text_data.h), the same for every checkpoint.
+//
+// JSON: {"run", "target", "method", "length", "sequences", "checkpoints": [{"step",
+// "checkpoint", "profile" (mean), "profile_low"/"profile_high" (2.5/97.5 percentiles over the
+// sequences), "alpha" (α̂ per layer, jacobian estimator), "nofit" {"median_abs_log10_error",
+// "profile"}, "fit" {"alpha", "log_r2"}, "log10_middle_to_ends", "argmin", "log10_dead_zone_depth",
+// "attention_entropy_ratio"}, ...]}. Figures: profiles over training (one curve per
+// checkpoint, unit sum, log scale) and the middle-to-ends ratio and dead-zone depth against step.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <vector>
+
+#include "experiments/birth/birth.h"
+
+namespace posbias {
+
+struct BirthCheckpoint {
+  std::int64_t step = 0;
+  std::string path;
+  BirthResult result;
+};
+
+struct BirthRunResult {
+  BirthOptions options;
+  std::vector<BirthCheckpoint> checkpoints;  // by step
+};
+
+// The checkpoint steps `spec` names among `available` (sorted): all, last, or a comma list of
+// steps that must all exist (std::invalid_argument naming the missing step and the choices).
+std::vector<std::int64_t> select_checkpoint_steps(const std::string& spec,
+                                                  const std::vector<std::int64_t>& available);
+
+BirthRunResult measure_birth_run(const BirthOptions& options);
+nlohmann::json to_json(const BirthRunResult& result);
+// STEM_profiles (profiles over training) and STEM_shape (middle-to-ends and dead-zone depth
+// against step).
+void render_birth_run_figures(const BirthRunResult& result, const std::string& stem);
+void run_birth_run(const BirthOptions& options);
+
+}  // namespace posbias

@@ -1,0 +1,85 @@
+#include "experiments/text/text_report.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "experiments/birth/birth_run.h"
+#include "posbias/train/trainer.h"
+
+namespace posbias {
+
+ReportSection text_report_section(const std::filesystem::path& dir, const TextPreset& preset) {
+  ReportSection sec;
+  sec.id = "text";
+  sec.title = "After birth: a language model trained on real text";
+  const TrainConfig& c = preset.config;
+  sec.paragraphs = {
+      fmt::format(
+          "A {} language model ({} layers, d = {}, {} heads, {} positions) is trained from "
+          "scratch on the Brown corpus (459 files train, 41 held out: every file numbered 10, "
+          "20, ... in its genre) with next-token loss at every position and a SentencePiece BPE "
+          "tokenizer of {} pieces trained on the training split. Held-out loss per position and "
+          "the gradient norm reaching each position (at the embeddings and a few layers' inputs) "
+          "are logged every {} steps; checkpoints are kept at log-spaced steps from step 0.",
+          to_string(c.arch), c.layers, c.d_model, c.heads, c.length, c.vocab_size, c.eval_every),
+      "Every checkpoint's influence profile ‖∂y_q/∂x_j‖ is then measured on held-out text "
+      "(`posbias birth --run`): the U at step 0 is the theory's, and the figures show what "
+      "training does to it.",
+      preset.name == TextPreset::full().name
+          ? "This report ran the full preset (reproduce --full): " + preset.describe() + "."
+          : "This report ran the " + preset.name + " preset (" + preset.describe() +
+                ") to stay fast; `posbias reproduce --full` runs the full preset (" +
+                TextPreset::full().describe() + ")."};
+  TrainOptions o;
+  o.config = c;
+  o.run_dir = dir / "text" / "gpt2";
+  o.resume = std::filesystem::exists(o.run_dir / "train.json");
+  const TrainResult r = run_training(o);
+  const nlohmann::json& h = r.summary.at("heldout");
+  sec.numbers.push_back(
+      {"training steps, wall time", fmt::format("{} steps, {:.0f} s", r.steps, r.train_seconds)});
+  sec.numbers.push_back(
+      {"held-out bits per byte: model / bigram / unigram",
+       fmt::format("{:.3f} / {:.3f} / {:.3f}", h.at("bits_per_byte").get<double>(),
+                   h.at("bigram_bits_per_byte").get<double>(),
+                   h.at("unigram_bits_per_byte").get<double>())});
+
+  BirthOptions b;
+  b.run = o.run_dir.string();
+  b.checkpoints = "all";
+  b.seeds = preset.birth_seeds;
+  b.length = std::min<std::int64_t>(preset.birth_length, c.length);
+  b.bootstrap = 50;
+  b.json = (dir / "text" / "birth_run.json").string();
+  b.plot = (dir / "text" / "birth_run").string();
+  run_birth_run(b);
+  const nlohmann::json j = nlohmann::json::parse(std::ifstream(b.json));
+  const auto& first = j.at("checkpoints").front();
+  const auto& last = j.at("checkpoints").back();
+  sec.numbers.push_back(
+      {"log10 middle / ends of the influence profile: step 0 / final",
+       fmt::format("{:.2f} / {:.2f}", first.at("log10_middle_to_ends").get<double>(),
+                   last.at("log10_middle_to_ends").get<double>())});
+  sec.numbers.push_back({"influence argmin (dead zone position): step 0 / final",
+                         fmt::format("{} / {}", first.at("argmin").get<std::int64_t>(),
+                                     last.at("argmin").get<std::int64_t>())});
+  sec.figures.push_back(
+      {"text/gpt2/training_loss", "Training and held-out loss, and held-out bits per byte."});
+  sec.figures.push_back({"text/gpt2/training_loss_per_position",
+                         "Held-out loss at each position, at log-spaced steps."});
+  sec.figures.push_back({"text/gpt2/training_gradients",
+                         "Mean gradient norm reaching each position, at the embeddings and "
+                         "three layers' inputs, through training."});
+  sec.figures.push_back({"text/birth_run_profiles",
+                         "Influence profile of each checkpoint on held-out text (unit sum)."});
+  sec.figures.push_back(
+      {"text/birth_run_shape", "Middle-to-ends ratio and dead-zone depth against training step."});
+  sec.data.push_back({"text/gpt2/metrics.jsonl", "metrics per evaluation"});
+  sec.data.push_back({"text/gpt2/summary.json", "run summary, held-out bits per byte"});
+  sec.data.push_back({"text/birth_run.json", "influence profile per checkpoint"});
+  return sec;
+}
+
+}  // namespace posbias

@@ -1,0 +1,49 @@
+// Held-out evaluation of a text model: next-token loss per position and bits per byte, and
+// the per-position gradient norms of that loss (the "geometric headwinds": how much gradient
+// reaches the input at each position).
+//
+// Windows are row-major [n, length + 1] (text_data.h): inputs the first length ids, targets
+// the last length. Position j (1-based) predicts the window's id j + 1 from ids 1..j.
+#pragma once
+
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "posbias/model/transformer.h"
+#include "posbias/train/text_run.h"
+
+namespace posbias {
+
+struct TextEvaluation {
+  std::vector<double> loss_per_position;  // mean nats at positions 1..length
+  double loss = 0;                        // mean nats per target token
+  double bits_per_byte = 0;               // total bits over the targets' UTF-8 bytes
+  std::int64_t windows = 0, tokens = 0;
+  double bytes = 0;
+  nlohmann::json to_json() const;
+};
+
+// Runs in eval mode (no dropout) and restores the module's mode. `batch` windows at a time.
+TextEvaluation evaluate_text(Transformer& model, const std::vector<std::int64_t>& windows,
+                             std::int64_t length, const std::vector<std::int32_t>& token_bytes,
+                             std::int64_t batch = 16);
+
+// Mean over windows of ‖∂ℓ_w/∂h_j‖₂ at each position j, ℓ_w the window's mean next-token loss,
+// for h the token embeddings ("embed") and the input of each block in `layers`
+// ("layer_<l>", 0-based; layer 0's input is the embeddings plus learned positions). Eval mode.
+std::map<std::string, std::vector<double>> position_gradients(
+    Transformer& model, const std::vector<std::int64_t>& windows, std::int64_t length,
+    const std::vector<int>& layers);
+
+// The whole held-out split (every consecutive window) against the unigram and bigram
+// baselines on the same targets: TextEvaluation::to_json() plus "unigram_bits_per_byte",
+// "bigram_bits_per_byte", "train_tokens", "heldout_tokens", "tokenizer", "vocab".
+nlohmann::json evaluate_heldout_split(const TrainConfig& config, Transformer& model,
+                                      const TextRunData& data);
+
+// The layers whose inputs training logs: 1, H/2 and H−1 (those that exist, without repeats).
+std::vector<int> logged_gradient_layers(int layers);
+
+}  // namespace posbias
