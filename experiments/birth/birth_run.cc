@@ -12,6 +12,7 @@
 #include "posbias/theory/bootstrap.h"
 #include "posbias/theory/profile_summary.h"
 #include "posbias/train/checkpoint.h"
+#include "posbias/train/metrics.h"
 #include "posbias/train/text_run.h"
 #include "posbias/train/trainer.h"
 
@@ -99,6 +100,7 @@ BirthRunResult measure_birth_run(const BirthOptions& o) {
     in.rows.emplace_back(windows.begin() + w * (o.length + 1),
                          windows.begin() + (w + 1) * (o.length + 1));
   }
+  const std::vector<MetricsRow> rows = read_metrics(std::filesystem::path(o.run) / "metrics.jsonl");
   BirthRunResult result;
   result.options = o;
   for (std::int64_t step : steps) {
@@ -108,7 +110,30 @@ BirthRunResult measure_birth_run(const BirthOptions& o) {
     LoadedModel loaded = load_trained_model(o.run, path);
     in.model = loaded.model;
     in.name = o.run + " step " + std::to_string(step);
-    result.checkpoints.push_back({step, path.string(), measure_birth(o, &in)});
+    BirthCheckpoint cp{step, path.string(), measure_birth(o, &in), {}, {}, {}, {}, {}};
+    const BirthResult& b = cp.result;
+    std::vector<double> alpha(b.strength_seeds.front().jacobian.size(), 0.0);
+    for (const auto& s : b.strength_seeds)
+      for (std::size_t l = 0; l < alpha.size(); ++l)
+        alpha[l] +=
+            std::clamp(s.jacobian[l], 0.0, 1.0) / static_cast<double>(b.strength_seeds.size());
+    if (c.length <= kMaxGradientProfileLength)
+      cp.predicted_gradient = gradient_profile(c.length, alpha, b.fit_spec.op);
+    for (const MetricsRow& row : rows) {
+      const auto it = row.grad_per_position.find("embed");
+      if (row.step != step || it == row.grad_per_position.end()) continue;
+      cp.gradient = it->second;
+    }
+    bool positive = !cp.gradient.empty() && !cp.predicted_gradient.column_sum.empty();
+    for (double v : cp.gradient) positive = positive && v > 0 && std::isfinite(v);
+    if (positive && cp.gradient.size() == cp.predicted_gradient.column_sum.size()) {
+      const MeasuredProfile measured{cp.gradient, {}};
+      cp.column_sum_score = compare_shape(measured, cp.predicted_gradient.column_sum, 0, 0);
+      cp.root_sum_square_score =
+          compare_shape(measured, cp.predicted_gradient.root_sum_square, 0, 0);
+      cp.flat_score = compare_shape(measured, std::vector<double>(cp.gradient.size(), 1.0), 0, 0);
+    }
+    result.checkpoints.push_back(std::move(cp));
   }
   return result;
 }
@@ -152,6 +177,19 @@ nlohmann::json to_json(const BirthRunResult& r) {
         {"log10_dead_zone_depth", shape.log10_dead_zone - ends},
         {"attention_entropy_ratio",
          std::isfinite(b.entropy_ratio) ? nlohmann::json(b.entropy_ratio) : nlohmann::json()}};
+    if (!cp.predicted_gradient.column_sum.empty()) {
+      auto error = [](const std::optional<ShapeComparison>& s) {
+        return s ? nlohmann::json(s->at_mean.median_abs_log10_error) : nlohmann::json();
+      };
+      rec["gradient"] = {
+          {"measured", cp.gradient.empty() ? nlohmann::json() : nlohmann::json(cp.gradient)},
+          {"column_sum", cp.predicted_gradient.column_sum},
+          {"root_sum_square", cp.predicted_gradient.root_sum_square},
+          {"median_abs_log10_error",
+           {{"column_sum", error(cp.column_sum_score)},
+            {"root_sum_square", error(cp.root_sum_square_score)},
+            {"flat", error(cp.flat_score)}}}};
+    }
     if (b.nofit) {
       rec["nofit"] = {{"estimator", to_string(b.nofit->estimator)},
                       {"median_abs_log10_error", b.nofit->score.at_mean.median_abs_log10_error},
@@ -208,10 +246,53 @@ void render_birth_run_figures(const BirthRunResult& r, const std::string& stem) 
   render_figure(fs, stem + "_shape");
 }
 
+namespace {
+
+void render_gradient_figure(const BirthRunResult& r, const std::string& stem) {
+  for (const BirthCheckpoint& cp : r.checkpoints) {
+    if (!cp.column_sum_score) continue;
+    Panel p;
+    p.title = "gradient reaching each position at step " + std::to_string(cp.step) +
+              " against the theory (unit sum)";
+    p.xlabel = "position j";
+    p.ylabel = "share of the gradient norm";
+    p.log10_y = true;
+    p.key = "bottom left";
+    auto curve = [&](const std::string& title, const std::vector<double>& v, int width) {
+      Series s;
+      s.title = title;
+      s.line_width = width;
+      const auto logs = unit_sum_log10(v);
+      for (std::size_t i = 0; i < logs.size(); ++i) {
+        if (!std::isfinite(logs[i])) continue;
+        s.x.push_back(static_cast<double>(i + 1));
+        s.y.push_back(logs[i]);
+      }
+      p.series.push_back(std::move(s));
+    };
+    curve("measured ‖∂ℓ/∂x_j‖ (embeddings)", cp.gradient, 3);
+    curve(fmt::format("column sums Σ_i M_ij (median |log10 error| {:.3f})",
+                      cp.column_sum_score->at_mean.median_abs_log10_error),
+          cp.predicted_gradient.column_sum, 2);
+    curve(fmt::format("root sum of squares (median |log10 error| {:.3f})",
+                      cp.root_sum_square_score->at_mean.median_abs_log10_error),
+          cp.predicted_gradient.root_sum_square, 2);
+    Figure f;
+    f.panels = {p};
+    render_figure(f, stem + "_gradient");
+    return;
+  }
+}
+
+}  // namespace
+
 void run_birth_run(const BirthOptions& o) {
   const BirthRunResult r = measure_birth_run(o);
   write_output(o.json, to_json(r).dump(2) + "\n");
-  if (!o.plot.empty()) render_birth_run_figures(r, o.plot);
+  if (!o.plot.empty()) {
+    render_birth_run_figures(r, o.plot);
+    render_gradient_figure(r, o.plot);
+  }
   std::fprintf(stderr, "birth --run: %zu checkpoints of %s measured\n", r.checkpoints.size(),
                o.run.c_str());
 }

@@ -8,7 +8,8 @@
 // "checkpoint", "profile" (mean), "profile_low"/"profile_high" (2.5/97.5 percentiles over the
 // sequences), "alpha" (α̂ per layer, jacobian estimator), "nofit" {"median_abs_log10_error",
 // "profile"}, "fit" {"alpha", "log_r2"}, "log10_middle_to_ends", "argmin", "log10_dead_zone_depth",
-// "attention_entropy_ratio"}, ...]}. Figures: profiles over training (one curve per
+// "attention_entropy_ratio", "gradient" {"measured", "column_sum", "root_sum_square",
+// "median_abs_log10_error" {"column_sum", "root_sum_square", "flat"}}}, ...]}. Figures: profiles over training (one curve per
 // checkpoint, unit sum, log scale) and the middle-to-ends ratio and dead-zone depth against step.
 #pragma once
 
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "experiments/birth/birth.h"
+#include "posbias/theory/gradient_profile.h"
 
 namespace posbias {
 
@@ -23,6 +25,13 @@ struct BirthCheckpoint {
   std::int64_t step = 0;
   std::string path;
   BirthResult result;
+  // The gradient reaching each input position during training (metrics.jsonl's
+  // grad_per_position.embed at this step; empty when the step logged none), against the
+  // theory's prediction from this checkpoint's α̂ (theory/gradient_profile.h) at the training
+  // length, and a flat profile as the negative control.
+  std::vector<double> gradient;
+  GradientProfile predicted_gradient;
+  std::optional<ShapeComparison> column_sum_score, root_sum_square_score, flat_score;
 };
 
 struct BirthRunResult {
@@ -37,8 +46,9 @@ std::vector<std::int64_t> select_checkpoint_steps(const std::string& spec,
 
 BirthRunResult measure_birth_run(const BirthOptions& options);
 nlohmann::json to_json(const BirthRunResult& result);
-// STEM_profiles (profiles over training) and STEM_shape (middle-to-ends and dead-zone depth
-// against step).
+// STEM_profiles (profiles over training), STEM_shape (middle-to-ends and dead-zone depth
+// against step) and STEM_gradient (the gradient per position at the first checkpoint that
+// logged one, against the two predictions).
 void render_birth_run_figures(const BirthRunResult& result, const std::string& stem);
 void run_birth_run(const BirthOptions& options);
 

@@ -8,7 +8,7 @@ TextPreset TextPreset::quick() {
   TextPreset p;
   p.name = "quick";
   TrainConfig c = TrainConfig::defaults(Task::kText);
-  c.layers = 4, c.d_model = 128, c.heads = 4, c.mlp = 512;
+  c.layers = 4, c.d_model = 64, c.heads = 2, c.mlp = 256;
   c.length = 128;
   c.batch = 16;
   c.steps = 300;

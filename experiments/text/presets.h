@@ -1,5 +1,5 @@
 // The text-training experiment's two scales, the only place their numbers live: quick() for
-// `reproduce` (a few hundred steps of a 4-layer model, about a minute), full() for
+// `reproduce` (300 steps of a 4-layer d 64 model), full() for
 // `reproduce --full` and the docs runs (`posbias train --task text`'s defaults). Report prose is
 // formatted from the preset that ran.
 #pragma once

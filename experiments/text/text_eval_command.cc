@@ -22,7 +22,7 @@ bool is_text_run(const std::string& run_dir) {
 nlohmann::json measure_text_eval(const TextEvalOptions& o) {
   const nlohmann::json header = read_run_header(o.run);
   const TrainConfig c = config_of(header);
-  if (c.task != Task::kText) throw std::logic_error("measure_text_eval needs a text run");
+  if (c.task != Task::kText) throw std::invalid_argument("'" + o.run + "' is not a text run");
   require_memory(forward_bytes(c.model_config(), 16, c.length, /*cached=*/false),
                  "eval of a text run at length " + std::to_string(c.length),
                  "evaluate on a machine with more memory");

@@ -50,6 +50,11 @@ CheckpointInfo info_of(const SafetensorsFile& file) {
   }
   info.step = meta_integer(file, "step");
   info.train_seconds = std::strtod(meta(file, "train_seconds").c_str(), nullptr);
+  // Absent from checkpoints written before log-spaced checkpoints existed (always 0 there).
+  if (file.metadata().count("loss_count")) {
+    info.loss_count = meta_integer(file, "loss_count");
+    info.loss_sum = std::strtod(meta(file, "loss_sum").c_str(), nullptr);
+  }
   if (info.step > info.config.steps) {
     throw std::runtime_error(file.source_name() + ": step beyond the run's steps");
   }
@@ -110,8 +115,9 @@ void save_checkpoint(const std::filesystem::path& path, const FlatParams& flat, 
     tensors.push_back({"adam_m/" + s.name, s.shape, part(adam.exp_avg)});
     tensors.push_back({"adam_v/" + s.name, s.shape, part(adam.exp_avg_sq)});
   }
-  char seconds[64];
+  char seconds[64], loss_sum[64];
   std::snprintf(seconds, sizeof seconds, "%.6f", info.train_seconds);
+  std::snprintf(loss_sum, sizeof loss_sum, "%.17g", info.loss_sum);
   const std::map<std::string, std::string> metadata{
       {"format", kFormat},
       {"config", train_config_to_json(info.config).dump()},
@@ -119,6 +125,8 @@ void save_checkpoint(const std::filesystem::path& path, const FlatParams& flat, 
       {"step", std::to_string(info.step)},
       {"adam_steps", std::to_string(adam.steps_taken)},
       {"train_seconds", seconds},
+      {"loss_sum", loss_sum},
+      {"loss_count", std::to_string(info.loss_count)},
       {"version", POSBIAS_VERSION}};
   std::filesystem::create_directories(path.parent_path());
   write_safetensors(path, tensors, metadata);

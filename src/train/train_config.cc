@@ -38,7 +38,7 @@ std::int64_t TrainConfig::default_steps() const {
     case Task::kLetter:
       return 5000;
     case Task::kText:
-      return 500;  // about 35 min on 2 cores (4.1 M tokens, 2.6 passes over the training split)
+      return 500;  // 4.1 M tokens, about 2.6 passes over the training split
   }
   return 3000;
 }

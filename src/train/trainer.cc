@@ -172,7 +172,8 @@ TrainResult run_training(const TrainOptions& options) {
   Trainer trainer(c, text ? &text->streams.train : nullptr);
   Transformer& model = trainer.model;
   std::int64_t start = 0;
-  double train_seconds = 0;
+  double train_seconds = 0, resumed_loss_sum = 0;
+  std::int64_t resumed_loss_count = 0;
   std::vector<MetricsRow> rows;
   if (options.resume) {
     const auto checkpoints = list_checkpoints(run_dir);
@@ -181,6 +182,8 @@ TrainResult run_training(const TrainOptions& options) {
           load_checkpoint(checkpoints.back(), *trainer.flat, trainer.adam.get(), c);
       start = info.step;
       train_seconds = info.train_seconds;
+      resumed_loss_sum = info.loss_sum;
+      resumed_loss_count = info.loss_count;
       std::fprintf(stderr, "posbias train: resuming %s at step %lld\n", run_dir.c_str(),
                    static_cast<long long>(start));
     }
@@ -236,13 +239,13 @@ TrainResult run_training(const TrainOptions& options) {
   if (start == 0) {
     log_eval(0, NAN, 0, 0);
     if (c.checkpoint_at(0))
-      save_checkpoint(checkpoint_path(run_dir, 0), *trainer.flat, *trainer.adam, {c, 0, 0.0});
+      save_checkpoint(checkpoint_path(run_dir, 0), *trainer.flat, *trainer.adam, {c, 0, 0.0, 0, 0});
   }
 
   model->train();
   Progress progress(std::string(task_name(c.task)) + " training", c.steps, start);
-  double loss_sum = 0, interval_seconds = 0;
-  std::int64_t loss_count = 0;
+  double loss_sum = resumed_loss_sum, interval_seconds = 0;
+  std::int64_t loss_count = resumed_loss_count;
   for (std::int64_t step = start + 1; step <= c.steps; ++step) {
     const auto t0 = Clock::now();
     loss_sum += trainer.step(step);
@@ -255,7 +258,7 @@ TrainResult run_training(const TrainOptions& options) {
     }
     if (c.checkpoint_at(step)) {
       save_checkpoint(checkpoint_path(run_dir, step), *trainer.flat, *trainer.adam,
-                      {c, step, wall_seconds()});
+                      {c, step, wall_seconds(), loss_sum, loss_count});
     }
     progress.update(step);
   }

@@ -1,7 +1,9 @@
 // Killing a training run while it works: start it, SIGKILL it once it has made progress,
 // resume it, several times at different moments after that progress, so some kills land in
 // the middle of a checkpoint or metrics write. It waits for the state it needs (a new
-// metrics line), never for a fixed time: start-up takes longer on a busy machine.
+// metrics line), never for a fixed time: start-up takes longer on a busy machine. The
+// resumed run's metrics lines, without their timing fields, must equal an uninterrupted
+// run's (metrics_without_timing).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,10 +14,26 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace posbias_test {
+
+// RUN/metrics.jsonl, each line without tokens_per_s and train_seconds (they differ between
+// runs).
+inline std::vector<nlohmann::json> metrics_without_timing(const std::filesystem::path& run) {
+  std::vector<nlohmann::json> rows;
+  std::ifstream in(run / "metrics.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    j.erase("tokens_per_s");
+    j.erase("train_seconds");
+    rows.push_back(j);
+  }
+  return rows;
+}
 
 // `start` and `resume` are whole command lines; `run` is the run directory they write.
 // Returns how many times the run was killed (the caller finishes it with a last resume).

@@ -50,18 +50,6 @@ std::string tiny(const std::string& extra = "",
          tokenizer + extra;
 }
 
-std::vector<nlohmann::json> metrics(const fs::path& run) {
-  std::vector<nlohmann::json> rows;
-  std::ifstream in(run / "metrics.jsonl");
-  for (std::string line; std::getline(in, line);) {
-    nlohmann::json j = nlohmann::json::parse(line);
-    j.erase("tokens_per_s");
-    j.erase("train_seconds");
-    rows.push_back(j);
-  }
-  return rows;
-}
-
 // One trained run shared by the tests that only read it.
 const fs::path& trained_run() {
   static const fs::path run = [] {
@@ -78,7 +66,7 @@ const fs::path& trained_run() {
 
 TEST(TextTrain, LearnsAndLogsPerPositionLossAndGradients) {
   const fs::path& run = trained_run();
-  const auto rows = metrics(run);
+  const auto rows = metrics_without_timing(run);
   ASSERT_EQ(rows.size(), 13u);  // steps 0, 10, ..., 120
   for (const auto& r : rows) {
     ASSERT_EQ(r["loss_per_position"].size(), 32u);
@@ -131,6 +119,14 @@ TEST(TextTrain, BirthRunMeasuresEveryCheckpoint) {
     EXPECT_TRUE(c.contains("nofit"));
     EXPECT_TRUE(c["log10_middle_to_ends"].is_number());
   }
+  // Step 0 logged its gradient per position: measured against the two predictions and the
+  // flat control.
+  const auto& g = j["checkpoints"][0]["gradient"];
+  ASSERT_EQ(g["measured"].size(), 32u);
+  EXPECT_EQ(g["column_sum"].size(), 32u);
+  EXPECT_TRUE(g["median_abs_log10_error"]["flat"].is_number());
+  EXPECT_TRUE(j["checkpoints"][1]["gradient"]["measured"].is_null());  // step 1 logged none
+  EXPECT_TRUE(fs::exists(run / "birth_gradient.svg"));
   EXPECT_TRUE(fs::exists(run / "birth_profiles.svg"));
   EXPECT_TRUE(fs::exists(run / "birth_shape.png"));
   for (const char* target : {"loss", "prob"}) {
@@ -251,11 +247,24 @@ TEST(TextTrain, KilledRunResumesExactly) {
   EXPECT_GE(kills, 1);
   const CliResult r = run_cli("train --resume " + killed.string(), 300);
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto a = metrics(whole), b = metrics(killed);
+  const auto a = metrics_without_timing(whole), b = metrics_without_timing(killed);
   ASSERT_EQ(a.size(), 7u);
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i], b[i]) << "metrics line " << i;
   EXPECT_EQ(slurp(whole / "model.safetensors"), slurp(killed / "model.safetensors"));
+
+  // Resumed from a log-spaced checkpoint between evaluations (step 3 of 30^(k/3) = 1, 3.1,
+  // 9.7, 30): the next line averages the training loss over the same steps.
+  const fs::path cut = scratch("cut");
+  fs::copy(whole, cut, fs::copy_options::recursive);
+  for (const auto& f : fs::directory_iterator(cut / "checkpoints"))
+    if (std::stoll(f.path().stem().string().substr(5)) > 3) fs::remove(f.path());
+  ASSERT_TRUE(fs::exists(cut / "checkpoints" / "step_00000003.safetensors"));
+  const CliResult c = run_cli("train --resume " + cut.string(), 300);
+  ASSERT_EQ(c.code, 0) << c.err;
+  const auto d = metrics_without_timing(cut);
+  ASSERT_EQ(a.size(), d.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i], d[i]) << "metrics line " << i;
 }
 
 TEST(TextTrain, BadInputGetsOneLine) {

@@ -29,20 +29,6 @@ fs::path scratch(const std::string& name) {
   return p;
 }
 
-// Every metrics line without its timing fields (tokens/s and seconds differ between runs).
-std::vector<nlohmann::json> metrics(const fs::path& run) {
-  std::vector<nlohmann::json> rows;
-  std::ifstream in(run / "metrics.jsonl");
-  std::string line;
-  while (std::getline(in, line)) {
-    nlohmann::json j = nlohmann::json::parse(line);
-    j.erase("tokens_per_s");
-    j.erase("train_seconds");
-    rows.push_back(j);
-  }
-  return rows;
-}
-
 const std::string kTiny =
     "--task letter --layers 2 --d-model 64 --mlp 128 --rotary-dim 8 --eval-per-hop 64 ";
 
@@ -57,7 +43,7 @@ TEST(TrainCli, TinyModelLearnsOneHopLetterWithinAMinute) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto rows = metrics(run);
+  const auto rows = metrics_without_timing(run);
   ASSERT_EQ(rows.size(), 4u);                              // steps 0, 50, 100, 150
   EXPECT_LT(rows.front()["acc"]["1"].get<double>(), 0.2);  // chance is 1/80 among targets
   EXPECT_GE(rows.back()["acc"]["1"].get<double>(), 0.95);
@@ -91,7 +77,7 @@ TEST(TrainCli, KilledRunsResumeToTheUninterruptedMetrics) {
   EXPECT_GE(kills, 1);
   const CliResult r = run_cli("train --resume " + killed.string());
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto a = metrics(whole), b = metrics(killed);
+  const auto a = metrics_without_timing(whole), b = metrics_without_timing(killed);
   ASSERT_EQ(a.size(), 13u);
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i], b[i]) << "metrics line " << i;

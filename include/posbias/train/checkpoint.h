@@ -20,6 +20,11 @@ struct CheckpointInfo {
   TrainConfig config;
   std::int64_t step = 0;
   double train_seconds = 0;  // cumulative wall time spent training up to this step
+  // The training loss summed since the last evaluation, and over how many steps (nonzero when
+  // the checkpoint falls between evaluations, as log-spaced ones do), so the next metrics line
+  // of a resumed run averages the same steps.
+  double loss_sum = 0;
+  std::int64_t loss_count = 0;
 };
 
 std::filesystem::path checkpoint_path(const std::filesystem::path& run_dir, std::int64_t step);

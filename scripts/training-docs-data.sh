@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Writes the files docs/training.md cites: text runs of two families (gpt2 with learned
+# positions, qwen2 with RoPE) at `posbias train --task text`'s defaults, three training seeds
+# each, and for every run its held-out evaluation and the influence profile of every
+# checkpoint on held-out text (hidden-state and next-token-loss targets). The script is
+# incremental: a run whose data files exist is skipped, a run directory left by a killed
+# script resumes, and `--only ARCH-SEEDN` does one run.
+# Usage: scripts/training-docs-data.sh [path/to/posbias] [--only gpt2-seed0]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+posbias=${1:-build/posbias}
+only=${3:-}
+[[ ${2:-} == --only ]] || only=
+runs=${POSBIAS_TRAINING_RUNS:-out/training-runs}
+data=docs/data/training
+mkdir -p "$runs" "$data"
+
+for arch in gpt2 qwen2; do
+  for seed in 0 1 2; do
+    name=$arch-seed$seed
+    [[ -z $only || $only == "$name" ]] || continue
+    [[ -f $data/$name-birth-loss.json ]] && continue
+    run=$runs/$name
+    if [[ ! -f $run/summary.json ]]; then
+      if [[ -f $run/train.json ]]; then
+        "$posbias" train --resume "$run"
+      else
+        "$posbias" train --task text --arch "$arch" --seed "$seed" --out "$run"
+      fi
+    fi
+    cp "$run/metrics.jsonl" "$data/$name-metrics.jsonl"
+    cp "$run/summary.json" "$data/$name-summary.json"
+    "$posbias" eval --run "$run" --json "$data/$name-eval.json"
+    "$posbias" birth --run "$run" --checkpoints all --seeds 8 --json "$data/$name-birth.json" \
+      --plot "$data/$name-birth"
+    "$posbias" birth --run "$run" --checkpoints all --seeds 8 --target loss \
+      --json "$data/$name-birth-loss.json"
+  done
+done
