@@ -56,8 +56,9 @@ double best_of(int repeats, int steps, F&& f) {
 
 // The peer's seconds per step, or -1 when it could not run.
 double run_peer(const std::string& script_and_args) {
-  const std::string out = posbias::bench::run_command("/usr/bin/python3 " + std::string(POSBIAS_SOURCE_DIR) +
-                                             "/bench/" + script_and_args + " 2>/dev/null");
+  const std::string out =
+      posbias::bench::run_command("/usr/bin/python3 " + std::string(POSBIAS_SOURCE_DIR) +
+                                  "/bench/" + script_and_args + " 2>/dev/null");
   const nlohmann::json peer =
       out.empty() ? nlohmann::json()
                   : nlohmann::json::parse(out.substr(0, out.find('\n')), nullptr, false);

@@ -9,8 +9,9 @@
 // sequences), "alpha" (α̂ per layer, jacobian estimator), "nofit" {"median_abs_log10_error",
 // "profile"}, "fit" {"alpha", "log_r2"}, "log10_middle_to_ends", "argmin", "log10_dead_zone_depth",
 // "attention_entropy_ratio", "gradient" {"measured", "column_sum", "root_sum_square",
-// "median_abs_log10_error" {"column_sum", "root_sum_square", "flat"}}}, ...]}. Figures: profiles over training (one curve per
-// checkpoint, unit sum, log scale) and the middle-to-ends ratio and dead-zone depth against step.
+// "median_abs_log10_error" {"column_sum", "root_sum_square", "flat"}}}, ...]}. Figures: profiles
+// over training (one curve per checkpoint, unit sum, log scale) and the middle-to-ends ratio and
+// dead-zone depth against step.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
