@@ -1,5 +1,6 @@
 #include "posbias/train/metrics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -179,6 +180,10 @@ void render_text_training_figures(const std::vector<MetricsRow>& rows, const std
   per_position.xlabel = "position j (predicting token j + 1)";
   per_position.ylabel = "cross-entropy (nats)";
   per_position.log_x = true;
+  if (rows.back().loss_per_position.size() > 1) {
+    per_position.xmin = 1;
+    per_position.xmax = static_cast<double>(rows.back().loss_per_position.size());
+  }
   for (const MetricsRow* r :
        spread_rows(rows, 7, [](const MetricsRow& m) { return !m.loss_per_position.empty(); }))
     per_position.series.push_back(position_curve(*r, r->loss_per_position, false));
@@ -193,11 +198,15 @@ void render_text_training_figures(const std::vector<MetricsRow>& rows, const std
   fg.width = 1400;
   for (const auto& [name, unused] : with_grads.back()->grad_per_position) {
     Panel p;
-    p.title = name == "embed" ? "gradient at the embeddings" : "gradient at the input of " + name;
+    std::string layer = name;  // "layer_3" → "layer 3" (gnuplot reads _ as a subscript)
+    std::replace(layer.begin(), layer.end(), '_', ' ');
+    p.title = name == "embed" ? "gradient at the embeddings" : "gradient at the input of " + layer;
     p.xlabel = "position j";
     p.ylabel = "mean ‖∂loss/∂h_j‖";
     p.log10_y = true;
     p.log_x = true;
+    p.xmin = 1;
+    p.xmax = static_cast<double>(with_grads.back()->grad_per_position.at(name).size());
     p.key = "bottom left";
     for (const MetricsRow* r : with_grads) {
       const auto it = r->grad_per_position.find(name);
