@@ -1,5 +1,6 @@
 // `posbias train` and `posbias eval`: training runs (hop tasks and text) and their evaluation.
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -29,9 +30,9 @@ const nlohmann::json& train_defaults() {
 }
 
 nlohmann::json flag_value(const std::string& field, const std::string& text) {
-  if (field == "task" || field == "arch" || field == "pos" || field == "tokenizer" ||
-      field == "corpus")
-    return text;
+  // An absolute corpus path, so that resuming from another directory finds it.
+  if (field == "corpus") return text.empty() ? text : std::filesystem::absolute(text).string();
+  if (field == "task" || field == "arch" || field == "pos" || field == "tokenizer") return text;
   if (field == "hops") return parse_integer_list(text, "--hops", 1, kMaxHops);
   const double v = parse_number(text, "--" + field);
   // Real or integer, as the field's default is (the config JSON keeps the C++ types).
@@ -49,7 +50,8 @@ void register_train(CLI::App& app, Action* selected) {
                   "continue this run directory from its latest checkpoint (config from the run)");
   cmd->add_option("--config", a->config_file,
                   "JSON file with any of the fields below (flags override it)");
-  const TrainConfig number{Task::kNumber}, letter{Task::kLetter};
+  const TrainConfig number = TrainConfig::defaults(Task::kNumber),
+                    letter = TrainConfig::defaults(Task::kLetter);
   const std::vector<std::pair<std::string, std::string>> fields{
       {"task",
        "number (positional), letter (symbolic) or text (next-token loss on the Brown corpus; "

@@ -104,7 +104,6 @@ struct TrainedInput {
   ModelConfig config;
   Transformer model{nullptr};
   std::vector<std::vector<std::int64_t>> rows;
-  std::string name;  // what JSON "weights" says, e.g. "RUN step 500"
 };
 
 // Resolves the preset and overrides (throws std::invalid_argument for bad values).

@@ -109,7 +109,6 @@ BirthRunResult measure_birth_run(const BirthOptions& o) {
     std::fprintf(stderr, "birth --run: checkpoint at step %lld\n", static_cast<long long>(step));
     LoadedModel loaded = load_trained_model(o.run, path);
     in.model = loaded.model;
-    in.name = o.run + " step " + std::to_string(step);
     BirthCheckpoint cp{step, path.string(), measure_birth(o, &in), {}, {}, {}, {}, {}};
     const BirthResult& b = cp.result;
     std::vector<double> alpha(b.strength_seeds.front().jacobian.size(), 0.0);
