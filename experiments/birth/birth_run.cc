@@ -109,15 +109,15 @@ BirthRunResult measure_birth_run(const BirthOptions& o) {
     std::fprintf(stderr, "birth --run: checkpoint at step %lld\n", static_cast<long long>(step));
     LoadedModel loaded = load_trained_model(o.run, path);
     in.model = loaded.model;
-    BirthCheckpoint cp{step, path.string(), measure_birth(o, &in), {}, {}, {}, {}, {}};
+    BirthCheckpoint cp{step, path.string(), measure_birth(o, &in), {}, {}, {}, {}, {}, {}};
     const BirthResult& b = cp.result;
-    std::vector<double> alpha(b.strength_seeds.front().jacobian.size(), 0.0);
+    // α̂ per layer (jacobian estimator: ḡ/(1+ḡ), so within [0, 1)), seed mean.
+    cp.alpha.assign(b.strength_seeds.front().jacobian.size(), 0.0);
     for (const auto& s : b.strength_seeds)
-      for (std::size_t l = 0; l < alpha.size(); ++l)
-        alpha[l] +=
-            std::clamp(s.jacobian[l], 0.0, 1.0) / static_cast<double>(b.strength_seeds.size());
+      for (std::size_t l = 0; l < cp.alpha.size(); ++l)
+        cp.alpha[l] += s.jacobian[l] / static_cast<double>(b.strength_seeds.size());
     if (c.length <= kMaxGradientProfileLength)
-      cp.predicted_gradient = gradient_profile(c.length, alpha, b.fit_spec.op);
+      cp.predicted_gradient = gradient_profile(c.length, cp.alpha, b.fit_spec.op);
     for (const MetricsRow& row : rows) {
       const auto it = row.grad_per_position.find("embed");
       if (row.step != step || it == row.grad_per_position.end()) continue;
@@ -157,10 +157,6 @@ nlohmann::json to_json(const BirthRunResult& r) {
       low[i] = band.low, high[i] = band.high;
     }
     const ProfileSummary shape = shape_of(b.profile);
-    std::vector<double> alpha(b.strength_seeds.front().jacobian.size(), 0.0);
-    for (const auto& s : b.strength_seeds)
-      for (std::size_t l = 0; l < alpha.size(); ++l)
-        alpha[l] += s.jacobian[l] / static_cast<double>(b.strength_seeds.size());
     const double ends =
         std::log10((std::pow(10.0, shape.log10_first) + std::pow(10.0, shape.log10_last)) / 2);
     nlohmann::json rec{
@@ -169,7 +165,7 @@ nlohmann::json to_json(const BirthRunResult& r) {
         {"profile", b.profile},
         {"profile_low", low},
         {"profile_high", high},
-        {"alpha", alpha},
+        {"alpha", cp.alpha},
         {"fit", {{"alpha", b.fit.alpha}, {"log_r2", b.fit.log_r2}}},
         {"log10_middle_to_ends", shape.log10_middle_to_ends},
         {"argmin", shape.dead_zone_position},
@@ -200,9 +196,8 @@ nlohmann::json to_json(const BirthRunResult& r) {
   return j;
 }
 
-void render_birth_run_figures(const BirthRunResult& r, const std::string& stem) {
-  const nlohmann::json j = to_json(r);
-  const std::string target = to_string(r.options.target);
+void render_birth_run_figures(const nlohmann::json& j, const std::string& stem) {
+  const std::string target = j.at("target").get<std::string>();
   Panel profiles;
   profiles.title = "influence through training (" + target + " target, held-out text)";
   profiles.xlabel = "position j";
@@ -287,9 +282,10 @@ void render_gradient_figure(const BirthRunResult& r, const std::string& stem) {
 
 void run_birth_run(const BirthOptions& o) {
   const BirthRunResult r = measure_birth_run(o);
-  write_output(o.json, to_json(r).dump(2) + "\n");
+  const nlohmann::json j = to_json(r);
+  write_output(o.json, j.dump(2) + "\n");
   if (!o.plot.empty()) {
-    render_birth_run_figures(r, o.plot);
+    render_birth_run_figures(j, o.plot);
     render_gradient_figure(r, o.plot);
   }
   std::fprintf(stderr, "birth --run: %zu checkpoints of %s measured\n", r.checkpoints.size(),

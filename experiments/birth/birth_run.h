@@ -26,6 +26,7 @@ struct BirthCheckpoint {
   std::int64_t step = 0;
   std::string path;
   BirthResult result;
+  std::vector<double> alpha;  // α̂ per layer (jacobian estimator), seed mean
   // The gradient reaching each input position during training (metrics.jsonl's
   // grad_per_position.embed at this step; empty when the step logged none), against the
   // theory's prediction from this checkpoint's α̂ (theory/gradient_profile.h) at the training
@@ -50,7 +51,8 @@ nlohmann::json to_json(const BirthRunResult& result);
 // STEM_profiles (profiles over training), STEM_shape (middle-to-ends and dead-zone depth
 // against step) and STEM_gradient (the gradient per position at the first checkpoint that
 // logged one, against the two predictions).
-void render_birth_run_figures(const BirthRunResult& result, const std::string& stem);
+// `json` is to_json(result), built once by run_birth_run.
+void render_birth_run_figures(const nlohmann::json& json, const std::string& stem);
 void run_birth_run(const BirthOptions& options);
 
 }  // namespace posbias
