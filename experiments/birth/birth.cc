@@ -44,14 +44,6 @@ MeasuredProfile measured_profile(const BirthResult& r) {
           r.profile_seeds.size() > 1 ? r.profile_seeds : std::vector<std::vector<double>>{}};
 }
 
-std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, AlphaEstimator e) {
-  std::vector<double> mean(seeds.front().of(e).size(), 0.0);
-  for (const auto& s : seeds)
-    for (std::size_t l = 0; l < mean.size(); ++l)
-      mean[l] += s.of(e)[l] / static_cast<double>(seeds.size());
-  return mean;
-}
-
 // Seed mean of each layer's relative per-position gains (BranchStrength::key_gain or
 // ::stay_gain), positions 1..q.
 std::vector<std::vector<double>> seed_mean_gain(
@@ -190,6 +182,14 @@ void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& a
 }
 
 }  // namespace
+
+std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, AlphaEstimator e) {
+  std::vector<double> mean(seeds.front().of(e).size(), 0.0);
+  for (const auto& s : seeds)
+    for (std::size_t l = 0; l < mean.size(); ++l)
+      mean[l] += s.of(e)[l] / static_cast<double>(seeds.size());
+  return mean;
+}
 
 BirthInput parse_birth_input(const std::string& name) {
   if (name == "gaussian") return BirthInput::kGaussian;

@@ -106,6 +106,9 @@ struct TrainedInput {
   std::vector<std::vector<std::int64_t>> rows;
 };
 
+// Seed mean of each layer's α̂ under estimator e.
+std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, AlphaEstimator e);
+
 // Resolves the preset and overrides (throws std::invalid_argument for bad values).
 ModelConfig birth_model_config(const BirthOptions& options);
 BirthResult measure_birth(const BirthOptions& options, const TrainedInput* trained = nullptr);

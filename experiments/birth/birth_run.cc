@@ -111,11 +111,8 @@ BirthRunResult measure_birth_run(const BirthOptions& o) {
     in.model = loaded.model;
     BirthCheckpoint cp{step, path.string(), measure_birth(o, &in), {}, {}, {}, {}, {}, {}};
     const BirthResult& b = cp.result;
-    // α̂ per layer (jacobian estimator: ḡ/(1+ḡ), so within [0, 1)), seed mean.
-    cp.alpha.assign(b.strength_seeds.front().jacobian.size(), 0.0);
-    for (const auto& s : b.strength_seeds)
-      for (std::size_t l = 0; l < cp.alpha.size(); ++l)
-        cp.alpha[l] += s.jacobian[l] / static_cast<double>(b.strength_seeds.size());
+    // α̂ per layer (jacobian estimator: ḡ/(1+ḡ), so within [0, 1)).
+    cp.alpha = seed_mean_alpha(b.strength_seeds, AlphaEstimator::kJacobian);
     if (c.length <= kMaxGradientProfileLength)
       cp.predicted_gradient = gradient_profile(c.length, cp.alpha, b.fit_spec.op);
     for (const MetricsRow& row : rows) {
