@@ -59,8 +59,8 @@ struct TrainConfig {
   int rank = 0, world_size = 1;  // data-parallel slot: each rank draws its own shard
 
   // The defaults of a task: TrainConfig{} for the hop tasks; for text a small language model
-  // (gpt2, 6 layers, d 256, 4 heads, MLP 1024, L 256, batch 32, 500 steps at lr 2e-3 after 50
-  // warmup, an evaluation every 25 steps, 12 log-spaced checkpoints).
+  // (gpt2, 6 layers, d 256, 4 heads, MLP 1024, L 256, batch 32, 700 steps at lr 2e-3 after 50
+  // warmup, no dropout, an evaluation every 25 steps, 12 log-spaced checkpoints).
   static TrainConfig defaults(Task task);
   // Fills defaults that depend on the task (steps, the family's positional encoding) and
   // checks every field; throws std::invalid_argument naming the bad one.
