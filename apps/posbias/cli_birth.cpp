@@ -75,7 +75,13 @@ void register_birth(CLI::App& app, Action* selected) {
   cmd->add_option("--checkpoints", o.checkpoints,
                   "with --run: all, last, or a comma list of checkpoint steps")
       ->capture_default_str();
-  cmd->add_option("--json", o.json, "result JSON (default: stdout)");
+  add_memory_options(cmd, parsed.get(), &o.attention, &o.memory_budget_gb);
+  cmd->add_option("--json", o.json,
+                  "result JSON (default: stdout); finished seeds are kept in JSON.seeds.json "
+                  "until it is written");
+  cmd->add_flag("--resume", o.resume,
+                "continue a killed run with the same options: seeds kept in JSON.seeds.json are "
+                "not measured again");
   cmd->add_option("--csv", o.csv,
                   "profile CSV: position, influence, seed0, ... (input for `theory fit`)");
   cmd->add_option("--plot", o.plot,

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "commands.h"
 #include "experiments/hops/eval_command.h"
@@ -21,6 +22,9 @@ namespace {
 struct TrainArgs {
   std::string out, resume, config_file;
   std::map<std::string, std::string> values;  // config field -> flag text
+  std::optional<AttentionPath> attention;     // how the run computes attention (not saved)
+  double memory_budget_gb = 0;
+  ParsedOptions parsed;
 };
 
 // TrainConfig{} as JSON: the defaults --help shows and the type of every field.
@@ -51,12 +55,20 @@ void register_train(CLI::App& app, Action* selected) {
   cmd->add_option("--config", a->config_file,
                   "JSON file with any of the fields below (flags override it)");
   const TrainConfig number = TrainConfig::defaults(Task::kNumber),
-                    letter = TrainConfig::defaults(Task::kLetter);
+                    letter = TrainConfig::defaults(Task::kLetter),
+                    text_defaults = TrainConfig::defaults(Task::kText);
+  const auto str = [](auto v) { return nlohmann::json(v).dump(); };
   const std::vector<std::pair<std::string, std::string>> fields{
       {"task",
        "number (positional), letter (symbolic) or text (next-token loss on the Brown corpus; "
-       "its defaults: gpt2, 6 layers, d 256, 4 heads, MLP 1024, length 256, batch 32, 500 "
-       "steps, lr 2e-3, warmup 50, eval every 25, 12 log-spaced checkpoints)"},
+       "its defaults: " +
+           to_string(text_defaults.arch) + ", " + str(text_defaults.layers) + " layers, d " +
+           str(text_defaults.d_model) + ", " + str(text_defaults.heads) + " heads, MLP " +
+           str(text_defaults.mlp) + ", length " + str(text_defaults.length) + ", batch " +
+           str(text_defaults.batch) + ", " + str(text_defaults.default_steps()) + " steps, lr " +
+           str(text_defaults.lr) + ", warmup " + str(text_defaults.warmup) + ", dropout " +
+           str(text_defaults.dropout) + ", eval every " + str(text_defaults.eval_every) + ", " +
+           str(text_defaults.log_checkpoints) + " log-spaced checkpoints)"},
       {"arch", "text: model family, gpt2, qwen2 or gptj"},
       {"pos", "text: positional encoding, learned, rope, none or alibi (default: the family's)"},
       {"tokenizer", "text: spm (SentencePiece BPE trained on the training split) or bytes"},
@@ -105,9 +117,13 @@ void register_train(CLI::App& app, Action* selected) {
            flag, [a, f = field](const std::string& v) { a->values[f] = v; }, help)
         ->default_str(shown);
   }
+  add_memory_options(cmd, &a->parsed, &a->attention, &a->memory_budget_gb);
   cmd->callback([a, selected] {
     *selected = [a] {
+      a->parsed.parse();
       TrainOptions o;
+      o.attention = a->attention;
+      o.memory_budget_gb = a->memory_budget_gb;
       if (!a->resume.empty()) {
         if (!a->out.empty() || !a->values.empty() || !a->config_file.empty()) {
           throw std::invalid_argument(
@@ -155,6 +171,7 @@ void register_eval(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--count", &o->count, "examples per length and hop");
   parsed->add(cmd, "--seed", &o->seed, "seed of the evaluation examples");
   cmd->add_flag("!--no-controls", o->controls, "skip the seen_jumps / decoy control");
+  add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
   cmd->add_option("--json", o->json, "result JSON (default: stdout)");
   cmd->add_option("--plot", o->plot, "figure stem: accuracy against length per hop");
   cmd->callback([o, parsed, selected] {

@@ -8,10 +8,12 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "parsed_options.h"
+#include "posbias/model/attention_path.h"
 #include "posbias/theory/influence.h"
 
 namespace posbias::cli {
@@ -88,6 +90,21 @@ inline CLI::Option* add_paths_option(CLI::App* cmd, ParsedOptions* parsed, PathS
       "(the paper's r = e_qᵀNᴴ) or quadrature (independent random path matrices add "
       "in Frobenius norm; docs/birth.md)",
       parse_path_sum, [](PathSum p) { return std::string(to_string(p)); });
+}
+
+// --attention and --memory-budget, shared by the commands that run models (torch plugin only):
+// the attention path and the bytes the memory plan may use.
+inline void add_memory_options(CLI::App* cmd, ParsedOptions* parsed,
+                               std::optional<AttentionPath>* attention, double* budget_gb) {
+  parsed->add_choice(
+      cmd, "--attention", attention,
+      "attention path: dense (keeps the [heads, L, L] pattern), blockwise (tiles of 128 keys "
+      "with an online softmax; memory linear in L) or auto (dense unless it would pass the "
+      "memory budget)",
+      parse_attention_choice, [](const std::optional<AttentionPath>& a) { return to_string(a); });
+  parsed->add(cmd, "--memory-budget", budget_gb,
+              "GB the run may plan for (0: what this machine has available); a run whose plan "
+              "passes it is refused before it allocates");
 }
 
 }  // namespace posbias::cli

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "experiments/birth/seed_journal.h"
 #include "experiments/theory/fit_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/machine.h"
@@ -181,6 +182,23 @@ void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& a
   }
 }
 
+// What a seed's profile depends on: the model and the measurement, not the seed count, the
+// attention path (equal to rounding) or what is done with the profiles afterwards.
+nlohmann::json journal_key(const BirthOptions& o, const ModelConfig& config) {
+  return {{"config", to_json(hf_config_from_model(config))},
+          {"attn_scale", o.attn_scale},
+          {"init", to_string(o.init)},
+          {"method", to_string(o.method)},
+          {"probes", o.probes},
+          {"length", o.length},
+          {"query", o.query},
+          {"input", to_string(o.input)},
+          {"seed", o.seed},
+          {"target", to_string(o.target)},
+          {"weights", o.weights},
+          {"tokens", o.tokens}};
+}
+
 }  // namespace
 
 std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, AlphaEstimator e) {
@@ -261,6 +279,8 @@ ModelConfig birth_model_config(const BirthOptions& o) {
 BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
   if (o.seeds < 1 || o.seeds > 10000)
     throw std::invalid_argument("--seeds must be in 1..10000, got " + std::to_string(o.seeds));
+  if (!(o.memory_budget_gb >= 0))
+    throw std::invalid_argument("--memory-budget must be >= 0 GB (0: what the machine has)");
   if (o.weights.empty() != o.config.empty())
     throw std::invalid_argument("--config and --weights go together");
   if (!o.weights.empty() && o.init != BirthInit::kHf)
@@ -318,16 +338,28 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
                                 "--weights or --run)");
   }
   const bool need_tokens = checkpoint || o.input == BirthInput::kTokens || !o.tokens.empty();
-  // One sequence's forward cache, the weights and one cotangent per thread in flight.
+  // The weights, one sequence's forward cache and the cotangents in flight.
+  const std::int64_t cotangents = o.method == JacobianMethod::kExact        ? r.config.d_model
+                                  : o.method == JacobianMethod::kHutchinson ? o.probes
+                                                                            : 1;
+  r.plan = plan_jacobian(r.config, o.length, cotangents, at::get_num_threads(), need_tokens,
+                         memory_budget_bytes(o.memory_budget_gb), o.attention);
   require_memory(
-      weight_bytes(r.config, need_tokens) + forward_bytes(r.config, 1, o.length, true) +
-          std::max(1, at::get_num_threads()) * jacobian_cotangent_bytes(r.config, o.length),
-      "birth at --length " + std::to_string(o.length),
-      "use a smaller --length, --layers or --d-model");
+      r.plan.bytes,
+      "birth at --length " + std::to_string(o.length) + " (" + to_string(r.plan.pass.attention) +
+          " attention" + (r.plan.pass.checkpoint ? ", activation checkpointing)" : ")"),
+      o.method == JacobianMethod::kExact ? "use --method hutchinson, a smaller --length or --layers"
+                                         : "use fewer --probes, a smaller --length or --layers",
+      o.memory_budget_gb);
+  js.checkpoint = r.plan.pass.checkpoint;
+  if (o.memory_budget_gb > 0) js.memory_budget_gb = o.memory_budget_gb;
   const double attention_bytes =
       2 * 8.0 * static_cast<double>(r.config.layers) * static_cast<double>(q_rows * q_rows);
-  const bool keep_attention = attention_bytes <= kMaxRolloutBytes;
-  if (!keep_attention) {
+  const bool keep_attention =
+      attention_bytes <= kMaxRolloutBytes && r.plan.pass.attention == AttentionPath::kDense;
+  if (r.plan.pass.attention != AttentionPath::kDense) {
+    r.rollout_skipped = "blockwise attention keeps no attention matrix";
+  } else if (!keep_attention) {
     r.rollout_skipped = "the measured attention of " + std::to_string(r.config.layers) +
                         " layers at q = " + std::to_string(q_rows) + " would take " +
                         format_bytes(attention_bytes) + " (limit " +
@@ -335,6 +367,7 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
   }
   Transformer model = trained ? trained->model : Transformer(r.config, need_tokens);
   model->eval();
+  model->set_attention(r.plan.pass.attention);
   std::vector<std::vector<std::int64_t>> token_rows;
   if (!o.weights.empty()) load_hf_weights(model, SafetensorsFile::open(o.weights));
   if (!o.tokens.empty()) token_rows = read_token_file(o.tokens, r.config.vocab);
@@ -350,9 +383,23 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
     }
   }
   const int samples = token_rows.empty() ? o.seeds : static_cast<int>(token_rows.size());
+  std::optional<SeedJournal> journal;
+  if (o.resume && (trained || o.json.empty())) {
+    throw std::invalid_argument(trained ? "--resume applies to birth without --run"
+                                        : "--resume needs --json (the finished seeds are kept "
+                                          "beside it)");
+  }
+  if (!o.json.empty() && !trained) journal.emplace(o.json, journal_key(o, r.config), o.resume);
+  const int journaled = journal ? static_cast<int>(journal->done().size()) : 0;
 
   const auto start = std::chrono::steady_clock::now();
-  Progress progress("birth (" + std::to_string(samples) + " seeds)", samples);
+  // Units of work: one per block of each seed's backward (a long seed reports its layers).
+  const std::int64_t blocks = r.config.layers;
+  Progress progress(
+      "birth (" + std::to_string(samples) + " seeds × " + std::to_string(blocks) + " layers)",
+      samples * blocks, journaled * blocks);
+  std::int64_t units = 0;
+  js.on_block = [&] { progress.update(++units); };
   std::vector<double> entropies;
   // [q, q] per layer, summed over all seeds and over the even ones (the comparison's fit half)
   std::vector<torch::Tensor> attention_sum, attention_even;
@@ -378,7 +425,18 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
     }
     js.probe_seed = seed;
     ForwardCache cache;
-    const torch::Tensor p = jacobian_profile(model, x, js, &cache);
+    torch::Tensor p;
+    const std::vector<double>* finished = nullptr;  // this seed's profile from the journal
+    if (journal && journal->done().count(s) != 0) finished = &journal->done().at(s);
+    if (finished != nullptr) {
+      // measured before the run was killed: the forward pass (strengths, attention) only
+      torch::NoGradGuard no_grad;
+      cache.checkpoint = js.checkpoint;
+      model->forward_embeddings(x, &cache);
+      p = torch::tensor(*finished, torch::kFloat64);
+    } else {
+      p = jacobian_profile(model, x, js, &cache);
+    }
     if (js.method != JacobianMethod::kAutogradLoop)
       entropies.push_back(attention_entropy_ratio(cache));
     const std::int64_t q = o.query == 0 ? x.size(1) : o.query;
@@ -407,8 +465,13 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
       throw std::runtime_error(
           "token sequences must all have the same length (or be cut with --length)");
     }
+    if (journal && finished == nullptr) {
+      const auto full = p.contiguous();
+      journal->record(s, {full.data_ptr<double>(), full.data_ptr<double>() + full.numel()});
+    }
     r.profile_seeds.push_back(std::move(row));
-    progress.update(s + 1);
+    units = (s + 1) * blocks;
+    progress.update(units);
   }
   progress.finish();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -448,6 +511,9 @@ nlohmann::json to_json(const BirthResult& r) {
       {"init", o.weights.empty() && o.run.empty() ? to_string(o.init) : "checkpoint"},
       {"seed", o.seed},
       {"target", to_string(o.target)},
+      {"attention", to_string(r.plan.pass.attention)},
+      {"activation_checkpointing", r.plan.pass.checkpoint},
+      {"planned_bytes", r.plan.bytes},
       {"weights", !o.run.empty()      ? "run " + o.run
                   : o.weights.empty() ? "init"
                                       : o.weights}};
@@ -583,6 +649,7 @@ void run_birth(const BirthOptions& o) {
   const BirthResult r = measure_birth(o);
   const std::string text = to_json(r).dump(2) + "\n";
   write_output(o.json, text);
+  if (!o.json.empty()) SeedJournal::discard(o.json);
   if (!o.csv.empty()) write_file_atomic(o.csv, birth_csv(r));
   if (!o.plot.empty()) {
     const std::string title = to_string(r.config.family) + " (" + to_string(r.config.pos) + "), " +

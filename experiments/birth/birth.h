@@ -20,6 +20,7 @@
 #include "posbias/core/plot.h"
 #include "posbias/jacobian/method.h"
 #include "posbias/model/branch_strength.h"
+#include "posbias/model/memory_plan.h"
 #include "posbias/model/transformer.h"
 #include "posbias/theory/fit.h"
 #include "posbias/theory/model_comparison.h"
@@ -63,6 +64,13 @@ struct BirthOptions {
   // A training run measured checkpoint by checkpoint on its held-out text (birth_run.h):
   // "all", "last" or a comma list of steps.
   std::string run, checkpoints = "all";
+  // Attention path (nullopt: dense unless the memory plan passes the budget, then blockwise,
+  // then blockwise with activation checkpointing) and the budget in GB (0: what the machine
+  // has available).
+  std::optional<AttentionPath> attention;
+  double memory_budget_gb = 0;
+  // Finished seeds are kept beside --json (seed_journal.h); resume takes them from there.
+  bool resume = false;
   std::string json, csv, plot;
 };
 
@@ -93,6 +101,7 @@ struct BirthResult {
   std::string rollout_skipped;                    // why there is no rollout ("" if there is)
   std::vector<ModelScore> comparison;             // held-out seeds (>= 2 seeds)
   double entropy_ratio = 0;
+  JacobianPlan plan;  // the attention path, checkpointing and planned peak bytes
   double seconds = 0;
   double peak_rss_mb = 0;
 };

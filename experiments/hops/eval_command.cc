@@ -28,10 +28,24 @@ EvalResult measure_eval(const EvalOptions& o) {
   r.task = c.task;
   r.control = c.task == Task::kNumber ? Variant::kSeenJumps : Variant::kDecoy;
   r.has_control = o.controls;
+  if (!(o.memory_budget_gb >= 0))
+    throw std::invalid_argument("--memory-budget must be >= 0 GB (0: what the machine has)");
+  const double budget = memory_budget_bytes(o.memory_budget_gb);
   for (std::int64_t len : o.lengths) {
     validate_model_length(c.task, static_cast<int>(len));
-    require_memory(forward_bytes(c.model_config(), eval_batch_size(len), len, /*cached=*/false),
-                   "eval at length " + std::to_string(len), "use shorter --lengths");
+    auto bytes = [&](AttentionPath a) {
+      return weight_bytes(c.model_config(), true) +
+             forward_bytes(c.model_config(), eval_batch_size(len), len, /*cached=*/false, {a});
+    };
+    const AttentionPath path = plan_attention(bytes(AttentionPath::kDense),
+                                              bytes(AttentionPath::kBlockwise), budget, o.attention)
+                                   .attention;
+    require_memory(bytes(path),
+                   "eval at length " + std::to_string(len) + " (" + to_string(path) + " attention)",
+                   path == AttentionPath::kDense ? "use --attention blockwise or shorter --lengths"
+                                                 : "use shorter --lengths",
+                   o.memory_budget_gb);
+    r.attention.push_back(path);
     for (int h : c.hops) {
       validate_spec(c.task, h, static_cast<int>(len), Variant::kStandard);
       if (o.controls) validate_spec(c.task, h, static_cast<int>(len), r.control);
@@ -47,7 +61,9 @@ EvalResult measure_eval(const EvalOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   Progress progress("eval", static_cast<std::int64_t>(o.lengths.size()) * (o.controls ? 2 : 1));
   std::int64_t done = 0;
-  for (std::int64_t len : o.lengths) {
+  for (std::size_t i = 0; i < o.lengths.size(); ++i) {
+    const std::int64_t len = o.lengths[i];
+    loaded.model->set_attention(r.attention[i]);
     for (Variant v : {Variant::kStandard, r.control}) {
       if (v == r.control && !o.controls) continue;
       const HopAccuracy acc = evaluate_hops(
@@ -75,6 +91,7 @@ nlohmann::json to_json(const EvalResult& r) {
   for (std::size_t i = 0; i < r.lengths.size(); ++i) {
     const std::string key = std::to_string(r.lengths[i]);
     j["accuracy"][key] = r.accuracy[i].to_json();
+    j["attention"][key] = to_string(r.attention[i]);
     if (!r.has_control) continue;
     j["controls"][control]["accuracy"][key] = r.control_accuracy[i].to_json();
     if (r.control == Variant::kDecoy)

@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "posbias/core/plot.h"
+#include "posbias/model/attention_path.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/train/hop_eval.h"
 
@@ -23,8 +25,10 @@ struct EvalOptions {
   std::int64_t count = 200;  // examples per (length, hop)
   std::uint64_t seed = 1;
   bool controls = true;
-  std::string json;  // empty = stdout
-  std::string plot;  // figure stem: accuracy against length
+  std::optional<AttentionPath> attention;  // nullopt: dense unless it passes the budget
+  double memory_budget_gb = 0;             // 0: what the machine has available
+  std::string json;                        // empty = stdout
+  std::string plot;                        // figure stem: accuracy against length
 };
 
 struct EvalResult {
@@ -38,6 +42,7 @@ struct EvalResult {
   bool has_control = false;
   Variant control = Variant::kSeenJumps;      // seen_jumps (Number) or decoy (Letter)
   std::vector<HopAccuracy> control_accuracy;  // per length when has_control
+  std::vector<AttentionPath> attention;       // per length
   double seconds = 0;
 };
 

@@ -59,4 +59,18 @@ void require_memory(double bytes_needed, const std::string& what, const std::str
                               format_bytes(static_cast<double>(available)) + " available; " + hint);
 }
 
+double memory_budget_bytes(double budget_gb) {
+  if (budget_gb > 0) return budget_gb * 1e9;
+  return static_cast<double>(available_memory_bytes());
+}
+
+void require_memory(double bytes_needed, const std::string& what, const std::string& hint,
+                    double budget_gb) {
+  if (budget_gb <= 0) return require_memory(bytes_needed, what, hint);
+  if (bytes_needed <= budget_gb * 1e9) return;
+  throw std::invalid_argument(what + " needs about " + format_bytes(bytes_needed) +
+                              " of memory, the memory budget is " + format_bytes(budget_gb * 1e9) +
+                              " (--memory-budget); " + hint);
+}
+
 }  // namespace posbias

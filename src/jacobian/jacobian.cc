@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "posbias/model/memory_plan.h"
+
 namespace posbias {
 
 namespace {
@@ -19,17 +21,21 @@ std::int64_t query_index(const JacobianSpec& spec, std::int64_t length) {
   return q - 1;
 }
 
-// Cotangents per pass. Small chunks keep the attention intermediates ([H, L, C, L]) near the
-// cache (measured: 8 cotangents per pass ran ~30% faster than 256 at L = 256); the memory
-// budget, shared by the chunks in flight, caps the chunk for long sequences.
-std::int64_t chunk_size(const ModelConfig& cfg, std::int64_t length, const JacobianSpec& spec,
+// Cotangents per pass. Small chunks keep the attention intermediates ([H, L, C, L] on the
+// dense path) near the cache (measured: 8 cotangents per pass ran ~30% faster than 256 at
+// L = 256); the memory budget, shared by the chunks in flight, caps the chunk for long
+// sequences. A checkpointed cache takes every cotangent in one pass.
+std::int64_t chunk_size(const Transformer& model, std::int64_t length, const JacobianSpec& spec,
                         std::int64_t total, std::int64_t bytes_per_value) {
   if (spec.max_chunk > 0) return std::min(spec.max_chunk, total);
-  const double attention = static_cast<double>(bytes_per_value) * static_cast<double>(cfg.heads) *
-                           static_cast<double>(length * length);
-  const double per_cotangent =
-      4.0 * attention + 6.0 * static_cast<double>(bytes_per_value) * static_cast<double>(length) *
-                            static_cast<double>(std::max(2 * cfg.mlp, cfg.d_model));
+  if (spec.checkpoint) return total;
+  const ModelConfig& cfg = model->config();
+  const double bpv = static_cast<double>(bytes_per_value);
+  const double tile = model->attention() == AttentionPath::kDense
+                          ? static_cast<double>(length * length)
+                          : static_cast<double>(kAttentionTile * kAttentionTile);
+  const double attention = bpv * static_cast<double>(cfg.heads) * tile;
+  const double per_cotangent = jacobian_cotangent_bytes(cfg, length, model->attention(), bpv);
   constexpr double kCacheFriendlyBytes = 8e6;
   const auto cache_fit = static_cast<std::int64_t>(kCacheFriendlyBytes / attention);
   const double in_flight = std::max(1, at::get_num_threads());  // one chunk per thread
@@ -94,6 +100,7 @@ torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const
   if (spec.target != InfluenceTarget::kHidden) {
     if (cache_out) {
       torch::NoGradGuard no_grad;
+      cache_out->checkpoint = spec.checkpoint;
       model->forward_embeddings(x, cache_out);
     }
     return scalar_target_profile(model, x, spec, q);
@@ -106,6 +113,7 @@ torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const
 
   ForwardCache local;
   ForwardCache& cache = cache_out ? *cache_out : local;
+  cache.checkpoint = spec.checkpoint;
   {
     torch::NoGradGuard no_grad;
     model->forward_embeddings(x, &cache);
@@ -119,12 +127,19 @@ torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const
     seeds = at::normal(0.0, 1.0, {spec.probes, d}, gen).to(x.scalar_type());
   }
   const std::int64_t total = seeds.size(0);
-  const std::int64_t chunk = chunk_size(model->config(), length, spec, total, x.element_size());
+  const std::int64_t chunk = chunk_size(model, length, spec, total, x.element_size());
   torch::Tensor sq = torch::zeros({length}, x.options().dtype(torch::kFloat64));
   if (backward_by_block(model->config(), length, spec, total, x.element_size())) {
-    const auto dx = model->backward_from_query_by_block(cache, seeds.unsqueeze(1), q, chunk);
+    const auto dx =
+        model->backward_from_query_by_block(cache, seeds.unsqueeze(1), q, chunk, spec.on_block);
     for (std::int64_t j = 0; j < length; ++j)  // [C, D] per position, summed in float64
       sq[j] = dx[j].to(torch::kFloat64).pow(2).sum();
+  } else if (spec.checkpoint && chunk >= total) {
+    // One pass of every cotangent, each block's cache recomputed once; threads inside the ops.
+    torch::NoGradGuard no_grad;
+    const auto dx =  // [C, 1, L, D]
+        model->backward_from_query(cache, seeds.unsqueeze(1), q, spec.on_block);
+    sq += dx.to(torch::kFloat64).pow(2).sum({0, 1, 3});
   } else {
     // Chunks run whole on separate threads (torch, oneDNN and OpenBLAS run single-threaded
     // inside a parallel region), which avoids splitting every small op and GEMM across cores.

@@ -22,7 +22,8 @@ SwapAttention swap_attention(Attention& attn, const torch::Tensor& x, const Posi
   if (pos.rotary > 0) q_at = apply_rotary(raw.q, pos);
   torch::Tensor qp = q_at.select(2, query).unsqueeze(2).expand_as(raw.q).contiguous();
   if (pos.rotary > 0) qp = apply_rotary(qp, pos, /*inverse=*/true);
-  const auto bias = pos.bias.select(1, query).unsqueeze(-1);  // [H or 1, L(p), 1]
+  const auto bias =  // [H or 1, L(p), 1]
+      pos.score.tile(query, 1, 0, len).transpose(1, 2).to(raw.q.scalar_type());
   // M[b, h, p, m]: the logit of key content m placed at position p.
   const auto m = (torch::matmul(qp, raw.k.transpose(-1, -2)) * scale + bias).to(torch::kFloat64);
   const auto diag = m.diagonal(0, -2, -1);  // [B, H, L] the original logits
@@ -96,6 +97,7 @@ std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
   for (std::int64_t begin = 0; begin < total; begin += batch) {
     const auto chunk = ids.narrow(0, begin, std::min(batch, total - begin));
     ForwardCache cache;
+    cache.checkpoint = true;  // only each block's input is read
     model->forward_embeddings(model->embed(chunk), &cache);
     for (std::int64_t l = 0; l < cfg.layers; ++l) {
       Block& block = model->layers[static_cast<std::size_t>(l)];

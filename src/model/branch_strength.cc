@@ -72,13 +72,13 @@ BranchStrength branch_strength(const Transformer& model, const ForwardCache& cac
                                std::uint64_t probe_seed) {
   torch::NoGradGuard no_grad;
   const std::size_t layers = model->layers.size();
-  if (cache.blocks.size() != layers)
+  if (cache.layers() != layers)
     throw std::logic_error("branch_strength needs the cache of a full forward pass");
   BranchStrength out;
   auto gen = at::detail::createCPUGenerator(probe_seed ^ 0x5eedb4a9cULL);
   for (std::size_t l = 0; l < layers; ++l) {
     const BlockImpl& block = *model->layers[l];
-    const BlockCache& bc = cache.blocks[l];
+    const BlockCache bc = cache.block(l);
     const double d = static_cast<double>(bc.resid_pre.size(-1));
     const auto g2 =
         norm_composed_frobenius2(value_output_matrix(*block.attn), *block.ln1, bc.ln1) / d;
@@ -92,9 +92,10 @@ BranchStrength branch_strength(const Transformer& model, const ForwardCache& cac
     double s = 1.0;
     std::vector<double> stay(static_cast<std::size_t>(x.size(1)), 1.0);
     if (!block.parallel) {  // T_i = I + J_mlp·J_norm2, on every path through position i
-      stay = relative_gains(block.mlp_half(bc, v).to(torch::kFloat64).pow(2).sum(-1).mean(0)[0]);
+      stay = relative_gains(
+          block.mlp_half_sliced(bc, v).to(torch::kFloat64).pow(2).sum(-1).mean(0)[0]);
     } else {  // the MLP beside the identity path: s² = 1 + ‖J_mlp·J_norm‖²_F / d
-      const auto back = block.ln1->backward(bc.ln1, block.mlp->backward(bc.mlp, v));
+      const auto back = block.ln1->backward(bc.ln1, block.mlp_half_sliced(bc, v));
       s = std::sqrt(1.0 + back.to(torch::kFloat64).pow(2).sum(-1).mean().item<double>() / d);
     }
     out.stay_gain.push_back(std::move(stay));
@@ -108,7 +109,12 @@ BranchStrength branch_strength(const Transformer& model, const ForwardCache& cac
 
 std::vector<torch::Tensor> mean_attention(const ForwardCache& cache) {
   std::vector<torch::Tensor> out;
-  for (const auto& bc : cache.blocks) out.push_back(bc.attn.pattern[0].to(torch::kFloat64).mean(0));
+  for (std::size_t l = 0; l < cache.layers(); ++l) {
+    const BlockCache bc = cache.block(l);
+    if (!bc.attn.pattern.defined())
+      throw std::invalid_argument("the mean attention matrix needs --attention dense");
+    out.push_back(bc.attn.pattern[0].to(torch::kFloat64).mean(0));
+  }
   return out;
 }
 

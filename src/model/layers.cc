@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "backward_kernels.h"
 #include "posbias/model/gelu.h"
@@ -48,7 +49,7 @@ torch::Tensor NormImpl::backward_maps(const NormCache& c, const torch::Tensor& m
 
 // ---------------------------------------------------------------- positions
 PositionContext make_position_context(const ModelConfig& cfg, std::int64_t length,
-                                      torch::Dtype dtype) {
+                                      torch::Dtype dtype, AttentionPath path) {
   PositionContext ctx;
   ctx.length = length;
   const auto opts = torch::TensorOptions().dtype(torch::kFloat64);
@@ -64,22 +65,13 @@ PositionContext make_position_context(const ModelConfig& cfg, std::int64_t lengt
     ctx.cos = full.cos().to(dtype);
     ctx.sin = full.sin().to(dtype);
   }
-  // Keys j <= i (causal), and j > i - W with a sliding window of W keys.
-  auto causal = torch::ones({length, length}, torch::kBool).tril();
-  if (cfg.window > 0) causal = causal.triu(-(cfg.window - 1));
-  const double neg_inf = -std::numeric_limits<double>::infinity();
-  torch::Tensor bias =
-      torch::zeros({length, length}, opts).masked_fill(causal.logical_not(), neg_inf);
+  ctx.score.window = cfg.window;
   if (cfg.pos == PosEncoding::kAlibi) {
-    const auto idx = torch::arange(length, opts);
-    const auto distance = (idx.unsqueeze(1) - idx.unsqueeze(0)).clamp_min(0);  // i - j
-    const auto slopes =
+    ctx.score.slopes =
         torch::exp2(-8.0 * torch::arange(1, cfg.heads + 1, opts) / static_cast<double>(cfg.heads));
-    bias = bias.unsqueeze(0) - slopes.view({-1, 1, 1}) * distance.unsqueeze(0);
-  } else {
-    bias = bias.unsqueeze(0);
   }
-  ctx.bias = bias.to(dtype);
+  ctx.blockwise = path == AttentionPath::kBlockwise;
+  if (!ctx.blockwise) ctx.bias = ctx.score.tile(0, length, 0, length).to(dtype);
   return ctx;
 }
 
@@ -166,8 +158,8 @@ torch::Tensor AttentionImpl::query_scores(const torch::Tensor& x, const Position
                                           std::int64_t query) {
   const auto p = project(x, pos);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
-  const auto q = p.q.select(2, query).unsqueeze(2);          // [B, H, 1, E]
-  const auto bias = pos.bias.select(1, query).unsqueeze(1);  // [H or 1, 1, L]
+  const auto q = p.q.select(2, query).unsqueeze(2);                               // [B, H, 1, E]
+  const auto bias = pos.score.tile(query, 1, 0, pos.length).to(q.scalar_type());  // [H or 1, 1, L]
   return (torch::matmul(q, p.k.transpose(-1, -2)) * scale + bias).squeeze(2);
 }
 
@@ -176,12 +168,25 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
   const auto b = x.size(0), l = x.size(1);
   const auto [q, k, v] = project(x, pos);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
+  if (pos.blockwise) {
+    if (pos.dropout && pos.dropout->p > 0) {
+      throw std::invalid_argument(
+          "blockwise attention has no attention dropout: use --dropout 0 or --attention dense");
+    }
+    torch::Tensor lse;
+    const auto z = blockwise_attention_autograd(q, k, v, pos.score, scale, &lse)
+                       .transpose(1, 2)
+                       .reshape({b, l, heads * head_dim});
+    if (cache != nullptr) *cache = {q.detach(), k.detach(), v.detach(), {}, lse, z.detach()};
+    return out(z);
+  }
   const auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale + pos.bias;
   const auto pattern = torch::softmax(scores, -1);
   const auto z = torch::matmul(apply_dropout(pattern, pos), v)
                      .transpose(1, 2)
                      .reshape({b, l, heads * head_dim});
-  if (cache != nullptr) *cache = {q.detach(), k.detach(), v.detach(), pattern.detach(), z.detach()};
+  if (cache != nullptr)
+    *cache = {q.detach(), k.detach(), v.detach(), pattern.detach(), {}, z.detach()};
   return out(z);
 }
 
@@ -208,6 +213,7 @@ void put_heads(const torch::Tensor& rows, std::int64_t start, const torch::Tenso
 // columns.
 torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tensor& dy,
                                       const PositionContext& pos) const {
+  if (!c.pattern.defined()) return backward_blockwise(c, dy, pos);
   const auto cot = dy.size(0), b = dy.size(1), l = dy.size(2);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
   const auto dz_all = gemm::matmul(dy, out->weight);  // [C, B, L, H·E]
@@ -264,11 +270,40 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
   return gemm::matmul(dqkv, qkv->weight);  // [C, B, L, D]
 }
 
+torch::Tensor AttentionImpl::backward_blockwise(const AttentionCache& c, const torch::Tensor& dy,
+                                                const PositionContext& pos) const {
+  const auto cot = dy.size(0), b = dy.size(1), l = dy.size(2);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
+  const auto dz = gemm::matmul(dy, out->weight)  // [C, B, L, H·E] → [C, B, H, L, E]
+                      .view({cot, b, l, heads, head_dim})
+                      .permute({0, 1, 3, 2, 4});
+  const auto z = c.z.view({b, l, heads, head_dim}).transpose(1, 2);
+  auto g = blockwise_attention_backward(c.q, c.k, c.v, z, c.lse, dz, pos.score, scale);
+  if (kv_heads != heads) {  // query heads that shared a kv head: their gradients summed
+    g.dk = g.dk.unflatten(2, {kv_heads, heads / kv_heads}).sum(3);
+    g.dv = g.dv.unflatten(2, {kv_heads, heads / kv_heads}).sum(3);
+  }
+  if (pos.rotary > 0) {
+    g.dq = apply_rotary(g.dq, pos, /*inverse=*/true);
+    g.dk = apply_rotary(g.dk, pos, /*inverse=*/true);
+  }
+  auto rows = [&](const torch::Tensor& t) {  // [C, B, N, L, E] → [C, B, L, N·E]
+    return t.permute({0, 1, 3, 2, 4}).reshape({cot, b, l, t.size(2) * head_dim});
+  };
+  return gemm::matmul(torch::cat({rows(g.dq), rows(g.dk), rows(g.dv)}, -1), qkv->weight);
+}
+
+torch::Tensor AttentionCache::pattern_row(const PositionContext& pos, std::int64_t row) const {
+  if (pattern.defined()) return pattern.select(2, row);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
+  return attention_row(q, k, lse, pos.score, scale, row);
+}
+
 // One query row i: dP_i = dZ_i·Vᵀ and dS_i are [H, C, L]; dQ is nonzero at i only, while
 // dK[j] = dS_i[j]·q_i and dV[j] = P[i, j]·dZ_i are outer products at every position j ≤ i.
 torch::Tensor AttentionImpl::backward_from_row(const AttentionCache& c, const torch::Tensor& dy_row,
                                                std::int64_t row, const PositionContext& pos) const {
-  const auto cot = dy_row.size(0), b = dy_row.size(1), l = c.pattern.size(-1);
+  const auto cot = dy_row.size(0), b = dy_row.size(1), l = c.q.size(2);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
   const auto dz_all = gemm::matmul(dy_row, out->weight);  // [C, B, 1, H·E]
   const auto q_width = heads * head_dim, kv_width = kv_heads * head_dim;
@@ -277,9 +312,10 @@ torch::Tensor AttentionImpl::backward_from_row(const AttentionCache& c, const to
   PositionContext at_row = pos;  // the rotary tables at the query row, for dQ
   if (pos.rotary > 0)
     at_row.cos = pos.cos.narrow(0, row, 1), at_row.sin = pos.sin.narrow(0, row, 1);
+  const auto p_rows = c.pattern_row(pos, row);  // [B, H, L]
   for (std::int64_t bi = 0; bi < b; ++bi) {
     const auto dz = dz_all.select(1, bi).view({cot, heads, head_dim}).transpose(0, 1);  // [H, C, E]
-    const auto p = c.pattern[bi].select(1, row).unsqueeze(1);                           // [H, 1, L]
+    const auto p = p_rows[bi].unsqueeze(1);                                             // [H, 1, L]
     const auto dp = torch::bmm(dz, c.v[bi].transpose(1, 2));                            // [H, C, L]
     const auto ds = p * (dp - (dp * p).sum(-1, /*keepdim=*/true));
     auto dq = torch::bmm(ds, c.k[bi] * scale).unsqueeze(2);  // [H, C, 1, E]

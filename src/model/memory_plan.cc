@@ -1,6 +1,7 @@
 #include "posbias/model/memory_plan.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace posbias {
 namespace {
@@ -9,6 +10,9 @@ namespace {
 double mlp_width(const ModelConfig& c) {
   return static_cast<double>(c.gated_mlp() ? 2 * c.mlp : c.mlp);
 }
+
+// Scores of one tile and their softmax, per batch row and head.
+constexpr double kTileValues = 3.0 * kAttentionTile * kAttentionTile;
 
 }  // namespace
 
@@ -27,24 +31,91 @@ double weight_bytes(const ModelConfig& c, bool token_embeddings, double bytes_pe
 }
 
 double forward_bytes(const ModelConfig& c, std::int64_t batch, std::int64_t length, bool cached,
-                     double bytes_per_value) {
+                     PassPlan plan, double bytes_per_value) {
   const double b = static_cast<double>(batch), l = static_cast<double>(length);
   const double d = static_cast<double>(c.d_model), h = static_cast<double>(c.heads);
-  const double scores = b * h * l * l;  // [B, H, L, L]
+  const bool dense = plan.attention == AttentionPath::kDense;
   // q, k, v, z, two norms' x-hat, resid pre/mid/post, attention and MLP outputs: 11 [B, L, D];
   // the MLP's pre-activation and its derivative: 2 [B, L, M].
   const double rows = b * l * (11 * d + 2 * mlp_width(c));
-  const double block = scores + rows;
-  const double transient = 2 * scores + rows;  // scores and softmax of the layer being computed
-  const double layers = cached ? static_cast<double>(c.layers) : 1.0;
-  return (layers * block + transient) * bytes_per_value;
+  // dense: [B, H, L, L] weights; blockwise: the log-sum-exp rows [B, H, L]
+  const double attention = dense ? b * h * l * l : b * h * l;
+  const double block = attention + rows;
+  // the layer being computed: dense scores and softmax, or one tile's
+  const double transient = (dense ? 2 * b * h * l * l : b * h * kTileValues) + rows;
+  const double layers = static_cast<double>(c.layers);
+  if (!cached) return transient * bytes_per_value;
+  if (!plan.checkpoint) return (layers * block + transient) * bytes_per_value;
+  // Block inputs, and one block recomputed: its cache and the temporaries beyond it (the MLP's
+  // activation output and a few [B, L, D]).
+  const double recompute = block + (dense ? 2 * b * h * l * l : b * h * kTileValues) +
+                           b * l * (static_cast<double>(c.mlp) + 4 * d);
+  return (layers * b * l * d + recompute) * bytes_per_value;
 }
 
-double jacobian_cotangent_bytes(const ModelConfig& c, std::int64_t length, double bytes_per_value) {
-  const double l = static_cast<double>(length);
-  const double attention = static_cast<double>(c.heads) * l * l;
-  const double widest = std::max(2 * mlp_width(c), static_cast<double>(c.d_model));
-  return (4 * attention + 6 * l * widest) * bytes_per_value;
+double jacobian_cotangent_bytes(const ModelConfig& c, std::int64_t length, AttentionPath attention,
+                                double bytes_per_value) {
+  const double l = static_cast<double>(length), d = static_cast<double>(c.d_model);
+  const double widest = std::max(2 * mlp_width(c), d);
+  if (attention == AttentionPath::kDense) {
+    return (4 * static_cast<double>(c.heads) * l * l + 6 * l * widest) * bytes_per_value;
+  }
+  // dz in two layouts, dq, dk, dv and the qkv rows: ~8 [L, D]; the tile's dP/dS. The MLP half
+  // runs in position slices (BlockImpl::mlp_half_sliced) shared by the pass's cotangents:
+  // kMlpSliceBytes per pass, counted by plan_jacobian.
+  return (8 * l * d + 2 * static_cast<double>(c.heads) * kAttentionTile * kAttentionTile) *
+         bytes_per_value;
+}
+
+double training_step_bytes(const ModelConfig& c, std::int64_t batch, std::int64_t length,
+                           AttentionPath attention, double bytes_per_value) {
+  // Weights, gradients and two AdamW moments.
+  const double state = 4 * weight_bytes(c, /*token_embeddings=*/true, bytes_per_value);
+  // Autograd keeps about what the linearized cache keeps per block, plus the dense path's
+  // softmax output and its gradient, and the logits, their softmax and gradient.
+  const double b = static_cast<double>(batch), l = static_cast<double>(length);
+  const double activations =
+      forward_bytes(c, batch, length, /*cached=*/true, {attention, false}, bytes_per_value) +
+      (attention == AttentionPath::kDense ? b * static_cast<double>(c.heads) * l * l : 0) *
+          bytes_per_value +
+      3 * b * l * static_cast<double>(c.vocab) * bytes_per_value;
+  return state + 2 * activations;  // the backward's gradients mirror the activations
+}
+
+JacobianPlan plan_jacobian(const ModelConfig& cfg, std::int64_t length, std::int64_t cotangents,
+                           int threads, bool token_embeddings, double budget,
+                           std::optional<AttentionPath> forced) {
+  std::vector<PassPlan> candidates;
+  for (PassPlan p :
+       {PassPlan{AttentionPath::kDense, false}, PassPlan{AttentionPath::kBlockwise, false},
+        PassPlan{AttentionPath::kBlockwise, true}}) {
+    if (!forced || *forced == p.attention) candidates.push_back(p);
+  }
+  if (forced == AttentionPath::kDense) candidates.push_back({AttentionPath::kDense, true});
+  JacobianPlan best;
+  for (const PassPlan& p : candidates) {
+    const std::int64_t passes = p.checkpoint ? 1 : std::max(1, threads);
+    const std::int64_t in_flight =
+        p.checkpoint ? cotangents : std::min<std::int64_t>(cotangents, 8 * passes);
+    const double mlp_slices =
+        p.attention == AttentionPath::kBlockwise ? static_cast<double>(passes) * kMlpSliceBytes : 0;
+    const JacobianPlan plan{
+        p, weight_bytes(cfg, token_embeddings) + forward_bytes(cfg, 1, length, true, p) +
+               static_cast<double>(in_flight) * jacobian_cotangent_bytes(cfg, length, p.attention) +
+               mlp_slices};
+    if (budget <= 0 || plan.bytes <= budget) return plan;
+    if (best.bytes == 0 || plan.bytes < best.bytes) best = plan;
+  }
+  return best;
+}
+
+PassPlan plan_attention(double dense_bytes, double blockwise_bytes, double budget,
+                        std::optional<AttentionPath> forced) {
+  if (forced) return {*forced, false};
+  const bool dense_fits = budget <= 0 || dense_bytes <= budget;
+  return {dense_fits || blockwise_bytes >= dense_bytes ? AttentionPath::kDense
+                                                       : AttentionPath::kBlockwise,
+          false};
 }
 
 }  // namespace posbias

@@ -47,7 +47,23 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const PositionContext& 
 
 torch::Tensor BlockImpl::backward(const BlockCache& c, const torch::Tensor& dy,
                                   const PositionContext& pos) const {
-  return finish_backward(c, dy, mlp_half(c, dy), pos);
+  return finish_backward(c, dy, mlp_half_sliced(c, dy), pos);
+}
+
+torch::Tensor BlockImpl::mlp_half_sliced(const BlockCache& c, const torch::Tensor& dy,
+                                         double max_bytes) const {
+  const std::int64_t length = dy.size(2);
+  const double per_position =
+      static_cast<double>(dy.size(0) * dy.size(1) * c.mlp.pre.size(-1) * dy.element_size()) *
+      2;  // dA and its product with the activation's derivative
+  const auto slice = std::max<std::int64_t>(1, static_cast<std::int64_t>(max_bytes / per_position));
+  if (slice >= length) return mlp_half(c, dy);
+  auto out = torch::empty_like(dy);
+  for (std::int64_t begin = 0; begin < length; begin += slice) {
+    const std::int64_t n = std::min(slice, length - begin);
+    out.narrow(2, begin, n).copy_(mlp_half(c, dy.narrow(2, begin, n), begin));
+  }
+  return out;
 }
 
 torch::Tensor BlockImpl::mlp_half(const BlockCache& c, const torch::Tensor& dy,
@@ -90,6 +106,15 @@ torch::Tensor BlockImpl::backward_from_row(const BlockCache& c, const torch::Ten
   auto dx = ln1->backward(c.ln1, attn->backward_from_row(c.attn, half_row, row, pos));
   dx.narrow(2, row, 1).add_(half_row);
   return dx;
+}
+
+BlockCache ForwardCache::block(std::size_t l) const {
+  if (!checkpoint) return blocks.at(l);
+  torch::NoGradGuard no_grad;
+  BlockCache c;
+  Block module = modules.at(l);  // a holder copy: its forward runs non-const
+  module->forward(blocks.at(l).resid_pre, pos, &c);
+  return c;
 }
 
 // ---------------------------------------------------------------- model
@@ -186,7 +211,7 @@ torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, Forwar
   }
   PositionContext local;
   PositionContext& pos = cache ? cache->pos : local;
-  pos = make_position_context(cfg_, length, x.scalar_type());
+  pos = make_position_context(cfg_, length, x.scalar_type(), attention_);
   torch::Tensor h = x;
   if (cfg_.pos == PosEncoding::kLearned) h = h + wpe.slice(0, 0, length);
   if (is_training() && cfg_.dropout > 0) {
@@ -194,10 +219,15 @@ torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, Forwar
         DropoutSource{Rng::stream(dropout_seed_, dropout_calls_++), cfg_.dropout});
   }
   h = apply_dropout(h, pos);
-  if (cache) cache->blocks.assign(layers.size(), BlockCache{});
+  const bool checkpoint = cache != nullptr && cache->checkpoint;
+  if (cache) {
+    cache->blocks.assign(layers.size(), BlockCache{});
+    cache->modules = checkpoint ? layers : std::vector<Block>{};
+  }
   for (std::size_t l = 0; l < layers.size(); ++l) {
     if (block_inputs) block_inputs->push_back(h);
-    h = layers[l]->forward(h, pos, cache ? &cache->blocks[l] : nullptr);
+    if (checkpoint) cache->blocks[l].resid_pre = h.detach();
+    h = layers[l]->forward(h, pos, cache && !checkpoint ? &cache->blocks[l] : nullptr);
   }
   if (last_only) return ln_f(h.select(1, length - 1));
   const auto y = ln_f(h, cache ? &cache->final_norm : nullptr);
@@ -217,25 +247,28 @@ torch::Tensor TransformerImpl::backward_to_input(const ForwardCache& cache,
   torch::NoGradGuard no_grad;
   torch::Tensor g = ln_f->backward(cache.final_norm, dhidden);
   for (std::size_t l = layers.size(); l-- > 0;)
-    g = layers[l]->backward(cache.blocks[l], g, cache.pos);
+    g = layers[l]->backward(cache.block(l), g, cache.pos);
   return g;  // the learned position table is added, so its Jacobian is the identity
 }
 
 torch::Tensor TransformerImpl::backward_from_query(const ForwardCache& cache,
-                                                   const torch::Tensor& dquery,
-                                                   std::int64_t q) const {
+                                                   const torch::Tensor& dquery, std::int64_t q,
+                                                   const std::function<void()>& on_block) const {
   torch::NoGradGuard no_grad;  // layers is never empty (validate: 1..1024)
   const auto top = ln_f->backward(cache.final_norm.row(q), dquery.unsqueeze(2));  // [C, B, 1, D]
-  torch::Tensor g = layers.back()->backward_from_row(cache.blocks.back(), top, q, cache.pos);
-  for (std::size_t l = layers.size() - 1; l-- > 0;)
-    g = layers[l]->backward(cache.blocks[l], g, cache.pos);
+  torch::Tensor g =
+      layers.back()->backward_from_row(cache.block(layers.size() - 1), top, q, cache.pos);
+  if (on_block) on_block();
+  for (std::size_t l = layers.size() - 1; l-- > 0;) {
+    g = layers[l]->backward(cache.block(l), g, cache.pos);
+    if (on_block) on_block();
+  }
   return g;
 }
 
-torch::Tensor TransformerImpl::backward_from_query_by_block(const ForwardCache& cache,
-                                                            const torch::Tensor& dquery,
-                                                            std::int64_t q,
-                                                            std::int64_t chunk) const {
+torch::Tensor TransformerImpl::backward_from_query_by_block(
+    const ForwardCache& cache, const torch::Tensor& dquery, std::int64_t q, std::int64_t chunk,
+    const std::function<void()>& on_block) const {
   torch::NoGradGuard no_grad;
   TORCH_CHECK(dquery.dim() == 3 && dquery.size(1) == 1 && cache.hidden.size(0) == 1 && chunk >= 1,
               "backward_from_query_by_block expects one sequence, dquery [C, 1, D], chunk >= 1");
@@ -257,11 +290,13 @@ torch::Tensor TransformerImpl::backward_from_query_by_block(const ForwardCache& 
   auto chunk_of = [](const torch::Tensor& t, std::int64_t start, std::int64_t n) {
     return t.narrow(1, start, n).transpose(0, 1).unsqueeze(1).contiguous();  // [n, 1, L, D]
   };
+  const BlockCache top_cache = cache.block(layers.size() - 1);
   for_chunks([&](std::int64_t start, std::int64_t n) {
     const auto top =
         ln_f->backward(cache.final_norm.row(q), dquery.narrow(0, start, n).unsqueeze(2));
-    return layers.back()->backward_from_row(cache.blocks.back(), top, q, cache.pos);
+    return layers.back()->backward_from_row(top_cache, top, q, cache.pos);
   });
+  if (on_block) on_block();
   // Positions per map product: up to 8 (GEMMs of 8·D rows), fewer when the scaled
   // W_proj copies ([n, D, M_fc]) would pass 64 MB per thread (Qwen2-0.5B: one position).
   const std::int64_t m_fc = cfg_.gated_mlp() ? 2 * cfg_.mlp : cfg_.mlp;
@@ -271,7 +306,7 @@ torch::Tensor TransformerImpl::backward_from_query_by_block(const ForwardCache& 
       1, 8);
   for (std::size_t l = layers.size() - 1; l-- > 0;) {
     const Block& block = layers[l];
-    const BlockCache& c = cache.blocks[l];
+    const BlockCache c = cache.block(l);
     auto half = torch::empty_like(g);
     at::parallel_for(0, length, positions_per_task, [&](std::int64_t begin, std::int64_t end) {
       torch::NoGradGuard ng;
@@ -285,6 +320,7 @@ torch::Tensor TransformerImpl::backward_from_query_by_block(const ForwardCache& 
       const auto dy_chunk = block->parallel ? chunk_of(g, start, n) : torch::Tensor();
       return block->finish_backward(c, dy_chunk, chunk_of(half, start, n), cache.pos);
     });
+    if (on_block) on_block();
   }
   return g;
 }
@@ -341,8 +377,10 @@ ActivationCache TransformerImpl::run_with_cache(
       put(p + "attn.hook_rot_q", [&] { return b.attn.q.transpose(1, 2).contiguous(); });
       put(p + "attn.hook_rot_k", [&] { return kv_layout(b.attn.k); });
     }
-    put(p + "attn.hook_attn_scores",
-        [&] { return torch::matmul(b.attn.q, b.attn.k.transpose(-1, -2)) * scale + fc.pos.bias; });
+    put(p + "attn.hook_attn_scores", [&] {
+      return torch::matmul(b.attn.q, b.attn.k.transpose(-1, -2)) * scale +
+             fc.pos.score.tile(0, length, 0, length).to(x.scalar_type());
+    });
     put(p + "attn.hook_pattern", [&] { return b.attn.pattern; });
     put(p + "attn.hook_z", [&] { return b.attn.z.view({batch, length, heads, head_dim}); });
     put(p + "hook_attn_out", [&] { return b.attn_out; });
@@ -374,26 +412,46 @@ const torch::Tensor& ActivationCache::operator[](const std::string& name) const 
   return it->second;
 }
 
+namespace {
+
+// Σ_{i ≥ 2} H_i / ln i over the rows of entropies [..., L] (query i 1-based), and their count.
+void add_entropy_ratios(const torch::Tensor& entropy, double& total, std::int64_t& count) {
+  const auto l = entropy.size(-1);
+  if (l < 2) return;
+  const auto uniform = torch::log(torch::arange(2, l + 1, torch::kFloat64));  // ln(i)
+  const auto ent = entropy.to(torch::kFloat64).slice(-1, 1, l);
+  total += (ent / uniform).sum().item<double>();
+  count += ent.numel();
+}
+
+}  // namespace
+
 double attention_entropy_ratio(const std::vector<torch::Tensor>& patterns) {
   double total = 0;
   std::int64_t count = 0;
   for (const auto& t : patterns) {
-    const auto l = t.size(-1);
-    if (l < 2) continue;
     const auto p = t.to(torch::kFloat64);  // [B, H, L, L]
-    const auto ent =
-        -(p * torch::log(p.clamp_min(1e-300))).sum(-1).slice(-1, 1, l);         // queries i >= 2
-    const auto uniform = torch::log(torch::arange(2, l + 1, torch::kFloat64));  // ln(i)
-    total += (ent / uniform).sum().item<double>();
-    count += ent.numel();
+    add_entropy_ratios(-(p * torch::log(p.clamp_min(1e-300))).sum(-1), total, count);
   }
   return count > 0 ? total / static_cast<double>(count) : std::nan("");
 }
 
 double attention_entropy_ratio(const ForwardCache& cache) {
   std::vector<torch::Tensor> patterns;
-  for (const auto& b : cache.blocks) patterns.push_back(b.attn.pattern);
-  return attention_entropy_ratio(patterns);
+  double total = 0;
+  std::int64_t count = 0;
+  for (std::size_t l = 0; l < cache.layers(); ++l) {
+    const BlockCache b = cache.block(l);
+    if (b.attn.pattern.defined()) {
+      patterns.push_back(b.attn.pattern);
+      continue;
+    }
+    const double scale = 1.0 / std::sqrt(static_cast<double>(b.attn.q.size(-1)));
+    add_entropy_ratios(attention_entropy(b.attn.q, b.attn.k, b.attn.lse, cache.pos.score, scale),
+                       total, count);
+  }
+  if (!patterns.empty()) return attention_entropy_ratio(patterns);
+  return count > 0 ? total / static_cast<double>(count) : std::nan("");
 }
 
 double ActivationCache::attention_entropy_ratio() const {

@@ -8,9 +8,11 @@
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/machine.h"
+#include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
 #include "posbias/hf/hf_config.h"
 #include "posbias/model/hf_weights.h"
+#include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
 #include "posbias/train/metrics.h"
@@ -137,29 +139,62 @@ double Trainer::step(std::int64_t step) {
   return loss.item<double>();
 }
 
+namespace {
+
+// A training step's peak (weights, gradients, AdamW moments, autograd's activations) on the
+// dense path, else the blockwise one; refused in one line when neither fits the budget.
+AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& options) {
+  if (!(options.memory_budget_gb >= 0))
+    throw std::invalid_argument("--memory-budget must be >= 0 GB (0: what the machine has)");
+  const ModelConfig cfg = c.model_config();
+  auto bytes = [&](AttentionPath a) {
+    return training_step_bytes(cfg, c.local_batch(), c.length, a);
+  };
+  const AttentionPath path =
+      plan_attention(bytes(AttentionPath::kDense), bytes(AttentionPath::kBlockwise),
+                     memory_budget_bytes(options.memory_budget_gb), options.attention)
+          .attention;
+  require_memory(bytes(path),
+                 "a training step of batch " + std::to_string(c.local_batch()) + " at length " +
+                     std::to_string(c.length) + " (" + to_string(path) + " attention)",
+                 path == AttentionPath::kDense
+                     ? "use --attention blockwise, a smaller --batch or --length"
+                     : "use a smaller --batch, --length or --d-model",
+                 options.memory_budget_gb);
+  if (path == AttentionPath::kBlockwise && c.dropout > 0) {
+    throw std::invalid_argument(
+        "a training step at length " + std::to_string(c.length) +
+        " takes blockwise attention, which has no attention dropout: use --dropout 0");
+  }
+  return path;
+}
+
+}  // namespace
+
 TrainResult run_training(const TrainOptions& options) {
   const std::filesystem::path& run_dir = options.run_dir;
   if (run_dir.empty()) throw std::invalid_argument("--out RUN_DIR is required");
   TrainConfig c = options.config;
   std::optional<TextRunData> text;
+  nlohmann::json header;
   if (options.resume) {
-    const nlohmann::json header = read_run_header(run_dir);
+    header = read_run_header(run_dir);
     c = config_of(header);
-    if (c.task == Task::kText) {
-      text = prepare_text_run(c, run_dir, /*fresh=*/false,
-                              header.value("corpus_fingerprint", std::string()));
-    }
   } else {
     c.finalize();
+  }
+  // Planned before anything is written, so a refused run leaves no directory behind.
+  const AttentionPath attention = plan_training_memory(c, options);
+  if (!options.resume) {
     if (std::filesystem::exists(run_dir / "train.json")) {
       throw std::invalid_argument("'" + run_dir.string() +
                                   "' already holds a run; continue it with --resume or choose "
                                   "another --out");
     }
     ensure_directory(run_dir);
-    nlohmann::json header{{"config", train_config_to_json(c)},
-                          {"machine", machine_info()},
-                          {"version", POSBIAS_VERSION}};
+    header = {{"config", train_config_to_json(c)},
+              {"machine", machine_info()},
+              {"version", POSBIAS_VERSION}};
     if (c.task == Task::kText) {
       // The tokenizer is written before train.json, so a run that has train.json has it.
       text = prepare_text_run(c, run_dir, /*fresh=*/true);
@@ -167,10 +202,14 @@ TrainResult run_training(const TrainOptions& options) {
       header["corpus_fingerprint"] = fingerprint_hex(text->corpus_fingerprint);
     }
     write_file_atomic(run_dir / "train.json", header.dump(2) + "\n");
+  } else if (c.task == Task::kText) {
+    text = prepare_text_run(c, run_dir, /*fresh=*/false,
+                            header.value("corpus_fingerprint", std::string()));
   }
 
   Trainer trainer(c, text ? &text->streams.train : nullptr);
   Transformer& model = trainer.model;
+  model->set_attention(attention);
   std::int64_t start = 0;
   double train_seconds = 0, resumed_loss_sum = 0;
   std::int64_t resumed_loss_count = 0;

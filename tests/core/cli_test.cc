@@ -200,7 +200,13 @@ TEST(Cli, BirthBadInput) {
   expect_usage_error("birth --alpha-estimator guess", "guess");
   // Memory is planned before anything is allocated: one line naming the bytes, exit 2.
   expect_usage_error("birth --arch qwen2-0.5b --length 65536", "available");
-  expect_usage_error("birth --arch gpt2 --length 20000", "needs about");
+  expect_usage_error("birth --arch gpt2 --length 20000 --attention dense",
+                     "(dense attention) needs about");
+  expect_usage_error("birth --arch gpt2 --length 4096 --memory-budget 0.5", "--memory-budget");
+  expect_usage_error("birth --memory-budget -1", "--memory-budget");
+  expect_usage_error("birth --attention sparse", "auto, dense or blockwise");
+  expect_usage_error("birth --length 10000000", "--length");
+  expect_usage_error("birth --resume", "--resume needs --json");
   const auto dir = std::filesystem::temp_directory_path() /
                    ("posbias_cli_hostile_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);

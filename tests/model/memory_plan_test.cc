@@ -81,6 +81,65 @@ TEST(MemoryPlan, ScoresDominateAtLongLengths) {
   EXPECT_GT(jacobian_cotangent_bytes(c, 4096), 4.0 * 4 * 4096.0 * 4096.0 * 0.99);
 }
 
+// The blockwise path keeps [B, H, L] per layer instead of [B, H, L, L]: its cache is what the
+// allocator sees, and it grows linearly in L.
+TEST(MemoryPlan, BlockwiseCacheBytesMatchTheAllocatorAndGrowLinearly) {
+  torch::NoGradGuard no_grad;
+  for (const auto& [family, pos] : kModels) {
+    for (std::int64_t length : {512, 1024}) {
+      const ModelConfig c = tiny(family, pos == PosEncoding::kLearned ? PosEncoding::kNone : pos);
+      Transformer model(c);
+      model->eval();
+      model->set_attention(AttentionPath::kBlockwise);
+      const auto x = torch::randn({1, length, c.d_model});
+      const double before = allocated_bytes();
+      auto cache = std::make_unique<ForwardCache>();
+      model->forward_embeddings(x, cache.get());
+      const double kept = allocated_bytes() - before;
+      const double planned =
+          forward_bytes(c, 1, length, /*cached=*/true, {AttentionPath::kBlockwise, false});
+      const std::string tag = to_string(family) + " L" + std::to_string(length);
+      EXPECT_GT(planned, 0.8 * kept) << tag << ": planned " << planned << ", kept " << kept;
+      EXPECT_LT(planned, 3.0 * kept) << tag << ": planned " << planned << ", kept " << kept;
+    }
+  }
+  const ModelConfig c = tiny(Family::kQwen2, PosEncoding::kRope);
+  const PassPlan blockwise{AttentionPath::kBlockwise, false},
+      checkpointed{AttentionPath::kBlockwise, true};
+  EXPECT_NEAR(
+      forward_bytes(c, 1, 65536, true, blockwise) / forward_bytes(c, 1, 32768, true, blockwise),
+      2.0, 0.05);
+  EXPECT_LT(forward_bytes(c, 1, 65536, true, checkpointed),
+            forward_bytes(c, 1, 65536, true, blockwise));
+  EXPECT_NEAR(jacobian_cotangent_bytes(c, 65536, AttentionPath::kBlockwise) /
+                  jacobian_cotangent_bytes(c, 32768, AttentionPath::kBlockwise),
+              2.0, 0.1);
+}
+
+// The plan takes dense while it fits, then blockwise, then blockwise with checkpointing; a
+// forced path is kept; nothing fitting returns the smallest plan for the caller to refuse.
+TEST(MemoryPlan, JacobianPlanFallsBackInOrder) {
+  ModelConfig c = family_default(Family::kQwen2);  // 24 layers, d 896, MLP 4864
+  const std::int64_t length = 16384;
+  const JacobianPlan open = plan_jacobian(c, length, 4, 2, false, 0);
+  EXPECT_EQ(open.pass.attention, AttentionPath::kDense) << "no budget: dense";
+  const JacobianPlan dense = plan_jacobian(c, length, 4, 2, false, 1e15);
+  const JacobianPlan blockwise = plan_jacobian(c, length, 4, 2, false, 0.9 * dense.bytes);
+  EXPECT_EQ(blockwise.pass.attention, AttentionPath::kBlockwise);
+  EXPECT_FALSE(blockwise.pass.checkpoint);
+  const JacobianPlan checkpointed = plan_jacobian(c, length, 4, 2, false, 0.9 * blockwise.bytes);
+  EXPECT_TRUE(checkpointed.pass.checkpoint);
+  // the target: Qwen2-0.5B at 16k tokens, 4 probes, within 8 GB
+  EXPECT_LT(checkpointed.bytes, 8e9) << checkpointed.bytes;
+  const JacobianPlan forced =
+      plan_jacobian(c, length, 4, 2, false, 0.9 * blockwise.bytes, AttentionPath::kDense);
+  EXPECT_EQ(forced.pass.attention, AttentionPath::kDense);
+  EXPECT_GT(forced.bytes, 0.9 * blockwise.bytes) << "a forced dense plan does not fit here";
+  const JacobianPlan none = plan_jacobian(c, length, 4, 2, false, 1e6);
+  EXPECT_GT(none.bytes, 1e6);
+  EXPECT_TRUE(none.pass.checkpoint) << "the smallest plan";
+}
+
 TEST(MemoryPlan, RequireMemoryRefusesInOneLine) {
   EXPECT_NO_THROW(require_memory(1e6, "a small run", "nothing"));
   try {
@@ -94,6 +153,15 @@ TEST(MemoryPlan, RequireMemoryRefusesInOneLine) {
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
   }
   EXPECT_GT(available_memory_bytes(), 0u);
+  try {
+    require_memory(5e9, "birth at --length 16384", "use --method hutchinson", 4.0);
+    FAIL() << "5 GB passed a 4 GB budget";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("the memory budget is 4.0 GB (--memory-budget)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(require_memory(3e9, "birth", "", 4.0));
 }
 
 }  // namespace

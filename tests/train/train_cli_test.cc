@@ -62,8 +62,13 @@ TEST(TrainCli, TinyModelLearnsOneHopLetterWithinAMinute) {
   EXPECT_TRUE(j["accuracy"]["40"].contains("all"));
   EXPECT_TRUE(j["controls"]["decoy"]["decoy_rate"].contains("40"));
   EXPECT_TRUE(fs::exists(run / "eval.png"));
-  // Memory is planned before anything is allocated: one line naming the bytes, exit 2.
-  expect_usage_error("eval --run " + run.string() + " --lengths 17,100000", "needs about");
+  // Memory is planned before anything is allocated: one line naming the bytes, exit 2. Dense
+  // attention at 100k tokens does not fit (auto would take the blockwise path), and nothing
+  // fits a 1 MB budget.
+  expect_usage_error("eval --run " + run.string() + " --lengths 17,100000 --attention dense",
+                     "use --attention blockwise");
+  expect_usage_error("eval --run " + run.string() + " --lengths 17 --memory-budget 0.001",
+                     "the memory budget is 1.0 MB (--memory-budget)");
 }
 
 TEST(TrainCli, KilledRunsResumeToTheUninterruptedMetrics) {

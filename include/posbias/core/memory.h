@@ -19,4 +19,12 @@ std::string format_bytes(double bytes);
 // available; <hint>" when `bytes_needed` is more than available_memory_bytes().
 void require_memory(double bytes_needed, const std::string& what, const std::string& hint);
 
+// What a command may plan for: `budget_gb` (its --memory-budget) when positive, else the bytes
+// this machine has available; 0 when neither is known (nothing is refused).
+double memory_budget_bytes(double budget_gb);
+// The same refusal against a budget: "... needs about N GB of memory, the memory budget is M GB
+// (--memory-budget); <hint>" when given, the machine's wording otherwise.
+void require_memory(double bytes_needed, const std::string& what, const std::string& hint,
+                    double budget_gb);
+
 }  // namespace posbias

@@ -11,6 +11,8 @@
 
 #include <torch/torch.h>
 
+#include <functional>
+
 #include "posbias/jacobian/method.h"
 #include "posbias/model/transformer.h"
 
@@ -30,6 +32,13 @@ struct JacobianSpec {
   std::int64_t max_chunk = 0;     // cotangents per backward pass; 0 = from the memory budget
   double memory_budget_gb = 4.0;  // for the automatic chunk size
   BackwardOrder order = BackwardOrder::kAuto;
+  // Keep only each block's input and recompute its cache in the backward (ForwardCache::
+  // checkpoint): for lengths whose MLP activations pass memory. All cotangents then go through
+  // each block together, so each block is recomputed once.
+  bool checkpoint = false;
+  // Called after each block of a checkpointed or block-by-block backward (the progress of long
+  // runs; the chunked backward runs its chunks on threads and does not call it).
+  std::function<void()> on_block = nullptr;
   // kLoss and kProb: the gradient of one scalar at the query (method and probes unused);
   // kLoss needs the id of the token after the query.
   InfluenceTarget target = InfluenceTarget::kHidden;

@@ -14,6 +14,7 @@
 
 #include "posbias/arch/config.h"
 #include "posbias/core/rng.h"
+#include "posbias/model/blockwise_attention.h"
 
 namespace posbias {
 
@@ -55,7 +56,11 @@ struct PositionContext {
   torch::Tensor cos, sin;    // [L, R] rotary tables in the family's layout (RoPE only)
   std::int64_t rotary = 0;   // R rotary dims per head
   bool interleaved = false;  // GPT-J pairs (2i, 2i+1); otherwise halves (rotate_half)
-  torch::Tensor bias;        // [H, L, L] additive score bias: causal -inf mask (+ ALiBi)
+  ScoreBias score;           // the score bias as a rule: causal, sliding window, ALiBi
+  // Dense path: the rule as a tensor, [H or 1, L, L] (causal -inf mask, + ALiBi). Undefined
+  // on the blockwise path, which computes it per tile.
+  torch::Tensor bias;
+  bool blockwise = false;
   std::shared_ptr<DropoutSource> dropout;  // set only for a training-mode forward with p > 0
 };
 
@@ -63,7 +68,8 @@ struct PositionContext {
 torch::Tensor apply_dropout(const torch::Tensor& x, const PositionContext& ctx);
 
 PositionContext make_position_context(const ModelConfig& cfg, std::int64_t length,
-                                      torch::Dtype dtype);
+                                      torch::Dtype dtype,
+                                      AttentionPath path = AttentionPath::kDense);
 // y = x·cos + rot(x)·sin on the first R dims of the last axis; inverse = the transpose.
 torch::Tensor apply_rotary(const torch::Tensor& x, const PositionContext& ctx,
                            bool inverse = false);
@@ -71,8 +77,11 @@ torch::Tensor apply_rotary(const torch::Tensor& x, const PositionContext& ctx,
 // ---- Causal self-attention with fused qkv, GQA, RoPE / ALiBi ----
 struct AttentionCache {
   torch::Tensor q, k, v;  // [B, H, L, E] after rotary; k, v expanded to H heads
-  torch::Tensor pattern;  // [B, H, L, L] softmax weights
+  torch::Tensor pattern;  // [B, H, L, L] softmax weights (dense path)
+  torch::Tensor lse;      // [B, H, L] log-sum-exp of each query's scores (blockwise path)
   torch::Tensor z;        // [B, L, H·E] before the output projection
+  // Query i's softmax row [B, H, L], from the pattern or recomputed from lse.
+  torch::Tensor pattern_row(const PositionContext& pos, std::int64_t row) const;
 };
 
 // Per-head projections of a layer input. From project(): [B, H, L, E], keys and values
@@ -103,6 +112,9 @@ class AttentionImpl : public torch::nn::Module {
                         AttentionCache* cache = nullptr);
   torch::Tensor backward(const AttentionCache& cache, const torch::Tensor& dy,
                          const PositionContext& pos) const;
+  // The blockwise path's backward: the same map, tiles recomputed from the cached lse.
+  torch::Tensor backward_blockwise(const AttentionCache& cache, const torch::Tensor& dy,
+                                   const PositionContext& pos) const;
   // Query rows per block of backward's causal products: dP, dQ and dV skip the keys after
   // each block's last row.
   static constexpr std::int64_t kCausalBlock = 64;

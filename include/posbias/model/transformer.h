@@ -16,6 +16,7 @@
 
 #include "posbias/arch/config.h"
 #include "posbias/model/layers.h"
+#include "posbias/model/memory_plan.h"
 
 namespace posbias {
 
@@ -33,6 +34,10 @@ class BlockImpl : public torch::nn::Module {
                         BlockCache* cache = nullptr);
   torch::Tensor backward(const BlockCache& cache, const torch::Tensor& dy,
                          const PositionContext& pos) const;
+  // mlp_half over every position, a slice of positions at a time so that the MLP's
+  // [C, B, n, M] intermediates stay near `max_bytes` (the whole width at once when they fit).
+  torch::Tensor mlp_half_sliced(const BlockCache& cache, const torch::Tensor& dy,
+                                double max_bytes = kMlpSliceBytes) const;
   // The backward in two halves, backward(c, dy) = finish_backward(c, dy, mlp_half(c, dy)):
   //   sequential blocks: dh = dy + ln2ᵀ(mlpᵀ(dy)), then dx = dh + ln1ᵀ(attnᵀ(dh));
   //   parallel blocks:   m = mlpᵀ(dy) (ln1 is shared), then dx = ln1ᵀ(attnᵀ(dy) + m) + dy.
@@ -59,9 +64,18 @@ TORCH_MODULE(Block);
 // Everything one forward pass saved: what the linearized backward needs.
 struct ForwardCache {
   PositionContext pos;
-  std::vector<BlockCache> blocks;
+  std::vector<BlockCache> blocks;  // with `checkpoint`, only each block's resid_pre
   NormCache final_norm;
   torch::Tensor hidden;  // final normed hidden [B, L, D]
+  // Activation checkpointing, set before the forward: keep each block's input only (the MLP's
+  // [B, L, M] tensors of every layer are what pass memory at long L) and recompute a block's
+  // cache, one block forward, whenever block(l) is asked for it.
+  bool checkpoint = false;
+  std::vector<Block> modules;  // the blocks that made a checkpointed cache
+
+  std::size_t layers() const { return blocks.size(); }
+  // Block l's full cache: stored, or recomputed from its input.
+  BlockCache block(std::size_t l) const;
 };
 
 // Named activations with TransformerLens's names and shapes (v3 HookedTransformer; shape
@@ -150,15 +164,18 @@ class TransformerImpl : public torch::nn::Module {
   // Cotangents of the final hidden at one position q, [C, B, D] → input cotangents
   // [C, B, L, D]. Equal to backward_to_input with dhidden zero off q, but the top block only
   // differentiates position q's MLP and attention row.
+  // on_block (optional) runs after each block.
   torch::Tensor backward_from_query(const ForwardCache& cache, const torch::Tensor& dquery,
-                                    std::int64_t q) const;
+                                    std::int64_t q,
+                                    const std::function<void()>& on_block = {}) const;
   // The same for many cotangents (B = 1), block by block: each block's MLP half is applied
   // as one D×D map per position to all C cotangents at once (Block::mlp_maps; threads split
   // the positions), and its attention half runs in chunks of `chunk` cotangents (threads
   // split the chunks). Cheaper when C is a sizeable fraction of D (exact Jacobians).
   // dquery [C, 1, D] → input cotangents position-major, [L, C, D].
   torch::Tensor backward_from_query_by_block(const ForwardCache& cache, const torch::Tensor& dquery,
-                                             std::int64_t q, std::int64_t chunk) const;
+                                             std::int64_t q, std::int64_t chunk,
+                                             const std::function<void()>& on_block = {}) const;
 
   // One forward from input embeddings x [B, L, D], keeping the activations named above that
   // names_filter accepts (all by default). hook_q / hook_k (pre-rotary) are recomputed from
@@ -181,8 +198,14 @@ class TransformerImpl : public torch::nn::Module {
   // the stream (s, n), so a training step is reproducible from its seed.
   void set_dropout_seed(std::uint64_t seed) { dropout_seed_ = seed, dropout_calls_ = 0; }
 
+  // How every forward from now on computes attention (dense by default). Blockwise caches
+  // no pattern: hook_pattern is absent and attention_entropy_ratio recomputes rows.
+  void set_attention(AttentionPath path) { attention_ = path; }
+  AttentionPath attention() const { return attention_; }
+
  private:
   ModelConfig cfg_;
+  AttentionPath attention_ = AttentionPath::kDense;
   std::uint64_t dropout_seed_ = 0, dropout_calls_ = 0;
 };
 TORCH_MODULE(Transformer);

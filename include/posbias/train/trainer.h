@@ -18,6 +18,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "posbias/model/transformer.h"
 #include "posbias/train/optimizer.h"
@@ -47,6 +48,11 @@ struct TrainOptions {
   TrainConfig config;
   std::filesystem::path run_dir;
   bool resume = false;  // continue RUN_DIR from its latest checkpoint (config from the run)
+  // Attention path (nullopt: dense unless a step's plan passes the budget) and the memory
+  // budget in GB (0: what the machine has available). Either path gives the same numbers up
+  // to rounding, so a run may resume on the other.
+  std::optional<AttentionPath> attention;
+  double memory_budget_gb = 0;
 };
 
 struct TrainResult {

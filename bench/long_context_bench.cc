@@ -1,0 +1,190 @@
+// Long-context benchmark: the cost of one Hutchinson influence profile (`posbias birth
+// --method hutchinson`) against the length L, on the dense attention path and the blockwise
+// one, each length in a process of its own so that its peak RSS is its own. Prints a table
+// (seconds, peak RSS, the blockwise/dense time ratio where both fit) and the exponents of
+// time and memory in L fitted by least squares on log-log points; with --out STEM writes
+// STEM.json, STEM.csv and the figure STEM.svg/.png.
+//
+// Usage: long_context_bench [--posbias BIN] [--arch A] [--layers N] [--d-model D]
+//        [--heads H] [--probes K] [--lengths 1024,2048,...] [--dense-max L] [--out STEM]
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/plot.h"
+#include "run_command.h"
+
+namespace {
+
+struct Options {
+  std::string posbias = POSBIAS_BIN, arch = "gpt2", out;
+  std::string layers = "4", d_model = "256", heads = "4", probes = "4";
+  std::vector<long> lengths = {1024, 2048, 4096, 8192, 16384};
+  long dense_max = 8192;  // longest dense run (its [H, L, L] per layer grows as L²)
+};
+
+struct Point {
+  long length = 0;
+  bool ok = false;
+  double seconds = 0, peak_rss_mb = 0;
+  std::string note;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "long_context_bench: %s needs a value\n", a.c_str());
+      std::exit(2);
+    }
+    const std::string v = argv[++i];
+    if (a == "--posbias")
+      o.posbias = v;
+    else if (a == "--arch")
+      o.arch = v;
+    else if (a == "--layers")
+      o.layers = v;
+    else if (a == "--d-model")
+      o.d_model = v;
+    else if (a == "--heads")
+      o.heads = v;
+    else if (a == "--probes")
+      o.probes = v;
+    else if (a == "--dense-max")
+      o.dense_max = std::atol(v.c_str());
+    else if (a == "--out")
+      o.out = v;
+    else if (a == "--lengths") {
+      o.lengths.clear();
+      std::stringstream s(v);
+      for (std::string t; std::getline(s, t, ',');) o.lengths.push_back(std::atol(t.c_str()));
+    } else {
+      std::fprintf(stderr, "long_context_bench: unknown option %s\n", a.c_str());
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+Point measure(const Options& o, const std::string& path, long length) {
+  Point p;
+  p.length = length;
+  const auto json = std::filesystem::temp_directory_path() /
+                    ("posbias_long_context_" + path + "_" + std::to_string(length) + ".json");
+  const std::string cmd = o.posbias + " birth --arch " + o.arch + " --layers " + o.layers +
+                          " --d-model " + o.d_model + " --heads " + o.heads + " --length " +
+                          std::to_string(length) + " --method hutchinson --probes " + o.probes +
+                          " --seeds 1 --bootstrap 0 --attention " + path + " --json " +
+                          json.string() + " 2>&1";
+  const std::string out = posbias::bench::run_command(cmd);
+  std::ifstream in(json);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  std::filesystem::remove(json);
+  if (j.is_discarded() || !j.contains("seconds")) {
+    p.note = out.substr(0, out.find('\n'));
+    return p;
+  }
+  p.ok = true;
+  p.seconds = j["seconds"].get<double>();
+  p.peak_rss_mb = j["peak_rss_mb"].get<double>();
+  return p;
+}
+
+// Least-squares slope of log y against log x.
+double exponent(const std::vector<double>& x, const std::vector<double>& y) {
+  const double n = static_cast<double>(x.size());
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double lx = std::log(x[i]), ly = std::log(y[i]);
+    sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  std::map<std::string, std::vector<Point>> points;
+  nlohmann::json result{{"arch", o.arch},        {"layers", o.layers},
+                        {"d_model", o.d_model},  {"heads", o.heads},
+                        {"probes", o.probes},    {"paths", nlohmann::json::object()},
+                        {"method", "hutchinson"}};
+  std::string csv = "path,length,seconds,peak_rss_mb\n";
+  posbias::Figure fig;
+  fig.width = 1100;
+  posbias::Panel time{"time of one profile", "L (tokens)", "seconds"},
+      memory{"peak RSS", "L (tokens)", "MB"};
+  time.log_x = memory.log_x = true;
+  time.log10_y = memory.log10_y = true;
+  time.key = memory.key = "top left";
+  for (const std::string path : {"blockwise", "dense"}) {
+    std::vector<double> l, s, m;
+    posbias::Series ts{path}, ms{path};
+    ts.style = ms.style = "linespoints";
+    for (long length : o.lengths) {
+      if (path == "dense" && length > o.dense_max) continue;
+      const Point p = measure(o, path, length);
+      std::printf("%-9s L %6ld  %s\n", path.c_str(), length,
+                  p.ok ? (std::to_string(p.seconds) + " s, peak RSS " +
+                          std::to_string(static_cast<long>(p.peak_rss_mb)) + " MB")
+                             .c_str()
+                       : ("not run: " + p.note).c_str());
+      std::fflush(stdout);
+      points[path].push_back(p);
+      if (!p.ok) continue;
+      l.push_back(static_cast<double>(length));
+      s.push_back(p.seconds);
+      m.push_back(p.peak_rss_mb);
+      ts.x.push_back(static_cast<double>(length)), ts.y.push_back(std::log10(p.seconds));
+      ms.x.push_back(static_cast<double>(length)), ms.y.push_back(std::log10(p.peak_rss_mb));
+      csv += path + "," + std::to_string(length) + "," + std::to_string(p.seconds) + "," +
+             std::to_string(p.peak_rss_mb) + "\n";
+    }
+    nlohmann::json pj{{"lengths", l}, {"seconds", s}, {"peak_rss_mb", m}};
+    if (l.size() >= 2) {
+      pj["time_exponent"] = exponent(l, s);
+      pj["memory_exponent"] = exponent(l, m);
+      // The memory that grows with L: peak RSS above the shortest length's (the process,
+      // libtorch and the weights).
+      std::vector<double> lg, grown;
+      for (std::size_t i = 1; i < l.size(); ++i) {
+        if (m[i] > m[0]) lg.push_back(l[i]), grown.push_back(m[i] - m[0]);
+      }
+      if (lg.size() >= 2) pj["grown_memory_exponent"] = exponent(lg, grown);
+      std::printf("%-9s time ∝ L^%.2f, peak RSS ∝ L^%.2f\n", path.c_str(), exponent(l, s),
+                  exponent(l, m));
+    }
+    result["paths"][path] = pj;
+    time.series.push_back(ts);
+    memory.series.push_back(ms);
+  }
+  // blockwise / dense time where both ran
+  nlohmann::json ratios = nlohmann::json::object();
+  for (const Point& d : points["dense"]) {
+    for (const Point& b : points["blockwise"]) {
+      if (d.ok && b.ok && d.length == b.length) {
+        ratios[std::to_string(d.length)] = b.seconds / d.seconds;
+        std::printf("L %6ld  blockwise / dense time %.2f, memory %.2f\n", d.length,
+                    b.seconds / d.seconds, b.peak_rss_mb / d.peak_rss_mb);
+      }
+    }
+  }
+  result["blockwise_over_dense_time"] = ratios;
+  if (!o.out.empty()) {
+    posbias::write_file_atomic(o.out + ".json", result.dump(2) + "\n");
+    posbias::write_file_atomic(o.out + ".csv", csv);
+    fig.panels = {time, memory};
+    posbias::render_figure(fig, o.out);
+  }
+  return 0;
+}

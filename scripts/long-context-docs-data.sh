@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Writes the files the long-context section of docs/birth.md cites: the cost of one
+# Hutchinson profile against L on the dense and blockwise attention paths (4-layer d 256
+# gpt2, each length in its own process), and influence profiles at long L against the theory
+# at the same L: gpt2 (12 layers, d 768) and qwen2-0.5b at 1k, 4k and 16k tokens, and a
+# 4-layer d 256 model at 64k. Each step is skipped when its data file exists, so the script
+# can be run a piece at a time (the 16k and 64k profiles take tens of minutes each on 2 cores).
+# Usage: scripts/long-context-docs-data.sh [path/to/posbias] [path/to/long_context_bench]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+posbias=${1:-build/posbias}
+bench=${2:-build/bench/long_context_bench}
+data=docs/data/long-context
+mkdir -p "$data"
+
+[[ -f $data/cost.json ]] ||
+  "$bench" --posbias "$posbias" --arch gpt2 --layers 4 --d-model 256 --heads 4 --probes 4 \
+    --lengths 1024,2048,4096,8192,16384 --dense-max 8192 --out "$data/cost"
+
+profile() {  # name, options...
+  local name=$1; shift
+  [[ -f $data/$name.json ]] && return 0
+  "$posbias" birth "$@" --method hutchinson --probes 4 --json "$data/$name.json" \
+    --csv "$data/$name.csv" --plot "$data/$name"
+}
+for length in 1024 4096 16384; do
+  profile "gpt2-L$length" --arch gpt2 --length "$length" --seeds 2
+  profile "qwen2-0.5b-L$length" --arch qwen2-0.5b --length "$length" --seeds 1
+done
+profile small-L65536 --arch gpt2 --layers 4 --d-model 256 --heads 4 --length 65536 --seeds 1
