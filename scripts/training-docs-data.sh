@@ -2,7 +2,8 @@
 # Writes the files docs/training.md cites: text runs of two families (gpt2 with learned
 # positions, qwen2 with RoPE) at `posbias train --task text`'s defaults, three training seeds
 # each, and for every run its held-out evaluation and the influence profile of every
-# checkpoint on held-out text (hidden-state and next-token-loss targets). The script is
+# checkpoint on held-out text (hidden-state and next-token-loss targets); once a family has
+# all three seeds, `posbias seeds` summarizes them with intervals over seeds. The script is
 # incremental: a run whose data files exist is skipped, a run directory left by a killed
 # script resumes, and `--only ARCH-SEEDN` does one run.
 # Usage: scripts/training-docs-data.sh [path/to/posbias] [--only gpt2-seed0]
@@ -36,4 +37,19 @@ for arch in gpt2 qwen2; do
     "$posbias" birth --run "$run" --checkpoints all --seeds 8 --target loss \
       --json "$data/$name-birth-loss.json"
   done
+done
+
+for arch in gpt2 qwen2; do
+  [[ -z $only ]] || break
+  births=() losses=() evals=()
+  for seed in 0 1 2; do
+    births+=("$data/$arch-seed$seed-birth.json")
+    losses+=("$data/$arch-seed$seed-birth-loss.json")
+    evals+=("$data/$arch-seed$seed-eval.json")
+  done
+  ls "${births[@]}" "${losses[@]}" "${evals[@]}" >/dev/null 2>&1 || continue
+  "$posbias" seeds "${births[@]}" --eval "${evals[@]}" --json "$data/$arch-seeds.json" \
+    --csv "$data/$arch-seeds.csv" --plot "$data/$arch-seeds"
+  "$posbias" seeds "${losses[@]}" --json "$data/$arch-seeds-loss.json" \
+    --csv "$data/$arch-seeds-loss.csv" --plot "$data/$arch-seeds-loss"
 done

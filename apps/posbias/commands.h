@@ -73,6 +73,7 @@ void register_theory(CLI::App& app, Action* selected);
 void register_tasks(CLI::App& app, Action* selected);
 void register_llm(CLI::App& app, Action* selected);
 void register_doctor(CLI::App& app, Action* selected);
+void register_seeds(CLI::App& app, Action* selected);
 // In the torch plugin:
 void register_birth(CLI::App& app, Action* selected);
 void register_train(CLI::App& app, Action* selected);

@@ -31,14 +31,6 @@ ProfileSummary shape_of(const std::vector<double>& profile) {
   return summarize_profile(row);
 }
 
-std::vector<double> unit_sum_log10(const std::vector<double>& v) {
-  double total = 0;
-  for (double x : v) total += x;
-  std::vector<double> out;
-  for (double x : v) out.push_back(x > 0 ? std::log10(x / total) : NAN);
-  return out;
-}
-
 }  // namespace
 
 std::vector<std::int64_t> select_checkpoint_steps(const std::string& spec,

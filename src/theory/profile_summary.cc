@@ -41,4 +41,13 @@ ProfileSummary summarize_profile(const std::vector<ExtReal>& row, double epsilon
   return s;
 }
 
+std::vector<double> unit_sum_log10(const std::vector<double>& row) {
+  double total = 0;
+  for (double x : row) total += x;
+  std::vector<double> out;
+  out.reserve(row.size());
+  for (double x : row) out.push_back(x > 0 ? std::log10(x / total) : std::nan(""));
+  return out;
+}
+
 }  // namespace posbias

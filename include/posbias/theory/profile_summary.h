@@ -26,4 +26,8 @@ struct ProfileSummary {
 
 ProfileSummary summarize_profile(const std::vector<ExtReal>& row, double epsilon = 0.05);
 
+// log10 of each entry's share of the row's sum (NaN for entries <= 0): profiles of different
+// scale on one axis.
+std::vector<double> unit_sum_log10(const std::vector<double>& row);
+
 }  // namespace posbias

@@ -1,0 +1,499 @@
+#include "experiments/text/seeds_command.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/bounded_read.h"
+#include "posbias/theory/profile_summary.h"
+
+namespace posbias {
+namespace {
+
+constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{512} << 20;
+constexpr std::size_t kMaxSeeds = 1024;
+constexpr std::size_t kMaxCheckpoints = 100000;
+constexpr std::size_t kMaxPositions = 10'000'000;
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+[[noreturn]] void bad(const std::string& source, const std::string& what) {
+  throw std::runtime_error("'" + source + "': " + what);
+}
+
+const nlohmann::json& field(const nlohmann::json& j, const char* key, const std::string& source,
+                            const char* kind) {
+  if (!j.is_object() || !j.contains(key))
+    bad(source, std::string("has no \"") + key + "\" (is it a `posbias " + kind + "` result?)");
+  return j.at(key);
+}
+
+double finite_number(const nlohmann::json& j, const std::string& source, const std::string& name) {
+  if (!j.is_number() || !std::isfinite(j.get<double>()))
+    bad(source, name + " must be a finite number");
+  return j.get<double>();
+}
+
+// A number, or NaN for null or a missing key.
+double optional_number(const nlohmann::json& j, const char* key, const std::string& source,
+                       const std::string& name) {
+  if (!j.is_object() || !j.contains(key) || j.at(key).is_null()) return kNaN;
+  return finite_number(j.at(key), source, name);
+}
+
+std::int64_t integer(const nlohmann::json& j, const std::string& source, const std::string& name,
+                     std::int64_t low, std::int64_t high) {
+  if (!j.is_number_integer() || j.get<std::int64_t>() < low || j.get<std::int64_t>() > high)
+    bad(source, fmt::format("{} must be an integer in {}..{}", name, low, high));
+  return j.get<std::int64_t>();
+}
+
+std::vector<double> number_row(const nlohmann::json& j, const std::string& source,
+                               const std::string& name, std::size_t size, bool positive) {
+  if (!j.is_array() || j.size() != size)
+    bad(source, fmt::format("{} must be an array of {} numbers", name, size));
+  std::vector<double> out;
+  out.reserve(size);
+  for (const auto& v : j) {
+    const double x = finite_number(v, source, name + " entries");
+    if (positive && !(x > 0)) bad(source, name + " must hold numbers > 0");
+    out.push_back(x);
+  }
+  return out;
+}
+
+nlohmann::json parse_json(const std::string& text, const std::string& source) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    bad(source, "is not valid JSON");
+  }
+}
+
+SeedStatistic statistic(std::vector<double> values) {
+  SeedStatistic s;
+  s.interval = seed_interval(values);
+  s.values = std::move(values);
+  return s;
+}
+
+// The mean of v over 0.4n < j <= 0.6n (positions 1-based), at least one entry.
+double middle_mean(const std::vector<double>& v) {
+  const std::size_t n = v.size();
+  const std::size_t lo = std::min(n - 1, n * 2 / 5), hi = std::max(lo + 1, n * 3 / 5);
+  double sum = 0;
+  for (std::size_t i = lo; i < hi; ++i) sum += v[i];
+  return sum / static_cast<double>(hi - lo);
+}
+
+struct SeedEval {
+  double bits_per_byte = 0, unigram = 0, bigram = 0;
+  std::vector<double> loss_per_position;
+};
+
+SeedEval parse_eval(const std::string& text, const std::string& source, std::int64_t length) {
+  const nlohmann::json j = parse_json(text, source);
+  SeedEval e;
+  e.bits_per_byte =
+      finite_number(field(j, "bits_per_byte", source, "eval --run"), source, "bits_per_byte");
+  e.unigram = finite_number(field(j, "unigram_bits_per_byte", source, "eval --run"), source,
+                            "unigram_bits_per_byte");
+  e.bigram = finite_number(field(j, "bigram_bits_per_byte", source, "eval --run"), source,
+                           "bigram_bits_per_byte");
+  const auto& loss = field(j, "loss_per_position", source, "eval --run");
+  if (!loss.is_array() || loss.size() != static_cast<std::size_t>(length))
+    bad(source, fmt::format("loss_per_position must hold {} numbers, the birth files' length "
+                            "(is it an eval of the same runs?)",
+                            length));
+  e.loss_per_position = number_row(loss, source, "loss_per_position", loss.size(), false);
+  return e;
+}
+
+nlohmann::json to_json(const SeedInterval& i) {
+  auto number = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); };
+  return {{"mean", number(i.mean)}, {"low", number(i.low)}, {"high", number(i.high)}, {"n", i.n}};
+}
+
+nlohmann::json to_json(const SeedStatistic& s) {
+  nlohmann::json j = to_json(s.interval);
+  j["values"] = nlohmann::json::array();
+  for (double v : s.values) j["values"].push_back(std::isfinite(v) ? nlohmann::json(v) : nullptr);
+  return j;
+}
+
+nlohmann::json interval_rows(const std::vector<SeedInterval>& rows) {
+  nlohmann::json mean = nlohmann::json::array(), low = mean, high = mean;
+  for (const SeedInterval& i : rows) {
+    mean.push_back(i.mean);
+    low.push_back(std::isfinite(i.low) ? nlohmann::json(i.low) : nullptr);
+    high.push_back(std::isfinite(i.high) ? nlohmann::json(i.high) : nullptr);
+  }
+  return {{"mean", mean}, {"low", low}, {"high", high}};
+}
+
+// A series with its 95% band from one statistic over the checkpoints.
+Series band_series(const std::string& title, const std::vector<double>& x,
+                   const std::vector<SeedInterval>& y) {
+  Series s;
+  s.title = title;
+  s.style = "linespoints";
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(y[i].mean)) continue;
+    s.x.push_back(x[i]);
+    s.y.push_back(y[i].mean);
+    s.y_low.push_back(std::isfinite(y[i].low) ? y[i].low : y[i].mean);
+    s.y_high.push_back(std::isfinite(y[i].high) ? y[i].high : y[i].mean);
+  }
+  return s;
+}
+
+Series position_series(const std::string& title, const std::vector<SeedInterval>& rows) {
+  std::vector<double> x(rows.size());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i + 1);
+  Series s = band_series(title, x, rows);
+  s.style = "lines";
+  s.line_width = 1;
+  return s;
+}
+
+std::string fmt_interval(const SeedInterval& i) {
+  return fmt::format("{:.3f} [{:.3f}, {:.3f}]", i.mean, i.low, i.high);
+}
+
+}  // namespace
+
+TrainingSeed parse_training_seed(const std::string& text, const std::string& source) {
+  const nlohmann::json j = parse_json(text, source);
+  const char* kind = "birth --run";
+  TrainingSeed r;
+  r.file = source;
+  const auto& target = field(j, "target", source, kind);
+  if (!target.is_string()) bad(source, "target must be a string");
+  r.target = target.get<std::string>();
+  r.length = integer(field(j, "length", source, kind), source, "length", 2,
+                     static_cast<std::int64_t>(kMaxPositions));
+  r.query = integer(field(j, "query", source, kind), source, "query", 2, r.length);
+  const auto& checkpoints = field(j, "checkpoints", source, kind);
+  if (!checkpoints.is_array() || checkpoints.empty() || checkpoints.size() > kMaxCheckpoints)
+    bad(source, fmt::format("checkpoints must be an array of 1..{} records", kMaxCheckpoints));
+  const auto q = static_cast<std::size_t>(r.query);
+  for (const auto& c : checkpoints) {
+    TrainingSeedCheckpoint cp;
+    cp.step =
+        integer(field(c, "step", source, kind), source, "step", 0, std::int64_t{1'000'000'000'000});
+    if (!r.checkpoints.empty() && cp.step <= r.checkpoints.back().step)
+      bad(source, "checkpoint steps must increase");
+    cp.profile = number_row(field(c, "profile", source, kind), source, "profile", q, true);
+    cp.log10_middle_to_ends = finite_number(field(c, "log10_middle_to_ends", source, kind), source,
+                                            "log10_middle_to_ends");
+    cp.log10_dead_zone_depth = finite_number(field(c, "log10_dead_zone_depth", source, kind),
+                                             source, "log10_dead_zone_depth");
+    cp.argmin = integer(field(c, "argmin", source, kind), source, "argmin", 0, r.query);
+    cp.entropy_ratio =
+        optional_number(c, "attention_entropy_ratio", source, "attention_entropy_ratio");
+    if (c.contains("nofit"))
+      cp.nofit_error = optional_number(c.at("nofit"), "median_abs_log10_error", source,
+                                       "nofit.median_abs_log10_error");
+    else
+      cp.nofit_error = kNaN;
+    cp.column_sum_error = cp.root_sum_square_error = cp.flat_error = kNaN;
+    if (c.contains("gradient") && c.at("gradient").is_object()) {
+      const auto& g = c.at("gradient");
+      if (g.contains("measured") && !g.at("measured").is_null())
+        cp.gradient = number_row(g.at("measured"), source, "gradient.measured",
+                                 static_cast<std::size_t>(r.length), true);
+      if (g.contains("median_abs_log10_error")) {
+        const auto& e = g.at("median_abs_log10_error");
+        cp.column_sum_error = optional_number(e, "column_sum", source, "gradient errors");
+        cp.root_sum_square_error = optional_number(e, "root_sum_square", source, "gradient errors");
+        cp.flat_error = optional_number(e, "flat", source, "gradient errors");
+      }
+    }
+    r.checkpoints.push_back(std::move(cp));
+  }
+  return r;
+}
+
+SeedsResult summarize_seeds(const SeedsOptions& o) {
+  if (o.birth.size() < 2 || o.birth.size() > kMaxSeeds)
+    throw std::invalid_argument(
+        fmt::format("give 2..{} birth --run results, one per training seed (got {})", kMaxSeeds,
+                    o.birth.size()));
+  if (!o.eval.empty() && o.eval.size() != o.birth.size())
+    throw std::invalid_argument(fmt::format("--eval needs one file per birth result ({} for {})",
+                                            o.eval.size(), o.birth.size()));
+  std::set<std::filesystem::path> seen;
+  for (const auto& f : o.birth)
+    if (!seen.insert(std::filesystem::weakly_canonical(f)).second)
+      throw std::invalid_argument("'" + f + "' is given twice; each seed once");
+  SeedsResult r;
+  for (const auto& f : o.birth) {
+    r.seeds.push_back(parse_training_seed(read_bounded_file(f, kMaxFileBytes, "512 MiB"), f));
+    const TrainingSeed& first = r.seeds.front();
+    const TrainingSeed& s = r.seeds.back();
+    if (s.target != first.target || s.length != first.length || s.query != first.query)
+      throw std::runtime_error(fmt::format(
+          "'{}' measures target {} at length {}, query {}; '{}' target {} at length {}, query {}",
+          s.file, s.target, s.length, s.query, first.file, first.target, first.length,
+          first.query));
+  }
+  // The steps every seed has.
+  std::vector<std::int64_t> steps;
+  for (const auto& cp : r.seeds.front().checkpoints) steps.push_back(cp.step);
+  for (const TrainingSeed& s : r.seeds) {
+    std::vector<std::int64_t> has, common;
+    for (const auto& cp : s.checkpoints) has.push_back(cp.step);
+    std::set_intersection(steps.begin(), steps.end(), has.begin(), has.end(),
+                          std::back_inserter(common));
+    steps = common;
+  }
+  if (steps.empty()) throw std::runtime_error("the birth --run results share no checkpoint step");
+  const std::size_t n = r.seeds.size();
+  const auto q = static_cast<std::size_t>(r.seeds.front().query);
+  for (std::int64_t step : steps) {
+    std::vector<const TrainingSeedCheckpoint*> at;
+    for (const TrainingSeed& s : r.seeds)
+      at.push_back(&*std::find_if(s.checkpoints.begin(), s.checkpoints.end(),
+                                  [&](const auto& c) { return c.step == step; }));
+    SeedsCheckpoint c;
+    c.step = step;
+    auto collect = [&](auto get) {
+      std::vector<double> v;
+      for (const auto* cp : at) v.push_back(get(*cp));
+      return statistic(std::move(v));
+    };
+    c.middle_to_ends = collect([](const auto& cp) { return cp.log10_middle_to_ends; });
+    c.dead_zone_depth = collect([](const auto& cp) { return cp.log10_dead_zone_depth; });
+    c.entropy_ratio = collect([](const auto& cp) { return cp.entropy_ratio; });
+    c.nofit_error = collect([](const auto& cp) { return cp.nofit_error; });
+    for (const auto* cp : at) c.argmin.push_back(cp->argmin);
+    std::vector<std::vector<double>> shares;
+    for (const auto* cp : at) shares.push_back(unit_sum_log10(cp->profile));
+    for (std::size_t i = 0; i < q; ++i) {
+      std::vector<double> column;
+      for (const auto& row : shares) column.push_back(row[i]);
+      c.log10_share.push_back(seed_interval(column));
+    }
+    c.has_gradient =
+        std::all_of(at.begin(), at.end(), [](const auto* cp) { return !cp->gradient.empty(); });
+    if (c.has_gradient) {
+      c.gradient_middle_to_first = collect([](const auto& cp) {
+        return std::log10(middle_mean(cp.gradient) / cp.gradient.front());
+      });
+      c.gradient_last_to_first = collect(
+          [](const auto& cp) { return std::log10(cp.gradient.back() / cp.gradient.front()); });
+      c.column_sum_error = collect([](const auto& cp) { return cp.column_sum_error; });
+      c.root_sum_square_error = collect([](const auto& cp) { return cp.root_sum_square_error; });
+      c.flat_error = collect([](const auto& cp) { return cp.flat_error; });
+    }
+    r.checkpoints.push_back(std::move(c));
+  }
+  auto change = [&](const SeedStatistic& first, const SeedStatistic& last) {
+    std::vector<double> d(n);
+    for (std::size_t s = 0; s < n; ++s) d[s] = last.values[s] - first.values[s];
+    return statistic(std::move(d));
+  };
+  r.change_middle_to_ends =
+      change(r.checkpoints.front().middle_to_ends, r.checkpoints.back().middle_to_ends);
+  r.change_dead_zone_depth =
+      change(r.checkpoints.front().dead_zone_depth, r.checkpoints.back().dead_zone_depth);
+  const SeedsCheckpoint* g0 = nullptr;
+  const SeedsCheckpoint* g1 = nullptr;
+  for (const SeedsCheckpoint& c : r.checkpoints) {
+    if (!c.has_gradient) continue;
+    if (!g0) g0 = &c;
+    g1 = &c;
+  }
+  if (g0 && g1 != g0) {
+    r.gradient_steps = {g0->step, g1->step};
+    r.change_gradient_middle_to_first =
+        change(g0->gradient_middle_to_first, g1->gradient_middle_to_first);
+  }
+  if (!o.eval.empty()) {
+    std::vector<SeedEval> evals;
+    for (const auto& f : o.eval)
+      evals.push_back(
+          parse_eval(read_bounded_file(f, kMaxFileBytes, "512 MiB"), f, r.seeds.front().length));
+    SeedsHeldout h;
+    auto collect = [&](auto get) {
+      std::vector<double> v;
+      for (const SeedEval& e : evals) v.push_back(get(e));
+      return statistic(std::move(v));
+    };
+    h.bits_per_byte = collect([](const SeedEval& e) { return e.bits_per_byte; });
+    h.unigram_bits_per_byte = collect([](const SeedEval& e) { return e.unigram; });
+    h.bigram_bits_per_byte = collect([](const SeedEval& e) { return e.bigram; });
+    h.loss_first = collect([](const SeedEval& e) { return e.loss_per_position.front(); });
+    h.loss_middle = collect([](const SeedEval& e) { return middle_mean(e.loss_per_position); });
+    h.loss_last = collect([](const SeedEval& e) { return e.loss_per_position.back(); });
+    for (std::size_t i = 0; i < evals.front().loss_per_position.size(); ++i) {
+      std::vector<double> column;
+      for (const SeedEval& e : evals) column.push_back(e.loss_per_position[i]);
+      h.loss_per_position.push_back(seed_interval(column));
+    }
+    r.heldout = std::move(h);
+  }
+  return r;
+}
+
+nlohmann::json to_json(const SeedsResult& r) {
+  const TrainingSeed& first = r.seeds.front();
+  nlohmann::json j{{"files", nlohmann::json::array()},
+                   {"seeds", r.seeds.size()},
+                   {"target", first.target},
+                   {"length", first.length},
+                   {"query", first.query},
+                   {"interval", "95% Student t over seeds"},
+                   {"checkpoints", nlohmann::json::array()}};
+  for (const TrainingSeed& s : r.seeds) j["files"].push_back(s.file);
+  for (const SeedsCheckpoint& c : r.checkpoints) {
+    nlohmann::json rec{{"step", c.step},
+                       {"log10_middle_to_ends", to_json(c.middle_to_ends)},
+                       {"log10_dead_zone_depth", to_json(c.dead_zone_depth)},
+                       {"argmin", c.argmin},
+                       {"attention_entropy_ratio", to_json(c.entropy_ratio)},
+                       {"nofit_median_abs_log10_error", to_json(c.nofit_error)},
+                       {"log10_share", interval_rows(c.log10_share)}};
+    if (c.has_gradient) {
+      rec["gradient"] = {{"log10_middle_to_first", to_json(c.gradient_middle_to_first)},
+                         {"log10_last_to_first", to_json(c.gradient_last_to_first)},
+                         {"median_abs_log10_error",
+                          {{"column_sum", to_json(c.column_sum_error)},
+                           {"root_sum_square", to_json(c.root_sum_square_error)},
+                           {"flat", to_json(c.flat_error)}}}};
+    }
+    j["checkpoints"].push_back(std::move(rec));
+  }
+  j["change"] = {{"from_step", r.checkpoints.front().step},
+                 {"to_step", r.checkpoints.back().step},
+                 {"log10_middle_to_ends", to_json(r.change_middle_to_ends)},
+                 {"log10_dead_zone_depth", to_json(r.change_dead_zone_depth)}};
+  if (r.gradient_steps) {
+    j["change"]["gradient"] = {
+        {"from_step", r.gradient_steps->first},
+        {"to_step", r.gradient_steps->second},
+        {"log10_middle_to_first", to_json(r.change_gradient_middle_to_first)}};
+  }
+  if (r.heldout) {
+    const SeedsHeldout& h = *r.heldout;
+    j["heldout"] = {{"bits_per_byte", to_json(h.bits_per_byte)},
+                    {"unigram_bits_per_byte", to_json(h.unigram_bits_per_byte)},
+                    {"bigram_bits_per_byte", to_json(h.bigram_bits_per_byte)},
+                    {"loss_first", to_json(h.loss_first)},
+                    {"loss_middle", to_json(h.loss_middle)},
+                    {"loss_last", to_json(h.loss_last)},
+                    {"loss_per_position", interval_rows(h.loss_per_position)}};
+  }
+  return j;
+}
+
+std::string seeds_csv(const SeedsResult& r) {
+  std::string out =
+      "step,seeds,log10_middle_to_ends,low,high,log10_dead_zone_depth,low,high,"
+      "attention_entropy_ratio,low,high,gradient_log10_middle_to_first,low,high\n";
+  auto cells = [](const SeedInterval& i) {
+    auto cell = [](double x) { return std::isfinite(x) ? fmt::format("{:.6g}", x) : ""; };
+    return cell(i.mean) + "," + cell(i.low) + "," + cell(i.high);
+  };
+  for (const SeedsCheckpoint& c : r.checkpoints) {
+    out +=
+        fmt::format("{},{},{},{},{},{}\n", c.step, r.seeds.size(), cells(c.middle_to_ends.interval),
+                    cells(c.dead_zone_depth.interval), cells(c.entropy_ratio.interval),
+                    c.has_gradient ? cells(c.gradient_middle_to_first.interval) : ",,");
+  }
+  return out;
+}
+
+void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
+  const std::string seeds = fmt::format("{} training seeds, 95% t band", r.seeds.size());
+  auto render = [&](Panel panel, const std::string& suffix) {
+    Figure f;
+    f.panels = {std::move(panel)};
+    render_figure(f, stem + suffix);
+  };
+  // Two statistics of the checkpoints with `keep` against training step.
+  auto step_panel = [&](const std::string& title, const std::string& ylabel, auto keep,
+                        const std::string& title_a, auto a, const std::string& title_b, auto b) {
+    std::vector<double> x;
+    std::vector<SeedInterval> ya, yb;
+    for (const SeedsCheckpoint& c : r.checkpoints) {
+      if (!keep(c)) continue;
+      x.push_back(static_cast<double>(c.step + 1));
+      ya.push_back(a(c).interval);
+      yb.push_back(b(c).interval);
+    }
+    Panel p;
+    p.title = title + " (" + seeds + ")";
+    p.xlabel = "training step + 1";
+    p.log_x = true;
+    p.ylabel = ylabel;
+    p.series = {band_series(title_a, x, ya), band_series(title_b, x, yb)};
+    return p;
+  };
+  render(step_panel(
+             "the U's middle against training step", "log10 ratio",
+             [](const SeedsCheckpoint&) { return true; }, "middle / mean of the ends",
+             [](const SeedsCheckpoint& c) { return c.middle_to_ends; },
+             "dead zone (argmin) / mean of the ends",
+             [](const SeedsCheckpoint& c) { return c.dead_zone_depth; }),
+         "_shape");
+
+  Panel profiles;
+  profiles.title = "influence profile, first and last step (" + seeds + ")";
+  profiles.xlabel = "position j";
+  profiles.ylabel = "share of the influence";
+  profiles.log10_y = true;
+  profiles.key = "top left";
+  profiles.series = {position_series(fmt::format("step {}", r.checkpoints.front().step),
+                                     r.checkpoints.front().log10_share),
+                     position_series(fmt::format("step {}", r.checkpoints.back().step),
+                                     r.checkpoints.back().log10_share)};
+  render(profiles, "_profiles");
+
+  if (std::any_of(r.checkpoints.begin(), r.checkpoints.end(),
+                  [](const SeedsCheckpoint& c) { return c.has_gradient; })) {
+    render(step_panel(
+               "gradient reaching the input embeddings", "log10 ratio to position 1",
+               [](const SeedsCheckpoint& c) { return c.has_gradient; }, "middle fifth / position 1",
+               [](const SeedsCheckpoint& c) { return c.gradient_middle_to_first; },
+               "position L / position 1",
+               [](const SeedsCheckpoint& c) { return c.gradient_last_to_first; }),
+           "_gradient");
+  }
+  if (r.heldout) {
+    Panel loss;
+    loss.title = "held-out loss per position at the end (" + seeds + ")";
+    loss.xlabel = "position j";
+    loss.ylabel = "loss (nats)";
+    loss.series = {position_series("next-token loss", r.heldout->loss_per_position)};
+    render(loss, "_loss");
+  }
+}
+
+void run_seeds(const SeedsOptions& o) {
+  const SeedsResult r = summarize_seeds(o);
+  write_output(o.json, to_json(r).dump(2) + "\n");
+  if (!o.csv.empty()) write_file_atomic(o.csv, seeds_csv(r));
+  if (!o.plot.empty()) render_seeds_figures(r, o.plot);
+  const SeedsCheckpoint& a = r.checkpoints.front();
+  const SeedsCheckpoint& b = r.checkpoints.back();
+  std::fprintf(stderr,
+               "seeds: %zu seeds; log10 middle-to-ends %s at step %lld, %s at step %lld "
+               "(change %s)\n",
+               r.seeds.size(), fmt_interval(a.middle_to_ends.interval).c_str(),
+               static_cast<long long>(a.step), fmt_interval(b.middle_to_ends.interval).c_str(),
+               static_cast<long long>(b.step),
+               fmt_interval(r.change_middle_to_ends.interval).c_str());
+  if (r.heldout)
+    std::fprintf(stderr, "seeds: held-out bits per byte %s\n",
+                 fmt_interval(r.heldout->bits_per_byte.interval).c_str());
+}
+
+}  // namespace posbias

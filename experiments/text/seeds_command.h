@@ -1,0 +1,99 @@
+// `posbias seeds BIRTH.json... [--eval EVAL.json...]`: one text experiment over its training
+// seeds. Each BIRTH.json is the `posbias birth --run RUN --checkpoints ...` result of one training
+// seed (all with the same target, length and query); each EVAL.json that seed's
+// `posbias eval --run RUN` result. Every statistic is given per seed, with the mean and its 95%
+// Student-t interval over seeds (theory/seed_interval.h).
+//
+// For each step that every BIRTH.json has:
+// - the U's shape: log10_middle_to_ends, log10_dead_zone_depth, the argmin per seed, the
+//   attention entropy ratio and the no-fit prediction's median |log10 error|;
+// - the profile: the log10 share of each position (unit sum) per position;
+// - where every seed logged one, the gradient reaching the input embeddings: log10 of its mean
+//   over the middle positions (the middle fifth, 0.4L < j <= 0.6L) and of position L, each over
+//   position 1, and the median |log10 error| of the column-sum, root-sum-square and flat
+//   predictions.
+// "change": the same statistics' paired differences between the last and the first step (for
+// the gradient, the last and first steps with one): has the middle deepened.
+// From the evals: bits per byte with both baselines, and the loss per position.
+//
+// JSON {"files", "evals", "seeds", "target", "length", "query", "checkpoints": [{"step",
+// "log10_middle_to_ends": {"mean", "low", "high", "values"}, ...}], "change", "heldout"}; CSV one
+// row per step; figures STEM_shape, STEM_profiles, STEM_gradient and (with evals) STEM_loss.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "posbias/core/plot.h"
+#include "posbias/theory/seed_interval.h"
+
+namespace posbias {
+
+struct SeedsOptions {
+  std::vector<std::string> birth;  // birth --run results, one per training seed, >= 2
+  std::vector<std::string> eval;   // eval --run results (optional; then one per seed)
+  std::string json, csv, plot;     // json empty = stdout
+};
+
+// One step of one training seed's birth --run result, as read.
+struct TrainingSeedCheckpoint {
+  std::int64_t step = 0;
+  std::vector<double> profile;
+  double log10_middle_to_ends = 0, log10_dead_zone_depth = 0;
+  std::int64_t argmin = 0;
+  double entropy_ratio = 0, nofit_error = 0;  // NaN when the file has none
+  std::vector<double> gradient;               // empty when the step logged none
+  double column_sum_error = 0, root_sum_square_error = 0, flat_error = 0;  // NaN: none
+};
+
+struct TrainingSeed {
+  std::string file, target;
+  std::int64_t length = 0, query = 0;
+  std::vector<TrainingSeedCheckpoint> checkpoints;  // strictly increasing steps
+};
+
+// One birth --run result's text, checked field by field (std::runtime_error naming the source
+// and the field).
+TrainingSeed parse_training_seed(const std::string& text, const std::string& source);
+
+struct SeedStatistic {
+  std::vector<double> values;  // one per seed (NaN where a seed has none)
+  SeedInterval interval;
+};
+
+struct SeedsCheckpoint {
+  std::int64_t step = 0;
+  SeedStatistic middle_to_ends, dead_zone_depth, entropy_ratio, nofit_error;
+  std::vector<std::int64_t> argmin;
+  std::vector<SeedInterval> log10_share;  // per position
+  bool has_gradient = false;
+  SeedStatistic gradient_middle_to_first, gradient_last_to_first;
+  SeedStatistic column_sum_error, root_sum_square_error, flat_error;
+};
+
+struct SeedsHeldout {
+  SeedStatistic bits_per_byte, unigram_bits_per_byte, bigram_bits_per_byte;
+  SeedStatistic loss_first, loss_middle, loss_last;  // position 1, the middle fifth, position L
+  std::vector<SeedInterval> loss_per_position;
+};
+
+struct SeedsResult {
+  std::vector<TrainingSeed> seeds;
+  std::vector<SeedsCheckpoint> checkpoints;  // the steps every seed has
+  // Last minus first step, per seed.
+  SeedStatistic change_middle_to_ends, change_dead_zone_depth;
+  std::optional<std::pair<std::int64_t, std::int64_t>> gradient_steps;  // first, last
+  SeedStatistic change_gradient_middle_to_first;
+  std::optional<SeedsHeldout> heldout;
+};
+
+SeedsResult summarize_seeds(const SeedsOptions& options);
+nlohmann::json to_json(const SeedsResult& result);
+std::string seeds_csv(const SeedsResult& result);
+void render_seeds_figures(const SeedsResult& result, const std::string& stem);
+void run_seeds(const SeedsOptions& options);
+
+}  // namespace posbias

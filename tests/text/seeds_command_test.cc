@@ -1,0 +1,169 @@
+// `posbias seeds`: statistics over training seeds against hand computations on synthetic
+// birth --run and eval results, the common steps, the paired change, and bad input (one line,
+// exit 2 for usage, 1 for a file that is not a result).
+#include "experiments/text/seeds_command.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "../cli_run.h"
+
+namespace posbias {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A birth --run result of length 10 (query 10) whose checkpoint at `steps[k]` has
+// log10_middle_to_ends = base + k, a profile 1..10 scaled by `scale`, and at steps that are
+// multiples of 100 a gradient that falls from 2 at position 1 to 1 elsewhere.
+nlohmann::json birth_result(const std::vector<std::int64_t>& steps, double base, double scale) {
+  nlohmann::json j{{"run", "r"},
+                   {"target", "hidden"},
+                   {"method", "exact"},
+                   {"length", 10},
+                   {"query", 10},
+                   {"sequences", 2},
+                   {"checkpoints", nlohmann::json::array()}};
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    std::vector<double> profile;
+    for (int i = 1; i <= 10; ++i) profile.push_back(scale * i);
+    nlohmann::json c{{"step", steps[k]},
+                     {"profile", profile},
+                     {"log10_middle_to_ends", base + static_cast<double>(k)},
+                     {"log10_dead_zone_depth", -base},
+                     {"argmin", 3},
+                     {"attention_entropy_ratio", nullptr},
+                     {"nofit", {{"median_abs_log10_error", 0.5}}}};
+    if (steps[k] % 100 == 0) {
+      std::vector<double> g(10, 1.0);
+      g[0] = 2.0 * scale;
+      c["gradient"] = {{"measured", g},
+                       {"median_abs_log10_error",
+                        {{"column_sum", 0.3}, {"root_sum_square", 0.2}, {"flat", 0.1}}}};
+    }
+    j["checkpoints"].push_back(c);
+  }
+  return j;
+}
+
+struct SeedsTest : ::testing::Test {
+  fs::path dir;
+  void SetUp() override {
+    dir = fs::temp_directory_path() /
+          ("posbias_seeds_" + std::to_string(::getpid()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  }
+};
+
+TEST_F(SeedsTest, MeansIntervalsCommonStepsAndChange) {
+  // Seed b lacks step 5; seed c has an extra step 7. The common steps are 0, 100, 200.
+  SeedsOptions o;
+  o.birth = {write("a.json", birth_result({0, 5, 100, 200}, 0.0, 1.0).dump()),
+             write("b.json", birth_result({0, 100, 200}, 1.0, 2.0).dump()),
+             write("c.json", birth_result({0, 7, 100, 200}, 2.0, 1.0).dump())};
+  const SeedsResult r = summarize_seeds(o);
+  ASSERT_EQ(r.checkpoints.size(), 3u);
+  EXPECT_EQ(r.checkpoints[1].step, 100);
+  // Step 0: values 0, 1, 2 → mean 1, s = 1, half width t₂/√3.
+  const SeedInterval& m0 = r.checkpoints[0].middle_to_ends.interval;
+  EXPECT_DOUBLE_EQ(m0.mean, 1.0);
+  EXPECT_NEAR(m0.high - m0.mean, 4.30265272974946 / std::sqrt(3.0), 1e-9);
+  // Step 200 is index 3 for a and c (base + 3) and index 2 for b (1 + 2): values 3, 3, 5.
+  EXPECT_DOUBLE_EQ(r.checkpoints[2].middle_to_ends.values[1], 3.0);
+  EXPECT_NEAR(r.checkpoints[2].middle_to_ends.interval.mean, 11.0 / 3.0, 1e-12);
+  // The paired change: 3, 2, 3.
+  EXPECT_EQ(r.change_middle_to_ends.values, (std::vector<double>{3, 2, 3}));
+  // The unit-sum share does not depend on the profile's scale: every seed equal, zero width.
+  const SeedInterval& last = r.checkpoints[0].log10_share.back();
+  EXPECT_NEAR(last.mean, std::log10(10.0 / 55.0), 1e-12);
+  EXPECT_NEAR(last.high, last.mean, 1e-12);
+  // Entropy is null in every file: no value.
+  EXPECT_EQ(r.checkpoints[0].entropy_ratio.interval.n, 0);
+  // The gradient: middle fifth (positions 5, 6) over position 1 = 1/(2·scale).
+  ASSERT_TRUE(r.checkpoints[0].has_gradient);
+  EXPECT_NEAR(r.checkpoints[0].gradient_middle_to_first.values[1], std::log10(0.25), 1e-12);
+  ASSERT_TRUE(r.gradient_steps);
+  EXPECT_EQ(r.gradient_steps->second, 200);
+  EXPECT_NEAR(r.change_gradient_middle_to_first.interval.mean, 0, 1e-12);
+  const nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["checkpoints"][0]["argmin"], (std::vector<int>{3, 3, 3}));
+  EXPECT_TRUE(j["checkpoints"][0]["attention_entropy_ratio"]["mean"].is_null());
+  EXPECT_EQ(seeds_csv(r).substr(0, 11), "step,seeds,");
+}
+
+TEST_F(SeedsTest, HeldoutFromEvals) {
+  SeedsOptions o;
+  o.birth = {write("a.json", birth_result({0}, 0.0, 1.0).dump()),
+             write("b.json", birth_result({0}, 0.0, 1.0).dump())};
+  auto eval = [](double bpb) {
+    std::vector<double> loss(10, 4.0);
+    loss[0] = 5.0;
+    return nlohmann::json{{"bits_per_byte", bpb},
+                          {"unigram_bits_per_byte", 2.8},
+                          {"bigram_bits_per_byte", 2.0},
+                          {"loss_per_position", loss}}
+        .dump();
+  };
+  o.eval = {write("ea.json", eval(1.9)), write("eb.json", eval(2.1))};
+  const SeedsResult r = summarize_seeds(o);
+  ASSERT_TRUE(r.heldout);
+  EXPECT_NEAR(r.heldout->bits_per_byte.interval.mean, 2.0, 1e-12);
+  EXPECT_NEAR(r.heldout->bits_per_byte.interval.high, 2.0 + 12.7062047361747 * 0.1, 1e-9);
+  EXPECT_DOUBLE_EQ(r.heldout->loss_first.interval.mean, 5.0);
+  EXPECT_DOUBLE_EQ(r.heldout->loss_middle.interval.mean, 4.0);
+  // An eval of another length is refused.
+  o.eval[1] = write("short.json", nlohmann::json{{"bits_per_byte", 1.0},
+                                                 {"unigram_bits_per_byte", 1.0},
+                                                 {"bigram_bits_per_byte", 1.0},
+                                                 {"loss_per_position", {1.0, 2.0}}}
+                                      .dump());
+  EXPECT_THROW(summarize_seeds(o), std::runtime_error);
+}
+
+TEST_F(SeedsTest, RefusesFilesThatDoNotMatch) {
+  const std::string a = write("a.json", birth_result({0, 100}, 0.0, 1.0).dump());
+  nlohmann::json longer = birth_result({0, 100}, 0.0, 1.0);
+  longer["target"] = "loss";
+  const std::string b = write("b.json", longer.dump());
+  EXPECT_THROW(summarize_seeds({{a, b}, {}, "", "", ""}), std::runtime_error);
+  const std::string disjoint = write("c.json", birth_result({5}, 0.0, 1.0).dump());
+  EXPECT_THROW(summarize_seeds({{a, disjoint}, {}, "", "", ""}), std::runtime_error);
+  EXPECT_THROW(summarize_seeds({{a}, {}, "", "", ""}), std::invalid_argument);
+  EXPECT_THROW(summarize_seeds({{a, a}, {}, "", "", ""}), std::invalid_argument);
+  EXPECT_THROW(summarize_seeds({{a, disjoint}, {a}, "", "", ""}), std::invalid_argument);
+  nlohmann::json bad = birth_result({0, 100}, 0.0, 1.0);
+  bad["checkpoints"][1]["step"] = 0;  // steps must increase
+  EXPECT_THROW(parse_training_seed(bad.dump(), "x"), std::runtime_error);
+  bad = birth_result({0}, 0.0, 1.0);
+  bad["checkpoints"][0]["profile"][3] = -1.0;
+  EXPECT_THROW(parse_training_seed(bad.dump(), "x"), std::runtime_error);
+  EXPECT_THROW(parse_training_seed("{\"length\": 1e400}", "x"), std::runtime_error);
+}
+
+TEST_F(SeedsTest, CliErrorsAreOneLine) {
+  using posbias_test::expect_error;
+  const std::string a = write("a.json", birth_result({0, 100}, 0.0, 1.0).dump());
+  const std::string b = write("b.json", birth_result({0, 100}, 1.0, 1.0).dump());
+  expect_error("seeds " + a, "2..1024 birth --run results", 2);
+  expect_error("seeds " + a + " " + b + " --eval " + a, "one file per birth result", 2);
+  expect_error("seeds " + a + " " + write("n.json", "{\"profile\": [1, 2]}"), "no \"target\"", 1);
+  expect_error("seeds " + a + " " + (dir / "missing.json").string(), "missing.json", 1);
+  const posbias_test::CliResult ok =
+      posbias_test::run_cli("seeds " + a + " " + b + " --json " + (dir / "s.json").string() +
+                            " --plot " + (dir / "s").string());
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_TRUE(fs::exists(dir / "s_shape.svg") && fs::exists(dir / "s_gradient.png"));
+}
+
+}  // namespace
+}  // namespace posbias
