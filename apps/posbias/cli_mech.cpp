@@ -26,6 +26,7 @@ void register_heads(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--samples", &o->samples, "samples averaged over");
   parsed->add(cmd, "--seed", &o->seed, "seed of the samples");
   parsed->add(cmd, "--tau", &o->tau, "temperature of the pair weights softmax(|a_i - a_j| / tau)");
+  add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
   cmd->add_option("--json", o->json, "result JSON (default: stdout)");
   cmd->add_option("--plot", o->plot, "figure stem: layers × checkpoints heatmaps");
   cmd->callback([=] {

@@ -279,8 +279,6 @@ ModelConfig birth_model_config(const BirthOptions& o) {
 BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
   if (o.seeds < 1 || o.seeds > 10000)
     throw std::invalid_argument("--seeds must be in 1..10000, got " + std::to_string(o.seeds));
-  if (!(o.memory_budget_gb >= 0))
-    throw std::invalid_argument("--memory-budget must be >= 0 GB (0: what the machine has)");
   if (o.weights.empty() != o.config.empty())
     throw std::invalid_argument("--config and --weights go together");
   if (!o.weights.empty() && o.init != BirthInit::kHf)
@@ -342,8 +340,9 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
   const std::int64_t cotangents = o.method == JacobianMethod::kExact        ? r.config.d_model
                                   : o.method == JacobianMethod::kHutchinson ? o.probes
                                                                             : 1;
-  r.plan = plan_jacobian(r.config, o.length, cotangents, at::get_num_threads(), need_tokens,
-                         memory_budget_bytes(o.memory_budget_gb), o.attention);
+  const double budget = memory_budget_bytes(o.memory_budget_gb);
+  r.plan = plan_jacobian(r.config, o.length, cotangents, at::get_num_threads(), need_tokens, budget,
+                         o.attention);
   require_memory(
       r.plan.bytes,
       "birth at --length " + std::to_string(o.length) + " (" + to_string(r.plan.pass.attention) +
@@ -352,7 +351,7 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
                                          : "use fewer --probes, a smaller --length or --layers",
       o.memory_budget_gb);
   js.checkpoint = r.plan.pass.checkpoint;
-  if (o.memory_budget_gb > 0) js.memory_budget_gb = o.memory_budget_gb;
+  if (budget > 0) js.memory_budget_gb = budget / 1e9;  // the chunks share what the plan had
   const double attention_bytes =
       2 * 8.0 * static_cast<double>(r.config.layers) * static_cast<double>(q_rows * q_rows);
   const bool keep_attention =

@@ -28,8 +28,6 @@ EvalResult measure_eval(const EvalOptions& o) {
   r.task = c.task;
   r.control = c.task == Task::kNumber ? Variant::kSeenJumps : Variant::kDecoy;
   r.has_control = o.controls;
-  if (!(o.memory_budget_gb >= 0))
-    throw std::invalid_argument("--memory-budget must be >= 0 GB (0: what the machine has)");
   const double budget = memory_budget_bytes(o.memory_budget_gb);
   for (std::int64_t len : o.lengths) {
     validate_model_length(c.task, static_cast<int>(len));

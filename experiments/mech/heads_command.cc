@@ -81,12 +81,27 @@ void check_options(const HeadsOptions& o) {
     throw std::invalid_argument("--tau must be a positive number");
 }
 
-// Scoring runs the model over every sample with its forward cache kept.
-void require_scoring_memory(const ModelConfig& cfg, const torch::Tensor& ids) {
-  require_memory(forward_bytes(cfg, ids.size(0), ids.size(1), /*cached=*/true),
-                 "heads on " + std::to_string(ids.size(0)) + " samples of length " +
-                     std::to_string(ids.size(1)),
-                 "use a smaller --length or --samples");
+// Scoring runs the model over `head_score_batch` samples at a time keeping only each block's
+// input, then one layer's pair tiles: dense attention unless that passes the budget.
+AttentionPath plan_scoring(const ModelConfig& cfg, std::int64_t samples, std::int64_t length,
+                           const HeadsOptions& o) {
+  const std::int64_t batch = std::min(samples, head_score_batch(cfg, length));
+  auto bytes = [&](AttentionPath a) {
+    return weight_bytes(cfg, /*token_embeddings=*/true) +
+           forward_bytes(cfg, batch, length, /*cached=*/true, {a, /*checkpoint=*/true}) +
+           kHeadScoreTileBytes;
+  };
+  const AttentionPath path =
+      plan_attention(bytes(AttentionPath::kDense), bytes(AttentionPath::kBlockwise),
+                     memory_budget_bytes(o.memory_budget_gb), o.attention)
+          .attention;
+  require_memory(bytes(path),
+                 "heads on samples of length " + std::to_string(length) + " (" + to_string(path) +
+                     " attention)",
+                 path == AttentionPath::kDense ? "use --attention blockwise or a smaller --length"
+                                               : "use a smaller --length",
+                 o.memory_budget_gb);
+  return path;
 }
 
 }  // namespace
@@ -119,8 +134,9 @@ HeadsResult measure_heads(const HeadsOptions& o) {
         require_hop_task(m.info.config.task, "heads --run");
         ids = run_samples(m.info.config, o);
         result.task = std::string(task_name(m.info.config.task));
-        require_scoring_memory(m.info.config.model_config(), ids);
+        result.attention = plan_scoring(m.info.config.model_config(), ids.size(0), ids.size(1), o);
       }
+      m.model->set_attention(result.attention);
       result.checkpoints.push_back(
           {m.info.step, files[i].filename().string(), score_heads(m.model, ids, o.tau)});
       progress.update(static_cast<std::int64_t>(i + 1));
@@ -135,10 +151,9 @@ HeadsResult measure_heads(const HeadsOptions& o) {
                                   " exceeds the model's " + std::to_string(cfg.max_positions) +
                                   " positions");
     }
-    require_memory(weight_bytes(cfg, /*token_embeddings=*/true), "the model of " + o.config,
-                   "use a smaller model");
-    require_scoring_memory(cfg, ids);
+    result.attention = plan_scoring(cfg, ids.size(0), ids.size(1), o);
     Transformer model(cfg);
+    model->set_attention(result.attention);
     load_hf_weights(model, SafetensorsFile::open(o.weights));
     result.config = o.config;
     result.weights = o.weights;
@@ -153,6 +168,7 @@ HeadsResult measure_heads(const HeadsOptions& o) {
 nlohmann::json to_json(const HeadsResult& r) {
   nlohmann::json j = {{"samples", r.samples},
                       {"tau", r.tau},
+                      {"attention", to_string(r.attention)},
                       {"layer_index", "0-based"},
                       {"checkpoints", nlohmann::json::array()}};
   if (!r.run.empty()) {

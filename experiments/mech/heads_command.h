@@ -10,6 +10,7 @@
 
 #include "posbias/core/plot.h"
 #include "posbias/mech/head_scores.h"
+#include "posbias/model/attention_path.h"
 
 namespace posbias {
 
@@ -23,8 +24,10 @@ struct HeadsOptions {
   std::int64_t samples = 100;
   std::uint64_t seed = 0;
   double tau = 1e-4;
-  std::string json;  // empty = stdout
-  std::string plot;  // figure stem: layers × checkpoints heatmaps
+  std::optional<AttentionPath> attention;  // none: dense unless it passes the memory budget
+  double memory_budget_gb = 0;             // 0: what the machine has available
+  std::string json;                        // empty = stdout
+  std::string plot;                        // figure stem: layers × checkpoints heatmaps
 };
 
 // The scores of every head at one checkpoint.
@@ -39,7 +42,8 @@ struct HeadsResult {
   std::string task;                          // the run's task; empty for a Hugging Face model
   std::int64_t length = 0, samples = 0;
   double tau = 0;
-  std::vector<CheckpointHeads> checkpoints;  // in training order
+  AttentionPath attention = AttentionPath::kDense;  // the path the plan chose
+  std::vector<CheckpointHeads> checkpoints;         // in training order
   double seconds = 0;
 
   // "L3" (or "L3.h1" when with_head) of the last checkpoint's heads with that label.
@@ -48,7 +52,7 @@ struct HeadsResult {
 
 HeadsResult measure_heads(const HeadsOptions& options);
 
-// {"source", "task"?, "length", "samples", "tau", "layer_index": "0-based",
+// {"source", "task"?, "length", "samples", "tau", "attention", "layer_index": "0-based",
 //  "checkpoints": [{"step", "file", "heads": [{"layer", "head", "positional", "symbolic",
 //  "gap", "label"}]}], "final": {"positional": [...], "symbolic": [...]}, "seconds"}.
 nlohmann::json to_json(const HeadsResult& result);

@@ -60,6 +60,8 @@ void require_memory(double bytes_needed, const std::string& what, const std::str
 }
 
 double memory_budget_bytes(double budget_gb) {
+  if (!(budget_gb >= 0))
+    throw std::invalid_argument("--memory-budget must be >= 0 GB (0: what the machine has)");
   if (budget_gb > 0) return budget_gb * 1e9;
   return static_cast<double>(available_memory_bytes());
 }

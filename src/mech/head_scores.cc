@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <tuple>
+#include <utility>
 
 namespace posbias {
 
@@ -12,60 +15,122 @@ std::string head_label(double positional, double symbolic, double gap) {
   return "mixed";
 }
 
-SwapAttention swap_attention(Attention& attn, const torch::Tensor& x, const PositionContext& pos) {
-  torch::NoGradGuard no_grad;
-  const std::int64_t len = x.size(1), query = len - 1, n = len - 1;
+namespace {
+
+// What every tile of the swap needs: the query's rotated vector placed at each position
+// (R_pᵀ q), the key contents, the query's bias row, and the original row's exponentials.
+struct SwapContext {
+  torch::Tensor qp, k, bias;  // [B, H, L, E], [B, H, L, E], [H or 1, L, 1] (the input's dtype)
+  torch::Tensor shift;        // [B, H, 1]: the original row's largest logit (double)
+  torch::Tensor ed;           // [B, H, L]: exp(original logit − shift) (double)
+  torch::Tensor z;            // [B, H, 1]: their sum
+  double scale = 1;
+};
+
+SwapContext swap_context(Attention& attn, const torch::Tensor& x, const PositionContext& pos) {
+  const std::int64_t len = x.size(1), query = len - 1;
   const auto raw = attn->project(x, pos, /*rotate=*/false);  // [B, H, L, E]
-  const double scale = 1.0 / std::sqrt(static_cast<double>(attn->head_dim));
-  // R_pᵀ q for every position p, q being the query's rotated vector.
+  SwapContext c;
+  c.scale = 1.0 / std::sqrt(static_cast<double>(attn->head_dim));
   torch::Tensor q_at = raw.q;
   if (pos.rotary > 0) q_at = apply_rotary(raw.q, pos);
-  torch::Tensor qp = q_at.select(2, query).unsqueeze(2).expand_as(raw.q).contiguous();
-  if (pos.rotary > 0) qp = apply_rotary(qp, pos, /*inverse=*/true);
-  const auto bias =  // [H or 1, L(p), 1]
-      pos.score.tile(query, 1, 0, len).transpose(1, 2).to(raw.q.scalar_type());
-  // M[b, h, p, m]: the logit of key content m placed at position p.
-  const auto m = (torch::matmul(qp, raw.k.transpose(-1, -2)) * scale + bias).to(torch::kFloat64);
-  const auto diag = m.diagonal(0, -2, -1);  // [B, H, L] the original logits
-  const auto shift = std::get<0>(diag.max(-1, /*keepdim=*/true));
-  const auto e = torch::exp(m - shift.unsqueeze(-1));
-  const auto ed = e.diagonal(0, -2, -1);  // [B, H, L]
-  const auto z = ed.sum(-1, /*keepdim=*/true);
-  SwapAttention s;
-  s.a = ed / z;
-  const auto en = e.narrow(2, 0, n).narrow(3, 0, n);  // [B, H, n, n]
-  const auto ei = ed.narrow(2, 0, n);
+  c.qp = q_at.select(2, query).unsqueeze(2).expand_as(raw.q).contiguous();
+  if (pos.rotary > 0) c.qp = apply_rotary(c.qp, pos, /*inverse=*/true);
+  c.k = raw.k;
+  c.bias = pos.score.tile(query, 1, 0, len).transpose(1, 2).to(raw.q.scalar_type());
+  // M's diagonal, the original logits: O(L) products, not the [L, L] matrix.
+  const auto diag = ((c.qp * c.k).sum(-1) * c.scale + c.bias.squeeze(-1)).to(torch::kFloat64);
+  c.shift = std::get<0>(diag.max(-1, /*keepdim=*/true));
+  c.ed = torch::exp(diag - c.shift);
+  c.z = c.ed.sum(-1, /*keepdim=*/true);
+  return c;
+}
+
+// exp(M[p, m] − shift) for positions p0.. (np of them) and key contents m0.. (nm).
+torch::Tensor swap_exp(const SwapContext& c, std::int64_t p0, std::int64_t np, std::int64_t m0,
+                       std::int64_t nm) {
+  const auto m =
+      torch::matmul(c.qp.narrow(2, p0, np), c.k.narrow(2, m0, nm).transpose(-1, -2)) * c.scale +
+      c.bias.narrow(1, p0, np);
+  return torch::exp(m.to(torch::kFloat64) - c.shift.unsqueeze(-1));
+}
+
+// a'_i and a'_j for i in i0.. (ni) and j in j0.. (nj): [B, H, ni, nj] each.
+std::pair<torch::Tensor, torch::Tensor> swap_tile(const SwapContext& c, std::int64_t i0,
+                                                  std::int64_t ni, std::int64_t j0,
+                                                  std::int64_t nj) {
+  const auto e_ij = swap_exp(c, i0, ni, j0, nj);                    // content j placed at i
+  const auto e_ji = swap_exp(c, j0, nj, i0, ni).transpose(-1, -2);  // content i placed at j
+  const auto ei = c.ed.narrow(2, i0, ni).unsqueeze(-1), ej = c.ed.narrow(2, j0, nj).unsqueeze(-2);
   // The denominator without keys i and j (clamped: rounding must not make it negative).
-  const auto rest = (z.unsqueeze(-1) - ei.unsqueeze(-1) - ei.unsqueeze(-2)).clamp_min(0.0);
-  const auto z_swapped = rest + en + en.transpose(-1, -2);
-  s.swapped_i = en / z_swapped;
-  s.swapped_j = en.transpose(-1, -2) / z_swapped;
+  const auto rest = (c.z.unsqueeze(-1) - ei - ej).clamp_min(0.0);
+  const auto z_swapped = rest + e_ij + e_ji;
+  return {e_ij / z_swapped, e_ji / z_swapped};
+}
+
+}  // namespace
+
+SwapAttention swap_attention(Attention& attn, const torch::Tensor& x, const PositionContext& pos) {
+  torch::NoGradGuard no_grad;
+  const SwapContext c = swap_context(attn, x, pos);
+  const std::int64_t n = x.size(1) - 1;
+  SwapAttention s;
+  s.a = c.ed / c.z;
+  std::tie(s.swapped_i, s.swapped_j) = swap_tile(c, 0, n, 0, n);
   return s;
 }
 
 std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tensor& x,
-                                             const PositionContext& pos, double tau) {
+                                             const PositionContext& pos, double tau,
+                                             std::int64_t tile) {
   torch::NoGradGuard no_grad;
   const std::int64_t b = x.size(0), n = x.size(1) - 1, heads = attn->heads;
   if (n < 2)
     throw std::invalid_argument("head scores need at least 3 positions (2 before the query)");
-  const SwapAttention s = swap_attention(attn, x, pos);
-  const auto a = s.a.narrow(2, 0, n);
-  const auto ai = a.unsqueeze(-1), aj = a.unsqueeze(-2);  // [B, H, n, 1], [B, H, 1, n]
-  const auto& pi = s.swapped_i;
-  const auto& pj = s.swapped_j;
-  const auto norms =
-      (torch::sqrt(ai * ai + aj * aj) * torch::sqrt(pi * pi + pj * pj)).clamp_min(1e-300);
-  const auto positional = (pi * ai + pj * aj) / norms;
-  const auto symbolic = (pi * aj + pj * ai) / norms;
-  const auto gap = (ai - aj).abs();
-  // Pairs i < j only; weights softmax(gap / τ) over them, per sample and head.
-  const auto upper = torch::ones({n, n}, torch::kBool).triu(1);
-  const auto logits =
-      (gap / tau).masked_fill(upper.logical_not(), -std::numeric_limits<double>::infinity());
-  const auto w = torch::softmax(logits.view({b, heads, n * n}), -1).view({b, heads, n, n});
-  auto weighted = [&](const torch::Tensor& t) { return (w * t).sum({-2, -1}).mean(0); };  // [H]
-  const auto pos_h = weighted(positional), sym_h = weighted(symbolic), gap_h = weighted(gap);
+  if (tile <= 0) {
+    const double per_cell = 12.0 * 8.0 * static_cast<double>(b * heads);
+    tile = std::max<std::int64_t>(
+        16, static_cast<std::int64_t>(std::sqrt(kHeadScoreTileBytes / per_cell)));
+  }
+  tile = std::min(tile, n);
+  const SwapContext c = swap_context(attn, x, pos);
+  const auto a = c.ed / c.z;
+  // The pair weights softmax(gap / τ) over pairs i < j, accumulated tile by tile with a running
+  // maximum (an online softmax), per sample and head.
+  const auto opts = torch::TensorOptions().dtype(torch::kFloat64);
+  auto top = torch::full({b, heads}, -std::numeric_limits<double>::infinity(), opts);
+  auto wsum = torch::zeros({b, heads}, opts);
+  auto pos_sum = torch::zeros({b, heads}, opts), sym_sum = torch::zeros({b, heads}, opts),
+       gap_sum = torch::zeros({b, heads}, opts);
+  const auto index = torch::arange(n, torch::TensorOptions().dtype(torch::kLong));
+  for (std::int64_t i0 = 0; i0 < n; i0 += tile) {
+    const std::int64_t ni = std::min(tile, n - i0);
+    for (std::int64_t j0 = i0; j0 < n; j0 += tile) {
+      const std::int64_t nj = std::min(tile, n - j0);
+      if (j0 == i0 && ni < 2) continue;  // no pair i < j in this tile
+      const auto [pi, pj] = swap_tile(c, i0, ni, j0, nj);
+      const auto ai = a.narrow(2, i0, ni).unsqueeze(-1), aj = a.narrow(2, j0, nj).unsqueeze(-2);
+      const auto norms =
+          (torch::sqrt(ai * ai + aj * aj) * torch::sqrt(pi * pi + pj * pj)).clamp_min(1e-300);
+      const auto positional = (pi * ai + pj * aj) / norms;
+      const auto symbolic = (pi * aj + pj * ai) / norms;
+      const auto gap = (ai - aj).abs();
+      const auto upper =
+          index.narrow(0, i0, ni).unsqueeze(1) < index.narrow(0, j0, nj).unsqueeze(0);
+      const auto logits =
+          (gap / tau).masked_fill(upper.logical_not(), -std::numeric_limits<double>::infinity());
+      const auto new_top = torch::maximum(top, logits.amax({-2, -1}));
+      const auto rescale = torch::exp(top - new_top);
+      const auto w = torch::exp(logits - new_top.unsqueeze(-1).unsqueeze(-1));
+      wsum = wsum * rescale + w.sum({-2, -1});
+      pos_sum = pos_sum * rescale + (w * positional).sum({-2, -1});
+      sym_sum = sym_sum * rescale + (w * symbolic).sum({-2, -1});
+      gap_sum = gap_sum * rescale + (w * gap).sum({-2, -1});
+      top = new_top;
+    }
+  }
+  const auto pos_h = (pos_sum / wsum).mean(0), sym_h = (sym_sum / wsum).mean(0),
+             gap_h = (gap_sum / wsum).mean(0);  // [H]
   std::vector<HeadScore> out;
   for (std::int64_t h = 0; h < heads; ++h) {
     HeadScore hs;
@@ -80,6 +145,12 @@ std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tenso
   return out;
 }
 
+std::int64_t head_score_batch(const ModelConfig& cfg, std::int64_t length) {
+  const double cells =
+      static_cast<double>(cfg.heads) * static_cast<double>(length) * static_cast<double>(length);
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(1e7 / cells), 1, 64);
+}
+
 std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids, double tau,
                                    std::int64_t batch) {
   torch::NoGradGuard no_grad;
@@ -87,11 +158,7 @@ std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
   model->eval();
   const std::int64_t total = ids.size(0);
   const auto& cfg = model->config();
-  if (batch <= 0) {
-    const double cells = static_cast<double>(cfg.heads) * static_cast<double>(ids.size(1)) *
-                         static_cast<double>(ids.size(1));
-    batch = std::clamp<std::int64_t>(static_cast<std::int64_t>(1e7 / cells), 1, 64);
-  }
+  if (batch <= 0) batch = head_score_batch(cfg, ids.size(1));
   // Sums over samples per (layer, head), then the mean.
   std::vector<HeadScore> sums(static_cast<std::size_t>(cfg.layers * cfg.heads));
   for (std::int64_t begin = 0; begin < total; begin += batch) {

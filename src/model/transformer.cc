@@ -378,8 +378,10 @@ ActivationCache TransformerImpl::run_with_cache(
       put(p + "attn.hook_rot_k", [&] { return kv_layout(b.attn.k); });
     }
     put(p + "attn.hook_attn_scores", [&] {
-      return torch::matmul(b.attn.q, b.attn.k.transpose(-1, -2)) * scale +
-             fc.pos.score.tile(0, length, 0, length).to(x.scalar_type());
+      const torch::Tensor bias = fc.pos.bias.defined()
+                                     ? fc.pos.bias  // the dense path's, built once per forward
+                                     : fc.pos.score.tile(0, length, 0, length).to(x.scalar_type());
+      return torch::matmul(b.attn.q, b.attn.k.transpose(-1, -2)) * scale + bias;
     });
     put(p + "attn.hook_pattern", [&] { return b.attn.pattern; });
     put(p + "attn.hook_z", [&] { return b.attn.z.view({batch, length, heads, head_dim}); });

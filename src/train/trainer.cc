@@ -144,8 +144,6 @@ namespace {
 // A training step's peak (weights, gradients, AdamW moments, autograd's activations) on the
 // dense path, else the blockwise one; refused in one line when neither fits the budget.
 AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& options) {
-  if (!(options.memory_budget_gb >= 0))
-    throw std::invalid_argument("--memory-budget must be >= 0 GB (0: what the machine has)");
   const ModelConfig cfg = c.model_config();
   auto bytes = [&](AttentionPath a) {
     return training_step_bytes(cfg, c.local_batch(), c.length, a);

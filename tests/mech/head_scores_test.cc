@@ -174,6 +174,33 @@ TEST(HeadScores, LabelsFollowTheThresholds) {
   EXPECT_EQ(head_label(0.99, 0.0, 0.001), "uniform");
 }
 
+TEST(HeadScores, PairTilesEqualOneTile) {
+  // Tiles of 7 over 39 pairs' rows: partial tiles, diagonal tiles and the online softmax. In
+  // double precision, so that only the order of the sums differs.
+  torch::manual_seed(11);
+  for (const Case c :
+       {Case{Family::kQwen2, PosEncoding::kRope}, Case{Family::kGpt2, PosEncoding::kAlibi}}) {
+    const ModelConfig cfg = small(c.family, c.pos);
+    Attention attn(cfg);
+    attn->to(torch::kFloat64);
+    torch::NoGradGuard no_grad;
+    for (auto& p : attn->parameters()) p.normal_(0.0, 0.4);
+    const std::int64_t len = 40;
+    const PositionContext pos = make_position_context(cfg, len, torch::kFloat64);
+    const auto x = torch::randn({2, len, cfg.d_model}, torch::kFloat64);
+    for (double tau : {kHeadScoreTau, 0.05}) {
+      const auto whole = score_attention_heads(attn, x, pos, tau, /*tile=*/len);
+      const auto tiled = score_attention_heads(attn, x, pos, tau, /*tile=*/7);
+      ASSERT_EQ(whole.size(), tiled.size());
+      for (std::size_t h = 0; h < whole.size(); ++h) {
+        EXPECT_NEAR(whole[h].positional, tiled[h].positional, 1e-12) << to_string(c.family);
+        EXPECT_NEAR(whole[h].symbolic, tiled[h].symbolic, 1e-12) << to_string(c.family);
+        EXPECT_NEAR(whole[h].gap, tiled[h].gap, 1e-12) << to_string(c.family);
+      }
+    }
+  }
+}
+
 TEST(HeadScores, ModelScoresCoverEveryLayerAndHead) {
   ModelConfig cfg = small(Family::kGptj, PosEncoding::kRope);
   cfg.layers = 3;
@@ -193,6 +220,27 @@ TEST(HeadScores, ModelScoresCoverEveryLayerAndHead) {
   const auto whole = score_heads(model, ids, kHeadScoreTau, /*batch=*/64);
   for (std::size_t k = 0; k < scores.size(); ++k)
     EXPECT_NEAR(scores[k].symbolic, whole[k].symbolic, 1e-9);
+}
+
+TEST(HeadScores, BlockwiseAttentionGivesTheDenseScores) {
+  // Past 128 keys the blockwise forward runs several key tiles; the block inputs it leaves for
+  // the scores must be the dense path's.
+  for (const Case c :
+       {Case{Family::kQwen2, PosEncoding::kRope}, Case{Family::kGpt2, PosEncoding::kLearned}}) {
+    ModelConfig cfg = small(c.family, c.pos);
+    cfg.layers = 2;
+    cfg.max_positions = 512;
+    Transformer model(cfg);
+    model->init_weights(2);
+    const auto ids = torch::randint(cfg.vocab, {2, 300});
+    const auto dense = score_heads(model, ids, 0.05);
+    model->set_attention(AttentionPath::kBlockwise);
+    const auto blockwise = score_heads(model, ids, 0.05);
+    for (std::size_t k = 0; k < dense.size(); ++k) {
+      EXPECT_NEAR(dense[k].positional, blockwise[k].positional, 1e-5) << to_string(c.family);
+      EXPECT_NEAR(dense[k].symbolic, blockwise[k].symbolic, 1e-5) << to_string(c.family);
+    }
+  }
 }
 
 }  // namespace

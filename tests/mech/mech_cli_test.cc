@@ -64,7 +64,9 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
   EXPECT_TRUE(fs::exists(run / "disc.png"));
 
   expect_usage_error("heads --run " + run.string() + " --samples 0", "--samples");
-  expect_usage_error("heads --run " + run.string() + " --length 20000", "needs about");
+  expect_usage_error(
+      "heads --run " + run.string() + " --length 20000 --attention dense --memory-budget 1",
+      "use --attention blockwise");
   expect_usage_error("heads --run " + run.string() + " --checkpoints some", "--checkpoints");
   expect_usage_error("discrepancy --run " + run.string() + " --heads 7.0", "--heads");
   expect_usage_error("discrepancy --run " + run.string() + " --lengths 17,1", "--lengths");

@@ -21,6 +21,7 @@ void require_memory(double bytes_needed, const std::string& what, const std::str
 
 // What a command may plan for: `budget_gb` (its --memory-budget) when positive, else the bytes
 // this machine has available; 0 when neither is known (nothing is refused).
+// std::invalid_argument for a negative or NaN budget.
 double memory_budget_bytes(double budget_gb);
 // The same refusal against a budget: "... needs about N GB of memory, the memory budget is M GB
 // (--memory-budget); <hint>" when given, the machine's wording otherwise.

@@ -49,15 +49,20 @@ struct SwapAttention {
 SwapAttention swap_attention(Attention& attn, const torch::Tensor& x, const PositionContext& pos);
 
 // Scores of every head of one attention layer, averaged over the batch; layer = -1 in the
-// results (the caller knows it).
+// results (the caller knows it). The pairs are visited in [B, H, tile, tile] tiles with the
+// pair weights' softmax accumulated online, so memory is O(L·tile), not O(L²); tile = 0 picks
+// one that keeps a tile's working set near 256 MB (one tile at the hop models' lengths).
 std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tensor& x,
-                                             const PositionContext& pos,
-                                             double tau = kHeadScoreTau);
+                                             const PositionContext& pos, double tau = kHeadScoreTau,
+                                             std::int64_t tile = 0);
 
 // Every layer and head of a model on token ids [B, L] (eval mode, no gradients; the model's
-// training mode is restored). Samples are scored `batch` at a time; 0 picks a batch that keeps
-// each [batch, H, L, L] double tensor near 10M entries (64 at the hop models' L = 17, 1 for
-// GPT-2 at L = 1024).
+// training mode is restored), through the model's attention path (dense or blockwise) with only
+// each block's input kept. Samples are scored `batch` at a time; 0 picks a batch that keeps
+// [batch, H, L, L] near 10M entries (64 at the hop models' L = 17, 1 from GPT-2 at L = 1024).
+std::int64_t head_score_batch(const ModelConfig& cfg, std::int64_t length);
+// A pair tile's working set in score_attention_heads (the memory plan adds it to the forward's).
+inline constexpr double kHeadScoreTileBytes = 256e6;
 std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
                                    double tau = kHeadScoreTau, std::int64_t batch = 0);
 
