@@ -110,6 +110,30 @@ double exponent(const std::vector<double>& x, const std::vector<double>& y) {
   return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
+// The exponent p of y = a + b·x^p (least squares in y; a and b solved for each p on a grid of
+// 0.001 over [0.25, 3]): the growth of memory above what does not depend on L (the process,
+// libtorch, the weights), without the bias of fitting y − y(x₀) against x.
+double exponent_with_intercept(const std::vector<double>& x, const std::vector<double>& y) {
+  const double n = static_cast<double>(x.size());
+  double best = NAN, best_sse = INFINITY;
+  for (int k = 250; k <= 3000; ++k) {
+    const double p = k / 1000.0;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const double u = std::pow(x[i], p);
+      sx += u, sy += y[i], sxx += u * u, sxy += u * y[i];
+    }
+    const double b = (n * sxy - sx * sy) / (n * sxx - sx * sx), a = (sy - b * sx) / n;
+    double sse = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const double r = y[i] - a - b * std::pow(x[i], p);
+      sse += r * r;
+    }
+    if (b > 0 && sse < best_sse) best = p, best_sse = sse;
+  }
+  return best;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -122,14 +146,19 @@ int main(int argc, char** argv) {
   std::string csv = "path,length,seconds,peak_rss_mb\n";
   posbias::Figure fig;
   fig.width = 1100;
-  posbias::Panel time{"time of one profile", "L (tokens)", "seconds"},
-      memory{"peak RSS", "L (tokens)", "MB"};
+  posbias::Panel time, memory;
+  time.title = "time of one profile";
+  memory.title = "peak RSS";
+  time.xlabel = memory.xlabel = "L (tokens)";
+  time.ylabel = "seconds";
+  memory.ylabel = "MB";
   time.log_x = memory.log_x = true;
   time.log10_y = memory.log10_y = true;
   time.key = memory.key = "top left";
   for (const std::string path : {"blockwise", "dense"}) {
     std::vector<double> l, s, m;
-    posbias::Series ts{path}, ms{path};
+    posbias::Series ts, ms;
+    ts.title = ms.title = path;
     ts.style = ms.style = "linespoints";
     for (long length : o.lengths) {
       if (path == "dense" && length > o.dense_max) continue;
@@ -154,15 +183,10 @@ int main(int argc, char** argv) {
     if (l.size() >= 2) {
       pj["time_exponent"] = exponent(l, s);
       pj["memory_exponent"] = exponent(l, m);
-      // The memory that grows with L: peak RSS above the shortest length's (the process,
-      // libtorch and the weights).
-      std::vector<double> lg, grown;
-      for (std::size_t i = 1; i < l.size(); ++i) {
-        if (m[i] > m[0]) lg.push_back(l[i]), grown.push_back(m[i] - m[0]);
-      }
-      if (lg.size() >= 2) pj["grown_memory_exponent"] = exponent(lg, grown);
-      std::printf("%-9s time ∝ L^%.2f, peak RSS ∝ L^%.2f\n", path.c_str(), exponent(l, s),
-                  exponent(l, m));
+      if (l.size() >= 3) pj["memory_exponent_with_intercept"] = exponent_with_intercept(l, m);
+      std::printf("%-9s time ∝ L^%.2f, peak RSS ∝ L^%.2f, peak RSS = a + b·L^%.2f\n", path.c_str(),
+                  exponent(l, s), exponent(l, m),
+                  l.size() >= 3 ? exponent_with_intercept(l, m) : NAN);
     }
     result["paths"][path] = pj;
     time.series.push_back(ts);
