@@ -34,7 +34,8 @@ struct Options {
 struct Point {
   long length = 0;
   bool ok = false;
-  double seconds = 0, peak_rss_mb = 0;
+  double seconds = 0, peak_rss_mb = 0, planned_mb = 0;  // planned: the memory plan's estimate
+  bool checkpoint = false;                              // the plan kept only block inputs
   std::string note;
 };
 
@@ -96,6 +97,8 @@ Point measure(const Options& o, const std::string& path, long length) {
   p.ok = true;
   p.seconds = j["seconds"].get<double>();
   p.peak_rss_mb = j["peak_rss_mb"].get<double>();
+  p.planned_mb = j["measurement"]["planned_bytes"].get<double>() / 1e6;
+  p.checkpoint = j["measurement"]["activation_checkpointing"].get<bool>();
   return p;
 }
 
@@ -143,7 +146,7 @@ int main(int argc, char** argv) {
                         {"d_model", o.d_model},  {"heads", o.heads},
                         {"probes", o.probes},    {"paths", nlohmann::json::object()},
                         {"method", "hutchinson"}};
-  std::string csv = "path,length,seconds,peak_rss_mb\n";
+  std::string csv = "path,length,seconds,peak_rss_mb,planned_mb,activation_checkpointing\n";
   posbias::Figure fig;
   fig.width = 1100;
   posbias::Panel time, memory;
@@ -156,7 +159,7 @@ int main(int argc, char** argv) {
   time.log10_y = memory.log10_y = true;
   time.key = memory.key = "top left";
   for (const std::string path : {"blockwise", "dense"}) {
-    std::vector<double> l, s, m;
+    std::vector<double> l, s, m, planned;
     posbias::Series ts, ms;
     ts.title = ms.title = path;
     ts.style = ms.style = "linespoints";
@@ -165,7 +168,9 @@ int main(int argc, char** argv) {
       const Point p = measure(o, path, length);
       std::printf("%-9s L %6ld  %s\n", path.c_str(), length,
                   p.ok ? (std::to_string(p.seconds) + " s, peak RSS " +
-                          std::to_string(static_cast<long>(p.peak_rss_mb)) + " MB")
+                          std::to_string(static_cast<long>(p.peak_rss_mb)) + " MB (planned " +
+                          std::to_string(static_cast<long>(p.planned_mb)) + " MB" +
+                          (p.checkpoint ? ", checkpointed)" : ")"))
                              .c_str()
                        : ("not run: " + p.note).c_str());
       std::fflush(stdout);
@@ -174,12 +179,14 @@ int main(int argc, char** argv) {
       l.push_back(static_cast<double>(length));
       s.push_back(p.seconds);
       m.push_back(p.peak_rss_mb);
+      planned.push_back(p.planned_mb);
       ts.x.push_back(static_cast<double>(length)), ts.y.push_back(std::log10(p.seconds));
       ms.x.push_back(static_cast<double>(length)), ms.y.push_back(std::log10(p.peak_rss_mb));
       csv += path + "," + std::to_string(length) + "," + std::to_string(p.seconds) + "," +
-             std::to_string(p.peak_rss_mb) + "\n";
+             std::to_string(p.peak_rss_mb) + "," + std::to_string(p.planned_mb) + "," +
+             (p.checkpoint ? "true" : "false") + "\n";
     }
-    nlohmann::json pj{{"lengths", l}, {"seconds", s}, {"peak_rss_mb", m}};
+    nlohmann::json pj{{"lengths", l}, {"seconds", s}, {"peak_rss_mb", m}, {"planned_mb", planned}};
     if (l.size() >= 2) {
       pj["time_exponent"] = exponent(l, s);
       pj["memory_exponent"] = exponent(l, m);

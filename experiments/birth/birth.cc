@@ -29,7 +29,9 @@
 namespace posbias {
 namespace {
 
-constexpr std::int64_t kMaxLength = 65536;
+// Past 2^20 tokens even one probe's cotangent of a small model outgrows a workstation; below,
+// the memory plan decides.
+constexpr std::int64_t kMaxLength = std::int64_t{1} << 20;
 // The rollout keeps every layer's [q, q] attention (float64) over the seeds.
 constexpr double kMaxRolloutBytes = 1024.0 * 1024 * 1024;
 

@@ -206,6 +206,8 @@ TEST(Cli, BirthBadInput) {
   expect_usage_error("birth --memory-budget -1", "--memory-budget");
   expect_usage_error("birth --attention sparse", "auto, dense or blockwise");
   expect_usage_error("birth --length 10000000", "--length");
+  expect_usage_error("birth --arch gpt2 --length 1000000 --method hutchinson --memory-budget 8",
+                     "needs about");
   expect_usage_error("birth --resume", "--resume needs --json");
   const auto dir = std::filesystem::temp_directory_path() /
                    ("posbias_cli_hostile_" + std::to_string(::getpid()));
