@@ -426,33 +426,35 @@ void add_entropy_ratios(const torch::Tensor& entropy, double& total, std::int64_
   count += ent.numel();
 }
 
+// −Σ_j P_ij·log P_ij of every row of a dense pattern [..., L, L]: [..., L].
+torch::Tensor pattern_entropy(const torch::Tensor& pattern) {
+  const auto p = pattern.to(torch::kFloat64);
+  return -(p * torch::log(p.clamp_min(1e-300))).sum(-1);
+}
+
 }  // namespace
 
 double attention_entropy_ratio(const std::vector<torch::Tensor>& patterns) {
   double total = 0;
   std::int64_t count = 0;
-  for (const auto& t : patterns) {
-    const auto p = t.to(torch::kFloat64);  // [B, H, L, L]
-    add_entropy_ratios(-(p * torch::log(p.clamp_min(1e-300))).sum(-1), total, count);
-  }
+  for (const auto& t : patterns) add_entropy_ratios(pattern_entropy(t), total, count);
   return count > 0 ? total / static_cast<double>(count) : std::nan("");
 }
 
+// Block by block, so that a checkpointed cache holds one recomputed block at a time.
 double attention_entropy_ratio(const ForwardCache& cache) {
-  std::vector<torch::Tensor> patterns;
   double total = 0;
   std::int64_t count = 0;
   for (std::size_t l = 0; l < cache.layers(); ++l) {
     const BlockCache b = cache.block(l);
     if (b.attn.pattern.defined()) {
-      patterns.push_back(b.attn.pattern);
+      add_entropy_ratios(pattern_entropy(b.attn.pattern), total, count);
       continue;
     }
     const double scale = 1.0 / std::sqrt(static_cast<double>(b.attn.q.size(-1)));
     add_entropy_ratios(attention_entropy(b.attn.q, b.attn.k, b.attn.lse, cache.pos.score, scale),
                        total, count);
   }
-  if (!patterns.empty()) return attention_entropy_ratio(patterns);
   return count > 0 ? total / static_cast<double>(count) : std::nan("");
 }
 
