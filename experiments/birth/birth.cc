@@ -400,12 +400,28 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
       "birth (" + std::to_string(samples) + " seeds × " + std::to_string(blocks) + " layers)",
       samples * blocks, journaled * blocks);
   std::int64_t units = 0;
-  js.on_block = [&] { progress.update(++units); };
+  // Each block's attention entropy and branch strength, read while the backward holds the
+  // block's cache (a checkpointed block is then recomputed once, not three times); blocks the
+  // backward did not visit are read from the cache afterwards.
+  std::vector<EntropyRatioSum> entropy_sums;
+  std::vector<bool> read;
+  BranchStrength strength;
+  std::uint64_t seed = 0;
+  auto read_block = [&](std::size_t l, const BlockCache& block, const PositionContext& pos) {
+    entropy_sums[l] = attention_entropy_ratio_sum(block, pos);
+    read_branch_strength(*model->layers[l], block, l, seed, strength);
+    read[l] = true;
+  };
+  ForwardCache cache;
+  js.on_block = [&](std::size_t l, const BlockCache& block) {
+    read_block(l, block, cache.pos);
+    progress.update(++units);
+  };
   std::vector<double> entropies;
   // [q, q] per layer, summed over all seeds and over the even ones (the comparison's fit half)
   std::vector<torch::Tensor> attention_sum, attention_even;
   for (int s = 0; s < samples; ++s) {
-    const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(s);
+    seed = o.seed + static_cast<std::uint64_t>(s);
     if (!checkpoint) model->init_weights(seed);
     auto gen = at::detail::createCPUGenerator(seed + 0x9e3779b9ULL);
     torch::Tensor x;
@@ -425,7 +441,10 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
       }
     }
     js.probe_seed = seed;
-    ForwardCache cache;
+    cache = ForwardCache();
+    entropy_sums.assign(model->layers.size(), {});
+    read.assign(model->layers.size(), false);
+    strength = BranchStrength();
     torch::Tensor p;
     const std::vector<double>* finished = nullptr;  // this seed's profile from the journal
     if (journal && journal->done().count(s) != 0) finished = &journal->done().at(s);
@@ -438,14 +457,20 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
     } else {
       p = jacobian_profile(model, x, js, &cache);
     }
-    if (js.method != JacobianMethod::kAutogradLoop)
-      entropies.push_back(attention_entropy_ratio(cache));
     const std::int64_t q = o.query == 0 ? x.size(1) : o.query;
     if (cache.blocks.empty()) {  // the autograd loop keeps no cache
       torch::NoGradGuard no_grad;
       model->forward_embeddings(x, &cache);
     }
-    r.strength_seeds.push_back(branch_strength(model, cache, seed));
+    for (std::size_t l = 0; l < read.size(); ++l)
+      if (!read[l]) read_block(l, cache.block(l), cache.pos);
+    if (js.method != JacobianMethod::kAutogradLoop) {
+      EntropyRatioSum sum;  // in layer order, whatever order the blocks were read in
+      for (const auto& b : entropy_sums) sum.total += b.total, sum.count += b.count;
+      entropies.push_back(sum.count > 0 ? sum.total / static_cast<double>(sum.count)
+                                        : std::nan(""));
+    }
+    r.strength_seeds.push_back(std::move(strength));
     if (keep_attention) {
       const auto layers = mean_attention(cache);
       for (std::size_t l = 0; l < layers.size(); ++l) {

@@ -1,5 +1,6 @@
 #include "posbias/model/branch_strength.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -68,42 +69,52 @@ std::string to_string(AlphaEstimator e) {
   return "?";
 }
 
+void read_branch_strength(const BlockImpl& block, const BlockCache& bc, std::size_t layer,
+                          std::uint64_t probe_seed, BranchStrength& out) {
+  torch::NoGradGuard no_grad;
+  const std::size_t size = std::max(out.jacobian.size(), layer + 1);
+  out.jacobian.resize(size), out.forward.resize(size);
+  out.key_gain.resize(size), out.stay_gain.resize(size);
+  const auto& x = bc.resid_pre;
+  const double d = static_cast<double>(x.size(-1));
+  const auto g2 =
+      norm_composed_frobenius2(value_output_matrix(*block.attn), *block.ln1, bc.ln1) / d;
+  const double g = std::sqrt(g2.mean().item<double>());
+  out.key_gain[layer] = relative_gains(g2);
+  // Gaussian probes v through the MLP half, E‖vᵀT‖² = ‖T‖²_F: one at a time, so that a long
+  // sequence holds one probe's [L, D] rows (the MLP half itself runs in position slices).
+  constexpr int kProbes = 8;
+  auto gen = at::detail::createCPUGenerator((probe_seed ^ 0x5eedb4a9cULL) +
+                                            0x9e3779b97f4a7c15ULL * (layer + 1));
+  const auto sq = torch::zeros({x.size(1)}, x.options().dtype(torch::kFloat64));  // Σ over probes
+  for (int k = 0; k < kProbes; ++k) {
+    const auto v = at::normal(0.0, 1.0, {1, 1, x.size(1), x.size(2)}, gen).to(x.scalar_type());
+    auto t = block.mlp_half_sliced(bc, v);
+    if (block.parallel) t = block.ln1->backward(bc.ln1, t);
+    sq.add_(t[0][0].to(torch::kFloat64).pow(2).sum(-1));
+  }
+  double s = 1.0;
+  std::vector<double> stay(static_cast<std::size_t>(x.size(1)), 1.0);
+  if (!block.parallel) {  // T_i = I + J_mlp·J_norm2, on every path through position i
+    stay = relative_gains(sq);
+  } else {  // the MLP beside the identity path: s² = 1 + ‖J_mlp·J_norm‖²_F / d
+    s = std::sqrt(1.0 + sq.mean().item<double>() / kProbes / d);
+  }
+  out.stay_gain[layer] = std::move(stay);
+  out.jacobian[layer] = g / (s + g);
+  const auto a = bc.attn_out[0].to(torch::kFloat64).norm(2, -1);
+  const auto xn = x[0].to(torch::kFloat64).norm(2, -1);
+  out.forward[layer] = (a / (xn + a)).mean().item<double>();
+}
+
 BranchStrength branch_strength(const Transformer& model, const ForwardCache& cache,
                                std::uint64_t probe_seed) {
-  torch::NoGradGuard no_grad;
   const std::size_t layers = model->layers.size();
   if (cache.layers() != layers)
     throw std::logic_error("branch_strength needs the cache of a full forward pass");
   BranchStrength out;
-  auto gen = at::detail::createCPUGenerator(probe_seed ^ 0x5eedb4a9cULL);
-  for (std::size_t l = 0; l < layers; ++l) {
-    const BlockImpl& block = *model->layers[l];
-    const BlockCache bc = cache.block(l);
-    const double d = static_cast<double>(bc.resid_pre.size(-1));
-    const auto g2 =
-        norm_composed_frobenius2(value_output_matrix(*block.attn), *block.ln1, bc.ln1) / d;
-    const double g = std::sqrt(g2.mean().item<double>());
-    out.key_gain.push_back(relative_gains(g2));
-    // Gaussian probes v through the MLP half: E‖vᵀT‖² = ‖T‖²_F.
-    constexpr std::int64_t kProbes = 8;
-    const auto& x = bc.resid_pre;
-    const auto v =
-        at::normal(0.0, 1.0, {kProbes, x.size(0), x.size(1), x.size(2)}, gen).to(x.scalar_type());
-    double s = 1.0;
-    std::vector<double> stay(static_cast<std::size_t>(x.size(1)), 1.0);
-    if (!block.parallel) {  // T_i = I + J_mlp·J_norm2, on every path through position i
-      stay = relative_gains(
-          block.mlp_half_sliced(bc, v).to(torch::kFloat64).pow(2).sum(-1).mean(0)[0]);
-    } else {  // the MLP beside the identity path: s² = 1 + ‖J_mlp·J_norm‖²_F / d
-      const auto back = block.ln1->backward(bc.ln1, block.mlp_half_sliced(bc, v));
-      s = std::sqrt(1.0 + back.to(torch::kFloat64).pow(2).sum(-1).mean().item<double>() / d);
-    }
-    out.stay_gain.push_back(std::move(stay));
-    out.jacobian.push_back(g / (s + g));
-    const auto a = bc.attn_out[0].to(torch::kFloat64).norm(2, -1);
-    const auto xn = x[0].to(torch::kFloat64).norm(2, -1);
-    out.forward.push_back((a / (xn + a)).mean().item<double>());
-  }
+  for (std::size_t l = 0; l < layers; ++l)
+    read_branch_strength(*model->layers[l], cache.block(l), l, probe_seed, out);
   return out;
 }
 

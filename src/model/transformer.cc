@@ -253,22 +253,28 @@ torch::Tensor TransformerImpl::backward_to_input(const ForwardCache& cache,
 
 torch::Tensor TransformerImpl::backward_from_query(const ForwardCache& cache,
                                                    const torch::Tensor& dquery, std::int64_t q,
-                                                   const std::function<void()>& on_block) const {
+                                                   const BlockVisitor& on_block) const {
   torch::NoGradGuard no_grad;  // layers is never empty (validate: 1..1024)
   const auto top = ln_f->backward(cache.final_norm.row(q), dquery.unsqueeze(2));  // [C, B, 1, D]
-  torch::Tensor g =
-      layers.back()->backward_from_row(cache.block(layers.size() - 1), top, q, cache.pos);
-  if (on_block) on_block();
-  for (std::size_t l = layers.size() - 1; l-- > 0;) {
-    g = layers[l]->backward(cache.block(l), g, cache.pos);
-    if (on_block) on_block();
+  const std::size_t last = layers.size() - 1;
+  torch::Tensor g;
+  {
+    const BlockCache c = cache.block(last);
+    g = layers.back()->backward_from_row(c, top, q, cache.pos);
+    if (on_block) on_block(last, c);
+  }
+  for (std::size_t l = last; l-- > 0;) {
+    const BlockCache c = cache.block(l);
+    g = layers[l]->backward(c, g, cache.pos);
+    if (on_block) on_block(l, c);
   }
   return g;
 }
 
-torch::Tensor TransformerImpl::backward_from_query_by_block(
-    const ForwardCache& cache, const torch::Tensor& dquery, std::int64_t q, std::int64_t chunk,
-    const std::function<void()>& on_block) const {
+torch::Tensor TransformerImpl::backward_from_query_by_block(const ForwardCache& cache,
+                                                            const torch::Tensor& dquery,
+                                                            std::int64_t q, std::int64_t chunk,
+                                                            const BlockVisitor& on_block) const {
   torch::NoGradGuard no_grad;
   TORCH_CHECK(dquery.dim() == 3 && dquery.size(1) == 1 && cache.hidden.size(0) == 1 && chunk >= 1,
               "backward_from_query_by_block expects one sequence, dquery [C, 1, D], chunk >= 1");
@@ -290,13 +296,16 @@ torch::Tensor TransformerImpl::backward_from_query_by_block(
   auto chunk_of = [](const torch::Tensor& t, std::int64_t start, std::int64_t n) {
     return t.narrow(1, start, n).transpose(0, 1).unsqueeze(1).contiguous();  // [n, 1, L, D]
   };
-  const BlockCache top_cache = cache.block(layers.size() - 1);
-  for_chunks([&](std::int64_t start, std::int64_t n) {
-    const auto top =
-        ln_f->backward(cache.final_norm.row(q), dquery.narrow(0, start, n).unsqueeze(2));
-    return layers.back()->backward_from_row(top_cache, top, q, cache.pos);
-  });
-  if (on_block) on_block();
+  {
+    const std::size_t last = layers.size() - 1;
+    const BlockCache top_cache = cache.block(last);
+    for_chunks([&](std::int64_t start, std::int64_t n) {
+      const auto top =
+          ln_f->backward(cache.final_norm.row(q), dquery.narrow(0, start, n).unsqueeze(2));
+      return layers.back()->backward_from_row(top_cache, top, q, cache.pos);
+    });
+    if (on_block) on_block(last, top_cache);
+  }
   // Positions per map product: up to 8 (GEMMs of 8·D rows), fewer when the scaled
   // W_proj copies ([n, D, M_fc]) would pass 64 MB per thread (Qwen2-0.5B: one position).
   const std::int64_t m_fc = cfg_.gated_mlp() ? 2 * cfg_.mlp : cfg_.mlp;
@@ -320,7 +329,8 @@ torch::Tensor TransformerImpl::backward_from_query_by_block(
       const auto dy_chunk = block->parallel ? chunk_of(g, start, n) : torch::Tensor();
       return block->finish_backward(c, dy_chunk, chunk_of(half, start, n), cache.pos);
     });
-    if (on_block) on_block();
+    half = torch::Tensor();
+    if (on_block) on_block(l, c);
   }
   return g;
 }
@@ -441,21 +451,27 @@ double attention_entropy_ratio(const std::vector<torch::Tensor>& patterns) {
   return count > 0 ? total / static_cast<double>(count) : std::nan("");
 }
 
+EntropyRatioSum attention_entropy_ratio_sum(const BlockCache& block, const PositionContext& pos) {
+  EntropyRatioSum sum;
+  if (block.attn.pattern.defined()) {
+    add_entropy_ratios(pattern_entropy(block.attn.pattern), sum.total, sum.count);
+    return sum;
+  }
+  const double scale = 1.0 / std::sqrt(static_cast<double>(block.attn.q.size(-1)));
+  add_entropy_ratios(
+      attention_entropy(block.attn.q, block.attn.k, block.attn.lse, pos.score, scale), sum.total,
+      sum.count);
+  return sum;
+}
+
 // Block by block, so that a checkpointed cache holds one recomputed block at a time.
 double attention_entropy_ratio(const ForwardCache& cache) {
-  double total = 0;
-  std::int64_t count = 0;
+  EntropyRatioSum sum;
   for (std::size_t l = 0; l < cache.layers(); ++l) {
-    const BlockCache b = cache.block(l);
-    if (b.attn.pattern.defined()) {
-      add_entropy_ratios(pattern_entropy(b.attn.pattern), total, count);
-      continue;
-    }
-    const double scale = 1.0 / std::sqrt(static_cast<double>(b.attn.q.size(-1)));
-    add_entropy_ratios(attention_entropy(b.attn.q, b.attn.k, b.attn.lse, cache.pos.score, scale),
-                       total, count);
+    const EntropyRatioSum b = attention_entropy_ratio_sum(cache.block(l), cache.pos);
+    sum.total += b.total, sum.count += b.count;
   }
-  return count > 0 ? total / static_cast<double>(count) : std::nan("");
+  return sum.count > 0 ? sum.total / static_cast<double>(sum.count) : std::nan("");
 }
 
 double ActivationCache::attention_entropy_ratio() const {

@@ -2,7 +2,8 @@
 // branch's value path built by autograd from the modules' own forwards, for LayerNorm,
 // RMSNorm with GQA, and GPT-J's parallel block (whose MLP probes are checked against the
 // exact MLP Jacobian); and the positive control: scaling W_O's init by s scales layer 0's
-// gain by exactly s.
+// gain by exactly s. The same readings taken block by block during a checkpointed backward
+// equal the standalone pass.
 #include "posbias/model/branch_strength.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <cmath>
 
 #include "../tiny_model.h"
+#include "posbias/jacobian/jacobian.h"
 
 namespace posbias {
 namespace {
@@ -111,6 +113,58 @@ TEST(BranchStrength, AttentionInitScaleScalesTheFirstLayersGain) {
   for (std::size_t l = 0; l < a1.size(); ++l) {
     EXPECT_LT(aq[l], a1[l]) << l;
     EXPECT_LT(a1[l], a4[l]) << l;
+  }
+}
+
+// What birth reads off each block during a checkpointed backward (the block's recomputed
+// cache, handed to JacobianSpec::on_block) equals the standalone passes over a full cache:
+// every layer visited once, top first, on both backward orders.
+TEST(BranchStrength, ReadingsDuringTheBackwardEqualTheStandalonePass) {
+  for (Family f : {Family::kGpt2, Family::kQwen2, Family::kGptj}) {
+    Transformer m(tiny(f));
+    m->init_weights(4);
+    m->to(torch::kFloat64);
+    m->eval();
+    torch::manual_seed(3);
+    const auto x = torch::randn({1, 12, 16}, torch::kFloat64) * 0.3;
+    ForwardCache full;
+    {
+      torch::NoGradGuard ng;
+      m->forward_embeddings(x, &full);
+    }
+    const BranchStrength want = branch_strength(m, full, 9);
+    const double want_entropy = attention_entropy_ratio(full);
+    for (BackwardOrder order : {BackwardOrder::kByChunk, BackwardOrder::kByBlock}) {
+      JacobianSpec spec;
+      spec.method = JacobianMethod::kHutchinson;
+      spec.probes = 3;
+      spec.checkpoint = true;
+      spec.order = order;
+      BranchStrength got;
+      EntropyRatioSum entropy;
+      std::vector<std::size_t> visited;
+      ForwardCache cache;
+      spec.on_block = [&](std::size_t l, const BlockCache& block) {
+        visited.push_back(l);
+        read_branch_strength(*m->layers[l], block, l, 9, got);
+        const EntropyRatioSum e = attention_entropy_ratio_sum(block, cache.pos);
+        entropy.total += e.total, entropy.count += e.count;
+      };
+      jacobian_profile(m, x, spec, &cache);
+      const std::string name = to_string(f) + (order == BackwardOrder::kByBlock ? " by block" : "");
+      EXPECT_EQ(visited, (std::vector<std::size_t>{2, 1, 0})) << name;
+      EXPECT_TRUE(cache.blocks[0].attn.q.defined() == false) << name;  // checkpointed
+      ASSERT_EQ(got.jacobian.size(), 3U) << name;
+      for (std::size_t l = 0; l < 3; ++l) {
+        EXPECT_NEAR(got.jacobian[l], want.jacobian[l], 1e-12) << name << " " << l;
+        EXPECT_NEAR(got.forward[l], want.forward[l], 1e-12) << name << " " << l;
+        for (std::size_t j = 0; j < 12; ++j) {
+          EXPECT_NEAR(got.key_gain[l][j], want.key_gain[l][j], 1e-12) << name << " " << l;
+          EXPECT_NEAR(got.stay_gain[l][j], want.stay_gain[l][j], 1e-12) << name << " " << l;
+        }
+      }
+      EXPECT_NEAR(entropy.total / static_cast<double>(entropy.count), want_entropy, 1e-12) << name;
+    }
   }
 }
 

@@ -36,9 +36,10 @@ struct JacobianSpec {
   // checkpoint): for lengths whose MLP activations pass memory. All cotangents then go through
   // each block together, so each block is recomputed once.
   bool checkpoint = false;
-  // Called after each block of a checkpointed or block-by-block backward (the progress of long
-  // runs; the chunked backward runs its chunks on threads and does not call it).
-  std::function<void()> on_block = nullptr;
+  // Called with each block's cache after that block of a checkpointed or block-by-block
+  // backward: progress of long runs, and readings that share the backward's recompute of a
+  // checkpointed block. The chunked backward runs its chunks on threads and does not call it.
+  BlockVisitor on_block = nullptr;
   // kLoss and kProb: the gradient of one scalar at the query (method and probes unused);
   // kLoss needs the id of the token after the query.
   InfluenceTarget target = InfluenceTarget::kHidden;

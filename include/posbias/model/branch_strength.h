@@ -44,9 +44,14 @@ struct BranchStrength {
   }
 };
 
-// From the cache of one forward (batch 0). probe_seed seeds the parallel blocks' MLP probes.
+// From the cache of one forward (batch 0). probe_seed seeds the MLP probes: layer l's from
+// (probe_seed, l), so that layers can be read in any order.
 BranchStrength branch_strength(const Transformer& model, const ForwardCache& cache,
                                std::uint64_t probe_seed);
+// Layer `layer`'s entries from its block cache (what branch_strength does for every layer),
+// for a caller that visits the blocks itself: `out`'s vectors grow to hold the layer.
+void read_branch_strength(const BlockImpl& block, const BlockCache& bc, std::size_t layer,
+                          std::uint64_t probe_seed, BranchStrength& out);
 // Layer l's attention pattern averaged over heads, [L, L] float64 (batch 0).
 std::vector<torch::Tensor> mean_attention(const ForwardCache& cache);
 

@@ -78,6 +78,11 @@ struct ForwardCache {
   BlockCache block(std::size_t l) const;
 };
 
+// Called by a backward once it is done with block `layer`'s cache (recomputed when
+// checkpointing): whatever else a caller reads off each block rides on that block's one
+// recompute instead of a pass of its own.
+using BlockVisitor = std::function<void(std::size_t layer, const BlockCache& block)>;
+
 // Named activations with TransformerLens's names and shapes (v3 HookedTransformer; shape
 // legend of layers.h: K kv heads, M MLP width, i.e. TransformerLens's batch, pos, d_model,
 // head_index, kv_head_index, d_head, d_mlp):
@@ -128,6 +133,12 @@ struct ActivationCache {
 // entropy ln(i): 1 means attention is uniform (the score pathway is ~0, as at init).
 double attention_entropy_ratio(const std::vector<torch::Tensor>& patterns);
 double attention_entropy_ratio(const ForwardCache& cache);
+// One block's share of it: the sum of the ratios of its heads and queries, and their count.
+struct EntropyRatioSum {
+  double total = 0;
+  std::int64_t count = 0;
+};
+EntropyRatioSum attention_entropy_ratio_sum(const BlockCache& block, const PositionContext& pos);
 
 class TransformerImpl : public torch::nn::Module {
  public:
@@ -164,10 +175,9 @@ class TransformerImpl : public torch::nn::Module {
   // Cotangents of the final hidden at one position q, [C, B, D] → input cotangents
   // [C, B, L, D]. Equal to backward_to_input with dhidden zero off q, but the top block only
   // differentiates position q's MLP and attention row.
-  // on_block (optional) runs after each block.
+  // on_block (optional) runs after each block, top block first.
   torch::Tensor backward_from_query(const ForwardCache& cache, const torch::Tensor& dquery,
-                                    std::int64_t q,
-                                    const std::function<void()>& on_block = {}) const;
+                                    std::int64_t q, const BlockVisitor& on_block = {}) const;
   // The same for many cotangents (B = 1), block by block: each block's MLP half is applied
   // as one D×D map per position to all C cotangents at once (Block::mlp_maps; threads split
   // the positions), and its attention half runs in chunks of `chunk` cotangents (threads
@@ -175,7 +185,7 @@ class TransformerImpl : public torch::nn::Module {
   // dquery [C, 1, D] → input cotangents position-major, [L, C, D].
   torch::Tensor backward_from_query_by_block(const ForwardCache& cache, const torch::Tensor& dquery,
                                              std::int64_t q, std::int64_t chunk,
-                                             const std::function<void()>& on_block = {}) const;
+                                             const BlockVisitor& on_block = {}) const;
 
   // One forward from input embeddings x [B, L, D], keeping the activations named above that
   // names_filter accepts (all by default). hook_q / hook_k (pre-rotary) are recomputed from
