@@ -17,6 +17,7 @@
 #include "posbias/core/machine.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
+#include "posbias/core/process_env.h"
 #include "posbias/core/progress.h"
 #include "posbias/hf/hf_config.h"
 #include "posbias/hf/token_file.h"
@@ -348,11 +349,18 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
   require_memory(
       r.plan.bytes,
       "birth at --length " + std::to_string(o.length) + " (" + to_string(r.plan.pass.attention) +
-          " attention" + (r.plan.pass.checkpoint ? ", activation checkpointing)" : ")"),
+          " attention" +
+          (!r.plan.pass.checkpoint ? ")"
+           : r.plan.in_flight < cotangents
+               ? ", activation checkpointing, " + std::to_string(r.plan.in_flight) +
+                     (r.plan.in_flight == 1 ? " cotangent" : " cotangents") + " per pass)"
+               : ", activation checkpointing)"),
       o.method == JacobianMethod::kExact ? "use --method hutchinson, a smaller --length or --layers"
                                          : "use fewer --probes, a smaller --length or --layers",
       o.memory_budget_gb);
   js.checkpoint = r.plan.pass.checkpoint;
+  if (js.checkpoint) configure_allocator_for_budget();
+  if (js.checkpoint && r.plan.in_flight < cotangents) js.max_chunk = r.plan.in_flight;
   if (budget > 0) js.memory_budget_gb = budget / 1e9;  // the chunks share what the plan had
   const double attention_bytes =
       2 * 8.0 * static_cast<double>(r.config.layers) * static_cast<double>(q_rows * q_rows);
@@ -394,11 +402,14 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
   const int journaled = journal ? static_cast<int>(journal->done().size()) : 0;
 
   const auto start = std::chrono::steady_clock::now();
-  // Units of work: one per block of each seed's backward (a long seed reports its layers).
-  const std::int64_t blocks = r.config.layers;
-  Progress progress(
-      "birth (" + std::to_string(samples) + " seeds × " + std::to_string(blocks) + " layers)",
-      samples * blocks, journaled * blocks);
+  // Units of work: one per block of each seed's backward (a long seed reports its layers), of
+  // each pass when a checkpointed plan runs its cotangents in several.
+  const std::int64_t passes = js.max_chunk > 0 ? (cotangents + js.max_chunk - 1) / js.max_chunk : 1;
+  const std::int64_t blocks = r.config.layers * passes;
+  Progress progress("birth (" + std::to_string(samples) + " seeds × " +
+                        std::to_string(r.config.layers) + " layers" +
+                        (passes > 1 ? " × " + std::to_string(passes) + " passes)" : ")"),
+                    samples * blocks, journaled * blocks);
   std::int64_t units = 0;
   // Each block's attention entropy and branch strength, read while the backward holds the
   // block's cache (a checkpointed block is then recomputed once, not three times); blocks the
@@ -414,7 +425,9 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
   };
   ForwardCache cache;
   js.on_block = [&](std::size_t l, const BlockCache& block) {
-    read_block(l, block, cache.pos);
+    if (!read[l]) read_block(l, block, cache.pos);
+    // A plan close to its budget: the next block starts from the pages this one still uses.
+    if (js.checkpoint) release_free_heap();
     progress.update(++units);
   };
   std::vector<double> entropies;
@@ -442,6 +455,7 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
     }
     js.probe_seed = seed;
     cache = ForwardCache();
+    if (js.checkpoint) release_free_heap();
     entropy_sums.assign(model->layers.size(), {});
     read.assign(model->layers.size(), false);
     strength = BranchStrength();
@@ -500,6 +514,8 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
     progress.update(units);
   }
   progress.finish();
+  cache = ForwardCache();
+  if (js.checkpoint) release_free_heap();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.profile.assign(r.profile_seeds[0].size(), 0.0);
   for (const auto& row : r.profile_seeds) {
@@ -540,6 +556,8 @@ nlohmann::json to_json(const BirthResult& r) {
       {"attention", to_string(r.plan.pass.attention)},
       {"activation_checkpointing", r.plan.pass.checkpoint},
       {"planned_bytes", r.plan.bytes},
+      {"cotangents_per_pass",
+       r.plan.pass.checkpoint ? nlohmann::json(r.plan.in_flight) : nlohmann::json()},
       {"weights", !o.run.empty()      ? "run " + o.run
                   : o.weights.empty() ? "init"
                                       : o.weights}};

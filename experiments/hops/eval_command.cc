@@ -28,21 +28,15 @@ EvalResult measure_eval(const EvalOptions& o) {
   r.task = c.task;
   r.control = c.task == Task::kNumber ? Variant::kSeenJumps : Variant::kDecoy;
   r.has_control = o.controls;
-  const double budget = memory_budget_bytes(o.memory_budget_gb);
   for (std::int64_t len : o.lengths) {
     validate_model_length(c.task, static_cast<int>(len));
     auto bytes = [&](AttentionPath a) {
       return weight_bytes(c.model_config(), true) +
              forward_bytes(c.model_config(), eval_batch_size(len), len, /*cached=*/false, {a});
     };
-    const AttentionPath path = plan_attention(bytes(AttentionPath::kDense),
-                                              bytes(AttentionPath::kBlockwise), budget, o.attention)
-                                   .attention;
-    require_memory(bytes(path),
-                   "eval at length " + std::to_string(len) + " (" + to_string(path) + " attention)",
-                   path == AttentionPath::kDense ? "use --attention blockwise or shorter --lengths"
-                                                 : "use shorter --lengths",
-                   o.memory_budget_gb);
+    const AttentionPath path =
+        plan_attention(bytes, o.attention, o.memory_budget_gb,
+                       "eval at length " + std::to_string(len), "shorter --lengths");
     r.attention.push_back(path);
     for (int h : c.hops) {
       validate_spec(c.task, h, static_cast<int>(len), Variant::kStandard);

@@ -92,15 +92,8 @@ AttentionPath plan_scoring(const ModelConfig& cfg, std::int64_t samples, std::in
            kHeadScoreTileBytes;
   };
   const AttentionPath path =
-      plan_attention(bytes(AttentionPath::kDense), bytes(AttentionPath::kBlockwise),
-                     memory_budget_bytes(o.memory_budget_gb), o.attention)
-          .attention;
-  require_memory(bytes(path),
-                 "heads on samples of length " + std::to_string(length) + " (" + to_string(path) +
-                     " attention)",
-                 path == AttentionPath::kDense ? "use --attention blockwise or a smaller --length"
-                                               : "use a smaller --length",
-                 o.memory_budget_gb);
+      plan_attention(bytes, o.attention, o.memory_budget_gb,
+                     "heads on samples of length " + std::to_string(length), "a smaller --length");
   return path;
 }
 

@@ -1,7 +1,9 @@
 #include "posbias/core/memory.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -59,16 +61,26 @@ void require_memory(double bytes_needed, const std::string& what, const std::str
                               format_bytes(static_cast<double>(available)) + " available; " + hint);
 }
 
+std::uint64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t pages = 0, resident = 0;
+  if (!(statm >> pages >> resident)) return 0;
+  const long page = sysconf(_SC_PAGESIZE);
+  return resident * static_cast<std::uint64_t>(page > 0 ? page : 4096);
+}
+
 double memory_budget_bytes(double budget_gb) {
   if (!(budget_gb >= 0))
     throw std::invalid_argument("--memory-budget must be >= 0 GB (0: what the machine has)");
-  if (budget_gb > 0) return budget_gb * 1e9;
+  if (budget_gb > 0)  // at least a byte: 0 would mean "no limit" to the planners
+    return std::max(1.0, budget_gb * 1e9 - static_cast<double>(resident_bytes()));
   return static_cast<double>(available_memory_bytes());
 }
 
 void require_memory(double bytes_needed, const std::string& what, const std::string& hint,
                     double budget_gb) {
   if (budget_gb <= 0) return require_memory(bytes_needed, what, hint);
+  bytes_needed += static_cast<double>(resident_bytes());
   if (bytes_needed <= budget_gb * 1e9) return;
   throw std::invalid_argument(what + " needs about " + format_bytes(bytes_needed) +
                               " of memory, the memory budget is " + format_bytes(budget_gb * 1e9) +

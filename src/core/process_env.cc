@@ -75,6 +75,13 @@ void configure_allocator() {
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
 }
 
+void configure_allocator_for_budget() {
+  mallopt(M_MMAP_THRESHOLD, 4 << 20);  // also ends glibc's dynamic threshold
+  mallopt(M_MMAP_MAX, 1 << 20);
+}
+
+void release_free_heap() { malloc_trim(0); }
+
 bool set_torch_environment(const std::string& openblas_core) {
   bool changed = false;
   if (std::getenv("OPENBLAS_CORETYPE") == nullptr) {

@@ -52,6 +52,8 @@ std::int64_t chunk_size(const Transformer& model, std::int64_t length, const Jac
 bool backward_by_block(const ModelConfig& cfg, std::int64_t length, const JacobianSpec& spec,
                        std::int64_t total, std::int64_t bytes_per_value) {
   if (spec.order != BackwardOrder::kAuto) return spec.order == BackwardOrder::kByBlock;
+  // A checkpointed plan with fewer cotangents in flight than there are: chunk after chunk.
+  if (spec.checkpoint && spec.max_chunk > 0 && spec.max_chunk < total) return false;
   const double d = static_cast<double>(cfg.d_model), m = static_cast<double>(cfg.mlp);
   const double m_fc = cfg.gated_mlp() ? 2 * m : m, c = static_cast<double>(total);
   const double state = 2.0 * static_cast<double>(bytes_per_value * length) * c * d;
@@ -134,12 +136,18 @@ torch::Tensor jacobian_profile(Transformer& model, const torch::Tensor& x, const
         model->backward_from_query_by_block(cache, seeds.unsqueeze(1), q, chunk, spec.on_block);
     for (std::int64_t j = 0; j < length; ++j)  // [C, D] per position, summed in float64
       sq[j] = dx[j].to(torch::kFloat64).pow(2).sum();
-  } else if (spec.checkpoint && chunk >= total) {
-    // One pass of every cotangent, each block's cache recomputed once; threads inside the ops.
+  } else if (spec.checkpoint) {
+    // One pass of every cotangent, each block's cache recomputed once; or, when the memory
+    // plan allows fewer cotangents in flight, chunks one after another, each recomputing
+    // every block (on_block sees each chunk's blocks). Threads inside the ops.
     torch::NoGradGuard no_grad;
-    const auto dx =  // [C, 1, L, D]
-        model->backward_from_query(cache, seeds.unsqueeze(1), q, spec.on_block);
-    sq += dx.to(torch::kFloat64).pow(2).sum({0, 1, 3});
+    for (std::int64_t start = 0; start < total; start += chunk) {
+      const std::int64_t n = std::min(chunk, total - start);
+      const auto dx =  // [n, 1, L, D]
+          model->backward_from_query(cache, seeds.slice(0, start, start + n).unsqueeze(1), q,
+                                     spec.on_block);
+      sq += dx.to(torch::kFloat64).pow(2).sum({0, 1, 3});
+    }
   } else {
     // Chunks run whole on separate threads (torch, oneDNN and OpenBLAS run single-threaded
     // inside a parallel region), which avoids splitting every small op and GEMM across cores.

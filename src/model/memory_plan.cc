@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "posbias/core/memory.h"
+
 namespace posbias {
 namespace {
 
@@ -85,37 +87,67 @@ double training_step_bytes(const ModelConfig& c, std::int64_t batch, std::int64_
 JacobianPlan plan_jacobian(const ModelConfig& cfg, std::int64_t length, std::int64_t cotangents,
                            int threads, bool token_embeddings, double budget,
                            std::optional<AttentionPath> forced) {
-  std::vector<PassPlan> candidates;
+  struct Candidate {
+    PassPlan pass;
+    std::int64_t in_flight;  // 0: chunks of at most 8 per thread, on threads
+  };
+  std::vector<Candidate> candidates;
   for (PassPlan p :
-       {PassPlan{AttentionPath::kDense, false}, PassPlan{AttentionPath::kBlockwise, false},
-        PassPlan{AttentionPath::kBlockwise, true}}) {
-    if (!forced || *forced == p.attention) candidates.push_back(p);
+       {PassPlan{AttentionPath::kDense, false}, PassPlan{AttentionPath::kBlockwise, false}}) {
+    if (!forced || *forced == p.attention) candidates.push_back({p, 0});
   }
-  if (forced == AttentionPath::kDense) candidates.push_back({AttentionPath::kDense, true});
+  // Checkpointed: every cotangent in one pass, then fewer per pass (each pass recomputes the
+  // blocks: time for memory).
+  const AttentionPath checkpointed = forced.value_or(AttentionPath::kBlockwise);
+  for (std::int64_t n = std::max<std::int64_t>(1, cotangents);; n = (n + 1) / 2) {
+    candidates.push_back({{checkpointed, true}, n});
+    if (n == 1) break;
+  }
+  // Block inputs, the recomputed block, and what birth reads off it while the cotangents wait:
+  // three float64 and two float32 [L, D] and one MLP slice.
+  const double readings =
+      40.0 * static_cast<double>(length) * static_cast<double>(cfg.d_model) + kMlpSliceBytes;
   JacobianPlan best;
-  for (const PassPlan& p : candidates) {
+  for (const Candidate& c : candidates) {
+    const PassPlan& p = c.pass;
     const std::int64_t passes = p.checkpoint ? 1 : std::max(1, threads);
     const std::int64_t in_flight =
-        p.checkpoint ? cotangents : std::min<std::int64_t>(cotangents, 8 * passes);
+        p.checkpoint ? c.in_flight : std::min<std::int64_t>(cotangents, 8 * passes);
     const double mlp_slices =
         p.attention == AttentionPath::kBlockwise ? static_cast<double>(passes) * kMlpSliceBytes : 0;
-    const JacobianPlan plan{
-        p, weight_bytes(cfg, token_embeddings) + forward_bytes(cfg, 1, length, true, p) +
-               static_cast<double>(in_flight) * jacobian_cotangent_bytes(cfg, length, p.attention) +
-               mlp_slices};
+    const double cotangent_bytes =
+        static_cast<double>(in_flight) * jacobian_cotangent_bytes(cfg, length, p.attention);
+    // The readings follow a block's backward: its input and output cotangents are all it keeps.
+    const double waiting = static_cast<double>(in_flight) * 2 * static_cast<double>(length) *
+                           static_cast<double>(cfg.d_model) * 4;
+    const JacobianPlan plan{p,
+                            weight_bytes(cfg, token_embeddings) +
+                                forward_bytes(cfg, 1, length, true, p) +
+                                std::max(cotangent_bytes + mlp_slices, waiting + readings),
+                            p.checkpoint ? in_flight : 0};
     if (budget <= 0 || plan.bytes <= budget) return plan;
     if (best.bytes == 0 || plan.bytes < best.bytes) best = plan;
   }
   return best;
 }
 
-PassPlan plan_attention(double dense_bytes, double blockwise_bytes, double budget,
-                        std::optional<AttentionPath> forced) {
-  if (forced) return {*forced, false};
-  const bool dense_fits = budget <= 0 || dense_bytes <= budget;
-  return {dense_fits || blockwise_bytes >= dense_bytes ? AttentionPath::kDense
-                                                       : AttentionPath::kBlockwise,
-          false};
+AttentionPath plan_attention(const std::function<double(AttentionPath)>& bytes,
+                             std::optional<AttentionPath> forced, double budget_gb,
+                             const std::string& what, const std::string& smaller) {
+  const double budget = memory_budget_bytes(budget_gb);
+  AttentionPath path = AttentionPath::kDense;
+  if (forced) {
+    path = *forced;
+  } else {
+    const double dense = bytes(AttentionPath::kDense);
+    if (budget > 0 && dense > budget && bytes(AttentionPath::kBlockwise) < dense)
+      path = AttentionPath::kBlockwise;
+  }
+  require_memory(
+      bytes(path), what + " (" + to_string(path) + " attention)",
+      path == AttentionPath::kDense ? "use --attention blockwise or " + smaller : "use " + smaller,
+      budget_gb);
+  return path;
 }
 
 }  // namespace posbias

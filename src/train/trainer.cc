@@ -149,16 +149,10 @@ AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& opt
     return training_step_bytes(cfg, c.local_batch(), c.length, a);
   };
   const AttentionPath path =
-      plan_attention(bytes(AttentionPath::kDense), bytes(AttentionPath::kBlockwise),
-                     memory_budget_bytes(options.memory_budget_gb), options.attention)
-          .attention;
-  require_memory(bytes(path),
-                 "a training step of batch " + std::to_string(c.local_batch()) + " at length " +
-                     std::to_string(c.length) + " (" + to_string(path) + " attention)",
-                 path == AttentionPath::kDense
-                     ? "use --attention blockwise, a smaller --batch or --length"
-                     : "use a smaller --batch, --length or --d-model",
-                 options.memory_budget_gb);
+      plan_attention(bytes, options.attention, options.memory_budget_gb,
+                     "a training step of batch " + std::to_string(c.local_batch()) + " at length " +
+                         std::to_string(c.length),
+                     "a smaller --batch, --length or --d-model");
   if (path == AttentionPath::kBlockwise && c.dropout > 0) {
     throw std::invalid_argument(
         "a training step at length " + std::to_string(c.length) +

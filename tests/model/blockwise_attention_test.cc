@@ -151,7 +151,8 @@ TEST(BlockwiseAttention, ModelsForwardAndTrainingGradientsEqualDense) {
 }
 
 // Every case in both dtypes: the exact profile by chunk. In float64 also block by block, the
-// Hutchinson estimate and both with activation checkpointing (block inputs only, recomputed).
+// Hutchinson estimate and both with activation checkpointing (block inputs only, recomputed),
+// the Hutchinson probes also one per pass.
 TEST(BlockwiseAttention, ExactAndHutchinsonJacobiansEqualDense) {
   for (const ModelCase& c : model_cases()) {
     for (auto dtype : {torch::kFloat64, torch::kFloat32}) {
@@ -171,7 +172,9 @@ TEST(BlockwiseAttention, ExactAndHutchinsonJacobiansEqualDense) {
         by_block_checkpointed.checkpoint = probes_checkpointed.checkpoint = true;
         plan[0].second.push_back(by_block);
         plan[0].second.push_back(by_block_checkpointed);
-        plan.push_back({probes, {probes, probes_checkpointed}});
+        JacobianSpec probes_one_per_pass = probes_checkpointed;  // chunk after chunk
+        probes_one_per_pass.max_chunk = 1;
+        plan.push_back({probes, {probes, probes_checkpointed, probes_one_per_pass}});
       }
       for (const auto& [reference, variants] : plan) {
         m->set_attention(AttentionPath::kDense);
@@ -183,7 +186,8 @@ TEST(BlockwiseAttention, ExactAndHutchinsonJacobiansEqualDense) {
           const auto got = jacobian_profile(m, x, spec, &cache);
           const std::string name = name_of(c, dtype) + " " + to_string(spec.method) +
                                    (spec.order == BackwardOrder::kByBlock ? " by block" : "") +
-                                   (spec.checkpoint ? " checkpointed" : "");
+                                   (spec.checkpoint ? " checkpointed" : "") +
+                                   (spec.max_chunk == 1 ? " one probe per pass" : "");
           EXPECT_LT(relative_error(got, want), tolerance(dtype)) << name;
           EXPECT_FALSE(cache.block(0).attn.pattern.defined()) << name << ": no [L, L] pattern";
           EXPECT_EQ(cache.blocks[0].attn.q.defined(), !spec.checkpoint) << name;

@@ -135,9 +135,49 @@ TEST(MemoryPlan, JacobianPlanFallsBackInOrder) {
       plan_jacobian(c, length, 4, 2, false, 0.9 * blockwise.bytes, AttentionPath::kDense);
   EXPECT_EQ(forced.pass.attention, AttentionPath::kDense);
   EXPECT_GT(forced.bytes, 0.9 * blockwise.bytes) << "a forced dense plan does not fit here";
+  EXPECT_EQ(checkpointed.in_flight, 4) << "every probe in one pass while that fits";
+  // Below that, fewer cotangents per pass, down to one (each pass recomputes the blocks).
+  const JacobianPlan halved = plan_jacobian(c, length, 4, 2, false, checkpointed.bytes - 1);
+  EXPECT_TRUE(halved.pass.checkpoint);
+  EXPECT_EQ(halved.in_flight, 2);
+  EXPECT_LT(halved.bytes, checkpointed.bytes);
+  const JacobianPlan one = plan_jacobian(c, length, 4, 2, false, halved.bytes - 1);
+  EXPECT_EQ(one.in_flight, 1);
+  EXPECT_LT(one.bytes, halved.bytes);
   const JacobianPlan none = plan_jacobian(c, length, 4, 2, false, 1e6);
   EXPECT_GT(none.bytes, 1e6);
   EXPECT_TRUE(none.pass.checkpoint) << "the smallest plan";
+  EXPECT_EQ(none.in_flight, 1);
+}
+
+// A pass takes dense while it fits, blockwise past the budget, the forced path when given,
+// and refuses in one line naming the path and the option that helps.
+TEST(MemoryPlan, AttentionPlanChoosesThenRefuses) {
+  auto bytes = [](double dense, double blockwise) {
+    return [=](AttentionPath a) { return a == AttentionPath::kDense ? dense : blockwise; };
+  };
+  const auto none = std::nullopt;
+  EXPECT_EQ(plan_attention(bytes(1e9, 5e8), none, 4.0, "eval", "x"), AttentionPath::kDense);
+  EXPECT_EQ(plan_attention(bytes(6e9, 5e8), none, 4.0, "eval", "x"), AttentionPath::kBlockwise);
+  EXPECT_EQ(plan_attention(bytes(1e9, 5e8), AttentionPath::kBlockwise, 4.0, "eval", "x"),
+            AttentionPath::kBlockwise);
+  auto refusal = [&](double dense, double blockwise, std::optional<AttentionPath> forced) {
+    try {
+      plan_attention(bytes(dense, blockwise), forced, 4.0, "eval at length 9", "shorter --lengths");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string dense = refusal(6e9, 5e8, AttentionPath::kDense);
+  EXPECT_NE(dense.find("eval at length 9 (dense attention) needs about 6."), std::string::npos)
+      << dense;
+  EXPECT_NE(dense.find("; use --attention blockwise or shorter --lengths"), std::string::npos)
+      << dense;
+  const std::string blockwise = refusal(9e9, 7e9, none);
+  EXPECT_NE(blockwise.find("(blockwise attention) needs about 7."), std::string::npos) << blockwise;
+  EXPECT_NE(blockwise.find("; use shorter --lengths"), std::string::npos) << blockwise;
+  EXPECT_EQ(blockwise.find('\n'), std::string::npos) << blockwise;
 }
 
 TEST(MemoryPlan, RequireMemoryRefusesInOneLine) {
@@ -162,6 +202,11 @@ TEST(MemoryPlan, RequireMemoryRefusesInOneLine) {
         << e.what();
   }
   EXPECT_NO_THROW(require_memory(3e9, "birth", "", 4.0));
+  // A budget bounds the whole process: what it already holds is counted and left out.
+  EXPECT_GT(resident_bytes(), 1e6);
+  EXPECT_LT(memory_budget_bytes(4.0), 4e9);
+  EXPECT_GT(memory_budget_bytes(4.0), 4e9 - 2.0 * static_cast<double>(resident_bytes()));
+  EXPECT_THROW(require_memory(4e9 - 1e3, "birth", "", 4.0), std::invalid_argument);
 }
 
 }  // namespace

@@ -19,12 +19,18 @@ std::string format_bytes(double bytes);
 // available; <hint>" when `bytes_needed` is more than available_memory_bytes().
 void require_memory(double bytes_needed, const std::string& what, const std::string& hint);
 
-// What a command may plan for: `budget_gb` (its --memory-budget) when positive, else the bytes
-// this machine has available; 0 when neither is known (nothing is refused).
+// This process's resident bytes now (/proc/self/statm): libraries, and whatever it loaded
+// before planning. 0 when unreadable.
+std::uint64_t resident_bytes();
+
+// What a command may plan for: `budget_gb` (its --memory-budget, a bound on the whole
+// process's peak RSS) less what the process already holds (resident_bytes) when positive, else
+// the bytes this machine has available; 0 when neither is known (nothing is refused).
 // std::invalid_argument for a negative or NaN budget.
 double memory_budget_bytes(double budget_gb);
 // The same refusal against a budget: "... needs about N GB of memory, the memory budget is M GB
-// (--memory-budget); <hint>" when given, the machine's wording otherwise.
+// (--memory-budget); <hint>" when given, N counting what the process already holds; the
+// machine's wording otherwise (its available bytes already exclude this process).
 void require_memory(double bytes_needed, const std::string& what, const std::string& hint,
                     double budget_gb);
 

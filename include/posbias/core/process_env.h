@@ -29,6 +29,16 @@ std::string recommended_openblas_core();
 // reused instead of being page-faulted and zeroed again on every allocation.
 void configure_allocator();
 
+// For a run whose memory is planned close to its budget: blocks of 4 MB and more come from
+// their own mmaps again and go back to the kernel when freed, so the peak RSS is what is live
+// and not the heap's high-water with the holes between tensors (measured at 4k tokens of
+// Qwen2-0.5B: ~600 MB of holes). Costs a page fault per fresh page.
+void configure_allocator_for_budget();
+
+// Gives the heap's whole free pages back to the kernel (malloc_trim): what a phase freed
+// otherwise stays resident. A run planned close to its budget calls this between blocks.
+void release_free_heap();
+
 // Sets OPENBLAS_CORETYPE (when `openblas_core`, the kernel OpenBLAS picks otherwise, is the
 // Prescott fallback on an AVX2/AVX-512 CPU) and OMP_WAIT_POLICY=PASSIVE, each only if the user
 // has not set it. Returns whether it changed the environment.

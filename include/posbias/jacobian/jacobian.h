@@ -37,8 +37,9 @@ struct JacobianSpec {
   // each block together, so each block is recomputed once.
   bool checkpoint = false;
   // Called with each block's cache after that block of a checkpointed or block-by-block
-  // backward: progress of long runs, and readings that share the backward's recompute of a
-  // checkpointed block. The chunked backward runs its chunks on threads and does not call it.
+  // backward (a checkpointed backward in several chunks calls it for each chunk's blocks):
+  // progress of long runs, and readings that share the backward's recompute of a checkpointed
+  // block. The chunked backward runs its chunks on threads and does not call it.
   BlockVisitor on_block = nullptr;
   // kLoss and kProb: the gradient of one scalar at the query (method and probes unused);
   // kLoss needs the id of the token after the query.

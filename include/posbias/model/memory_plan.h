@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string>
 
 #include "posbias/arch/config.h"
 #include "posbias/model/attention_path.h"
@@ -45,20 +47,28 @@ double training_step_bytes(const ModelConfig& cfg, std::int64_t batch, std::int6
                            AttentionPath attention, double bytes_per_value = 4);
 
 // The plan of one Jacobian measurement (birth) of `cotangents` cotangents: weights, a cached
-// forward and the cotangents in flight (a chunk of at most 8 per thread; every one at once
-// through a checkpointed cache). The first plan within `budget` bytes (0: no limit) is taken
-// in this order: dense, blockwise, blockwise with checkpointing; `forced` fixes the attention
-// path. When none fits, the plan with the fewest bytes is returned (the caller refuses it).
+// forward and the cotangents in flight (a chunk of at most 8 per thread; through a
+// checkpointed cache, every one at once, or chunks one after another, each chunk recomputing
+// every block). The first plan within `budget` bytes (0: no limit) is taken in this order:
+// dense, blockwise, blockwise with checkpointing, then the same with half as many cotangents
+// in flight, down to one; `forced` fixes the attention path. When none fits, the plan with the
+// fewest bytes is returned (the caller refuses it).
 struct JacobianPlan {
   PassPlan pass;
   double bytes = 0;
+  std::int64_t in_flight = 0;  // with checkpointing: cotangents per pass (JacobianSpec::max_chunk)
 };
 JacobianPlan plan_jacobian(const ModelConfig& cfg, std::int64_t length, std::int64_t cotangents,
                            int threads, bool token_embeddings, double budget,
                            std::optional<AttentionPath> forced = std::nullopt);
 
-// The same choice for a forward-only or training pass of [batch, length].
-PassPlan plan_attention(double dense_bytes, double blockwise_bytes, double budget,
-                        std::optional<AttentionPath> forced);
+// The attention of a forward-only or training pass: `forced` when given, else dense while
+// bytes(dense) fits the budget (memory_budget_bytes(budget_gb)) or blockwise would need as
+// much, else blockwise. The chosen path's bytes are then required (core/memory.h), refused in
+// one line: "<what> (<path> attention) needs about ...; use --attention blockwise or
+// <smaller>" for dense, "...; use <smaller>" for blockwise.
+AttentionPath plan_attention(const std::function<double(AttentionPath)>& bytes,
+                             std::optional<AttentionPath> forced, double budget_gb,
+                             const std::string& what, const std::string& smaller);
 
 }  // namespace posbias
