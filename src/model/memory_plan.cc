@@ -96,12 +96,15 @@ JacobianPlan plan_jacobian(const ModelConfig& cfg, std::int64_t length, std::int
        {PassPlan{AttentionPath::kDense, false}, PassPlan{AttentionPath::kBlockwise, false}}) {
     if (!forced || *forced == p.attention) candidates.push_back({p, 0});
   }
-  // Checkpointed: every cotangent in one pass, then fewer per pass (each pass recomputes the
-  // blocks: time for memory).
+  // Checkpointed: every cotangent in one pass, then half as many per pass, down to
+  // kMaxPasses passes (each pass recomputes every block: time for memory, at most 8x).
+  constexpr std::int64_t kMaxPasses = 8;
   const AttentionPath checkpointed = forced.value_or(AttentionPath::kBlockwise);
-  for (std::int64_t n = std::max<std::int64_t>(1, cotangents);; n = (n + 1) / 2) {
+  const std::int64_t all = std::max<std::int64_t>(1, cotangents);
+  const std::int64_t fewest = (all + kMaxPasses - 1) / kMaxPasses;
+  for (std::int64_t n = all;; n = std::max(fewest, (n + 1) / 2)) {
     candidates.push_back({{checkpointed, true}, n});
-    if (n == 1) break;
+    if (n == fewest) break;
   }
   // Block inputs, the recomputed block, and what birth reads off it while the cotangents wait:
   // three float64 and two float32 [L, D] and one MLP slice.

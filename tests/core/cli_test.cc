@@ -201,8 +201,7 @@ TEST(Cli, BirthBadInput) {
   // Memory is planned before anything is allocated: one line naming the bytes, exit 2.
   expect_usage_error("birth --arch qwen2-0.5b --length 65536", "available");
   expect_usage_error("birth --arch gpt2 --length 20000 --attention dense",
-                     "(dense attention, activation checkpointing, 1 cotangent per pass) needs "
-                     "about");
+                     "(dense attention) needs about");
   expect_usage_error("birth --arch gpt2 --length 4096 --memory-budget 0.5", "--memory-budget");
   expect_usage_error("birth --memory-budget -1", "--memory-budget");
   expect_usage_error("birth --attention sparse", "auto, dense or blockwise");
