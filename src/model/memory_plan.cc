@@ -107,7 +107,7 @@ JacobianPlan plan_jacobian(const ModelConfig& cfg, std::int64_t length, std::int
     if (n == fewest) break;
   }
   // Block inputs, the recomputed block, and what birth reads off it while the cotangents wait:
-  // three float64 and two float32 [L, D] and one MLP slice.
+  // four float64 and two float32 [L, D] and one MLP slice.
   const double readings =
       40.0 * static_cast<double>(length) * static_cast<double>(cfg.d_model) + kMlpSliceBytes;
   JacobianPlan best;
