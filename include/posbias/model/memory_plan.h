@@ -51,8 +51,8 @@ double training_step_bytes(const ModelConfig& cfg, std::int64_t batch, std::int6
 // checkpointed cache, every one at once, or chunks one after another, each chunk recomputing
 // every block). The first plan within `budget` bytes (0: no limit) is taken in this order:
 // dense, blockwise, blockwise with checkpointing, then the same with half as many cotangents
-// in flight, down to an eighth of them (8 passes); `forced` fixes the attention path. When none fits, the plan with the
-// fewest bytes is returned (the caller refuses it).
+// in flight, down to an eighth of them (8 passes); `forced` fixes the attention path. When none
+// fits, the plan with the fewest bytes is returned (the caller refuses it).
 struct JacobianPlan {
   PassPlan pass;
   double bytes = 0;
