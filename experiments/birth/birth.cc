@@ -480,9 +480,8 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
       if (!read[l]) read_block(l, cache.block(l), cache.pos);
     if (js.method != JacobianMethod::kAutogradLoop) {
       EntropyRatioSum sum;  // in layer order, whatever order the blocks were read in
-      for (const auto& b : entropy_sums) sum.total += b.total, sum.count += b.count;
-      entropies.push_back(sum.count > 0 ? sum.total / static_cast<double>(sum.count)
-                                        : std::nan(""));
+      for (const auto& b : entropy_sums) sum.add(b);
+      entropies.push_back(sum.ratio());
     }
     r.strength_seeds.push_back(std::move(strength));
     if (keep_attention) {

@@ -445,10 +445,9 @@ torch::Tensor pattern_entropy(const torch::Tensor& pattern) {
 }  // namespace
 
 double attention_entropy_ratio(const std::vector<torch::Tensor>& patterns) {
-  double total = 0;
-  std::int64_t count = 0;
-  for (const auto& t : patterns) add_entropy_ratios(pattern_entropy(t), total, count);
-  return count > 0 ? total / static_cast<double>(count) : std::nan("");
+  EntropyRatioSum sum;
+  for (const auto& t : patterns) add_entropy_ratios(pattern_entropy(t), sum.total, sum.count);
+  return sum.ratio();
 }
 
 EntropyRatioSum attention_entropy_ratio_sum(const BlockCache& block, const PositionContext& pos) {
@@ -467,11 +466,9 @@ EntropyRatioSum attention_entropy_ratio_sum(const BlockCache& block, const Posit
 // Block by block, so that a checkpointed cache holds one recomputed block at a time.
 double attention_entropy_ratio(const ForwardCache& cache) {
   EntropyRatioSum sum;
-  for (std::size_t l = 0; l < cache.layers(); ++l) {
-    const EntropyRatioSum b = attention_entropy_ratio_sum(cache.block(l), cache.pos);
-    sum.total += b.total, sum.count += b.count;
-  }
-  return sum.count > 0 ? sum.total / static_cast<double>(sum.count) : std::nan("");
+  for (std::size_t l = 0; l < cache.layers(); ++l)
+    sum.add(attention_entropy_ratio_sum(cache.block(l), cache.pos));
+  return sum.ratio();
 }
 
 double ActivationCache::attention_entropy_ratio() const {

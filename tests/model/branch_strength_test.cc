@@ -147,8 +147,7 @@ TEST(BranchStrength, ReadingsDuringTheBackwardEqualTheStandalonePass) {
       spec.on_block = [&](std::size_t l, const BlockCache& block) {
         visited.push_back(l);
         read_branch_strength(*m->layers[l], block, l, 9, got);
-        const EntropyRatioSum e = attention_entropy_ratio_sum(block, cache.pos);
-        entropy.total += e.total, entropy.count += e.count;
+        entropy.add(attention_entropy_ratio_sum(block, cache.pos));
       };
       jacobian_profile(m, x, spec, &cache);
       const std::string name = to_string(f) + (order == BackwardOrder::kByBlock ? " by block" : "");
@@ -163,7 +162,7 @@ TEST(BranchStrength, ReadingsDuringTheBackwardEqualTheStandalonePass) {
           EXPECT_NEAR(got.stay_gain[l][j], want.stay_gain[l][j], 1e-12) << name << " " << l;
         }
       }
-      EXPECT_NEAR(entropy.total / static_cast<double>(entropy.count), want_entropy, 1e-12) << name;
+      EXPECT_NEAR(entropy.ratio(), want_entropy, 1e-12) << name;
     }
   }
 }

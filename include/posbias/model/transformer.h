@@ -9,6 +9,7 @@
 
 #include <torch/torch.h>
 
+#include <cmath>
 #include <functional>
 #include <map>
 #include <string>
@@ -137,6 +138,10 @@ double attention_entropy_ratio(const ForwardCache& cache);
 struct EntropyRatioSum {
   double total = 0;
   std::int64_t count = 0;
+  void add(const EntropyRatioSum& other) { total += other.total, count += other.count; }
+  double ratio() const {  // the mean; NaN for no rows
+    return count > 0 ? total / static_cast<double>(count) : std::nan("");
+  }
 };
 EntropyRatioSum attention_entropy_ratio_sum(const BlockCache& block, const PositionContext& pos);
 
