@@ -1,5 +1,6 @@
 // libFuzzer target: the safetensors header parser must reject or accept any bytes without
-// crashing, hanging or allocating wildly, and every accepted view must lie inside the input.
+// crashing, hanging or allocating wildly, and every accepted view must lie inside the input;
+// a file carrying a checksum is verified (it may fail, never crash or read out of bounds).
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -25,6 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (posbias::to_float32(view).size() != numel) __builtin_trap();
       }
     }
+    if (file.has_checksum()) file.verify_checksum();
   } catch (const std::exception&) {
   }
   return 0;

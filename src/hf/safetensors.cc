@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/sha256.h"
 
 namespace posbias {
 
@@ -261,6 +262,24 @@ TensorView parse_entry(const std::string& source, const std::string& name, const
   return view;
 }
 
+constexpr std::size_t kChecksumDigits = 64;
+
+// The checksum field as the writer spells it: "sha256":"<64 hex digits>".
+std::string checksum_field(std::string_view digits) {
+  std::string field = "\"";
+  field.append(kChecksumKey).append("\":\"").append(digits).append("\"");
+  return field;
+}
+
+// SHA-256 of `bytes` with the kChecksumDigits bytes at `digits_at` read as '0'.
+std::string checksum_of(std::span<const std::byte> bytes, std::size_t digits_at) {
+  Sha256 h;
+  h.update(bytes.first(digits_at));
+  h.update(std::string(kChecksumDigits, '0'));
+  h.update(bytes.subspan(digits_at + kChecksumDigits));
+  return h.hex();
+}
+
 }  // namespace
 
 std::size_t dtype_size(DType dtype) {
@@ -325,6 +344,8 @@ SafetensorsFile SafetensorsFile::parse(std::span<const std::byte> bytes,
 
   SafetensorsFile file;
   file.source_name_ = src;
+  file.bytes_ = bytes;
+  file.header_bytes_ = header_bytes;
   std::vector<Range> ranges;
   for (const auto& [key, value] : header.items()) {
     if (key == kMetadataKey) {
@@ -400,6 +421,8 @@ SafetensorsFile::SafetensorsFile(SafetensorsFile&& other) noexcept
     : source_name_(std::move(other.source_name_)),
       mapping_(std::exchange(other.mapping_, nullptr)),
       mapping_bytes_(std::exchange(other.mapping_bytes_, 0)),
+      bytes_(std::exchange(other.bytes_, {})),
+      header_bytes_(std::exchange(other.header_bytes_, 0)),
       tensors_(std::move(other.tensors_)),
       metadata_(std::move(other.metadata_)) {}
 
@@ -409,6 +432,8 @@ SafetensorsFile& SafetensorsFile::operator=(SafetensorsFile&& other) noexcept {
     source_name_ = std::move(other.source_name_);
     mapping_ = std::exchange(other.mapping_, nullptr);
     mapping_bytes_ = std::exchange(other.mapping_bytes_, 0);
+    bytes_ = std::exchange(other.bytes_, {});
+    header_bytes_ = std::exchange(other.header_bytes_, 0);
     tensors_ = std::move(other.tensors_);
     metadata_ = std::move(other.metadata_);
   }
@@ -422,6 +447,8 @@ void SafetensorsFile::release() noexcept {
   if (mapping_ != nullptr) ::munmap(mapping_, mapping_bytes_);
   mapping_ = nullptr;
   mapping_bytes_ = 0;
+  bytes_ = {};
+  header_bytes_ = 0;
 }
 
 const TensorView* SafetensorsFile::find(const std::string& name) const {
@@ -442,6 +469,28 @@ const TensorView& SafetensorsFile::get(const std::string& name) const {
   }
   throw std::runtime_error("tensor " + quote(name) + " is missing from " + source_name_ + hint +
                            ")");
+}
+
+void SafetensorsFile::verify_checksum() const {
+  const auto it = metadata_.find(std::string(kChecksumKey));
+  if (it == metadata_.end())
+    fail(source_name_, "has no checksum (metadata '" + std::string(kChecksumKey) + "')");
+  const std::string& want = it->second;
+  if (want.size() != kChecksumDigits || !std::all_of(want.begin(), want.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+      })) {
+    fail(source_name_, "is damaged: its checksum is not " + std::to_string(kChecksumDigits) +
+                           " lowercase hex digits");
+  }
+  const std::string_view header(reinterpret_cast<const char*>(bytes_.data() + 8), header_bytes_);
+  const std::string field = checksum_field(want);
+  const std::size_t at = header.find(field);
+  if (at == std::string_view::npos || header.find(field, at + 1) != std::string_view::npos) {
+    fail(source_name_, "is damaged: its checksum is not spelled as posbias writes it");
+  }
+  if (checksum_of(bytes_, 8 + at + field.size() - 1 - kChecksumDigits) != want) {
+    fail(source_name_, "is damaged: its bytes no longer match the SHA-256 written with it");
+  }
 }
 
 std::vector<std::string> SafetensorsFile::names() const {
@@ -574,7 +623,7 @@ class TempFile {
 }  // namespace
 
 void write_safetensors(const std::filesystem::path& path, const std::vector<OwnedTensor>& tensors,
-                       const std::map<std::string, std::string>& metadata) {
+                       const std::map<std::string, std::string>& metadata, Checksum checksum) {
   const std::string who = "write_safetensors(" + path.string() + "): ";
   std::map<std::string, const OwnedTensor*> by_name;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
@@ -603,10 +652,15 @@ void write_safetensors(const std::filesystem::path& path, const std::vector<Owne
                                   std::to_string(t.data.size()));
   }
 
+  if (metadata.count(std::string(kChecksumKey)))
+    throw std::invalid_argument(who + "metadata key " + quote(std::string(kChecksumKey)) +
+                                " is reserved for the file's checksum");
   json header = json::object();
-  if (!metadata.empty()) {
+  if (!metadata.empty() || checksum == Checksum::kSha256) {
     json meta = json::object();
     for (const auto& [k, v] : metadata) meta[k] = v;
+    if (checksum == Checksum::kSha256)
+      meta[std::string(kChecksumKey)] = std::string(kChecksumDigits, '0');
     header[std::string(kMetadataKey)] = std::move(meta);
   }
   std::uint64_t offset = 0;
@@ -632,6 +686,15 @@ void write_safetensors(const std::filesystem::path& path, const std::vector<Owne
   std::array<unsigned char, 8> length{};
   for (std::size_t i = 0; i < 8; ++i)
     length[i] = static_cast<unsigned char>((text.size() >> (8 * i)) & 0xffu);
+  if (checksum == Checksum::kSha256) {
+    const std::string placeholder = checksum_field(std::string(kChecksumDigits, '0'));
+    const std::size_t at = text.find(placeholder) + placeholder.size() - 1 - kChecksumDigits;
+    Sha256 h;
+    h.update(std::as_bytes(std::span(length)));
+    h.update(text);
+    for (const auto& [name, t] : by_name) h.update(std::as_bytes(std::span(t->data)));
+    text.replace(at, kChecksumDigits, h.hex());
+  }
   TempFile out(path);
   out.write(length.data(), length.size());
   out.write(text.data(), text.size());

@@ -1,11 +1,12 @@
 #include "posbias/llm/result_store.h"
 
-#include <openssl/evp.h>
 #include <sqlite3.h>
 
 #include <memory>
 #include <set>
 #include <stdexcept>
+
+#include "posbias/core/sha256.h"
 
 namespace posbias {
 namespace {
@@ -64,19 +65,7 @@ struct Statement {
 }  // namespace
 
 std::string prompt_hash(const std::string& api, int max_tokens, const std::string& prompt) {
-  const std::string data = api + "\n" + std::to_string(max_tokens) + "\n" + prompt;
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr) != 1) {
-    throw std::runtime_error("SHA-256 failed");
-  }
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < len; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
+  return sha256_hex(api + "\n" + std::to_string(max_tokens) + "\n" + prompt);
 }
 
 ResultStore::ResultStore(const std::string& path) : path_(path) {

@@ -11,7 +11,10 @@
 namespace posbias {
 namespace {
 
-constexpr const char* kFormat = "posbias-hop-checkpoint-1";
+// Format 2 carries the file's SHA-256 (safetensors' kChecksumKey); format 1, written before
+// checksums existed, is still read.
+constexpr const char* kFormat = "posbias-hop-checkpoint-2";
+constexpr const char* kFormatWithoutChecksum = "posbias-hop-checkpoint-1";
 
 std::vector<float> to_vector(const torch::Tensor& t) {
   const torch::Tensor c = t.detach().contiguous().to(torch::kFloat32);
@@ -37,7 +40,7 @@ std::int64_t meta_integer(const SafetensorsFile& file, const std::string& key) {
 }
 
 CheckpointInfo info_of(const SafetensorsFile& file) {
-  if (meta(file, "format") != kFormat) {
+  if (meta(file, "format") != kFormat && meta(file, "format") != kFormatWithoutChecksum) {
     throw std::runtime_error(file.source_name() + " is not a posbias hop checkpoint (format '" +
                              meta(file, "format").substr(0, 40) + "')");
   }
@@ -70,6 +73,13 @@ void restore(const SafetensorsFile& file, const std::string& name, const torch::
   }
   torch::NoGradGuard no_grad;
   std::memcpy(dst.data_ptr<float>(), t.data, t.bytes);
+}
+
+// Opens a checkpoint and checks every byte against its checksum before anything reads it.
+SafetensorsFile open_checkpoint(const std::filesystem::path& path) {
+  SafetensorsFile file = SafetensorsFile::open(path);
+  if (file.has_checksum() || meta(file, "format") == kFormat) file.verify_checksum();
+  return file;
 }
 
 bool same_training(const TrainConfig& a, const TrainConfig& b) {
@@ -129,16 +139,16 @@ void save_checkpoint(const std::filesystem::path& path, const FlatParams& flat, 
       {"loss_count", std::to_string(info.loss_count)},
       {"version", POSBIAS_VERSION}};
   std::filesystem::create_directories(path.parent_path());
-  write_safetensors(path, tensors, metadata);
+  write_safetensors(path, tensors, metadata, Checksum::kSha256);
 }
 
 CheckpointInfo read_checkpoint_info(const std::filesystem::path& path) {
-  return info_of(SafetensorsFile::open(path));
+  return info_of(open_checkpoint(path));
 }
 
 CheckpointInfo load_checkpoint(const std::filesystem::path& path, FlatParams& flat, AdamW* adam,
                                const TrainConfig& expected) {
-  const SafetensorsFile file = SafetensorsFile::open(path);
+  const SafetensorsFile file = open_checkpoint(path);
   const CheckpointInfo info = info_of(file);
   if (!same_training(info.config, expected)) {
     throw std::runtime_error(path.string() + " belongs to a different training config");
@@ -166,6 +176,28 @@ CheckpointInfo load_checkpoint(const std::filesystem::path& path, FlatParams& fl
   return info;
 }
 
+std::optional<CheckpointInfo> load_latest_intact_checkpoint(const std::filesystem::path& run_dir,
+                                                            FlatParams& flat, AdamW& adam,
+                                                            const TrainConfig& expected) {
+  const auto all = list_checkpoints(run_dir);
+  for (auto it = all.rbegin(); it != all.rend(); ++it) {
+    try {
+      return load_checkpoint(*it, flat, &adam, expected);
+    } catch (const std::runtime_error& e) {
+      std::filesystem::path damaged = *it;
+      damaged += ".damaged";
+      std::error_code ec;
+      std::filesystem::rename(*it, damaged, ec);
+      if (ec) {
+        throw std::runtime_error(std::string(e.what()) + "; cannot set it aside: " + ec.message());
+      }
+      std::fprintf(stderr, "posbias train: %s; set aside as %s, trying the checkpoint before it\n",
+                   e.what(), damaged.filename().c_str());
+    }
+  }
+  return std::nullopt;
+}
+
 LoadedModel load_trained_model(const std::filesystem::path& run_dir,
                                const std::filesystem::path& checkpoint) {
   std::error_code ec;
@@ -182,7 +214,7 @@ LoadedModel load_trained_model(const std::filesystem::path& run_dir,
     }
     out.path = all.back();
   }
-  const SafetensorsFile file = SafetensorsFile::open(out.path);
+  const SafetensorsFile file = open_checkpoint(out.path);
   out.info = info_of(file);
   out.model = Transformer(out.info.config.model_config());
   for (const auto& item : out.model->named_parameters(/*recurse=*/true)) {

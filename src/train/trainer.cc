@@ -134,9 +134,19 @@ double Trainer::step(std::int64_t step) {
   flat->zero_grad();
   loss.backward();
   reduce_gradients(*flat, c);
-  clip_gradients(*flat, c.grad_clip);
+  const double loss_value = loss.item<double>();
+  const double grad_norm = clip_gradients(*flat, c.grad_clip);
+  if (!std::isfinite(loss_value) || !std::isfinite(grad_norm)) {
+    // Before the update: the weights in memory and on disk stay the last good ones.
+    char why[160];
+    std::snprintf(why, sizeof why,
+                  "training diverged at step %lld (loss %g, gradient norm %g); the run keeps its "
+                  "checkpoints up to the step before: lower --lr or raise --warmup",
+                  static_cast<long long>(step), loss_value, grad_norm);
+    throw std::runtime_error(why);
+  }
   adam->step(learning_rate(c, step));
-  return loss.item<double>();
+  return loss_value;
 }
 
 namespace {
@@ -207,10 +217,9 @@ TrainResult run_training(const TrainOptions& options) {
   std::int64_t resumed_loss_count = 0;
   std::vector<MetricsRow> rows;
   if (options.resume) {
-    const auto checkpoints = list_checkpoints(run_dir);
-    if (!checkpoints.empty()) {
-      const CheckpointInfo info =
-          load_checkpoint(checkpoints.back(), *trainer.flat, trainer.adam.get(), c);
+    if (const std::optional<CheckpointInfo> found =
+            load_latest_intact_checkpoint(run_dir, *trainer.flat, *trainer.adam, c)) {
+      const CheckpointInfo& info = *found;
       start = info.step;
       train_seconds = info.train_seconds;
       resumed_loss_sum = info.loss_sum;
@@ -228,6 +237,9 @@ TrainResult run_training(const TrainOptions& options) {
     for (const MetricsRow& r : rows) lines += r.line + "\n";
     write_file_atomic(run_dir / "metrics.jsonl", lines);
   };
+  // Lines past the resumed step (written before a kill or by a run that diverged) go now, so
+  // metrics.jsonl always ends where the weights are.
+  if (options.resume) write_metrics();
 
   // Wall time spent training (steps, evaluations, checkpoints), carried across resumes.
   const auto session_start = Clock::now();

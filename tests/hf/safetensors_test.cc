@@ -1,7 +1,7 @@
 // The safetensors reader and writer: a Python-written golden file (tests/golden/
 // safetensors_seeds.py, struct's IEEE half encoder), F16/BF16 bit patterns, write -> read round
-// trips, and every hostile header the reader must refuse, each with a message naming the file
-// and the problem.
+// trips, checksums that catch a flipped byte anywhere in the file, and every hostile header the
+// reader must refuse, each with a message naming the file and the problem.
 #include "posbias/hf/safetensors.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +17,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "posbias/core/sha256.h"
 
 namespace posbias {
 namespace {
@@ -417,6 +419,91 @@ TEST(Safetensors, WriterProducesTheReferenceLayout) {
   const float want[3] = {1.0f, 0.5f, 2.0f};
   ASSERT_EQ(raw.size(), 8 + header.size() + sizeof(want));
   EXPECT_EQ(std::memcmp(raw.data() + 8 + header.size(), want, sizeof(want)), 0);
+  fs::remove_all(dir);
+}
+
+std::string slurp_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<std::byte> bytes_of(const std::string& s) {
+  const auto b = std::as_bytes(std::span(s.data(), s.size()));
+  return {b.begin(), b.end()};
+}
+
+TEST(Safetensors, ChecksumIsTheFilesSha256WithItsDigitsReadAsZero) {
+  const fs::path dir = temp_dir("checksum");
+  const fs::path path = dir / "c.safetensors";
+  write_safetensors(path, {{"w", {2, 2}, {1.0f, 2.0f, 3.0f, 4.0f}}, {"b", {2}, {0.5f, -1.0f}}},
+                    {{"step", "7"}}, Checksum::kSha256);
+  const std::string raw = slurp_file(path);
+  const SafetensorsFile f = SafetensorsFile::open(path);
+  ASSERT_TRUE(f.has_checksum());
+  EXPECT_EQ(f.metadata().size(), 2u);
+  const std::string digits = f.metadata().at(std::string(kChecksumKey));
+  // The definition, computed here from the raw bytes with the core hash alone.
+  std::string zeroed = raw;
+  const std::size_t at = zeroed.find(digits);
+  ASSERT_NE(at, std::string::npos);
+  zeroed.replace(at, digits.size(), std::string(64, '0'));
+  EXPECT_EQ(sha256_hex(zeroed), digits);
+  EXPECT_NO_THROW(f.verify_checksum());
+  // Parsing a buffer verifies the same way.
+  const std::vector<std::byte> buffer = bytes_of(raw);
+  EXPECT_NO_THROW(SafetensorsFile::parse(buffer, "buffer").verify_checksum());
+  fs::remove_all(dir);
+}
+
+TEST(Safetensors, AFlippedByteAnywhereIsDetected) {
+  const fs::path dir = temp_dir("flip");
+  const fs::path path = dir / "f.safetensors";
+  write_safetensors(path, {{"w", {3, 2}, {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f}}, {"s", {}, {9.0f}}},
+                    {{"format", "x"}}, Checksum::kSha256);
+  const std::string raw = slurp_file(path);
+  int refused_by_parse = 0, refused_by_checksum = 0;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    for (const int mask : {0x01, 0x20, 0x80, 0xff}) {
+      std::string damaged = raw;
+      damaged[i] = static_cast<char>(static_cast<unsigned char>(damaged[i]) ^ mask);
+      const std::vector<std::byte> bytes = bytes_of(damaged);
+      try {
+        const SafetensorsFile f = SafetensorsFile::parse(bytes, "d.safetensors");
+        try {
+          f.verify_checksum();
+          ADD_FAILURE() << "byte " << i << " ^ " << mask << " went unnoticed";
+        } catch (const std::runtime_error& e) {
+          ++refused_by_checksum;
+          EXPECT_EQ(std::string(e.what()).rfind("d.safetensors: ", 0), 0u) << e.what();
+        }
+      } catch (const std::runtime_error&) {
+        ++refused_by_parse;
+      }
+    }
+  }
+  EXPECT_EQ(refused_by_parse + refused_by_checksum, static_cast<int>(4 * raw.size()));
+  // Every flip in the 28 data bytes parses, so the checksum alone catches those.
+  EXPECT_GE(refused_by_checksum, 4 * 28);
+  // Truncated or extended, the file fails too.
+  std::vector<std::byte> longer = bytes_of(raw + std::string(1, '\0'));
+  EXPECT_THROW(SafetensorsFile::parse(longer, "l").verify_checksum(), std::runtime_error);
+  fs::remove_all(dir);
+}
+
+TEST(Safetensors, ChecksumIsOptInAndReserved) {
+  const fs::path dir = temp_dir("optin");
+  write_safetensors(dir / "n.safetensors", {{"a", {1}, {1.0f}}});
+  const SafetensorsFile plain = SafetensorsFile::open(dir / "n.safetensors");
+  EXPECT_FALSE(plain.has_checksum());
+  try {
+    plain.verify_checksum();
+    ADD_FAILURE() << "verified a file without a checksum";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("has no checksum"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(write_safetensors(dir / "r.safetensors", {{"a", {1}, {1.0f}}},
+                                 {{std::string(kChecksumKey), "0"}}, Checksum::kSha256),
+               std::invalid_argument);
   fs::remove_all(dir);
 }
 

@@ -1,15 +1,18 @@
 // `posbias train` and `posbias eval` as a user meets them: a tiny model learns 1-hop Letter,
 // a run killed with SIGKILL at random moments (mid-checkpoint included) resumes to the same
-// metrics as an uninterrupted run, corrupt and foreign checkpoints are refused, and bad input
-// gets one line with exit 1 or 2.
+// metrics as an uninterrupted run, a damaged checkpoint is detected and set aside and the run
+// resumes from the one before, a diverging run stops before it writes bad weights, and bad
+// input gets one line with exit 1 or 2.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -89,31 +92,109 @@ TEST(TrainCli, KilledRunsResumeToTheUninterruptedMetrics) {
   EXPECT_EQ(slurp(whole / "model.safetensors"), slurp(killed / "model.safetensors"));
 }
 
-TEST(TrainCli, CorruptAndForeignCheckpointsAreRefused) {
-  const fs::path run = scratch("corrupt");
-  ASSERT_EQ(run_cli("train " + kTiny +
+void write_raw(const fs::path& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
+
+// A run of 10 steps with checkpoints at 5 and 10; its final weights are the reference.
+fs::path ten_step_run(const std::string& name) {
+  const fs::path run = scratch(name);
+  EXPECT_EQ(run_cli("train " + kTiny +
                     "--steps 10 --warmup 2 --eval-every 5 --checkpoint-every 5 "
                     "--out " +
                     run.string())
                 .code,
             0);
+  return run;
+}
+
+TEST(TrainCli, DamagedCheckpointsAreSetAsideAndTheRunResumesFromTheOneBefore) {
+  const fs::path run = ten_step_run("damaged");
+  const std::string reference = slurp(run / "model.safetensors");
   const fs::path last = run / "checkpoints" / "step_00000010.safetensors";
-  std::string bytes = slurp(last);
-  {
-    std::ofstream out(last, std::ios::binary | std::ios::trunc);
-    out << bytes.substr(0, bytes.size() / 2);  // truncated
+  const fs::path aside = run / "checkpoints" / "step_00000010.safetensors.damaged";
+  const std::string intact = slurp(last);
+  // One flipped bit in the tensor data, one in the header's JSON values, a truncation, and a
+  // valid safetensors file that is not ours: each is named and set aside, the run resumes from
+  // step 5 and ends with the weights of the uninterrupted run.
+  std::string data_bit = intact, header_digit = intact;
+  data_bit[data_bit.size() - 1000] ^= 0x01;
+  const std::size_t step_field = header_digit.find("\"step\":\"10\"");
+  ASSERT_NE(step_field, std::string::npos);
+  header_digit[step_field + 9] = '9';  // "step":"90": still valid JSON, and a plausible step
+  const std::string foreign =
+      slurp(fs::path(POSBIAS_SOURCE_DIR) / "tests/golden/models/gptj/model.safetensors");
+  const std::pair<std::string, std::string> cases[] = {
+      {data_bit, "damaged"},
+      {header_digit, "damaged"},
+      {intact.substr(0, intact.size() / 2), "step_00000010.safetensors"},
+      {foreign, "not a posbias"}};
+  for (const auto& [bytes, why] : cases) {
+    SCOPED_TRACE(why);
+    write_raw(last, bytes);
+    expect_error("eval --run " + run.string(), why, 1);
+    const CliResult r = run_cli("train --resume " + run.string());
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("set aside as step_00000010.safetensors.damaged"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("resuming " + run.string() + " at step 5"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(aside), bytes);
+    EXPECT_EQ(slurp(run / "model.safetensors"), reference);
+    EXPECT_EQ(run_cli("eval --run " + run.string()).code, 0);
   }
-  expect_error("train --resume " + run.string(), "step_00000010.safetensors", 1);
+  // A garbage header after a valid length: eval names the file.
+  write_raw(last, intact.substr(0, 8) + std::string(intact.size() - 8, '\x7f'));
   expect_error("eval --run " + run.string(), "step_00000010.safetensors", 1);
-  {
-    std::ofstream out(last, std::ios::binary | std::ios::trunc);
-    out << bytes.substr(0, 8) << std::string(bytes.size() - 8, '\x7f');  // garbage header
+}
+
+// A checkpoint rewritten in format 1 (before checksums, so the loader has nothing to check it
+// against) with the first value of every parameter set to NaN.
+std::string with_nan_weights(const std::string& checkpoint) {
+  std::uint64_t n = 0;
+  std::memcpy(&n, checkpoint.data(), 8);
+  nlohmann::json header = nlohmann::json::parse(checkpoint.substr(8, n));
+  std::string data = checkpoint.substr(8 + n);
+  header["__metadata__"].erase("sha256");
+  header["__metadata__"]["format"] = "posbias-hop-checkpoint-1";
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const auto& [name, entry] : header.items()) {
+    if (name.rfind("param/", 0) == 0)
+      std::memcpy(data.data() + entry["data_offsets"][0].get<std::size_t>(), &nan, sizeof nan);
   }
-  expect_error("eval --run " + run.string(), "step_00000010.safetensors", 1);
-  // A valid safetensors file that is not ours.
-  fs::copy_file(fs::path(POSBIAS_SOURCE_DIR) / "tests/golden/models/gptj/model.safetensors", last,
-                fs::copy_options::overwrite_existing);
-  expect_error("eval --run " + run.string(), "not a posbias", 1);
+  std::string text = header.dump();
+  text.append((8 - text.size() % 8) % 8, ' ');
+  std::string out(8, '\0');
+  const std::uint64_t length = text.size();
+  std::memcpy(out.data(), &length, 8);
+  return out + text + data;
+}
+
+TEST(TrainCli, ADivergingRunStopsBeforeItWritesBadWeights) {
+  const fs::path run = scratch("diverging");
+  ASSERT_EQ(run_cli("train " + kTiny +
+                    "--steps 20 --warmup 2 --eval-every 5 --checkpoint-every 5 "
+                    "--out " +
+                    run.string())
+                .code,
+            0);
+  // Back to step 10 as if killed there, with NaN in the weights that step 10's checkpoint
+  // restores.
+  for (const char* later : {"step_00000015.safetensors", "step_00000020.safetensors"})
+    fs::remove(run / "checkpoints" / later);
+  fs::remove(run / "summary.json");
+  const fs::path ten = run / "checkpoints" / "step_00000010.safetensors";
+  const std::string bytes = with_nan_weights(slurp(ten));
+  write_raw(ten, bytes);
+  const CliResult r = run_cli("train --resume " + run.string());
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("training diverged at step 11"), std::string::npos) << r.err;
+  EXPECT_EQ(lines(r.err), 2) << r.err;  // "resuming ..." and the divergence
+  EXPECT_EQ(slurp(ten), bytes);
+  EXPECT_FALSE(fs::exists(run / "checkpoints" / "step_00000015.safetensors"));
+  EXPECT_FALSE(fs::exists(run / "summary.json"));
+  EXPECT_EQ(metrics_without_timing(run).back()["step"], 10);
 }
 
 TEST(TrainCli, BadInputGetsOneLine) {

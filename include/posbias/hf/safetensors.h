@@ -27,6 +27,12 @@ std::string_view dtype_name(DType dtype);
 constexpr std::size_t kMaxSafetensorsHeaderBytes = 100'000'000;  // same limit as the reference
 constexpr std::size_t kMaxSafetensorsRank = 8;
 
+// A file's own checksum, in its metadata under this key: 64 lowercase hex digits, the SHA-256
+// of the whole file (length field, header, padding and data) with those 64 digits read as
+// '0'. Every byte of the file is covered, so any flipped byte is detected.
+inline constexpr std::string_view kChecksumKey = "sha256";
+enum class Checksum { kNone, kSha256 };
+
 struct TensorView {
   std::string name;
   DType dtype = DType::F32;
@@ -64,6 +70,11 @@ class SafetensorsFile {
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
   const std::string& source_name() const { return source_name_; }
 
+  bool has_checksum() const { return metadata_.count(std::string(kChecksumKey)) != 0; }
+  // Hashes the whole file against its checksum (kChecksumKey). Throws std::runtime_error
+  // naming the file when it has none, or when a byte changed since it was written.
+  void verify_checksum() const;
+
  private:
   SafetensorsFile() = default;
   void release() noexcept;
@@ -71,6 +82,8 @@ class SafetensorsFile {
   std::string source_name_;
   void* mapping_ = nullptr;  // non-null only when open() owns an mmap
   std::size_t mapping_bytes_ = 0;
+  std::span<const std::byte> bytes_;  // the whole file (the mapping or the caller's buffer)
+  std::size_t header_bytes_ = 0;
   std::map<std::string, TensorView> tensors_;
   std::map<std::string, std::string> metadata_;
 };
@@ -91,10 +104,13 @@ struct OwnedTensor {
 };
 
 // Writes F32 tensors (data laid out in name order, header padded with spaces to a multiple of
-// 8 bytes) to a temporary file beside `path`, fsyncs it and renames it over `path`. Throws
+// 8 bytes) to a temporary file beside `path`, fsyncs it and renames it over `path`; with
+// Checksum::kSha256 the metadata also gets the file's checksum (kChecksumKey). Throws
 // std::invalid_argument for bad tensors (empty, duplicate or "__metadata__" names, negative
-// dims, rank > 8, shape/data size mismatch) and std::runtime_error for I/O failures.
+// dims, rank > 8, shape/data size mismatch) or a caller's own kChecksumKey metadata, and
+// std::runtime_error for I/O failures.
 void write_safetensors(const std::filesystem::path& path, const std::vector<OwnedTensor>& tensors,
-                       const std::map<std::string, std::string>& metadata = {});
+                       const std::map<std::string, std::string>& metadata = {},
+                       Checksum checksum = Checksum::kNone);
 
 }  // namespace posbias

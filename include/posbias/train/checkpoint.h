@@ -1,9 +1,9 @@
 // Training checkpoints: RUN_DIR/checkpoints/step_NNNNNNNN.safetensors, written atomically.
 // Each holds every parameter ("param/<name>"), AdamW's moments ("adam_m/<name>",
 // "adam_v/<name>") and metadata: format, the training config JSON, seed, step, AdamW's step
-// count, cumulative training seconds and the posbias version. Loading checks the format, the
-// config and every tensor's shape before changing anything, so a corrupt or foreign file is
-// refused with one line naming it.
+// count, cumulative training seconds, the posbias version and the file's SHA-256. Loading
+// checks every byte against the checksum, then the format, the config and every tensor's shape,
+// before changing anything, so a damaged or foreign file is refused with one line naming it.
 #pragma once
 
 #include <filesystem>
@@ -41,6 +41,14 @@ CheckpointInfo read_checkpoint_info(const std::filesystem::path& path);
 // `expected` in every model and optimizer field.
 CheckpointInfo load_checkpoint(const std::filesystem::path& path, FlatParams& flat, AdamW* adam,
                                const TrainConfig& expected);
+
+// Resuming: restores the run's newest checkpoint that loads (checksum, format, config and shapes
+// all check) into `flat` and `adam`. Each newer one that does not is renamed NAME.damaged (kept
+// for inspection, no longer listed) with one line on stderr naming it and the reason. nullopt
+// when no checkpoint is left.
+std::optional<CheckpointInfo> load_latest_intact_checkpoint(const std::filesystem::path& run_dir,
+                                                            FlatParams& flat, AdamW& adam,
+                                                            const TrainConfig& expected);
 
 // A trained hop model ready to evaluate: built from the checkpoint's own config.
 struct LoadedModel {

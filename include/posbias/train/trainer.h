@@ -4,7 +4,10 @@
 // every eval_every steps (metrics.jsonl), and atomic checkpoints with optimizer state. A run
 // killed at any moment resumes with `--resume RUN_DIR` and gives the same metrics as an
 // uninterrupted one: data and dropout are keyed by (seed, step, rank), and the checkpoint
-// holds the rest.
+// holds the rest. A resume that finds its newest checkpoint damaged (a byte changed since it
+// was written, train/checkpoint.h) sets it aside and falls back to the one before, saying so
+// in one line. A step whose loss or gradient norm is not finite stops the run (exit 1) before
+// it updates the weights, so the checkpoints on disk stay the last good ones.
 //
 // Hop runs log held-out accuracy per hop. Text runs log, on fixed held-out windows, the loss
 // per position and bits per byte, and the per-position gradient norms of that loss at the
@@ -35,6 +38,8 @@ class Trainer {
                    const std::vector<std::int32_t>* text_stream = nullptr);
   // Update number `step` (1-based): draws this rank's shard of the batch keyed by
   // (seed, step, rank), seeds dropout the same way, and returns the batch's mean loss.
+  // Throws std::runtime_error, leaving the weights as they were, when the loss or the
+  // gradient norm is not finite.
   double step(std::int64_t step);
 
   TrainConfig config;
