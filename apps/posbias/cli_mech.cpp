@@ -63,6 +63,7 @@ void register_discrepancy(CLI::App& app, Action* selected) {
                   "with --run: auto (the most positional and most symbolic head) or L.h,L.h")
       ->capture_default_str();
   run->excludes(fn)->excludes(th)->excludes(om);
+  add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
   cmd->add_option("--json", o->json, "result JSON (default: stdout)");
   cmd->add_option("--plot", o->plot, "figure stem: discrepancy against n, log-log");
   cmd->callback([=] {

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/memory.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
 #include "posbias/mech/constructions.h"
@@ -50,7 +51,13 @@ SweepResult sweep_construction(const ConstructionSweep& s) {
   check_angle(s.omega, "--omega");
   if (s.count < 1 || s.count > 100000)
     throw std::invalid_argument("--count must be in 1..100000, got " + std::to_string(s.count));
-  for (int n : s.lengths) validate_spec(construction_task(c), 1, n, Variant::kStandard);
+  for (int n : s.lengths) {
+    validate_spec(construction_task(c), 1, n, Variant::kStandard);
+    require_memory(construction_bytes(s.count, n),
+                   "the " + std::string(construction_name(c)) + " construction on " +
+                       std::to_string(s.count) + " inputs of length " + std::to_string(n),
+                   "use a smaller --count or shorter --lengths");
+  }
   const bool auto_theta = std::isnan(s.theta);
   SweepResult out;
   out.function = std::string(construction_name(c));
@@ -171,6 +178,8 @@ nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
     if (!o.lengths.empty()) t.lengths = checked_lengths(o.lengths, 100000);
     if (o.count != 0) t.count = o.count;
     t.seed = o.seed;
+    t.attention = o.attention;
+    t.memory_budget_gb = o.memory_budget_gb;
     const TrainedDiscrepancyResult r = measure_trained_discrepancy(t);
     result = to_json(r);
     if (!o.plot.empty()) figure = trained_discrepancy_figure(r);

@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "posbias/core/plot.h"
+#include "posbias/model/attention_path.h"
 
 namespace posbias {
 
@@ -59,6 +61,8 @@ struct DiscrepancyOptions {
   std::vector<int> lengths;                     // empty = the mode's default
   std::int64_t count = 0;                       // 0 = the mode's default
   std::uint64_t seed = 0;
+  std::optional<AttentionPath> attention;  // with run: the trained model's attention path
+  double memory_budget_gb = 0;             // and memory budget (TrainedDiscrepancyOptions)
   std::string json, plot;
 };
 nlohmann::json run_discrepancy(const DiscrepancyOptions& options);

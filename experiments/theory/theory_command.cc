@@ -10,6 +10,7 @@
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/machine.h"
+#include "posbias/core/memory.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
 #include "posbias/theory/continuum.h"
@@ -59,9 +60,19 @@ void run_exact(const TheoryOptions& o) {
   spec.window = o.window;
   spec.sink = parse_rational(o.sink);
   spec.validate();
-  Progress progress("theory --exact", spec.layers);
-  const std::vector<mpq_class> row =
-      exact_influence_row(spec, [&](std::int64_t done, std::int64_t) { progress.update(done); });
+  // The recurrence, then the row as text (JSON keeps it twice: its array and its dump).
+  const ExactCost cost = exact_cost(spec);
+  require_memory(cost.peak_bytes + cost.text_bytes * (o.format == "csv" ? 1 : 2),
+                 "theory --exact at q = " + std::to_string(spec.query_position()) +
+                     ", H = " + std::to_string(spec.layers) + " (numbers of up to " +
+                     std::to_string(std::llround(cost.denominator_bits)) + " bits)",
+                 "use fewer --layers, a smaller -L, or drop --exact for the float engine");
+  // Layer k's numbers have k times the first layer's bits, so its work grows with k: the
+  // progress counts layer k as k units, and its ETA holds.
+  const std::int64_t units = spec.layers * (spec.layers + 1) / 2;
+  Progress progress("theory --exact", units);
+  const std::vector<mpq_class> row = exact_influence_row(
+      spec, [&](std::int64_t done, std::int64_t) { progress.update(done * (done + 1) / 2); });
   progress.finish();
   std::string text;
   if (o.format == "csv") {

@@ -56,7 +56,9 @@ PositionContext construction_positions(std::int64_t length, double theta) {
   cfg.heads = cfg.kv_heads = 1;
   cfg.pos = PosEncoding::kRope;
   cfg.rotary_dim = 2;
-  PositionContext ctx = make_position_context(cfg, length, torch::kFloat64);
+  // The score rule without its [L, L] tensor: only the query's row is ever computed.
+  PositionContext ctx =
+      make_position_context(cfg, length, torch::kFloat64, AttentionPath::kBlockwise);
   const auto angles = torch::arange(length, torch::kFloat64).unsqueeze(1).mul(theta).repeat({1, 2});
   ctx.cos = angles.cos();
   ctx.sin = angles.sin();
@@ -128,6 +130,12 @@ ConstructionResult run_construction(Construction c, const std::vector<Example>& 
                                        examples[static_cast<std::size_t>(e)].chain[0]);
   }
   return r;
+}
+
+double construction_bytes(std::int64_t count, std::int64_t length) {
+  // Per position of an example: its token string (32 bytes, short strings inline) and about 12
+  // double-precision vectors of 4 (the input, q, k, v, their rotations and temporaries).
+  return static_cast<double>(count) * static_cast<double>(length) * (32.0 + 12 * 4 * 8);
 }
 
 double construction_bound(Construction c, std::int64_t length, double theta, double omega) {

@@ -6,6 +6,7 @@
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
 #include "posbias/mech/head_scores.h"
+#include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
 
@@ -60,6 +61,11 @@ std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOption
   return out;
 }
 
+// Examples per forward: a quarter of eval's batch, as each keeps every block's cache.
+std::int64_t discrepancy_batch(std::int64_t length) {
+  return std::max<std::int64_t>(1, eval_batch_size(length) / 4);
+}
+
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const double pos = q * static_cast<double>(v.size() - 1);
@@ -76,9 +82,18 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
   LoadedModel m = load_trained_model(o.run, o.checkpoint);
   const TrainConfig& c = m.info.config;
   require_hop_task(c.task, "discrepancy --run");
+  // Each length's forward keeps every block's cache for the head's query row.
+  std::vector<AttentionPath> paths;
   for (int len : o.lengths) {
     validate_model_length(c.task, len);
     for (int h : c.hops) validate_spec(c.task, h, len, Variant::kStandard);
+    auto bytes = [&](AttentionPath a) {
+      return weight_bytes(c.model_config(), true) +
+             forward_bytes(c.model_config(), discrepancy_batch(len), len, /*cached=*/true, {a});
+    };
+    paths.push_back(plan_attention(bytes, o.attention, o.memory_budget_gb,
+                                   "discrepancy at length " + std::to_string(len),
+                                   "shorter --lengths"));
   }
   torch::NoGradGuard no_grad;
   m.model->eval();
@@ -95,7 +110,8 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
   for (std::size_t li = 0; li < o.lengths.size(); ++li) {
     const int len = o.lengths[li];
     const auto examples = make_dataset({c.task, c.hops, len, o.count, o.seed});
-    const std::int64_t batch = std::max<std::int64_t>(1, eval_batch_size(len) / 4);
+    const std::int64_t batch = discrepancy_batch(len);
+    m.model->set_attention(paths[li]);
     std::int64_t correct = 0;
     for (std::size_t begin = 0; begin < examples.size(); begin += static_cast<std::size_t>(batch)) {
       const std::size_t end = std::min(examples.size(), begin + static_cast<std::size_t>(batch));

@@ -146,10 +146,12 @@ AttentionPath plan_attention(const std::function<double(AttentionPath)>& bytes,
     if (budget > 0 && dense > budget && bytes(AttentionPath::kBlockwise) < dense)
       path = AttentionPath::kBlockwise;
   }
-  require_memory(
-      bytes(path), what + " (" + to_string(path) + " attention)",
-      path == AttentionPath::kDense ? "use --attention blockwise or " + smaller : "use " + smaller,
-      budget_gb);
+  // Blockwise is worth naming only where it would fit.
+  const bool blockwise_helps =
+      path == AttentionPath::kDense && (budget <= 0 || bytes(AttentionPath::kBlockwise) <= budget);
+  require_memory(bytes(path), what + " (" + to_string(path) + " attention)",
+                 blockwise_helps ? "use --attention blockwise or " + smaller : "use " + smaller,
+                 budget_gb);
   return path;
 }
 

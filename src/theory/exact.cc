@@ -89,6 +89,37 @@ void ExactSpec::validate() const {
     throw std::invalid_argument("sink must be in [0, 1], got " + sink.get_str());
 }
 
+ExactCost exact_cost(const ExactSpec& spec) {
+  spec.validate();
+  const std::int64_t q = spec.query_position();
+  const std::int64_t w = (spec.window == 0 || spec.window >= q) ? q : spec.window;
+  // log2 lcm(1..w) = Σ over primes p ≤ w of ⌊log_p w⌋·log2 p.
+  std::vector<bool> composite(static_cast<std::size_t>(w) + 1, false);
+  double lcm_bits = 0;
+  for (std::int64_t p = 2; p <= w; ++p) {
+    if (composite[static_cast<std::size_t>(p)]) continue;
+    for (std::int64_t m = p * p; m <= w; m += p) composite[static_cast<std::size_t>(m)] = true;
+    std::int64_t power = p;
+    while (power <= w / p) power *= p;
+    lcm_bits += std::log2(static_cast<double>(power));
+  }
+  auto bits = [](const mpz_class& z) {  // log2 z at any size
+    long exponent = 0;
+    const double mantissa = mpz_get_d_2exp(&exponent, z.get_mpz_t());
+    return static_cast<double>(exponent) + std::log2(mantissa);
+  };
+  ExactCost cost;
+  for (std::int64_t layer = 0; layer < spec.layers; ++layer) {
+    const mpq_class& a =
+        spec.alpha.size() == 1 ? spec.alpha[0] : spec.alpha[static_cast<std::size_t>(layer)];
+    cost.denominator_bits += lcm_bits + bits(a.get_den()) + bits(spec.sink.get_den());
+  }
+  const double n = static_cast<double>(q), b = std::max(cost.denominator_bits, 64.0);
+  cost.peak_bytes = n * (10 * b + 3 * lcm_bits) / 8;
+  cost.text_bytes = n * (2 * std::ceil(b * std::log10(2.0)) + 48);
+  return cost;
+}
+
 std::vector<mpq_class> exact_influence_row(const ExactSpec& spec, const ProgressFn& progress) {
   spec.validate();
   const std::int64_t q = spec.query_position();

@@ -95,6 +95,10 @@ TEST(Cli, BadInputIsOneLineExitTwo) {
   expect_usage_error("theory --format xml", "--format");
   expect_usage_error("theory --exact --alibi 0.5", "irrational");
   expect_usage_error("theory --exact -L 30000", "exact");
+  // Planned from the spec before any number is built: one line, exit 2.
+  expect_usage_error("theory --exact -L 20000 --layers 100",
+                     "theory --exact at q = 20000, H = 100 (numbers of up to 2882101 bits) needs "
+                     "about");
   expect_usage_error("theory --bogus", "bogus");
   expect_usage_error("nosuchcommand", "nosuchcommand");
   expect_usage_error("theory fit -H 3", "profile");

@@ -70,6 +70,12 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
   expect_usage_error("heads --run " + run.string() + " --checkpoints some", "--checkpoints");
   expect_usage_error("discrepancy --run " + run.string() + " --heads 7.0", "--heads");
   expect_usage_error("discrepancy --run " + run.string() + " --lengths 17,1", "--lengths");
+  // Every length's forward is planned before it runs: one line with the bytes, exit 2.
+  expect_usage_error("discrepancy --run " + run.string() +
+                         " --lengths 17,20000 --attention dense --memory-budget 2",
+                     "discrepancy at length 20000 (dense attention) needs about");
+  expect_usage_error("discrepancy --run " + run.string() + " --lengths 17 --memory-budget 0.001",
+                     "the memory budget is 1.0 MB (--memory-budget)");
   // A corrupt checkpoint: one line naming it, exit 1.
   const fs::path broken = scratch("broken");
   fs::create_directories(broken / "checkpoints");
@@ -90,6 +96,13 @@ TEST(MechCli, ConstructionsFromTheCommandLine) {
   const CliResult s = run_cli("discrepancy --function retrieval --lengths 16,256");
   ASSERT_EQ(s.code, 0) << s.err;
   EXPECT_NE(s.out.find("\"accuracy\": 1.0"), std::string::npos);
+  // The constructions compute the query's row alone, so 65536 tokens need no [n, n] mask
+  // (34 GB in float64); a count past memory is refused before anything is generated.
+  const CliResult l = run_cli("discrepancy --lengths 65536 --count 2");
+  ASSERT_EQ(l.code, 0) << l.err;
+  EXPECT_NE(l.out.find("\"accuracy\": 1.0"), std::string::npos);
+  expect_usage_error("discrepancy --lengths 65536 --count 100000",
+                     "the index construction on 100000 inputs of length 65536 needs about");
 }
 
 // Any model the loader reads: the golden tiny Hugging Face GPT-2 and Qwen2 checkpoints, on

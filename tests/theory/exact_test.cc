@@ -65,6 +65,31 @@ TEST(Exact, Log10OfHugeRationals) {
   EXPECT_DOUBLE_EQ(log10_of(mpq_class(1, 1000)), -3.0);
 }
 
+TEST(Exact, CostBoundsTheNumbersItPlansFor) {
+  // H = 1, α = 1/2, q = 10: the denominator is lcm(1..10)·2 = 5040, 12.3 bits.
+  ExactSpec one{10, 0, 1, {mpq_class(1, 2)}, 0, 0};
+  EXPECT_NEAR(exact_cost(one).denominator_bits, std::log2(5040.0), 1e-9);
+  // A window W replaces lcm(1..q) by lcm(1..W); a sink share 1/3 adds log2(3) per layer.
+  ExactSpec windowed{10, 0, 2, {mpq_class(1, 2)}, 4, mpq_class(1, 3)};
+  EXPECT_NEAR(exact_cost(windowed).denominator_bits, 2 * std::log2(12.0 * 2 * 3), 1e-9);
+  // Every fraction of a real row fits the planned bits; the bound is not loose by orders.
+  for (std::int64_t layers : {1, 4, 16}) {
+    ExactSpec spec{300, 0, layers, {mpq_class(1, 2)}, 0, 0};
+    const ExactCost cost = exact_cost(spec);
+    double widest = 0, text = 0;
+    for (const mpq_class& x : exact_influence_row(spec)) {
+      for (const mpz_class& z : {x.get_num(), x.get_den()})
+        widest = std::max(widest, static_cast<double>(mpz_sizeinbase(z.get_mpz_t(), 2)));
+      text += static_cast<double>(x.get_str().size());
+    }
+    EXPECT_LE(widest, std::ceil(cost.denominator_bits)) << "H = " << layers;
+    EXPECT_LE(text, cost.text_bytes) << "H = " << layers;
+    if (layers > 1) {
+      EXPECT_GT(widest, 0.5 * cost.denominator_bits) << "H = " << layers;
+    }
+  }
+}
+
 TEST(Exact, RejectsBadSpecs) {
   ExactSpec s;
   s.length = 10;

@@ -208,6 +208,16 @@ TEST(TrainCli, BadInputGetsOneLine) {
   expect_usage_error("train --task letter", "--out");
   expect_usage_error("train --task letter --seed -1 --out " + run.string(), "seed");
   expect_usage_error("train --resume /nonexistent/run", "does not exist");
+  // Past memory: one line naming the bytes before anything is allocated or written; blockwise
+  // attention is suggested only where it would fit.
+  expect_usage_error("train --task letter --length 8192 --out " + run.string(),
+                     "a training step of batch 64 at length 8192");
+  expect_usage_error("train --task letter --batch 65536 --length 1000 --out " + run.string(),
+                     "use a smaller --batch, --length or --d-model");
+  const CliResult wide = run_cli("train --task letter --d-model 16384 --out " + run.string());
+  EXPECT_EQ(wide.code, 2);
+  EXPECT_EQ(wide.err.find("blockwise"), std::string::npos) << wide.err;
+  EXPECT_FALSE(fs::exists(run));
   expect_error("eval --run /nonexistent/run", "does not exist", 1);
   expect_usage_error("eval --run /tmp --count 0", "--count");
   expect_usage_error("eval --run /tmp --lengths 17,1", "--lengths");

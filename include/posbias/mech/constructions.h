@@ -30,7 +30,8 @@ Task construction_task(Construction c);  // index → Number, retrieval → Lett
 // The hand-set layer (eval mode, double precision).
 Attention make_construction_layer(Construction c);
 
-// Rotary tables at angle θ per position (one 2-D pair) plus the causal mask, length n.
+// Rotary tables at angle θ per position (one 2-D pair) and the causal rule, length n; the rule
+// is applied per query row (no [n, n] mask), so memory is linear in n.
 PositionContext construction_positions(std::int64_t length, double theta);
 
 // Input embeddings [B, n, 4] of task examples (all of one length).
@@ -45,6 +46,8 @@ struct ConstructionResult {
 };
 ConstructionResult run_construction(Construction c, const std::vector<Example>& examples,
                                     double theta, double omega);
+// Peak bytes of run_construction on `count` examples of length n, the examples included.
+double construction_bytes(std::int64_t count, std::int64_t length);
 
 // The theory's curves at length n: index min(1 − cos θ, π²/(2n²)) (a bound); retrieval
 // 1 − cos(ω − nθ) (= 1 − cos ω when θ = 0), the theory's rate of decay, and 0 once nθ ≥ ω. For

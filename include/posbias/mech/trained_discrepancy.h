@@ -7,10 +7,12 @@
 #include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "posbias/core/plot.h"
+#include "posbias/model/attention_path.h"
 
 namespace posbias {
 
@@ -21,6 +23,10 @@ struct TrainedDiscrepancyOptions {
   std::int64_t count = 100;  // examples per length
   std::uint64_t seed = 1;
   std::int64_t samples = 100;  // head-score samples for auto
+  // Attention path at each length (nullopt: dense unless its plan passes the budget) and the
+  // memory budget in GB (0: what the machine has available); memory_plan.h's plan_attention.
+  std::optional<AttentionPath> attention;
+  double memory_budget_gb = 0;
 };
 
 // The gap's distribution over the examples of one length.

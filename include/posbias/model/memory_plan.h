@@ -66,7 +66,7 @@ JacobianPlan plan_jacobian(const ModelConfig& cfg, std::int64_t length, std::int
 // bytes(dense) fits the budget (memory_budget_bytes(budget_gb)) or blockwise would need as
 // much, else blockwise. The chosen path's bytes are then required (core/memory.h), refused in
 // one line: "<what> (<path> attention) needs about ...; use --attention blockwise or
-// <smaller>" for dense, "...; use <smaller>" for blockwise.
+// <smaller>" for dense when blockwise would fit, "...; use <smaller>" otherwise.
 AttentionPath plan_attention(const std::function<double(AttentionPath)>& bytes,
                              std::optional<AttentionPath> forced, double budget_gb,
                              const std::string& what, const std::string& smaller);

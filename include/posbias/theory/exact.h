@@ -34,6 +34,19 @@ struct ExactSpec {
 // Largest q accepted by exact mode (numerators grow like lcm(1..q)^H).
 constexpr std::int64_t kMaxExactLength = 20000;
 
+// What exact_influence_row will hold, from the spec alone: the common denominator's bits (each
+// layer multiplies it by lcm(1..W)·den(α)·den(sink); every numerator stays below it), the peak
+// bytes of the recurrence's q numerators with their working copies and the final row (about 10
+// bits of memory per denominator bit per position, as measured at q = 1000..4000, H = 1..16),
+// and a bound on the row written as decimal fractions (two numbers of at most the
+// denominator's digits per position).
+struct ExactCost {
+  double denominator_bits = 0;
+  double peak_bytes = 0;
+  double text_bytes = 0;
+};
+ExactCost exact_cost(const ExactSpec& spec);
+
 using ProgressFn = std::function<void(std::int64_t done, std::int64_t total)>;
 
 std::vector<mpq_class> exact_influence_row(const ExactSpec& spec, const ProgressFn& progress = {});
