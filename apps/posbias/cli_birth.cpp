@@ -87,9 +87,16 @@ void register_birth(CLI::App& app, Action* selected) {
   cmd->add_option("--plot", o.plot,
                   "figure stem: measured profile with seed band against the no-fit prediction, "
                   "the rollout and the fitted theory");
-  cmd->callback([options, parsed, pos, selected] {
-    *selected = [options, parsed, pos] {
+  cmd->callback([cmd, options, parsed, pos, selected] {
+    // A token file measures each of its rows once; a --seeds count beside it would be ignored.
+    const bool seeds_given = cmd->get_option("--seeds")->count() > 0;
+    *selected = [options, parsed, pos, seeds_given] {
       parsed->parse();
+      if (seeds_given && !options->tokens.empty()) {
+        throw std::invalid_argument(
+            "--tokens measures every sequence of its file (one per line); drop --seeds, or keep "
+            "that many lines in the file");
+      }
       if (!pos->empty()) options->pos = parse_pos_encoding(*pos);
       if (!options->run.empty()) {
         run_birth_run(*options);

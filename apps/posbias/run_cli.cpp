@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <new>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include "commands.h"
 
@@ -25,24 +27,55 @@ const char* torch_command_description(std::string_view name) {
   throw std::logic_error("not a torch command: " + std::string(name));
 }
 
+namespace {
+
+// An error message as one printable line: a libtorch backtrace ("\nException raised from",
+// "\nframe #0") is cut off, and control bytes (a newline or an escape sequence from a hostile
+// file name or value) become \xNN.
+std::string printable(std::string_view message) {
+  for (const std::string_view trace : {"\nException raised from", "\nframe #"}) {
+    message = message.substr(0, message.find(trace));
+  }
+  std::string out;
+  for (const char ch : message) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+void print_error(std::string_view message, std::string_view suffix = "") {
+  std::fprintf(stderr, "posbias: error: %s%.*s\n", printable(message).c_str(),
+               static_cast<int>(suffix.size()), suffix.data());
+}
+
+}  // namespace
+
 int run_cli(CLI::App& app, const Action& action, int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::fprintf(stderr, "posbias: error: %s (see --help)\n", e.what());
+    print_error(e.what(), " (see --help)");
     return 2;
   }
   try {
     if (action) action();
   } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "posbias: error: %s\n", e.what());
+    print_error(e.what());
     return 2;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "posbias: error: out of memory; use a smaller --length or --layers\n");
+    print_error("out of memory; use a smaller --length or --layers");
     return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "posbias: error: %s\n", e.what());
+    print_error(e.what());
     return 1;
   }
   return 0;

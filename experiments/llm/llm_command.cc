@@ -41,7 +41,10 @@ void validate(const LlmOptions& o) {
   if (o.jobs < 1 || o.jobs > 256) {
     throw std::invalid_argument("--jobs must be in 1..256, got " + std::to_string(o.jobs));
   }
-  if (!(o.rps >= 0) || !std::isfinite(o.rps)) throw std::invalid_argument("--rps must be >= 0");
+  // Below one request per 1000 s a run would sit for hours between requests.
+  if (!(o.rps == 0 || (o.rps >= 1e-3 && o.rps <= 1e6))) {
+    throw std::invalid_argument("--rps must be 0 (no limit) or in 0.001..1000000");
+  }
   if (!(o.timeout > 0) || o.timeout > 3600) {
     throw std::invalid_argument("--timeout must be in (0, 3600] seconds");
   }

@@ -3,6 +3,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "posbias/core/memory.h"
+
 namespace posbias {
 
 std::string read_bounded_file(const std::filesystem::path& path, std::uintmax_t max_bytes,
@@ -22,6 +24,26 @@ std::string read_bounded_file(const std::filesystem::path& path, std::uintmax_t 
   in.read(text.data(), static_cast<std::streamsize>(size));
   if (!in) throw std::runtime_error("cannot read '" + path.string() + "'");
   return text;
+}
+
+bool read_bounded_line(std::istream& in, std::string& line, std::size_t max_bytes,
+                       const std::string& where, std::int64_t line_number) {
+  line.clear();
+  std::streambuf* buf = in.rdbuf();
+  if (buf == nullptr || !in.good()) return false;
+  for (;;) {
+    const int c = buf->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      return !line.empty();
+    }
+    if (c == '\n') return true;
+    if (line.size() == max_bytes) {
+      throw std::runtime_error(where + " line " + std::to_string(line_number) + " is longer than " +
+                               format_bytes(static_cast<double>(max_bytes)));
+    }
+    line.push_back(static_cast<char>(c));
+  }
 }
 
 }  // namespace posbias

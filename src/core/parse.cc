@@ -49,17 +49,24 @@ double parse_number(const std::string& text, const std::string& what) {
 std::int64_t parse_integer(const std::string& text, const std::string& what) {
   const std::vector<double> v = parse_number_list(text, what);
   constexpr double kLimit = 9007199254740992.0;  // 2^53
-  if (v.size() != 1 || !std::isfinite(v[0]) || v[0] != std::floor(v[0]) ||
-      std::fabs(v[0]) > kLimit) {
+  if (v.size() != 1 || !std::isfinite(v[0]) || v[0] != std::floor(v[0])) {
     throw std::invalid_argument(what + " must be an integer, got '" + text.substr(0, 60) + "'");
+  }
+  if (std::fabs(v[0]) > kLimit) {
+    throw std::invalid_argument(what + " must be at most 2^53 in magnitude, got '" +
+                                text.substr(0, 60) + "'");
   }
   return static_cast<std::int64_t>(v[0]);
 }
 
 std::int64_t parse_integer_in(const std::string& text, const std::string& what, std::int64_t lo,
                               std::int64_t hi) {
-  const std::int64_t v = parse_integer(text, what);
-  if (v < lo || v > hi) {
+  // An integer outside the range is told the range, however large it is.
+  const std::vector<double> n = parse_number_list(text, what);
+  const bool out_of_range = n.size() == 1 && !std::isnan(n[0]) && n[0] == std::floor(n[0]) &&
+                            (n[0] < static_cast<double>(lo) || n[0] > static_cast<double>(hi));
+  const std::int64_t v = out_of_range ? lo : parse_integer(text, what);
+  if (out_of_range || v < lo || v > hi) {
     throw std::invalid_argument(what + " must be in " + std::to_string(lo) + ".." +
                                 std::to_string(hi) + ", got " + text.substr(0, 40));
   }

@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "posbias/core/bounded_read.h"
+
 namespace posbias {
 
 std::vector<std::vector<std::int64_t>> read_token_file(const std::string& path,
@@ -18,7 +20,9 @@ std::vector<std::vector<std::int64_t>> parse_token_lines(std::istream& in, const
   std::vector<std::vector<std::int64_t>> out;
   std::string line;
   std::size_t line_no = 0;
-  while (std::getline(in, line)) {
+  // A line holds at most kMaxTokenFileLength ids of up to 20 digits and a separator each.
+  const std::size_t max_line = static_cast<std::size_t>(kMaxTokenFileLength) * 22;
+  while (read_bounded_line(in, line, max_line, path, static_cast<std::int64_t>(line_no) + 1)) {
     ++line_no;
     for (char& ch : line) ch = ch == ',' ? ' ' : ch;
     std::istringstream ls(line);

@@ -63,8 +63,21 @@ void validate_url(const std::string& url) {
   curl_free(host);
   curl_url_cleanup(u);
   if (!ok || url.find_first_of(" \t\r\n") != std::string::npos) {
-    throw std::invalid_argument("--endpoint '" + url + "' is not an http:// or https:// URL");
+    throw std::invalid_argument("--endpoint '" + redacted_url(url) +
+                                "' is not an http:// or https:// URL");
   }
+}
+
+std::string redacted_url(const std::string& url) {
+  std::string out = url;
+  const std::size_t scheme = out.find("://");
+  const std::size_t authority = scheme == std::string::npos ? 0 : scheme + 3;
+  const std::size_t path = out.find_first_of("/?#", authority);
+  const std::size_t at = out.rfind('@', path == std::string::npos ? out.size() : path);
+  if (at != std::string::npos && at >= authority) out.replace(authority, at - authority, "***");
+  const std::size_t query = out.find('?', authority);
+  if (query != std::string::npos) out.replace(query + 1, std::string::npos, "***");
+  return out;
 }
 
 void check_reachable(const std::string& url, double timeout_seconds) {
@@ -78,7 +91,7 @@ void check_reachable(const std::string& url, double timeout_seconds) {
   const CURLcode rc = curl_easy_perform(c);
   curl_easy_cleanup(c);
   if (rc != CURLE_OK) {
-    throw std::runtime_error("cannot reach " + url + ": " + curl_easy_strerror(rc));
+    throw std::runtime_error("cannot reach " + redacted_url(url) + ": " + curl_easy_strerror(rc));
   }
 }
 

@@ -118,17 +118,25 @@ std::vector<Probe> needle_probes(const SuiteOptions& o, const std::string& tpl) 
 // Refuses a suite whose prompts would not fit comfortably in memory (they are all held).
 void check_size(const SuiteOptions& o, const std::string& tpl, std::size_t per_length,
                 double bytes_per_unit) {
+  // Every {input} in the template repeats the input (render()).
+  double inputs = 0;
+  for (std::size_t at = tpl.find("{input}"); at != std::string::npos;
+       at = tpl.find("{input}", at + 7))
+    inputs += 1;
   double prompts = 0, bytes = 0;
   for (int len : o.lengths) {
     const double n = static_cast<double>(o.count) * static_cast<double>(per_length);
     prompts += n;
-    bytes += n * (static_cast<double>(tpl.size()) + bytes_per_unit * len);
+    bytes += n * (static_cast<double>(tpl.size()) + inputs * bytes_per_unit * len);
   }
   if (prompts > kMaxPrompts || bytes > kMaxPromptBytes) {
     throw std::invalid_argument(
         "the suite would hold " + std::to_string(static_cast<long long>(prompts)) +
         " prompts of about " + std::to_string(static_cast<long long>(bytes / (1 << 20))) +
-        " MiB (limits: 1000000 prompts, 2048 MiB); lower --count or the lengths");
+        " MiB (limits: 1000000 prompts, 2048 MiB); lower --count, the lengths" +
+        (inputs > 1 ? " or the template's " + std::to_string(static_cast<long long>(inputs)) +
+                          " {input} placeholders"
+                    : ""));
   }
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <set>
 #include <stdexcept>
+#include <vector>
 
 #include "posbias/core/sha256.h"
 
@@ -34,6 +35,12 @@ CREATE TABLE IF NOT EXISTS results (
   PRIMARY KEY (suite, model, prompt_hash)
 );
 )sql";
+
+// PRAGMA application_id of a posbias llm result store ("pbLM"), so no other program's SQLite
+// file is taken for one.
+constexpr std::int64_t kApplicationId = 0x70624c4d;
+constexpr const char* kSetApplicationId = "PRAGMA application_id = 1885490253";
+static_assert(kApplicationId == 1885490253);
 
 const std::set<std::string>& columns() {
   static const std::set<std::string> c{
@@ -80,9 +87,39 @@ ResultStore::ResultStore(const std::string& path) : path_(path) {
   }
   try {
     sqlite3_busy_timeout(db_, 10000);
+    exec("PRAGMA schema_version");  // reads the header: "not an SQLite database" comes here
+    // Whose file it is: posbias llm's (its application id, or only its results table, as in
+    // files from before the id), a new one, or another application's, which is left alone.
+    std::vector<std::string> tables;
+    {
+      Statement st(db_, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+      while (sqlite3_step(st.s) == SQLITE_ROW) tables.push_back(st.column_text(0));
+    }
+    std::int64_t application = 0;
+    {
+      Statement st(db_, "PRAGMA application_id");
+      if (sqlite3_step(st.s) == SQLITE_ROW) application = sqlite3_column_int64(st.s, 0);
+    }
+    const bool ours =
+        application == kApplicationId ||
+        (application == 0 && (tables.empty() || tables == std::vector<std::string>{"results"}));
+    if (!ours) {
+      std::string whose =
+          application != 0 ? "application id " + std::to_string(application) : "tables:";
+      for (std::size_t i = 0; application == 0 && i < tables.size() && i < 5; ++i)
+        whose += (i ? ", " : " ") + tables[i];
+      throw std::invalid_argument("--db '" + path + "' is another application's SQLite file (" +
+                                  whose + "); give posbias llm a file of its own");
+    }
+    // A write before any request is sent: a read-only file or directory fails here.
+    if (sqlite3_db_readonly(db_, "main") == 1) {
+      throw std::invalid_argument("--db '" + path +
+                                  "' is read-only; posbias llm keeps its results there");
+    }
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=NORMAL");
     exec(kSchema);
+    exec(kSetApplicationId);
     std::set<std::string> have;
     Statement info(db_, "PRAGMA table_info(results)");
     while (sqlite3_step(info.s) == SQLITE_ROW) have.insert(info.column_text(1));

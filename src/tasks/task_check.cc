@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "posbias/core/bounded_read.h"
+
 namespace posbias {
 namespace {
 
@@ -128,12 +130,8 @@ CheckReport check_file(const std::filesystem::path& path) {
   std::string line;
   std::int64_t number = 0;
   constexpr std::size_t kMaxLine = 64u << 20;
-  while (std::getline(in, line)) {
+  while (read_bounded_line(in, line, kMaxLine, path.string(), number + 1)) {
     ++number;
-    if (line.size() > kMaxLine) {
-      throw std::runtime_error(path.string() + " line " + std::to_string(number) +
-                               " is longer than 64 MiB");
-    }
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     ++report.examples;
     std::optional<std::string> problem;

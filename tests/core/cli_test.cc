@@ -208,6 +208,11 @@ TEST(Cli, BirthBadInput) {
                      "(dense attention) needs about");
   expect_usage_error("birth --arch gpt2 --length 4096 --memory-budget 0.5", "--memory-budget");
   expect_usage_error("birth --memory-budget -1", "--memory-budget");
+  // Token files: a line without end is refused at its limit, and --seeds beside --tokens (which
+  // measures every line) is an error, not silently ignored.
+  expect_error("birth --arch gpt2 --length 16 --tokens /dev/zero", "/dev/zero line 1 is longer", 1);
+  expect_usage_error("birth --arch gpt2 --length 16 --tokens /dev/null --seeds 3", "drop --seeds");
+  expect_usage_error("birth --layers 1e20", "--layers must be in");
   expect_usage_error("birth --attention sparse", "auto, dense or blockwise");
   expect_usage_error("birth --length 10000000", "--length");
   expect_usage_error("birth --arch gpt2 --length 1000000 --method hutchinson --memory-budget 8",

@@ -178,6 +178,26 @@ TEST(LlmCli, BadInputIsOneLine) {
   expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --db " + db + " --jobs 2,3",
                      "--jobs must be an integer");
   expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --suite letter", "--db");
+  expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --db " + db + " --rps 1e-9",
+                     "--rps must be 0 (no limit) or in 0.001..1000000");
+  expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --db " + db + " --jobs 1e20",
+                     "--jobs must be in");
+  // Credentials in the URL are never echoed.
+  const CliResult secret = run_cli(
+      "llm --endpoint http://user:sekrit@127.0.0.1:1/v1?key=sekrit2 --model m --suite letter "
+      "--lengths 17 --count 1 --db " +
+      db);
+  EXPECT_EQ(secret.code, 1);
+  EXPECT_NE(secret.err.find("cannot reach http://***@127.0.0.1:1"), std::string::npos)
+      << secret.err;
+  EXPECT_EQ(secret.err.find("sekrit"), std::string::npos) << secret.err;
+  // Control bytes in a value come back escaped, on one line.
+  const CliResult escaped = run_cli("llm --endpoint http://127.0.0.1:1 --model m --db " + db +
+                                    " --suite \"$(printf 'bo\\033[2Jgus')\"");
+  EXPECT_EQ(escaped.code, 2);
+  EXPECT_NE(escaped.err.find("bo\\x1b[2Jgus"), std::string::npos) << escaped.err;
+  EXPECT_EQ(escaped.err.find('\x1b'), std::string::npos);
+  EXPECT_EQ(lines(escaped.err), 1);
   expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --timeout nan --db " + db,
                      "--timeout");
   const fs::path text = dir() / "text.db";

@@ -4,6 +4,7 @@
 // store's keys, replacement rules and refusal of foreign files.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -340,6 +341,27 @@ TEST(Probes, BadSuiteOptionsAreRefused) {
   hop.lengths = {100000};
   hop.count = 100000;
   EXPECT_THROW(make_probes("letter", hop), std::invalid_argument);
+  // A 160 kB template of {input} placeholders repeats the input 23 000 times per prompt:
+  // counted, and refused before one prompt is built.
+  const fs::path templates = scratch("many_inputs");
+  fs::create_directories(templates);
+  {
+    std::ofstream t(templates / "letter.txt");
+    for (int i = 0; i < 22000; ++i) t << "{input}";
+    t << " {key}";
+  }
+  SuiteOptions many;
+  many.template_dir = templates.string();
+  many.lengths = {1000};
+  many.count = 100;
+  try {
+    make_probes("letter", many);
+    ADD_FAILURE() << "built prompts of 22000 inputs each";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("the template's 22000 {input} placeholders"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 ResultRow row(const std::string& hash, bool ok, const std::string& response) {
@@ -394,6 +416,47 @@ TEST(ResultStore, KeysRowsAndNeverReplacesAnAnswer) {
   EXPECT_EQ(s.count(), 2);
 }
 
+std::string slurp_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(ResultStore, AReadOnlyFileIsFoundBeforeAnyRequest) {
+  // Root writes through file permissions, so the check runs as an unprivileged user.
+  const fs::path db = scratch("readonly.db");
+  { ResultStore s(db.string()); }
+  fs::permissions(db, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  fs::permissions(db.parent_path(), fs::perms::all);  // the user may create the -wal file
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) _exit(3);
+    try {
+      ResultStore s(db.string());
+    } catch (const std::invalid_argument& e) {
+      _exit(std::string(e.what()).find("is read-only") != std::string::npos ? 0 : 4);
+    } catch (...) {
+      _exit(5);
+    }
+    _exit(6);  // opened for writing
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "3: cannot drop privileges, 4: another message, 5: "
+                                       "another exception, 6: accepted";
+}
+
+// Another program's SQLite file: a new file in the scratch directory, made by `sql`.
+fs::path sqlite_file(const std::string& name, const char* sql) {
+  const fs::path path = scratch(name);
+  sqlite3* h = nullptr;
+  EXPECT_EQ(sqlite3_open(path.c_str(), &h), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(h, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(h);
+  return path;
+}
+
 TEST(ResultStore, ForeignFilesAreRefused) {
   const fs::path text = scratch("notes.db");
   std::ofstream(text) << std::string(4096, 'x');
@@ -403,16 +466,25 @@ TEST(ResultStore, ForeignFilesAreRefused) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("not an SQLite database"), std::string::npos);
   }
-  const fs::path other = scratch("other.db");
-  {
-    // Another program's SQLite file with its own `results` table.
-    sqlite3* h = nullptr;
-    ASSERT_EQ(sqlite3_open(other.c_str(), &h), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(h, "CREATE TABLE results (x INT)", nullptr, nullptr, nullptr),
-              SQLITE_OK);
-    sqlite3_close(h);
-  }
+  // Another program's SQLite file with its own `results` table.
+  const fs::path other = sqlite_file("other.db", "CREATE TABLE results (x INT)");
   EXPECT_THROW(ResultStore(other.string()), std::invalid_argument);
+  // Another program's SQLite file without a results table is not written into either.
+  const fs::path app = sqlite_file("app.db", "CREATE TABLE users (name TEXT)");
+  const std::string before = slurp_bytes(app);
+  try {
+    ResultStore s(app.string());
+    ADD_FAILURE() << "took another application's file";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("another application's SQLite file (tables: users)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(slurp_bytes(app), before);
+  // posbias's own file, once marked, opens again.
+  const fs::path mine = scratch("mine.db");
+  { ResultStore s(mine.string()); }
+  EXPECT_NO_THROW(ResultStore s(mine.string()));
   EXPECT_THROW(ResultStore(""), std::invalid_argument);
   EXPECT_THROW(ResultStore((fs::temp_directory_path() / "no/such/dir/x.db").string()),
                std::runtime_error);

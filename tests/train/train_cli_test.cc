@@ -225,6 +225,8 @@ TEST(TrainCli, BadInputGetsOneLine) {
   expect_usage_error("tasks --task number --hops 3 --length 10", "too short");
   expect_usage_error("tasks --task letters", "unknown task");
   expect_error("tasks check /nonexistent.jsonl", "cannot open", 1);
+  // A line never ends: refused at 64 MiB, not read to the end of memory.
+  expect_error("tasks check /dev/zero", "/dev/zero line 1 is longer than 67.1 MB", 1);
   const fs::path cfg = scratch("bad.json");
   { std::ofstream(cfg) << R"({"task": "letter", "learning_rate": 0.1})"; }
   expect_usage_error("train --config " + cfg.string() + " --out " + run.string(), "learning_rate");

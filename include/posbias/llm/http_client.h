@@ -20,6 +20,9 @@ constexpr std::size_t kMaxResponseBytes = 16u << 20;
 
 // Throws std::invalid_argument unless `url` is an http:// or https:// URL with a host.
 void validate_url(const std::string& url);
+// The URL as messages may show it: credentials ("user:key@") and the query string, where keys
+// also travel, become "***".
+std::string redacted_url(const std::string& url);
 // Opens (and closes) a connection to the URL's host and port. Throws std::runtime_error
 // "cannot reach URL: reason" when that fails within timeout_seconds.
 void check_reachable(const std::string& url, double timeout_seconds);

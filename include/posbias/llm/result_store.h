@@ -34,9 +34,11 @@ std::string prompt_hash(const std::string& api, int max_tokens, const std::strin
 
 class ResultStore {
  public:
-  // Creates the file and table when missing. Throws std::invalid_argument when the file is not
-  // an SQLite database or holds a `results` table of another shape; std::runtime_error when it
-  // cannot be opened or written.
+  // Creates the file and table when missing, marked with posbias llm's application id. Throws
+  // std::invalid_argument when the file is not an SQLite database, is another application's
+  // (another application id, or tables besides `results`), is read-only, or holds a `results`
+  // table of another shape; std::runtime_error when it cannot be opened or written. All of it
+  // before any request is sent.
   explicit ResultStore(const std::string& path);
   ~ResultStore();
   ResultStore(const ResultStore&) = delete;
