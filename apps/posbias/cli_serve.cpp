@@ -21,8 +21,12 @@ void register_serve(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--max-body", max_body.get(), "largest request body, bytes", 1024,
               std::int64_t{1} << 30);
   parsed->add(cmd, "--timeout", &o->server.timeout,
-              "seconds for socket reads, writes and the model queue");
-  parsed->add(cmd, "--threads", &o->server.threads, "request threads", 1, 1024);
+              "seconds a request may wait for the model (then 503)");
+  parsed->add(cmd, "--io-timeout", &o->server.io_timeout,
+              "seconds a socket read or write may make no progress; also the longest a stop "
+              "waits for open connections");
+  parsed->add(cmd, "--threads", &o->server.threads,
+              "connection threads: each open connection, a slow one included, holds one", 1, 1024);
   cmd->callback([o, parsed, max_body, selected] {
     *selected = [o, parsed, max_body] {
       parsed->parse();

@@ -1,6 +1,7 @@
 #include "posbias/serve/hop_completer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -23,6 +24,7 @@ constexpr std::int64_t kBatchTokens = 16384;  // largest batch × length of one 
 struct Pending {
   std::vector<std::int64_t> ids;
   std::promise<std::int64_t> answer;
+  std::atomic<bool> abandoned{false};  // its client got 503: the worker skips it
 };
 
 }  // namespace
@@ -47,7 +49,9 @@ struct HopCompleter::Served {
         std::unique_lock<std::mutex> lock(mutex);
         wake.wait(lock, [this] { return stopping || !queue.empty(); });
         if (stopping) break;
-        taken.assign(queue.begin(), queue.end());
+        for (auto& p : queue) {
+          if (!p->abandoned.load()) taken.push_back(std::move(p));
+        }
         queue.clear();
       }
       std::stable_sort(taken.begin(), taken.end(),
@@ -162,6 +166,7 @@ Completion HopCompleter::complete(const CompletionRequest& request) {
   }
   s->wake.notify_one();
   if (answer.wait_for(std::chrono::duration<double>(busy_timeout_)) != std::future_status::ready) {
+    pending->abandoned.store(true);
     throw BackendBusy("model '" + s->name + "' is busy; try again");
   }
   const std::int64_t predicted = answer.get();

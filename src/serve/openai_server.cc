@@ -59,6 +59,9 @@ OpenAiServer::OpenAiServer(Completer& completer, ServerOptions options)
   if (!(o.timeout > 0) || o.timeout > 3600) {
     throw std::invalid_argument("--timeout must be in (0, 3600] seconds");
   }
+  if (!(o.io_timeout >= 0.1) || o.io_timeout > 600) {
+    throw std::invalid_argument("--io-timeout must be in [0.1, 600] seconds");
+  }
   if (o.port < 0 || o.port > 65535) throw std::invalid_argument("--port must be in 0..65535");
   httplib::Server& s = impl_->server;
   const int threads = o.threads;
@@ -72,12 +75,58 @@ OpenAiServer::OpenAiServer(Completer& completer, ServerOptions options)
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
   });
-  const auto sec = static_cast<time_t>(o.timeout);
-  const auto usec = static_cast<time_t>((o.timeout - static_cast<double>(sec)) * 1e6);
+  const auto sec = static_cast<time_t>(o.io_timeout);
+  const auto usec = static_cast<time_t>((o.io_timeout - static_cast<double>(sec)) * 1e6);
   s.set_read_timeout(sec, usec);
   s.set_write_timeout(sec, usec);
   s.set_keep_alive_timeout(5);
+  // Runs after the headers and before the body is read: a body that would be refused for its
+  // size, or whose length is ambiguous, is never read; the connection closes after the answer.
+  const std::size_t max_body = o.max_body;
+  s.set_pre_routing_handler([max_body](const httplib::Request& req, httplib::Response& res) {
+    const std::size_t lengths = req.get_header_value_count("Content-Length");
+    std::string first = lengths ? req.get_header_value("Content-Length", 0) : "";
+    for (std::size_t i = 1; i < lengths; ++i) {
+      if (req.get_header_value("Content-Length", i) != first) {
+        Impl::send_error(res, 400, "conflicting Content-Length headers", "invalid_request_error");
+        res.set_header("Connection", "close");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+    }
+    if (lengths > 0) {
+      const bool digits = !first.empty() && first.size() <= 19 &&
+                          first.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoull(first) > max_body) {
+        Impl::send_error(res, digits ? 413 : 400,
+                         digits ? "request body too large" : "bad Content-Length",
+                         "invalid_request_error");
+        res.set_header("Connection", "close");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
   Impl* impl = impl_.get();
+  // A known route asked with another method: 405 with the method it takes.
+  auto wrong_method = [](const char* allow) {
+    return [allow](const httplib::Request& req, httplib::Response& res) {
+      Impl::send_error(res, 405, req.method + " is not allowed here; use " + allow,
+                       "invalid_request_error");
+      res.set_header("Allow", allow);
+    };
+  };
+  for (const char* path : {"/v1/completions", "/v1/chat/completions"}) {
+    s.Get(path, wrong_method("POST"));
+    s.Put(path, wrong_method("POST"));
+    s.Patch(path, wrong_method("POST"));
+    s.Delete(path, wrong_method("POST"));
+  }
+  for (const char* path : {"/v1/models", "/health"}) {
+    s.Post(path, wrong_method("GET"));
+    s.Put(path, wrong_method("GET"));
+    s.Patch(path, wrong_method("GET"));
+    s.Delete(path, wrong_method("GET"));
+  }
   s.Post("/v1/completions", [impl](const httplib::Request& req, httplib::Response& res) {
     impl->complete(Api::kCompletions, req, res);
   });

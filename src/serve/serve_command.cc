@@ -5,6 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <future>
 #include <thread>
 
 #include "posbias/core/atomic_file.h"
@@ -39,21 +42,34 @@ void run_serve(const ServeOptions& options) {
   std::fprintf(stderr, "posbias serve: listening on http://%s:%d/v1 (models: %s)\n",
                options.server.host.c_str(), port, names.c_str());
 
-  std::atomic<bool> done{false};
-  std::thread waiter([&] {
-    while (!done.load()) {
-      if (g_stop_signal.load() != 0) {
-        server.stop();
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+  // The server runs on its own thread; this one waits for a signal. Stopping closes the
+  // listening socket and lets each connection finish within the I/O timeout; a connection
+  // that still holds on after that (a client trickling bytes) does not delay the exit.
+  std::promise<void> finished;
+  std::future<void> served = finished.get_future();
+  std::thread runner([&] {
+    server.run();
+    finished.set_value();
   });
-  server.run();
-  done.store(true);
-  waiter.join();
-  std::fprintf(stderr, "posbias serve: stopped after %lld completions\n",
-               static_cast<long long>(server.requests_served()));
+  while (g_stop_signal.load() == 0 &&
+         served.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+  }
+  server.stop();
+  const double grace = options.server.io_timeout + 1;
+  const bool drained =
+      served.wait_for(std::chrono::duration<double>(grace)) == std::future_status::ready;
+  if (!options.port_file.empty()) {
+    std::error_code ec;
+    std::filesystem::remove(options.port_file, ec);
+  }
+  std::fprintf(stderr, "posbias serve: stopped after %lld completions%s\n",
+               static_cast<long long>(server.requests_served()),
+               drained ? "" : "; connections still open after the I/O timeout were cut");
+  if (!drained) {
+    std::fflush(nullptr);
+    std::_Exit(0);
+  }
+  runner.join();
 }
 
 }  // namespace posbias

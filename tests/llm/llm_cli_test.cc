@@ -3,10 +3,15 @@
 // accuracies equal `posbias eval` on the same examples, through both APIs; a re-run sends
 // nothing; bad input gets one line with exit 1 or 2, and the server answers hostile requests
 // with a 4xx and stays up.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <sqlite3.h>
+#include <sys/socket.h>
 
+#include <atomic>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "../cli_run.h"
 #include "../process.h"
@@ -157,6 +162,91 @@ TEST_F(Served, AnUnknownModelStopsTheRunWithOneLine) {
                    "--count 2 --db " +
                    (dir() / "nobody.db").string(),
                "HTTP 404", 1);
+}
+
+// A loopback TCP connection that has sent `bytes` and stays open.
+int open_connection(int port, const std::string& bytes) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  EXPECT_EQ(::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL),
+            static_cast<ssize_t>(bytes.size()));
+  return fd;
+}
+
+// The status code of the answer on `fd` (0 when none came within 5 s).
+int status_of(int fd) {
+  timeval timeout{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  char buf[64] = {};
+  const ssize_t n = ::recv(fd, buf, sizeof buf - 1, 0);
+  return n > 12 ? std::atoi(buf + 9) : 0;
+}
+
+TEST(LlmCli, SlowClientsCannotLockServeAndAStopIsBounded) {
+  const fs::path letter = tiny_run("letter");
+  const fs::path port_file = dir() / "slow_port";
+  Process server({POSBIAS_BIN, "serve", "--run", letter.string(), "--port", "0", "--port-file",
+                  port_file.string(), "--io-timeout", "2"},
+                 (dir() / "slow.log").string());
+  const int port = wait_for_port(port_file);
+  ASSERT_GT(port, 0) << slurp(dir() / "slow.log");
+  // 64 clients that stop inside their headers and keep trickling a header line, and 64 that
+  // announce a 10 GB body and send none of it.
+  std::vector<int> slow;
+  for (int i = 0; i < 64; ++i) slow.push_back(open_connection(port, "GET /health HTTP/1.1\r\n"));
+  for (int i = 0; i < 64; ++i) {
+    slow.push_back(open_connection(
+        port, "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000000\r\n\r\n"));
+  }
+  std::atomic<bool> trickling{true};
+  std::thread trickle([&] {
+    while (trickling.load()) {
+      for (int i = 0; i < 64; ++i)
+        ::send(slow[static_cast<std::size_t>(i)], "X-A: b\r\n", 8, MSG_NOSIGNAL);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  for (int round = 0; round < 3; ++round) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const int fd = open_connection(port, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_EQ(status_of(fd), 200);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(seconds, 1.0) << "/health with 128 slow connections open";
+    ::close(fd);
+  }
+  // The announced 10 GB got its 413 without a byte of body; two lengths that disagree get 400;
+  // a known route asked with the wrong method gets 405.
+  EXPECT_EQ(status_of(slow[64]), 413);
+  const int twice = open_connection(port,
+                                    "POST /v1/completions HTTP/1.1\r\nHost: x\r\n"
+                                    "Content-Length: 2\r\nContent-Length: 7\r\n\r\n{}");
+  EXPECT_EQ(status_of(twice), 400);
+  const int wrong = open_connection(port, "DELETE /health HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(status_of(wrong), 405);
+  // SIGTERM with the tricklers still open: out within the I/O timeout and a second (plus slack
+  // for a loaded machine), the port file gone.
+  const auto t0 = std::chrono::steady_clock::now();
+  server.signal(SIGTERM);
+  while (server.running() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const double stop_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_FALSE(server.running());
+  EXPECT_LT(stop_seconds, 2 + 1 + 3.0);
+  EXPECT_FALSE(fs::exists(port_file));
+  EXPECT_NE(slurp(dir() / "slow.log").find("posbias serve: stopped"), std::string::npos);
+  trickling.store(false);
+  trickle.join();
+  for (int fd : slow) ::close(fd);
+  ::close(twice);
+  ::close(wrong);
 }
 
 TEST(LlmCli, BadInputIsOneLine) {

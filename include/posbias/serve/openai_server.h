@@ -2,8 +2,13 @@
 // POST /v1/completions and /v1/chat/completions, GET /v1/models and /health.
 //
 // Bad requests get a 4xx with an OpenAI-style error body and the server stays up: bodies over
-// the size limit 413, malformed JSON or fields 400, an unknown model 404, a backend busy past
-// the timeout 503. Requests run on a pool of threads; sockets time out after `timeout`.
+// the size limit 413 (from the Content-Length header, before a byte of the body is read),
+// conflicting Content-Length headers 400, malformed JSON or fields 400, a wrong method on a
+// known route 405, an unknown model 404, a backend busy past the timeout 503.
+//
+// Slow clients: each connection holds one of `threads` connection threads (default 256, so a
+// few dozen clients that send nothing hold no thread /health needs), and every socket read or
+// write gives up after io_timeout seconds without progress.
 #pragma once
 
 #include <cstdint>
@@ -42,8 +47,9 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 8000;                  // 0 = any free port
   std::size_t max_body = 1u << 20;  // bytes
-  double timeout = 30;              // seconds: socket reads and writes
-  int threads = 16;
+  double timeout = 30;              // seconds a request waits for the model (then 503)
+  double io_timeout = 5;            // seconds a socket read or write may make no progress
+  int threads = 256;                // connection threads
 };
 
 class OpenAiServer {
