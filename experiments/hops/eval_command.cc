@@ -83,9 +83,11 @@ nlohmann::json to_json(const EvalResult& r) {
   for (std::size_t i = 0; i < r.lengths.size(); ++i) {
     const std::string key = std::to_string(r.lengths[i]);
     j["accuracy"][key] = r.accuracy[i].to_json();
+    j["chance"][key] = r.accuracy[i].chance_json();
     j["attention"][key] = to_string(r.attention[i]);
     if (!r.has_control) continue;
     j["controls"][control]["accuracy"][key] = r.control_accuracy[i].to_json();
+    j["controls"][control]["chance"][key] = r.control_accuracy[i].chance_json();
     if (r.control == Variant::kDecoy)
       j["controls"][control]["decoy_rate"][key] = r.control_accuracy[i].decoy_rate();
   }
@@ -121,6 +123,15 @@ Figure eval_figure(const EvalResult& r) {
     }
   }
   add(r.accuracy, 0, "all hops", 3);
+  Series chance;  // a uniform guess among each input's candidate answers
+  chance.title = "chance (a uniform guess among the input's candidates)";
+  chance.style = "lines dt 2";
+  chance.line_width = 1;
+  for (std::size_t i = 0; i < r.lengths.size() && i < r.accuracy.size(); ++i) {
+    chance.x.push_back(static_cast<double>(r.lengths[i]));
+    chance.y.push_back(r.accuracy[i].chance_all());
+  }
+  p.series.push_back(std::move(chance));
   if (r.has_control) {
     add(r.control_accuracy, 0, "all hops, " + std::string(variant_name(r.control)) + " control", 3);
   }

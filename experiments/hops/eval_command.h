@@ -50,8 +50,9 @@ struct EvalResult {
 EvalResult measure_eval(const EvalOptions& options);
 
 // {"task", "run", "checkpoint", "step", "count_per_hop", "seed", "lengths",
-//  "accuracy": {"17": {"1": .., "all": ..}, ...},
-//  "controls": {"seen_jumps"|"decoy": {"accuracy": {...}[, "decoy_rate": {...}]}}, "seconds"}.
+//  "accuracy": {"17": {"1": .., "all": ..}, ...}, "chance": {same keys},
+//  "controls": {"seen_jumps"|"decoy": {"accuracy": {...}, "chance": {...}
+//               [, "decoy_rate": {...}]}}, "seconds"}.
 nlohmann::json to_json(const EvalResult& result);
 // Accuracy against length, one curve per hop, all hops and the control.
 Figure eval_figure(const EvalResult& result);

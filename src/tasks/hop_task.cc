@@ -1,10 +1,13 @@
 #include "posbias/tasks/hop_task.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <set>
 #include <stdexcept>
+#include <string_view>
 
 namespace posbias {
 
@@ -60,6 +63,19 @@ void validate_model_length(Task task, int length) {
         "number models read inputs of at most " + std::to_string(kMaxNumberLength) +
         " tokens (the largest integer token), got " + std::to_string(length));
   }
+}
+
+int answer_candidates(const Example& example) {
+  std::set<std::string_view> seen;
+  for (std::size_t p = 0; p + 1 < example.tokens.size(); ++p) {  // the query is no candidate
+    const std::string& t = example.tokens[p];
+    const bool candidate =
+        example.task == Task::kNumber
+            ? !t.empty() && !std::isdigit(static_cast<unsigned char>(t[0]))
+            : t.size() >= 3 && t[1] == ':' && std::isdigit(static_cast<unsigned char>(t[2]));
+    if (candidate) seen.insert(t);
+  }
+  return static_cast<int>(seen.size());
 }
 
 int target_positions(Task task, int length) { return task == Task::kNumber ? 8 : length - 1; }

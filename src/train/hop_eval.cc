@@ -1,5 +1,6 @@
 #include "posbias/train/hop_eval.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace posbias {
@@ -50,6 +51,26 @@ double HopAccuracy::decoy_rate() const {
   return n == 0 ? 0.0 : static_cast<double>(decoy_picks) / static_cast<double>(n);
 }
 
+double HopAccuracy::chance(int h) const {
+  const auto it = total.find(h);
+  return it == total.end() || it->second == 0 ? 0.0
+                                              : chance_sum.at(h) / static_cast<double>(it->second);
+}
+
+double HopAccuracy::chance_all() const {
+  double c = 0;
+  std::int64_t n = 0;
+  for (const auto& [h, t] : total) c += chance_sum.at(h), n += t;
+  return n == 0 ? 0.0 : c / static_cast<double>(n);
+}
+
+nlohmann::json HopAccuracy::chance_json() const {
+  nlohmann::json j;
+  for (const auto& [h, n] : total) j[std::to_string(h)] = chance(h);
+  j["all"] = chance_all();
+  return j;
+}
+
 nlohmann::json HopAccuracy::to_json() const {
   nlohmann::json j;
   for (const auto& [h, n] : total) j[std::to_string(h)] = hop(h);
@@ -90,6 +111,7 @@ HopAccuracy evaluate_hops(Transformer& model, const std::vector<Example>& exampl
     const Vocabulary& vocab = Vocabulary::of(ex.task);
     acc.total[ex.hops] += 1;
     acc.correct[ex.hops] += predicted[i] == vocab.id(ex.answer);
+    acc.chance_sum[ex.hops] += 1.0 / std::max(1, answer_candidates(ex));
     if (!ex.decoy.empty()) acc.decoy_picks += predicted[i] == vocab.id(ex.decoy);
   }
   return acc;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -87,6 +88,38 @@ TEST(HopTask, LetterHasEightTargetsAndTheDecoyIsUnreachable) {
     EXPECT_EQ(same_left, 1);
     // No pair is "x:x", the query included: its own left letter never matches its look-up.
     for (const auto& t : ex.tokens) EXPECT_NE(t[0], t[2]) << t;
+  }
+}
+
+TEST(HopTask, ChanceCountsTheInputsCandidateAnswers) {
+  // Number: the block's 8 distinct letters; a seen_jumps input longer than 17 tokens adds the
+  // letter at position 0 (a 9th unless it repeats one of the 8). Letter: its 8 targets.
+  for (const Example& ex : make_dataset({Task::kNumber, {1, 2, 3, 4}, 64, 200, 3}))
+    EXPECT_EQ(answer_candidates(ex), 8);
+  for (const Example& ex : make_dataset({Task::kNumber, {1, 2}, 17, 100, 3}))
+    EXPECT_EQ(answer_candidates(ex), 8);
+  int nine = 0;
+  for (const Example& ex : make_dataset({Task::kNumber, {1, 2}, 64, 200, 3, Variant::kSeenJumps})) {
+    const int n = answer_candidates(ex);
+    EXPECT_TRUE(n == 8 || n == 9) << n;
+    nine += n == 9;
+  }
+  EXPECT_GT(nine, 150);  // position 0 repeats one of 120 letters' 8 about 7% of the time
+  // Letter's 8 targets are distinct tokens unless two off-chain targets repeat one.
+  for (Variant v : {Variant::kStandard, Variant::kDecoy}) {
+    double total = 0;
+    const auto examples = make_dataset({Task::kLetter, {1, 2, 3}, 64, 200, 4, v});
+    for (const Example& ex : examples) {
+      const int n = answer_candidates(ex);
+      EXPECT_TRUE(n >= 4 && n <= 8) << n;
+      std::set<std::string> targets;
+      for (std::size_t p = 0; p + 1 < ex.tokens.size(); ++p) {
+        if (std::isdigit(static_cast<unsigned char>(ex.tokens[p][2]))) targets.insert(ex.tokens[p]);
+      }
+      EXPECT_EQ(n, static_cast<int>(targets.size()));
+      total += n;
+    }
+    EXPECT_GT(total / static_cast<double>(examples.size()), 7.5);
   }
 }
 

@@ -62,6 +62,15 @@ TEST(TrainCli, TinyModelLearnsOneHopLetterWithinAMinute) {
   ASSERT_EQ(e.code, 0) << e.err;
   const nlohmann::json j = nlohmann::json::parse(slurp(run / "eval.json"));
   EXPECT_GE(j["accuracy"]["17"]["1"].get<double>(), 0.9);
+  // Chance beside accuracy, with the same keys: a uniform guess among the input's 8 targets
+  // (fewer when two targets repeat a token), so a little above 1/8.
+  for (const auto& [length, by_hop] : j["accuracy"].items()) {
+    for (const auto& [hop, value] : by_hop.items()) {
+      const double chance = j["chance"][length][hop].get<double>();
+      EXPECT_GE(chance, 0.125) << length << " " << hop;
+      EXPECT_LT(chance, 0.15) << length << " " << hop;
+    }
+  }
   EXPECT_TRUE(j["accuracy"]["40"].contains("all"));
   EXPECT_TRUE(j["controls"]["decoy"]["decoy_rate"].contains("40"));
   EXPECT_TRUE(fs::exists(run / "eval.png"));

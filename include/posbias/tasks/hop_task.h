@@ -62,6 +62,12 @@ void validate_model_length(Task task, int length);
 int target_positions(Task task, int length);
 int answer_count(Task task);
 
+// How many distinct tokens of the input could be the answer: the letters it holds (Number: the
+// block's 8, and the letter at position 0 of a longer seen_jumps input) or its targets
+// "l:digit" (Letter: 8). A model guessing among them uniformly scores 1/answer_candidates: the
+// example's chance level.
+int answer_candidates(const Example& example);
+
 // One example with the target at `target` (0..target_positions-1) and answer index `answer`
 // (0..answer_count-1); every other choice is drawn from `rng`.
 Example generate_example(Task task, int hops, int length, Variant variant, int target, int answer,

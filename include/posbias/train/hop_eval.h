@@ -30,11 +30,17 @@ std::int64_t eval_batch_size(std::int64_t length);
 
 struct HopAccuracy {
   std::map<int, std::int64_t> correct, total;  // by hops
+  std::map<int, double> chance_sum;            // by hops: Σ 1/answer_candidates over the examples
   std::int64_t decoy_picks = 0;                // predictions equal to the decoy's target
   double hop(int h) const;
   double all() const;
   double decoy_rate() const;
   nlohmann::json to_json() const;  // {"1": acc, ..., "all": acc}
+  // The chance level of the same examples: the mean of 1/answer_candidates, the accuracy of
+  // a uniform guess among the input's candidate answers.
+  double chance(int h) const;
+  double chance_all() const;
+  nlohmann::json chance_json() const;  // {"1": chance, ..., "all": chance}
 };
 
 // Greedy answers at the last position, in eval mode without gradients (the model's training
