@@ -39,6 +39,7 @@ struct HopCompleter::Served {
   std::condition_variable wake;
   std::deque<std::shared_ptr<Pending>> queue;
   bool stopping = false;
+  std::atomic<std::int64_t> answered{0};
   std::thread worker;
 
   void run() {
@@ -76,6 +77,7 @@ struct HopCompleter::Served {
           for (std::size_t i = begin; i < end; ++i) {
             taken[i]->answer.set_value(p[static_cast<std::int64_t>(i - begin)]);
           }
+          answered.fetch_add(static_cast<std::int64_t>(end - begin));
         } catch (...) {
           for (std::size_t i = begin; i < end; ++i) {
             taken[i]->answer.set_exception(std::current_exception());
@@ -132,6 +134,12 @@ HopCompleter::~HopCompleter() {
     s->wake.notify_all();
     if (s->worker.joinable()) s->worker.join();
   }
+}
+
+std::int64_t HopCompleter::answers_computed() const {
+  std::int64_t n = 0;
+  for (const auto& s : served_) n += s->answered.load();
+  return n;
 }
 
 std::vector<std::string> HopCompleter::models() const {

@@ -31,6 +31,9 @@ class HopCompleter : public Completer {
   std::vector<std::string> models() const override;
   // An unknown model name is served by the only model when there is one, else UnknownModel.
   Completion complete(const CompletionRequest& request) override;
+  // Requests the models have answered, over all models. A request whose client got
+  // BackendBusy before its model took it from the queue is dropped, not answered.
+  std::int64_t answers_computed() const;
 
  private:
   struct Served;
