@@ -68,9 +68,9 @@ TEST(Discrepancy, ConstructionLayersAttendToTheTargetInTheirForwardPass) {
     const double theta = c == Construction::kIndex ? std::numbers::pi / 40 : 0.0;
     Attention layer = make_construction_layer(c);
     AttentionCache cache;
-    layer->forward(construction_inputs(c, ex, theta, std::numbers::pi / 4),
-                   construction_positions(40, theta), &cache);
-    const auto target = cache.pattern.select(1, 0).select(1, 39).argmax(-1);
+    const PositionContext pos = construction_positions(40, theta);
+    layer->forward(construction_inputs(c, ex, theta, std::numbers::pi / 4), pos, &cache);
+    const auto target = cache.pattern_row(pos, 39).select(1, 0).argmax(-1);
     for (std::size_t e = 0; e < ex.size(); ++e)
       EXPECT_EQ(target[e].item<std::int64_t>(), ex[e].chain[0]) << construction_name(c);
   }

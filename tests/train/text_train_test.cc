@@ -289,7 +289,7 @@ TEST(TextTrain, BadInputGetsOneLine) {
   std::ofstream(run / "tokens.txt") << "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 300\n";
   expect_error("birth --config " + (run / "config.json").string() + " --weights " +
                    (run / "model.safetensors").string() + " --tokens " +
-                   (run / "tokens.txt").string() + " --length 20 --seeds 1",
+                   (run / "tokens.txt").string() + " --length 20",
                "300", 1);
   // Hop commands refuse a text run.
   expect_usage_error("heads --run " + run.string(), "text run");
