@@ -8,16 +8,10 @@
 #include "experiments/theory/theory_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv.h"
+#include "posbias/core/json_number.h"
 #include "posbias/core/parse.h"
 
 namespace posbias {
-namespace {
-
-nlohmann::json num_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
-}
-
-}  // namespace
 
 MeasuredProfile read_profile_csv(const std::filesystem::path& path) {
   const CsvTable table = read_numeric_csv(path);
@@ -53,7 +47,7 @@ MeasuredProfile read_profile_csv(const std::filesystem::path& path) {
 nlohmann::json fit_json(const FitResult& r, const FitSpec& spec) {
   nlohmann::json j;
   j["alpha"] = r.alpha;
-  j["alpha_ci"] = {num_or_null(r.alpha_ci_low), num_or_null(r.alpha_ci_high)};
+  j["alpha_ci"] = {number_or_null(r.alpha_ci_low), number_or_null(r.alpha_ci_high)};
   j["log10_gain"] = r.log10_gain;
   j["spearman"] = r.spearman;
   j["log_r2"] = r.log_r2;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_number.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/parse.h"
@@ -39,10 +40,6 @@ std::string json_number(double v) {
   std::string s;
   append_double(s, v);
   return s;
-}
-
-nlohmann::json num_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
 }
 
 std::string fraction_text(const mpq_class& q) { return q.get_str(); }
@@ -94,7 +91,7 @@ void run_exact(const TheoryOptions& o) {
     for (std::size_t k = 0; k < row.size(); ++k) {
       j["position"].push_back(k + 1);
       j["fraction"].push_back(fraction_text(row[k]));
-      j["log10_influence"].push_back(num_or_null(log10_of(row[k])));
+      j["log10_influence"].push_back(number_or_null(log10_of(row[k])));
     }
     text = j.dump(1) + "\n";
   }
@@ -172,11 +169,11 @@ nlohmann::json theory_summary(const InfluenceSpec& spec, const std::vector<ExtRe
                    {"dead_zone",
                     {{"position", s.dead_zone_position},
                      {"x", s.dead_zone_x},
-                     {"log10_influence", num_or_null(s.log10_dead_zone)}}},
+                     {"log10_influence", number_or_null(s.log10_dead_zone)}}},
                    {"primacy", {{"epsilon", s.epsilon}, {"mass", s.primacy_mass}}},
                    {"recency_mass", s.recency_mass},
                    {"total_mass", s.total_mass},
-                   {"log10_middle_to_ends", num_or_null(s.log10_middle_to_ends)}};
+                   {"log10_middle_to_ends", number_or_null(s.log10_middle_to_ends)}};
   if (!spec.op.is_cesaro() || spec.layers > Continuum::kMaxLayers) {
     j["continuum"] = nullptr;  // the closed-form density is derived for the Cesàro operator
     return j;
@@ -196,14 +193,14 @@ nlohmann::json theory_summary(const InfluenceSpec& spec, const std::vector<ExtRe
     if (y < best_y) best_y = y, best_x = x;
   }
   cj["dead_zone"] = {{"x", best_x},
-                     {"log10_density", num_or_null(best_y)},
+                     {"log10_density", number_or_null(best_y)},
                      {"note",
                       "the continuous density is non-increasing, so its minimum sits at the "
                       "right end of the grid, just before the recency delta"}};
   nlohmann::json density_grid;
   density_grid["x"] = xs;
   density_grid["log10_density"] = nlohmann::json::array();
-  for (double y : ys) density_grid["log10_density"].push_back(num_or_null(y));
+  for (double y : ys) density_grid["log10_density"].push_back(number_or_null(y));
   cj["grid"] = density_grid;
   // How far the discrete row is from its limit in the bulk (1e-3 < x < 0.9), as q·r_j vs ρ.
   const double q = static_cast<double>(row.size());

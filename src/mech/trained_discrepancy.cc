@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "posbias/core/json_number.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
 #include "posbias/mech/head_scores.h"
@@ -74,6 +75,33 @@ double quantile(std::vector<double> v, double q) {
   return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
 }
 
+GapPoint gap_point(int length, const std::vector<double>& v) {
+  GapPoint p{length, NAN, NAN, NAN, NAN, NAN, static_cast<std::int64_t>(v.size())};
+  if (v.empty()) return p;
+  double mean = 0;
+  for (double x : v) mean += x;
+  p.mean = mean / static_cast<double>(v.size());
+  p.median = quantile(v, 0.5);
+  p.min = *std::min_element(v.begin(), v.end());
+  p.p10 = quantile(v, 0.1);
+  p.p90 = quantile(v, 0.9);
+  return p;
+}
+
+nlohmann::json points_json(const std::vector<GapPoint>& points) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const GapPoint& p : points) {
+    out.push_back({{"length", p.length},
+                   {"median", number_or_null(p.median)},
+                   {"mean", number_or_null(p.mean)},
+                   {"min", number_or_null(p.min)},
+                   {"p10", number_or_null(p.p10)},
+                   {"p90", number_or_null(p.p90)},
+                   {"n", p.n}});
+  }
+  return out;
+}
+
 }  // namespace
 
 TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
@@ -99,7 +127,8 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
   m.model->eval();
   const std::vector<KeyHead> heads = choose_heads(m, o);
   std::vector<std::vector<std::vector<double>>> gaps(
-      heads.size(), std::vector<std::vector<double>>(o.lengths.size()));
+      heads.size(), std::vector<std::vector<double>>(o.lengths.size())),
+      on_chain = gaps;
   TrainedDiscrepancyResult r;
   r.run = o.run;
   r.task = std::string(task_name(c.task));
@@ -124,10 +153,17 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
         Block& block = m.model->layers[static_cast<std::size_t>(heads[k].layer)];
         const auto x = block->ln1(cache.blocks[static_cast<std::size_t>(heads[k].layer)].resid_pre);
         const auto row = block->attn->query_scores(x, cache.pos, len - 1).select(1, heads[k].head);
-        const auto top = std::get<0>(row.to(torch::kFloat64).topk(2, -1));
+        const auto [top, where] = row.to(torch::kFloat64).topk(2, -1);
         const auto gap = (top.select(1, 0) - top.select(1, 1)).contiguous();
+        const auto first = where.select(1, 0).contiguous();
         const double* g = gap.data_ptr<double>();
+        const std::int64_t* w = first.data_ptr<std::int64_t>();
         gaps[k][li].insert(gaps[k][li].end(), g, g + gap.size(0));
+        for (std::int64_t e = 0; e < gap.size(0); ++e) {
+          const std::vector<int>& chain = examples[begin + static_cast<std::size_t>(e)].chain;
+          if (std::find(chain.begin(), chain.end(), static_cast<int>(w[e])) != chain.end())
+            on_chain[k][li].push_back(g[e]);
+        }
       }
     }
     r.accuracy.push_back(static_cast<double>(correct) / static_cast<double>(examples.size()));
@@ -137,15 +173,12 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
 
   for (std::size_t k = 0; k < heads.size(); ++k) {
     const KeyHead& h = heads[k];
-    KeyHeadGaps out{h.layer, h.head, h.kind, h.label, h.positional, h.symbolic, {}};
+    KeyHeadGaps out{h.layer, h.head, h.kind, h.label, h.positional, h.symbolic, {}, {}, {}};
     for (std::size_t li = 0; li < o.lengths.size(); ++li) {
-      const auto& v = gaps[k][li];
-      double mean = 0;
-      for (double x : v) mean += x;
-      mean /= static_cast<double>(v.size());
-      out.points.push_back({o.lengths[li], quantile(v, 0.5), mean,
-                            *std::min_element(v.begin(), v.end()), quantile(v, 0.1),
-                            quantile(v, 0.9)});
+      out.points.push_back(gap_point(o.lengths[li], gaps[k][li]));
+      out.on_chain_points.push_back(gap_point(o.lengths[li], on_chain[k][li]));
+      out.top_key_on_chain.push_back(static_cast<double>(on_chain[k][li].size()) /
+                                     static_cast<double>(gaps[k][li].size()));
     }
     r.heads.push_back(std::move(out));
   }
@@ -161,20 +194,13 @@ nlohmann::json to_json(const TrainedDiscrepancyResult& r) {
                    {"label", h.label},
                    {"positional", h.positional},
                    {"symbolic", h.symbolic}});
-    nlohmann::json points = nlohmann::json::array();
-    for (const GapPoint& p : h.points) {
-      points.push_back({{"length", p.length},
-                        {"median", p.median},
-                        {"mean", p.mean},
-                        {"min", p.min},
-                        {"p10", p.p10},
-                        {"p90", p.p90}});
-    }
     disc.push_back({{"layer", h.layer},
                     {"head", h.head},
                     {"kind", h.kind},
                     {"label", h.label},
-                    {"points", points}});
+                    {"points", points_json(h.points)},
+                    {"on_chain_points", points_json(h.on_chain_points)},
+                    {"top_key_on_chain", h.top_key_on_chain}});
   }
   nlohmann::json accuracy = nlohmann::json::object();
   for (std::size_t i = 0; i < r.lengths.size() && i < r.accuracy.size(); ++i)

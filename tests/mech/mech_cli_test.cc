@@ -60,6 +60,22 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
     ASSERT_EQ(head["points"].size(), 2u);
     EXPECT_GE(head["points"][0]["min"].get<double>(), 0.0);
     EXPECT_LE(head["points"][0]["min"].get<double>(), head["points"][0]["median"].get<double>());
+    EXPECT_EQ(head["points"][0]["n"], 40);
+    // The examples whose top key lies on the chain: a subset, counted and measured apart.
+    ASSERT_EQ(head["on_chain_points"].size(), 2u);
+    ASSERT_EQ(head["top_key_on_chain"].size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+      const auto& on = head["on_chain_points"][i];
+      const double fraction = head["top_key_on_chain"][i].get<double>();
+      EXPECT_GE(fraction, 0.0);
+      EXPECT_LE(fraction, 1.0);
+      EXPECT_EQ(on["n"].get<double>(), fraction * 40);
+      if (on["n"] == 0) {
+        EXPECT_TRUE(on["median"].is_null());
+      } else {
+        EXPECT_GE(on["min"].get<double>(), head["points"][i]["min"].get<double>());
+      }
+    }
   }
   EXPECT_TRUE(fs::exists(run / "disc.png"));
 

@@ -29,10 +29,11 @@ struct TrainedDiscrepancyOptions {
   double memory_budget_gb = 0;
 };
 
-// The gap's distribution over the examples of one length.
+// The gap's distribution over the examples of one length (NaN statistics when n = 0).
 struct GapPoint {
   int length = 0;
   double median = 0, mean = 0, min = 0, p10 = 0, p90 = 0;
+  std::int64_t n = 0;  // examples
 };
 
 // A key head: the role it was chosen for and its gaps against length.
@@ -41,7 +42,12 @@ struct KeyHeadGaps {
   std::string kind;         // positional | symbolic (auto) | chosen (--heads)
   std::string label;        // head_label of its scores
   double positional = NAN, symbolic = NAN;
-  std::vector<GapPoint> points;  // in `lengths` order
+  std::vector<GapPoint> points;  // in `lengths` order, every example
+  // The same over the examples whose top key (the head's argmax at the query) is one of the
+  // positions the look-ups visit (the chain), and the fraction of examples where it is: a
+  // gap to a wrong key says nothing about how sharply the head finds the right one.
+  std::vector<GapPoint> on_chain_points;
+  std::vector<double> top_key_on_chain;
 };
 
 struct TrainedDiscrepancyResult {
@@ -57,7 +63,9 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
 
 // {"run", "task", "step", "key_heads": [{"layer", "head", "kind", "label", "positional",
 //  "symbolic"}], "lengths", "count", "accuracy": {"17": acc, ...}, "discrepancy": [{"layer",
-//  "head", "kind", "label", "points": [{"length", "median", "mean", "min", "p10", "p90"}]}]}.
+//  "head", "kind", "label", "points": [{"length", "median", "mean", "min", "p10", "p90", "n"}],
+//  "on_chain_points": [same], "top_key_on_chain": [fraction per length]}]}; statistics of no
+//  example are null.
 nlohmann::json to_json(const TrainedDiscrepancyResult& result);
 
 // Log-log discrepancy against length per key head, accuracy on the right-hand axis.
