@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "commands.h"
+#include "posbias/core/printable.h"
 
 namespace posbias::cli {
 
@@ -30,29 +31,16 @@ const char* torch_command_description(std::string_view name) {
 namespace {
 
 // An error message as one printable line: a libtorch backtrace ("\nException raised from",
-// "\nframe #0") is cut off, and control bytes (a newline or an escape sequence from a hostile
-// file name or value) become \xNN.
-std::string printable(std::string_view message) {
+// "\nframe #0") is cut off, and control bytes become \xNN.
+std::string one_line(std::string_view message) {
   for (const std::string_view trace : {"\nException raised from", "\nframe #"}) {
     message = message.substr(0, message.find(trace));
   }
-  std::string out;
-  for (const char ch : message) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    } else {
-      out += ch;
-    }
-  }
-  return out;
+  return printable(message);
 }
 
 void print_error(std::string_view message, std::string_view suffix = "") {
-  std::fprintf(stderr, "posbias: error: %s%.*s\n", printable(message).c_str(),
+  std::fprintf(stderr, "posbias: error: %s%.*s\n", one_line(message).c_str(),
                static_cast<int>(suffix.size()), suffix.data());
 }
 

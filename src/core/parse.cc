@@ -61,16 +61,14 @@ std::int64_t parse_integer(const std::string& text, const std::string& what) {
 
 std::int64_t parse_integer_in(const std::string& text, const std::string& what, std::int64_t lo,
                               std::int64_t hi) {
-  // An integer outside the range is told the range, however large it is.
+  // An integer outside the range is told the range, however large it is (even past 2^53).
   const std::vector<double> n = parse_number_list(text, what);
-  const bool out_of_range = n.size() == 1 && !std::isnan(n[0]) && n[0] == std::floor(n[0]) &&
-                            (n[0] < static_cast<double>(lo) || n[0] > static_cast<double>(hi));
-  const std::int64_t v = out_of_range ? lo : parse_integer(text, what);
-  if (out_of_range || v < lo || v > hi) {
+  if (n.size() == 1 && n[0] == std::floor(n[0]) &&
+      (n[0] < static_cast<double>(lo) || n[0] > static_cast<double>(hi))) {
     throw std::invalid_argument(what + " must be in " + std::to_string(lo) + ".." +
                                 std::to_string(hi) + ", got " + text.substr(0, 40));
   }
-  return v;
+  return parse_integer(text, what);
 }
 
 std::uint64_t parse_seed(const std::string& text) {

@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/printable.h"
 #include "posbias/core/sha256.h"
 
 namespace posbias {
@@ -63,20 +64,7 @@ std::optional<DType> dtype_from_name(std::string_view name) {
 // long names cut.
 std::string quote(std::string_view s) {
   constexpr std::size_t kMaxShown = 80;
-  std::string out = "'";
-  for (std::size_t i = 0; i < s.size() && i < kMaxShown; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == 0x7f) {
-      constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  if (s.size() > kMaxShown) out += "...";
-  return out + "'";
+  return "'" + printable(s.substr(0, kMaxShown)) + (s.size() > kMaxShown ? "...'" : "'");
 }
 
 // A JSON value for a message, cut short.

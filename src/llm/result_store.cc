@@ -39,8 +39,6 @@ CREATE TABLE IF NOT EXISTS results (
 // PRAGMA application_id of a posbias llm result store ("pbLM"), so no other program's SQLite
 // file is taken for one.
 constexpr std::int64_t kApplicationId = 0x70624c4d;
-constexpr const char* kSetApplicationId = "PRAGMA application_id = 1885490253";
-static_assert(kApplicationId == 1885490253);
 
 const std::set<std::string>& columns() {
   static const std::set<std::string> c{
@@ -119,7 +117,7 @@ ResultStore::ResultStore(const std::string& path) : path_(path) {
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=NORMAL");
     exec(kSchema);
-    exec(kSetApplicationId);
+    exec(("PRAGMA application_id = " + std::to_string(kApplicationId)).c_str());
     std::set<std::string> have;
     Statement info(db_, "PRAGMA table_info(results)");
     while (sqlite3_step(info.s) == SQLITE_ROW) have.insert(info.column_text(1));

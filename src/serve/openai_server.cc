@@ -84,26 +84,22 @@ OpenAiServer::OpenAiServer(Completer& completer, ServerOptions options)
   // size, or whose length is ambiguous, is never read; the connection closes after the answer.
   const std::size_t max_body = o.max_body;
   s.set_pre_routing_handler([max_body](const httplib::Request& req, httplib::Response& res) {
+    auto refuse = [&res](int status, const char* message) {
+      Impl::send_error(res, status, message, "invalid_request_error");
+      res.set_header("Connection", "close");
+      return httplib::Server::HandlerResponse::Handled;
+    };
     const std::size_t lengths = req.get_header_value_count("Content-Length");
-    std::string first = lengths ? req.get_header_value("Content-Length", 0) : "";
+    if (lengths == 0) return httplib::Server::HandlerResponse::Unhandled;
+    const std::string first = req.get_header_value("Content-Length", 0);
     for (std::size_t i = 1; i < lengths; ++i) {
-      if (req.get_header_value("Content-Length", i) != first) {
-        Impl::send_error(res, 400, "conflicting Content-Length headers", "invalid_request_error");
-        res.set_header("Connection", "close");
-        return httplib::Server::HandlerResponse::Handled;
-      }
+      if (req.get_header_value("Content-Length", i) != first)
+        return refuse(400, "conflicting Content-Length headers");
     }
-    if (lengths > 0) {
-      const bool digits = !first.empty() && first.size() <= 19 &&
-                          first.find_first_not_of("0123456789") == std::string::npos;
-      if (!digits || std::stoull(first) > max_body) {
-        Impl::send_error(res, digits ? 413 : 400,
-                         digits ? "request body too large" : "bad Content-Length",
-                         "invalid_request_error");
-        res.set_header("Connection", "close");
-        return httplib::Server::HandlerResponse::Handled;
-      }
-    }
+    if (first.empty() || first.size() > 19 ||
+        first.find_first_not_of("0123456789") != std::string::npos)
+      return refuse(400, "bad Content-Length");
+    if (std::stoull(first) > max_body) return refuse(413, "request body too large");
     return httplib::Server::HandlerResponse::Unhandled;
   });
   Impl* impl = impl_.get();

@@ -1,5 +1,7 @@
 #include "posbias/train/trainer.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -138,12 +140,10 @@ double Trainer::step(std::int64_t step) {
   const double grad_norm = clip_gradients(*flat, c.grad_clip);
   if (!std::isfinite(loss_value) || !std::isfinite(grad_norm)) {
     // Before the update: the weights in memory and on disk stay the last good ones.
-    char why[160];
-    std::snprintf(why, sizeof why,
-                  "training diverged at step %lld (loss %g, gradient norm %g); the run keeps its "
-                  "checkpoints up to the step before: lower --lr or raise --warmup",
-                  static_cast<long long>(step), loss_value, grad_norm);
-    throw std::runtime_error(why);
+    throw std::runtime_error(
+        fmt::format("training diverged at step {} (loss {:g}, gradient norm {:g}); the run keeps "
+                    "its checkpoints up to the step before: lower --lr or raise --warmup",
+                    step, loss_value, grad_norm));
   }
   adam->step(learning_rate(c, step));
   return loss_value;
