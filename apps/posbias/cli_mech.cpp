@@ -8,6 +8,7 @@
 #include "experiments/mech/heads_command.h"
 #include "parsed_options.h"
 #include "posbias/core/parse.h"
+#include "posbias/mech/head_search.h"
 #include "posbias/mech/trained_discrepancy.h"
 
 namespace posbias::cli {
@@ -57,12 +58,28 @@ void register_discrepancy(CLI::App& app, Action* selected) {
                   "; with --run " + std::to_string(TrainedDiscrepancyOptions{}.count) + ")",
               /*lo=*/0);
   parsed->add(cmd, "--seed", &o->seed, "seed of the inputs");
+  auto frequencies = std::make_shared<std::string>("free");
+  auto* search = cmd->add_option("--search", o->search,
+                                 "optimized: search whole RoPE heads for the best worst-case gap "
+                                 "at each n (instead of the constructions)");
+  parsed->add(cmd, "--head-dim", &o->head_search.head_dim,
+              "with --search: dims of the searched head, all rotary (F = dim/2 frequencies)");
+  cmd->add_option("--frequencies", *frequencies,
+                  "with --search: free (every frequency optimised) or rope (the fixed schedule "
+                  "rope_theta^(-2f/dim))")
+      ->capture_default_str();
+  parsed->add(cmd, "--rope-theta", &o->head_search.rope_theta,
+              "with --search --frequencies rope: the schedule's base");
+  parsed->add(cmd, "--starts", &o->head_search.starts,
+              "with --search: random starts per length, beside the designs", /*lo=*/0);
+  parsed->add(cmd, "--steps", &o->head_search.steps, "with --search: Adam steps per start");
   auto* run = cmd->add_option("--run", o->run, "trained run: measure its key heads");
   cmd->add_option("--checkpoint", o->checkpoint, "with --run: checkpoint file (default: latest)");
   cmd->add_option("--heads", o->heads,
                   "with --run: auto (the most positional and most symbolic head) or L.h,L.h")
       ->capture_default_str();
-  run->excludes(fn)->excludes(th)->excludes(om);
+  run->excludes(fn)->excludes(th)->excludes(om)->excludes(search);
+  search->excludes(th);
   add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
   cmd->add_option("--json", o->json, "result JSON (default: stdout)");
   cmd->add_option("--plot", o->plot, "figure stem: discrepancy against n, log-log");
@@ -71,6 +88,7 @@ void register_discrepancy(CLI::App& app, Action* selected) {
       parsed->parse();
       DiscrepancyOptions opt = *o;
       if (*theta != "auto") opt.sweep.theta = parse_number(*theta, "--theta");
+      opt.head_search.frequencies = parse_search_frequencies(*frequencies);
       run_discrepancy(opt);
     };
   });

@@ -50,8 +50,10 @@ inline constexpr CommandInfo kTorchCommands[] = {
     {"discrepancy",
      "Top-minus-second attention logit at the query. Without --run: the index "
      "(\"go back k\", Number inputs) or retrieval (\"find the matching symbol\", Letter inputs) "
-     "construction as a 2-D RoPE attention layer, swept over n beside its bounds. With --run: "
-     "a trained model's key heads against input length, next to its accuracy."},
+     "construction as a 2-D RoPE attention layer, swept over n beside its bounds. With --search "
+     "optimized: whole RoPE heads optimised for the worst-case gap at each n, against the "
+     "constructions, with the fitted length exponent. With --run: a trained model's key heads "
+     "against input length, next to its accuracy."},
     {"serve",
      "Serve trained hop runs as an OpenAI-compatible endpoint (/v1/completions, "
      "/v1/chat/completions, /v1/models, /health) until Ctrl-C."},

@@ -1,10 +1,12 @@
 #include "experiments/mech/discrepancy_command.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
-#include <cstdio>
 #include <numbers>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_number.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
@@ -13,19 +15,6 @@
 
 namespace posbias {
 namespace {
-
-// Least-squares slope of log y against log x over points with x in [lo, hi] and y > 0.
-double log_log_slope(const std::vector<SweepPoint>& points, double lo, double hi) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
-  for (const SweepPoint& p : points) {
-    const double x = p.length, y = p.discrepancy_min;
-    if (x < lo || x > hi || !(y > 0)) continue;
-    const double lx = std::log(x), ly = std::log(y);
-    sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly, n += 1;
-  }
-  if (n < 2) return NAN;
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
 
 // --lengths, each in 2..most.
 std::vector<int> checked_lengths(const std::vector<int>& lengths, int most) {
@@ -87,7 +76,9 @@ SweepResult sweep_construction(const ConstructionSweep& s) {
     progress.update(static_cast<std::int64_t>(i + 1));
   }
   progress.finish();
-  out.slope = log_log_slope(out.points, SweepResult::kSlopeFrom, SweepResult::kSlopeTo);
+  std::vector<double> x, y;
+  for (const SweepPoint& p : out.points) x.push_back(p.length), y.push_back(p.discrepancy_min);
+  out.slope = fit_power_law(x, y, SweepResult::kSlopeFrom, SweepResult::kSlopeTo);
   return out;
 }
 
@@ -110,7 +101,8 @@ nlohmann::json to_json(const SweepResult& r) {
   }
   out["slope"] = {{"from", SweepResult::kSlopeFrom},
                   {"to", SweepResult::kSlopeTo},
-                  {"value", std::isnan(r.slope) ? nlohmann::json() : nlohmann::json(r.slope)}};
+                  {"value", number_or_null(r.slope.exponent)},
+                  {"ci", {number_or_null(r.slope.low), number_or_null(r.slope.high)}}};
   return out;
 }
 
@@ -155,11 +147,9 @@ Figure construction_figure(const std::vector<SweepResult>& results) {
       p.ymin = std::floor(lo) - 1;
       p.ymax = std::ceil(hi) + 0.5;
     }
-    if (fn == "index" && !std::isnan(r.slope)) {
-      char text[96];
-      std::snprintf(text, sizeof text, "slope over n = %d..%d: %.3f", SweepResult::kSlopeFrom,
-                    SweepResult::kSlopeTo, r.slope);
-      p.title += "; " + std::string(text);
+    if (fn == "index" && !std::isnan(r.slope.exponent)) {
+      p.title += fmt::format("; slope over n = {}..{}: {:.3f}", SweepResult::kSlopeFrom,
+                             SweepResult::kSlopeTo, r.slope.exponent);
     }
     f.panels.push_back(std::move(p));
   }
@@ -170,7 +160,21 @@ Figure construction_figure(const std::vector<SweepResult>& results) {
 nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
   nlohmann::json result;
   Figure figure;
-  if (!o.run.empty()) {
+  if (!o.search.empty()) {
+    if (o.search != "optimized") {
+      throw std::invalid_argument("--search must be optimized, got '" + o.search + "'");
+    }
+    HeadSearchSweep s;
+    s.search = o.head_search;
+    s.search.function = parse_construction(o.sweep.function);
+    s.search.omega = o.sweep.omega;
+    s.search.seed = o.seed;
+    s.memory_budget_gb = o.memory_budget_gb;
+    if (!o.lengths.empty()) s.lengths = o.lengths;
+    const HeadSearchSweepResult r = sweep_head_search(s);
+    result = to_json(r);
+    if (!o.plot.empty()) figure = head_search_figure(r);
+  } else if (!o.run.empty()) {
     TrainedDiscrepancyOptions t;
     t.run = o.run;
     t.checkpoint = o.checkpoint;

@@ -1,5 +1,6 @@
 // `posbias discrepancy`: the index and retrieval constructions (mech/constructions.h) swept
-// over input length beside their bounds, or (with --run) a trained model's key heads.
+// over input length beside their bounds, (with --search optimized) the best heads a search finds
+// (head_search_sweep.h), or (with --run) a trained model's key heads.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/mech/head_search_sweep.h"
 #include "posbias/core/plot.h"
 #include "posbias/model/attention_path.h"
 
@@ -39,17 +41,17 @@ struct SweepResult {
   std::int64_t count = 0;
   std::uint64_t seed = 0;
   std::vector<SweepPoint> points;  // in the sweep's length order
-  // Log-log least-squares slope of discrepancy_min over lengths kSlopeFrom..kSlopeTo; NaN with
-  // fewer than two such points.
+  // Power law of discrepancy_min over lengths kSlopeFrom..kSlopeTo (NaN exponent with fewer than
+  // two such points, NaN interval with fewer than three).
   static constexpr int kSlopeFrom = 64, kSlopeTo = 4096;
-  double slope = NAN;
+  PowerLawFit slope;
 };
 
 SweepResult sweep_construction(const ConstructionSweep& sweep);
 
 // {"function", "task", "theta" (number, "pi/n" or "0"), "omega", "count", "seed", "points":
 //  [{"length", "theta", "discrepancy_min", "discrepancy_mean", "accuracy", "bound"}],
-//  "slope": {"from", "to", "value" (null when NaN)}}.
+//  "slope": {"from", "to", "value", "ci": [lo, hi]} (null when NaN)}.
 nlohmann::json to_json(const SweepResult& result);
 
 // Log-log discrepancy against n: measured points and the bound, one panel per result.
@@ -57,6 +59,8 @@ Figure construction_figure(const std::vector<SweepResult>& results);
 
 struct DiscrepancyOptions {
   ConstructionSweep sweep;
+  std::string search;                           // "optimized": the head search
+  HeadSearchOptions head_search;                // its options (function from sweep.function)
   std::string run, checkpoint, heads = "auto";  // run set: the trained-model measurement
   std::vector<int> lengths;                     // empty = the mode's default
   std::int64_t count = 0;                       // 0 = the mode's default

@@ -85,7 +85,7 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
   sec.numbers.push_back(
       {fmt::format("index construction: log-log slope of the gap over n = {}..{} (target -2)",
                    SweepResult::kSlopeFrom, SweepResult::kSlopeTo),
-       fmt::format("{:.4f}", index.slope)});
+       fmt::format("{:.4f}", index.slope.exponent)});
   sec.numbers.push_back(
       {fmt::format("retrieval construction, theta = 0: gap at n = {}..{}, largest deviation",
                    retrieval.points.front().length, retrieval.points.back().length),

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -119,6 +120,47 @@ TEST(MechCli, ConstructionsFromTheCommandLine) {
   EXPECT_NE(l.out.find("\"accuracy\": 1.0"), std::string::npos);
   expect_usage_error("discrepancy --lengths 65536 --count 100000",
                      "the index construction on 100000 inputs of length 65536 needs about");
+}
+
+TEST(MechCli, HeadSearchFromTheCommandLine) {
+  const fs::path out = scratch("search");
+  const CliResult r = run_cli(
+      "discrepancy --search optimized --head-dim 4 --lengths 16,64,128,256 "
+      "--starts 2 --steps 60 --json " +
+      out.string() + ".json --plot " + out.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(out.string() + ".json"));
+  EXPECT_EQ(j["search"], "optimized");
+  EXPECT_EQ(j["frequencies"], "free");
+  ASSERT_EQ(j["points"].size(), 4u);
+  for (const auto& p : j["points"]) {
+    const double n = p["n"].get<double>();
+    EXPECT_NEAR(p["construction_gap"].get<double>(), 1 - std::cos(M_PI / n), 1e-12);
+    EXPECT_GE(p["best_gap"].get<double>(), p["single_frequency_gap"].get<double>());
+    EXPECT_EQ(p["start_gaps"].size(), 2u);
+    EXPECT_EQ(p["theta"].size(), 2u);
+  }
+  // Fitted on n >= 64: three points, an interval around the value.
+  EXPECT_EQ(j["exponent"]["points"], 3);
+  EXPECT_LE(j["exponent"]["ci"][0].get<double>(), j["exponent"]["value"].get<double>());
+  EXPECT_GE(j["exponent"]["ci"][1].get<double>(), j["exponent"]["value"].get<double>());
+  EXPECT_NEAR(j["construction_exponent"]["value"].get<double>(), -2.0, 0.01);
+  EXPECT_TRUE(fs::exists(out.string() + ".png"));
+  const CliResult s = run_cli(
+      "discrepancy --search optimized --function retrieval --frequencies "
+      "rope --rope-theta 100 --head-dim 4 --lengths 8 --starts 1 --steps 5");
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_EQ(nlohmann::json::parse(s.out)["rope_theta"], 100.0);
+
+  expect_usage_error("discrepancy --search random", "--search must be optimized");
+  expect_usage_error("discrepancy --search optimized --head-dim 5", "--head-dim");
+  expect_usage_error("discrepancy --search optimized --frequencies learned", "--frequencies");
+  expect_usage_error("discrepancy --search optimized --steps 0", "--steps");
+  expect_usage_error("discrepancy --search optimized --rope-theta 0.5", "--rope-theta");
+  expect_usage_error("discrepancy --search optimized --lengths 100000", "--lengths");
+  expect_usage_error("discrepancy --search optimized --lengths 16000 --memory-budget 1",
+                     "the head search at n = 16000 needs about");
+  expect_usage_error("discrepancy --search optimized --run x", "excludes");
 }
 
 // Any model the loader reads: the golden tiny Hugging Face GPT-2 and Qwen2 checkpoints, on

@@ -1,0 +1,46 @@
+// `posbias discrepancy --search optimized`: the head search (mech/head_search.h) swept over
+// input length, the best gap found against the constructions and the one-frequency bound, and
+// the fitted length exponent with its 95% interval.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "posbias/core/plot.h"
+#include "posbias/mech/head_search.h"
+#include "posbias/theory/power_law_fit.h"
+
+namespace posbias {
+
+struct HeadSearchSweep {
+  HeadSearchOptions search;
+  std::vector<int> lengths{16, 32, 64, 128, 256, 512, 850};
+  double fit_from = 64;         // the exponent is fitted on lengths >= fit_from
+  double memory_budget_gb = 0;  // --memory-budget (0: the machine's available memory)
+};
+
+struct HeadSearchSweepResult {
+  HeadSearchSweep sweep;
+  std::vector<HeadSearchPoint> points;  // in the sweep's length order
+  PowerLawFit exponent;                 // of best_gap against n
+  PowerLawFit construction_exponent;    // of construction_gap against n
+  double seconds = 0;
+};
+
+// Plans the memory of the longest length first (one line and exit 2 past the budget), then
+// searches every length with progress and ETA.
+HeadSearchSweepResult sweep_head_search(const HeadSearchSweep& sweep);
+
+// {"function", "search": "optimized", "frequencies", "head_dim", "rope_theta" (rope only),
+//  "symbols" and "omega" (retrieval), "starts", "steps", "seed",
+//  "points": [{"n", "best_gap", "construction_gap", "single_frequency_gap" (index),
+//              "bound" (index: π²/(2n²)), "start_gaps", "theta"}],
+//  "exponent": {"value", "ci": [lo, hi], "from", "points"}, "construction_exponent": {...},
+//  "seconds"}; NaN numbers are null.
+nlohmann::json to_json(const HeadSearchSweepResult& result);
+
+// Log-log gap against n: the best head found, the construction, the one-frequency design and
+// (index) the construction's bound π²/(2n²).
+Figure head_search_figure(const HeadSearchSweepResult& result);
+
+}  // namespace posbias
