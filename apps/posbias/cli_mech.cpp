@@ -78,6 +78,12 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   cmd->add_option("--heads", o->heads,
                   "with --run: auto (the most positional and most symbolic head) or L.h,L.h")
       ->capture_default_str();
+  auto* variant =
+      cmd->add_option("--variant", o->variant,
+                      "with --run: the inputs, standard or a variant the task has (Number: "
+                      "seen_jumps, jump integers within those training showed; Letter: decoy)")
+          ->capture_default_str();
+  variant->needs(run);
   run->excludes(fn)->excludes(th)->excludes(om)->excludes(search);
   search->excludes(th);
   add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);

@@ -6,11 +6,11 @@
 #include <numbers>
 
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/json_number.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
 #include "posbias/mech/constructions.h"
+#include "posbias/mech/exponent_json.h"
 #include "posbias/mech/trained_discrepancy.h"
 
 namespace posbias {
@@ -99,10 +99,8 @@ nlohmann::json to_json(const SweepResult& r) {
   } else {
     out["theta"] = r.theta;
   }
-  out["slope"] = {{"from", SweepResult::kSlopeFrom},
-                  {"to", SweepResult::kSlopeTo},
-                  {"value", number_or_null(r.slope.exponent)},
-                  {"ci", {number_or_null(r.slope.low), number_or_null(r.slope.high)}}};
+  out["slope"] = exponent_json(r.slope, SweepResult::kSlopeFrom);
+  out["slope"]["to"] = SweepResult::kSlopeTo;
   return out;
 }
 
@@ -179,6 +177,7 @@ nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
     t.run = o.run;
     t.checkpoint = o.checkpoint;
     t.heads = o.heads;
+    t.variant = parse_variant(o.variant);
     if (!o.lengths.empty()) t.lengths = checked_lengths(o.lengths, 100000);
     if (o.count != 0) t.count = o.count;
     t.seed = o.seed;

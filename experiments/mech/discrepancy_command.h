@@ -51,7 +51,7 @@ SweepResult sweep_construction(const ConstructionSweep& sweep);
 
 // {"function", "task", "theta" (number, "pi/n" or "0"), "omega", "count", "seed", "points":
 //  [{"length", "theta", "discrepancy_min", "discrepancy_mean", "accuracy", "bound"}],
-//  "slope": {"from", "to", "value", "ci": [lo, hi]} (null when NaN)}.
+//  "slope": {"value", "ci": [lo, hi], "from", "to", "points"} (null when NaN)}.
 nlohmann::json to_json(const SweepResult& result);
 
 // Log-log discrepancy against n: measured points and the bound, one panel per result.
@@ -62,6 +62,7 @@ struct DiscrepancyOptions {
   std::string search;                           // "optimized": the head search
   HeadSearchOptions head_search;                // its options (function from sweep.function)
   std::string run, checkpoint, heads = "auto";  // run set: the trained-model measurement
+  std::string variant = "standard";             // with run: the inputs' variant
   std::vector<int> lengths;                     // empty = the mode's default
   std::int64_t count = 0;                       // 0 = the mode's default
   std::uint64_t seed = 0;

@@ -9,16 +9,10 @@
 #include "posbias/core/json_number.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
+#include "posbias/mech/exponent_json.h"
 
 namespace posbias {
 namespace {
-
-nlohmann::json fit_json(const PowerLawFit& f, double from) {
-  return {{"value", number_or_null(f.exponent)},
-          {"ci", {number_or_null(f.low), number_or_null(f.high)}},
-          {"from", from},
-          {"points", f.points}};
-}
 
 double index_bound(double n) { return std::numbers::pi * std::numbers::pi / (2 * n * n); }
 
@@ -96,8 +90,8 @@ nlohmann::json to_json(const HeadSearchSweepResult& r) {
       {"steps", o.steps},
       {"seed", o.seed},
       {"points", points},
-      {"exponent", fit_json(r.exponent, r.sweep.fit_from)},
-      {"construction_exponent", fit_json(r.construction_exponent, r.sweep.fit_from)},
+      {"exponent", exponent_json(r.exponent, r.sweep.fit_from)},
+      {"construction_exponent", exponent_json(r.construction_exponent, r.sweep.fit_from)},
       {"seconds", r.seconds}};
   if (o.frequencies == SearchFrequencies::kRope) out["rope_theta"] = o.rope_theta;
   if (!index) {

@@ -1,11 +1,14 @@
 #include "posbias/mech/trained_discrepancy.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
 #include "posbias/core/json_number.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
+#include "posbias/mech/exponent_json.h"
 #include "posbias/mech/head_scores.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
@@ -114,7 +117,7 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
   std::vector<AttentionPath> paths;
   for (int len : o.lengths) {
     validate_model_length(c.task, len);
-    for (int h : c.hops) validate_spec(c.task, h, len, Variant::kStandard);
+    for (int h : c.hops) validate_spec(c.task, h, len, o.variant);
     auto bytes = [&](AttentionPath a) {
       return weight_bytes(c.model_config(), true) +
              forward_bytes(c.model_config(), discrepancy_batch(len), len, /*cached=*/true, {a});
@@ -128,17 +131,19 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
   const std::vector<KeyHead> heads = choose_heads(m, o);
   std::vector<std::vector<std::vector<double>>> gaps(
       heads.size(), std::vector<std::vector<double>>(o.lengths.size())),
-      on_chain = gaps;
+      on_chain = gaps, correct_only = gaps;
   TrainedDiscrepancyResult r;
   r.run = o.run;
   r.task = std::string(task_name(c.task));
+  r.variant = std::string(variant_name(o.variant));
+  r.train_length = c.length;
   r.step = m.info.step;
   r.lengths = o.lengths;
   r.count = o.count;
   Progress progress("discrepancy", static_cast<std::int64_t>(o.lengths.size()));
   for (std::size_t li = 0; li < o.lengths.size(); ++li) {
     const int len = o.lengths[li];
-    const auto examples = make_dataset({c.task, c.hops, len, o.count, o.seed});
+    const auto examples = make_dataset({c.task, c.hops, len, o.count, o.seed, o.variant});
     const std::int64_t batch = discrepancy_batch(len);
     m.model->set_attention(paths[li]);
     std::int64_t correct = 0;
@@ -148,7 +153,9 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
       ForwardCache cache;
       m.model->forward_embeddings(m.model->embed(b.ids), &cache);
       const auto predicted = m.model->logits(cache.hidden.select(1, len - 1)).argmax(-1);
-      correct += predicted.eq(b.answers).sum().item<std::int64_t>();
+      const auto right = predicted.eq(b.answers).contiguous();
+      correct += right.sum().item<std::int64_t>();
+      const bool* is_right = right.data_ptr<bool>();
       for (std::size_t k = 0; k < heads.size(); ++k) {
         Block& block = m.model->layers[static_cast<std::size_t>(heads[k].layer)];
         const auto x = block->ln1(cache.blocks[static_cast<std::size_t>(heads[k].layer)].resid_pre);
@@ -160,6 +167,7 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
         const std::int64_t* w = first.data_ptr<std::int64_t>();
         gaps[k][li].insert(gaps[k][li].end(), g, g + gap.size(0));
         for (std::int64_t e = 0; e < gap.size(0); ++e) {
+          if (is_right[e]) correct_only[k][li].push_back(g[e]);
           const std::vector<int>& chain = examples[begin + static_cast<std::size_t>(e)].chain;
           if (std::find(chain.begin(), chain.end(), static_cast<int>(w[e])) != chain.end())
             on_chain[k][li].push_back(g[e]);
@@ -173,13 +181,24 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
 
   for (std::size_t k = 0; k < heads.size(); ++k) {
     const KeyHead& h = heads[k];
-    KeyHeadGaps out{h.layer, h.head, h.kind, h.label, h.positional, h.symbolic, {}, {}, {}};
+    KeyHeadGaps out;
+    out.layer = h.layer, out.head = h.head, out.kind = h.kind, out.label = h.label;
+    out.positional = h.positional, out.symbolic = h.symbolic;
+    std::vector<double> x, median, on_chain_median;
     for (std::size_t li = 0; li < o.lengths.size(); ++li) {
       out.points.push_back(gap_point(o.lengths[li], gaps[k][li]));
       out.on_chain_points.push_back(gap_point(o.lengths[li], on_chain[k][li]));
+      out.correct_points.push_back(gap_point(o.lengths[li], correct_only[k][li]));
       out.top_key_on_chain.push_back(static_cast<double>(on_chain[k][li].size()) /
                                      static_cast<double>(gaps[k][li].size()));
+      x.push_back(o.lengths[li]);
+      median.push_back(out.points.back().median);
+      on_chain_median.push_back(out.on_chain_points.back().median);
     }
+    // Beyond training: from the first length above it.
+    const double from = c.length + 1;
+    out.exponent = fit_power_law(x, median, from);
+    out.on_chain_exponent = fit_power_law(x, on_chain_median, from);
     r.heads.push_back(std::move(out));
   }
   return r;
@@ -200,20 +219,30 @@ nlohmann::json to_json(const TrainedDiscrepancyResult& r) {
                     {"label", h.label},
                     {"points", points_json(h.points)},
                     {"on_chain_points", points_json(h.on_chain_points)},
-                    {"top_key_on_chain", h.top_key_on_chain}});
+                    {"top_key_on_chain", h.top_key_on_chain},
+                    {"correct_points", points_json(h.correct_points)},
+                    {"exponent", exponent_json(h.exponent, r.train_length + 1)},
+                    {"on_chain_exponent", exponent_json(h.on_chain_exponent, r.train_length + 1)}});
   }
   nlohmann::json accuracy = nlohmann::json::object();
   for (std::size_t i = 0; i < r.lengths.size() && i < r.accuracy.size(); ++i)
     accuracy[std::to_string(r.lengths[i])] = r.accuracy[i];
-  return {{"run", r.run},         {"task", r.task},       {"step", r.step},
-          {"key_heads", key},     {"lengths", r.lengths}, {"count", r.count},
-          {"accuracy", accuracy}, {"discrepancy", disc}};
+  return {{"run", r.run},
+          {"task", r.task},
+          {"variant", r.variant},
+          {"step", r.step},
+          {"train_length", r.train_length},
+          {"key_heads", key},
+          {"lengths", r.lengths},
+          {"count", r.count},
+          {"accuracy", accuracy},
+          {"discrepancy", disc}};
 }
 
 Figure trained_discrepancy_figure(const TrainedDiscrepancyResult& r) {
   Panel p;
-  p.title =
-      r.task + " model (step " + std::to_string(r.step) + "): key-head discrepancy and accuracy";
+  p.title = r.task + " model (step " + std::to_string(r.step) + ", " + r.variant +
+            " inputs): key-head discrepancy and accuracy";
   p.xlabel = "input length (tokens, log scale)";
   p.ylabel = "top − second attention logit at the query (median, p10–p90)";
   p.log_x = true;
@@ -226,6 +255,11 @@ Figure trained_discrepancy_figure(const TrainedDiscrepancyResult& r) {
     Series s;
     s.title = "L" + std::to_string(h.layer) + "." + std::to_string(h.head) + " (" +
               (h.kind == "chosen" ? h.label : "most " + h.kind + ", " + h.label) + ")";
+    if (std::isfinite(h.exponent.exponent)) {
+      s.title += fmt::format(", exponent {:.2f}", h.exponent.exponent);
+      if (std::isfinite(h.exponent.low))
+        s.title += fmt::format(" [{:.2f}, {:.2f}]", h.exponent.low, h.exponent.high);
+    }
     s.style = "linespoints";
     for (const GapPoint& pt : h.points) {
       s.x.push_back(pt.length);

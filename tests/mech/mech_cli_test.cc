@@ -79,6 +79,25 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
     }
   }
   EXPECT_TRUE(fs::exists(run / "disc.png"));
+  EXPECT_EQ(k["variant"], "standard");
+  EXPECT_EQ(k["train_length"], 17);
+  for (const auto& head : k["discrepancy"]) {
+    // Correct-only: a subset of the examples, as many as the accuracy says.
+    ASSERT_EQ(head["correct_points"].size(), 2u);
+    EXPECT_EQ(head["correct_points"][1]["n"].get<double>(),
+              std::round(k["accuracy"]["64"].get<double>() * 40));
+    // One length beyond training (64): a point but no exponent.
+    EXPECT_EQ(head["exponent"]["points"], 1);
+    EXPECT_TRUE(head["exponent"]["value"].is_null());
+  }
+  // Letter inputs with a decoy chain; the Number-only variant is refused in one line.
+  const CliResult decoy =
+      run_cli("discrepancy --run " + run.string() + " --variant decoy --lengths 17 --count 10");
+  ASSERT_EQ(decoy.code, 0) << decoy.err;
+  EXPECT_EQ(nlohmann::json::parse(decoy.out)["variant"], "decoy");
+  expect_usage_error("discrepancy --run " + run.string() + " --variant seen_jumps",
+                     "the seen_jumps variant belongs to the number task");
+  expect_usage_error("discrepancy --variant decoy", "--variant requires --run");
 
   expect_usage_error("heads --run " + run.string() + " --samples 0", "--samples");
   expect_usage_error(

@@ -13,6 +13,8 @@
 
 #include "posbias/core/plot.h"
 #include "posbias/model/attention_path.h"
+#include "posbias/tasks/hop_task.h"
+#include "posbias/theory/power_law_fit.h"
 
 namespace posbias {
 
@@ -23,6 +25,9 @@ struct TrainedDiscrepancyOptions {
   std::int64_t count = 100;  // examples per length
   std::uint64_t seed = 1;
   std::int64_t samples = 100;  // head-score samples for auto
+  // The inputs: standard, or (Number) seen_jumps, whose jump integers stay within those training
+  // showed, so a longer input holds no token the model never trained on.
+  Variant variant = Variant::kStandard;
   // Attention path at each length (nullopt: dense unless its plan passes the budget) and the
   // memory budget in GB (0: what the machine has available); memory_plan.h's plan_attention.
   std::optional<AttentionPath> attention;
@@ -48,10 +53,16 @@ struct KeyHeadGaps {
   // gap to a wrong key says nothing about how sharply the head finds the right one.
   std::vector<GapPoint> on_chain_points;
   std::vector<double> top_key_on_chain;
+  // The examples the model answered correctly.
+  std::vector<GapPoint> correct_points;
+  // Power laws of the median gap against length, fitted on the lengths beyond training (every
+  // example, and the on-chain ones).
+  PowerLawFit exponent, on_chain_exponent;
 };
 
 struct TrainedDiscrepancyResult {
-  std::string run, task;
+  std::string run, task, variant;
+  int train_length = 0;  // the exponents are fitted on lengths above it
   std::int64_t step = 0;
   std::vector<int> lengths;
   std::int64_t count = 0;
@@ -61,11 +72,12 @@ struct TrainedDiscrepancyResult {
 
 TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOptions& options);
 
-// {"run", "task", "step", "key_heads": [{"layer", "head", "kind", "label", "positional",
-//  "symbolic"}], "lengths", "count", "accuracy": {"17": acc, ...}, "discrepancy": [{"layer",
-//  "head", "kind", "label", "points": [{"length", "median", "mean", "min", "p10", "p90", "n"}],
-//  "on_chain_points": [same], "top_key_on_chain": [fraction per length]}]}; statistics of no
-//  example are null.
+// {"run", "task", "variant", "step", "train_length", "key_heads": [{"layer", "head", "kind",
+//  "label", "positional", "symbolic"}], "lengths", "count", "accuracy": {"17": acc, ...},
+//  "discrepancy": [{"layer", "head", "kind", "label", "points": [{"length", "median", "mean",
+//  "min", "p10", "p90", "n"}], "on_chain_points": [same], "top_key_on_chain": [fraction per
+//  length], "correct_points": [same], "exponent": {"value", "ci", "from", "points"},
+//  "on_chain_exponent": {same}}]}; statistics of no example are null.
 nlohmann::json to_json(const TrainedDiscrepancyResult& result);
 
 // Log-log discrepancy against length per key head, accuracy on the right-hand axis.
