@@ -1,8 +1,11 @@
 #include "experiments/mech/heads_command.h"
 
 #include <chrono>
+#include <cmath>
+#include <filesystem>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_number.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
 #include "posbias/hf/hf_config.h"
@@ -19,12 +22,15 @@ namespace {
 nlohmann::json heads_json(const std::vector<HeadScore>& scores) {
   nlohmann::json out = nlohmann::json::array();
   for (const HeadScore& h : scores) {
-    out.push_back({{"layer", h.layer},
-                   {"head", h.head},
-                   {"positional", h.positional},
-                   {"symbolic", h.symbolic},
-                   {"gap", h.gap},
-                   {"label", h.label}});
+    out.push_back(
+        {{"layer", h.layer},
+         {"head", h.head},
+         {"positional", h.positional},
+         {"symbolic", h.symbolic},
+         {"positional_ci", {number_or_null(h.positional_low), number_or_null(h.positional_high)}},
+         {"symbolic_ci", {number_or_null(h.symbolic_low), number_or_null(h.symbolic_high)}},
+         {"gap", h.gap},
+         {"label", h.label}});
   }
   return out;
 }
@@ -99,11 +105,13 @@ AttentionPath plan_scoring(const ModelConfig& cfg, std::int64_t samples, std::in
 
 }  // namespace
 
-std::vector<std::string> HeadsResult::final_heads(const std::string& label, bool with_head) const {
+std::vector<std::string> HeadsResult::final_heads(const std::string& label, bool with_head,
+                                                  double threshold) const {
   std::vector<std::string> out;
   if (checkpoints.empty()) return out;
   for (const HeadScore& h : checkpoints.back().heads) {
-    if (h.label == label) out.push_back(head_name(h, with_head));
+    if (head_label(h.positional, h.symbolic, h.gap, threshold) == label)
+      out.push_back(head_name(h, with_head));
   }
   return out;
 }
@@ -178,6 +186,29 @@ nlohmann::json to_json(const HeadsResult& r) {
   }
   j["final"] = {{"positional", r.final_heads("positional")},
                 {"symbolic", r.final_heads("symbolic")}};
+  j["label_threshold"] = kPureThreshold;
+  // The labels are a view: how they move with the purity threshold.
+  nlohmann::json sensitivity = nlohmann::json::array();
+  for (double t : kLabelThresholds) {
+    nlohmann::json counts = nlohmann::json::array();
+    for (const CheckpointHeads& c : r.checkpoints) {
+      int positional = 0, symbolic = 0;
+      for (const HeadScore& h : c.heads) {
+        const std::string label = head_label(h.positional, h.symbolic, h.gap, t);
+        positional += label == "positional" ? 1 : 0;
+        symbolic += label == "symbolic" ? 1 : 0;
+      }
+      counts.push_back({{"step", c.step ? nlohmann::json(*c.step) : nlohmann::json()},
+                        {"positional", positional},
+                        {"symbolic", symbolic}});
+    }
+    sensitivity.push_back({{"threshold", t},
+                           {"final",
+                            {{"positional", r.final_heads("positional", true, t)},
+                             {"symbolic", r.final_heads("symbolic", true, t)}}},
+                           {"pure_counts", counts}});
+  }
+  j["threshold_sensitivity"] = sensitivity;
   j["seconds"] = r.seconds;
   return j;
 }
@@ -186,8 +217,12 @@ HeadsResult run_heads(const HeadsOptions& o) {
   HeadsResult result = measure_heads(o);
   write_output(o.json, to_json(result).dump(2) + "\n");
   if (!o.plot.empty()) {
-    render_figure(heads_figure(result, result.task.empty() ? "model" : result.task + " run"),
-                  o.plot);
+    const std::string title = result.task.empty() ? "model" : result.task + " run";
+    render_figure(heads_figure(result, title), o.plot);
+    if (result.checkpoints.size() > 1) {
+      render_figure(head_scores_over_training_figure(result, title),
+                    std::filesystem::path(o.plot).replace_extension().string() + "_scores");
+    }
   }
   return result;
 }
@@ -216,6 +251,52 @@ Figure heads_figure(const HeadsResult& result, const std::string& title) {
   }
   f.width = 1100;
   f.height = std::max(420, 28 * static_cast<int>(first.size()) + 140);
+  return f;
+}
+
+Figure head_scores_over_training_figure(const HeadsResult& result, const std::string& title) {
+  if (result.checkpoints.empty()) throw std::invalid_argument("heads figure: no checkpoints");
+  const std::vector<HeadScore>& first = result.checkpoints.front().heads;
+  const bool multi_head = first.size() > 1 && first.back().head > 0;
+  Figure f;
+  for (const bool positional : {true, false}) {
+    Panel p;
+    p.title = title + ": " + (positional ? "positional" : "symbolic") +
+              " score per layer (95% interval over samples)";
+    p.xlabel = "training step";
+    p.ylabel = positional ? "positional score" : "symbolic score";
+    p.ymin = -0.05;
+    p.ymax = 1.05;
+    p.key = "outside right";
+    for (std::size_t r = 0; r < first.size(); ++r) {
+      Series s;
+      s.title = head_name(first[r], multi_head);
+      s.line_width = 1;
+      for (const CheckpointHeads& c : result.checkpoints) {
+        if (!c.step || r >= c.heads.size()) continue;
+        const HeadScore& h = c.heads[r];
+        s.x.push_back(static_cast<double>(*c.step));
+        s.y.push_back(positional ? h.positional : h.symbolic);
+        const double lo = positional ? h.positional_low : h.symbolic_low;
+        const double hi = positional ? h.positional_high : h.symbolic_high;
+        s.y_low.push_back(std::isnan(lo) ? s.y.back() : lo);
+        s.y_high.push_back(std::isnan(hi) ? s.y.back() : hi);
+      }
+      p.series.push_back(std::move(s));
+    }
+    Series threshold;
+    threshold.title = "purity threshold";
+    threshold.line_width = 1;
+    for (const CheckpointHeads& c : result.checkpoints) {
+      if (!c.step) continue;
+      threshold.x.push_back(static_cast<double>(*c.step));
+      threshold.y.push_back(kPureThreshold);
+    }
+    p.series.push_back(std::move(threshold));
+    f.panels.push_back(std::move(p));
+  }
+  f.width = 1400;
+  f.height = 560;
   return f;
 }
 

@@ -27,7 +27,8 @@ struct HeadsOptions {
   std::optional<AttentionPath> attention;  // none: dense unless it passes the memory budget
   double memory_budget_gb = 0;             // 0: what the machine has available
   std::string json;                        // empty = stdout
-  std::string plot;                        // figure stem: layers × checkpoints heatmaps
+  std::string plot;  // figure stem: layers × checkpoints heatmaps, and STEM_scores: the scores
+                     // against step with intervals
 };
 
 // The scores of every head at one checkpoint.
@@ -46,19 +47,30 @@ struct HeadsResult {
   std::vector<CheckpointHeads> checkpoints;         // in training order
   double seconds = 0;
 
-  // "L3" (or "L3.h1" when with_head) of the last checkpoint's heads with that label.
-  std::vector<std::string> final_heads(const std::string& label, bool with_head = true) const;
+  // "L3" (or "L3.h1" when with_head) of the last checkpoint's heads with that label at the
+  // purity threshold.
+  std::vector<std::string> final_heads(const std::string& label, bool with_head = true,
+                                       double threshold = kPureThreshold) const;
 };
 
 HeadsResult measure_heads(const HeadsOptions& options);
 
+// The purity thresholds whose labels the JSON shows beside the default's.
+inline constexpr double kLabelThresholds[] = {0.8, 0.85, 0.9, 0.95};
+
 // {"source", "task"?, "length", "samples", "tau", "attention", "layer_index": "0-based",
 //  "checkpoints": [{"step", "file", "heads": [{"layer", "head", "positional", "symbolic",
-//  "gap", "label"}]}], "final": {"positional": [...], "symbolic": [...]}, "seconds"}.
+//  "positional_ci": [lo, hi], "symbolic_ci": [lo, hi], "gap", "label"}]}], "final":
+//  {"positional": [...], "symbolic": [...]}, "label_threshold", "threshold_sensitivity":
+//  [{"threshold", "final": {...}, "pure_counts": [{"step", "positional", "symbolic"}]}],
+//  "seconds"}.
 nlohmann::json to_json(const HeadsResult& result);
 
 // Positional and symbolic heatmaps: rows = layer (and head), columns = checkpoint step.
 Figure heads_figure(const HeadsResult& result, const std::string& title);
+// The continuous scores against training step, one line per layer (and head) with its 95%
+// interval over the samples, and the purity threshold drawn: the labels' view.
+Figure head_scores_over_training_figure(const HeadsResult& result, const std::string& title);
 
 // measure_heads, then the JSON to options.json (stdout when empty) and the figure to
 // options.plot.

@@ -6,12 +6,14 @@
 #include <tuple>
 #include <utility>
 
+#include "posbias/theory/seed_interval.h"
+
 namespace posbias {
 
-std::string head_label(double positional, double symbolic, double gap) {
-  if (gap < 0.01 || (positional >= 0.9 && symbolic >= 0.9)) return "uniform";
-  if (positional >= 0.9 && symbolic <= 0.5) return "positional";
-  if (symbolic >= 0.9 && positional <= 0.5) return "symbolic";
+std::string head_label(double positional, double symbolic, double gap, double threshold) {
+  if (gap < 0.01 || (positional >= threshold && symbolic >= threshold)) return "uniform";
+  if (positional >= threshold && symbolic <= 0.5) return "positional";
+  if (symbolic >= threshold && positional <= 0.5) return "symbolic";
   return "mixed";
 }
 
@@ -80,9 +82,8 @@ SwapAttention swap_attention(Attention& attn, const torch::Tensor& x, const Posi
   return s;
 }
 
-std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tensor& x,
-                                             const PositionContext& pos, double tau,
-                                             std::int64_t tile) {
+SampleScores score_attention_samples(Attention& attn, const torch::Tensor& x,
+                                     const PositionContext& pos, double tau, std::int64_t tile) {
   torch::NoGradGuard no_grad;
   const std::int64_t b = x.size(0), n = x.size(1) - 1, heads = attn->heads;
   if (n < 2)
@@ -129,8 +130,15 @@ std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tenso
       top = new_top;
     }
   }
-  const auto pos_h = (pos_sum / wsum).mean(0), sym_h = (sym_sum / wsum).mean(0),
-             gap_h = (gap_sum / wsum).mean(0);  // [H]
+  return {pos_sum / wsum, sym_sum / wsum, gap_sum / wsum};
+}
+
+std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tensor& x,
+                                             const PositionContext& pos, double tau,
+                                             std::int64_t tile) {
+  const SampleScores s = score_attention_samples(attn, x, pos, tau, tile);
+  const auto pos_h = s.positional.mean(0), sym_h = s.symbolic.mean(0), gap_h = s.gap.mean(0);
+  const std::int64_t heads = pos_h.size(0);
   std::vector<HeadScore> out;
   for (std::int64_t h = 0; h < heads; ++h) {
     HeadScore hs;
@@ -159,8 +167,10 @@ std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
   const std::int64_t total = ids.size(0);
   const auto& cfg = model->config();
   if (batch <= 0) batch = head_score_batch(cfg, ids.size(1));
-  // Sums over samples per (layer, head), then the mean.
-  std::vector<HeadScore> sums(static_cast<std::size_t>(cfg.layers * cfg.heads));
+  // Every sample's scores per (layer, head), then the mean and its interval.
+  const auto cells = static_cast<std::size_t>(cfg.layers * cfg.heads);
+  std::vector<std::vector<double>> positional(cells), symbolic(cells);
+  std::vector<double> gap(cells, 0.0);
   for (std::int64_t begin = 0; begin < total; begin += batch) {
     const auto chunk = ids.narrow(0, begin, std::min(batch, total - begin));
     ForwardCache cache;
@@ -169,27 +179,32 @@ std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
     for (std::int64_t l = 0; l < cfg.layers; ++l) {
       Block& block = model->layers[static_cast<std::size_t>(l)];
       const auto x = block->ln1(cache.blocks[static_cast<std::size_t>(l)].resid_pre);
-      const auto layer = score_attention_heads(block->attn, x, cache.pos, tau);
-      const double k = static_cast<double>(chunk.size(0));
-      for (const HeadScore& hs : layer) {
-        HeadScore& acc = sums[static_cast<std::size_t>(l * cfg.heads + hs.head)];
-        acc.positional += k * hs.positional;
-        acc.symbolic += k * hs.symbolic;
-        acc.gap += k * hs.gap;
+      const SampleScores s = score_attention_samples(block->attn, x, cache.pos, tau);
+      const auto p = s.positional.contiguous(), y = s.symbolic.contiguous(),
+                 g = s.gap.sum(0).contiguous();
+      for (std::int64_t h = 0; h < cfg.heads; ++h) {
+        const auto cell = static_cast<std::size_t>(l * cfg.heads + h);
+        for (std::int64_t b = 0; b < p.size(0); ++b) {
+          positional[cell].push_back(p[b][h].item<double>());
+          symbolic[cell].push_back(y[b][h].item<double>());
+        }
+        gap[cell] += g[h].item<double>();
       }
     }
   }
   model->train(was_training);
-  for (std::size_t i = 0; i < sums.size(); ++i) {
-    HeadScore& hs = sums[i];
+  std::vector<HeadScore> out(cells);
+  for (std::size_t i = 0; i < cells; ++i) {
+    HeadScore& hs = out[i];
     hs.layer = static_cast<int>(i / static_cast<std::size_t>(cfg.heads));
     hs.head = static_cast<int>(i % static_cast<std::size_t>(cfg.heads));
-    hs.positional /= static_cast<double>(total);
-    hs.symbolic /= static_cast<double>(total);
-    hs.gap /= static_cast<double>(total);
+    const SeedInterval p = seed_interval(positional[i]), y = seed_interval(symbolic[i]);
+    hs.positional = p.mean, hs.positional_low = p.low, hs.positional_high = p.high;
+    hs.symbolic = y.mean, hs.symbolic_low = y.low, hs.symbolic_high = y.high;
+    hs.gap = gap[i] / static_cast<double>(total);
     hs.label = head_label(hs.positional, hs.symbolic, hs.gap);
   }
-  return sums;
+  return out;
 }
 
 }  // namespace posbias

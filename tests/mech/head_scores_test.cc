@@ -172,6 +172,10 @@ TEST(HeadScores, LabelsFollowTheThresholds) {
   EXPECT_EQ(head_label(0.7, 0.6, 0.5), "mixed");
   EXPECT_EQ(head_label(0.95, 0.95, 0.5), "uniform");
   EXPECT_EQ(head_label(0.99, 0.0, 0.001), "uniform");
+  // The threshold moves the labels, not the scores.
+  EXPECT_EQ(head_label(0.87, 0.1, 0.5), "mixed");
+  EXPECT_EQ(head_label(0.87, 0.1, 0.5, 0.85), "positional");
+  EXPECT_EQ(head_label(0.97, 0.1, 0.5, 0.98), "mixed");
 }
 
 TEST(HeadScores, PairTilesEqualOneTile) {
@@ -216,10 +220,31 @@ TEST(HeadScores, ModelScoresCoverEveryLayerAndHead) {
     EXPECT_GE(h.positional, -1e-9);
     EXPECT_LE(h.positional, 1 + 1e-9);
   }
-  // Batching does not change the mean.
+  // Batching does not change the mean or its interval.
   const auto whole = score_heads(model, ids, kHeadScoreTau, /*batch=*/64);
-  for (std::size_t k = 0; k < scores.size(); ++k)
+  for (std::size_t k = 0; k < scores.size(); ++k) {
     EXPECT_NEAR(scores[k].symbolic, whole[k].symbolic, 1e-9);
+    EXPECT_NEAR(scores[k].symbolic_high, whole[k].symbolic_high, 1e-9);
+  }
+  // The interval is the 95% t interval of the ten samples' own scores, each measured alone:
+  // mean ∓ 2.262·s/√10.
+  std::vector<std::vector<double>> positional(scores.size());
+  for (std::int64_t b = 0; b < ids.size(0); ++b) {
+    const auto one = score_heads(model, ids.narrow(0, b, 1), kHeadScoreTau, 1);
+    for (std::size_t k = 0; k < one.size(); ++k) {
+      positional[k].push_back(one[k].positional);
+      EXPECT_TRUE(std::isnan(one[k].positional_low));  // one sample: no interval
+    }
+  }
+  for (std::size_t k = 0; k < scores.size(); ++k) {
+    double mean = 0, ss = 0;
+    for (double v : positional[k]) mean += v / 10;
+    for (double v : positional[k]) ss += (v - mean) * (v - mean);
+    const double half = 2.2621571627409915 * std::sqrt(ss / 9) / std::sqrt(10.0);
+    EXPECT_NEAR(scores[k].positional, mean, 1e-9);
+    EXPECT_NEAR(scores[k].positional_low, mean - half, 1e-9);
+    EXPECT_NEAR(scores[k].positional_high, mean + half, 1e-9);
+  }
 }
 
 TEST(HeadScores, BlockwiseAttentionGivesTheDenseScores) {

@@ -49,6 +49,21 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
   EXPECT_FALSE(j["final"]["symbolic"].empty());
   EXPECT_TRUE(fs::exists(run / "heads.png"));
   EXPECT_TRUE(fs::exists(run / "heads.svg"));
+  EXPECT_TRUE(fs::exists(run / "heads_scores.png"));  // the scores against step, intervals
+  for (const auto& head : j["checkpoints"][2]["heads"]) {
+    EXPECT_LE(head["positional_ci"][0].get<double>(), head["positional"].get<double>());
+    EXPECT_GE(head["positional_ci"][1].get<double>(), head["positional"].get<double>());
+    EXPECT_LE(head["symbolic_ci"][0].get<double>(), head["symbolic"].get<double>());
+  }
+  // Labels as a view: the default threshold's entry is the "final" labels.
+  EXPECT_EQ(j["label_threshold"], 0.9);
+  ASSERT_EQ(j["threshold_sensitivity"].size(), 4u);
+  for (const auto& t : j["threshold_sensitivity"]) {
+    EXPECT_EQ(t["pure_counts"].size(), 3u);
+    if (t["threshold"] == 0.9) {
+      EXPECT_EQ(t["final"], j["final"]);
+    }
+  }
 
   const CliResult d =
       run_cli("discrepancy --run " + run.string() + " --lengths 17,64 --count 40 --json " +

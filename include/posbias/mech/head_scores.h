@@ -17,6 +17,7 @@
 
 #include <torch/torch.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -28,14 +29,21 @@ constexpr double kHeadScoreTau = 1e-4;
 
 struct HeadScore {
   int layer = 0, head = 0;
-  double positional = 0, symbolic = 0;
+  double positional = 0, symbolic = 0;  // means over the samples
   double gap = 0;     // pair-weighted |a_i − a_j|: 0 when the query attends evenly
-  std::string label;  // positional | symbolic | mixed | uniform
+  std::string label;  // positional | symbolic | mixed | uniform, at kPureThreshold
+  // 95% Student-t intervals of the two means over the samples (score_heads; NaN with fewer
+  // than two samples or from score_attention_heads, which averages a batch).
+  double positional_low = NAN, positional_high = NAN, symbolic_low = NAN, symbolic_high = NAN;
 };
 
-// positional: positional ≥ 0.9 and symbolic ≤ 0.5; symbolic: the reverse; uniform: both
-// ≥ 0.9 or gap < 0.01 (a swap cannot tell position from content); mixed otherwise.
-std::string head_label(double positional, double symbolic, double gap);
+// The labels are a view of the continuous scores: pure at `threshold` means one score
+// ≥ threshold and the other ≤ 0.5. positional: pure positional; symbolic: the reverse;
+// uniform: both ≥ threshold or gap < 0.01 (a swap cannot tell position from content); mixed
+// otherwise.
+inline constexpr double kPureThreshold = 0.9;
+std::string head_label(double positional, double symbolic, double gap,
+                       double threshold = kPureThreshold);
 
 // The query's attention to keys i and j after swapping the inputs at i and j, for every
 // pair: swapped_i[b, h, i, j] = a'_i and swapped_j[b, h, i, j] = a'_j (meaningful for
@@ -48,18 +56,26 @@ struct SwapAttention {
 // x is the layer's normed attention input [B, L, D]; the query is position L-1.
 SwapAttention swap_attention(Attention& attn, const torch::Tensor& x, const PositionContext& pos);
 
-// Scores of every head of one attention layer, averaged over the batch; layer = -1 in the
-// results (the caller knows it). The pairs are visited in [B, H, tile, tile] tiles with the
-// pair weights' softmax accumulated online, so memory is O(L·tile), not O(L²); tile = 0 picks
-// one that keeps a tile's working set near 256 MB (one tile at the hop models' lengths).
+// Scores of every head of one attention layer per sample: [B, H] each.
+struct SampleScores {
+  torch::Tensor positional, symbolic, gap;
+};
+SampleScores score_attention_samples(Attention& attn, const torch::Tensor& x,
+                                     const PositionContext& pos, double tau = kHeadScoreTau,
+                                     std::int64_t tile = 0);
+// The same averaged over the batch; layer = -1 in the results (the caller knows it). The pairs are
+// visited in [B, H, tile, tile] tiles with the pair weights' softmax accumulated online, so memory
+// is O(L·tile), not O(L²); tile = 0 picks one that keeps a tile's working set near 256 MB (one tile
+// at the hop models' lengths).
 std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tensor& x,
                                              const PositionContext& pos, double tau = kHeadScoreTau,
                                              std::int64_t tile = 0);
 
 // Every layer and head of a model on token ids [B, L] (eval mode, no gradients; the model's
 // training mode is restored), through the model's attention path (dense or blockwise) with only
-// each block's input kept. Samples are scored `batch` at a time; 0 picks a batch that keeps
-// [batch, H, L, L] near 10M entries (64 at the hop models' L = 17, 1 from GPT-2 at L = 1024).
+// each block's input kept, with intervals over the samples. Samples are scored `batch` at a time; 0
+// picks a batch that keeps [batch, H, L, L] near 10M entries (64 at the hop models' L = 17, 1 from
+// GPT-2 at L = 1024).
 std::int64_t head_score_batch(const ModelConfig& cfg, std::int64_t length);
 // A pair tile's working set in score_attention_heads (the memory plan adds it to the forward's).
 inline constexpr double kHeadScoreTileBytes = 256e6;
