@@ -35,19 +35,24 @@ HeadSearchSweepResult sweep_head_search(const HeadSearchSweep& sweep) {
   const auto start = std::chrono::steady_clock::now();
   HeadSearchSweepResult out;
   out.sweep = sweep;
-  const int per_length = o.starts + (o.function == Construction::kIndex ? 2 : 1);
+  const double per_length = o.starts + (o.function == Construction::kIndex ? 2 : 1);
   // Progress counts cells × starts, so the ETA weighs long lengths by their cost (n² for index).
   constexpr std::int64_t kUnits = 100000;
   Progress progress(std::string(construction_name(o.function)) + " head search", kUnits);
   double done = 0;
+  SearchHead previous;
   for (int n : sweep.lengths) {
     const double cells =
         static_cast<double>(n) * (o.function == Construction::kIndex ? n : o.symbols);
     const double before = done;
-    out.points.push_back(search_head(o, n, nullptr, [&](int starts_done) {
-      done = before + cells * starts_done / per_length;
-      progress.update(static_cast<std::int64_t>(kUnits * done / work));
-    }));
+    const double starts = per_length + (out.points.empty() ? 0 : 1);
+    SearchHead best;
+    out.points.push_back(
+        search_head(o, n, &best, out.points.empty() ? nullptr : &previous, [&](int starts_done) {
+          done = before + cells * starts_done / starts;
+          progress.update(static_cast<std::int64_t>(kUnits * done / work));
+        }));
+    previous = best;  // the next length continues from it
     done = before + cells;
   }
   progress.finish();

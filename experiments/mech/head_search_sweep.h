@@ -27,8 +27,8 @@ struct HeadSearchSweepResult {
   double seconds = 0;
 };
 
-// Plans the memory of the longest length first (one line and exit 2 past the budget), then
-// searches every length with progress and ETA.
+// Plans the memory of every length first (one line and exit 2 past the budget), then searches
+// the lengths in order with progress and ETA, each continuing from the previous one's best head.
 HeadSearchSweepResult sweep_head_search(const HeadSearchSweep& sweep);
 
 // {"function", "search": "optimized", "frequencies", "head_dim", "rope_theta" (rope only),

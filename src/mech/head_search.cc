@@ -177,7 +177,7 @@ double head_search_bytes(const HeadSearchOptions& o, std::int64_t n) {
 }
 
 HeadSearchPoint search_head(const HeadSearchOptions& o, std::int64_t n, SearchHead* best_out,
-                            const std::function<void(int)>& progress) {
+                            const SearchHead* warm, const std::function<void(int)>& progress) {
   validate(o);
   if (n < 2) throw std::invalid_argument("the head search needs lengths of at least 2");
   const Construction f = o.function;
@@ -199,6 +199,20 @@ HeadSearchPoint search_head(const HeadSearchOptions& o, std::int64_t n, SearchHe
     designs.push_back(design_head(f, n, o.head_dim, slowest, o.omega, o.symbols, schedule));
     point.construction_gap = head_gap(f, designs[0], n);
     point.single_frequency_gap = NAN;
+  }
+  if (warm != nullptr) {
+    SearchHead w{warm->theta.detach().clone(), warm->query.detach().clone(),
+                 warm->key.detach().clone()};
+    if (w.theta.size(0) != o.head_dim / 2) {
+      throw std::invalid_argument("search_head: the warm start has another head dim");
+    }
+    if (f == Construction::kIndex) {
+      const std::int64_t kept = std::min(w.query.size(0), n - 1);
+      auto query = matched_queries(w.key[0], w.theta, n);
+      query.narrow(0, 0, kept).copy_(w.query.narrow(0, 0, kept));
+      w.query = query;
+    }
+    designs.push_back(w);
   }
   SearchHead best = designs[0];
   double best_gap = point.construction_gap;
@@ -272,7 +286,7 @@ HeadSearchPoint search_head(const HeadSearchOptions& o, std::int64_t n, SearchHe
         best = {h.theta.detach().clone(), h.query.detach().clone(), h.key.detach().clone()};
       }
     }
-    if (!design) point.start_gaps.push_back(start_best);
+    if (!design) point.start_gaps.push_back(start_best);  // the random starts' own
     if (progress) progress(s + 1);
   }
   point.best_gap = best_gap;

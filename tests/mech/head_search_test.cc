@@ -148,6 +148,15 @@ TEST(HeadSearch, SeveralFrequenciesBreakTheOneFrequencyCeiling) {
   EXPECT_EQ(p.theta.size(), 4u);
   // Same seed, same numbers.
   EXPECT_EQ(search_head(o, n).best_gap, p.best_gap);
+  // A sweep's next length starts from this head: with no random starts and one step, what it
+  // reports at n = 80 is the warm head's (still far above one frequency's ceiling).
+  HeadSearchOptions next = o;
+  next.starts = 0;
+  next.steps = 1;
+  const HeadSearchPoint q = search_head(next, 80, nullptr, &best);
+  EXPECT_TRUE(q.start_gaps.empty());
+  EXPECT_GT(q.best_gap, 10 * (1 - std::cos(2 * kPi / 79)));
+  EXPECT_LT(search_head(next, 80).best_gap, 1.5 * (1 - std::cos(2 * kPi / 80)));  // designs only
 }
 
 TEST(HeadSearch, AFixedScheduleKeepsItsFrequencies) {

@@ -23,7 +23,8 @@
 //             head.
 //
 // The search maximises a smoothed worst-case gap (log-sum-exp at a temperature that follows the
-// gap) with Adam, keeps the best hard gap seen, and always includes the designs as starts.
+// gap) with Adam, keeps the best hard gap seen, and always includes the designs (and, in a
+// sweep, the previous length's best head) as starts.
 #pragma once
 
 #include <torch/torch.h>
@@ -87,10 +88,12 @@ struct HeadSearchPoint {
 // Peak bytes of one start at length n (the logits and their gradients dominate).
 double head_search_bytes(const HeadSearchOptions& options, std::int64_t length);
 
-// Searches at one length. `progress` (may be empty) is called after every start with the number
-// of starts done.
+// Searches at one length. `warm` (may be null): a head found at another length, added as a
+// start (index: its queries kept for the offsets both lengths have, the others read its key at
+// their distance), so a sweep over growing n continues from what it found. `progress` (may be
+// empty) is called after every start with the number of starts done.
 HeadSearchPoint search_head(const HeadSearchOptions& options, std::int64_t length,
-                            SearchHead* best = nullptr,
+                            SearchHead* best = nullptr, const SearchHead* warm = nullptr,
                             const std::function<void(int)>& progress = {});
 
 }  // namespace posbias
