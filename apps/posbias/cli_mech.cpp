@@ -43,10 +43,12 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   auto parsed = std::make_shared<ParsedOptions>();
   auto theta = std::make_shared<std::string>("auto");
   CLI::App* cmd = app.add_subcommand("discrepancy", torch_command_description("discrepancy"));
-  auto* fn =
-      cmd->add_option("--function", o->sweep.function, "index or retrieval")->capture_default_str();
-  auto* th = cmd->add_option("--theta", *theta,
-                             "RoPE angle per position (auto: pi/n for index, 0 for retrieval)")
+  auto* fn = cmd->add_option("--function", o->sweep.function,
+                             "index, retrieval or reflexive (--search: index or retrieval)")
+                 ->capture_default_str();
+  auto* th = cmd->add_option(
+                    "--theta", *theta,
+                    "RoPE angle per position (auto: pi/n for index and reflexive, 0 for retrieval)")
                  ->capture_default_str();
   auto* om = parsed->add(cmd, "--omega", &o->sweep.omega,
                          "retrieval: phase spacing of the 8 symbols (2pi/8)");

@@ -49,8 +49,9 @@ inline constexpr CommandInfo kTorchCommands[] = {
      "a Hugging Face checkpoint on a token file."},
     {"discrepancy",
      "Top-minus-second attention logit at the query. Without --run: the index "
-     "(\"go back k\", Number inputs) or retrieval (\"find the matching symbol\", Letter inputs) "
-     "construction as a 2-D RoPE attention layer, swept over n beside its bounds. With --search "
+     "(\"go back k\", Number inputs), retrieval (\"find the matching symbol\", Letter inputs) "
+     "or reflexive (\"pass on the current token\") construction as a 2-D RoPE attention layer, "
+     "swept over n beside its bounds. With --search "
      "optimized: whole RoPE heads optimised for the worst-case gap at each n, against the "
      "constructions, with the fitted length exponent. With --run: a trained model's key heads "
      "against input length, next to its accuracy."},

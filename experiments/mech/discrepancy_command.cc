@@ -61,7 +61,7 @@ SweepResult sweep_construction(const ConstructionSweep& s) {
   for (std::size_t i = 0; i < s.lengths.size(); ++i) {
     const int n = s.lengths[i];
     const double theta =
-        auto_theta ? (c == Construction::kIndex ? std::numbers::pi / n : 0.0) : s.theta;
+        auto_theta ? (c == Construction::kRetrieval ? 0.0 : std::numbers::pi / n) : s.theta;
     const ConstructionResult r = run_construction(
         c, make_dataset({construction_task(c), {1}, n, s.count, s.seed}), theta, s.omega);
     double lo = INFINITY, mean = 0, correct = 0;
@@ -95,7 +95,7 @@ nlohmann::json to_json(const SweepResult& r) {
   nlohmann::json out = {{"function", r.function}, {"task", r.task}, {"omega", r.omega},
                         {"count", r.count},       {"seed", r.seed}, {"points", points}};
   if (r.auto_theta) {
-    out["theta"] = r.function == "index" ? "pi/n" : "0";
+    out["theta"] = r.function == "retrieval" ? "0" : "pi/n";
   } else {
     out["theta"] = r.theta;
   }
@@ -110,7 +110,7 @@ Figure construction_figure(const std::vector<SweepResult>& results) {
     Panel p;
     const std::string& fn = r.function;
     const std::string theta_text =
-        r.auto_theta ? (fn == "index" ? "pi/n" : "0") : std::to_string(r.theta);
+        r.auto_theta ? (fn == "retrieval" ? "0" : "pi/n") : std::to_string(r.theta);
     p.title = fn + " construction (" + r.task + " inputs, θ = " + theta_text + ")";
     p.xlabel = "input length n (log scale)";
     p.ylabel = "discrepancy: top − second logit (min over inputs)";
@@ -120,7 +120,7 @@ Figure construction_figure(const std::vector<SweepResult>& results) {
     Series measured, bound, accuracy;
     measured.title = "measured";
     measured.style = "points";
-    bound.title = fn == "index" ? "bound min(1 − cos θ, π²/(2n²))" : "rate 1 − cos(ω − nθ)";
+    bound.title = fn == "retrieval" ? "rate 1 − cos(ω − nθ)" : "bound min(1 − cos θ, π²/(2n²))";
     for (const SweepPoint& pt : r.points) {
       const double n = pt.length;
       measured.x.push_back(n);
@@ -145,7 +145,7 @@ Figure construction_figure(const std::vector<SweepResult>& results) {
       p.ymin = std::floor(lo) - 1;
       p.ymax = std::ceil(hi) + 0.5;
     }
-    if (fn == "index" && !std::isnan(r.slope.exponent)) {
+    if (fn != "retrieval" && !std::isnan(r.slope.exponent)) {
       p.title += fmt::format("; slope over n = {}..{}: {:.3f}", SweepResult::kSlopeFrom,
                              SweepResult::kSlopeTo, r.slope.exponent);
     }
@@ -165,6 +165,9 @@ nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
     HeadSearchSweep s;
     s.search = o.head_search;
     s.search.function = parse_construction(o.sweep.function);
+    if (s.search.function == Construction::kReflexive) {
+      throw std::invalid_argument("--search covers the index and retrieval functions");
+    }
     s.search.omega = o.sweep.omega;
     s.search.seed = o.seed;
     s.memory_budget_gb = o.memory_budget_gb;

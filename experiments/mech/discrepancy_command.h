@@ -16,8 +16,8 @@
 namespace posbias {
 
 struct ConstructionSweep {
-  std::string function = "index";  // index | retrieval
-  double theta = NAN;  // NaN = auto: π/n for index (addresses n positions), 0 for retrieval
+  std::string function = "index";  // index | retrieval | reflexive
+  double theta = NAN;  // NaN = auto: π/n for index and reflexive (n positions), 0 for retrieval
   double omega = 0.7853981633974483;  // retrieval symbol spacing, 2π/8
   std::vector<int> lengths{9, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
   std::int64_t count = 64;  // task examples per length (1 hop)
@@ -34,8 +34,8 @@ struct SweepPoint {
 };
 
 struct SweepResult {
-  std::string function, task;  // index | retrieval; the task whose inputs it ran on
-  bool auto_theta = true;      // θ = π/n (index) or 0 (retrieval) at each n
+  std::string function, task;  // index | retrieval | reflexive; the task whose inputs it ran on
+  bool auto_theta = true;      // θ = π/n (index, reflexive) or 0 (retrieval) at each n
   double theta = NAN;          // the fixed θ when !auto_theta
   double omega = 0;
   std::int64_t count = 0;

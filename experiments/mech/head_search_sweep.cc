@@ -45,7 +45,9 @@ HeadSearchSweepResult sweep_head_search(const HeadSearchSweep& sweep) {
     const double cells =
         static_cast<double>(n) * (o.function == Construction::kIndex ? n : o.symbols);
     const double before = done;
-    const double starts = per_length + (out.points.empty() ? 0 : 1);
+    const bool stretched = o.function == Construction::kIndex &&
+                           o.frequencies == SearchFrequencies::kFree && !out.points.empty();
+    const double starts = per_length + (out.points.empty() ? 0 : 1) + (stretched ? 1 : 0);
     SearchHead best;
     out.points.push_back(
         search_head(o, n, &best, out.points.empty() ? nullptr : &previous, [&](int starts_done) {

@@ -110,7 +110,7 @@ std::vector<std::string> HeadsResult::final_heads(const std::string& label, bool
   std::vector<std::string> out;
   if (checkpoints.empty()) return out;
   for (const HeadScore& h : checkpoints.back().heads) {
-    if (head_label(h.positional, h.symbolic, h.gap, threshold) == label)
+    if (head_label(h.positional, h.symbolic, h.gap, h.self, threshold) == label)
       out.push_back(head_name(h, with_head));
   }
   return out;
@@ -185,22 +185,25 @@ nlohmann::json to_json(const HeadsResult& r) {
                                 {"heads", heads_json(c.heads)}});
   }
   j["final"] = {{"positional", r.final_heads("positional")},
-                {"symbolic", r.final_heads("symbolic")}};
+                {"symbolic", r.final_heads("symbolic")},
+                {"reflexive", r.final_heads("reflexive")}};
   j["label_threshold"] = kPureThreshold;
   // The labels are a view: how they move with the purity threshold.
   nlohmann::json sensitivity = nlohmann::json::array();
   for (double t : kLabelThresholds) {
     nlohmann::json counts = nlohmann::json::array();
     for (const CheckpointHeads& c : r.checkpoints) {
-      int positional = 0, symbolic = 0;
+      int positional = 0, symbolic = 0, reflexive = 0;
       for (const HeadScore& h : c.heads) {
-        const std::string label = head_label(h.positional, h.symbolic, h.gap, t);
+        const std::string label = head_label(h.positional, h.symbolic, h.gap, h.self, t);
         positional += label == "positional" ? 1 : 0;
         symbolic += label == "symbolic" ? 1 : 0;
+        reflexive += label == "reflexive" ? 1 : 0;
       }
       counts.push_back({{"step", c.step ? nlohmann::json(*c.step) : nlohmann::json()},
                         {"positional", positional},
-                        {"symbolic", symbolic}});
+                        {"symbolic", symbolic},
+                        {"reflexive", reflexive}});
     }
     sensitivity.push_back({{"threshold", t},
                            {"final",

@@ -60,9 +60,10 @@ inline constexpr double kLabelThresholds[] = {0.8, 0.85, 0.9, 0.95};
 
 // {"source", "task"?, "length", "samples", "tau", "attention", "layer_index": "0-based",
 //  "checkpoints": [{"step", "file", "heads": [{"layer", "head", "positional", "symbolic",
-//  "positional_ci": [lo, hi], "symbolic_ci": [lo, hi], "gap", "label"}]}], "final":
-//  {"positional": [...], "symbolic": [...]}, "label_threshold", "threshold_sensitivity":
-//  [{"threshold", "final": {...}, "pure_counts": [{"step", "positional", "symbolic"}]}],
+//  "positional_ci": [lo, hi], "symbolic_ci": [lo, hi], "gap", "self", "label"}]}], "final":
+//  {"positional": [...], "symbolic": [...], "reflexive": [...]}, "label_threshold",
+//  "threshold_sensitivity": [{"threshold", "final": {...}, "pure_counts": [{"step",
+//  "positional", "symbolic", "reflexive"}]}],
 //  "seconds"}.
 nlohmann::json to_json(const HeadsResult& result);
 

@@ -9,15 +9,25 @@ namespace posbias {
 Construction parse_construction(const std::string& name) {
   if (name == "index") return Construction::kIndex;
   if (name == "retrieval") return Construction::kRetrieval;
-  throw std::invalid_argument("--function must be index or retrieval, got '" + name + "'");
+  if (name == "reflexive") return Construction::kReflexive;
+  throw std::invalid_argument("--function must be index, retrieval or reflexive, got '" +
+                              name.substr(0, 40) + "'");
 }
 
 std::string_view construction_name(Construction c) {
-  return c == Construction::kIndex ? "index" : "retrieval";
+  switch (c) {
+    case Construction::kIndex:
+      return "index";
+    case Construction::kRetrieval:
+      return "retrieval";
+    case Construction::kReflexive:
+      break;
+  }
+  return "reflexive";
 }
 
 Task construction_task(Construction c) {
-  return c == Construction::kIndex ? Task::kNumber : Task::kLetter;
+  return c == Construction::kRetrieval ? Task::kLetter : Task::kNumber;
 }
 
 Attention make_construction_layer(Construction c) {
@@ -37,7 +47,10 @@ Attention make_construction_layer(Construction c) {
   b.zero_();
   w[0][2] = 2.0;  // q = 2·(query phase)
   w[1][3] = 2.0;
-  if (c == Construction::kIndex) {
+  if (c == Construction::kReflexive) {
+    b[0] = 2.0;  // the query is (1, 0) at every position: "go back 0"
+    b[4] = 1.0;  // and so is every key
+  } else if (c == Construction::kIndex) {
     b[4] = 1.0;  // every key is (1, 0): position alone decides
   } else {
     w[4][0] = 1.0;  // k = key phase
@@ -91,6 +104,9 @@ torch::Tensor construction_inputs(Construction c, const std::vector<Example>& ex
     }
     for (std::int64_t p = 0; p < n; ++p) {
       const std::string& t = ex.tokens[static_cast<std::size_t>(p)];
+      if (c == Construction::kReflexive) {
+        continue;  // the query and keys come from the biases: the input is only the value
+      }
       if (c == Construction::kIndex) {
         const int k = integer_token(t);
         if (k > 0) {
@@ -126,8 +142,11 @@ ConstructionResult run_construction(Construction c, const std::vector<Example>& 
   for (std::int64_t e = 0; e < scores.size(0); ++e) {
     const double gap = top[e][0].item<double>() - top[e][1].item<double>();
     r.discrepancy.push_back(gap);
-    r.correct.push_back(gap > 0 && where[e][0].item<std::int64_t>() ==
-                                       examples[static_cast<std::size_t>(e)].chain[0]);
+    // The index and retrieval heads find the first look-up's target; the reflexive head the
+    // query itself.
+    const std::int64_t target =
+        c == Construction::kReflexive ? n - 1 : examples[static_cast<std::size_t>(e)].chain[0];
+    r.correct.push_back(gap > 0 && where[e][0].item<std::int64_t>() == target);
   }
   return r;
 }
@@ -140,7 +159,7 @@ double construction_bytes(std::int64_t count, std::int64_t length) {
 
 double construction_bound(Construction c, std::int64_t length, double theta, double omega) {
   const double n = static_cast<double>(length);
-  if (c == Construction::kIndex) {
+  if (c != Construction::kRetrieval) {
     return std::min(1.0 - std::cos(theta), std::numbers::pi * std::numbers::pi / (2.0 * n * n));
   }
   // Meaningful while the rotation has not closed the symbol gap (nθ < ω); 0 after.

@@ -10,7 +10,9 @@
 
 namespace posbias {
 
-std::string head_label(double positional, double symbolic, double gap, double threshold) {
+std::string head_label(double positional, double symbolic, double gap, double self,
+                       double threshold) {
+  if (self >= threshold) return "reflexive";
   if (gap < 0.01 || (positional >= threshold && symbolic >= threshold)) return "uniform";
   if (positional >= threshold && symbolic <= 0.5) return "positional";
   if (symbolic >= threshold && positional <= 0.5) return "symbolic";
@@ -130,14 +132,15 @@ SampleScores score_attention_samples(Attention& attn, const torch::Tensor& x,
       top = new_top;
     }
   }
-  return {pos_sum / wsum, sym_sum / wsum, gap_sum / wsum};
+  return {pos_sum / wsum, sym_sum / wsum, gap_sum / wsum, a.select(2, a.size(2) - 1)};
 }
 
 std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tensor& x,
                                              const PositionContext& pos, double tau,
                                              std::int64_t tile) {
   const SampleScores s = score_attention_samples(attn, x, pos, tau, tile);
-  const auto pos_h = s.positional.mean(0), sym_h = s.symbolic.mean(0), gap_h = s.gap.mean(0);
+  const auto pos_h = s.positional.mean(0), sym_h = s.symbolic.mean(0), gap_h = s.gap.mean(0),
+             self_h = s.self.mean(0);
   const std::int64_t heads = pos_h.size(0);
   std::vector<HeadScore> out;
   for (std::int64_t h = 0; h < heads; ++h) {
@@ -147,7 +150,8 @@ std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tenso
     hs.positional = pos_h[h].item<double>();
     hs.symbolic = sym_h[h].item<double>();
     hs.gap = gap_h[h].item<double>();
-    hs.label = head_label(hs.positional, hs.symbolic, hs.gap);
+    hs.self = self_h[h].item<double>();
+    hs.label = head_label(hs.positional, hs.symbolic, hs.gap, hs.self);
     out.push_back(hs);
   }
   return out;
@@ -170,7 +174,7 @@ std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
   // Every sample's scores per (layer, head), then the mean and its interval.
   const auto cells = static_cast<std::size_t>(cfg.layers * cfg.heads);
   std::vector<std::vector<double>> positional(cells), symbolic(cells);
-  std::vector<double> gap(cells, 0.0);
+  std::vector<double> gap(cells, 0.0), self(cells, 0.0);
   for (std::int64_t begin = 0; begin < total; begin += batch) {
     const auto chunk = ids.narrow(0, begin, std::min(batch, total - begin));
     ForwardCache cache;
@@ -181,7 +185,7 @@ std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
       const auto x = block->ln1(cache.blocks[static_cast<std::size_t>(l)].resid_pre);
       const SampleScores s = score_attention_samples(block->attn, x, cache.pos, tau);
       const auto p = s.positional.contiguous(), y = s.symbolic.contiguous(),
-                 g = s.gap.sum(0).contiguous();
+                 g = s.gap.sum(0).contiguous(), a = s.self.sum(0).contiguous();
       for (std::int64_t h = 0; h < cfg.heads; ++h) {
         const auto cell = static_cast<std::size_t>(l * cfg.heads + h);
         for (std::int64_t b = 0; b < p.size(0); ++b) {
@@ -189,6 +193,7 @@ std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
           symbolic[cell].push_back(y[b][h].item<double>());
         }
         gap[cell] += g[h].item<double>();
+        self[cell] += a[h].item<double>();
       }
     }
   }
@@ -202,7 +207,8 @@ std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
     hs.positional = p.mean, hs.positional_low = p.low, hs.positional_high = p.high;
     hs.symbolic = y.mean, hs.symbolic_low = y.low, hs.symbolic_high = y.high;
     hs.gap = gap[i] / static_cast<double>(total);
-    hs.label = head_label(hs.positional, hs.symbolic, hs.gap);
+    hs.self = self[i] / static_cast<double>(total);
+    hs.label = head_label(hs.positional, hs.symbolic, hs.gap, hs.self);
   }
   return out;
 }

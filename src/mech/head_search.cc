@@ -210,6 +210,14 @@ HeadSearchPoint search_head(const HeadSearchOptions& o, std::int64_t n, SearchHe
       const std::int64_t kept = std::min(w.query.size(0), n - 1);
       auto query = matched_queries(w.key[0], w.theta, n);
       query.narrow(0, 0, kept).copy_(w.query.narrow(0, 0, kept));
+      if (free) {
+        // The same head stretched to the new length: every frequency scaled by n_warm / n, so
+        // the positions it told apart map onto the new range (for one frequency, 2π/n_warm
+        // becomes 2π/n, the even spacing again).
+        const double stretch = static_cast<double>(w.query.size(0) + 1) / length;
+        const auto theta = w.theta * stretch;
+        designs.push_back({theta, matched_queries(w.key[0], theta, n), w.key.clone()});
+      }
       w.query = query;
     }
     designs.push_back(w);

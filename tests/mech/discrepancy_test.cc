@@ -1,6 +1,7 @@
 // The discrepancy constructions against their closed forms (docs/mech.md): the index head's
 // gap is exactly 1 − cos(π/n) and decays as n⁻² with 100% accuracy; the retrieval head at
-// θ = 0 keeps the gap 1 − cos ω at every n to 4096; with θ > 0 it loses accuracy at long n.
+// θ = 0 keeps the gap 1 − cos ω at every n to 4096; with θ > 0 it loses accuracy at long n; the
+// reflexive head's gap is the index head's.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -28,6 +29,25 @@ TEST(Discrepancy, IndexGapIsOneMinusCosThetaAndDecaysAsInverseSquare) {
   }
   EXPECT_NEAR(r.slope.exponent, -2.0, 0.01);
   EXPECT_EQ(to_json(r)["slope"]["value"].get<double>(), r.slope.exponent);
+}
+
+// The third function: the query attends to itself through position alone, so its gap is the
+// index head's 1 − cos(π/n) and decays as n⁻² too.
+TEST(Discrepancy, ReflexiveGapIsOneMinusCosThetaAndItsTargetIsTheQuery) {
+  ConstructionSweep s;
+  s.function = "reflexive";
+  s.lengths = {64, 256, 1024, 4096};
+  s.count = 4;
+  const auto r = sweep_construction(s);
+  EXPECT_EQ(r.task, "number");
+  for (const SweepPoint& p : r.points) {
+    const double n = p.length;
+    EXPECT_NEAR(p.discrepancy_min / (1.0 - std::cos(std::numbers::pi / n)), 1.0, 1e-6) << n;
+    EXPECT_EQ(p.accuracy, 1.0) << n;  // the top key is the query's own position
+  }
+  EXPECT_NEAR(r.slope.exponent, -2.0, 0.01);
+  EXPECT_EQ(to_json(r)["theta"], "pi/n");
+  EXPECT_THROW(parse_construction("reflex"), std::invalid_argument);
 }
 
 TEST(Discrepancy, RetrievalGapIsConstantAtThetaZero) {

@@ -156,6 +156,19 @@ TEST(HeadScores, HandBuiltHeadsScoreExactly) {
     EXPECT_EQ(s[0].label, "symbolic");
   }
   {
+    // The reflexive construction: the query attends to itself, the swaps of earlier positions
+    // move no attention, and the self score says what the head does.
+    Attention reflexive = make_construction_layer(Construction::kReflexive);
+    reflexive->qkv->bias.narrow(0, 0, 4).mul_(1000.0);  // a gap of 1000·(1 − cos(π/17)) ≈ 17
+    const double theta = 3.14159265358979 / n;
+    const auto x =
+        construction_inputs(Construction::kReflexive, examples(Task::kNumber, n, 8), theta, 0);
+    const auto s = score_attention_heads(reflexive, x, construction_positions(n, theta));
+    EXPECT_GT(s[0].self, 0.99);
+    EXPECT_LT(s[0].gap, 0.01);
+    EXPECT_EQ(s[0].label, "reflexive");
+  }
+  {
     Attention flat = make_construction_layer(Construction::kRetrieval);
     flat->qkv->weight.narrow(0, 0, 4).zero_();  // q = 0: every logit equal
     const auto x =
@@ -174,8 +187,11 @@ TEST(HeadScores, LabelsFollowTheThresholds) {
   EXPECT_EQ(head_label(0.99, 0.0, 0.001), "uniform");
   // The threshold moves the labels, not the scores.
   EXPECT_EQ(head_label(0.87, 0.1, 0.5), "mixed");
-  EXPECT_EQ(head_label(0.87, 0.1, 0.5, 0.85), "positional");
-  EXPECT_EQ(head_label(0.97, 0.1, 0.5, 0.98), "mixed");
+  EXPECT_EQ(head_label(0.87, 0.1, 0.5, 0.0, 0.85), "positional");
+  EXPECT_EQ(head_label(0.97, 0.1, 0.5, 0.0, 0.98), "mixed");
+  // A query that attends to itself passes on its own token, whatever the swaps say.
+  EXPECT_EQ(head_label(1.0, 1.0, 0.0, 0.95), "reflexive");
+  EXPECT_EQ(head_label(1.0, 1.0, 0.0, 0.95, 0.96), "uniform");
 }
 
 TEST(HeadScores, PairTilesEqualOneTile) {

@@ -235,7 +235,9 @@ TEST(MechCli, BadInputGetsOneLine) {
   expect_usage_error("heads", "--run");
   expect_usage_error("discrepancy --theta nan", "--theta");
   expect_usage_error("discrepancy --omega inf", "--omega");
-  expect_usage_error("discrepancy --function lookup", "index or retrieval");
+  expect_usage_error("discrepancy --function lookup", "index, retrieval or reflexive");
+  expect_usage_error("discrepancy --search optimized --function reflexive",
+                     "--search covers the index and retrieval functions");
   expect_usage_error("discrepancy --lengths 1", "--lengths");
   expect_usage_error("discrepancy --lengths 4", "too short");
   expect_usage_error("discrepancy --run x --function index", "excludes");

@@ -10,6 +10,10 @@
 //   retrieval (Letter task, "find the matching symbol"): "l:r" → key phase ω_l, query phase
 //             ω_r, with ω_s = s·ω for the 8 letters. Logit = cos(ω_r − ω_l + (Q − j)θ): with
 //             θ = 0 the gap is 1 − cos ω at every n; with θ > 0 it degrades as 1 − cos(ω − nθ).
+//   reflexive (the paper's third function, "pass on the current token"): the query (1, 0) and
+//             every key (1, 0) come from the biases, so logit(Q, j) = cos((Q − j)θ): the query
+//             attends to itself and the next key loses 1 − cos θ. Like index, θ ≤ π/n, so the
+//             gap is ≲ π²/(2n²) (a positional reflexive head); the input is only the value.
 // The query weights are scaled by 2 = √(head dim) so the logits are exactly these cosines.
 #pragma once
 
@@ -22,10 +26,10 @@
 
 namespace posbias {
 
-enum class Construction { kIndex, kRetrieval };
-Construction parse_construction(const std::string& name);  // index | retrieval
+enum class Construction { kIndex, kRetrieval, kReflexive };
+Construction parse_construction(const std::string& name);  // index | retrieval | reflexive
 std::string_view construction_name(Construction c);
-Task construction_task(Construction c);  // index → Number, retrieval → Letter
+Task construction_task(Construction c);  // index, reflexive → Number; retrieval → Letter
 
 // The hand-set layer (eval mode, double precision).
 Attention make_construction_layer(Construction c);
@@ -39,7 +43,8 @@ torch::Tensor construction_inputs(Construction c, const std::vector<Example>& ex
                                   double theta, double omega);
 
 // One length: the query's logits over all positions, the gap between the top two (the
-// discrepancy), and whether the top key is the first look-up's target (chain[0]) alone.
+// discrepancy), and whether the top key is the target alone: the first look-up's (chain[0]),
+// or for reflexive the query's own position.
 struct ConstructionResult {
   std::vector<double> discrepancy;  // per example
   std::vector<bool> correct;        // per example: argmax = target, strictly above the rest
@@ -49,9 +54,9 @@ ConstructionResult run_construction(Construction c, const std::vector<Example>& 
 // Peak bytes of run_construction on `count` examples of length n, the examples included.
 double construction_bytes(std::int64_t count, std::int64_t length);
 
-// The theory's curves at length n: index min(1 − cos θ, π²/(2n²)) (a bound); retrieval
-// 1 − cos(ω − nθ) (= 1 − cos ω when θ = 0), the theory's rate of decay, and 0 once nθ ≥ ω. For
-// θ > 0 this rate is not a strict bound: a far correct key also loses 1 − cos(nθ).
+// The theory's curves at length n: index and reflexive min(1 − cos θ, π²/(2n²)) (a bound);
+// retrieval 1 − cos(ω − nθ) (= 1 − cos ω when θ = 0), the theory's rate of decay, and 0 once
+// nθ ≥ ω. For θ > 0 this rate is not a strict bound: a far correct key also loses 1 − cos(nθ).
 double construction_bound(Construction c, std::int64_t length, double theta, double omega);
 
 }  // namespace posbias

@@ -31,18 +31,20 @@ struct HeadScore {
   int layer = 0, head = 0;
   double positional = 0, symbolic = 0;  // means over the samples
   double gap = 0;     // pair-weighted |a_i − a_j|: 0 when the query attends evenly
-  std::string label;  // positional | symbolic | mixed | uniform, at kPureThreshold
+  double self = 0;    // the query's attention on itself (a_Q): the reflexive function
+  std::string label;  // reflexive | positional | symbolic | mixed | uniform, at kPureThreshold
   // 95% Student-t intervals of the two means over the samples (score_heads; NaN with fewer
   // than two samples or from score_attention_heads, which averages a batch).
   double positional_low = NAN, positional_high = NAN, symbolic_low = NAN, symbolic_high = NAN;
 };
 
 // The labels are a view of the continuous scores: pure at `threshold` means one score
-// ≥ threshold and the other ≤ 0.5. positional: pure positional; symbolic: the reverse;
-// uniform: both ≥ threshold or gap < 0.01 (a swap cannot tell position from content); mixed
-// otherwise.
+// ≥ threshold and the other ≤ 0.5. reflexive: self ≥ threshold (the query passes on its own
+// token; the swaps of earlier positions see no attention to move); positional: pure positional;
+// symbolic: the reverse; uniform: both ≥ threshold or gap < 0.01 (a swap cannot tell position
+// from content); mixed otherwise.
 inline constexpr double kPureThreshold = 0.9;
-std::string head_label(double positional, double symbolic, double gap,
+std::string head_label(double positional, double symbolic, double gap, double self = 0,
                        double threshold = kPureThreshold);
 
 // The query's attention to keys i and j after swapping the inputs at i and j, for every
@@ -58,7 +60,7 @@ SwapAttention swap_attention(Attention& attn, const torch::Tensor& x, const Posi
 
 // Scores of every head of one attention layer per sample: [B, H] each.
 struct SampleScores {
-  torch::Tensor positional, symbolic, gap;
+  torch::Tensor positional, symbolic, gap, self;
 };
 SampleScores score_attention_samples(Attention& attn, const torch::Tensor& x,
                                      const PositionContext& pos, double tau = kHeadScoreTau,

@@ -90,7 +90,9 @@ double head_search_bytes(const HeadSearchOptions& options, std::int64_t length);
 
 // Searches at one length. `warm` (may be null): a head found at another length, added as a
 // start (index: its queries kept for the offsets both lengths have, the others read its key at
-// their distance), so a sweep over growing n continues from what it found. `progress` (may be
+// their distance; with free frequencies also the head stretched to the new length, every
+// frequency scaled by the ratio of the lengths), so a sweep over growing n continues from what
+// it found. `progress` (may be
 // empty) is called after every start with the number of starts done.
 HeadSearchPoint search_head(const HeadSearchOptions& options, std::int64_t length,
                             SearchHead* best = nullptr, const SearchHead* warm = nullptr,
