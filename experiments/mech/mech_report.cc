@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "experiments/mech/discrepancy_command.h"
+#include "experiments/mech/head_search_sweep.h"
 #include "experiments/mech/heads_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/mech/trained_discrepancy.h"
@@ -40,7 +41,11 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
       "pi^2/(2n^2): it shrinks as n^-2, so a positional head needs ever finer angles. The "
       "retrieval construction (attend to the matching symbol, theta = 0) keeps the symbol gap 1 - "
       "cos(omega) at every n; with rotation theta > 0 it degrades and fails once n theta passes "
-      "the symbol spacing. Both run as real attention layers on the tasks' own inputs."};
+      "the symbol spacing. The reflexive construction (the query attends to itself by position) "
+      "has the index gap. All three run as real attention layers on the tasks' own inputs. The "
+      "head search asks whether a whole RoPE head, every frequency and weight free, can beat "
+      "the index construction: the best worst-case gap it finds is a lower bound on what such "
+      "a head can reach."};
   const std::filesystem::path mech = dir / "mech";
   ensure_directory(mech);
 
@@ -66,14 +71,15 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
 
   std::vector<SweepResult> sweeps;
   for (const auto& [fn, theta] : std::vector<std::pair<std::string, double>>{
-           {"index", NAN}, {"retrieval", NAN}, {"retrieval", 5e-4}}) {
+           {"index", NAN}, {"retrieval", NAN}, {"retrieval", 5e-4}, {"reflexive", NAN}}) {
     ConstructionSweep s;
     s.function = fn;
     s.theta = theta;
     s.count = preset.construction_count;
     sweeps.push_back(sweep_construction(s));
   }
-  const SweepResult &index = sweeps[0], &retrieval = sweeps[1], &rotated = sweeps[2];
+  const SweepResult &index = sweeps[0], &retrieval = sweeps[1], &rotated = sweeps[2],
+                    &reflexive = sweeps[3];
   nlohmann::json sweeps_json = nlohmann::json::array();
   for (const SweepResult& s : sweeps) sweeps_json.push_back(to_json(s));
   write_file_atomic(mech / "constructions.json", sweeps_json.dump(2) + "\n");
@@ -90,6 +96,10 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
       {fmt::format("retrieval construction, theta = 0: gap at n = {}..{}, largest deviation",
                    retrieval.points.front().length, retrieval.points.back().length),
        fmt::format("{:.6f}, {:.1e}", base, spread)});
+  sec.numbers.push_back(
+      {fmt::format("reflexive construction: log-log slope of the gap over n = {}..{} (target -2)",
+                   SweepResult::kSlopeFrom, SweepResult::kSlopeTo),
+       fmt::format("{:.4f}", reflexive.slope.exponent)});
   sec.numbers.push_back({fmt::format("retrieval construction, theta = {}: accuracy at n = {}",
                                      rotated.theta, rotated.points.back().length),
                          fmt::format("{:.2f}", rotated.points.back().accuracy)});
@@ -97,6 +107,25 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
                          "Constructions: measured gap (min over task inputs) against n beside the "
                          "bounds, with accuracy on the right axis."});
   sec.data.push_back({"mech/constructions.json", "constructions: gap, accuracy and bound per n"});
+
+  // Can a whole RoPE head do better than the index construction? The search, head dim 8.
+  HeadSearchSweep search;
+  search.lengths = preset.search_lengths;
+  search.search.steps = preset.search_steps;
+  const HeadSearchSweepResult found = sweep_head_search(search);
+  write_file_atomic(mech / "head_search.json", to_json(found).dump(2) + "\n");
+  render_figure(head_search_figure(found), mech / "head_search");
+  const HeadSearchPoint& last = found.points.back();
+  sec.numbers.push_back(
+      {fmt::format("index head search (head dim {}, free frequencies): best gap at n = {} "
+                   "against the construction's",
+                   search.search.head_dim, last.length),
+       fmt::format("{:.3e} / {:.3e}", last.best_gap, last.construction_gap)});
+  sec.figures.push_back({"mech/head_search",
+                         "Index head search: the best worst-case gap found for a whole RoPE head "
+                         "(every frequency and weight free) against n, beside the construction, "
+                         "the best one-frequency head and the bound pi^2/(2n^2)."});
+  sec.data.push_back({"mech/head_search.json", "head search: best gap per n, exponent"});
 
   for (const HopsRun& run : hops.runs) {
     const std::string name(task_name(run.task));

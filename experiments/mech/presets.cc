@@ -1,15 +1,20 @@
 #include "experiments/mech/presets.h"
 
+#include "experiments/mech/head_search_sweep.h"
 #include "posbias/mech/trained_discrepancy.h"
 
 namespace posbias {
 
-MechPreset MechPreset::quick() { return {"quick", 16, {17, 32, 64, 128, 256}, 40}; }
+MechPreset MechPreset::quick() {
+  return {"quick", 16, {17, 32, 64, 128, 256}, 40, {16, 64, 256}, 150};
+}
 
-// The trained-model discrepancy at `posbias discrepancy --run`'s own defaults.
+// The trained-model discrepancy at `posbias discrepancy --run`'s own defaults, and the head
+// search at `discrepancy --search`'s.
 MechPreset MechPreset::full() {
   const TrainedDiscrepancyOptions d;
-  return {"full", 64, d.lengths, d.count};
+  const HeadSearchSweep search;
+  return {"full", 64, d.lengths, d.count, search.lengths, search.search.steps};
 }
 
 }  // namespace posbias

@@ -13,9 +13,13 @@ struct MechPreset {
   std::int64_t construction_count = 0;   // task inputs per length in each construction sweep
   std::vector<int> discrepancy_lengths;  // trained-model discrepancy: input lengths
   std::int64_t discrepancy_count = 0;    // examples per length
+  std::vector<int> search_lengths;       // the index head search (head dim 8): lengths
+  int search_steps = 0;                  // and Adam steps per start
 
-  static MechPreset quick();  // 16 inputs per construction length; trained models to 256 tokens
-  static MechPreset full();   // 64 inputs; trained models to 850 tokens
+  // 16 inputs per construction length; trained models to 256 tokens; the search to n = 256
+  static MechPreset quick();
+  // 64 inputs; trained models to 850 tokens; the search at `discrepancy --search`'s defaults
+  static MechPreset full();
 };
 
 }  // namespace posbias
