@@ -208,7 +208,8 @@ nlohmann::json to_json(const HeadsResult& r) {
     sensitivity.push_back({{"threshold", t},
                            {"final",
                             {{"positional", r.final_heads("positional", true, t)},
-                             {"symbolic", r.final_heads("symbolic", true, t)}}},
+                             {"symbolic", r.final_heads("symbolic", true, t)},
+                             {"reflexive", r.final_heads("reflexive", true, t)}}},
                            {"pure_counts", counts}});
   }
   j["threshold_sensitivity"] = sensitivity;
