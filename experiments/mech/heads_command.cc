@@ -30,6 +30,7 @@ nlohmann::json heads_json(const std::vector<HeadScore>& scores) {
          {"positional_ci", {number_or_null(h.positional_low), number_or_null(h.positional_high)}},
          {"symbolic_ci", {number_or_null(h.symbolic_low), number_or_null(h.symbolic_high)}},
          {"gap", h.gap},
+         {"self", h.self},
          {"label", h.label}});
   }
   return out;

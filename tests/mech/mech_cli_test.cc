@@ -54,6 +54,8 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
     EXPECT_LE(head["positional_ci"][0].get<double>(), head["positional"].get<double>());
     EXPECT_GE(head["positional_ci"][1].get<double>(), head["positional"].get<double>());
     EXPECT_LE(head["symbolic_ci"][0].get<double>(), head["symbolic"].get<double>());
+    EXPECT_GE(head["self"].get<double>(), 0.0);  // the query's attention on itself
+    EXPECT_LE(head["self"].get<double>(), 1.0);
   }
   // Labels as a view: the default threshold's entry is the "final" labels.
   EXPECT_EQ(j["label_threshold"], 0.9);
