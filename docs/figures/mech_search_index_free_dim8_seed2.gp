@@ -1,0 +1,52 @@
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
+set output "mech_search_index_free_dim8_seed2.svg"
+reset
+set title "index head search: free frequencies, head dim 8; exponent of the best gap -0.82 [-1.19, -0.44]"
+set xlabel "input length n (log scale)"
+set ylabel "worst-case gap: top − second logit (log10)"
+set key bottom left box opaque
+set grid
+set format y "10^{%g}"
+set logscale x
+set format x "10^{%L}"
+$p0s0 << EOD
+16 -0.1094417063
+32 -0.2037817913
+64 -0.3468444574
+128 -0.5239154719
+256 -0.6878549123
+512 -1.175803318
+850 -1.175803318
+EOD
+$p0s1 << EOD
+16 -1.716365949
+32 -2.317379056
+64 -2.919177405
+128 -3.521171991
+256 -4.123215631
+512 -4.725271535
+850 -5.165568596
+EOD
+$p0s2 << EOD
+16 -1.118498553
+32 -1.716365949
+64 -2.317379056
+128 -2.919177405
+256 -3.521171991
+512 -4.123215631
+850 -4.563510088
+EOD
+$p0s3 << EOD
+16 -1.714970216
+32 -2.317030207
+64 -2.919090198
+128 -3.52115019
+256 -4.123210181
+512 -4.725270172
+850 -5.165568102
+EOD
+plot $p0s0 using 1:2 with linespoints lw 2 lc 1 title "best of 8 starts and the designs", \
+     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "construction θ = π/n: 1 − cos(π/n)", \
+     $p0s2 using 1:2 with lines lw 2 lc 3 title "one frequency θ = 2π/n: 1 − cos(2π/n)", \
+     $p0s3 using 1:2 with lines lw 2 lc 4 title "bound π²/(2n²)"
+unset output
