@@ -35,7 +35,6 @@ HeadSearchSweepResult sweep_head_search(const HeadSearchSweep& sweep) {
   const auto start = std::chrono::steady_clock::now();
   HeadSearchSweepResult out;
   out.sweep = sweep;
-  const double per_length = o.starts + (o.function == Construction::kIndex ? 2 : 1);
   // Progress counts cells × starts, so the ETA weighs long lengths by their cost (n² for index).
   constexpr std::int64_t kUnits = 100000;
   Progress progress(std::string(construction_name(o.function)) + " head search", kUnits);
@@ -45,12 +44,9 @@ HeadSearchSweepResult sweep_head_search(const HeadSearchSweep& sweep) {
     const double cells =
         static_cast<double>(n) * (o.function == Construction::kIndex ? n : o.symbols);
     const double before = done;
-    const bool stretched = o.function == Construction::kIndex &&
-                           o.frequencies == SearchFrequencies::kFree && !out.points.empty();
-    const double starts = per_length + (out.points.empty() ? 0 : 1) + (stretched ? 1 : 0);
     SearchHead best;
-    out.points.push_back(
-        search_head(o, n, &best, out.points.empty() ? nullptr : &previous, [&](int starts_done) {
+    out.points.push_back(search_head(
+        o, n, &best, out.points.empty() ? nullptr : &previous, [&](int starts_done, int starts) {
           done = before + cells * starts_done / starts;
           progress.update(static_cast<std::int64_t>(kUnits * done / work));
         }));

@@ -21,9 +21,9 @@ std::string_view construction_name(Construction c) {
     case Construction::kRetrieval:
       return "retrieval";
     case Construction::kReflexive:
-      break;
+      return "reflexive";
   }
-  return "reflexive";
+  return "unknown";
 }
 
 Task construction_task(Construction c) {
@@ -102,11 +102,10 @@ torch::Tensor construction_inputs(Construction c, const std::vector<Example>& ex
                                   " construction reads " +
                                   std::string(task_name(construction_task(c))) + " examples");
     }
+    // Reflexive: the query and keys come from the biases, so the input (the value) stays zero.
+    if (c == Construction::kReflexive) continue;
     for (std::int64_t p = 0; p < n; ++p) {
       const std::string& t = ex.tokens[static_cast<std::size_t>(p)];
-      if (c == Construction::kReflexive) {
-        continue;  // the query and keys come from the biases: the input is only the value
-      }
       if (c == Construction::kIndex) {
         const int k = integer_token(t);
         if (k > 0) {

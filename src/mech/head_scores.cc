@@ -184,16 +184,18 @@ std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
       Block& block = model->layers[static_cast<std::size_t>(l)];
       const auto x = block->ln1(cache.blocks[static_cast<std::size_t>(l)].resid_pre);
       const SampleScores s = score_attention_samples(block->attn, x, cache.pos, tau);
-      const auto p = s.positional.contiguous(), y = s.symbolic.contiguous(),
-                 g = s.gap.sum(0).contiguous(), a = s.self.sum(0).contiguous();
+      // [B, H] and [H] double tensors, read through accessors rather than one item() each.
+      const auto gap_sum = s.gap.sum(0), self_sum = s.self.sum(0);
+      const auto p = s.positional.accessor<double, 2>(), y = s.symbolic.accessor<double, 2>();
+      const auto g = gap_sum.accessor<double, 1>(), a = self_sum.accessor<double, 1>();
       for (std::int64_t h = 0; h < cfg.heads; ++h) {
         const auto cell = static_cast<std::size_t>(l * cfg.heads + h);
         for (std::int64_t b = 0; b < p.size(0); ++b) {
-          positional[cell].push_back(p[b][h].item<double>());
-          symbolic[cell].push_back(y[b][h].item<double>());
+          positional[cell].push_back(p[b][h]);
+          symbolic[cell].push_back(y[b][h]);
         }
-        gap[cell] += g[h].item<double>();
-        self[cell] += a[h].item<double>();
+        gap[cell] += g[h];
+        self[cell] += a[h];
       }
     }
   }

@@ -1,5 +1,6 @@
 #include "posbias/mech/head_search.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -177,7 +178,7 @@ double head_search_bytes(const HeadSearchOptions& o, std::int64_t n) {
 }
 
 HeadSearchPoint search_head(const HeadSearchOptions& o, std::int64_t n, SearchHead* best_out,
-                            const SearchHead* warm, const std::function<void(int)>& progress) {
+                            const SearchHead* warm, const std::function<void(int, int)>& progress) {
   validate(o);
   if (n < 2) throw std::invalid_argument("the head search needs lengths of at least 2");
   const Construction f = o.function;
@@ -192,13 +193,9 @@ HeadSearchPoint search_head(const HeadSearchOptions& o, std::int64_t n, SearchHe
   if (f == Construction::kIndex) {
     designs.push_back(design_head(f, n, o.head_dim, pi / length, o.omega, o.symbols, schedule));
     designs.push_back(design_head(f, n, o.head_dim, 2 * pi / length, o.omega, o.symbols, schedule));
-    point.construction_gap = head_gap(f, designs[0], n);
-    point.single_frequency_gap = head_gap(f, designs[1], n);
   } else {
     const double slowest = free ? 0.0 : schedule[schedule.size(0) - 1].item<double>();
     designs.push_back(design_head(f, n, o.head_dim, slowest, o.omega, o.symbols, schedule));
-    point.construction_gap = head_gap(f, designs[0], n);
-    point.single_frequency_gap = NAN;
   }
   if (warm != nullptr) {
     SearchHead w{warm->theta.detach().clone(), warm->query.detach().clone(),
@@ -222,12 +219,14 @@ HeadSearchPoint search_head(const HeadSearchOptions& o, std::int64_t n, SearchHe
     }
     designs.push_back(w);
   }
-  SearchHead best = designs[0];
-  double best_gap = point.construction_gap;
-  for (std::size_t d = 1; d < designs.size(); ++d) {
-    const double g = head_gap(f, designs[d], n);
-    if (g > best_gap) best_gap = g, best = designs[d];
-  }
+  // Each design's exact gap, once: the construction's and the one-frequency head's are reported.
+  std::vector<double> design_gaps;
+  for (const SearchHead& d : designs) design_gaps.push_back(head_gap(f, d, n));
+  point.construction_gap = design_gaps[0];
+  point.single_frequency_gap = f == Construction::kIndex ? design_gaps[1] : NAN;
+  const auto first_best = std::max_element(design_gaps.begin(), design_gaps.end());
+  double best_gap = *first_best;
+  SearchHead best = designs[static_cast<std::size_t>(first_best - design_gaps.begin())];
 
   const std::int64_t pairs = o.head_dim / 2;
   const int total = static_cast<int>(designs.size()) + o.starts;
@@ -295,7 +294,7 @@ HeadSearchPoint search_head(const HeadSearchOptions& o, std::int64_t n, SearchHe
       }
     }
     if (!design) point.start_gaps.push_back(start_best);  // the random starts' own
-    if (progress) progress(s + 1);
+    if (progress) progress(s + 1, total);
   }
   point.best_gap = best_gap;
   const auto theta = best.theta.detach().contiguous();

@@ -92,10 +92,10 @@ double head_search_bytes(const HeadSearchOptions& options, std::int64_t length);
 // start (index: its queries kept for the offsets both lengths have, the others read its key at
 // their distance; with free frequencies also the head stretched to the new length, every
 // frequency scaled by the ratio of the lengths), so a sweep over growing n continues from what
-// it found. `progress` (may be
-// empty) is called after every start with the number of starts done.
+// it found. `progress` (may be empty) is called after every start with the starts done and the
+// starts this length runs (designs, warm starts and random ones).
 HeadSearchPoint search_head(const HeadSearchOptions& options, std::int64_t length,
                             SearchHead* best = nullptr, const SearchHead* warm = nullptr,
-                            const std::function<void(int)>& progress = {});
+                            const std::function<void(int, int)>& progress = {});
 
 }  // namespace posbias
