@@ -24,6 +24,7 @@ struct TrainArgs {
   std::map<std::string, std::string> values;  // config field -> flag text
   std::optional<AttentionPath> attention;     // how the run computes attention (not saved)
   double memory_budget_gb = 0;
+  std::int64_t rank_timeout = 300;
   ParsedOptions parsed;
 };
 
@@ -99,9 +100,7 @@ void register_train(CLI::App& app, Action* selected) {
       {"seed", "seed for weights, data and dropout"},
       {"eval_every", "steps between held-out evaluations"},
       {"eval_per_hop", "held-out examples per hop"},
-      {"checkpoint_every", "steps between checkpoints, a multiple of eval_every"},
-      {"rank", "data-parallel rank"},
-      {"world_size", "data-parallel world size"}};
+      {"checkpoint_every", "steps between checkpoints, a multiple of eval_every"}};
   for (const auto& [field, help] : fields) {
     std::string flag = "--" + field;
     for (char& ch : flag) ch = ch == '_' ? '-' : ch;
@@ -118,12 +117,18 @@ void register_train(CLI::App& app, Action* selected) {
         ->default_str(shown);
   }
   add_memory_options(cmd, &a->parsed, &a->attention, &a->memory_budget_gb);
+  a->parsed.add(cmd, "--rank-timeout", &a->rank_timeout,
+                "data-parallel runs (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT set, as `posbias "
+                "launch` and torchrun do): seconds a rank waits for the others before it stops "
+                "with one line");
   cmd->callback([a, selected] {
     *selected = [a] {
       a->parsed.parse();
       TrainOptions o;
       o.attention = a->attention;
       o.memory_budget_gb = a->memory_budget_gb;
+      if (a->rank_timeout < 1) throw std::invalid_argument("--rank-timeout must be at least 1");
+      o.rank_timeout = std::chrono::seconds(a->rank_timeout);
       if (!a->resume.empty()) {
         if (!a->out.empty() || !a->values.empty() || !a->config_file.empty()) {
           throw std::invalid_argument(
@@ -152,8 +157,9 @@ void register_train(CLI::App& app, Action* selected) {
         o.config = train_config_from_json(j, TrainConfig::defaults(task));
       }
       const TrainResult r = run_training(o);
-      std::fprintf(stderr, "posbias train: %lld steps, %.1f s of training; see %s\n",
-                   static_cast<long long>(r.steps), r.train_seconds, o.run_dir.c_str());
+      if (r.rank == 0)
+        std::fprintf(stderr, "posbias train: %lld steps, %.1f s of training; see %s\n",
+                     static_cast<long long>(r.steps), r.train_seconds, o.run_dir.c_str());
     };
   });
 }

@@ -20,6 +20,12 @@ namespace posbias::cli {
 
 using Action = std::function<void()>;
 
+// Thrown by an action that has already printed why it failed: run_cli exits with `code` and
+// prints nothing more.
+struct ExitQuietly {
+  int code;
+};
+
 struct CommandInfo {
   const char* name;
   const char* description;
@@ -77,6 +83,7 @@ void register_tasks(CLI::App& app, Action* selected);
 void register_llm(CLI::App& app, Action* selected);
 void register_doctor(CLI::App& app, Action* selected);
 void register_seeds(CLI::App& app, Action* selected);
+void register_launch(CLI::App& app, Action* selected);
 // In the torch plugin:
 void register_birth(CLI::App& app, Action* selected);
 void register_train(CLI::App& app, Action* selected);

@@ -56,6 +56,8 @@ int run_cli(CLI::App& app, const Action& action, int argc, char** argv) {
   }
   try {
     if (action) action();
+  } catch (const ExitQuietly& e) {
+    return e.code;
   } catch (const std::invalid_argument& e) {
     print_error(e.what());
     return 2;

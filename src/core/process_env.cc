@@ -95,6 +95,9 @@ bool set_torch_environment(const std::string& openblas_core) {
     setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
     changed = true;
   }
+  // c10d logs a socket error through glog on stderr before it throws the same error, which
+  // posbias then prints as its one line; below FATAL, glog stays quiet unless the user asks.
+  if (std::getenv("GLOG_minloglevel") == nullptr) setenv("GLOG_minloglevel", "3", 1);
   return changed;
 }
 

@@ -286,16 +286,18 @@ std::vector<Example> make_dataset(const DatasetSpec& spec) {
 
 std::vector<Example> sample_batch(Task task, const std::vector<int>& hops, int length,
                                   std::int64_t count, std::uint64_t seed, std::uint64_t step,
-                                  std::uint64_t rank) {
+                                  std::int64_t first) {
   validate_hops(hops);
-  Rng rng = Rng::stream(seed, step, rank + 2);
+  if (first < 0 || count < 0) throw std::invalid_argument("sample_batch: negative slice");
+  Rng rng = Rng::stream(seed, step, 2);
   std::vector<Example> out;
   out.reserve(static_cast<std::size_t>(count));
-  for (std::int64_t i = 0; i < count; ++i) {
+  for (std::int64_t i = 0; i < first + count; ++i) {  // the examples before `first` are skipped
     const int h = hops[static_cast<std::size_t>(rng.below(static_cast<std::int64_t>(hops.size())))];
     const int target = static_cast<int>(rng.below(target_positions(task, length)));
     const int answer = static_cast<int>(rng.below(answer_count(task)));
-    out.push_back(generate_example(task, h, length, Variant::kStandard, target, answer, rng));
+    Example ex = generate_example(task, h, length, Variant::kStandard, target, answer, rng);
+    if (i >= first) out.push_back(std::move(ex));
   }
   return out;
 }

@@ -35,13 +35,15 @@ std::int64_t window_count(const std::vector<std::int32_t>& stream, std::int64_t 
 std::vector<std::int64_t> sample_windows(const std::vector<std::int32_t>& stream,
                                          std::int64_t length, std::int64_t count,
                                          std::uint64_t seed, std::uint64_t step,
-                                         std::uint64_t rank) {
+                                         std::int64_t first) {
   const auto n = static_cast<std::int64_t>(stream.size());
   if (length < 1 || n <= length + 1) {
     throw std::invalid_argument("a window of " + std::to_string(length + 1) +
                                 " tokens does not fit a stream of " + std::to_string(n));
   }
-  Rng rng = Rng::stream(seed, step, rank);
+  if (first < 0 || count < 0) throw std::invalid_argument("sample_windows: negative slice");
+  Rng rng = Rng::stream(seed, step, 0);
+  for (std::int64_t b = 0; b < first; ++b) rng.below(n - length);  // the windows before `first`
   std::vector<std::int64_t> out;
   out.reserve(static_cast<std::size_t>(count * (length + 1)));
   for (std::int64_t b = 0; b < count; ++b) {

@@ -38,15 +38,6 @@ double learning_rate(const TrainConfig& c, std::int64_t step) {
   return rest <= 0 ? c.lr : c.lr * std::max(0.0, static_cast<double>(c.steps - step + 1) / rest);
 }
 
-void reduce_gradients(FlatParams& flat, const TrainConfig& config) {
-  if (config.world_size == 1) return;
-  // A data-parallel build all-reduces flat.grads here (c10d ProcessGroupGloo) and divides by
-  // world_size. This build has one process per run.
-  (void)flat;
-  throw std::runtime_error("world_size " + std::to_string(config.world_size) +
-                           " needs the data-parallel build; this one trains on a single rank");
-}
-
 double clip_gradients(FlatParams& flat, double max_norm) {
   const double norm = flat.grads.norm().item<double>();
   if (max_norm > 0 && norm > max_norm) flat.grads.mul_(max_norm / (norm + 1e-6));

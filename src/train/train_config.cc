@@ -103,8 +103,6 @@ void TrainConfig::finalize() {
   require(eval_per_hop >= 1 && eval_per_hop <= 100000, "eval_per_hop must be in 1..100000");
   require(checkpoint_every >= 1 && checkpoint_every % eval_every == 0,
           "checkpoint_every must be a positive multiple of eval_every");
-  require(world_size >= 1 && rank >= 0 && rank < world_size, "rank must be in 0..world_size-1");
-  require(batch % world_size == 0, "batch must be a multiple of world_size");
 }
 
 ModelConfig TrainConfig::model_config() const {
@@ -159,9 +157,7 @@ nlohmann::json train_config_to_json(const TrainConfig& c) {
           {"corpus", c.corpus},
           {"tokenizer", to_string(c.tokenizer)},
           {"vocab_size", c.vocab_size},
-          {"eval_windows", c.eval_windows},
-          {"rank", c.rank},
-          {"world_size", c.world_size}};
+          {"eval_windows", c.eval_windows}};
 }
 
 TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& base) {
@@ -235,8 +231,6 @@ TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& b
       number(c.eval_per_hop);
     else if (key == "checkpoint_every")
       number(c.checkpoint_every);
-    else if (key == "rank")
-      number(c.rank);
     else if (key == "log_checkpoints")
       number(c.log_checkpoints);
     else if (key == "vocab_size")
@@ -254,9 +248,9 @@ TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& b
       c.pos = value.is_null()
                   ? std::nullopt
                   : std::optional<PosEncoding>(parse_pos_encoding(value.get<std::string>()));
-    } else if (key == "world_size")
-      number(c.world_size);
-    else
+    } else if (key == "rank" || key == "world_size") {
+      // Written by runs before data-parallel training: where a run trains is not part of it.
+    } else
       throw std::invalid_argument("unknown config field '" + key.substr(0, 40) + "'");
   }
   return c;

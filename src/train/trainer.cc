@@ -74,11 +74,11 @@ namespace {
 void write_outputs(const std::filesystem::path& run_dir, const TrainConfig& c, Transformer& model,
                    const std::vector<MetricsRow>& rows, const TextRunData* text,
                    TrainResult& result) {
-  result.summary = {{"task", task_name(c.task)},
-                    {"steps", result.steps},
-                    {"train_seconds", result.train_seconds},
-                    {"config", train_config_to_json(c)},
-                    {"metrics", metrics_summary(rows)}};
+  result.summary.update({{"task", task_name(c.task)},
+                         {"steps", result.steps},
+                         {"train_seconds", result.train_seconds},
+                         {"config", train_config_to_json(c)},
+                         {"metrics", metrics_summary(rows)}});
   if (text) result.summary["heldout"] = evaluate_heldout_split(c, model, *text);
   write_file_atomic(run_dir / "summary.json", result.summary.dump(2) + "\n");
   const std::string title = std::string(task_name(c.task)) + " task";
@@ -94,8 +94,9 @@ void write_outputs(const std::filesystem::path& run_dir, const TrainConfig& c, T
 
 }  // namespace
 
-Trainer::Trainer(const TrainConfig& c, const std::vector<std::int32_t>* stream)
-    : config(c), text_stream(stream) {
+Trainer::Trainer(const TrainConfig& c, const std::vector<std::int32_t>* stream,
+                 ProcessGroup* process_group)
+    : config(c), text_stream(stream), group(process_group) {
   if (c.task == Task::kText && stream == nullptr)
     throw std::logic_error("a text trainer needs its token stream");
   // No step draws from torch's global generator: init_weights uses a generator of its own
@@ -110,33 +111,46 @@ Trainer::Trainer(const TrainConfig& c, const std::vector<std::int32_t>* stream)
   model->init_weights(c.seed);
   flat = std::make_unique<FlatParams>(*model);
   adam = std::make_unique<AdamW>(*flat, c);
+  if (group) {
+    if (c.batch % group->size() != 0) {
+      throw std::invalid_argument(
+          fmt::format("--batch {} does not split over {} ranks: use a "
+                      "multiple of the world size",
+                      c.batch, group->size()));
+    }
+    group->broadcast({flat->params});  // the same seed gives the same weights; this makes sure
+    reducer = std::make_unique<GradientReducer>(*flat, *model, *group);
+  }
   model->train();
 }
 
 double Trainer::step(std::int64_t step) {
   const TrainConfig& c = config;
   const auto s = static_cast<std::uint64_t>(step);
-  model->set_dropout_seed(Rng::stream(c.seed, s, static_cast<std::uint64_t>(c.rank) + 7).next());
+  model->set_dropout_seed(Rng::stream(c.seed, s, static_cast<std::uint64_t>(rank()) + 7).next());
+  const std::int64_t local_batch = c.batch / world_size(), first = rank() * local_batch;
   torch::Tensor loss;
   if (c.task == Task::kText) {  // next-token loss at every position
-    std::vector<std::int64_t> w = sample_windows(*text_stream, c.length, c.local_batch(), c.seed, s,
-                                                 static_cast<std::uint64_t>(c.rank));
+    std::vector<std::int64_t> w =
+        sample_windows(*text_stream, c.length, local_batch, c.seed, s, first);
     // A copy: the backward reads the ids after this block has freed `w`.
     const torch::Tensor ids =
-        torch::from_blob(w.data(), {c.local_batch(), c.length + 1}, torch::kInt64).clone();
+        torch::from_blob(w.data(), {local_batch, c.length + 1}, torch::kInt64).clone();
     const torch::Tensor logits = model->forward(ids.slice(1, 0, c.length));
     loss = torch::cross_entropy_loss(logits.reshape({-1, logits.size(2)}),
                                      ids.slice(1, 1).reshape({-1}));
   } else {
     const std::vector<Example> batch =
-        sample_batch(c.task, c.hops, c.length, c.local_batch(), c.seed, s, c.rank);
+        sample_batch(c.task, c.hops, c.length, local_batch, c.seed, s, first);
     const HopBatch b = encode_examples(batch, 0, batch.size());
     loss = torch::cross_entropy_loss(model->last_logits(b.ids), b.answers);
   }
   flat->zero_grad();
+  if (reducer) reducer->arm();
   loss.backward();
-  reduce_gradients(*flat, c);
-  const double loss_value = loss.item<double>();
+  if (reducer) reducer->finish();
+  const double loss_value =
+      group ? group->sum(loss.item<double>()) / world_size() : loss.item<double>();
   const double grad_norm = clip_gradients(*flat, c.grad_clip);
   if (!std::isfinite(loss_value) || !std::isfinite(grad_norm)) {
     // Before the update: the weights in memory and on disk stay the last good ones.
@@ -153,14 +167,14 @@ namespace {
 
 // A training step's peak (weights, gradients, AdamW moments, autograd's activations) on the
 // dense path, else the blockwise one; refused in one line when neither fits the budget.
-AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& options) {
+AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& options,
+                                   int world_size) {
   const ModelConfig cfg = c.model_config();
-  auto bytes = [&](AttentionPath a) {
-    return training_step_bytes(cfg, c.local_batch(), c.length, a);
-  };
+  const std::int64_t local_batch = c.batch / world_size;
+  auto bytes = [&](AttentionPath a) { return training_step_bytes(cfg, local_batch, c.length, a); };
   const AttentionPath path =
       plan_attention(bytes, options.attention, options.memory_budget_gb,
-                     "a training step of batch " + std::to_string(c.local_batch()) + " at length " +
+                     "a training step of batch " + std::to_string(local_batch) + " at length " +
                          std::to_string(c.length),
                      "a smaller --batch, --length or --d-model");
   if (path == AttentionPath::kBlockwise && c.dropout > 0) {
@@ -185,9 +199,33 @@ TrainResult run_training(const TrainOptions& options) {
   } else {
     c.finalize();
   }
-  // Planned before anything is written, so a refused run leaves no directory behind.
-  const AttentionPath attention = plan_training_memory(c, options);
-  if (!options.resume) {
+  // Data-parallel ranks join before anything is written, so a rank started wrongly leaves no
+  // directory behind; so does a refused plan.
+  const std::optional<RankEnv> rank_env = rank_env_from_environment();
+  const int world_size = rank_env ? rank_env->world_size : 1;
+  if (c.batch % world_size != 0) {
+    throw std::invalid_argument(fmt::format(
+        "--batch {} does not split over WORLD_SIZE {}: use a multiple of the world size", c.batch,
+        world_size));
+  }
+  const AttentionPath attention = plan_training_memory(c, options, world_size);
+  std::unique_ptr<ProcessGroup> group;
+  if (rank_env) {
+    group = std::make_unique<ProcessGroup>(
+        *rank_env, std::chrono::duration_cast<std::chrono::milliseconds>(options.rank_timeout),
+        (options.resume ? "resume " : "fresh ") + train_config_to_json(c).dump());
+  }
+  const bool writer = !group || group->rank() == 0;  // rank 0 evaluates and writes
+  if (!writer) {
+    // The others wait for rank 0 to create the run (train.json, the tokenizer of a text run),
+    // then read what they need of it from the shared directory.
+    group->barrier();
+    if (c.task == Task::kText) {
+      header = read_run_header(run_dir);
+      text = prepare_text_run(c, run_dir, /*fresh=*/false,
+                              header.value("corpus_fingerprint", std::string()));
+    }
+  } else if (!options.resume) {
     if (std::filesystem::exists(run_dir / "train.json")) {
       throw std::invalid_argument("'" + run_dir.string() +
                                   "' already holds a run; continue it with --resume or choose "
@@ -208,15 +246,16 @@ TrainResult run_training(const TrainOptions& options) {
     text = prepare_text_run(c, run_dir, /*fresh=*/false,
                             header.value("corpus_fingerprint", std::string()));
   }
+  if (writer && group) group->barrier();
 
-  Trainer trainer(c, text ? &text->streams.train : nullptr);
+  Trainer trainer(c, text ? &text->streams.train : nullptr, group.get());
   Transformer& model = trainer.model;
   model->set_attention(attention);
   std::int64_t start = 0;
   double train_seconds = 0, resumed_loss_sum = 0;
   std::int64_t resumed_loss_count = 0;
   std::vector<MetricsRow> rows;
-  if (options.resume) {
+  if (options.resume && writer) {
     if (const std::optional<CheckpointInfo> found =
             load_latest_intact_checkpoint(run_dir, *trainer.flat, *trainer.adam, c)) {
       const CheckpointInfo& info = *found;
@@ -239,14 +278,21 @@ TrainResult run_training(const TrainOptions& options) {
   };
   // Lines past the resumed step (written before a kill or by a run that diverged) go now, so
   // metrics.jsonl always ends where the weights are.
-  if (options.resume) write_metrics();
+  if (options.resume && writer) write_metrics();
+  if (group && options.resume) {  // rank 0's checkpoint, on every rank
+    torch::Tensor where = torch::tensor({start, trainer.adam->steps_taken}, torch::kInt64);
+    group->broadcast(
+        {trainer.flat->params, trainer.adam->exp_avg, trainer.adam->exp_avg_sq, where});
+    start = where[0].item<std::int64_t>();
+    trainer.adam->steps_taken = where[1].item<std::int64_t>();
+  }
 
   // Wall time spent training (steps, evaluations, checkpoints), carried across resumes.
   const auto session_start = Clock::now();
   auto wall_seconds = [&] { return train_seconds + seconds_since(session_start); };
-  const std::vector<Example> held_out = text ? std::vector<Example>{} : held_out_set(c);
+  const std::vector<Example> held_out = text || !writer ? std::vector<Example>{} : held_out_set(c);
   const std::vector<std::int64_t> text_windows =
-      text ? logged_windows(c, text->streams) : std::vector<std::int64_t>{};
+      text && writer ? logged_windows(c, text->streams) : std::vector<std::int64_t>{};
   // The per-position gradients read the first (up to) 16 logged windows.
   const std::vector<std::int64_t> gradient_windows(
       text_windows.begin(),
@@ -279,14 +325,15 @@ TrainResult run_training(const TrainOptions& options) {
     rows.push_back(parse_metrics_line(j.dump()));
     write_metrics();
   };
-  if (start == 0) {
+  if (start == 0 && writer) {
     log_eval(0, NAN, 0, 0);
     if (c.checkpoint_at(0))
       save_checkpoint(checkpoint_path(run_dir, 0), *trainer.flat, *trainer.adam, {c, 0, 0.0, 0, 0});
   }
 
   model->train();
-  Progress progress(std::string(task_name(c.task)) + " training", c.steps, start);
+  std::optional<Progress> progress;
+  if (writer) progress.emplace(std::string(task_name(c.task)) + " training", c.steps, start);
   double loss_sum = resumed_loss_sum, interval_seconds = 0;
   std::int64_t loss_count = resumed_loss_count;
   for (std::int64_t step = start + 1; step <= c.steps; ++step) {
@@ -294,6 +341,7 @@ TrainResult run_training(const TrainOptions& options) {
     loss_sum += trainer.step(step);
     ++loss_count;
     interval_seconds += seconds_since(t0);  // step time alone, for tokens/s
+    if (!writer) continue;
     if (step % c.eval_every == 0 || step == c.steps) {
       log_eval(step, loss_sum / static_cast<double>(loss_count), interval_seconds, loss_count);
       loss_sum = 0, loss_count = 0, interval_seconds = 0;
@@ -303,14 +351,23 @@ TrainResult run_training(const TrainOptions& options) {
       save_checkpoint(checkpoint_path(run_dir, step), *trainer.flat, *trainer.adam,
                       {c, step, wall_seconds(), loss_sum, loss_count});
     }
-    progress.update(step);
+    progress->update(step);
   }
-  progress.finish();
+  if (progress) progress->finish();
 
   TrainResult result;
+  result.rank = trainer.rank();
   result.steps = c.steps;
   result.train_seconds = wall_seconds();
-  write_outputs(run_dir, c, model, rows, text ? &*text : nullptr, result);
+  if (group) {  // this session's ranks and the communication the backward did not hide
+    result.summary["data_parallel"] = {
+        {"world_size", group->size()},
+        {"buckets", trainer.reducer->buckets()},
+        {"buckets_started_in_backward", trainer.reducer->overlapped_buckets()},
+        {"allreduce_wait_seconds", trainer.reducer->wait_seconds()}};
+  }
+  if (writer) write_outputs(run_dir, c, model, rows, text ? &*text : nullptr, result);
+  if (group) group->barrier();  // rank 0's store stays up until every rank is done
   return result;
 }
 

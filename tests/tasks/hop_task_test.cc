@@ -147,7 +147,7 @@ TEST(HopTask, DatasetsAreBalancedOverHopsTargetsAndAnswers) {
   }
 }
 
-TEST(HopTask, SameSeedSameExamplesAndBatchesKeyedByStepAndRank) {
+TEST(HopTask, SameSeedSameExamplesAndBatchesKeyedByStepAndSliced) {
   DatasetSpec spec{Task::kLetter, {1, 2, 3, 4}, 17, 50, 42, Variant::kStandard};
   const auto a = make_dataset(spec), b = make_dataset(spec);
   for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].tokens, b[i].tokens);
@@ -156,7 +156,13 @@ TEST(HopTask, SameSeedSameExamplesAndBatchesKeyedByStepAndRank) {
   const auto s1 = sample_batch(Task::kNumber, {1, 2, 3, 4}, 17, 8, 1, 5, 0);
   EXPECT_EQ(sample_batch(Task::kNumber, {1, 2, 3, 4}, 17, 8, 1, 5, 0)[7].tokens, s1[7].tokens);
   EXPECT_NE(sample_batch(Task::kNumber, {1, 2, 3, 4}, 17, 8, 1, 6, 0)[0].tokens, s1[0].tokens);
-  EXPECT_NE(sample_batch(Task::kNumber, {1, 2, 3, 4}, 17, 8, 1, 5, 1)[0].tokens, s1[0].tokens);
+  // A rank's slice of the global batch is those examples of it, whatever the slice.
+  for (const std::int64_t first : {1, 3, 6}) {
+    const auto slice = sample_batch(Task::kNumber, {1, 2, 3, 4}, 17, 8 - first, 1, 5, first);
+    ASSERT_EQ(slice.size(), static_cast<std::size_t>(8 - first));
+    for (std::size_t i = 0; i < slice.size(); ++i)
+      EXPECT_EQ(slice[i].tokens, s1[i + static_cast<std::size_t>(first)].tokens) << first;
+  }
 }
 
 TEST(HopTask, SolverRejectsBrokenExamples) {

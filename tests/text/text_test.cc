@@ -119,6 +119,9 @@ TEST(TextData, WindowsAreKeyedAndConsecutiveWindowsCoverTheStream) {
   const auto a = sample_windows(stream, 9, 4, 7, 3, 0);
   EXPECT_EQ(a, sample_windows(stream, 9, 4, 7, 3, 0));
   EXPECT_NE(a, sample_windows(stream, 9, 4, 7, 4, 0));
+  // A rank's slice of the step's windows: windows 1..3 of the four.
+  EXPECT_EQ(sample_windows(stream, 9, 3, 7, 3, 1),
+            std::vector<std::int64_t>(a.begin() + 10, a.end()));
   ASSERT_EQ(a.size(), 40u);
   for (int w = 0; w < 4; ++w)
     for (int i = 1; i < 10; ++i) EXPECT_EQ(a[w * 10 + i], a[w * 10 + i - 1] + 1);

@@ -40,8 +40,9 @@ void configure_allocator_for_budget();
 void release_free_heap();
 
 // Sets OPENBLAS_CORETYPE (when `openblas_core`, the kernel OpenBLAS picks otherwise, is the
-// Prescott fallback on an AVX2/AVX-512 CPU) and OMP_WAIT_POLICY=PASSIVE, each only if the user
-// has not set it. Returns whether it changed the environment.
+// Prescott fallback on an AVX2/AVX-512 CPU), OMP_WAIT_POLICY=PASSIVE and GLOG_minloglevel=3
+// (c10d's glog lines repeat the error posbias prints), each only if the user has not set it.
+// Returns whether it changed OpenBLAS's or OpenMP's environment.
 bool set_torch_environment(const std::string& openblas_core);
 
 // configure_allocator(), then set_torch_environment(probe_openblas_core()) when the user has not

@@ -94,11 +94,13 @@ DatasetSpec per_hop_spec(Task task, const std::vector<int>& hops, int length,
 // The same examples, one at a time (for outputs too large to hold).
 void for_each_example(const DatasetSpec& spec, const std::function<void(const Example&)>& visit);
 
-// Training draws: `count` examples with hops, target and answer uniform (balanced in
-// expectation), for the stream keyed by (seed, step, rank).
+// Training draws: examples first .. first + count - 1 of step `step`'s batch (hops, target and
+// answer uniform, balanced in expectation), from the stream keyed by (seed, step). A
+// data-parallel rank takes its slice of the global batch, so the ranks together train on the
+// batch one process would draw, whatever the world size.
 std::vector<Example> sample_batch(Task task, const std::vector<int>& hops, int length,
                                   std::int64_t count, std::uint64_t seed, std::uint64_t step,
-                                  std::uint64_t rank);
+                                  std::int64_t first = 0);
 
 // JSONL form: {"task","variant","hops","length","tokens","answer","chain"[,"decoy"]}.
 nlohmann::json example_to_json(const Example& example);

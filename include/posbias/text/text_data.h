@@ -23,12 +23,14 @@ struct TextStreams {
 std::vector<std::string> training_lines(const TextCorpus& corpus);
 TextStreams encode_corpus(const TextCorpus& corpus, const Tokenizer& tokenizer);
 
-// `count` windows of length + 1 ids, row-major [count, length + 1]. The stream must hold
-// more than length + 1 ids (throws std::invalid_argument naming the sizes).
+// Windows first .. first + count - 1 of step `step`'s batch, each length + 1 ids, row-major
+// [count, length + 1], from the stream keyed by (seed, step): a data-parallel rank takes its
+// slice of the global batch. The stream must hold more than length + 1 ids (throws
+// std::invalid_argument naming the sizes).
 std::vector<std::int64_t> sample_windows(const std::vector<std::int32_t>& stream,
                                          std::int64_t length, std::int64_t count,
                                          std::uint64_t seed, std::uint64_t step,
-                                         std::uint64_t rank);
+                                         std::int64_t first = 0);
 // Consecutive non-overlapping windows from the stream's start; at most `max_windows`
 // (0 = every window that fits). Row-major [windows, length + 1].
 std::vector<std::int64_t> consecutive_windows(const std::vector<std::int32_t>& stream,

@@ -1,7 +1,7 @@
 // Flat parameters and AdamW for training. All parameters of a module become views into one
 // contiguous fp32 buffer, and their gradients views into a second, so the optimizer update,
-// gradient clipping and the data-parallel gradient reduction are each a few ops on one
-// tensor of P elements instead of hundreds of small ones.
+// gradient clipping and the data-parallel gradient reduction (train/gradient_reducer.h) are
+// each a few ops on one tensor of P elements instead of hundreds of small ones.
 //
 // Shapes: params, grads, exp_avg, exp_avg_sq, decay_mask are [P] (P = total parameters).
 #pragma once
@@ -39,10 +39,6 @@ class FlatParams {
 // The learning rate for update number `step` (1-based): linear warmup from lr/warmup to lr
 // over `warmup` updates, then linear decay to 0 at `steps`.
 double learning_rate(const TrainConfig& config, std::int64_t step);
-
-// Sums gradients across data-parallel ranks and divides by the world size: the single place
-// where ranks meet. With world_size 1 it is the identity.
-void reduce_gradients(FlatParams& flat, const TrainConfig& config);
 
 // Scales gradients so their global L2 norm is at most max_norm (0 = off). Returns the norm
 // before clipping.

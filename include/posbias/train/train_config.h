@@ -1,6 +1,7 @@
 // Everything that defines a training run, as one plain struct: the task (a hop task, or
 // next-token prediction on the Brown corpus), the model, the optimizer and schedule,
-// evaluation and checkpoint intervals, and the data-parallel slot (rank, world size). Stored
+// evaluation and checkpoint intervals. Where it trains (one process, or data-parallel ranks)
+// is not part of it: a run resumes on any number of ranks. Stored
 // as RUN_DIR/train.json; every field is also a `posbias train` flag, and `--config FILE`
 // reads the same JSON. Hop runs train the gptj-hop shape; text runs any family of the zoo.
 #pragma once
@@ -56,8 +57,6 @@ struct TrainConfig {
   int vocab_size = 4096;
   int eval_windows = 64;
 
-  int rank = 0, world_size = 1;  // data-parallel slot: each rank draws its own shard
-
   // The defaults of a task: TrainConfig{} for the hop tasks; for text a small language model
   // (gpt2, 6 layers, d 256, 4 heads, MLP 1024, L 256, batch 32, 700 steps at lr 2e-3 after 50
   // warmup, no dropout, an evaluation every 25 steps, 12 log-spaced checkpoints).
@@ -72,7 +71,6 @@ struct TrainConfig {
   std::int64_t vocab() const;
   // Steps with a checkpoint: every checkpoint_every, the last, and the log-spaced ones.
   bool checkpoint_at(std::int64_t step) const;
-  int local_batch() const { return batch / world_size; }
 };
 
 nlohmann::json train_config_to_json(const TrainConfig& config);

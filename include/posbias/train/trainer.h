@@ -3,11 +3,11 @@
 // (--task text), with AdamW (warmup + linear decay), gradient clipping, a held-out evaluation
 // every eval_every steps (metrics.jsonl), and atomic checkpoints with optimizer state. A run
 // killed at any moment resumes with `--resume RUN_DIR` and gives the same metrics as an
-// uninterrupted one: data and dropout are keyed by (seed, step, rank), and the checkpoint
-// holds the rest. A resume that finds its newest checkpoint damaged (a byte changed since it
-// was written, train/checkpoint.h) sets it aside and falls back to the one before, saying so
-// in one line. A step whose loss or gradient norm is not finite stops the run (exit 1) before
-// it updates the weights, so the checkpoints on disk stay the last good ones.
+// uninterrupted one: data are keyed by (seed, step) and dropout by (seed, step, rank), and
+// the checkpoint holds the rest. A resume that finds its newest checkpoint damaged (a byte changed
+// since it was written, train/checkpoint.h) sets it aside and falls back to the one before, saying
+// so in one line. A step whose loss or gradient norm is not finite stops the run (exit 1) before it
+// updates the weights, so the checkpoints on disk stay the last good ones.
 //
 // Hop runs log held-out accuracy per hop. Text runs log, on fixed held-out windows, the loss
 // per position and bits per byte, and the per-position gradient norms of that loss at the
@@ -19,11 +19,14 @@
 // runs), and the final weights under Hugging Face names (model.safetensors + config.json).
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "posbias/dist/process_group.h"
 #include "posbias/model/transformer.h"
+#include "posbias/train/gradient_reducer.h"
 #include "posbias/train/optimizer.h"
 #include "posbias/train/train_config.h"
 
@@ -34,19 +37,26 @@ namespace posbias {
 class Trainer {
  public:
   // config must be finalized; text runs read windows of `text_stream` (kept by reference).
+  // With a process group (data-parallel ranks), rank 0's initial weights are broadcast and
+  // every step's gradients are averaged over the ranks; config.batch must split evenly.
   explicit Trainer(const TrainConfig& config,
-                   const std::vector<std::int32_t>* text_stream = nullptr);
-  // Update number `step` (1-based): draws this rank's shard of the batch keyed by
-  // (seed, step, rank), seeds dropout the same way, and returns the batch's mean loss.
-  // Throws std::runtime_error, leaving the weights as they were, when the loss or the
+                   const std::vector<std::int32_t>* text_stream = nullptr,
+                   ProcessGroup* group = nullptr);
+  // Update number `step` (1-based): draws this rank's slice of the global batch keyed by
+  // (seed, step), seeds dropout by (seed, step, rank), and returns the global batch's mean
+  // loss. Throws std::runtime_error, leaving the weights as they were, when the loss or the
   // gradient norm is not finite.
   double step(std::int64_t step);
+  int rank() const { return group ? group->rank() : 0; }
+  int world_size() const { return group ? group->size() : 1; }
 
   TrainConfig config;
   const std::vector<std::int32_t>* text_stream = nullptr;
+  ProcessGroup* group = nullptr;
   Transformer model{nullptr};
   std::unique_ptr<FlatParams> flat;
   std::unique_ptr<AdamW> adam;
+  std::unique_ptr<GradientReducer> reducer;  // with a group
 };
 
 struct TrainOptions {
@@ -58,9 +68,13 @@ struct TrainOptions {
   // to rounding, so a run may resume on the other.
   std::optional<AttentionPath> attention;
   double memory_budget_gb = 0;
+  // Data-parallel ranks (the torchrun variables, dist/process_group.h): how long a rank waits
+  // for the others (joining, and every collective) before it gives up with one line.
+  std::chrono::seconds rank_timeout{300};
 };
 
 struct TrainResult {
+  int rank = 0;  // of a data-parallel run; rank 0 wrote the outputs
   std::int64_t steps = 0;
   double train_seconds = 0;
   nlohmann::json summary;
@@ -73,7 +87,11 @@ nlohmann::json read_run_header(const std::filesystem::path& run_dir);
 TrainConfig config_of(const nlohmann::json& header);  // finalized
 
 // Throws std::invalid_argument for bad usage (an existing run without --resume, a missing
-// run directory with it) and std::runtime_error for failures (corrupt checkpoint, I/O).
+// run directory with it, a batch that does not split over the ranks) and std::runtime_error
+// for failures (corrupt checkpoint, I/O, a rank lost). With the torchrun variables set, this
+// process is one rank of a data-parallel run: every rank steps, rank 0 alone evaluates and
+// writes (the run directory must be one all ranks see), and a resume may use another number
+// of ranks.
 TrainResult run_training(const TrainOptions& options);
 
 }  // namespace posbias

@@ -1,0 +1,36 @@
+// `posbias launch`: starts the data-parallel ranks of one posbias command on this machine, as
+// torchrun does. Each rank is this executable run with the command's arguments and the
+// torchrun variables: RANK = node_rank · nproc + local rank, WORLD_SIZE = nnodes · nproc,
+// LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT, and OMP_NUM_THREADS = cores / nproc
+// (at least 1) unless the user set it. Across machines, run it once per node with the same
+// --nnodes, --master-addr and --master-port and that node's --node-rank.
+//
+// A rank that fails (non-zero exit or a signal) stops the others (SIGTERM, SIGKILL after a
+// grace period) and launch exits with that rank's code (2 for bad usage, else 1); Ctrl-C or
+// SIGTERM to launch goes to every rank. Nothing is left running.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace posbias {
+
+struct LaunchOptions {
+  int nproc = 1;                     // ranks on this machine
+  int nnodes = 1, node_rank = 0;     // machines, and this one's index
+  std::string master_addr;           // empty: 127.0.0.1 (one node only)
+  int master_port = 0;               // 0: a free port (one node only)
+  std::chrono::seconds grace{10};    // SIGTERM to SIGKILL
+  std::vector<std::string> command;  // a posbias command and its arguments, e.g. {"train", ...}
+};
+
+// The environment of local rank `local_rank`: the variables above as NAME=value.
+std::vector<std::string> rank_environment(const LaunchOptions& options, int local_rank,
+                                          int master_port, int cores);
+
+// Runs the ranks and returns launch's exit code. Throws std::invalid_argument for bad options
+// (no command, nproc < 1, a multi-node launch without --master-addr or --master-port).
+int launch_ranks(const LaunchOptions& options);
+
+}  // namespace posbias
