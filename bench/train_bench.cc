@@ -9,12 +9,18 @@
 //                                 4 heads, MLP 1024, vocabulary 4096, L 256, batch 32) on a
 //                                 random token stream, against bench/text_train_peer.py, in
 //                                 tokens per second
+//   train_bench ranks [number|letter] the hop step on 1 process (batch 64) against 2 local
+//                                 data-parallel ranks (posbias launch's way: batch 32 and one
+//                                 thread each, Gloo over loopback): time per step, tokens/s,
+//                                 one all-reduce of the gradients alone, the all-reduce wait
+//                                 the backward did not hide, and the communication share
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
+#include "posbias/cluster/launch.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/process_env.h"
 #include "posbias/core/rng.h"
@@ -105,12 +111,101 @@ int text_bench(double peak) {
   return 0;
 }
 
+// One rank of `train_bench ranks` (started by launch_ranks): seconds per step, the exposed
+// all-reduce wait per step and a standalone all-reduce of the gradients, to stdout as JSON.
+int rank_worker(posbias::Task task) {
+  using namespace posbias;
+  configure_torch();
+  TrainConfig c;
+  c.task = task;
+  c.finalize();
+  const std::optional<RankEnv> env = rank_env_from_environment();
+  std::unique_ptr<ProcessGroup> group;
+  if (env) group = std::make_unique<ProcessGroup>(*env, std::chrono::seconds(60), "bench");
+  Trainer trainer(c, nullptr, group.get());
+  std::int64_t step = 0;
+  for (int i = 0; i < 5; ++i) trainer.step(++step);
+  const double wait0 = group ? trainer.reducer->wait_seconds() : 0;
+  const int steps = 30;
+  const double per_step = best_of(1, steps, [&] { trainer.step(++step); });
+  const double wait = group ? (trainer.reducer->wait_seconds() - wait0) / steps : 0;
+  double allreduce = 0;
+  if (group) {
+    allreduce = best_of(3, 10, [&] {
+      group->start_sum(trainer.flat->grads);
+      group->wait_all();
+    });
+  }
+  if (!group || group->rank() == 0) {
+    std::printf("%s\n", nlohmann::json{{"seconds_per_step", per_step},
+                                       {"exposed_wait", wait},
+                                       {"allreduce", allreduce},
+                                       {"params", trainer.flat->size()},
+                                       {"threads", torch::get_num_threads()}}
+                            .dump()
+                            .c_str());
+  }
+  return 0;
+}
+
+int ranks_bench(posbias::Task task, const char* task_arg) {
+  using namespace posbias;
+  auto measure = [&](int nproc) {
+    const std::string out = bench::run_command(
+        (nproc == 1 ? std::string("OMP_NUM_THREADS=") +
+                          std::to_string(std::thread::hardware_concurrency()) + " "
+                    : std::string()) +
+        "/proc/" + std::to_string(::getpid()) + "/exe ranks-launch " + std::to_string(nproc) + " " +
+        task_arg);
+    return nlohmann::json::parse(out.substr(0, out.find('\n')), nullptr, false);
+  };
+  const nlohmann::json one = measure(1), two = measure(2);
+  if (!one.is_object() || !two.is_object()) {
+    std::printf("a rank failed to run\n");
+    return 1;
+  }
+  TrainConfig c;
+  c.task = task;
+  c.finalize();
+  const double tokens = static_cast<double>(c.batch) * c.length;
+  const double t1 = one["seconds_per_step"], t2 = two["seconds_per_step"];
+  const double wait = two["exposed_wait"], allreduce = two["allreduce"];
+  const double mb = 4.0 * two["params"].get<double>() / 1e6;
+  std::printf(
+      "\n%s training step, batch %d: 1 process against 2 data-parallel ranks (Gloo, "
+      "loopback)\n",
+      std::string(task_name(task)).c_str(), c.batch);
+  std::printf("  1 process, %d threads       %7.1f ms/step  %8.0f tokens/s\n",
+              one["threads"].get<int>(), 1e3 * t1, tokens / t1);
+  std::printf("  2 ranks, %d thread each      %7.1f ms/step  %8.0f tokens/s  (%.2fx)\n",
+              two["threads"].get<int>(), 1e3 * t2, tokens / t2, t1 / t2);
+  std::printf("  all-reduce of %.2f MB of gradients alone: %.2f ms (%.0f%% of a step)\n", mb,
+              1e3 * allreduce, 100 * allreduce / t2);
+  std::printf(
+      "  all-reduce wait the backward did not hide: %.2f ms/step = communication share "
+      "%.1f%%\n",
+      1e3 * wait, 100 * wait / t2);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace posbias;
+  // The ranks of `train_bench ranks`: started by this program itself.
+  if (argc > 2 && std::string(argv[1]) == "ranks-worker") return rank_worker(parse_task(argv[2]));
+  if (argc > 3 && std::string(argv[1]) == "ranks-launch") {
+    LaunchOptions o;
+    o.nproc = std::stoi(argv[2]);
+    o.command = {"ranks-worker", argv[3]};
+    return launch_ranks(o);
+  }
   const double peak = bench::setup_torch_bench(argv);
   if (argc > 1 && std::string(argv[1]) == "text") return text_bench(peak);
+  if (argc > 1 && std::string(argv[1]) == "ranks") {
+    const char* task = argc > 2 ? argv[2] : "number";
+    return ranks_bench(parse_task(task), task);
+  }
 
   TrainConfig c;
   c.task = argc > 1 ? parse_task(argv[1]) : Task::kLetter;  // optional: number | letter

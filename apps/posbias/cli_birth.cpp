@@ -82,6 +82,10 @@ void register_birth(CLI::App& app, Action* selected) {
   cmd->add_flag("--resume", o.resume,
                 "continue a killed run with the same options: seeds kept in JSON.seeds.json are "
                 "not measured again");
+  parsed->add(cmd, "--rank-timeout", &o.rank_timeout,
+              "data-parallel ranks (posbias launch, torchrun): the seeds are split over the "
+              "ranks and gathered; seconds a rank waits for the others",
+              1);
   cmd->add_option("--csv", o.csv,
                   "profile CSV: position, influence, seed0, ... (input for `theory fit`)");
   cmd->add_option("--plot", o.plot,
@@ -99,6 +103,10 @@ void register_birth(CLI::App& app, Action* selected) {
       }
       if (!pos->empty()) options->pos = parse_pos_encoding(*pos);
       if (!options->run.empty()) {
+        if (rank_env_from_environment()) {
+          throw std::invalid_argument(
+              "birth --run is not split over ranks: run it as one process (no posbias launch)");
+        }
         run_birth_run(*options);
         return;
       }

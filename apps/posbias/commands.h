@@ -84,6 +84,7 @@ void register_llm(CLI::App& app, Action* selected);
 void register_doctor(CLI::App& app, Action* selected);
 void register_seeds(CLI::App& app, Action* selected);
 void register_launch(CLI::App& app, Action* selected);
+void register_sweep(CLI::App& app, Action* selected);
 // In the torch plugin:
 void register_birth(CLI::App& app, Action* selected);
 void register_train(CLI::App& app, Action* selected);

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   cli::register_doctor(app, &action);
   cli::register_seeds(app, &action);
   cli::register_launch(app, &action);
+  cli::register_sweep(app, &action);
   for (const cli::CommandInfo& command : cli::kTorchCommands) {
     app.add_subcommand(command.name, command.description);  // listed here, run by the plugin
   }

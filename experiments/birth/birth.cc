@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -279,7 +281,7 @@ ModelConfig birth_model_config(const BirthOptions& o) {
   return c;
 }
 
-BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
+BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, ProcessGroup* group) {
   if (o.seeds < 1 || o.seeds > 10000)
     throw std::invalid_argument("--seeds must be in 1..10000, got " + std::to_string(o.seeds));
   if (o.weights.empty() != o.config.empty())
@@ -398,8 +400,23 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
                                         : "--resume needs --json (the finished seeds are kept "
                                           "beside it)");
   }
-  if (!o.json.empty() && !trained) journal.emplace(o.json, journal_key(o, r.config), o.resume);
-  const int journaled = journal ? static_cast<int>(journal->done().size()) : 0;
+  // Data-parallel ranks (the torchrun variables): rank 0 keeps the journal.
+  if (!o.json.empty() && !trained && (!group || group->rank() == 0))
+    journal.emplace(o.json, journal_key(o, r.config), o.resume);
+  // Profiles measured before: by a killed run (the journal) or, sharded, by the other ranks.
+  std::map<int, std::vector<double>> known;
+  if (journal) known = journal->done();
+  auto gather = [&](const std::map<int, std::vector<double>>& mine) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [s, profile] : mine) j[std::to_string(s)] = profile;
+    for (const std::string& text : group->all_gather(j.dump())) {
+      const nlohmann::json theirs = nlohmann::json::parse(text);
+      for (const auto& [s, profile] : theirs.items())
+        known.emplace(std::stoi(s), profile.get<std::vector<double>>());
+    }
+  };
+  if (group) gather(known);  // the journal's seeds, on every rank
+  const int journaled = static_cast<int>(known.size());
 
   const auto start = std::chrono::steady_clock::now();
   // Units of work: one per block of each seed's backward (a long seed reports its layers), of
@@ -433,7 +450,9 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
   std::vector<double> entropies;
   // [q, q] per layer, summed over all seeds and over the even ones (the comparison's fit half)
   std::vector<torch::Tensor> attention_sum, attention_even;
-  for (int s = 0; s < samples; ++s) {
+  // One seed: its profile (measured, or `finished` and only the forward pass run), branch
+  // strengths, attention entropy and attention, appended to the accumulators.
+  auto measure_seed = [&](int s, const std::vector<double>* finished) {
     seed = o.seed + static_cast<std::uint64_t>(s);
     if (!checkpoint) model->init_weights(seed);
     auto gen = at::detail::createCPUGenerator(seed + 0x9e3779b9ULL);
@@ -460,8 +479,6 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
     read.assign(model->layers.size(), false);
     strength = BranchStrength();
     torch::Tensor p;
-    const std::vector<double>* finished = nullptr;  // this seed's profile from the journal
-    if (journal && journal->done().count(s) != 0) finished = &journal->done().at(s);
     if (finished != nullptr) {
       // measured before the run was killed: the forward pass (strengths, attention) only
       torch::NoGradGuard no_grad;
@@ -509,7 +526,32 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained) {
       journal->record(s, {full.data_ptr<double>(), full.data_ptr<double>() + full.numel()});
     }
     r.profile_seeds.push_back(std::move(row));
-    units = (s + 1) * blocks;
+  };
+  if (group) {
+    // Sharded: each rank measures the profiles of its seeds (s mod world size = rank), and
+    // every rank gathers them all. The loop below then takes every seed's profile from there,
+    // as a resumed run takes journaled ones, so the result is the one-process result.
+    std::map<int, std::vector<double>> mine;
+    for (int s = group->rank(); s < samples; s += group->size()) {
+      if (known.count(s) != 0) continue;
+      measure_seed(s, nullptr);  // its blocks advance the progress
+      mine[s] = r.profile_seeds.back();
+    }
+    r.profile_seeds.clear();
+    r.strength_seeds.clear();
+    entropies.clear();
+    attention_sum.clear();
+    attention_even.clear();
+    gather(mine);
+    if (journal) {
+      for (const auto& [s, profile] : known)
+        if (journal->done().count(s) == 0) journal->record(s, profile);
+    }
+  }
+  for (int s = 0; s < samples; ++s) {
+    const auto k = known.find(s);
+    measure_seed(s, k == known.end() ? nullptr : &k->second);
+    units = std::max(units, static_cast<std::int64_t>(s + 1) * blocks);
     progress.update(units);
   }
   progress.finish();
@@ -689,7 +731,17 @@ Figure birth_figure(const BirthResult& r, const std::string& title) {
 }
 
 void run_birth(const BirthOptions& o) {
-  const BirthResult r = measure_birth(o);
+  std::unique_ptr<ProcessGroup> group;
+  if (const std::optional<RankEnv> env = rank_env_from_environment()) {
+    if (o.resume && o.json.empty()) throw std::invalid_argument("--resume needs --json");
+    group = std::make_unique<ProcessGroup>(*env, std::chrono::seconds(o.rank_timeout),
+                                           journal_key(o, birth_model_config(o)).dump());
+  }
+  const BirthResult r = measure_birth(o, nullptr, group.get());
+  if (group && group->rank() != 0) {  // rank 0 writes
+    group->barrier();
+    return;
+  }
   const std::string text = to_json(r).dump(2) + "\n";
   write_output(o.json, text);
   if (!o.json.empty()) SeedJournal::discard(o.json);
@@ -709,6 +761,7 @@ void run_birth(const BirthOptions& o) {
                    ? fmt::format("{:.3f}", r.rollout->score.at_mean.median_abs_log10_error).c_str()
                    : "skipped",
                r.fit.alpha, r.fit.log_r2, to_string(r.fit_spec.paths), r.seconds, r.peak_rss_mb);
+  if (group) group->barrier();  // rank 0's rendezvous stays up until every rank is done
 }
 
 }  // namespace posbias

@@ -18,6 +18,7 @@
 
 #include "posbias/arch/config.h"
 #include "posbias/core/plot.h"
+#include "posbias/dist/process_group.h"
 #include "posbias/jacobian/method.h"
 #include "posbias/model/branch_strength.h"
 #include "posbias/model/memory_plan.h"
@@ -71,6 +72,8 @@ struct BirthOptions {
   double memory_budget_gb = 0;
   // Finished seeds are kept beside --json (seed_journal.h); resume takes them from there.
   bool resume = false;
+  // Data-parallel ranks (the torchrun variables): seconds a rank waits for the others.
+  std::int64_t rank_timeout = 300;
   std::string json, csv, plot;
 };
 
@@ -120,7 +123,10 @@ std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, Al
 
 // Resolves the preset and overrides (throws std::invalid_argument for bad values).
 ModelConfig birth_model_config(const BirthOptions& options);
-BirthResult measure_birth(const BirthOptions& options, const TrainedInput* trained = nullptr);
+// With a process group the seeds are sharded over its ranks (seed s on rank s mod size) and
+// gathered, giving every rank the one-process result.
+BirthResult measure_birth(const BirthOptions& options, const TrainedInput* trained = nullptr,
+                          ProcessGroup* group = nullptr);
 // {"config", "measurement", the fit (theory/fit_command.h), "path_sums", "profile", "nofit",
 // "rollout", "nofit_variants", "operator_control", "comparison", ...}.
 nlohmann::json to_json(const BirthResult& result);

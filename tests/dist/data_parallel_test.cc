@@ -234,4 +234,39 @@ TEST(DataParallel, ARankKilledMidRunStopsTheOtherWithOneLine) {
   EXPECT_EQ(last.find("frame #"), std::string::npos) << log;
 }
 
+TEST(DataParallel, ABirthProfileShardedOverTwoRanksEqualsOneProcess) {
+  const fs::path dir = scratch("birth");
+  fs::create_directories(dir);
+  const std::string args =
+      "birth --arch gpt2 --layers 3 --d-model 32 --heads 2 --length 48 --seeds 64 --bootstrap 20 ";
+  CliResult r = run_cli(args + "--json " + (dir / "one.json").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_cli("launch --nproc 2 -- " + args + "--json " + (dir / "two.json").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto one = nlohmann::json::parse(slurp(dir / "one.json")),
+             two = nlohmann::json::parse(slurp(dir / "two.json"));
+  ASSERT_EQ(one.at("profile_seeds").size(), 64u);
+  ASSERT_EQ(two.at("profile_seeds").size(), 64u);
+  double worst = 0;
+  for (std::size_t s = 0; s < 64; ++s) {
+    const auto& a = one["profile_seeds"][s];
+    const auto& b = two["profile_seeds"][s];
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t j = 0; j < a.size(); ++j) {
+      worst = std::max(
+          worst, std::abs(a[j].get<double>() - b[j].get<double>()) / std::abs(a[j].get<double>()));
+    }
+  }
+  EXPECT_LT(worst, 1e-6) << "worst relative difference of a seed's profile";
+  for (const char* key : {"alpha", "log_r2", "attention_entropy_ratio"}) {
+    EXPECT_NEAR(one[key].get<double>(), two[key].get<double>(),
+                1e-6 * std::abs(one[key].get<double>()))
+        << key;
+  }
+  std::printf("64-seed birth on 2 ranks vs 1: worst relative profile difference %.3g\n", worst);
+  EXPECT_FALSE(
+      fs::exists(dir / "two.json.seeds.json"));  // the journal goes once the result is written
+  expect_usage_error("launch --nproc 2 -- birth --run " + dir.string(), "not split over ranks");
+}
+
 }  // namespace

@@ -1,0 +1,126 @@
+// `posbias sweep plan|run|status|collect`: grids of runs for Slurm array jobs or this machine.
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "commands.h"
+#include "posbias/cluster/sweep.h"
+#include "posbias/core/atomic_file.h"
+
+namespace posbias::cli {
+namespace {
+
+struct SweepArgs {
+  std::string grid, dir, json;
+  int index = -1;
+  CollectOptions collect;
+  ParsedOptions parsed;
+};
+
+}  // namespace
+
+void register_sweep(CLI::App& app, Action* selected) {
+  auto a = std::make_shared<SweepArgs>();
+  CLI::App* sweep = app.add_subcommand(
+      "sweep",
+      "Grids of runs of any posbias command (options × seeds) as one Slurm array job or on this "
+      "machine: plan a directory, run it (sbatch DIR/sweep.sbatch, or bash DIR/run-local.sh "
+      "--jobs N), watch it, and collect the results with seed intervals. Every run is "
+      "idempotent: done runs are skipped and killed ones resumed.");
+  sweep->require_subcommand(1);
+
+  CLI::App* plan = sweep->add_subcommand(
+      "plan",
+      "Expand GRID.json ({\"command\": [...], \"grid\": {OPTION: [values]}, \"seeds\": [...], "
+      "\"resume\": {\"when\": FILE, \"command\": [...]}, \"result\": FILE, \"slurm\": {...}}; "
+      "{run} stands for a run's directory) into DIR: manifest.json, sweep.sbatch, run-local.sh");
+  plan->add_option("grid", a->grid, "GRID.json")->required();
+  plan->add_option("-o,--out", a->dir, "sweep directory")->required();
+  plan->callback([a, selected] {
+    *selected = [a] {
+      std::ifstream in(a->grid);
+      if (!in) throw std::invalid_argument("cannot open GRID.json '" + a->grid + "'");
+      nlohmann::json grid;
+      try {
+        grid = nlohmann::json::parse(in);
+      } catch (const nlohmann::json::exception&) {
+        throw std::invalid_argument("'" + a->grid + "' is not valid JSON");
+      }
+      const std::string command = grid.is_object() && grid.contains("command") &&
+                                          grid["command"].is_array() && !grid["command"].empty() &&
+                                          grid["command"][0].is_string()
+                                      ? grid["command"][0].get<std::string>()
+                                      : std::string();
+      if (command.empty())
+        throw std::invalid_argument(
+            "grid: 'command' must be a list starting with a posbias command");
+      const SweepPlan p = expand_sweep(grid, a->dir, command_options(command));
+      write_sweep(p, a->dir);
+      std::fprintf(stderr,
+                   "posbias sweep: %zu runs in %s; submit with sbatch %s/sweep.sbatch or run "
+                   "here with bash %s/run-local.sh --jobs N\n",
+                   p.runs.size(), a->dir.c_str(), a->dir.c_str(), a->dir.c_str());
+    };
+  });
+
+  CLI::App* run = sweep->add_subcommand(
+      "run",
+      "Run one run of a planned sweep (what each array task does): skip it when done, "
+      "resume it when started");
+  run->add_option("dir", a->dir, "sweep directory")->required();
+  a->parsed.add(run, "--index", &a->index, "the run's index (SLURM_ARRAY_TASK_ID)")->required();
+  run->callback([a, selected] {
+    *selected = [a] {
+      a->parsed.parse();
+      const int code = run_sweep_entry(a->dir, a->index);
+      if (code != 0) throw ExitQuietly{code == 2 ? 2 : 1};
+    };
+  });
+
+  CLI::App* status = sweep->add_subcommand(
+      "status",
+      "Count the runs of a sweep that are done, started (running or killed), pending "
+      "and failed; list those not done");
+  status->add_option("dir", a->dir, "sweep directory")->required();
+  status->add_option("--json", a->json, "the state of every run as JSON");
+  status->callback([a, selected] {
+    *selected = [a] {
+      const nlohmann::json s = sweep_status(read_sweep(a->dir));
+      for (const auto& row : s["states"]) {
+        if (row["state"] == "done") continue;
+        std::string values;
+        for (const auto& [k, v] : row["values"].items())
+          values += " " + k + " " + v.get<std::string>();
+        std::printf("run %d %s%s\n", row["index"].get<int>(),
+                    row["state"].get<std::string>().c_str(), values.c_str());
+      }
+      std::printf("%d runs: %d done, %d started, %d pending, %d failed\n", s["runs"].get<int>(),
+                  s["done"].get<int>(), s["started"].get<int>(), s["pending"].get<int>(),
+                  s["failed"].get<int>());
+      if (!a->json.empty()) write_file_atomic(a->json, s.dump(2) + "\n");
+    };
+  });
+
+  CLI::App* collect = sweep->add_subcommand(
+      "collect",
+      "Gather every done run's result file into one JSON and CSV, with each metric's "
+      "seed mean and 95% t interval per grid point, and a figure with seed bands");
+  collect->add_option("dir", a->dir, "sweep directory")->required();
+  collect->add_option("--metric", a->collect.metrics,
+                      "a number in the result file as a dotted path (repeatable), e.g. "
+                      "metrics.final_loss");
+  collect->add_option("--json", a->collect.json, "result JSON (default: stdout)");
+  collect->add_option("--csv", a->collect.csv, "one row per run: index, values, metrics");
+  collect->add_option("--plot", a->collect.plot,
+                      "figure stem: the first metric against the first grid axis");
+  collect->callback([a, selected] {
+    *selected = [a] {
+      const nlohmann::json j = collect_sweep(read_sweep(a->dir), a->collect);
+      if (a->collect.json.empty()) std::printf("%s\n", j.dump(2).c_str());
+      std::fprintf(stderr, "posbias sweep: collected %d runs (%d not done)\n",
+                   j["collected"].get<int>(), j["not_done"].get<int>());
+    };
+  });
+}
+
+}  // namespace posbias::cli

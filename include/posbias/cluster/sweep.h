@@ -1,0 +1,81 @@
+// `posbias sweep`: a grid of runs of any posbias command (its options × seeds), planned into a
+// directory that Slurm runs as one array job (or `run-local.sh` runs on this machine), and
+// gathered back into one table with seed intervals.
+//
+// GRID.json:
+//   {"command": ["train", "--task", "number", "--out", "{run}/train"],  // {run}: the run's dir
+//    "grid": {"--rotary-dim": [0, 16], "--rope-theta": [1e4, 1e6]},      // every combination
+//    "seeds": [0, 1, 2],                                                 // each adds --seed S
+//    "resume": {"when": "{run}/train/train.json",                        // a partial run...
+//               "command": ["train", "--resume", "{run}/train"]},        // ...continues so
+//    "result": "{run}/train/summary.json",                               // what collect reads
+//    "slurm": {"cpus_per_task": 2, "mem": "4G", "time": "02:00:00", "partition": "",
+//              "concurrency": 4, "extra": []}}
+// DIR: manifest.json (every run: index, values, dir, command, resume, result), sweep.sbatch
+// (array 0..N-1 % concurrency; task i runs `posbias sweep run DIR --index i`), run-local.sh,
+// logs/run-I.log, and runs/I/ with the run's own files and its state: started.json (each
+// attempt), done.json or failed.json. A run is idempotent: done → skipped, started and its
+// resume file present → resumed, otherwise started afresh.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace posbias {
+
+struct SweepRun {
+  int index = 0;
+  std::map<std::string, std::string> values;  // grid option (and --seed) → value
+  std::filesystem::path dir;
+  std::vector<std::string> command, resume_command;  // posbias arguments
+  std::filesystem::path resume_when, result;         // empty: none
+};
+
+struct SweepPlan {
+  nlohmann::json grid;            // the GRID.json it came from
+  std::vector<std::string> axes;  // grid options in order, then --seed when seeds are given
+  std::vector<SweepRun> runs;
+};
+
+// Expands GRID.json (options checked against `known_options`, the command's --help options)
+// into the runs with directories under `dir`. Throws std::invalid_argument naming an unknown
+// field or option, a value that is not a string or number, or an empty grid axis.
+SweepPlan expand_sweep(const nlohmann::json& grid, const std::filesystem::path& dir,
+                       const std::vector<std::string>& known_options);
+
+// The options `posbias COMMAND --help` lists ("--out", ...); std::invalid_argument when
+// COMMAND is not a posbias command.
+std::vector<std::string> command_options(const std::string& command);
+
+// Writes DIR/manifest.json, DIR/sweep.sbatch and DIR/run-local.sh. Planning again with the same
+// grid rewrites the same files (a resumable sweep); a different grid over an existing manifest
+// is refused.
+void write_sweep(const SweepPlan& plan, const std::filesystem::path& dir);
+SweepPlan read_sweep(const std::filesystem::path& dir);  // std::runtime_error if unreadable
+
+enum class RunState { kPending, kStarted, kDone, kFailed };
+const char* to_string(RunState state);
+RunState run_state(const SweepRun& run);
+
+// Runs manifest entry `index` once (skips a done run, resumes a started one) and returns its
+// exit code. Logs go to this process's stdout/stderr.
+int run_sweep_entry(const std::filesystem::path& dir, int index);
+
+// {"runs": N, "done", "started", "pending", "failed", "states": [{"index", "state", ...}]}.
+nlohmann::json sweep_status(const SweepPlan& plan);
+
+// Every done run's result file, flattened to its numeric leaves ("a.b.c": x), with the run's
+// values; with metrics, per grid point (every axis but --seed) each metric's seed mean and
+// 95% t interval. Writes JSON, CSV (one row per run) and, for the first metric, a figure
+// against the first axis with seed bands (json/csv/plot may be empty).
+struct CollectOptions {
+  std::vector<std::string> metrics;
+  std::string json, csv, plot;
+};
+nlohmann::json collect_sweep(const SweepPlan& plan, const CollectOptions& options);
+
+}  // namespace posbias

@@ -1,0 +1,560 @@
+#include "posbias/cluster/sweep.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/csv.h"
+#include "posbias/core/machine.h"
+#include "posbias/core/plot.h"
+#include "posbias/theory/seed_interval.h"
+
+namespace posbias {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string self_exe() { return fs::read_symlink("/proc/self/exe").string(); }
+
+[[noreturn]] void bad(const std::string& what) { throw std::invalid_argument("grid: " + what); }
+
+std::string value_text(const nlohmann::json& v, const std::string& where) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer()) return std::to_string(v.get<std::int64_t>());
+  if (v.is_number()) return fmt::format("{}", v.get<double>());
+  bad(where + " must be a string or a number, not " + v.dump());
+}
+
+std::vector<std::string> string_list(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_array() || j.empty()) bad(where + " must be a non-empty list");
+  std::vector<std::string> out;
+  for (const auto& v : j) out.push_back(value_text(v, where));
+  return out;
+}
+
+std::string substitute(std::string s, const SweepRun& run) {
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"{run}", run.dir.string()},
+                                   {"{index}", std::to_string(run.index)}}) {
+    for (std::size_t at = s.find(key); at != std::string::npos; at = s.find(key, at))
+      s.replace(at, key.size(), value), at += value.size();
+  }
+  return s;
+}
+
+void check_options(const std::vector<std::string>& args, const std::vector<std::string>& known,
+                   const std::string& command, const std::string& where) {
+  for (const std::string& a : args) {
+    if (a.rfind("--", 0) != 0 || a.size() < 3) continue;
+    const std::string name = a.substr(0, a.find('='));
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      bad(fmt::format("{} has '{}', which is not an option of `posbias {}` (see posbias {} --help)",
+                      where, name, command, command));
+    }
+  }
+}
+
+nlohmann::json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  if (!in) throw std::runtime_error("cannot read " + p.string());
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception&) {
+    throw std::runtime_error(p.string() + " is not valid JSON");
+  }
+}
+
+fs::path state_file(const SweepRun& run, const char* name) { return run.dir / name; }
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string now_text() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+// Numeric leaves of a JSON value as "a.b.c" → x (arrays are skipped: profiles, per-step rows).
+void flatten(const nlohmann::json& j, const std::string& prefix, nlohmann::json& out) {
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) flatten(v, prefix.empty() ? k : prefix + "." + k, out);
+  } else if (j.is_number() && !prefix.empty()) {
+    out[prefix] = j;
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> command_options(const std::string& command) {
+  if (command.empty() ||
+      command.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") != std::string::npos) {
+    bad("command must start with a posbias command name, not '" + command + "'");
+  }
+  const std::string line = shell_quote(self_exe()) + " " + command + " --help 2>/dev/null";
+  FILE* pipe = ::popen(line.c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("cannot run posbias " + command + " --help");
+  std::string help;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) help.append(buf, n);
+  const int status = ::pclose(pipe);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || help.find("--help") == std::string::npos)
+    bad("'" + command + "' is not a posbias command");
+  std::vector<std::string> out;
+  const std::regex option("(^|[ ,])(--[a-z0-9][a-z0-9-]*)");
+  std::istringstream lines(help);
+  for (std::string l; std::getline(lines, l);) {
+    const std::size_t start = l.find_first_not_of(' ');
+    if (start == std::string::npos || l[start] != '-') continue;  // option lines only
+    for (std::sregex_iterator it(l.begin(), l.end(), option), end; it != end; ++it) {
+      out.push_back((*it)[2]);
+      if (it->position() > 40) break;
+    }
+  }
+  return out;
+}
+
+SweepPlan expand_sweep(const nlohmann::json& grid, const fs::path& dir,
+                       const std::vector<std::string>& known) {
+  if (!grid.is_object()) bad("GRID.json must hold a JSON object");
+  for (const auto& [key, _] : grid.items()) {
+    static const std::set<std::string> fields{"command", "grid",   "seeds",
+                                              "resume",  "result", "slurm"};
+    if (fields.count(key) == 0)
+      bad("unknown field '" + key.substr(0, 40) +
+          "' (known: command, grid, seeds, resume, result, slurm)");
+  }
+  if (!grid.contains("command")) bad("'command' is required: the posbias command and options");
+  const std::vector<std::string> command = string_list(grid["command"], "'command'");
+  check_options(command, known, command[0], "'command'");
+  SweepPlan plan;
+  plan.grid = grid;
+  std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+  if (grid.contains("grid")) {
+    if (!grid["grid"].is_object()) bad("'grid' must map options to lists of values");
+    for (const auto& [option, values] : grid["grid"].items()) {
+      check_options({option}, known, command[0], "'grid'");
+      if (option.rfind("--", 0) != 0) bad("'grid' keys are options (--name), not '" + option + "'");
+      axes.emplace_back(option, string_list(values, "'grid' " + option));
+    }
+  }
+  if (grid.contains("seeds")) {
+    if (std::find(known.begin(), known.end(), "--seed") == known.end())
+      bad("`posbias " + command[0] + "` has no --seed for 'seeds'");
+    axes.emplace_back("--seed", string_list(grid["seeds"], "'seeds'"));
+  }
+  std::vector<std::string> resume_command;
+  std::string resume_when, result;
+  if (grid.contains("resume")) {
+    const auto& r = grid["resume"];
+    if (!r.is_object() || !r.contains("when") || !r.contains("command") || r.size() != 2)
+      bad("'resume' must be {\"when\": FILE, \"command\": [...]}");
+    resume_when = value_text(r["when"], "'resume.when'");
+    resume_command = string_list(r["command"], "'resume.command'");
+    if (resume_command[0] != command[0]) bad("'resume.command' must run " + command[0] + " too");
+    check_options(resume_command, known, command[0], "'resume.command'");
+  }
+  if (grid.contains("result")) result = value_text(grid["result"], "'result'");
+  if (grid.contains("slurm")) {
+    const auto& s = grid["slurm"];
+    if (!s.is_object()) bad("'slurm' must be an object");
+    for (const auto& [key, value] : s.items()) {
+      static const std::set<std::string> fields{"cpus_per_task", "mem",         "time",
+                                                "partition",     "concurrency", "extra"};
+      if (fields.count(key) == 0)
+        bad("unknown 'slurm' field '" + key.substr(0, 40) +
+            "' (known: cpus_per_task, mem, time, partition, concurrency, extra)");
+      if (key == "extra") {
+        if (!value.is_array()) bad("'slurm.extra' must be a list of sbatch options");
+      } else {
+        value_text(value, "'slurm." + key + "'");
+      }
+    }
+  }
+  for (const auto& [option, _] : axes) plan.axes.push_back(option);
+
+  std::int64_t total = 1;
+  for (const auto& [_, values] : axes) {
+    total *= static_cast<std::int64_t>(values.size());
+    if (total > 100000) bad("more than 100000 runs");
+  }
+  const fs::path root = fs::absolute(dir);
+  for (std::int64_t i = 0; i < total; ++i) {
+    SweepRun run;
+    run.index = static_cast<int>(i);
+    run.dir = root / "runs" / fmt::format("{:04d}", i);
+    std::int64_t rest = i;  // the last axis varies fastest
+    std::vector<std::string> extra;
+    for (std::size_t a = axes.size(); a-- > 0;) {
+      const auto& [option, values] = axes[a];
+      const std::string& v = values[static_cast<std::size_t>(rest % std::ssize(values))];
+      rest /= std::ssize(values);
+      run.values[option] = v;
+    }
+    for (const auto& [option, _] : axes) {
+      extra.push_back(option);
+      extra.push_back(run.values[option]);
+    }
+    for (const std::string& a : command) run.command.push_back(substitute(a, run));
+    run.command.insert(run.command.end(), extra.begin(), extra.end());
+    for (const std::string& a : resume_command) run.resume_command.push_back(substitute(a, run));
+    if (!resume_when.empty()) run.resume_when = substitute(resume_when, run);
+    if (!result.empty()) run.result = substitute(result, run);
+    plan.runs.push_back(std::move(run));
+  }
+  return plan;
+}
+
+void write_sweep(const SweepPlan& plan, const fs::path& dir) {
+  const fs::path root = fs::absolute(dir);
+  const fs::path manifest = root / "manifest.json";
+  if (fs::exists(manifest)) {
+    const nlohmann::json old = read_json(manifest);
+    if (old.value("grid", nlohmann::json()) != plan.grid) {
+      throw std::invalid_argument("'" + root.string() +
+                                  "' holds a sweep of another grid: plan into a new --out");
+    }
+  }
+  ensure_directory(root / "logs");
+  ensure_directory(root / "runs");
+  nlohmann::json runs = nlohmann::json::array();
+  for (const SweepRun& r : plan.runs) {
+    runs.push_back({{"index", r.index},
+                    {"values", r.values},
+                    {"dir", r.dir.string()},
+                    {"command", r.command},
+                    {"resume_command", r.resume_command},
+                    {"resume_when", r.resume_when.string()},
+                    {"result", r.result.string()}});
+  }
+  const std::string exe = self_exe();
+  write_file_atomic(manifest, nlohmann::json{{"version", POSBIAS_VERSION},
+                                             {"posbias", exe},
+                                             {"grid", plan.grid},
+                                             {"axes", plan.axes},
+                                             {"runs", runs}}
+                                      .dump(2) +
+                                  "\n");
+  const nlohmann::json slurm = plan.grid.value("slurm", nlohmann::json::object());
+  auto slurm_text = [&](const char* key) {
+    return slurm.contains(key) ? value_text(slurm[key], key) : std::string();
+  };
+  const std::size_t n = plan.runs.size();
+  std::string sbatch = "#!/bin/bash\n# posbias sweep: one array task per run of manifest.json.\n";
+  sbatch += "#SBATCH --job-name=posbias-sweep\n";
+  sbatch += fmt::format("#SBATCH --array=0-{}{}\n", n - 1,
+                        slurm.contains("concurrency") ? "%" + slurm_text("concurrency") : "");
+  sbatch += "#SBATCH --output=" + (root / "logs" / "run-%a.log").string() + "\n";
+  sbatch += "#SBATCH --open-mode=append\n";
+  for (const auto& [key, flag] :
+       {std::pair<const char*, const char*>{"cpus_per_task", "--cpus-per-task"},
+        {"mem", "--mem"},
+        {"time", "--time"},
+        {"partition", "--partition"}}) {
+    const std::string v = slurm_text(key);
+    if (!v.empty()) sbatch += fmt::format("#SBATCH {}={}\n", flag, v);
+  }
+  for (const auto& e : slurm.value("extra", nlohmann::json::array()))
+    sbatch += "#SBATCH " + value_text(e, "'slurm.extra'") + "\n";
+  sbatch += "exec " + shell_quote(exe) + " sweep run " + shell_quote(root.string()) +
+            " --index \"$SLURM_ARRAY_TASK_ID\"\n";
+  write_file_atomic(root / "sweep.sbatch", sbatch);
+  const std::string local = fmt::format(
+      "#!/usr/bin/env bash\n"
+      "# Runs every run of this sweep on this machine, JOBS at a time: bash run-local.sh --jobs "
+      "JOBS\n"
+      "# Done runs are skipped and started ones resumed, as the Slurm array does.\n"
+      "set -uo pipefail\n"
+      "jobs=1\n"
+      "if [[ ${{1:-}} == --jobs ]]; then jobs=${{2:?--jobs needs a number}}; fi\n"
+      "seq 0 {} | xargs -P \"$jobs\" -I@ sh -c '{} sweep run {} --index @ >>{}/logs/run-@.log "
+      "2>&1'\n"
+      "code=$?\n"
+      "{} sweep status {}\n"
+      "exit $code\n",
+      n - 1, shell_quote(exe), shell_quote(root.string()), root.string(), shell_quote(exe),
+      shell_quote(root.string()));
+  write_file_atomic(root / "run-local.sh", local);
+  fs::permissions(root / "run-local.sh", fs::perms::owner_exec, fs::perm_options::add);
+}
+
+SweepPlan read_sweep(const fs::path& dir) {
+  const fs::path manifest = fs::absolute(dir) / "manifest.json";
+  if (!fs::exists(manifest))
+    throw std::invalid_argument("'" + dir.string() + "' is not a sweep (no manifest.json)");
+  const nlohmann::json j = read_json(manifest);
+  SweepPlan plan;
+  try {
+    plan.grid = j.at("grid");
+    plan.axes = j.at("axes").get<std::vector<std::string>>();
+    for (const auto& r : j.at("runs")) {
+      SweepRun run;
+      run.index = r.at("index").get<int>();
+      run.values = r.at("values").get<std::map<std::string, std::string>>();
+      run.dir = r.at("dir").get<std::string>();
+      run.command = r.at("command").get<std::vector<std::string>>();
+      run.resume_command = r.at("resume_command").get<std::vector<std::string>>();
+      run.resume_when = r.at("resume_when").get<std::string>();
+      run.result = r.at("result").get<std::string>();
+      plan.runs.push_back(std::move(run));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(manifest.string() + " is damaged: " + e.what());
+  }
+  return plan;
+}
+
+const char* to_string(RunState s) {
+  switch (s) {
+    case RunState::kPending:
+      return "pending";
+    case RunState::kStarted:
+      return "started";
+    case RunState::kDone:
+      return "done";
+    case RunState::kFailed:
+      return "failed";
+  }
+  return "?";
+}
+
+RunState run_state(const SweepRun& run) {
+  if (fs::exists(state_file(run, "done.json"))) return RunState::kDone;
+  if (fs::exists(state_file(run, "failed.json"))) return RunState::kFailed;
+  if (fs::exists(state_file(run, "started.json"))) return RunState::kStarted;
+  return RunState::kPending;
+}
+
+int run_sweep_entry(const fs::path& dir, int index) {
+  const SweepPlan plan = read_sweep(dir);
+  if (index < 0 || index >= std::ssize(plan.runs)) {
+    throw std::invalid_argument(
+        fmt::format("--index {} is outside this sweep's 0..{}", index, plan.runs.size() - 1));
+  }
+  const SweepRun& run = plan.runs[static_cast<std::size_t>(index)];
+  ensure_directory(run.dir);
+  // One attempt at a time: a resubmitted task waits for nothing and says so.
+  const int lock = ::open((run.dir / "lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (lock < 0 || ::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    std::fprintf(stderr, "posbias sweep: run %d is running in another process\n", index);
+    return 1;
+  }
+  if (run_state(run) == RunState::kDone) {
+    std::fprintf(stderr, "posbias sweep: run %d is done; skipped\n", index);
+    return 0;
+  }
+  fs::remove(state_file(run, "failed.json"));
+  const bool resume = !run.resume_when.empty() && fs::exists(run.resume_when);
+  const std::vector<std::string>& args = resume ? run.resume_command : run.command;
+  nlohmann::json started = fs::exists(state_file(run, "started.json"))
+                               ? read_json(state_file(run, "started.json"))
+                               : nlohmann::json{{"attempts", nlohmann::json::array()}};
+  const char* job = std::getenv("SLURM_JOB_ID");
+  started["attempts"].push_back({{"time", now_text()},
+                                 {"host", machine_info().value("host", "")},
+                                 {"resumed", resume},
+                                 {"slurm_job", job ? job : ""}});
+  write_file_atomic(state_file(run, "started.json"), started.dump(2) + "\n");
+  std::string line;
+  for (const std::string& a : args) line += " " + a;
+  std::fprintf(stderr, "posbias sweep: run %d %s:%s\n", index, resume ? "resumes" : "starts",
+               line.c_str());
+  std::fflush(stderr);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string exe = self_exe();
+  std::vector<std::string> argv_strings{exe};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_strings) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execv(exe.c_str(), argv.data());
+    std::_Exit(127);
+  }
+  if (pid < 0) throw std::runtime_error("sweep: fork failed: " + std::string(std::strerror(errno)));
+  // Slurm's cancel and a Ctrl-C reach the run too; this process waits for it either way.
+  std::signal(SIGTERM, SIG_IGN);
+  std::signal(SIGINT, SIG_IGN);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const nlohmann::json record{{"code", code},
+                              {"seconds", seconds},
+                              {"time", now_text()},
+                              {"attempts", started["attempts"].size()}};
+  if (code == 0) {
+    write_file_atomic(state_file(run, "done.json"), record.dump(2) + "\n");
+    std::fprintf(stderr, "posbias sweep: run %d done in %.1f s\n", index, seconds);
+  } else if (!WIFSIGNALED(status)) {
+    // A run killed by a signal stays "started", to be resumed; one that exited failed.
+    write_file_atomic(state_file(run, "failed.json"), record.dump(2) + "\n");
+    std::fprintf(stderr, "posbias sweep: run %d failed with exit code %d\n", index, code);
+  }
+  return code;
+}
+
+nlohmann::json sweep_status(const SweepPlan& plan) {
+  nlohmann::json j{{"runs", plan.runs.size()}};
+  std::map<RunState, int> counts;
+  nlohmann::json states = nlohmann::json::array();
+  for (const SweepRun& r : plan.runs) {
+    const RunState s = run_state(r);
+    ++counts[s];
+    nlohmann::json row{{"index", r.index}, {"state", to_string(s)}, {"values", r.values}};
+    if (s == RunState::kDone || s == RunState::kFailed) {
+      const nlohmann::json rec =
+          read_json(state_file(r, s == RunState::kDone ? "done.json" : "failed.json"));
+      row["code"] = rec.value("code", -1);
+      row["seconds"] = rec.value("seconds", 0.0);
+      row["attempts"] = rec.value("attempts", 0);
+    }
+    states.push_back(row);
+  }
+  for (RunState s : {RunState::kDone, RunState::kStarted, RunState::kPending, RunState::kFailed})
+    j[to_string(s)] = counts[s];
+  j["states"] = states;
+  return j;
+}
+
+nlohmann::json collect_sweep(const SweepPlan& plan, const CollectOptions& o) {
+  nlohmann::json runs = nlohmann::json::array();
+  std::vector<std::string> point_axes;  // every axis but --seed
+  for (const std::string& a : plan.axes)
+    if (a != "--seed") point_axes.push_back(a);
+  // Grid point (values of point_axes) → metric → per-seed values.
+  std::map<std::vector<std::string>, std::map<std::string, std::vector<double>>> points;
+  int missing = 0;
+  for (const SweepRun& r : plan.runs) {
+    if (run_state(r) != RunState::kDone || r.result.empty() || !fs::exists(r.result)) {
+      ++missing;
+      continue;
+    }
+    nlohmann::json flat = nlohmann::json::object();
+    flatten(read_json(r.result), "", flat);
+    std::vector<std::string> key;
+    for (const std::string& a : point_axes) key.push_back(r.values.at(a));
+    for (const std::string& m : o.metrics) {
+      if (!flat.contains(m)) {
+        throw std::invalid_argument(fmt::format(
+            "--metric '{}' is not a number in {} (its numbers are dotted paths like '{}')", m,
+            r.result.string(), flat.empty() ? "" : flat.begin().key()));
+      }
+      points[key][m].push_back(flat[m].get<double>());
+    }
+    runs.push_back({{"index", r.index}, {"values", r.values}, {"result", flat}});
+  }
+  nlohmann::json summary = nlohmann::json::array();
+  for (const auto& [key, metrics] : points) {
+    nlohmann::json values = nlohmann::json::object();
+    for (std::size_t a = 0; a < point_axes.size(); ++a) values[point_axes[a]] = key[a];
+    nlohmann::json row{{"values", values}};
+    for (const auto& [m, xs] : metrics) {
+      const SeedInterval s = seed_interval(xs);
+      auto number = [](double v) {
+        return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+      };
+      row[m] = {{"mean", s.mean}, {"ci", {number(s.low), number(s.high)}}, {"n", s.n}};
+    }
+    summary.push_back(row);
+  }
+  nlohmann::json out{{"runs", runs},      {"collected", runs.size()}, {"not_done", missing},
+                     {"axes", plan.axes}, {"metrics", o.metrics},     {"summary", summary}};
+  if (!o.json.empty()) write_file_atomic(o.json, out.dump(2) + "\n");
+  if (!o.csv.empty()) {
+    std::string csv = "index";
+    for (const std::string& a : plan.axes) csv += "," + csv_quoted(a.substr(2));
+    for (const std::string& m : o.metrics) csv += "," + csv_quoted(m);
+    csv += "\n";
+    for (const auto& r : runs) {
+      csv += std::to_string(r["index"].get<int>());
+      for (const std::string& a : plan.axes)
+        csv += "," + csv_quoted(r["values"][a].get<std::string>());
+      for (const std::string& m : o.metrics)
+        csv += fmt::format(",{}", r["result"][m].get<double>());
+      csv += "\n";
+    }
+    write_file_atomic(o.csv, csv);
+  }
+  if (!o.plot.empty()) {
+    if (o.metrics.empty()) throw std::invalid_argument("--plot needs a --metric to draw");
+    if (point_axes.empty()) throw std::invalid_argument("--plot needs a grid axis besides --seed");
+    const std::string& m = o.metrics.front();
+    // x: the first axis (its values in grid order); a series per value of the other axes.
+    std::vector<std::string> xs;
+    for (const SweepRun& r : plan.runs) {
+      const std::string& v = r.values.at(point_axes[0]);
+      if (std::find(xs.begin(), xs.end(), v) == xs.end()) xs.push_back(v);
+    }
+    bool numeric = true;
+    for (const std::string& v : xs) {
+      char* end = nullptr;
+      std::strtod(v.c_str(), &end);
+      numeric = numeric && end != v.c_str() && *end == '\0';
+    }
+    Panel panel;
+    panel.title = m + " (seed mean, 95% t interval)";
+    panel.xlabel = point_axes[0].substr(2);
+    panel.ylabel = m;
+    std::map<std::vector<std::string>, Series> series;
+    for (const auto& row : summary) {
+      std::vector<std::string> rest;
+      std::string title;
+      for (std::size_t a = 1; a < point_axes.size(); ++a) {
+        rest.push_back(row["values"][point_axes[a]].get<std::string>());
+        title += (title.empty() ? "" : ", ") + point_axes[a].substr(2) + " " + rest.back();
+      }
+      Series& s = series[rest];
+      s.title = title.empty() ? m : title;
+      s.style = "linespoints";
+      const std::string x = row["values"][point_axes[0]].get<std::string>();
+      s.x.push_back(numeric ? std::stod(x)
+                            : static_cast<double>(std::find(xs.begin(), xs.end(), x) - xs.begin()));
+      const auto& stat = row[m];
+      s.y.push_back(stat["mean"].get<double>());
+      s.y_low.push_back(stat["ci"][0].is_null() ? s.y.back() : stat["ci"][0].get<double>());
+      s.y_high.push_back(stat["ci"][1].is_null() ? s.y.back() : stat["ci"][1].get<double>());
+    }
+    for (auto& [_, s] : series) {  // points in x order
+      std::vector<std::size_t> order(s.x.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::sort(order.begin(), order.end(), [&](auto a, auto b) { return s.x[a] < s.x[b]; });
+      Series sorted = s;
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        sorted.x[i] = s.x[order[i]];
+        sorted.y[i] = s.y[order[i]];
+        sorted.y_low[i] = s.y_low[order[i]];
+        sorted.y_high[i] = s.y_high[order[i]];
+      }
+      panel.series.push_back(std::move(sorted));
+    }
+    Figure figure;
+    figure.panels.push_back(std::move(panel));
+    render_figure(figure, o.plot);
+  }
+  return out;
+}
+
+}  // namespace posbias

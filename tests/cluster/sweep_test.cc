@@ -1,0 +1,220 @@
+// `posbias sweep` as users run it: a grid of tiny training runs planned into a directory, run on
+// this machine (`run-local.sh`) and on a real single-node Slurm (scripts/local-slurm.sh, from
+// Debian's slurm-wlm and munge) where one array task is killed mid-run and the array
+// resubmitted. Every run must finish exactly once, the killed one resumed, with the numbers of
+// the local run; bad grids get one line and exit 2.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "../cli_run.h"
+
+namespace {
+
+using namespace posbias_test;
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+  const fs::path p =
+      fs::temp_directory_path() / ("posbias_sweep_" + std::to_string(::getpid())) / name;
+  fs::remove_all(p);
+  fs::create_directories(p.parent_path());
+  return p;
+}
+
+// 2 learning rates × 2 seeds of a tiny Number model, long enough (a few seconds each) to be
+// killed mid-run, resumable with train --resume.
+nlohmann::json tiny_grid() {
+  return nlohmann::json::parse(R"({
+    "command": ["train", "--task", "number", "--layers", "2", "--d-model", "32", "--mlp", "64",
+                "--rotary-dim", "8", "--steps", "400", "--warmup", "20", "--eval-every", "50",
+                "--checkpoint-every", "50", "--eval-per-hop", "16", "--out", "{run}/train"],
+    "grid": {"--lr": [0.001, 0.003]},
+    "seeds": [0, 1],
+    "resume": {"when": "{run}/train/train.json", "command": ["train", "--resume", "{run}/train"]},
+    "result": "{run}/train/summary.json",
+    "slurm": {"cpus_per_task": 1, "mem": "1G", "time": "00:10:00", "concurrency": 2}
+  })");
+}
+
+fs::path write_grid(const fs::path& file, const nlohmann::json& grid) {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << grid.dump(2);
+  return file;
+}
+
+// The losses a run logged, step by step (timing fields left out).
+std::vector<double> losses(const fs::path& run) {
+  std::vector<double> out;
+  std::ifstream in(run / "train" / "metrics.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    const auto j = nlohmann::json::parse(line);
+    out.push_back(j["loss"].is_null() ? -1.0 : j["loss"].get<double>());
+  }
+  return out;
+}
+
+// One thread per run, so a run's numbers do not depend on where it ran.
+const std::string kEnv = "OMP_NUM_THREADS=1 ";
+
+TEST(Sweep, PlanExpandsTheGridAndRefusesBadGrids) {
+  const fs::path dir = scratch("plan");
+  const fs::path grid = write_grid(dir / "grid.json", tiny_grid());
+  CliResult r = run_cli("sweep plan " + grid.string() + " --out " + (dir / "sweep").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto manifest = nlohmann::json::parse(slurp(dir / "sweep" / "manifest.json"));
+  ASSERT_EQ(manifest["runs"].size(), 4u);
+  EXPECT_EQ(manifest["axes"], nlohmann::json({"--lr", "--seed"}));
+  // The last axis varies fastest; {run} is the run's directory.
+  EXPECT_EQ(manifest["runs"][1]["values"], nlohmann::json({{"--lr", "0.001"}, {"--seed", "1"}}));
+  const std::string run1 = manifest["runs"][1]["dir"].get<std::string>();
+  EXPECT_EQ(manifest["runs"][1]["command"].back(), "1");
+  EXPECT_NE(manifest["runs"][1]["command"].dump().find(run1 + "/train"), std::string::npos);
+  const std::string sbatch = slurp(dir / "sweep" / "sweep.sbatch");
+  for (const char* line : {"#SBATCH --array=0-3%2", "#SBATCH --cpus-per-task=1", "#SBATCH --mem=1G",
+                           "sweep run", "$SLURM_ARRAY_TASK_ID"}) {
+    EXPECT_NE(sbatch.find(line), std::string::npos) << line << "\n" << sbatch;
+  }
+  // Planning again with the same grid is fine; another grid over it is refused.
+  EXPECT_EQ(run_cli("sweep plan " + grid.string() + " --out " + (dir / "sweep").string()).code, 0);
+  nlohmann::json other = tiny_grid();
+  other["seeds"] = {0, 1, 2};
+  expect_usage_error("sweep plan " + write_grid(dir / "other.json", other).string() + " --out " +
+                         (dir / "sweep").string(),
+                     "another grid");
+
+  auto refused = [&](const nlohmann::json& g, const std::string& mentions) {
+    expect_usage_error("sweep plan " + write_grid(dir / "bad.json", g).string() + " --out " +
+                           (dir / "bad").string(),
+                       mentions);
+    EXPECT_FALSE(fs::exists(dir / "bad")) << mentions;
+  };
+  nlohmann::json g = tiny_grid();
+  g["grid"] = {{"--rotary_dim", {0, 16}}};
+  refused(g, "'--rotary_dim', which is not an option of `posbias train`");
+  g = tiny_grid();
+  g["grid"] = {{"--lr", nlohmann::json::array()}};
+  refused(g, "non-empty list");
+  g = tiny_grid();
+  g["seed"] = {1};
+  refused(g, "unknown field 'seed'");
+  g = tiny_grid();
+  g["command"][0] = "trian";
+  refused(g, "not a posbias command");
+  g = tiny_grid();
+  g["slurm"]["gpus"] = 1;
+  refused(g, "unknown 'slurm' field 'gpus'");
+  expect_usage_error("sweep status " + (dir / "nowhere").string(), "not a sweep");
+  expect_usage_error("sweep run " + (dir / "sweep").string() + " --index 4", "outside");
+}
+
+TEST(Sweep, LocalRunsFinishOnceAndCollectWithSeedIntervals) {
+  const fs::path dir = scratch("local");
+  const fs::path grid = write_grid(dir / "grid.json", tiny_grid());
+  ASSERT_EQ(run_cli("sweep plan " + grid.string() + " --out " + (dir / "sweep").string()).code, 0);
+  CliResult r = run_shell(kEnv + "timeout 300 bash " + (dir / "sweep" / "run-local.sh").string() +
+                          " --jobs 2");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("4 runs: 4 done"), std::string::npos) << r.out;
+  // Again: every run is skipped.
+  r = run_shell(kEnv + "bash " + (dir / "sweep" / "run-local.sh").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(slurp(dir / "sweep" / "logs" / "run-2.log").find("done; skipped"), std::string::npos);
+  r = run_cli("sweep collect " + (dir / "sweep").string() +
+              " --metric metrics.final.all --metric train_seconds --json " +
+              (dir / "c.json").string() + " --csv " + (dir / "c.csv").string() + " --plot " +
+              (dir / "c").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto c = nlohmann::json::parse(slurp(dir / "c.json"));
+  EXPECT_EQ(c["collected"], 4);
+  ASSERT_EQ(c["summary"].size(), 2u);  // one grid point per learning rate, over two seeds
+  for (const auto& point : c["summary"]) {
+    const auto& m = point["metrics.final.all"];
+    EXPECT_EQ(m["n"], 2);
+    EXPECT_LE(m["ci"][0].get<double>(), m["mean"].get<double>());
+    EXPECT_GE(m["ci"][1].get<double>(), m["mean"].get<double>());
+  }
+  EXPECT_EQ(lines(slurp(dir / "c.csv")), 5);
+  EXPECT_TRUE(fs::exists(dir / "c.svg") && fs::exists(dir / "c.png"));
+  expect_usage_error("sweep collect " + (dir / "sweep").string() + " --metric no.such", "no.such");
+}
+
+// A real Slurm: submit, kill one array task mid-run, resubmit.
+TEST(Sweep, SlurmArrayKilledTaskResumesAndMatchesTheLocalRun) {
+  const fs::path dir = scratch("slurm");
+  const std::string slurm_dir = (dir / "slurm").string();
+  const int port = 20000 + ::getpid() % 20000;
+  const std::string ports = "POSBIAS_SLURMCTLD_PORT=" + std::to_string(port) +
+                            " POSBIAS_SLURMD_PORT=" + std::to_string(port + 1) + " ";
+  const std::string script = std::string(POSBIAS_SOURCE_DIR) + "/scripts/local-slurm.sh";
+  CliResult r = run_shell(ports + "timeout 120 " + script + " start " + slurm_dir);
+  ASSERT_EQ(r.code, 0) << r.err;
+  struct Stop {
+    std::string command;
+    ~Stop() { run_shell(command); }
+  } stop{script + " stop " + slurm_dir};
+  const std::string slurm = "SLURM_CONF=" + slurm_dir + "/slurm.conf ";
+
+  const fs::path grid = write_grid(dir / "grid.json", tiny_grid());
+  const fs::path sweep = dir / "sweep", local = dir / "local";
+  ASSERT_EQ(run_cli("sweep plan " + grid.string() + " --out " + sweep.string()).code, 0);
+  ASSERT_EQ(run_cli("sweep plan " + grid.string() + " --out " + local.string()).code, 0);
+  r = run_shell(slurm + kEnv + "sbatch --parsable " + (sweep / "sweep.sbatch").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string job = r.out.substr(0, r.out.find_first_of(";\n"));
+
+  // Kill array task 1 once it has written a checkpoint past step 0.
+  const fs::path run1 = sweep / "runs" / "0001";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!fs::exists(run1 / "train" / "checkpoints" / "step_00000050.safetensors") &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_TRUE(fs::exists(run1 / "train" / "checkpoints" / "step_00000050.safetensors"))
+      << slurp(sweep / "logs" / "run-1.log");
+  ASSERT_EQ(run_shell(slurm + "scancel --signal=KILL --full " + job + "_1").code, 0);
+  auto wait_for_job = [&](const std::string& id) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(240);
+    while (std::chrono::steady_clock::now() < end) {
+      if (run_shell(slurm + "squeue -h -j " + id).out.empty()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+    return false;
+  };
+  ASSERT_TRUE(wait_for_job(job));
+  r = run_cli("sweep status " + sweep.string() + " --json " + (dir / "s1.json").string());
+  EXPECT_NE(r.out.find("3 done, 1 started"), std::string::npos) << r.out;
+  ASSERT_FALSE(fs::exists(run1 / "done.json"));
+
+  // Resubmit the whole array: the done runs are skipped, run 1 resumes.
+  r = run_shell(slurm + kEnv + "sbatch --parsable " + (sweep / "sweep.sbatch").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_TRUE(wait_for_job(r.out.substr(0, r.out.find_first_of(";\n"))));
+  r = run_cli("sweep status " + sweep.string());
+  EXPECT_NE(r.out.find("4 runs: 4 done"), std::string::npos) << r.out;
+  const auto started = nlohmann::json::parse(slurp(run1 / "started.json"));
+  ASSERT_EQ(started["attempts"].size(), 2u);
+  EXPECT_TRUE(started["attempts"][1]["resumed"].get<bool>());
+  for (const char* other : {"0000", "0002", "0003"}) {
+    EXPECT_EQ(
+        nlohmann::json::parse(slurp(sweep / "runs" / other / "started.json"))["attempts"].size(),
+        1u)
+        << other << " ran more than once";
+  }
+  EXPECT_NE(slurp(sweep / "logs" / "run-0.log").find("done; skipped"), std::string::npos);
+
+  // The same grid run locally gives the same numbers, the resumed run included.
+  r = run_shell(kEnv + "timeout 300 bash " + (local / "run-local.sh").string() + " --jobs 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const char* run : {"0000", "0001", "0002", "0003"}) {
+    const std::vector<double> a = losses(sweep / "runs" / run), b = losses(local / "runs" / run);
+    ASSERT_EQ(a.size(), 9u) << run;
+    EXPECT_EQ(a, b) << run;
+  }
+}
+
+}  // namespace
