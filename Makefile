@@ -28,6 +28,7 @@ bench: all
 	./$(BUILD_DIR)/bench/birth_bench
 	./$(BUILD_DIR)/bench/train_bench
 	./$(BUILD_DIR)/bench/train_bench text
+	./$(BUILD_DIR)/bench/train_bench ranks letter
 	bash bench/serve_load.sh ./$(BUILD_DIR)/posbias "" 10 8
 
 # libFuzzer with clang, ASan and UBSan; FUZZ_SECONDS per target.

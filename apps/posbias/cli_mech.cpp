@@ -28,6 +28,10 @@ void register_heads(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--seed", &o->seed, "seed of the samples");
   parsed->add(cmd, "--tau", &o->tau, "temperature of the pair weights softmax(|a_i - a_j| / tau)");
   add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
+  parsed->add(cmd, "--rank-timeout", &o->rank_timeout,
+              "data-parallel ranks (posbias launch, torchrun): a run's checkpoints are split over "
+              "the ranks and gathered; seconds a rank waits for the others",
+              1);
   cmd->add_option("--json", o->json, "result JSON (default: stdout)");
   cmd->add_option("--plot", o->plot, "figure stem: layers × checkpoints heatmaps");
   cmd->callback([=] {

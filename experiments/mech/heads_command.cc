@@ -1,8 +1,11 @@
 #include "experiments/mech/heads_command.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <memory>
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_number.h"
@@ -32,6 +35,28 @@ nlohmann::json heads_json(const std::vector<HeadScore>& scores) {
          {"gap", h.gap},
          {"self", h.self},
          {"label", h.label}});
+  }
+  return out;
+}
+
+// heads_json read back (a rank's checkpoints, gathered by rank 0): null intervals are NaN.
+std::vector<HeadScore> heads_from_json(const nlohmann::json& j) {
+  auto number = [](const nlohmann::json& v) { return v.is_null() ? NAN : v.get<double>(); };
+  std::vector<HeadScore> out;
+  for (const auto& h : j) {
+    HeadScore s;
+    s.layer = h.at("layer").get<int>();
+    s.head = h.at("head").get<int>();
+    s.positional = h.at("positional").get<double>();
+    s.symbolic = h.at("symbolic").get<double>();
+    s.positional_low = number(h.at("positional_ci")[0]);
+    s.positional_high = number(h.at("positional_ci")[1]);
+    s.symbolic_low = number(h.at("symbolic_ci")[0]);
+    s.symbolic_high = number(h.at("symbolic_ci")[1]);
+    s.gap = h.at("gap").get<double>();
+    s.self = h.at("self").get<double>();
+    s.label = h.at("label").get<std::string>();
+    out.push_back(std::move(s));
   }
   return out;
 }
@@ -117,7 +142,7 @@ std::vector<std::string> HeadsResult::final_heads(const std::string& label, bool
   return out;
 }
 
-HeadsResult measure_heads(const HeadsOptions& o) {
+HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
   check_options(o);
   const auto t0 = std::chrono::steady_clock::now();
   HeadsResult result;
@@ -128,9 +153,14 @@ HeadsResult measure_heads(const HeadsOptions& o) {
     if (files.empty()) throw std::runtime_error("run '" + o.run + "' has no checkpoints");
     if (o.checkpoints == "last") files = {files.back()};
     result.run = o.run;
-    Progress progress("heads", static_cast<std::int64_t>(files.size()));
+    // Sharded: checkpoint i on rank i mod world size; every rank gathers all of them.
+    const std::size_t rank = group ? static_cast<std::size_t>(group->rank()) : 0,
+                      ranks = group ? static_cast<std::size_t>(group->size()) : 1;
+    Progress progress("heads",
+                      static_cast<std::int64_t>((files.size() + ranks - 1 - rank) / ranks));
     torch::Tensor ids;
-    for (std::size_t i = 0; i < files.size(); ++i) {
+    std::int64_t done = 0;
+    for (std::size_t i = rank; i < files.size(); i += ranks) {
       LoadedModel m = load_trained_model(o.run, files[i]);
       if (!ids.defined()) {
         require_hop_task(m.info.config.task, "heads --run");
@@ -141,9 +171,35 @@ HeadsResult measure_heads(const HeadsOptions& o) {
       m.model->set_attention(result.attention);
       result.checkpoints.push_back(
           {m.info.step, files[i].filename().string(), score_heads(m.model, ids, o.tau)});
-      progress.update(static_cast<std::int64_t>(i + 1));
+      progress.update(++done);
     }
     progress.finish();
+    if (group) {
+      nlohmann::json mine = {{"task", result.task},
+                             {"attention", to_string(result.attention)},
+                             {"length", ids.defined() ? ids.size(1) : 0},
+                             {"checkpoints", nlohmann::json::array()}};
+      for (const CheckpointHeads& c : result.checkpoints)
+        mine["checkpoints"].push_back(
+            {{"step", c.step ? *c.step : -1}, {"file", c.file}, {"heads", heads_json(c.heads)}});
+      std::vector<nlohmann::json> parts;
+      for (const std::string& text : group->all_gather(mine.dump()))
+        parts.push_back(nlohmann::json::parse(text));
+      result.checkpoints.clear();
+      for (std::size_t i = 0; i < files.size(); ++i) {  // back in training order
+        const nlohmann::json& part = parts[i % ranks];
+        const nlohmann::json& c = part["checkpoints"][i / ranks];
+        result.checkpoints.push_back({c["step"].get<std::int64_t>(), c["file"].get<std::string>(),
+                                      heads_from_json(c["heads"])});
+        if (i == 0) {
+          result.task = part["task"].get<std::string>();
+          result.attention = *parse_attention_choice(part["attention"].get<std::string>());
+          result.length = part["length"].get<std::int64_t>();
+        }
+      }
+      result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      return result;
+    }
     result.length = ids.size(1);
   } else {
     const ModelConfig cfg = model_config_from_hf(read_hf_config(o.config));
@@ -219,7 +275,20 @@ nlohmann::json to_json(const HeadsResult& r) {
 }
 
 HeadsResult run_heads(const HeadsOptions& o) {
-  HeadsResult result = measure_heads(o);
+  std::unique_ptr<ProcessGroup> group;
+  if (const std::optional<RankEnv> env = rank_env_from_environment()) {
+    if (o.run.empty())
+      throw std::invalid_argument("heads splits a run's checkpoints over ranks: give --run");
+    group = std::make_unique<ProcessGroup>(
+        *env, std::chrono::seconds(o.rank_timeout),
+        fmt::format("heads {} {} {} {} {} {} {}", o.run, o.checkpoints, o.length, o.samples, o.seed,
+                    o.tau, o.memory_budget_gb));
+  }
+  HeadsResult result = measure_heads(o, group.get());
+  if (group && group->rank() != 0) {  // rank 0 writes
+    group->barrier();
+    return result;
+  }
   write_output(o.json, to_json(result).dump(2) + "\n");
   if (!o.plot.empty()) {
     const std::string title = result.task.empty() ? "model" : result.task + " run";
@@ -229,6 +298,7 @@ HeadsResult run_heads(const HeadsOptions& o) {
                     std::filesystem::path(o.plot).replace_extension().string() + "_scores");
     }
   }
+  if (group) group->barrier();
   return result;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "posbias/core/plot.h"
+#include "posbias/dist/process_group.h"
 #include "posbias/mech/head_scores.h"
 #include "posbias/model/attention_path.h"
 
@@ -26,7 +27,10 @@ struct HeadsOptions {
   double tau = 1e-4;
   std::optional<AttentionPath> attention;  // none: dense unless it passes the memory budget
   double memory_budget_gb = 0;             // 0: what the machine has available
-  std::string json;                        // empty = stdout
+  // Data-parallel ranks (the torchrun variables): a run's checkpoints are split over them;
+  // seconds a rank waits for the others.
+  std::int64_t rank_timeout = 300;
+  std::string json;  // empty = stdout
   std::string plot;  // figure stem: layers × checkpoints heatmaps, and STEM_scores: the scores
                      // against step with intervals
 };
@@ -53,7 +57,9 @@ struct HeadsResult {
                                        double threshold = kPureThreshold) const;
 };
 
-HeadsResult measure_heads(const HeadsOptions& options);
+// With a process group a run's checkpoints are split over its ranks (checkpoint i on rank
+// i mod size) and gathered: every rank returns the one-process result.
+HeadsResult measure_heads(const HeadsOptions& options, ProcessGroup* group = nullptr);
 
 // The purity thresholds whose labels the JSON shows beside the default's.
 inline constexpr double kLabelThresholds[] = {0.8, 0.85, 0.9, 0.95};
@@ -73,8 +79,8 @@ Figure heads_figure(const HeadsResult& result, const std::string& title);
 // interval over the samples, and the purity threshold drawn: the labels' view.
 Figure head_scores_over_training_figure(const HeadsResult& result, const std::string& title);
 
-// measure_heads, then the JSON to options.json (stdout when empty) and the figure to
-// options.plot.
+// measure_heads (sharded when this process is one of data-parallel ranks), then, on rank 0,
+// the JSON to options.json (stdout when empty) and the figure to options.plot.
 HeadsResult run_heads(const HeadsOptions& options);
 
 }  // namespace posbias

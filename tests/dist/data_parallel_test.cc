@@ -269,4 +269,34 @@ TEST(DataParallel, ABirthProfileShardedOverTwoRanksEqualsOneProcess) {
   expect_usage_error("launch --nproc 2 -- birth --run " + dir.string(), "not split over ranks");
 }
 
+TEST(DataParallel, HeadScoresOfARunShardedOverTwoRanksEqualOneProcess) {
+  const fs::path dir = scratch("heads");
+  ASSERT_EQ(run_cli("train " + tiny(64, 40) + "--out " + (dir / "run").string()).code, 0);
+  const std::string args = "heads --run " + (dir / "run").string() + " --samples 8 ";
+  CliResult r = run_cli(args + "--json " + (dir / "one.json").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_cli("launch --nproc 2 -- " + args + "--json " + (dir / "two.json").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto one = nlohmann::json::parse(slurp(dir / "one.json")),
+       two = nlohmann::json::parse(slurp(dir / "two.json"));
+  ASSERT_EQ(one["checkpoints"].size(), 4u);  // steps 10, 20, 30, 40
+  ASSERT_EQ(two["checkpoints"].size(), 4u);
+  double worst = 0;
+  for (std::size_t c = 0; c < 4; ++c) {
+    EXPECT_EQ(one["checkpoints"][c]["step"], two["checkpoints"][c]["step"]);
+    const auto &a = one["checkpoints"][c]["heads"], &b = two["checkpoints"][c]["heads"];
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t h = 0; h < a.size(); ++h) {
+      for (const char* k : {"positional", "symbolic", "gap", "self"})
+        worst = std::max(worst, std::abs(a[h][k].get<double>() - b[h][k].get<double>()));
+      EXPECT_EQ(a[h]["label"], b[h]["label"]);
+    }
+  }
+  EXPECT_LT(worst, 1e-9);
+  one.erase("seconds");
+  two.erase("seconds");
+  EXPECT_EQ(one["final"], two["final"]);
+  expect_usage_error("launch --nproc 2 -- heads --config x.json --weights y", "give --run");
+}
+
 }  // namespace
