@@ -147,7 +147,7 @@ TEST(Sweep, LocalRunsFinishOnceAndCollectWithSeedIntervals) {
 TEST(Sweep, SlurmArrayKilledTaskResumesAndMatchesTheLocalRun) {
   const fs::path dir = scratch("slurm");
   const std::string slurm_dir = (dir / "slurm").string();
-  const int port = 20000 + ::getpid() % 20000;
+  const int port = 40000 + ::getpid() % 10000;
   const std::string ports = "POSBIAS_SLURMCTLD_PORT=" + std::to_string(port) +
                             " POSBIAS_SLURMD_PORT=" + std::to_string(port + 1) + " ";
   const std::string script = std::string(POSBIAS_SOURCE_DIR) + "/scripts/local-slurm.sh";

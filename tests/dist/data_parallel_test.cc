@@ -93,6 +93,19 @@ TEST(DataParallel, TwoRanksOfBatch32EqualOneRankOfBatch64) {
   EXPECT_EQ(lines(slurp(two / "metrics.jsonl")), 3);
 }
 
+TEST(DataParallel, TextRunsTooWithTheTokenizerRankZeroTrained) {
+  const fs::path one = scratch("text_one"), two = scratch("text_two");
+  const std::string text =
+      "train --task text --layers 2 --d-model 32 --heads 2 --mlp 64 --length 32 --steps 20 "
+      "--warmup 5 --batch 8 --vocab-size 512 --eval-every 10 --eval-windows 4 "
+      "--checkpoint-every 10 --out ";
+  CliResult r = run_cli(text + one.string(), 300);
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_cli("launch --nproc 2 -- " + text + two.string(), 300);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(difference(one / "model.safetensors", two / "model.safetensors").norm_relative, 1e-5);
+}
+
 TEST(DataParallel, ResumesOnAnotherNumberOfRanks) {
   // Two ranks run to step 20; the state after step 10 is then what a kill would leave (the
   // step-10 checkpoint), and one rank finishes it.
