@@ -112,12 +112,8 @@ Trainer::Trainer(const TrainConfig& c, const std::vector<std::int32_t>* stream,
   flat = std::make_unique<FlatParams>(*model);
   adam = std::make_unique<AdamW>(*flat, c);
   if (group) {
-    if (c.batch % group->size() != 0) {
-      throw std::invalid_argument(
-          fmt::format("--batch {} does not split over {} ranks: use a "
-                      "multiple of the world size",
-                      c.batch, group->size()));
-    }
+    if (c.batch % group->size() != 0)  // run_training refuses this before the ranks join
+      throw std::logic_error("Trainer: the batch does not split over the ranks");
     group->broadcast({flat->params});  // the same seed gives the same weights; this makes sure
     reducer = std::make_unique<GradientReducer>(*flat, *model, *group);
   }

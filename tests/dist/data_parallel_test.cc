@@ -164,18 +164,21 @@ TEST(DataParallel, RanksStartedWronglyEachGetOneLine) {
                 (dir / "e1").string() + "; c1=$?; wait $p0; echo $? $c1'");
   EXPECT_EQ(r.out, "2 2\n") << slurp(dir / "e0") << slurp(dir / "e1");
   EXPECT_NE(slurp(dir / "e1").find("different jobs"), std::string::npos) << slurp(dir / "e1");
-  // A third process claiming RANK 1 while the two proper ranks train (long enough to be
-  // there): refused, and the two finish.
+  // A third process claiming RANK 1 once the two proper ranks train (rank 0 has logged step 0;
+  // a long run, stopped by SIGTERM after): refused, and the two were still training.
   fs::remove_all(dir / "run");
   const std::string longer =
-      "train " + tiny(64, 1000) + "--rank-timeout 10 --out " + (dir / "run").string();
-  r = run_shell("bash -c '" + port + " WORLD_SIZE=2 RANK=0 timeout 60 " + bin + " " + longer +
-                " 2>/dev/null & p0=$!; " + port + " WORLD_SIZE=2 RANK=1 timeout 60 " + bin + " " +
-                longer + " 2>/dev/null & p1=$!; sleep 3; " + port +
-                " WORLD_SIZE=2 RANK=1 timeout 60 " + bin + " " + longer + " 2>" +
-                (dir / "e1").string() + "; c=$?; wait $p0; c0=$?; wait $p1; echo $c0 $? $c'");
-  EXPECT_EQ(r.out, "0 0 2\n") << slurp(dir / "e1");
+      "train " + tiny(64, 100000) + "--rank-timeout 10 --out " + (dir / "run").string();
+  r = run_shell(
+      "bash -c '" + port + " WORLD_SIZE=2 RANK=0 timeout 120 " + bin + " " + longer + " 2>" +
+      (dir / "e0").string() + " & p0=$!; " + port + " WORLD_SIZE=2 RANK=1 timeout 120 " + bin +
+      " " + longer + " 2>/dev/null & p1=$!; for i in $(seq 600); do [ -s " +
+      (dir / "run" / "metrics.jsonl").string() + " ] && break; sleep 0.1; done; " + port +
+      " WORLD_SIZE=2 RANK=1 timeout 60 " + bin + " " + longer + " 2>" + (dir / "e1").string() +
+      "; c=$?; kill -0 $p0 && kill -0 $p1 && echo running; kill $p0 $p1; wait; echo $c'");
+  EXPECT_EQ(r.out, "running\n2\n") << slurp(dir / "e0") << slurp(dir / "e1");
   EXPECT_NE(slurp(dir / "e1").find("claim RANK 1"), std::string::npos) << slurp(dir / "e1");
+  EXPECT_EQ(slurp(dir / "e0").find("error"), std::string::npos) << slurp(dir / "e0");
 
   // Usage errors of one process.
   expect_usage_error("launch --nproc 2 -- train " + tiny(63) + "--out " + (dir / "odd").string(),

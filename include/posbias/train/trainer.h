@@ -38,7 +38,8 @@ class Trainer {
  public:
   // config must be finalized; text runs read windows of `text_stream` (kept by reference).
   // With a process group (data-parallel ranks), rank 0's initial weights are broadcast and
-  // every step's gradients are averaged over the ranks; config.batch must split evenly.
+  // every step's gradients are averaged over the ranks; config.batch must split evenly
+  // (run_training refuses a batch that does not, before the ranks join).
   explicit Trainer(const TrainConfig& config,
                    const std::vector<std::int32_t>* text_stream = nullptr,
                    ProcessGroup* group = nullptr);
