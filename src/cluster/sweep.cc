@@ -285,13 +285,15 @@ void write_sweep(const SweepPlan& plan, const fs::path& dir) {
       "set -uo pipefail\n"
       "jobs=1\n"
       "if [[ ${{1:-}} == --jobs ]]; then jobs=${{2:?--jobs needs a number}}; fi\n"
-      "seq 0 {} | xargs -P \"$jobs\" -I@ sh -c '{} sweep run {} --index @ >>{}/logs/run-@.log "
-      "2>&1'\n"
+      "posbias={}\n"
+      "sweep={}\n"
+      "seq 0 {} | xargs -P \"$jobs\" -I@ bash -c "
+      "'exec \"$0\" sweep run \"$1\" --index \"$2\" >>\"$1/logs/run-$2.log\" 2>&1' "
+      "\"$posbias\" \"$sweep\" @\n"
       "code=$?\n"
-      "{} sweep status {}\n"
+      "\"$posbias\" sweep status \"$sweep\"\n"
       "exit $code\n",
-      n - 1, shell_quote(exe), shell_quote(root.string()), root.string(), shell_quote(exe),
-      shell_quote(root.string()));
+      shell_quote(exe), shell_quote(root.string()), n - 1);
   write_file_atomic(root / "run-local.sh", local);
   fs::permissions(root / "run-local.sh", fs::perms::owner_exec, fs::perm_options::add);
 }
