@@ -44,6 +44,16 @@ inline CliResult run_cli(const std::string& args, int timeout_seconds = 120) {
                    " " + args);
 }
 
+// A fresh path `name` in this test process's own temporary folder (`suite`_PID): whatever was
+// there is removed, and the folder exists.
+inline std::filesystem::path scratch_path(const std::string& suite, const std::string& name) {
+  const std::filesystem::path p =
+      std::filesystem::temp_directory_path() / (suite + "_" + std::to_string(::getpid())) / name;
+  std::filesystem::remove_all(p);
+  std::filesystem::create_directories(p.parent_path());
+  return p;
+}
+
 inline int lines(const std::string& s) {
   int n = 0;
   for (char c : s) n += c == '\n';

@@ -46,15 +46,7 @@ void register_sweep(CLI::App& app, Action* selected) {
       } catch (const nlohmann::json::exception&) {
         throw std::invalid_argument("'" + a->grid + "' is not valid JSON");
       }
-      const std::string command = grid.is_object() && grid.contains("command") &&
-                                          grid["command"].is_array() && !grid["command"].empty() &&
-                                          grid["command"][0].is_string()
-                                      ? grid["command"][0].get<std::string>()
-                                      : std::string();
-      if (command.empty())
-        throw std::invalid_argument(
-            "grid: 'command' must be a list starting with a posbias command");
-      const SweepPlan p = expand_sweep(grid, a->dir, command_options(command));
+      const SweepPlan p = expand_sweep(grid, a->dir, command_options(sweep_command(grid)));
       write_sweep(p, a->dir);
       std::fprintf(stderr,
                    "posbias sweep: %zu runs in %s; submit with sbatch %s/sweep.sbatch or run "

@@ -733,7 +733,6 @@ Figure birth_figure(const BirthResult& r, const std::string& title) {
 void run_birth(const BirthOptions& o) {
   std::unique_ptr<ProcessGroup> group;
   if (const std::optional<RankEnv> env = rank_env_from_environment()) {
-    if (o.resume && o.json.empty()) throw std::invalid_argument("--resume needs --json");
     group = std::make_unique<ProcessGroup>(*env, std::chrono::seconds(o.rank_timeout),
                                            journal_key(o, birth_model_config(o)).dump());
   }

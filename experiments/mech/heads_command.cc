@@ -181,7 +181,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
                              {"checkpoints", nlohmann::json::array()}};
       for (const CheckpointHeads& c : result.checkpoints)
         mine["checkpoints"].push_back(
-            {{"step", c.step ? *c.step : -1}, {"file", c.file}, {"heads", heads_json(c.heads)}});
+            {{"step", *c.step}, {"file", c.file}, {"heads", heads_json(c.heads)}});
       std::vector<nlohmann::json> parts;
       for (const std::string& text : group->all_gather(mine.dump()))
         parts.push_back(nlohmann::json::parse(text));

@@ -120,18 +120,18 @@ class StderrRelay {
 
 }  // namespace
 
-std::vector<std::string> rank_environment(const LaunchOptions& o, int local_rank, int master_port,
-                                          int cores) {
-  std::vector<std::string> env{
-      fmt::format("RANK={}", o.node_rank * o.nproc + local_rank),
-      fmt::format("WORLD_SIZE={}", o.nnodes * o.nproc),
-      fmt::format("LOCAL_RANK={}", local_rank),
-      fmt::format("LOCAL_WORLD_SIZE={}", o.nproc),
-      "MASTER_ADDR=" + (o.master_addr.empty() ? std::string("127.0.0.1") : o.master_addr),
-      fmt::format("MASTER_PORT={}", master_port)};
+std::map<std::string, std::string> rank_environment(const LaunchOptions& o, int local_rank,
+                                                    int master_port, int cores) {
+  std::map<std::string, std::string> env{
+      {"RANK", std::to_string(o.node_rank * o.nproc + local_rank)},
+      {"WORLD_SIZE", std::to_string(o.nnodes * o.nproc)},
+      {"LOCAL_RANK", std::to_string(local_rank)},
+      {"LOCAL_WORLD_SIZE", std::to_string(o.nproc)},
+      {"MASTER_ADDR", o.master_addr.empty() ? std::string("127.0.0.1") : o.master_addr},
+      {"MASTER_PORT", std::to_string(master_port)}};
   const char* threads = std::getenv("OMP_NUM_THREADS");
   if (threads == nullptr || *threads == '\0')
-    env.push_back(fmt::format("OMP_NUM_THREADS={}", std::max(1, cores / o.nproc)));
+    env["OMP_NUM_THREADS"] = std::to_string(std::max(1, cores / o.nproc));
   return env;
 }
 
@@ -156,21 +156,19 @@ int launch_ranks(const LaunchOptions& o) {
   const std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
-  // Every rank gets this process's environment with the rank variables replaced.
-  std::vector<std::map<std::string, std::string>> envs;
-  for (int r = 0; r < o.nproc; ++r) {
-    std::map<std::string, std::string> env;
-    for (char** e = environ; *e != nullptr; ++e) {
-      const std::string kv = *e;
-      const std::size_t eq = kv.find('=');
-      if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    for (const std::string& kv : rank_environment(o, r, port, cores)) {
-      const std::size_t eq = kv.find('=');
-      env[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    envs.push_back(std::move(env));
+  // Every rank gets this process's environment with the rank variables replaced, and the same
+  // arguments: this executable and the command.
+  std::map<std::string, std::string> inherited;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string kv = *e;
+    const std::size_t eq = kv.find('=');
+    if (eq != std::string::npos) inherited[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
+  std::vector<std::string> args{exe};
+  args.insert(args.end(), o.command.begin(), o.command.end());
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
 
   struct sigaction action {};
   action.sa_handler = on_signal;
@@ -184,13 +182,11 @@ int launch_ranks(const LaunchOptions& o) {
   std::vector<pid_t> pids;
   StderrRelay relay;
   for (int r = 0; r < o.nproc; ++r) {
-    std::vector<std::string> args{exe};
-    args.insert(args.end(), o.command.begin(), o.command.end());
+    std::map<std::string, std::string> env = inherited;
+    for (auto& [k, v] : rank_environment(o, r, port, cores)) env[k] = v;
     std::vector<std::string> env_strings;
-    for (const auto& [k, v] : envs[static_cast<std::size_t>(r)]) env_strings.push_back(k + "=" + v);
-    std::vector<char*> argv, envp;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
+    for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+    std::vector<char*> envp;
     for (std::string& e : env_strings) envp.push_back(e.data());
     envp.push_back(nullptr);
     int err_pipe[2];

@@ -13,13 +13,14 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <regex>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv.h"
+#include "posbias/core/json_number.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/plot.h"
 #include "posbias/theory/seed_interval.h"
@@ -45,6 +46,17 @@ std::vector<std::string> string_list(const nlohmann::json& j, const std::string&
   std::vector<std::string> out;
   for (const auto& v : j) out.push_back(value_text(v, where));
   return out;
+}
+
+// Every key of `object` must be one of `fields`; `where` names the object in the message.
+void check_fields(const nlohmann::json& object, std::initializer_list<const char*> fields,
+                  const std::string& where) {
+  for (const auto& [key, _] : object.items()) {
+    if (std::find(fields.begin(), fields.end(), key) != fields.end()) continue;
+    std::string names;
+    for (const char* f : fields) names += (names.empty() ? "" : ", ") + std::string(f);
+    bad("unknown " + where + "field '" + key.substr(0, 40) + "' (known: " + names + ")");
+  }
 }
 
 std::string substitute(std::string s, const SweepRun& run) {
@@ -132,17 +144,16 @@ std::vector<std::string> command_options(const std::string& command) {
   return out;
 }
 
+std::string sweep_command(const nlohmann::json& grid) {
+  if (!grid.is_object()) bad("GRID.json must hold a JSON object");
+  if (!grid.contains("command")) bad("'command' is required: the posbias command and options");
+  return string_list(grid["command"], "'command'").front();
+}
+
 SweepPlan expand_sweep(const nlohmann::json& grid, const fs::path& dir,
                        const std::vector<std::string>& known) {
-  if (!grid.is_object()) bad("GRID.json must hold a JSON object");
-  for (const auto& [key, _] : grid.items()) {
-    static const std::set<std::string> fields{"command", "grid",   "seeds",
-                                              "resume",  "result", "slurm"};
-    if (fields.count(key) == 0)
-      bad("unknown field '" + key.substr(0, 40) +
-          "' (known: command, grid, seeds, resume, result, slurm)");
-  }
-  if (!grid.contains("command")) bad("'command' is required: the posbias command and options");
+  sweep_command(grid);
+  check_fields(grid, {"command", "grid", "seeds", "resume", "result", "slurm"}, "");
   const std::vector<std::string> command = string_list(grid["command"], "'command'");
   check_options(command, known, command[0], "'command'");
   SweepPlan plan;
@@ -151,8 +162,8 @@ SweepPlan expand_sweep(const nlohmann::json& grid, const fs::path& dir,
   if (grid.contains("grid")) {
     if (!grid["grid"].is_object()) bad("'grid' must map options to lists of values");
     for (const auto& [option, values] : grid["grid"].items()) {
-      check_options({option}, known, command[0], "'grid'");
       if (option.rfind("--", 0) != 0) bad("'grid' keys are options (--name), not '" + option + "'");
+      check_options({option}, known, command[0], "'grid'");
       axes.emplace_back(option, string_list(values, "'grid' " + option));
     }
   }
@@ -176,12 +187,9 @@ SweepPlan expand_sweep(const nlohmann::json& grid, const fs::path& dir,
   if (grid.contains("slurm")) {
     const auto& s = grid["slurm"];
     if (!s.is_object()) bad("'slurm' must be an object");
+    check_fields(s, {"cpus_per_task", "mem", "time", "partition", "concurrency", "extra"},
+                 "'slurm' ");
     for (const auto& [key, value] : s.items()) {
-      static const std::set<std::string> fields{"cpus_per_task", "mem",         "time",
-                                                "partition",     "concurrency", "extra"};
-      if (fields.count(key) == 0)
-        bad("unknown 'slurm' field '" + key.substr(0, 40) +
-            "' (known: cpus_per_task, mem, time, partition, concurrency, extra)");
       if (key == "extra") {
         if (!value.is_array()) bad("'slurm.extra' must be a list of sbatch options");
       } else {
@@ -442,12 +450,17 @@ nlohmann::json sweep_status(const SweepPlan& plan) {
 }
 
 nlohmann::json collect_sweep(const SweepPlan& plan, const CollectOptions& o) {
-  nlohmann::json runs = nlohmann::json::array();
   std::vector<std::string> point_axes;  // every axis but --seed
   for (const std::string& a : plan.axes)
     if (a != "--seed") point_axes.push_back(a);
-  // Grid point (values of point_axes) → metric → per-seed values.
-  std::map<std::vector<std::string>, std::map<std::string, std::vector<double>>> points;
+  struct Collected {
+    const SweepRun* run;
+    std::vector<double> metrics;  // o.metrics' values in this run
+  };
+  std::vector<Collected> collected;
+  // Grid point (values of point_axes) → per metric, its values over the seeds.
+  std::map<std::vector<std::string>, std::vector<std::vector<double>>> points;
+  nlohmann::json runs = nlohmann::json::array();
   int missing = 0;
   for (const SweepRun& r : plan.runs) {
     if (run_state(r) != RunState::kDone || r.result.empty() || !fs::exists(r.result)) {
@@ -456,29 +469,33 @@ nlohmann::json collect_sweep(const SweepPlan& plan, const CollectOptions& o) {
     }
     nlohmann::json flat = nlohmann::json::object();
     flatten(read_json(r.result), "", flat);
-    std::vector<std::string> key;
-    for (const std::string& a : point_axes) key.push_back(r.values.at(a));
+    Collected c{&r, {}};
     for (const std::string& m : o.metrics) {
       if (!flat.contains(m)) {
         throw std::invalid_argument(fmt::format(
             "--metric '{}' is not a number in {} (its numbers are dotted paths like '{}')", m,
             r.result.string(), flat.empty() ? "" : flat.begin().key()));
       }
-      points[key][m].push_back(flat[m].get<double>());
+      c.metrics.push_back(flat[m].get<double>());
     }
+    std::vector<std::string> key;
+    for (const std::string& a : point_axes) key.push_back(r.values.at(a));
+    auto& per_metric = points[key];
+    per_metric.resize(o.metrics.size());
+    for (std::size_t m = 0; m < o.metrics.size(); ++m) per_metric[m].push_back(c.metrics[m]);
+    collected.push_back(std::move(c));
     runs.push_back({{"index", r.index}, {"values", r.values}, {"result", flat}});
   }
+  std::map<std::vector<std::string>, std::vector<SeedInterval>> stats;
   nlohmann::json summary = nlohmann::json::array();
-  for (const auto& [key, metrics] : points) {
+  for (const auto& [key, per_metric] : points) {
     nlohmann::json values = nlohmann::json::object();
     for (std::size_t a = 0; a < point_axes.size(); ++a) values[point_axes[a]] = key[a];
     nlohmann::json row{{"values", values}};
-    for (const auto& [m, xs] : metrics) {
-      const SeedInterval s = seed_interval(xs);
-      auto number = [](double v) {
-        return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
-      };
-      row[m] = {{"mean", s.mean}, {"ci", {number(s.low), number(s.high)}}, {"n", s.n}};
+    for (std::size_t m = 0; m < o.metrics.size(); ++m) {
+      const SeedInterval s = stats[key].emplace_back(seed_interval(per_metric[m]));
+      row[o.metrics[m]] = {
+          {"mean", s.mean}, {"ci", {number_or_null(s.low), number_or_null(s.high)}}, {"n", s.n}};
     }
     summary.push_back(row);
   }
@@ -490,12 +507,10 @@ nlohmann::json collect_sweep(const SweepPlan& plan, const CollectOptions& o) {
     for (const std::string& a : plan.axes) csv += "," + csv_quoted(a.substr(2));
     for (const std::string& m : o.metrics) csv += "," + csv_quoted(m);
     csv += "\n";
-    for (const auto& r : runs) {
-      csv += std::to_string(r["index"].get<int>());
-      for (const std::string& a : plan.axes)
-        csv += "," + csv_quoted(r["values"][a].get<std::string>());
-      for (const std::string& m : o.metrics)
-        csv += fmt::format(",{}", r["result"][m].get<double>());
+    for (const Collected& c : collected) {
+      csv += std::to_string(c.run->index);
+      for (const std::string& a : plan.axes) csv += "," + csv_quoted(c.run->values.at(a));
+      for (double v : c.metrics) csv += fmt::format(",{}", v);
       csv += "\n";
     }
     write_file_atomic(o.csv, csv);
@@ -516,41 +531,33 @@ nlohmann::json collect_sweep(const SweepPlan& plan, const CollectOptions& o) {
       std::strtod(v.c_str(), &end);
       numeric = numeric && end != v.c_str() && *end == '\0';
     }
+    // The other axes' values → the first metric at each x, sorted by x.
+    std::map<std::vector<std::string>, std::vector<std::pair<double, SeedInterval>>> lines;
+    for (const auto& [key, per_metric] : stats) {
+      const double x =
+          numeric ? std::stod(key[0])
+                  : static_cast<double>(std::find(xs.begin(), xs.end(), key[0]) - xs.begin());
+      lines[std::vector<std::string>(key.begin() + 1, key.end())].emplace_back(x, per_metric[0]);
+    }
     Panel panel;
     panel.title = m + " (seed mean, 95% t interval)";
     panel.xlabel = point_axes[0].substr(2);
     panel.ylabel = m;
-    std::map<std::vector<std::string>, Series> series;
-    for (const auto& row : summary) {
-      std::vector<std::string> rest;
-      std::string title;
-      for (std::size_t a = 1; a < point_axes.size(); ++a) {
-        rest.push_back(row["values"][point_axes[a]].get<std::string>());
-        title += (title.empty() ? "" : ", ") + point_axes[a].substr(2) + " " + rest.back();
-      }
-      Series& s = series[rest];
-      s.title = title.empty() ? m : title;
+    for (auto& [rest, line] : lines) {
+      std::sort(line.begin(), line.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
+      Series s;
+      for (std::size_t a = 0; a < rest.size(); ++a)
+        s.title += (s.title.empty() ? "" : ", ") + point_axes[a + 1].substr(2) + " " + rest[a];
+      if (s.title.empty()) s.title = m;
       s.style = "linespoints";
-      const std::string x = row["values"][point_axes[0]].get<std::string>();
-      s.x.push_back(numeric ? std::stod(x)
-                            : static_cast<double>(std::find(xs.begin(), xs.end(), x) - xs.begin()));
-      const auto& stat = row[m];
-      s.y.push_back(stat["mean"].get<double>());
-      s.y_low.push_back(stat["ci"][0].is_null() ? s.y.back() : stat["ci"][0].get<double>());
-      s.y_high.push_back(stat["ci"][1].is_null() ? s.y.back() : stat["ci"][1].get<double>());
-    }
-    for (auto& [_, s] : series) {  // points in x order
-      std::vector<std::size_t> order(s.x.size());
-      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::sort(order.begin(), order.end(), [&](auto a, auto b) { return s.x[a] < s.x[b]; });
-      Series sorted = s;
-      for (std::size_t i = 0; i < order.size(); ++i) {
-        sorted.x[i] = s.x[order[i]];
-        sorted.y[i] = s.y[order[i]];
-        sorted.y_low[i] = s.y_low[order[i]];
-        sorted.y_high[i] = s.y_high[order[i]];
+      for (const auto& [x, stat] : line) {  // a point without an interval (one seed) has no band
+        s.x.push_back(x);
+        s.y.push_back(stat.mean);
+        s.y_low.push_back(std::isfinite(stat.low) ? stat.low : stat.mean);
+        s.y_high.push_back(std::isfinite(stat.high) ? stat.high : stat.mean);
       }
-      panel.series.push_back(std::move(sorted));
+      panel.series.push_back(std::move(s));
     }
     Figure figure;
     figure.panels.push_back(std::move(panel));

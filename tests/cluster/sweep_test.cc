@@ -18,13 +18,7 @@ namespace {
 using namespace posbias_test;
 namespace fs = std::filesystem;
 
-fs::path scratch(const std::string& name) {
-  const fs::path p =
-      fs::temp_directory_path() / ("posbias_sweep_" + std::to_string(::getpid())) / name;
-  fs::remove_all(p);
-  fs::create_directories(p.parent_path());
-  return p;
-}
+fs::path scratch(const std::string& name) { return scratch_path("posbias_sweep", name); }
 
 // 2 learning rates × 2 seeds of a tiny Number model, long enough (a few seconds each) to be
 // killed mid-run, resumable with train --resume.

@@ -21,13 +21,7 @@ namespace {
 using namespace posbias_test;
 namespace fs = std::filesystem;
 
-fs::path scratch(const std::string& name) {
-  const fs::path p =
-      fs::temp_directory_path() / ("posbias_dp_" + std::to_string(::getpid())) / name;
-  fs::remove_all(p);
-  fs::create_directories(p.parent_path());
-  return p;
-}
+fs::path scratch(const std::string& name) { return scratch_path("posbias_dp", name); }
 
 // A tiny Number model; dropout off, so the only difference between world sizes is rounding.
 std::string tiny(int batch, int steps = 20) {

@@ -17,13 +17,7 @@ namespace {
 using namespace posbias_test;
 namespace fs = std::filesystem;
 
-fs::path scratch(const std::string& name) {
-  const fs::path p =
-      fs::temp_directory_path() / ("posbias_mech_" + std::to_string(::getpid())) / name;
-  fs::remove_all(p);
-  fs::create_directories(p.parent_path());
-  return p;
-}
+fs::path scratch(const std::string& name) { return scratch_path("posbias_mech", name); }
 
 TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
   const fs::path run = scratch("letter");

@@ -24,13 +24,7 @@ namespace {
 using namespace posbias_test;
 namespace fs = std::filesystem;
 
-fs::path scratch(const std::string& name) {
-  const fs::path p =
-      fs::temp_directory_path() / ("posbias_train_" + std::to_string(::getpid())) / name;
-  fs::remove_all(p);
-  fs::create_directories(p.parent_path());
-  return p;
-}
+fs::path scratch(const std::string& name) { return scratch_path("posbias_train", name); }
 
 const std::string kTiny =
     "--task letter --layers 2 --d-model 64 --mlp 128 --rotary-dim 8 --eval-per-hop 64 ";

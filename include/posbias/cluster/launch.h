@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,10 @@ struct LaunchOptions {
   std::vector<std::string> command;  // a posbias command and its arguments, e.g. {"train", ...}
 };
 
-// The environment of local rank `local_rank`: the variables above as NAME=value.
-std::vector<std::string> rank_environment(const LaunchOptions& options, int local_rank,
-                                          int master_port, int cores);
+// The variables above for local rank `local_rank` (name → value), which replace this process's
+// own in the rank's environment.
+std::map<std::string, std::string> rank_environment(const LaunchOptions& options, int local_rank,
+                                                    int master_port, int cores);
 
 // Runs the ranks and returns launch's exit code. Throws std::invalid_argument for bad options
 // (no command, nproc < 1, a multi-node launch without --master-addr or --master-port).

@@ -41,6 +41,10 @@ struct SweepPlan {
   std::vector<SweepRun> runs;
 };
 
+// The posbias command GRID.json runs (its 'command' list's first word), checked to be there;
+// std::invalid_argument otherwise.
+std::string sweep_command(const nlohmann::json& grid);
+
 // Expands GRID.json (options checked against `known_options`, the command's --help options)
 // into the runs with directories under `dir`. Throws std::invalid_argument naming an unknown
 // field or option, a value that is not a string or number, or an empty grid axis.

@@ -9,7 +9,6 @@
 // the backward returns. finish() waits and divides by the world size.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
