@@ -1,4 +1,5 @@
-// `posbias seeds`: one text experiment summarized over its training seeds.
+// `posbias seeds`: one experiment summarized over its training seeds (a text experiment from
+// its birth files, or hop runs from their summary, eval, heads and discrepancy files).
 #include <memory>
 
 #include "commands.h"
@@ -10,20 +11,33 @@ void register_seeds(CLI::App& app, Action* selected) {
   auto options = std::make_shared<SeedsOptions>();
   CLI::App* cmd = app.add_subcommand(
       "seeds",
-      "Summarize one text experiment over its training seeds: the `posbias birth --run` results "
-      "of each seed (and optionally each seed's `posbias eval --run`) become per-step means with "
-      "95% Student-t intervals of the U's middle-to-ends ratio, dead-zone depth, attention "
-      "entropy and gradient per position, their change from the first to the last step, and "
-      "held-out bits per byte and loss per position.");
+      "Summarize one experiment over its training seeds, as means with 95% Student-t intervals. "
+      "A text experiment: the `posbias birth --run` results of each seed (and optionally each "
+      "seed's `posbias eval --run`) give per-step statistics of the U's middle-to-ends ratio, "
+      "dead-zone depth, attention entropy and gradient per position, their change from the "
+      "first to the last step, and held-out bits per byte and loss per position. Hop runs "
+      "(Number, Letter; no birth files): each seed's training summary.json, `eval --run`, "
+      "`heads --run` and `discrepancy --run` results give the crossing steps, accuracy per "
+      "length and hop against chance, head scores and the step each head's label settles, and "
+      "the key heads' gaps against length.");
   SeedsOptions& o = *options;
   cmd->add_option("birth", o.birth,
-                  "birth --run --json results, one per training seed, two or more")
-      ->required();
-  cmd->add_option("--eval", o.eval, "eval --run --json results, one per seed in the same order");
+                  "text: birth --run --json results, one per training seed, two or more");
+  cmd->add_option("--eval", o.eval,
+                  "eval --run --json results, one per seed in the same order (text runs or hop "
+                  "runs)");
+  cmd->add_option("--summary", o.summary,
+                  "hop runs: each seed's RUN_DIR/summary.json from `posbias train`");
+  cmd->add_option("--heads", o.heads, "hop runs: heads --run --json results, one per seed");
+  cmd->add_option("--discrepancy", o.discrepancy,
+                  "hop runs: discrepancy --run --json results, one per seed");
   cmd->add_option("--json", o.json, "result file (default: stdout)");
-  cmd->add_option("--csv", o.csv, "one row per step: the shape statistics with intervals");
+  cmd->add_option("--csv", o.csv,
+                  "text: one row per step with the shape statistics; hop runs: one row per "
+                  "length and hop of the eval accuracy (without --eval: the crossing steps)");
   cmd->add_option("--plot", o.plot,
-                  "figure stem: STEM_shape, STEM_profiles, STEM_gradient, STEM_loss (with --eval)");
+                  "figure stem: STEM_shape, STEM_profiles, STEM_gradient, STEM_loss (text); "
+                  "STEM_eval, STEM_heads, STEM_discrepancy (hop runs, from the files given)");
   cmd->callback([options, selected] { *selected = [options] { run_seeds(*options); }; });
 }
 

@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <stdexcept>
 
+#include "experiments/hops/hop_seeds.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/theory/profile_summary.h"
@@ -18,71 +17,9 @@
 namespace posbias {
 namespace {
 
-constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{512} << 20;
-constexpr std::size_t kMaxSeeds = 1024;
 constexpr std::size_t kMaxCheckpoints = 100000;
 constexpr std::size_t kMaxPositions = 10'000'000;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-[[noreturn]] void bad(const std::string& source, const std::string& what) {
-  throw std::runtime_error("'" + source + "': " + what);
-}
-
-const nlohmann::json& field(const nlohmann::json& j, const char* key, const std::string& source,
-                            const char* kind) {
-  if (!j.is_object() || !j.contains(key))
-    bad(source, std::string("has no \"") + key + "\" (is it a `posbias " + kind + "` result?)");
-  return j.at(key);
-}
-
-double finite_number(const nlohmann::json& j, const std::string& source, const std::string& name) {
-  if (!j.is_number() || !std::isfinite(j.get<double>()))
-    bad(source, name + " must be a finite number");
-  return j.get<double>();
-}
-
-// A number, or NaN for null or a missing key.
-double optional_number(const nlohmann::json& j, const char* key, const std::string& source,
-                       const std::string& name) {
-  if (!j.is_object() || !j.contains(key) || j.at(key).is_null()) return kNaN;
-  return finite_number(j.at(key), source, name);
-}
-
-std::int64_t integer(const nlohmann::json& j, const std::string& source, const std::string& name,
-                     std::int64_t low, std::int64_t high) {
-  if (!j.is_number_integer() || j.get<std::int64_t>() < low || j.get<std::int64_t>() > high)
-    bad(source, fmt::format("{} must be an integer in {}..{}", name, low, high));
-  return j.get<std::int64_t>();
-}
-
-std::vector<double> number_row(const nlohmann::json& j, const std::string& source,
-                               const std::string& name, std::size_t size, bool positive) {
-  if (!j.is_array() || j.size() != size)
-    bad(source, fmt::format("{} must be an array of {} numbers", name, size));
-  std::vector<double> out;
-  out.reserve(size);
-  for (const auto& v : j) {
-    const double x = finite_number(v, source, name + " entries");
-    if (positive && !(x > 0)) bad(source, name + " must hold numbers > 0");
-    out.push_back(x);
-  }
-  return out;
-}
-
-nlohmann::json parse_json(const std::string& text, const std::string& source) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception&) {
-    bad(source, "is not valid JSON");
-  }
-}
-
-SeedStatistic statistic(std::vector<double> values) {
-  SeedStatistic s;
-  s.interval = seed_interval(values);
-  s.values = std::move(values);
-  return s;
-}
 
 // The mean of v over 0.4n < j <= 0.6n (positions 1-based), at least one entry.
 double middle_mean(const std::vector<double>& v) {
@@ -99,33 +36,22 @@ struct SeedEval {
 };
 
 SeedEval parse_eval(const std::string& text, const std::string& source, std::int64_t length) {
-  const nlohmann::json j = parse_json(text, source);
+  const nlohmann::json j = parse_result_json(text, source);
   SeedEval e;
-  e.bits_per_byte =
-      finite_number(field(j, "bits_per_byte", source, "eval --run"), source, "bits_per_byte");
-  e.unigram = finite_number(field(j, "unigram_bits_per_byte", source, "eval --run"), source,
+  e.bits_per_byte = finite_number(result_field(j, "bits_per_byte", source, "eval --run"), source,
+                                  "bits_per_byte");
+  e.unigram = finite_number(result_field(j, "unigram_bits_per_byte", source, "eval --run"), source,
                             "unigram_bits_per_byte");
-  e.bigram = finite_number(field(j, "bigram_bits_per_byte", source, "eval --run"), source,
+  e.bigram = finite_number(result_field(j, "bigram_bits_per_byte", source, "eval --run"), source,
                            "bigram_bits_per_byte");
-  const auto& loss = field(j, "loss_per_position", source, "eval --run");
+  const auto& loss = result_field(j, "loss_per_position", source, "eval --run");
   if (!loss.is_array() || loss.size() != static_cast<std::size_t>(length))
-    bad(source, fmt::format("loss_per_position must hold {} numbers, the birth files' length "
-                            "(is it an eval of the same runs?)",
-                            length));
+    result_error(source,
+                 fmt::format("loss_per_position must hold {} numbers, the birth files' length "
+                             "(is it an eval of the same runs?)",
+                             length));
   e.loss_per_position = number_row(loss, source, "loss_per_position", loss.size(), false);
   return e;
-}
-
-nlohmann::json to_json(const SeedInterval& i) {
-  auto number = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); };
-  return {{"mean", number(i.mean)}, {"low", number(i.low)}, {"high", number(i.high)}, {"n", i.n}};
-}
-
-nlohmann::json to_json(const SeedStatistic& s) {
-  nlohmann::json j = to_json(s.interval);
-  j["values"] = nlohmann::json::array();
-  for (double v : s.values) j["values"].push_back(std::isfinite(v) ? nlohmann::json(v) : nullptr);
-  return j;
 }
 
 nlohmann::json interval_rows(const std::vector<SeedInterval>& rows) {
@@ -138,22 +64,6 @@ nlohmann::json interval_rows(const std::vector<SeedInterval>& rows) {
   return {{"mean", mean}, {"low", low}, {"high", high}};
 }
 
-// A series with its 95% band from one statistic over the checkpoints.
-Series band_series(const std::string& title, const std::vector<double>& x,
-                   const std::vector<SeedInterval>& y) {
-  Series s;
-  s.title = title;
-  s.style = "linespoints";
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!std::isfinite(y[i].mean)) continue;
-    s.x.push_back(x[i]);
-    s.y.push_back(y[i].mean);
-    s.y_low.push_back(std::isfinite(y[i].low) ? y[i].low : y[i].mean);
-    s.y_high.push_back(std::isfinite(y[i].high) ? y[i].high : y[i].mean);
-  }
-  return s;
-}
-
 Series position_series(const std::string& title, const std::vector<SeedInterval>& rows) {
   std::vector<double> x(rows.size());
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i + 1);
@@ -163,39 +73,37 @@ Series position_series(const std::string& title, const std::vector<SeedInterval>
   return s;
 }
 
-std::string fmt_interval(const SeedInterval& i) {
-  return fmt::format("{:.3f} [{:.3f}, {:.3f}]", i.mean, i.low, i.high);
-}
-
 }  // namespace
 
 TrainingSeed parse_training_seed(const std::string& text, const std::string& source) {
-  const nlohmann::json j = parse_json(text, source);
+  const nlohmann::json j = parse_result_json(text, source);
   const char* kind = "birth --run";
   TrainingSeed r;
   r.file = source;
-  const auto& target = field(j, "target", source, kind);
-  if (!target.is_string()) bad(source, "target must be a string");
+  const auto& target = result_field(j, "target", source, kind);
+  if (!target.is_string()) result_error(source, "target must be a string");
   r.target = target.get<std::string>();
-  r.length = integer(field(j, "length", source, kind), source, "length", 2,
-                     static_cast<std::int64_t>(kMaxPositions));
-  r.query = integer(field(j, "query", source, kind), source, "query", 2, r.length);
-  const auto& checkpoints = field(j, "checkpoints", source, kind);
+  r.length = bounded_integer(result_field(j, "length", source, kind), source, "length", 2,
+                             static_cast<std::int64_t>(kMaxPositions));
+  r.query = bounded_integer(result_field(j, "query", source, kind), source, "query", 2, r.length);
+  const auto& checkpoints = result_field(j, "checkpoints", source, kind);
   if (!checkpoints.is_array() || checkpoints.empty() || checkpoints.size() > kMaxCheckpoints)
-    bad(source, fmt::format("checkpoints must be an array of 1..{} records", kMaxCheckpoints));
+    result_error(source,
+                 fmt::format("checkpoints must be an array of 1..{} records", kMaxCheckpoints));
   const auto q = static_cast<std::size_t>(r.query);
   for (const auto& c : checkpoints) {
     TrainingSeedCheckpoint cp;
-    cp.step =
-        integer(field(c, "step", source, kind), source, "step", 0, std::int64_t{1'000'000'000'000});
+    cp.step = bounded_integer(result_field(c, "step", source, kind), source, "step", 0,
+                              std::int64_t{1'000'000'000'000});
     if (!r.checkpoints.empty() && cp.step <= r.checkpoints.back().step)
-      bad(source, "checkpoint steps must increase");
-    cp.profile = number_row(field(c, "profile", source, kind), source, "profile", q, true);
-    cp.log10_middle_to_ends = finite_number(field(c, "log10_middle_to_ends", source, kind), source,
-                                            "log10_middle_to_ends");
-    cp.log10_dead_zone_depth = finite_number(field(c, "log10_dead_zone_depth", source, kind),
+      result_error(source, "checkpoint steps must increase");
+    cp.profile = number_row(result_field(c, "profile", source, kind), source, "profile", q, true);
+    cp.log10_middle_to_ends = finite_number(result_field(c, "log10_middle_to_ends", source, kind),
+                                            source, "log10_middle_to_ends");
+    cp.log10_dead_zone_depth = finite_number(result_field(c, "log10_dead_zone_depth", source, kind),
                                              source, "log10_dead_zone_depth");
-    cp.argmin = integer(field(c, "argmin", source, kind), source, "argmin", 0, r.query);
+    cp.argmin =
+        bounded_integer(result_field(c, "argmin", source, kind), source, "argmin", 0, r.query);
     cp.entropy_ratio =
         optional_number(c, "attention_entropy_ratio", source, "attention_entropy_ratio");
     if (c.contains("nofit"))
@@ -229,13 +137,14 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
   if (!o.eval.empty() && o.eval.size() != o.birth.size())
     throw std::invalid_argument(fmt::format("--eval needs one file per birth result ({} for {})",
                                             o.eval.size(), o.birth.size()));
-  std::set<std::filesystem::path> seen;
-  for (const auto& f : o.birth)
-    if (!seen.insert(std::filesystem::weakly_canonical(f)).second)
-      throw std::invalid_argument("'" + f + "' is given twice; each seed once");
+  if (!o.summary.empty() || !o.heads.empty() || !o.discrepancy.empty())
+    throw std::invalid_argument(
+        "--summary, --heads and --discrepancy summarize hop runs; give them without birth files");
+  require_distinct_files(o.birth);
   SeedsResult r;
   for (const auto& f : o.birth) {
-    r.seeds.push_back(parse_training_seed(read_bounded_file(f, kMaxFileBytes, "512 MiB"), f));
+    r.seeds.push_back(
+        parse_training_seed(read_bounded_file(f, kMaxSeedFileBytes, kMaxSeedFileName), f));
     const TrainingSeed& first = r.seeds.front();
     const TrainingSeed& s = r.seeds.back();
     if (s.target != first.target || s.length != first.length || s.query != first.query)
@@ -267,7 +176,7 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
     auto collect = [&](auto get) {
       std::vector<double> v;
       for (const auto* cp : at) v.push_back(get(*cp));
-      return statistic(std::move(v));
+      return seed_statistic(std::move(v));
     };
     c.middle_to_ends = collect([](const auto& cp) { return cp.log10_middle_to_ends; });
     c.dead_zone_depth = collect([](const auto& cp) { return cp.log10_dead_zone_depth; });
@@ -298,7 +207,7 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
   auto change = [&](const SeedStatistic& first, const SeedStatistic& last) {
     std::vector<double> d(n);
     for (std::size_t s = 0; s < n; ++s) d[s] = last.values[s] - first.values[s];
-    return statistic(std::move(d));
+    return seed_statistic(std::move(d));
   };
   r.change_middle_to_ends =
       change(r.checkpoints.front().middle_to_ends, r.checkpoints.back().middle_to_ends);
@@ -319,13 +228,13 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
   if (!o.eval.empty()) {
     std::vector<SeedEval> evals;
     for (const auto& f : o.eval)
-      evals.push_back(
-          parse_eval(read_bounded_file(f, kMaxFileBytes, "512 MiB"), f, r.seeds.front().length));
+      evals.push_back(parse_eval(read_bounded_file(f, kMaxSeedFileBytes, kMaxSeedFileName), f,
+                                 r.seeds.front().length));
     SeedsHeldout h;
     auto collect = [&](auto get) {
       std::vector<double> v;
       for (const SeedEval& e : evals) v.push_back(get(e));
-      return statistic(std::move(v));
+      return seed_statistic(std::move(v));
     };
     h.bits_per_byte = collect([](const SeedEval& e) { return e.bits_per_byte; });
     h.unigram_bits_per_byte = collect([](const SeedEval& e) { return e.unigram; });
@@ -478,6 +387,10 @@ void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
 }
 
 void run_seeds(const SeedsOptions& o) {
+  if (o.birth.empty()) {
+    run_hop_seeds({o.summary, o.eval, o.heads, o.discrepancy, o.json, o.csv, o.plot});
+    return;
+  }
   const SeedsResult r = summarize_seeds(o);
   write_output(o.json, to_json(r).dump(2) + "\n");
   if (!o.csv.empty()) write_file_atomic(o.csv, seeds_csv(r));
@@ -487,13 +400,13 @@ void run_seeds(const SeedsOptions& o) {
   std::fprintf(stderr,
                "seeds: %zu seeds; log10 middle-to-ends %s at step %lld, %s at step %lld "
                "(change %s)\n",
-               r.seeds.size(), fmt_interval(a.middle_to_ends.interval).c_str(),
-               static_cast<long long>(a.step), fmt_interval(b.middle_to_ends.interval).c_str(),
+               r.seeds.size(), format_interval(a.middle_to_ends.interval).c_str(),
+               static_cast<long long>(a.step), format_interval(b.middle_to_ends.interval).c_str(),
                static_cast<long long>(b.step),
-               fmt_interval(r.change_middle_to_ends.interval).c_str());
+               format_interval(r.change_middle_to_ends.interval).c_str());
   if (r.heldout)
     std::fprintf(stderr, "seeds: held-out bits per byte %s\n",
-                 fmt_interval(r.heldout->bits_per_byte.interval).c_str());
+                 format_interval(r.heldout->bits_per_byte.interval).c_str());
 }
 
 }  // namespace posbias

@@ -27,15 +27,19 @@
 #include <string>
 #include <vector>
 
+#include "experiments/seeds/seed_summary.h"
 #include "posbias/core/plot.h"
-#include "posbias/theory/seed_interval.h"
 
 namespace posbias {
 
+// The options of `posbias seeds`. With birth files: this text summary. Without: hop runs
+// (hops/hop_seeds.h), from eval and the hop-only options.
 struct SeedsOptions {
   std::vector<std::string> birth;  // birth --run results, one per training seed, >= 2
   std::vector<std::string> eval;   // eval --run results (optional; then one per seed)
   std::string json, csv, plot;     // json empty = stdout
+  // Hop runs only (HopSeedsOptions); `{}` keeps brace-initialized text options warning-free.
+  std::vector<std::string> summary{}, heads{}, discrepancy{};
 };
 
 // One step of one training seed's birth --run result, as read.
@@ -58,11 +62,6 @@ struct TrainingSeed {
 // One birth --run result's text, checked field by field (std::runtime_error naming the source
 // and the field).
 TrainingSeed parse_training_seed(const std::string& text, const std::string& source);
-
-struct SeedStatistic {
-  std::vector<double> values;  // one per seed (NaN where a seed has none)
-  SeedInterval interval;
-};
 
 struct SeedsCheckpoint {
   std::int64_t step = 0;
@@ -94,6 +93,7 @@ SeedsResult summarize_seeds(const SeedsOptions& options);
 nlohmann::json to_json(const SeedsResult& result);
 std::string seeds_csv(const SeedsResult& result);
 void render_seeds_figures(const SeedsResult& result, const std::string& stem);
+// The text summary's files, or, without birth files, run_hop_seeds.
 void run_seeds(const SeedsOptions& options);
 
 }  // namespace posbias

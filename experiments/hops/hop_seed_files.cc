@@ -1,0 +1,256 @@
+#include "experiments/hops/hop_seed_files.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "experiments/seeds/seed_summary.h"
+
+namespace posbias {
+namespace {
+
+constexpr std::size_t kMaxKeys = 10000;  // lengths or hops in one table
+constexpr std::size_t kMaxCheckpoints = 100000;
+constexpr std::size_t kMaxHeads = 65536;
+constexpr std::int64_t kMaxHop = 1000;
+constexpr std::int64_t kMaxLength = 10'000'000;
+constexpr std::int64_t kMaxStep = 1'000'000'000'000;
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// "1".."1000" or "all"; the canonical spelling only.
+int parse_hop(const std::string& key, const std::string& source, const std::string& name) {
+  if (key == "all") return kAllHops;
+  for (std::int64_t h = 1; h <= kMaxHop && key.size() <= 4; ++h)
+    if (std::to_string(h) == key) return static_cast<int>(h);
+  result_error(source, fmt::format("{} has the key \"{}\"; hops are 1..{} or \"all\"", name,
+                                   key.substr(0, 32), kMaxHop));
+}
+
+std::int64_t parse_length(const std::string& key, const std::string& source,
+                          const std::string& name) {
+  std::int64_t v = 0;
+  bool digits = !key.empty() && key.size() <= 8 && key[0] != '0';
+  for (char c : key) {
+    digits = digits && c >= '0' && c <= '9';
+    if (digits) v = v * 10 + (c - '0');
+  }
+  if (!digits || v < 2 || v > kMaxLength)
+    result_error(source, fmt::format("{} has the key \"{}\"; lengths are integers in 2..{}", name,
+                                     key.substr(0, 32), kMaxLength));
+  return v;
+}
+
+const nlohmann::json& object_of(const nlohmann::json& j, const std::string& source,
+                                const std::string& name) {
+  if (!j.is_object() || j.empty() || j.size() > kMaxKeys)
+    result_error(source, fmt::format("{} must be an object of 1..{} entries", name, kMaxKeys));
+  return j;
+}
+
+double unit_number(const nlohmann::json& j, const std::string& source, const std::string& name) {
+  const double v = finite_number(j, source, name);
+  if (v < 0 || v > 1) result_error(source, name + " must be in 0..1");
+  return v;
+}
+
+// An object of 1..kMaxKeys entries, each key read with parse_key and each value with
+// parse_value (named "name.key").
+template <typename Key, typename Value>
+std::map<Key, Value> keyed(
+    const nlohmann::json& j, const std::string& source, const std::string& name,
+    Key (*parse_key)(const std::string&, const std::string&, const std::string&),
+    Value (*parse_value)(const nlohmann::json&, const std::string&, const std::string&)) {
+  std::map<Key, Value> out;
+  for (const auto& [key, v] : object_of(j, source, name).items())
+    out[parse_key(key, source, name)] = parse_value(v, source, name + "." + key);
+  return out;
+}
+
+// {"1": x, ..., "all": x}, each in 0..1.
+HopValues hop_values(const nlohmann::json& j, const std::string& source, const std::string& name) {
+  return keyed(j, source, name, parse_hop, unit_number);
+}
+
+// {"17": {"1": x, ..., "all": x}, ...}.
+LengthTable length_table(const nlohmann::json& j, const std::string& source,
+                         const std::string& name) {
+  return keyed(j, source, name, parse_length, hop_values);
+}
+
+// {"17": x, ...}, each in 0..1.
+LengthValues length_values(const nlohmann::json& j, const std::string& source,
+                           const std::string& name) {
+  return keyed(j, source, name, parse_length, unit_number);
+}
+
+// The file's "task": number or letter.
+std::string hop_task(const nlohmann::json& j, const std::string& source, const char* kind) {
+  const std::string task = result_string(result_field(j, "task", source, kind), source, "task");
+  if (task != "number" && task != "letter")
+    result_error(source, "task is '" + task.substr(0, 32) +
+                             "', not a hop task (number or letter); summarize a text run with "
+                             "its birth --run results");
+  return task;
+}
+
+std::string head_name(std::int64_t layer, std::int64_t head) {
+  return fmt::format("L{}.h{}", layer, head);
+}
+
+// [{"length", "median" (number or null), ...}] → length → median.
+LengthValues gap_points(const nlohmann::json& j, const std::string& source,
+                        const std::string& name) {
+  if (!j.is_array() || j.size() > kMaxKeys)
+    result_error(source, fmt::format("{} must be an array of at most {} points", name, kMaxKeys));
+  LengthValues out;
+  for (const auto& p : j) {
+    const std::int64_t length =
+        bounded_integer(result_field(p, "length", source, "discrepancy --run", name), source,
+                        name + ".length", 2, kMaxLength);
+    out[length] = optional_number(p, "median", source, name + ".median");
+  }
+  return out;
+}
+
+// h[key]["value"]: NaN when the file has no such fit (older files) or the fit has no number.
+double exponent_value(const nlohmann::json& h, const char* key, const std::string& source) {
+  if (!h.contains(key) || h.at(key).is_null()) return kNaN;
+  const std::string name = std::string("discrepancy[].") + key;
+  const auto& value = result_field(h.at(key), "value", source, "discrepancy --run", name);
+  return value.is_null() ? kNaN : finite_number(value, source, name + ".value");
+}
+
+}  // namespace
+
+std::string hop_name(int hop) { return hop == kAllHops ? "all" : std::to_string(hop); }
+
+HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& source) {
+  const char* kind = "train";
+  HopSummaryFile t;
+  t.task = hop_task(j, source, kind);
+  if (j.contains("config") && j.at("config").is_object() && j.at("config").contains("seed"))
+    t.seed = bounded_integer(j.at("config").at("seed"), source, "config.seed", 0,
+                             std::numeric_limits<std::int64_t>::max());
+  const auto& metrics = result_field(j, "metrics", source, kind);
+  for (const char* key : {"crossing_0.9", "crossing_0.99"}) {
+    const std::string name = std::string("metrics.") + key;
+    HopValues& out = key == std::string("crossing_0.9") ? t.crossing_90 : t.crossing_99;
+    for (const auto& [hop, v] :
+         object_of(result_field(metrics, key, source, kind, "metrics"), source, name).items()) {
+      out[parse_hop(hop, source, name)] =
+          v.is_null() ? kNaN
+                      : static_cast<double>(bounded_integer(
+                            v, source, name + "." + hop + " (a step or null)", 0, kMaxStep));
+    }
+  }
+  t.final_accuracy =
+      hop_values(result_field(metrics, "final", source, kind, "metrics"), source, "metrics.final");
+  return t;
+}
+
+HopEvalFile parse_hop_eval(const nlohmann::json& j, const std::string& source) {
+  const char* kind = "eval --run";
+  HopEvalFile e;
+  e.task = hop_task(j, source, kind);
+  e.accuracy = length_table(result_field(j, "accuracy", source, kind), source, "accuracy");
+  if (j.contains("chance")) e.chance = length_table(j.at("chance"), source, "chance");
+  if (!j.contains("controls")) return e;
+  const std::string control = e.task == "number" ? "seen_jumps" : "decoy";
+  const auto& c = result_field(j.at("controls"), control, source, kind, "controls");
+  const std::string name = "controls." + control;
+  e.control = control;
+  e.control_accuracy =
+      length_table(result_field(c, "accuracy", source, kind, name), source, name + ".accuracy");
+  if (c.contains("chance"))
+    e.control_chance = length_table(c.at("chance"), source, name + ".chance");
+  if (c.contains("decoy_rate"))
+    e.decoy_rate = length_values(c.at("decoy_rate"), source, name + ".decoy_rate");
+  return e;
+}
+
+HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source) {
+  const char* kind = "heads --run";
+  HopHeadsFile r;
+  r.task = hop_task(j, source, kind);
+  const auto& checkpoints = result_field(j, "checkpoints", source, kind);
+  if (!checkpoints.is_array() || checkpoints.empty() || checkpoints.size() > kMaxCheckpoints)
+    result_error(source,
+                 fmt::format("checkpoints must be an array of 1..{} records", kMaxCheckpoints));
+  for (const auto& c : checkpoints) {
+    const std::int64_t step =
+        bounded_integer(result_field(c, "step", source, kind, "checkpoints[]"), source,
+                        "checkpoints[].step", 0, kMaxStep);
+    if (!r.steps.empty() && step <= r.steps.back())
+      result_error(source, "checkpoint steps must increase");
+    const auto& heads = result_field(c, "heads", source, kind, "checkpoints[]");
+    if (!heads.is_array() || heads.empty() || heads.size() > kMaxHeads)
+      result_error(source,
+                   fmt::format("checkpoints[].heads must be an array of 1..{} heads", kMaxHeads));
+    std::vector<std::string> names;
+    std::vector<HopHeadRead> reads;
+    for (const auto& h : heads) {
+      const std::string p = "checkpoints[].heads[]";
+      names.push_back(head_name(bounded_integer(result_field(h, "layer", source, kind, p), source,
+                                                p + ".layer", 0, 100000),
+                                bounded_integer(result_field(h, "head", source, kind, p), source,
+                                                p + ".head", 0, 100000)));
+      reads.push_back(
+          {finite_number(result_field(h, "positional", source, kind, p), source, p + ".positional"),
+           finite_number(result_field(h, "symbolic", source, kind, p), source, p + ".symbolic"),
+           result_string(result_field(h, "label", source, kind, p), source, p + ".label", 64)});
+    }
+    if (r.steps.empty()) r.heads = names;
+    if (names != r.heads)
+      result_error(source, fmt::format("the checkpoint at step {} lists other heads than the "
+                                       "first checkpoint",
+                                       step));
+    r.steps.push_back(step);
+    r.at.push_back(std::move(reads));
+  }
+  return r;
+}
+
+HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::string& source) {
+  const char* kind = "discrepancy --run";
+  HopDiscrepancyFile d;
+  d.task = hop_task(j, source, kind);
+  d.variant = j.contains("variant") ? result_string(j.at("variant"), source, "variant", 32)
+                                    : std::string("standard");
+  if (j.contains("train_length"))
+    d.train_length = bounded_integer(j.at("train_length"), source, "train_length", 2, kMaxLength);
+  d.accuracy = length_values(result_field(j, "accuracy", source, kind), source, "accuracy");
+  const auto& heads = result_field(j, "discrepancy", source, kind);
+  if (!heads.is_array() || heads.empty() || heads.size() > kMaxHeads)
+    result_error(source, fmt::format("discrepancy must be an array of 1..{} heads", kMaxHeads));
+  for (const auto& h : heads) {
+    const std::string p = "discrepancy[]";
+    HopKeyHead r;
+    r.head = head_name(
+        bounded_integer(result_field(h, "layer", source, kind, p), source, p + ".layer", 0, 100000),
+        bounded_integer(result_field(h, "head", source, kind, p), source, p + ".head", 0, 100000));
+    const std::string k =
+        result_string(result_field(h, "kind", source, kind, p), source, p + ".kind", 32);
+    if (k != "positional" && k != "symbolic" && k != "chosen")
+      result_error(source, p + ".kind must be positional, symbolic or chosen");
+    r.role = k == "chosen" ? r.head : k;
+    if (std::any_of(d.roles.begin(), d.roles.end(),
+                    [&](const HopKeyHead& o) { return o.role == r.role; }))
+      result_error(source, "discrepancy lists the role " + r.role + " twice");
+    r.median = gap_points(result_field(h, "points", source, kind, p), source, p + ".points");
+    r.has_correct = h.contains("correct_points");
+    if (r.has_correct)
+      r.correct_median = gap_points(h.at("correct_points"), source, p + ".correct_points");
+    r.exponent = exponent_value(h, "exponent", source);
+    r.on_chain_exponent = exponent_value(h, "on_chain_exponent", source);
+    d.roles.push_back(std::move(r));
+  }
+  // The auto rule keeps one entry when its two picks are one head: that head is both.
+  if (d.roles.size() == 1 && d.roles.front().role == "positional") {
+    d.roles.push_back(d.roles.front());
+    d.roles.back().role = "symbolic";
+  }
+  return d;
+}
+
+}  // namespace posbias

@@ -1,0 +1,79 @@
+// One training seed's hop result files, as `posbias seeds` reads them (hop_seeds.h): the run's
+// summary.json from `posbias train`, and its `eval --run`, `heads --run` and `discrepancy
+// --run` results. The files may hold anything: each parse_hop_* takes the file's JSON and its
+// name and throws std::runtime_error "'FILE': ..." naming the bad field (with where it sits,
+// "metrics.final"), for a missing field, a wrong type, or a value out of range. Values a file
+// has none of are NaN. Hops are keyed 1, 2, ... and kAllHops ("all", every hop), which sorts
+// last; lengths by the input length in tokens.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace posbias {
+
+inline constexpr int kAllHops = std::numeric_limits<int>::max();
+std::string hop_name(int hop);  // "1", ..., "all"
+
+using HopValues = std::map<int, double>;                // hop → value
+using LengthValues = std::map<std::int64_t, double>;    // length → value
+using LengthTable = std::map<std::int64_t, HopValues>;  // length → hop → value
+
+// summary.json: "task", "config"."seed" and "metrics" {"crossing_0.9", "crossing_0.99",
+// "final"}, each per hop.
+struct HopSummaryFile {
+  std::string task;                                    // number | letter
+  std::optional<std::int64_t> seed;                    // config.seed, when the file has it
+  HopValues crossing_90, crossing_99, final_accuracy;  // crossings NaN where never reached
+};
+HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& source);
+
+// eval --run: "accuracy" and "chance" per length and hop, and the task's control
+// (controls.seen_jumps for Number, controls.decoy for Letter). Files written before eval
+// logged chance levels have none: chance tables are then empty.
+struct HopEvalFile {
+  std::string task, control;  // control empty when the file has none
+  LengthTable accuracy, chance, control_accuracy, control_chance;
+  LengthValues decoy_rate;  // Letter's control: how often the decoy's target is picked
+};
+HopEvalFile parse_hop_eval(const nlohmann::json& j, const std::string& source);
+
+// heads --run: every checkpoint's scores and label per head.
+struct HopHeadRead {
+  double positional = 0, symbolic = 0;
+  std::string label;
+};
+struct HopHeadsFile {
+  std::string task;
+  std::vector<std::string> heads;            // "L0.h0" (0-based), the same at every checkpoint
+  std::vector<std::int64_t> steps;           // increasing
+  std::vector<std::vector<HopHeadRead>> at;  // [checkpoint][head]
+};
+HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source);
+
+// discrepancy --run: the key heads' median gaps per length, their fitted exponents, and the
+// model's accuracy per length.
+struct HopKeyHead {
+  std::string role;  // positional | symbolic (the auto rule's picks) | "L3.h0" (--heads)
+  std::string head;  // "L3.h0"
+  LengthValues median, correct_median;  // NaN where no example
+  bool has_correct = false;             // the file has correct_points
+  double exponent = NAN, on_chain_exponent = NAN;
+};
+struct HopDiscrepancyFile {
+  std::string task, variant;      // variant "standard" in files written before it was logged
+  std::int64_t train_length = 0;  // 0 when the file does not say
+  LengthValues accuracy;
+  // The auto rule keeps one entry when its two picks are one head: that head then stands in
+  // both roles here.
+  std::vector<HopKeyHead> roles;
+};
+HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::string& source);
+
+}  // namespace posbias

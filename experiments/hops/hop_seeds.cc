@@ -1,0 +1,587 @@
+#include "experiments/hops/hop_seeds.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "experiments/hops/hop_seed_files.h"
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/json_number.h"
+
+namespace posbias {
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The keys every map has, in order.
+template <typename Map>
+std::vector<typename Map::key_type> common_keys(const std::vector<const Map*>& maps) {
+  std::vector<typename Map::key_type> keys;
+  for (const auto& [k, v] : *maps.front()) keys.push_back(k);
+  std::erase_if(keys, [&](const auto& k) {
+    return std::any_of(maps.begin(), maps.end(), [&](const Map* m) { return !m->count(k); });
+  });
+  return keys;
+}
+
+template <typename Map>
+double value_or_nan(const Map& m, const typename Map::key_type& k) {
+  const auto it = m.find(k);
+  return it == m.end() ? kNaN : it->second;
+}
+
+// Reads each file of one option with `parse`; every file must be of `task` (set by the first
+// file read of any option).
+template <typename Parse>
+auto read_all(const std::vector<std::string>& files, Parse parse, std::string& task,
+              std::string& task_file) {
+  std::vector<decltype(parse(nlohmann::json(), std::string()))> out;
+  for (const std::string& f : files) {
+    out.push_back(parse(read_result_json(f), f));
+    if (task.empty()) task = out.back().task, task_file = f;
+    if (out.back().task != task)
+      throw std::runtime_error(
+          fmt::format("'{}' is a {} result but '{}' is {}: give the files of "
+                      "one task",
+                      f, out.back().task, task_file, task));
+  }
+  return out;
+}
+
+HopTraining summarize_training(const std::vector<HopSummaryFile>& seeds) {
+  HopTraining t;
+  std::vector<const HopValues*> maps;
+  for (const HopSummaryFile& s : seeds) {
+    maps.insert(maps.end(), {&s.crossing_90, &s.crossing_99, &s.final_accuracy});
+    t.training_seeds.push_back(s.seed);
+  }
+  auto per_seed = [&](int hop, HopValues HopSummaryFile::*m) {
+    std::vector<double> v;
+    for (const HopSummaryFile& s : seeds) v.push_back((s.*m).at(hop));
+    return seed_statistic(std::move(v));
+  };
+  for (int hop : common_keys(maps)) {
+    t.hops.push_back(hop_name(hop));
+    t.crossing_90.push_back(per_seed(hop, &HopSummaryFile::crossing_90));
+    t.crossing_99.push_back(per_seed(hop, &HopSummaryFile::crossing_99));
+    t.final_accuracy.push_back(per_seed(hop, &HopSummaryFile::final_accuracy));
+  }
+  return t;
+}
+
+// The table over the lengths and hops every seed has; chance from the seeds that logged it.
+HopTable hop_table(const std::vector<const LengthTable*>& accuracy,
+                   const std::vector<const LengthTable*>& chance) {
+  HopTable t;
+  t.lengths = common_keys(accuracy);
+  std::vector<const HopValues*> rows;
+  for (const LengthTable* seed : accuracy)
+    for (std::int64_t length : t.lengths) rows.push_back(&seed->at(length));
+  if (rows.empty()) throw std::runtime_error("the eval results share no input length");
+  const std::vector<int> hops = common_keys(rows);
+  if (hops.empty()) throw std::runtime_error("the eval results share no hop");
+  for (int hop : hops) t.hops.push_back(hop_name(hop));
+  for (std::int64_t length : t.lengths) {
+    std::vector<HopCell> row;
+    for (int hop : hops) {
+      std::vector<double> values;
+      double chance_sum = 0;
+      int chance_n = 0;
+      for (std::size_t s = 0; s < accuracy.size(); ++s) {
+        values.push_back(accuracy[s]->at(length).at(hop));
+        const auto it = chance[s]->find(length);
+        const double c = it == chance[s]->end() ? kNaN : value_or_nan(it->second, hop);
+        if (std::isfinite(c)) chance_sum += c, ++chance_n;
+      }
+      row.push_back({seed_statistic(std::move(values)), chance_n ? chance_sum / chance_n : kNaN});
+    }
+    t.cells.push_back(std::move(row));
+  }
+  return t;
+}
+
+HopEvalSummary summarize_eval(const std::vector<HopEvalFile>& seeds) {
+  HopEvalSummary e;
+  std::vector<const LengthTable*> acc, chance, control, control_chance;
+  for (const HopEvalFile& s : seeds) {
+    acc.push_back(&s.accuracy), chance.push_back(&s.chance);
+    control.push_back(&s.control_accuracy), control_chance.push_back(&s.control_chance);
+  }
+  e.accuracy = hop_table(acc, chance);
+  if (std::any_of(seeds.begin(), seeds.end(),
+                  [](const HopEvalFile& s) { return s.control.empty(); }))
+    return e;
+  e.control = seeds.front().control;
+  e.control_accuracy = hop_table(control, control_chance);
+  if (std::all_of(seeds.begin(), seeds.end(),
+                  [](const HopEvalFile& s) { return !s.decoy_rate.empty(); })) {
+    for (std::int64_t length : e.control_accuracy.lengths) {
+      std::vector<double> v;
+      for (const HopEvalFile& s : seeds) v.push_back(value_or_nan(s.decoy_rate, length));
+      e.decoy_rate.push_back(seed_statistic(std::move(v)));
+    }
+  }
+  return e;
+}
+
+HopHeadsSummary summarize_heads(const std::vector<HopHeadsFile>& seeds,
+                                const std::vector<std::string>& files) {
+  HopHeadsSummary h;
+  for (std::size_t s = 1; s < seeds.size(); ++s)
+    if (seeds[s].heads != seeds.front().heads)
+      throw std::runtime_error(
+          fmt::format("'{}' lists other heads than '{}': give runs of one "
+                      "model shape",
+                      files[s], files.front()));
+  h.heads = seeds.front().heads;
+  h.steps = seeds.front().steps;
+  for (const HopHeadsFile& s : seeds)
+    std::erase_if(h.steps, [&](std::int64_t step) {
+      return !std::binary_search(s.steps.begin(), s.steps.end(), step);
+    });
+  if (h.steps.empty()) throw std::runtime_error("the heads --run results share no checkpoint step");
+  // reads[s][i]: seed s at the common step i.
+  std::vector<std::vector<const std::vector<HopHeadRead>*>> reads(seeds.size());
+  for (std::size_t s = 0; s < seeds.size(); ++s)
+    for (std::int64_t step : h.steps) {
+      const auto it = std::lower_bound(seeds[s].steps.begin(), seeds[s].steps.end(), step);
+      reads[s].push_back(&seeds[s].at[static_cast<std::size_t>(it - seeds[s].steps.begin())]);
+    }
+  for (std::size_t i = 0; i < h.steps.size(); ++i) {
+    std::vector<SeedStatistic> positional, symbolic;
+    for (std::size_t k = 0; k < h.heads.size(); ++k) {
+      std::vector<double> p, q;
+      for (const auto& seed : reads) p.push_back((*seed[i])[k].positional);
+      for (const auto& seed : reads) q.push_back((*seed[i])[k].symbolic);
+      positional.push_back(seed_statistic(std::move(p)));
+      symbolic.push_back(seed_statistic(std::move(q)));
+    }
+    h.positional.push_back(std::move(positional));
+    h.symbolic.push_back(std::move(symbolic));
+  }
+  for (std::size_t k = 0; k < h.heads.size(); ++k) {
+    std::vector<std::string> last;
+    std::vector<double> settled;
+    for (const auto& seed : reads) {
+      std::vector<std::string> labels;
+      for (const auto* at : seed) labels.push_back((*at)[k].label);
+      settled.push_back(static_cast<double>(settled_step(h.steps, labels)));
+      last.push_back(labels.back());
+    }
+    h.labels.push_back(std::move(last));
+    h.settled_step.push_back(seed_statistic(std::move(settled)));
+  }
+  return h;
+}
+
+HopDiscrepancySummary summarize_discrepancy(const std::vector<HopDiscrepancyFile>& seeds,
+                                            const std::vector<std::string>& files) {
+  HopDiscrepancySummary d;
+  d.variant = seeds.front().variant;
+  for (std::size_t s = 0; s < seeds.size(); ++s) {
+    if (seeds[s].variant != d.variant)
+      throw std::runtime_error(
+          fmt::format("'{}' measures {} inputs but '{}' {}: give results of "
+                      "one --variant",
+                      files[s], seeds[s].variant, files.front(), d.variant));
+    if (seeds[s].train_length && d.train_length && seeds[s].train_length != d.train_length)
+      throw std::runtime_error(fmt::format("'{}' was trained at length {} but another file at {}",
+                                           files[s], seeds[s].train_length, d.train_length));
+    if (seeds[s].train_length) d.train_length = seeds[s].train_length;
+  }
+  std::vector<const LengthValues*> accuracy;
+  for (const HopDiscrepancyFile& s : seeds) accuracy.push_back(&s.accuracy);
+  d.lengths = common_keys(accuracy);
+  if (d.lengths.empty()) throw std::runtime_error("the discrepancy results share no input length");
+  for (std::int64_t length : d.lengths) {
+    std::vector<double> v;
+    for (const HopDiscrepancyFile& s : seeds) v.push_back(s.accuracy.at(length));
+    d.accuracy.push_back(seed_statistic(std::move(v)));
+  }
+  // Roles in the order positional, symbolic, then the chosen heads as the files name them.
+  std::vector<std::string> roles = {"positional", "symbolic"};
+  for (const HopDiscrepancyFile& s : seeds)
+    for (const HopKeyHead& r : s.roles)
+      if (std::find(roles.begin(), roles.end(), r.role) == roles.end()) roles.push_back(r.role);
+  for (const std::string& role : roles) {
+    std::vector<const HopKeyHead*> at;  // per seed, null where it has no such role
+    for (const HopDiscrepancyFile& s : seeds) {
+      const auto it = std::find_if(s.roles.begin(), s.roles.end(),
+                                   [&](const HopKeyHead& r) { return r.role == role; });
+      at.push_back(it == s.roles.end() ? nullptr : &*it);
+    }
+    if (std::none_of(at.begin(), at.end(), [](const HopKeyHead* r) { return r != nullptr; }))
+      continue;
+    HopRoleGaps g;
+    g.role = role;
+    auto collect = [&](auto get) {
+      std::vector<double> v;
+      for (const HopKeyHead* r : at) v.push_back(r ? get(*r) : kNaN);
+      return seed_statistic(std::move(v));
+    };
+    for (const HopKeyHead* r : at) g.heads.push_back(r ? r->head : "");
+    g.has_correct =
+        std::any_of(at.begin(), at.end(), [](const HopKeyHead* r) { return r && r->has_correct; });
+    for (std::int64_t length : d.lengths) {
+      g.median_gap.push_back(
+          collect([&](const HopKeyHead& r) { return value_or_nan(r.median, length); }));
+      g.correct_median_gap.push_back(
+          collect([&](const HopKeyHead& r) { return value_or_nan(r.correct_median, length); }));
+    }
+    g.exponent = collect([](const HopKeyHead& r) { return r.exponent; });
+    g.on_chain_exponent = collect([](const HopKeyHead& r) { return r.on_chain_exponent; });
+    d.roles.push_back(std::move(g));
+  }
+  return d;
+}
+
+// A statistic of steps: the values as integers.
+nlohmann::json step_json(const SeedStatistic& s) {
+  nlohmann::json j = to_json(s);
+  for (std::size_t i = 0; i < s.values.size(); ++i)
+    if (std::isfinite(s.values[i])) j["values"][i] = static_cast<std::int64_t>(s.values[i]);
+  return j;
+}
+
+nlohmann::json table_json(const HopTable& t) {
+  nlohmann::json j = nlohmann::json::object();
+  for (std::size_t i = 0; i < t.lengths.size(); ++i) {
+    nlohmann::json row = nlohmann::json::object();
+    for (std::size_t k = 0; k < t.hops.size(); ++k) {
+      const HopCell& c = t.cells[i][k];
+      nlohmann::json cell = to_json(c.accuracy);
+      if (std::isfinite(c.chance)) {
+        cell["chance"] = c.chance;
+        const std::optional<bool> above = c.above_chance();
+        cell["above_chance"] = above ? nlohmann::json(*above) : nlohmann::json();
+      }
+      row[t.hops[k]] = std::move(cell);
+    }
+    j[std::to_string(t.lengths[i])] = std::move(row);
+  }
+  return j;
+}
+
+nlohmann::json per_length_json(const std::vector<std::int64_t>& lengths,
+                               const std::vector<SeedStatistic>& values) {
+  nlohmann::json j = nlohmann::json::object();
+  for (std::size_t i = 0; i < lengths.size() && i < values.size(); ++i)
+    j[std::to_string(lengths[i])] = to_json(values[i]);
+  return j;
+}
+
+std::string csv_cell(double x) { return std::isfinite(x) ? fmt::format("{:.6g}", x) : ""; }
+
+std::string csv_interval(const SeedInterval& i) {
+  return csv_cell(i.mean) + "," + csv_cell(i.low) + "," + csv_cell(i.high);
+}
+
+std::vector<SeedInterval> intervals(const std::vector<SeedStatistic>& s) {
+  std::vector<SeedInterval> out;
+  for (const SeedStatistic& x : s) out.push_back(x.interval);
+  return out;
+}
+
+std::vector<double> as_x(const std::vector<std::int64_t>& v) { return {v.begin(), v.end()}; }
+
+}  // namespace
+
+std::optional<bool> HopCell::above_chance() const {
+  if (!std::isfinite(chance) || !std::isfinite(accuracy.interval.low)) return std::nullopt;
+  return accuracy.interval.low > chance;
+}
+
+std::int64_t settled_step(const std::vector<std::int64_t>& steps,
+                          const std::vector<std::string>& labels) {
+  if (steps.empty() || steps.size() != labels.size())
+    throw std::invalid_argument("settled_step needs one label per step, at least one");
+  std::size_t i = labels.size() - 1;
+  while (i > 0 && labels[i - 1] == labels.back()) --i;
+  return steps[i];
+}
+
+HopSeedsResult summarize_hop_seeds(const HopSeedsOptions& o) {
+  const std::pair<const char*, const std::vector<std::string>*> options[] = {
+      {"--summary", &o.summary},
+      {"--eval", &o.eval},
+      {"--heads", &o.heads},
+      {"--discrepancy", &o.discrepancy}};
+  const char* first = nullptr;
+  std::size_t n = 0;
+  for (const auto& [name, files] : options) {
+    if (files->empty()) continue;
+    if (!first) first = name, n = files->size();
+    if (files->size() != n)
+      throw std::invalid_argument(
+          fmt::format("{} has {} files but {} has {}: give each option "
+                      "one file per training seed, in the same order",
+                      name, files->size(), first, n));
+    require_distinct_files(*files);
+  }
+  if (!first)
+    throw std::invalid_argument(
+        "give birth --run results (a text experiment) or, for hop runs, one file per training "
+        "seed to at least one of --summary, --eval, --heads, --discrepancy");
+  if (n < 2 || n > kMaxSeeds)
+    throw std::invalid_argument(
+        fmt::format("give 2..{} files to {}, one per training seed (got {})", kMaxSeeds, first, n));
+  HopSeedsResult r;
+  r.seeds = n;
+  r.files = o;
+  std::string task_file;
+  if (!o.summary.empty())
+    r.training = summarize_training(read_all(o.summary, parse_hop_summary, r.task, task_file));
+  if (!o.eval.empty()) r.eval = summarize_eval(read_all(o.eval, parse_hop_eval, r.task, task_file));
+  if (!o.heads.empty())
+    r.heads = summarize_heads(read_all(o.heads, parse_hop_heads, r.task, task_file), o.heads);
+  if (!o.discrepancy.empty())
+    r.discrepancy = summarize_discrepancy(
+        read_all(o.discrepancy, parse_hop_discrepancy, r.task, task_file), o.discrepancy);
+  return r;
+}
+
+nlohmann::json to_json(const HopSeedsResult& r) {
+  nlohmann::json j{{"task", r.task},
+                   {"seeds", r.seeds},
+                   {"interval", "95% Student t over seeds"},
+                   {"files", nlohmann::json::object()}};
+  using Files = std::pair<const char*, const std::vector<std::string>*>;
+  for (const auto& [kind, files] :
+       {Files{"summary", &r.files.summary}, Files{"eval", &r.files.eval},
+        Files{"heads", &r.files.heads}, Files{"discrepancy", &r.files.discrepancy}})
+    if (!files->empty()) j["files"][kind] = *files;
+  if (r.training) {
+    const HopTraining& t = *r.training;
+    nlohmann::json seeds = nlohmann::json::array();
+    for (const auto& s : t.training_seeds) seeds.push_back(s ? nlohmann::json(*s) : nullptr);
+    nlohmann::json c90 = nlohmann::json::object(), c99 = c90, final_accuracy = c90;
+    for (std::size_t k = 0; k < t.hops.size(); ++k) {
+      c90[t.hops[k]] = step_json(t.crossing_90[k]);
+      c90[t.hops[k]]["crossed"] = t.crossing_90[k].interval.n;
+      c99[t.hops[k]] = step_json(t.crossing_99[k]);
+      c99[t.hops[k]]["crossed"] = t.crossing_99[k].interval.n;
+      final_accuracy[t.hops[k]] = to_json(t.final_accuracy[k]);
+    }
+    j["training"] = {{"training_seeds", seeds},
+                     {"crossing_0.9", c90},
+                     {"crossing_0.99", c99},
+                     {"final_accuracy", final_accuracy}};
+  }
+  if (r.eval) {
+    const HopEvalSummary& e = *r.eval;
+    j["eval"] = {{"lengths", e.accuracy.lengths},
+                 {"hops", e.accuracy.hops},
+                 {"accuracy", table_json(e.accuracy)}};
+    if (!e.control.empty()) {
+      j["eval"]["control"] = {{"name", e.control}, {"accuracy", table_json(e.control_accuracy)}};
+      if (!e.decoy_rate.empty())
+        j["eval"]["control"]["decoy_rate"] =
+            per_length_json(e.control_accuracy.lengths, e.decoy_rate);
+    }
+  }
+  if (r.heads) {
+    const HopHeadsSummary& h = *r.heads;
+    nlohmann::json steps = nlohmann::json::array(), labels = nlohmann::json::object(),
+                   settled = nlohmann::json::object();
+    for (std::size_t i = 0; i < h.steps.size(); ++i) {
+      nlohmann::json positional = nlohmann::json::object(), symbolic = positional;
+      for (std::size_t k = 0; k < h.heads.size(); ++k) {
+        positional[h.heads[k]] = to_json(h.positional[i][k]);
+        symbolic[h.heads[k]] = to_json(h.symbolic[i][k]);
+      }
+      steps.push_back({{"step", h.steps[i]}, {"positional", positional}, {"symbolic", symbolic}});
+    }
+    for (std::size_t k = 0; k < h.heads.size(); ++k) {
+      labels[h.heads[k]] = h.labels[k];
+      settled[h.heads[k]] = step_json(h.settled_step[k]);
+    }
+    j["heads"] = {{"layer_index", "0-based"},    {"heads", h.heads}, {"steps", steps},
+                  {"last_step", h.steps.back()}, {"labels", labels}, {"settled_step", settled}};
+  }
+  if (r.discrepancy) {
+    const HopDiscrepancySummary& d = *r.discrepancy;
+    nlohmann::json roles = nlohmann::json::object();
+    for (const HopRoleGaps& g : d.roles) {
+      nlohmann::json heads = nlohmann::json::array();
+      for (const std::string& h : g.heads)
+        heads.push_back(h.empty() ? nlohmann::json() : nlohmann::json(h));
+      nlohmann::json role{{"heads", heads},
+                          {"median_gap", per_length_json(d.lengths, g.median_gap)},
+                          {"exponent", to_json(g.exponent)},
+                          {"on_chain_exponent", to_json(g.on_chain_exponent)}};
+      if (g.has_correct)
+        role["correct_median_gap"] = per_length_json(d.lengths, g.correct_median_gap);
+      roles[g.role] = std::move(role);
+    }
+    j["discrepancy"] = {{"variant", d.variant},
+                        {"train_length", d.train_length ? nlohmann::json(d.train_length) : nullptr},
+                        {"lengths", d.lengths},
+                        {"accuracy", per_length_json(d.lengths, d.accuracy)},
+                        {"roles", roles}};
+  }
+  return j;
+}
+
+std::string hop_seeds_csv(const HopSeedsResult& r) {
+  std::string out;
+  if (r.eval) {
+    const HopTable& t = r.eval->accuracy;
+    out = "length,hop,mean,low,high,chance\n";
+    for (std::size_t i = 0; i < t.lengths.size(); ++i)
+      for (std::size_t k = 0; k < t.hops.size(); ++k)
+        out += fmt::format("{},{},{},{}\n", t.lengths[i], t.hops[k],
+                           csv_interval(t.cells[i][k].accuracy.interval),
+                           csv_cell(t.cells[i][k].chance));
+  } else if (r.training) {
+    const HopTraining& t = *r.training;
+    out = "threshold,hop,mean,low,high,crossed\n";
+    using Crossings = std::pair<const char*, const std::vector<SeedStatistic>*>;
+    for (const auto& [threshold, steps] :
+         {Crossings{"0.9", &t.crossing_90}, Crossings{"0.99", &t.crossing_99}})
+      for (std::size_t k = 0; k < t.hops.size(); ++k)
+        out += fmt::format("{},{},{},{}\n", threshold, t.hops[k],
+                           csv_interval((*steps)[k].interval), (*steps)[k].interval.n);
+  }
+  return out;
+}
+
+void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) {
+  const std::string seeds = fmt::format("{} training seeds, 95% t band", r.seeds);
+  auto render = [&](std::vector<Panel> panels, const std::string& suffix, int width) {
+    Figure f;
+    f.panels = std::move(panels);
+    f.width = width;
+    render_figure(f, stem + suffix);
+  };
+  if (r.eval) {
+    const HopEvalSummary& e = *r.eval;
+    Panel p;
+    p.title = r.task + " task: accuracy against input length (" + seeds + ")";
+    p.xlabel = "input length (tokens, log scale)";
+    p.ylabel = "accuracy";
+    p.log_x = true;
+    p.ymin = 0;
+    p.ymax = 1.02;
+    p.key = "top right";  // accuracy falls with length: the top right is empty
+    auto column = [](const HopTable& t, std::size_t k) {
+      std::vector<SeedInterval> y;
+      for (const auto& row : t.cells) y.push_back(row[k].accuracy.interval);
+      return y;
+    };
+    const HopTable& t = e.accuracy;
+    for (std::size_t k = 0; k < t.hops.size(); ++k) {
+      const bool all = t.hops[k] == "all";
+      Series s = band_series(all ? "all hops" : t.hops[k] + "-hop", as_x(t.lengths), column(t, k));
+      s.line_width = all ? 3 : 1;
+      p.series.push_back(std::move(s));
+    }
+    Series chance;  // the mean over seeds of each eval's chance level, all hops
+    chance.title = "chance (a uniform guess among the input's candidates)";
+    chance.style = "lines dt 2";
+    chance.line_width = 1;
+    const auto all = std::find(t.hops.begin(), t.hops.end(), "all") - t.hops.begin();
+    for (std::size_t i = 0; i < t.lengths.size() && all < std::ssize(t.hops); ++i) {
+      if (!std::isfinite(t.cells[i][static_cast<std::size_t>(all)].chance)) continue;
+      chance.x.push_back(static_cast<double>(t.lengths[i]));
+      chance.y.push_back(t.cells[i][static_cast<std::size_t>(all)].chance);
+    }
+    if (!chance.x.empty()) p.series.push_back(std::move(chance));
+    const HopTable& c = e.control_accuracy;
+    const auto control_all = std::find(c.hops.begin(), c.hops.end(), "all") - c.hops.begin();
+    if (!e.control.empty() && control_all < std::ssize(c.hops)) {
+      Series s = band_series("all hops, " + e.control + " control", as_x(c.lengths),
+                             column(c, static_cast<std::size_t>(control_all)));
+      s.line_width = 3;
+      p.series.push_back(std::move(s));
+    }
+    render({p}, "_eval", 900);
+  }
+  if (r.heads) {
+    const HopHeadsSummary& h = *r.heads;
+    // One head per layer: name the lines by layer.
+    const bool multi_head = std::any_of(h.heads.begin(), h.heads.end(),
+                                        [](const std::string& n) { return !n.ends_with(".h0"); });
+    std::vector<Panel> panels;
+    for (const bool positional : {true, false}) {
+      Panel p;
+      p.title = r.task + ": " + (positional ? "positional" : "symbolic") + " score per " +
+                (multi_head ? "head" : "layer") + " (" + seeds + ")";
+      p.xlabel = "training step";
+      p.ylabel = positional ? "positional score" : "symbolic score";
+      p.ymin = -0.05;
+      p.ymax = 1.05;
+      p.key = "outside right";
+      for (std::size_t k = 0; k < h.heads.size(); ++k) {
+        std::vector<SeedInterval> y;
+        for (const auto& step : positional ? h.positional : h.symbolic)
+          y.push_back(step[k].interval);
+        Series s = band_series(multi_head ? h.heads[k] : h.heads[k].substr(0, h.heads[k].find('.')),
+                               as_x(h.steps), y);
+        s.style = "lines";
+        s.line_width = 1;
+        p.series.push_back(std::move(s));
+      }
+      panels.push_back(std::move(p));
+    }
+    render(std::move(panels), "_heads", 1400);
+  }
+  if (r.discrepancy) {
+    const HopDiscrepancySummary& d = *r.discrepancy;
+    Panel p;
+    p.title =
+        r.task + " task, " + d.variant + " inputs: key-head gap against length (" + seeds + ")";
+    p.xlabel = "input length (tokens, log scale)";
+    p.ylabel = "median top − second attention logit at the query";
+    p.log_x = true;
+    p.y2label = "accuracy";
+    p.y2min = 0;
+    p.y2max = 1.02;
+    p.key = "top right";
+    for (const HopRoleGaps& g : d.roles) {
+      const bool auto_role = g.role == "positional" || g.role == "symbolic";
+      p.series.push_back(band_series(auto_role ? "most " + g.role + " head" : g.role,
+                                     as_x(d.lengths), intervals(g.median_gap)));
+    }
+    Series accuracy = band_series("accuracy", as_x(d.lengths), intervals(d.accuracy));
+    accuracy.right_axis = true;
+    accuracy.style = "lines dt 2";
+    accuracy.line_width = 1;
+    p.series.push_back(std::move(accuracy));
+    render({p}, "_discrepancy", 900);
+  }
+}
+
+void run_hop_seeds(const HopSeedsOptions& o) {
+  const HopSeedsResult r = summarize_hop_seeds(o);
+  if (!o.csv.empty() && !r.eval && !r.training)
+    throw std::invalid_argument(
+        "--csv writes the eval table (without --eval, the crossing steps): give --eval or "
+        "--summary");
+  write_output(o.json, to_json(r).dump(2) + "\n");
+  if (!o.csv.empty()) write_file_atomic(o.csv, hop_seeds_csv(r));
+  if (!o.plot.empty()) render_hop_seeds_figures(r, o.plot);
+  std::string line = fmt::format("seeds: {} {} seeds", r.seeds, r.task);
+  if (r.training) {
+    const HopTraining& t = *r.training;
+    const auto all = std::find(t.hops.begin(), t.hops.end(), "all") - t.hops.begin();
+    if (all < std::ssize(t.hops))
+      line += fmt::format("; all hops reach 0.9 at step {} ({} of {} seeds)",
+                          format_interval(t.crossing_90[static_cast<std::size_t>(all)].interval),
+                          t.crossing_90[static_cast<std::size_t>(all)].interval.n, r.seeds);
+  }
+  if (r.eval && !r.eval->accuracy.lengths.empty()) {
+    const HopTable& t = r.eval->accuracy;
+    line +=
+        fmt::format("; accuracy ({}) at length {} {}, at {} {}",
+                    t.hops.back() == "all" ? "all hops" : t.hops.back() + "-hop", t.lengths.front(),
+                    format_interval(t.cells.front().back().accuracy.interval), t.lengths.back(),
+                    format_interval(t.cells.back().back().accuracy.interval));
+  }
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+}  // namespace posbias

@@ -1,0 +1,131 @@
+// `posbias seeds` without birth files: a hop task (Number or Letter) trained with a few seeds,
+// summarized over them. Each option takes one file per training seed, all in the same seed
+// order and of one task:
+//   summary      the run's summary.json (`posbias train`): crossing steps, final accuracy;
+//   eval         `posbias eval --run` results: accuracy per length and hop, chance, control;
+//   heads        `posbias heads --run` results: the scores and labels of every head per step;
+//   discrepancy  `posbias discrepancy --run` results: the key heads' gaps against length.
+// Every statistic S is each seed's value beside the mean and its 95% Student-t interval over
+// the seeds that have a value (theory/seed_interval.h): {"mean", "low", "high", "n",
+// "values"}, values null where a seed has none. Lengths, hops and steps are those every seed's
+// file has; hops are "1", "2", ... and "all" (every hop).
+//
+// JSON {"task", "seeds", "interval", "files": {"summary"|"eval"|"heads"|"discrepancy": [one
+// path per seed]},
+//  "training": {"training_seeds": [config.seed or null], "crossing_0.9": {"1": S + "crossed",
+//    ..., "all": ...}, "crossing_0.99": {...}, "final_accuracy": {"1": S, ...}},
+//  "eval": {"lengths", "hops", "accuracy": {"17": {"1": S + "chance", "above_chance"}, ...},
+//    "control": {"name": "seen_jumps"|"decoy", "accuracy": {same}, "decoy_rate": {"17": S}}},
+//  "heads": {"layer_index": "0-based", "heads": ["L0.h0", ...], "steps": [{"step",
+//    "positional": {"L0.h0": S}, "symbolic": {...}}], "last_step", "labels": {"L0.h0": [label
+//    per seed at last_step]}, "settled_step": {"L0.h0": S}},
+//  "discrepancy": {"variant", "train_length", "lengths", "accuracy": {"17": S}, "roles":
+//    {"positional"|"symbolic"|"L3.h0": {"heads": [head per seed or null], "median_gap": {"17":
+//    S}, "correct_median_gap": {...}, "exponent": S, "on_chain_exponent": S}}}}.
+// crossing_X: the first logged step at which held-out accuracy reached X ("values" null where
+// a seed never did; the interval over the "crossed" seeds). chance: the mean over seeds of the
+// eval's chance level (absent in files written before eval logged it, and then left out);
+// above_chance: the interval's low end is above it (null without an interval). settled_step:
+// the earliest step from which the head's label equals its label at last_step at every later
+// step. Discrepancy roles: the head a seed's auto rule found most positional and most symbolic
+// (a seed whose two picks are one head, which the file keeps once, counts it in both), or a
+// head given with --heads.
+// CSV: the eval table, one row per (length, hop): length,hop,mean,low,high,chance; without
+// --eval the crossing steps. Figures: STEM_eval, STEM_heads, STEM_discrepancy (each when its
+// files are given).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "experiments/seeds/seed_summary.h"
+
+namespace posbias {
+
+struct HopSeedsOptions {
+  std::vector<std::string> summary, eval, heads, discrepancy;  // one file per seed each, >= 2
+  std::string json, csv, plot;                                 // json empty = stdout
+};
+
+// The crossing steps and final accuracy of the summaries, per hop ("1", ..., "all").
+struct HopTraining {
+  std::vector<std::string> hops;
+  std::vector<SeedStatistic> crossing_90, crossing_99;      // per hop; NaN where never reached
+  std::vector<SeedStatistic> final_accuracy;                // per hop
+  std::vector<std::optional<std::int64_t>> training_seeds;  // config.seed per file
+};
+
+struct HopCell {
+  SeedStatistic accuracy;
+  double chance = NAN;  // mean over the seeds that logged one
+  // The interval's low end above chance; none without an interval or a chance level.
+  std::optional<bool> above_chance() const;
+};
+
+// Accuracy per (length, hop) over the lengths and hops every seed has.
+struct HopTable {
+  std::vector<std::int64_t> lengths;
+  std::vector<std::string> hops;
+  std::vector<std::vector<HopCell>> cells;  // [length][hop]
+};
+
+struct HopEvalSummary {
+  HopTable accuracy;
+  std::string control;                    // seen_jumps | decoy; empty unless every eval has it
+  HopTable control_accuracy;              // when control is set
+  std::vector<SeedStatistic> decoy_rate;  // per control length (Letter), empty otherwise
+};
+
+struct HopHeadsSummary {
+  std::vector<std::string> heads;   // "L0.h0", layer-major as the files list them
+  std::vector<std::int64_t> steps;  // the checkpoint steps every seed has
+  std::vector<std::vector<SeedStatistic>> positional, symbolic;  // [step][head]
+  std::vector<std::vector<std::string>> labels;                  // [head][seed] at steps.back()
+  std::vector<SeedStatistic> settled_step;                       // [head]
+};
+
+// The earliest steps[i] from which every label equals labels.back() (steps and labels of one
+// head, same length >= 1).
+std::int64_t settled_step(const std::vector<std::int64_t>& steps,
+                          const std::vector<std::string>& labels);
+
+struct HopRoleGaps {
+  std::string role;                // positional | symbolic | the --heads head "L3.h0"
+  std::vector<std::string> heads;  // per seed: the head in this role, "" when it has none
+  std::vector<SeedStatistic> median_gap, correct_median_gap;  // per length
+  bool has_correct = false;                                   // some seed's file has correct_points
+  SeedStatistic exponent, on_chain_exponent;
+};
+
+struct HopDiscrepancySummary {
+  std::string variant;            // the inputs: standard, seen_jumps, decoy, ...
+  std::int64_t train_length = 0;  // 0 when no file says
+  std::vector<std::int64_t> lengths;
+  std::vector<SeedStatistic> accuracy;  // per length
+  std::vector<HopRoleGaps> roles;
+};
+
+struct HopSeedsResult {
+  std::string task;  // number | letter
+  std::size_t seeds = 0;
+  HopSeedsOptions files;  // the inputs
+  std::optional<HopTraining> training;
+  std::optional<HopEvalSummary> eval;
+  std::optional<HopHeadsSummary> heads;
+  std::optional<HopDiscrepancySummary> discrepancy;
+};
+
+// Checks the file counts (std::invalid_argument), reads every file (std::runtime_error naming
+// the file and the field), summarizes.
+HopSeedsResult summarize_hop_seeds(const HopSeedsOptions& options);
+nlohmann::json to_json(const HopSeedsResult& result);
+std::string hop_seeds_csv(const HopSeedsResult& result);
+void render_hop_seeds_figures(const HopSeedsResult& result, const std::string& stem);
+// summarize_hop_seeds, then the JSON (stdout when options.json is empty), CSV and figures.
+void run_hop_seeds(const HopSeedsOptions& options);
+
+}  // namespace posbias

@@ -1,0 +1,132 @@
+#include "experiments/seeds/seed_summary.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+
+#include "posbias/core/bounded_read.h"
+#include "posbias/core/json_number.h"
+
+namespace posbias {
+
+void result_error(const std::string& source, const std::string& what) {
+  throw std::runtime_error("'" + source + "': " + what);
+}
+
+nlohmann::json parse_result_json(const std::string& text, const std::string& source) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    result_error(source, "is not valid JSON");
+  }
+}
+
+nlohmann::json read_result_json(const std::string& path) {
+  return parse_result_json(read_bounded_file(path, kMaxSeedFileBytes, kMaxSeedFileName), path);
+}
+
+const nlohmann::json& result_field(const nlohmann::json& j, const std::string& key,
+                                   const std::string& source, const char* kind,
+                                   const std::string& parent) {
+  if (!j.is_object() || !j.contains(key)) {
+    result_error(source, "has no \"" + (parent.empty() ? key : parent + "." + key) +
+                             "\" (is it a `posbias " + kind + "` result?)");
+  }
+  return j.at(key);
+}
+
+double finite_number(const nlohmann::json& j, const std::string& source, const std::string& name) {
+  if (!j.is_number() || !std::isfinite(j.get<double>()))
+    result_error(source, name + " must be a finite number");
+  return j.get<double>();
+}
+
+double optional_number(const nlohmann::json& j, const char* key, const std::string& source,
+                       const std::string& name) {
+  if (!j.is_object() || !j.contains(key) || j.at(key).is_null())
+    return std::numeric_limits<double>::quiet_NaN();
+  return finite_number(j.at(key), source, name);
+}
+
+std::int64_t bounded_integer(const nlohmann::json& j, const std::string& source,
+                             const std::string& name, std::int64_t low, std::int64_t high) {
+  if (!j.is_number_integer() || j.get<std::int64_t>() < low || j.get<std::int64_t>() > high)
+    result_error(source, fmt::format("{} must be an integer in {}..{}", name, low, high));
+  return j.get<std::int64_t>();
+}
+
+std::vector<double> number_row(const nlohmann::json& j, const std::string& source,
+                               const std::string& name, std::size_t size, bool positive) {
+  if (!j.is_array() || j.size() != size)
+    result_error(source, fmt::format("{} must be an array of {} numbers", name, size));
+  std::vector<double> out;
+  out.reserve(size);
+  for (const auto& v : j) {
+    const double x = finite_number(v, source, name + " entries");
+    if (positive && !(x > 0)) result_error(source, name + " must hold numbers > 0");
+    out.push_back(x);
+  }
+  return out;
+}
+
+std::string result_string(const nlohmann::json& j, const std::string& source,
+                          const std::string& name, std::size_t max_size) {
+  if (!j.is_string() || j.get_ref<const std::string&>().empty() ||
+      j.get_ref<const std::string&>().size() > max_size)
+    result_error(source, fmt::format("{} must be a string of 1..{} bytes", name, max_size));
+  return j.get<std::string>();
+}
+
+void require_distinct_files(const std::vector<std::string>& files) {
+  std::set<std::filesystem::path> seen;
+  for (const auto& f : files)
+    if (!seen.insert(std::filesystem::weakly_canonical(f)).second)
+      throw std::invalid_argument("'" + f + "' is given twice; each seed once");
+}
+
+SeedStatistic seed_statistic(std::vector<double> values) {
+  SeedStatistic s;
+  s.interval = seed_interval(values);
+  s.values = std::move(values);
+  return s;
+}
+
+nlohmann::json to_json(const SeedInterval& i) {
+  return {{"mean", number_or_null(i.mean)},
+          {"low", number_or_null(i.low)},
+          {"high", number_or_null(i.high)},
+          {"n", i.n}};
+}
+
+nlohmann::json to_json(const SeedStatistic& s) {
+  nlohmann::json j = to_json(s.interval);
+  j["values"] = nlohmann::json::array();
+  for (double v : s.values) j["values"].push_back(number_or_null(v));
+  return j;
+}
+
+Series band_series(const std::string& title, const std::vector<double>& x,
+                   const std::vector<SeedInterval>& y) {
+  Series s;
+  s.title = title;
+  s.style = "linespoints";
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(y[i].mean)) continue;
+    s.x.push_back(x[i]);
+    s.y.push_back(y[i].mean);
+    s.y_low.push_back(std::isfinite(y[i].low) ? y[i].low : y[i].mean);
+    s.y_high.push_back(std::isfinite(y[i].high) ? y[i].high : y[i].mean);
+  }
+  return s;
+}
+
+std::string format_interval(const SeedInterval& i) {
+  return fmt::format("{:.3f} [{:.3f}, {:.3f}]", i.mean, i.low, i.high);
+}
+
+}  // namespace posbias

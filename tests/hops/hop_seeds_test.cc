@@ -1,0 +1,534 @@
+// `posbias seeds` for hop runs: statistics over training seeds against hand computations on
+// synthetic summary, eval, heads and discrepancy files of 3 seeds (the t quantiles from their
+// closed forms for 1 and 2 degrees of freedom), the shipped example files, and bad input: each
+// a one-line error of the right type (std::invalid_argument: usage, exit 2; std::runtime_error:
+// a bad file, exit 1), never a crash.
+#include "experiments/hops/hop_seeds.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <numbers>
+
+#include "../cli_run.h"
+#include "experiments/text/seeds_command.h"
+
+namespace posbias {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Student's t 97.5% quantiles in closed form: df = 1, tan(0.475π); df = 2, (2p − 1)·√(2 /
+// (4p(1 − p))) at p = 0.975.
+const double kT1 = std::tan(0.475 * std::numbers::pi);
+const double kT2 = 0.95 * std::sqrt(2.0 / (4 * 0.975 * 0.025));
+
+// Mean and half width of the 95% interval of 3 values by hand.
+struct Hand {
+  double mean, half;
+};
+Hand hand3(double a, double b, double c) {
+  const double mean = (a + b + c) / 3;
+  const double var =
+      ((a - mean) * (a - mean) + (b - mean) * (b - mean) + (c - mean) * (c - mean)) / 2;
+  return {mean, kT2 * std::sqrt(var / 3)};
+}
+
+void expect_interval(const SeedStatistic& s, Hand h, const std::string& what) {
+  EXPECT_NEAR(s.interval.mean, h.mean, 1e-12) << what;
+  EXPECT_NEAR(s.interval.low, h.mean - h.half, 1e-9) << what;
+  EXPECT_NEAR(s.interval.high, h.mean + h.half, 1e-9) << what;
+}
+
+json summary_file(const std::string& task, int seed, json crossing_90, json crossing_99,
+                  json final_accuracy) {
+  return {{"task", task},
+          {"steps", 3000},
+          {"config", {{"seed", seed}, {"task", task}}},
+          {"metrics",
+           {{"crossing_0.9", crossing_90},
+            {"crossing_0.99", crossing_99},
+            {"final", final_accuracy},
+            {"final_step", 3000}}}};
+}
+
+// An eval of a Number model at lengths 17 and 64 (and 128 when `extra`): at each length hop 1
+// has the all-hops accuracy minus 0.05, hop 2 minus 0.1; chance 0.125 when `with_chance`.
+json eval_file(double a17, double a64, bool with_chance, bool extra = false) {
+  json j{{"task", "number"}, {"lengths", {17, 64}}};
+  auto row = [](double all) { return json{{"1", all - 0.05}, {"2", all - 0.1}, {"all", all}}; };
+  j["accuracy"] = {{"17", row(a17)}, {"64", row(a64)}};
+  j["controls"]["seen_jumps"]["accuracy"] = {{"17", row(a17 - 0.1)}, {"64", row(a64 + 0.2)}};
+  if (extra) j["accuracy"]["128"] = row(0.5);
+  if (with_chance) {
+    const json chance{{"1", 0.125}, {"2", 0.125}, {"all", 0.125}};
+    j["chance"] = {{"17", chance}, {"64", chance}, {"128", chance}};
+    j["controls"]["seen_jumps"]["chance"] = {{"17", chance}, {"64", chance}};
+  }
+  return j;
+}
+
+// A heads --run result of a 2-layer, 1-head model: at each step, layer 0 has positional
+// score `base + step / 1000` and the label from `labels0`; layer 1 is symbolic throughout.
+json heads_file(const std::vector<std::int64_t>& steps, double base,
+                const std::vector<std::string>& labels0) {
+  json j{{"task", "number"}, {"layer_index", "0-based"}, {"checkpoints", json::array()}};
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const double p = base + static_cast<double>(steps[i]) / 1000;
+    j["checkpoints"].push_back({{"step", steps[i]},
+                                {"file", "x"},
+                                {"heads",
+                                 {{{"layer", 0},
+                                   {"head", 0},
+                                   {"positional", p},
+                                   {"symbolic", 1 - p},
+                                   {"label", labels0[i]}},
+                                  {{"layer", 1},
+                                   {"head", 0},
+                                   {"positional", 0.01},
+                                   {"symbolic", 0.99},
+                                   {"label", "symbolic"},
+                                   {"positional_ci", {0.0, 0.02}}}}}});
+  }
+  return j;
+}
+
+json gap_points(json g17, json g64) {
+  return json::array({{{"length", 17}, {"median", g17}, {"n", 100}},
+                      {{"length", 64}, {"median", g64}, {"n", 100}}});
+}
+
+// A discrepancy --run result: the auto rule's two heads (or one, when `same_head`).
+json discrepancy_file(int positional_layer, double gap, bool same_head, json exponent) {
+  json j{{"task", "number"},
+         {"variant", "standard"},
+         {"train_length", 17},
+         {"lengths", {17, 64}},
+         {"accuracy", {{"17", 1.0}, {"64", 0.2 + gap / 100}}},
+         {"discrepancy", json::array()}};
+  j["discrepancy"].push_back({{"layer", positional_layer},
+                              {"head", 0},
+                              {"kind", "positional"},
+                              {"label", "positional"},
+                              {"points", gap_points(gap, gap / 2)},
+                              {"correct_points", gap_points(gap + 1, nullptr)},
+                              {"exponent", {{"value", exponent}, {"ci", {nullptr, nullptr}}}}});
+  if (!same_head)
+    j["discrepancy"].push_back({{"layer", 11},
+                                {"head", 0},
+                                {"kind", "symbolic"},
+                                {"label", "symbolic"},
+                                {"points", gap_points(2 * gap, gap)}});
+  return j;
+}
+
+// Each test writes its files into a fresh folder of its own.
+struct HopSeedsTest : ::testing::Test {
+  fs::path dir;
+  void SetUp() override {
+    dir = posbias_test::scratch_path(
+        "posbias_hop_seeds", ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  }
+  std::vector<std::string> write3(const std::string& stem, const std::vector<json>& files) {
+    std::vector<std::string> out;
+    for (std::size_t s = 0; s < files.size(); ++s)
+      out.push_back(write(stem + std::to_string(s) + ".json", files[s].dump()));
+    return out;
+  }
+};
+
+TEST_F(HopSeedsTest, CrossingStepsWithNeverReachedSeeds) {
+  HopSeedsOptions o;
+  o.summary = write3("summary", {summary_file("number", 0, {{"1", 100}, {"2", 400}, {"all", 400}},
+                                              {{"1", 500}, {"2", nullptr}, {"all", nullptr}},
+                                              {{"1", 1.0}, {"2", 0.95}, {"all", 0.975}}),
+                                 summary_file("number", 1, {{"1", 200}, {"2", 500}, {"all", 500}},
+                                              {{"1", nullptr}, {"2", nullptr}, {"all", nullptr}},
+                                              {{"1", 1.0}, {"2", 0.93}, {"all", 0.965}}),
+                                 summary_file("number", 2, {{"1", 300}, {"2", 900}, {"all", 900}},
+                                              {{"1", 700}, {"2", nullptr}, {"all", nullptr}},
+                                              {{"1", 0.97}, {"2", 0.96}, {"all", 0.965}})});
+  const HopSeedsResult r = summarize_hop_seeds(o);
+  EXPECT_EQ(r.task, "number");
+  ASSERT_TRUE(r.training);
+  const HopTraining& t = *r.training;
+  ASSERT_EQ(t.hops, (std::vector<std::string>{"1", "2", "all"}));
+  expect_interval(t.crossing_90[0], {200, kT2 * 100 / std::sqrt(3.0)}, "crossing_0.9 hop 1");
+  expect_interval(t.crossing_90[1], hand3(400, 500, 900), "crossing_0.9 hop 2");
+  // Hop 1 at 0.99: seed 1 never crossed; the interval is over 500 and 700 (df = 1).
+  const SeedStatistic& c = t.crossing_99[0];
+  EXPECT_EQ(c.interval.n, 2);
+  EXPECT_TRUE(std::isnan(c.values[1]));
+  EXPECT_NEAR(c.interval.mean, 600, 1e-12);
+  EXPECT_NEAR(c.interval.high - 600, kT1 * std::sqrt(20000.0) / std::sqrt(2.0), 1e-6);
+  EXPECT_EQ(t.crossing_99[1].interval.n, 0);
+  expect_interval(t.final_accuracy[1], hand3(0.95, 0.93, 0.96), "final hop 2");
+  EXPECT_EQ(t.training_seeds[2], std::optional<std::int64_t>(2));
+
+  const json j = to_json(r);
+  EXPECT_EQ(j["training"]["crossing_0.99"]["1"]["values"], json::parse("[500, null, 700]"));
+  EXPECT_EQ(j["training"]["crossing_0.99"]["1"]["crossed"], 2);
+  EXPECT_EQ(j["training"]["crossing_0.99"]["all"]["crossed"], 0);
+  EXPECT_TRUE(j["training"]["crossing_0.99"]["all"]["mean"].is_null());
+  EXPECT_EQ(j["files"]["summary"], o.summary);
+  EXPECT_FALSE(j["files"].contains("eval"));
+  // Without an eval the CSV holds the crossing steps.
+  const std::string csv = hop_seeds_csv(r);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "threshold,hop,mean,low,high,crossed");
+  EXPECT_NE(csv.find("\n0.99,1,600,"), std::string::npos) << csv;
+}
+
+TEST_F(HopSeedsTest, EvalAccuracyAgainstChanceOverCommonLengths) {
+  HopSeedsOptions o;
+  // Seed 2 is an older file without chance levels, and has one more length.
+  o.eval = write3("eval", {eval_file(1.0, 0.10, true), eval_file(0.9, 0.20, true),
+                           eval_file(0.8, 0.15, false, true)});
+  const HopSeedsResult r = summarize_hop_seeds(o);
+  ASSERT_TRUE(r.eval);
+  const HopTable& t = r.eval->accuracy;
+  EXPECT_EQ(t.lengths, (std::vector<std::int64_t>{17, 64}));
+  EXPECT_EQ(t.hops, (std::vector<std::string>{"1", "2", "all"}));
+  expect_interval(t.cells[0][2].accuracy, hand3(1.0, 0.9, 0.8), "length 17, all");
+  expect_interval(t.cells[1][0].accuracy, hand3(0.05, 0.15, 0.1), "length 64, hop 1");
+  EXPECT_NEAR(t.cells[1][2].chance, 0.125, 1e-15);
+  // 17: low 0.9 − 0.248 > 0.125; 64: low 0.15 − 0.124 < 0.125.
+  EXPECT_EQ(t.cells[0][2].above_chance(), std::optional<bool>(true));
+  EXPECT_EQ(t.cells[1][2].above_chance(), std::optional<bool>(false));
+  ASSERT_EQ(r.eval->control, "seen_jumps");
+  expect_interval(r.eval->control_accuracy.cells[1][2].accuracy, hand3(0.3, 0.4, 0.35),
+                  "seen_jumps at 64");
+  EXPECT_TRUE(r.eval->decoy_rate.empty());
+
+  const json j = to_json(r);
+  EXPECT_EQ(j["eval"]["accuracy"]["17"]["all"]["above_chance"], true);
+  EXPECT_EQ(j["eval"]["control"]["name"], "seen_jumps");
+  EXPECT_FALSE(j["eval"]["accuracy"].contains("128"));
+  const std::string csv = hop_seeds_csv(r);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "length,hop,mean,low,high,chance");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);  // header, 2 lengths × 3 hops
+  EXPECT_NE(csv.find("\n17,all,0.9,"), std::string::npos) << csv;
+
+  // No file with chance: no chance and no above_chance.
+  o.eval = write3("old", {eval_file(1.0, 0.1, false), eval_file(0.9, 0.2, false)});
+  const json old = to_json(summarize_hop_seeds(o));
+  EXPECT_FALSE(old["eval"]["accuracy"]["17"]["all"].contains("chance"));
+  EXPECT_FALSE(old["eval"]["accuracy"]["17"]["all"].contains("above_chance"));
+}
+
+TEST_F(HopSeedsTest, LetterDecoyRate) {
+  auto letter = [](double rate) {
+    const json row{{"1", 0.5}, {"all", 0.5}};
+    return json{{"task", "letter"},
+                {"accuracy", {{"17", row}}},
+                {"controls",
+                 {{"decoy",
+                   {{"accuracy", {{"17", row}}},
+                    {"chance", {{"17", row}}},
+                    {"decoy_rate", {{"17", rate}}}}}}}};
+  };
+  HopSeedsOptions o;
+  o.eval = write3("letter", {letter(0.1), letter(0.2), letter(0.6)});
+  const HopSeedsResult r = summarize_hop_seeds(o);
+  EXPECT_EQ(r.task, "letter");
+  ASSERT_EQ(r.eval->control, "decoy");
+  ASSERT_EQ(r.eval->decoy_rate.size(), 1u);
+  expect_interval(r.eval->decoy_rate[0], hand3(0.1, 0.2, 0.6), "decoy rate");
+  // Equal accuracy and chance in every seed: zero width, low end not above chance.
+  EXPECT_EQ(r.eval->control_accuracy.cells[0][0].above_chance(), std::optional<bool>(false));
+}
+
+TEST_F(HopSeedsTest, SettledStepOnHandcraftedLabels) {
+  const std::vector<std::int64_t> steps{0, 10, 20, 30, 40};
+  EXPECT_EQ(settled_step(steps, {"mixed", "positional", "mixed", "positional", "positional"}), 30);
+  EXPECT_EQ(settled_step(steps, {"a", "a", "a", "a", "a"}), 0);
+  EXPECT_EQ(settled_step(steps, {"a", "a", "a", "a", "b"}), 40);
+  EXPECT_EQ(settled_step({7}, {"a"}), 7);
+  EXPECT_THROW(settled_step(steps, {"a"}), std::invalid_argument);
+}
+
+TEST_F(HopSeedsTest, HeadScoresLabelsAndSettledSteps) {
+  HopSeedsOptions o;
+  // Seed 1 has an extra checkpoint at 150: the common steps are 100, 200, 300.
+  o.heads =
+      write3("heads",
+             {heads_file({100, 200, 300}, 0.1, {"mixed", "positional", "positional"}),
+              heads_file({100, 150, 200, 300}, 0.2, {"positional", "mixed", "mixed", "positional"}),
+              heads_file({100, 200, 300}, 0.3, {"positional", "positional", "positional"})});
+  const HopSeedsResult r = summarize_hop_seeds(o);
+  ASSERT_TRUE(r.heads);
+  const HopHeadsSummary& h = *r.heads;
+  EXPECT_EQ(h.heads, (std::vector<std::string>{"L0.h0", "L1.h0"}));
+  EXPECT_EQ(h.steps, (std::vector<std::int64_t>{100, 200, 300}));
+  // Step 200, layer 0: 0.1 + 0.2, 0.2 + 0.2, 0.3 + 0.2.
+  expect_interval(h.positional[1][0], hand3(0.3, 0.4, 0.5), "positional L0 at 200");
+  expect_interval(h.symbolic[1][0], hand3(0.7, 0.6, 0.5), "symbolic L0 at 200");
+  EXPECT_EQ(h.labels[0], (std::vector<std::string>{"positional", "positional", "positional"}));
+  // Settled: seed 0 at 200; seed 1 at 300 (mixed at 200); seed 2 at 100.
+  EXPECT_EQ(h.settled_step[0].values, (std::vector<double>{200, 300, 100}));
+  expect_interval(h.settled_step[0], hand3(200, 300, 100), "settled L0");
+  EXPECT_EQ(h.settled_step[1].values, (std::vector<double>{100, 100, 100}));
+  const json j = to_json(r);
+  EXPECT_EQ(j["heads"]["last_step"], 300);
+  EXPECT_EQ(j["heads"]["settled_step"]["L0.h0"]["values"], json::parse("[200, 300, 100]"));
+  EXPECT_NEAR(j["heads"]["steps"][0]["positional"]["L1.h0"]["mean"].get<double>(), 0.01, 1e-15);
+}
+
+TEST_F(HopSeedsTest, DiscrepancyRolesGapsAndExponents) {
+  HopSeedsOptions o;
+  // Seed 2's auto rule picked one head for both roles: the file lists it once.
+  o.discrepancy =
+      write3("disc", {discrepancy_file(1, 4.0, false, -1.0), discrepancy_file(2, 6.0, false, -2.0),
+                      discrepancy_file(1, 8.0, true, nullptr)});
+  const HopSeedsResult r = summarize_hop_seeds(o);
+  ASSERT_TRUE(r.discrepancy);
+  const HopDiscrepancySummary& d = *r.discrepancy;
+  EXPECT_EQ(d.variant, "standard");
+  EXPECT_EQ(d.train_length, 17);
+  EXPECT_EQ(d.lengths, (std::vector<std::int64_t>{17, 64}));
+  expect_interval(d.accuracy[1], hand3(0.24, 0.26, 0.28), "accuracy at 64");
+  ASSERT_EQ(d.roles.size(), 2u);
+  const HopRoleGaps& p = d.roles[0];
+  EXPECT_EQ(p.role, "positional");
+  EXPECT_EQ(p.heads, (std::vector<std::string>{"L1.h0", "L2.h0", "L1.h0"}));
+  expect_interval(p.median_gap[0], hand3(4, 6, 8), "positional gap at 17");
+  expect_interval(p.median_gap[1], hand3(2, 3, 4), "positional gap at 64");
+  ASSERT_TRUE(p.has_correct);
+  expect_interval(p.correct_median_gap[0], hand3(5, 7, 9), "correct gap at 17");
+  EXPECT_EQ(p.correct_median_gap[1].interval.n, 0);  // every median null
+  // The exponent: −1, −2 and null: mean −1.5 over two seeds.
+  EXPECT_EQ(p.exponent.interval.n, 2);
+  EXPECT_NEAR(p.exponent.interval.mean, -1.5, 1e-12);
+  EXPECT_NEAR(p.exponent.interval.high + 1.5, kT1 * std::sqrt(0.5) / std::sqrt(2.0), 1e-9);
+  const HopRoleGaps& s = d.roles[1];
+  EXPECT_EQ(s.role, "symbolic");
+  EXPECT_EQ(s.heads, (std::vector<std::string>{"L11.h0", "L11.h0", "L1.h0"}));
+  // Seed 2's symbolic role is its one head: gap 8 at 17, and that head's correct-only gaps.
+  expect_interval(s.median_gap[0], hand3(8, 12, 8), "symbolic gap at 17");
+  EXPECT_TRUE(s.has_correct);
+  EXPECT_EQ(s.correct_median_gap[0].interval.n, 1);
+  EXPECT_EQ(s.exponent.interval.n, 0);
+  const json j = to_json(r);
+  EXPECT_EQ(j["discrepancy"]["roles"]["symbolic"]["correct_median_gap"]["17"]["values"],
+            json::parse("[null, null, 9.0]"));
+  EXPECT_EQ(j["discrepancy"]["roles"]["positional"]["exponent"]["n"], 2);
+}
+
+// The example files under docs/data (written before chance levels, exponents and variants
+// were logged) read as two seeds with identical values: zero-width intervals.
+TEST_F(HopSeedsTest, ReadsTheShippedExampleFiles) {
+  const fs::path data = fs::path(POSBIAS_SOURCE_DIR) / "docs" / "data";
+  auto twice = [&](const fs::path& file, const std::string& stem) {
+    std::vector<std::string> out;
+    for (const char* s : {"0", "1"}) {
+      fs::copy_file(file, dir / (stem + s + ".json"));
+      out.push_back((dir / (stem + s + ".json")).string());
+    }
+    return out;
+  };
+  HopSeedsOptions o;
+  o.summary = twice(data / "hops" / "number_summary.json", "summary");
+  o.eval = twice(data / "hops" / "number_eval.json", "eval");
+  o.heads = twice(data / "mech" / "number_heads.json", "heads");
+  o.discrepancy = twice(data / "mech" / "number_discrepancy.json", "disc");
+  const json j = to_json(summarize_hop_seeds(o));
+  EXPECT_EQ(j["seeds"], 2);
+  EXPECT_EQ(j["training"]["crossing_0.9"]["all"]["mean"], 800.0);
+  EXPECT_EQ(j["training"]["crossing_0.9"]["all"]["low"], 800.0);
+  EXPECT_EQ(j["eval"]["accuracy"]["32"]["2"]["mean"], 0.29);
+  EXPECT_FALSE(j["eval"]["accuracy"]["32"]["2"].contains("chance"));
+  EXPECT_EQ(j["heads"]["last_step"], 3000);
+  EXPECT_EQ(j["heads"]["labels"]["L1.h0"], json::parse(R"(["positional", "positional"])"));
+  EXPECT_EQ(j["discrepancy"]["roles"]["positional"]["heads"], json::parse(R"(["L1.h0", "L1.h0"])"));
+  EXPECT_EQ(j["discrepancy"]["variant"], "standard");
+  EXPECT_TRUE(j["discrepancy"]["train_length"].is_null());
+}
+
+// The error of `f`: its type, and one line that holds every part of `needles`.
+template <typename Error>
+void expect_one_line(const std::function<void()>& f, const std::vector<std::string>& needles) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; wanted one with " << needles.front();
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    for (const std::string& n : needles) EXPECT_NE(what.find(n), std::string::npos) << what;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "wrong error type: " << e.what();
+  }
+}
+
+TEST_F(HopSeedsTest, BadInputIsOneLineError) {
+  using Usage = std::invalid_argument;
+  using Bad = std::runtime_error;
+  const auto summaries =
+      write3("summary", {summary_file("number", 0, {{"all", 1}}, {{"all", 2}}, {{"all", 1.0}}),
+                         summary_file("number", 1, {{"all", 1}}, {{"all", 2}}, {{"all", 1.0}}),
+                         summary_file("number", 2, {{"all", 1}}, {{"all", 2}}, {{"all", 1.0}})});
+  const auto evals = write3("eval", {eval_file(1, 0.5, true), eval_file(1, 0.5, true)});
+  // The summary of these files (summary, eval, heads, discrepancy), to run later.
+  auto run = [](std::vector<std::string> summary, std::vector<std::string> eval = {},
+                std::vector<std::string> heads = {}, std::vector<std::string> discrepancy = {}) {
+    HopSeedsOptions o;
+    o.summary = std::move(summary);
+    o.eval = std::move(eval);
+    o.heads = std::move(heads);
+    o.discrepancy = std::move(discrepancy);
+    return [o] { summarize_hop_seeds(o); };
+  };
+  // Usage: counts, too few seeds, nothing given, a file twice, hop options with birth files.
+  expect_one_line<Usage>(run(summaries, evals), {"--eval has 2 files but --summary has 3"});
+  expect_one_line<Usage>(run({}, {evals[0]}), {"2..1024", "--eval", "got 1"});
+  expect_one_line<Usage>(run({}), {"at least one of --summary"});
+  expect_one_line<Usage>(run({}, {evals[0], evals[0]}), {"given twice"});
+  // `posbias seeds` with neither birth files nor hop files.
+  expect_one_line<Usage>([] { run_seeds(SeedsOptions{}); }, {"birth --run", "--discrepancy"});
+  SeedsOptions text;
+  text.birth = {evals[0], evals[1]};
+  text.heads = {evals[0], evals[1]};
+  expect_one_line<Usage>([&] { summarize_seeds(text); }, {"without birth files"});
+
+  // Mixed tasks: the file is named.
+  json letter = summary_file("letter", 1, {{"all", 1}}, {{"all", 2}}, {{"all", 1.0}});
+  const std::string l = write("letter.json", letter.dump());
+  expect_one_line<Bad>(run({summaries[0], l}), {l, "letter", "one task"});
+  // Across kinds too: number summaries, a letter eval.
+  json letter_eval = eval_file(1, 0.5, true);
+  letter_eval["task"] = "letter";
+  letter_eval["controls"] = {{"decoy", {{"accuracy", letter_eval["accuracy"]}}}};
+  const std::string le = write("letter_eval.json", letter_eval.dump());
+  expect_one_line<Bad>(run({summaries[0], summaries[1]}, {evals[0], le}), {le, "one task"});
+  // A missing field, named with where it sits.
+  json no_final = summary_file("number", 1, {{"all", 1}}, {{"all", 2}}, {{"all", 1.0}});
+  no_final["metrics"].erase("final");
+  const std::string nf = write("no_final.json", no_final.dump());
+  expect_one_line<Bad>(run({summaries[0], nf}), {nf, "\"metrics.final\""});
+  // A bad value: a crossing that is neither a step nor null; an accuracy above 1.
+  json bad_step = summary_file("number", 1, {{"all", "soon"}}, {{"all", 2}}, {{"all", 1.0}});
+  const std::string bs = write("bad_step.json", bad_step.dump());
+  expect_one_line<Bad>(run({summaries[0], bs}), {bs, "metrics.crossing_0.9.all"});
+  json high = eval_file(1, 0.5, true);
+  high["accuracy"]["17"]["1"] = 1.5;
+  const std::string hi = write("high.json", high.dump());
+  expect_one_line<Bad>(run({}, {evals[0], hi}), {hi, "accuracy.17.1", "0..1"});
+  // Not JSON; a file that does not exist.
+  const std::string nj = write("not.json", "{\"task\": \"number\", ");
+  expect_one_line<Bad>(run({}, {evals[0], nj}), {nj, "not valid JSON"});
+  expect_one_line<Bad>(run({}, {evals[0], (dir / "missing.json").string()}), {"missing.json"});
+  // A text birth --run result given as an eval, and a text eval.
+  const std::string birth = write(
+      "birth.json",
+      json{{"target", "hidden"}, {"length", 10}, {"query", 10}, {"checkpoints", json::array()}}
+          .dump());
+  expect_one_line<Bad>(run({}, {evals[0], birth}), {birth, "no \"task\"", "eval --run"});
+  const std::string text_eval =
+      write("text_eval.json", json{{"task", "text"}, {"bits_per_byte", 2.0}}.dump());
+  expect_one_line<Bad>(run({}, {evals[0], text_eval}), {text_eval, "not a hop task"});
+  // Heads files of different models; discrepancy files of different variants.
+  const std::string h0 = write("h0.json", heads_file({100}, 0.1, {"mixed"}).dump());
+  json three_layers = heads_file({100}, 0.1, {"mixed"});
+  three_layers["checkpoints"][0]["heads"].push_back(three_layers["checkpoints"][0]["heads"][1]);
+  three_layers["checkpoints"][0]["heads"][2]["layer"] = 2;
+  const std::string h1 = write("h1.json", three_layers.dump());
+  expect_one_line<Bad>(run({}, {}, {h0, h1}), {h1, "other heads"});
+  json control = discrepancy_file(1, 4.0, false, -1.0);
+  control["variant"] = "seen_jumps";
+  const std::string d0 = write("d0.json", discrepancy_file(1, 4.0, false, -1.0).dump());
+  const std::string d1 = write("d1.json", control.dump());
+  expect_one_line<Bad>(run({}, {}, {}, {d0, d1}), {d1, "seen_jumps", "--variant"});
+}
+
+// Every node of every kind of file replaced by a value of another type, or removed: the
+// summary either accepts it (an optional field) or refuses it with std::runtime_error, never
+// another exception or a crash.
+TEST_F(HopSeedsTest, NoCrashOnMutatedFiles) {
+  const std::vector<std::pair<std::string, json>> kinds = {
+      {"summary", summary_file("number", 0, {{"1", 1}, {"all", nullptr}}, {{"all", 2}},
+                               {{"1", 1.0}, {"all", 1.0}})},
+      {"eval", eval_file(1.0, 0.5, true)},
+      {"heads", heads_file({100, 200}, 0.1, {"mixed", "positional"})},
+      {"discrepancy", discrepancy_file(1, 4.0, false, -1.0)}};
+  int refused = 0, tried = 0;
+  for (const auto& [kind, good] : kinds) {
+    const std::string ok = write(kind + "_ok.json", good.dump());
+    std::vector<json> mutants;
+    const json flat = good.flatten();
+    for (const auto& [pointer, value] : flat.items()) {
+      const json::json_pointer p(pointer);
+      for (const json& other : {json("x"), json(nullptr), json(-1), json::array(), json(1e300)}) {
+        json m = good;
+        m[p] = other;
+        mutants.push_back(m);
+      }
+      json removed = good;
+      json& parent = removed[p.parent_pointer()];
+      if (parent.is_array())
+        parent.erase(std::stoul(p.back()));
+      else
+        parent.erase(p.back());
+      mutants.push_back(removed);
+    }
+    for (const json& m : mutants) {
+      const std::string bad = write(kind + "_bad.json", m.dump());
+      HopSeedsOptions o;
+      std::vector<std::string>& files = kind == "summary" ? o.summary
+                                        : kind == "eval"  ? o.eval
+                                        : kind == "heads" ? o.heads
+                                                          : o.discrepancy;
+      files = {ok, bad};
+      ++tried;
+      try {
+        const HopSeedsResult r = summarize_hop_seeds(o);
+        to_json(r).dump();
+        hop_seeds_csv(r);
+      } catch (const std::runtime_error& e) {
+        ++refused;
+        EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << kind << " " << m.dump() << ": " << e.what();
+      }
+    }
+  }
+  // Most mutations break a required field.
+  EXPECT_GT(refused, tried / 2) << refused << " of " << tried;
+}
+
+TEST_F(HopSeedsTest, WritesJsonCsvAndFigures) {
+  HopSeedsOptions o;
+  o.eval = write3(
+      "eval", {eval_file(1.0, 0.1, true), eval_file(0.9, 0.2, true), eval_file(0.8, 0.15, true)});
+  o.heads = write3("heads", {heads_file({100, 200}, 0.1, {"mixed", "positional"}),
+                             heads_file({100, 200}, 0.2, {"mixed", "positional"}),
+                             heads_file({100, 200}, 0.3, {"positional", "positional"})});
+  o.discrepancy =
+      write3("disc", {discrepancy_file(1, 4.0, false, -1.0), discrepancy_file(1, 6.0, false, -2.0),
+                      discrepancy_file(1, 8.0, false, -1.5)});
+  o.json = (dir / "s.json").string();
+  o.csv = (dir / "s.csv").string();
+  o.plot = (dir / "s").string();
+  run_hop_seeds(o);
+  std::ifstream in(o.json);
+  const json j = json::parse(in);
+  EXPECT_EQ(j["seeds"], 3);
+  EXPECT_EQ(j["task"], "number");
+  for (const char* f : {"s.csv", "s_eval.svg", "s_eval.png", "s_eval.gp", "s_heads.svg",
+                        "s_heads.png", "s_discrepancy.svg", "s_discrepancy.png"})
+    EXPECT_TRUE(fs::exists(dir / f)) << f;
+  // Without an eval or a summary there is no table for --csv.
+  o.eval.clear();
+  expect_one_line<std::invalid_argument>([&] { run_hop_seeds(o); }, {"--csv"});
+}
+
+}  // namespace
+}  // namespace posbias
