@@ -570,7 +570,7 @@ void run_hop_seeds(const HopSeedsOptions& o) {
     const auto all = std::find(t.hops.begin(), t.hops.end(), "all") - t.hops.begin();
     if (all < std::ssize(t.hops))
       line += fmt::format("; all hops reach 0.9 at step {} ({} of {} seeds)",
-                          format_interval(t.crossing_90[static_cast<std::size_t>(all)].interval),
+                          format_interval(t.crossing_90[static_cast<std::size_t>(all)].interval, 0),
                           t.crossing_90[static_cast<std::size_t>(all)].interval.n, r.seeds);
   }
   if (r.eval && !r.eval->accuracy.lengths.empty()) {

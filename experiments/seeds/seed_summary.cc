@@ -125,8 +125,9 @@ Series band_series(const std::string& title, const std::vector<double>& x,
   return s;
 }
 
-std::string format_interval(const SeedInterval& i) {
-  return fmt::format("{:.3f} [{:.3f}, {:.3f}]", i.mean, i.low, i.high);
+std::string format_interval(const SeedInterval& i, int decimals) {
+  return fmt::format("{:.{}f} [{:.{}f}, {:.{}f}]", i.mean, decimals, i.low, decimals, i.high,
+                     decimals);
 }
 
 }  // namespace posbias

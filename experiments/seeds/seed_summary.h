@@ -62,7 +62,7 @@ nlohmann::json to_json(const SeedStatistic& statistic);
 // points whose mean is not finite are left out.
 Series band_series(const std::string& title, const std::vector<double>& x,
                    const std::vector<SeedInterval>& y);
-// "mean [low, high]" with three decimals.
-std::string format_interval(const SeedInterval& interval);
+// "mean [low, high]" with `decimals` decimals.
+std::string format_interval(const SeedInterval& interval, int decimals = 3);
 
 }  // namespace posbias
