@@ -1,0 +1,48 @@
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
+set output "number-seeds_discrepancy.svg"
+reset
+set title "number task, standard inputs: key-head gap against length (3 training seeds, 95% t band)"
+set xlabel "input length (tokens, log scale)"
+set ylabel "median top − second attention logit at the query"
+set key top right box opaque
+set grid
+set logscale x
+set format x "10^{%L}"
+set ytics nomirror
+set y2tics
+set y2label "accuracy"
+set y2range [0.000000:1.020000]
+$p0s0 << EOD
+17 4.938556182 4.394507078 5.482605286
+32 0.9572705825 0.5520264144 1.362514751
+64 0.847658813 0.7739683608 0.9213492652
+128 0.7691490129 0.3250920996 1.213205926
+256 0.574394385 0.1877282592 0.9610605108
+512 0.4948703448 0.3230528586 0.666687831
+850 0.4500959242 0.2795187712 0.6206730773
+EOD
+$p0s1 << EOD
+17 0.5211612384 0.2017822684 0.8405402083
+32 0.5184212526 0.2605839475 0.7762585577
+64 0.4423063596 0.4339505222 0.450662197
+128 0.3493418694 0.2044065457 0.494277193
+256 0.2128574053 0.1137770642 0.3119377465
+512 0.1565378507 0.1020214047 0.2110542967
+850 0.1616889636 0.142385026 0.1809929012
+EOD
+$p0s2 << EOD
+17 1 1 1
+32 0.23 0.2051586229 0.2548413771
+64 0.1566666667 0.06942661732 0.243906716
+128 0.09333333333 0.0646489818 0.1220176849
+256 0.11 -0.003837491008 0.223837491
+512 0.07666666667 0.01415057187 0.1391827615
+850 0.05666666667 0.01872083633 0.094612497
+EOD
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "most positional head", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "most symbolic head", \
+     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
+     $p0s2 using 1:2 axes x1y2 with lines dt 2 lw 1 lc 3 title "accuracy"
+unset output
