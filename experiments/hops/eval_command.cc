@@ -133,7 +133,8 @@ Figure eval_figure(const EvalResult& r) {
   }
   p.series.push_back(std::move(chance));
   if (r.has_control) {
-    add(r.control_accuracy, 0, "all hops, " + std::string(variant_name(r.control)) + " control", 3);
+    add(r.control_accuracy, 0,
+        "all hops, " + plain_text(std::string(variant_name(r.control))) + " control", 3);
   }
   Figure f;
   f.panels = {p};

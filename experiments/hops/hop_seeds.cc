@@ -493,7 +493,7 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     const HopTable& c = e.control_accuracy;
     const auto control_all = std::find(c.hops.begin(), c.hops.end(), "all") - c.hops.begin();
     if (!e.control.empty() && control_all < std::ssize(c.hops)) {
-      Series s = band_series("all hops, " + e.control + " control", as_x(c.lengths),
+      Series s = band_series("all hops, " + plain_text(e.control) + " control", as_x(c.lengths),
                              column(c, static_cast<std::size_t>(control_all)));
       s.line_width = 3;
       p.series.push_back(std::move(s));
@@ -532,8 +532,8 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
   if (r.discrepancy) {
     const HopDiscrepancySummary& d = *r.discrepancy;
     Panel p;
-    p.title =
-        r.task + " task, " + d.variant + " inputs: key-head gap against length (" + seeds + ")";
+    p.title = r.task + " task, " + plain_text(d.variant) +
+              " inputs: key-head gap against length (" + seeds + ")";
     p.xlabel = "input length (tokens, log scale)";
     p.ylabel = "median top − second attention logit at the query";
     p.log_x = true;

@@ -27,6 +27,20 @@ std::string quote(const std::string& s) {
   return out + "\"";
 }
 
+}  // namespace
+
+std::string plain_text(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '_' || c == '^' || c == '{' || c == '}' || c == '@' || c == '&' || c == '~')
+      out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+namespace {
+
 // "[lo:hi]" with "*" for an open end.
 std::string range(double lo, double hi) {
   auto end = [](double v) { return std::isnan(v) ? std::string("*") : std::to_string(v); };

@@ -45,6 +45,27 @@ TEST(Plot, WritesSvgPngAndScript) {
   std::filesystem::remove_all(dir);
 }
 
+// A variant's name in a legend prints as typed: without plain_text, gnuplot's enhanced mode
+// makes the j of seen_jumps a subscript and the SVG never holds the string.
+TEST(Plot, PlainTextKeepsUnderscores) {
+  EXPECT_EQ(plain_text("seen_jumps"), "seen\\_jumps");
+  EXPECT_EQ(plain_text("a^b{c}"), "a\\^b\\{c\\}");
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_plain_" + std::to_string(::getpid()));
+  Figure f;
+  Panel p;
+  p.title = "control";
+  Series s;
+  s.title = "all hops, " + plain_text("seen_jumps") + " control";
+  s.x = {1, 2, 3};
+  s.y = {0.1, 0.2, 0.3};
+  p.series = {s};
+  f.panels = {p};
+  render_figure(f, dir / "fig");
+  EXPECT_NE(slurp(dir / "fig.svg").find("seen_jumps control"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Plot, RejectsEmptyFigures) {
   EXPECT_THROW(render_figure(Figure{}, "/tmp/x"), std::runtime_error);
   Figure f;

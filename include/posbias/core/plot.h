@@ -58,6 +58,11 @@ struct Figure {
 // replaced. Throws std::runtime_error if gnuplot is missing or fails.
 void render_figure(const Figure& figure, std::filesystem::path stem);
 
+// Text that gnuplot's enhanced mode prints as given: "seen_jumps" would otherwise subscript
+// the j. Titles and labels may use the markup on purpose (‖∂y_q/∂x_j‖), so callers pass names
+// of things, such as a variant's, through this.
+std::string plain_text(const std::string& text);
+
 // Indices (0-based) that keep a long curve's shape in at most ~max_points points: dense at
 // both ends, spread evenly in between.
 std::vector<std::size_t> thin_indices(std::size_t n, std::size_t max_points = 1500);
