@@ -1,7 +1,7 @@
 set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
 set output "number-seeds-control_discrepancy.svg"
 reset
-set title "number task, seen_jumps inputs: key-head gap against length (3 training seeds, 95% t band)"
+set title "number task, seen\\_jumps inputs: key-head gap against length (3 training seeds, 95% t band)"
 set xlabel "input length (tokens, log scale)"
 set ylabel "median top − second attention logit at the query"
 set key top right box opaque
