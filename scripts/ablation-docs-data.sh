@@ -6,49 +6,79 @@
 # 1e5, 1e6; the default is 1e4) plan. The default point itself is the seed sweep of
 # scripts/hops-docs-data.sh. For each run, into docs/data/hops/ablation/NAME-seedS-*: its
 # summary.json and `eval` at 17, 64, 256 and 850 tokens (with chance levels). Runs go seed by
-# seed (every configuration's seed 0 first), Letter before Number. Once a configuration has
-# all three seeds, `posbias seeds` summarizes it with intervals over seeds. The script is
-# incremental: a run whose files exist is skipped and a run left by a killed script resumes;
-# `--max-runs N` stops after N runs trained.
-# Usage: scripts/ablation-docs-data.sh [path/to/posbias] [--max-runs N]
+# seed (every configuration's seed 0 first); within a seed the headline's contrasts come
+# first (every dim rotary, then none, then the largest base), Letter before Number. Once a
+# configuration has all three seeds, `posbias seeds` summarizes it with intervals over seeds.
+# The script is incremental: a run whose files exist is skipped and a run left by a killed
+# script resumes. `--max-runs N` stops after N runs started; `--jobs N` runs N at once, each
+# on one thread unless OMP_NUM_THREADS says otherwise.
+# Usage: scripts/ablation-docs-data.sh [path/to/posbias] [--max-runs N] [--jobs N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-posbias=${1:-build/posbias}
-max_runs=${3:-1000000}
-[[ ${2:-} == --max-runs ]] || max_runs=1000000
+posbias=build/posbias
+[[ $# -gt 0 && $1 != --* ]] && { posbias=$1; shift; }
+max_runs=1000000
+jobs=1
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --max-runs) max_runs=${2:?--max-runs needs a number}; shift 2 ;;
+    --jobs) jobs=${2:?--jobs needs a number}; shift 2 ;;
+    *) echo "ablation-docs-data.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[[ $max_runs =~ ^[0-9]+$ && $jobs =~ ^[1-9][0-9]*$ ]] ||
+  { echo "ablation-docs-data.sh: --max-runs and --jobs take whole numbers (jobs >= 1)" >&2; exit 2; }
+((jobs == 1)) || export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 data=docs/data/hops/ablation
+sweeps=${POSBIAS_ABLATION_SWEEPS:-out/sweeps}
 mkdir -p "$data"
 
-# Every run of both sweeps as "sweep index name seed directory", in the order they train.
+# Every run of both sweeps as "seed priority letter_first sweep index name dir".
+priority() {
+  case $1 in
+    rd128) echo 0 ;; rd0) echo 1 ;; theta1000000) echo 2 ;; rd64) echo 3 ;; rd32) echo 4 ;;
+    *) echo 5 ;;
+  esac
+}
 plans=""
 for factor in rotary theta; do
   grid=docs/data/hops/ablation-grid.json
   [[ $factor == theta ]] && grid=docs/data/hops/ablation-theta-grid.json
-  sweep=${POSBIAS_ABLATION_SWEEPS:-out/sweeps}/ablation-$factor
+  sweep=$sweeps/ablation-$factor
   "$posbias" sweep plan "$grid" --out "$sweep" >/dev/null
-  plans+=$(/usr/bin/python3 -c '
-import json, sys
-for run in json.load(open(sys.argv[1]))["runs"]:
-    v = run["values"]
-    config = ("rd" + v["--rotary-dim"]) if "--rotary-dim" in v else ("theta" + v["--rope-theta"])
-    letter_first = 0 if v["--task"] == "letter" else 1
-    print(v["--seed"], letter_first, run["index"], sys.argv[2], run["index"],
-          v["--task"] + "-" + config, v["--seed"], run["dir"])' "$sweep/manifest.json" "$sweep")
-  plans+=$'\n'
+  "$posbias" sweep status "$sweep" --json "$sweep/status.json" >/dev/null
+  while read -r index state dir task seed rotary theta; do
+    config=rd$rotary
+    [[ $rotary == - ]] && config=theta$theta
+    letter_first=1
+    [[ $task == letter ]] && letter_first=0
+    plans+="$seed $(priority "$config") $letter_first $sweep $index $task-$config $dir"$'\n'
+  done < <(/usr/bin/python3 scripts/sweep-runs.py "$sweep/status.json" \
+    --task --seed --rotary-dim --rope-theta)
 done
-runs=$(sort -n -k1,1 -k2,2 -k3,3 <<<"$plans" | cut -d' ' -f4-)
+runs=$(sort -n -k1,1 -k2,2 -k3,3 <<<"$plans" | cut -d' ' -f1,4-)
 
-trained=0
-while read -r sweep index name seed dir; do
-  [[ -n $sweep ]] || continue
-  [[ -f $data/$name-seed$seed-eval.json ]] && continue
-  ((trained < max_runs)) || break
+# One run: train (or resume, or skip when done), then its files.
+run_one() {
+  local sweep=$1 index=$2 name=$3 seed=$4 dir=$5
   "$posbias" sweep run "$sweep" --index "$index"
-  trained=$((trained + 1))
   cp "$dir/train/summary.json" "$data/$name-seed$seed-summary.json"
   "$posbias" eval --run "$dir/train" --lengths 17,64,256,850 \
     --json "$data/$name-seed$seed-eval.json"
+}
+
+started=0
+failed=0
+while read -r seed sweep index name dir; do
+  [[ -n $sweep ]] || continue
+  [[ -f $data/$name-seed$seed-eval.json ]] && continue
+  ((started < max_runs)) || break
+  while (($(jobs -rp | wc -l) >= jobs)); do wait -n || failed=$((failed + 1)); done
+  echo "ablation-docs-data.sh: $name seed $seed (run $index of $sweep)" >&2
+  run_one "$sweep" "$index" "$name" "$seed" "$dir" </dev/null &
+  started=$((started + 1))
 done <<<"$runs"
+while (($(jobs -rp | wc -l) > 0)); do wait -n || failed=$((failed + 1)); done
 
 # Each configuration with all three seeds: the summary over seeds.
 for summary in "$data"/*-seed0-summary.json; do
@@ -59,3 +89,4 @@ for summary in "$data"/*-seed0-summary.json; do
   "$posbias" seeds --summary "${files[@]/%/-summary.json}" --eval "${files[@]/%/-eval.json}" \
     --json "$data/$name-seeds.json" --csv "$data/$name-seeds.csv"
 done
+((failed == 0)) || { echo "ablation-docs-data.sh: $failed runs failed" >&2; exit 1; }

@@ -6,9 +6,9 @@
 # its metrics.jsonl and summary.json, `eval` at 17–850 tokens (with chance levels), `heads` on
 # every checkpoint, and `discrepancy --run` (auto key heads) on the standard inputs and on the
 # task's control variant (Number: seen_jumps, Letter: decoy). Once a task has all three seeds,
-# `posbias seeds` summarizes them with intervals over seeds. The script is incremental:
-# a run whose files exist is skipped, a run left by a killed script resumes, and
-# `--only number-seed0` does one run.
+# `posbias seeds` summarizes them with intervals over seeds, held-out accuracy during
+# training included. The script is incremental: a run whose files exist is skipped, a run
+# left by a killed script resumes, and `--only number-seed0` does one run.
 # Usage: scripts/hops-docs-data.sh [path/to/posbias] [--only TASK-seedS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,15 +20,10 @@ data=docs/data/hops/seeds
 lengths=17,32,64,128,256,512,850
 mkdir -p "$data"
 "$posbias" sweep plan docs/data/hops/seeds-grid.json --out "$sweep" >/dev/null
+"$posbias" sweep status "$sweep" --json "$sweep/status.json" >/dev/null
+runs=$(/usr/bin/python3 scripts/sweep-runs.py "$sweep/status.json" --task --seed)
 
-# The manifest's runs as "index task seed directory" lines.
-runs=$(/usr/bin/python3 -c '
-import json, sys
-for run in json.load(open(sys.argv[1]))["runs"]:
-    print(run["index"], run["values"]["--task"], run["values"]["--seed"], run["dir"])' \
-  "$sweep/manifest.json")
-
-while read -r index task seed dir; do
+while read -r index state dir task seed; do
   name=$task-seed$seed
   [[ -z $only || $only == "$name" ]] || continue
   [[ -f $data/$name-discrepancy-control.json ]] && continue
@@ -49,7 +44,8 @@ done <<<"$runs"
 for task in number letter; do
   files=() ; for seed in 0 1 2; do files+=("$data/$task-seed$seed"); done
   ls "${files[@]/%/-discrepancy-control.json}" >/dev/null 2>&1 || continue
-  "$posbias" seeds --summary "${files[@]/%/-summary.json}" --eval "${files[@]/%/-eval.json}" \
+  "$posbias" seeds --summary "${files[@]/%/-summary.json}" \
+    --metrics "${files[@]/%/-metrics.jsonl}" --eval "${files[@]/%/-eval.json}" \
     --heads "${files[@]/%/-heads.json}" --discrepancy "${files[@]/%/-discrepancy.json}" \
     --json "$data/$task-seeds.json" --csv "$data/$task-seeds.csv" --plot "$data/$task-seeds"
   "$posbias" seeds --discrepancy "${files[@]/%/-discrepancy-control.json}" \

@@ -16,9 +16,10 @@ void register_seeds(CLI::App& app, Action* selected) {
       "seed's `posbias eval --run`) give per-step statistics of the U's middle-to-ends ratio, "
       "dead-zone depth, attention entropy and gradient per position, their change from the "
       "first to the last step, and held-out bits per byte and loss per position. Hop runs "
-      "(Number, Letter; no birth files): each seed's training summary.json, `eval --run`, "
-      "`heads --run` and `discrepancy --run` results give the crossing steps, accuracy per "
-      "length and hop against chance, head scores and the step each head's label settles, and "
+      "(Number, Letter; no birth files): each seed's training summary.json and metrics.jsonl, "
+      "`eval --run`, `heads --run` and `discrepancy --run` results give the crossing steps, "
+      "held-out accuracy per hop during training, accuracy per length and hop against chance, head "
+      "scores and the step each head's label settles, and "
       "the key heads' gaps against length.");
   SeedsOptions& o = *options;
   cmd->add_option("birth", o.birth,
@@ -28,6 +29,8 @@ void register_seeds(CLI::App& app, Action* selected) {
                   "runs)");
   cmd->add_option("--summary", o.summary,
                   "hop runs: each seed's RUN_DIR/summary.json from `posbias train`");
+  cmd->add_option("--metrics", o.metrics,
+                  "hop runs: each seed's RUN_DIR/metrics.jsonl, with --summary of the same runs");
   cmd->add_option("--heads", o.heads, "hop runs: heads --run --json results, one per seed");
   cmd->add_option("--discrepancy", o.discrepancy,
                   "hop runs: discrepancy --run --json results, one per seed");
@@ -35,9 +38,11 @@ void register_seeds(CLI::App& app, Action* selected) {
   cmd->add_option("--csv", o.csv,
                   "text: one row per step with the shape statistics; hop runs: one row per "
                   "length and hop of the eval accuracy (without --eval: the crossing steps)");
-  cmd->add_option("--plot", o.plot,
-                  "figure stem: STEM_shape, STEM_profiles, STEM_gradient, STEM_loss (text); "
-                  "STEM_eval, STEM_heads, STEM_discrepancy (hop runs, from the files given)");
+  cmd->add_option(
+      "--plot", o.plot,
+      "figure stem: STEM_shape, STEM_profiles, STEM_gradient, STEM_loss (text); "
+      "STEM_training, STEM_eval, STEM_heads, STEM_discrepancy (hop runs, from the files "
+      "given)");
   cmd->callback([options, selected] { *selected = [options] { run_seeds(*options); }; });
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/seeds/seed_summary.h"
+#include "posbias/core/bounded_read.h"
 
 namespace posbias {
 namespace {
@@ -146,7 +147,49 @@ HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& sou
   }
   t.final_accuracy =
       hop_values(result_field(metrics, "final", source, kind, "metrics"), source, "metrics.final");
+  if (j.contains("train_seconds") && !j.at("train_seconds").is_null()) {
+    t.train_seconds = finite_number(j.at("train_seconds"), source, "train_seconds");
+    if (t.train_seconds < 0) result_error(source, "train_seconds must be >= 0");
+  }
   return t;
+}
+
+HopMetricsFile parse_hop_metrics(const std::string& text, const std::string& source) {
+  HopMetricsFile m;
+  std::size_t line_number = 0;
+  for (std::size_t begin = 0; begin < text.size();) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(begin, end - begin);
+    begin = end + 1;
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = fmt::format("line {}", line_number);
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception&) {
+      result_error(source, where + " is not valid JSON");
+    }
+    if (!j.is_object()) result_error(source, where + " is not a JSON object");
+    if (!j.contains("acc")) continue;
+    const std::int64_t step =
+        bounded_integer(result_field(j, "step", source, "train", where), source, where + ": step",
+                        m.steps.empty() ? 0 : m.steps.back() + 1, kMaxStep);
+    if (m.steps.size() == kMaxCheckpoints)
+      result_error(source, fmt::format("has more than {} evaluation lines", kMaxCheckpoints));
+    m.accuracy.push_back(hop_values(j.at("acc"), source, where + ": acc"));
+    m.steps.push_back(step);
+  }
+  if (m.steps.empty())
+    result_error(source,
+                 "has no line with held-out accuracy (\"acc\"): is it a hop run's "
+                 "metrics.jsonl from `posbias train`?");
+  return m;
+}
+
+HopMetricsFile read_hop_metrics(const std::string& path) {
+  return parse_hop_metrics(read_bounded_file(path, kMaxSeedFileBytes, kMaxSeedFileName), path);
 }
 
 HopEvalFile parse_hop_eval(const nlohmann::json& j, const std::string& source) {

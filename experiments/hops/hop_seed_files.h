@@ -31,8 +31,20 @@ struct HopSummaryFile {
   std::string task;                                    // number | letter
   std::optional<std::int64_t> seed;                    // config.seed, when the file has it
   HopValues crossing_90, crossing_99, final_accuracy;  // crossings NaN where never reached
+  double train_seconds = NAN;                          // "train_seconds", when the file has it
 };
 HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& source);
+
+// metrics.jsonl (`posbias train`): one JSON object a line; each line with "acc" gives the
+// held-out accuracy per hop at its "step" (lines without "acc" are skipped). Steps increase. A
+// line that is not such an object is an error naming its line number.
+struct HopMetricsFile {
+  std::vector<std::int64_t> steps;  // increasing, at least one
+  std::vector<HopValues> accuracy;  // [step]
+};
+HopMetricsFile parse_hop_metrics(const std::string& text, const std::string& source);
+// The file, read within kMaxSeedFileBytes.
+HopMetricsFile read_hop_metrics(const std::string& path);
 
 // eval --run: "accuracy" and "chance" per length and hop, and the task's control
 // (controls.seen_jumps for Number, controls.decoy for Letter). Files written before eval

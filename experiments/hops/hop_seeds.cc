@@ -70,7 +70,42 @@ HopTraining summarize_training(const std::vector<HopSummaryFile>& seeds) {
     t.crossing_99.push_back(per_seed(hop, &HopSummaryFile::crossing_99));
     t.final_accuracy.push_back(per_seed(hop, &HopSummaryFile::final_accuracy));
   }
+  std::vector<double> seconds;
+  for (const HopSummaryFile& s : seeds) seconds.push_back(s.train_seconds);
+  t.train_seconds = seed_statistic(std::move(seconds));
   return t;
+}
+
+HopCurves summarize_curves(const std::vector<HopMetricsFile>& seeds) {
+  HopCurves c;
+  c.steps = seeds.front().steps;
+  for (const HopMetricsFile& s : seeds)
+    std::erase_if(c.steps, [&](std::int64_t step) {
+      return !std::binary_search(s.steps.begin(), s.steps.end(), step);
+    });
+  if (c.steps.empty()) throw std::runtime_error("the metrics files share no logged step");
+  // at[s][i]: seed s at the common step i.
+  std::vector<std::vector<const HopValues*>> at(seeds.size());
+  std::vector<const HopValues*> rows;
+  for (std::size_t s = 0; s < seeds.size(); ++s)
+    for (std::int64_t step : c.steps) {
+      const auto it = std::lower_bound(seeds[s].steps.begin(), seeds[s].steps.end(), step);
+      at[s].push_back(&seeds[s].accuracy[static_cast<std::size_t>(it - seeds[s].steps.begin())]);
+      rows.push_back(at[s].back());
+    }
+  const std::vector<int> hops = common_keys(rows);
+  if (hops.empty()) throw std::runtime_error("the metrics files share no hop at every step");
+  for (int hop : hops) c.hops.push_back(hop_name(hop));
+  for (std::size_t i = 0; i < c.steps.size(); ++i) {
+    std::vector<SeedStatistic> row;
+    for (int hop : hops) {
+      std::vector<double> v;
+      for (const auto& seed : at) v.push_back(seed[i]->at(hop));
+      row.push_back(seed_statistic(std::move(v)));
+    }
+    c.accuracy.push_back(std::move(row));
+  }
+  return c;
 }
 
 // The table over the lengths and hops every seed has; chance from the seeds that logged it.
@@ -288,6 +323,14 @@ std::vector<SeedInterval> intervals(const std::vector<SeedStatistic>& s) {
 
 std::vector<double> as_x(const std::vector<std::int64_t>& v) { return {v.begin(), v.end()}; }
 
+// One hop's accuracy with its band: "2-hop", or "all hops" drawn thick.
+Series hop_series(const std::string& hop, const std::vector<double>& x,
+                  const std::vector<SeedInterval>& y) {
+  Series s = band_series(hop == "all" ? "all hops" : hop + "-hop", x, y);
+  s.line_width = hop == "all" ? 3 : 1;
+  return s;
+}
+
 }  // namespace
 
 std::optional<bool> HopCell::above_chance() const {
@@ -307,6 +350,7 @@ std::int64_t settled_step(const std::vector<std::int64_t>& steps,
 HopSeedsResult summarize_hop_seeds(const HopSeedsOptions& o) {
   const std::pair<const char*, const std::vector<std::string>*> options[] = {
       {"--summary", &o.summary},
+      {"--metrics", &o.metrics},
       {"--eval", &o.eval},
       {"--heads", &o.heads},
       {"--discrepancy", &o.discrepancy}};
@@ -325,16 +369,25 @@ HopSeedsResult summarize_hop_seeds(const HopSeedsOptions& o) {
   if (!first)
     throw std::invalid_argument(
         "give birth --run results (a text experiment) or, for hop runs, one file per training "
-        "seed to at least one of --summary, --eval, --heads, --discrepancy");
+        "seed to at least one of --summary, --metrics, --eval, --heads, --discrepancy");
   if (n < 2 || n > kMaxSeeds)
     throw std::invalid_argument(
         fmt::format("give 2..{} files to {}, one per training seed (got {})", kMaxSeeds, first, n));
+  if (!o.metrics.empty() && o.summary.empty())
+    throw std::invalid_argument(
+        "--metrics needs --summary with the same runs' summary.json (metrics.jsonl does not "
+        "name its task)");
   HopSeedsResult r;
   r.seeds = n;
   r.files = o;
   std::string task_file;
   if (!o.summary.empty())
     r.training = summarize_training(read_all(o.summary, parse_hop_summary, r.task, task_file));
+  if (!o.metrics.empty()) {
+    std::vector<HopMetricsFile> metrics;
+    for (const std::string& f : o.metrics) metrics.push_back(read_hop_metrics(f));
+    r.curves = summarize_curves(metrics);
+  }
   if (!o.eval.empty()) r.eval = summarize_eval(read_all(o.eval, parse_hop_eval, r.task, task_file));
   if (!o.heads.empty())
     r.heads = summarize_heads(read_all(o.heads, parse_hop_heads, r.task, task_file), o.heads);
@@ -351,8 +404,9 @@ nlohmann::json to_json(const HopSeedsResult& r) {
                    {"files", nlohmann::json::object()}};
   using Files = std::pair<const char*, const std::vector<std::string>*>;
   for (const auto& [kind, files] :
-       {Files{"summary", &r.files.summary}, Files{"eval", &r.files.eval},
-        Files{"heads", &r.files.heads}, Files{"discrepancy", &r.files.discrepancy}})
+       {Files{"summary", &r.files.summary}, Files{"metrics", &r.files.metrics},
+        Files{"eval", &r.files.eval}, Files{"heads", &r.files.heads},
+        Files{"discrepancy", &r.files.discrepancy}})
     if (!files->empty()) j["files"][kind] = *files;
   if (r.training) {
     const HopTraining& t = *r.training;
@@ -369,7 +423,18 @@ nlohmann::json to_json(const HopSeedsResult& r) {
     j["training"] = {{"training_seeds", seeds},
                      {"crossing_0.9", c90},
                      {"crossing_0.99", c99},
-                     {"final_accuracy", final_accuracy}};
+                     {"final_accuracy", final_accuracy},
+                     {"train_seconds", to_json(t.train_seconds)}};
+  }
+  if (r.curves) {
+    const HopCurves& c = *r.curves;
+    nlohmann::json accuracy = nlohmann::json::object();
+    for (std::size_t k = 0; k < c.hops.size(); ++k) {
+      nlohmann::json per_step = nlohmann::json::array();
+      for (const auto& row : c.accuracy) per_step.push_back(to_json(row[k]));
+      accuracy[c.hops[k]] = std::move(per_step);
+    }
+    j["curves"] = {{"steps", c.steps}, {"hops", c.hops}, {"accuracy", accuracy}};
   }
   if (r.eval) {
     const HopEvalSummary& e = *r.eval;
@@ -457,6 +522,24 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     f.width = width;
     render_figure(f, stem + suffix);
   };
+  if (r.curves) {
+    const HopCurves& c = *r.curves;
+    Panel p;
+    p.title = r.task + " task: held-out accuracy per hop during training (" + seeds + ")";
+    p.xlabel = "training step";
+    p.ylabel = "held-out accuracy";
+    p.ymin = 0;
+    p.ymax = 1.02;
+    p.key = "bottom right";  // accuracy rises with step: the bottom right is empty
+    for (std::size_t k = 0; k < c.hops.size(); ++k) {
+      std::vector<SeedInterval> y;
+      for (const auto& row : c.accuracy) y.push_back(row[k].interval);
+      Series s = hop_series(c.hops[k], as_x(c.steps), y);
+      s.style = "lines";
+      p.series.push_back(std::move(s));
+    }
+    render({p}, "_training", 900);
+  }
   if (r.eval) {
     const HopEvalSummary& e = *r.eval;
     Panel p;
@@ -473,12 +556,8 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
       return y;
     };
     const HopTable& t = e.accuracy;
-    for (std::size_t k = 0; k < t.hops.size(); ++k) {
-      const bool all = t.hops[k] == "all";
-      Series s = band_series(all ? "all hops" : t.hops[k] + "-hop", as_x(t.lengths), column(t, k));
-      s.line_width = all ? 3 : 1;
-      p.series.push_back(std::move(s));
-    }
+    for (std::size_t k = 0; k < t.hops.size(); ++k)
+      p.series.push_back(hop_series(t.hops[k], as_x(t.lengths), column(t, k)));
     Series chance;  // the mean over seeds of each eval's chance level, all hops
     chance.title = "chance (a uniform guess among the input's candidates)";
     chance.style = "lines dt 2";

@@ -2,6 +2,8 @@
 // summarized over them. Each option takes one file per training seed, all in the same seed
 // order and of one task:
 //   summary      the run's summary.json (`posbias train`): crossing steps, final accuracy;
+//   metrics      the run's metrics.jsonl (`posbias train`; with summary, which names the task):
+//                held-out accuracy per hop at every logged step;
 //   eval         `posbias eval --run` results: accuracy per length and hop, chance, control;
 //   heads        `posbias heads --run` results: the scores and labels of every head per step;
 //   discrepancy  `posbias discrepancy --run` results: the key heads' gaps against length.
@@ -13,7 +15,9 @@
 // JSON {"task", "seeds", "interval", "files": {"summary"|"eval"|"heads"|"discrepancy": [one
 // path per seed]},
 //  "training": {"training_seeds": [config.seed or null], "crossing_0.9": {"1": S + "crossed",
-//    ..., "all": ...}, "crossing_0.99": {...}, "final_accuracy": {"1": S, ...}},
+//    ..., "all": ...}, "crossing_0.99": {...}, "final_accuracy": {"1": S, ...},
+//    "train_seconds": S},
+//  "curves": {"steps": [...], "hops": [...], "accuracy": {"1": [S per step], ..., "all": ...}},
 //  "eval": {"lengths", "hops", "accuracy": {"17": {"1": S + "chance", "above_chance"}, ...},
 //    "control": {"name": "seen_jumps"|"decoy", "accuracy": {same}, "decoy_rate": {"17": S}}},
 //  "heads": {"layer_index": "0-based", "heads": ["L0.h0", ...], "steps": [{"step",
@@ -31,8 +35,8 @@
 // (a seed whose two picks are one head, which the file keeps once, counts it in both), or a
 // head given with --heads.
 // CSV: the eval table, one row per (length, hop): length,hop,mean,low,high,chance; without
-// --eval the crossing steps. Figures: STEM_eval, STEM_heads, STEM_discrepancy (each when its
-// files are given).
+// --eval the crossing steps. Figures: STEM_training (held-out accuracy per hop against step),
+// STEM_eval, STEM_heads, STEM_discrepancy (each when its files are given).
 #pragma once
 
 #include <cmath>
@@ -47,8 +51,9 @@
 namespace posbias {
 
 struct HopSeedsOptions {
-  std::vector<std::string> summary, eval, heads, discrepancy;  // one file per seed each, >= 2
-  std::string json, csv, plot;                                 // json empty = stdout
+  // One file per seed each, >= 2.
+  std::vector<std::string> summary, metrics, eval, heads, discrepancy;
+  std::string json, csv, plot;  // json empty = stdout
 };
 
 // The crossing steps and final accuracy of the summaries, per hop ("1", ..., "all").
@@ -56,7 +61,15 @@ struct HopTraining {
   std::vector<std::string> hops;
   std::vector<SeedStatistic> crossing_90, crossing_99;      // per hop; NaN where never reached
   std::vector<SeedStatistic> final_accuracy;                // per hop
+  SeedStatistic train_seconds;                              // NaN for files without it
   std::vector<std::optional<std::int64_t>> training_seeds;  // config.seed per file
+};
+
+// Held-out accuracy per hop at the logged steps every seed has.
+struct HopCurves {
+  std::vector<std::int64_t> steps;
+  std::vector<std::string> hops;
+  std::vector<std::vector<SeedStatistic>> accuracy;  // [step][hop]
 };
 
 struct HopCell {
@@ -114,6 +127,7 @@ struct HopSeedsResult {
   std::size_t seeds = 0;
   HopSeedsOptions files;  // the inputs
   std::optional<HopTraining> training;
+  std::optional<HopCurves> curves;
   std::optional<HopEvalSummary> eval;
   std::optional<HopHeadsSummary> heads;
   std::optional<HopDiscrepancySummary> discrepancy;

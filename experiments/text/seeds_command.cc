@@ -137,9 +137,10 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
   if (!o.eval.empty() && o.eval.size() != o.birth.size())
     throw std::invalid_argument(fmt::format("--eval needs one file per birth result ({} for {})",
                                             o.eval.size(), o.birth.size()));
-  if (!o.summary.empty() || !o.heads.empty() || !o.discrepancy.empty())
+  if (!o.summary.empty() || !o.metrics.empty() || !o.heads.empty() || !o.discrepancy.empty())
     throw std::invalid_argument(
-        "--summary, --heads and --discrepancy summarize hop runs; give them without birth files");
+        "--summary, --metrics, --heads and --discrepancy summarize hop runs; give them without "
+        "birth files");
   require_distinct_files(o.birth);
   SeedsResult r;
   for (const auto& f : o.birth) {
@@ -388,7 +389,7 @@ void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
 
 void run_seeds(const SeedsOptions& o) {
   if (o.birth.empty()) {
-    run_hop_seeds({o.summary, o.eval, o.heads, o.discrepancy, o.json, o.csv, o.plot});
+    run_hop_seeds({o.summary, o.metrics, o.eval, o.heads, o.discrepancy, o.json, o.csv, o.plot});
     return;
   }
   const SeedsResult r = summarize_seeds(o);

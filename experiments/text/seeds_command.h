@@ -39,7 +39,7 @@ struct SeedsOptions {
   std::vector<std::string> eval;   // eval --run results (optional; then one per seed)
   std::string json, csv, plot;     // json empty = stdout
   // Hop runs only (HopSeedsOptions); `{}` keeps brace-initialized text options warning-free.
-  std::vector<std::string> summary{}, heads{}, discrepancy{};
+  std::vector<std::string> summary{}, metrics{}, heads{}, discrepancy{};
 };
 
 // One step of one training seed's birth --run result, as read.

@@ -433,7 +433,8 @@ nlohmann::json sweep_status(const SweepPlan& plan) {
   for (const SweepRun& r : plan.runs) {
     const RunState s = run_state(r);
     ++counts[s];
-    nlohmann::json row{{"index", r.index}, {"state", to_string(s)}, {"values", r.values}};
+    nlohmann::json row{
+        {"index", r.index}, {"state", to_string(s)}, {"values", r.values}, {"dir", r.dir.string()}};
     if (s == RunState::kDone || s == RunState::kFailed) {
       const nlohmann::json rec =
           read_json(state_file(r, s == RunState::kDone ? "done.json" : "failed.json"));

@@ -118,6 +118,17 @@ TEST(Sweep, LocalRunsFinishOnceAndCollectWithSeedIntervals) {
   r = run_shell(kEnv + "bash " + (dir / "sweep" / "run-local.sh").string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(slurp(dir / "sweep" / "logs" / "run-2.log").find("done; skipped"), std::string::npos);
+  // The status JSON names each run's values and directory, for scripts.
+  ASSERT_EQ(run_cli("sweep status " + (dir / "sweep").string() + " --json " +
+                    (dir / "status.json").string())
+                .code,
+            0);
+  const auto status = nlohmann::json::parse(slurp(dir / "status.json"));
+  ASSERT_EQ(status["states"].size(), 4u);
+  EXPECT_EQ(status["states"][2]["state"], "done");
+  EXPECT_EQ(status["states"][2]["values"]["--seed"], "0");
+  EXPECT_EQ(fs::path(status["states"][2]["dir"].get<std::string>()),
+            dir / "sweep" / "runs" / "0002");
   r = run_cli("sweep collect " + (dir / "sweep").string() +
               " --metric metrics.final.all --metric train_seconds --json " +
               (dir / "c.json").string() + " --csv " + (dir / "c.csv").string() + " --plot " +

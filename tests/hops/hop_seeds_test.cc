@@ -189,6 +189,55 @@ TEST_F(HopSeedsTest, CrossingStepsWithNeverReachedSeeds) {
   EXPECT_NE(csv.find("\n0.99,1,600,"), std::string::npos) << csv;
 }
 
+// A metrics.jsonl of hops 1 and 2: step 0 without "acc" (skipped), then one line per step
+// with hop 1 at acc1[i], hop 2 at half of it.
+std::string metrics_lines(const std::vector<std::int64_t>& steps, const std::vector<double>& acc1) {
+  std::string out = json{{"step", 0}, {"loss", nullptr}}.dump() + "\n";
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    out += json{{"step", steps[i]},
+                {"loss", 1.0},
+                {"acc", {{"1", acc1[i]}, {"2", acc1[i] / 2}, {"all", acc1[i] * 0.75}}}}
+               .dump() +
+           "\n";
+  return out;
+}
+
+TEST_F(HopSeedsTest, TrainingCurvesOverCommonStepsAndTrainSeconds) {
+  HopSeedsOptions o;
+  std::vector<json> summaries;
+  for (int s = 0; s < 3; ++s) {
+    summaries.push_back(summary_file("number", s, {{"all", 100}}, {{"all", 200}}, {{"all", 1.0}}));
+    summaries.back()["train_seconds"] = 100.0 * (s + 1);
+  }
+  summaries[2].erase("train_seconds");  // an older summary: the interval is over two seeds
+  o.summary = write3("summary", summaries);
+  // Seed 1 logs one step more (150) and seed 2 misses step 100: only step 50 is common.
+  o.metrics = {write("m0.jsonl", metrics_lines({50, 100}, {0.2, 0.6})),
+               write("m1.jsonl", metrics_lines({50, 100, 150}, {0.4, 0.8, 1.0})),
+               write("m2.jsonl", metrics_lines({50, 150}, {0.3, 0.9}))};
+  HopSeedsResult r = summarize_hop_seeds(o);
+  ASSERT_TRUE(r.curves);
+  EXPECT_EQ(r.curves->steps, (std::vector<std::int64_t>{50}));
+  EXPECT_EQ(r.curves->hops, (std::vector<std::string>{"1", "2", "all"}));
+  expect_interval(r.curves->accuracy[0][0], hand3(0.2, 0.4, 0.3), "hop 1 at step 50");
+  expect_interval(r.curves->accuracy[0][1], hand3(0.1, 0.2, 0.15), "hop 2 at step 50");
+  const SeedStatistic& seconds = r.training->train_seconds;
+  EXPECT_EQ(seconds.interval.n, 2);
+  EXPECT_NEAR(seconds.interval.mean, 150, 1e-12);
+  EXPECT_NEAR(seconds.interval.high - 150, kT1 * std::sqrt(5000.0) / std::sqrt(2.0), 1e-6);
+
+  // With every step shared, every step is kept, in order.
+  o.metrics[2] = write("m2.jsonl", metrics_lines({50, 100}, {0.3, 0.7}));
+  r = summarize_hop_seeds(o);
+  EXPECT_EQ(r.curves->steps, (std::vector<std::int64_t>{50, 100}));
+  expect_interval(r.curves->accuracy[1][2], hand3(0.45, 0.6, 0.525), "all hops at step 100");
+  const json j = to_json(r);
+  EXPECT_EQ(j["curves"]["steps"], json::parse("[50, 100]"));
+  EXPECT_NEAR(j["curves"]["accuracy"]["1"][1]["mean"].get<double>(), 0.7, 1e-12);
+  EXPECT_EQ(j["files"]["metrics"], o.metrics);
+  EXPECT_NEAR(j["training"]["train_seconds"]["mean"].get<double>(), 150, 1e-12);
+}
+
 TEST_F(HopSeedsTest, EvalAccuracyAgainstChanceOverCommonLengths) {
   HopSeedsOptions o;
   // Seed 2 is an older file without chance levels, and has one more length.
@@ -324,10 +373,11 @@ TEST_F(HopSeedsTest, DiscrepancyRolesGapsAndExponents) {
   EXPECT_EQ(j["discrepancy"]["roles"]["positional"]["exponent"]["n"], 2);
 }
 
-// The example files under docs/data (written before chance levels, exponents and variants
-// were logged) read as two seeds with identical values: zero-width intervals.
-TEST_F(HopSeedsTest, ReadsTheShippedExampleFiles) {
-  const fs::path data = fs::path(POSBIAS_SOURCE_DIR) / "docs" / "data";
+// Files a seed-0 Number run of an earlier build wrote (tests/hops/data; before chance levels,
+// exponents and variants were logged) read as two seeds with identical values: zero-width
+// intervals.
+TEST_F(HopSeedsTest, ReadsFilesOfAnEarlierBuild) {
+  const fs::path data = fs::path(POSBIAS_SOURCE_DIR) / "tests" / "hops" / "data";
   auto twice = [&](const fs::path& file, const std::string& stem) {
     std::vector<std::string> out;
     for (const char* s : {"0", "1"}) {
@@ -337,10 +387,10 @@ TEST_F(HopSeedsTest, ReadsTheShippedExampleFiles) {
     return out;
   };
   HopSeedsOptions o;
-  o.summary = twice(data / "hops" / "number_summary.json", "summary");
-  o.eval = twice(data / "hops" / "number_eval.json", "eval");
-  o.heads = twice(data / "mech" / "number_heads.json", "heads");
-  o.discrepancy = twice(data / "mech" / "number_discrepancy.json", "disc");
+  o.summary = twice(data / "number_summary.json", "summary");
+  o.eval = twice(data / "number_eval.json", "eval");
+  o.heads = twice(data / "number_heads.json", "heads");
+  o.discrepancy = twice(data / "number_discrepancy.json", "disc");
   const json j = to_json(summarize_hop_seeds(o));
   EXPECT_EQ(j["seeds"], 2);
   EXPECT_EQ(j["training"]["crossing_0.9"]["all"]["mean"], 800.0);
@@ -442,6 +492,29 @@ TEST_F(HopSeedsTest, BadInputIsOneLineError) {
   three_layers["checkpoints"][0]["heads"][2]["layer"] = 2;
   const std::string h1 = write("h1.json", three_layers.dump());
   expect_one_line<Bad>(run({}, {}, {h0, h1}), {h1, "other heads"});
+  // Metrics: without summaries; a line that is not JSON; steps that do not increase; an
+  // accuracy above 1; no evaluation line at all.
+  const std::string m0 = write("m0.jsonl", metrics_lines({50}, {0.5}));
+  auto run_metrics = [&](std::vector<std::string> metrics, std::vector<std::string> summary) {
+    HopSeedsOptions o;
+    o.summary = std::move(summary);
+    o.metrics = std::move(metrics);
+    return [o] { summarize_hop_seeds(o); };
+  };
+  const std::vector<std::string> two = {summaries[0], summaries[1]};
+  const std::string m1 = write("m1.jsonl", metrics_lines({50}, {0.5}));
+  expect_one_line<Usage>(run_metrics({m0, m1}, {}), {"--metrics needs --summary"});
+  const std::string cut = write("cut.jsonl", metrics_lines({50}, {0.5}) + "{\"step\": 1");
+  expect_one_line<Bad>(run_metrics({m0, cut}, two), {cut, "line 3", "not valid JSON"});
+  const std::string back = write("back.jsonl", metrics_lines({100, 50}, {0.5, 0.6}));
+  expect_one_line<Bad>(run_metrics({m0, back}, two), {back, "line 3: step", "101.."});
+  const std::string over = write("over.jsonl", metrics_lines({50}, {1.5}));
+  expect_one_line<Bad>(run_metrics({m0, over}, two), {over, "line 2: acc.1", "0..1"});
+  const std::string none = write("none.jsonl", "{\"step\": 0}\n\n");
+  expect_one_line<Bad>(run_metrics({m0, none}, two), {none, "held-out accuracy"});
+  const std::string array = write("array.jsonl", "[1, 2]\n");
+  expect_one_line<Bad>(run_metrics({m0, array}, two), {array, "line 1 is not a JSON object"});
+
   json control = discrepancy_file(1, 4.0, false, -1.0);
   control["variant"] = "seen_jumps";
   const std::string d0 = write("d0.json", discrepancy_file(1, 4.0, false, -1.0).dump());
@@ -506,6 +579,13 @@ TEST_F(HopSeedsTest, NoCrashOnMutatedFiles) {
 
 TEST_F(HopSeedsTest, WritesJsonCsvAndFigures) {
   HopSeedsOptions o;
+  o.summary =
+      write3("summary", {summary_file("number", 0, {{"all", 1}}, {{"all", 2}}, {{"all", 1.0}}),
+                         summary_file("number", 1, {{"all", 1}}, {{"all", 2}}, {{"all", 1.0}}),
+                         summary_file("number", 2, {{"all", 1}}, {{"all", 2}}, {{"all", 1.0}})});
+  o.metrics = {write("m0.jsonl", metrics_lines({50, 100}, {0.2, 0.6})),
+               write("m1.jsonl", metrics_lines({50, 100}, {0.4, 0.8})),
+               write("m2.jsonl", metrics_lines({50, 100}, {0.3, 0.9}))};
   o.eval = write3(
       "eval", {eval_file(1.0, 0.1, true), eval_file(0.9, 0.2, true), eval_file(0.8, 0.15, true)});
   o.heads = write3("heads", {heads_file({100, 200}, 0.1, {"mixed", "positional"}),
@@ -522,11 +602,14 @@ TEST_F(HopSeedsTest, WritesJsonCsvAndFigures) {
   const json j = json::parse(in);
   EXPECT_EQ(j["seeds"], 3);
   EXPECT_EQ(j["task"], "number");
-  for (const char* f : {"s.csv", "s_eval.svg", "s_eval.png", "s_eval.gp", "s_heads.svg",
-                        "s_heads.png", "s_discrepancy.svg", "s_discrepancy.png"})
+  for (const char* f :
+       {"s.csv", "s_training.svg", "s_training.png", "s_eval.svg", "s_eval.png", "s_eval.gp",
+        "s_heads.svg", "s_heads.png", "s_discrepancy.svg", "s_discrepancy.png"})
     EXPECT_TRUE(fs::exists(dir / f)) << f;
   // Without an eval or a summary there is no table for --csv.
   o.eval.clear();
+  o.summary.clear();
+  o.metrics.clear();
   expect_one_line<std::invalid_argument>([&] { run_hop_seeds(o); }, {"--csv"});
 }
 
