@@ -251,6 +251,38 @@ HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source)
     r.steps.push_back(step);
     r.at.push_back(std::move(reads));
   }
+  if (!j.contains("threshold_sensitivity")) return r;
+  const std::string name = "threshold_sensitivity";
+  const auto& sensitivity = j.at(name);
+  if (!sensitivity.is_array() || sensitivity.size() > kMaxKeys)
+    result_error(source,
+                 fmt::format("{} must be an array of at most {} thresholds", name, kMaxKeys));
+  for (const auto& t : sensitivity) {
+    HopThresholdLabels labels;
+    labels.threshold = finite_number(result_field(t, "threshold", source, kind, name + "[]"),
+                                     source, name + "[].threshold");
+    if (labels.threshold <= 0 || labels.threshold > 1)
+      result_error(source, name + "[].threshold must be in (0, 1]");
+    if (!r.thresholds.empty() && labels.threshold <= r.thresholds.back().threshold)
+      result_error(source, name + "[].threshold must increase");
+    const auto& final_heads = result_field(t, "final", source, kind, name + "[]");
+    for (const char* kind_name : {"positional", "symbolic"}) {
+      const std::string where = name + "[].final." + kind_name;
+      const auto& list = result_field(final_heads, kind_name, source, kind, name + "[].final");
+      if (!list.is_array() || list.size() > r.heads.size())
+        result_error(source,
+                     fmt::format("{} must be an array of at most {} heads", where, r.heads.size()));
+      auto& out = kind_name == std::string("positional") ? labels.positional : labels.symbolic;
+      for (const auto& h : list) {
+        const std::string head = result_string(h, source, where, 64);
+        if (std::find(r.heads.begin(), r.heads.end(), head) == r.heads.end())
+          result_error(source,
+                       fmt::format("{} names '{}', not a head of the checkpoints", where, head));
+        out.push_back(head);
+      }
+    }
+    r.thresholds.push_back(std::move(labels));
+  }
   return r;
 }
 

@@ -61,11 +61,17 @@ struct HopHeadRead {
   double positional = 0, symbolic = 0;
   std::string label;
 };
+// One threshold of threshold_sensitivity: the pure heads of the last checkpoint.
+struct HopThresholdLabels {
+  double threshold = 0;                           // in (0, 1]
+  std::vector<std::string> positional, symbolic;  // heads of HopHeadsFile::heads
+};
 struct HopHeadsFile {
   std::string task;
-  std::vector<std::string> heads;            // "L0.h0" (0-based), the same at every checkpoint
-  std::vector<std::int64_t> steps;           // increasing
-  std::vector<std::vector<HopHeadRead>> at;  // [checkpoint][head]
+  std::vector<std::string> heads;              // "L0.h0" (0-based), the same at every checkpoint
+  std::vector<std::int64_t> steps;             // increasing
+  std::vector<std::vector<HopHeadRead>> at;    // [checkpoint][head]
+  std::vector<HopThresholdLabels> thresholds;  // increasing; empty in files written before it
 };
 HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source);
 

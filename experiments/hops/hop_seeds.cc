@@ -210,6 +210,38 @@ HopHeadsSummary summarize_heads(const std::vector<HopHeadsFile>& seeds,
     h.labels.push_back(std::move(last));
     h.settled_step.push_back(seed_statistic(std::move(settled)));
   }
+  // The thresholds every seed lists (compared as written: 0.85 is 0.85 in every file).
+  for (const HopThresholdLabels& t : seeds.front().thresholds) {
+    std::vector<const HopThresholdLabels*> at;
+    for (const HopHeadsFile& s : seeds) {
+      const auto it =
+          std::find_if(s.thresholds.begin(), s.thresholds.end(),
+                       [&](const HopThresholdLabels& u) { return u.threshold == t.threshold; });
+      if (it == s.thresholds.end()) break;
+      at.push_back(&*it);
+    }
+    if (at.size() != seeds.size()) continue;
+    HopHeadsSummary::Threshold out;
+    out.threshold = t.threshold;
+    std::vector<double> positional, symbolic;
+    for (const HopThresholdLabels* u : at) {
+      positional.push_back(static_cast<double>(u->positional.size()));
+      symbolic.push_back(static_cast<double>(u->symbolic.size()));
+    }
+    out.positional_heads = seed_statistic(std::move(positional));
+    out.symbolic_heads = seed_statistic(std::move(symbolic));
+    for (const std::string& head : h.heads) {
+      std::vector<std::string> per_seed;
+      for (const HopThresholdLabels* u : at) {
+        auto has = [&](const std::vector<std::string>& v) {
+          return std::find(v.begin(), v.end(), head) != v.end();
+        };
+        per_seed.push_back(has(u->positional) ? "positional" : has(u->symbolic) ? "symbolic" : "");
+      }
+      out.labels.push_back(std::move(per_seed));
+    }
+    h.thresholds.push_back(std::move(out));
+  }
   return h;
 }
 
@@ -274,8 +306,8 @@ HopDiscrepancySummary summarize_discrepancy(const std::vector<HopDiscrepancyFile
   return d;
 }
 
-// A statistic of steps: the values as integers.
-nlohmann::json step_json(const SeedStatistic& s) {
+// A statistic of whole numbers (steps, head counts): the values as integers.
+nlohmann::json integer_json(const SeedStatistic& s) {
   nlohmann::json j = to_json(s);
   for (std::size_t i = 0; i < s.values.size(); ++i)
     if (std::isfinite(s.values[i])) j["values"][i] = static_cast<std::int64_t>(s.values[i]);
@@ -414,9 +446,9 @@ nlohmann::json to_json(const HopSeedsResult& r) {
     for (const auto& s : t.training_seeds) seeds.push_back(s ? nlohmann::json(*s) : nullptr);
     nlohmann::json c90 = nlohmann::json::object(), c99 = c90, final_accuracy = c90;
     for (std::size_t k = 0; k < t.hops.size(); ++k) {
-      c90[t.hops[k]] = step_json(t.crossing_90[k]);
+      c90[t.hops[k]] = integer_json(t.crossing_90[k]);
       c90[t.hops[k]]["crossed"] = t.crossing_90[k].interval.n;
-      c99[t.hops[k]] = step_json(t.crossing_99[k]);
+      c99[t.hops[k]] = integer_json(t.crossing_99[k]);
       c99[t.hops[k]]["crossed"] = t.crossing_99[k].interval.n;
       final_accuracy[t.hops[k]] = to_json(t.final_accuracy[k]);
     }
@@ -462,10 +494,27 @@ nlohmann::json to_json(const HopSeedsResult& r) {
     }
     for (std::size_t k = 0; k < h.heads.size(); ++k) {
       labels[h.heads[k]] = h.labels[k];
-      settled[h.heads[k]] = step_json(h.settled_step[k]);
+      settled[h.heads[k]] = integer_json(h.settled_step[k]);
     }
     j["heads"] = {{"layer_index", "0-based"},    {"heads", h.heads}, {"steps", steps},
                   {"last_step", h.steps.back()}, {"labels", labels}, {"settled_step", settled}};
+    if (!h.thresholds.empty()) {
+      nlohmann::json sensitivity = nlohmann::json::array();
+      for (const HopHeadsSummary::Threshold& t : h.thresholds) {
+        nlohmann::json per_head = nlohmann::json::object();
+        for (std::size_t k = 0; k < h.heads.size(); ++k) {
+          nlohmann::json seeds = nlohmann::json::array();
+          for (const std::string& l : t.labels[k])
+            seeds.push_back(l.empty() ? nlohmann::json() : nlohmann::json(l));
+          per_head[h.heads[k]] = std::move(seeds);
+        }
+        sensitivity.push_back({{"threshold", t.threshold},
+                               {"positional_heads", integer_json(t.positional_heads)},
+                               {"symbolic_heads", integer_json(t.symbolic_heads)},
+                               {"labels", per_head}});
+      }
+      j["heads"]["threshold_sensitivity"] = std::move(sensitivity);
+    }
   }
   if (r.discrepancy) {
     const HopDiscrepancySummary& d = *r.discrepancy;

@@ -22,7 +22,9 @@
 //    "control": {"name": "seen_jumps"|"decoy", "accuracy": {same}, "decoy_rate": {"17": S}}},
 //  "heads": {"layer_index": "0-based", "heads": ["L0.h0", ...], "steps": [{"step",
 //    "positional": {"L0.h0": S}, "symbolic": {...}}], "last_step", "labels": {"L0.h0": [label
-//    per seed at last_step]}, "settled_step": {"L0.h0": S}},
+//    per seed at last_step]}, "settled_step": {"L0.h0": S}, "threshold_sensitivity":
+//    [{"threshold", "positional_heads": S, "symbolic_heads": S, "labels": {"L0.h0": [positional
+//    | symbolic | null per seed]}}]},
 //  "discrepancy": {"variant", "train_length", "lengths", "accuracy": {"17": S}, "roles":
 //    {"positional"|"symbolic"|"L3.h0": {"heads": [head per seed or null], "median_gap": {"17":
 //    S}, "correct_median_gap": {...}, "exponent": S, "on_chain_exponent": S}}}}.
@@ -31,7 +33,9 @@
 // eval's chance level (absent in files written before eval logged it, and then left out);
 // above_chance: the interval's low end is above it (null without an interval). settled_step:
 // the earliest step from which the head's label equals its label at last_step at every later
-// step. Discrepancy roles: the head a seed's auto rule found most positional and most symbolic
+// step. threshold_sensitivity: at each seed's last checkpoint, which heads are pure when the
+// label threshold is each one every seed's file lists (none in files written before it).
+// Discrepancy roles: the head a seed's auto rule found most positional and most symbolic
 // (a seed whose two picks are one head, which the file keeps once, counts it in both), or a
 // head given with --heads.
 // CSV: the eval table, one row per (length, hop): length,hop,mean,low,high,chance; without
@@ -99,6 +103,13 @@ struct HopHeadsSummary {
   std::vector<std::vector<SeedStatistic>> positional, symbolic;  // [step][head]
   std::vector<std::vector<std::string>> labels;                  // [head][seed] at steps.back()
   std::vector<SeedStatistic> settled_step;                       // [head]
+  // Pure heads at each seed's last checkpoint under each threshold every seed's file has.
+  struct Threshold {
+    double threshold = 0;
+    SeedStatistic positional_heads, symbolic_heads;  // how many heads are pure, per seed
+    std::vector<std::vector<std::string>> labels;    // [head][seed]: positional, symbolic or ""
+  };
+  std::vector<Threshold> thresholds;
 };
 
 // The earliest steps[i] from which every label equals labels.back() (steps and labels of one

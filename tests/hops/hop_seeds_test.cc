@@ -522,15 +522,69 @@ TEST_F(HopSeedsTest, BadInputIsOneLineError) {
   expect_one_line<Bad>(run({}, {}, {}, {d0, d1}), {d1, "seen_jumps", "--variant"});
 }
 
+// threshold_sensitivity over seeds: head counts per threshold with intervals, each seed's
+// labels, and only the thresholds every seed lists.
+TEST_F(HopSeedsTest, ThresholdSensitivityOverSeeds) {
+  // Seed s: at 0.8 both layers pure (L0 positional, L1 symbolic); at 0.9 L0 is pure in seeds
+  // 1 and 2 only; seed 2 alone lists 0.95.
+  auto with_thresholds = [](int seed) {
+    json j = heads_file({100, 200}, 0.1, {"mixed", "positional"});
+    const json l0 = seed == 0 ? json::array() : json::array({"L0.h0"});
+    j["threshold_sensitivity"] = {
+        {{"threshold", 0.8}, {"final", {{"positional", {"L0.h0"}}, {"symbolic", {"L1.h0"}}}}},
+        {{"threshold", 0.9}, {"final", {{"positional", l0}, {"symbolic", {"L1.h0"}}}}}};
+    if (seed == 2)
+      j["threshold_sensitivity"].push_back(
+          {{"threshold", 0.95},
+           {"final", {{"positional", json::array()}, {"symbolic", json::array()}}}});
+    return j;
+  };
+  HopSeedsOptions o;
+  o.heads = write3("heads", {with_thresholds(0), with_thresholds(1), with_thresholds(2)});
+  const HopSeedsResult r = summarize_hop_seeds(o);
+  const auto& t = r.heads->thresholds;
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].threshold, 0.8);
+  expect_interval(t[0].positional_heads, {1, 0}, "0.8 positional heads");
+  expect_interval(t[1].positional_heads, hand3(0, 1, 1), "0.9 positional heads");
+  EXPECT_EQ(t[1].labels[0], (std::vector<std::string>{"", "positional", "positional"}));
+  EXPECT_EQ(t[1].labels[1], (std::vector<std::string>{"symbolic", "symbolic", "symbolic"}));
+  const json sensitivity = to_json(r)["heads"]["threshold_sensitivity"];
+  ASSERT_EQ(sensitivity.size(), 2u);
+  EXPECT_EQ(sensitivity[1]["labels"]["L0.h0"],
+            json::parse(R"([null, "positional", "positional"])"));
+  EXPECT_EQ(sensitivity[1]["positional_heads"]["values"], json::parse("[0, 1, 1]"));
+
+  // Bad: a head the checkpoints do not have, a threshold above 1, thresholds out of order.
+  auto bad = [&](const std::string& name, const std::function<void(json&)>& change,
+                 std::vector<std::string> message) {
+    json j = with_thresholds(1);
+    change(j);
+    o.heads[1] = write(name, j.dump());
+    message.insert(message.begin(), o.heads[1]);
+    expect_one_line<std::runtime_error>([&] { summarize_hop_seeds(o); }, message);
+  };
+  bad("unknown.json",
+      [](json& j) { j["threshold_sensitivity"][0]["final"]["positional"][0] = "L7.h0"; },
+      {"'L7.h0'", "not a head"});
+  bad("above.json", [](json& j) { j["threshold_sensitivity"][1]["threshold"] = 1.5; },
+      {"threshold_sensitivity[].threshold", "(0, 1]"});
+  bad("order.json", [](json& j) { j["threshold_sensitivity"][1]["threshold"] = 0.7; },
+      {"must increase"});
+}
+
 // Every node of every kind of file replaced by a value of another type, or removed: the
 // summary either accepts it (an optional field) or refuses it with std::runtime_error, never
 // another exception or a crash.
 TEST_F(HopSeedsTest, NoCrashOnMutatedFiles) {
+  json heads = heads_file({100, 200}, 0.1, {"mixed", "positional"});
+  heads["threshold_sensitivity"] = {
+      {{"threshold", 0.9}, {"final", {{"positional", {"L0.h0"}}, {"symbolic", {"L1.h0"}}}}}};
   const std::vector<std::pair<std::string, json>> kinds = {
       {"summary", summary_file("number", 0, {{"1", 1}, {"all", nullptr}}, {{"all", 2}},
                                {{"1", 1.0}, {"all", 1.0}})},
       {"eval", eval_file(1.0, 0.5, true)},
-      {"heads", heads_file({100, 200}, 0.1, {"mixed", "positional"})},
+      {"heads", heads},
       {"discrepancy", discrepancy_file(1, 4.0, false, -1.0)}};
   int refused = 0, tried = 0;
   for (const auto& [kind, good] : kinds) {
