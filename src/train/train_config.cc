@@ -73,9 +73,11 @@ void TrainConfig::finalize() {
                 std::to_string(kMaxSpmVocab));
     require(eval_windows >= 1 && eval_windows <= 10000, "eval_windows must be in 1..10000");
   } else {
-    require(arch == Family::kGptj && (!pos || *pos == PosEncoding::kRope),
-            "hop runs train the gptj-hop model; arch and pos are for --task text");
-    pos = PosEncoding::kRope;
+    require(arch == Family::kGptj, "hop runs train the gptj-hop model; arch is for --task text");
+    if (!pos) pos = PosEncoding::kRope;
+    require(*pos != PosEncoding::kLearned,
+            "hop runs take pos rope, alibi or none: learned positions end at the training "
+            "length, and eval measures beyond it");
     require(!hops.empty(), "at least one hop count is needed");
     for (int h : hops) validate_spec(task, h, length, Variant::kStandard);
     validate_model_length(task, length);
@@ -108,8 +110,8 @@ void TrainConfig::finalize() {
 ModelConfig TrainConfig::model_config() const {
   ModelConfig c = task == Task::kText ? family_default(arch) : model_preset("gptj-hop");
   c.vocab = vocab();
+  c.pos = pos.value_or(c.pos);
   if (task == Task::kText) {
-    c.pos = pos.value_or(c.pos);
     c.max_positions = length;
     c.window = 0;
     c.attn_init_scale = 1.0;

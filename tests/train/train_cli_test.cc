@@ -77,6 +77,26 @@ TEST(TrainCli, TinyModelLearnsOneHopLetterWithinAMinute) {
                      "the memory budget is 1.0 MB (--memory-budget)");
 }
 
+// The NoPE ablation: a hop run with --pos none records it, and its model is not the rope
+// model of the same seed (rotary_dim 0 would be: it means every dim).
+TEST(TrainCli, HopRunWithoutPositionalEncoding) {
+  const std::string common =
+      "train --task letter --layers 2 --d-model 64 --mlp 128 --eval-per-hop 16 --hops 1 "
+      "--steps 20 --warmup 5 --eval-every 10 --checkpoint-every 10 --out ";
+  const fs::path nope = scratch("nope"), rope = scratch("rope"), every = scratch("every_dim");
+  ASSERT_EQ(run_cli(common + nope.string() + " --pos none", 300).code, 0);
+  ASSERT_EQ(run_cli(common + rope.string() + " --rotary-dim 64", 300).code, 0);
+  ASSERT_EQ(run_cli(common + every.string() + " --rotary-dim 0", 300).code, 0);
+  const auto config = nlohmann::json::parse(slurp(nope / "train.json"))["config"];
+  EXPECT_EQ(config["pos"], "none");
+  EXPECT_EQ(nlohmann::json::parse(slurp(rope / "train.json"))["config"]["pos"], "rope");
+  // d 64, 1 head: rotary on 64 dims is every dim, the same model as rotary_dim 0.
+  EXPECT_EQ(slurp(rope / "model.safetensors"), slurp(every / "model.safetensors"));
+  EXPECT_NE(slurp(nope / "model.safetensors"), slurp(rope / "model.safetensors"));
+  const CliResult e = run_cli("eval --run " + nope.string() + " --lengths 17,40 --count 16");
+  EXPECT_EQ(e.code, 0) << e.err;
+}
+
 TEST(TrainCli, KilledRunsResumeToTheUninterruptedMetrics) {
   const std::string config = kTiny + "--steps 60 --warmup 10 --eval-every 5 --checkpoint-every 5 ";
   const fs::path whole = scratch("whole"), killed = scratch("killed");
@@ -230,6 +250,9 @@ TEST(TrainCli, BadInputGetsOneLine) {
   expect_error("tasks check /nonexistent.jsonl", "cannot open", 1);
   // A line never ends: refused at 64 MiB, not read to the end of memory.
   expect_error("tasks check /dev/zero", "/dev/zero line 1 is longer than 67.1 MB", 1);
+  expect_usage_error("train --task number --pos learned --out " + run.string(),
+                     "learned positions end at the training length");
+  expect_usage_error("train --task number --arch gpt2 --out " + run.string(), "gptj-hop");
   const fs::path cfg = scratch("bad.json");
   { std::ofstream(cfg) << R"({"task": "letter", "learning_rate": 0.1})"; }
   expect_usage_error("train --config " + cfg.string() + " --out " + run.string(), "learning_rate");

@@ -23,8 +23,9 @@ struct TrainConfig {
   std::vector<int> hops{1, 2, 3, 4};  // mixed uniformly in training (hop tasks)
   int length = 17;                    // training sequence length
 
-  // Model: gptj-hop (12 layers, 1 head, d 128, MLP 512, GELU, rotary 16, untied, std 0.02).
-  // Text runs: any family (`arch`) and positional encoding (`pos`, unset = the family's).
+  // Model: gptj-hop (12 layers, 1 head, d 128, MLP 512, GELU, rotary 16, untied, std 0.02);
+  // hop runs take pos rope (unset), none or alibi. Text runs: any family (`arch`) and
+  // positional encoding (`pos`, unset = the family's). rotary_dim 0 = every dim of the head.
   Family arch = Family::kGptj;
   std::optional<PosEncoding> pos;
   int layers = 12, d_model = 128, heads = 1, mlp = 512, rotary_dim = 16;
