@@ -4,14 +4,15 @@
 # sweeps docs/data/hops/ablation-grid.json (rotary dims per head 32, 64, 128 = every dim; the
 # default is 16), ablation-nope-grid.json (no positional encoding, `--pos none`) and
 # ablation-theta-grid.json (RoPE base 1e5, 1e6; the default is 1e4) plan. The default point
-# itself is the seed sweep of scripts/hops-docs-data.sh. For each run, into docs/data/hops/ablation/NAME-seedS-*: its
-# summary.json and `eval` at 17, 64, 256 and 850 tokens (with chance levels). Runs go seed by
-# seed (every configuration's seed 0 first); within a seed the headline's contrasts come
-# first (every dim rotary, then none, then the largest base), Letter before Number. Once a
-# configuration has all three seeds, `posbias seeds` summarizes it with intervals over seeds.
-# The script is incremental: a run whose files exist is skipped, a run left by a killed
-# script resumes, and a run another process holds is left to it. `--max-runs N` stops after N runs started; `--jobs N` runs N at once, each
-# on one thread unless OMP_NUM_THREADS says otherwise.
+# itself is the seed sweep of scripts/hops-docs-data.sh. For each run, into
+# docs/data/hops/ablation/NAME-seedS-*: its summary.json and `eval` at 17, 64, 256 and 850
+# tokens (with chance levels). Runs go seed by seed (every configuration's seed 0 first);
+# within a seed the headline's contrasts come first (every dim rotary, then none, then the
+# largest base), Letter before Number. Once a configuration has all three seeds, `posbias seeds` summarizes it with intervals over seeds
+# (NAME-seeds.json, .csv and the NAME-seeds_eval figure). The script is incremental: a run
+# whose files exist is skipped, a run left by a killed script resumes, and a run another
+# process holds is left to it. `--max-runs N` stops after N runs started; `--jobs N` runs N at
+# once, each on one thread unless OMP_NUM_THREADS says otherwise.
 # Usage: scripts/ablation-docs-data.sh [path/to/posbias] [--max-runs N] [--jobs N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +34,7 @@ data=docs/data/hops/ablation
 sweeps=${POSBIAS_ABLATION_SWEEPS:-out/sweeps}
 mkdir -p "$data"
 
-# Every run of both sweeps as "seed priority letter_first sweep index name dir".
+# Every run of the three sweeps as "seed priority letter_first sweep index name dir".
 priority() {
   case $1 in
     rd128) echo 0 ;; nope) echo 1 ;; theta1000000) echo 2 ;; rd64) echo 3 ;; rd32) echo 4 ;;
@@ -92,6 +93,6 @@ for summary in "$data"/*-seed0-summary.json; do
   files=("$data/$name-seed0" "$data/$name-seed1" "$data/$name-seed2")
   ls "${files[@]/%/-eval.json}" >/dev/null 2>&1 || continue
   "$posbias" seeds --summary "${files[@]/%/-summary.json}" --eval "${files[@]/%/-eval.json}" \
-    --json "$data/$name-seeds.json" --csv "$data/$name-seeds.csv"
+    --json "$data/$name-seeds.json" --csv "$data/$name-seeds.csv" --plot "$data/$name-seeds"
 done
 ((failed == 0)) || { echo "ablation-docs-data.sh: $failed runs failed" >&2; exit 1; }

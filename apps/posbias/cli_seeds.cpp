@@ -18,9 +18,9 @@ void register_seeds(CLI::App& app, Action* selected) {
       "first to the last step, and held-out bits per byte and loss per position. Hop runs "
       "(Number, Letter; no birth files): each seed's training summary.json and metrics.jsonl, "
       "`eval --run`, `heads --run` and `discrepancy --run` results give the crossing steps, "
-      "held-out accuracy per hop during training, accuracy per length and hop against chance, head "
-      "scores and the step each head's label settles, and "
-      "the key heads' gaps against length.");
+      "held-out accuracy per hop during training, accuracy per length and hop against chance, "
+      "head scores, the step each head's label settles and the labels under other thresholds, "
+      "and the key heads' gaps against length.");
   SeedsOptions& o = *options;
   cmd->add_option("birth", o.birth,
                   "text: birth --run --json results, one per training seed, two or more");
