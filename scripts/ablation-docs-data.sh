@@ -8,10 +8,10 @@
 # docs/data/hops/ablation/NAME-seedS-*: its summary.json and `eval` at 17, 64, 256 and 850
 # tokens (with chance levels). Runs go seed by seed (every configuration's seed 0 first);
 # within a seed the headline's contrasts come first (every dim rotary, then none, then the
-# largest base), Letter before Number. Once a configuration has all three seeds, `posbias seeds` summarizes it with intervals over seeds
-# (NAME-seeds.json, .csv and the NAME-seeds_eval figure). The script is incremental: a run
-# whose files exist is skipped, a run left by a killed script resumes, and a run another
-# process holds is left to it. `--max-runs N` stops after N runs started; `--jobs N` runs N at
+# largest base), Letter before Number. Once a configuration has all three seeds, `posbias
+# seeds` summarizes it with intervals over seeds (NAME-seeds.json, .csv and the
+# NAME-seeds_eval figure). The script is incremental: a run whose files exist is skipped, a
+# run left by a killed script resumes, and a run another process holds is left to it. `--max-runs N` stops after N runs started; `--jobs N` runs N at
 # once, each on one thread unless OMP_NUM_THREADS says otherwise.
 # Usage: scripts/ablation-docs-data.sh [path/to/posbias] [--max-runs N] [--jobs N]
 set -euo pipefail
