@@ -11,8 +11,9 @@
 # largest base), Letter before Number. Once a configuration has all three seeds, `posbias
 # seeds` summarizes it with intervals over seeds (NAME-seeds.json, .csv and the
 # NAME-seeds_eval figure). The script is incremental: a run whose files exist is skipped, a
-# run left by a killed script resumes, and a run another process holds is left to it. `--max-runs N` stops after N runs started; `--jobs N` runs N at
-# once, each on one thread unless OMP_NUM_THREADS says otherwise.
+# run left by a killed script resumes, and a run another process holds is left to it.
+# `--max-runs N` stops after N runs started; `--jobs N` runs N at once, each on one thread
+# unless OMP_NUM_THREADS says otherwise.
 # Usage: scripts/ablation-docs-data.sh [path/to/posbias] [--max-runs N] [--jobs N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,8 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 [[ $max_runs =~ ^[0-9]+$ && $jobs =~ ^[1-9][0-9]*$ ]] ||
-  { echo "ablation-docs-data.sh: --max-runs and --jobs take whole numbers (jobs >= 1)" >&2; exit 2; }
+  { echo "ablation-docs-data.sh: --max-runs and --jobs take whole numbers (jobs >= 1)" >&2
+    exit 2; }
 ((jobs == 1)) || export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 data=docs/data/hops/ablation
 sweeps=${POSBIAS_ABLATION_SWEEPS:-out/sweeps}
