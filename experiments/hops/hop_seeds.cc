@@ -52,6 +52,26 @@ auto read_all(const std::vector<std::string>& files, Parse parse, std::string& t
   return out;
 }
 
+// The steps every seed has (each seed's `steps` increase) into `steps`, and per seed its entry
+// of `rows` at each of them: at[s][i] is seed s at steps[i].
+template <typename Seed, typename Row>
+std::vector<std::vector<const Row*>> at_common_steps(const std::vector<Seed>& seeds,
+                                                     std::vector<Row> Seed::*rows,
+                                                     std::vector<std::int64_t>& steps) {
+  steps = seeds.front().steps;
+  for (const Seed& s : seeds)
+    std::erase_if(steps, [&](std::int64_t step) {
+      return !std::binary_search(s.steps.begin(), s.steps.end(), step);
+    });
+  std::vector<std::vector<const Row*>> at(seeds.size());
+  for (std::size_t s = 0; s < seeds.size(); ++s)
+    for (std::int64_t step : steps) {
+      const auto it = std::lower_bound(seeds[s].steps.begin(), seeds[s].steps.end(), step);
+      at[s].push_back(&(seeds[s].*rows)[static_cast<std::size_t>(it - seeds[s].steps.begin())]);
+    }
+  return at;
+}
+
 HopTraining summarize_training(const std::vector<HopSummaryFile>& seeds) {
   HopTraining t;
   std::vector<const HopValues*> maps;
@@ -78,21 +98,10 @@ HopTraining summarize_training(const std::vector<HopSummaryFile>& seeds) {
 
 HopCurves summarize_curves(const std::vector<HopMetricsFile>& seeds) {
   HopCurves c;
-  c.steps = seeds.front().steps;
-  for (const HopMetricsFile& s : seeds)
-    std::erase_if(c.steps, [&](std::int64_t step) {
-      return !std::binary_search(s.steps.begin(), s.steps.end(), step);
-    });
+  const auto at = at_common_steps(seeds, &HopMetricsFile::accuracy, c.steps);
   if (c.steps.empty()) throw std::runtime_error("the metrics files share no logged step");
-  // at[s][i]: seed s at the common step i.
-  std::vector<std::vector<const HopValues*>> at(seeds.size());
   std::vector<const HopValues*> rows;
-  for (std::size_t s = 0; s < seeds.size(); ++s)
-    for (std::int64_t step : c.steps) {
-      const auto it = std::lower_bound(seeds[s].steps.begin(), seeds[s].steps.end(), step);
-      at[s].push_back(&seeds[s].accuracy[static_cast<std::size_t>(it - seeds[s].steps.begin())]);
-      rows.push_back(at[s].back());
-    }
+  for (const auto& seed : at) rows.insert(rows.end(), seed.begin(), seed.end());
   const std::vector<int> hops = common_keys(rows);
   if (hops.empty()) throw std::runtime_error("the metrics files share no hop at every step");
   for (int hop : hops) c.hops.push_back(hop_name(hop));
@@ -173,19 +182,9 @@ HopHeadsSummary summarize_heads(const std::vector<HopHeadsFile>& seeds,
                       "model shape",
                       files[s], files.front()));
   h.heads = seeds.front().heads;
-  h.steps = seeds.front().steps;
-  for (const HopHeadsFile& s : seeds)
-    std::erase_if(h.steps, [&](std::int64_t step) {
-      return !std::binary_search(s.steps.begin(), s.steps.end(), step);
-    });
-  if (h.steps.empty()) throw std::runtime_error("the heads --run results share no checkpoint step");
   // reads[s][i]: seed s at the common step i.
-  std::vector<std::vector<const std::vector<HopHeadRead>*>> reads(seeds.size());
-  for (std::size_t s = 0; s < seeds.size(); ++s)
-    for (std::int64_t step : h.steps) {
-      const auto it = std::lower_bound(seeds[s].steps.begin(), seeds[s].steps.end(), step);
-      reads[s].push_back(&seeds[s].at[static_cast<std::size_t>(it - seeds[s].steps.begin())]);
-    }
+  const auto reads = at_common_steps(seeds, &HopHeadsFile::at, h.steps);
+  if (h.steps.empty()) throw std::runtime_error("the heads --run results share no checkpoint step");
   for (std::size_t i = 0; i < h.steps.size(); ++i) {
     std::vector<SeedStatistic> positional, symbolic;
     for (std::size_t k = 0; k < h.heads.size(); ++k) {
