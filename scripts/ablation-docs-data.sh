@@ -6,11 +6,11 @@
 # ablation-theta-grid.json (RoPE base 1e5, 1e6; the default is 1e4) plan. The default point
 # itself is the seed sweep of scripts/hops-docs-data.sh. For each run, into
 # docs/data/hops/ablation/NAME-seedS-*: its summary.json and `eval` at 17, 64, 256 and 850
-# tokens (with chance levels). Runs go seed by seed (every configuration's seed 0 first);
-# within a seed the headline's contrasts come first (every dim rotary, then none, then the
-# largest base), Letter before Number. Once a configuration has all three seeds, `posbias
-# seeds` summarizes it with intervals over seeds (NAME-seeds.json, .csv and the
-# NAME-seeds_eval figure). The script is incremental: a run whose files exist is skipped, a
+# tokens (with chance levels). Runs go configuration by configuration, the headline's
+# contrasts first (every dim rotary, then none, then the largest base), each through its
+# seeds in order, Letter before Number within a seed. As soon as a configuration has all
+# three seeds, `posbias seeds` summarizes it with intervals over seeds (NAME-seeds.json,
+# .csv and the NAME-seeds_eval figure). The script is incremental: a run whose files exist is skipped, a
 # run left by a killed script resumes, and a run another process holds is left to it.
 # `--max-runs N` stops after N runs started; `--jobs N` runs N at once, each on one thread
 # unless OMP_NUM_THREADS says otherwise.
@@ -60,7 +60,16 @@ for factor in rotary-dim nope theta; do
   done < <(/usr/bin/python3 scripts/sweep-runs.py "$sweep/status.json" \
     --task --seed --rotary-dim --rope-theta --pos)
 done
-runs=$(sort -n -k1,1 -k2,2 -k3,3 <<<"$plans" | cut -d' ' -f1,4-)
+runs=$(sort -n -k2,2 -k1,1 -k3,3 <<<"$plans" | cut -d' ' -f1,4-)
+
+# The summary over seeds of configuration NAME, once its three seeds have their files.
+summarize() {
+  local name=$1
+  local files=("$data/$name-seed0" "$data/$name-seed1" "$data/$name-seed2")
+  ls "${files[@]/%/-eval.json}" >/dev/null 2>&1 || return 0
+  "$posbias" seeds --summary "${files[@]/%/-summary.json}" --eval "${files[@]/%/-eval.json}" \
+    --json "$data/$name-seeds.json" --csv "$data/$name-seeds.csv" --plot "$data/$name-seeds"
+}
 
 # One run: train (or resume, or skip when done), then its files.
 run_one() {
@@ -69,6 +78,7 @@ run_one() {
   cp "$dir/train/summary.json" "$data/$name-seed$seed-summary.json"
   "$posbias" eval --run "$dir/train" --lengths 17,64,256,850 \
     --json "$data/$name-seed$seed-eval.json"
+  summarize "$name"
 }
 
 started=0
@@ -88,13 +98,9 @@ while read -r seed sweep index name dir; do
 done <<<"$runs"
 while (($(jobs -rp | wc -l) > 0)); do wait -n || failed=$((failed + 1)); done
 
-# Each configuration with all three seeds: the summary over seeds.
+# Every configuration with all three seeds: the summary over seeds (again, for the runs an
+# earlier invocation finished).
 for summary in "$data"/*-seed0-summary.json; do
-  [[ -f $summary ]] || continue
-  name=$(basename "$summary" -seed0-summary.json)
-  files=("$data/$name-seed0" "$data/$name-seed1" "$data/$name-seed2")
-  ls "${files[@]/%/-eval.json}" >/dev/null 2>&1 || continue
-  "$posbias" seeds --summary "${files[@]/%/-summary.json}" --eval "${files[@]/%/-eval.json}" \
-    --json "$data/$name-seeds.json" --csv "$data/$name-seeds.csv" --plot "$data/$name-seeds"
+  [[ -f $summary ]] && summarize "$(basename "$summary" -seed0-summary.json)"
 done
 ((failed == 0)) || { echo "ablation-docs-data.sh: $failed runs failed" >&2; exit 1; }
