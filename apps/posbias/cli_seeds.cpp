@@ -20,7 +20,8 @@ void register_seeds(CLI::App& app, Action* selected) {
       "`eval --run`, `heads --run` and `discrepancy --run` results give the crossing steps, "
       "held-out accuracy per hop during training, accuracy per length and hop against chance, "
       "head scores, the step each head's label settles and the labels under other thresholds, "
-      "and the key heads' gaps against length.");
+      "and the key heads' gaps against length. With --compare: configurations of a hop task "
+      "(ablations) side by side, each over its seeds.");
   SeedsOptions& o = *options;
   cmd->add_option("birth", o.birth,
                   "text: birth --run --json results, one per training seed, two or more");
@@ -34,15 +35,22 @@ void register_seeds(CLI::App& app, Action* selected) {
   cmd->add_option("--heads", o.heads, "hop runs: heads --run --json results, one per seed");
   cmd->add_option("--discrepancy", o.discrepancy,
                   "hop runs: discrepancy --run --json results, one per seed");
+  cmd->add_option("--compare", o.compare,
+                  "hop runs: configurations side by side, each LABEL=EVAL.json,EVAL.json,... "
+                  "(its training seeds' eval --run results; repeat for 2..32 configurations "
+                  "of one task): accuracy per length and hop with intervals over each "
+                  "configuration's seeds, against chance; alone, without the other inputs")
+      ->take_all();
   cmd->add_option("--json", o.json, "result file (default: stdout)");
   cmd->add_option("--csv", o.csv,
                   "text: one row per step with the shape statistics; hop runs: one row per "
-                  "length and hop of the eval accuracy (without --eval: the crossing steps)");
+                  "length and hop of the eval accuracy (without --eval: the crossing steps; "
+                  "with --compare: per configuration too)");
   cmd->add_option(
       "--plot", o.plot,
       "figure stem: STEM_shape, STEM_profiles, STEM_gradient, STEM_loss (text); "
       "STEM_training, STEM_eval, STEM_heads, STEM_discrepancy (hop runs, from the files "
-      "given)");
+      "given); STEM_compare (--compare)");
   cmd->callback([options, selected] { *selected = [options] { run_seeds(*options); }; });
 }
 

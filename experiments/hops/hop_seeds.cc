@@ -148,30 +148,6 @@ HopTable hop_table(const std::vector<const LengthTable*>& accuracy,
   return t;
 }
 
-HopEvalSummary summarize_eval(const std::vector<HopEvalFile>& seeds) {
-  HopEvalSummary e;
-  std::vector<const LengthTable*> acc, chance, control, control_chance;
-  for (const HopEvalFile& s : seeds) {
-    acc.push_back(&s.accuracy), chance.push_back(&s.chance);
-    control.push_back(&s.control_accuracy), control_chance.push_back(&s.control_chance);
-  }
-  e.accuracy = hop_table(acc, chance);
-  if (std::any_of(seeds.begin(), seeds.end(),
-                  [](const HopEvalFile& s) { return s.control.empty(); }))
-    return e;
-  e.control = seeds.front().control;
-  e.control_accuracy = hop_table(control, control_chance);
-  if (std::all_of(seeds.begin(), seeds.end(),
-                  [](const HopEvalFile& s) { return !s.decoy_rate.empty(); })) {
-    for (std::int64_t length : e.control_accuracy.lengths) {
-      std::vector<double> v;
-      for (const HopEvalFile& s : seeds) v.push_back(value_or_nan(s.decoy_rate, length));
-      e.decoy_rate.push_back(seed_statistic(std::move(v)));
-    }
-  }
-  return e;
-}
-
 HopHeadsSummary summarize_heads(const std::vector<HopHeadsFile>& seeds,
                                 const std::vector<std::string>& files) {
   HopHeadsSummary h;
@@ -313,37 +289,12 @@ nlohmann::json integer_json(const SeedStatistic& s) {
   return j;
 }
 
-nlohmann::json table_json(const HopTable& t) {
-  nlohmann::json j = nlohmann::json::object();
-  for (std::size_t i = 0; i < t.lengths.size(); ++i) {
-    nlohmann::json row = nlohmann::json::object();
-    for (std::size_t k = 0; k < t.hops.size(); ++k) {
-      const HopCell& c = t.cells[i][k];
-      nlohmann::json cell = to_json(c.accuracy);
-      if (std::isfinite(c.chance)) {
-        cell["chance"] = c.chance;
-        const std::optional<bool> above = c.above_chance();
-        cell["above_chance"] = above ? nlohmann::json(*above) : nlohmann::json();
-      }
-      row[t.hops[k]] = std::move(cell);
-    }
-    j[std::to_string(t.lengths[i])] = std::move(row);
-  }
-  return j;
-}
-
 nlohmann::json per_length_json(const std::vector<std::int64_t>& lengths,
                                const std::vector<SeedStatistic>& values) {
   nlohmann::json j = nlohmann::json::object();
   for (std::size_t i = 0; i < lengths.size() && i < values.size(); ++i)
     j[std::to_string(lengths[i])] = to_json(values[i]);
   return j;
-}
-
-std::string csv_cell(double x) { return std::isfinite(x) ? fmt::format("{:.6g}", x) : ""; }
-
-std::string csv_interval(const SeedInterval& i) {
-  return csv_cell(i.mean) + "," + csv_cell(i.low) + "," + csv_cell(i.high);
 }
 
 std::vector<SeedInterval> intervals(const std::vector<SeedStatistic>& s) {
@@ -363,6 +314,54 @@ Series hop_series(const std::string& hop, const std::vector<double>& x,
 }
 
 }  // namespace
+
+HopEvalSummary summarize_hop_eval(const std::vector<HopEvalFile>& seeds) {
+  HopEvalSummary e;
+  std::vector<const LengthTable*> acc, chance, control, control_chance;
+  for (const HopEvalFile& s : seeds) {
+    acc.push_back(&s.accuracy), chance.push_back(&s.chance);
+    control.push_back(&s.control_accuracy), control_chance.push_back(&s.control_chance);
+  }
+  e.accuracy = hop_table(acc, chance);
+  if (std::any_of(seeds.begin(), seeds.end(),
+                  [](const HopEvalFile& s) { return s.control.empty(); }))
+    return e;
+  e.control = seeds.front().control;
+  e.control_accuracy = hop_table(control, control_chance);
+  if (std::all_of(seeds.begin(), seeds.end(),
+                  [](const HopEvalFile& s) { return !s.decoy_rate.empty(); })) {
+    for (std::int64_t length : e.control_accuracy.lengths) {
+      std::vector<double> v;
+      for (const HopEvalFile& s : seeds) v.push_back(value_or_nan(s.decoy_rate, length));
+      e.decoy_rate.push_back(seed_statistic(std::move(v)));
+    }
+  }
+  return e;
+}
+
+nlohmann::json to_json(const HopTable& t) {
+  nlohmann::json j = nlohmann::json::object();
+  for (std::size_t i = 0; i < t.lengths.size(); ++i) {
+    nlohmann::json row = nlohmann::json::object();
+    for (std::size_t k = 0; k < t.hops.size(); ++k) {
+      const HopCell& c = t.cells[i][k];
+      nlohmann::json cell = to_json(c.accuracy);
+      if (std::isfinite(c.chance)) {
+        cell["chance"] = c.chance;
+        const std::optional<bool> above = c.above_chance();
+        cell["above_chance"] = above ? nlohmann::json(*above) : nlohmann::json();
+      }
+      row[t.hops[k]] = std::move(cell);
+    }
+    j[std::to_string(t.lengths[i])] = std::move(row);
+  }
+  return j;
+}
+
+std::vector<HopEvalFile> read_hop_evals(const std::vector<std::string>& files, std::string& task,
+                                        std::string& task_file) {
+  return read_all(files, parse_hop_eval, task, task_file);
+}
 
 std::optional<bool> HopCell::above_chance() const {
   if (!std::isfinite(chance) || !std::isfinite(accuracy.interval.low)) return std::nullopt;
@@ -419,7 +418,7 @@ HopSeedsResult summarize_hop_seeds(const HopSeedsOptions& o) {
     for (const std::string& f : o.metrics) metrics.push_back(read_hop_metrics(f));
     r.curves = summarize_curves(metrics);
   }
-  if (!o.eval.empty()) r.eval = summarize_eval(read_all(o.eval, parse_hop_eval, r.task, task_file));
+  if (!o.eval.empty()) r.eval = summarize_hop_eval(read_hop_evals(o.eval, r.task, task_file));
   if (!o.heads.empty())
     r.heads = summarize_heads(read_all(o.heads, parse_hop_heads, r.task, task_file), o.heads);
   if (!o.discrepancy.empty())
@@ -471,9 +470,9 @@ nlohmann::json to_json(const HopSeedsResult& r) {
     const HopEvalSummary& e = *r.eval;
     j["eval"] = {{"lengths", e.accuracy.lengths},
                  {"hops", e.accuracy.hops},
-                 {"accuracy", table_json(e.accuracy)}};
+                 {"accuracy", to_json(e.accuracy)}};
     if (!e.control.empty()) {
-      j["eval"]["control"] = {{"name", e.control}, {"accuracy", table_json(e.control_accuracy)}};
+      j["eval"]["control"] = {{"name", e.control}, {"accuracy", to_json(e.control_accuracy)}};
       if (!e.decoy_rate.empty())
         j["eval"]["control"]["decoy_rate"] =
             per_length_json(e.control_accuracy.lengths, e.decoy_rate);

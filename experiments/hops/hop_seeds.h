@@ -50,6 +50,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/hops/hop_seed_files.h"
 #include "experiments/seeds/seed_summary.h"
 
 namespace posbias {
@@ -143,6 +144,15 @@ struct HopSeedsResult {
   std::optional<HopHeadsSummary> heads;
   std::optional<HopDiscrepancySummary> discrepancy;
 };
+
+// Each eval --run result, in order; every file must be of `task` (set from the first file when
+// empty, which `task_file` then names). std::runtime_error naming a bad file.
+std::vector<HopEvalFile> read_hop_evals(const std::vector<std::string>& files, std::string& task,
+                                        std::string& task_file);
+// Accuracy per length and hop over the seeds' evals, against chance, with the control's.
+HopEvalSummary summarize_hop_eval(const std::vector<HopEvalFile>& seeds);
+// {"17": {"1": S + "chance", "above_chance"}, ..., "all": ...}, ...}.
+nlohmann::json to_json(const HopTable& table);
 
 // Checks the file counts (std::invalid_argument), reads every file (std::runtime_error naming
 // the file and the field), summarizes.

@@ -126,8 +126,16 @@ Series band_series(const std::string& title, const std::vector<double>& x,
 }
 
 std::string format_interval(const SeedInterval& i, int decimals) {
+  if (!std::isfinite(i.low) || !std::isfinite(i.high))
+    return fmt::format("{:.{}f}", i.mean, decimals);
   return fmt::format("{:.{}f} [{:.{}f}, {:.{}f}]", i.mean, decimals, i.low, decimals, i.high,
                      decimals);
+}
+
+std::string csv_cell(double x) { return std::isfinite(x) ? fmt::format("{:.6g}", x) : ""; }
+
+std::string csv_interval(const SeedInterval& i) {
+  return csv_cell(i.mean) + "," + csv_cell(i.low) + "," + csv_cell(i.high);
 }
 
 }  // namespace posbias

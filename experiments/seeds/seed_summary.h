@@ -62,7 +62,11 @@ nlohmann::json to_json(const SeedStatistic& statistic);
 // points whose mean is not finite are left out.
 Series band_series(const std::string& title, const std::vector<double>& x,
                    const std::vector<SeedInterval>& y);
-// "mean [low, high]" with `decimals` decimals.
+// "mean [low, high]" with `decimals` decimals; the mean alone without an interval (one seed).
 std::string format_interval(const SeedInterval& interval, int decimals = 3);
+// A CSV cell: the value with 6 significant digits, empty when it is not finite.
+std::string csv_cell(double x);
+// The interval as three CSV cells: "mean,low,high".
+std::string csv_interval(const SeedInterval& interval);
 
 }  // namespace posbias

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "experiments/hops/hop_compare.h"
 #include "experiments/hops/hop_seeds.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
@@ -308,15 +309,11 @@ std::string seeds_csv(const SeedsResult& r) {
   std::string out =
       "step,seeds,log10_middle_to_ends,low,high,log10_dead_zone_depth,low,high,"
       "attention_entropy_ratio,low,high,gradient_log10_middle_to_first,low,high\n";
-  auto cells = [](const SeedInterval& i) {
-    auto cell = [](double x) { return std::isfinite(x) ? fmt::format("{:.6g}", x) : ""; };
-    return cell(i.mean) + "," + cell(i.low) + "," + cell(i.high);
-  };
   for (const SeedsCheckpoint& c : r.checkpoints) {
-    out +=
-        fmt::format("{},{},{},{},{},{}\n", c.step, r.seeds.size(), cells(c.middle_to_ends.interval),
-                    cells(c.dead_zone_depth.interval), cells(c.entropy_ratio.interval),
-                    c.has_gradient ? cells(c.gradient_middle_to_first.interval) : ",,");
+    out += fmt::format(
+        "{},{},{},{},{},{}\n", c.step, r.seeds.size(), csv_interval(c.middle_to_ends.interval),
+        csv_interval(c.dead_zone_depth.interval), csv_interval(c.entropy_ratio.interval),
+        c.has_gradient ? csv_interval(c.gradient_middle_to_first.interval) : ",,");
   }
   return out;
 }
@@ -388,6 +385,16 @@ void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
 }
 
 void run_seeds(const SeedsOptions& o) {
+  if (!o.compare.empty()) {
+    if (!o.birth.empty() || !o.eval.empty() || !o.summary.empty() || !o.metrics.empty() ||
+        !o.heads.empty() || !o.discrepancy.empty())
+      throw std::invalid_argument(
+          "--compare takes each configuration's eval files after its label "
+          "(LABEL=EVAL.json,...); give it without birth files, --eval, --summary, --metrics, "
+          "--heads or --discrepancy");
+    run_hop_comparison(o.compare, o.json, o.csv, o.plot);
+    return;
+  }
   if (o.birth.empty()) {
     run_hop_seeds({o.summary, o.metrics, o.eval, o.heads, o.discrepancy, o.json, o.csv, o.plot});
     return;

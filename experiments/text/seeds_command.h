@@ -40,6 +40,8 @@ struct SeedsOptions {
   std::string json, csv, plot;     // json empty = stdout
   // Hop runs only (HopSeedsOptions); `{}` keeps brace-initialized text options warning-free.
   std::vector<std::string> summary{}, metrics{}, heads{}, discrepancy{};
+  // Hop configurations side by side, "LABEL=EVAL.json,..." each (hops/hop_compare.h); alone.
+  std::vector<std::string> compare{};
 };
 
 // One step of one training seed's birth --run result, as read.
@@ -93,7 +95,8 @@ SeedsResult summarize_seeds(const SeedsOptions& options);
 nlohmann::json to_json(const SeedsResult& result);
 std::string seeds_csv(const SeedsResult& result);
 void render_seeds_figures(const SeedsResult& result, const std::string& stem);
-// The text summary's files, or, without birth files, run_hop_seeds.
+// The text summary's files; without birth files, run_hop_seeds, or with --compare,
+// run_hop_comparison.
 void run_seeds(const SeedsOptions& options);
 
 }  // namespace posbias

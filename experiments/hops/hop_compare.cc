@@ -1,0 +1,167 @@
+#include "experiments/hops/hop_compare.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/csv.h"
+
+namespace posbias {
+namespace {
+
+// The all-hops column of a table ("all", or the last hop when a file has no "all").
+std::size_t all_hops(const HopTable& t) {
+  const auto it = std::find(t.hops.begin(), t.hops.end(), "all");
+  return it == t.hops.end() ? t.hops.size() - 1 : static_cast<std::size_t>(it - t.hops.begin());
+}
+
+std::string seeds_text(std::size_t n) { return n == 1 ? "1 seed" : fmt::format("{} seeds", n); }
+
+}  // namespace
+
+HopConfiguration parse_hop_configuration(const std::string& text) {
+  const auto eq = text.rfind('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw std::invalid_argument(fmt::format(
+        "--compare '{}': give LABEL=EVAL.json,EVAL.json,... (a label, then each training "
+        "seed's eval --run result)",
+        text));
+  HopConfiguration c;
+  c.label = text.substr(0, eq);
+  std::size_t start = eq + 1;
+  while (true) {
+    const auto comma = text.find(',', start);
+    const std::string file =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (file.empty())
+      throw std::invalid_argument(
+          fmt::format("--compare '{}': an empty file name in the list after '='", text));
+    c.eval.push_back(file);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (c.eval.size() > kMaxSeeds)
+    throw std::invalid_argument(
+        fmt::format("--compare '{}': at most {} files, one per seed", c.label, kMaxSeeds));
+  return c;
+}
+
+HopComparison compare_hop_configurations(const std::vector<HopConfiguration>& configurations) {
+  if (configurations.size() < 2 || configurations.size() > kMaxConfigurations)
+    throw std::invalid_argument(
+        fmt::format("give 2..{} configurations to --compare, LABEL=EVAL.json,... each (got {})",
+                    kMaxConfigurations, configurations.size()));
+  std::set<std::string> labels;
+  std::vector<std::string> every_file;
+  for (const HopConfiguration& c : configurations) {
+    if (!labels.insert(c.label).second)
+      throw std::invalid_argument(
+          fmt::format("--compare: the label '{}' is given twice; one per configuration", c.label));
+    every_file.insert(every_file.end(), c.eval.begin(), c.eval.end());
+  }
+  require_distinct_files(every_file);
+  HopComparison r;
+  r.configurations = configurations;
+  std::string task_file;
+  for (const HopConfiguration& c : configurations)
+    r.accuracy.push_back(summarize_hop_eval(read_hop_evals(c.eval, r.task, task_file)).accuracy);
+  return r;
+}
+
+nlohmann::json to_json(const HopComparison& r) {
+  nlohmann::json j{{"task", r.task},
+                   {"interval", "95% Student t over each configuration's seeds"},
+                   {"configurations", nlohmann::json::array()}};
+  for (std::size_t c = 0; c < r.configurations.size(); ++c)
+    j["configurations"].push_back({{"label", r.configurations[c].label},
+                                   {"seeds", r.configurations[c].eval.size()},
+                                   {"files", r.configurations[c].eval},
+                                   {"accuracy", to_json(r.accuracy[c])}});
+  return j;
+}
+
+std::string hop_comparison_csv(const HopComparison& r) {
+  std::string out = "label,seeds,length,hop,mean,low,high,chance\n";
+  for (std::size_t c = 0; c < r.configurations.size(); ++c) {
+    const HopTable& t = r.accuracy[c];
+    const std::string label = csv_quoted(r.configurations[c].label);
+    for (std::size_t i = 0; i < t.lengths.size(); ++i)
+      for (std::size_t k = 0; k < t.hops.size(); ++k) {
+        const HopCell& cell = t.cells[i][k];
+        out +=
+            fmt::format("{},{},{},{},{},{}\n", label, r.configurations[c].eval.size(), t.lengths[i],
+                        t.hops[k], csv_interval(cell.accuracy.interval), csv_cell(cell.chance));
+      }
+  }
+  return out;
+}
+
+void render_hop_comparison_figure(const HopComparison& r, const std::string& stem) {
+  Panel p;
+  p.title = r.task +
+            " task: accuracy (all hops) against input length, per configuration (95% t "
+            "band over seeds)";
+  p.xlabel = "input length (tokens, log scale)";
+  p.ylabel = "accuracy";
+  p.log_x = true;
+  p.ymin = 0;
+  p.ymax = 1.02;
+  p.key = "outside right";
+  Series chance;  // the first configuration's: chance depends on the task and length only
+  chance.title = "chance (a uniform guess among the input's candidates)";
+  chance.style = "lines dt 2";
+  chance.line_width = 1;
+  for (std::size_t c = 0; c < r.configurations.size(); ++c) {
+    const HopTable& t = r.accuracy[c];
+    const std::size_t all = all_hops(t);
+    std::vector<double> x;
+    std::vector<SeedInterval> y;
+    for (std::size_t i = 0; i < t.lengths.size(); ++i) {
+      x.push_back(static_cast<double>(t.lengths[i]));
+      y.push_back(t.cells[i][all].accuracy.interval);
+      if (c == 0 && std::isfinite(t.cells[i][all].chance)) {
+        chance.x.push_back(x.back());
+        chance.y.push_back(t.cells[i][all].chance);
+      }
+    }
+    Series s = band_series(plain_text(r.configurations[c].label) + " (" +
+                               seeds_text(r.configurations[c].eval.size()) + ")",
+                           x, y);
+    s.style = "linespoints";
+    p.series.push_back(std::move(s));
+  }
+  if (!chance.x.empty()) p.series.push_back(std::move(chance));
+  Figure f;
+  f.panels = {p};
+  f.width = 1200;
+  render_figure(f, stem + "_compare");
+}
+
+void run_hop_comparison(const std::vector<std::string>& compare, const std::string& json,
+                        const std::string& csv, const std::string& plot) {
+  std::vector<HopConfiguration> configurations;
+  for (const std::string& text : compare) configurations.push_back(parse_hop_configuration(text));
+  const HopComparison r = compare_hop_configurations(configurations);
+  write_output(json, to_json(r).dump(2) + "\n");
+  if (!csv.empty()) write_file_atomic(csv, hop_comparison_csv(r));
+  if (!plot.empty()) render_hop_comparison_figure(r, plot);
+  std::string line = fmt::format(
+      "seeds: {} {} configurations; accuracy (all hops) at the longest "
+      "length:",
+      r.configurations.size(), r.task);
+  for (std::size_t c = 0; c < r.configurations.size(); ++c) {
+    const HopTable& t = r.accuracy[c];
+    line += fmt::format(" {} {} at {} ({});", r.configurations[c].label,
+                        format_interval(t.cells.back()[all_hops(t)].accuracy.interval),
+                        t.lengths.back(), seeds_text(r.configurations[c].eval.size()));
+  }
+  line.pop_back();
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+}  // namespace posbias

@@ -1,0 +1,53 @@
+// `posbias seeds --compare LABEL=EVAL,EVAL,... --compare ...`: configurations of one hop task
+// side by side (for example the positional-encoding ablations: rotary dims, RoPE base, none),
+// each given as its training seeds' `eval --run` results. Per configuration: accuracy per
+// input length and hop with its 95% Student-t interval over that configuration's seeds (a
+// configuration of one seed has its value and no interval), against chance.
+//
+// JSON {"task", "interval", "configurations": [{"label", "seeds", "files": [...],
+//   "accuracy": {"17": {"1": S + "chance", "above_chance"}, ..., "all": ...}, ...}}]}, with S
+//   a statistic over seeds (hop_seeds.h).
+// CSV: one row per configuration, length and hop: label,seeds,length,hop,mean,low,high,chance.
+// Figure STEM_compare: every configuration's all-hops accuracy against length with its band,
+// and chance.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "experiments/hops/hop_seeds.h"
+
+namespace posbias {
+
+// Configurations one comparison takes (one line each in the figure's key).
+inline constexpr std::size_t kMaxConfigurations = 32;
+
+struct HopConfiguration {
+  std::string label;
+  std::vector<std::string> eval;  // one eval --run result per training seed, >= 1
+};
+
+// "LABEL=FILE,FILE,..." split at the last '=' (a label may hold one: "θ=1e6=a.json"); the
+// files split at ','. std::invalid_argument naming the problem for an empty label or file.
+HopConfiguration parse_hop_configuration(const std::string& text);
+
+struct HopComparison {
+  std::string task;  // number | letter
+  std::vector<HopConfiguration> configurations;
+  std::vector<HopTable> accuracy;  // per configuration
+};
+
+// Checks the configurations (std::invalid_argument: fewer than 2 or more than
+// kMaxConfigurations, a label or a file given twice), reads every file (std::runtime_error:
+// a bad file, or files of two tasks) and summarizes each configuration over its seeds.
+HopComparison compare_hop_configurations(const std::vector<HopConfiguration>& configurations);
+nlohmann::json to_json(const HopComparison& comparison);
+std::string hop_comparison_csv(const HopComparison& comparison);
+void render_hop_comparison_figure(const HopComparison& comparison, const std::string& stem);
+// Parses each "LABEL=FILE,..." of `compare`, then the JSON (stdout when `json` is empty), CSV
+// and figure.
+void run_hop_comparison(const std::vector<std::string>& compare, const std::string& json,
+                        const std::string& csv, const std::string& plot);
+
+}  // namespace posbias
