@@ -10,7 +10,9 @@
 # contrasts first (every dim rotary, then none, then the largest base), each through its
 # seeds in order, Letter before Number within a seed. As soon as a configuration has all
 # three seeds, `posbias seeds` summarizes it with intervals over seeds (NAME-seeds.json,
-# .csv and the NAME-seeds_eval figure). The script is incremental: a run whose files exist is skipped, a
+# .csv and the NAME-seeds_eval figure), and `posbias seeds --compare` puts every configuration
+# of a task beside the default, over the seeds each has so far (TASK-compare.json, .csv and the
+# TASK_compare figure). The script is incremental: a run whose files exist is skipped, a
 # run left by a killed script resumes, and a run another process holds is left to it.
 # `--max-runs N` stops after N runs started; `--jobs N` runs N at once, each on one thread
 # unless OMP_NUM_THREADS says otherwise.
@@ -71,6 +73,27 @@ summarize() {
     --json "$data/$name-seeds.json" --csv "$data/$name-seeds.csv" --plot "$data/$name-seeds"
 }
 
+# Every configuration of TASK with an eval so far beside the default's three seeds.
+compare() {
+  local task=$1 args=() config label files
+  local seeds=docs/data/hops/seeds/$task-seed
+  args+=("default (rotary 16, θ 1e4)=${seeds}0-eval.json,${seeds}1-eval.json,${seeds}2-eval.json")
+  for config in rd32 rd64 rd128 nope theta100000 theta1000000; do
+    case $config in
+      rd128) label="rotary on every dim (128)" ;;
+      rd*) label="rotary on ${config#rd} dims" ;;
+      nope) label="no positional encoding" ;;
+      theta100000) label="θ 1e5" ;;
+      theta1000000) label="θ 1e6" ;;
+    esac
+    files=$( (ls "$data/$task-$config"-seed[0-9]-eval.json 2>/dev/null || true) | paste -sd, -)
+    [[ -n $files ]] && args+=("$label=$files")
+  done
+  ((${#args[@]} >= 2)) || return 0
+  "$posbias" seeds --compare "${args[@]}" --json "$data/$task-compare.json" \
+    --csv "$data/$task-compare.csv" --plot "$data/$task"
+}
+
 # One run: train (or resume, or skip when done), then its files.
 run_one() {
   local sweep=$1 index=$2 name=$3 seed=$4 dir=$5
@@ -79,6 +102,7 @@ run_one() {
   "$posbias" eval --run "$dir/train" --lengths 17,64,256,850 \
     --json "$data/$name-seed$seed-eval.json"
   summarize "$name"
+  compare "${name%%-*}"
 }
 
 started=0
@@ -103,4 +127,6 @@ while (($(jobs -rp | wc -l) > 0)); do wait -n || failed=$((failed + 1)); done
 for summary in "$data"/*-seed0-summary.json; do
   [[ -f $summary ]] && summarize "$(basename "$summary" -seed0-summary.json)"
 done
+compare letter
+compare number
 ((failed == 0)) || { echo "ablation-docs-data.sh: $failed runs failed" >&2; exit 1; }

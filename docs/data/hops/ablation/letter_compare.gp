@@ -1,0 +1,73 @@
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 1200,540
+set output "letter_compare.svg"
+reset
+set title "letter task: accuracy (all hops) against input length, per configuration (95% t band over seeds)"
+set xlabel "input length (tokens, log scale)"
+set ylabel "accuracy"
+set key outside right box opaque
+set grid
+set logscale x
+set format x "10^{%L}"
+set yrange [0.000000:1.020000]
+$p0s0 << EOD
+17 0.9995833333 0.9977905614 1.001376105
+32 1 1 1
+64 1 1 1
+128 0.9995833333 0.9977905614 1.001376105
+256 0.9995833333 0.9977905614 1.001376105
+512 0.9991666667 0.9973738947 1.000959439
+850 0.9979166667 0.9961238947 0.9997094386
+EOD
+$p0s1 << EOD
+17 1 1 1
+64 1 1 1
+256 1 1 1
+850 1 1 1
+EOD
+$p0s2 << EOD
+17 1 1 1
+64 0.99875 0.99875 0.99875
+256 1 1 1
+850 0.99375 0.99375 0.99375
+EOD
+$p0s3 << EOD
+17 1 1 1
+64 0.99875 0.99875 0.99875
+256 0.97375 0.97375 0.97375
+850 0.50125 0.50125 0.50125
+EOD
+$p0s4 << EOD
+17 1 1 1
+64 1 1 1
+256 1 1 1
+850 1 1 1
+EOD
+$p0s5 << EOD
+17 1 1 1
+64 0.99875 0.99875 0.99875
+256 1 1 1
+850 0.99625 0.99625 0.99625
+EOD
+$p0s6 << EOD
+17 0.1318764881
+32 0.1318764881
+64 0.1318764881
+128 0.1318764881
+256 0.1318764881
+512 0.1318764881
+850 0.1318764881
+EOD
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "default (rotary 16, θ 1e4) (3 seeds)", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "rotary on 32 dims (1 seed)", \
+     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
+     $p0s2 using 1:2 with linespoints lw 2 lc 3 title "rotary on 64 dims (1 seed)", \
+     $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
+     $p0s3 using 1:2 with linespoints lw 2 lc 4 title "rotary on every dim (128) (1 seed)", \
+     $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
+     $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (1 seed)", \
+     $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 6 notitle, \
+     $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e6 (1 seed)", \
+     $p0s6 using 1:2 with lines dt 2 lw 1 lc 7 title "chance (a uniform guess among the input's candidates)"
+unset output

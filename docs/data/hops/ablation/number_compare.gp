@@ -1,0 +1,81 @@
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 1200,540
+set output "number_compare.svg"
+reset
+set title "number task: accuracy (all hops) against input length, per configuration (95% t band over seeds)"
+set xlabel "input length (tokens, log scale)"
+set ylabel "accuracy"
+set key outside right box opaque
+set grid
+set logscale x
+set format x "10^{%L}"
+set yrange [0.000000:1.020000]
+$p0s0 << EOD
+17 1 1 1
+32 0.2291666667 0.2009910435 0.2573422898
+64 0.1254166667 0.09741267326 0.1534206601
+128 0.12375 0.07406724576 0.1734327542
+256 0.095 0.0519734727 0.1380265273
+512 0.07916666667 0.05627808636 0.102055247
+850 0.06625 0.04896113322 0.08353886678
+EOD
+$p0s1 << EOD
+17 1 1 1
+64 0.13375 0.13375 0.13375
+256 0.07625 0.07625 0.07625
+850 0.07125 0.07125 0.07125
+EOD
+$p0s2 << EOD
+17 1 1 1
+64 0.09875 0.09875 0.09875
+256 0.08125 0.08125 0.08125
+850 0.0625 0.0625 0.0625
+EOD
+$p0s3 << EOD
+17 1 1 1
+64 0.1225 0.1225 0.1225
+256 0.08 0.08 0.08
+850 0.04 0.04 0.04
+EOD
+$p0s4 << EOD
+17 0.12625 0.12625 0.12625
+64 0.0775 0.0775 0.0775
+256 0.0275 0.0275 0.0275
+850 0.02375 0.02375 0.02375
+EOD
+$p0s5 << EOD
+17 1 1 1
+64 0.145 0.145 0.145
+256 0.0825 0.0825 0.0825
+850 0.07125 0.07125 0.07125
+EOD
+$p0s6 << EOD
+17 0.985 0.985 0.985
+64 0.0975 0.0975 0.0975
+256 0.0575 0.0575 0.0575
+850 0.06625 0.06625 0.06625
+EOD
+$p0s7 << EOD
+17 0.125
+32 0.125
+64 0.125
+128 0.125
+256 0.125
+512 0.125
+850 0.125
+EOD
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "default (rotary 16, θ 1e4) (3 seeds)", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "rotary on 32 dims (1 seed)", \
+     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
+     $p0s2 using 1:2 with linespoints lw 2 lc 3 title "rotary on 64 dims (1 seed)", \
+     $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
+     $p0s3 using 1:2 with linespoints lw 2 lc 4 title "rotary on every dim (128) (1 seed)", \
+     $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
+     $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (1 seed)", \
+     $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 6 notitle, \
+     $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e5 (1 seed)", \
+     $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \
+     $p0s6 using 1:2 with linespoints lw 2 lc 7 title "θ 1e6 (1 seed)", \
+     $p0s7 using 1:2 with lines dt 2 lw 1 lc 8 title "chance (a uniform guess among the input's candidates)"
+unset output
