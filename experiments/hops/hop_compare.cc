@@ -70,12 +70,21 @@ HopComparison compare_hop_configurations(const std::vector<HopConfiguration>& co
   std::string task_file;
   for (const HopConfiguration& c : configurations)
     r.accuracy.push_back(summarize_hop_eval(read_hop_evals(c.eval, r.task, task_file)).accuracy);
+  r.lengths = r.accuracy.front().lengths;
+  for (const HopTable& t : r.accuracy)
+    std::erase_if(r.lengths, [&](std::int64_t n) {
+      return !std::binary_search(t.lengths.begin(), t.lengths.end(), n);
+    });
+  if (r.lengths.empty())
+    throw std::runtime_error(
+        "the configurations share no input length: evaluate them at common lengths");
   return r;
 }
 
 nlohmann::json to_json(const HopComparison& r) {
   nlohmann::json j{{"task", r.task},
                    {"interval", "95% Student t over each configuration's seeds"},
+                   {"lengths", r.lengths},
                    {"configurations", nlohmann::json::array()}};
   for (std::size_t c = 0; c < r.configurations.size(); ++c)
     j["configurations"].push_back({{"label", r.configurations[c].label},
@@ -122,6 +131,7 @@ void render_hop_comparison_figure(const HopComparison& r, const std::string& ste
     std::vector<double> x;
     std::vector<SeedInterval> y;
     for (std::size_t i = 0; i < t.lengths.size(); ++i) {
+      if (!std::binary_search(r.lengths.begin(), r.lengths.end(), t.lengths[i])) continue;
       x.push_back(static_cast<double>(t.lengths[i]));
       y.push_back(t.cells[i][all].accuracy.interval);
       if (c == 0 && std::isfinite(t.cells[i][all].chance)) {
@@ -150,15 +160,16 @@ void run_hop_comparison(const std::vector<std::string>& compare, const std::stri
   write_output(json, to_json(r).dump(2) + "\n");
   if (!csv.empty()) write_file_atomic(csv, hop_comparison_csv(r));
   if (!plot.empty()) render_hop_comparison_figure(r, plot);
-  std::string line = fmt::format(
-      "seeds: {} {} configurations; accuracy (all hops) at the longest "
-      "length:",
-      r.configurations.size(), r.task);
+  std::string line = fmt::format("seeds: {} {} configurations; accuracy (all hops) at {} tokens:",
+                                 r.configurations.size(), r.task, r.lengths.back());
   for (std::size_t c = 0; c < r.configurations.size(); ++c) {
     const HopTable& t = r.accuracy[c];
-    line += fmt::format(" {} {} at {} ({});", r.configurations[c].label,
-                        format_interval(t.cells.back()[all_hops(t)].accuracy.interval),
-                        t.lengths.back(), seeds_text(r.configurations[c].eval.size()));
+    const auto i =
+        std::find(t.lengths.begin(), t.lengths.end(), r.lengths.back()) - t.lengths.begin();
+    line += fmt::format(
+        " {} {} ({});", r.configurations[c].label,
+        format_interval(t.cells[static_cast<std::size_t>(i)][all_hops(t)].accuracy.interval),
+        seeds_text(r.configurations[c].eval.size()));
   }
   line.pop_back();
   std::fprintf(stderr, "%s\n", line.c_str());

@@ -4,12 +4,14 @@
 // input length and hop with its 95% Student-t interval over that configuration's seeds (a
 // configuration of one seed has its value and no interval), against chance.
 //
-// JSON {"task", "interval", "configurations": [{"label", "seeds", "files": [...],
+// JSON {"task", "interval", "lengths": [the input lengths every configuration has],
+//   "configurations": [{"label", "seeds", "files": [...],
 //   "accuracy": {"17": {"1": S + "chance", "above_chance"}, ..., "all": ...}, ...}}]}, with S
 //   a statistic over seeds (hop_seeds.h).
 // CSV: one row per configuration, length and hop: label,seeds,length,hop,mean,low,high,chance.
 // Figure STEM_compare: every configuration's all-hops accuracy against length with its band,
-// and chance.
+// and chance, at the lengths every configuration has (a configuration evaluated at more
+// lengths would otherwise draw a different curve).
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -35,12 +37,14 @@ HopConfiguration parse_hop_configuration(const std::string& text);
 struct HopComparison {
   std::string task;  // number | letter
   std::vector<HopConfiguration> configurations;
-  std::vector<HopTable> accuracy;  // per configuration
+  std::vector<HopTable> accuracy;     // per configuration
+  std::vector<std::int64_t> lengths;  // those every configuration's table has
 };
 
 // Checks the configurations (std::invalid_argument: fewer than 2 or more than
 // kMaxConfigurations, a label or a file given twice), reads every file (std::runtime_error:
-// a bad file, or files of two tasks) and summarizes each configuration over its seeds.
+// a bad file, files of two tasks, or configurations sharing no length) and summarizes each
+// configuration over its seeds.
 HopComparison compare_hop_configurations(const std::vector<HopConfiguration>& configurations);
 nlohmann::json to_json(const HopComparison& comparison);
 std::string hop_comparison_csv(const HopComparison& comparison);

@@ -81,6 +81,30 @@ TEST_F(HopCompareTest, IntervalsPerConfigurationAgainstHandComputation) {
   EXPECT_TRUE(j["configurations"][1]["accuracy"]["850"]["all"]["low"].is_null());
   EXPECT_EQ(j["configurations"][0]["files"].size(), 3u);
   EXPECT_NEAR(j["configurations"][0]["accuracy"]["850"]["all"]["mean"].get<double>(), 0.5, 1e-12);
+  EXPECT_EQ(j["lengths"], json::parse("[17, 850]"));
+}
+
+TEST_F(HopCompareTest, FigureAndSummaryAtTheLengthsEveryConfigurationHas) {
+  // The default evaluated at 17, 64 and 850 tokens, the ablation at 17 and 850 only.
+  json more = eval_file("number", 1.0, 0.1);
+  more["accuracy"]["64"] = {{"1", 0.1}, {"all", 0.2}};
+  const std::string a = write("a0.json", more) + "," + write("a1.json", more);
+  const std::string b = write("b0.json", eval_file("number", 1.0, 0.05));
+  const HopComparison r = compare_hop_configurations(
+      {parse_hop_configuration("default=" + a), parse_hop_configuration("none=" + b)});
+  EXPECT_EQ(r.accuracy[0].lengths, (std::vector<std::int64_t>{17, 64, 850}));
+  EXPECT_EQ(r.lengths, (std::vector<std::int64_t>{17, 850}));
+  const fs::path stem = dir / "c";
+  render_hop_comparison_figure(r, stem.string());
+  // The default's curve has two points, not three: 64 is left out of the figure.
+  const std::string gp = posbias_test::slurp(dir / "c_compare.gp");
+  EXPECT_EQ(gp.find("64 0.2"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("850 0.1 "), std::string::npos) << gp;
+  // No length in common: a bad run (exit 1), named.
+  json other = eval_file("number", 1.0, 0.1);
+  other["accuracy"] = {{"32", {{"1", 0.1}, {"all", 0.2}}}};
+  const std::string c = write("c0.json", other);
+  expect_error("seeds --compare a=" + a + " b=" + c, "share no input length", 1);
 }
 
 TEST_F(HopCompareTest, WritesJsonCsvAndFigure) {
@@ -95,8 +119,8 @@ TEST_F(HopCompareTest, WritesJsonCsvAndFigure) {
                             (dir / "c.csv").string() + " --plot " + stem.string());
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(posbias_test::lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find("no encoding 0.045 [-0.273, 0.363] at 850 (2 seeds)"), std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find("at 850 tokens:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no encoding 0.045 [-0.273, 0.363] (2 seeds)"), std::string::npos) << r.err;
   std::ifstream in(dir / "c.json");
   const json j = json::parse(in);
   EXPECT_EQ(j["task"], "number");

@@ -11,11 +11,8 @@ set format x "10^{%L}"
 set yrange [0.000000:1.020000]
 $p0s0 << EOD
 17 0.9995833333 0.9977905614 1.001376105
-32 1 1 1
 64 1 1 1
-128 0.9995833333 0.9977905614 1.001376105
 256 0.9995833333 0.9977905614 1.001376105
-512 0.9991666667 0.9973738947 1.000959439
 850 0.9979166667 0.9961238947 0.9997094386
 EOD
 $p0s1 << EOD
@@ -44,17 +41,20 @@ $p0s4 << EOD
 EOD
 $p0s5 << EOD
 17 1 1 1
+64 1 1 1
+256 0.99875 0.99875 0.99875
+850 0.995 0.995 0.995
+EOD
+$p0s6 << EOD
+17 1 1 1
 64 0.99875 0.99875 0.99875
 256 1 1 1
 850 0.99625 0.99625 0.99625
 EOD
-$p0s6 << EOD
+$p0s7 << EOD
 17 0.1318764881
-32 0.1318764881
 64 0.1318764881
-128 0.1318764881
 256 0.1318764881
-512 0.1318764881
 850 0.1318764881
 EOD
 plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
@@ -68,6 +68,8 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, 
      $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
      $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (1 seed)", \
      $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 6 notitle, \
-     $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e6 (1 seed)", \
-     $p0s6 using 1:2 with lines dt 2 lw 1 lc 7 title "chance (a uniform guess among the input's candidates)"
+     $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e5 (1 seed)", \
+     $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \
+     $p0s6 using 1:2 with linespoints lw 2 lc 7 title "θ 1e6 (1 seed)", \
+     $p0s7 using 1:2 with lines dt 2 lw 1 lc 8 title "chance (a uniform guess among the input's candidates)"
 unset output
