@@ -29,9 +29,9 @@ $p0s2 << EOD
 EOD
 $p0s3 << EOD
 17 1 1 1
-64 0.99875 0.99875 0.99875
-256 0.97375 0.97375 0.97375
-850 0.50125 0.50125 0.50125
+64 0.99875 0.9956448279 1.001855172
+256 0.9529166667 0.8578490269 1.047984306
+850 0.4475 0.2450913602 0.6499086398
 EOD
 $p0s4 << EOD
 17 1 1 1
@@ -64,7 +64,7 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, 
      $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
      $p0s2 using 1:2 with linespoints lw 2 lc 3 title "rotary on 64 dims (1 seed)", \
      $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
-     $p0s3 using 1:2 with linespoints lw 2 lc 4 title "rotary on every dim (128) (1 seed)", \
+     $p0s3 using 1:2 with linespoints lw 2 lc 4 title "rotary on every dim (128) (3 seeds)", \
      $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
      $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (1 seed)", \
      $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 6 notitle, \

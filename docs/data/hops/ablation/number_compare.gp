@@ -29,15 +29,15 @@ $p0s2 << EOD
 EOD
 $p0s3 << EOD
 17 1 1 1
-64 0.1225 0.1225 0.1225
-256 0.08 0.08 0.08
-850 0.04 0.04 0.04
+64 0.1229166667 0.105814712 0.1400186213
+256 0.08041666667 0.07567343787 0.08515989546
+850 0.05333333333 0.0246489818 0.08201768486
 EOD
 $p0s4 << EOD
-17 0.12625 0.12625 0.12625
-64 0.0775 0.0775 0.0775
-256 0.0275 0.0275 0.0275
-850 0.02375 0.02375 0.02375
+17 0.13 0.08235173224 0.1776482678
+64 0.074375 0.0346681102 0.1140818898
+256 0.033125 -0.03834740164 0.1045974016
+850 0.02125 -0.01051551184 0.05301551184
 EOD
 $p0s5 << EOD
 17 1 1 1
@@ -64,9 +64,9 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, 
      $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
      $p0s2 using 1:2 with linespoints lw 2 lc 3 title "rotary on 64 dims (1 seed)", \
      $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
-     $p0s3 using 1:2 with linespoints lw 2 lc 4 title "rotary on every dim (128) (1 seed)", \
+     $p0s3 using 1:2 with linespoints lw 2 lc 4 title "rotary on every dim (128) (3 seeds)", \
      $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
-     $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (1 seed)", \
+     $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (2 seeds)", \
      $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 6 notitle, \
      $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e5 (1 seed)", \
      $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \
