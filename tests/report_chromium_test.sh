@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Builds the report with `posbias reproduce`, opens index.html in headless Chromium and checks
-# that the page loads, every image loads (the page marks data-broken-images), and the console
-# shows no errors.
+# Builds the report with `posbias reproduce`, checks that it has every section, opens index.html
+# in headless Chromium and checks that the page loads, every image loads (the page marks
+# data-broken-images), and the console shows no errors.
 set -euo pipefail
 bin=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$bin" reproduce --out "$dir/report" 2>"$dir/reproduce.log" || { cat "$dir/reproduce.log"; exit 1; }
 test -s "$dir/report/index.html"
+for id in theory birth text hops ablation mech llm; do
+  grep -q "<section id=\"$id\">" "$dir/report/index.html" || { echo "no section '$id' in the report"; exit 1; }
+done
 chrome=$(command -v chromium || command -v chromium-browser || true)
 if [[ -z $chrome ]]; then echo "chromium is not installed (run scripts/install-deps.sh)"; exit 1; fi
 timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \

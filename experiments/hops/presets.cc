@@ -31,6 +31,7 @@ HopsPreset HopsPreset::quick() {
   }
   p.eval_lengths = {17, 32, 64, 128, 256};
   p.eval_count = 50;
+  p.ablation_lengths = {17, 64, 256, 850};
   return p;
 }
 
@@ -44,6 +45,7 @@ HopsPreset HopsPreset::full() {
   const EvalOptions eval;  // `posbias eval`'s own defaults
   p.eval_lengths = eval.lengths;
   p.eval_count = eval.count;
+  p.ablation_lengths = {17, 64, 256, 850};
   return p;
 }
 

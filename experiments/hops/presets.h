@@ -16,6 +16,9 @@ struct HopsPreset {
   TrainConfig number, letter;
   std::vector<std::int64_t> eval_lengths;  // `posbias eval` after training
   std::int64_t eval_count = 0;             // examples per (length, hop)
+  // The positional-encoding ablation's eval (ablation_report.h): to 850 tokens at both scales,
+  // where full-scale Letter with RoPE on every dim breaks.
+  std::vector<std::int64_t> ablation_lengths;
 
   // 4 layers on 1- and 2-hop examples, 800 steps per task (both tasks reach 1.0 at length 17),
   // a checkpoint every 200 steps for the head-score heatmaps; eval to 256 tokens.

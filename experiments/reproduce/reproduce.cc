@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/birth/birth_report.h"
+#include "experiments/hops/ablation_report.h"
 #include "experiments/hops/hops_report.h"
 #include "experiments/hops/presets.h"
 #include "experiments/llm/llm_report.h"
@@ -29,9 +30,10 @@ void run_reproduce(const ReproduceOptions& options) {
   report.add(birth_report_section(dir, options.full ? BirthPreset::full() : BirthPreset::quick()));
   report.add(text_report_section(dir, options.full ? TextPreset::full() : TextPreset::quick()));
   // The hops section's trained runs feed the mech and llm sections.
-  const HopsSection hops =
-      hops_report_section(dir, options.full ? HopsPreset::full() : HopsPreset::quick());
+  const HopsPreset hops_preset = options.full ? HopsPreset::full() : HopsPreset::quick();
+  const HopsSection hops = hops_report_section(dir, hops_preset);
   report.add(hops.section);
+  report.add(ablation_report_section(dir, hops_preset, hops));
   report.add(
       mech_report_section(dir, options.full ? MechPreset::full() : MechPreset::quick(), hops));
   report.add(
