@@ -56,8 +56,8 @@ ReportSection ablation_report_section(const std::filesystem::path& dir, const Ho
           preset.letter.rotary_dim, preset.letter.d_model / preset.letter.heads,
           preset.letter.rope_theta, fmt::join(preset.ablation_lengths, ", ")),
       "One seed per variant at this scale. docs/hops.md gives the full-scale ablations (RoPE on "
-      "16, 32, 64 and 128 dims, bases 1e4 to 1e6, no encoding) over three training seeds each, "
-      "with intervals."};
+      "16, 32, 64 and 128 dims, bases 1e4 to 1e6, no encoding) with intervals over training "
+      "seeds."};
   for (const HopsRun& run : hops.runs) {
     const std::string task(task_name(run.task));
     std::vector<HopConfiguration> configurations;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
@@ -96,14 +97,8 @@ nlohmann::json to_json(const EvalResult& r) {
 }
 
 Figure eval_figure(const EvalResult& r) {
-  Panel p;
-  p.title = std::string(task_name(r.task)) + " model: accuracy against input length";
-  p.xlabel = "input length (tokens, log scale)";
-  p.ylabel = "accuracy";
-  p.log_x = true;
-  p.ymin = 0;
-  p.ymax = 1.02;
-  p.key = "bottom left";
+  Panel p = accuracy_length_panel(
+      std::string(task_name(r.task)) + " model: accuracy against input length", "bottom left");
   auto add = [&](const std::vector<HopAccuracy>& acc, int hop, const std::string& title,
                  int width) {
     Series s;

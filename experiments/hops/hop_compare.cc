@@ -111,16 +111,10 @@ std::string hop_comparison_csv(const HopComparison& r) {
 }
 
 void render_hop_comparison_figure(const HopComparison& r, const std::string& stem) {
-  Panel p;
-  p.title = r.task +
-            " task: accuracy (all hops) against input length, per configuration (95% t "
-            "band over seeds)";
-  p.xlabel = "input length (tokens, log scale)";
-  p.ylabel = "accuracy";
-  p.log_x = true;
-  p.ymin = 0;
-  p.ymax = 1.02;
-  p.key = "outside right";
+  Panel p = accuracy_length_panel(r.task +
+                                      " task: accuracy (all hops) against input length, per "
+                                      "configuration (95% t band over seeds)",
+                                  "outside right");
   Series chance;  // the first configuration's: chance depends on the task and length only
   chance.title = "chance (a uniform guess among the input's candidates)";
   chance.style = "lines dt 2";

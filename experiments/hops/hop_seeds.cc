@@ -589,14 +589,9 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
   }
   if (r.eval) {
     const HopEvalSummary& e = *r.eval;
-    Panel p;
-    p.title = r.task + " task: accuracy against input length (" + seeds + ")";
-    p.xlabel = "input length (tokens, log scale)";
-    p.ylabel = "accuracy";
-    p.log_x = true;
-    p.ymin = 0;
-    p.ymax = 1.02;
-    p.key = "top right";  // accuracy falls with length: the top right is empty
+    // Accuracy falls with length: the top right is empty.
+    Panel p = accuracy_length_panel(r.task + " task: accuracy against input length (" + seeds + ")",
+                                    "top right");
     auto column = [](const HopTable& t, std::size_t k) {
       std::vector<SeedInterval> y;
       for (const auto& row : t.cells) y.push_back(row[k].accuracy.interval);

@@ -132,6 +132,18 @@ std::string format_interval(const SeedInterval& i, int decimals) {
                      decimals);
 }
 
+Panel accuracy_length_panel(const std::string& title, const std::string& key) {
+  Panel p;
+  p.title = title;
+  p.xlabel = "input length (tokens, log scale)";
+  p.ylabel = "accuracy";
+  p.log_x = true;
+  p.ymin = 0;
+  p.ymax = 1.02;
+  p.key = key;
+  return p;
+}
+
 std::string csv_cell(double x) { return std::isfinite(x) ? fmt::format("{:.6g}", x) : ""; }
 
 std::string csv_interval(const SeedInterval& i) {
