@@ -37,6 +37,8 @@ def summary_row(label, path):
     d = json.load(open(path))
     e = d["eval"]["accuracy"]
     crossing = interval(d["training"]["crossing_0.9"]["all"], 0)
+    if d["training"]["crossing_0.9"]["all"]["mean"] is None:
+        crossing = f'never (final {interval(d["training"]["final_accuracy"]["all"])})'
     cells = [interval(e[length]["all"]) for length in LENGTHS]
     cells[-1] = f"**{cells[-1]}**"
     return f"| {label} | {d['seeds']} | {crossing} | " + " | ".join(cells) + \

@@ -35,9 +35,9 @@ $p0s3 << EOD
 EOD
 $p0s4 << EOD
 17 1 1 1
-64 0.999375 0.991433622 1.007316378
+64 0.9995833333 0.9977905614 1.001376105
 256 1 1 1
-850 0.999375 0.991433622 1.007316378
+850 0.9991666667 0.9973738947 1.000959439
 EOD
 $p0s5 << EOD
 17 1 1 1
@@ -66,7 +66,7 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, 
      $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
      $p0s3 using 1:2 with linespoints lw 2 lc 4 title "rotary on every dim (128) (3 seeds)", \
      $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
-     $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (2 seeds)", \
+     $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (3 seeds)", \
      $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 6 notitle, \
      $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e5 (1 seed)", \
      $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \

@@ -34,10 +34,10 @@ $p0s3 << EOD
 850 0.05333333333 0.0246489818 0.08201768486
 EOD
 $p0s4 << EOD
-17 0.13 0.08235173224 0.1776482678
-64 0.074375 0.0346681102 0.1140818898
-256 0.033125 -0.03834740164 0.1045974016
-850 0.02125 -0.01051551184 0.05301551184
+17 0.1270833333 0.1114543096 0.142712357
+64 0.06791666667 0.0390647323 0.09676860104
+256 0.03166666667 0.01634921623 0.0469841171
+850 0.0225 0.01428448674 0.03071551326
 EOD
 $p0s5 << EOD
 17 1 1 1
@@ -66,7 +66,7 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, 
      $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
      $p0s3 using 1:2 with linespoints lw 2 lc 4 title "rotary on every dim (128) (3 seeds)", \
      $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
-     $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (2 seeds)", \
+     $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (3 seeds)", \
      $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 6 notitle, \
      $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e5 (1 seed)", \
      $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \
