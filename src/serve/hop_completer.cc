@@ -1,17 +1,11 @@
 #include "posbias/serve/hop_completer.h"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <deque>
 #include <filesystem>
-#include <future>
-#include <mutex>
 #include <set>
-#include <thread>
 
 #include "posbias/llm/probe.h"
+#include "posbias/serve/batch_queue.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/train/checkpoint.h"
 
@@ -21,71 +15,28 @@ namespace {
 
 constexpr std::int64_t kBatchTokens = 16384;  // largest batch × length of one forward pass
 
-struct Pending {
-  std::vector<std::int64_t> ids;
-  std::promise<std::int64_t> answer;
-  std::atomic<bool> abandoned{false};  // its client got 503: the worker skips it
-};
-
 }  // namespace
 
-// One model and the worker thread that answers its queue: each pass takes every waiting
-// request, groups them by length and runs one forward pass per group (at most kBatchTokens
-// tokens), so concurrent requests share passes instead of taking turns.
 struct HopCompleter::Served {
   std::string name;
   LoadedModel loaded;
-  std::mutex mutex;
-  std::condition_variable wake;
-  std::deque<std::shared_ptr<Pending>> queue;
-  bool stopping = false;
-  std::atomic<std::int64_t> answered{0};
-  std::thread worker;
+  std::unique_ptr<BatchQueue> queue;  // last: its worker stops before the model goes
 
-  void run() {
+  // The model's greedy answers at the last position of a batch of equal-length inputs.
+  std::vector<std::int64_t> answer(const std::vector<const BatchQueue::Input*>& batch) {
     torch::NoGradGuard no_grad;
-    while (true) {
-      std::vector<std::shared_ptr<Pending>> taken;
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        wake.wait(lock, [this] { return stopping || !queue.empty(); });
-        if (stopping) break;
-        for (auto& p : queue) {
-          if (!p->abandoned.load()) taken.push_back(std::move(p));
-        }
-        queue.clear();
-      }
-      std::stable_sort(taken.begin(), taken.end(),
-                       [](const auto& a, const auto& b) { return a->ids.size() < b->ids.size(); });
-      for (std::size_t begin = 0; begin < taken.size();) {
-        const auto length = static_cast<std::int64_t>(taken[begin]->ids.size());
-        std::size_t end = begin;
-        while (end < taken.size() && static_cast<std::int64_t>(taken[end]->ids.size()) == length &&
-               static_cast<std::int64_t>(end - begin + 1) * length <=
-                   std::max(kBatchTokens, length)) {
-          ++end;
-        }
-        try {
-          torch::Tensor ids =
-              torch::empty({static_cast<std::int64_t>(end - begin), length}, torch::kInt64);
-          for (std::size_t i = begin; i < end; ++i) {
-            std::copy(taken[i]->ids.begin(), taken[i]->ids.end(),
-                      ids[static_cast<std::int64_t>(i - begin)].data_ptr<std::int64_t>());
-          }
-          const torch::Tensor predicted = loaded.model->last_logits(ids).argmax(-1).contiguous();
-          const auto p = predicted.accessor<std::int64_t, 1>();
-          for (std::size_t i = begin; i < end; ++i) {
-            taken[i]->answer.set_value(p[static_cast<std::int64_t>(i - begin)]);
-          }
-          answered.fetch_add(static_cast<std::int64_t>(end - begin));
-        } catch (...) {
-          for (std::size_t i = begin; i < end; ++i) {
-            taken[i]->answer.set_exception(std::current_exception());
-          }
-        }
-        begin = end;
-      }
+    const auto length = static_cast<std::int64_t>(batch.front()->size());
+    torch::Tensor ids =
+        torch::empty({static_cast<std::int64_t>(batch.size()), length}, torch::kInt64);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      std::copy(batch[i]->begin(), batch[i]->end(),
+                ids[static_cast<std::int64_t>(i)].data_ptr<std::int64_t>());
     }
+    const torch::Tensor predicted = loaded.model->last_logits(ids).argmax(-1).contiguous();
+    const auto p = predicted.accessor<std::int64_t, 1>();
+    std::vector<std::int64_t> out(batch.size());
+    for (std::size_t i = 0; i < batch.size(); ++i) out[i] = p[static_cast<std::int64_t>(i)];
+    return out;
   }
 };
 
@@ -122,23 +73,20 @@ HopCompleter::HopCompleter(const std::vector<ServedRun>& runs, double busy_timeo
     s->loaded.model->eval();
     served_.push_back(std::move(s));
   }
-  for (auto& s : served_) s->worker = std::thread([m = s.get()] { m->run(); });
-}
-
-HopCompleter::~HopCompleter() {
   for (auto& s : served_) {
-    {
-      std::lock_guard<std::mutex> lock(s->mutex);
-      s->stopping = true;
-    }
-    s->wake.notify_all();
-    if (s->worker.joinable()) s->worker.join();
+    s->queue = std::make_unique<BatchQueue>(
+        [m = s.get()](const std::vector<const BatchQueue::Input*>& batch) {
+          return m->answer(batch);
+        },
+        kBatchTokens);
   }
 }
 
+HopCompleter::~HopCompleter() = default;
+
 std::int64_t HopCompleter::answers_computed() const {
   std::int64_t n = 0;
-  for (const auto& s : served_) n += s->answered.load();
+  for (const auto& s : served_) n += s->queue->answered();
   return n;
 }
 
@@ -165,19 +113,12 @@ Completion HopCompleter::complete(const CompletionRequest& request) {
                                 std::to_string(kMaxServedTokens));
   }
   validate_model_length(task, length);
-  auto pending = std::make_shared<Pending>();
-  pending->ids = vocab.encode(tokens);
-  std::future<std::int64_t> answer = pending->answer.get_future();
-  {
-    std::lock_guard<std::mutex> lock(s->mutex);
-    s->queue.push_back(pending);
-  }
-  s->wake.notify_one();
-  if (answer.wait_for(std::chrono::duration<double>(busy_timeout_)) != std::future_status::ready) {
-    pending->abandoned.store(true);
+  std::int64_t predicted = 0;
+  try {
+    predicted = s->queue->answer(vocab.encode(tokens), busy_timeout_);
+  } catch (const BackendBusy&) {
     throw BackendBusy("model '" + s->name + "' is busy; try again");
   }
-  const std::int64_t predicted = answer.get();
   Completion c;
   c.model = s->name;
   c.text = vocab.token(predicted);

@@ -2,8 +2,8 @@
 // checkpoint, named by the run. A prompt's task input is its last line of task tokens
 // (extract_task_input); the completion is the model's greedy answer at the last position, one
 // token (a hop model ends at its answer, so max_tokens above 1 returns the same single token).
-// Each model has a worker thread that batches concurrent requests of equal length into one
-// forward pass.
+// Each model answers its requests through a BatchQueue: concurrent requests of equal length
+// share one forward pass.
 #pragma once
 
 #include <memory>
@@ -32,7 +32,8 @@ class HopCompleter : public Completer {
   // An unknown model name is served by the only model when there is one, else UnknownModel.
   Completion complete(const CompletionRequest& request) override;
   // Requests the models have answered, over all models. A request whose client got
-  // BackendBusy before its model took it from the queue is dropped, not answered.
+  // BackendBusy before its model took it from the queue is dropped, not answered
+  // (BatchQueue).
   std::int64_t answers_computed() const;
 
  private:
