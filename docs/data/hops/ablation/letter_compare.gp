@@ -47,9 +47,9 @@ $p0s5 << EOD
 EOD
 $p0s6 << EOD
 17 1 1 1
-64 0.999375 0.991433622 1.007316378
+64 0.9995833333 0.9977905614 1.001376105
 256 1 1 1
-850 0.998125 0.9743008661 1.021949134
+850 0.9979166667 0.9931734379 1.002659895
 EOD
 $p0s7 << EOD
 17 0.1318764881
@@ -70,6 +70,6 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, 
      $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 6 notitle, \
      $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e5 (1 seed)", \
      $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \
-     $p0s6 using 1:2 with linespoints lw 2 lc 7 title "θ 1e6 (2 seeds)", \
+     $p0s6 using 1:2 with linespoints lw 2 lc 7 title "θ 1e6 (3 seeds)", \
      $p0s7 using 1:2 with lines dt 2 lw 1 lc 8 title "chance (a uniform guess among the input's candidates)"
 unset output

@@ -46,10 +46,10 @@ $p0s5 << EOD
 850 0.07125 0.07125 0.07125
 EOD
 $p0s6 << EOD
-17 0.980625 0.9250353543 1.036214646
-64 0.101875 0.04628535428 0.1574646457
-256 0.07 -0.0888275592 0.2288275592
-850 0.069375 0.0296681102 0.1090818898
+17 0.9870833333 0.9572456612 1.016921006
+64 0.09583333333 0.06765771017 0.1240089565
+256 0.06416666667 0.02423973911 0.1040935942
+850 0.06291666667 0.0340647323 0.09176860104
 EOD
 $p0s7 << EOD
 17 0.125
@@ -70,6 +70,6 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, 
      $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 6 notitle, \
      $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e5 (1 seed)", \
      $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \
-     $p0s6 using 1:2 with linespoints lw 2 lc 7 title "θ 1e6 (2 seeds)", \
+     $p0s6 using 1:2 with linespoints lw 2 lc 7 title "θ 1e6 (3 seeds)", \
      $p0s7 using 1:2 with lines dt 2 lw 1 lc 8 title "chance (a uniform guess among the input's candidates)"
 unset output
