@@ -85,14 +85,11 @@ ReportSection ablation_report_section(const std::filesystem::path& dir, const Ho
       configurations.push_back({v.label, {e.json}});
     }
     const HopComparison comparison = compare_hop_configurations(configurations);
-    write_file_atomic(out / (task + "-compare.json"), to_json(comparison).dump(2) + "\n");
-    write_file_atomic(out / (task + "-compare.csv"), hop_comparison_csv(comparison));
-    render_hop_comparison_figure(comparison, (out / task).string());
+    write_hop_comparison(comparison, (out / (task + "-compare.json")).string(),
+                         (out / (task + "-compare.csv")).string(), (out / task).string());
     for (std::size_t k = 0; k < comparison.configurations.size(); ++k) {
       const HopTable& t = comparison.accuracy[k];
-      const auto all =
-          static_cast<std::size_t>(std::find(t.hops.begin(), t.hops.end(), "all") - t.hops.begin());
-      if (all == t.hops.size()) continue;
+      const std::size_t all = *t.all_hops();  // compare_hop_configurations requires it
       sec.numbers.push_back(
           {fmt::format("{}, {}: all hops ≥ 0.9 at step; accuracy at {} / {} tokens (chance {:.3f})",
                        task, comparison.configurations[k].label, t.lengths.front(), longest,

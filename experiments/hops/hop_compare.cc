@@ -14,12 +14,6 @@
 namespace posbias {
 namespace {
 
-// The all-hops column of a table ("all", or the last hop when a file has no "all").
-std::size_t all_hops(const HopTable& t) {
-  const auto it = std::find(t.hops.begin(), t.hops.end(), "all");
-  return it == t.hops.end() ? t.hops.size() - 1 : static_cast<std::size_t>(it - t.hops.begin());
-}
-
 std::string seeds_text(std::size_t n) { return n == 1 ? "1 seed" : fmt::format("{} seeds", n); }
 
 }  // namespace
@@ -68,8 +62,12 @@ HopComparison compare_hop_configurations(const std::vector<HopConfiguration>& co
   HopComparison r;
   r.configurations = configurations;
   std::string task_file;
-  for (const HopConfiguration& c : configurations)
+  for (const HopConfiguration& c : configurations) {
     r.accuracy.push_back(summarize_hop_eval(read_hop_evals(c.eval, r.task, task_file)).accuracy);
+    if (!r.accuracy.back().all_hops())
+      throw std::runtime_error(
+          fmt::format("--compare '{}': its evals share no all-hops accuracy (\"all\")", c.label));
+  }
   r.lengths = r.accuracy.front().lengths;
   for (const HopTable& t : r.accuracy)
     std::erase_if(r.lengths, [&](std::int64_t n) {
@@ -115,23 +113,15 @@ void render_hop_comparison_figure(const HopComparison& r, const std::string& ste
                                       " task: accuracy (all hops) against input length, per "
                                       "configuration (95% t band over seeds)",
                                   "outside right");
-  Series chance;  // the first configuration's: chance depends on the task and length only
-  chance.title = "chance (a uniform guess among the input's candidates)";
-  chance.style = "lines dt 2";
-  chance.line_width = 1;
   for (std::size_t c = 0; c < r.configurations.size(); ++c) {
     const HopTable& t = r.accuracy[c];
-    const std::size_t all = all_hops(t);
+    const std::size_t all = *t.all_hops();
     std::vector<double> x;
     std::vector<SeedInterval> y;
     for (std::size_t i = 0; i < t.lengths.size(); ++i) {
       if (!std::binary_search(r.lengths.begin(), r.lengths.end(), t.lengths[i])) continue;
       x.push_back(static_cast<double>(t.lengths[i]));
       y.push_back(t.cells[i][all].accuracy.interval);
-      if (c == 0 && std::isfinite(t.cells[i][all].chance)) {
-        chance.x.push_back(x.back());
-        chance.y.push_back(t.cells[i][all].chance);
-      }
     }
     Series s = band_series(plain_text(r.configurations[c].label) + " (" +
                                seeds_text(r.configurations[c].eval.size()) + ")",
@@ -139,6 +129,8 @@ void render_hop_comparison_figure(const HopComparison& r, const std::string& ste
     s.style = "linespoints";
     p.series.push_back(std::move(s));
   }
+  // The first configuration's chance: it depends on the task and length only.
+  Series chance = chance_series(r.accuracy.front(), r.lengths);
   if (!chance.x.empty()) p.series.push_back(std::move(chance));
   Figure f;
   f.panels = {p};
@@ -146,14 +138,19 @@ void render_hop_comparison_figure(const HopComparison& r, const std::string& ste
   render_figure(f, stem + "_compare");
 }
 
+void write_hop_comparison(const HopComparison& r, const std::string& json, const std::string& csv,
+                          const std::string& plot) {
+  write_output(json, to_json(r).dump(2) + "\n");
+  if (!csv.empty()) write_file_atomic(csv, hop_comparison_csv(r));
+  if (!plot.empty()) render_hop_comparison_figure(r, plot);
+}
+
 void run_hop_comparison(const std::vector<std::string>& compare, const std::string& json,
                         const std::string& csv, const std::string& plot) {
   std::vector<HopConfiguration> configurations;
   for (const std::string& text : compare) configurations.push_back(parse_hop_configuration(text));
   const HopComparison r = compare_hop_configurations(configurations);
-  write_output(json, to_json(r).dump(2) + "\n");
-  if (!csv.empty()) write_file_atomic(csv, hop_comparison_csv(r));
-  if (!plot.empty()) render_hop_comparison_figure(r, plot);
+  write_hop_comparison(r, json, csv, plot);
   std::string line = fmt::format("seeds: {} {} configurations; accuracy (all hops) at {} tokens:",
                                  r.configurations.size(), r.task, r.lengths.back());
   for (std::size_t c = 0; c < r.configurations.size(); ++c) {
@@ -162,7 +159,7 @@ void run_hop_comparison(const std::vector<std::string>& compare, const std::stri
         std::find(t.lengths.begin(), t.lengths.end(), r.lengths.back()) - t.lengths.begin();
     line += fmt::format(
         " {} {} ({});", r.configurations[c].label,
-        format_interval(t.cells[static_cast<std::size_t>(i)][all_hops(t)].accuracy.interval),
+        format_interval(t.cells[static_cast<std::size_t>(i)][*t.all_hops()].accuracy.interval),
         seeds_text(r.configurations[c].eval.size()));
   }
   line.pop_back();

@@ -43,14 +43,18 @@ struct HopComparison {
 
 // Checks the configurations (std::invalid_argument: fewer than 2 or more than
 // kMaxConfigurations, a label or a file given twice), reads every file (std::runtime_error:
-// a bad file, files of two tasks, or configurations sharing no length) and summarizes each
+// a bad file, files of two tasks, evals without an all-hops column, or configurations sharing
+// no length) and summarizes each
 // configuration over its seeds.
 HopComparison compare_hop_configurations(const std::vector<HopConfiguration>& configurations);
 nlohmann::json to_json(const HopComparison& comparison);
 std::string hop_comparison_csv(const HopComparison& comparison);
 void render_hop_comparison_figure(const HopComparison& comparison, const std::string& stem);
-// Parses each "LABEL=FILE,..." of `compare`, then the JSON (stdout when `json` is empty), CSV
-// and figure.
+// The JSON (stdout when `json` is empty), the CSV and the figure (each skipped when its path
+// is empty).
+void write_hop_comparison(const HopComparison& comparison, const std::string& json,
+                          const std::string& csv, const std::string& plot);
+// Parses each "LABEL=FILE,..." of `compare`, compares and writes the comparison.
 void run_hop_comparison(const std::vector<std::string>& compare, const std::string& json,
                         const std::string& csv, const std::string& plot);
 

@@ -363,6 +363,29 @@ std::vector<HopEvalFile> read_hop_evals(const std::vector<std::string>& files, s
   return read_all(files, parse_hop_eval, task, task_file);
 }
 
+std::optional<std::size_t> HopTable::all_hops() const {
+  const auto it = std::find(hops.begin(), hops.end(), "all");
+  if (it == hops.end()) return std::nullopt;
+  return static_cast<std::size_t>(it - hops.begin());
+}
+
+Series chance_series(const HopTable& table, const std::vector<std::int64_t>& lengths) {
+  Series s;
+  s.title = "chance (a uniform guess among the input's candidates)";
+  s.style = "lines dt 2";
+  s.line_width = 1;
+  const std::optional<std::size_t> all = table.all_hops();
+  for (std::size_t i = 0; i < table.lengths.size() && all; ++i) {
+    const double chance = table.cells[i][*all].chance;
+    if (!std::isfinite(chance) ||
+        std::find(lengths.begin(), lengths.end(), table.lengths[i]) == lengths.end())
+      continue;
+    s.x.push_back(static_cast<double>(table.lengths[i]));
+    s.y.push_back(chance);
+  }
+  return s;
+}
+
 std::optional<bool> HopCell::above_chance() const {
   if (!std::isfinite(chance) || !std::isfinite(accuracy.interval.low)) return std::nullopt;
   return accuracy.interval.low > chance;
@@ -600,22 +623,13 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     const HopTable& t = e.accuracy;
     for (std::size_t k = 0; k < t.hops.size(); ++k)
       p.series.push_back(hop_series(t.hops[k], as_x(t.lengths), column(t, k)));
-    Series chance;  // the mean over seeds of each eval's chance level, all hops
-    chance.title = "chance (a uniform guess among the input's candidates)";
-    chance.style = "lines dt 2";
-    chance.line_width = 1;
-    const auto all = std::find(t.hops.begin(), t.hops.end(), "all") - t.hops.begin();
-    for (std::size_t i = 0; i < t.lengths.size() && all < std::ssize(t.hops); ++i) {
-      if (!std::isfinite(t.cells[i][static_cast<std::size_t>(all)].chance)) continue;
-      chance.x.push_back(static_cast<double>(t.lengths[i]));
-      chance.y.push_back(t.cells[i][static_cast<std::size_t>(all)].chance);
-    }
+    // The mean over seeds of each eval's chance level.
+    Series chance = chance_series(t, t.lengths);
     if (!chance.x.empty()) p.series.push_back(std::move(chance));
     const HopTable& c = e.control_accuracy;
-    const auto control_all = std::find(c.hops.begin(), c.hops.end(), "all") - c.hops.begin();
-    if (!e.control.empty() && control_all < std::ssize(c.hops)) {
+    if (!e.control.empty() && c.all_hops()) {
       Series s = band_series("all hops, " + plain_text(e.control) + " control", as_x(c.lengths),
-                             column(c, static_cast<std::size_t>(control_all)));
+                             column(c, *c.all_hops()));
       s.line_width = 3;
       p.series.push_back(std::move(s));
     }

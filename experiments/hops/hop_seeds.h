@@ -89,7 +89,13 @@ struct HopTable {
   std::vector<std::int64_t> lengths;
   std::vector<std::string> hops;
   std::vector<std::vector<HopCell>> cells;  // [length][hop]
+  // The "all" column (every hop at once); none when the files had none.
+  std::optional<std::size_t> all_hops() const;
 };
+
+// The all-hops chance level at those of `lengths` the table has, as the eval and compare
+// figures draw it (a thin dashed line); no points without an "all" column or chance levels.
+Series chance_series(const HopTable& table, const std::vector<std::int64_t>& lengths);
 
 struct HopEvalSummary {
   HopTable accuracy;

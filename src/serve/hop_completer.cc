@@ -84,12 +84,6 @@ HopCompleter::HopCompleter(const std::vector<ServedRun>& runs, double busy_timeo
 
 HopCompleter::~HopCompleter() = default;
 
-std::int64_t HopCompleter::answers_computed() const {
-  std::int64_t n = 0;
-  for (const auto& s : served_) n += s->queue->answered();
-  return n;
-}
-
 std::vector<std::string> HopCompleter::models() const {
   std::vector<std::string> out;
   for (const auto& s : served_) out.push_back(s->name);

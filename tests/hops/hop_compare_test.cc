@@ -100,6 +100,8 @@ TEST_F(HopCompareTest, FigureAndSummaryAtTheLengthsEveryConfigurationHas) {
   const std::string gp = posbias_test::slurp(dir / "c_compare.gp");
   EXPECT_EQ(gp.find("64 0.2"), std::string::npos) << gp;
   EXPECT_NE(gp.find("850 0.1 "), std::string::npos) << gp;
+  // Chance, from the first configuration, at the common lengths only.
+  EXPECT_NE(gp.find("850 0.13\n"), std::string::npos) << gp;
   // No length in common: a bad run (exit 1), named.
   json other = eval_file("number", 1.0, 0.1);
   other["accuracy"] = {{"32", {{"1", 0.1}, {"all", 0.2}}}};
@@ -141,6 +143,10 @@ TEST_F(HopCompareTest, BadInputIsOneLine) {
   json no_accuracy = eval_file("number", 1, 0.1);
   no_accuracy.erase("accuracy");
   const std::string na = write("na.json", no_accuracy);
+  json no_all = eval_file("number", 1, 0.1);
+  for (const char* part : {"accuracy", "chance"})
+    for (auto& [length, hops] : no_all[part].items()) hops.erase("all");
+  const std::string nall = write("nall.json", no_all);
   // Usage (exit 2): no '=', an empty label or file, one configuration, a label or a file
   // twice, --compare beside other inputs.
   expect_usage_error("seeds --compare " + n0 + " a=" + n1, "LABEL=EVAL.json");
@@ -151,11 +157,12 @@ TEST_F(HopCompareTest, BadInputIsOneLine) {
   expect_usage_error("seeds --compare a=" + n0 + " a=" + n1, "'a' is given twice");
   expect_usage_error("seeds --compare a=" + n0 + " b=" + n1 + "," + n0, "given twice");
   expect_usage_error("seeds --compare a=" + n0 + " b=" + n1 + " --eval " + n0, "without birth");
-  // A bad file (exit 1): missing, of another task, missing a field.
+  // A bad file (exit 1): missing, of another task, missing a field, without all hops.
   expect_error("seeds --compare a=" + n0 + " b=" + (dir / "missing.json").string(), "missing.json",
                1);
   expect_error("seeds --compare a=" + n0 + " b=" + l0, "one task", 1);
   expect_error("seeds --compare a=" + n0 + " b=" + na, "\"accuracy\"", 1);
+  expect_error("seeds --compare a=" + n0 + " b=" + nall, "no all-hops accuracy", 1);
 }
 
 }  // namespace

@@ -25,16 +25,13 @@ ServedRun parse_served_run(const std::string& spec);
 class HopCompleter : public Completer {
  public:
   // Loads every run (std::runtime_error for a missing or corrupt one). A request waits at most
-  // busy_timeout seconds for its answer (BackendBusy after that).
+  // busy_timeout seconds for its answer (BackendBusy after that; the model then skips it
+  // unless it had already taken it).
   HopCompleter(const std::vector<ServedRun>& runs, double busy_timeout);
   ~HopCompleter() override;
   std::vector<std::string> models() const override;
   // An unknown model name is served by the only model when there is one, else UnknownModel.
   Completion complete(const CompletionRequest& request) override;
-  // Requests the models have answered, over all models. A request whose client got
-  // BackendBusy before its model took it from the queue is dropped, not answered
-  // (BatchQueue).
-  std::int64_t answers_computed() const;
 
  private:
   struct Served;
