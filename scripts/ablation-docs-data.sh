@@ -3,7 +3,9 @@
 # Letter at the shipped training defaults except one factor, training seeds 0, 1 and 2, as the
 # sweeps docs/data/hops/ablation-grid.json (rotary dims per head 32, 64, 128 = every dim; the
 # default is 16), ablation-nope-grid.json (no positional encoding, `--pos none`) and
-# ablation-theta-grid.json (RoPE base 1e5, 1e6; the default is 1e4) plan. The default point
+# ablation-theta-grid.json (RoPE base 1e5, 1e6; the default is 1e4) plan, and last
+# ablation-rd128-theta-grid.json: Letter with every dim rotary at base 1e6, which tells
+# whether dims that turn slowly do what unrotated ones do (docs/hops.md). The default point
 # itself is the seed sweep of scripts/hops-docs-data.sh. For each run, into
 # docs/data/hops/ablation/NAME-seedS-*: its summary.json and `eval` at 17, 64, 256 and 850
 # tokens (with chance levels). Runs go configuration by configuration, the headline's
@@ -42,11 +44,11 @@ mkdir -p "$data"
 priority() {
   case $1 in
     rd128) echo 0 ;; nope) echo 1 ;; theta1000000) echo 2 ;; rd64) echo 3 ;; rd32) echo 4 ;;
-    *) echo 5 ;;
+    theta100000) echo 5 ;; *) echo 6 ;;
   esac
 }
 plans=""
-for factor in rotary-dim nope theta; do
+for factor in rotary-dim nope theta rd128-theta; do
   grid=docs/data/hops/ablation-$factor-grid.json
   [[ $factor == rotary-dim ]] && grid=docs/data/hops/ablation-grid.json
   sweep=$sweeps/ablation-$factor
@@ -55,6 +57,7 @@ for factor in rotary-dim nope theta; do
   while read -r index state dir task seed rotary theta pos; do
     config=rd$rotary
     [[ $rotary == - ]] && config=theta$theta
+    [[ $rotary != - && $theta != - ]] && config=rd$rotary-theta$theta
     [[ $pos == none ]] && config=nope
     letter_first=1
     [[ $task == letter ]] && letter_first=0
@@ -78,8 +81,9 @@ compare() {
   local task=$1 args=() config label files
   local seeds=docs/data/hops/seeds/$task-seed
   args+=("default (rotary 16, θ 1e4)=${seeds}0-eval.json,${seeds}1-eval.json,${seeds}2-eval.json")
-  for config in rd32 rd64 rd128 nope theta100000 theta1000000; do
+  for config in rd32 rd64 rd128 nope theta100000 theta1000000 rd128-theta1000000; do
     case $config in
+      rd128-theta1000000) label="every dim at θ 1e6" ;;
       rd128) label="rotary on every dim (128)" ;;
       rd*) label="rotary on ${config#rd} dims" ;;
       nope) label="no positional encoding" ;;

@@ -13,13 +13,15 @@ import os
 
 DATA = "docs/data/hops"
 LENGTHS = ["17", "64", "256", "850"]
-CONFIGS = [
-    ("rd128", "rotary on every dim (128)"),
-    ("nope", "no positional encoding"),
-    ("theta1000000", "θ = 1e6 (rotary 16)"),
-    ("rd64", "rotary on 64 dims"),
-    ("rd32", "rotary on 32 dims"),
-    ("theta100000", "θ = 1e5 (rotary 16)"),
+BOTH = ("letter", "number")
+CONFIGS = [  # (name, label, the tasks it is run for)
+    ("rd128", "rotary on every dim (128)", BOTH),
+    ("nope", "no positional encoding", BOTH),
+    ("theta1000000", "θ = 1e6 (rotary 16)", BOTH),
+    ("rd64", "rotary on 64 dims", BOTH),
+    ("rd32", "rotary on 32 dims", BOTH),
+    ("theta100000", "θ = 1e5 (rotary 16)", BOTH),
+    ("rd128-theta1000000", "rotary on every dim at θ = 1e6", ("letter",)),
 ]
 
 
@@ -64,7 +66,9 @@ def main():
         name = task.capitalize()
         print(summary_row(f"{name}, default (rotary 16, θ = 1e4)",
                           f"{DATA}/seeds/{task}-seeds.json"))
-        for config, label in CONFIGS:
+        for config, label, tasks in CONFIGS:
+            if task not in tasks:
+                continue
             seeds = f"{DATA}/ablation/{task}-{config}-seeds.json"
             runs = sorted(glob.glob(f"{DATA}/ablation/{task}-{config}-seed[0-9]*-eval.json"))
             if os.path.exists(seeds):
