@@ -22,10 +22,10 @@ $p0s1 << EOD
 850 1 1 1
 EOD
 $p0s2 << EOD
-17 0.999375 0.991433622 1.007316378
-64 0.999375 0.991433622 1.007316378
-256 0.99875 0.9828672441 1.014632756
-850 0.985 0.8738207086 1.096179291
+17 0.9995833333 0.9977905614 1.001376105
+64 0.9995833333 0.9977905614 1.001376105
+256 0.9991666667 0.9955811227 1.002752211
+850 0.9866666667 0.9637780864 1.009555247
 EOD
 $p0s3 << EOD
 17 1 1 1
@@ -62,7 +62,7 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, 
      $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
      $p0s1 using 1:2 with linespoints lw 2 lc 2 title "rotary on 32 dims (1 seed)", \
      $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
-     $p0s2 using 1:2 with linespoints lw 2 lc 3 title "rotary on 64 dims (2 seeds)", \
+     $p0s2 using 1:2 with linespoints lw 2 lc 3 title "rotary on 64 dims (3 seeds)", \
      $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
      $p0s3 using 1:2 with linespoints lw 2 lc 4 title "rotary on every dim (128) (3 seeds)", \
      $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \

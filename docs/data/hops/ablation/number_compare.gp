@@ -23,9 +23,9 @@ $p0s1 << EOD
 EOD
 $p0s2 << EOD
 17 1 1 1
-64 0.121875 -0.1719559845 0.4157059845
-256 0.08375 0.05198448816 0.1155155118
-850 0.06875 -0.0106637796 0.1481637796
+64 0.1241666667 0.06588089546 0.1824524379
+256 0.07958333333 0.06061041817 0.0985562485
+850 0.0625 0.0314482786 0.0935517214
 EOD
 $p0s3 << EOD
 17 1 1 1
@@ -62,7 +62,7 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, 
      $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
      $p0s1 using 1:2 with linespoints lw 2 lc 2 title "rotary on 32 dims (1 seed)", \
      $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
-     $p0s2 using 1:2 with linespoints lw 2 lc 3 title "rotary on 64 dims (2 seeds)", \
+     $p0s2 using 1:2 with linespoints lw 2 lc 3 title "rotary on 64 dims (3 seeds)", \
      $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
      $p0s3 using 1:2 with linespoints lw 2 lc 4 title "rotary on every dim (128) (3 seeds)", \
      $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
