@@ -19,7 +19,7 @@ $p0s1 << EOD
 17 1 1 1
 64 1 1 1
 256 1 1 1
-850 0.998125 0.9743008661 1.021949134
+850 0.9979166667 0.9931734379 1.002659895
 EOD
 $p0s2 << EOD
 17 0.9995833333 0.9977905614 1.001376105
@@ -60,7 +60,7 @@ EOD
 plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
      $p0s0 using 1:2 with linespoints lw 2 lc 1 title "default (rotary 16, θ 1e4) (3 seeds)", \
      $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "rotary on 32 dims (2 seeds)", \
+     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "rotary on 32 dims (3 seeds)", \
      $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
      $p0s2 using 1:2 with linespoints lw 2 lc 3 title "rotary on 64 dims (3 seeds)", \
      $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \

@@ -17,9 +17,9 @@ $p0s0 << EOD
 EOD
 $p0s1 << EOD
 17 1 1 1
-64 0.14375 0.01668795264 0.2708120474
-256 0.08625 -0.04081204736 0.2133120474
-850 0.074375 0.0346681102 0.1140818898
+64 0.1291666667 0.061681243 0.1966520903
+256 0.08291666667 0.05423231514 0.1116010182
+850 0.06583333333 0.02827058905 0.1033960776
 EOD
 $p0s2 << EOD
 17 1 1 1
@@ -60,7 +60,7 @@ EOD
 plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
      $p0s0 using 1:2 with linespoints lw 2 lc 1 title "default (rotary 16, θ 1e4) (3 seeds)", \
      $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "rotary on 32 dims (2 seeds)", \
+     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "rotary on 32 dims (3 seeds)", \
      $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
      $p0s2 using 1:2 with linespoints lw 2 lc 3 title "rotary on 64 dims (3 seeds)", \
      $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
