@@ -42,8 +42,8 @@ EOD
 $p0s5 << EOD
 17 1 1 1
 64 1 1 1
-256 0.99875 0.99875 0.99875
-850 0.995 0.995 0.995
+256 0.9991666667 0.9973738947 1.000959439
+850 0.9975 0.9921216841 1.002878316
 EOD
 $p0s6 << EOD
 17 1 1 1
@@ -68,7 +68,7 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, 
      $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
      $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (3 seeds)", \
      $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 6 notitle, \
-     $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e5 (1 seed)", \
+     $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e5 (3 seeds)", \
      $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \
      $p0s6 using 1:2 with linespoints lw 2 lc 7 title "θ 1e6 (3 seeds)", \
      $p0s7 using 1:2 with lines dt 2 lw 1 lc 8 title "chance (a uniform guess among the input's candidates)"

@@ -41,9 +41,9 @@ $p0s4 << EOD
 EOD
 $p0s5 << EOD
 17 1 1 1
-64 0.15 0.08646897632 0.2135310237
-256 0.099375 -0.1150422049 0.3137922049
-850 0.083125 -0.06776118124 0.2340111812
+64 0.1345833333 0.06709790967 0.202068757
+256 0.09458333333 0.04786794744 0.1412987192
+850 0.07541666667 0.03102971801 0.1198036153
 EOD
 $p0s6 << EOD
 17 0.9870833333 0.9572456612 1.016921006
@@ -68,7 +68,7 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, 
      $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
      $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (3 seeds)", \
      $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 6 notitle, \
-     $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e5 (2 seeds)", \
+     $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e5 (3 seeds)", \
      $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \
      $p0s6 using 1:2 with linespoints lw 2 lc 7 title "θ 1e6 (3 seeds)", \
      $p0s7 using 1:2 with lines dt 2 lw 1 lc 8 title "chance (a uniform guess among the input's candidates)"
