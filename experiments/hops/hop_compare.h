@@ -44,8 +44,7 @@ struct HopComparison {
 // Checks the configurations (std::invalid_argument: fewer than 2 or more than
 // kMaxConfigurations, a label or a file given twice), reads every file (std::runtime_error:
 // a bad file, files of two tasks, evals without an all-hops column, or configurations sharing
-// no length) and summarizes each
-// configuration over its seeds.
+// no length) and summarizes each configuration over its seeds.
 HopComparison compare_hop_configurations(const std::vector<HopConfiguration>& configurations);
 nlohmann::json to_json(const HopComparison& comparison);
 std::string hop_comparison_csv(const HopComparison& comparison);
