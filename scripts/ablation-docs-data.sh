@@ -83,7 +83,7 @@ compare() {
   args+=("default (rotary 16, θ 1e4)=${seeds}0-eval.json,${seeds}1-eval.json,${seeds}2-eval.json")
   for config in rd32 rd64 rd128 nope theta100000 theta1000000 rd128-theta1000000; do
     case $config in
-      rd128-theta1000000) label="every dim at θ 1e6" ;;
+      rd128-theta1000000) label="rotary on every dim at θ 1e6" ;;
       rd128) label="rotary on every dim (128)" ;;
       rd*) label="rotary on ${config#rd} dims" ;;
       nope) label="no positional encoding" ;;
