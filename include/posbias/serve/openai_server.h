@@ -2,9 +2,16 @@
 // POST /v1/completions and /v1/chat/completions, GET /v1/models and /health.
 //
 // Bad requests get a 4xx with an OpenAI-style error body and the server stays up: bodies over
-// the size limit 413 (from the Content-Length header, before a byte of the body is read),
-// conflicting Content-Length headers 400, malformed JSON or fields 400, a wrong method on a
-// known route 405, an unknown model 404, a backend busy past the timeout 503.
+// the size limit 413 (from the Content-Length header, before a byte of the body is read; a
+// chunked or compressed body when it passes the limit), conflicting Content-Length headers,
+// Content-Length with Transfer-Encoding, or a coding other than chunked 400, malformed JSON
+// or fields 400, a multipart body 415 (any other content type is read as JSON), a wrong
+// method on a known route 405, an unknown route or model 404, a backend busy past the
+// timeout 503. An answer to a request whose body was not read, or whose framing was refused,
+// closes the connection right after it is written.
+//
+// Bursts: the listening socket's backlog is SOMAXCONN (httplib's own is 5), and accepted
+// connections wait in the thread pool's queue, so a burst is queued, never reset.
 //
 // Slow clients: each connection holds one of `threads` connection threads (default 256, so a
 // few dozen clients that send nothing hold no thread /health needs), and every socket read or
