@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "posbias/cluster/sweep.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_read.h"
 
 namespace posbias::cli {
 namespace {
@@ -42,7 +43,7 @@ void register_sweep(CLI::App& app, Action* selected) {
       if (!in) throw std::invalid_argument("cannot open GRID.json '" + a->grid + "'");
       nlohmann::json grid;
       try {
-        grid = nlohmann::json::parse(in);
+        grid = parse_json(in, a->grid);
       } catch (const nlohmann::json::exception&) {
         throw std::invalid_argument("'" + a->grid + "' is not valid JSON");
       }

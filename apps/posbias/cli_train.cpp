@@ -10,6 +10,7 @@
 #include "experiments/hops/eval_command.h"
 #include "experiments/text/text_eval_command.h"
 #include "parsed_options.h"
+#include "posbias/core/json_read.h"
 #include "posbias/core/parse.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/train/trainer.h"
@@ -147,7 +148,7 @@ void register_train(CLI::App& app, Action* selected) {
           std::ifstream in(a->config_file);
           if (!in) throw std::invalid_argument("cannot open --config '" + a->config_file + "'");
           try {
-            j = nlohmann::json::parse(in);
+            j = parse_json(in, a->config_file);
           } catch (const nlohmann::json::exception&) {
             throw std::invalid_argument("--config '" + a->config_file + "' is not valid JSON");
           }

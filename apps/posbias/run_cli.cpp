@@ -1,5 +1,8 @@
 // The one error contract of every posbias command, in `posbias` and in the torch plugin alike.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <iostream>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -44,13 +47,30 @@ void print_error(std::string_view message, std::string_view suffix = "") {
                static_cast<int>(suffix.size()), suffix.data());
 }
 
+// Results written to stdout reach it: stdio's buffer is flushed and no write failed (a full
+// disk, /dev/full). Without this check `posbias theory > /dev/full` would exit 0.
+bool stdout_written() {
+  errno = 0;
+  std::cout.flush();
+  return std::fflush(stdout) == 0 && !std::ferror(stdout) && !std::cout.fail();
+}
+
+int stdout_failed() {
+  print_error(std::string("cannot write the result to stdout: ") +
+              (errno != 0 ? std::strerror(errno) : "a write failed"));
+  return 1;
+}
+
 }  // namespace
 
 int run_cli(CLI::App& app, const Action& action, int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    if (e.get_exit_code() == 0) {  // --help, --version
+      const int code = app.exit(e);
+      return stdout_written() ? code : stdout_failed();
+    }
     print_error(e.what(), " (see --help)");
     return 2;
   }
@@ -68,7 +88,7 @@ int run_cli(CLI::App& app, const Action& action, int argc, char** argv) {
     print_error(e.what());
     return 1;
   }
-  return 0;
+  return stdout_written() ? 0 : stdout_failed();
 }
 
 }  // namespace posbias::cli

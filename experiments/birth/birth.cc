@@ -16,6 +16,7 @@
 #include "experiments/birth/seed_journal.h"
 #include "experiments/theory/fit_command.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_read.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
@@ -410,7 +411,7 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, Pr
     nlohmann::json j = nlohmann::json::object();
     for (const auto& [s, profile] : mine) j[std::to_string(s)] = profile;
     for (const std::string& text : group->all_gather(j.dump())) {
-      const nlohmann::json theirs = nlohmann::json::parse(text);
+      const nlohmann::json theirs = parse_json(text, "a rank's profiles");
       for (const auto& [s, profile] : theirs.items())
         known.emplace(std::stoi(s), profile.get<std::vector<double>>());
     }

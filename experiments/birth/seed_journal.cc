@@ -5,6 +5,7 @@
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
+#include "posbias/core/json_read.h"
 
 namespace posbias {
 
@@ -21,7 +22,7 @@ SeedJournal::SeedJournal(const std::filesystem::path& result, nlohmann::json key
     : path_(journal_path(result)), key_(std::move(key)) {
   if (!resume || !std::filesystem::exists(path_)) return;
   const std::string text = read_bounded_file(path_, kMaxJournalBytes, "1 GiB journal");
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json j = parse_json_or_discarded(text);
   if (!j.is_object() || !j.contains("key") || !j.contains("seeds") || !j["seeds"].is_object())
     throw std::runtime_error("'" + path_.string() + "' is not a birth seed journal");
   if (j["key"] != key_) {

@@ -7,6 +7,7 @@
 
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/bounded_read.h"
+#include "posbias/core/json_read.h"
 
 namespace posbias {
 namespace {
@@ -167,7 +168,7 @@ HopMetricsFile parse_hop_metrics(const std::string& text, const std::string& sou
     const std::string where = fmt::format("line {}", line_number);
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(line);
+      j = parse_json(line, source + " " + where);
     } catch (const nlohmann::json::exception&) {
       result_error(source, where + " is not valid JSON");
     }

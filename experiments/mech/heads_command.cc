@@ -9,6 +9,7 @@
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_number.h"
+#include "posbias/core/json_read.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
 #include "posbias/hf/hf_config.h"
@@ -184,7 +185,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
             {{"step", *c.step}, {"file", c.file}, {"heads", heads_json(c.heads)}});
       std::vector<nlohmann::json> parts;
       for (const std::string& text : group->all_gather(mine.dump()))
-        parts.push_back(nlohmann::json::parse(text));
+        parts.push_back(parse_json(text, "a rank's head scores"));
       result.checkpoints.clear();
       for (std::size_t i = 0; i < files.size(); ++i) {  // back in training order
         const nlohmann::json& part = parts[i % ranks];

@@ -11,6 +11,7 @@
 
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_number.h"
+#include "posbias/core/json_read.h"
 
 namespace posbias {
 
@@ -20,7 +21,7 @@ void result_error(const std::string& source, const std::string& what) {
 
 nlohmann::json parse_result_json(const std::string& text, const std::string& source) {
   try {
-    return nlohmann::json::parse(text);
+    return parse_json(text, source);
   } catch (const nlohmann::json::exception&) {
     result_error(source, "is not valid JSON");
   }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/birth/birth_run.h"
+#include "posbias/core/json_read.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {
@@ -55,7 +56,7 @@ ReportSection text_report_section(const std::filesystem::path& dir, const TextPr
   b.json = (dir / "text" / "birth_run.json").string();
   b.plot = (dir / "text" / "birth_run").string();
   run_birth_run(b);
-  const nlohmann::json j = nlohmann::json::parse(std::ifstream(b.json));
+  const nlohmann::json j = parse_json(std::ifstream(b.json), b.json);
   const auto& first = j.at("checkpoints").front();
   const auto& last = j.at("checkpoints").back();
   sec.numbers.push_back(

@@ -14,6 +14,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/csv.h"
+#include "posbias/core/json_read.h"
 #include "posbias/theory/bootstrap.h"
 #include "posbias/theory/shape_comparison.h"
 
@@ -50,7 +51,7 @@ CompareRun parse_birth_run(const std::string& text, const std::string& path,
                            const std::string& label) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = parse_json(text, path);
   } catch (const nlohmann::json::exception&) {
     throw std::runtime_error("'" + path + "' is not valid JSON");
   }

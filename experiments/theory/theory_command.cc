@@ -22,12 +22,7 @@ namespace posbias {
 namespace {
 
 void emit(const std::string& path, const std::string& text) {
-  if (path.empty() || path == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-  } else {
-    write_file_atomic(path, text);
-  }
+  write_output(path == "-" ? "" : path, text);
 }
 
 void append_double(std::string& s, double v) {

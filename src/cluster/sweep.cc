@@ -21,6 +21,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv.h"
 #include "posbias/core/json_number.h"
+#include "posbias/core/json_read.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/plot.h"
 #include "posbias/theory/seed_interval.h"
@@ -84,7 +85,7 @@ nlohmann::json read_json(const fs::path& p) {
   std::ifstream in(p);
   if (!in) throw std::runtime_error("cannot read " + p.string());
   try {
-    return nlohmann::json::parse(in);
+    return parse_json(in, p.string());
   } catch (const nlohmann::json::exception&) {
     throw std::runtime_error(p.string() + " is not valid JSON");
   }

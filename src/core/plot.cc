@@ -5,13 +5,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/bounded_read.h"
 
 extern char** environ;
 
@@ -203,27 +207,55 @@ void run_gnuplot(const std::filesystem::path& script) {
   }
 }
 
+// A folder made with mkdtemp (nobody else's, never a link), removed with what it holds.
+class PrivateDir {
+ public:
+  explicit PrivateDir(const std::filesystem::path& pattern) {
+    std::string name = pattern.string();
+    if (::mkdtemp(name.data()) == nullptr) {
+      throw std::runtime_error("cannot create a folder beside '" + pattern.parent_path().string() +
+                               "': " + std::strerror(errno));
+    }
+    path_ = name;
+  }
+  PrivateDir(const PrivateDir&) = delete;
+  PrivateDir& operator=(const PrivateDir&) = delete;
+  ~PrivateDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+constexpr std::uintmax_t kMaxFigureBytes = std::uintmax_t{1} << 30;
+
 }  // namespace
 
 void render_figure(const Figure& figure, std::filesystem::path stem) {
   if (figure.panels.empty()) throw std::runtime_error("a figure needs at least one panel");
   if (stem.extension() == ".svg" || stem.extension() == ".png") stem.replace_extension();
-  ensure_directory(stem.has_parent_path() ? stem.parent_path() : ".");
+  const std::filesystem::path parent = stem.has_parent_path() ? stem.parent_path() : ".";
+  ensure_directory(parent);
+  // gnuplot writes into a fresh private folder beside the figure; the files then reach their
+  // names through write_file_atomic, like every other output.
+  const PrivateDir work(parent / ("." + stem.filename().string() + ".plotXXXXXX"));
+  const std::filesystem::path svg = work.path() / "figure.svg", png = work.path() / "figure.png",
+                              gp = work.path() / "figure.gp";
+  write_file_atomic(
+      gp,
+      script_for(figure, "svg enhanced font 'Helvetica,13' background rgb 'white'", svg.string()) +
+          script_for(figure, "pngcairo enhanced font 'Helvetica,11'", png.string()));
+  run_gnuplot(gp);
   const std::string base = stem.string();
-  const std::string tmp_svg = base + ".svg.tmp", tmp_png = base + ".png.tmp";
-  const std::string script =
-      script_for(figure, "svg enhanced font 'Helvetica,13' background rgb 'white'", tmp_svg) +
-      script_for(figure, "pngcairo enhanced font 'Helvetica,11'", tmp_png);
-  write_file_atomic(base + ".gp.tmp", script);
-  run_gnuplot(base + ".gp.tmp");
-  std::filesystem::rename(tmp_svg, base + ".svg");
-  std::filesystem::rename(tmp_png, base + ".png");
+  write_file_atomic(base + ".svg", read_bounded_file(svg, kMaxFigureBytes, "1 GiB figure"));
+  write_file_atomic(base + ".png", read_bounded_file(png, kMaxFigureBytes, "1 GiB figure"));
   // Keep a script that writes the final names, for users who restyle the figure.
   write_file_atomic(base + ".gp",
                     script_for(figure, "svg enhanced font 'Helvetica,13' background rgb 'white'",
                                stem.filename().string() + ".svg"));
-  std::error_code ec;
-  std::filesystem::remove(base + ".gp.tmp", ec);
 }
 
 std::vector<std::size_t> thin_indices(std::size_t n, std::size_t max_points) {

@@ -12,12 +12,14 @@
 #include <unordered_set>
 #include <vector>
 
+#include "posbias/core/json_read.h"
+
 namespace posbias {
 namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxJsonDepth = 32;
+constexpr int kMaxConfigDepth = 32;  // config.json nests a few levels
 
 // The families' own spellings of the shared fields.
 struct FieldNames {
@@ -140,11 +142,8 @@ class Fields {
 // Parses with duplicate keys and deep nesting rejected while nlohmann reads.
 json parse_strict(const std::string& text, const std::string& source) {
   std::vector<std::unordered_set<std::string>> keys;  // one set per open object
-  const auto guard = [&](int depth, json::parse_event_t event, json& parsed) {
+  const auto guard = [&](int, json::parse_event_t event, json& parsed) {
     using E = json::parse_event_t;
-    if ((event == E::object_start || event == E::array_start) && depth >= kMaxJsonDepth)
-      throw std::runtime_error(source + ": JSON nested deeper than " +
-                               std::to_string(kMaxJsonDepth) + " levels");
     if (event == E::object_start) keys.emplace_back();
     if (event == E::object_end && !keys.empty()) keys.pop_back();
     if (event == E::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
@@ -153,7 +152,7 @@ json parse_strict(const std::string& text, const std::string& source) {
     return true;
   };
   try {
-    return json::parse(text, guard, /*allow_exceptions=*/true, /*ignore_comments=*/false);
+    return parse_json(text, source, guard, kMaxConfigDepth);
   } catch (const json::exception& e) {
     std::string what = e.what();
     if (what.size() > 200) what = what.substr(0, 200) + "...";

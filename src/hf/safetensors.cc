@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_read.h"
 #include "posbias/core/printable.h"
 #include "posbias/core/sha256.h"
 
@@ -315,12 +316,10 @@ SafetensorsFile SafetensorsFile::parse(std::span<const std::byte> bytes,
   {
     HeaderGuard guard(src);
     try {
-      header = json::parse(
-          header_text, header_text + header_bytes,
-          [&guard](int depth, json::parse_event_t event, json& parsed) {
-            return guard.on_event(depth, event, parsed);
-          },
-          /*allow_exceptions=*/true, /*ignore_comments=*/false);
+      header = parse_json(std::string_view(header_text, header_bytes), src,
+                          [&guard](int depth, json::parse_event_t event, json& parsed) {
+                            return guard.on_event(depth, event, parsed);
+                          });
     } catch (const json::exception& e) {
       std::string what = e.what();
       if (what.size() > 200) what = what.substr(0, 200) + "...";
@@ -547,69 +546,6 @@ std::vector<float> to_float32(const TensorView& tensor) {
   return out;
 }
 
-namespace {
-
-// A temporary file beside the target that is removed unless commit() renamed it into place.
-class TempFile {
- public:
-  explicit TempFile(const std::filesystem::path& target) : target_(target) {
-    const std::filesystem::path parent =
-        target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-    ensure_directory(parent);
-    parent_ = parent;
-    std::string pattern = (parent / ("." + target.filename().string() + ".tmpXXXXXX")).string();
-    fd_ = ::mkstemp(pattern.data());
-    if (fd_ < 0) io_fail("cannot create a temporary file beside");
-    path_ = pattern;
-    if (::fchmod(fd_, 0644) != 0) io_fail("cannot set permissions on a temporary file for");
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!path_.empty()) ::unlink(path_.c_str());
-  }
-
-  void write(const void* data, std::size_t size) {
-    const char* p = static_cast<const char*>(data);
-    while (size > 0) {
-      const ssize_t n = ::write(fd_, p, std::min<std::size_t>(size, std::size_t{1} << 30));
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        io_fail("cannot write");
-      }
-      p += n;
-      size -= static_cast<std::size_t>(n);
-    }
-  }
-
-  void commit() {
-    if (::fsync(fd_) != 0) io_fail("cannot fsync");
-    const int fd = std::exchange(fd_, -1);
-    if (::close(fd) != 0) io_fail("cannot close");
-    if (::rename(path_.c_str(), target_.c_str()) != 0) io_fail("cannot rename into place");
-    path_.clear();
-    const int dir = ::open(parent_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir >= 0) {
-      ::fsync(dir);
-      ::close(dir);
-    }
-  }
-
- private:
-  [[noreturn]] void io_fail(const std::string& what) const {
-    throw std::runtime_error("write_safetensors: " + what + " " + target_.string() + ": " +
-                             std::strerror(errno));
-  }
-
-  std::filesystem::path target_;
-  std::filesystem::path parent_;
-  std::string path_;
-  int fd_ = -1;
-};
-
-}  // namespace
-
 void write_safetensors(const std::filesystem::path& path, const std::vector<OwnedTensor>& tensors,
                        const std::map<std::string, std::string>& metadata, Checksum checksum) {
   const std::string who = "write_safetensors(" + path.string() + "): ";
@@ -683,7 +619,7 @@ void write_safetensors(const std::filesystem::path& path, const std::vector<Owne
     for (const auto& [name, t] : by_name) h.update(std::as_bytes(std::span(t->data)));
     text.replace(at, kChecksumDigits, h.hex());
   }
-  TempFile out(path);
+  OutputFile out(path);  // a regular file replaced atomically, a device written through
   out.write(length.data(), length.size());
   out.write(text.data(), text.size());
   for (const auto& [name, t] : by_name) out.write(t->data.data(), t->data.size() * sizeof(float));

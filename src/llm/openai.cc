@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "posbias/core/json_read.h"
+
 namespace posbias {
 namespace {
 
@@ -14,7 +16,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 }
 
 json parse_object(const std::string& body, const char* what) {
-  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  json j = parse_json_or_discarded(body);
   if (j.is_discarded()) throw std::invalid_argument(std::string(what) + " is not valid JSON");
   if (!j.is_object()) throw std::invalid_argument(std::string(what) + " is not a JSON object");
   return j;

@@ -54,7 +54,9 @@ void validate_spec(Task task, int hops, int length, Variant variant) {
                                 " examples (" + std::string(variant_name(variant)) +
                                 "); need at least " + std::to_string(need));
   }
-  if (length > 1'000'000) throw std::invalid_argument("length must be at most 1000000");
+  if (length > kMaxLength) {
+    throw std::invalid_argument("length must be at most " + std::to_string(kMaxLength));
+  }
 }
 
 void validate_model_length(Task task, int length) {
@@ -327,17 +329,27 @@ Example example_from_json(const nlohmann::json& j) {
     if (!v.is_string()) throw std::invalid_argument(std::string("'") + name + "' must be a string");
     return v.get<std::string>();
   };
-  auto integer = [&](const nlohmann::json& v, const char* name) {
-    if (!v.is_number_integer() || v.get<std::int64_t>() < -1'000'000 ||
-        v.get<std::int64_t>() > 1'000'000) {
-      throw std::invalid_argument(std::string("'") + name + "' must be an integer");
+  auto integer = [&](const nlohmann::json& v, const char* name, std::int64_t lo, std::int64_t hi) {
+    if (!v.is_number_integer()) {
+      throw std::invalid_argument(std::string("'") + name + "' must be an integer, got " +
+                                  v.dump().substr(0, 20));
     }
-    return v.get<int>();
+    // Non-negative integers are unsigned in nlohmann; past INT64_MAX they would wrap.
+    const std::int64_t n = v.get<std::int64_t>();
+    const bool in_range = v.is_number_unsigned()
+                              ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi) && n >= lo
+                              : n >= lo && n <= hi;
+    if (!in_range) {
+      throw std::invalid_argument(std::string("'") + name + "' is " + v.dump() +
+                                  ", out of range: it must be in " + std::to_string(lo) + ".." +
+                                  std::to_string(hi));
+    }
+    return static_cast<int>(n);
   };
   Example ex;
   ex.task = parse_task(text("task"));
   ex.variant = j.contains("variant") ? parse_variant(text("variant")) : Variant::kStandard;
-  ex.hops = integer(field("hops"), "hops");
+  ex.hops = integer(field("hops"), "hops", 1, kMaxHops);
   ex.answer = text("answer");
   const nlohmann::json& tokens = field("tokens");
   if (!tokens.is_array()) throw std::invalid_argument("'tokens' must be an array of strings");
@@ -345,12 +357,12 @@ Example example_from_json(const nlohmann::json& j) {
     if (!t.is_string()) throw std::invalid_argument("'tokens' must be an array of strings");
     ex.tokens.push_back(t.get<std::string>());
   }
-  if (integer(field("length"), "length") != ex.length()) {
+  if (integer(field("length"), "length", 2, kMaxLength) != ex.length()) {
     throw std::invalid_argument("'length' differs from the number of tokens");
   }
   const nlohmann::json& chain = field("chain");
   if (!chain.is_array()) throw std::invalid_argument("'chain' must be an array of positions");
-  for (const auto& p : chain) ex.chain.push_back(integer(p, "chain"));
+  for (const auto& p : chain) ex.chain.push_back(integer(p, "chain", 0, kMaxLength - 1));
   if (j.contains("decoy")) ex.decoy = text("decoy");
   return ex;
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "posbias/core/bounded_read.h"
+#include "posbias/core/json_read.h"
 
 namespace posbias {
 namespace {
@@ -124,6 +125,13 @@ std::optional<std::string> check_example(const Example& ex) {
 }
 
 CheckReport check_file(const std::filesystem::path& path) {
+  // A device or a pipe (/dev/urandom, /dev/zero) never ends: only regular files are checked.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw std::runtime_error(
+        "cannot check '" + path.string() +
+        "': " + (std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open '" + path.string() + "'");
   CheckReport report;
@@ -136,15 +144,21 @@ CheckReport check_file(const std::filesystem::path& path) {
     ++report.examples;
     std::optional<std::string> problem;
     try {
-      problem = check_example(example_from_json(nlohmann::json::parse(line)));
+      problem = check_example(example_from_json(parse_json(line, path.string())));
     } catch (const nlohmann::json::exception&) {
       problem = "not valid JSON";
+    } catch (const JsonTooDeep&) {
+      problem = "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
     } catch (const std::invalid_argument& e) {
       problem = e.what();
     }
     if (problem) report.problems.push_back("line " + std::to_string(number) + ": " + *problem);
   }
   if (in.bad()) throw std::runtime_error("cannot read '" + path.string() + "'");
+  if (report.examples == 0) {
+    throw std::runtime_error("'" + path.string() +
+                             "' holds no examples; write some with `posbias tasks -o FILE`");
+  }
   return report;
 }
 

@@ -16,8 +16,9 @@ void run_tasks(const TasksOptions& o) {
   spec.variant = o.variant;
   if (o.hops.empty()) throw std::invalid_argument("--hops needs at least one hop count");
   spec.hops = o.hops;
-  if (o.length < 2 || o.length > 1'000'000) {
-    throw std::invalid_argument("--length must be in 2..1000000, got " + std::to_string(o.length));
+  if (o.length < 2 || o.length > kMaxLength) {
+    throw std::invalid_argument("--length must be in 2.." + std::to_string(kMaxLength) + ", got " +
+                                std::to_string(o.length));
   }
   spec.length = static_cast<int>(o.length);
   if (o.count < 0)
@@ -36,9 +37,7 @@ void run_tasks(const TasksOptions& o) {
   std::string buffer;
   auto flush = [&](bool force) {
     if (o.out.empty() && (force || buffer.size() > (1u << 20))) {
-      if (std::fwrite(buffer.data(), 1, buffer.size(), stdout) != buffer.size()) {
-        throw std::runtime_error("cannot write to stdout");
-      }
+      write_output("", buffer);
       buffer.clear();
     }
   };
@@ -57,7 +56,6 @@ void run_tasks(const TasksOptions& o) {
   });
   if (o.out.empty()) {
     flush(true);
-    std::fflush(stdout);
   } else {
     write_file_atomic(o.out, buffer);
   }

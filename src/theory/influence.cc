@@ -122,8 +122,25 @@ DoubleAccum cesaro_range(std::vector<double>& r, std::int64_t first, std::int64_
   return acc;
 }
 
+// The same pass for α below 2^-128 (down to the subnormal 2^-1074): α·s_j would fall below
+// double's range in the mantissa, so α is carried as an ExtReal and the two terms are added
+// as ExtReals (1 - α rounds to 1 there).
+ExtAccum cesaro_range_tiny_alpha(std::vector<ExtReal>& r, std::int64_t first, std::int64_t last,
+                                 double alpha, ExtAccum acc) {
+  const ExtReal a(alpha);
+  const double keep = 1.0 - alpha;
+  for (std::int64_t j = last; j >= first; --j) {
+    ExtReal& rj = r[j - 1];
+    acc = ext_accum_add(acc, rj.mant() / static_cast<double>(j), rj.expo());
+    rj = rj * keep + ExtReal(acc.hi + acc.lo, acc.expo) * a;
+  }
+  return acc;
+}
+
 ExtAccum cesaro_range(std::vector<ExtReal>& r, std::int64_t first, std::int64_t last, double alpha,
                       ExtAccum acc) {
+  if (alpha != 0.0 && alpha < ext_detail::kLow)
+    return cesaro_range_tiny_alpha(r, first, last, alpha, acc);
   const double keep = 1.0 - alpha;
   for (std::int64_t j = last; j >= first; --j) {
     ExtReal& rj = r[j - 1];
@@ -180,7 +197,9 @@ std::vector<Real> quadrature_row_t(const InfluenceSpec& spec) {
   c[0] = to_real(1.0, Real());
   for (std::size_t l = 0; l < h; ++l) {
     const double a = spec.alpha_at(static_cast<std::int64_t>(l));
-    for (std::size_t k = l + 1; k >= 1; --k) c[k] = c[k] * ((1 - a) * (1 - a)) + c[k - 1] * (a * a);
+    const Real a_squared = to_real(a, Real()) * to_real(a, Real());  // α² < 1e-308 stays exact
+    for (std::size_t k = l + 1; k >= 1; --k)
+      c[k] = c[k] * ((1 - a) * (1 - a)) + c[k - 1] * a_squared;
     c[0] = c[0] * ((1 - a) * (1 - a));
   }
   std::vector<Real> power(static_cast<std::size_t>(q), to_real(0.0, Real()));

@@ -6,6 +6,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "posbias/core/json_read.h"
 #include "posbias/hf/safetensors.h"
 
 namespace posbias {
@@ -46,7 +47,7 @@ CheckpointInfo info_of(const SafetensorsFile& file) {
   }
   CheckpointInfo info;
   try {
-    info.config = train_config_from_json(nlohmann::json::parse(meta(file, "config")));
+    info.config = train_config_from_json(parse_json(meta(file, "config"), file.source_name()));
     info.config.finalize();
   } catch (const std::exception& e) {
     throw std::runtime_error(file.source_name() + ": bad training config in metadata: " + e.what());

@@ -5,12 +5,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "posbias/core/json_read.h"
 #include "posbias/core/plot.h"
 
 namespace posbias {
 
 MetricsRow parse_metrics_line(const std::string& line) {
-  const nlohmann::json j = nlohmann::json::parse(line);
+  const nlohmann::json j = parse_json(line, "a metrics.jsonl row");
   MetricsRow r;
   r.step = j.at("step").get<std::int64_t>();
   r.loss = j.at("loss").is_null() ? NAN : j.at("loss").get<double>();

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_read.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
@@ -54,7 +55,7 @@ nlohmann::json read_run_header(const std::filesystem::path& run_dir) {
     throw std::runtime_error("'" + run_dir.string() + "' is not a training run (no train.json)");
   }
   try {
-    nlohmann::json j = nlohmann::json::parse(in);
+    nlohmann::json j = parse_json(in, (run_dir / "train.json").string());
     TrainConfig c = train_config_from_json(j.at("config"));
     c.finalize();
     return j;

@@ -1,17 +1,58 @@
-// Atomic file output: write a temporary file beside the target, fsync it, rename it over
-// the target, fsync the directory. A reader sees the old file or the new one, never half.
+// Output files: every result, run file, checkpoint and figure posbias writes goes through
+// OutputFile (or write_file_atomic, its one-call form), so one policy decides what a path may
+// receive, by what is there now:
+//   - nothing, or a regular file: the content goes to a temporary file beside it, which is
+//     fsynced and renamed over it, then the directory is fsynced. A reader sees the old file or
+//     the new one, never half. A replaced file keeps its permission bits;
+//   - a character device or a FIFO (/dev/null, a terminal, a named pipe): written through,
+//     opened for writing as it is, never created, truncated, renamed or replaced;
+//   - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N: written through to descriptor N
+//     (at its offset, whatever it is: a pipe, a terminal, a file the shell opened);
+//   - a symbolic link is followed deliberately, to its final target, and these rules apply
+//     there: a link to a regular file keeps the link and replaces the file it points to; a link
+//     to a device or FIFO writes through; a dangling link is refused;
+//   - anything else (a directory, a socket, a block device) is refused, and nothing changes.
+// Refusals and failures throw std::runtime_error: one line naming the path and the reason.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <string_view>
 
 namespace posbias {
 
-// Throws std::runtime_error naming the path on any failure.
+// One output, written piece by piece and made visible by commit(). Destroyed uncommitted (an
+// exception on the way), a replacement leaves the target untouched and removes its temporary
+// file; a written-through device or pipe keeps what was already written.
+class OutputFile {
+ public:
+  explicit OutputFile(const std::filesystem::path& path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  void write(const void* data, std::size_t size);
+  void write(std::string_view text) { write(text.data(), text.size()); }
+  void commit();
+
+  // True when the path is written through (a device, a FIFO, a descriptor), not replaced.
+  bool writes_through() const { return temp_.empty(); }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const;
+
+  std::filesystem::path path_;    // as the caller named it
+  std::filesystem::path target_;  // the regular file to replace, symbolic links resolved
+  std::filesystem::path temp_;    // the temporary file beside target_; empty when writing through
+  int fd_ = -1;
+};
+
+// Writes `content` to `path` under the policy above.
 void write_file_atomic(const std::filesystem::path& path, std::string_view content);
 
-// A command's result: written atomically to `path`, or to stdout when `path` is empty.
+// A command's result: to `path` as write_file_atomic does, or to stdout when `path` is empty;
+// a failed write to stdout (a full disk, /dev/full, a closed pipe) throws std::runtime_error.
 void write_output(const std::string& path, std::string_view content);
 
 // Creates a directory (and parents); throws std::runtime_error if it cannot.

@@ -59,6 +59,9 @@ class ExtReal {
   char* to_chars(char* first, char* last) const;
 
   ExtReal& operator*=(double f) {  // f finite, >= 0
+    // A tiny f (below 2^-128, down to the subnormal 2^-1074) would take the product's digits
+    // below double's range: multiply by it as an ExtReal, where it is exact.
+    if (f < ext_detail::kLow && f != 0.0) return *this *= ExtReal(f);
     mant_ *= f;
     normalize();
     return *this;
