@@ -14,7 +14,9 @@
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
+#include <limits>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -99,6 +101,116 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
+// A JSON integer in low..high, as text; `where` names it in the message.
+std::string integer_field(const nlohmann::json& v, const std::string& where, std::int64_t low,
+                          std::int64_t high) {
+  if (!v.is_number_integer() ||
+      (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(high)) ||
+      v.get<std::int64_t>() < low || v.get<std::int64_t>() > high)
+    bad(fmt::format("{} must be an integer in {}..{}, not {}", where, low, high,
+                    v.dump().substr(0, 40)));
+  return std::to_string(v.get<std::int64_t>());
+}
+
+// A JSON string matching `pattern` (the whole string), as it is.
+std::string pattern_field(const nlohmann::json& v, const std::string& where,
+                          const std::regex& pattern, const std::string& what) {
+  if (!v.is_string() || !std::regex_match(v.get_ref<const std::string&>(), pattern))
+    bad(fmt::format("{} must be {}, not {}", where, what, v.dump().substr(0, 40)));
+  return v.get<std::string>();
+}
+
+// Slurm's time limit: minutes, or [D-]H:MM:SS (minutes and seconds below 60, hours below 24
+// after days), more than zero.
+std::string slurm_time(const nlohmann::json& v) {
+  const std::string where = "'slurm.time'";
+  if (v.is_number()) return integer_field(v, where + " (minutes)", 1, 10'000'000);
+  static const std::regex pattern(R"((?:([0-9]{1,3})-)?([0-9]{1,2}):([0-9]{2}):([0-9]{2}))");
+  std::smatch m;
+  const std::string text = v.is_string() ? v.get<std::string>() : std::string();
+  const auto field = [&](int i) { return m[i].matched ? std::stoi(m[i].str()) : 0; };
+  if (!v.is_string() || !std::regex_match(text, m, pattern) || field(3) > 59 || field(4) > 59 ||
+      (m[1].matched && field(2) > 23) || field(1) + field(2) + field(3) + field(4) == 0)
+    bad("'slurm.time' must be HH:MM:SS or D-HH:MM:SS (minutes and seconds 00..59, hours "
+        "00..23 after days, not all zero) or whole minutes, not " +
+        v.dump().substr(0, 40));
+  return text;
+}
+
+// GRID.json's 'slurm' object checked field by field, as the sbatch options the fields become
+// ("--mem=4G"); "concurrency" becomes the array's "%N". Every value is of a fixed alphabet, so
+// nothing in it can end a #SBATCH line or start a shell command.
+struct SlurmDirectives {
+  std::string concurrency;           // "" or the array's task limit
+  std::vector<std::string> options;  // "--cpus-per-task=2", ...
+};
+SlurmDirectives slurm_directives(const nlohmann::json& s) {
+  if (!s.is_object()) bad("'slurm' must be an object");
+  check_fields(s, {"cpus_per_task", "mem", "time", "partition", "account", "concurrency", "extra"},
+               "'slurm' ");
+  static const std::regex name("[A-Za-z0-9_.-]{0,64}");
+  static const std::regex mem("[1-9][0-9]{0,8}[KMGT]?");
+  static const std::regex option("--[a-z][a-z0-9-]{0,40}(=[A-Za-z0-9_.,:=@/+%-]{1,200})?");
+  SlurmDirectives d;
+  for (const auto& [key, v] : s.items()) {
+    const std::string where = "'slurm." + key + "'";
+    if (key == "concurrency") {
+      d.concurrency = integer_field(v, where, 1, 100000);
+    } else if (key == "cpus_per_task") {
+      d.options.push_back("--cpus-per-task=" + integer_field(v, where, 1, 4096));
+    } else if (key == "mem") {
+      d.options.push_back("--mem=" + (v.is_number() ? integer_field(v, where + " (MB)", 1, 999999999)
+                                                    : pattern_field(v, where, mem,
+                                                                    "a size such as 4G or 500M "
+                                                                    "(digits, then K, M, G or T)")));
+    } else if (key == "time") {
+      d.options.push_back("--time=" + slurm_time(v));
+    } else if (key == "partition" || key == "account") {
+      const std::string text =
+          pattern_field(v, where, name, "a name of letters, digits and _.- (at most 64)");
+      if (!text.empty()) d.options.push_back("--" + key + "=" + text);
+    } else if (key == "extra") {
+      if (!v.is_array() || v.size() > 64)
+        bad("'slurm.extra' must be a list of at most 64 sbatch options");
+      for (const auto& e : v)
+        d.options.push_back(pattern_field(
+            e, "'slurm.extra' entry", option,
+            "an sbatch long option --name or --name=VALUE, VALUE of letters, digits and "
+            "_.,:=@/+%-"));
+    }
+  }
+  return d;
+}
+
+// The grid's seeds: distinct non-negative integers.
+std::vector<std::string> seed_list(const nlohmann::json& j) {
+  if (!j.is_array() || j.empty() || j.size() > 100000)
+    bad("'seeds' must be a non-empty list of training seeds");
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const auto& v : j) {
+    const std::string seed =
+        integer_field(v, "each of 'seeds'", 0, std::numeric_limits<std::int64_t>::max());
+    if (!seen.insert(seed).second) bad("'seeds' lists " + seed + " twice: each training seed once");
+    out.push_back(seed);
+  }
+  return out;
+}
+
+// The sweep directory goes into sweep.sbatch's #SBATCH --output line, where a line break would
+// start a shell command, a quote or backslash would end the quoting, and % is a Slurm
+// filename pattern: such a directory is refused.
+void check_sweep_path(const fs::path& root) {
+  for (unsigned char c : root.string()) {
+    if (c >= 0x20 && c != 0x7f && c != '"' && c != '\\' && c != '%') continue;
+    throw std::invalid_argument(fmt::format(
+        "the sweep directory (--out) holds {}, which the Slurm script cannot name safely: choose "
+        "a directory without control characters, quotes, backslashes or %",
+        c < 0x20 || c == 0x7f ? fmt::format("the control character {:#04x}", c)
+                              : fmt::format("'{}'", static_cast<char>(c))));
+  }
+}
+
 std::string now_text() {
   const std::time_t t = std::time(nullptr);
   char buf[32];
@@ -164,6 +276,9 @@ SweepPlan expand_sweep(const nlohmann::json& grid, const fs::path& dir,
     if (!grid["grid"].is_object()) bad("'grid' must map options to lists of values");
     for (const auto& [option, values] : grid["grid"].items()) {
       if (option.rfind("--", 0) != 0) bad("'grid' keys are options (--name), not '" + option + "'");
+      if (option == "--seed")
+        bad("'grid' has a --seed axis: give the training seeds in 'seeds', which the summaries "
+            "over seeds read");
       check_options({option}, known, command[0], "'grid'");
       axes.emplace_back(option, string_list(values, "'grid' " + option));
     }
@@ -171,8 +286,13 @@ SweepPlan expand_sweep(const nlohmann::json& grid, const fs::path& dir,
   if (grid.contains("seeds")) {
     if (std::find(known.begin(), known.end(), "--seed") == known.end())
       bad("`posbias " + command[0] + "` has no --seed for 'seeds'");
-    axes.emplace_back("--seed", string_list(grid["seeds"], "'seeds'"));
+    for (const std::string& a : command)
+      if (a == "--seed" || a.rfind("--seed=", 0) == 0)
+        bad("'command' has --seed, and 'seeds' adds one to every run: give the seeds in 'seeds' "
+            "only");
+    axes.emplace_back("--seed", seed_list(grid["seeds"]));
   }
+  const fs::path root = fs::absolute(dir);
   std::vector<std::string> resume_command;
   std::string resume_when, result;
   if (grid.contains("resume")) {
@@ -185,19 +305,8 @@ SweepPlan expand_sweep(const nlohmann::json& grid, const fs::path& dir,
     check_options(resume_command, known, command[0], "'resume.command'");
   }
   if (grid.contains("result")) result = value_text(grid["result"], "'result'");
-  if (grid.contains("slurm")) {
-    const auto& s = grid["slurm"];
-    if (!s.is_object()) bad("'slurm' must be an object");
-    check_fields(s, {"cpus_per_task", "mem", "time", "partition", "concurrency", "extra"},
-                 "'slurm' ");
-    for (const auto& [key, value] : s.items()) {
-      if (key == "extra") {
-        if (!value.is_array()) bad("'slurm.extra' must be a list of sbatch options");
-      } else {
-        value_text(value, "'slurm." + key + "'");
-      }
-    }
-  }
+  if (grid.contains("slurm")) slurm_directives(grid["slurm"]);
+  check_sweep_path(root);
   for (const auto& [option, _] : axes) plan.axes.push_back(option);
 
   std::int64_t total = 1;
@@ -205,7 +314,6 @@ SweepPlan expand_sweep(const nlohmann::json& grid, const fs::path& dir,
     total *= static_cast<std::int64_t>(values.size());
     if (total > 100000) bad("more than 100000 runs");
   }
-  const fs::path root = fs::absolute(dir);
   for (std::int64_t i = 0; i < total; ++i) {
     SweepRun run;
     run.index = static_cast<int>(i);
@@ -262,27 +370,21 @@ void write_sweep(const SweepPlan& plan, const fs::path& dir) {
                                              {"runs", runs}}
                                       .dump(2) +
                                   "\n");
-  const nlohmann::json slurm = plan.grid.value("slurm", nlohmann::json::object());
-  auto slurm_text = [&](const char* key) {
-    return slurm.contains(key) ? value_text(slurm[key], key) : std::string();
-  };
+  check_sweep_path(root);
+  const SlurmDirectives slurm =
+      slurm_directives(plan.grid.value("slurm", nlohmann::json::object()));
   const std::size_t n = plan.runs.size();
   std::string sbatch = "#!/bin/bash\n# posbias sweep: one array task per run of manifest.json.\n";
   sbatch += "#SBATCH --job-name=posbias-sweep\n";
   sbatch += fmt::format("#SBATCH --array=0-{}{}\n", n - 1,
-                        slurm.contains("concurrency") ? "%" + slurm_text("concurrency") : "");
-  sbatch += "#SBATCH --output=" + (root / "logs" / "run-%a.log").string() + "\n";
+                        slurm.concurrency.empty() ? "" : "%" + slurm.concurrency);
+  // sbatch reads a directive's value up to white space; a path with spaces goes in double
+  // quotes (check_sweep_path refused quotes, backslashes and line breaks in it).
+  const std::string log = (root / "logs" / "run-%a.log").string();
+  sbatch += "#SBATCH --output=" +
+            (log.find(' ') == std::string::npos ? log : "\"" + log + "\"") + "\n";
   sbatch += "#SBATCH --open-mode=append\n";
-  for (const auto& [key, flag] :
-       {std::pair<const char*, const char*>{"cpus_per_task", "--cpus-per-task"},
-        {"mem", "--mem"},
-        {"time", "--time"},
-        {"partition", "--partition"}}) {
-    const std::string v = slurm_text(key);
-    if (!v.empty()) sbatch += fmt::format("#SBATCH {}={}\n", flag, v);
-  }
-  for (const auto& e : slurm.value("extra", nlohmann::json::array()))
-    sbatch += "#SBATCH " + value_text(e, "'slurm.extra'") + "\n";
+  for (const std::string& option : slurm.options) sbatch += "#SBATCH " + option + "\n";
   sbatch += "exec " + shell_quote(exe) + " sweep run " + shell_quote(root.string()) +
             " --index \"$SLURM_ARRAY_TASK_ID\"\n";
   write_file_atomic(root / "sweep.sbatch", sbatch);

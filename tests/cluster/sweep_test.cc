@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
 #include "../cli_run.h"
@@ -104,6 +105,98 @@ TEST(Sweep, PlanExpandsTheGridAndRefusesBadGrids) {
   refused(g, "unknown 'slurm' field 'gpus'");
   expect_usage_error("sweep status " + (dir / "nowhere").string(), "not a sweep");
   expect_usage_error("sweep run " + (dir / "sweep").string() + " --index 4", "outside");
+}
+
+// Every 'slurm' field is checked for its format and range, and every value written into
+// sweep.sbatch and run-local.sh is quoted or of a fixed alphabet: a grid that would put a shell
+// line into the script (a line break in "mem") gets one line, exit 2, and nothing is written.
+// Seeds are distinct non-negative integers, given in 'seeds' only.
+TEST(Sweep, PlanChecksEverySlurmFieldAndSeed) {
+  const fs::path dir = scratch("inject");
+  const fs::path marker = dir / "injected";
+  auto refused = [&](const nlohmann::json& g, const std::string& mentions) {
+    expect_usage_error("sweep plan " + write_grid(dir / "bad.json", g).string() + " --out " +
+                           (dir / "bad").string(),
+                       mentions);
+    EXPECT_FALSE(fs::exists(dir / "bad")) << mentions;
+  };
+  // A grid of a torch-free command, so that planning needs no torch plugin.
+  const nlohmann::json tasks_grid = {
+      {"command", {"tasks", "--task", "number", "--count", "4", "--out", "{run}/x.jsonl"}},
+      {"grid", {{"--length", {17, 32}}}},
+      {"seeds", {0, 1}},
+      {"slurm", {{"cpus_per_task", 1}, {"mem", "1G"}, {"time", "00:10:00"}, {"concurrency", 2}}}};
+  auto slurm = [&](const char* key, const nlohmann::json& value) {
+    nlohmann::json g = tasks_grid;
+    g["slurm"][key] = value;
+    return g;
+  };
+  const std::string shell_line = "\ntouch " + marker.string() + "\n";
+  refused(slurm("mem", "4G" + shell_line), "'slurm.mem' must be a size such as 4G");
+  refused(slurm("mem", "4 G"), "'slurm.mem'");
+  refused(slurm("mem", "0"), "'slurm.mem'");
+  refused(slurm("time", "02:00:00" + shell_line), "'slurm.time' must be HH:MM:SS");
+  refused(slurm("time", "1-25:00:00"), "'slurm.time'");
+  refused(slurm("time", "00:61:00"), "'slurm.time'");
+  refused(slurm("time", "00:00:00"), "'slurm.time'");
+  refused(slurm("partition", "debug" + shell_line), "'slurm.partition' must be a name");
+  refused(slurm("account", "a;b"), "'slurm.account' must be a name");
+  refused(slurm("concurrency", -1), "'slurm.concurrency' must be an integer in 1..100000");
+  refused(slurm("concurrency", "4\n"), "'slurm.concurrency' must be an integer");
+  refused(slurm("cpus_per_task", 1e18), "'slurm.cpus_per_task' must be an integer in 1..4096");
+  refused(slurm("cpus_per_task", 0), "'slurm.cpus_per_task'");
+  refused(slurm("extra", {"--mail-type=END" + shell_line}), "'slurm.extra' entry");
+  refused(slurm("extra", {"--wrap=$(id)"}), "'slurm.extra' entry");
+  nlohmann::json g = tasks_grid;
+  g["seeds"] = {0, -1};
+  refused(g, "each of 'seeds' must be an integer in 0..");
+  g["seeds"] = {1, 1};
+  refused(g, "'seeds' lists 1 twice");
+  g["seeds"] = {"0; touch x"};
+  refused(g, "each of 'seeds' must be an integer");
+  g["seeds"] = {0.5};
+  refused(g, "each of 'seeds' must be an integer");
+  g = tasks_grid;
+  g["grid"]["--seed"] = {3, 4};
+  refused(g, "'grid' has a --seed axis");
+  g = tasks_grid;
+  g["command"].push_back("--seed");
+  g["command"].push_back("7");
+  refused(g, "'command' has --seed");
+  // A sweep directory with a line break would end the #SBATCH --output line.
+  expect_usage_error("sweep plan " + write_grid(dir / "good.json", tasks_grid).string() +
+                         " --out '" + (dir / "a\nb").string() + "'",
+                     "control character 0x0a");
+  EXPECT_FALSE(fs::exists(dir / "a\nb"));
+  EXPECT_FALSE(fs::exists(marker));
+
+  // Negative control: valid fields of every kind plan, each as its own #SBATCH line, and a
+  // directory with a space is quoted where it is written.
+  g = tasks_grid;
+  g["slurm"] = {{"cpus_per_task", 2},    {"mem", "500M"},       {"time", "1-02:03:04"},
+                {"partition", "debug"},  {"account", "proj_1"}, {"concurrency", 3},
+                {"extra", {"--mail-type=END", "--exclusive"}}};
+  const fs::path sweep = dir / "my sweep";
+  const CliResult r = run_cli("sweep plan " + write_grid(dir / "good.json", g).string() +
+                              " --out '" + sweep.string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string sbatch = slurp(sweep / "sweep.sbatch");
+  for (const std::string& line :
+       {std::string("#SBATCH --array=0-3%3\n"), std::string("#SBATCH --cpus-per-task=2\n"),
+        std::string("#SBATCH --mem=500M\n"), std::string("#SBATCH --time=1-02:03:04\n"),
+        std::string("#SBATCH --partition=debug\n"), std::string("#SBATCH --account=proj_1\n"),
+        std::string("#SBATCH --mail-type=END\n"), std::string("#SBATCH --exclusive\n"),
+        "#SBATCH --output=\"" + (sweep / "logs" / "run-%a.log").string() + "\"\n",
+        " sweep run '" + sweep.string() + "' --index"}) {
+    EXPECT_NE(sbatch.find(line), std::string::npos) << line << "\n" << sbatch;
+  }
+  EXPECT_NE(slurp(sweep / "run-local.sh").find("sweep='" + sweep.string() + "'\n"),
+            std::string::npos);
+  // Every line of the script is a comment, a directive or the one exec line.
+  std::istringstream lines_of(sbatch);
+  int commands = 0;
+  for (std::string line; std::getline(lines_of, line);) commands += line.rfind('#', 0) != 0;
+  EXPECT_EQ(commands, 1) << sbatch;
 }
 
 TEST(Sweep, LocalRunsFinishOnceAndCollectWithSeedIntervals) {
