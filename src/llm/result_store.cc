@@ -109,6 +109,31 @@ ResultStore::ResultStore(const std::string& path) : path_(path) {
       throw std::invalid_argument("--db '" + path + "' is another application's SQLite file (" +
                                   whose + "); give posbias llm a file of its own");
     }
+    // Everything below is read before anything is written, so a file that is refused is left
+    // byte for byte as it was: its results table must have posbias llm's columns...
+    if (!tables.empty()) {
+      std::set<std::string> have;
+      Statement info(db_, "PRAGMA table_info(results)");
+      while (sqlite3_step(info.s) == SQLITE_ROW) have.insert(info.column_text(1));
+      if (have != columns()) {
+        throw std::invalid_argument("--db '" + path +
+                                    "' holds a 'results' table that posbias llm did not write; "
+                                    "give posbias llm a file of its own");
+      }
+    }
+    // ...and the whole file must pass SQLite's integrity check.
+    {
+      Statement check(db_, "PRAGMA integrity_check(1)");
+      const int step = sqlite3_step(check.s);
+      const std::string verdict = step == SQLITE_ROW ? check.column_text(0) : sqlite3_errmsg(db_);
+      if (verdict != "ok") {
+        const std::string first = verdict.substr(0, verdict.find('\n')).substr(0, 160);
+        throw std::runtime_error("--db '" + path + "' is damaged: SQLite's integrity check says '" +
+                                 first +
+                                 "'; restore it from a copy, or give a new file (the damaged one "
+                                 "was not changed)");
+      }
+    }
     // A write before any request is sent: a read-only file or directory fails here.
     if (sqlite3_db_readonly(db_, "main") == 1) {
       throw std::invalid_argument("--db '" + path +
@@ -118,13 +143,6 @@ ResultStore::ResultStore(const std::string& path) : path_(path) {
     exec("PRAGMA synchronous=NORMAL");
     exec(kSchema);
     exec(("PRAGMA application_id = " + std::to_string(kApplicationId)).c_str());
-    std::set<std::string> have;
-    Statement info(db_, "PRAGMA table_info(results)");
-    while (sqlite3_step(info.s) == SQLITE_ROW) have.insert(info.column_text(1));
-    if (have != columns()) {
-      throw std::invalid_argument("--db '" + path +
-                                  "' holds a 'results' table that posbias llm did not write");
-    }
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;

@@ -1,0 +1,140 @@
+// The llm result store never writes through a file it refuses: another application's SQLite
+// file (a `results` table of other columns, or other tables) and a store that fails SQLite's
+// integrity check (bytes of its index page overwritten) are refused with one line and left
+// byte for byte as they were; a new file and the store's own file still open and take rows.
+#include "posbias/llm/result_store.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "../cli_run.h"
+
+namespace {
+
+using posbias::ResultRow;
+using posbias::ResultStore;
+using posbias_test::slurp;
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+  return posbias_test::scratch_path("posbias_result_store", name);
+}
+
+// Runs `sql` on the SQLite file `path` (created when missing) outside posbias.
+void sqlite_exec(const fs::path& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
+  EXPECT_EQ(rc, SQLITE_OK) << (err ? err : "");
+  sqlite3_free(err);
+  sqlite3_close(db);
+}
+
+// The first text column of the first row of `sql`, read-only ("" when none).
+std::string sqlite_text(const fs::path& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  std::string out;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != nullptr)
+    out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return out;
+}
+
+ResultRow row(int i) {
+  ResultRow r;
+  r.suite = "number";
+  r.model = "m";
+  const std::string n = std::to_string(i);
+  r.prompt_hash = posbias::prompt_hash("chat", 16, "prompt " + n);
+  r.probe_id = std::string("p").append(n);
+  r.length = 17;
+  r.hops = 1;
+  r.prompt = "prompt";
+  r.answer = "a";
+  r.ok = true;
+  r.response = "a";
+  r.attempts = 1;
+  return r;
+}
+
+// `make` must throw E with one line holding `needle`, and leave `file` as it was.
+template <typename E>
+void expect_refused_unchanged(const fs::path& file, const std::string& needle) {
+  const std::string before = slurp(file);
+  ASSERT_FALSE(before.empty());
+  try {
+    ResultStore store(file.string());
+    ADD_FAILURE() << file << " was opened as a result store";
+  } catch (const E& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(needle), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  EXPECT_TRUE(slurp(file) == before) << file << " was changed";
+  EXPECT_FALSE(fs::exists(file.string() + "-wal")) << "a WAL file was left beside " << file;
+}
+
+TEST(ResultStore, ForeignFileWithAResultsTableIsRefusedUnchanged) {
+  const fs::path file = scratch("foreign_results.db");
+  sqlite_exec(file,
+              "CREATE TABLE results (id INTEGER PRIMARY KEY, score REAL);"
+              "INSERT INTO results (score) VALUES (0.5), (0.25);");
+  expect_refused_unchanged<std::invalid_argument>(file, "did not write");
+  EXPECT_EQ(sqlite_text(file, "PRAGMA journal_mode"), "delete");
+  EXPECT_EQ(sqlite_text(file, "PRAGMA application_id"), "0");
+}
+
+TEST(ResultStore, OtherApplicationsFileIsRefusedUnchanged) {
+  const fs::path file = scratch("other.db");
+  sqlite_exec(file, "CREATE TABLE users (name TEXT); INSERT INTO users VALUES ('a');");
+  expect_refused_unchanged<std::invalid_argument>(file, "another application's");
+}
+
+TEST(ResultStore, DamagedStoreIsRefusedUnchanged) {
+  const fs::path file = scratch("damaged.db");
+  {
+    ResultStore store(file.string());
+    for (int i = 0; i < 10; ++i) store.put(row(i));
+  }
+  // Negative control: the store's own, intact file opens again with its rows.
+  {
+    ResultStore store(file.string());
+    EXPECT_EQ(store.count(), 10);
+  }
+  // Overwrite the last 48 bytes of the primary-key index's page (its cells: prompt hashes).
+  const int page_size = std::stoi(sqlite_text(file, "PRAGMA page_size"));
+  const int index_page = std::stoi(
+      sqlite_text(file, "SELECT rootpage FROM sqlite_master WHERE type = 'index' LIMIT 1"));
+  ASSERT_GT(index_page, 1);
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(index_page) * page_size - 48);
+    const std::string junk(48, 'Z');
+    f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+  }
+  ASSERT_NE(sqlite_text(file, "PRAGMA integrity_check"), "ok") << "the test did not damage it";
+  expect_refused_unchanged<std::runtime_error>(file, "integrity check");
+}
+
+TEST(ResultStore, NewFileOpensAndKeepsRows) {
+  const fs::path file = scratch("new.db");
+  {
+    ResultStore store(file.string());
+    store.put(row(1));
+  }
+  ResultStore store(file.string());
+  EXPECT_EQ(store.count(), 1);
+  EXPECT_EQ(sqlite_text(file, "PRAGMA integrity_check"), "ok");
+}
+
+}  // namespace
