@@ -141,6 +141,15 @@ int launch_ranks(const LaunchOptions& o) {
         "launch needs a command after --, e.g. posbias launch --nproc 2 -- train --task number");
   }
   if (o.command.front() == "launch") throw std::invalid_argument("launch cannot launch itself");
+  if (std::find(std::begin(kDataParallelCommands), std::end(kDataParallelCommands),
+                o.command.front()) == std::end(kDataParallelCommands)) {
+    std::string names;
+    for (const char* c : kDataParallelCommands) names += (names.empty() ? "" : ", ") + std::string(c);
+    throw std::invalid_argument(
+        fmt::format("launch starts the ranks of a data-parallel command ({}); '{}' is not one, "
+                    "and each rank would run it whole: run it without launch",
+                    names, o.command.front().substr(0, 40)));
+  }
   if (o.nproc < 1 || o.nproc > 1024) throw std::invalid_argument("--nproc must be in 1..1024");
   if (o.nnodes < 1 || o.node_rank < 0 || o.node_rank >= o.nnodes) {
     throw std::invalid_argument(fmt::format("--node-rank {} is outside 0..{} (--nnodes {})",

@@ -5,6 +5,10 @@
 // (at least 1) unless the user set it. Across machines, run it once per node with the same
 // --nnodes, --master-addr and --master-port and that node's --node-rank.
 //
+// Only the commands that split their work over the ranks and write from rank 0 alone are
+// launched (kDataParallelCommands); any other command would run whole on every rank and write
+// its result once per rank, so launch refuses it (std::invalid_argument) before starting any.
+//
 // A rank that fails (non-zero exit or a signal) stops the others (SIGTERM, SIGKILL after a
 // grace period) and launch exits with that rank's code (2 for bad usage, else 1); Ctrl-C or
 // SIGTERM to launch goes to every rank. Nothing is left running.
@@ -16,6 +20,11 @@
 #include <vector>
 
 namespace posbias {
+
+// The commands whose ranks share one job: train (data-parallel batches), birth (seeds) and
+// heads --run (checkpoints); each refuses the modes it cannot split (birth --run, heads
+// --config) itself.
+inline constexpr const char* kDataParallelCommands[] = {"train", "birth", "heads"};
 
 struct LaunchOptions {
   int nproc = 1;                     // ranks on this machine
@@ -32,7 +41,8 @@ std::map<std::string, std::string> rank_environment(const LaunchOptions& options
                                                     int master_port, int cores);
 
 // Runs the ranks and returns launch's exit code. Throws std::invalid_argument for bad options
-// (no command, nproc < 1, a multi-node launch without --master-addr or --master-port).
+// (no command, a command not in kDataParallelCommands, nproc < 1, a multi-node launch without
+// --master-addr or --master-port).
 int launch_ranks(const LaunchOptions& options);
 
 }  // namespace posbias
