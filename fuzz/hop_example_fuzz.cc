@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "posbias/core/json_read.h"
 #include "posbias/tasks/task_check.h"
 #include "posbias/train/train_config.h"
 
@@ -14,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string text(reinterpret_cast<const char*>(data), size);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = posbias::parse_json(text, "fuzz");
   } catch (const std::exception&) {
     return 0;
   }

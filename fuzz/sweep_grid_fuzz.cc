@@ -8,12 +8,13 @@
 #include <string>
 
 #include "posbias/cluster/sweep.h"
+#include "posbias/core/json_read.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = posbias::parse_json(text, "fuzz");
   } catch (const std::exception&) {
     return 0;
   }

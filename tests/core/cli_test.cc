@@ -1,15 +1,20 @@
 // The command line as a user meets it: outputs, and bad input that must give one line on
 // stderr and exit 2 (bad usage) or 1 (failed run), never a crash or a hang.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <utility>
 
 #include "../cli_run.h"
 
@@ -316,6 +321,181 @@ TEST(Cli, HelpExplainsOptions) {
                           "--sink", "--exact", "--format", "--out", "--plot", "--summary"}) {
     EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
   }
+}
+
+// Results that cannot reach stdout fail the run in one line (`> /dev/full` exited 0).
+TEST(Cli, StdoutWriteErrorsFailInOneLine) {
+  const auto dir = scratch_path("posbias_cli_full", "d");
+  std::filesystem::create_directories(dir);
+  const std::string good = (dir / "good.jsonl").string();
+  ASSERT_EQ(run_cli("tasks --task number --hops 1 -L 20 --count 3 -o " + good).code, 0);
+  for (const std::string& args :
+       {std::string("theory -L 100 -H 2"), std::string("theory -L 100 -H 2 --format json"),
+        std::string("tasks --task number --hops 1 -L 20 --count 3"), "tasks check " + good,
+        std::string("theory --help")}) {
+    const CliResult r =
+        run_shell("(timeout 60 " + std::string(POSBIAS_BIN) + " " + args + " >/dev/full)");
+    EXPECT_EQ(r.code, 1) << args << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find("cannot write the result to stdout"), std::string::npos) << r.err;
+  }
+  const CliResult to_file = run_cli("theory -L 100 -H 2 --out /dev/full");
+  EXPECT_EQ(to_file.code, 1) << to_file.err;
+  EXPECT_NE(to_file.err.find("/dev/full"), std::string::npos) << to_file.err;
+  const CliResult ok = run_cli("theory -L 100 -H 2");  // the same run to a pipe works
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_EQ(lines(ok.out), 101);
+}
+
+// Outputs follow a symbolic link to the file it names (the link survives), write through a
+// FIFO, a device and /dev/stdout, and refuse a dangling link or a folder, changing nothing.
+TEST(Cli, OutputsFollowLinksAndWriteThroughDevices) {
+  namespace fs = std::filesystem;
+  const auto dir = scratch_path("posbias_cli_outputs", "d");
+  fs::create_directories(dir / "elsewhere");
+  const std::string d = dir.string();
+  std::ofstream(dir / "elsewhere" / "row.csv") << "old";
+  fs::create_symlink(dir / "elsewhere" / "row.csv", dir / "row.csv");
+  std::ofstream(dir / "elsewhere" / "fig.svg") << "old";
+  fs::create_symlink(dir / "elsewhere" / "fig.svg", dir / "fig.svg");
+  CliResult r = run_cli("theory -L 100 -H 2 --out " + d + "/row.csv --plot " + d + "/fig");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(dir / "row.csv"));
+  EXPECT_EQ(lines(slurp(dir / "elsewhere" / "row.csv")), 101);
+  EXPECT_TRUE(fs::is_symlink(dir / "fig.svg"));
+  EXPECT_NE(slurp(dir / "elsewhere" / "fig.svg").find("<svg"), std::string::npos);
+  EXPECT_TRUE(fs::is_regular_file(dir / "fig.png"));
+  for (const auto& e : fs::directory_iterator(dir))  // the figure's work folder is gone
+    EXPECT_EQ(e.path().filename().string().find(".plot"), std::string::npos) << e.path();
+
+  fs::create_symlink(dir / "missing.csv", dir / "dangling.csv");
+  for (const std::string& out : {d + "/dangling.csv", d + "/elsewhere"}) {
+    r = run_cli("theory -L 100 -H 2 --out " + out);
+    EXPECT_EQ(r.code, 1) << out << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("refusing to write '" + out + "'"), std::string::npos) << r.err;
+  }
+  EXPECT_TRUE(fs::is_symlink(dir / "dangling.csv"));
+  EXPECT_FALSE(fs::exists(dir / "missing.csv"));
+  EXPECT_TRUE(fs::is_directory(dir / "elsewhere"));
+
+  ASSERT_EQ(::mkfifo((dir / "pipe").c_str(), 0600), 0);
+  r = run_shell("cat " + d + "/pipe > " + d + "/piped.txt & timeout 60 " +
+                std::string(POSBIAS_BIN) + " tasks --task letter --hops 1 -L 20 --count 2 -o " +
+                d + "/pipe; code=$?; wait; exit $code");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines(slurp(dir / "piped.txt")), 2);
+  struct stat st {};
+  ASSERT_EQ(::lstat((dir / "pipe").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+
+  r = run_cli("theory -L 100 -H 2 --out /dev/stdout");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines(r.out), 101);
+  // Our own null device node (never the system's /dev/null); needs CAP_MKNOD.
+  if (::mknod((dir / "null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+    r = run_cli("theory -L 100 -H 2 --format json --out " + d + "/null");
+    EXPECT_EQ(r.code, 0) << r.err;
+    ASSERT_EQ(::lstat((dir / "null").c_str(), &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode));
+  }
+}
+
+// α = 2^-1074, the smallest subnormal double: to first order in α each layer gives every
+// position j < q the mass α/q, so H = 1 gives α/q and H = 2 gives 2α/q (q = 100). It was 0.
+TEST(Cli, TheorySubnormalAlphaDoesNotUnderflow) {
+  const double log10_alpha = -1074 * std::log10(2.0);
+  for (const auto& [layers, expected] :
+       {std::pair{1, log10_alpha - 2}, std::pair{2, std::log10(2.0) + log10_alpha - 2}}) {
+    const CliResult r = run_cli("theory -L 100 -H " + std::to_string(layers) + " -a 4.9e-324");
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::istringstream rows(r.out);
+    std::string line;
+    std::getline(rows, line);  // header
+    int checked = 0;
+    double worst = 0;
+    while (std::getline(rows, line)) {
+      const auto a = line.find(','), b = line.rfind(',');
+      if (std::stoi(line.substr(0, a)) == 100) continue;  // the query keeps 1 - O(α)
+      EXPECT_NE(line.substr(a + 1, 2), "0,") << line;
+      worst = std::max(worst, std::fabs(std::stod(line.substr(b + 1)) - expected));
+      ++checked;
+    }
+    EXPECT_EQ(checked, 99);
+    EXPECT_LT(worst, 1e-12) << "H = " << layers << ": worst log10 error " << worst;
+  }
+}
+
+// `tasks check` reads regular files only (/dev/urandom ran forever), refuses a file without
+// examples (it said "all 0 examples are correct"), and says when a number is out of range.
+TEST(Cli, TasksCheckRefusesDevicesEmptyFilesAndSaysOutOfRange) {
+  const auto dir = scratch_path("posbias_cli_tasks", "d");
+  std::filesystem::create_directories(dir);
+  const std::string d = dir.string();
+  CliResult r = run_cli("tasks check /dev/urandom", 20);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << r.err;
+  std::ofstream(dir / "empty.jsonl").close();
+  std::ofstream(dir / "blank.jsonl") << "\n  \n";
+  for (const char* name : {"empty.jsonl", "blank.jsonl"}) {
+    r = run_cli("tasks check " + d + "/" + name);
+    EXPECT_EQ(r.code, 1) << name << "\n" << r.out;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("holds no examples"), std::string::npos) << r.err;
+  }
+  ASSERT_EQ(run_cli("tasks --task number --hops 1 -L 20 --count 3 -o " + d + "/good.jsonl").code,
+            0);
+  r = run_cli("tasks check " + d + "/good.jsonl");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("all 3 examples are correct"), std::string::npos) << r.out;
+  std::string text = slurp(dir / "good.jsonl");
+  text = text.substr(0, text.find('\n') + 1);
+  text.replace(text.find("\"length\":20"), 11, "\"length\":2000000");
+  std::ofstream(dir / "long.jsonl") << text;
+  r = run_cli("tasks check " + d + "/long.jsonl");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("'length' is 2000000, out of range: it must be in 2..1000000"),
+            std::string::npos)
+      << r.err;
+}
+
+// Deep JSON is refused in one line naming the file, never a crash: a grid axis 100 000 deep
+// (sweep plan crashed copying it), a 50 000-deep sweep result (sweep collect crashed in its
+// recursive flatten) and a deep task line.
+TEST(Cli, DeeplyNestedJsonIsOneLineNotACrash) {
+  const auto dir = scratch_path("posbias_cli_deep", "d");
+  std::filesystem::create_directories(dir);
+  const std::string d = dir.string();
+  const std::string deep_array = std::string(100000, '[') + std::string(100000, ']');
+  std::string deep_object;
+  for (int i = 0; i < 50000; ++i) deep_object += "{\"a\":";
+  deep_object += "1" + std::string(50000, '}');
+  const std::string kDeep = "JSON nested deeper than 128 levels";
+  std::ofstream(dir / "deep_grid.json")
+      << R"({"command": ["theory", "--out", "{run}/r.csv"], "grid": {"--layers": [)" << deep_array
+      << "]}}";
+  CliResult r = run_cli("sweep plan " + d + "/deep_grid.json --out " + d + "/s1");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(d + "/deep_grid.json: " + kDeep), std::string::npos) << r.err;
+
+  std::ofstream(dir / "grid.json") << R"({"command": ["theory", "-L", "10", "--format", "json",
+    "--out", "{run}/r.json"], "grid": {"--layers": [1]}, "result": "{run}/r.json"})";
+  ASSERT_EQ(run_cli("sweep plan " + d + "/grid.json --out " + d + "/s2").code, 0);
+  ASSERT_EQ(run_cli("sweep run " + d + "/s2 --index 0").code, 0);
+  r = run_cli("sweep collect " + d + "/s2 --metric summary.discrete.log10_last");
+  ASSERT_EQ(r.code, 0) << r.err;  // the run's own result collects
+  std::ofstream(dir / "s2" / "runs" / "0000" / "r.json") << deep_object;
+  r = run_cli("sweep collect " + d + "/s2 --metric summary.discrete.log10_last");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(d + "/s2/runs/0000/r.json: " + kDeep), std::string::npos) << r.err;
+
+  std::ofstream(dir / "deep.jsonl") << deep_array << "\n";
+  r = run_cli("tasks check " + d + "/deep.jsonl");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("line 1: " + kDeep), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string>
 
 #include "posbias/tasks/task_check.h"
 
@@ -209,6 +210,28 @@ TEST(HopTask, JsonRoundTripAndFieldErrors) {
   EXPECT_THROW(example_from_json(nlohmann::json::parse(
                    R"({"task":"x","hops":1,"length":1,"tokens":["a"],"answer":"a","chain":[0]})")),
                std::invalid_argument);
+}
+
+// A number outside its range says so, with the range (2 000 000 tokens was "not an integer").
+TEST(HopTask, ExampleNumbersOutOfRangeNameTheRange) {
+  auto message = [](const std::string& text) {
+    try {
+      example_from_json(nlohmann::json::parse(text));
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string tail = R"(,"tokens":["a:1","b:a","b:2"],"answer":"a:1","chain":[0]})";
+  EXPECT_EQ(message(R"({"task":"letter","hops":1,"length":2000000)" + tail),
+            "'length' is 2000000, out of range: it must be in 2..1000000");
+  EXPECT_EQ(message(R"({"task":"letter","hops":0,"length":3)" + tail),
+            "'hops' is 0, out of range: it must be in 1..4");
+  EXPECT_EQ(message(R"({"task":"letter","hops":18446744073709551615,"length":3)" + tail),
+            "'hops' is 18446744073709551615, out of range: it must be in 1..4");
+  EXPECT_EQ(message(R"({"task":"letter","hops":1.5,"length":3)" + tail),
+            "'hops' must be an integer, got 1.5");
+  EXPECT_EQ(message(R"({"task":"letter","hops":1,"length":3)" + tail), "accepted");
 }
 
 TEST(HopTask, BadSpecsNameTheProblem) {

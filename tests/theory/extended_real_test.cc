@@ -84,5 +84,18 @@ TEST(ExtReal, TextBeyondDoubleRange) {
   EXPECT_EQ(s, "3.25e-570");
 }
 
+// A factor below 2^-128, down to the subnormal 2^-1074, keeps every digit (it underflowed to 0).
+TEST(ExtReal, TinyFactorsDoNotUnderflow) {
+  const double smallest = std::ldexp(1.0, -1074);  // 4.9e-324
+  for (const double f : {smallest, 3 * smallest, std::ldexp(1.0, -1022), 1e-300, 1e-40}) {
+    ExtReal x(1.5);
+    x *= f;
+    EXPECT_NEAR(x.log10(), std::log10(1.5) + std::log10(f), 1e-14) << f;
+    ExtReal y(std::ldexp(1.0, -200));  // a small mantissa times a small factor
+    y *= f;
+    EXPECT_NEAR(y.log10(), -200 * std::log10(2.0) + std::log10(f), 1e-13) << f;
+  }
+}
+
 }  // namespace
 }  // namespace posbias

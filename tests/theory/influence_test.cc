@@ -114,6 +114,23 @@ TEST(Influence, MatchesExactRationalsAndClosedForm) {
   }
 }
 
+// α below 2^-128, down to the smallest subnormal 2^-1074 (4.9e-324), used to underflow to a
+// row of zeros; the extended-range row now matches the exact one to 1e-12 in log10.
+TEST(Influence, TinyAlphaMatchesExact) {
+  for (const int k : {1074, 1000, 200}) {
+    ExactSpec es;
+    es.length = 40;
+    es.layers = 3;
+    mpz_class denominator = 1;
+    mpz_mul_2exp(denominator.get_mpz_t(), denominator.get_mpz_t(), static_cast<unsigned>(k));
+    es.alpha = {mpq_class(mpz_class(1), denominator)};
+    const std::vector<double> ref = exact_log10(es);
+    const Worst w = compare(ref, cesaro(40, 3, {std::ldexp(1.0, -k)}));
+    EXPECT_LE(w.log10, 1e-12) << "α = 2^-" << k;
+    EXPECT_LT(ref[0], -k * std::log10(2.0) + 1) << "α = 2^-" << k;  // the reference is tiny too
+  }
+}
+
 TEST(Influence, PerLayerAlphaMatchesExact) {
   const std::vector<std::string> alphas = {"0.1", "0.9", "0.5", "0.3", "1", "0", "0.75"};
   ExactSpec es;
