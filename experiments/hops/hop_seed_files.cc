@@ -131,6 +131,7 @@ HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& sou
   const char* kind = "train";
   HopSummaryFile t;
   t.task = hop_task(j, source, kind);
+  t.run = run_config(j, source);
   if (j.contains("config") && j.at("config").is_object() && j.at("config").contains("seed"))
     t.seed = bounded_integer(j.at("config").at("seed"), source, "config.seed", 0,
                              std::numeric_limits<std::int64_t>::max());
@@ -197,6 +198,7 @@ HopEvalFile parse_hop_eval(const nlohmann::json& j, const std::string& source) {
   const char* kind = "eval --run";
   HopEvalFile e;
   e.task = hop_task(j, source, kind);
+  e.run = run_config(j, source);
   e.accuracy = length_table(result_field(j, "accuracy", source, kind), source, "accuracy");
   if (j.contains("chance")) e.chance = length_table(j.at("chance"), source, "chance");
   if (!j.contains("controls")) return e;
@@ -217,6 +219,7 @@ HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source)
   const char* kind = "heads --run";
   HopHeadsFile r;
   r.task = hop_task(j, source, kind);
+  r.run = run_config(j, source);
   const auto& checkpoints = result_field(j, "checkpoints", source, kind);
   if (!checkpoints.is_array() || checkpoints.empty() || checkpoints.size() > kMaxCheckpoints)
     result_error(source,
@@ -291,6 +294,7 @@ HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::str
   const char* kind = "discrepancy --run";
   HopDiscrepancyFile d;
   d.task = hop_task(j, source, kind);
+  d.run = run_config(j, source);
   d.variant = j.contains("variant") ? result_string(j.at("variant"), source, "variant", 32)
                                     : std::string("standard");
   if (j.contains("train_length"))

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "experiments/seeds/seed_summary.h"
+
 namespace posbias {
 
 inline constexpr int kAllHops = std::numeric_limits<int>::max();
@@ -32,6 +34,7 @@ struct HopSummaryFile {
   std::optional<std::int64_t> seed;                    // config.seed, when the file has it
   HopValues crossing_90, crossing_99, final_accuracy;  // crossings NaN where never reached
   double train_seconds = NAN;                          // "train_seconds", when the file has it
+  RunConfig run;                                       // the run's config ("config")
 };
 HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& source);
 
@@ -53,6 +56,7 @@ struct HopEvalFile {
   std::string task, control;  // control empty when the file has none
   LengthTable accuracy, chance, control_accuracy, control_chance;
   LengthValues decoy_rate;  // Letter's control: how often the decoy's target is picked
+  RunConfig run;            // the run it evaluated ("run")
 };
 HopEvalFile parse_hop_eval(const nlohmann::json& j, const std::string& source);
 
@@ -72,6 +76,7 @@ struct HopHeadsFile {
   std::vector<std::int64_t> steps;             // increasing
   std::vector<std::vector<HopHeadRead>> at;    // [checkpoint][head]
   std::vector<HopThresholdLabels> thresholds;  // increasing; empty in files written before it
+  RunConfig run;                               // the run it scored ("source"."run")
 };
 HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source);
 
@@ -91,6 +96,7 @@ struct HopDiscrepancyFile {
   // The auto rule keeps one entry when its two picks are one head: that head then stands in
   // both roles here.
   std::vector<HopKeyHead> roles;
+  RunConfig run;  // the run it measured ("run")
 };
 HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::string& source);
 

@@ -35,13 +35,15 @@ double value_or_nan(const Map& m, const typename Map::key_type& k) {
 }
 
 // Reads each file of one option with `parse`; every file must be of `task` (set by the first
-// file read of any option).
+// file read of any option). The runs the files measured go to a new entry of `runs`.
 template <typename Parse>
 auto read_all(const std::vector<std::string>& files, Parse parse, std::string& task,
-              std::string& task_file) {
+              std::string& task_file, std::vector<std::vector<RunConfig>>& runs) {
   std::vector<decltype(parse(nlohmann::json(), std::string()))> out;
+  runs.emplace_back();
   for (const std::string& f : files) {
     out.push_back(parse(read_result_json(f), f));
+    runs.back().push_back(out.back().run);
     if (task.empty()) task = out.back().task, task_file = f;
     if (out.back().task != task)
       throw std::runtime_error(
@@ -360,7 +362,10 @@ nlohmann::json to_json(const HopTable& t) {
 
 std::vector<HopEvalFile> read_hop_evals(const std::vector<std::string>& files, std::string& task,
                                         std::string& task_file) {
-  return read_all(files, parse_hop_eval, task, task_file);
+  std::vector<std::vector<RunConfig>> runs;
+  std::vector<HopEvalFile> evals = read_all(files, parse_hop_eval, task, task_file, runs);
+  require_one_configuration(std::move(runs));
+  return evals;
 }
 
 std::optional<std::size_t> HopTable::all_hops() const {
@@ -434,19 +439,29 @@ HopSeedsResult summarize_hop_seeds(const HopSeedsOptions& o) {
   r.seeds = n;
   r.files = o;
   std::string task_file;
+  // Every file first, so that files of runs of other configurations are refused before any
+  // statistic is taken over them.
+  std::vector<std::vector<RunConfig>> runs;
+  std::vector<HopSummaryFile> summaries;
+  std::vector<HopEvalFile> evals;
+  std::vector<HopHeadsFile> heads;
+  std::vector<HopDiscrepancyFile> discrepancies;
   if (!o.summary.empty())
-    r.training = summarize_training(read_all(o.summary, parse_hop_summary, r.task, task_file));
+    summaries = read_all(o.summary, parse_hop_summary, r.task, task_file, runs);
+  if (!o.eval.empty()) evals = read_all(o.eval, parse_hop_eval, r.task, task_file, runs);
+  if (!o.heads.empty()) heads = read_all(o.heads, parse_hop_heads, r.task, task_file, runs);
+  if (!o.discrepancy.empty())
+    discrepancies = read_all(o.discrepancy, parse_hop_discrepancy, r.task, task_file, runs);
+  r.unchecked = require_one_configuration(std::move(runs), &r.unchecked_file);
+  if (!o.summary.empty()) r.training = summarize_training(summaries);
   if (!o.metrics.empty()) {
     std::vector<HopMetricsFile> metrics;
     for (const std::string& f : o.metrics) metrics.push_back(read_hop_metrics(f));
     r.curves = summarize_curves(metrics);
   }
-  if (!o.eval.empty()) r.eval = summarize_hop_eval(read_hop_evals(o.eval, r.task, task_file));
-  if (!o.heads.empty())
-    r.heads = summarize_heads(read_all(o.heads, parse_hop_heads, r.task, task_file), o.heads);
-  if (!o.discrepancy.empty())
-    r.discrepancy = summarize_discrepancy(
-        read_all(o.discrepancy, parse_hop_discrepancy, r.task, task_file), o.discrepancy);
+  if (!o.eval.empty()) r.eval = summarize_hop_eval(evals);
+  if (!o.heads.empty()) r.heads = summarize_heads(heads, o.heads);
+  if (!o.discrepancy.empty()) r.discrepancy = summarize_discrepancy(discrepancies, o.discrepancy);
   return r;
 }
 
@@ -455,6 +470,7 @@ nlohmann::json to_json(const HopSeedsResult& r) {
                    {"seeds", r.seeds},
                    {"interval", "95% Student t over seeds"},
                    {"files", nlohmann::json::object()}};
+  if (r.unchecked) j["unchecked_configurations"] = r.unchecked;
   using Files = std::pair<const char*, const std::vector<std::string>*>;
   for (const auto& [kind, files] :
        {Files{"summary", &r.files.summary}, Files{"metrics", &r.files.metrics},
@@ -699,6 +715,10 @@ void run_hop_seeds(const HopSeedsOptions& o) {
   write_output(o.json, to_json(r).dump(2) + "\n");
   if (!o.csv.empty()) write_file_atomic(o.csv, hop_seeds_csv(r));
   if (!o.plot.empty()) render_hop_seeds_figures(r, o.plot);
+  note_unchecked_configurations(r.unchecked,
+                                r.seeds * (!o.summary.empty() + !o.eval.empty() + !o.heads.empty() +
+                                           !o.discrepancy.empty()),
+                                r.unchecked_file);
   std::string line = fmt::format("seeds: {} {} seeds", r.seeds, r.task);
   if (r.training) {
     const HopTraining& t = *r.training;

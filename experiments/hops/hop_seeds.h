@@ -27,7 +27,8 @@
 //    | symbolic | null per seed]}}]},
 //  "discrepancy": {"variant", "train_length", "lengths", "accuracy": {"17": S}, "roles":
 //    {"positional"|"symbolic"|"L3.h0": {"heads": [head per seed or null], "median_gap": {"17":
-//    S}, "correct_median_gap": {...}, "exponent": S, "on_chain_exponent": S}}}}.
+//    S}, "correct_median_gap": {...}, "exponent": S, "on_chain_exponent": S}}},
+//  "unchecked_configurations": files not checked to be of one configuration (when any)}.
 // crossing_X: the first logged step at which held-out accuracy reached X ("values" null where
 // a seed never did; the interval over the "crossed" seeds). chance: the mean over seeds of the
 // eval's chance level (absent in files written before eval logged it, and then left out);
@@ -149,10 +150,15 @@ struct HopSeedsResult {
   std::optional<HopEvalSummary> eval;
   std::optional<HopHeadsSummary> heads;
   std::optional<HopDiscrepancySummary> discrepancy;
+  // Files whose run's configuration is nowhere to be read, so not checked to be seeds of one
+  // configuration (require_one_configuration), and the first of them.
+  std::size_t unchecked = 0;
+  std::string unchecked_file;
 };
 
 // Each eval --run result, in order; every file must be of `task` (set from the first file when
-// empty, which `task_file` then names). std::runtime_error naming a bad file.
+// empty, which `task_file` then names), and the files seeds of one configuration
+// (require_one_configuration). std::runtime_error naming a bad file.
 std::vector<HopEvalFile> read_hop_evals(const std::vector<std::string>& files, std::string& task,
                                         std::string& task_file);
 // Accuracy per length and hop over the seeds' evals, against chance, with the control's.
@@ -161,7 +167,9 @@ HopEvalSummary summarize_hop_eval(const std::vector<HopEvalFile>& seeds);
 nlohmann::json to_json(const HopTable& table);
 
 // Checks the file counts (std::invalid_argument), reads every file (std::runtime_error naming
-// the file and the field), summarizes.
+// the file and the field), checks that they are seeds of one configuration
+// (require_one_configuration: runs that differ in anything but the seed are refused),
+// summarizes.
 HopSeedsResult summarize_hop_seeds(const HopSeedsOptions& options);
 nlohmann::json to_json(const HopSeedsResult& result);
 std::string hop_seeds_csv(const HopSeedsResult& result);

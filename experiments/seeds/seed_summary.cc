@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
@@ -88,6 +91,127 @@ void require_distinct_files(const std::vector<std::string>& files) {
   for (const auto& f : files)
     if (!seen.insert(std::filesystem::weakly_canonical(f)).second)
       throw std::invalid_argument("'" + f + "' is given twice; each seed once");
+}
+
+namespace {
+
+// The largest train.json a configuration is read from.
+constexpr std::uintmax_t kMaxRunHeaderBytes = std::uintmax_t{16} << 20;
+
+// A JSON value in a one-line message: as JSON (control characters escaped), at most 40 bytes.
+std::string short_json(const std::string& dumped) {
+  return dumped.size() <= 40 ? dumped : dumped.substr(0, 37) + "...";
+}
+
+void read_config(const nlohmann::json& config, const std::string& source, RunConfig& r) {
+  if (!config.is_object()) result_error(source, "the run's config must be a JSON object");
+  r.fields.clear();
+  for (const auto& [key, value] : config.items())
+    if (key != "seed") r.fields[key] = value.dump();
+  r.seed.reset();
+  if (config.contains("seed"))
+    r.seed = bounded_integer(config.at("seed"), source, "config.seed", 0,
+                             std::numeric_limits<std::int64_t>::max());
+  r.from = source;
+}
+
+// The configuration of a file that holds none, from its run's train.json when that is here.
+void load_run_config(RunConfig& r) {
+  if (!r.from.empty() || r.run.empty()) return;
+  const std::filesystem::path header = std::filesystem::path(r.run) / "train.json";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(header, ec)) return;
+  const std::string source = header.string();
+  const nlohmann::json j =
+      parse_result_json(read_bounded_file(source, kMaxRunHeaderBytes, "16 MiB"), source);
+  read_config(result_field(j, "config", source, "train"), source, r);
+}
+
+}  // namespace
+
+RunConfig run_config(const nlohmann::json& j, const std::string& source) {
+  RunConfig r;
+  r.file = source;
+  if (!j.is_object()) return r;
+  if (j.contains("train_config")) {
+    read_config(j.at("train_config"), source, r);
+  } else if (j.contains("config") && j.at("config").is_object() &&
+             j.at("config").contains("seed")) {
+    read_config(j.at("config"), source, r);  // summary.json
+  }
+  const nlohmann::json* run = nullptr;
+  if (j.contains("run")) run = &j.at("run");
+  if (j.contains("source") && j.at("source").is_object() && j.at("source").contains("run"))
+    run = &j.at("source").at("run");
+  if (run && run->is_string() && !run->get_ref<const std::string&>().empty() &&
+      run->get_ref<const std::string&>().size() <= 4096)
+    r.run = run->get<std::string>();
+  return r;
+}
+
+std::size_t require_one_configuration(std::vector<std::vector<RunConfig>> by_option,
+                                      std::string* example) {
+  std::size_t places = 0;
+  std::vector<const RunConfig*> unknown;
+  const RunConfig* reference = nullptr;
+  for (auto& option : by_option) {
+    places = std::max(places, option.size());
+    for (RunConfig& r : option) {
+      load_run_config(r);
+      if (r.from.empty()) {
+        unknown.push_back(&r);
+        continue;
+      }
+      if (!reference) {
+        reference = &r;
+        continue;
+      }
+      for (const auto& [key, value] : r.fields) {
+        const auto it = reference->fields.find(key);
+        if (it == reference->fields.end() || it->second == value) continue;
+        throw std::runtime_error(fmt::format(
+            "'{}' and '{}' are not seeds of one configuration: their runs' {} is {} and {} "
+            "(read from '{}' and '{}'); give runs that differ only in the seed",
+            r.file, reference->file, key, short_json(value), short_json(it->second), r.from,
+            reference->from));
+      }
+    }
+  }
+  // Each seed place: the seed its files name, and no seed in two places.
+  std::vector<const RunConfig*> at(places, nullptr);
+  for (const auto& option : by_option) {
+    for (std::size_t s = 0; s < option.size(); ++s) {
+      const RunConfig& r = option[s];
+      if (!r.seed) continue;
+      if (at[s] && *at[s]->seed != *r.seed)
+        throw std::runtime_error(fmt::format(
+            "'{}' is a run of seed {} but '{}', given in the same place, of seed {}: give each "
+            "option's files in the same seed order",
+            r.file, *r.seed, at[s]->file, *at[s]->seed));
+      if (!at[s]) at[s] = &r;
+    }
+  }
+  std::map<std::int64_t, const RunConfig*> seen;
+  for (const RunConfig* r : at) {
+    if (!r) continue;
+    const auto [it, fresh] = seen.emplace(*r->seed, r);
+    if (!fresh)
+      throw std::runtime_error(fmt::format(
+          "'{}' and '{}' are both runs of training seed {}: give each training seed once",
+          r->file, it->second->file, *r->seed));
+  }
+  if (example && !unknown.empty()) *example = unknown.front()->file;
+  return unknown.size();
+}
+
+void note_unchecked_configurations(std::size_t unchecked, std::size_t files,
+                                   const std::string& example) {
+  if (unchecked == 0) return;
+  std::fprintf(stderr,
+               "posbias seeds: %zu of %zu files do not say which configuration they measured "
+               "(their run's train.json is not here; e.g. '%s'): those were not checked to be "
+               "seeds of one configuration\n",
+               unchecked, files, example.c_str());
 }
 
 SeedStatistic seed_statistic(std::vector<double> values) {

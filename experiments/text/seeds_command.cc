@@ -33,12 +33,14 @@ double middle_mean(const std::vector<double>& v) {
 
 struct SeedEval {
   double bits_per_byte = 0, unigram = 0, bigram = 0;
-  std::vector<double> loss_per_position;
+  std::vector<double> loss_per_position;  // at the run's training length
+  RunConfig run;
 };
 
-SeedEval parse_eval(const std::string& text, const std::string& source, std::int64_t length) {
+SeedEval parse_eval(const std::string& text, const std::string& source) {
   const nlohmann::json j = parse_result_json(text, source);
   SeedEval e;
+  e.run = run_config(j, source);
   e.bits_per_byte = finite_number(result_field(j, "bits_per_byte", source, "eval --run"), source,
                                   "bits_per_byte");
   e.unigram = finite_number(result_field(j, "unigram_bits_per_byte", source, "eval --run"), source,
@@ -46,11 +48,9 @@ SeedEval parse_eval(const std::string& text, const std::string& source, std::int
   e.bigram = finite_number(result_field(j, "bigram_bits_per_byte", source, "eval --run"), source,
                            "bigram_bits_per_byte");
   const auto& loss = result_field(j, "loss_per_position", source, "eval --run");
-  if (!loss.is_array() || loss.size() != static_cast<std::size_t>(length))
-    result_error(source,
-                 fmt::format("loss_per_position must hold {} numbers, the birth files' length "
-                             "(is it an eval of the same runs?)",
-                             length));
+  if (!loss.is_array() || loss.empty() || loss.size() > kMaxPositions)
+    result_error(source, fmt::format("loss_per_position must be an array of 1..{} numbers",
+                                     kMaxPositions));
   e.loss_per_position = number_row(loss, source, "loss_per_position", loss.size(), false);
   return e;
 }
@@ -81,6 +81,7 @@ TrainingSeed parse_training_seed(const std::string& text, const std::string& sou
   const char* kind = "birth --run";
   TrainingSeed r;
   r.file = source;
+  r.run = run_config(j, source);
   const auto& target = result_field(j, "target", source, kind);
   if (!target.is_string()) result_error(source, "target must be a string");
   r.target = target.get<std::string>();
@@ -115,9 +116,18 @@ TrainingSeed parse_training_seed(const std::string& text, const std::string& sou
     cp.column_sum_error = cp.root_sum_square_error = cp.flat_error = kNaN;
     if (c.contains("gradient") && c.at("gradient").is_object()) {
       const auto& g = c.at("gradient");
-      if (g.contains("measured") && !g.at("measured").is_null())
-        cp.gradient = number_row(g.at("measured"), source, "gradient.measured",
-                                 static_cast<std::size_t>(r.length), true);
+      // Logged by the training run at its own length, whatever length birth measured at.
+      if (g.contains("measured") && !g.at("measured").is_null()) {
+        const auto& measured = g.at("measured");
+        const std::size_t size = measured.is_array() ? measured.size() : 0;
+        if (size < 2 || size > kMaxPositions || (r.gradient_length && size != r.gradient_length))
+          result_error(source, fmt::format("gradient.measured must be an array of {} numbers "
+                                           "(the run's training length), the same at every step",
+                                           r.gradient_length ? fmt::format("{}", r.gradient_length)
+                                                             : fmt::format("2..{}", kMaxPositions)));
+        cp.gradient = number_row(measured, source, "gradient.measured", size, true);
+        r.gradient_length = size;
+      }
       if (g.contains("median_abs_log10_error")) {
         const auto& e = g.at("median_abs_log10_error");
         cp.column_sum_error = optional_number(e, "column_sum", source, "gradient errors");
@@ -144,9 +154,12 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
         "birth files");
   require_distinct_files(o.birth);
   SeedsResult r;
+  std::vector<RunConfig> birth_runs;
+  const TrainingSeed* with_gradient = nullptr;  // the first file that logged gradients
   for (const auto& f : o.birth) {
     r.seeds.push_back(
         parse_training_seed(read_bounded_file(f, kMaxSeedFileBytes, kMaxSeedFileName), f));
+    birth_runs.push_back(r.seeds.back().run);
     const TrainingSeed& first = r.seeds.front();
     const TrainingSeed& s = r.seeds.back();
     if (s.target != first.target || s.length != first.length || s.query != first.query)
@@ -155,6 +168,33 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
           s.file, s.target, s.length, s.query, first.file, first.target, first.length,
           first.query));
   }
+  for (const TrainingSeed& s : r.seeds) {
+    if (!s.gradient_length) continue;
+    if (!with_gradient) with_gradient = &s;
+    if (s.gradient_length != with_gradient->gradient_length)
+      throw std::runtime_error(fmt::format(
+          "'{}' logged gradients over {} positions but '{}' over {}: give runs trained at one "
+          "length",
+          s.file, s.gradient_length, with_gradient->file, with_gradient->gradient_length));
+  }
+  std::vector<SeedEval> evals;
+  std::vector<RunConfig> eval_runs;
+  for (std::size_t i = 0; i < o.eval.size(); ++i) {
+    const std::string& f = o.eval[i];
+    evals.push_back(parse_eval(read_bounded_file(f, kMaxSeedFileBytes, kMaxSeedFileName), f));
+    eval_runs.push_back(evals.back().run);
+    // Every eval is at its run's training length: one length, the gradients' when logged.
+    const std::size_t length = evals.back().loss_per_position.size();
+    const std::size_t expected =
+        i > 0 ? evals.front().loss_per_position.size()
+              : (with_gradient ? with_gradient->gradient_length : length);
+    if (length != expected)
+      throw std::runtime_error(fmt::format(
+          "'{}' holds the loss at {} positions but '{}' {} (the training length): give the evals "
+          "of the same runs",
+          f, length, i > 0 ? o.eval.front() : with_gradient->file, expected));
+  }
+  r.unchecked = require_one_configuration({birth_runs, eval_runs}, &r.unchecked_file);
   // The steps every seed has.
   std::vector<std::int64_t> steps;
   for (const auto& cp : r.seeds.front().checkpoints) steps.push_back(cp.step);
@@ -228,10 +268,6 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
         change(g0->gradient_middle_to_first, g1->gradient_middle_to_first);
   }
   if (!o.eval.empty()) {
-    std::vector<SeedEval> evals;
-    for (const auto& f : o.eval)
-      evals.push_back(parse_eval(read_bounded_file(f, kMaxSeedFileBytes, kMaxSeedFileName), f,
-                                 r.seeds.front().length));
     SeedsHeldout h;
     auto collect = [&](auto get) {
       std::vector<double> v;
@@ -263,6 +299,7 @@ nlohmann::json to_json(const SeedsResult& r) {
                    {"query", first.query},
                    {"interval", "95% Student t over seeds"},
                    {"checkpoints", nlohmann::json::array()}};
+  if (r.unchecked) j["unchecked_configurations"] = r.unchecked;
   for (const TrainingSeed& s : r.seeds) j["files"].push_back(s.file);
   for (const SeedsCheckpoint& c : r.checkpoints) {
     nlohmann::json rec{{"step", c.step},
@@ -403,6 +440,7 @@ void run_seeds(const SeedsOptions& o) {
   write_output(o.json, to_json(r).dump(2) + "\n");
   if (!o.csv.empty()) write_file_atomic(o.csv, seeds_csv(r));
   if (!o.plot.empty()) render_seeds_figures(r, o.plot);
+  note_unchecked_configurations(r.unchecked, o.birth.size() + o.eval.size(), r.unchecked_file);
   const SeedsCheckpoint& a = r.checkpoints.front();
   const SeedsCheckpoint& b = r.checkpoints.back();
   std::fprintf(stderr,

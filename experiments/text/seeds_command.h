@@ -1,14 +1,16 @@
 // `posbias seeds BIRTH.json... [--eval EVAL.json...]`: one text experiment over its training
 // seeds. Each BIRTH.json is the `posbias birth --run RUN --checkpoints ...` result of one training
-// seed (all with the same target, length and query); each EVAL.json that seed's
-// `posbias eval --run RUN` result. Every statistic is given per seed, with the mean and its 95%
-// Student-t interval over seeds (theory/seed_interval.h).
+// seed (all with the same target, length and query; the length need not be the training
+// length); each EVAL.json that seed's `posbias eval --run RUN` result. The runs must differ in
+// nothing but the seed (require_one_configuration). Every statistic is given per seed, with the
+// mean and its 95% Student-t interval over seeds (theory/seed_interval.h).
 //
 // For each step that every BIRTH.json has:
 // - the U's shape: log10_middle_to_ends, log10_dead_zone_depth, the argmin per seed, the
 //   attention entropy ratio and the no-fit prediction's median |log10 error|;
 // - the profile: the log10 share of each position (unit sum) per position;
-// - where every seed logged one, the gradient reaching the input embeddings: log10 of its mean
+// - where every seed logged one, the gradient reaching the input embeddings (at the training
+//   length L): log10 of its mean
 //   over the middle positions (the middle fifth, 0.4L < j <= 0.6L) and of position L, each over
 //   position 1, and the median |log10 error| of the column-sum, root-sum-square and flat
 //   predictions.
@@ -17,7 +19,8 @@
 // From the evals: bits per byte with both baselines, and the loss per position.
 //
 // JSON {"files", "evals", "seeds", "target", "length", "query", "checkpoints": [{"step",
-// "log10_middle_to_ends": {"mean", "low", "high", "values"}, ...}], "change", "heldout"}; CSV one
+// "log10_middle_to_ends": {"mean", "low", "high", "values"}, ...}], "change", "heldout",
+// "unchecked_configurations" (files not checked to be of one configuration, when any)}; CSV one
 // row per step; figures STEM_shape, STEM_profiles, STEM_gradient and (with evals) STEM_loss.
 #pragma once
 
@@ -57,8 +60,12 @@ struct TrainingSeedCheckpoint {
 
 struct TrainingSeed {
   std::string file, target;
-  std::int64_t length = 0, query = 0;
+  std::int64_t length = 0, query = 0;  // of the measurement (birth --run --length)
   std::vector<TrainingSeedCheckpoint> checkpoints;  // strictly increasing steps
+  // The positions of the logged gradients: the run's training length, which the measurement's
+  // length need not be (0 when no step logged one).
+  std::size_t gradient_length = 0;
+  RunConfig run;  // the run it measured ("run")
 };
 
 // One birth --run result's text, checked field by field (std::runtime_error naming the source
@@ -89,6 +96,10 @@ struct SeedsResult {
   std::optional<std::pair<std::int64_t, std::int64_t>> gradient_steps;  // first, last
   SeedStatistic change_gradient_middle_to_first;
   std::optional<SeedsHeldout> heldout;
+  // Files whose run's configuration is nowhere to be read, so not checked to be seeds of one
+  // configuration (require_one_configuration), and the first of them.
+  std::size_t unchecked = 0;
+  std::string unchecked_file;
 };
 
 SeedsResult summarize_seeds(const SeedsOptions& options);

@@ -388,6 +388,11 @@ TEST_F(HopSeedsTest, ReadsFilesOfAnEarlierBuild) {
   };
   HopSeedsOptions o;
   o.summary = twice(data / "number_summary.json", "summary");
+  {  // The second copy stands for seed 1: two places of one seed are refused.
+    json second = json::parse(posbias_test::slurp(o.summary[1]));
+    second["config"]["seed"] = 1;
+    std::ofstream(o.summary[1]) << second.dump();
+  }
   o.eval = twice(data / "number_eval.json", "eval");
   o.heads = twice(data / "number_heads.json", "heads");
   o.discrepancy = twice(data / "number_discrepancy.json", "disc");
@@ -402,6 +407,9 @@ TEST_F(HopSeedsTest, ReadsFilesOfAnEarlierBuild) {
   EXPECT_EQ(j["discrepancy"]["roles"]["positional"]["heads"], json::parse(R"(["L1.h0", "L1.h0"])"));
   EXPECT_EQ(j["discrepancy"]["variant"], "standard");
   EXPECT_TRUE(j["discrepancy"]["train_length"].is_null());
+  // The eval, heads and discrepancy files name a run that is not here: their configurations
+  // could not be checked, and the summary says so.
+  EXPECT_EQ(j["unchecked_configurations"], 6);
 }
 
 // The error of `f`: its type, and one line that holds every part of `needles`.
@@ -417,6 +425,82 @@ void expect_one_line(const std::function<void()>& f, const std::vector<std::stri
   } catch (const std::exception& e) {
     ADD_FAILURE() << "wrong error type: " << e.what();
   }
+}
+
+// Runs that differ in anything but the seed are not seeds of one configuration: a d 64 /
+// 300-step Number run beside a d 32 / 100-step one is refused in one line naming both files
+// and the first field that differs, whether the configurations are in the files (summary.json)
+// or in the runs' train.json the files name (eval, heads, discrepancy); so are one seed given
+// twice and files of one seed place that are of different seeds. Runs that differ only in the
+// seed pool (the negative control).
+TEST_F(HopSeedsTest, RefusesRunsOfDifferentConfigurations) {
+  auto config = [](int seed, int d_model, int steps) {
+    return json{{"task", "number"}, {"seed", seed}, {"d_model", d_model}, {"steps", steps},
+                {"layers", 2}};
+  };
+  auto summary = [&](const json& c) {
+    json j = summary_file("number", 0, {{"all", 100}}, {{"all", 200}}, {{"all", 1.0}});
+    j["config"] = c;
+    return j;
+  };
+  std::vector<std::string> summaries =
+      write3("summary", {summary(config(0, 64, 300)), summary(config(1, 32, 100))});
+  HopSeedsOptions o;
+  o.summary = summaries;
+  const std::string needle = "are not seeds of one configuration: their runs' d_model is 32 and 64";
+  expect_one_line<std::runtime_error>([&] { summarize_hop_seeds(o); },
+                                      {summaries[1], summaries[0], needle});
+  posbias_test::expect_error("seeds --summary " + summaries[0] + " " + summaries[1], needle, 1);
+  // The same seed twice.
+  o.summary = write3("same", {summary(config(4, 64, 300)), summary(config(4, 64, 300))});
+  expect_one_line<std::runtime_error>([&] { summarize_hop_seeds(o); },
+                                      {"both runs of training seed 4"});
+  // Negative control: only the seed differs.
+  o.summary = write3("good", {summary(config(0, 64, 300)), summary(config(1, 64, 300))});
+  EXPECT_EQ(summarize_hop_seeds(o).seeds, 2u);
+
+  // Eval results name their runs; the runs' train.json hold the configurations.
+  auto run = [&](const std::string& name, const json& c) {
+    fs::create_directories(dir / name);
+    std::ofstream(dir / name / "train.json") << json{{"config", c}}.dump();
+    return (dir / name).string();
+  };
+  auto eval = [](const std::string& run_dir) {
+    json j = eval_file(1.0, 0.5, true);
+    j["run"] = run_dir;
+    return j;
+  };
+  const std::string r0 = run("run0", config(0, 64, 300)), r1 = run("run1", config(1, 32, 100)),
+                    r2 = run("run2", config(2, 64, 300));
+  HopSeedsOptions e;
+  e.eval = write3("eval_bad", {eval(r0), eval(r1)});
+  expect_one_line<std::runtime_error>(
+      [&] { summarize_hop_seeds(e); },
+      {e.eval[1], e.eval[0], needle, (fs::path(r1) / "train.json").string()});
+  // Heads and discrepancy results too, and across options: an eval of seed 2 in the place of
+  // the seed-0 summary.
+  json heads0 = heads_file({100}, 0.1, {"positional"}), heads1 = heads0;
+  heads0["source"] = {{"run", r0}};
+  heads1["source"] = {{"run", r1}};
+  HopSeedsOptions h;
+  h.heads = write3("heads", {heads0, heads1});
+  expect_one_line<std::runtime_error>([&] { summarize_hop_seeds(h); }, {"d_model"});
+  json disc0 = discrepancy_file(1, 4.0, false, -1.0), disc1 = disc0;
+  disc0["run"] = r0;
+  disc1["run"] = r1;
+  HopSeedsOptions d;
+  d.discrepancy = write3("disc", {disc0, disc1});
+  expect_one_line<std::runtime_error>([&] { summarize_hop_seeds(d); }, {"d_model"});
+  HopSeedsOptions order;
+  order.summary = write3("order", {summary(config(0, 64, 300)), summary(config(2, 64, 300))});
+  order.eval = write3("eval_order", {eval(r2), eval(r0)});
+  expect_one_line<std::runtime_error>([&] { summarize_hop_seeds(order); },
+                                      {"in the same place", "same seed order"});
+  // Negative control: evals of runs that differ only in the seed, in the summaries' order.
+  order.eval = write3("eval_good", {eval(r0), eval(r2)});
+  const HopSeedsResult good = summarize_hop_seeds(order);
+  EXPECT_EQ(good.seeds, 2u);
+  EXPECT_FALSE(to_json(good).contains("unchecked_configurations"));
 }
 
 TEST_F(HopSeedsTest, BadInputIsOneLineError) {

@@ -150,6 +150,99 @@ TEST_F(SeedsTest, RefusesFilesThatDoNotMatch) {
   EXPECT_THROW(parse_training_seed("{\"length\": 1e400}", "x"), std::runtime_error);
 }
 
+// birth --run measures a run at any --length; the gradient per position in its file was
+// logged by training, at the run's training length (10 here), as the eval's loss is. Files
+// measured at length 6 pool, as long as every file agrees on both lengths.
+TEST_F(SeedsTest, BirthResultsAtAnotherLengthThanTraining) {
+  auto at_length_6 = [](double base, double scale, std::size_t gradient_positions = 10) {
+    nlohmann::json j = birth_result({0, 100}, base, scale);
+    j["length"] = 6;
+    j["query"] = 6;
+    for (auto& c : j["checkpoints"]) {
+      std::vector<double> profile(6);
+      for (int i = 0; i < 6; ++i) profile[static_cast<std::size_t>(i)] = scale * (i + 1);
+      c["profile"] = profile;
+      if (c.contains("gradient")) {
+        std::vector<double> g(gradient_positions, 1.0);
+        g[0] = 2.0 * scale;
+        c["gradient"]["measured"] = g;
+      }
+    }
+    return j.dump();
+  };
+  auto eval = [](std::size_t positions) {
+    std::vector<double> loss(positions, 4.0);
+    loss[0] = 5.0;
+    return nlohmann::json{{"bits_per_byte", 2.0},
+                          {"unigram_bits_per_byte", 2.8},
+                          {"bigram_bits_per_byte", 2.0},
+                          {"loss_per_position", loss}}
+        .dump();
+  };
+  SeedsOptions o;
+  o.birth = {write("a.json", at_length_6(0.0, 1.0)), write("b.json", at_length_6(1.0, 2.0))};
+  o.eval = {write("ea.json", eval(10)), write("eb.json", eval(10))};
+  const SeedsResult r = summarize_seeds(o);
+  ASSERT_EQ(r.checkpoints.size(), 2u);
+  EXPECT_EQ(r.seeds.front().length, 6);
+  EXPECT_EQ(r.checkpoints[0].log10_share.size(), 6u);
+  // The gradient over the 10 training positions: middle fifth (positions 5, 6) over position 1.
+  ASSERT_TRUE(r.checkpoints[0].has_gradient);
+  EXPECT_NEAR(r.checkpoints[0].gradient_middle_to_first.values[0], std::log10(0.5), 1e-12);
+  EXPECT_NEAR(r.checkpoints[0].gradient_middle_to_first.values[1], std::log10(0.25), 1e-12);
+  ASSERT_TRUE(r.heldout);
+  EXPECT_EQ(r.heldout->loss_per_position.size(), 10u);
+  EXPECT_DOUBLE_EQ(r.heldout->loss_first.interval.mean, 5.0);
+  // Files that do not agree: measured at another length, trained at another length, an eval of
+  // another training length.
+  const std::string at_10 = write("c.json", birth_result({0, 100}, 0.0, 1.0).dump());
+  EXPECT_THROW(summarize_seeds({{o.birth[0], at_10}, {}, "", "", ""}), std::runtime_error);
+  const std::string trained_12 = write("d.json", at_length_6(0.0, 1.0, 12));
+  try {
+    summarize_seeds({{o.birth[0], trained_12}, {}, "", "", ""});
+    ADD_FAILURE() << "gradients of 10 and 12 positions pooled";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("over 12 positions but"), std::string::npos) << e.what();
+  }
+  o.eval[1] = write("e8.json", eval(8));
+  try {
+    summarize_seeds(o);
+    ADD_FAILURE() << "an eval of 8 positions pooled with gradients of 10";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the training length"), std::string::npos) << e.what();
+  }
+}
+
+// The runs birth --run measured must differ in nothing but the seed: their train.json, which
+// the files name, are compared; runs of d 64 and d 32 are refused in one line naming both.
+TEST_F(SeedsTest, RefusesBirthResultsOfDifferentConfigurations) {
+  auto run = [&](const std::string& name, int seed, int d_model) {
+    fs::create_directories(dir / name);
+    std::ofstream(dir / name / "train.json")
+        << nlohmann::json{{"config", {{"task", "text"}, {"seed", seed}, {"d_model", d_model}}}}
+               .dump();
+    nlohmann::json j = birth_result({0, 100}, seed, 1.0);
+    j["run"] = (dir / name).string();
+    return write(name + ".json", j.dump());
+  };
+  const std::string a = run("a", 0, 64), b = run("b", 1, 32), c = run("c", 1, 64);
+  try {
+    summarize_seeds({{a, b}, {}, "", "", ""});
+    ADD_FAILURE() << "runs of d_model 64 and 32 pooled";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'" + b + "' and '" + a + "' are not seeds of one configuration"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("d_model is 32 and 64"), std::string::npos) << what;
+  }
+  posbias_test::expect_error("seeds " + a + " " + b, "d_model is 32 and 64", 1);
+  // Negative control: runs that differ only in the seed.
+  const SeedsResult r = summarize_seeds({{a, c}, {}, "", "", ""});
+  EXPECT_EQ(r.seeds.size(), 2u);
+  EXPECT_FALSE(to_json(r).contains("unchecked_configurations"));
+}
+
 TEST_F(SeedsTest, CliErrorsAreOneLine) {
   using posbias_test::expect_error;
   const std::string a = write("a.json", birth_result({0, 100}, 0.0, 1.0).dump());
