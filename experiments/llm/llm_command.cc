@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -28,6 +29,11 @@ void validate(const LlmOptions& o) {
   if (o.endpoint.empty()) throw std::invalid_argument("--endpoint URL is required");
   validate_url(o.endpoint);
   if (o.model.empty()) throw std::invalid_argument("--model NAME is required");
+  check_header_value("--model", o.model);
+  // The key goes into a header: checked here, before the store is opened or a request sent.
+  if (const char* key = std::getenv(o.api_key_env.c_str()); key != nullptr) {
+    check_header_value("the API key in $" + o.api_key_env, key);
+  }
   parse_api(o.api);
   if (o.suites.empty()) throw std::invalid_argument("--suite is empty");
   for (std::size_t i = 0; i < o.suites.size(); ++i) {
@@ -72,7 +78,7 @@ std::string snippet(const std::string& body) {
 // One prompt through its attempts; the stored row.
 ResultRow ask(const Job& job, const LlmOptions& o, Api api, const std::string& url,
               const std::vector<std::string>& headers, HttpClient& client, RateLimiter& limiter,
-              Rng& rng) {
+              Rng& rng, std::atomic<bool>& told_capped) {
   const Probe& p = *job.probe;
   ResultRow row;
   row.suite = p.suite;
@@ -118,6 +124,12 @@ ResultRow ask(const Job& job, const LlmOptions& o, Api api, const std::string& u
     }
     if (!retry || attempt > o.retry.retries) return row;
     const double wait = backoff_seconds(o.retry, attempt, rng, r.retry_after);
+    if (r.retry_after > o.retry.cap && !told_capped.exchange(true)) {
+      std::fprintf(stderr,
+                   "posbias llm: the endpoint asked to wait %.0f s (Retry-After); waiting "
+                   "--backoff-cap %g s instead, at most %d times per prompt\n",
+                   r.retry_after, o.retry.cap, o.retry.retries);
+    }
     std::this_thread::sleep_for(std::chrono::duration<double>(wait));
   }
 }
@@ -164,6 +176,7 @@ LlmResult measure_llm(const LlmOptions& o) {
     check_reachable(url, std::min(o.timeout, 10.0));
     RateLimiter limiter(o.rps);
     std::atomic<std::size_t> next{0};
+    std::atomic<bool> told_capped{false};
     std::mutex progress_mutex;
     std::int64_t finished = 0;
     std::unique_ptr<Progress> progress;
@@ -175,7 +188,8 @@ LlmResult measure_llm(const LlmOptions& o) {
         HttpClient client;
         Rng rng = Rng::stream(0x6c6c6d, index);
         for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();) {
-          const ResultRow row = ask(jobs[i], o, api, url, headers, client, limiter, rng);
+          const ResultRow row =
+              ask(jobs[i], o, api, url, headers, client, limiter, rng, told_capped);
           store.put(row);
           std::lock_guard<std::mutex> lock(progress_mutex);
           ++finished;

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <mutex>
 #include <stdexcept>
 
@@ -32,6 +34,9 @@ std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
   return bytes;
 }
 
+// Retry-After is delay-seconds or an HTTP-date (RFC 9110 section 10.2.3). Any delay is kept,
+// however long: the caller caps the wait and says so, rather than ignoring a server that asked
+// for a long pause.
 std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
   const std::size_t bytes = size * n;
   std::string line(data, bytes);
@@ -39,14 +44,37 @@ std::size_t on_header(char* data, std::size_t size, std::size_t n, void* user) {
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (lower.rfind("retry-after:", 0) == 0) {
-    char* end = nullptr;
-    const double v = std::strtod(line.c_str() + 12, &end);
-    if (end != line.c_str() + 12 && v >= 0 && v < 3600) *static_cast<double*>(user) = v;
+    const std::size_t begin = line.find_first_not_of(" \t", 12);
+    const std::size_t end = line.find_last_not_of(" \t\r\n");
+    const std::string value =
+        begin == std::string::npos || end < begin ? "" : line.substr(begin, end + 1 - begin);
+    double seconds = -1;
+    if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos) {
+      seconds = value.size() > 15 ? 1e15 : std::stod(value);
+    } else if (!value.empty()) {
+      const std::time_t at = curl_getdate(value.c_str(), nullptr);
+      if (at != -1) seconds = std::max(0.0, std::difftime(at, std::time(nullptr)));
+    }
+    if (seconds >= 0) *static_cast<double*>(user) = seconds;
   }
   return bytes;
 }
 
 }  // namespace
+
+void check_header_value(const std::string& what, const std::string& value) {
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02x", c);
+      throw std::invalid_argument(what + " holds a control character (" + code + ") at byte " +
+                                  std::to_string(i + 1) +
+                                  "; it would end the HTTP header early. Set it without CR, "
+                                  "LF or other control characters");
+    }
+  }
+}
 
 void validate_url(const std::string& url) {
   global_init();
@@ -110,6 +138,10 @@ HttpResponse HttpClient::post_json(const std::string& url, const std::string& bo
   HttpResponse r;
   Sink sink{&r.body};
   curl_slist* list = curl_slist_append(nullptr, "Content-Type: application/json");
+  for (const std::string& h : headers) {
+    const std::size_t colon = h.find(':');
+    check_header_value("the " + h.substr(0, std::min<std::size_t>(colon, 40)) + " header", h);
+  }
   for (const std::string& h : headers) list = curl_slist_append(list, h.c_str());
   const long ms = std::max(1L, static_cast<long>(timeout_seconds * 1000));
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());

@@ -1,9 +1,9 @@
 // A fault-injecting OpenAI-compatible endpoint for the harness's fault test. Each request,
-// independently: HTTP 500, HTTP 429 (with Retry-After: 0), a stall past the client's timeout,
-// a 200 whose JSON is cut in half, a 200 of malformed JSON, or a correct answer. A correct
-// answer's text is the prompt's last word, so the test can check that no response was given to
-// another prompt. POST /stats counts what was injected, and the requests that carried
-// "Authorization: Bearer $FAULT_ENDPOINT_KEY".
+// independently: HTTP 500, HTTP 429 (with Retry-After: $FAULT_ENDPOINT_RETRY_AFTER, else 0),
+// a stall past the client's timeout, a 200 whose JSON is cut in half, a 200 of malformed JSON,
+// or a correct answer. A correct answer's text is the prompt's last word, so the test can check
+// that no response was given to another prompt. POST /stats counts what was injected, and the
+// requests that carried "Authorization: Bearer $FAULT_ENDPOINT_KEY".
 //
 // fault_endpoint PORT_FILE SEED P500 P429 PSTALL PTRUNCATE PMALFORMED STALL_SECONDS
 #include <httplib.h>
@@ -35,6 +35,8 @@ int main(int argc, char** argv) {
   std::atomic<long> with_key{0};     // requests that carried "Bearer $FAULT_ENDPOINT_KEY"
   const char* key = std::getenv("FAULT_ENDPOINT_KEY");
   const std::string bearer = std::string("Bearer ") + (key ? key : "");
+  const char* retry_after_env = std::getenv("FAULT_ENDPOINT_RETRY_AFTER");
+  const std::string retry_after = retry_after_env ? retry_after_env : "0";
   httplib::Server server;
   server.new_task_queue = [] { return new httplib::ThreadPool(48); };
   auto handler = [&](const httplib::Request& req, httplib::Response& res) {
@@ -77,7 +79,7 @@ int main(int argc, char** argv) {
         break;
       case 1:
         res.status = 429;
-        res.set_header("Retry-After", "0");
+        res.set_header("Retry-After", retry_after);
         res.set_content(R"({"error":{"message":"slow down"}})", "application/json");
         break;
       case 2:

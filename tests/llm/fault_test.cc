@@ -192,4 +192,44 @@ TEST(LlmFaults, EveryPromptAnsweredOrFailedOnceAcrossAKill) {
   fs::remove_all(dir);
 }
 
+TEST(LlmFaults, AHugeRetryAfterIsCappedWithALine) {
+  // A server asking for 10^9 s gets the --backoff-cap wait instead, said once on stderr; the
+  // prompt's total wait stays retries × cap. The header used to be dropped (any value from
+  // 3600 s up), so the harness retried at once.
+  const fs::path dir =
+      fs::temp_directory_path() / ("posbias_retry_after_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ::setenv("FAULT_ENDPOINT_RETRY_AFTER", "1000000000", 1);
+  Process endpoint({FAULT_ENDPOINT, (dir / "port").string(), "1", "0", "1", "0", "0", "0", "1"},
+                   (dir / "endpoint.log").string());
+  ::unsetenv("FAULT_ENDPOINT_RETRY_AFTER");
+  const int port = wait_for_port(dir / "port");
+  ASSERT_GT(port, 0);
+  const std::string url = "http://127.0.0.1:" + std::to_string(port);
+  posbias::HttpClient client;
+  const posbias::HttpResponse r = client.post_json(
+      url + "/v1/completions", R"({"prompt": "a b", "model": "m"})", {}, 10);
+  EXPECT_EQ(r.status, 429);
+  EXPECT_EQ(r.retry_after, 1e9);
+  const auto t0 = std::chrono::steady_clock::now();
+  const CliResult run = run_cli("llm --endpoint " + url +
+                                " --model m --suite letter --lengths 17 --hops 1 --count 1 "
+                                "--jobs 1 --retries 2 --backoff 0.01 --backoff-cap 0.4 --quiet "
+                                "--db " +
+                                (dir / "r.db").string() + " --json " +
+                                (dir / "r.json").string());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(run.code, 1) << run.err;  // the prompt failed after its retries
+  const std::string line = "the endpoint asked to wait 1000000000 s (Retry-After); waiting "
+                           "--backoff-cap 0.4 s instead";
+  EXPECT_NE(run.err.find(line), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find(line), run.err.rfind(line)) << "said more than once: " << run.err;
+  EXPECT_GE(seconds, 2 * 0.4) << "the waits were not raised to the cap";
+  EXPECT_LT(seconds, 30.0);
+  endpoint.signal(SIGTERM);
+  fs::remove_all(dir);
+}
+
 }  // namespace

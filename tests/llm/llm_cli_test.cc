@@ -290,6 +290,30 @@ TEST(LlmCli, BadInputIsOneLine) {
   EXPECT_EQ(lines(escaped.err), 1);
   expect_usage_error("llm --endpoint http://127.0.0.1:1 --model m --timeout nan --db " + db,
                      "--timeout");
+  // CR or LF in the API key would start headers of its own: refused in one line that does
+  // not show the key, before the store is made or a request sent. A clean key gets as far as
+  // the unreachable endpoint.
+  const fs::path fresh = dir() / "key.db";
+  const std::string keyed = "llm --endpoint http://127.0.0.1:1 --model m --suite letter "
+                            "--lengths 17 --count 1 --api-key-env POSBIAS_TEST_KEY --db " +
+                            fresh.string();
+  for (const char* key : {"sk-abc\r\nX-Injected: 1", "sk-abc\n", "sk-\x01" "abc"}) {
+    ::setenv("POSBIAS_TEST_KEY", key, 1);
+    const CliResult injected = run_cli(keyed);
+    EXPECT_EQ(injected.code, 2) << injected.err;
+    EXPECT_EQ(lines(injected.err), 1) << injected.err;
+    EXPECT_NE(injected.err.find("the API key in $POSBIAS_TEST_KEY holds a control character"),
+              std::string::npos)
+        << injected.err;
+    EXPECT_EQ(injected.err.find("sk-"), std::string::npos) << injected.err;
+    EXPECT_FALSE(fs::exists(fresh));
+  }
+  ::setenv("POSBIAS_TEST_KEY", "sk-abc", 1);
+  expect_error(keyed, "cannot reach", 1);
+  ::unsetenv("POSBIAS_TEST_KEY");
+  expect_usage_error("llm --endpoint http://127.0.0.1:1 --model \"$(printf 'm\\r\\nX: y')\" --db " +
+                         db,
+                     "--model holds a control character");
   const fs::path text = dir() / "text.db";
   std::ofstream(text) << std::string(2000, 'z');
   expect_usage_error(

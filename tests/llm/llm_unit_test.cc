@@ -15,6 +15,7 @@
 #include <set>
 
 #include "posbias/llm/answer.h"
+#include "posbias/llm/http_client.h"
 #include "posbias/llm/llm_summary.h"
 #include "posbias/llm/openai.h"
 #include "posbias/llm/probe.h"
@@ -210,10 +211,33 @@ TEST(Retry, BackoffDoublesWithJitterUpToTheCap) {
   }
   EXPECT_NEAR(backoff_seconds(p, 1, rng, 0.7), 0.7, 1e-12);  // Retry-After raises the wait
   EXPECT_EQ(backoff_seconds(p, 1, rng, 99), 1.0);            // still capped
+  EXPECT_EQ(backoff_seconds(p, 1, rng, 1e15), 1.0);          // however large
   Rng a(9), b(9);
   EXPECT_EQ(backoff_seconds(p, 3, a), backoff_seconds(p, 3, b));
   for (long s : {0L, 408L, 429L, 500L, 502L, 503L}) EXPECT_TRUE(retriable_status(s)) << s;
   for (long s : {400L, 401L, 404L, 413L, 422L}) EXPECT_FALSE(retriable_status(s)) << s;
+}
+
+TEST(Http, ControlCharactersInAHeaderValueAreRefused) {
+  EXPECT_NO_THROW(check_header_value("the key", "sk-proj-AZaz09_-.~+/="));
+  const std::vector<std::string> bad_values{"sk\r\nX-Injected: 1", "sk\n",   "sk\r",
+                                           std::string("s\0k", 3), "s\x01k", "s\x7fk",
+                                           "s\tk"};
+  for (const std::string& bad : bad_values) {
+    try {
+      check_header_value("the key", bad);
+      ADD_FAILURE() << "accepted a value with a control character";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("the key holds a control character", 0), 0u) << what;
+      EXPECT_EQ(what.find("sk"), std::string::npos) << "the message shows the value: " << what;
+    }
+  }
+  // The client refuses such a header itself, before anything is sent.
+  HttpClient client;
+  EXPECT_THROW(client.post_json("http://127.0.0.1:1/v1/completions", "{}",
+                                {"Authorization: Bearer sk\r\nX-Injected: 1"}, 1),
+               std::invalid_argument);
 }
 
 TEST(Retry, RateLimiterSpacesRequests) {
