@@ -10,6 +10,7 @@
 #include <bit>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -480,6 +481,23 @@ void SafetensorsFile::verify_checksum() const {
   }
 }
 
+void SafetensorsFile::require_finite(const TensorView& tensor) const {
+  const NonFinite bad = find_non_finite(tensor);
+  if (bad.count == 0) return;
+  char value[32] = "NaN";
+  if (!std::isnan(bad.value)) std::snprintf(value, sizeof value, "%g", bad.value);
+  fail(source_name_, "tensor " + quote(tensor.name) + " holds " + std::to_string(bad.count) +
+                         " non-finite value" + (bad.count == 1 ? "" : "s") + " (" + value +
+                         " at element " + std::to_string(bad.first) + " of " +
+                         std::to_string(tensor.numel()) +
+                         "); weights must be finite, so this file is damaged or comes from a "
+                         "diverged run: use an earlier checkpoint or retrain");
+}
+
+void SafetensorsFile::require_finite() const {
+  for (const auto& [name, tensor] : tensors_) require_finite(tensor);
+}
+
 std::vector<std::string> SafetensorsFile::names() const {
   std::vector<std::string> out;
   out.reserve(tensors_.size());
@@ -544,6 +562,59 @@ std::vector<float> to_float32(const TensorView& tensor) {
       break;
   }
   return out;
+}
+
+namespace {
+
+// Elements of `Bits` whose exponent bits (`exponent`) are all set: NaN or +-inf.
+template <typename Bits, typename ToDouble>
+NonFinite scan_exponent(const TensorView& t, Bits exponent, ToDouble to_double) {
+  NonFinite out;
+  const std::int64_t n = static_cast<std::int64_t>(t.bytes / sizeof(Bits));
+  for (std::int64_t i = 0; i < n; ++i) {
+    Bits bits;
+    std::memcpy(&bits, t.data + static_cast<std::size_t>(i) * sizeof(Bits), sizeof(Bits));
+    if ((bits & exponent) != exponent) continue;
+    if (out.count++ == 0) {
+      out.first = i;
+      out.value = to_double(bits);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+NonFinite find_non_finite(const TensorView& tensor) {
+  switch (tensor.dtype) {
+    case DType::F32:
+      return scan_exponent<std::uint32_t>(tensor, 0x7f800000u, [](std::uint32_t b) {
+        return static_cast<double>(std::bit_cast<float>(b));
+      });
+    case DType::F16:
+      return scan_exponent<std::uint16_t>(
+          tensor, 0x7c00u, [](std::uint16_t b) { return static_cast<double>(f16_to_float(b)); });
+    case DType::BF16:
+      return scan_exponent<std::uint16_t>(
+          tensor, 0x7f80u, [](std::uint16_t b) { return static_cast<double>(bf16_to_float(b)); });
+    case DType::F64: {  // finite as float32: NaN, +-inf and values that round beyond FLT_MAX
+      constexpr double kRoundsToInfinity = 0x1.ffffffp+127;  // FLT_MAX + half its last place
+      NonFinite out;
+      const std::int64_t n = static_cast<std::int64_t>(tensor.bytes / sizeof(double));
+      for (std::int64_t i = 0; i < n; ++i) {
+        double v = 0;
+        std::memcpy(&v, tensor.data + static_cast<std::size_t>(i) * sizeof v, sizeof v);
+        if (std::fabs(v) < kRoundsToInfinity) continue;  // false for NaN
+        if (out.count++ == 0) {
+          out.first = i;
+          out.value = v;
+        }
+      }
+      return out;
+    }
+    default:  // integers and BOOL
+      return {};
+  }
 }
 
 void write_safetensors(const std::filesystem::path& path, const std::vector<OwnedTensor>& tensors,

@@ -109,6 +109,7 @@ void load_hf_weights(Transformer& model, const SafetensorsFile& file) {
       throw std::runtime_error(file.source_name() + ": tensor '" + s.hf_name + "' has shape " +
                                join_shape(view->shape) + ", the config needs " + join_shape(want));
     }
+    file.require_finite(*view);
     std::vector<float> data = to_float32(*view);
     values.push_back(torch::from_blob(data.data(), target.sizes(), torch::kFloat32).clone());
   }

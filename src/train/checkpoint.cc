@@ -76,10 +76,12 @@ void restore(const SafetensorsFile& file, const std::string& name, const torch::
   std::memcpy(dst.data_ptr<float>(), t.data, t.bytes);
 }
 
-// Opens a checkpoint and checks every byte against its checksum before anything reads it.
+// Opens a checkpoint and checks every byte against its checksum, and every value (weights and
+// AdamW moments) for being finite, before anything reads it.
 SafetensorsFile open_checkpoint(const std::filesystem::path& path) {
   SafetensorsFile file = SafetensorsFile::open(path);
   if (file.has_checksum() || meta(file, "format") == kFormat) file.verify_checksum();
+  file.require_finite();
   return file;
 }
 

@@ -156,7 +156,25 @@ double Trainer::step(std::int64_t step) {
                     "its checkpoints up to the step before: lower --lr or raise --warmup",
                     step, loss_value, grad_norm));
   }
-  adam->step(learning_rate(c, step));
+  const double lr = learning_rate(c, step);
+  adam->step(lr);
+  // A finite gradient can still make a non-finite update (0/0 when --adam-eps underflows, an
+  // overflowing moment): one reduction over each flat buffer finds it before anything saves the
+  // weights, and the step's evaluation and checkpoint never happen.
+  const torch::Tensor counts =  // [3]: non-finite values in the weights and in each moment
+      torch::stack({torch::isfinite(flat->params).logical_not().sum(),
+                    torch::isfinite(adam->exp_avg).logical_not().sum(),
+                    torch::isfinite(adam->exp_avg_sq).logical_not().sum()});
+  if (counts.any().item<bool>()) {
+    const std::int64_t weights = counts[0].item<std::int64_t>();
+    const std::string what =
+        weights > 0 ? fmt::format("{} of {} weights", weights, flat->size()) : "its moments";
+    throw std::runtime_error(fmt::format(
+        "training diverged at step {}: AdamW's update made {} non-finite (--adam-eps {:g}, "
+        "learning rate {:g}); nothing of this step was saved and the run keeps its checkpoints "
+        "from before it: start a new run with a larger --adam-eps (default {:g}) or a smaller --lr",
+        step, what, c.adam_eps, lr, TrainConfig{}.adam_eps));
+  }
   return loss_value;
 }
 

@@ -166,6 +166,97 @@ TEST(Safetensors, ReadsPythonWrittenGoldenFile) {
   EXPECT_EQ(to_float32(f.get("scalar")), std::vector<float>{7.5f});
 }
 
+// Weights must be finite. NaN and +-inf are found in every float dtype, F64 values that round
+// beyond float32's range count too (to_float32, the independent reference here, makes them
+// +-inf), integer bit patterns never do, and require_finite() names the file and the tensor.
+TEST(Safetensors, NonFiniteValuesAreCountedInEveryFloatDtype) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const double float_max = std::numeric_limits<float>::max();
+  auto raw = [](auto... values) {  // little-endian bytes of the values, back to back
+    std::vector<std::byte> out;
+    for (const auto v : {values...}) {
+      const auto* p = reinterpret_cast<const std::byte*>(&v);
+      out.insert(out.end(), p, p + sizeof v);
+    }
+    return out;
+  };
+  struct Case {
+    std::string dtype;
+    std::size_t item;  // bytes per element
+    std::vector<std::byte> data;
+    std::int64_t count, first;
+  };
+  const std::vector<Case> cases = {
+      {"F32", 4, raw(1.0f, nan, 3.4e38f, -inf, 0x1p-149f, inf), 3, 1},
+      {"F32", 4, raw(1.0f, -0.0f, 3.4e38f, 0x1p-149f), 0, -1},
+      {"F16", 2,
+       raw(std::uint16_t{0x3C00}, std::uint16_t{0x7BFF}, std::uint16_t{0x7C00},
+           std::uint16_t{0xFE00}),
+       2, 2},
+      {"BF16", 2, raw(std::uint16_t{0x7F7F}, std::uint16_t{0xFF80}, std::uint16_t{0x7FC1}), 2, 1},
+      // FLT_MAX, the midpoint above it (rounds to inf), just below that midpoint, NaN, -1e300.
+      {"F64", 8, raw(float_max, 0x1.ffffffp+127, 0x1.fffffefffffffp+127, std::nan(""), -1e300), 3,
+       1},
+      {"I64", 8, raw(std::uint64_t{0x7ff8000000000000}, std::uint64_t{0xfff0000000000000}), 0, -1},
+      {"I32", 4, raw(std::uint32_t{0x7fc00000}), 0, -1},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.dtype + " with " + std::to_string(c.count) + " non-finite");
+    const std::size_t n = c.data.size() / c.item;
+    std::vector<std::byte> bytes =
+        make_file(R"({"w":)" +
+                  entry("\"" + c.dtype + "\"", "[" + std::to_string(n) + "]",
+                        "[0," + std::to_string(c.data.size()) + "]") +
+                  "}");
+    bytes.insert(bytes.end(), c.data.begin(), c.data.end());
+    const SafetensorsFile f = SafetensorsFile::parse(bytes, "w.safetensors");
+    const NonFinite found = find_non_finite(f.get("w"));
+    EXPECT_EQ(found.count, c.count);
+    EXPECT_EQ(found.first, c.first);
+    if (c.dtype[0] == 'F') {  // the reference: what a loader would get
+      const std::vector<float> values = to_float32(f.get("w"));
+      std::int64_t count = 0, first = -1;
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        if (std::isfinite(values[i])) continue;
+        if (count++ == 0) first = static_cast<std::int64_t>(i);
+      }
+      EXPECT_EQ(found.count, count);
+      EXPECT_EQ(found.first, first);
+      if (first >= 0) {
+        EXPECT_EQ(std::isnan(found.value), std::isnan(values[first]));
+      }
+    }
+    if (c.count == 0) {
+      EXPECT_NO_THROW(f.require_finite());
+      continue;
+    }
+    try {
+      f.require_finite();
+      ADD_FAILURE() << "require_finite accepted non-finite weights";
+    } catch (const std::runtime_error& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.rfind("w.safetensors: tensor 'w' holds " + std::to_string(c.count) +
+                                  " non-finite values (",
+                              0),
+                0u)
+          << message;
+      EXPECT_NE(
+          message.find("at element " + std::to_string(c.first) + " of " + std::to_string(n) + ")"),
+          std::string::npos)
+          << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+  }
+  // The golden file's F64 tensor holds -1e300 and 1e300; its F32 tensor is finite.
+  const SafetensorsFile golden = SafetensorsFile::open(fs::path(POSBIAS_SOURCE_DIR) /
+                                                       "fuzz/corpus/safetensors/mixed.safetensors");
+  EXPECT_EQ(find_non_finite(golden.get("f64")).count, 2);
+  EXPECT_EQ(find_non_finite(golden.get("f64")).value, -1e300);
+  EXPECT_NO_THROW(golden.require_finite(golden.get("f32")));
+  EXPECT_THROW(golden.require_finite(golden.get("f64")), std::runtime_error);
+}
+
 TEST(Safetensors, MissingTensorNamesTheFile) {
   const auto bytes = make_file(R"({"a":)" + entry(R"("F32")", "[1]", "[0,4]") + "}", 4);
   const SafetensorsFile f = SafetensorsFile::parse(bytes, "model.safetensors");

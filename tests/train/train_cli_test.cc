@@ -173,18 +173,17 @@ TEST(TrainCli, DamagedCheckpointsAreSetAsideAndTheRunResumesFromTheOneBefore) {
 }
 
 // A checkpoint rewritten in format 1 (before checksums, so the loader has nothing to check it
-// against) with the first value of every parameter set to NaN.
-std::string with_nan_weights(const std::string& checkpoint) {
+// against) with the first value of every parameter set to `value`.
+std::string with_first_weights(const std::string& checkpoint, float value) {
   std::uint64_t n = 0;
   std::memcpy(&n, checkpoint.data(), 8);
   nlohmann::json header = nlohmann::json::parse(checkpoint.substr(8, n));
   std::string data = checkpoint.substr(8 + n);
   header["__metadata__"].erase("sha256");
   header["__metadata__"]["format"] = "posbias-hop-checkpoint-1";
-  const float nan = std::numeric_limits<float>::quiet_NaN();
   for (const auto& [name, entry] : header.items()) {
     if (name.rfind("param/", 0) == 0)
-      std::memcpy(data.data() + entry["data_offsets"][0].get<std::size_t>(), &nan, sizeof nan);
+      std::memcpy(data.data() + entry["data_offsets"][0].get<std::size_t>(), &value, sizeof value);
   }
   std::string text = header.dump();
   text.append((8 - text.size() % 8) % 8, ' ');
@@ -202,13 +201,13 @@ TEST(TrainCli, ADivergingRunStopsBeforeItWritesBadWeights) {
                     run.string())
                 .code,
             0);
-  // Back to step 10 as if killed there, with NaN in the weights that step 10's checkpoint
-  // restores.
+  // Back to step 10 as if killed there, with weights that step 10's checkpoint restores so
+  // large (finite, so the loader takes them) that the next loss overflows.
   for (const char* later : {"step_00000015.safetensors", "step_00000020.safetensors"})
     fs::remove(run / "checkpoints" / later);
   fs::remove(run / "summary.json");
   const fs::path ten = run / "checkpoints" / "step_00000010.safetensors";
-  const std::string bytes = with_nan_weights(slurp(ten));
+  const std::string bytes = with_first_weights(slurp(ten), 3e38f);
   write_raw(ten, bytes);
   const CliResult r = run_cli("train --resume " + run.string());
   EXPECT_EQ(r.code, 1) << r.err;
@@ -218,6 +217,19 @@ TEST(TrainCli, ADivergingRunStopsBeforeItWritesBadWeights) {
   EXPECT_FALSE(fs::exists(run / "checkpoints" / "step_00000015.safetensors"));
   EXPECT_FALSE(fs::exists(run / "summary.json"));
   EXPECT_EQ(metrics_without_timing(run).back()["step"], 10);
+
+  // NaN weights in that checkpoint are refused in the loader, naming the tensor: it is set
+  // aside like a damaged one and the run resumes from step 5 to its end.
+  const std::string nan_bytes =
+      with_first_weights(slurp(ten), std::numeric_limits<float>::quiet_NaN());
+  write_raw(ten, nan_bytes);
+  const CliResult n = run_cli("train --resume " + run.string());
+  EXPECT_EQ(n.code, 0) << n.err;
+  EXPECT_NE(n.err.find("tensor 'param/"), std::string::npos) << n.err;
+  EXPECT_NE(n.err.find("non-finite"), std::string::npos) << n.err;
+  EXPECT_NE(n.err.find("resuming " + run.string() + " at step 5"), std::string::npos) << n.err;
+  EXPECT_EQ(slurp(fs::path(ten.string() + ".damaged")), nan_bytes);
+  EXPECT_TRUE(fs::exists(run / "model.safetensors"));
 }
 
 TEST(TrainCli, BadInputGetsOneLine) {

@@ -70,6 +70,12 @@ class SafetensorsFile {
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
   const std::string& source_name() const { return source_name_; }
 
+  // Weights must be finite: every loader of weights passes the tensors it copies through one of
+  // these. Each throws std::runtime_error naming the file, the tensor and the first bad element
+  // when a tensor holds a value find_non_finite() counts; the first checks every tensor.
+  void require_finite() const;
+  void require_finite(const TensorView& tensor) const;
+
   bool has_checksum() const { return metadata_.count(std::string(kChecksumKey)) != 0; }
   // Hashes the whole file against its checksum (kChecksumKey). Throws std::runtime_error
   // naming the file when it has none, or when a byte changed since it was written.
@@ -96,6 +102,15 @@ float bf16_to_float(std::uint16_t bits);
 // Converts F32, F16, BF16 and F64 (rounded to nearest; beyond the float range becomes +-inf)
 // to float32. Integer and BOOL tensors throw std::runtime_error naming the tensor and dtype.
 std::vector<float> to_float32(const TensorView& tensor);
+
+// The values of a tensor that are not finite float32 numbers: NaN, +-inf, and F64 values beyond
+// the float32 range (to_float32 turns those into +-inf). Integer and BOOL tensors have none.
+struct NonFinite {
+  std::int64_t count = 0;
+  std::int64_t first = -1;  // flat index of the first one; -1 when count == 0
+  double value = 0;         // the first one's value as stored
+};
+NonFinite find_non_finite(const TensorView& tensor);
 
 struct OwnedTensor {
   std::string name;

@@ -26,7 +26,8 @@ std::vector<HfSlot> hf_slots(Transformer& model);
 
 // Copies every slot from the file (accepting GPT-2 names with or without "transformer.";
 // extra tensors such as GPT-2's attention-mask buffers are ignored). Throws std::runtime_error
-// naming a missing tensor, a shape mismatch or an unusable dtype, before changing any parameter.
+// naming a missing tensor, a shape mismatch, an unusable dtype or a non-finite value, before
+// changing any parameter.
 void load_hf_weights(Transformer& model, const SafetensorsFile& file);
 
 // The model's parameters (or their gradients) under Hugging Face names, as float32 copies.
