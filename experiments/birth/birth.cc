@@ -402,7 +402,7 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, Pr
                                           "beside it)");
   }
   // Data-parallel ranks (the torchrun variables): rank 0 keeps the journal.
-  if (!o.json.empty() && !trained && (!group || group->rank() == 0))
+  if (!o.json.empty() && !trained && (!group || group->rank() == 0) && !writes_through(o.json))
     journal.emplace(o.json, journal_key(o, r.config), o.resume);
   // Profiles measured before: by a killed run (the journal) or, sharded, by the other ranks.
   std::map<int, std::vector<double>> known;
@@ -744,7 +744,7 @@ void run_birth(const BirthOptions& o) {
   }
   const std::string text = to_json(r).dump(2) + "\n";
   write_output(o.json, text);
-  if (!o.json.empty()) SeedJournal::discard(o.json);
+  if (!o.json.empty() && !writes_through(o.json)) SeedJournal::discard(o.json);
   if (!o.csv.empty()) write_file_atomic(o.csv, birth_csv(r));
   if (!o.plot.empty()) {
     const std::string title = to_string(r.config.family) + " (" + to_string(r.config.pos) + "), " +

@@ -177,6 +177,12 @@ void OutputFile::commit() {
   }
 }
 
+bool writes_through(const std::filesystem::path& path) {
+  if (named_descriptor(path.string()) >= 0) return true;
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+}
+
 void write_file_atomic(const std::filesystem::path& path, std::string_view content) {
   OutputFile out(path);
   out.write(content);

@@ -60,7 +60,10 @@ void run_serve(const ServeOptions& options) {
       served.wait_for(std::chrono::duration<double>(grace)) == std::future_status::ready;
   if (!options.port_file.empty()) {
     std::error_code ec;
-    std::filesystem::remove(options.port_file, ec);
+    // Only a file it created: never a device, FIFO or link named as the port file.
+    if (std::filesystem::symlink_status(options.port_file, ec).type() ==
+        std::filesystem::file_type::regular)
+      std::filesystem::remove(options.port_file, ec);
   }
   std::fprintf(stderr, "posbias serve: stopped after %lld completions%s\n",
                static_cast<long long>(server.requests_served()),

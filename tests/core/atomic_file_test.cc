@@ -178,6 +178,20 @@ TEST(AtomicFile, NamedDescriptorIsWrittenAtItsOffset) {
   EXPECT_NE(e.find("not open"), std::string::npos) << e;
 }
 
+// What commands ask before putting a journal or a lock beside an output.
+TEST(AtomicFile, WritesThroughNamesDevicesFifosAndDescriptors) {
+  const fs::path dir = scratch("writes_through");
+  ASSERT_EQ(::mkfifo((dir / "pipe").c_str(), 0600), 0);
+  fs::create_symlink("pipe", dir / "to_pipe");
+  write_file_atomic(dir / "file", "x");
+  fs::create_symlink("file", dir / "to_file");
+  for (const fs::path& p : {dir / "pipe", dir / "to_pipe", fs::path("/dev/null"),
+                            fs::path("/dev/stdout"), fs::path("/dev/fd/2")})
+    EXPECT_TRUE(posbias::writes_through(p)) << p;
+  for (const fs::path& p : {dir / "file", dir / "to_file", dir / "absent", dir})
+    EXPECT_FALSE(posbias::writes_through(p)) << p;
+}
+
 TEST(AtomicFile, FailedWriteIsOneLineAndLeavesNothing) {
   const std::string e = error_of("/dev/full", "x");
   EXPECT_NE(e.find(std::strerror(ENOSPC)), std::string::npos) << e;

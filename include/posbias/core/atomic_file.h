@@ -48,6 +48,10 @@ class OutputFile {
   int fd_ = -1;
 };
 
+// True when `path` is written through (a device, a FIFO, a named descriptor, or a link to one)
+// rather than replaced: a command puts nothing beside such a path (no journal, no lock).
+bool writes_through(const std::filesystem::path& path);
+
 // Writes `content` to `path` under the policy above.
 void write_file_atomic(const std::filesystem::path& path, std::string_view content);
 
