@@ -11,7 +11,8 @@ void register_launch(CLI::App& app, Action* selected) {
   auto o = std::make_shared<LaunchOptions>();
   auto parsed = std::make_shared<ParsedOptions>();
   std::string commands;
-  for (const char* c : kDataParallelCommands) commands += (commands.empty() ? "" : ", ") + std::string(c);
+  for (const char* c : kDataParallelCommands)
+    commands += (commands.empty() ? "" : ", ") + std::string(c);
   CLI::App* cmd = app.add_subcommand(
       "launch",
       "Start N data-parallel ranks of a posbias command on this machine, as torchrun does "

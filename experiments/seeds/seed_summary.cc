@@ -169,11 +169,15 @@ std::size_t require_one_configuration(std::vector<std::vector<RunConfig>> by_opt
       for (const auto& [key, value] : r.fields) {
         const auto it = reference->fields.find(key);
         if (it == reference->fields.end() || it->second == value) continue;
+        // Where the configurations were read, when not from the files themselves.
+        const std::string from =
+            r.from == r.file && reference->from == reference->file
+                ? std::string()
+                : fmt::format(" (read from '{}' and '{}')", r.from, reference->from);
         throw std::runtime_error(fmt::format(
-            "'{}' and '{}' are not seeds of one configuration: their runs' {} is {} and {} "
-            "(read from '{}' and '{}'); give runs that differ only in the seed",
-            r.file, reference->file, key, short_json(value), short_json(it->second), r.from,
-            reference->from));
+            "'{}' and '{}' are not seeds of one configuration: their runs' {} is {} and {}{}; "
+            "give runs that differ only in the seed",
+            r.file, reference->file, key, short_json(value), short_json(it->second), from));
       }
     }
   }
@@ -197,8 +201,8 @@ std::size_t require_one_configuration(std::vector<std::vector<RunConfig>> by_opt
     const auto [it, fresh] = seen.emplace(*r->seed, r);
     if (!fresh)
       throw std::runtime_error(fmt::format(
-          "'{}' and '{}' are both runs of training seed {}: give each training seed once",
-          r->file, it->second->file, *r->seed));
+          "'{}' and '{}' are both runs of training seed {}: give each training seed once", r->file,
+          it->second->file, *r->seed));
   }
   if (example && !unknown.empty()) *example = unknown.front()->file;
   return unknown.size();

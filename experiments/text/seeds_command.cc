@@ -49,8 +49,8 @@ SeedEval parse_eval(const std::string& text, const std::string& source) {
                            "bigram_bits_per_byte");
   const auto& loss = result_field(j, "loss_per_position", source, "eval --run");
   if (!loss.is_array() || loss.empty() || loss.size() > kMaxPositions)
-    result_error(source, fmt::format("loss_per_position must be an array of 1..{} numbers",
-                                     kMaxPositions));
+    result_error(source,
+                 fmt::format("loss_per_position must be an array of 1..{} numbers", kMaxPositions));
   e.loss_per_position = number_row(loss, source, "loss_per_position", loss.size(), false);
   return e;
 }
@@ -121,10 +121,11 @@ TrainingSeed parse_training_seed(const std::string& text, const std::string& sou
         const auto& measured = g.at("measured");
         const std::size_t size = measured.is_array() ? measured.size() : 0;
         if (size < 2 || size > kMaxPositions || (r.gradient_length && size != r.gradient_length))
-          result_error(source, fmt::format("gradient.measured must be an array of {} numbers "
-                                           "(the run's training length), the same at every step",
-                                           r.gradient_length ? fmt::format("{}", r.gradient_length)
-                                                             : fmt::format("2..{}", kMaxPositions)));
+          result_error(source,
+                       fmt::format("gradient.measured must be an array of {} numbers "
+                                   "(the run's training length), the same at every step",
+                                   r.gradient_length ? fmt::format("{}", r.gradient_length)
+                                                     : fmt::format("2..{}", kMaxPositions)));
         cp.gradient = number_row(measured, source, "gradient.measured", size, true);
         r.gradient_length = size;
       }
@@ -185,9 +186,8 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
     eval_runs.push_back(evals.back().run);
     // Every eval is at its run's training length: one length, the gradients' when logged.
     const std::size_t length = evals.back().loss_per_position.size();
-    const std::size_t expected =
-        i > 0 ? evals.front().loss_per_position.size()
-              : (with_gradient ? with_gradient->gradient_length : length);
+    const std::size_t expected = i > 0 ? evals.front().loss_per_position.size()
+                                       : (with_gradient ? with_gradient->gradient_length : length);
     if (length != expected)
       throw std::runtime_error(fmt::format(
           "'{}' holds the loss at {} positions but '{}' {} (the training length): give the evals "

@@ -60,7 +60,7 @@ struct TrainingSeedCheckpoint {
 
 struct TrainingSeed {
   std::string file, target;
-  std::int64_t length = 0, query = 0;  // of the measurement (birth --run --length)
+  std::int64_t length = 0, query = 0;               // of the measurement (birth --run --length)
   std::vector<TrainingSeedCheckpoint> checkpoints;  // strictly increasing steps
   // The positions of the logged gradients: the run's training length, which the measurement's
   // length need not be (0 when no step logged one).

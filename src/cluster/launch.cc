@@ -144,7 +144,8 @@ int launch_ranks(const LaunchOptions& o) {
   if (std::find(std::begin(kDataParallelCommands), std::end(kDataParallelCommands),
                 o.command.front()) == std::end(kDataParallelCommands)) {
     std::string names;
-    for (const char* c : kDataParallelCommands) names += (names.empty() ? "" : ", ") + std::string(c);
+    for (const char* c : kDataParallelCommands)
+      names += (names.empty() ? "" : ", ") + std::string(c);
     throw std::invalid_argument(
         fmt::format("launch starts the ranks of a data-parallel command ({}); '{}' is not one, "
                     "and each rank would run it whole: run it without launch",

@@ -159,10 +159,11 @@ SlurmDirectives slurm_directives(const nlohmann::json& s) {
     } else if (key == "cpus_per_task") {
       d.options.push_back("--cpus-per-task=" + integer_field(v, where, 1, 4096));
     } else if (key == "mem") {
-      d.options.push_back("--mem=" + (v.is_number() ? integer_field(v, where + " (MB)", 1, 999999999)
-                                                    : pattern_field(v, where, mem,
-                                                                    "a size such as 4G or 500M "
-                                                                    "(digits, then K, M, G or T)")));
+      d.options.push_back("--mem=" + (v.is_number()
+                                          ? integer_field(v, where + " (MB)", 1, 999999999)
+                                          : pattern_field(v, where, mem,
+                                                          "a size such as 4G or 500M "
+                                                          "(digits, then K, M, G or T)")));
     } else if (key == "time") {
       d.options.push_back("--time=" + slurm_time(v));
     } else if (key == "partition" || key == "account") {
@@ -381,8 +382,8 @@ void write_sweep(const SweepPlan& plan, const fs::path& dir) {
   // sbatch reads a directive's value up to white space; a path with spaces goes in double
   // quotes (check_sweep_path refused quotes, backslashes and line breaks in it).
   const std::string log = (root / "logs" / "run-%a.log").string();
-  sbatch += "#SBATCH --output=" +
-            (log.find(' ') == std::string::npos ? log : "\"" + log + "\"") + "\n";
+  sbatch +=
+      "#SBATCH --output=" + (log.find(' ') == std::string::npos ? log : "\"" + log + "\"") + "\n";
   sbatch += "#SBATCH --open-mode=append\n";
   for (const std::string& option : slurm.options) sbatch += "#SBATCH " + option + "\n";
   sbatch += "exec " + shell_quote(exe) + " sweep run " + shell_quote(root.string()) +

@@ -37,10 +37,10 @@ TEST(Launch, RefusesACommandThatIsNotDataParallel) {
 TEST(Launch, StartsTheRanksOfADataParallelCommand) {
   // Both train ranks start and refuse the batch that does not split over them: one line (the
   // second rank's identical line is not repeated), exit 2.
-  const CliResult r =
-      run_cli("launch --nproc 2 -- train --task number --layers 1 --d-model 16 --mlp 32 "
-              "--steps 1 --warmup 0 --batch 63 --out " +
-              scratch_path("posbias_launch", "train").string());
+  const CliResult r = run_cli(
+      "launch --nproc 2 -- train --task number --layers 1 --d-model 16 --mlp 32 "
+      "--steps 1 --warmup 0 --batch 63 --out " +
+      scratch_path("posbias_launch", "train").string());
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("WORLD_SIZE 2"), std::string::npos) << r.err;

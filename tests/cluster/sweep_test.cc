@@ -173,8 +173,12 @@ TEST(Sweep, PlanChecksEverySlurmFieldAndSeed) {
   // Negative control: valid fields of every kind plan, each as its own #SBATCH line, and a
   // directory with a space is quoted where it is written.
   g = tasks_grid;
-  g["slurm"] = {{"cpus_per_task", 2},    {"mem", "500M"},       {"time", "1-02:03:04"},
-                {"partition", "debug"},  {"account", "proj_1"}, {"concurrency", 3},
+  g["slurm"] = {{"cpus_per_task", 2},
+                {"mem", "500M"},
+                {"time", "1-02:03:04"},
+                {"partition", "debug"},
+                {"account", "proj_1"},
+                {"concurrency", 3},
                 {"extra", {"--mail-type=END", "--exclusive"}}};
   const fs::path sweep = dir / "my sweep";
   const CliResult r = run_cli("sweep plan " + write_grid(dir / "good.json", g).string() +

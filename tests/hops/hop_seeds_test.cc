@@ -435,8 +435,8 @@ void expect_one_line(const std::function<void()>& f, const std::vector<std::stri
 // seed pool (the negative control).
 TEST_F(HopSeedsTest, RefusesRunsOfDifferentConfigurations) {
   auto config = [](int seed, int d_model, int steps) {
-    return json{{"task", "number"}, {"seed", seed}, {"d_model", d_model}, {"steps", steps},
-                {"layers", 2}};
+    return json{
+        {"task", "number"}, {"seed", seed}, {"d_model", d_model}, {"steps", steps}, {"layers", 2}};
   };
   auto summary = [&](const json& c) {
     json j = summary_file("number", 0, {{"all", 100}}, {{"all", 200}}, {{"all", 1.0}});

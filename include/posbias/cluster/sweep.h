@@ -10,7 +10,13 @@
 //               "command": ["train", "--resume", "{run}/train"]},        // ...continues so
 //    "result": "{run}/train/summary.json",                               // what collect reads
 //    "slurm": {"cpus_per_task": 2, "mem": "4G", "time": "02:00:00", "partition": "",
-//              "concurrency": 4, "extra": []}}
+//              "account": "", "concurrency": 4, "extra": ["--mail-type=END"]}}
+// Seeds are distinct non-negative integers, and the seed is given in "seeds" only. Each slurm
+// field has a fixed format and range (cpus_per_task 1..4096; mem a size like 4G or 500M;
+// time [D-]HH:MM:SS or whole minutes; partition and account [A-Za-z0-9_.-]; concurrency
+// 1..100000; extra sbatch long options --name[=VALUE] of [A-Za-z0-9_.,:=@/+%-]), so no grid
+// value can end a #SBATCH line; the paths in the scripts are quoted, and a sweep directory
+// with a control character, quote, backslash or % is refused.
 // DIR: manifest.json (every run: index, values, dir, command, resume, result), sweep.sbatch
 // (array 0..N-1 % concurrency; task i runs `posbias sweep run DIR --index i`), run-local.sh,
 // logs/run-I.log, and runs/I/ with the run's own files and its state: started.json (each
@@ -46,8 +52,10 @@ struct SweepPlan {
 std::string sweep_command(const nlohmann::json& grid);
 
 // Expands GRID.json (options checked against `known_options`, the command's --help options)
-// into the runs with directories under `dir`. Throws std::invalid_argument naming an unknown
-// field or option, a value that is not a string or number, or an empty grid axis.
+// into the runs with directories under `dir`. Throws std::invalid_argument (one line) naming an
+// unknown field or option, a value that is not a string or number, an empty grid axis, a bad
+// seed or --seed outside "seeds", a slurm field out of its format or range, or a directory the
+// Slurm script cannot name.
 SweepPlan expand_sweep(const nlohmann::json& grid, const std::filesystem::path& dir,
                        const std::vector<std::string>& known_options);
 
