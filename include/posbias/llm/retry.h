@@ -19,7 +19,8 @@ struct RetryPolicy {
 bool retriable_status(long status);
 // Wait before retry number `retry` (1-based): min(cap, base·2^(retry-1)), scaled by a uniform
 // draw in [0.5, 1] (jitter, so workers that failed together do not retry together). A server's
-// Retry-After (seconds, >= 0) raises the wait, still at most `cap`.
+// Retry-After (seconds, >= 0, however large) raises the wait, still at most `cap`: a prompt
+// waits at most retries × cap in all.
 double backoff_seconds(const RetryPolicy& policy, int retry, Rng& rng, double retry_after = -1);
 
 // At most `rps` requests per second over all threads (0 = no limit): each acquire() takes the
