@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -83,6 +85,27 @@ TEST(JsonRead, TextThatIsNotJsonIsNlohmannsParseError) {
   EXPECT_THROW(parse_json("", "empty.json"), nlohmann::json::parse_error);
   EXPECT_TRUE(posbias::parse_json_or_discarded("{x").is_discarded());
   EXPECT_FALSE(posbias::parse_json_or_discarded("[1]").is_discarded());
+}
+
+// Every parse in the product goes through parse_json: nlohmann's own parse (no depth limit)
+// appears nowhere in src/, experiments/ or apps/.
+TEST(JsonRead, EveryProductParseGoesThroughTheLimit) {
+  namespace fs = std::filesystem;
+  int files = 0;
+  for (const char* dir : {"src", "experiments", "apps"}) {
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(POSBIAS_SOURCE_DIR) / dir)) {
+      const std::string ext = e.path().extension().string();
+      if (!e.is_regular_file() || (ext != ".cc" && ext != ".cpp" && ext != ".h")) continue;
+      ++files;
+      std::ifstream in(e.path());
+      std::string line;
+      for (int n = 1; std::getline(in, line); ++n) {
+        for (const char* call : {"json::parse(", "json::accept(", "json::sax_parse("})
+          EXPECT_EQ(line.find(call), std::string::npos) << e.path() << ":" << n << ": " << line;
+      }
+    }
+  }
+  EXPECT_GT(files, 100);
 }
 
 }  // namespace
