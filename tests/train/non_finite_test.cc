@@ -4,8 +4,9 @@
 // checkpoint; the same run with the default ε finishes. Every command that reads weights, given
 // a file with one NaN written through the library's own writer (so its checksum and metadata
 // are intact and only the value is wrong), refuses in one line naming the file and the tensor
-// (exit 1), where the intact file works.
+// (exit 1), where the intact file works; text runs' readers too.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "../cli_run.h"
+#include "../text/brown_excerpt.h"
 #include "posbias/hf/safetensors.h"
 
 namespace {
@@ -152,6 +154,43 @@ TEST(NonFinite, EveryReaderRefusesWeightsWithOneNaN) {
     SCOPED_TRACE(args);
     expect_error(args, weights.string() + ": tensor '" + tensor + "' holds 1 non-finite", 1);
   }
+}
+
+// Text runs read their checkpoints through the same loader: text `eval` (which printed "-nan
+// bits per byte") and `birth --run`.
+TEST(NonFinite, TextRunReadersRefuseACheckpointWithOneNaN) {
+  const fs::path corpus = write_brown_excerpt(
+      "posbias_non_finite_corpus_" + std::to_string(::getpid()), /*files=*/12, /*sentences=*/20);
+  const fs::path run = scratch("text");
+  ASSERT_EQ(run_cli("train --task text --corpus " + corpus.string() +
+                    " --tokenizer bytes --layers 1 --d-model 16 --heads 2 --mlp 32 --length 16 "
+                    "--batch 4 --eval-windows 4 --steps 1 --warmup 0 --eval-every 1 "
+                    "--checkpoint-every 1 --out " +
+                    run.string())
+                .code,
+            0);
+  const fs::path checkpoint = run / "checkpoints" / "step_00000001.safetensors";
+  const std::vector<std::string> readers = {
+      "eval --run " + run.string(),
+      "birth --run " + run.string() + " --checkpoints last --seeds 1 --length 16",
+  };
+  for (const std::string& args : readers) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.code, 0) << args << "\n" << r.err;
+  }
+  const std::string param = write_one_nan(checkpoint, "param/");
+  for (const std::string& args : readers) {
+    // birth --run logs the checkpoint it measures first; the error is the one line after it.
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.code, 1) << args << "\n" << r.err;
+    const std::string last = r.err.substr(r.err.rfind('\n', r.err.size() - 2) + 1);
+    EXPECT_NE(last.find(checkpoint.string() + ": tensor '" + param + "' holds 1 non-finite"),
+              std::string::npos)
+        << args << "\n"
+        << r.err;
+    EXPECT_EQ(r.err.find("error"), r.err.rfind("error")) << args << "\n" << r.err;
+  }
+  fs::remove_all(corpus);
 }
 
 }  // namespace
