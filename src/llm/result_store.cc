@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -75,6 +76,18 @@ std::string prompt_hash(const std::string& api, int max_tokens, const std::strin
 
 ResultStore::ResultStore(const std::string& path) : path_(path) {
   if (path.empty()) throw std::invalid_argument("--db FILE is required");
+  // SQLite writes its journal beside the file it is given, so a device, FIFO or directory is
+  // refused before it is opened (a symlink is followed to what it names).
+  std::error_code ec;
+  const std::filesystem::file_status target = std::filesystem::status(path, ec);
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec)) &&
+      !std::filesystem::exists(target))
+    throw std::invalid_argument("--db '" + path +
+                                "' is a symlink to nothing; give posbias llm a file of its own");
+  if (std::filesystem::exists(target) && !std::filesystem::is_regular_file(target))
+    throw std::invalid_argument("--db '" + path +
+                                "' is not a regular file (a device, FIFO or directory); give "
+                                "posbias llm a file of its own");
   const int rc =
       sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {

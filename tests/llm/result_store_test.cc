@@ -1,11 +1,14 @@
 // The llm result store never writes through a file it refuses: another application's SQLite
 // file (a `results` table of other columns, or other tables) and a store that fails SQLite's
 // integrity check (bytes of its index page overwritten) are refused with one line and left
-// byte for byte as they were; a new file and the store's own file still open and take rows.
+// byte for byte as they were, as are paths that are not regular files; a new file and the
+// store's own file still open and take rows.
 #include "posbias/llm/result_store.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <filesystem>
 #include <fstream>
@@ -124,6 +127,42 @@ TEST(ResultStore, DamagedStoreIsRefusedUnchanged) {
   }
   ASSERT_NE(sqlite_text(file, "PRAGMA integrity_check"), "ok") << "the test did not damage it";
   expect_refused_unchanged<std::runtime_error>(file, "integrity check");
+}
+
+// SQLite writes a journal beside the path it is given: a device (`--db /dev/null` as root
+// put /dev/null-journal into /dev), a FIFO, a directory and a dangling symlink are refused
+// before anything is opened, and nothing appears beside them. A symlink to the store's own file
+// is followed.
+TEST(ResultStore, NonRegularPathsAreRefusedAndNothingIsPutBesideThem) {
+  const fs::path dir = scratch("nonregular");
+  fs::create_directories(dir);
+  const fs::path fifo = dir / "fifo", link = dir / "dangling", folder = dir / "folder";
+  // A character device like /dev/null, made here where root may (else /dev/null itself, beside
+  // which a user who is not root cannot write).
+  fs::path device = dir / "null";
+  if (::mknod(device.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) != 0) device = "/dev/null";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_symlink(dir / "nowhere.db", link);
+  fs::create_directories(folder);
+  for (const fs::path& p : {device, fifo, link, folder}) {
+    try {
+      ResultStore store(p.string());
+      ADD_FAILURE() << p << " was opened as a result store";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(p.string()), std::string::npos) << e.what();
+    }
+    for (const char* suffix : {"-journal", "-wal", "-shm"})
+      EXPECT_FALSE(fs::exists(p.string() + suffix)) << p << suffix;
+  }
+  EXPECT_FALSE(fs::exists(dir / "nowhere.db"));
+  // Negative control: a symlink to a store opens the store.
+  {
+    ResultStore store((dir / "real.db").string());
+    store.put(row(1));
+  }
+  fs::create_symlink(dir / "real.db", dir / "link.db");
+  ResultStore store((dir / "link.db").string());
+  EXPECT_EQ(store.count(), 1);
 }
 
 TEST(ResultStore, NewFileOpensAndKeepsRows) {

@@ -35,9 +35,10 @@ std::string prompt_hash(const std::string& api, int max_tokens, const std::strin
 class ResultStore {
  public:
   // Creates the file and table when missing, marked with posbias llm's application id. Throws
-  // std::invalid_argument when the file is not an SQLite database, is another application's
-  // (another application id, or tables besides `results`), is read-only, or holds a `results`
-  // table of another shape; std::runtime_error when it fails SQLite's integrity check or
+  // std::invalid_argument when the path is not a regular file (a device, FIFO, directory or
+  // dangling symlink; a symlink is followed), the file is not an SQLite database, is another
+  // application's (another application id, or tables besides `results`), is read-only, or
+  // holds a `results` table of another shape; std::runtime_error when it fails SQLite's integrity check or
   // cannot be opened or written. All of it before any request is sent, and every check before
   // the first write: a refused file is left byte for byte as it was.
   explicit ResultStore(const std::string& path);
