@@ -29,6 +29,7 @@
 #include "posbias/model/memory_plan.h"
 #include "posbias/theory/operator.h"
 #include "posbias/theory/rollout.h"
+#include "posbias/train/checkpoint.h"
 
 namespace posbias {
 namespace {
@@ -381,7 +382,7 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, Pr
   model->eval();
   model->set_attention(r.plan.pass.attention);
   std::vector<std::vector<std::int64_t>> token_rows;
-  if (!o.weights.empty()) load_hf_weights(model, SafetensorsFile::open(o.weights));
+  if (!o.weights.empty()) load_hf_weights(model, open_model_weights(o.weights));
   if (!o.tokens.empty()) token_rows = read_token_file(o.tokens, r.config.vocab);
   if (trained) token_rows = trained->rows;
   // The loss target reads the id after the query: token rows need L + 1 ids.

@@ -723,10 +723,13 @@ void run_hop_seeds(const HopSeedsOptions& o) {
   if (r.training) {
     const HopTraining& t = *r.training;
     const auto all = std::find(t.hops.begin(), t.hops.end(), "all") - t.hops.begin();
-    if (all < std::ssize(t.hops))
-      line += fmt::format("; all hops reach 0.9 at step {} ({} of {} seeds)",
-                          format_interval(t.crossing_90[static_cast<std::size_t>(all)].interval, 0),
-                          t.crossing_90[static_cast<std::size_t>(all)].interval.n, r.seeds);
+    if (all < std::ssize(t.hops)) {
+      const SeedInterval& crossing = t.crossing_90[static_cast<std::size_t>(all)].interval;
+      line += crossing.n == 0  // no seed reached it: there is no step to average
+                  ? fmt::format("; all hops never reached 0.9 (0 of {} seeds)", r.seeds)
+                  : fmt::format("; all hops reach 0.9 at step {} ({} of {} seeds)",
+                                format_interval(crossing, 0), crossing.n, r.seeds);
+    }
   }
   if (r.eval && !r.eval->accuracy.lengths.empty()) {
     const HopTable& t = r.eval->accuracy;

@@ -213,7 +213,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
     result.attention = plan_scoring(cfg, ids.size(0), ids.size(1), o);
     Transformer model(cfg);
     model->set_attention(result.attention);
-    load_hf_weights(model, SafetensorsFile::open(o.weights));
+    load_hf_weights(model, open_model_weights(o.weights));
     result.config = o.config;
     result.weights = o.weights;
     result.tokens = o.tokens;

@@ -128,7 +128,8 @@ std::map<std::string, torch::Tensor> hf_tensors(Transformer& model, bool gradien
   return out;
 }
 
-void save_hf_weights(Transformer& model, const std::filesystem::path& path) {
+void save_hf_weights(Transformer& model, const std::filesystem::path& path,
+                     const std::map<std::string, std::string>& metadata) {
   std::vector<OwnedTensor> tensors;
   for (const auto& [name, t] : hf_tensors(model)) {
     OwnedTensor o;
@@ -137,7 +138,9 @@ void save_hf_weights(Transformer& model, const std::filesystem::path& path) {
     o.data.assign(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
     tensors.push_back(std::move(o));
   }
-  write_safetensors(path, tensors, {{"format", "pt"}, {"producer", "posbias"}});
+  std::map<std::string, std::string> all = metadata;
+  all.insert({{"format", "pt"}, {"producer", "posbias"}});
+  write_safetensors(path, tensors, all, Checksum::kSha256);
 }
 
 }  // namespace posbias

@@ -8,6 +8,7 @@
 
 #include "posbias/core/json_read.h"
 #include "posbias/hf/safetensors.h"
+#include "posbias/train/trainer.h"
 
 namespace posbias {
 namespace {
@@ -90,6 +91,49 @@ bool same_training(const TrainConfig& a, const TrainConfig& b) {
   return ja == jb;
 }
 
+// "seed is 5 in A but 0 in B": the first field (in name order) where two configs differ.
+std::string first_difference(const TrainConfig& a, const std::string& a_name, const TrainConfig& b,
+                             const std::string& b_name) {
+  const nlohmann::json ja = train_config_to_json(a), jb = train_config_to_json(b);
+  nlohmann::json keys = ja;
+  keys.update(jb);
+  auto value = [](const nlohmann::json& j, const std::string& key) {
+    const std::string text = j.contains(key) ? j.at(key).dump() : "absent";
+    return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+  };
+  for (const auto& [key, unused] : keys.items()) {
+    if (ja.contains(key) && jb.contains(key) && ja.at(key) == jb.at(key)) continue;
+    return key + " is " + value(ja, key) + " in " + a_name + " but " + value(jb, key) + " in " +
+           b_name;
+  }
+  return "the configs differ";
+}
+
+// Copies every parameter (and with `adam`, its moments and step count) from a checkpoint whose
+// info_of() and config were checked; every tensor is checked before the first is copied.
+void restore_checkpoint(const SafetensorsFile& file, const std::filesystem::path& path,
+                        FlatParams& flat, AdamW* adam) {
+  for (const ParamSlot& s : flat.slots()) {
+    for (const char* prefix : {"param/", "adam_m/", "adam_v/"}) {
+      const TensorView& t = file.get(prefix + s.name);
+      if (t.dtype != DType::F32 || t.shape != s.shape) {
+        throw std::runtime_error(path.string() + ": tensor '" + prefix + s.name +
+                                 "' has the wrong dtype or shape for this model");
+      }
+    }
+  }
+  const std::int64_t adam_steps = meta_integer(file, "adam_steps");
+  for (const ParamSlot& s : flat.slots()) {
+    restore(file, "param/" + s.name, flat.params.narrow(0, s.offset, s.numel).view(s.shape));
+    if (adam != nullptr) {
+      restore(file, "adam_m/" + s.name, adam->exp_avg.narrow(0, s.offset, s.numel).view(s.shape));
+      restore(file, "adam_v/" + s.name,
+              adam->exp_avg_sq.narrow(0, s.offset, s.numel).view(s.shape));
+    }
+  }
+  if (adam != nullptr) adam->steps_taken = adam_steps;
+}
+
 }  // namespace
 
 std::filesystem::path checkpoint_path(const std::filesystem::path& run_dir, std::int64_t step) {
@@ -149,56 +193,79 @@ CheckpointInfo read_checkpoint_info(const std::filesystem::path& path) {
   return info_of(open_checkpoint(path));
 }
 
+void require_same_run(const TrainConfig& run, const TrainConfig& found,
+                      const std::filesystem::path& file, const std::filesystem::path& run_dir) {
+  if (same_training(run, found)) return;
+  throw std::runtime_error(
+      file.string() + " does not belong to run " + run_dir.string() + ": " +
+      first_difference(found, "it", run, (run_dir / "train.json").string()) +
+      " (a file of another run, or an edited train.json): use the run's own files");
+}
+
 CheckpointInfo load_checkpoint(const std::filesystem::path& path, FlatParams& flat, AdamW* adam,
                                const TrainConfig& expected) {
   const SafetensorsFile file = open_checkpoint(path);
   const CheckpointInfo info = info_of(file);
   if (!same_training(info.config, expected)) {
-    throw std::runtime_error(path.string() + " belongs to a different training config");
+    throw std::runtime_error(path.string() + " belongs to a different training config: " +
+                             first_difference(info.config, "it", expected, "this run"));
   }
-  // Validate everything before touching the model.
-  for (const ParamSlot& s : flat.slots()) {
-    for (const char* prefix : {"param/", "adam_m/", "adam_v/"}) {
-      const TensorView& t = file.get(prefix + s.name);
-      if (t.dtype != DType::F32 || t.shape != s.shape) {
-        throw std::runtime_error(path.string() + ": tensor '" + prefix + s.name +
-                                 "' has the wrong dtype or shape for this model");
-      }
-    }
-  }
-  const std::int64_t adam_steps = meta_integer(file, "adam_steps");
-  for (const ParamSlot& s : flat.slots()) {
-    restore(file, "param/" + s.name, flat.params.narrow(0, s.offset, s.numel).view(s.shape));
-    if (adam != nullptr) {
-      restore(file, "adam_m/" + s.name, adam->exp_avg.narrow(0, s.offset, s.numel).view(s.shape));
-      restore(file, "adam_v/" + s.name,
-              adam->exp_avg_sq.narrow(0, s.offset, s.numel).view(s.shape));
-    }
-  }
-  if (adam != nullptr) adam->steps_taken = adam_steps;
+  restore_checkpoint(file, path, flat, adam);
   return info;
 }
 
-std::optional<CheckpointInfo> load_latest_intact_checkpoint(const std::filesystem::path& run_dir,
-                                                            FlatParams& flat, AdamW& adam,
-                                                            const TrainConfig& expected) {
+ResumePoint find_resume_point(const std::filesystem::path& run_dir, FlatParams& flat,
+                              AdamW& adam, const TrainConfig& expected) {
+  ResumePoint point;
+  std::optional<std::pair<std::filesystem::path, TrainConfig>> foreign;  // newest intact one
   const auto all = list_checkpoints(run_dir);
   for (auto it = all.rbegin(); it != all.rend(); ++it) {
     try {
-      return load_checkpoint(*it, flat, &adam, expected);
-    } catch (const std::runtime_error& e) {
-      std::filesystem::path damaged = *it;
-      damaged += ".damaged";
-      std::error_code ec;
-      std::filesystem::rename(*it, damaged, ec);
-      if (ec) {
-        throw std::runtime_error(std::string(e.what()) + "; cannot set it aside: " + ec.message());
+      const SafetensorsFile file = open_checkpoint(*it);
+      CheckpointInfo info = info_of(file);
+      if (!same_training(info.config, expected)) {
+        if (!foreign) foreign.emplace(*it, info.config);
+        require_same_run(expected, info.config, *it, run_dir);  // throws: the reason to set aside
       }
-      std::fprintf(stderr, "posbias train: %s; set aside as %s, trying the checkpoint before it\n",
-                   e.what(), damaged.filename().c_str());
+      restore_checkpoint(file, *it, flat, &adam);
+      point.info = std::move(info);
+      return point;
+    } catch (const std::runtime_error& e) {
+      point.damaged.emplace_back(*it, e.what());
     }
   }
-  return std::nullopt;
+  if (foreign) {
+    // Intact checkpoints, none of them of train.json's config: train.json is what changed (or
+    // the whole folder is another run's). Setting them all aside would throw the run away.
+    const std::filesystem::path config = run_dir / "train.json";
+    throw std::runtime_error(
+        config.string() + " does not match the run's checkpoints: " +
+        first_difference(expected, config.string(), foreign->second,
+                         foreign->first.filename().string()) +
+        "; nothing was changed: restore train.json (or start a new run in another --out)");
+  }
+  return point;
+}
+
+void set_aside_damaged(const std::filesystem::path& run_dir, const ResumePoint& point) {
+  for (const auto& [path, reason] : point.damaged) {
+    std::filesystem::path damaged = path;
+    damaged += ".damaged";
+    std::error_code ec;
+    std::filesystem::rename(path, damaged, ec);
+    if (ec) throw std::runtime_error(reason + "; cannot set it aside: " + ec.message());
+    std::fprintf(stderr, "posbias train: %s; set aside as %s, trying the checkpoint before it\n",
+                 reason.c_str(), damaged.filename().c_str());
+  }
+  if (!point.info && !point.damaged.empty()) {
+    std::fprintf(stderr,
+                 "posbias train: none of the %zu checkpoints of %s is intact: the run starts "
+                 "again from step 0\n",
+                 point.damaged.size(), run_dir.c_str());
+  } else if (!point.info) {
+    std::fprintf(stderr, "posbias train: %s has no checkpoint yet: the run starts from step 0\n",
+                 run_dir.c_str());
+  }
 }
 
 LoadedModel load_trained_model(const std::filesystem::path& run_dir,
@@ -207,6 +274,7 @@ LoadedModel load_trained_model(const std::filesystem::path& run_dir,
   if (!std::filesystem::is_directory(run_dir, ec)) {
     throw std::runtime_error("run directory '" + run_dir.string() + "' does not exist");
   }
+  const TrainConfig run = config_of(read_run_header(run_dir));
   LoadedModel out;
   out.path = checkpoint;
   if (out.path.empty()) {
@@ -219,12 +287,45 @@ LoadedModel load_trained_model(const std::filesystem::path& run_dir,
   }
   const SafetensorsFile file = open_checkpoint(out.path);
   out.info = info_of(file);
+  require_same_run(run, out.info.config, out.path, run_dir);
   out.model = Transformer(out.info.config.model_config());
   for (const auto& item : out.model->named_parameters(/*recurse=*/true)) {
     restore(file, "param/" + item.key(), item.value());
   }
   out.model->eval();
   return out;
+}
+
+SafetensorsFile open_model_weights(const std::filesystem::path& path) {
+  SafetensorsFile file = SafetensorsFile::open(path);
+  if (file.has_checksum()) file.verify_checksum();
+  const std::filesystem::path run_dir =
+      path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(run_dir / "train.json", ec)) return file;
+  // In a run folder: the run's own weights, which posbias writes with both.
+  if (!file.has_checksum()) {
+    throw std::runtime_error(path.string() + " is in the run folder " + run_dir.string() +
+                             " but has no checksum ('" + std::string(kChecksumKey) +
+                             "' metadata), so it cannot be checked as that run's weights: pass "
+                             "a copy from outside the run folder to read it as outside weights");
+  }
+  const auto it = file.metadata().find(std::string(kRunConfigKey));
+  if (it == file.metadata().end()) {
+    throw std::runtime_error(path.string() + " is in the run folder " + run_dir.string() +
+                             " but does not carry a training config ('" +
+                             std::string(kRunConfigKey) + "' metadata): it is not that run's "
+                             "model.safetensors");
+  }
+  TrainConfig found;
+  try {
+    found = train_config_from_json(parse_json(it->second, path.string()));
+    found.finalize();
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path.string() + ": bad training config in metadata: " + e.what());
+  }
+  require_same_run(config_of(read_run_header(run_dir)), found, path, run_dir);
+  return file;
 }
 
 }  // namespace posbias

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "posbias/core/json_read.h"
@@ -41,8 +42,50 @@ std::vector<MetricsRow> read_metrics(const std::filesystem::path& path) {
     try {
       rows.push_back(parse_metrics_line(line));
     } catch (const nlohmann::json::exception&) {
-      // a partial last line from a killed run; the resume rewrites the file without it
     }
+  }
+  return rows;
+}
+
+std::vector<MetricsRow> read_resumed_metrics(const std::filesystem::path& path,
+                                             const std::vector<std::int64_t>& logged_steps) {
+  auto refuse = [&](const std::string& what) {
+    return std::runtime_error(path.string() + " is damaged (" + what +
+                              "): the checkpoints cannot rebuild its rows, so the resume is "
+                              "refused and nothing was changed: restore the file, or start a new "
+                              "run in another --out");
+  };
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw refuse("missing");
+  std::ifstream in(path);
+  if (!in) throw refuse("cannot be read");
+  std::vector<MetricsRow> rows;
+  std::size_t next = 0;  // index into logged_steps of the row expected next
+  std::string line;
+  for (std::int64_t number = 1; std::getline(in, line); ++number) {
+    if (line.empty()) continue;
+    MetricsRow r;
+    try {
+      if (line.size() > (1u << 22)) throw std::length_error("line too long");
+      r = parse_metrics_line(line);
+    } catch (const std::exception&) {
+      throw refuse("line " + std::to_string(number) + " is not a metrics row");
+    }
+    if (next < logged_steps.size() && r.step == logged_steps[next]) {
+      rows.push_back(std::move(r));
+      ++next;
+    } else if (next == logged_steps.size() && next > 0 && r.step > logged_steps.back()) {
+      continue;  // logged after the checkpoint the run resumes from
+    } else {
+      throw refuse("line " + std::to_string(number) + " has step " + std::to_string(r.step) +
+                   (next < logged_steps.size()
+                        ? ", the row for step " + std::to_string(logged_steps[next]) +
+                              " was expected"
+                        : ", after the row for the resumed step"));
+    }
+  }
+  if (next < logged_steps.size()) {
+    throw refuse("no row for step " + std::to_string(logged_steps[next]));
   }
   return rows;
 }

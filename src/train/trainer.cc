@@ -43,6 +43,19 @@ std::vector<Example> held_out_set(const TrainConfig& c) {
   return make_dataset(spec);
 }
 
+// A metrics row is logged at step 0, every eval_every-th step and the last step.
+bool logged_at(const TrainConfig& c, std::int64_t step) {
+  return step == 0 || step % c.eval_every == 0 || step == c.steps;
+}
+
+// The steps of a run's metrics rows up to `last`.
+std::vector<std::int64_t> logged_steps(const TrainConfig& c, std::int64_t last) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t step = 0; step <= last; ++step)
+    if (logged_at(c, step)) out.push_back(step);
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json read_run_header(const std::filesystem::path& run_dir) {
@@ -88,7 +101,9 @@ void write_outputs(const std::filesystem::path& run_dir, const TrainConfig& c, T
   } else {
     render_training_figures(rows, title, run_dir / "training");
   }
-  save_hf_weights(model, run_dir / "model.safetensors");
+  // Bound to the run: its readers check the checksum and the config (open_model_weights).
+  save_hf_weights(model, run_dir / "model.safetensors",
+                  {{std::string(kRunConfigKey), train_config_to_json(c).dump()}});
   write_file_atomic(run_dir / "config.json",
                     to_json(hf_config_from_model(c.model_config())).dump(2) + "\n");
 }
@@ -271,20 +286,22 @@ TrainResult run_training(const TrainOptions& options) {
   std::int64_t resumed_loss_count = 0;
   std::vector<MetricsRow> rows;
   if (options.resume && writer) {
-    if (const std::optional<CheckpointInfo> found =
-            load_latest_intact_checkpoint(run_dir, *trainer.flat, *trainer.adam, c)) {
-      const CheckpointInfo& info = *found;
+    // Everything that can refuse the resume (train.json against the checkpoints, the metrics
+    // rows up to the resumed step) is checked before anything on disk changes.
+    const ResumePoint found = find_resume_point(run_dir, *trainer.flat, *trainer.adam, c);
+    if (found.info) {
+      const CheckpointInfo& info = *found.info;
       start = info.step;
       train_seconds = info.train_seconds;
       resumed_loss_sum = info.loss_sum;
       resumed_loss_count = info.loss_count;
+      rows = read_resumed_metrics(run_dir / "metrics.jsonl", logged_steps(c, start));
+    }
+    set_aside_damaged(run_dir, found);
+    if (found.info) {
       std::fprintf(stderr, "posbias train: resuming %s at step %lld\n", run_dir.c_str(),
                    static_cast<long long>(start));
     }
-    for (MetricsRow& r : read_metrics(run_dir / "metrics.jsonl")) {
-      if (r.step <= start && (rows.empty() || r.step > rows.back().step)) rows.push_back(r);
-    }
-    if (start == 0) rows.clear();
   }
   auto write_metrics = [&] {
     std::string lines;
@@ -357,7 +374,7 @@ TrainResult run_training(const TrainOptions& options) {
     ++loss_count;
     interval_seconds += seconds_since(t0);  // step time alone, for tokens/s
     if (!writer) continue;
-    if (step % c.eval_every == 0 || step == c.steps) {
+    if (logged_at(c, step)) {
       log_eval(step, loss_sum / static_cast<double>(loss_count), interval_seconds, loss_count);
       loss_sum = 0, loss_count = 0, interval_seconds = 0;
       model->train();

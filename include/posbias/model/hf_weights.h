@@ -33,7 +33,9 @@ void load_hf_weights(Transformer& model, const SafetensorsFile& file);
 // The model's parameters (or their gradients) under Hugging Face names, as float32 copies.
 std::map<std::string, torch::Tensor> hf_tensors(Transformer& model, bool gradients = false);
 
-// Writes model.safetensors with HF names, atomically.
-void save_hf_weights(Transformer& model, const std::filesystem::path& path);
+// Writes model.safetensors with HF names, atomically, with its SHA-256 (kChecksumKey) and
+// `metadata` (a training run's config, for one) in the safetensors metadata.
+void save_hf_weights(Transformer& model, const std::filesystem::path& path,
+                     const std::map<std::string, std::string>& metadata = {});
 
 }  // namespace posbias

@@ -30,8 +30,17 @@ struct MetricsRow {
 
 // One line; throws nlohmann::json::exception when it is not a metrics row.
 MetricsRow parse_metrics_line(const std::string& line);
-// Lines that do not parse (a line cut short by a kill) are skipped. Missing file = empty.
+// Lines that do not parse are skipped. Missing file = empty.
 std::vector<MetricsRow> read_metrics(const std::filesystem::path& path);
+
+// A resumed run's rows: exactly one for each of `logged_steps` (the steps the run evaluated at
+// up to the checkpoint it resumes from, in order), taken from the file; rows after the last one
+// (logged after that checkpoint) are left out. The file is rewritten whole and atomically, so
+// a line that does not parse, or a missing, repeated or unexpected row, is damage, and the
+// checkpoints cannot rebuild it (a row's accuracy needs that step's weights): throws
+// std::runtime_error naming the file and the line or step, saying the resume is refused.
+std::vector<MetricsRow> read_resumed_metrics(const std::filesystem::path& path,
+                                             const std::vector<std::int64_t>& logged_steps);
 
 // The first step at which acc[key] >= threshold, if any.
 std::optional<std::int64_t> first_crossing(const std::vector<MetricsRow>& rows,
