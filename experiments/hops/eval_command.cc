@@ -31,8 +31,10 @@ EvalResult measure_eval(const EvalOptions& o) {
   r.has_control = o.controls;
   for (std::int64_t len : o.lengths) {
     validate_model_length(c.task, static_cast<int>(len));
+    // The examples are generated a batch at a time (evaluate_hops on their spec): --count adds
+    // time, not memory.
     auto bytes = [&](AttentionPath a) {
-      return weight_bytes(c.model_config(), true) +
+      return weight_bytes(c.model_config(), true) + hop_examples_bytes(eval_batch_size(len), len) +
              forward_bytes(c.model_config(), eval_batch_size(len), len, /*cached=*/false, {a});
     };
     const AttentionPath path =
@@ -60,8 +62,7 @@ EvalResult measure_eval(const EvalOptions& o) {
     for (Variant v : {Variant::kStandard, r.control}) {
       if (v == r.control && !o.controls) continue;
       const HopAccuracy acc = evaluate_hops(
-          loaded.model,
-          make_dataset(per_hop_spec(c.task, c.hops, static_cast<int>(len), o.count, o.seed, v)),
+          loaded.model, per_hop_spec(c.task, c.hops, static_cast<int>(len), o.count, o.seed, v),
           eval_batch_size(len));
       (v == Variant::kStandard ? r.accuracy : r.control_accuracy).push_back(acc);
       progress.update(++done);

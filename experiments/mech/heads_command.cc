@@ -68,35 +68,63 @@ std::string head_name(const HeadScore& h, bool with_head) {
   return s;
 }
 
-// Samples of a run: held-out examples of its task, hops and training length.
-torch::Tensor run_samples(const TrainConfig& c, const HeadsOptions& o) {
-  const int length = o.length > 0 ? static_cast<int>(o.length) : c.length;
-  validate_model_length(c.task, length);
-  const auto examples = make_dataset({c.task, c.hops, length, o.samples, o.seed});
-  return encode_examples(examples, 0, examples.size()).ids;
+// The plan of scoring (head_scoring_bytes): dense attention unless that passes the budget;
+// refused in one line before the samples are made.
+AttentionPath plan_scoring(const ModelConfig& cfg, std::int64_t samples, std::int64_t length,
+                           const HeadsOptions& o) {
+  return plan_attention(
+      [&](AttentionPath a) { return head_scoring_bytes(cfg, samples, length, a); }, o.attention,
+      o.memory_budget_gb,
+      "heads on " + std::to_string(samples) + " samples of length " + std::to_string(length),
+      "a smaller --length or --samples");
 }
 
-torch::Tensor token_samples(const HeadsOptions& o, std::int64_t vocab) {
+// Samples of a run: held-out examples of its task, hops and length (the training length unless
+// --length), planned, then encoded as they are generated ([samples, length] ids).
+torch::Tensor run_samples(const TrainConfig& c, const HeadsOptions& o, AttentionPath* path) {
+  const int length = o.length > 0 ? static_cast<int>(o.length) : c.length;
+  validate_model_length(c.task, length);
+  *path = plan_scoring(c.model_config(), o.samples, length, o);
+  return encode_dataset({c.task, c.hops, length, o.samples, o.seed}).ids;
+}
+
+// Samples of a Hugging Face model: uniform random ids, or the first --samples rows of --tokens
+// cut to --length; planned before the [samples, length] tensor is made.
+torch::Tensor token_samples(const HeadsOptions& o, const ModelConfig& cfg, AttentionPath* path) {
+  auto check_positions = [&](std::int64_t len) {
+    if (cfg.pos == PosEncoding::kLearned && len > cfg.max_positions) {
+      throw std::invalid_argument("--length " + std::to_string(len) + " exceeds the model's " +
+                                  std::to_string(cfg.max_positions) + " positions");
+    }
+  };
   if (o.tokens.empty()) {
     const std::int64_t len = o.length > 0 ? o.length : 128;
+    check_positions(len);
+    *path = plan_scoring(cfg, o.samples, len, o);
     auto gen = at::detail::createCPUGenerator(o.seed + 0x5eedULL);
-    return at::randint(vocab, {o.samples, len}, gen);
+    return at::randint(cfg.vocab, {o.samples, len}, gen);
   }
-  auto rows = read_token_file(o.tokens, vocab);
+  auto rows = read_token_file(o.tokens, cfg.vocab);
   if (static_cast<std::int64_t>(rows.size()) > o.samples)
     rows.resize(static_cast<std::size_t>(o.samples));
   const std::size_t len = o.length > 0 ? static_cast<std::size_t>(o.length) : rows[0].size();
-  std::vector<torch::Tensor> out;
   for (std::size_t r = 0; r < rows.size(); ++r) {
     if (rows[r].size() < len) {
       throw std::runtime_error(o.tokens + ": sequence " + std::to_string(r + 1) + " has " +
                                std::to_string(rows[r].size()) + " ids, fewer than the length " +
                                std::to_string(len) + " (set --length)");
     }
-    rows[r].resize(len);
-    out.push_back(torch::tensor(rows[r]));
   }
-  return torch::stack(out);
+  const auto n = static_cast<std::int64_t>(rows.size()), l = static_cast<std::int64_t>(len);
+  check_positions(l);
+  *path = plan_scoring(cfg, n, l, o);
+  torch::Tensor ids = torch::empty({n, l}, torch::kInt64);  // [samples, length]
+  auto a = ids.accessor<std::int64_t, 2>();
+  for (std::int64_t r = 0; r < n; ++r) {
+    const std::vector<std::int64_t>& row = rows[static_cast<std::size_t>(r)];
+    for (std::int64_t t = 0; t < l; ++t) a[r][t] = row[static_cast<std::size_t>(t)];
+  }
+  return ids;
 }
 
 void check_options(const HeadsOptions& o) {
@@ -112,22 +140,6 @@ void check_options(const HeadsOptions& o) {
     throw std::invalid_argument("--length must be in 3..65536, got " + std::to_string(o.length));
   if (!(o.tau > 0) || !std::isfinite(o.tau))
     throw std::invalid_argument("--tau must be a positive number");
-}
-
-// Scoring runs the model over `head_score_batch` samples at a time keeping only each block's
-// input, then one layer's pair tiles: dense attention unless that passes the budget.
-AttentionPath plan_scoring(const ModelConfig& cfg, std::int64_t samples, std::int64_t length,
-                           const HeadsOptions& o) {
-  const std::int64_t batch = std::min(samples, head_score_batch(cfg, length));
-  auto bytes = [&](AttentionPath a) {
-    return weight_bytes(cfg, /*token_embeddings=*/true) +
-           forward_bytes(cfg, batch, length, /*cached=*/true, {a, /*checkpoint=*/true}) +
-           kHeadScoreTileBytes;
-  };
-  const AttentionPath path =
-      plan_attention(bytes, o.attention, o.memory_budget_gb,
-                     "heads on samples of length " + std::to_string(length), "a smaller --length");
-  return path;
 }
 
 }  // namespace
@@ -165,9 +177,8 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
       LoadedModel m = load_trained_model(o.run, files[i]);
       if (!ids.defined()) {
         require_hop_task(m.info.config.task, "heads --run");
-        ids = run_samples(m.info.config, o);
+        ids = run_samples(m.info.config, o, &result.attention);
         result.task = std::string(task_name(m.info.config.task));
-        result.attention = plan_scoring(m.info.config.model_config(), ids.size(0), ids.size(1), o);
       }
       m.model->set_attention(result.attention);
       result.checkpoints.push_back(
@@ -204,16 +215,10 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
     result.length = ids.size(1);
   } else {
     const ModelConfig cfg = model_config_from_hf(read_hf_config(o.config));
-    const auto ids = token_samples(o, cfg.vocab);
-    if (cfg.pos == PosEncoding::kLearned && ids.size(1) > cfg.max_positions) {
-      throw std::invalid_argument("--length " + std::to_string(ids.size(1)) +
-                                  " exceeds the model's " + std::to_string(cfg.max_positions) +
-                                  " positions");
-    }
-    result.attention = plan_scoring(cfg, ids.size(0), ids.size(1), o);
+    const auto ids = token_samples(o, cfg, &result.attention);
     Transformer model(cfg);
     model->set_attention(result.attention);
-    load_hf_weights(model, open_model_weights(o.weights));
+    load_hf_weights(model, SafetensorsFile::open(o.weights));
     result.config = o.config;
     result.weights = o.weights;
     result.tokens = o.tokens;

@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/memory.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/text_eval.h"
@@ -23,12 +22,18 @@ nlohmann::json measure_text_eval(const TextEvalOptions& o) {
   const nlohmann::json header = read_run_header(o.run);
   const TrainConfig c = config_of(header);
   if (c.task != Task::kText) throw std::invalid_argument("'" + o.run + "' is not a text run");
-  require_memory(forward_bytes(c.model_config(), 16, c.length, /*cached=*/false),
-                 "eval of a text run at length " + std::to_string(c.length),
-                 "evaluate on a machine with more memory");
-  LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
+  // The corpus first (what the run trained on, held by the process when the plan is checked),
+  // then the plan of the evaluation, before the model is loaded.
   const TextRunData data =
       prepare_text_run(c, o.run, /*fresh=*/false, header.value("corpus_fingerprint", ""));
+  const AttentionPath path = plan_attention(
+      [&](AttentionPath a) { return heldout_split_bytes(c, data, a); }, o.attention,
+      o.memory_budget_gb,
+      "eval of a text run at length " + std::to_string(c.length) + " over " +
+          std::to_string(data.streams.heldout.size()) + " held-out tokens",
+      "a machine with more memory");
+  LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
+  loaded.model->set_attention(path);
   nlohmann::json j = evaluate_heldout_split(c, loaded.model, data);
   j["run"] = o.run;
   j["checkpoint"] = loaded.path.string();
@@ -37,6 +42,7 @@ nlohmann::json measure_text_eval(const TextEvalOptions& o) {
   j["arch"] = to_string(c.arch);
   j["pos"] = to_string(*c.pos);
   j["length"] = c.length;
+  j["attention"] = to_string(path);
   return j;
 }
 

@@ -6,15 +6,21 @@
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 
 #include "posbias/core/plot.h"
+#include "posbias/model/attention_path.h"
 
 namespace posbias {
 
 struct TextEvalOptions {
   std::string run, checkpoint;  // checkpoint empty = the run's latest
   std::string json, plot;       // json empty = stdout
+  // Attention path (nullopt: dense unless its plan passes the budget) and the memory budget in
+  // GB (0: what the machine has available); memory_plan.h's plan_attention.
+  std::optional<AttentionPath> attention;
+  double memory_budget_gb = 0;
 };
 
 // True when RUN_DIR/train.json names the text task (false when it has none).

@@ -2,11 +2,10 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/bounded_read.h"
 #include "posbias/core/rng.h"
 #include "posbias/llm_templates.h"
 #include "posbias/tasks/hop_task.h"
@@ -171,13 +170,12 @@ std::string load_template(const std::string& suite, const std::string& template_
   std::string tpl = builtin_template(suite);
   const std::filesystem::path path = std::filesystem::path(template_dir) / (suite + ".txt");
   if (!template_dir.empty()) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::invalid_argument("cannot read template '" + path.string() + "'");
-    std::ostringstream s;
-    s << in.rdbuf();
-    tpl = s.str();
-    if (tpl.size() > (1u << 20)) {
-      throw std::invalid_argument("template '" + path.string() + "' is larger than 1 MiB");
+    // A regular file of at most 1 MiB, checked before it is read: a link to /dev/zero or a
+    // FIFO is refused, never read without end. A template is the user's choice: exit 2.
+    try {
+      tpl = read_bounded_file(path, 1u << 20, "1 MiB template");
+    } catch (const std::runtime_error& e) {
+      throw std::invalid_argument(std::string("template: ") + e.what());
     }
   }
   const std::string name = template_dir.empty() ? "built-in " + suite + " template" : path.string();

@@ -163,6 +163,18 @@ std::int64_t head_score_batch(const ModelConfig& cfg, std::int64_t length) {
   return std::clamp<std::int64_t>(static_cast<std::int64_t>(1e7 / cells), 1, 64);
 }
 
+double head_scoring_bytes(const ModelConfig& cfg, std::int64_t samples, std::int64_t length,
+                          AttentionPath attention) {
+  const std::int64_t batch = std::min(samples, head_score_batch(cfg, length));
+  const double n = static_cast<double>(samples);
+  const double ids = 8.0 * n * static_cast<double>(length);
+  const double scores =
+      2.0 * 8.0 * n * static_cast<double>(cfg.layers) * static_cast<double>(cfg.heads);
+  return weight_bytes(cfg, /*token_embeddings=*/true) +
+         forward_bytes(cfg, batch, length, /*cached=*/true, {attention, /*checkpoint=*/true}) +
+         kHeadScoreTileBytes + ids + scores;
+}
+
 std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids, double tau,
                                    std::int64_t batch) {
   torch::NoGradGuard no_grad;

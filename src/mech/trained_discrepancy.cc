@@ -27,9 +27,9 @@ struct KeyHead {
 std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOptions& o) {
   const ModelConfig& cfg = m.model->config();
   const TrainConfig& c = m.info.config;
-  const auto examples = make_dataset({c.task, c.hops, c.length, o.samples, o.seed});
   // Layer-major, as score_heads returns them.
-  const auto scores = score_heads(m.model, encode_examples(examples, 0, examples.size()).ids);
+  const auto scores =
+      score_heads(m.model, encode_dataset({c.task, c.hops, c.length, o.samples, o.seed}).ids);
   std::vector<KeyHead> out;
   if (o.heads == "auto") {
     auto best = [&](bool positional) {
@@ -114,14 +114,21 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
   LoadedModel m = load_trained_model(o.run, o.checkpoint);
   const TrainConfig& c = m.info.config;
   require_hop_task(c.task, "discrepancy --run");
-  // Each length's forward keeps every block's cache for the head's query row.
+  // Each length's forward keeps every block's cache for the head's query row; the examples are
+  // generated a batch at a time. What grows with --count is the three gaps per example, key head
+  // and length kept for the statistics (and one sorted copy), counted at every length.
+  const double key_heads =
+      o.heads == "auto" ? 2.0 : static_cast<double>(split_commas(o.heads).size());
+  const double gap_bytes = 8.0 * static_cast<double>(o.count) *
+                           (3.0 * key_heads * static_cast<double>(o.lengths.size()) + 1.0);
   std::vector<AttentionPath> paths;
   for (int len : o.lengths) {
     validate_model_length(c.task, len);
     for (int h : c.hops) validate_spec(c.task, h, len, o.variant);
+    const std::int64_t batch = discrepancy_batch(len);
     auto bytes = [&](AttentionPath a) {
-      return weight_bytes(c.model_config(), true) +
-             forward_bytes(c.model_config(), discrepancy_batch(len), len, /*cached=*/true, {a});
+      return weight_bytes(c.model_config(), true) + hop_examples_bytes(batch, len) +
+             forward_bytes(c.model_config(), batch, len, /*cached=*/true, {a}) + gap_bytes;
     };
     paths.push_back(plan_attention(bytes, o.attention, o.memory_budget_gb,
                                    "discrepancy at length " + std::to_string(len),
@@ -144,13 +151,11 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
   Progress progress("discrepancy", static_cast<std::int64_t>(o.lengths.size()));
   for (std::size_t li = 0; li < o.lengths.size(); ++li) {
     const int len = o.lengths[li];
-    const auto examples = make_dataset({c.task, c.hops, len, o.count, o.seed, o.variant});
-    const std::int64_t batch = discrepancy_batch(len);
     m.model->set_attention(paths[li]);
     std::int64_t correct = 0;
-    for (std::size_t begin = 0; begin < examples.size(); begin += static_cast<std::size_t>(batch)) {
-      const std::size_t end = std::min(examples.size(), begin + static_cast<std::size_t>(batch));
-      const HopBatch b = encode_examples(examples, begin, end);
+    const DatasetSpec spec{c.task, c.hops, len, o.count, o.seed, o.variant};
+    for_each_batch(spec, discrepancy_batch(len), [&](const std::vector<Example>& examples) {
+      const HopBatch b = encode_examples(examples, 0, examples.size());
       ForwardCache cache;
       m.model->forward_embeddings(m.model->embed(b.ids), &cache);
       const auto predicted = m.model->logits(cache.hidden.select(1, len - 1)).argmax(-1);
@@ -169,13 +174,13 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
         gaps[k][li].insert(gaps[k][li].end(), g, g + gap.size(0));
         for (std::int64_t e = 0; e < gap.size(0); ++e) {
           if (is_right[e]) correct_only[k][li].push_back(g[e]);
-          const std::vector<int>& chain = examples[begin + static_cast<std::size_t>(e)].chain;
+          const std::vector<int>& chain = examples[static_cast<std::size_t>(e)].chain;
           if (std::find(chain.begin(), chain.end(), static_cast<int>(w[e])) != chain.end())
             on_chain[k][li].push_back(g[e]);
         }
       }
-    }
-    r.accuracy.push_back(static_cast<double>(correct) / static_cast<double>(examples.size()));
+    });
+    r.accuracy.push_back(static_cast<double>(correct) / static_cast<double>(o.count));
     progress.update(static_cast<std::int64_t>(li + 1));
   }
   progress.finish();

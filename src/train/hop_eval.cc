@@ -11,6 +11,42 @@ std::int64_t eval_batch_size(std::int64_t length) {
       1, std::min<std::int64_t>(256, static_cast<std::int64_t>(5e7 / (l * l))));
 }
 
+void for_each_batch(const DatasetSpec& spec, std::int64_t batch,
+                    const std::function<void(const std::vector<Example>&)>& visit) {
+  if (batch < 1) throw std::invalid_argument("for_each_batch: batch must be >= 1");
+  std::vector<Example> pending;
+  pending.reserve(static_cast<std::size_t>(std::min<std::int64_t>(batch, spec.count)));
+  for_each_example(spec, [&](const Example& ex) {
+    pending.push_back(ex);
+    if (static_cast<std::int64_t>(pending.size()) == batch) {
+      visit(pending);
+      pending.clear();
+    }
+  });
+  if (!pending.empty()) visit(pending);
+}
+
+HopBatch encode_dataset(const DatasetSpec& spec) {
+  if (spec.count < 1) throw std::invalid_argument("encode_dataset: no examples");
+  const Vocabulary& vocab = Vocabulary::of(spec.task);
+  HopBatch b;
+  b.ids = torch::empty({spec.count, spec.length}, torch::kInt64);
+  b.answers = torch::empty({spec.count}, torch::kInt64);
+  auto ids = b.ids.accessor<std::int64_t, 2>();
+  auto answers = b.answers.accessor<std::int64_t, 1>();
+  std::int64_t r = 0;
+  for_each_example(spec, [&](const Example& ex) {
+    for (std::int64_t t = 0; t < spec.length; ++t) ids[r][t] = vocab.id(ex.tokens[t]);
+    answers[r++] = vocab.id(ex.answer);
+  });
+  return b;
+}
+
+double hop_examples_bytes(std::int64_t rows, std::int64_t length) {
+  const double per_token = static_cast<double>(sizeof(std::string) + sizeof(std::int64_t));
+  return static_cast<double>(rows) * static_cast<double>(length) * per_token;
+}
+
 HopBatch encode_examples(const std::vector<Example>& examples, std::size_t begin, std::size_t end) {
   if (begin >= end || end > examples.size()) throw std::invalid_argument("empty example range");
   const std::int64_t rows = static_cast<std::int64_t>(end - begin);
@@ -102,10 +138,11 @@ std::vector<std::int64_t> predict_answers(Transformer& model, const std::vector<
   return out;
 }
 
-HopAccuracy evaluate_hops(Transformer& model, const std::vector<Example>& examples,
-                          std::int64_t batch) {
-  const std::vector<std::int64_t> predicted = predict_answers(model, examples, batch);
-  HopAccuracy acc;
+namespace {
+
+// Adds examples and their predicted answers to `acc`.
+void score_answers(const std::vector<Example>& examples,
+                   const std::vector<std::int64_t>& predicted, HopAccuracy& acc) {
   for (std::size_t i = 0; i < examples.size(); ++i) {
     const Example& ex = examples[i];
     const Vocabulary& vocab = Vocabulary::of(ex.task);
@@ -114,6 +151,22 @@ HopAccuracy evaluate_hops(Transformer& model, const std::vector<Example>& exampl
     acc.chance_sum[ex.hops] += 1.0 / std::max(1, answer_candidates(ex));
     if (!ex.decoy.empty()) acc.decoy_picks += predicted[i] == vocab.id(ex.decoy);
   }
+}
+
+}  // namespace
+
+HopAccuracy evaluate_hops(Transformer& model, const std::vector<Example>& examples,
+                          std::int64_t batch) {
+  HopAccuracy acc;
+  score_answers(examples, predict_answers(model, examples, batch), acc);
+  return acc;
+}
+
+HopAccuracy evaluate_hops(Transformer& model, const DatasetSpec& spec, std::int64_t batch) {
+  HopAccuracy acc;
+  for_each_batch(spec, batch, [&](const std::vector<Example>& examples) {
+    score_answers(examples, predict_answers(model, examples, batch), acc);
+  });
   return acc;
 }
 

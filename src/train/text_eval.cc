@@ -3,6 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "posbias/model/memory_plan.h"
 #include "posbias/text/ngram_baseline.h"
 #include "posbias/text/text_data.h"
 
@@ -109,6 +110,23 @@ nlohmann::json evaluate_heldout_split(const TrainConfig& c, Transformer& model,
   j["tokenizer"] = to_string(data.tokenizer.kind());
   j["vocab"] = data.tokenizer.vocab_size();
   return j;
+}
+
+double heldout_split_bytes(const TrainConfig& c, const TextRunData& data,
+                           AttentionPath attention) {
+  const ModelConfig cfg = c.model_config();
+  const double length = static_cast<double>(c.length);
+  const double logits =
+      2.0 * 4.0 * static_cast<double>(kTextEvalBatch) * length * static_cast<double>(cfg.vocab);
+  const double windows =
+      8.0 * static_cast<double>(data.streams.heldout.size()) * (length + 1) / length;
+  // An unordered_map node (key, value, next pointer, allocator slack) and its bucket per pair,
+  // and three float64 vectors over the vocabulary.
+  const double bigram = 48.0 * static_cast<double>(data.streams.train.size()) +
+                        24.0 * static_cast<double>(cfg.vocab);
+  return weight_bytes(cfg, /*token_embeddings=*/true) +
+         forward_bytes(cfg, kTextEvalBatch, c.length, /*cached=*/false, {attention}) + logits +
+         windows + bigram;
 }
 
 std::vector<int> logged_gradient_layers(int layers) {

@@ -33,14 +33,15 @@ double seconds_since(Clock::time_point t) {
 }
 
 // The held-out set: balanced over hops, targets and answers, from a stream training never uses.
-std::vector<Example> held_out_set(const TrainConfig& c) {
+// Generated a batch at a time at every evaluation (evaluate_hops), never held whole.
+DatasetSpec held_out_spec(const TrainConfig& c) {
   DatasetSpec spec;
   spec.task = c.task;
   spec.hops = c.hops;
   spec.length = c.length;
   spec.count = static_cast<std::int64_t>(c.eval_per_hop) * static_cast<std::int64_t>(c.hops.size());
   spec.seed = c.seed ^ 0x5EED0E7A1ull;
-  return make_dataset(spec);
+  return spec;
 }
 
 // A metrics row is logged at step 0, every eval_every-th step and the last step.
@@ -195,17 +196,32 @@ double Trainer::step(std::int64_t step) {
 
 namespace {
 
-// A training step's peak (weights, gradients, AdamW moments, autograd's activations) on the
-// dense path, else the blockwise one; refused in one line when neither fits the budget.
+// A training step's peak (weights, gradients, AdamW moments, autograd's activations), or a hop
+// run's held-out evaluation if that is larger (the state, one batch of eval_batch_size examples
+// and its forward pass: the held-out set is generated a batch at a time, so --eval-per-hop adds
+// time, not memory), on the dense path, else the blockwise one; refused in one line when
+// neither fits the budget.
 AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& options,
                                    int world_size) {
   const ModelConfig cfg = c.model_config();
   const std::int64_t local_batch = c.batch / world_size;
-  auto bytes = [&](AttentionPath a) { return training_step_bytes(cfg, local_batch, c.length, a); };
+  const std::int64_t eval_batch = eval_batch_size(c.length);
+  auto bytes = [&](AttentionPath a) {
+    const double step = training_step_bytes(cfg, local_batch, c.length, a);
+    if (c.task == Task::kText) return step;
+    const double eval = 4 * weight_bytes(cfg, /*token_embeddings=*/true) +
+                        hop_examples_bytes(eval_batch, c.length) +
+                        forward_bytes(cfg, eval_batch, c.length, /*cached=*/false, {a});
+    return std::max(step, eval);
+  };
   const AttentionPath path =
       plan_attention(bytes, options.attention, options.memory_budget_gb,
                      "a training step of batch " + std::to_string(local_batch) + " at length " +
-                         std::to_string(c.length),
+                         std::to_string(c.length) +
+                         (c.task == Task::kText
+                              ? std::string()
+                              : " and its evaluation of " + std::to_string(eval_batch) +
+                                    " held-out examples at a time"),
                      "a smaller --batch, --length or --d-model");
   if (path == AttentionPath::kBlockwise && c.dropout > 0) {
     throw std::invalid_argument(
@@ -322,7 +338,7 @@ TrainResult run_training(const TrainOptions& options) {
   // Wall time spent training (steps, evaluations, checkpoints), carried across resumes.
   const auto session_start = Clock::now();
   auto wall_seconds = [&] { return train_seconds + seconds_since(session_start); };
-  const std::vector<Example> held_out = text || !writer ? std::vector<Example>{} : held_out_set(c);
+  const DatasetSpec held_out = held_out_spec(c);
   const std::vector<std::int64_t> text_windows =
       text && writer ? logged_windows(c, text->streams) : std::vector<std::int64_t>{};
   // The per-position gradients read the first (up to) 16 logged windows.
@@ -346,7 +362,7 @@ TrainResult run_training(const TrainOptions& options) {
       j["grad_per_position"] =
           position_gradients(model, gradient_windows, c.length, logged_gradient_layers(c.layers));
     } else {
-      j["acc"] = evaluate_hops(model, held_out).to_json();
+      j["acc"] = evaluate_hops(model, held_out, eval_batch_size(c.length)).to_json();
     }
     j.update(nlohmann::json{
         {"tokens_per_s",

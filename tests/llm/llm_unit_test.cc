@@ -4,6 +4,7 @@
 // store's keys, replacement rules and refusal of foreign files.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -341,6 +342,34 @@ TEST(Probes, TemplatesAreFilesAUserCanEdit) {
   EXPECT_THROW(make_probes("bogus", SuiteOptions{}), std::invalid_argument);
   EXPECT_THROW(extract_task_input("no tokens here\nat all", Vocabulary::of(Task::kLetter)),
                std::invalid_argument);
+}
+
+// A template is read only when it is a regular file of at most 1 MiB, checked before reading:
+// a link to /dev/zero or a FIFO is refused in one line (bad usage), never read without end.
+TEST(Probes, TemplatesThatAreNotRegularFilesAreRefusedBeforeReading) {
+  const fs::path dir = scratch("device_templates");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::create_symlink("/dev/zero", dir / "letter.txt");
+  ASSERT_EQ(::mkfifo((dir / "number.txt").c_str(), 0600), 0);
+  SuiteOptions o;
+  o.lengths = {17};
+  o.hops = {1};
+  o.count = 1;
+  o.template_dir = dir.string();
+  for (const char* suite : {"letter", "number"}) {
+    try {
+      make_probes(suite, o);
+      ADD_FAILURE() << suite << ": a template that is not a regular file was read";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
+  }
+  // Larger than 1 MiB: refused by its size, before it is read.
+  fs::remove(dir / "letter.txt");
+  std::ofstream(dir / "letter.txt") << std::string((1u << 20) + 1, 'x') << "{input}";
+  EXPECT_THROW(make_probes("letter", o), std::invalid_argument);
 }
 
 TEST(Probes, BadSuiteOptionsAreRefused) {

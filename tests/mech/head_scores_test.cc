@@ -284,5 +284,19 @@ TEST(HeadScores, BlockwiseAttentionGivesTheDenseScores) {
   }
 }
 
+// The plan of `heads` counts what grows with --samples: the [samples, L] int64 ids and every
+// sample's two float64 scores per head (the omission that let 20000 samples of 65536 ids, 10.5
+// GB, be made before any plan).
+TEST(HeadScores, ScoringPlanGrowsWithTheSamples) {
+  const ModelConfig cfg = small(Family::kGpt2, PosEncoding::kRope);
+  for (AttentionPath path : {AttentionPath::kDense, AttentionPath::kBlockwise}) {
+    const double one = head_scoring_bytes(cfg, 100, 1024, path);
+    const double two = head_scoring_bytes(cfg, 200, 1024, path);
+    const double per_sample = 1024 * 8.0 + 2.0 * 8.0 * static_cast<double>(cfg.layers * cfg.heads);
+    EXPECT_NEAR(two - one, 100 * per_sample, 1e-6 * two) << to_string(path);
+  }
+  EXPECT_GT(head_scoring_bytes(cfg, 20000, 65536, AttentionPath::kBlockwise), 20000 * 65536 * 8.0);
+}
+
 }  // namespace
 }  // namespace posbias

@@ -84,4 +84,11 @@ inline constexpr double kHeadScoreTileBytes = 256e6;
 std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
                                    double tau = kHeadScoreTau, std::int64_t batch = 0);
 
+// The plan of score_heads on `samples` samples of `length` ids: the weights, a checkpointed
+// forward of one batch and a pair tile, the [samples, length] int64 ids (held whole: every
+// checkpoint reads the same ones) and every sample's two float64 scores per head until their
+// means are taken. Grows with `samples`; what `heads` requires before it makes the samples.
+double head_scoring_bytes(const ModelConfig& cfg, std::int64_t samples, std::int64_t length,
+                          AttentionPath attention);
+
 }  // namespace posbias

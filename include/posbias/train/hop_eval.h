@@ -7,6 +7,7 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -28,6 +29,19 @@ HopBatch encode_examples(const std::vector<Example>& examples, std::size_t begin
 // 50M floats (256 at the training length, 1 beyond ~7000 tokens).
 std::int64_t eval_batch_size(std::int64_t length);
 
+// The examples of `spec` handed to `visit` in order, `batch` at a time (the last batch may be
+// shorter), generated as they are needed: the peak holds one batch whatever spec.count is.
+void for_each_batch(const DatasetSpec& spec, std::int64_t batch,
+                    const std::function<void(const std::vector<Example>&)>& visit);
+
+// Every example of `spec` encoded, [count, L] ids and [count] answers, generated one at a time
+// into the tensors (no vector of examples: hop_examples_bytes is never paid for all of them).
+HopBatch encode_dataset(const DatasetSpec& spec);
+
+// Bytes of `rows` examples of `length` tokens held as Examples (a std::string per token) and
+// encoded beside them (an int64 id per token): what one batch of for_each_batch costs.
+double hop_examples_bytes(std::int64_t rows, std::int64_t length);
+
 struct HopAccuracy {
   std::map<int, std::int64_t> correct, total;  // by hops
   std::map<int, double> chance_sum;            // by hops: Σ 1/answer_candidates over the examples
@@ -47,6 +61,9 @@ struct HopAccuracy {
 // mode is restored). Examples may have different lengths; each length is batched separately.
 HopAccuracy evaluate_hops(Transformer& model, const std::vector<Example>& examples,
                           std::int64_t batch = 256);
+// The same over the examples of `spec`, generated `batch` at a time (for_each_batch): the same
+// batches and answers as evaluate_hops(model, make_dataset(spec), batch), without holding them.
+HopAccuracy evaluate_hops(Transformer& model, const DatasetSpec& spec, std::int64_t batch);
 
 // The predicted answer token id for every example (same order).
 std::vector<std::int64_t> predict_answers(Transformer& model, const std::vector<Example>& examples,

@@ -16,6 +16,9 @@
 
 namespace posbias {
 
+// Windows per forward pass of evaluate_text.
+inline constexpr std::int64_t kTextEvalBatch = 16;
+
 struct TextEvaluation {
   std::vector<double> loss_per_position;  // mean nats at positions 1..length
   double loss = 0;                        // mean nats per target token
@@ -28,7 +31,7 @@ struct TextEvaluation {
 // Runs in eval mode (no dropout) and restores the module's mode. `batch` windows at a time.
 TextEvaluation evaluate_text(Transformer& model, const std::vector<std::int64_t>& windows,
                              std::int64_t length, const std::vector<std::int32_t>& token_bytes,
-                             std::int64_t batch = 16);
+                             std::int64_t batch = kTextEvalBatch);
 
 // Mean over windows of ‖∂ℓ_w/∂h_j‖₂ at each position j, ℓ_w the window's mean next-token loss,
 // for h the token embeddings ("embed") and the input of each block in `layers`
@@ -42,6 +45,13 @@ std::map<std::string, std::vector<double>> position_gradients(
 // "bigram_bits_per_byte", "train_tokens", "heldout_tokens", "tokenizer", "vocab".
 nlohmann::json evaluate_heldout_split(const TrainConfig& config, Transformer& model,
                                       const TextRunData& data);
+
+// Peak bytes of evaluate_heldout_split on `attention` beyond what `data` already holds: the
+// weights, one batch's forward pass and its logits with their log-softmax ([16, L, V] each),
+// the held-out split as windows, and the bigram baseline's table (one entry per training
+// token at most). What `posbias eval` on a text run plans before loading the model.
+double heldout_split_bytes(const TrainConfig& config, const TextRunData& data,
+                           AttentionPath attention);
 
 // The layers whose inputs training logs: 1, H/2 and H−1 (those that exist, without repeats).
 std::vector<int> logged_gradient_layers(int layers);
