@@ -1,11 +1,12 @@
 // `posbias sweep plan|run|status|collect`: grids of runs for Slurm array jobs or this machine.
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <memory>
 
 #include "commands.h"
 #include "posbias/cluster/sweep.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
 
 namespace posbias::cli {
@@ -39,11 +40,13 @@ void register_sweep(CLI::App& app, Action* selected) {
   plan->add_option("-o,--out", a->dir, "sweep directory")->required();
   plan->callback([a, selected] {
     *selected = [a] {
-      std::ifstream in(a->grid);
-      if (!in) throw std::invalid_argument("cannot open GRID.json '" + a->grid + "'");
+      if (!std::filesystem::exists(a->grid))
+        throw std::invalid_argument("cannot open GRID.json '" + a->grid + "'");
+      // Within a limit, and a regular file only (a FIFO would block).
+      const std::string text = read_bounded_file(a->grid, std::uintmax_t{64} << 20, "64 MiB grid");
       nlohmann::json grid;
       try {
-        grid = parse_json(in, a->grid);
+        grid = parse_json(text, a->grid);
       } catch (const nlohmann::json::exception&) {
         throw std::invalid_argument("'" + a->grid + "' is not valid JSON");
       }

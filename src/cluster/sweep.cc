@@ -12,7 +12,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <initializer_list>
 #include <limits>
 #include <regex>
@@ -21,6 +20,7 @@
 #include <stdexcept>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/bounded_read.h"
 #include "posbias/core/csv.h"
 #include "posbias/core/json_number.h"
 #include "posbias/core/json_read.h"
@@ -83,11 +83,12 @@ void check_options(const std::vector<std::string>& args, const std::vector<std::
   }
 }
 
+// The sweep's own files and the runs' result files, read whole within a limit: a path that
+// is not a regular file (a FIFO would block, /dev/zero never ends) is refused in one line.
 nlohmann::json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) throw std::runtime_error("cannot read " + p.string());
+  const std::string text = read_bounded_file(p, std::uintmax_t{256} << 20, "256 MiB JSON");
   try {
-    return parse_json(in, p.string());
+    return parse_json(text, p.string());
   } catch (const nlohmann::json::exception&) {
     throw std::runtime_error(p.string() + " is not valid JSON");
   }

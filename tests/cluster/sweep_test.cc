@@ -4,6 +4,7 @@
 // resubmitted. Every run must finish exactly once, the killed one resumed, with the numbers of
 // the local run; bad grids get one line and exit 2.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <filesystem>
@@ -201,6 +202,35 @@ TEST(Sweep, PlanChecksEverySlurmFieldAndSeed) {
   int commands = 0;
   for (std::string line; std::getline(lines_of, line);) commands += line.rfind('#', 0) != 0;
   EXPECT_EQ(commands, 1) << sbatch;
+}
+
+// The grid, the sweep's own files and the runs' results are read as regular files within a
+// limit: a result path that is a FIFO (collect blocked on it for ever) or a grid that is one
+// gets one line, exit 1, at once.
+TEST(Sweep, ReadsOnlyRegularFiles) {
+  const fs::path dir = scratch("fifo");
+  fs::create_directories(dir);
+  const fs::path fifo = dir / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const nlohmann::json grid = {
+      {"command", {"tasks", "--task", "number", "--count", "2", "--out", "{run}/x.jsonl"}},
+      {"seeds", {0, 1}},
+      {"result", fifo.string()}};
+  const fs::path sweep = dir / "sweep";
+  ASSERT_EQ(run_cli("sweep plan " + write_grid(dir / "grid.json", grid).string() + " --out " +
+                    sweep.string())
+                .code,
+            0);
+  for (int i = 0; i < 2; ++i)
+    ASSERT_EQ(run_cli("sweep run " + sweep.string() + " --index " + std::to_string(i)).code, 0);
+  const CliResult r = run_cli("sweep collect " + sweep.string() + " --metric x", 20);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(fifo.string()), std::string::npos) << r.err;
+  const CliResult p = run_cli("sweep plan " + fifo.string() + " --out " + (dir / "x").string(), 20);
+  EXPECT_EQ(p.code, 1) << p.err;
+  EXPECT_EQ(lines(p.err), 1) << p.err;
+  EXPECT_FALSE(fs::exists(dir / "x"));
 }
 
 TEST(Sweep, LocalRunsFinishOnceAndCollectWithSeedIntervals) {
