@@ -1,0 +1,65 @@
+// Hop evaluation a batch at a time against the whole set at once (the reference: every example
+// held, as make_dataset returns them): the same batches, ids, answers and accuracy, whatever
+// the batch size, so streaming changes the peak memory and nothing else.
+#include "posbias/train/hop_eval.h"
+
+#include <gtest/gtest.h>
+
+#include "posbias/train/train_config.h"
+
+namespace posbias {
+namespace {
+
+TEST(HopEval, BatchesAreTheDatasetInOrder) {
+  const DatasetSpec spec{Task::kLetter, {1, 2}, 40, 23, 7, Variant::kDecoy};
+  const std::vector<Example> whole = make_dataset(spec);
+  std::vector<Example> streamed;
+  std::vector<std::size_t> sizes;
+  for_each_batch(spec, 5, [&](const std::vector<Example>& batch) {
+    sizes.push_back(batch.size());
+    streamed.insert(streamed.end(), batch.begin(), batch.end());
+  });
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{5, 5, 5, 5, 3}));
+  ASSERT_EQ(streamed.size(), whole.size());
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    EXPECT_EQ(streamed[i].tokens, whole[i].tokens) << i;
+    EXPECT_EQ(streamed[i].answer, whole[i].answer) << i;
+    EXPECT_EQ(streamed[i].chain, whole[i].chain) << i;
+  }
+  EXPECT_THROW(for_each_batch(spec, 0, [](const std::vector<Example>&) {}),
+               std::invalid_argument);
+}
+
+TEST(HopEval, EncodedDatasetEqualsEncodingTheExamples) {
+  for (Task task : {Task::kNumber, Task::kLetter}) {
+    const DatasetSpec spec{task, {1, 2, 3}, 48, 31, 3, Variant::kStandard};
+    const std::vector<Example> whole = make_dataset(spec);
+    const HopBatch reference = encode_examples(whole, 0, whole.size());
+    const HopBatch streamed = encode_dataset(spec);
+    EXPECT_TRUE(torch::equal(streamed.ids, reference.ids)) << task_name(task);
+    EXPECT_TRUE(torch::equal(streamed.answers, reference.answers)) << task_name(task);
+  }
+  // One std::string and one int64 per token.
+  EXPECT_EQ(hop_examples_bytes(10, 100), 10.0 * 100 * (sizeof(std::string) + 8));
+}
+
+TEST(HopEval, StreamedAccuracyEqualsTheWholeSet) {
+  TrainConfig c = TrainConfig::defaults(Task::kLetter);
+  c.layers = 1, c.d_model = 16, c.heads = 2, c.mlp = 32, c.rotary_dim = 8, c.dropout = 0;
+  c.finalize();
+  Transformer model(c.model_config());
+  model->init_weights(5);
+  for (Variant variant : {Variant::kStandard, Variant::kDecoy}) {
+    const DatasetSpec spec{Task::kLetter, {1, 2}, 30, 57, 11, variant};
+    const HopAccuracy whole = evaluate_hops(model, make_dataset(spec), 8);
+    const HopAccuracy streamed = evaluate_hops(model, spec, 8);
+    EXPECT_EQ(streamed.total, whole.total);
+    EXPECT_EQ(streamed.correct, whole.correct);
+    EXPECT_EQ(streamed.chance_sum, whole.chance_sum);  // summed in the same order
+    EXPECT_EQ(streamed.decoy_picks, whole.decoy_picks);
+    EXPECT_EQ(streamed.total.at(1) + streamed.total.at(2), 57);
+  }
+}
+
+}  // namespace
+}  // namespace posbias
