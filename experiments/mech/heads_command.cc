@@ -218,7 +218,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
     const auto ids = token_samples(o, cfg, &result.attention);
     Transformer model(cfg);
     model->set_attention(result.attention);
-    load_hf_weights(model, SafetensorsFile::open(o.weights));
+    load_hf_weights(model, open_model_weights(o.weights));
     result.config = o.config;
     result.weights = o.weights;
     result.tokens = o.tokens;
