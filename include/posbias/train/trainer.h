@@ -6,8 +6,10 @@
 // uninterrupted one: data are keyed by (seed, step) and dropout by (seed, step, rank), and
 // the checkpoint holds the rest. A resume that finds its newest checkpoint damaged (a byte changed
 // since it was written, train/checkpoint.h) sets it aside and falls back to the one before, saying
-// so in one line. A step whose loss or gradient norm is not finite stops the run (exit 1) before it
-// updates the weights, so the checkpoints on disk stay the last good ones.
+// so in one line. A resume whose train.json no intact checkpoint matches, or whose metrics.jsonl
+// is damaged up to the resumed step, is refused before any file changes. A step whose loss or
+// gradient norm is not finite stops the run (exit 1) before it updates the weights, so the
+// checkpoints on disk stay the last good ones.
 //
 // Hop runs log held-out accuracy per hop. Text runs log, on fixed held-out windows, the loss
 // per position and bits per byte, and the per-position gradient norms of that loss at the
