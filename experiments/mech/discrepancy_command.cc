@@ -45,7 +45,7 @@ SweepResult sweep_construction(const ConstructionSweep& s) {
     require_memory(construction_bytes(s.count, n),
                    "the " + std::string(construction_name(c)) + " construction on " +
                        std::to_string(s.count) + " inputs of length " + std::to_string(n),
-                   "use a smaller --count or shorter --lengths");
+                   "use a smaller --count or shorter --lengths", s.memory_budget_gb);
   }
   const bool auto_theta = std::isnan(s.theta);
   SweepResult out;
@@ -194,6 +194,7 @@ nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
     if (!o.lengths.empty()) s.lengths = checked_lengths(o.lengths, 65536);
     if (o.count != 0) s.count = o.count;
     s.seed = o.seed;
+    s.memory_budget_gb = o.memory_budget_gb;
     const SweepResult r = sweep_construction(s);
     result = to_json(r);
     if (!o.plot.empty()) figure = construction_figure({r});

@@ -22,6 +22,7 @@ struct ConstructionSweep {
   std::vector<int> lengths{9, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
   std::int64_t count = 64;  // task examples per length (1 hop)
   std::uint64_t seed = 0;
+  double memory_budget_gb = 0;  // --memory-budget (0: what the machine has available)
 };
 
 struct SweepPoint {

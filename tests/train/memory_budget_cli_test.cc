@@ -166,6 +166,16 @@ TEST(MemoryBudget, DiscrepancyHoldsOneBatchOfExamples) {
                                    "the memory budget is 1.0 MB (--memory-budget)");
 }
 
+TEST(MemoryBudget, ConstructionsHonourTheBudget) {
+  expect_refused_before_allocating(
+      "discrepancy --function index --lengths 64 --count 8 --memory-budget 0.001",
+      "the index construction on 8 inputs of length 64 needs about");
+  // Negative control: a budget that fits.
+  const Measured ok =
+      measure("discrepancy --function index --lengths 64 --count 8 --memory-budget 1");
+  EXPECT_EQ(ok.code, 0) << ok.err;
+}
+
 TEST(MemoryBudget, TextEvalHonoursTheBudget) {
   const fs::path corpus = write_brown_excerpt(
       "posbias_memory_budget_corpus_" + std::to_string(::getpid()), 12, 20);
