@@ -126,6 +126,7 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
   // A corrupt checkpoint: one line naming it, exit 1.
   const fs::path broken = scratch("broken");
   fs::create_directories(broken / "checkpoints");
+  fs::copy_file(run / "train.json", broken / "train.json");
   fs::copy_file(run / "checkpoints" / "step_00000150.safetensors",
                 broken / "checkpoints" / "step_00000150.safetensors");
   fs::resize_file(broken / "checkpoints" / "step_00000150.safetensors", 100);
