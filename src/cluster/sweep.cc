@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -467,8 +468,15 @@ int run_sweep_entry(const fs::path& dir, int index) {
   const SweepRun& run = plan.runs[static_cast<std::size_t>(index)];
   ensure_directory(run.dir);
   // One attempt at a time: a resubmitted task waits for nothing and says so.
-  const int lock = ::open((run.dir / "lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-  if (lock < 0 || ::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+  // O_NOFOLLOW: a lock that is a symbolic link is never followed, so no file outside the run's
+  // directory is created or opened through it.
+  const fs::path lock_path = run.dir / "lock";
+  const int lock = ::open(lock_path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (lock < 0) {
+    throw std::runtime_error(fmt::format("cannot open the lock file '{}': {}; remove it and rerun",
+                                         lock_path.string(), std::strerror(errno)));
+  }
+  if (::flock(lock, LOCK_EX | LOCK_NB) != 0) {
     std::fprintf(stderr, "posbias sweep: run %d is running in another process\n", index);
     return 1;
   }

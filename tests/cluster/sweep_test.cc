@@ -233,6 +233,34 @@ TEST(Sweep, ReadsOnlyRegularFiles) {
   EXPECT_FALSE(fs::exists(dir / "x"));
 }
 
+// A run's lock file that is a symbolic link is not followed: nothing is created through it.
+TEST(Sweep, ALockThatIsALinkIsNotFollowed) {
+  const fs::path dir = scratch("lock_link");
+  fs::create_directories(dir);
+  const nlohmann::json grid = {
+      {"command", {"tasks", "--task", "number", "--count", "2", "--out", "{run}/x.jsonl"}},
+      {"seeds", {0}},
+      {"result", "{run}/x.jsonl"}};
+  const fs::path sweep = dir / "sweep";
+  ASSERT_EQ(run_cli("sweep plan " + write_grid(dir / "grid.json", grid).string() + " --out " +
+                    sweep.string())
+                .code,
+            0);
+  const nlohmann::json manifest = nlohmann::json::parse(slurp(sweep / "manifest.json"));
+  const fs::path run_dir = manifest["runs"][0]["dir"].get<std::string>();
+  fs::create_directories(run_dir);
+  const fs::path outside = dir / "outside";
+  fs::create_symlink(outside, run_dir / "lock");
+  const CliResult r = run_cli("sweep run " + sweep.string() + " --index 0", 20);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("lock"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(outside));
+  // Control: with the link gone the run goes through.
+  fs::remove(run_dir / "lock");
+  EXPECT_EQ(run_cli("sweep run " + sweep.string() + " --index 0", 20).code, 0);
+}
+
 TEST(Sweep, LocalRunsFinishOnceAndCollectWithSeedIntervals) {
   const fs::path dir = scratch("local");
   const fs::path grid = write_grid(dir / "grid.json", tiny_grid());
