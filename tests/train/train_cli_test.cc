@@ -266,9 +266,9 @@ TEST(TrainCli, BadInputGetsOneLine) {
   expect_usage_error("tasks --task letter --count -1", "--count");
   expect_usage_error("tasks --task number --hops 3 --length 10", "too short");
   expect_usage_error("tasks --task letters", "unknown task");
-  expect_error("tasks check /nonexistent.jsonl", "cannot open", 1);
-  // A line never ends: refused at 64 MiB, not read to the end of memory.
-  expect_error("tasks check /dev/zero", "/dev/zero line 1 is longer than 67.1 MB", 1);
+  expect_error("tasks check /nonexistent.jsonl", "no such file", 1);
+  // A device is refused before a byte is read, not read to the end of memory.
+  expect_error("tasks check /dev/zero", "'/dev/zero': not a regular file", 1);
   expect_usage_error("train --task number --pos learned --out " + run.string(),
                      "learned positions end at the training length");
   expect_usage_error("train --task number --arch gpt2 --out " + run.string(), "gptj-hop");
