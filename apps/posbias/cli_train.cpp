@@ -188,8 +188,7 @@ void register_eval(CLI::App& app, Action* selected) {
     *selected = [o, parsed] {
       parsed->parse();
       if (is_text_run(o->run)) {  // bits per byte and loss per position instead
-        run_text_eval(
-            {o->run, o->checkpoint, o->json, o->plot, o->attention, o->memory_budget_gb});
+        run_text_eval({o->run, o->checkpoint, o->json, o->plot, o->attention, o->memory_budget_gb});
         return;
       }
       run_eval(*o);

@@ -38,9 +38,9 @@ class ResultStore {
   // std::invalid_argument when the path is not a regular file (a device, FIFO, directory or
   // dangling symlink; a symlink is followed), the file is not an SQLite database, is another
   // application's (another application id, or tables besides `results`), is read-only, or
-  // holds a `results` table of another shape; std::runtime_error when it fails SQLite's integrity check or
-  // cannot be opened or written. All of it before any request is sent, and every check before
-  // the first write: a refused file is left byte for byte as it was.
+  // holds a `results` table of another shape; std::runtime_error when it fails SQLite's integrity
+  // check or cannot be opened or written. All of it before any request is sent, and every check
+  // before the first write: a refused file is left byte for byte as it was.
   explicit ResultStore(const std::string& path);
   ~ResultStore();
   ResultStore(const ResultStore&) = delete;

@@ -28,7 +28,7 @@
 namespace posbias {
 
 constexpr int kMaxHops = 4;
-constexpr int kMaxLength = 1'000'000;            // tokens in one example, query included
+constexpr int kMaxLength = 1'000'000;             // tokens in one example, query included
 constexpr int kTrainLength = 17;                  // 8 letters, 8 integers, the query
 constexpr int kSeenJumpLimit = kTrainLength - 1;  // largest jump seen at the training length
 

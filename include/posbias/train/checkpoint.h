@@ -71,8 +71,8 @@ struct ResumePoint {
 // `expected` (train.json edited, or all foreign), the run cannot be told apart from another
 // one: throws std::runtime_error naming train.json and the first differing field, and nothing
 // is set aside.
-ResumePoint find_resume_point(const std::filesystem::path& run_dir, FlatParams& flat,
-                              AdamW& adam, const TrainConfig& expected);
+ResumePoint find_resume_point(const std::filesystem::path& run_dir, FlatParams& flat, AdamW& adam,
+                              const TrainConfig& expected);
 // Renames each of `point.damaged` NAME.damaged (kept for inspection, no longer listed), one
 // line on stderr each naming it and the reason, and one more line when no checkpoint was left
 // and the run starts again from step 0.
