@@ -5,6 +5,11 @@ configuration's `posbias seeds` summary (ablation/TASK-CONFIG-seeds.json) once i
 else each run's summary and eval (ablation/TASK-CONFIG-seedS-{summary,eval}.json), a row per
 seed. All of them are written by scripts/hops-docs-data.sh and scripts/ablation-docs-data.sh.
 
+Every number the table prints is also written, unrounded, to ablation/table.json (one entry
+per row), and the table is preceded by the marker line that names that file, so the docs
+check can find each printed cell in it. Letter rows carry the decoy control's decoy rate at
+850 tokens (how often the decoy chain's target is picked): the mean over seeds and each seed.
+
 Usage (from the repository root): scripts/ablation-table.py
 """
 import glob
@@ -12,6 +17,7 @@ import json
 import os
 
 DATA = "docs/data/hops"
+TABLE_JSON = f"{DATA}/ablation/table.json"
 LENGTHS = ["17", "64", "256", "850"]
 BOTH = ("letter", "number")
 CONFIGS = [  # (name, label, the tasks it is run for)
@@ -34,8 +40,26 @@ def interval(s, decimals=3):
     return f'{s["mean"]:.{decimals}f} [{s["low"]:.{decimals}f}, {s["high"]:.{decimals}f}]'
 
 
+def percent(rate):
+    """A decoy rate (a fraction) as a percentage. Three decimals: a rate is a count over 800
+    examples (200 per hop), a multiple of 0.125%, so each seed's value prints exactly."""
+    return f"{100 * rate:.3f}%"
+
+
+def decoy_cell(control, seed_values=None):
+    """The decoy rate at 850 tokens: the mean over seeds and each seed's value."""
+    if control is None or "decoy_rate" not in control:
+        return "–", None
+    rate = control["decoy_rate"]["850"]
+    if isinstance(rate, dict):  # a `posbias seeds` statistic
+        seeds = ", ".join(percent(v) for v in rate["values"])
+        return f"{percent(rate['mean'])} ({seeds})", {"mean": rate["mean"],
+                                                       "values": rate["values"]}
+    return percent(rate), {"value": rate}
+
+
 def summary_row(label, path):
-    """One row from a `posbias seeds` summary with --summary and --eval."""
+    """One row (markdown, JSON entry) from a `posbias seeds` summary with --summary and --eval."""
     d = json.load(open(path))
     e = d["eval"]["accuracy"]
     crossing = interval(d["training"]["crossing_0.9"]["all"], 0)
@@ -43,12 +67,18 @@ def summary_row(label, path):
         crossing = f'never (final {interval(d["training"]["final_accuracy"]["all"])})'
     cells = [interval(e[length]["all"]) for length in LENGTHS]
     cells[-1] = f"**{cells[-1]}**"
-    return f"| {label} | {d['seeds']} | {crossing} | " + " | ".join(cells) + \
-        f" | {e['850']['all']['chance']:.3f} |"
+    decoy, decoy_json = decoy_cell(d["eval"].get("control"))
+    entry = {"label": label, "source": os.path.relpath(path, "docs"), "seeds": d["seeds"],
+             "crossing_0.9": d["training"]["crossing_0.9"]["all"],
+             "final_accuracy": d["training"]["final_accuracy"]["all"],
+             "accuracy": {length: e[length]["all"] for length in LENGTHS},
+             "chance_850": e["850"]["all"]["chance"], "decoy_rate_850": decoy_json}
+    return (f"| {label} | {d['seeds']} | {crossing} | " + " | ".join(cells) +
+            f" | {e['850']['all']['chance']:.3f} | {decoy} |", entry)
 
 
 def run_row(label, eval_path):
-    """One row from one run's eval and summary."""
+    """One row (markdown, JSON entry) from one run's eval and summary."""
     ev = json.load(open(eval_path))
     sm = json.load(open(eval_path.replace("-eval.json", "-summary.json")))
     seed = eval_path.rsplit("-seed", 1)[1].split("-")[0]
@@ -57,27 +87,50 @@ def run_row(label, eval_path):
         crossing = f"never (final {sm['metrics']['final']['all']:.3f})"
     cells = [f"{ev['accuracy'][length]['all']:.3f}" for length in LENGTHS]
     cells[-1] = f"**{cells[-1]}**"
-    return f"| {label} | seed {seed} | {crossing} | " + " | ".join(cells) + \
-        f" | {ev['chance']['850']['all']:.3f} |"
+    decoy, decoy_json = decoy_cell(ev.get("controls", {}).get("decoy"))
+    entry = {"label": label, "source": os.path.relpath(eval_path, "docs"), "seed": int(seed),
+             "crossing_0.9": sm["metrics"]["crossing_0.9"]["all"],
+             "final_accuracy": sm["metrics"]["final"]["all"],
+             "accuracy": {length: ev["accuracy"][length]["all"] for length in LENGTHS},
+             "chance_850": ev["chance"]["850"]["all"], "decoy_rate_850": decoy_json}
+    return (f"| {label} | seed {seed} | {crossing} | " + " | ".join(cells) +
+            f" | {ev['chance']['850']['all']:.3f} | {decoy} |", entry)
 
 
-def main():
+def rows():
+    """Every row of the table as (markdown, JSON entry)."""
     for task in ["letter", "number"]:
         name = task.capitalize()
-        print(summary_row(f"{name}, default (rotary 16, θ = 1e4)",
-                          f"{DATA}/seeds/{task}-seeds.json"))
+        yield summary_row(f"{name}, default (rotary 16, θ = 1e4)",
+                          f"{DATA}/seeds/{task}-seeds.json")
         for config, label, tasks in CONFIGS:
             if task not in tasks:
                 continue
             seeds = f"{DATA}/ablation/{task}-{config}-seeds.json"
             runs = sorted(glob.glob(f"{DATA}/ablation/{task}-{config}-seed[0-9]*-eval.json"))
             if os.path.exists(seeds):
-                print(summary_row(f"{name}, {label}", seeds))
+                yield summary_row(f"{name}, {label}", seeds)
             elif runs:
                 for path in runs:
-                    print(run_row(f"{name}, {label}", path))
+                    yield run_row(f"{name}, {label}", path)
             else:
-                print(f"| {name}, {label} | 0 | not run yet | | | | | |")
+                yield (f"| {name}, {label} | 0 | not run yet | | | | | | |",
+                       {"label": f"{name}, {label}", "seeds": 0})
+
+
+def main():
+    table = list(rows())
+    with open(TABLE_JSON, "w") as f:
+        json.dump({"lengths": [int(n) for n in LENGTHS], "decoy_length": 850,
+                   "interval": "95% Student-t over seeds",
+                   "rows": [entry for _, entry in table]}, f, indent=1)
+        f.write("\n")
+    print(f"<!-- measured: {os.path.relpath(TABLE_JSON, 'docs')} -->")
+    print("| configuration | seeds | all hops ≥ 0.9 at step | accuracy at 17 | at 64 | at 256 "
+          "| at 850 | chance at 850 | decoy picked at 850: mean (seed 0, 1, 2) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for line, _ in table:
+        print(line)
 
 
 if __name__ == "__main__":
