@@ -15,10 +15,12 @@ using nlohmann::json;
 
 struct Tally {
   std::int64_t n = 0, strict = 0, lenient = 0;
-  void add(const ResultRow& r) {
+  double chance_sum = 0;
+  void add(const ResultRow& r, double chance) {
     ++n;
     strict += r.strict;
     lenient += r.lenient;
+    chance_sum += chance;
   }
 };
 
@@ -34,6 +36,7 @@ AccuracyRow row_of(const Tally& t, int length) {
   r.lenient = rate(t.lenient, t.n);
   r.strict_ci = wilson_interval(t.strict, t.n);
   r.lenient_ci = wilson_interval(t.lenient, t.n);
+  r.chance = t.n ? t.chance_sum / static_cast<double>(t.n) : 0.0;
   return r;
 }
 
@@ -42,7 +45,8 @@ json row_json(const AccuracyRow& r) {
               {"strict", r.strict},
               {"strict_ci", {r.strict_ci.low, r.strict_ci.high}},
               {"lenient", r.lenient},
-              {"lenient_ci", {r.lenient_ci.low, r.lenient_ci.high}}};
+              {"lenient_ci", {r.lenient_ci.low, r.lenient_ci.high}},
+              {"chance", r.chance}};
 }
 
 std::string hops_text(const AccuracyRow& r) { return r.hops ? std::to_string(r.hops) : "all"; }
@@ -78,9 +82,9 @@ SuiteSummary summarize_suite(const std::string& suite, const std::string& model,
     }
     ++out.answered;
     const Probe& p = probes[i];
-    if (p.hops > 0) by_hop[p.length][p.hops].add(it->second);
-    by_hop[p.length][0].add(it->second);
-    by_depth[p.length][static_cast<int>(std::lround(p.depth * 10)) * 10].add(it->second);
+    if (p.hops > 0) by_hop[p.length][p.hops].add(it->second, p.chance);
+    by_hop[p.length][0].add(it->second, p.chance);
+    by_depth[p.length][static_cast<int>(std::lround(p.depth * 10)) * 10].add(it->second, p.chance);
   }
   for (const auto& [len, hops] : by_hop) {
     for (const auto& [h, t] : hops) {  // all hops (0) first, then each count
@@ -180,6 +184,7 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
       panel(suite + " suite, " + summary.model + ": accuracy against length",
             suite == "needle" ? "key-value pairs (log scale)" : "input length (tokens, log scale)");
   len.log_x = true;
+  len.key = "outside right";  // curves at 1 and near chance leave no empty corner
   std::map<std::string, Series> curves;
   for (const AccuracyRow& r : summary.by_length) {
     const std::string key = hops_text(r);
@@ -190,6 +195,16 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
     add_point(s, r.length, r, key == "all");
   }
   for (auto& [key, s] : curves) len.series.push_back(std::move(s));
+  Series chance;  // all hops: a uniform guess among the prompt's candidate answers
+  chance.title = "chance (a uniform guess among the input's candidates)";
+  chance.style = "lines dt 2";
+  chance.line_width = 1;
+  for (const AccuracyRow& r : summary.by_length) {
+    if (r.hops != 0) continue;
+    chance.x.push_back(r.length);
+    chance.y.push_back(r.chance);
+  }
+  if (!chance.x.empty()) len.series.push_back(std::move(chance));
   len.ylabel +=
       " (band: 95% Wilson interval" + std::string(curves.size() > 1 ? ", all hops)" : ")");
   render(std::move(len), "length");

@@ -76,6 +76,7 @@ std::vector<Probe> hop_probes(const std::string& suite, const SuiteOptions& o,
       p.depth = static_cast<double>(ex.chain.back()) / (len - 1);
       p.prompt = render(tpl, join_tokens(ex.tokens), "");
       p.answer = ex.answer;
+      p.chance = 1.0 / answer_candidates(ex);
       out.push_back(std::move(p));
     });
   }
@@ -107,6 +108,7 @@ std::vector<Probe> needle_probes(const SuiteOptions& o, const std::string& tpl) 
         p.depth = n > 1 ? static_cast<double>(at) / (n - 1) : 0.0;
         p.prompt = render(tpl, json, key);
         p.answer = value;
+        p.chance = 1.0 / n;
         out.push_back(std::move(p));
       }
     }

@@ -221,9 +221,8 @@ TEST(Retry, BackoffDoublesWithJitterUpToTheCap) {
 
 TEST(Http, ControlCharactersInAHeaderValueAreRefused) {
   EXPECT_NO_THROW(check_header_value("the key", "sk-proj-AZaz09_-.~+/="));
-  const std::vector<std::string> bad_values{"sk\r\nX-Injected: 1", "sk\n",   "sk\r",
-                                           std::string("s\0k", 3), "s\x01k", "s\x7fk",
-                                           "s\tk"};
+  const std::vector<std::string> bad_values{
+      "sk\r\nX-Injected: 1", "sk\n", "sk\r", std::string("s\0k", 3), "s\x01k", "s\x7fk", "s\tk"};
   for (const std::string& bad : bad_values) {
     try {
       check_header_value("the key", bad);
@@ -275,6 +274,52 @@ TEST(Probes, HopSuitesAreEvalsExamplesInTheTemplate) {
       }
     }
     EXPECT_EQ(ids.size(), probes.size());
+  }
+}
+
+// Chance is counted here from the prompt's own tokens (the distinct answer-shaped ones: Number's
+// letters, Letter's "l:digit" targets), not from the generator's answer_candidates.
+TEST(Summary, ChanceIsTheMeanOfEachPromptsUniformGuess) {
+  SuiteOptions o;
+  o.lengths = {17, 40};
+  o.hops = {1, 3};
+  o.count = 3;
+  o.seed = 5;
+  for (const std::string suite : {"number", "letter"}) {
+    const std::vector<Probe> probes = make_probes(suite, o);
+    std::vector<std::string> hashes;
+    std::map<std::string, ResultRow> rows;
+    std::map<int, double> sum;  // by length
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+      std::set<std::string> candidates;
+      for (const std::string& t :
+           extract_task_input(probes[i].prompt, Vocabulary::of(parse_task(suite)))) {
+        const bool letter = !t.empty() && !std::isdigit(static_cast<unsigned char>(t[0]));
+        const bool target = t.size() == 3 && t[1] == ':' && std::isdigit(t[2]);
+        if (suite == "number" ? letter : target) candidates.insert(t);
+      }
+      ASSERT_FALSE(candidates.empty());
+      const double expected = 1.0 / static_cast<double>(candidates.size());
+      EXPECT_DOUBLE_EQ(probes[i].chance, expected) << probes[i].id;
+      if (suite == "number") {
+        EXPECT_DOUBLE_EQ(probes[i].chance, 0.125) << probes[i].id;
+      }
+      sum[probes[i].length] += expected;
+      hashes.push_back("h" + std::to_string(i));
+      ResultRow row;
+      row.ok = true;
+      rows[hashes.back()] = row;
+    }
+    const SuiteSummary s = summarize_suite(suite, "m", probes, hashes, rows);
+    int checked = 0;
+    for (const AccuracyRow& r : s.by_length) {
+      if (r.hops != 0) continue;
+      EXPECT_NEAR(r.chance, sum[r.length] / static_cast<double>(r.n), 1e-15) << r.length;
+      ++checked;
+    }
+    EXPECT_EQ(checked, 2);
+    const nlohmann::json j = to_json(s);
+    EXPECT_DOUBLE_EQ(j["by_length"][0]["chance"].get<double>(), s.by_length[0].chance);
   }
 }
 

@@ -22,6 +22,7 @@ struct AccuracyRow {
   std::int64_t n = 0;
   double strict = 0, lenient = 0;
   Interval strict_ci, lenient_ci;
+  double chance = 0;  // the mean of the prompts' chance levels (Probe::chance)
 };
 
 // The probes of one suite scored against the stored rows, for one model. Accuracy counts
@@ -46,7 +47,7 @@ SuiteSummary summarize_suite(const std::string& suite, const std::string& model,
 //  "strict": {"<length>": {"<hops>": acc, "all": acc}},  (the shape of `posbias eval`)
 //  "lenient": {...},
 //  "by_length": [{"length", "hops" ("all" or h), "n", "strict", "strict_ci": [lo, hi],
-//                 "lenient", "lenient_ci"}],
+//                 "lenient", "lenient_ci", "chance"}],
 //  "by_depth":  [{"length", "depth" (percent, to the nearest 10), "n", ...}]}
 nlohmann::json to_json(const SuiteSummary& summary);
 
@@ -54,9 +55,9 @@ nlohmann::json to_json(const SuiteSummary& summary);
 std::string summary_csv(const std::vector<SuiteSummary>& summaries);
 
 // STEM_<suite>_length (accuracy against length, one curve per hop; the all-hops curve with its
-// 95% Wilson band) and STEM_<suite>_depth (accuracy against depth, one curve per length: the
-// U-curve; bands when at most two curves). Both plot the `score` accuracy ("strict" or
-// "lenient"). Returns the stems written.
+// 95% Wilson band; chance, all hops, dashed) and STEM_<suite>_depth (accuracy against depth, one
+// curve per length: the U-curve; bands when at most two curves). Both plot the `score` accuracy
+// ("strict" or "lenient"). Returns the stems written.
 std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::string& stem,
                                       const std::string& score);
 

@@ -24,6 +24,9 @@ struct Probe {
   double depth = 0;   // the answer's relative position in the context, 0..1
   std::string prompt;
   std::string answer;
+  // The accuracy of a uniform guess among the prompt's candidate answers: 1/answer_candidates
+  // for the hop suites (Number: 1/8), 1/pairs for needle (any value of the object).
+  double chance = 0;
 };
 
 struct SuiteOptions {
