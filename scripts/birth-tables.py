@@ -159,7 +159,7 @@ def main():
             "nearest_own_family_over_own": "smallest error against another depth of the same family / own error",
         },
     }
-    shipped_median = {r["file"]: r["nofit"]["median_abs_log10_error"] for r in tables["shipped"]}
+    shipped_median = {r["file"][:-len(".json")]: r["nofit"]["median_abs_log10_error"] for r in tables["shipped"]}
     # A median |log10 error| e is a per-position factor 10^e; as a percentage: 10^e − 1.
     tables["shipped_median_percent"] = {f: 100 * (math.pow(10, e) - 1) for f, e in shipped_median.items()}
     with open(OUT, "w", encoding="utf-8") as f:
