@@ -5,13 +5,16 @@
 # response or socket error, or when the server's resident memory grows by more than 8 MiB
 # between the end of the warm-up and the end of the measured run.
 #
-#   bench/serve_load.sh POSBIAS_BIN [RUN_DIR] [DURATION_SECONDS] [CONNECTIONS]
-# Without RUN_DIR a tiny Letter run is trained first (about 10 s).
+#   bench/serve_load.sh POSBIAS_BIN [RUN_DIR] [DURATION_SECONDS] [CONNECTIONS] [JSON_OUT]
+# Without RUN_DIR (or with "") a tiny Letter run is trained first (about 10 s). With JSON_OUT
+# the measured row is also written there (requests/s, latency percentiles in ms, RSS in MiB,
+# the run's layers and d_model, the error counts, the machine's cores and the date).
 set -euo pipefail
 bin=$1
 run=${2:-}
 duration=${3:-10}
 connections=${4:-8}
+json_out=${5:-}
 command -v wrk >/dev/null || { echo "wrk is not installed (run scripts/install-deps.sh)"; exit 1; }
 dir=$(mktemp -d)
 server=
@@ -57,6 +60,30 @@ p50=$(awk '$1 == "50%" {print $2}' "$dir/run.txt")
 p90=$(awk '$1 == "90%" {print $2}' "$dir/run.txt")
 p99=$(awk '$1 == "99%" {print $2}' "$dir/run.txt")
 growth=$((rss_end - rss_warm))
+if [[ -n $json_out ]]; then
+  python3 - "$dir/run.txt" "$run/train.json" "$json_out" "$connections" "$duration" \
+    "$rss_warm" "$rss_end" "$2" <<'PY'
+import datetime, json, os, re, sys
+run_txt, train_json, out, connections, duration, rss_warm, rss_end, given = sys.argv[1:9]
+text = open(run_txt).read()
+def ms(v):  # wrk prints 850.00us, 44.12ms, 1.02s
+    n, unit = re.fullmatch(r"([0-9.]+)(us|ms|s|m)", v).groups()
+    return float(n) * {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 6e4}[unit]
+latency = {p: ms(re.search(rf"^\s*{p}%\s+(\S+)", text, re.M).group(1)) for p in ("50", "90", "99")}
+config = json.load(open(train_json)).get("config", {})
+row = {"command": "bench/serve_load.sh", "run": "a tiny Letter run trained by the script"
+       if not given else os.path.basename(os.path.normpath(given)),
+       "layers": config.get("layers"), "d_model": config.get("d_model"),
+       "connections": int(connections), "duration_seconds": int(duration),
+       "requests_per_second": float(re.search(r"Requests/sec:\s+([0-9.]+)", text).group(1)),
+       "p50_ms": latency["50"], "p90_ms": latency["90"], "p99_ms": latency["99"],
+       "rss_after_warmup_mib": int(rss_warm) / 1024, "rss_after_run_mib": int(rss_end) / 1024,
+       "non_2xx": "Non-2xx" in text, "socket_errors": "Socket errors" in text,
+       "cores": os.cpu_count(), "date": datetime.datetime.utcnow().isoformat(timespec="seconds") + "Z"}
+json.dump(row, open(out, "w"), indent=1)
+open(out, "a").write("\n")
+PY
+fi
 echo "serve load: $connections connections, ${duration}s: $rps requests/s, p50 $p50, p90 $p90, p99 $p99;" \
   "RSS $((rss_warm / 1024)) MiB after warm-up, $((rss_end / 1024)) MiB after the run (growth ${growth} KiB)"
 status=0
