@@ -12,11 +12,13 @@ they are computed. It reads the files scripts/birth-docs-data.sh writes:
   birth/attn_scale/{compare_,}{gpt2,qwen2}*.json          the init-scale runs
   birth/depth/compare_{gpt2,qwen2,gpt2_unscaled,all}.json the depth tests
 
-Usage (from the repository root): python3 scripts/birth-tables.py
+Usage (from the repository root): python3 scripts/birth-tables.py [--check]
+  --check: write nothing; exit 1 when tables.json differs from what the run files give now.
 """
 import glob
 import json
 import math
+import sys
 
 DATA = "docs/data/birth"
 OUT = f"{DATA}/tables.json"
@@ -162,11 +164,20 @@ def main():
     shipped_median = {r["file"][:-len(".json")]: r["nofit"]["median_abs_log10_error"] for r in tables["shipped"]}
     # A median |log10 error| e is a per-position factor 10^e; as a percentage: 10^e − 1.
     tables["shipped_median_percent"] = {f: 100 * (math.pow(10, e) - 1) for f, e in shipped_median.items()}
+    text = json.dumps(tables, indent=1) + "\n"
+    if "--check" in sys.argv[1:]:
+        with open(OUT, encoding="utf-8") as f:
+            if f.read() != text:
+                print(f"{OUT} is not what its run files give now: run python3 scripts/birth-tables.py "
+                      "and check docs/birth.md (python3 scripts/check-doc-numbers.py docs/birth.md)")
+                return 1
+        print(f"{OUT} matches its run files")
+        return 0
     with open(OUT, "w", encoding="utf-8") as f:
-        json.dump(tables, f, indent=1)
-        f.write("\n")
+        f.write(text)
     print(f"wrote {OUT}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
