@@ -137,6 +137,12 @@ def check_sizes_and_usage():
             if (rc, got_w, got_f) != (code, warnings, failures):
                 errors.append(f"{name}: exit {rc}, {got_w} warnings, {got_f} failures; "
                               f"expected {code}, {warnings}, {failures}: {lines}")
+        with open(os.path.join(tmp, "loose.md"), "w") as f:
+            f.write("A rate of 0.42 and a marked [0.143](data/mid.json#profile.1), 3 seeds.\n")
+        rc, lines, _ = _run(tmp, "--unmarked", "loose.md")
+        listed = [line for line in lines if ": unmarked: " in line]
+        if rc != 0 or listed != ["loose.md:1: unmarked: 0.42"]:
+            errors.append(f"--unmarked lists {listed} (exit {rc}), expected only 'loose.md:1: unmarked: 0.42'")
         rc, _, err = _run(tmp, "no-such-page.md")
         if rc != 2 or "no-such-page.md" not in err:
             errors.append(f"a missing page: exit {rc}, expected 2 and a line naming it ({err.strip()})")
@@ -148,7 +154,7 @@ def main():
     errors = check_cases(fixtures) + check_forms(_load_checker()) + check_sizes_and_usage()
     for e in errors:
         print(f"FAIL {e}")
-    total = len(CASES) + len(FORMS) + len(PARSES) + 4
+    total = len(CASES) + len(FORMS) + len(PARSES) + 5
     print(f"check-doc-numbers-test: {total} cases, {len(errors)} failed")
     return 1 if errors else 0
 

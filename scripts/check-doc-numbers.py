@@ -435,6 +435,30 @@ class Checker:
         self.failures[first:] = sorted(self.failures[first:], key=line_of)
 
 
+def unmarked(page):
+    """Numbers in `page` printed with decimals, %, × or an exponent that no mark covers (a
+    prompt for review, not a failure: many such numbers are settings or arithmetic)."""
+    with open(page, encoding="utf-8") as f:
+        text = _blank_code(f.read())
+    for start, end, label, target in _links(text):
+        if _is_data_target(target):
+            text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+    lines, out, in_marked = text.split("\n"), [], False
+    for i, line in enumerate(lines):
+        if re.fullmatch(r"\s*<!--\s*measured:.*-->\s*", line):
+            in_marked = True
+            continue
+        if not line.lstrip().startswith("|"):
+            in_marked = False
+        elif in_marked:
+            continue
+        shown = [p.text.strip() for p in parse_numbers(line)
+                 if p.kind != "dec" or p.decimals > 0 or p.percent or "×" in line[line.find(p.text):][:len(p.text) + 2]]
+        if shown:
+            out.append(f"{page}:{i + 1}: unmarked: {', '.join(shown)}")
+    return out
+
+
 def _pages(paths):
     pages = []
     for p in paths:
@@ -451,6 +475,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("paths", nargs="*", default=["docs"], help=".md files or folders of them (default: docs)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every checked number and its match")
+    parser.add_argument("--unmarked", action="store_true",
+                        help="also list numbers with decimals, %% or an exponent that no mark covers (not failures)")
     args = parser.parse_args(argv)
     try:
         pages = _pages(args.paths)
@@ -460,6 +486,8 @@ def main(argv=None):
     checker = Checker(verbose=args.verbose)
     for page in pages:
         checker.check_page(page)
+        if args.unmarked:
+            print("\n".join(unmarked(page)) or f"{page}: no unmarked numbers with decimals")
     for line in checker.warnings + checker.failures:
         print(line)
     print(f"check-doc-numbers: {checker.checked} marked numbers checked in {checker.pages} page(s): "
