@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "experiments/birth/seed_journal.h"
+#include "experiments/seeds/shares_json.h"
 #include "experiments/theory/fit_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_read.h"
@@ -673,6 +674,7 @@ nlohmann::json to_json(const BirthResult& r) {
   }
   j["profile"] = r.profile;
   j["profile_seeds"] = r.profile_seeds;
+  add_shares_json(j, shares_over_seeds(r.profile_seeds));  // the U by its parts
   j["attention_entropy_ratio"] =
       std::isfinite(r.entropy_ratio) ? nlohmann::json(r.entropy_ratio) : nlohmann::json();
   j["seconds"] = r.seconds;
@@ -762,6 +764,8 @@ void run_birth(const BirthOptions& o) {
                    ? fmt::format("{:.3f}", r.rollout->score.at_mean.median_abs_log10_error).c_str()
                    : "skipped",
                r.fit.alpha, r.fit.log_r2, to_string(r.fit_spec.paths), r.seconds, r.peak_rss_mb);
+  std::fprintf(stderr, "birth: U test %s\n",
+               u_test_text(shares_over_seeds(r.profile_seeds).u).c_str());
   if (group) group->barrier();  // rank 0's rendezvous stays up until every rank is done
 }
 

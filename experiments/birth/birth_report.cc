@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/birth/birth.h"
+#include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/theory/fit.h"
 
@@ -43,6 +44,12 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
       "The Qwen2-style model is measured with RoPE and with no positional encoding: the profile is "
       "the same, as the theory predicts (attention is uniform at init, so rotations of q and k do "
       "not matter)."};
+  sec.paragraphs.push_back(
+      "The U by its parts: each profile's share of the influence in four regions that do not "
+      "overlap (primacy: positions 1..8; middle: the middle fifth of 1..L-1; recency: the 8 "
+      "positions before the query; the query), and the U test: the verdict is U only when the "
+      "middle's per-position share is below both end windows', with the 95% Student-t interval "
+      "over seeds of each log10 difference below 0.");
   sec.paragraphs.push_back("This report ran the " + preset.name + " preset (" + preset.describe() +
                            "); `posbias reproduce --full` runs the full one (" +
                            BirthPreset::full().describe() + "), the runs docs/birth.md shows.");
@@ -81,6 +88,10 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
     sec.numbers.push_back({run.name + ": fitted theory (" + to_string(r.fit_spec.paths) +
                                " paths), α [95% bootstrap CI]; attention entropy / uniform",
                            fmt::format("{}; {:.5f}", ci(r.fit), r.entropy_ratio)});
+    const SharesOverSeeds shares = shares_over_seeds(r.profile_seeds);
+    sec.numbers.push_back({run.name + ": shares of the influence, mean [95% t interval over seeds]",
+                           shares_text(shares)});
+    sec.numbers.push_back({run.name + ": U test", u_test_text(shares.u)});
     results.push_back(std::move(r));
   }
   const ShapeMetrics rope_vs_none = shape_metrics(results[1].profile, results[2].profile);

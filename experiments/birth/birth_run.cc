@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/plot.h"
@@ -174,6 +175,7 @@ nlohmann::json to_json(const BirthRunResult& r) {
             {"root_sum_square", error(cp.root_sum_square_score)},
             {"flat", error(cp.flat_score)}}}};
     }
+    add_shares_json(rec, shares_over_seeds(b.profile_seeds));  // over the sequences
     if (b.nofit) {
       rec["nofit"] = {{"estimator", to_string(b.nofit->estimator)},
                       {"median_abs_log10_error", b.nofit->score.at_mean.median_abs_log10_error},
@@ -181,6 +183,14 @@ nlohmann::json to_json(const BirthRunResult& r) {
                       {"profile", b.nofit->profile}};
     }
     j["checkpoints"].push_back(std::move(rec));
+  }
+  if (r.checkpoints.size() >= 2) {  // the same sequences at every checkpoint: paired
+    const BirthCheckpoint& first = r.checkpoints.front();
+    const BirthCheckpoint& last = r.checkpoints.back();
+    j["shares_change"] = share_change_json(shares_over_seeds(first.result.profile_seeds),
+                                           shares_over_seeds(last.result.profile_seeds));
+    j["shares_change"]["from_step"] = first.step;
+    j["shares_change"]["to_step"] = last.step;
   }
   return j;
 }
@@ -269,8 +279,8 @@ void render_gradient_figure(const BirthRunResult& r, const std::string& stem) {
 
 }  // namespace
 
-void run_birth_run(const BirthOptions& o) {
-  const BirthRunResult r = measure_birth_run(o);
+BirthRunResult run_birth_run(const BirthOptions& o) {
+  BirthRunResult r = measure_birth_run(o);
   const nlohmann::json j = to_json(r);
   write_output(o.json, j.dump(2) + "\n");
   if (!o.plot.empty()) {
@@ -279,6 +289,7 @@ void run_birth_run(const BirthOptions& o) {
   }
   std::fprintf(stderr, "birth --run: %zu checkpoints of %s measured\n", r.checkpoints.size(),
                o.run.c_str());
+  return r;
 }
 
 }  // namespace posbias

@@ -9,9 +9,11 @@
 // sequences), "alpha" (α̂ per layer, jacobian estimator), "nofit" {"median_abs_log10_error",
 // "profile"}, "fit" {"alpha", "log_r2"}, "log10_middle_to_ends", "argmin", "log10_dead_zone_depth",
 // "attention_entropy_ratio", "gradient" {"measured", "column_sum", "root_sum_square",
-// "median_abs_log10_error" {"column_sum", "root_sum_square", "flat"}}}, ...]}. Figures: profiles
-// over training (one curve per checkpoint, unit sum, log scale) and the middle-to-ends ratio and
-// dead-zone depth against step.
+// "median_abs_log10_error" {"column_sum", "root_sum_square", "flat"}}, "shares", "u_test"
+// (theory/profile_shares.h, over the sequences)}, ...], "shares_change" (each region's log10
+// share, last checkpoint against the first, paired per sequence; with two or more checkpoints)}.
+// Figures: profiles over training (one curve per checkpoint, unit sum, log scale) and the
+// middle-to-ends ratio and dead-zone depth against step.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -53,6 +55,7 @@ nlohmann::json to_json(const BirthRunResult& result);
 // logged one, against the two predictions).
 // `json` is to_json(result), built once by run_birth_run.
 void render_birth_run_figures(const nlohmann::json& json, const std::string& stem);
-void run_birth_run(const BirthOptions& options);
+// Measures, writes --json and the figures, and returns the result.
+BirthRunResult run_birth_run(const BirthOptions& options);
 
 }  // namespace posbias

@@ -55,6 +55,11 @@ nlohmann::json share_change_json(const SharesOverSeeds& first, const SharesOverS
   return j;
 }
 
+void add_shares_json(nlohmann::json& j, const SharesOverSeeds& shares) {
+  j["shares"] = shares_json(shares);
+  j["u_test"] = u_test_json(shares.u);
+}
+
 std::string shares_text(const SharesOverSeeds& s) {
   std::string out;
   for (ShareRegion r : kShareRegions) {

@@ -21,6 +21,8 @@ nlohmann::json to_json(const SeedValues& values);
 nlohmann::json shares_json(const SharesOverSeeds& shares);
 nlohmann::json u_test_json(const UTest& test);
 nlohmann::json share_change_json(const SharesOverSeeds& first, const SharesOverSeeds& last);
+// Sets j["shares"] and j["u_test"] of one profile result.
+void add_shares_json(nlohmann::json& j, const SharesOverSeeds& shares);
 // "primacy 0.098 [0.096, 0.100], middle ..., recency ..., query ...": one line of text for
 // reports and logs (absent regions left out).
 std::string shares_text(const SharesOverSeeds& shares);

@@ -11,6 +11,7 @@
 
 #include "experiments/hops/hop_compare.h"
 #include "experiments/hops/hop_seeds.h"
+#include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/theory/profile_summary.h"
@@ -232,6 +233,9 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
       for (const auto& row : shares) column.push_back(row[i]);
       c.log10_share.push_back(seed_interval(column));
     }
+    std::vector<std::vector<double>> profiles;
+    for (const auto* cp : at) profiles.push_back(cp->profile);
+    c.shares = shares_over_seeds(profiles);
     c.has_gradient =
         std::all_of(at.begin(), at.end(), [](const auto* cp) { return !cp->gradient.empty(); });
     if (c.has_gradient) {
@@ -309,6 +313,7 @@ nlohmann::json to_json(const SeedsResult& r) {
                        {"attention_entropy_ratio", to_json(c.entropy_ratio)},
                        {"nofit_median_abs_log10_error", to_json(c.nofit_error)},
                        {"log10_share", interval_rows(c.log10_share)}};
+    add_shares_json(rec, c.shares);
     if (c.has_gradient) {
       rec["gradient"] = {{"log10_middle_to_first", to_json(c.gradient_middle_to_first)},
                          {"log10_last_to_first", to_json(c.gradient_last_to_first)},
@@ -323,6 +328,8 @@ nlohmann::json to_json(const SeedsResult& r) {
                  {"to_step", r.checkpoints.back().step},
                  {"log10_middle_to_ends", to_json(r.change_middle_to_ends)},
                  {"log10_dead_zone_depth", to_json(r.change_dead_zone_depth)}};
+  j["change"]["shares"] =
+      share_change_json(r.checkpoints.front().shares, r.checkpoints.back().shares);
   if (r.gradient_steps) {
     j["change"]["gradient"] = {
         {"from_step", r.gradient_steps->first},
@@ -345,15 +352,67 @@ nlohmann::json to_json(const SeedsResult& r) {
 std::string seeds_csv(const SeedsResult& r) {
   std::string out =
       "step,seeds,log10_middle_to_ends,low,high,log10_dead_zone_depth,low,high,"
-      "attention_entropy_ratio,low,high,gradient_log10_middle_to_first,low,high\n";
+      "attention_entropy_ratio,low,high,gradient_log10_middle_to_first,low,high,"
+      "primacy_share,low,high,middle_share,low,high,recency_share,low,high,query_share,low,high,"
+      "u_test\n";
   for (const SeedsCheckpoint& c : r.checkpoints) {
+    std::string shares;
+    for (ShareRegion region : kShareRegions) {
+      const auto k = static_cast<std::size_t>(region);
+      shares += c.shares.regions[k].present() ? csv_interval(c.shares.share[k].interval) : ",,";
+      shares += ",";
+    }
     out += fmt::format(
-        "{},{},{},{},{},{}\n", c.step, r.seeds.size(), csv_interval(c.middle_to_ends.interval),
+        "{},{},{},{},{},{},{}{}\n", c.step, r.seeds.size(), csv_interval(c.middle_to_ends.interval),
         csv_interval(c.dead_zone_depth.interval), csv_interval(c.entropy_ratio.interval),
-        c.has_gradient ? csv_interval(c.gradient_middle_to_first.interval) : ",,");
+        c.has_gradient ? csv_interval(c.gradient_middle_to_first.interval) : ",,", shares,
+        c.shares.u.verdict);
   }
   return out;
 }
+
+namespace {
+
+// Each region's share against step, as a whole and per position (the U test's scale), with
+// the interval over seeds: one colour per region.
+void render_shares_figure(const SeedsResult& r, const std::string& stem) {
+  Figure f;
+  f.width = 1300;
+  for (bool per_position : {false, true}) {
+    Panel p;
+    p.title =
+        fmt::format("{} ({} training seeds, 95% t band)",
+                    per_position ? "share per position" : "share of the influence", r.seeds.size());
+    p.xlabel = "training step + 1";
+    p.log_x = true;
+    p.log10_y = true;
+    p.ylabel = per_position ? "region share / positions" : "region share";
+    p.key = "outside bottom center horizontal";
+    for (ShareRegion region : kShareRegions) {
+      const auto k = static_cast<std::size_t>(region);
+      const RegionSpan& span = r.checkpoints.front().shares.regions[k];
+      if (!span.present()) continue;
+      const double size = per_position ? static_cast<double>(span.size()) : 1.0;
+      Series s;
+      s.title = fmt::format("{} ({}..{})", to_string(region), span.first, span.last);
+      s.style = "linespoints";
+      for (const SeedsCheckpoint& c : r.checkpoints) {
+        const SeedInterval& i = c.shares.share[k].interval;
+        if (!(i.mean > 0)) continue;
+        s.x.push_back(static_cast<double>(c.step + 1));
+        s.y.push_back(std::log10(i.mean / size));
+        // A band reaching 0 or below cannot be drawn on a log scale: it stops at the mean.
+        s.y_low.push_back(std::log10((i.low > 0 ? i.low : i.mean) / size));
+        s.y_high.push_back(std::log10((std::isfinite(i.high) ? i.high : i.mean) / size));
+      }
+      p.series.push_back(std::move(s));
+    }
+    f.panels.push_back(std::move(p));
+  }
+  render_figure(f, stem);
+}
+
+}  // namespace
 
 void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
   const std::string seeds = fmt::format("{} training seeds, 95% t band", r.seeds.size());
@@ -388,6 +447,8 @@ void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
              "dead zone (argmin) / mean of the ends",
              [](const SeedsCheckpoint& c) { return c.dead_zone_depth; }),
          "_shape");
+
+  render_shares_figure(r, stem + "_shares");
 
   Panel profiles;
   profiles.title = "influence profile, first and last step (" + seeds + ")";
@@ -450,6 +511,9 @@ void run_seeds(const SeedsOptions& o) {
                static_cast<long long>(a.step), format_interval(b.middle_to_ends.interval).c_str(),
                static_cast<long long>(b.step),
                format_interval(r.change_middle_to_ends.interval).c_str());
+  std::fprintf(stderr, "seeds: U test at step %lld: %s\nseeds: U test at step %lld: %s\n",
+               static_cast<long long>(a.step), u_test_text(a.shares.u).c_str(),
+               static_cast<long long>(b.step), u_test_text(b.shares.u).c_str());
   if (r.heldout)
     std::fprintf(stderr, "seeds: held-out bits per byte %s\n",
                  format_interval(r.heldout->bits_per_byte.interval).c_str());

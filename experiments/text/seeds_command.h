@@ -14,14 +14,18 @@
 //   over the middle positions (the middle fifth, 0.4L < j <= 0.6L) and of position L, each over
 //   position 1, and the median |log10 error| of the column-sum, root-sum-square and flat
 //   predictions.
+// - the U by its parts (theory/profile_shares.h): each seed's primacy, middle, recency and
+//   query share of its mean profile, with the interval over seeds, and the U test;
 // "change": the same statistics' paired differences between the last and the first step (for
-// the gradient, the last and first steps with one): has the middle deepened.
+// the gradient, the last and first steps with one): has the middle deepened; for the
+// shares, the change of each region's log10 share.
 // From the evals: bits per byte with both baselines, and the loss per position.
 //
 // JSON {"files", "evals", "seeds", "target", "length", "query", "checkpoints": [{"step",
 // "log10_middle_to_ends": {"mean", "low", "high", "values"}, ...}], "change", "heldout",
 // "unchecked_configurations" (files not checked to be of one configuration, when any)}; CSV one
-// row per step; figures STEM_shape, STEM_profiles, STEM_gradient and (with evals) STEM_loss.
+// row per step; figures STEM_shape, STEM_profiles, STEM_shares, STEM_gradient and (with evals)
+// STEM_loss.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +36,7 @@
 
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/plot.h"
+#include "posbias/theory/profile_shares.h"
 
 namespace posbias {
 
@@ -77,6 +82,7 @@ struct SeedsCheckpoint {
   SeedStatistic middle_to_ends, dead_zone_depth, entropy_ratio, nofit_error;
   std::vector<std::int64_t> argmin;
   std::vector<SeedInterval> log10_share;  // per position
+  SharesOverSeeds shares;                 // the U by its parts, over training seeds
   bool has_gradient = false;
   SeedStatistic gradient_middle_to_first, gradient_last_to_first;
   SeedStatistic column_sum_error, root_sum_square_error, flat_error;

@@ -6,10 +6,46 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/birth/birth_run.h"
+#include "experiments/seeds/seed_summary.h"
+#include "experiments/seeds/shares_json.h"
 #include "posbias/core/json_read.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {
+
+namespace {
+
+// The U by its parts at the first and last checkpoint, over the held-out sequences, with the
+// paired change of each region's log10 share.
+void add_share_numbers(ReportSection& sec, const BirthRunResult& run) {
+  const BirthCheckpoint& first = run.checkpoints.front();
+  const BirthCheckpoint& last = run.checkpoints.back();
+  const SharesOverSeeds a = shares_over_seeds(first.result.profile_seeds);
+  const SharesOverSeeds b = shares_over_seeds(last.result.profile_seeds);
+  const std::string over = fmt::format(", mean [95% t interval over {} held-out sequences]",
+                                       first.result.profile_seeds.size());
+  for (const auto* cp : {&first, &last}) {
+    const SharesOverSeeds& s = cp == &first ? a : b;
+    sec.numbers.push_back(
+        {fmt::format("shares of the influence at step {}{}", cp->step, over), shares_text(s)});
+    sec.numbers.push_back({fmt::format("U test at step {}", cp->step), u_test_text(s.u)});
+  }
+  if (run.checkpoints.size() < 2) return;
+  const auto change = share_change(a, b);
+  std::string text;
+  for (ShareRegion region : kShareRegions) {
+    const auto k = static_cast<std::size_t>(region);
+    if (!a.regions[k].present()) continue;
+    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", to_string(region),
+                        format_interval(change[k].interval));
+  }
+  sec.numbers.push_back({fmt::format("change of each log10 share, step {} to {}, paired per "
+                                     "sequence",
+                                     first.step, last.step),
+                         text});
+}
+
+}  // namespace
 
 ReportSection text_report_section(const std::filesystem::path& dir, const TextPreset& preset) {
   ReportSection sec;
@@ -55,7 +91,7 @@ ReportSection text_report_section(const std::filesystem::path& dir, const TextPr
   b.bootstrap = 50;
   b.json = (dir / "text" / "birth_run.json").string();
   b.plot = (dir / "text" / "birth_run").string();
-  run_birth_run(b);
+  const BirthRunResult run = run_birth_run(b);
   const nlohmann::json j = parse_json(std::ifstream(b.json), b.json);
   const auto& first = j.at("checkpoints").front();
   const auto& last = j.at("checkpoints").back();
@@ -66,6 +102,7 @@ ReportSection text_report_section(const std::filesystem::path& dir, const TextPr
   sec.numbers.push_back({"influence argmin (dead zone position): step 0 / final",
                          fmt::format("{} / {}", first.at("argmin").get<std::int64_t>(),
                                      last.at("argmin").get<std::int64_t>())});
+  add_share_numbers(sec, run);
   sec.figures.push_back(
       {"text/gpt2/training_loss", "Training and held-out loss, and held-out bits per byte."});
   sec.figures.push_back({"text/gpt2/training_loss_per_position",

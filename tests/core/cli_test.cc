@@ -167,6 +167,35 @@ TEST(Cli, BirthMeasuresAndFits) {
                   ? 2
                   : 0);
   }
+  // The U by its parts, per seed, against sums taken here: at L = 24 the two end windows
+  // (1..8, 16..23) and the query, no middle (it needs L >= 40) and so no U verdict.
+  for (std::size_t s = 0; s < 3; ++s) {
+    const auto& p = j["profile_seeds"][s];
+    double total = 0, first8 = 0, last8 = 0;
+    for (std::size_t i = 0; i < 24; ++i) total += p[i].get<double>();
+    for (std::size_t i = 0; i < 8; ++i) first8 += p[i].get<double>();
+    for (std::size_t i = 15; i < 23; ++i) last8 += p[i].get<double>();
+    EXPECT_NEAR(j["shares"]["primacy"]["values"][s].get<double>(), first8 / total, 1e-12);
+    EXPECT_NEAR(j["shares"]["recency"]["values"][s].get<double>(), last8 / total, 1e-12);
+    EXPECT_NEAR(j["shares"]["query"]["values"][s].get<double>(), p[23].get<double>() / total,
+                1e-12);
+  }
+  EXPECT_TRUE(j["shares"]["primacy"]["low"].is_number());
+  EXPECT_FALSE(j["shares"].contains("middle"));
+  EXPECT_NE(j["shares"]["unavailable"]["middle"].get<std::string>().find("L >= 40"),
+            std::string::npos);
+  EXPECT_EQ(j["u_test"]["verdict"], "not testable");
+  // At L = 48 the middle (19..28) exists and the test gives a verdict with both differences.
+  const CliResult m = run_cli(
+      "birth --arch gpt2 --layers 2 --d-model 32 --heads 4 --length 48 "
+      "--seeds 2 --bootstrap 0");
+  ASSERT_EQ(m.code, 0) << m.err;
+  const auto jm = nlohmann::json::parse(m.out);
+  EXPECT_EQ(jm["shares"]["regions"]["middle"], (std::vector<int>{19, 28}));
+  const std::string verdict = jm["u_test"]["verdict"].get<std::string>();
+  EXPECT_TRUE(verdict == "U" || verdict == "no U") << verdict;
+  EXPECT_EQ(jm["u_test"]["middle_vs_recency"]["values"].size(), 2u);
+  EXPECT_NE(m.err.find("birth: U test"), std::string::npos) << m.err;
   // The CSV feeds `theory fit` directly.
   const CliResult f = run_cli("theory fit --profile " + (dir / "b.csv").string() + " -H 4");
   EXPECT_EQ(f.code, 0) << f.err;
@@ -381,8 +410,8 @@ TEST(Cli, OutputsFollowLinksAndWriteThroughDevices) {
 
   ASSERT_EQ(::mkfifo((dir / "pipe").c_str(), 0600), 0);
   r = run_shell("cat " + d + "/pipe > " + d + "/piped.txt & timeout 60 " +
-                std::string(POSBIAS_BIN) + " tasks --task letter --hops 1 -L 20 --count 2 -o " +
-                d + "/pipe; code=$?; wait; exit $code");
+                std::string(POSBIAS_BIN) + " tasks --task letter --hops 1 -L 20 --count 2 -o " + d +
+                "/pipe; code=$?; wait; exit $code");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(lines(slurp(dir / "piped.txt")), 2);
   struct stat st {};

@@ -243,6 +243,57 @@ TEST_F(SeedsTest, RefusesBirthResultsOfDifferentConfigurations) {
   EXPECT_FALSE(to_json(r).contains("unchecked_configurations"));
 }
 
+TEST_F(SeedsTest, SharesAndUTestPerStepWithThePairedChange) {
+  // L = 64: primacy 1..8, middle 26..37, recency 55..62, query 64. Seed k's profile is 1 at
+  // every position but the query, which holds q_k at step 0 and 2·q_k at step 100.
+  auto result = [](double query) {
+    nlohmann::json j = birth_result({0, 100}, 0.0, 1.0);
+    j["length"] = j["query"] = 64;
+    for (int k = 0; k < 2; ++k) {
+      std::vector<double> p(64, 1.0);
+      p.back() = query * (k + 1);
+      j["checkpoints"][k]["profile"] = p;
+    }
+    return j;
+  };
+  const std::vector<double> q = {1.0, 2.0, 5.0};
+  SeedsOptions o;
+  for (std::size_t k = 0; k < q.size(); ++k)
+    o.birth.push_back(write("s" + std::to_string(k) + ".json", result(q[k]).dump()));
+  const SeedsResult r = summarize_seeds(o);
+  const SharesOverSeeds& s0 = r.checkpoints[0].shares;
+  EXPECT_EQ(s0.region(ShareRegion::kMiddle).first, 26);
+  EXPECT_EQ(s0.region(ShareRegion::kMiddle).last, 37);
+  for (std::size_t k = 0; k < q.size(); ++k) {
+    EXPECT_NEAR(s0.share[0].values[k], 8 / (63 + q[k]), 1e-15);
+    EXPECT_NEAR(s0.share[1].values[k], 12 / (63 + q[k]), 1e-15);
+    EXPECT_NEAR(s0.share[3].values[k], q[k] / (63 + q[k]), 1e-15);
+  }
+  // Flat before the query: the middle's per-position share equals both ends', so no U.
+  EXPECT_EQ(s0.u.verdict, "no U");
+  EXPECT_NEAR(s0.u.middle_vs_primacy.interval.mean, 0, 1e-12);
+  const nlohmann::json j = to_json(r);
+  ASSERT_TRUE(j["checkpoints"][1]["shares"]["middle"]["values"].is_array());
+  EXPECT_EQ(j["checkpoints"][1]["u_test"]["verdict"], "no U");
+  // The paired change of the query's log10 share, per seed: log10((2q/(63+2q)) / (q/(63+q))).
+  const auto& change = j["change"]["shares"]["query"]["values"];
+  for (std::size_t k = 0; k < q.size(); ++k)
+    EXPECT_NEAR(change[k].get<double>(),
+                std::log10(2 * q[k] / (63 + 2 * q[k]) / (q[k] / (63 + q[k]))), 1e-12);
+  const std::string csv = seeds_csv(r);
+  EXPECT_NE(csv.find("query_share,low,high,u_test"), std::string::npos);
+  EXPECT_NE(csv.find(",no U\n"), std::string::npos);
+  // Through the command line: the JSON carries the fields, and the shares figure is drawn.
+  const posbias_test::CliResult ok = posbias_test::run_cli(
+      "seeds " + o.birth[0] + " " + o.birth[1] + " " + o.birth[2] + " --json " +
+      (dir / "s.json").string() + " --plot " + (dir / "s").string());
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  const nlohmann::json cli = nlohmann::json::parse(std::ifstream(dir / "s.json"));
+  EXPECT_EQ(cli["checkpoints"][0]["shares"]["primacy"]["n"], 3);
+  EXPECT_TRUE(cli["checkpoints"][0]["u_test"]["middle_vs_recency"]["low"].is_number());
+  EXPECT_TRUE(fs::exists(dir / "s_shares.png"));
+}
+
 TEST_F(SeedsTest, CliErrorsAreOneLine) {
   using posbias_test::expect_error;
   const std::string a = write("a.json", birth_result({0, 100}, 0.0, 1.0).dump());
@@ -256,6 +307,11 @@ TEST_F(SeedsTest, CliErrorsAreOneLine) {
                             " --plot " + (dir / "s").string());
   EXPECT_EQ(ok.code, 0) << ok.err;
   EXPECT_TRUE(fs::exists(dir / "s_shape.svg") && fs::exists(dir / "s_gradient.png"));
+  // L = 10 is too short for any region but the query: the summary still runs and says so.
+  const nlohmann::json short_profile = nlohmann::json::parse(std::ifstream(dir / "s.json"));
+  EXPECT_EQ(short_profile["checkpoints"][0]["u_test"]["verdict"], "not testable");
+  EXPECT_TRUE(short_profile["checkpoints"][0]["shares"]["unavailable"]["primacy"].is_string());
+  EXPECT_TRUE(short_profile["checkpoints"][0]["shares"]["query"]["mean"].is_number());
 }
 
 }  // namespace

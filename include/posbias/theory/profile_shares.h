@@ -83,6 +83,7 @@ struct SharesOverSeeds {
   std::array<RegionSpan, 4> regions;
   std::array<SeedValues, 4> share;  // [region]
   UTest u;
+  const RegionSpan& region(ShareRegion r) const { return regions[static_cast<std::size_t>(r)]; }
 };
 SharesOverSeeds shares_over_seeds(const std::vector<std::vector<double>>& profiles);
 
