@@ -377,7 +377,7 @@ namespace {
 // the interval over seeds: one colour per region.
 void render_shares_figure(const SeedsResult& r, const std::string& stem) {
   Figure f;
-  f.width = 1300;
+  f.width = 1500;
   for (bool per_position : {false, true}) {
     Panel p;
     p.title =
@@ -387,14 +387,16 @@ void render_shares_figure(const SeedsResult& r, const std::string& stem) {
     p.log_x = true;
     p.log10_y = true;
     p.ylabel = per_position ? "region share / positions" : "region share";
-    p.key = "outside bottom center horizontal";
+    p.key = "outside right";
     for (ShareRegion region : kShareRegions) {
       const auto k = static_cast<std::size_t>(region);
       const RegionSpan& span = r.checkpoints.front().shares.regions[k];
       if (!span.present()) continue;
       const double size = per_position ? static_cast<double>(span.size()) : 1.0;
       Series s;
-      s.title = fmt::format("{} ({}..{})", to_string(region), span.first, span.last);
+      s.title = span.first == span.last
+                    ? fmt::format("{} ({})", to_string(region), span.first)
+                    : fmt::format("{} ({}..{})", to_string(region), span.first, span.last);
       s.style = "linespoints";
       for (const SeedsCheckpoint& c : r.checkpoints) {
         const SeedInterval& i = c.shares.share[k].interval;
