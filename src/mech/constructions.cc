@@ -159,7 +159,11 @@ double construction_bytes(std::int64_t count, std::int64_t length) {
 double construction_bound(Construction c, std::int64_t length, double theta, double omega) {
   const double n = static_cast<double>(length);
   if (c != Construction::kRetrieval) {
-    return std::min(1.0 - std::cos(theta), std::numbers::pi * std::numbers::pi / (2.0 * n * n));
+    double rival = -1.0;  // the largest logit of a key m = 1 … n − 1 positions off the target
+    for (std::int64_t m = 1; m < length; ++m) {
+      rival = std::max(rival, std::cos(static_cast<double>(m) * theta));
+    }
+    return length > 1 ? 1.0 - rival : 0.0;
   }
   // Meaningful while the rotation has not closed the symbol gap (nθ < ω); 0 after.
   return n * std::abs(theta) < omega ? 1.0 - std::cos(omega - n * std::abs(theta)) : 0.0;

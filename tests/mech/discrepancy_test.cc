@@ -50,6 +50,33 @@ TEST(Discrepancy, ReflexiveGapIsOneMinusCosThetaAndItsTargetIsTheQuery) {
   EXPECT_THROW(parse_construction("reflex"), std::invalid_argument);
 }
 
+// One frequency's gap is 1 − cos θ only while θ ≤ 2π/n: past π/n (the construction's angle)
+// it still grows, and past 2π/n the farthest key wraps round towards a full turn. The
+// reflexive head's rivals are every m = 1 … n − 1 on every input, so its measured gap is that
+// gap exactly, and `bound` must equal it at any θ.
+TEST(Discrepancy, OneFrequencyGapIsItsNearestRivalUpToTwoPiOverN) {
+  const int n = 64;
+  const double pi = std::numbers::pi;
+  for (const double theta : {0.5 * pi / n, 1.5 * pi / n, 2.0 * pi / n, 2.5 * pi / n}) {
+    ConstructionSweep s;
+    s.function = "reflexive";
+    s.lengths = {n};
+    s.count = 2;
+    s.theta = theta;
+    const SweepPoint p = sweep_construction(s).points.at(0);
+    double rival = -1;  // the worst rival counted directly, as an angle's distance to a turn
+    for (int m = 1; m < n; ++m) {
+      const double turn = std::fmod(m * theta, 2 * pi);
+      rival = std::max(rival, std::cos(std::min(turn, 2 * pi - turn)));
+    }
+    EXPECT_NEAR(p.discrepancy_min, 1.0 - rival, 1e-12) << theta;
+    EXPECT_NEAR(p.bound, p.discrepancy_min, 1e-12) << theta;
+    if (theta <= 2 * pi / n + 1e-15) {
+      EXPECT_NEAR(p.bound, 1.0 - std::cos(theta), 1e-12) << theta;
+    }
+  }
+}
+
 TEST(Discrepancy, RetrievalGapIsConstantAtThetaZero) {
   ConstructionSweep s;
   s.function = "retrieval";

@@ -6,14 +6,16 @@
 // The input embedding of a token is (key phase, query phase) as two unit vectors:
 //   index     (Number task, "go back k"): integer k → query phase −kθ; keys are the constant
 //             (1, 0) from the key bias. Logit(Q, j) = cos((Q − j)θ − kθ): the best key is k back
-//             and beats the next by 1 − cos θ; θ ≤ π/n avoids aliasing, so the gap is ≲ π²/(2n²).
+//             (logit 1), a key m from it has cos(mθ), m = 1 … n − 1, so the gap is
+//             1 − max_m cos(mθ): 1 − cos θ while θ ≤ 2π/n, at best 1 − cos(2π/n) ≈ 2π²/n². The
+//             construction's θ = π/n keeps every rival within half a turn: 1 − cos(π/n) ≈ π²/(2n²).
 //   retrieval (Letter task, "find the matching symbol"): "l:r" → key phase ω_l, query phase
 //             ω_r, with ω_s = s·ω for the 8 letters. Logit = cos(ω_r − ω_l + (Q − j)θ): with
 //             θ = 0 the gap is 1 − cos ω at every n; with θ > 0 it degrades as 1 − cos(ω − nθ).
 //   reflexive (the paper's third function, "pass on the current token"): the query (1, 0) and
 //             every key (1, 0) come from the biases, so logit(Q, j) = cos((Q − j)θ): the query
-//             attends to itself and the next key loses 1 − cos θ. Like index, θ ≤ π/n, so the
-//             gap is ≲ π²/(2n²) (a positional reflexive head); the input is only the value.
+//             attends to itself and a key m back has cos(mθ): the index head's rivals and gap
+//             (a positional reflexive head); the input is only the value.
 // The query weights are scaled by 2 = √(head dim) so the logits are exactly these cosines.
 #pragma once
 
@@ -54,7 +56,8 @@ ConstructionResult run_construction(Construction c, const std::vector<Example>& 
 // Peak bytes of run_construction on `count` examples of length n, the examples included.
 double construction_bytes(std::int64_t count, std::int64_t length);
 
-// The theory's curves at length n: index and reflexive min(1 − cos θ, π²/(2n²)) (a bound);
+// The theory's curves at length n: index and reflexive 1 − max over m = 1 … n − 1 of cos(mθ),
+// the gap of one frequency against its worst rival (1 − cos θ while θ ≤ 2π/n);
 // retrieval 1 − cos(ω − nθ) (= 1 − cos ω when θ = 0), the theory's rate of decay, and 0 once
 // nθ ≥ ω. For θ > 0 this rate is not a strict bound: a far correct key also loses 1 − cos(nθ).
 double construction_bound(Construction c, std::int64_t length, double theta, double omega);
