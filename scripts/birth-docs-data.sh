@@ -73,3 +73,7 @@ done
 
 # Which estimator: chosen on the two GPT-2 configurations, scored on every other run.
 python3 scripts/birth-estimators.py
+
+# The U by its parts of the four shipped configurations, from their stored per-seed profiles.
+"$posbias" theory shares "$data"/{gpt2,gpt2_unscaled,qwen2_rope,qwen2_none}.json \
+  --json "$data/shares.json"

@@ -1,9 +1,10 @@
-// `posbias theory`, `posbias theory fit` and `posbias theory compare`.
+// `posbias theory`, `posbias theory fit`, `posbias theory compare` and `posbias theory shares`.
 #include <memory>
 
 #include "commands.h"
 #include "experiments/theory/compare_command.h"
 #include "experiments/theory/fit_command.h"
+#include "experiments/theory/shares_command.h"
 #include "experiments/theory/theory_command.h"
 #include "parsed_options.h"
 
@@ -114,6 +115,18 @@ void register_theory(CLI::App& app, Action* selected) {
       compare_parsed->parse();
       run_compare(*compare_options);
     };
+  });
+
+  auto shares_options = std::make_shared<SharesOptions>();
+  CLI::App* shares = cmd->add_subcommand(
+      "shares",
+      "The U by its parts of stored `posbias birth` results, from their per-seed profiles: the "
+      "share of the influence in primacy (1..8), the middle fifth, recency (L-8..L-1) and the "
+      "query, with 95% t intervals over seeds, and the U test (docs/birth.md).");
+  shares->add_option("runs", shares_options->runs, "birth --json results, one or more")->required();
+  shares->add_option("--json", shares_options->json, "result file (default: stdout)");
+  shares->callback([shares_options, selected] {
+    *selected = [shares_options] { run_shares(*shares_options); };
   });
 }
 

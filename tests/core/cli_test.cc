@@ -185,6 +185,15 @@ TEST(Cli, BirthMeasuresAndFits) {
   EXPECT_NE(j["shares"]["unavailable"]["middle"].get<std::string>().find("L >= 40"),
             std::string::npos);
   EXPECT_EQ(j["u_test"]["verdict"], "not testable");
+  // theory shares reads the stored result and gives the same shares without measuring.
+  const CliResult stored = run_cli("theory shares " + (dir / "b.json").string());
+  ASSERT_EQ(stored.code, 0) << stored.err;
+  const auto js = nlohmann::json::parse(stored.out);
+  EXPECT_EQ(js["runs"][0]["shares"], j["shares"]);
+  EXPECT_EQ(js["runs"][0]["seeds"], 3);
+  const CliResult bad = run_cli("theory shares " + (dir / "b.csv").string());
+  EXPECT_EQ(bad.code, 1) << bad.err;
+  EXPECT_EQ(lines(bad.err), 1) << bad.err;
   // At L = 48 the middle (19..28) exists and the test gives a verdict with both differences.
   const CliResult m = run_cli(
       "birth --arch gpt2 --layers 2 --d-model 32 --heads 4 --length 48 "
