@@ -112,7 +112,16 @@ TEST(TextTrain, BirthRunMeasuresEveryCheckpoint) {
     EXPECT_EQ(c["alpha"].size(), 2u);
     EXPECT_TRUE(c.contains("nofit"));
     EXPECT_TRUE(c["log10_middle_to_ends"].is_number());
+    // The U by its parts over the 3 sequences: at L = 32 the end windows fit, the middle does
+    // not, and the U test says so instead of failing.
+    EXPECT_EQ(c["shares"]["primacy"]["values"].size(), 3u);
+    EXPECT_EQ(c["shares"]["regions"]["recency"], (std::vector<int>{24, 31}));
+    EXPECT_TRUE(c["shares"]["unavailable"]["middle"].is_string());
+    EXPECT_EQ(c["u_test"]["verdict"], "not testable");
   }
+  // Paired per sequence, last checkpoint against the first.
+  EXPECT_EQ(j["shares_change"]["query"]["values"].size(), 3u);
+  EXPECT_FALSE(j["shares_change"].contains("middle"));
   // Step 0 logged its gradient per position: measured against the two predictions and the
   // flat control.
   const auto& g = j["checkpoints"][0]["gradient"];
