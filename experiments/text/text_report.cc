@@ -62,8 +62,13 @@ ReportSection text_report_section(const std::filesystem::path& dir, const TextPr
           "are logged every {} steps; checkpoints are kept at log-spaced steps from step 0.",
           to_string(c.arch), c.layers, c.d_model, c.heads, c.length, c.vocab_size, c.eval_every),
       "Every checkpoint's influence profile ‖∂y_q/∂x_j‖ is then measured on held-out text "
-      "(`posbias birth --run`): the U at step 0 is the theory's, and the figures show what "
+      "(`posbias birth --run`): the profile at step 0 is the theory's, and the figures show what "
       "training does to it.",
+      "The U by its parts, at the first and the last checkpoint: each region's share of the "
+      "influence (primacy: positions 1..8; middle: the middle fifth of 1..L-1; recency: the 8 "
+      "positions before the query; the query) over the held-out sequences, the U test (U only "
+      "when the middle's per-position share is below both end windows', each 95% t interval "
+      "below 0), and the paired change of each region's log10 share.",
       preset.name == TextPreset::full().name
           ? "This report ran the full preset (reproduce --full): " + preset.describe() + "."
           : "This report ran the " + preset.name + " preset (" + preset.describe() +
