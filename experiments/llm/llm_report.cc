@@ -42,13 +42,23 @@ std::string accuracy_row(const SuiteSummary& suite, const std::vector<int>& leng
   return out;
 }
 
+// The chance level by length (all hops): a uniform guess among the prompts' candidate answers.
+std::string chance_row(const SuiteSummary& suite) {
+  std::string out;
+  for (const AccuracyRow& r : suite.by_length) {
+    if (r.hops != 0) continue;
+    out += fmt::format("{}{}: {:.3f}", out.empty() ? "" : ", ", r.length, r.chance);
+  }
+  return out;
+}
+
 void add_suite_figures(ReportSection& sec, const SuiteSummary& suite, const std::string& stem,
                        const std::string& who) {
   const std::string& name = suite.suite;
   sec.figures.push_back(
       {stem + "_" + name + "_length", who + ", " + name +
                                           " suite: lenient accuracy against length per hop, "
-                                          "with 95% Wilson bands."});
+                                          "with 95% Wilson bands and chance dashed."});
   if (name != "number") {  // Number's answers all sit in its first 8 tokens
     sec.figures.push_back(
         {stem + "_" + name + "_depth", who + ", " + name +
@@ -122,6 +132,8 @@ ReportSection llm_report_section(const std::filesystem::path& dir, const LlmPres
                              fmt::format("{} / {}", s.answered, s.failed)});
       sec.numbers.push_back(
           {task + " model over HTTP: accuracy by length (all hops)", accuracy_row(s, lengths)});
+      sec.numbers.push_back(
+          {task + ": chance by length (a uniform guess among the answers)", chance_row(s)});
       sec.numbers.push_back(
           {task + ": largest |HTTP accuracy - posbias eval accuracy| over lengths and hops",
            fmt::format("{:.4f}", largest_gap(s, ev))});
