@@ -6,7 +6,7 @@ else each run's summary and eval (ablation/TASK-CONFIG-seedS-{summary,eval}.json
 seed. All of them are written by scripts/hops-docs-data.sh and scripts/ablation-docs-data.sh.
 
 Every number the table prints is also written, unrounded, to ablation/table.json (one entry
-per row), and the table is preceded by the marker line that names that file, so the docs
+per row, only what the table prints), and the table is preceded by the marker line that names that file, so the docs
 check can find each printed cell in it. Letter rows carry the decoy control's decoy rate at
 850 tokens (how often the decoy chain's target is picked): the mean over seeds and each seed.
 
@@ -40,6 +40,11 @@ def interval(s, decimals=3):
     return f'{s["mean"]:.{decimals}f} [{s["low"]:.{decimals}f}, {s["high"]:.{decimals}f}]'
 
 
+def printed(s):
+    """A seeds statistic cut to what the table prints: mean, low, high."""
+    return {k: s[k] for k in ("mean", "low", "high")}
+
+
 def percent(rate):
     """A decoy rate (a fraction) as a percentage. Three decimals: a rate is a count over 800
     examples (200 per hop), a multiple of 0.125%, so each seed's value prints exactly."""
@@ -69,9 +74,10 @@ def summary_row(label, path):
     cells[-1] = f"**{cells[-1]}**"
     decoy, decoy_json = decoy_cell(d["eval"].get("control"))
     entry = {"label": label, "source": os.path.relpath(path, "docs"), "seeds": d["seeds"],
-             "crossing_0.9": d["training"]["crossing_0.9"]["all"],
-             "final_accuracy": d["training"]["final_accuracy"]["all"],
-             "accuracy": {length: e[length]["all"] for length in LENGTHS},
+             "crossing_0.9": printed(d["training"]["crossing_0.9"]["all"]),
+             "final_accuracy": printed(d["training"]["final_accuracy"]["all"])
+             if d["training"]["crossing_0.9"]["all"]["mean"] is None else None,
+             "accuracy": {length: printed(e[length]["all"]) for length in LENGTHS},
              "chance_850": e["850"]["all"]["chance"], "decoy_rate_850": decoy_json}
     return (f"| {label} | {d['seeds']} | {crossing} | " + " | ".join(cells) +
             f" | {e['850']['all']['chance']:.3f} | {decoy} |", entry)
