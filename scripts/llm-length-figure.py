@@ -6,15 +6,16 @@ for results written before the JSON carried `chance`.
 The figure holds what `plot_summary` (src/llm/llm_summary.cc) draws: lenient accuracy against
 length (log scale), one curve per hop (hops in a sequential blue map, more hops darker), all
 hops thicker (orange) with its 95% Wilson band, chance dashed (grey), the legend outside the
-plot. CHANCE is the chance level at every length: 0.125 for the Number suite,
-whose every prompt holds exactly 8 letters (tests/llm/llm_unit_test.cc,
-Summary.ChanceIsTheMeanOfEachPromptsUniformGuess).
+plot. CHANCE is the chance level by length: the SUITE-chance.json that scripts/llm-chance.sh
+writes for the suite's prompts (its "all" entry per length), or one number for every length.
 
 Usage (from the repository root):
-  scripts/llm-length-figure.py docs/data/llm/number.csv number 0.125 docs/figures/llm_number_length
+  scripts/llm-length-figure.py docs/data/llm/number.csv number docs/data/llm/number-chance.json \
+      docs/figures/llm_number_length
 writes STEM.gp, STEM.png and STEM.svg (gnuplot is needed).
 """
 import csv
+import json
 import subprocess
 import sys
 
@@ -52,11 +53,13 @@ def script(rows, suite, model, chance, terminal, out):
         parts.append(f'$s{i} using 1:2 with linespoints lw {3 if h == "all" else 1} '
                      f'lc {color} title "{title}"')
     lengths = [x for x, *_ in series(rows, "all")]
+    levels = [chance(x) for x in lengths]
     gp.append("$chance << EOD")
-    gp += [f"{x} {chance}" for x in lengths]
+    gp += [f"{x} {c}" for x, c in zip(lengths, levels)]
     gp.append("EOD")
+    label = f"{levels[0]:.3f}" if len(set(levels)) == 1 else "by length"
     parts.append(f'$chance using 1:2 with lines dt 2 lw 1 lc {CHANCE_COLOR} '
-                 f'title "chance ({chance:g})"')
+                 f'title "chance ({label})"')
     gp.append("plot " + ", \\\n     ".join(parts))
     return "\n".join(gp) + "\n"
 
@@ -64,7 +67,13 @@ def script(rows, suite, model, chance, terminal, out):
 def main():
     if len(sys.argv) != 5:
         sys.exit(__doc__)
-    path, suite, chance, stem = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+    path, suite, given, stem = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+    try:
+        level = float(given)
+        chance = lambda length: level  # noqa: E731
+    except ValueError:
+        by_length = json.load(open(given))["chance"]
+        chance = lambda length: by_length[str(length)]["all"]  # noqa: E731
     rows = [r for r in csv.DictReader(open(path)) if r["suite"] == suite]
     if not rows:
         sys.exit(f"{path} has no rows of suite '{suite}': give the suite its CSV holds")
