@@ -8,7 +8,8 @@
 #   bench/serve_load.sh POSBIAS_BIN [RUN_DIR] [DURATION_SECONDS] [CONNECTIONS] [JSON_OUT]
 # Without RUN_DIR (or with "") a tiny Letter run is trained first (about 10 s). With JSON_OUT
 # the measured row is also written there (requests/s, latency percentiles in ms, RSS in MiB,
-# the run's layers and d_model, the error counts, the machine's cores and the date).
+# the run's layers and d_model, the error counts, the machine's cores, its load average just
+# before the measured run, and the date).
 set -euo pipefail
 bin=$1
 run=${2:-}
@@ -52,6 +53,7 @@ rss() { awk '/VmRSS/ {print $2}' "/proc/$server/status"; }
 url=http://127.0.0.1:$port
 wrk -t2 -c"$connections" -d"${duration}s" -s "$dir/post.lua" "$url" >"$dir/warmup.txt"
 rss_warm=$(rss)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 wrk -t2 -c"$connections" -d"${duration}s" --latency -s "$dir/post.lua" "$url" >"$dir/run.txt"
 rss_end=$(rss)
 cat "$dir/run.txt"
@@ -62,9 +64,9 @@ p99=$(awk '$1 == "99%" {print $2}' "$dir/run.txt")
 growth=$((rss_end - rss_warm))
 if [[ -n $json_out ]]; then
   python3 - "$dir/run.txt" "$run/train.json" "$json_out" "$connections" "$duration" \
-    "$rss_warm" "$rss_end" "$2" <<'PY'
+    "$rss_warm" "$rss_end" "${2:-}" "$load_before" <<'PY'
 import datetime, json, os, re, sys
-run_txt, train_json, out, connections, duration, rss_warm, rss_end, given = sys.argv[1:9]
+run_txt, train_json, out, connections, duration, rss_warm, rss_end, given, load = sys.argv[1:10]
 text = open(run_txt).read()
 def ms(v):  # wrk prints 850.00us, 44.12ms, 1.02s
     n, unit = re.fullmatch(r"([0-9.]+)(us|ms|s|m)", v).groups()
@@ -79,7 +81,8 @@ row = {"command": "bench/serve_load.sh", "run": "a tiny Letter run trained by th
        "p50_ms": latency["50"], "p90_ms": latency["90"], "p99_ms": latency["99"],
        "rss_after_warmup_mib": int(rss_warm) / 1024, "rss_after_run_mib": int(rss_end) / 1024,
        "non_2xx": "Non-2xx" in text, "socket_errors": "Socket errors" in text,
-       "cores": os.cpu_count(), "date": datetime.datetime.utcnow().isoformat(timespec="seconds") + "Z"}
+       "cores": os.cpu_count(), "load_average_before": [float(v) for v in load.split()],
+       "date": datetime.datetime.utcnow().isoformat(timespec="seconds") + "Z"}
 json.dump(row, open(out, "w"), indent=1)
 open(out, "a").write("\n")
 PY
