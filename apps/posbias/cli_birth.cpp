@@ -3,6 +3,7 @@
 
 #include "commands.h"
 #include "experiments/birth/birth.h"
+#include "experiments/birth/birth_rescore.h"
 #include "experiments/birth/birth_run.h"
 #include "parsed_options.h"
 
@@ -72,6 +73,12 @@ void register_birth(CLI::App& app, Action* selected) {
   cmd->add_option("--run", o.run,
                   "a text training run: measure its checkpoints on held-out text (one held-out "
                   "window per --seeds)");
+  auto rescore = std::make_shared<std::string>();
+  cmd->add_option("--rescore", *rescore,
+                  "a stored birth --json result (at init): rebuild its model from the file's "
+                  "config and seeds, run each seed's forward pass only, and score the file's "
+                  "profiles with the current no-fit predictions; takes --json, --csv, --plot and "
+                  "--memory-budget");
   cmd->add_option("--checkpoints", o.checkpoints,
                   "with --run: all, last, or a comma list of checkpoint steps")
       ->capture_default_str();
@@ -91,11 +98,35 @@ void register_birth(CLI::App& app, Action* selected) {
   cmd->add_option("--plot", o.plot,
                   "figure stem: measured profile with seed band against the no-fit prediction, "
                   "the rollout and the fitted theory");
-  cmd->callback([cmd, options, parsed, pos, selected] {
+  cmd->callback([cmd, options, parsed, pos, rescore, selected] {
     // A token file measures each of its rows once; a --seeds count beside it would be ignored.
     const bool seeds_given = cmd->get_option("--seeds")->count() > 0;
-    *selected = [options, parsed, pos, seeds_given] {
+    // --rescore takes everything it measures from its file.
+    std::string measured_option;
+    for (const CLI::Option* opt : cmd->get_options()) {
+      const std::string name = opt->get_name();
+      if (opt->count() > 0 && name != "--rescore" && name != "--json" && name != "--csv" &&
+          name != "--plot" && name != "--memory-budget" && name != "--help")
+        measured_option = name;
+    }
+    *selected = [options, parsed, pos, seeds_given, rescore, measured_option] {
       parsed->parse();
+      if (!rescore->empty()) {
+        if (!measured_option.empty()) {
+          throw std::invalid_argument(
+              "--rescore takes the model and measurement from its file; "
+              "drop " +
+              measured_option);
+        }
+        BirthRescoreOptions ro;
+        ro.file = *rescore;
+        ro.memory_budget_gb = options->memory_budget_gb;
+        ro.json = options->json;
+        ro.csv = options->csv;
+        ro.plot = options->plot;
+        run_birth_rescore(ro);
+        return;
+      }
       if (seeds_given && !options->tokens.empty()) {
         throw std::invalid_argument(
             "--tokens measures every sequence of its file (one per line); drop --seeds, or keep "

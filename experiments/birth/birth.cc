@@ -29,6 +29,7 @@
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/theory/operator.h"
+#include "posbias/theory/quadrature_row.h"
 #include "posbias/theory/rollout.h"
 #include "posbias/train/checkpoint.h"
 
@@ -94,6 +95,18 @@ NoFitPrediction predict(const Evidence& ev, std::int64_t layers, std::size_t q,
   p.paths = paths;
   p.op = model == "theory" ? op.describe() : "measured";
   p.alpha = seed_mean_alpha(ev.strengths, e);
+  if (model == "theory" && e == AlphaEstimator::kPositions && paths == PathSum::kQuadrature &&
+      op.is_cesaro()) {  // the query's row only, at any length (quadrature_row.h)
+    QuadratureRowSpec qs;
+    qs.query = static_cast<std::int64_t>(q);
+    qs.alpha = p.alpha;
+    qs.key_scale = seed_mean_gain(ev.strengths, q, &BranchStrength::key_gain);
+    qs.stay_scale = seed_mean_gain(ev.strengths, q, &BranchStrength::stay_gain);
+    std::vector<double> row = quadrature_row(qs);
+    for (double& v : row) v = std::max(v, 1e-300);
+    p.profile = unit_sum(row);
+    return p;
+  }
   if (model == "theory" && e != AlphaEstimator::kPositions) {
     InfluenceSpec is;
     is.length = static_cast<std::int64_t>(q);
@@ -144,9 +157,15 @@ void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& a
     r.rollout_skipped =
         "a quadrature rollout is limited to q <= " + std::to_string(kMaxQuadratureRolloutLength);
   }
-  // Past the dense limit the position gains fall back to the per-layer jacobian α̂.
+  // The position gains' quadrature row with the Cesàro operator is computed at any length
+  // (quadrature_row.h); every other combination with position gains is dense, so past the dense
+  // limit it is left out and, as the headline, falls back to the per-layer jacobian α̂.
+  const bool row_only = r.fit_spec.op.is_cesaro();
+  auto positions_fit = [&](PathSum paths) {
+    return q <= dense_limit || (row_only && paths == PathSum::kQuadrature);
+  };
   const AlphaEstimator headline_estimator =
-      r.options.alpha_estimator == AlphaEstimator::kPositions && q > dense_limit
+      r.options.alpha_estimator == AlphaEstimator::kPositions && !positions_fit(r.fit_spec.paths)
           ? AlphaEstimator::kJacobian
           : r.options.alpha_estimator;
   auto scored = [&](NoFitPrediction p) {
@@ -156,7 +175,7 @@ void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& a
   for (AlphaEstimator e :
        {AlphaEstimator::kJacobian, AlphaEstimator::kForward, AlphaEstimator::kPositions}) {
     for (PathSum paths : {PathSum::kLinear, PathSum::kQuadrature}) {
-      if (e == AlphaEstimator::kPositions && q > dense_limit) continue;
+      if (e == AlphaEstimator::kPositions && !positions_fit(paths)) continue;
       const bool headline = e == headline_estimator && paths == r.fit_spec.paths;
       const std::int64_t layers = r.config.layers;
       NoFitPrediction t = scored(predict(all, layers, q, "theory", e, paths, r.fit_spec.op));
@@ -205,6 +224,12 @@ nlohmann::json journal_key(const BirthOptions& o, const ModelConfig& config) {
           {"target", to_string(o.target)},
           {"weights", o.weights},
           {"tokens", o.tokens}};
+}
+
+// p_1 over the minimum among positions 1..q-1 (the query left out); NaN when q < 2.
+double first_over_min(const std::vector<double>& profile) {
+  if (profile.size() < 2) return std::nan("");
+  return profile.front() / *std::min_element(profile.begin(), profile.end() - 1);
 }
 
 }  // namespace
@@ -284,7 +309,8 @@ ModelConfig birth_model_config(const BirthOptions& o) {
   return c;
 }
 
-BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, ProcessGroup* group) {
+BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, ProcessGroup* group,
+                          const std::vector<std::vector<double>>* stored_profiles) {
   if (o.seeds < 1 || o.seeds > 10000)
     throw std::invalid_argument("--seeds must be in 1..10000, got " + std::to_string(o.seeds));
   if (o.weights.empty() != o.config.empty())
@@ -363,6 +389,11 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, Pr
       o.method == JacobianMethod::kExact ? "use --method hutchinson, a smaller --length or --layers"
                                          : "use fewer --probes, a smaller --length or --layers",
       o.memory_budget_gb);
+  if (r.fit_spec.op.is_cesaro()) {  // the position gains' quadrature row, after the measurement
+    require_memory(quadrature_row_bytes(q_rows, static_cast<std::size_t>(r.config.layers)),
+                   "the no-fit prediction at --length " + std::to_string(o.length),
+                   "use a smaller --length", o.memory_budget_gb);
+  }
   js.checkpoint = r.plan.pass.checkpoint;
   if (js.checkpoint) configure_allocator_for_budget();
   if (js.checkpoint && r.plan.in_flight < cotangents) js.max_chunk = r.plan.in_flight;
@@ -409,6 +440,11 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, Pr
   // Profiles measured before: by a killed run (the journal) or, sharded, by the other ranks.
   std::map<int, std::vector<double>> known;
   if (journal) known = journal->done();
+  if (stored_profiles) {  // a stored result re-scored: every seed's forward pass only
+    if (static_cast<int>(stored_profiles->size()) != samples || group || journal)
+      throw std::invalid_argument("a re-scored result needs one stored profile per seed");
+    for (int s = 0; s < samples; ++s) known[s] = (*stored_profiles)[static_cast<std::size_t>(s)];
+  }
   auto gather = [&](const std::map<int, std::vector<double>>& mine) {
     nlohmann::json j = nlohmann::json::object();
     for (const auto& [s, profile] : mine) j[std::to_string(s)] = profile;
@@ -584,6 +620,7 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, Pr
 nlohmann::json to_json(const BirthResult& r) {
   const BirthOptions& o = r.options;
   nlohmann::json j = fit_json(r.fit, r.fit_spec);
+  j["seeds"] = r.profile_seeds.size();  // profiles averaged (the fit counts only resampled ones)
   j["config"] = to_json(hf_config_from_model(r.config));
   j["measurement"] = {
       {"method", to_string(o.method)},
@@ -620,27 +657,30 @@ nlohmann::json to_json(const BirthResult& r) {
   };
   auto scores = [&](const NoFitPrediction& p) {
     const ShapeMetrics& m = p.score.at_mean;
-    return nlohmann::json{{"model", p.model},
-                          {"estimator", to_string(p.estimator)},
-                          {"paths", to_string(p.paths)},
-                          {"operator", p.op},
-                          {"median_abs_log10_error", m.median_abs_log10_error},
-                          {"median_abs_log10_error_ci", interval(p.score.median_abs_log10_error)},
-                          {"max_abs_log10_error", m.max_abs_log10_error},
-                          {"max_abs_log10_error_ci", interval(p.score.max_abs_log10_error)},
-                          {"w1", m.w1},
-                          {"w1_ci", interval(p.score.w1)},
-                          {"argmin_measured", m.argmin_measured},
-                          {"argmin_measured_ci", interval(p.score.argmin_measured)},
-                          {"argmin_predicted", m.argmin_predicted},
-                          {"recency_ratio",
-                           {{"measured", m.recency_measured},
-                            {"measured_ci", interval(p.score.recency_measured)},
-                            {"predicted", m.recency_predicted}}},
-                          {"primacy_ratio",
-                           {{"measured", m.primacy_measured},
-                            {"measured_ci", interval(p.score.primacy_measured)},
-                            {"predicted", m.primacy_predicted}}}};
+    return nlohmann::json{
+        {"model", p.model},
+        {"estimator", to_string(p.estimator)},
+        {"paths", to_string(p.paths)},
+        {"operator", p.op},
+        {"median_abs_log10_error", m.median_abs_log10_error},
+        {"median_abs_log10_error_ci", interval(p.score.median_abs_log10_error)},
+        // no percentile interval: a resampled max can exclude the max itself
+        {"max_abs_log10_error", m.max_abs_log10_error},
+        {"w1", m.w1},
+        {"w1_ci", interval(p.score.w1)},
+        {"argmin_measured", m.argmin_measured},
+        {"argmin_measured_ci", interval(p.score.argmin_measured)},
+        {"argmin_predicted", m.argmin_predicted},
+        {"recency_ratio",
+         {{"measured", m.recency_measured},
+          {"measured_ci", interval(p.score.recency_measured)},
+          {"predicted", m.recency_predicted}}},
+        {"primacy_ratio",
+         {{"measured", m.primacy_measured},
+          {"measured_ci", interval(p.score.primacy_measured)},
+          {"predicted", m.primacy_predicted}}},
+        {"first_min_ratio",
+         {{"measured", first_over_min(r.profile)}, {"predicted", first_over_min(p.profile)}}}};
   };
   auto prediction = [&](const std::optional<NoFitPrediction>& p) {
     if (!p) return nlohmann::json();

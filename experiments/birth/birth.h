@@ -124,9 +124,12 @@ std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, Al
 // Resolves the preset and overrides (throws std::invalid_argument for bad values).
 ModelConfig birth_model_config(const BirthOptions& options);
 // With a process group the seeds are sharded over its ranks (seed s on rank s mod size) and
-// gathered, giving every rank the one-process result.
+// gathered, giving every rank the one-process result. With stored_profiles (one per seed, as a
+// result file holds them) nothing is differentiated: each seed's forward pass gives the gains,
+// and the no-fit predictions and fits are computed anew (birth_rescore.h).
 BirthResult measure_birth(const BirthOptions& options, const TrainedInput* trained = nullptr,
-                          ProcessGroup* group = nullptr);
+                          ProcessGroup* group = nullptr,
+                          const std::vector<std::vector<double>>* stored_profiles = nullptr);
 // {"config", "measurement", the fit (theory/fit_command.h), "path_sums", "profile", "nofit",
 // "rollout", "nofit_variants", "operator_control", "comparison", ...}.
 nlohmann::json to_json(const BirthResult& result);

@@ -1,0 +1,127 @@
+#include "experiments/birth/birth_rescore.h"
+
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/bounded_read.h"
+#include "posbias/core/json_read.h"
+#include "posbias/core/plot.h"
+#include "posbias/hf/hf_config.h"
+#include "posbias/model/attention_path.h"
+
+namespace posbias {
+namespace {
+
+constexpr std::uintmax_t kMaxResultBytes = std::uintmax_t{1} << 30;
+
+// A field of the file, or a one-line refusal naming it.
+const nlohmann::json& field(const nlohmann::json& j, const char* key, const std::string& file) {
+  if (!j.is_object() || !j.contains(key))
+    throw std::invalid_argument(file + " has no '" + key + "': not a birth --json result");
+  return j.at(key);
+}
+
+// The preset (or family) and overrides whose birth_model_config equals the stored config.
+void rebuild_architecture(BirthOptions& o, const nlohmann::json& stored_config,
+                          const std::string& file) {
+  const ModelConfig c = model_config_from_hf(parse_hf_config(stored_config.dump(), file));
+  const nlohmann::json want = to_json(hf_config_from_model(c));
+  o.layers = c.layers, o.d_model = c.d_model, o.heads = c.heads, o.kv_heads = c.kv_heads;
+  o.mlp = c.mlp, o.window = c.window, o.pos = c.pos;
+  std::vector<std::string> names = model_preset_names();
+  names.push_back(to_string(c.family));
+  for (const std::string& name : names) {
+    for (std::int64_t rotary : {std::int64_t{0}, c.rotary_dim}) {
+      o.arch = name;
+      o.rotary_dim = rotary;
+      try {
+        if (to_json(hf_config_from_model(birth_model_config(o))) == want) return;
+      } catch (const std::invalid_argument&) {  // a preset the overrides do not fit
+      }
+    }
+  }
+  throw std::invalid_argument(file +
+                              ": no preset with birth's overrides rebuilds its config; "
+                              "re-measure it with posbias birth");
+}
+
+}  // namespace
+
+StoredBirth read_stored_birth(const std::string& file) {
+  const nlohmann::json j =
+      parse_json(read_bounded_file(file, kMaxResultBytes, "1 GiB result"), file);
+  const nlohmann::json& m = field(j, "measurement", file);
+  StoredBirth s;
+  BirthOptions& o = s.options;
+  try {
+    if (field(m, "weights", file).get<std::string>() != "init")
+      throw std::invalid_argument(file +
+                                  " measured a checkpoint; only results at init are "
+                                  "re-scored (re-run birth --config --weights)");
+    const std::string input = field(m, "input", file).get<std::string>();
+    if (input != "gaussian" && input != "tokens")
+      throw std::invalid_argument(file + " read a token file (" + input +
+                                  "); only results at init are re-scored");
+    o.input = parse_birth_input(input);
+    o.init = parse_birth_init(field(m, "init", file).get<std::string>());
+    o.method = parse_jacobian_method(field(m, "method", file).get<std::string>());
+    o.probes = field(m, "probes", file).get<std::int64_t>();
+    o.length = field(m, "length", file).get<std::int64_t>();
+    const std::int64_t query = field(m, "query", file).get<std::int64_t>();
+    o.query = query == o.length ? 0 : query;
+    o.attn_scale = field(m, "attn_scale", file).get<double>();
+    o.seed = field(m, "seed", file).get<std::uint64_t>();
+    // Results from before these fields existed measured the hidden state, densely.
+    o.target = parse_influence_target(m.value("target", std::string("hidden")));
+    o.attention = parse_attention_choice(m.value("attention", std::string("dense")));
+    o.paths = parse_path_sum(field(field(j, "nofit", file), "paths", file).get<std::string>());
+    s.profiles = field(j, "profile_seeds", file).get<std::vector<std::vector<double>>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(file + ": a measurement field has the wrong type (" +
+                                std::string(e.what()) + ")");
+  }
+  if (s.profiles.empty())
+    throw std::invalid_argument(file + " holds no profile_seeds; re-measure it");
+  o.seeds = static_cast<int>(s.profiles.size());
+  rebuild_architecture(o, field(j, "config", file), file);
+  for (const char* key : {"seconds", "peak_rss_mb", "machine"})
+    if (j.contains(key)) s.measured[key] = j.at(key);
+  return s;
+}
+
+BirthResult rescore_birth(const StoredBirth& stored, double memory_budget_gb) {
+  BirthOptions o = stored.options;
+  o.memory_budget_gb = memory_budget_gb;
+  return measure_birth(o, nullptr, nullptr, &stored.profiles);
+}
+
+void run_birth_rescore(const BirthRescoreOptions& ro) {
+  const StoredBirth stored = read_stored_birth(ro.file);
+  const auto start = std::chrono::steady_clock::now();
+  const BirthResult r = rescore_birth(stored, ro.memory_budget_gb);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  nlohmann::json j = to_json(r);
+  // The measurement's time, memory and machine are the file's; the re-score's are its own.
+  j["rescore"] = {{"from", ro.file},
+                  {"seconds", seconds},
+                  {"peak_rss_mb", r.peak_rss_mb},
+                  {"machine", j["machine"]}};
+  for (const auto& [key, value] : stored.measured.items()) j[key] = value;
+  write_output(ro.json, j.dump(2) + "\n");
+  if (!ro.csv.empty()) write_file_atomic(ro.csv, birth_csv(r));
+  if (!ro.plot.empty()) {
+    const std::string title =
+        to_string(r.config.family) + " (" + to_string(r.config.pos) + "), " +
+        std::to_string(r.config.layers) + " layers, d = " + std::to_string(r.config.d_model) +
+        ", L = " + std::to_string(r.options.length) + ": influence at init vs theory";
+    render_figure(birth_figure(r, title), ro.plot);
+  }
+  std::fprintf(stderr, "birth --rescore: no-fit (%s) median |log10 error| %.3f, %.1f s\n",
+               to_string(r.nofit->estimator).c_str(), r.nofit->score.at_mean.median_abs_log10_error,
+               seconds);
+}
+
+}  // namespace posbias

@@ -1,0 +1,36 @@
+// `posbias birth --rescore FILE`: a stored birth result scored again without re-measuring.
+//
+// The model is rebuilt from the file's config and measurement (same architecture, init, seeds,
+// input and attention path), every seed's forward pass gives the branch strengths and gains
+// again, and the no-fit predictions, fits and comparison are computed with the current code
+// around the file's own profiles [seeds][q]. A file whose config the birth options cannot
+// rebuild exactly (a checkpoint, a token file, a config no preset and override reach) is refused.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "experiments/birth/birth.h"
+
+namespace posbias {
+
+struct BirthRescoreOptions {
+  std::string file;             // a `birth --json` result
+  double memory_budget_gb = 0;  // as birth's --memory-budget
+  std::string json, csv, plot;  // outputs, as birth's
+};
+
+// The rebuilt options and the stored profiles; std::invalid_argument naming what cannot be
+// rebuilt.
+struct StoredBirth {
+  BirthOptions options;
+  std::vector<std::vector<double>> profiles;  // [seeds][q]
+  nlohmann::json measured;  // the file's seconds, peak_rss_mb and machine: the measurement's
+};
+StoredBirth read_stored_birth(const std::string& file);
+
+BirthResult rescore_birth(const StoredBirth& stored, double memory_budget_gb);
+void run_birth_rescore(const BirthRescoreOptions& options);
+
+}  // namespace posbias
