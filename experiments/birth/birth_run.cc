@@ -286,6 +286,14 @@ BirthRunResult run_birth_run(const BirthOptions& o) {
   if (!o.plot.empty()) {
     render_birth_run_figures(j, o.plot);
     render_gradient_figure(r, o.plot);
+    std::vector<std::int64_t> steps;
+    std::vector<SharesOverSeeds> shares;
+    for (const BirthCheckpoint& cp : r.checkpoints) {
+      steps.push_back(cp.step);
+      shares.push_back(shares_over_seeds(cp.result.profile_seeds));
+    }
+    render_figure(shares_figure(steps, shares, fmt::format("{} held-out sequences", o.seeds)),
+                  o.plot + "_shares");
   }
   std::fprintf(stderr, "birth --run: %zu checkpoints of %s measured\n", r.checkpoints.size(),
                o.run.c_str());

@@ -50,10 +50,10 @@ std::vector<std::int64_t> select_checkpoint_steps(const std::string& spec,
 
 BirthRunResult measure_birth_run(const BirthOptions& options);
 nlohmann::json to_json(const BirthRunResult& result);
-// STEM_profiles (profiles over training), STEM_shape (middle-to-ends and dead-zone depth
-// against step) and STEM_gradient (the gradient per position at the first checkpoint that
-// logged one, against the two predictions).
-// `json` is to_json(result), built once by run_birth_run.
+// STEM_profiles (profiles over training) and STEM_shape (middle-to-ends and dead-zone depth
+// against step); run_birth_run adds STEM_gradient (the gradient per position at the first
+// checkpoint that logged one, against the two predictions) and STEM_shares (each region's share
+// against step). `json` is to_json(result), built once by run_birth_run.
 void render_birth_run_figures(const nlohmann::json& json, const std::string& stem);
 // Measures, writes --json and the figures, and returns the result.
 BirthRunResult run_birth_run(const BirthOptions& options);

@@ -10,9 +10,12 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <vector>
 
+#include "posbias/core/plot.h"
 #include "posbias/theory/profile_shares.h"
 
 namespace posbias {
@@ -29,5 +32,10 @@ std::string shares_text(const SharesOverSeeds& shares);
 // "no U (middle vs primacy −0.781 [−0.793, −0.770], middle vs recency 0.069 [0.057, 0.081];
 // 95% Student-t interval over 3 seeds)".
 std::string u_test_text(const UTest& test);
+// Each region's share against step (shares[i] at steps[i]), as a whole and per position (the U
+// test's scale), with the 95% t band over `over` ("3 training seeds", "8 held-out sequences"):
+// one colour per region, legends beside the panels.
+Figure shares_figure(const std::vector<std::int64_t>& steps,
+                     const std::vector<SharesOverSeeds>& shares, const std::string& over);
 
 }  // namespace posbias

@@ -371,51 +371,6 @@ std::string seeds_csv(const SeedsResult& r) {
   return out;
 }
 
-namespace {
-
-// Each region's share against step, as a whole and per position (the U test's scale), with
-// the interval over seeds: one colour per region.
-void render_shares_figure(const SeedsResult& r, const std::string& stem) {
-  Figure f;
-  f.width = 1500;
-  for (bool per_position : {false, true}) {
-    Panel p;
-    p.title =
-        fmt::format("{} ({} training seeds, 95% t band)",
-                    per_position ? "share per position" : "share of the influence", r.seeds.size());
-    p.xlabel = "training step + 1";
-    p.log_x = true;
-    p.log10_y = true;
-    p.ylabel = per_position ? "region share / positions" : "region share";
-    p.key = "outside right";
-    for (ShareRegion region : kShareRegions) {
-      const auto k = static_cast<std::size_t>(region);
-      const RegionSpan& span = r.checkpoints.front().shares.regions[k];
-      if (!span.present()) continue;
-      const double size = per_position ? static_cast<double>(span.size()) : 1.0;
-      Series s;
-      s.title = span.first == span.last
-                    ? fmt::format("{} ({})", to_string(region), span.first)
-                    : fmt::format("{} ({}..{})", to_string(region), span.first, span.last);
-      s.style = "linespoints";
-      for (const SeedsCheckpoint& c : r.checkpoints) {
-        const SeedInterval& i = c.shares.share[k].interval;
-        if (!(i.mean > 0)) continue;
-        s.x.push_back(static_cast<double>(c.step + 1));
-        s.y.push_back(std::log10(i.mean / size));
-        // A band reaching 0 or below cannot be drawn on a log scale: it stops at the mean.
-        s.y_low.push_back(std::log10((i.low > 0 ? i.low : i.mean) / size));
-        s.y_high.push_back(std::log10((std::isfinite(i.high) ? i.high : i.mean) / size));
-      }
-      p.series.push_back(std::move(s));
-    }
-    f.panels.push_back(std::move(p));
-  }
-  render_figure(f, stem);
-}
-
-}  // namespace
-
 void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
   const std::string seeds = fmt::format("{} training seeds, 95% t band", r.seeds.size());
   auto render = [&](Panel panel, const std::string& suffix) {
@@ -450,7 +405,16 @@ void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
              [](const SeedsCheckpoint& c) { return c.dead_zone_depth; }),
          "_shape");
 
-  render_shares_figure(r, stem + "_shares");
+  {
+    std::vector<std::int64_t> steps;
+    std::vector<SharesOverSeeds> shares;
+    for (const SeedsCheckpoint& c : r.checkpoints) {
+      steps.push_back(c.step);
+      shares.push_back(c.shares);
+    }
+    render_figure(shares_figure(steps, shares, fmt::format("{} training seeds", r.seeds.size())),
+                  stem + "_shares");
+  }
 
   Panel profiles;
   profiles.title = "influence profile, first and last step (" + seeds + ")";

@@ -119,6 +119,9 @@ ReportSection text_report_section(const std::filesystem::path& dir, const TextPr
                          "Influence profile of each checkpoint on held-out text (unit sum)."});
   sec.figures.push_back(
       {"text/birth_run_shape", "Middle-to-ends ratio and dead-zone depth against training step."});
+  sec.figures.push_back({"text/birth_run_shares",
+                         "Each region's share of the influence (primacy, middle fifth, recency, "
+                         "query) against training step, as a whole and per position."});
   sec.data.push_back({"text/gpt2/metrics.jsonl", "metrics per evaluation"});
   sec.data.push_back({"text/gpt2/summary.json", "run summary, held-out bits per byte"});
   sec.data.push_back({"text/birth_run.json", "influence profile per checkpoint"});

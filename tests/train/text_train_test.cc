@@ -132,6 +132,7 @@ TEST(TextTrain, BirthRunMeasuresEveryCheckpoint) {
   EXPECT_TRUE(fs::exists(run / "birth_gradient.svg"));
   EXPECT_TRUE(fs::exists(run / "birth_profiles.svg"));
   EXPECT_TRUE(fs::exists(run / "birth_shape.png"));
+  EXPECT_TRUE(fs::exists(run / "birth_shares.png"));
   for (const char* target : {"loss", "prob"}) {
     const CliResult t = run_cli("birth --run " + run.string() + " --checkpoints last --seeds 2 " +
                                 "--length 32 --bootstrap 0 --target " + target);
