@@ -35,3 +35,18 @@ done
 profile small-L16384 --arch gpt2 --layers 4 --d-model 256 --heads 4 --length 16384 --seeds 2 \
   --memory-budget 4
 profile gpt2-L16384 --arch gpt2 --length 16384 --seeds 2 --memory-budget 8
+
+# Re-score every stored profile with the current no-fit predictions, the pre-registered
+# estimator (positions, quadrature) at every length: each seed's forward pass only, from the
+# file's config and seeds; the measured profile, its time and peak RSS stay the file's. A file
+# already re-scored (it has "rescore") is skipped.
+rescore() {  # name, memory budget in GB
+  local name=$1 budget=$2
+  grep -q '"rescore"' "$data/$name.json" && return 0
+  "$posbias" birth --rescore "$data/$name.json" --memory-budget "$budget" \
+    --json "$data/$name.json" --csv "$data/$name.csv" --plot "$data/$name"
+}
+for name in gpt2-L1024 qwen2-0.5b-L1024 gpt2-L4096 small-L16384 small-L65536 qwen2-0.5b-L4096 \
+  qwen2-0.5b-L16384; do
+  case $name in small-*) rescore "$name" 4 ;; *) rescore "$name" 8 ;; esac
+done

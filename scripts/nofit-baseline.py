@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""The no-fit theory against a fitted 3-parameter power law, per `posbias birth` result.
+
+For each result file: the measured seed-mean profile p_1..p_q (q = L, the query) and the
+headline no-fit prediction (`nofit.profile`). The baseline is a·j^b on positions 1..L-1, fitted
+by least squares of log p_j on log j over the EVEN positions, plus a free value at the query (set
+to the measured p_q: that one parameter is not held out). Both predictions and the measured
+profile are normalized to unit sum over 1..q and scored on the ODD positions of 1..L-1, which
+the power law never saw: median and max of |log10(measured/predicted)|. The no-fit theory is
+also scored on every position (as birth does). Besides: where the no-fit error is largest, the
+error at the query, p_1/p_mid (mid = ceil(q/2)) and p_1 over the minimum of 1..q-1, measured and
+predicted.
+
+Usage: scripts/nofit-baseline.py OUT.json RESULT.json...
+"""
+import json
+import math
+import os
+import statistics
+import sys
+
+
+def unit(v):
+    s = sum(v)
+    return [x / s for x in v]
+
+
+def log_errors(measured, predicted, positions):
+    m, p = unit(measured), unit(predicted)
+    return [abs(math.log10(m[j] / p[j])) for j in positions]
+
+
+def power_law(profile):
+    q = len(profile)
+    xs = [math.log(j + 1) for j in range(q - 1) if (j + 1) % 2 == 0]
+    ys = [math.log(profile[j]) for j in range(q - 1) if (j + 1) % 2 == 0]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    a = my - b * mx
+    return [math.exp(a + b * math.log(j + 1)) for j in range(q - 1)] + [profile[-1]], a, b
+
+
+def summary(errors):
+    return {"median_abs_log10_error": statistics.median(errors),
+            "max_abs_log10_error": max(errors)}
+
+
+def first_ratios(v):
+    q = len(v)
+    return v[0] / v[math.ceil(q / 2) - 1], v[0] / min(v[:-1])
+
+
+def score(path):
+    r = json.load(open(path))
+    measured, nofit = r["profile"], r["nofit"]["profile"]
+    q = len(measured)
+    odd = [j for j in range(q - 1) if (j + 1) % 2 == 1]
+    law, a, b = power_law(measured)
+    every = log_errors(measured, nofit, range(q))
+    worst = max(range(q), key=lambda j: every[j])
+    m_mid, m_min = first_ratios(measured)
+    p_mid, p_min = first_ratios(nofit)
+    return {
+        "file": os.path.relpath(path, "docs"),
+        "length": q,
+        "seeds": len(r["profile_seeds"]),
+        "estimator": r["nofit"]["estimator"] + ", " + r["nofit"]["paths"],
+        "theory_nofit_all_positions": summary(every),
+        "theory_nofit_heldout": summary(log_errors(measured, nofit, odd)),
+        "power_law_heldout": summary(log_errors(measured, law, odd)),
+        "power_law": {"log_prefactor": a, "exponent": b},
+        "theory_nofit_worst_position": worst + 1,
+        "theory_nofit_error_at_query": every[q - 1],
+        "theory_nofit_largest_errors": [[j + 1, every[j]] for j in
+                                        sorted(range(q), key=lambda j: -every[j])[:12]],
+        "theory_nofit_log10_measured_over_predicted_at_worst":
+            math.log10(unit(measured)[worst] / unit(nofit)[worst]),
+        "first_mid_ratio": {"measured": m_mid, "predicted": p_mid},
+        "first_min_ratio": {"measured": m_min, "predicted": p_min},
+    }
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    out = {"method": "power law a*j^b fitted on even positions of 1..L-1 plus a free value at "
+                     "the query; scored on odd positions of 1..L-1; unit sum over 1..q",
+           "results": {os.path.splitext(os.path.basename(p))[0]: score(p) for p in sys.argv[2:]}}
+    with open(sys.argv[1], "w") as f:
+        json.dump(out, f, indent=2)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
