@@ -77,3 +77,7 @@ python3 scripts/birth-estimators.py
 # The U by its parts of the four shipped configurations, from their stored per-seed profiles.
 "$posbias" theory shares "$data"/{gpt2,gpt2_unscaled,qwen2_rope,qwen2_none}.json \
   --json "$data/shares.json"
+# The same for the long profiles that scripts/long-context-docs-data.sh writes.
+"$posbias" theory shares docs/data/long-context/{gpt2-L1024,gpt2-L4096,qwen2-0.5b-L1024}.json \
+  docs/data/long-context/{qwen2-0.5b-L4096,qwen2-0.5b-L16384,small-L16384,small-L65536}.json \
+  --json "$data/shares-long-context.json"
