@@ -9,7 +9,10 @@ profile are normalized to unit sum over 1..q and scored on the ODD positions of 
 the power law never saw: median and max of |log10(measured/predicted)|. The no-fit theory is
 also scored on every position (as birth does). Besides: where the no-fit error is largest, the
 error at the query, p_1/p_mid (mid = ceil(q/2)) and p_1 over the minimum of 1..q-1, measured and
-predicted.
+predicted. "table" holds what a docs table prints per file (the measurement's seconds and peak
+RSS, the no-fit median with its seed interval and max, the jacobian estimator beside it, the
+held-out scores of both, the fitted α and log R², the two first-position ratios); "results" the
+rest.
 
 Usage: scripts/nofit-baseline.py OUT.json RESULT.json...
 """
@@ -60,7 +63,25 @@ def score(path):
     worst = max(range(q), key=lambda j: every[j])
     m_mid, m_min = first_ratios(measured)
     p_mid, p_min = first_ratios(nofit)
-    return {
+    jacobian = [v for v in r["nofit_variants"] if v["model"] == "theory"
+                and v["estimator"] == "jacobian" and v["paths"] == r["nofit"]["paths"]]
+    table = {
+        "seeds": len(r["profile_seeds"]),
+        "seconds": r.get("seconds"),
+        "peak_rss_mb": r.get("peak_rss_mb"),
+        "nofit_median": every and statistics.median(every),
+        "nofit_median_ci": r["nofit"].get("median_abs_log10_error_ci"),
+        "nofit_max": max(every),
+        "jacobian_median": jacobian[0]["median_abs_log10_error"] if jacobian else None,
+        "jacobian_max": jacobian[0]["max_abs_log10_error"] if jacobian else None,
+        "heldout_theory": summary(log_errors(measured, nofit, odd)),
+        "heldout_power_law": summary(log_errors(measured, law, odd)),
+        "fitted_alpha": r.get("alpha"),
+        "fitted_log_r2": r.get("log_r2"),
+        "first_mid": [m_mid, p_mid],
+        "first_min": [m_min, p_min],
+    }
+    return table, {
         "file": os.path.relpath(path, "docs"),
         "length": q,
         "seeds": len(r["profile_seeds"]),
@@ -85,7 +106,10 @@ def main():
         sys.exit(__doc__)
     out = {"method": "power law a*j^b fitted on even positions of 1..L-1 plus a free value at "
                      "the query; scored on odd positions of 1..L-1; unit sum over 1..q",
-           "results": {os.path.splitext(os.path.basename(p))[0]: score(p) for p in sys.argv[2:]}}
+           "table": {}, "results": {}}
+    for p in sys.argv[2:]:
+        name = os.path.splitext(os.path.basename(p))[0]
+        out["table"][name], out["results"][name] = score(p)
     with open(sys.argv[1], "w") as f:
         json.dump(out, f, indent=2)
         f.write("\n")
