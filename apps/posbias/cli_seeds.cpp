@@ -13,15 +13,16 @@ void register_seeds(CLI::App& app, Action* selected) {
       "seeds",
       "Summarize one experiment over its training seeds, as means with 95% Student-t intervals. "
       "A text experiment: the `posbias birth --run` results of each seed (and optionally each "
-      "seed's `posbias eval --run`) give per-step statistics of the U's middle-to-ends ratio, "
-      "dead-zone depth, attention entropy and gradient per position, their change from the "
-      "first to the last step, and held-out bits per byte and loss per position. Hop runs "
-      "(Number, Letter; no birth files): each seed's training summary.json and metrics.jsonl, "
-      "`eval --run`, `heads --run` and `discrepancy --run` results give the crossing steps, "
-      "held-out accuracy per hop during training, accuracy per length and hop against chance, "
-      "head scores, the step each head's label settles and the labels under other thresholds, "
-      "and the key heads' gaps against length. With --compare: configurations of a hop task "
-      "(ablations) side by side, each over its seeds.");
+      "seed's `posbias eval --run`) give per-step statistics of the middle-to-ends ratio (the "
+      "ends: position 1 and the query), dead-zone depth, the shares of primacy, middle, recency "
+      "and query with the U test, attention entropy and gradient per position, their change "
+      "from the first to the last step, and held-out bits per byte and loss per position. "
+      "Hop runs (Number, Letter; no birth files): each seed's training summary.json and "
+      "metrics.jsonl, `eval --run`, `heads --run` and `discrepancy --run` results give the "
+      "crossing steps, held-out accuracy per hop during training, accuracy per length and hop "
+      "against chance, head scores, the step each head's label settles and the labels under "
+      "other thresholds, and the key heads' gaps against length. With --compare: configurations "
+      "of a hop task (ablations) side by side, each over its seeds.");
   SeedsOptions& o = *options;
   cmd->add_option("birth", o.birth,
                   "text: birth --run --json results, one per training seed, two or more");

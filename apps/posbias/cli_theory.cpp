@@ -120,9 +120,10 @@ void register_theory(CLI::App& app, Action* selected) {
   auto shares_options = std::make_shared<SharesOptions>();
   CLI::App* shares = cmd->add_subcommand(
       "shares",
-      "The U by its parts of stored `posbias birth` results, from their per-seed profiles: the "
+      "Stored `posbias birth` results by their parts, from their per-seed profiles: the "
       "share of the influence in primacy (1..8), the middle fifth, recency (L-8..L-1) and the "
-      "query, with 95% t intervals over seeds, and the U test (docs/birth.md).");
+      "query, with 95% t intervals over seeds, and the U test, which leaves the query out and "
+      "can say \"no U\" (docs/birth.md).");
   shares->add_option("runs", shares_options->runs, "birth --json results, one or more")->required();
   shares->add_option("--json", shares_options->json, "result file (default: stdout)");
   shares->callback([shares_options, selected] {

@@ -37,7 +37,9 @@ inline constexpr CommandInfo kTorchCommands[] = {
      "Measure the influence profile ‖∂y_q/∂x_j‖_F of a transformer at initialization (or of a "
      "trained checkpoint), averaged over seeds; predict it with nothing fitted (the theory and "
      "the rollout with the measured branch strengths α̂), fit the theory, and score every model "
-     "on held-out seeds. With --run: every checkpoint of a text run on held-out text."},
+     "on held-out seeds. Each profile is also split into the shares of primacy, middle, "
+     "recency and query, with the U test (the query left out). With --run: every checkpoint of "
+     "a text run on held-out text."},
     {"train",
      "Train the gptj-hop model on the Number or Letter task (answer-only loss, AdamW with "
      "warmup and linear decay, batch 64), logging held-out accuracy per hop, or (--task text) "

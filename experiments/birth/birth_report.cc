@@ -49,7 +49,8 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
       "overlap (primacy: positions 1..8; middle: the middle fifth of 1..L-1; recency: the 8 "
       "positions before the query; the query), and the U test: the verdict is U only when the "
       "middle's per-position share is below both end windows', with the 95% Student-t interval "
-      "over seeds of each log10 difference below 0.");
+      "over seeds of each log10 difference below 0. The query is not an end window: a profile "
+      "that decays to a minimum before the query and spikes at the query is not a U.");
   sec.paragraphs.push_back("This report ran the " + preset.name + " preset (" + preset.describe() +
                            "); `posbias reproduce --full` runs the full one (" +
                            BirthPreset::full().describe() + "), the runs docs/birth.md shows.");

@@ -220,7 +220,7 @@ void render_birth_run_figures(const nlohmann::json& j, const std::string& stem) 
   render_figure(fp, stem + "_profiles");
 
   Panel shape;
-  shape.title = "the U's middle against training step";
+  shape.title = "middle and minimum against the ends (position 1, query) by step";
   shape.xlabel = "training step + 1";
   shape.log_x = true;
   shape.ylabel = "log10 ratio";

@@ -1,6 +1,6 @@
 // `posbias birth --run RUN --checkpoints all|last|STEPS`: the influence profile of a training
 // run's checkpoints on its held-out text, one `birth` measurement per checkpoint (the same
-// engines, targets, no-fit prediction and fit), so the U can be followed from step 0 to the
+// engines, targets, no-fit prediction and fit), so the profile can be followed from step 0 to the
 // end. Sequence s (s = 0..seeds-1) is held-out window ⌊s·n/seeds⌋ of the n consecutive
 // windows of L + 1 ids (text_data.h), the same for every checkpoint.
 //

@@ -398,7 +398,7 @@ void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
     return p;
   };
   render(step_panel(
-             "the U's middle against training step", "log10 ratio",
+             "middle and minimum against the ends (position 1, query) by step", "log10 ratio",
              [](const SeedsCheckpoint&) { return true; }, "middle / mean of the ends",
              [](const SeedsCheckpoint& c) { return c.middle_to_ends; },
              "dead zone (argmin) / mean of the ends",

@@ -6,7 +6,7 @@
 // mean and its 95% Student-t interval over seeds (theory/seed_interval.h).
 //
 // For each step that every BIRTH.json has:
-// - the U's shape: log10_middle_to_ends, log10_dead_zone_depth, the argmin per seed, the
+// - the profile's shape: log10_middle_to_ends, log10_dead_zone_depth, the argmin per seed, the
 //   attention entropy ratio and the no-fit prediction's median |log10 error|;
 // - the profile: the log10 share of each position (unit sum) per position;
 // - where every seed logged one, the gradient reaching the input embeddings (at the training

@@ -50,7 +50,7 @@ ReportSection theory_report_section(const std::filesystem::path& report_dir) {
   ensure_directory(dir);
   ReportSection sec;
   sec.id = "theory";
-  sec.title = "Theory: the U-shaped influence profile at birth";
+  sec.title = "Theory: the influence profile at birth";
   sec.paragraphs = {
       "At initialization softmax attention is uniform over the visible keys, so one causal layer "
       "averages like the Cesàro matrix M (M[i][j] = 1/i). With a residual branch of weight α a "
@@ -58,7 +58,11 @@ ReportSection theory_report_section(const std::filesystem::path& report_dir) {
       "the row e_qᵀ Nᴴ. It is computed here by the exact, cancellation-free recurrence.",
       "Three regions appear before any training: a primacy tail (position 1 is reached by every "
       "path), a recency anchor (the residual path keeps (1-α)^H of the mass on the last token) "
-      "and a dead zone in between whose depth grows like 1/(k-1)! with depth."};
+      "and a dead zone in between whose depth grows like 1/(k-1)! with depth.",
+      "The paper calls this profile U-shaped, with the query as its right end. Over positions "
+      "1..q-1 the row is non-increasing, so the primacy tail falls all the way to a minimum just "
+      "before the query: by the U test of the birth section, which leaves the query out, it is "
+      "not a U."};
   Progress progress("reproduce: theory", 4);
 
   // 1. Profiles for several H and α.

@@ -1,4 +1,4 @@
-// The theory section of the `reproduce` report: U-shaped profiles for several depths and
+// The theory section of the `reproduce` report: influence profiles for several depths and
 // residual weights, the continuum limit against the discrete row, the generalized
 // operators (window, ALiBi, sink), with CSV/JSON data beside each figure.
 #pragma once

@@ -209,7 +209,7 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
       " (band: 95% Wilson interval" + std::string(curves.size() > 1 ? ", all hops)" : ")");
   render(std::move(len), "length");
 
-  // Accuracy against depth: one curve per length (the U-curve); bands for at most two.
+  // Accuracy against depth: one curve per length (Liu et al.'s U-curve); bands for at most two.
   Panel dep = panel(suite + " suite: accuracy against the answer's depth in the context",
                     "depth of the answer (% of the context)");
   dep.xmin = -2;
