@@ -56,8 +56,8 @@ std::string summary_csv(const std::vector<SuiteSummary>& summaries);
 
 // STEM_<suite>_length (accuracy against length, one curve per hop; the all-hops curve with its
 // 95% Wilson band; chance, all hops, dashed) and STEM_<suite>_depth (accuracy against depth, one
-// curve per length: the U-curve; bands when at most two curves). Both plot the `score` accuracy
-// ("strict" or "lenient"). Returns the stems written.
+// curve per length: where Liu et al. saw a U; bands when at most two curves). Both plot the
+// `score` accuracy ("strict" or "lenient"). Returns the stems written.
 std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::string& stem,
                                       const std::string& score);
 

@@ -1,5 +1,6 @@
 // Shape statistics of one discrete influence row (positions 1..q): the quantities a
-// researcher reads off the U curve. All magnitudes are log10, so nothing underflows.
+// researcher reads off a profile (primacy, dead zone, the query's own share). All magnitudes
+// are log10, so nothing underflows.
 #pragma once
 
 #include <cstdint>
