@@ -1,5 +1,7 @@
-// `posbias tasks`: hop-task datasets; `posbias tasks check FILE`: re-solve and report.
+// `posbias tasks`: hop-task and key–value retrieval datasets; `posbias tasks check FILE`:
+// re-solve and report.
 #include <memory>
+#include <stdexcept>
 
 #include "commands.h"
 #include "parsed_options.h"
@@ -21,13 +23,20 @@ void register_tasks(CLI::App& app, Action* selected) {
   TasksOptions& o = a->options;
   CLI::App* cmd = app.add_subcommand(
       "tasks",
-      "Write Number or Letter hop-task examples (docs/hops.md): balanced over hops, target "
-      "position and answer, deterministic for a seed. `tasks check FILE` re-solves a JSONL file.");
+      "Write Number or Letter hop-task examples (docs/hops.md; balanced over hops, target "
+      "position and answer) or key–value retrieval examples (--task kv, docs/retrieval.md), "
+      "deterministic for a seed. `tasks check FILE` re-solves a JSONL file.");
   ParsedOptions& p = a->parsed;
-  p.add_choice(cmd, "--task", &o.task, "number (positional) or letter (symbolic)", parse_task,
-               task_name);
+  cmd->add_option("--task", o.task,
+                  "number (positional hops), letter (symbolic hops) or kv (key–value retrieval)")
+      ->capture_default_str();
   p.add(cmd, "--hops", &o.hops, "hop count 1..4, or a comma list the examples cycle through");
-  p.add(cmd, "-L,--length", &o.length, "tokens per example, query included");
+  p.add(cmd, "-L,--length", &o.length,
+        "tokens per example, query included (kv: the pairs are (L - 4) / 6)");
+  p.add_choice(cmd, "--depth-prior", &o.depth_prior,
+               "kv: where the queried pair is drawn, uniform over the pairs or ends "
+               "(Beta(0.5, 0.5) over depth)",
+               parse_depth_prior, depth_prior_name);
   p.add(cmd, "--count", &o.count, "number of examples");
   p.add(cmd, "--seed", &o.seed, "seed");
   p.add_choice(cmd, "--variant", &o.variant,
@@ -35,20 +44,25 @@ void register_tasks(CLI::App& app, Action* selected) {
                "unreachable chain)",
                parse_variant, variant_name);
   cmd->add_option("--format", o.format,
-                  "jsonl (task, variant, hops, length, tokens, answer, chain) or tokens (ids, "
-                  "one example a line, for `birth --tokens`)")
+                  "jsonl (hop tasks: task, variant, hops, length, tokens, answer, chain; kv: "
+                  "task, depth_prior, length, pairs, tokens, answer, depth, position) or tokens "
+                  "(ids, one example a line, for `birth --tokens`)")
       ->capture_default_str();
   cmd->add_option("-o,--out", o.out, "output file (written atomically; default: stdout)");
   CLI::App* check = cmd->add_subcommand(
       "check", "Re-solve every example of a JSONL file independently and report wrong ones");
   check->add_option("file", a->check_file, "JSONL file")->required();
-  cmd->callback([a, selected, check] {
+  cmd->callback([a, selected, check, cmd] {
     if (check->parsed()) {
       *selected = [a] { run_tasks_check(a->check_file); };
       return;
     }
-    *selected = [a] {
+    const bool hops_given = cmd->get_option("--hops")->count() > 0;
+    *selected = [a, hops_given] {
       a->parsed.parse();
+      if (hops_given && a->options.task == "kv") {
+        throw std::invalid_argument("--hops belongs to the hop tasks, not --task kv");
+      }
       run_tasks(a->options);
     };
   });

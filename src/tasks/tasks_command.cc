@@ -10,54 +10,106 @@
 
 namespace posbias {
 
-void run_tasks(const TasksOptions& o) {
-  DatasetSpec spec;
-  spec.task = o.task;
-  spec.variant = o.variant;
-  if (o.hops.empty()) throw std::invalid_argument("--hops needs at least one hop count");
-  spec.hops = o.hops;
+namespace {
+
+// The options every task shares: length, count, format.
+void validate_common(const TasksOptions& o) {
   if (o.length < 2 || o.length > kMaxLength) {
     throw std::invalid_argument("--length must be in 2.." + std::to_string(kMaxLength) + ", got " +
                                 std::to_string(o.length));
   }
-  spec.length = static_cast<int>(o.length);
   if (o.count < 0)
     throw std::invalid_argument("--count must be >= 0, got " + std::to_string(o.count));
   if (static_cast<double>(o.count) * static_cast<double>(o.length) > 2e9) {
     throw std::invalid_argument("--count × --length exceeds 2e9 tokens; write several files");
   }
-  spec.count = o.count;
-  spec.seed = o.seed;
   if (o.format != "jsonl" && o.format != "tokens") {
     throw std::invalid_argument("--format must be jsonl or tokens, got '" + o.format + "'");
   }
-  for (int h : spec.hops) validate_spec(spec.task, h, spec.length, spec.variant);
+}
 
-  const Vocabulary& vocab = Vocabulary::of(spec.task);
-  std::string buffer;
-  auto flush = [&](bool force) {
-    if (o.out.empty() && (force || buffer.size() > (1u << 20))) {
-      write_output("", buffer);
-      buffer.clear();
-    }
-  };
-  for_each_example(spec, [&](const Example& ex) {
-    if (o.format == "jsonl") {
-      buffer += example_to_json(ex).dump();
+// Collects lines and writes them: to stdout a megabyte at a time, or to --out atomically.
+class LineWriter {
+ public:
+  explicit LineWriter(std::string out) : out_(std::move(out)) {}
+  void add(const std::string& line) {
+    buffer_ += line;
+    buffer_ += '\n';
+    if (out_.empty() && buffer_.size() > (1u << 20)) flush();
+  }
+  void finish() {
+    if (out_.empty()) {
+      flush();
     } else {
-      const std::vector<std::int64_t> ids = vocab.encode(ex.tokens);
-      for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (i) buffer += ' ';
-        buffer += std::to_string(ids[i]);
-      }
+      write_file_atomic(out_, buffer_);
     }
-    buffer += '\n';
-    flush(false);
+  }
+
+ private:
+  void flush() {
+    write_output("", buffer_);
+    buffer_.clear();
+  }
+  std::string out_;
+  std::string buffer_;
+};
+
+std::string join_ids(const std::vector<std::int64_t>& ids) {
+  std::string line;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i) line += ' ';
+    line += std::to_string(ids[i]);
+  }
+  return line;
+}
+
+void write_kv(const TasksOptions& o) {
+  if (o.variant != Variant::kStandard) {
+    throw std::invalid_argument("--variant belongs to the hop tasks, not --task kv");
+  }
+  const KvSpec spec{static_cast<int>(o.length), o.count, o.seed, o.depth_prior};
+  kv_pairs(spec.length);
+  LineWriter writer(o.out);
+  for_each_kv_example(spec, [&](const KvExample& ex) {
+    if (o.format == "jsonl") {
+      writer.add(kv_example_to_json(ex).dump());
+    } else {
+      std::vector<std::int64_t> ids;
+      for (const std::string& t : ex.tokens) ids.push_back(kv_token_id(t));
+      writer.add(join_ids(ids));
+    }
   });
-  if (o.out.empty()) {
-    flush(true);
+  writer.finish();
+}
+
+void write_hops(const TasksOptions& o, Task task) {
+  if (o.depth_prior != DepthPrior::kUniform) {
+    throw std::invalid_argument("--depth-prior belongs to --task kv, not the hop tasks");
+  }
+  if (o.hops.empty()) throw std::invalid_argument("--hops needs at least one hop count");
+  const DatasetSpec spec{task, o.hops, static_cast<int>(o.length), o.count, o.seed, o.variant};
+  for (int h : spec.hops) validate_spec(spec.task, h, spec.length, spec.variant);
+  const Vocabulary& vocab = Vocabulary::of(spec.task);
+  LineWriter writer(o.out);
+  for_each_example(spec, [&](const Example& ex) {
+    writer.add(o.format == "jsonl" ? example_to_json(ex).dump()
+                                   : join_ids(vocab.encode(ex.tokens)));
+  });
+  writer.finish();
+}
+
+}  // namespace
+
+void run_tasks(const TasksOptions& o) {
+  if (o.task != "number" && o.task != "letter" && o.task != "kv") {
+    throw std::invalid_argument("unknown task '" + o.task.substr(0, 40) +
+                                "' (use number, letter or kv)");
+  }
+  validate_common(o);
+  if (o.task == "kv") {
+    write_kv(o);
   } else {
-    write_file_atomic(o.out, buffer);
+    write_hops(o, parse_task(o.task));
   }
 }
 

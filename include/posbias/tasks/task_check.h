@@ -1,7 +1,8 @@
 // An independent solver for hop-task examples: it reads only the tokens and the hop count,
 // follows the look-ups itself, and reports what is wrong with an example (a bad token, an
 // ambiguous or missing look-up, a chain or answer that differs from the file's).
-// `posbias tasks check FILE` runs it over a JSONL file.
+// `posbias tasks check FILE` runs it over a JSONL file (lines whose "task" is "kv" go to the
+// key–value solver of kv_check.h).
 #pragma once
 
 #include <filesystem>
@@ -31,8 +32,8 @@ struct CheckReport {
   std::vector<std::string> problems;  // "line N: reason"
 };
 
-// Reads a JSONL file of examples (blank lines skipped) and checks every line. Lines longer than
-// 64 MiB or unreadable files throw std::runtime_error.
+// Reads a JSONL file of examples (blank lines skipped) and checks every line, hop or kv. Lines
+// longer than 64 MiB or unreadable files throw std::runtime_error.
 CheckReport check_file(const std::filesystem::path& path);
 
 }  // namespace posbias

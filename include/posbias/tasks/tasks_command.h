@@ -1,4 +1,5 @@
-// `posbias tasks`: write hop-task datasets (JSONL or token ids) and check them.
+// `posbias tasks`: write hop-task or key–value retrieval datasets (JSONL or token ids) and check
+// them.
 #pragma once
 
 #include <cstdint>
@@ -6,18 +7,20 @@
 #include <vector>
 
 #include "posbias/tasks/hop_task.h"
+#include "posbias/tasks/kv_task.h"
 
 namespace posbias {
 
 struct TasksOptions {
-  Task task = Task::kNumber;
-  std::vector<int> hops{1, 2, 3, 4};  // examples cycle through them
+  std::string task = "number";        // number | letter (hop tasks) | kv (key–value retrieval)
+  std::vector<int> hops{1, 2, 3, 4};  // hop tasks: examples cycle through them
   std::int64_t length = 17;
   std::int64_t count = 1000;
   std::uint64_t seed = 0;
-  Variant variant = Variant::kStandard;  // seen_jumps: number only; decoy: letter only
-  std::string format = "jsonl";          // jsonl | tokens (ids separated by spaces, one line each)
-  std::string out;                       // empty = stdout
+  Variant variant = Variant::kStandard;           // seen_jumps: number only; decoy: letter only
+  DepthPrior depth_prior = DepthPrior::kUniform;  // kv only: how the queried pair is drawn
+  std::string format = "jsonl";  // jsonl | tokens (ids separated by spaces, one line each)
+  std::string out;               // empty = stdout
 };
 
 // Throws std::invalid_argument for bad options, std::runtime_error for I/O failures.

@@ -1,0 +1,211 @@
+#include "posbias/tasks/kv_task.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <numbers>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace posbias {
+
+const std::vector<std::string>& kv_vocabulary() {
+  static const std::vector<std::string> tokens = [] {
+    std::vector<std::string> t{"<pad>", std::string(kKvFiller), std::string(kKvQuery)};
+    for (int i = 0; i < kKvKeyLetters; ++i) t.emplace_back(1, static_cast<char>('A' + i));
+    for (int d = 0; d < 10; ++d) t.emplace_back(1, static_cast<char>('0' + d));
+    return t;
+  }();
+  return tokens;
+}
+
+std::int64_t kv_token_id(std::string_view token) {
+  static const std::unordered_map<std::string, std::int64_t> ids = [] {
+    std::unordered_map<std::string, std::int64_t> m;
+    const auto& v = kv_vocabulary();
+    for (std::size_t i = 0; i < v.size(); ++i) m.emplace(v[i], static_cast<std::int64_t>(i));
+    return m;
+  }();
+  const auto it = ids.find(std::string(token));
+  if (it == ids.end()) {
+    throw std::invalid_argument("token '" + std::string(token.substr(0, 20)) +
+                                "' is not in the kv vocabulary");
+  }
+  return it->second;
+}
+
+std::string_view depth_prior_name(DepthPrior prior) {
+  return prior == DepthPrior::kEnds ? "ends" : "uniform";
+}
+
+DepthPrior parse_depth_prior(const std::string& name) {
+  if (name == "uniform") return DepthPrior::kUniform;
+  if (name == "ends") return DepthPrior::kEnds;
+  throw std::invalid_argument("unknown depth prior '" + name.substr(0, 40) +
+                              "' (use uniform or ends)");
+}
+
+int kv_pairs(int length) {
+  if (length < kKvMinLength) {
+    throw std::invalid_argument("length " + std::to_string(length) + " fits fewer than " +
+                                std::to_string(kKvMinPairs) +
+                                " kv pairs (6 tokens each, plus a 4-token query); use -L " +
+                                std::to_string(kKvMinLength) + " or more");
+  }
+  if (length > kKvMaxLength) {
+    throw std::invalid_argument("length " + std::to_string(length) + " needs more than " +
+                                std::to_string(kKvDistinctKeys) +
+                                " kv pairs, more than there are distinct keys; use -L " +
+                                std::to_string(kKvMaxLength) + " or less");
+  }
+  return (length - kKvQueryTokens) / kKvPairTokens;
+}
+
+double kv_depth(int index, int pairs) { return pairs > 1 ? 100.0 * index / (pairs - 1) : 0.0; }
+
+namespace {
+
+// Key k (0..kKvDistinctKeys−1) as its letters, most significant first.
+void write_key(std::vector<std::string>& tokens, int at, int key) {
+  for (int t = kKvKeyTokens - 1; t >= 0; --t, key /= kKvKeyLetters) {
+    tokens[at + t] = std::string(1, static_cast<char>('A' + key % kKvKeyLetters));
+  }
+}
+
+// `count` distinct keys: rejection against a table of the ones taken.
+std::vector<int> distinct_keys(Rng& rng, int count) {
+  std::vector<bool> taken(kKvDistinctKeys, false);
+  std::vector<int> keys;
+  keys.reserve(count);
+  while (static_cast<int>(keys.size()) < count) {
+    const int k = static_cast<int>(rng.below(kKvDistinctKeys));
+    if (taken[k]) continue;
+    taken[k] = true;
+    keys.push_back(k);
+  }
+  return keys;
+}
+
+// A uniform double in [0, 1) from 53 random bits.
+double unit(Rng& rng) { return static_cast<double>(rng.next() >> 11) * 0x1.0p-53; }
+
+}  // namespace
+
+KvExample generate_kv_example(int length, int queried, DepthPrior prior, Rng& rng) {
+  const int n = kv_pairs(length);
+  if (queried < 0 || queried >= n) {
+    throw std::invalid_argument("queried pair " + std::to_string(queried) + " outside 0.." +
+                                std::to_string(n - 1));
+  }
+  KvExample ex;
+  ex.prior = prior;
+  ex.pairs = n;
+  ex.queried = queried;
+  ex.tokens.assign(length, std::string(kKvFiller));
+  const int first = (length - kKvQueryTokens) % kKvPairTokens;  // the fillers before pair 0
+  const std::vector<int> keys = distinct_keys(rng, n);
+  for (int i = 0; i < n; ++i) {
+    const int at = first + i * kKvPairTokens;
+    write_key(ex.tokens, at, keys[i]);
+    for (int v = 0; v < kKvValueTokens; ++v) {
+      ex.tokens[at + kKvKeyTokens + v] = std::string(1, static_cast<char>('0' + rng.below(10)));
+    }
+  }
+  const int query = length - kKvQueryTokens;
+  ex.tokens[query] = std::string(kKvQuery);
+  write_key(ex.tokens, query + 1, keys[queried]);
+  ex.position = first + queried * kKvPairTokens;
+  ex.depth = kv_depth(queried, n);
+  for (int v = 0; v < kKvValueTokens; ++v) {
+    if (v) ex.answer += ' ';
+    ex.answer += ex.tokens[ex.position + kKvKeyTokens + v];
+  }
+  return ex;
+}
+
+KvExample draw_kv_example(int length, DepthPrior prior, Rng& rng) {
+  const int n = kv_pairs(length);
+  int queried = 0;
+  if (prior == DepthPrior::kUniform) {
+    queried = static_cast<int>(rng.below(n));
+  } else {  // Beta(0.5, 0.5) by inversion: sin²(πU/2)
+    const double s = std::sin(std::numbers::pi / 2 * unit(rng));
+    queried = std::min(n - 1, static_cast<int>(std::floor(s * s * n)));
+  }
+  return generate_kv_example(length, queried, prior, rng);
+}
+
+void for_each_kv_example(const KvSpec& spec, const std::function<void(const KvExample&)>& visit) {
+  kv_pairs(spec.length);
+  if (spec.count < 0) {
+    throw std::invalid_argument("count must be >= 0, got " + std::to_string(spec.count));
+  }
+  for (std::int64_t i = 0; i < spec.count; ++i) {
+    Rng rng = Rng::stream(spec.seed, static_cast<std::uint64_t>(i), 3);
+    visit(draw_kv_example(spec.length, spec.prior, rng));
+  }
+}
+
+std::vector<KvExample> make_kv_dataset(const KvSpec& spec) {
+  std::vector<KvExample> out;
+  for_each_kv_example(spec, [&out](const KvExample& ex) { out.push_back(ex); });
+  return out;
+}
+
+nlohmann::json kv_example_to_json(const KvExample& ex) {
+  nlohmann::json j;
+  j["task"] = "kv";
+  j["depth_prior"] = depth_prior_name(ex.prior);
+  j["length"] = ex.length();
+  j["pairs"] = ex.pairs;
+  j["tokens"] = ex.tokens;
+  j["answer"] = ex.answer;
+  j["depth"] = ex.depth;
+  j["position"] = ex.position;
+  return j;
+}
+
+KvExample kv_example_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) throw std::invalid_argument("a kv example must be a JSON object");
+  auto field = [&j](const char* name) -> const nlohmann::json& {
+    const auto it = j.find(name);
+    if (it == j.end()) throw std::invalid_argument(std::string("missing field '") + name + "'");
+    return *it;
+  };
+  auto text = [&](const char* name) {
+    const nlohmann::json& v = field(name);
+    if (!v.is_string()) throw std::invalid_argument(std::string("'") + name + "' must be a string");
+    return v.get<std::string>();
+  };
+  auto integer = [&](const char* name) {
+    const nlohmann::json& v = field(name);
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 ||
+        v.get<std::int64_t>() > kKvMaxLength) {
+      throw std::invalid_argument(std::string("'") + name + "' must be an integer in 0.." +
+                                  std::to_string(kKvMaxLength) + ", got " + v.dump().substr(0, 20));
+    }
+    return static_cast<int>(v.get<std::int64_t>());
+  };
+  if (text("task") != "kv") throw std::invalid_argument("'task' must be \"kv\"");
+  KvExample ex;
+  ex.prior = parse_depth_prior(text("depth_prior"));
+  const nlohmann::json& tokens = field("tokens");
+  if (!tokens.is_array()) throw std::invalid_argument("'tokens' must be an array of strings");
+  for (const auto& t : tokens) {
+    if (!t.is_string()) throw std::invalid_argument("'tokens' must be an array of strings");
+    ex.tokens.push_back(t.get<std::string>());
+  }
+  if (integer("length") != ex.length()) {
+    throw std::invalid_argument("'length' differs from the number of tokens");
+  }
+  ex.pairs = integer("pairs");
+  ex.position = integer("position");
+  ex.answer = text("answer");
+  const nlohmann::json& depth = field("depth");
+  if (!depth.is_number()) throw std::invalid_argument("'depth' must be a number (percent)");
+  ex.depth = depth.get<double>();
+  ex.queried = -1;  // not stored: the solver finds it from the tokens
+  return ex;
+}
+
+}  // namespace posbias
