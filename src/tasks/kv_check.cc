@@ -16,6 +16,8 @@ std::string at(const std::vector<std::string>& tokens, std::size_t p) {
 }  // namespace
 
 KvSolution solve_kv(const std::vector<std::string>& tokens) {
+  // The layout is restated here, not taken from kv_task.h, so a change to the generator's
+  // constants cannot silently change what the check accepts.
   // The query: "?" then a key of letters, at the very end.
   const std::size_t key_len = 3, value_len = 3, pair_len = key_len + value_len;
   if (tokens.size() < 1 + key_len) throw std::invalid_argument("too few tokens for a query");
