@@ -66,6 +66,7 @@ def score(path):
     jacobian = [v for v in r["nofit_variants"] if v["model"] == "theory"
                 and v["estimator"] == "jacobian" and v["paths"] == r["nofit"]["paths"]]
     table = {
+        "length": q,
         "seeds": len(r["profile_seeds"]),
         "seconds": r.get("seconds"),
         "peak_rss_mb": r.get("peak_rss_mb"),
