@@ -50,3 +50,9 @@ for name in gpt2-L1024 qwen2-0.5b-L1024 gpt2-L4096 small-L16384 small-L65536 qwe
   qwen2-0.5b-L16384; do
   case $name in small-*) rescore "$name" 4 ;; *) rescore "$name" 8 ;; esac
 done
+
+# The long-context tables of docs/birth.md: the headline no-fit estimator, jacobian beside it,
+# the held-out power law and both primacy ratios per file.
+python3 scripts/nofit-baseline.py "$data/summary.json" \
+  "$data"/{gpt2-L1024,gpt2-L4096,qwen2-0.5b-L1024,qwen2-0.5b-L4096}.json \
+  "$data"/{qwen2-0.5b-L16384,small-L16384,small-L65536}.json
