@@ -1,7 +1,7 @@
 set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
 set output "gpt2-seeds-loss_shape.svg"
 reset
-set title "the U's middle against training step (3 training seeds, 95% t band)"
+set title "middle and minimum against the ends (position 1, query) by step (3 training seeds, 95% t band)"
 set xlabel "training step + 1"
 set ylabel "log10 ratio"
 set key top right box opaque
