@@ -258,6 +258,21 @@ void render_figure(const Figure& figure, std::filesystem::path stem) {
                                stem.filename().string() + ".svg"));
 }
 
+void leave_room_at_top(Panel& panel, double fraction) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (const Series& s : panel.series) {
+    for (const auto* ys : {&s.y, &s.y_low, &s.y_high}) {
+      for (double y : *ys) {
+        if (std::isfinite(y)) lo = std::min(lo, y), hi = std::max(hi, y);
+      }
+    }
+  }
+  if (!std::isfinite(lo) || !(fraction > 0 && fraction < 1)) return;
+  const double span = std::max(hi - lo, 1e-12);
+  panel.ymin = lo - 0.03 * span;
+  panel.ymax = hi + span * fraction / (1 - fraction);
+}
+
 std::vector<std::size_t> thin_indices(std::size_t n, std::size_t max_points) {
   if (n <= max_points) {
     std::vector<std::size_t> all(n);

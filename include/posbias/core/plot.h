@@ -63,6 +63,10 @@ void render_figure(const Figure& figure, std::filesystem::path stem);
 // of things, such as a variant's, through this.
 std::string plain_text(const std::string& text);
 
+// Sets the panel's y range so that its series fill the lower part and the top `fraction` of the
+// plot is empty: a legend placed at the top then covers no data.
+void leave_room_at_top(Panel& panel, double fraction);
+
 // Indices (0-based) that keep a long curve's shape in at most ~max_points points: dense at
 // both ends, spread evenly in between.
 std::vector<std::size_t> thin_indices(std::size_t n, std::size_t max_points = 1500);
