@@ -214,15 +214,14 @@ AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& opt
                         forward_bytes(cfg, eval_batch, c.length, /*cached=*/false, {a});
     return std::max(step, eval);
   };
-  const AttentionPath path =
-      plan_attention(bytes, options.attention, options.memory_budget_gb,
-                     "a training step of batch " + std::to_string(local_batch) + " at length " +
-                         std::to_string(c.length) +
-                         (c.task == Task::kText
-                              ? std::string()
-                              : " and its evaluation of " + std::to_string(eval_batch) +
-                                    " held-out examples at a time"),
-                     "a smaller --batch, --length or --d-model");
+  const AttentionPath path = plan_attention(
+      bytes, options.attention, options.memory_budget_gb,
+      "a training step of batch " + std::to_string(local_batch) + " at length " +
+          std::to_string(c.length) +
+          (c.task == Task::kText ? std::string()
+                                 : " and its evaluation of " + std::to_string(eval_batch) +
+                                       " held-out examples at a time"),
+      "a smaller --batch, --length or --d-model");
   if (path == AttentionPath::kBlockwise && c.dropout > 0) {
     throw std::invalid_argument(
         "a training step at length " + std::to_string(c.length) +
@@ -298,6 +297,7 @@ TrainResult run_training(const TrainOptions& options) {
   Transformer& model = trainer.model;
   model->set_attention(attention);
   std::int64_t start = 0;
+  bool resumed = false;  // from a checkpoint (possibly step 0's, whose row is already logged)
   double train_seconds = 0, resumed_loss_sum = 0;
   std::int64_t resumed_loss_count = 0;
   std::vector<MetricsRow> rows;
@@ -307,6 +307,7 @@ TrainResult run_training(const TrainOptions& options) {
     const ResumePoint found = find_resume_point(run_dir, *trainer.flat, *trainer.adam, c);
     if (found.info) {
       const CheckpointInfo& info = *found.info;
+      resumed = true;
       start = info.step;
       train_seconds = info.train_seconds;
       resumed_loss_sum = info.loss_sum;
@@ -373,7 +374,7 @@ TrainResult run_training(const TrainOptions& options) {
     rows.push_back(parse_metrics_line(j.dump()));
     write_metrics();
   };
-  if (start == 0 && writer) {
+  if (!resumed && writer) {
     log_eval(0, NAN, 0, 0);
     if (c.checkpoint_at(0))
       save_checkpoint(checkpoint_path(run_dir, 0), *trainer.flat, *trainer.adam, {c, 0, 0.0, 0, 0});

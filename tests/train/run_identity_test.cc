@@ -32,8 +32,8 @@ const fs::path& run_of_seed(int seed) {
   static std::map<int, fs::path> runs;
   if (!runs.count(seed)) {
     const fs::path run = scratch("seed" + std::to_string(seed));
-    const CliResult r = run_cli(kTiny + "--seed " + std::to_string(seed) + " --out " + run.string(),
-                                300);
+    const CliResult r =
+        run_cli(kTiny + "--seed " + std::to_string(seed) + " --out " + run.string(), 300);
     EXPECT_EQ(r.code, 0) << r.err;
     runs[seed] = run;
   }
@@ -70,7 +70,8 @@ bool serve_starts(const fs::path& run) {
       std::string(POSBIAS_BIN) + " serve --run " + run.string() + " --port 0 --port-file " +
       port.string() + " 2>/dev/null & pid=$!; i=0; while [ ! -s " + port.string() +
       " ] && [ $i -lt 600 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; i=$((i+1)); done; "
-      "ok=1; test -s " + port.string() + " && ok=0; kill $pid 2>/dev/null; wait $pid; exit $ok");
+      "ok=1; test -s " +
+      port.string() + " && ok=0; kill $pid 2>/dev/null; wait $pid; exit $ok");
   return r.code == 0;
 }
 
@@ -225,8 +226,8 @@ TEST(RunIdentity, ARunWhoseCheckpointsAreAllDamagedSaysItStartsAgain) {
   ASSERT_GE(count, 2);
   r = run_cli("train --resume " + run.string(), 300);
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("none of the " + std::to_string(count) + " checkpoints of " +
-                       run.string() + " is intact: the run starts again from step 0"),
+  EXPECT_NE(r.err.find("none of the " + std::to_string(count) + " checkpoints of " + run.string() +
+                       " is intact: the run starts again from step 0"),
             std::string::npos)
       << r.err;
   EXPECT_EQ(slurp(run / "model.safetensors"), slurp(run_of_seed(0) / "model.safetensors"));
@@ -259,6 +260,28 @@ TEST(RunIdentity, ACrossingNeverReachedIsSaidSoNotNan) {
   const CliResult reached = run_cli("seeds --summary" + reached_args);
   ASSERT_EQ(reached.code, 0) << reached.err;
   EXPECT_NE(reached.err.find("all hops reach 0.9 at step 15 ["), std::string::npos) << reached.err;
+}
+
+// A run killed just after its step-0 checkpoint resumes at step 0 with step 0's row already in
+// metrics.jsonl: it must not log step 0 again (a second row 0 made the next resume refuse the
+// file as damaged), and it ends with the uninterrupted run's metrics and weights.
+TEST(RunIdentity, AResumeFromTheStepZeroCheckpointLogsStepZeroOnce) {
+  const fs::path own = scratch("logged");  // --log-checkpoints adds a checkpoint at step 0
+  const CliResult whole = run_cli(kTiny + "--log-checkpoints 2 --out " + own.string(), 300);
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  const fs::path run = copy_of(own, "from_step0");
+  const fs::path step0 = run / "checkpoints" / "step_00000000.safetensors";
+  ASSERT_TRUE(fs::exists(step0));
+  for (const auto& e : fs::directory_iterator(run / "checkpoints"))
+    if (e.path() != step0) fs::remove(e.path());
+  fs::remove(run / "model.safetensors");
+  const std::string metrics = slurp(own / "metrics.jsonl");
+  write_raw(run / "metrics.jsonl", metrics.substr(0, metrics.find('\n') + 1));  // step 0 only
+  const CliResult r = run_cli("train --resume " + run.string(), 300);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("resuming " + run.string() + " at step 0"), std::string::npos) << r.err;
+  EXPECT_EQ(metrics_without_timing(run), metrics_without_timing(own));
+  EXPECT_EQ(slurp(run / "model.safetensors"), slurp(own / "model.safetensors"));
 }
 
 }  // namespace
