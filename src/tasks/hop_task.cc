@@ -348,6 +348,7 @@ Example example_from_json(const nlohmann::json& j) {
   };
   Example ex;
   ex.task = parse_task(text("task"));
+  require_hop_task(ex.task, "a hop example");
   ex.variant = j.contains("variant") ? parse_variant(text("variant")) : Variant::kStandard;
   ex.hops = integer(field("hops"), "hops", 1, kMaxHops);
   ex.answer = text("answer");

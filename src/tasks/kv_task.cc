@@ -89,10 +89,21 @@ std::vector<int> distinct_keys(Rng& rng, int count) {
 // A uniform double in [0, 1) from 53 random bits.
 double unit(Rng& rng) { return static_cast<double>(rng.next() >> 11) * 0x1.0p-53; }
 
+// The pair count of an example: `pairs`, or all that fit when it is 0.
+int pair_count(int length, int pairs) {
+  const int most = kv_pairs(length);
+  if (pairs != 0 && (pairs < kKvMinPairs || pairs > most)) {
+    throw std::invalid_argument(std::to_string(pairs) + " kv pairs do not fit length " +
+                                std::to_string(length) + " (it holds " +
+                                std::to_string(kKvMinPairs) + ".." + std::to_string(most) + ")");
+  }
+  return pairs == 0 ? most : pairs;
+}
+
 }  // namespace
 
-KvExample generate_kv_example(int length, int queried, DepthPrior prior, Rng& rng) {
-  const int n = kv_pairs(length);
+KvExample generate_kv_example(int length, int queried, DepthPrior prior, Rng& rng, int pairs) {
+  const int n = pair_count(length, pairs);
   if (queried < 0 || queried >= n) {
     throw std::invalid_argument("queried pair " + std::to_string(queried) + " outside 0.." +
                                 std::to_string(n - 1));
@@ -102,7 +113,7 @@ KvExample generate_kv_example(int length, int queried, DepthPrior prior, Rng& rn
   ex.pairs = n;
   ex.queried = queried;
   ex.tokens.assign(length, std::string(kKvFiller));
-  const int first = (length - kKvQueryTokens) % kKvPairTokens;  // the fillers before pair 0
+  const int first = length - kKvQueryTokens - n * kKvPairTokens;  // the fillers before pair 0
   const std::vector<int> keys = distinct_keys(rng, n);
   for (int i = 0; i < n; ++i) {
     const int at = first + i * kKvPairTokens;
@@ -123,16 +134,16 @@ KvExample generate_kv_example(int length, int queried, DepthPrior prior, Rng& rn
   return ex;
 }
 
-KvExample draw_kv_example(int length, DepthPrior prior, Rng& rng) {
-  const int n = kv_pairs(length);
-  int queried = 0;
-  if (prior == DepthPrior::kUniform) {
-    queried = static_cast<int>(rng.below(n));
-  } else {  // Beta(0.5, 0.5) by inversion: sin²(πU/2)
-    const double s = std::sin(std::numbers::pi / 2 * unit(rng));
-    queried = std::min(n - 1, static_cast<int>(std::floor(s * s * n)));
-  }
-  return generate_kv_example(length, queried, prior, rng);
+int draw_kv_queried(int n, DepthPrior prior, Rng& rng) {
+  if (prior == DepthPrior::kUniform) return static_cast<int>(rng.below(n));
+  // Beta(0.5, 0.5) by inversion: sin²(πU/2)
+  const double s = std::sin(std::numbers::pi / 2 * unit(rng));
+  return std::min(n - 1, static_cast<int>(std::floor(s * s * n)));
+}
+
+KvExample draw_kv_example(int length, DepthPrior prior, Rng& rng, int pairs) {
+  const int n = pair_count(length, pairs);
+  return generate_kv_example(length, draw_kv_queried(n, prior, rng), prior, rng, pairs);
 }
 
 void for_each_kv_example(const KvSpec& spec, const std::function<void(const KvExample&)>& visit) {

@@ -12,13 +12,18 @@ std::string_view task_name(Task task) {
       return "letter";
     case Task::kText:
       return "text";
+    case Task::kKv:
+      return "kv";
   }
   return "number";
 }
 
+bool is_hop_task(Task task) { return task == Task::kNumber || task == Task::kLetter; }
+
 void require_hop_task(Task task, const std::string& what) {
-  if (task == Task::kText) {
-    throw std::invalid_argument(what + " needs a number or letter run, not a text run");
+  if (!is_hop_task(task)) {
+    throw std::invalid_argument(what + " needs a number or letter run, not a " +
+                                std::string(task_name(task)) + " run");
   }
 }
 
@@ -26,8 +31,9 @@ Task parse_task(const std::string& name) {
   if (name == "number") return Task::kNumber;
   if (name == "letter") return Task::kLetter;
   if (name == "text") return Task::kText;
+  if (name == "kv") return Task::kKv;
   throw std::invalid_argument("unknown task '" + name.substr(0, 40) +
-                              "' (use number, letter or text)");
+                              "' (use number, letter, text or kv)");
 }
 
 std::string number_letter(int index) {

@@ -1,10 +1,13 @@
 #include "posbias/train/train_config.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "posbias/tasks/hop_task.h"
+#include "posbias/tasks/kv_task.h"
 
 namespace posbias {
 namespace {
@@ -18,6 +21,16 @@ void require(bool ok, const std::string& message) {
 TrainConfig TrainConfig::defaults(Task task) {
   TrainConfig c;
   c.task = task;
+  if (task == Task::kKv) {
+    c.arch = Family::kQwen2;
+    c.layers = 4, c.d_model = 128, c.heads = 4, c.mlp = 512, c.rotary_dim = 0;
+    c.length = 128;
+    c.warmup = 100;
+    c.dropout = 0.0;
+    c.eval_every = 100;
+    c.log_checkpoints = 8;
+    return c;
+  }
   if (task != Task::kText) return c;
   c.arch = Family::kGpt2;
   c.layers = 6, c.d_model = 256, c.heads = 4, c.mlp = 1024, c.rotary_dim = 0;
@@ -40,11 +53,14 @@ std::int64_t TrainConfig::default_steps() const {
       return 5000;
     case Task::kText:
       return 700;  // 5.7 M tokens, about 3.6 passes over the training split
+    case Task::kKv:
+      return 2000;
   }
   return 3000;
 }
 
 std::int64_t TrainConfig::vocab() const {
+  if (task == Task::kKv) return static_cast<std::int64_t>(kv_vocabulary().size());
   if (task != Task::kText) return Vocabulary::of(task).size();
   return tokenizer == TokenizerKind::kBytes ? 256 : vocab_size;
 }
@@ -72,6 +88,16 @@ void TrainConfig::finalize() {
             "vocab_size must be in " + std::to_string(kMinSpmVocab) + ".." +
                 std::to_string(kMaxSpmVocab));
     require(eval_windows >= 1 && eval_windows <= 10000, "eval_windows must be in 1..10000");
+  } else if (task == Task::kKv) {
+    if (!pos) pos = family_default(arch).pos;
+    const int most = kv_pairs(length);  // refuses a length outside the kv range
+    require(pairs_max >= 0 && pairs_max <= most,
+            fmt::format("pairs_max must be in 0..{} at length {} (0: as many as fit)", most,
+                        length));
+    require(pairs_min >= kKvMinPairs && pairs_min <= (pairs_max ? pairs_max : most),
+            fmt::format("pairs_min must be in {}..{} (pairs_max, or as many as fit)", kKvMinPairs,
+                        pairs_max ? pairs_max : most));
+    parse_depth_prior(depth_prior);
   } else {
     require(arch == Family::kGptj, "hop runs train the gptj-hop model; arch is for --task text");
     if (!pos) pos = PosEncoding::kRope;
@@ -82,6 +108,11 @@ void TrainConfig::finalize() {
     for (int h : hops) validate_spec(task, h, length, Variant::kStandard);
     validate_model_length(task, length);
   }
+  require(task == Task::kKv || (pairs_min == TrainConfig{}.pairs_min &&
+                                 pairs_max == TrainConfig{}.pairs_max &&
+                                 depth_prior == TrainConfig{}.depth_prior),
+          "pairs_min, pairs_max and depth_prior are for --task kv");
+  require(window >= 0 && window <= 1 << 30, "window must be in 0..2^30 (0: no window)");
   require(log_checkpoints >= 0 && log_checkpoints <= 1000, "log_checkpoints must be in 0..1000");
   require(layers >= 1 && layers <= 256, "layers must be in 1..256");
   require(d_model >= 2 && d_model <= 16384, "d_model must be in 2..16384");
@@ -108,14 +139,15 @@ void TrainConfig::finalize() {
 }
 
 ModelConfig TrainConfig::model_config() const {
-  ModelConfig c = task == Task::kText ? family_default(arch) : model_preset("gptj-hop");
+  ModelConfig c = is_hop_task(task) ? model_preset("gptj-hop") : family_default(arch);
   c.vocab = vocab();
   c.pos = pos.value_or(c.pos);
-  if (task == Task::kText) {
-    c.max_positions = length;
-    c.window = 0;
+  if (!is_hop_task(task)) {
+    // A kv model reads the example and the value's first kKvValueTokens − 1 tokens.
+    c.max_positions = task == Task::kKv ? length + kKvValueTokens - 1 : length;
     c.attn_init_scale = 1.0;
   }
+  c.window = window;
   c.layers = layers;
   c.d_model = d_model;
   c.heads = c.kv_heads = heads;
@@ -159,7 +191,11 @@ nlohmann::json train_config_to_json(const TrainConfig& c) {
           {"corpus", c.corpus},
           {"tokenizer", to_string(c.tokenizer)},
           {"vocab_size", c.vocab_size},
-          {"eval_windows", c.eval_windows}};
+          {"eval_windows", c.eval_windows},
+          {"pairs_min", c.pairs_min},
+          {"pairs_max", c.pairs_max},
+          {"depth_prior", c.depth_prior},
+          {"window", c.window}};
 }
 
 TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& base) {
@@ -239,12 +275,19 @@ TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& b
       number(c.vocab_size);
     else if (key == "eval_windows")
       number(c.eval_windows);
-    else if (key == "arch" || key == "tokenizer" || key == "corpus") {
+    else if (key == "pairs_min")
+      number(c.pairs_min);
+    else if (key == "pairs_max")
+      number(c.pairs_max);
+    else if (key == "window")
+      number(c.window);
+    else if (key == "arch" || key == "tokenizer" || key == "corpus" || key == "depth_prior") {
       require(value.is_string(), "config field '" + key + "' must be a string");
       const std::string text = value.get<std::string>();
       if (key == "arch") c.arch = parse_family(text);
       if (key == "tokenizer") c.tokenizer = parse_tokenizer_kind(text);
       if (key == "corpus") c.corpus = text;
+      if (key == "depth_prior") c.depth_prior = text;
     } else if (key == "pos") {
       require(value.is_string() || value.is_null(), "config field 'pos' must be a string");
       c.pos = value.is_null()

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
+#include "posbias/train/kv_batch.h"
 #include "posbias/train/metrics.h"
 #include "posbias/train/optimizer.h"
 #include "posbias/train/text_eval.h"
@@ -40,6 +42,16 @@ DatasetSpec held_out_spec(const TrainConfig& c) {
   spec.hops = c.hops;
   spec.length = c.length;
   spec.count = static_cast<std::int64_t>(c.eval_per_hop) * static_cast<std::int64_t>(c.hops.size());
+  spec.seed = c.seed ^ 0x5EED0E7A1ull;
+  return spec;
+}
+
+// The kv held-out set: eval_per_hop examples at the training length with the most pairs that
+// fit, queried pairs uniform, from a stream training never uses.
+KvSpec kv_held_out_spec(const TrainConfig& c) {
+  KvSpec spec;
+  spec.length = c.length;
+  spec.count = c.eval_per_hop;
   spec.seed = c.seed ^ 0x5EED0E7A1ull;
   return spec;
 }
@@ -152,6 +164,8 @@ double Trainer::step(std::int64_t step) {
     const torch::Tensor logits = model->forward(ids.slice(1, 0, c.length));
     loss = torch::cross_entropy_loss(logits.reshape({-1, logits.size(2)}),
                                      ids.slice(1, 1).reshape({-1}));
+  } else if (c.task == Task::kKv) {  // the value's tokens, teacher-forced
+    loss = kv_loss(model, encode_kv_examples(sample_kv_batch(c, local_batch, s, first)));
   } else {
     const std::vector<Example> batch =
         sample_batch(c.task, c.hops, c.length, local_batch, c.seed, s, first);
@@ -207,11 +221,12 @@ AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& opt
   const std::int64_t local_batch = c.batch / world_size;
   const std::int64_t eval_batch = eval_batch_size(c.length);
   auto bytes = [&](AttentionPath a) {
-    const double step = training_step_bytes(cfg, local_batch, c.length, a);
+    const std::int64_t width = c.task == Task::kKv ? kv_input_length(c.length) : c.length;
+    const double step = training_step_bytes(cfg, local_batch, width, a);
     if (c.task == Task::kText) return step;
     const double eval = 4 * weight_bytes(cfg, /*token_embeddings=*/true) +
-                        hop_examples_bytes(eval_batch, c.length) +
-                        forward_bytes(cfg, eval_batch, c.length, /*cached=*/false, {a});
+                        hop_examples_bytes(eval_batch, width) +
+                        forward_bytes(cfg, eval_batch, width, /*cached=*/false, {a});
     return std::max(step, eval);
   };
   const AttentionPath path = plan_attention(
@@ -339,7 +354,7 @@ TrainResult run_training(const TrainOptions& options) {
   // Wall time spent training (steps, evaluations, checkpoints), carried across resumes.
   const auto session_start = Clock::now();
   auto wall_seconds = [&] { return train_seconds + seconds_since(session_start); };
-  const DatasetSpec held_out = held_out_spec(c);
+  const DatasetSpec held_out = is_hop_task(c.task) ? held_out_spec(c) : DatasetSpec{};
   const std::vector<std::int64_t> text_windows =
       text && writer ? logged_windows(c, text->streams) : std::vector<std::int64_t>{};
   // The per-position gradients read the first (up to) 16 logged windows.
@@ -362,6 +377,11 @@ TrainResult run_training(const TrainOptions& options) {
       j["loss_per_position"] = e.loss_per_position;
       j["grad_per_position"] =
           position_gradients(model, gradient_windows, c.length, logged_gradient_layers(c.layers));
+    } else if (c.task == Task::kKv) {  // exact match of the value
+      const std::vector<bool> right = kv_exact_matches(
+          model, make_kv_dataset(kv_held_out_spec(c)), eval_batch_size(kv_input_length(c.length)));
+      j["acc"] = {{"all", static_cast<double>(std::count(right.begin(), right.end(), true)) /
+                              static_cast<double>(right.size())}};
     } else {
       j["acc"] = evaluate_hops(model, held_out, eval_batch_size(c.length)).to_json();
     }

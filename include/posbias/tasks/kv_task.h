@@ -8,6 +8,8 @@
 //   [_ × f] [K K K 9 9 9] × n  ? K K K        L = f + 6n + 4,  n = (L − 4) / 6,  f = (L − 4) % 6
 //
 // The f < 6 leftover tokens are fillers "_" at the start, so the query follows the last pair.
+// An example may hold fewer pairs than fit (training draws n from a range): the fillers at the
+// start then make up the rest, f = L − 6n − 4, and the pairs still end at the query.
 // Depth of the queried pair i (0-based): 100 · i / (n − 1) percent, which is where its first
 // token sits in the span f .. f + 6(n − 1) that pairs start in (0 = first pair, 100 = last).
 // The depth prior draws i: uniform over 0..n−1, or `ends`, i = ⌊u·n⌋ with u ~ Beta(0.5, 0.5)
@@ -64,10 +66,14 @@ struct KvExample {
 // Depth in percent of pair `index` among `pairs` (0 for a single pair).
 double kv_depth(int index, int pairs);
 
-// One example with the queried pair at `queried`; keys and values drawn from `rng`.
-KvExample generate_kv_example(int length, int queried, DepthPrior prior, Rng& rng);
+// One example of `pairs` pairs (0: as many as fit, kv_pairs(length)) with the queried pair at
+// `queried`; keys and values drawn from `rng`. Throws std::invalid_argument when `pairs` is
+// outside kKvMinPairs..kv_pairs(length) or `queried` outside 0..pairs−1.
+KvExample generate_kv_example(int length, int queried, DepthPrior prior, Rng& rng, int pairs = 0);
 // The queried index drawn by the prior, then the example (both from `rng`).
-KvExample draw_kv_example(int length, DepthPrior prior, Rng& rng);
+KvExample draw_kv_example(int length, DepthPrior prior, Rng& rng, int pairs = 0);
+// The queried index the prior draws among `pairs` (one draw from `rng`, rarely two).
+int draw_kv_queried(int pairs, DepthPrior prior, Rng& rng);
 
 struct KvSpec {
   int length = 256;

@@ -15,12 +15,16 @@
 
 namespace posbias {
 
-// What a model is trained on: the two hop tasks, or next-token prediction on text (`train
-// --task text`, which has no hop vocabulary, examples or answers: hop functions refuse it).
-enum class Task { kNumber, kLetter, kText };
+// What a model is trained on: the two hop tasks, next-token prediction on text (`train --task
+// text`), or key–value retrieval (`train --task kv`, tasks/kv_task.h). Text and kv have no hop
+// vocabulary, examples or answers: hop functions refuse them.
+enum class Task { kNumber, kLetter, kText, kKv };
 std::string_view task_name(Task task);
-Task parse_task(const std::string& name);  // number | letter | text; throws std::invalid_argument
-// Throws std::invalid_argument when `task` is text: "<what> needs a number or letter run".
+// number | letter | text | kv; throws std::invalid_argument
+Task parse_task(const std::string& name);
+bool is_hop_task(Task task);  // number or letter
+// Throws std::invalid_argument when `task` is not a hop task: "<what> needs a number or letter
+// run".
 void require_hop_task(Task task, const std::string& what);
 
 constexpr int kNumberLetters = 120;  // letter vocabulary of the Number task

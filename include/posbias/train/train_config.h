@@ -1,9 +1,9 @@
-// Everything that defines a training run, as one plain struct: the task (a hop task, or
-// next-token prediction on the Brown corpus), the model, the optimizer and schedule,
+// Everything that defines a training run, as one plain struct: the task (a hop task,
+// next-token prediction on the Brown corpus, or key–value retrieval), the model, the optimizer and schedule,
 // evaluation and checkpoint intervals. Where it trains (one process, or data-parallel ranks)
 // is not part of it: a run resumes on any number of ranks. Stored
 // as RUN_DIR/train.json; every field is also a `posbias train` flag, and `--config FILE`
-// reads the same JSON. Hop runs train the gptj-hop shape; text runs any family of the zoo.
+// reads the same JSON. Hop runs train the gptj-hop shape; text and kv runs any family of the zoo.
 #pragma once
 
 #include <cstdint>
@@ -58,16 +58,29 @@ struct TrainConfig {
   int vocab_size = 4096;
   int eval_windows = 64;
 
+  // Kv runs (tasks/kv_task.h): every example of `length` tokens holds n pairs, n drawn uniformly
+  // from pairs_min..pairs_max (0 = as many as fit), and its queried pair drawn by depth_prior
+  // (uniform or ends). The loss is the cross-entropy of the value's 3 tokens (teacher-forced),
+  // so the model reads length + 2 tokens. The held-out evaluation is exact match over
+  // eval_per_hop examples with the most pairs that fit.
+  int pairs_min = 2, pairs_max = 0;
+  std::string depth_prior = "uniform";
+
+  // Sliding-window causal attention in every layer (query i sees keys i−W+1..i); 0 = off.
+  std::int64_t window = 0;
+
   // The defaults of a task: TrainConfig{} for the hop tasks; for text a small language model
   // (gpt2, 6 layers, d 256, 4 heads, MLP 1024, L 256, batch 32, 700 steps at lr 2e-3 after 50
-  // warmup, no dropout, an evaluation every 25 steps, 12 log-spaced checkpoints).
+  // warmup, no dropout, an evaluation every 25 steps, 12 log-spaced checkpoints); for kv a
+  // small qwen2 (4 layers, d 128, 4 heads, MLP 512, L 128, batch 64, 2000 steps at lr 1e-3
+  // after 100 warmup, no dropout, an evaluation every 100 steps, 8 log-spaced checkpoints).
   static TrainConfig defaults(Task task);
   // Fills defaults that depend on the task (steps, the family's positional encoding) and
   // checks every field; throws std::invalid_argument naming the bad one.
   void finalize();
   std::int64_t default_steps() const;
-  // The run's ModelConfig: gptj-hop for hop tasks (vocabulary from the task); for text the
-  // family's config at this shape, vocabulary from the tokenizer.
+  // The run's ModelConfig: gptj-hop for hop tasks (vocabulary from the task); for text and kv
+  // the family's config at this shape, vocabulary from the tokenizer (text) or the kv tokens.
   ModelConfig model_config() const;
   std::int64_t vocab() const;
   // Steps with a checkpoint: every checkpoint_every, the last, and the log-spaced ones.

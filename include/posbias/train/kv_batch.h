@@ -1,0 +1,51 @@
+// Kv examples as a model reads them (tasks/kv_task.h): the example's L tokens followed by the
+// value's first kKvValueTokens − 1 tokens (teacher forcing), and the value's tokens as the
+// targets of the last kKvValueTokens positions. Used by training (`train --task kv`), its
+// held-out evaluation, `eval` by depth and length, and the influence on the same inputs.
+//
+// Shapes: ids [B, L + 2] int64, answers [B, 3] int64, answer logits [B, 3, V].
+#pragma once
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "posbias/model/transformer.h"
+#include "posbias/tasks/kv_task.h"
+
+namespace posbias {
+
+struct TrainConfig;
+
+struct KvBatch {
+  torch::Tensor ids;      // [B, L + kKvValueTokens − 1]
+  torch::Tensor answers;  // [B, kKvValueTokens]
+};
+
+// The tokens a model reads for an example of `length` tokens.
+inline std::int64_t kv_input_length(std::int64_t length) { return length + kKvValueTokens - 1; }
+
+// Examples of one length, encoded with the kv vocabulary. Throws std::invalid_argument when the
+// examples differ in length.
+KvBatch encode_kv_examples(const std::vector<KvExample>& examples);
+
+// Training draws: examples first .. first + count − 1 of step `step`'s batch, each with n pairs
+// uniform in config.pairs_min..pairs_max and its queried pair drawn by config.depth_prior, from
+// the streams keyed by (seed, step, example): a data-parallel rank draws its slice alone.
+std::vector<KvExample> sample_kv_batch(const TrainConfig& config, std::int64_t count,
+                                       std::uint64_t step, std::int64_t first = 0);
+
+// Logits of the value's tokens, [B, kKvValueTokens, V]: the last kKvValueTokens positions.
+torch::Tensor kv_answer_logits(Transformer& model, const torch::Tensor& ids);
+
+// Mean cross-entropy of the value's tokens.
+torch::Tensor kv_loss(Transformer& model, const KvBatch& batch);
+
+// Exact match for each example, in eval mode without gradients (the model's training mode is
+// restored): all kKvValueTokens tokens of the value are the argmax. Teacher-forced argmax equals
+// greedy decoding here: a greedy decode that gets a token right feeds the same prefix.
+std::vector<bool> kv_exact_matches(Transformer& model, const std::vector<KvExample>& examples,
+                                   std::int64_t batch);
+
+}  // namespace posbias
