@@ -30,9 +30,10 @@ void register_llm(CLI::App& app, Action* selected) {
   ParsedOptions& p = a->parsed;
   CLI::App* cmd = app.add_subcommand(
       "llm",
-      "Probe an OpenAI-compatible endpoint with the number, letter and needle suites; keep every "
-      "prompt, response and score in SQLite (a re-run skips what is answered) and report "
-      "accuracy per length, hop and depth with Wilson intervals.");
+      "Probe an OpenAI-compatible endpoint with the number, letter and needle suites (and kv, "
+      "for kv runs behind `posbias serve`); keep every prompt, response and score in SQLite (a "
+      "re-run skips what is answered) and report accuracy per length, hop and depth with Wilson "
+      "intervals.");
   cmd->add_option("--endpoint", o.endpoint,
                   "base URL, e.g. http://127.0.0.1:8000 or https://api.openai.com/v1");
   cmd->add_option("--model", o.model, "model name sent with every request (part of the key)");
@@ -42,22 +43,24 @@ void register_llm(CLI::App& app, Action* selected) {
                   "printed or stored)")
       ->capture_default_str();
   a->suites = joined(o.suites);
-  cmd->add_option("--suite", a->suites, "comma list of number, letter, needle")
+  cmd->add_option("--suite", a->suites, "comma list of number, letter, needle, kv")
       ->capture_default_str();
   p.add(cmd, "--lengths", &o.probes.lengths,
-        "number/letter input lengths (default " + join_integers(default_lengths("letter")) + ")");
+        "number/letter/kv input lengths in tokens (default " +
+            join_integers(default_lengths("letter")) + "; kv " +
+            join_integers(default_lengths("kv")) + ")");
   p.add(cmd, "--needle-lengths", &o.needle_lengths,
         "needle context sizes in key-value pairs (default " +
             join_integers(default_lengths("needle")) + ")");
   p.add(cmd, "--hops", &o.probes.hops, "number/letter hop counts");
-  p.add(cmd, "--depths", &o.probes.depths, "needle depths in percent");
+  p.add(cmd, "--depths", &o.probes.depths, "needle and kv depths in percent");
   p.add(cmd, "--count", &o.probes.count, "prompts per (length, hop) or (length, depth)");
   p.add(cmd, "--seed", &o.probes.seed, "seed of the prompts");
   cmd->add_option("--templates", o.probes.template_dir,
                   "directory of edited prompt templates (<suite>.txt)");
   cmd->add_option("--write-templates", a->write_templates,
                   "write the built-in templates to this directory and stop");
-  p.add(cmd, "--max-tokens", &o.max_tokens, "max_tokens (0: 16; needle 64)");
+  p.add(cmd, "--max-tokens", &o.max_tokens, "max_tokens (0: 16; needle 64; kv 3)");
   p.add(cmd, "--jobs", &o.jobs, "concurrent requests");
   p.add(cmd, "--rps", &o.rps, "requests per second over all jobs, 0 = no limit");
   p.add(cmd, "--timeout", &o.timeout, "seconds per request");

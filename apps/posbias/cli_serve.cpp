@@ -1,4 +1,4 @@
-// `posbias serve`: serve trained hop runs as an OpenAI-compatible endpoint.
+// `posbias serve`: serve trained hop and kv runs as an OpenAI-compatible endpoint.
 #include <cstdint>
 #include <memory>
 

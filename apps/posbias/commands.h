@@ -64,8 +64,9 @@ inline constexpr CommandInfo kTorchCommands[] = {
      "constructions, with the fitted length exponent. With --run: a trained model's key heads "
      "against input length, next to its accuracy."},
     {"serve",
-     "Serve trained hop runs as an OpenAI-compatible endpoint (/v1/completions, "
-     "/v1/chat/completions, /v1/models, /health) until Ctrl-C."},
+     "Serve trained hop and kv runs as an OpenAI-compatible endpoint (/v1/completions, "
+     "/v1/chat/completions, /v1/models, /health) until Ctrl-C; a kv run completes a kv "
+     "example's tokens with its value's greedy decode, \"4 0 7\"."},
     {"reproduce",
      "Run every experiment at laptop scale on the embedded defaults and write a report folder "
      "with figures (SVG, PNG), data (CSV, JSON), run.json and index.html."}};

@@ -150,7 +150,10 @@ LlmResult measure_llm(const LlmOptions& o) {
     SuiteOptions so = o.probes;
     if (suite == "needle") so.lengths = o.needle_lengths;
     probes[suite] = make_probes(suite, so);
-    max_tokens[suite] = o.max_tokens ? o.max_tokens : (suite == "needle" ? 64 : 16);
+    max_tokens[suite] = o.max_tokens ? o.max_tokens
+                                     : (suite == "needle" ? 64
+                                        : suite == "kv"   ? kKvValueTokens
+                                                          : 16);
     for (const Probe& p : probes[suite]) {
       hashes[suite].push_back(prompt_hash(o.api, max_tokens[suite], p.prompt));
     }

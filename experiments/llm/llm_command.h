@@ -24,9 +24,9 @@ struct LlmOptions {
   std::string api = "chat";  // chat | completions
   std::string api_key_env = "OPENAI_API_KEY";
   std::vector<std::string> suites{"number", "letter", "needle"};
-  SuiteOptions probes;              // lengths apply to number and letter
+  SuiteOptions probes;              // lengths apply to number, letter and kv
   std::vector<int> needle_lengths;  // key-value pairs; empty = the needle default
-  int max_tokens = 0;               // 0 = 16 for number and letter, 64 for needle
+  int max_tokens = 0;               // 0 = 16 for number and letter, 64 for needle, 3 for kv
   int jobs = 4;
   double rps = 0;       // requests per second over all jobs; 0 = no limit
   double timeout = 60;  // seconds per request

@@ -1,6 +1,7 @@
 #include "posbias/llm/answer.h"
 
 #include <cctype>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -65,12 +66,30 @@ bool equal_ignoring_case(std::string_view a, std::string_view b) {
   return true;
 }
 
+// The kv suite's lenient reading: the response's last kKvValueTokens digits, in order, are the
+// value's ("Value: 407" and "4 0 7" both give 407).
+bool kv_digits_match(std::string_view response, std::string_view answer) {
+  std::string said, want;
+  for (char c : response) {
+    if (std::isdigit(static_cast<unsigned char>(c))) said += c;
+  }
+  for (char c : answer) {
+    if (std::isdigit(static_cast<unsigned char>(c))) want += c;
+  }
+  return said.size() >= want.size() &&
+         said.compare(said.size() - want.size(), want.size(), want) == 0;
+}
+
 }  // namespace
 
 Score score_answer(const std::string& suite, const std::string& response,
                    const std::string& answer) {
   Score s;
   s.strict = trim(response) == answer;
+  if (suite == "kv") {
+    s.lenient = kv_digits_match(response, answer);
+    return s;
+  }
   const std::vector<std::string_view> ws = words(response);
   for (auto it = ws.rbegin(); it != ws.rend(); ++it) {
     if (suite == "needle" && is_uuid(*it)) {

@@ -1,5 +1,6 @@
 #include "posbias/llm/openai.h"
 
+#include <algorithm>
 #include <ctime>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -24,6 +25,24 @@ json parse_object(const std::string& body, const char* what) {
 
 // Invalid UTF-8 (a user's template, a model's bytes) is replaced, never thrown on.
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// "stop": a string or an array of at most kMaxStopStrings strings, none empty.
+std::vector<std::string> parse_stop(const json& s) {
+  const std::string rule = "stop must be a non-empty string or an array of at most " +
+                           std::to_string(kMaxStopStrings) + " of them, each at most " +
+                           std::to_string(kMaxStopBytes) + " bytes";
+  const json list = s.is_array() ? s : json::array({s});
+  if (list.size() > static_cast<std::size_t>(kMaxStopStrings)) throw std::invalid_argument(rule);
+  std::vector<std::string> out;
+  for (const json& e : list) {
+    if (!e.is_string() || e.get<std::string>().empty() ||
+        e.get<std::string>().size() > static_cast<std::size_t>(kMaxStopBytes)) {
+      throw std::invalid_argument(rule);
+    }
+    out.push_back(e.get<std::string>());
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -112,6 +131,7 @@ CompletionRequest parse_request(Api api, const std::string& body) {
     }
     r.max_tokens = static_cast<int>(v);
   }
+  if (j.contains("stop") && !j["stop"].is_null()) r.stop = parse_stop(j["stop"]);
   if (api == Api::kCompletions) {
     if (!j.contains("prompt")) throw std::invalid_argument("prompt is missing");
     const json& p = j["prompt"];
@@ -140,6 +160,14 @@ CompletionRequest parse_request(Api api, const std::string& body) {
   }
   if (!found) throw std::invalid_argument("messages has no user message");
   return r;
+}
+
+bool cut_at_stop(std::string& text, const std::vector<std::string>& stop) {
+  std::size_t at = std::string::npos;
+  for (const std::string& s : stop) at = std::min(at, text.find(s));
+  if (at == std::string::npos) return false;
+  text.resize(at);
+  return true;
 }
 
 std::string completion_response(Api api, const std::string& id, const std::string& model,

@@ -1,5 +1,6 @@
 #include "posbias/llm/probe.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
@@ -116,6 +117,37 @@ std::vector<Probe> needle_probes(const SuiteOptions& o, const std::string& tpl) 
   return out;
 }
 
+std::vector<Probe> kv_probes(const SuiteOptions& o, const std::string& tpl) {
+  std::vector<Probe> out;
+  for (int len : o.lengths) {
+    for (int depth : o.depths) {
+      std::int64_t i = 0;
+      for (const KvExample& ex : kv_probe_examples(len, depth, o.count, o.seed)) {
+        Probe p;
+        p.suite = "kv";
+        p.id = "kv/L" + std::to_string(len) + "/d" + std::to_string(depth) + "/#" +
+               std::to_string(i++);
+        p.length = len;
+        p.depth = depth / 100.0;  // the cell's depth, as eval keys it (ex.depth is the pair's)
+        p.prompt = render(tpl, join_tokens(ex.tokens), "");
+        p.answer = ex.answer;
+        p.chance = 1.0 / ex.pairs;
+        out.push_back(std::move(p));
+      }
+    }
+  }
+  return out;
+}
+
+void check_depths(const std::vector<int>& depths) {
+  if (depths.empty()) throw std::invalid_argument("--depths is empty");
+  for (int d : depths) {
+    if (d < 0 || d > 100) {
+      throw std::invalid_argument("--depths are percents in 0..100, got " + std::to_string(d));
+    }
+  }
+}
+
 // Refuses a suite whose prompts would not fit comfortably in memory (they are all held).
 void check_size(const SuiteOptions& o, const std::string& tpl, std::size_t per_length,
                 double bytes_per_unit) {
@@ -144,7 +176,7 @@ void check_size(const SuiteOptions& o, const std::string& tpl, std::size_t per_l
 }  // namespace
 
 const std::vector<std::string>& suite_names() {
-  static const std::vector<std::string> names{"number", "letter", "needle"};
+  static const std::vector<std::string> names{"number", "letter", "needle", "kv"};
   return names;
 }
 
@@ -152,12 +184,13 @@ void validate_suite(const std::string& suite) {
   for (const std::string& s : suite_names()) {
     if (s == suite) return;
   }
-  throw std::invalid_argument("unknown suite '" + suite + "' (known: number, letter, needle)");
+  throw std::invalid_argument("unknown suite '" + suite + "' (known: number, letter, needle, kv)");
 }
 
 std::vector<int> default_lengths(const std::string& suite) {
   validate_suite(suite);
   if (suite == "needle") return {10, 30, 75, 140, 300};
+  if (suite == "kv") return {128, 256, 512};  // kv training's default length, 2× and 4×
   return {16, 32, 64, 100, 200, 400, 850};
 }
 
@@ -165,6 +198,7 @@ std::string builtin_template(const std::string& suite) {
   validate_suite(suite);
   if (suite == "number") return generated::kNumberTemplate;
   if (suite == "letter") return generated::kLetterTemplate;
+  if (suite == "kv") return generated::kKvTemplate;
   return generated::kNeedleTemplate;
 }
 
@@ -212,14 +246,22 @@ std::vector<Probe> make_probes(const std::string& suite, const SuiteOptions& opt
                                     std::to_string(n));
       }
     }
-    if (o.depths.empty()) throw std::invalid_argument("--depths is empty");
-    for (int d : o.depths) {
-      if (d < 0 || d > 100) {
-        throw std::invalid_argument("--depths are percents in 0..100, got " + std::to_string(d));
-      }
-    }
+    check_depths(o.depths);
     check_size(o, tpl, o.depths.size(), 80);  // a pair is ~80 bytes of JSON
     return needle_probes(o, tpl);
+  }
+  if (suite == "kv") {
+    for (int len : o.lengths) {
+      if (len < kKvMinLength || len > kKvMaxLength) {
+        throw std::invalid_argument("kv lengths are tokens in " + std::to_string(kKvMinLength) +
+                                    ".." + std::to_string(kKvMaxLength) +
+                                    " (two pairs and the query at least), got " +
+                                    std::to_string(len));
+      }
+    }
+    check_depths(o.depths);
+    check_size(o, tpl, o.depths.size(), 2);  // a token is 1 byte with its space
+    return kv_probes(o, tpl);
   }
   if (o.hops.empty()) throw std::invalid_argument("--hops is empty");
   for (int len : o.lengths) {
@@ -231,6 +273,22 @@ std::vector<Probe> make_probes(const std::string& suite, const SuiteOptions& opt
   }
   check_size(o, tpl, o.hops.size(), 5);  // a token is at most 5 bytes with its space
   return hop_probes(suite, o, tpl);
+}
+
+std::vector<KvExample> kv_probe_examples(int length, int depth, std::int64_t count,
+                                         std::uint64_t seed) {
+  const int n = kv_pairs(length);
+  const int queried = static_cast<int>(std::lround(depth / 100.0 * (n - 1)));
+  const std::uint64_t cell = Rng::stream(seed, static_cast<std::uint64_t>(length),
+                                         static_cast<std::uint64_t>(depth) * 1000)
+                                 .next();
+  std::vector<KvExample> out;
+  out.reserve(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+  for (std::int64_t e = 0; e < count; ++e) {
+    Rng rng = Rng::stream(cell, static_cast<std::uint64_t>(e));
+    out.push_back(generate_kv_example(length, queried, DepthPrior::kUniform, rng));
+  }
+  return out;
 }
 
 std::vector<std::string> extract_task_input(const std::string& prompt, const Vocabulary& vocab) {

@@ -171,7 +171,8 @@ struct OpenAiServer::Impl {
       return send_error(res, 400, e.what(), "invalid_request_error");
     }
     try {
-      const Completion c = completer.complete(request);
+      Completion c = completer.complete(request);
+      cut_at_stop(c.text, request.stop);  // a backend that decodes one token ignores stop
       const std::string id =
           (api == Api::kChat ? "chatcmpl-" : "cmpl-") + std::to_string(next_id.fetch_add(1));
       res.set_content(

@@ -12,6 +12,9 @@
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/serve/hop_completer.h"
+#include "posbias/serve/kv_completer.h"
+#include "posbias/serve/model_router.h"
+#include "posbias/train/checkpoint.h"
 
 namespace posbias {
 
@@ -21,6 +24,28 @@ namespace {
 // it lands on: torch's and OpenBLAS's threads exist before serve starts.
 std::atomic<int> g_stop_signal{0};
 extern "C" void on_stop_signal(int sig) { g_stop_signal.store(sig); }
+
+// Whether a run is a kv run, from its latest checkpoint's metadata (no weights read). A run
+// whose checkpoint cannot be read goes to the hop backend, whose loader names the problem.
+bool is_kv_run(const ServedRun& run) {
+  const auto all = list_checkpoints(run.dir);
+  if (all.empty()) return false;
+  try {
+    return read_checkpoint_info(all.back()).config.task == Task::kKv;
+  } catch (const std::runtime_error&) {
+    return false;
+  }
+}
+
+// A hop backend for the hop runs and a kv backend for the kv runs, behind one router.
+ModelRouter make_backends(const std::vector<ServedRun>& runs, double timeout) {
+  std::vector<ServedRun> hop, kv;
+  for (const ServedRun& r : runs) (is_kv_run(r) ? kv : hop).push_back(r);
+  std::vector<std::unique_ptr<Completer>> backends;
+  if (!hop.empty() || kv.empty()) backends.push_back(std::make_unique<HopCompleter>(hop, timeout));
+  if (!kv.empty()) backends.push_back(std::make_unique<KvCompleter>(kv, timeout));
+  return ModelRouter(std::move(backends));
+}
 
 }  // namespace
 
@@ -33,7 +58,7 @@ void run_serve(const ServeOptions& options) {
   sigaction(SIGTERM, &action, nullptr);
   std::vector<ServedRun> runs;
   for (const std::string& spec : options.runs) runs.push_back(parse_served_run(spec));
-  HopCompleter completer(runs, options.server.timeout);
+  ModelRouter completer = make_backends(runs, options.server.timeout);
   OpenAiServer server(completer, options.server);
   const int port = server.bind();
   if (!options.port_file.empty()) write_file_atomic(options.port_file, std::to_string(port) + "\n");

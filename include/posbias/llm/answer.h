@@ -3,7 +3,8 @@
 // - lenient: the last answer-shaped word of the response is the answer. Words are split at
 //   white space and at , ; ! ? " ' ` * ( ) [ ] { } < > and a trailing '.', so "The answer is
 //   **c:4**." gives c:4. Answer-shaped: a Number-task letter (number), a Letter-task target
-//   "l:digit" (letter), a UUID (needle).
+//   "l:digit" (letter), a UUID (needle). Kv: the response's last 3 digits, in order, are the
+//   value's ("Value: 407" and "4 0 7" both match "4 0 7").
 #pragma once
 
 #include <string>

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace posbias {
 
@@ -26,15 +27,22 @@ std::string parse_completion(Api api, const std::string& body);
 
 // ---- server side ----
 constexpr int kMaxRequestTokens = 4096;  // largest max_tokens `serve` accepts
+constexpr int kMaxStopStrings = 4;       // as OpenAI: `stop` holds at most 4 strings
+constexpr int kMaxStopBytes = 256;       // longest stop string `serve` accepts
 
 struct CompletionRequest {
   std::string model;
   std::string prompt;  // completions: prompt; chat: the last user message's content
   int max_tokens = 16;
+  std::vector<std::string> stop;  // the completion ends before the first of these it holds
 };
 // Throws std::invalid_argument naming the problem (bad JSON, a missing or mistyped field,
-// max_tokens outside 1..kMaxRequestTokens, stream: true); the server answers it with 400.
+// max_tokens outside 1..kMaxRequestTokens, stream: true, a stop that is not a non-empty
+// string or an array of at most kMaxStopStrings of them); the server answers it with 400.
 CompletionRequest parse_request(Api api, const std::string& body);
+// Cuts `text` before the earliest occurrence of any of `stop`, as OpenAI does (the stop string
+// is not returned). True when it cut.
+bool cut_at_stop(std::string& text, const std::vector<std::string>& stop);
 std::string completion_response(Api api, const std::string& id, const std::string& model,
                                 const std::string& text, std::int64_t prompt_tokens,
                                 std::int64_t completion_tokens);

@@ -6,46 +6,53 @@
 //   with eval's one for one. Depth = the answer token's position / (length - 1).
 // needle: key-value retrieval as in Liu et al. 2023 ("Lost in the Middle"): a JSON object of
 //   `length` UUID pairs with the queried key at depth 0%, 10%, ..., 100% of the object.
+// kv: the kv task (tasks/kv_task.h) in the format a `train --task kv` model reads: the example's
+//   tokens separated by spaces, as `posbias tasks --task kv` writes them; the answer is the
+//   value's 3 digits, "4 0 7". Lengths are tokens; every example holds as many pairs as fit,
+//   with the queried pair at depth d (kv_probe_examples); a probe's depth is d, the cell's,
+//   as `eval` keys it. For models trained here (`serve`).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "posbias/tasks/kv_task.h"
 #include "posbias/tasks/vocab.h"
 
 namespace posbias {
 
 struct Probe {
-  std::string suite;  // number | letter | needle
+  std::string suite;  // number | letter | needle | kv
   std::string id;     // stable, readable: "letter/L32/#5", "needle/L50/d30/#2"
-  int length = 0;     // tokens (number, letter) or key-value pairs (needle)
+  int length = 0;     // tokens (number, letter, kv) or key-value pairs (needle)
   int hops = 0;       // 0 for needle
   double depth = 0;   // the answer's relative position in the context, 0..1
   std::string prompt;
   std::string answer;
   // The accuracy of a uniform guess among the prompt's candidate answers: 1/answer_candidates
-  // for the hop suites (Number: 1/8), 1/pairs for needle (any value of the object).
+  // for the hop suites (Number: 1/8), 1/pairs for needle and kv (any value of the context).
   double chance = 0;
 };
 
 struct SuiteOptions {
   std::vector<int> lengths;  // empty = the suite's default_lengths
   std::vector<int> hops{1, 2, 3, 4};
-  std::vector<int> depths{0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100};  // percent (needle)
+  std::vector<int> depths{0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100};  // percent (needle, kv)
   std::int64_t count = 20;  // examples per (length, hop) or per (length, depth)
   std::uint64_t seed = 1;
   std::string template_dir;  // empty = the built-in templates; else DIR/<suite>.txt
 };
 
-const std::vector<std::string>& suite_names();  // number, letter, needle
+const std::vector<std::string>& suite_names();  // number, letter, needle, kv
 // Throws std::invalid_argument naming the suite and the known ones.
 void validate_suite(const std::string& suite);
 std::vector<int> default_lengths(const std::string& suite);
 
 // The built-in template of a suite, and the one a run uses (DIR/<suite>.txt when a template
 // directory is given). Throws std::invalid_argument for an unreadable file or a template
-// without its placeholders ({input}; needle also {key}).
+// without its placeholders ({input}; needle also {key}). The kv template is "{input}" alone:
+// a kv model reads nothing but the example's tokens.
 std::string builtin_template(const std::string& suite);
 std::string load_template(const std::string& suite, const std::string& template_dir);
 // Writes every built-in template to DIR/<suite>.txt (to edit).
@@ -54,6 +61,14 @@ void write_templates(const std::string& dir);
 // Every probe of a suite, deterministic for the options. Throws std::invalid_argument for
 // lengths, hops, depths or counts the suite cannot make.
 std::vector<Probe> make_probes(const std::string& suite, const SuiteOptions& options);
+
+// The kv suite's examples of one cell, the ones `posbias eval` scores on a kv run for the same
+// seed: `count` examples of `length` tokens holding n = kv_pairs(length) pairs, the queried
+// pair i = round(depth/100 · (n − 1)) (halves away from zero); example e drawn by
+// generate_kv_example from Rng::stream(c, e), c = Rng::stream(seed, length, 1000 · depth).next()
+// (the depth in thousandths of a percent).
+std::vector<KvExample> kv_probe_examples(int length, int depth, std::int64_t count,
+                                         std::uint64_t seed);
 
 // The inverse of a hop template, as `posbias serve` reads a prompt: the tokens of the prompt's
 // last line made only of the vocabulary's tokens (split at white space). Throws

@@ -1,6 +1,7 @@
-// `posbias serve`: trained hop runs behind the OpenAI-compatible server, until SIGINT or
-// SIGTERM. Prints the address on stderr and, with port_file, writes the bound port there
-// (atomically) so scripts can use --port 0, and removes it on exit. A stop waits at most the
+// `posbias serve`: trained hop runs (HopCompleter) and kv runs (KvCompleter) behind the
+// OpenAI-compatible server, until SIGINT or SIGTERM. Prints the address on stderr and, with
+// port_file, writes the bound port there (atomically) so scripts can use --port 0, and removes
+// it on exit. A stop waits at most the
 // I/O timeout (plus a second) for open connections, then exits all the same.
 #pragma once
 

@@ -1,0 +1,24 @@
+// Several completion backends behind one server: `posbias serve` puts its hop runs behind a
+// HopCompleter and its kv runs behind a KvCompleter, and this routes each request by its model
+// name. An unknown name is served by the only model when there is one (as each backend does).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "posbias/serve/openai_server.h"
+
+namespace posbias {
+
+class ModelRouter : public Completer {
+ public:
+  // Throws std::invalid_argument when two backends serve the same name.
+  explicit ModelRouter(std::vector<std::unique_ptr<Completer>> backends);
+  std::vector<std::string> models() const override;
+  Completion complete(const CompletionRequest& request) override;
+
+ private:
+  std::vector<std::unique_ptr<Completer>> backends_;
+};
+
+}  // namespace posbias
