@@ -125,6 +125,7 @@ void register_train(CLI::App& app, Action* selected) {
   for (const auto& [field, help] : fields) {
     std::string flag = "--" + field;
     for (char& ch : flag) ch = ch == '_' ? '-' : ch;
+    if (field == "length") flag = "-L,--length";  // as `tasks` and `theory` spell it
     const nlohmann::json& value = train_defaults().at(field);
     std::string shown = value.is_string() ? value.get<std::string>()
                         : value.is_null() ? "the family's"

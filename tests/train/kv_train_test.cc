@@ -1,0 +1,169 @@
+// Kv runs (`train --task kv`): the batch encoding against the examples' tokens, the training
+// draws (pair counts in range, a rank's slice equal to the whole batch's, the depth prior),
+// the loss against a cross-entropy computed from the full logits, exact match against a greedy
+// decode done token by token, the run as a user meets it (metrics, a killed run resuming
+// exactly, a learned-position table sized for the answer), and bad input in one line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "../cli_run.h"
+#include "kill_while_training.h"
+#include "posbias/tasks/kv_task.h"
+#include "posbias/train/kv_batch.h"
+#include "posbias/train/train_config.h"
+#include "posbias/train/trainer.h"
+
+namespace {
+
+using namespace posbias;
+using namespace posbias_test;
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) { return scratch_path("posbias_kv_train", name); }
+
+TrainConfig tiny_kv(int length = 40) {
+  TrainConfig c = TrainConfig::defaults(Task::kKv);
+  c.layers = 2, c.d_model = 16, c.heads = 2, c.mlp = 32, c.length = length, c.batch = 8;
+  c.steps = 4, c.warmup = 1, c.eval_every = 2, c.checkpoint_every = 2, c.log_checkpoints = 0;
+  c.finalize();
+  return c;
+}
+
+TEST(KvBatch, EncodesTheTokensThenTheValueAndTargetsTheValue) {
+  const TrainConfig c = tiny_kv();
+  const std::vector<KvExample> examples = sample_kv_batch(c, 5, 3);
+  const KvBatch b = encode_kv_examples(examples);
+  ASSERT_EQ(b.ids.sizes(), (std::vector<std::int64_t>{5, 42}));
+  ASSERT_EQ(b.answers.sizes(), (std::vector<std::int64_t>{5, 3}));
+  const std::vector<std::string>& vocab = kv_vocabulary();
+  for (std::int64_t r = 0; r < 5; ++r) {
+    const KvExample& ex = examples[static_cast<std::size_t>(r)];
+    for (int t = 0; t < 40; ++t) EXPECT_EQ(vocab[b.ids[r][t].item<std::int64_t>()], ex.tokens[t]);
+    // The answer "d d d" as written by the generator, read back from the targets.
+    std::string answer;
+    for (int v = 0; v < 3; ++v)
+      answer += (v ? " " : "") + vocab[b.answers[r][v].item<std::int64_t>()];
+    EXPECT_EQ(answer, ex.answer);
+    EXPECT_EQ(b.ids[r][40].item<std::int64_t>(), b.answers[r][0].item<std::int64_t>());
+    EXPECT_EQ(b.ids[r][41].item<std::int64_t>(), b.answers[r][1].item<std::int64_t>());
+  }
+}
+
+TEST(KvBatch, DrawsPairCountsInRangeAndARankSliceOfTheWholeBatch) {
+  TrainConfig c = tiny_kv(100);  // up to 16 pairs
+  c.pairs_min = 3, c.pairs_max = 9;
+  const std::vector<KvExample> all = sample_kv_batch(c, 400, 7);
+  std::set<int> counts;
+  for (const KvExample& ex : all) {
+    counts.insert(ex.pairs);
+    EXPECT_EQ(ex.length(), 100);
+    const int fillers = 100 - 4 - 6 * ex.pairs;  // before the first pair; pairs end at the query
+    for (int t = 0; t < fillers; ++t) EXPECT_EQ(ex.tokens[t], "_");
+    EXPECT_NE(ex.tokens[fillers], "_");
+    EXPECT_EQ(ex.tokens[96], "?");
+  }
+  EXPECT_EQ(*counts.begin(), 3);
+  EXPECT_EQ(*counts.rbegin(), 9);
+  EXPECT_EQ(counts.size(), 7u);
+  const std::vector<KvExample> slice = sample_kv_batch(c, 10, 7, 100);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(slice[i].tokens, all[100 + i].tokens);
+  EXPECT_NE(sample_kv_batch(c, 1, 8)[0].tokens, all[0].tokens);  // another step, another draw
+}
+
+TEST(KvBatch, TheEndsPriorQueriesTheEndsMoreOften) {
+  TrainConfig c = tiny_kv(124);  // 20 pairs, always
+  c.pairs_min = 20;
+  auto ends_share = [&c] {
+    int ends = 0;
+    const std::vector<KvExample> all = sample_kv_batch(c, 4000, 1);
+    for (const KvExample& ex : all) ends += ex.depth <= 10 || ex.depth >= 90;
+    return ends / 4000.0;
+  };
+  const double uniform = ends_share();
+  c.depth_prior = "ends";
+  const double ends = ends_share();
+  EXPECT_NEAR(uniform, 4 / 20.0, 0.03);  // pairs 0, 1 (depth 5.3%), 18 (94.7%) and 19
+  EXPECT_GT(ends, 1.5 * uniform);
+}
+
+TEST(KvBatch, LossAndExactMatchAgreeWithTheFullLogitsAndAGreedyDecode) {
+  const TrainConfig c = tiny_kv();
+  torch::manual_seed(0);
+  Transformer model(c.model_config());
+  model->init_weights(3);
+  model->eval();
+  const std::vector<KvExample> examples = sample_kv_batch(c, 6, 1);
+  const KvBatch b = encode_kv_examples(examples);
+  torch::NoGradGuard no_grad;
+  const torch::Tensor logits = model->forward(b.ids);  // [6, 42, V]
+  double ce = 0;
+  for (std::int64_t r = 0; r < 6; ++r)
+    for (int v = 0; v < 3; ++v)
+      ce -= torch::log_softmax(logits[r][39 + v], 0)[b.answers[r][v]].item<double>();
+  EXPECT_NEAR(kv_loss(model, b).item<double>(), ce / 18, 1e-5);
+
+  // Exact match: the argmax of the full logits at positions 39, 40 and 41 against the value.
+  const std::vector<bool> fast = kv_exact_matches(model, examples, 4);
+  ASSERT_EQ(fast.size(), 6u);
+  const torch::Tensor argmax = logits.slice(1, 39, 42).argmax(2);  // [6, 3]
+  for (std::int64_t r = 0; r < 6; ++r)
+    EXPECT_EQ(fast[static_cast<std::size_t>(r)], argmax[r].eq(b.answers[r]).all().item<bool>());
+  // The teacher-forced argmax is the greedy decode: the first token from the example alone.
+  const torch::Tensor first = model->forward(b.ids.slice(1, 0, 40)).select(1, 39).argmax(1);
+  EXPECT_TRUE(first.equal(argmax.select(1, 0)));
+}
+
+std::string tiny_flags() {
+  return "train --task kv --layers 2 --d-model 16 --heads 2 --mlp 32 --length 40 --batch 8 "
+         "--warmup 2 --eval-every 2 --checkpoint-every 2 --eval-per-hop 16 ";
+}
+
+TEST(KvTrain, LogsExactMatchAndAKilledRunResumesExactly) {
+  const fs::path whole = scratch("whole"), killed = scratch("killed");
+  const std::string config = tiny_flags() + "--steps 12 --pos learned --arch gpt2 ";
+  const CliResult r = run_cli(config + "--out " + whole.string(), 300);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto a = metrics_without_timing(whole);
+  ASSERT_EQ(a.size(), 7u);  // steps 0, 2, ..., 12
+  for (const auto& row : a) {
+    const double acc = row["acc"]["all"].get<double>();
+    EXPECT_TRUE(acc >= 0 && acc <= 1);
+  }
+  // The loss starts near ln 39 (a uniform guess over the vocabulary) and falls.
+  EXPECT_LT(a.back()["loss"].get<double>(), a[1]["loss"].get<double>());
+  const nlohmann::json header = nlohmann::json::parse(slurp(whole / "config.json"));
+  EXPECT_EQ(header["n_positions"].get<int>(), 42);  // the example and two answer tokens
+  const int kills =
+      kill_while_training(std::string(POSBIAS_BIN) + " " + config + "--out " + killed.string(),
+                          std::string(POSBIAS_BIN) + " train --resume " + killed.string(), killed);
+  EXPECT_GE(kills, 1);
+  ASSERT_EQ(run_cli("train --resume " + killed.string(), 300).code, 0);
+  const auto b = metrics_without_timing(killed);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i], b[i]) << "metrics line " << i;
+  EXPECT_EQ(slurp(whole / "model.safetensors"), slurp(killed / "model.safetensors"));
+}
+
+TEST(KvTrain, BadInputGetsOneLine) {
+  const fs::path out = scratch("bad");
+  for (const std::string& flags :
+       {std::string("--length 15"), std::string("--length 40 --pairs-max 7"),
+        std::string("--length 40 --pairs-min 1"),
+        std::string("--length 40 --pairs-min 5 --pairs-max 4"), std::string("--depth-prior middle"),
+        std::string("--window -1")}) {
+    const CliResult r = run_cli(tiny_flags() + flags + " --steps 2 --out " + out.string(), 60);
+    EXPECT_EQ(r.code, 2) << flags << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << flags << ": " << r.err;
+    EXPECT_FALSE(fs::exists(out / "train.json")) << flags;
+  }
+  const CliResult hop =
+      run_cli("train --task number --depth-prior ends --steps 2 --out " + out.string(), 60);
+  EXPECT_EQ(hop.code, 2) << hop.err;
+  EXPECT_NE(hop.err.find("for --task kv"), std::string::npos) << hop.err;
+}
+
+}  // namespace
