@@ -14,6 +14,7 @@
 #include "posbias/serve/hop_completer.h"
 #include "posbias/serve/kv_completer.h"
 #include "posbias/serve/model_router.h"
+#include "posbias/serve/text_completer.h"
 #include "posbias/train/checkpoint.h"
 
 namespace posbias {
@@ -25,25 +26,31 @@ namespace {
 std::atomic<int> g_stop_signal{0};
 extern "C" void on_stop_signal(int sig) { g_stop_signal.store(sig); }
 
-// Whether a run is a kv run, from its latest checkpoint's metadata (no weights read). A run
-// whose checkpoint cannot be read goes to the hop backend, whose loader names the problem.
-bool is_kv_run(const ServedRun& run) {
+// A run's task from its latest checkpoint's metadata (no weights read). A run whose checkpoint
+// cannot be read goes to the hop backend, whose loader names the problem.
+Task served_task(const ServedRun& run) {
   const auto all = list_checkpoints(run.dir);
-  if (all.empty()) return false;
+  if (all.empty()) return Task::kNumber;
   try {
-    return read_checkpoint_info(all.back()).config.task == Task::kKv;
+    return read_checkpoint_info(all.back()).config.task;
   } catch (const std::runtime_error&) {
-    return false;
+    return Task::kNumber;
   }
 }
 
-// A hop backend for the hop runs and a kv backend for the kv runs, behind one router.
+// One backend per kind of run (hop, kv, text), behind one router.
 ModelRouter make_backends(const std::vector<ServedRun>& runs, double timeout) {
-  std::vector<ServedRun> hop, kv;
-  for (const ServedRun& r : runs) (is_kv_run(r) ? kv : hop).push_back(r);
+  std::vector<ServedRun> hop, kv, text;
+  for (const ServedRun& r : runs) {
+    const Task task = served_task(r);
+    (task == Task::kKv ? kv : task == Task::kText ? text : hop).push_back(r);
+  }
   std::vector<std::unique_ptr<Completer>> backends;
-  if (!hop.empty() || kv.empty()) backends.push_back(std::make_unique<HopCompleter>(hop, timeout));
+  if (!hop.empty() || runs.empty()) {
+    backends.push_back(std::make_unique<HopCompleter>(hop, timeout));
+  }
   if (!kv.empty()) backends.push_back(std::make_unique<KvCompleter>(kv, timeout));
+  if (!text.empty()) backends.push_back(std::make_unique<TextCompleter>(text, timeout));
   return ModelRouter(std::move(backends));
 }
 

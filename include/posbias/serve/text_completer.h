@@ -1,0 +1,34 @@
+// Trained text runs (`train --task text`) as a completion backend for `posbias serve`: each
+// run's latest checkpoint and its own tokenizer (RUN_DIR/tokenizer.model, or bytes), named by
+// the run. The prompt is encoded as the run's training text is (lines joined by newlines, no
+// newline added at its end); the completion is the greedy continuation, max_tokens tokens
+// (one forward pass each, through a BatchQueue), decoded to text and cut at a stop string.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "posbias/serve/hop_completer.h"
+#include "posbias/serve/openai_server.h"
+
+namespace posbias {
+
+class TextCompleter : public Completer {
+ public:
+  // Loads every run and its tokenizer (std::runtime_error for a missing or corrupt one,
+  // std::invalid_argument for a run of another task).
+  TextCompleter(const std::vector<ServedRun>& runs, double busy_timeout);
+  ~TextCompleter() override;
+  std::vector<std::string> models() const override;
+  // std::invalid_argument (400) for an empty prompt, or one whose tokens and max_tokens pass
+  // kMaxServedTokens or a learned position table (the message names the limit).
+  Completion complete(const CompletionRequest& request) override;
+
+ private:
+  struct Served;
+  std::vector<std::unique_ptr<Served>> served_;
+  double busy_timeout_;
+};
+
+}  // namespace posbias
