@@ -1,10 +1,13 @@
 // `posbias birth`: measured influence profiles at init (or of a checkpoint) against theory.
+#include <algorithm>
 #include <memory>
 
 #include "commands.h"
 #include "experiments/birth/birth.h"
 #include "experiments/birth/birth_rescore.h"
 #include "experiments/birth/birth_run.h"
+#include "experiments/birth/kv_influence.h"
+#include "experiments/retrieval/colocation.h"
 #include "parsed_options.h"
 
 namespace posbias::cli {
@@ -65,11 +68,32 @@ void register_birth(CLI::App& app, Action* selected) {
                   "model.safetensors of that checkpoint (measured on token ids)");
   cmd->add_option("--tokens", o.tokens,
                   "token-id file: one sequence per line (ids separated by spaces or commas)");
-  parsed->add_choice(cmd, "--target", &o.target,
-                     "what the influence is measured on: hidden (the final hidden state at the "
-                     "query, the theory's), loss (the next-token loss at the query) or prob (the "
-                     "top-1 probability at the query); loss and prob need token inputs",
-                     parse_influence_target, [](InfluenceTarget t) { return to_string(t); });
+  auto target = std::make_shared<std::string>();
+  cmd->add_option("--target", *target,
+                  "what the influence is measured on: hidden (the final hidden state at the "
+                  "query, the theory's; the default), loss (the next-token loss at the query) or "
+                  "prob (the top-1 probability at the query); loss and prob need token inputs; "
+                  "answer (the loss of a kv answer's value tokens) with --inputs kv");
+  auto inputs = std::make_shared<std::string>("text");
+  cmd->add_option("--inputs", *inputs,
+                  "with --run: text (held-out text of a text run) or kv (kv inputs with the most "
+                  "pairs that fit -L, --seeds per depth of --depths; -L defaults to the run's "
+                  "length; target answer)")
+      ->capture_default_str();
+  auto kv = std::make_shared<KvInfluenceOptions>();
+  cmd->add_option("--depths", kv->depths,
+                  "with --inputs kv: depths of the queried pair in percent (comma list)")
+      ->delimiter(',')
+      ->capture_default_str();
+  auto colocation = std::make_shared<ColocationOptions>();
+  cmd->add_option("--colocate", colocation->influence,
+                  "`birth --inputs kv` JSON results, one per training seed (comma list): compare "
+                  "each one's influence on the queried pair by depth with the accuracy by depth "
+                  "of --accuracy; takes --json and --plot")
+      ->delimiter(',');
+  cmd->add_option("--accuracy", colocation->accuracy,
+                  "with --colocate: `eval` JSON results of the same runs in the same order")
+      ->delimiter(',');
   cmd->add_option("--run", o.run,
                   "a text training run: measure its checkpoints on held-out text (one held-out "
                   "window per --seeds)");
@@ -98,7 +122,7 @@ void register_birth(CLI::App& app, Action* selected) {
   cmd->add_option("--plot", o.plot,
                   "figure stem: measured profile with seed band against the no-fit prediction, "
                   "the rollout and the fitted theory");
-  cmd->callback([cmd, options, parsed, pos, rescore, selected] {
+  cmd->callback([cmd, options, parsed, pos, rescore, target, inputs, kv, colocation, selected] {
     // A token file measures each of its rows once; a --seeds count beside it would be ignored.
     const bool seeds_given = cmd->get_option("--seeds")->count() > 0;
     // --rescore takes everything it measures from its file.
@@ -109,8 +133,61 @@ void register_birth(CLI::App& app, Action* selected) {
           name != "--plot" && name != "--memory-budget" && name != "--help")
         measured_option = name;
     }
-    *selected = [options, parsed, pos, seeds_given, rescore, measured_option] {
+    std::vector<std::string> given;
+    for (const CLI::Option* opt : cmd->get_options()) {
+      if (opt->count() > 0) given.push_back(opt->get_name());
+    }
+    // The first option given outside `allowed` (empty when none).
+    auto outside = [given](std::initializer_list<const char*> allowed) {
+      for (const std::string& name : given) {
+        if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return name == a; }))
+          return name;
+      }
+      return std::string();
+    };
+    const std::string kv_extra =
+        outside({"--run", "--inputs", "--target", "--checkpoints", "--length", "--depths",
+                 "--seeds", "--seed", "--json", "--csv", "--plot"});
+    const std::string colocate_extra = outside({"--colocate", "--accuracy", "--json", "--plot"});
+    const bool length_given = cmd->get_option("--length")->count() > 0;
+    const bool depths_given = cmd->get_option("--depths")->count() > 0;
+    *selected = [options, parsed, pos, seeds_given, rescore, measured_option, target, inputs, kv,
+                 colocation, length_given, depths_given, kv_extra, colocate_extra] {
       parsed->parse();
+      if (!colocation->influence.empty() || !colocation->accuracy.empty()) {
+        if (!colocate_extra.empty())
+          throw std::invalid_argument("--colocate reads its files only: drop " + colocate_extra);
+        colocation->json = options->json;
+        colocation->plot = options->plot;
+        run_colocation(*colocation);
+        return;
+      }
+      if (*inputs == "kv") {
+        if (options->run.empty())
+          throw std::invalid_argument("--inputs kv measures a kv run: give --run RUN");
+        if (!target->empty() && *target != "answer") {
+          throw std::invalid_argument("--inputs kv measures --target answer, not '" + *target +
+                                      "'");
+        }
+        if (!kv_extra.empty())
+          throw std::invalid_argument("--inputs kv measures the run's own model: drop " + kv_extra);
+        kv->run = options->run;
+        kv->checkpoints = options->checkpoints;
+        kv->length = length_given ? options->length : 0;
+        if (seeds_given) kv->per_depth = options->seeds;
+        kv->seed = options->seed;
+        kv->json = options->json;
+        kv->csv = options->csv;
+        kv->plot = options->plot;
+        run_kv_influence(*kv);
+        return;
+      }
+      if (*inputs != "text")
+        throw std::invalid_argument("--inputs must be text or kv, not '" + *inputs + "'");
+      if (depths_given) throw std::invalid_argument("--depths needs --inputs kv");
+      if (*target == "answer")
+        throw std::invalid_argument("--target answer needs --inputs kv and a kv --run");
+      if (!target->empty()) options->target = parse_influence_target(*target);
       if (!rescore->empty()) {
         if (!measured_option.empty()) {
           throw std::invalid_argument(

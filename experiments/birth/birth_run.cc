@@ -69,8 +69,10 @@ BirthRunResult measure_birth_run(const BirthOptions& o) {
   const nlohmann::json header = read_run_header(o.run);
   const TrainConfig c = config_of(header);
   if (c.task != Task::kText) {
-    throw std::invalid_argument("birth --run needs a text run (`posbias train --task text`); '" +
-                                o.run + "' is a " + std::string(task_name(c.task)) + " run");
+    throw std::invalid_argument(
+        "birth --run needs a text run (`posbias train --task text`), or --inputs kv for a kv run; "
+        "'" +
+        o.run + "' is a " + std::string(task_name(c.task)) + " run");
   }
   const auto files = list_checkpoints(o.run);
   std::vector<std::int64_t> available;

@@ -1,0 +1,227 @@
+#include "experiments/retrieval/colocation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/plot.h"
+#include "posbias/theory/fit.h"
+
+namespace posbias {
+namespace {
+
+bool constant(const std::vector<double>& v) {
+  return std::all_of(v.begin(), v.end(), [&](double x) { return x == v.front(); });
+}
+
+// The bins of `v` tied at its minimum, as indices.
+std::vector<std::size_t> minima(const std::vector<double>& v) {
+  const double low = *std::min_element(v.begin(), v.end());
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i] <= low + 1e-12) out.push_back(i);
+  }
+  return out;
+}
+
+std::size_t argmin(const std::vector<double>& v) {
+  return static_cast<std::size_t>(std::min_element(v.begin(), v.end()) - v.begin());
+}
+
+bool contains(const std::vector<std::size_t>& set, std::size_t i) {
+  return std::find(set.begin(), set.end(), i) != set.end();
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("cannot open '" + path + "': give an existing JSON file");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception&) {
+    throw std::invalid_argument("'" + path + "' is not JSON: give a birth or eval --json result");
+  }
+}
+
+}  // namespace
+
+ColocationResult colocate(std::int64_t length, const std::vector<int>& depths,
+                          const std::vector<std::vector<double>>& accuracy,
+                          const std::vector<std::vector<double>>& influence) {
+  const std::size_t bins = depths.size();
+  if (accuracy.empty() || accuracy.size() != influence.size())
+    throw std::invalid_argument("co-location needs one accuracy and one influence row per seed");
+  if (bins < 2) throw std::invalid_argument("co-location needs at least 2 depth bins");
+  for (std::size_t s = 0; s < accuracy.size(); ++s) {
+    if (accuracy[s].size() != bins || influence[s].size() != bins) {
+      throw std::invalid_argument(
+          fmt::format("co-location seed {}: {} accuracies and {} influences for {} depths", s,
+                      accuracy[s].size(), influence[s].size(), bins));
+    }
+  }
+  ColocationResult r;
+  r.length = length;
+  r.depths = depths;
+  r.accuracy = accuracy;
+  r.influence = influence;
+  const double seeds = static_cast<double>(accuracy.size());
+  r.mean_accuracy.assign(bins, 0.0);
+  r.mean_influence.assign(bins, 0.0);
+  for (std::size_t s = 0; s < accuracy.size(); ++s) {
+    const bool flat = constant(accuracy[s]) || constant(influence[s]);
+    r.rho.push_back(flat ? NAN : spearman(accuracy[s], influence[s]));
+    if (contains(minima(accuracy[s]), argmin(influence[s])) && !constant(accuracy[s]))
+      ++r.seeds_same_bin;
+    for (std::size_t b = 0; b < bins; ++b) {
+      r.mean_accuracy[b] += accuracy[s][b] / seeds;
+      r.mean_influence[b] += influence[s][b] / seeds;
+    }
+  }
+  r.rho_interval = seed_interval(r.rho);
+  const std::vector<std::size_t> low = minima(r.mean_accuracy);
+  for (std::size_t b : low) r.accuracy_minimum.push_back(depths[b]);
+  const std::size_t m = argmin(r.mean_influence);
+  r.influence_minimum = depths[m];
+  if (low.size() == bins) {
+    r.verdict = "no accuracy minimum";
+  } else {
+    r.verdict = contains(low, m) ? "same bin" : "different bins";
+  }
+  return r;
+}
+
+ColocationResult colocate_files(const ColocationOptions& o) {
+  if (o.influence.empty() || o.influence.size() != o.accuracy.size()) {
+    throw std::invalid_argument(fmt::format(
+        "--colocate has {} influence files and --accuracy {} eval files: give one of each per "
+        "seed, in the same order",
+        o.influence.size(), o.accuracy.size()));
+  }
+  std::int64_t length = 0;
+  std::vector<int> depths;
+  std::vector<std::vector<double>> accuracy, influence;
+  for (std::size_t s = 0; s < o.influence.size(); ++s) {
+    const nlohmann::json inf = read_json_file(o.influence[s]);
+    if (inf.value("inputs", "") != "kv" || !inf.contains("checkpoints") ||
+        inf["checkpoints"].empty()) {
+      throw std::invalid_argument("'" + o.influence[s] +
+                                  "' is not a `birth --inputs kv` result with a checkpoint");
+    }
+    const auto file_depths = inf.at("depths").get<std::vector<int>>();
+    const auto file_length = inf.at("length").get<std::int64_t>();
+    if (s == 0) length = file_length, depths = file_depths;
+    if (file_length != length || file_depths != depths) {
+      throw std::invalid_argument("'" + o.influence[s] + "' has another length or depths than '" +
+                                  o.influence[0] + "': measure every seed alike");
+    }
+    std::vector<double> needle;
+    for (const auto& bin : inf["checkpoints"].back().at("by_depth"))
+      needle.push_back(bin.at("needle").at("mean").get<double>());
+    influence.push_back(std::move(needle));
+
+    const nlohmann::json ev = read_json_file(o.accuracy[s]);
+    const std::string key = std::to_string(length);
+    if (!ev.contains("depth_accuracy") || !ev["depth_accuracy"].contains(key)) {
+      throw std::invalid_argument("'" + o.accuracy[s] + "' has no depth_accuracy at length " + key +
+                                  ": run eval with --lengths including " + key);
+    }
+    std::vector<double> row;
+    for (int d : depths) {
+      const auto& at = ev["depth_accuracy"][key];
+      if (!at.contains(std::to_string(d))) {
+        throw std::invalid_argument(
+            fmt::format("'{}' has no depth {} at length {}: run eval with the influence's --depths",
+                        o.accuracy[s], d, key));
+      }
+      row.push_back(at[std::to_string(d)].at("accuracy").get<double>());
+    }
+    accuracy.push_back(std::move(row));
+  }
+  return colocate(length, depths, accuracy, influence);
+}
+
+nlohmann::json to_json(const ColocationResult& r, const ColocationOptions& o) {
+  auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
+  nlohmann::json j{
+      {"length", r.length},
+      {"depths", r.depths},
+      {"rule",
+       "Spearman rho per seed between the bins' accuracies and mean needle shares (null when "
+       "either is constant), mean with its 95% Student-t interval over seeds; verdict on the "
+       "seed means: same bin when the lowest needle share is in a bin tied at the lowest "
+       "accuracy, different bins when not, no accuracy minimum when every bin has the same "
+       "accuracy"},
+      {"seeds", nlohmann::json::array()},
+      {"spearman",
+       {{"mean", finite(r.rho_interval.mean)},
+        {"low", finite(r.rho_interval.low)},
+        {"high", finite(r.rho_interval.high)},
+        {"n", r.rho_interval.n}}},
+      {"mean_accuracy", r.mean_accuracy},
+      {"mean_needle_share", r.mean_influence},
+      {"accuracy_minimum", r.accuracy_minimum},
+      {"influence_minimum", r.influence_minimum},
+      {"seeds_same_bin", r.seeds_same_bin},
+      {"verdict", r.verdict}};
+  for (std::size_t s = 0; s < r.accuracy.size(); ++s) {
+    j["seeds"].push_back({{"influence_file", s < o.influence.size() ? o.influence[s] : ""},
+                          {"accuracy_file", s < o.accuracy.size() ? o.accuracy[s] : ""},
+                          {"accuracy", r.accuracy[s]},
+                          {"needle_share", r.influence[s]},
+                          {"spearman", finite(r.rho[s])}});
+  }
+  return j;
+}
+
+namespace {
+
+Panel by_depth_panel(const ColocationResult& r, const std::vector<std::vector<double>>& rows,
+                     const std::string& title, const std::string& ylabel) {
+  Panel p;
+  p.title = title;
+  p.xlabel = "depth of the queried pair (%)";
+  p.ylabel = ylabel;
+  p.key = "bottom right";
+  Series s;
+  s.title = "seed mean, 95% t band";
+  s.style = "linespoints";
+  for (std::size_t b = 0; b < r.depths.size(); ++b) {
+    std::vector<double> column;
+    for (const auto& row : rows) column.push_back(row[b]);
+    const SeedInterval i = seed_interval(column);
+    s.x.push_back(r.depths[b]);
+    s.y.push_back(i.mean);
+    s.y_low.push_back(std::isfinite(i.low) ? i.low : i.mean);
+    s.y_high.push_back(std::isfinite(i.high) ? i.high : i.mean);
+  }
+  p.series = {s};
+  p.xmin = r.depths.front();
+  p.xmax = r.depths.back();
+  return p;
+}
+
+}  // namespace
+
+ColocationResult run_colocation(const ColocationOptions& o) {
+  const ColocationResult r = colocate_files(o);
+  write_output(o.json, to_json(r, o).dump(2) + "\n");
+  if (!o.plot.empty()) {
+    Figure f;
+    f.width = 1100;
+    f.height = 420;
+    f.panels = {
+        by_depth_panel(r, r.accuracy, fmt::format("accuracy (L = {})", r.length), "exact match"),
+        by_depth_panel(r, r.influence, "influence on the queried pair",
+                       "share of the answer's influence")};
+    render_figure(f, o.plot);
+  }
+  std::fprintf(stderr, "co-location over %zu seeds at L = %lld: %s\n", r.accuracy.size(),
+               static_cast<long long>(r.length), r.verdict.c_str());
+  return r;
+}
+
+}  // namespace posbias
