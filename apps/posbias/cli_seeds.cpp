@@ -21,7 +21,9 @@ void register_seeds(CLI::App& app, Action* selected) {
       "metrics.jsonl, `eval --run`, `heads --run` and `discrepancy --run` results give the "
       "crossing steps, held-out accuracy per hop during training, accuracy per length and hop "
       "against chance, head scores, the step each head's label settles and the labels under "
-      "other thresholds, and the key heads' gaps against length. With --compare: configurations "
+      "other thresholds, and the key heads' gaps against length. Kv runs (--eval alone): "
+      "each seed's `posbias eval --run` result gives the accuracy per depth and length, the U "
+      "verdict over seeds and the effective length per seed. With --compare: configurations "
       "of a hop task (ablations) side by side, each over its seeds.");
   SeedsOptions& o = *options;
   cmd->add_option("birth", o.birth,
@@ -46,12 +48,12 @@ void register_seeds(CLI::App& app, Action* selected) {
   cmd->add_option("--csv", o.csv,
                   "text: one row per step with the shape statistics; hop runs: one row per "
                   "length and hop of the eval accuracy (without --eval: the crossing steps; "
-                  "with --compare: per configuration too)");
+                  "with --compare: per configuration too); kv runs: one row per depth and length");
   cmd->add_option(
       "--plot", o.plot,
       "figure stem: STEM_shape, STEM_profiles, STEM_gradient, STEM_loss (text); "
       "STEM_training, STEM_eval, STEM_heads, STEM_discrepancy (hop runs, from the files "
-      "given); STEM_compare (--compare)");
+      "given); STEM_compare (--compare); STEM_heatmap, STEM_depth (kv runs)");
   cmd->callback([options, selected] { *selected = [options] { run_seeds(*options); }; });
 }
 

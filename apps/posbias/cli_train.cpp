@@ -5,9 +5,11 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 
 #include "commands.h"
 #include "experiments/hops/eval_command.h"
+#include "experiments/retrieval/kv_eval_command.h"
 #include "experiments/text/text_eval_command.h"
 #include "parsed_options.h"
 #include "posbias/core/json_read.h"
@@ -188,6 +190,8 @@ void register_train(CLI::App& app, Action* selected) {
 
 void register_eval(CLI::App& app, Action* selected) {
   auto o = std::make_shared<EvalOptions>();
+  auto kv = std::make_shared<KvEvalOptions>();
+  auto depths = std::make_shared<std::string>();
   auto parsed = std::make_shared<ParsedOptions>();
   CLI::App* cmd = app.add_subcommand("eval", torch_command_description("eval"));
   cmd->add_option("--run", o->run,
@@ -195,16 +199,51 @@ void register_eval(CLI::App& app, Action* selected) {
                   "and the loss per position; the hop options below do not apply)")
       ->required();
   cmd->add_option("--checkpoint", o->checkpoint, "checkpoint file (default: the run's latest)");
-  parsed->add(cmd, "--lengths", &o->lengths, "comma list of input lengths");
-  parsed->add(cmd, "--count", &o->count, "examples per length and hop");
+  CLI::Option* lengths =
+      parsed->add(cmd, "--lengths", &o->lengths,
+                  "comma list of input lengths (kv: default the training length, 2x and 4x)");
+  CLI::Option* count = parsed->add(
+      cmd, "--count", &o->count,
+      "examples per length and hop (kv: per cell, default " + std::to_string(kv->count) + ")");
   parsed->add(cmd, "--seed", &o->seed, "seed of the evaluation examples");
   cmd->add_flag("!--no-controls", o->controls, "skip the seen_jumps / decoy control");
+  std::string default_depths;
+  for (double d : kv->depths) default_depths += (default_depths.empty() ? "" : ",") + depth_key(d);
+  CLI::Option* depth_flag =
+      cmd->add_option("--depths", *depths,
+                      "kv: comma list of depths of the queried pair in percent (0 = first "
+                      "pair, 100 = last)")
+          ->default_str(default_depths);
+  CLI::Option* threshold =
+      parsed->add(cmd, "--effective-threshold", &kv->threshold,
+                  "kv: depth-averaged accuracy a length must reach for the effective length");
+  CLI::Option* csv = cmd->add_option("--csv", kv->csv, "kv: one row per depth x length cell");
   add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
   cmd->add_option("--json", o->json, "result JSON (default: stdout)");
-  cmd->add_option("--plot", o->plot, "figure stem: accuracy against length per hop");
-  cmd->callback([o, parsed, selected] {
-    *selected = [o, parsed] {
+  cmd->add_option("--plot", o->plot,
+                  "figure stem: accuracy against length per hop (kv: STEM-heatmap, the depth x "
+                  "length heatmap, and STEM-depth, accuracy against depth per length)");
+  cmd->callback([=] {
+    *selected = [=] {
       parsed->parse();
+      if (is_kv_run(o->run)) {
+        kv->run = o->run;
+        kv->checkpoint = o->checkpoint;
+        if (depth_flag->count() > 0) kv->depths = parse_number_list(*depths, "--depths");
+        if (lengths->count() > 0) kv->lengths = o->lengths;
+        if (count->count() > 0) kv->count = o->count;
+        kv->seed = o->seed;
+        kv->attention = o->attention;
+        kv->memory_budget_gb = o->memory_budget_gb;
+        kv->json = o->json;
+        kv->plot = o->plot;
+        run_kv_eval(*kv);
+        return;
+      }
+      for (CLI::Option* only_kv : {depth_flag, threshold, csv}) {
+        if (only_kv->count() > 0)
+          throw std::invalid_argument(only_kv->get_name() + " applies to kv runs only");
+      }
       if (is_text_run(o->run)) {  // bits per byte and loss per position instead
         run_text_eval({o->run, o->checkpoint, o->json, o->plot, o->attention, o->memory_budget_gb});
         return;

@@ -11,6 +11,7 @@
 
 #include "experiments/hops/hop_compare.h"
 #include "experiments/hops/hop_seeds.h"
+#include "experiments/retrieval/kv_seeds.h"
 #include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
@@ -457,6 +458,14 @@ void run_seeds(const SeedsOptions& o) {
           "(LABEL=EVAL.json,...); give it without birth files, --eval, --summary, --metrics, "
           "--heads or --discrepancy");
     run_hop_comparison(o.compare, o.json, o.csv, o.plot);
+    return;
+  }
+  if (o.birth.empty() && !o.eval.empty() && is_kv_eval_file(o.eval.front())) {
+    if (!o.summary.empty() || !o.metrics.empty() || !o.heads.empty() || !o.discrepancy.empty())
+      throw std::invalid_argument(
+          "kv eval results are summarized alone; give them without --summary, --metrics, "
+          "--heads or --discrepancy");
+    run_kv_seeds({o.eval, o.json, o.csv, o.plot});
     return;
   }
   if (o.birth.empty()) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -57,9 +58,13 @@ void check_depth_accuracy_inputs(const std::vector<int>& lengths, const std::vec
                       lengths[i], i > 0 ? lengths[i - 1] : 0));
   }
   if (depths.empty()) throw std::invalid_argument("--depths needs at least one depth");
-  for (double d : depths) {
+  for (std::size_t i = 0; i < depths.size(); ++i) {
+    const double d = depths[i];
     if (!(d >= 0 && d <= 100))
       throw std::invalid_argument(fmt::format("--depths must be percentages in 0..100, got {}", d));
+    if (std::find(depths.begin(), depths.begin() + static_cast<std::ptrdiff_t>(i), d) !=
+        depths.begin() + static_cast<std::ptrdiff_t>(i))
+      throw std::invalid_argument(fmt::format("--depths gives {} twice; give each depth once", d));
   }
   if (!(threshold > 0 && threshold <= 1))
     throw std::invalid_argument(

@@ -73,8 +73,8 @@ struct DepthAccuracy {
 std::optional<int> effective_length(const std::vector<int>& lengths,
                                     const std::vector<double>& mean_accuracy, double threshold);
 
-// std::invalid_argument naming the bad value: lengths empty, not ascending or < 1; depths empty
-// or outside 0..100; threshold outside (0, 1].
+// std::invalid_argument naming the bad value: lengths empty, not ascending or < 1; depths empty,
+// repeated or outside 0..100; threshold outside (0, 1].
 void check_depth_accuracy_inputs(const std::vector<int>& lengths, const std::vector<double>& depths,
                                  double threshold);
 // Checks the inputs (check_depth_accuracy_inputs), then scores every cell, length-major, calling

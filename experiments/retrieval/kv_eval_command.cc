@@ -1,0 +1,256 @@
+#include "experiments/retrieval/kv_eval_command.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "experiments/seeds/seed_summary.h"
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/progress.h"
+#include "posbias/model/memory_plan.h"
+#include "posbias/train/checkpoint.h"
+#include "posbias/train/hop_eval.h"
+#include "posbias/train/kv_batch.h"
+#include "posbias/train/trainer.h"
+
+namespace posbias {
+namespace {
+
+// The checks that need no model: count, threshold, depths, and each length against the kv
+// format and a learned position table.
+void check_kv_eval(const KvEvalOptions& o, const TrainConfig& c, const std::vector<int>& lengths) {
+  if (o.count < 1 || o.count > 1'000'000)
+    throw std::invalid_argument(
+        fmt::format("--count must be in 1..1000000 examples per cell, got {}", o.count));
+  const ModelConfig m = c.model_config();
+  for (int len : lengths) {
+    if (len < kKvMinLength || len > kKvMaxLength)
+      throw std::invalid_argument(fmt::format(
+          "--lengths must be in {}..{} tokens for kv (at least {} pairs, distinct keys), got {}",
+          kKvMinLength, kKvMaxLength, kKvMinPairs, len));
+    if (m.pos == PosEncoding::kLearned && kv_input_length(len) > m.max_positions)
+      throw std::invalid_argument(fmt::format(
+          "--lengths {} is past the run's learned position table ({} positions: the model reads "
+          "L + {} tokens); give lengths up to {}",
+          len, m.max_positions, kKvValueTokens - 1, m.max_positions - (kKvValueTokens - 1)));
+  }
+}
+
+std::vector<AttentionPath> plan_kv_eval(const KvEvalOptions& o, const TrainConfig& c,
+                                        const std::vector<int>& lengths) {
+  std::vector<AttentionPath> paths;
+  for (int len : lengths) {
+    const std::int64_t input = kv_input_length(len);
+    // One cell's examples are held at once (count of them), the forward a batch at a time.
+    auto bytes = [&](AttentionPath a) {
+      return weight_bytes(c.model_config(), true) + hop_examples_bytes(o.count, len) +
+             forward_bytes(c.model_config(), eval_batch_size(input), input, /*cached=*/false, {a});
+    };
+    paths.push_back(plan_attention(bytes, o.attention, o.memory_budget_gb,
+                                   "eval at length " + std::to_string(len),
+                                   "shorter --lengths or a smaller --count"));
+  }
+  return paths;
+}
+
+}  // namespace
+
+bool is_kv_run(const std::string& run_dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::path(run_dir) / "train.json", ec))
+    return false;
+  return config_of(read_run_header(run_dir)).task == Task::kKv;
+}
+
+int kv_eval_queried(int pairs, double depth) {
+  // d · (n − 1) first: exact for whole and half percents, so a half rounds as the rule says
+  // (0.7 · 165 would give 115.49999999999999, not 115.5).
+  return static_cast<int>(std::lround(depth * static_cast<double>(pairs - 1) / 100.0));
+}
+
+KvExample kv_eval_example(int length, double depth, std::int64_t example, std::uint64_t seed) {
+  const int pairs = kv_pairs(length);
+  const auto millipercent = static_cast<std::uint64_t>(std::llround(depth * 1000));
+  const std::uint64_t cell =
+      Rng::stream(seed, static_cast<std::uint64_t>(length), millipercent).next();
+  Rng rng = Rng::stream(cell, static_cast<std::uint64_t>(example));
+  return generate_kv_example(length, kv_eval_queried(pairs, depth), DepthPrior::kUniform, rng);
+}
+
+std::vector<int> kv_eval_lengths(const KvEvalOptions& o, const TrainConfig& c) {
+  std::vector<int> lengths;
+  if (!o.lengths.empty()) {
+    for (std::int64_t len : o.lengths) {
+      if (len < 1 || len > kKvMaxLength)
+        throw std::invalid_argument(fmt::format("--lengths must be in {}..{} tokens for kv, got {}",
+                                                kKvMinLength, kKvMaxLength, len));
+      lengths.push_back(static_cast<int>(len));
+    }
+  } else {
+    const ModelConfig m = c.model_config();
+    for (int k : {1, 2, 4}) {
+      const int len = k * c.length;
+      if (m.pos == PosEncoding::kLearned && kv_input_length(len) > m.max_positions) continue;
+      lengths.push_back(len);
+    }
+  }
+  std::sort(lengths.begin(), lengths.end());
+  lengths.erase(std::unique(lengths.begin(), lengths.end()), lengths.end());
+  return lengths;
+}
+
+KvEvalResult measure_kv_eval(const KvEvalOptions& o) {
+  if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
+  const TrainConfig header_config = config_of(read_run_header(o.run));
+  if (header_config.task != Task::kKv)
+    throw std::invalid_argument("'" + o.run + "' is not a kv run (train --task kv)");
+  const std::vector<int> lengths = kv_eval_lengths(o, header_config);
+  check_kv_eval(o, header_config, lengths);
+  check_depth_accuracy_inputs(lengths, o.depths, o.threshold);
+  KvEvalResult r;
+  r.attention = plan_kv_eval(o, header_config, lengths);
+  LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
+  r.run = o.run;
+  r.checkpoint = loaded.path.string();
+  r.step = loaded.info.step;
+  r.config = loaded.info.config;
+  r.count = o.count;
+  r.seed = o.seed;
+  for (int len : lengths) r.pairs.push_back(kv_pairs(len));
+
+  const auto t0 = std::chrono::steady_clock::now();
+  Progress progress("eval", static_cast<std::int64_t>(lengths.size() * o.depths.size()));
+  std::int64_t done = 0;
+  auto score = [&](int length, double depth, std::size_t) {
+    const auto at = std::find(lengths.begin(), lengths.end(), length) - lengths.begin();
+    loaded.model->set_attention(r.attention[static_cast<std::size_t>(at)]);
+    std::vector<KvExample> examples;
+    examples.reserve(static_cast<std::size_t>(o.count));
+    for (std::int64_t e = 0; e < o.count; ++e)
+      examples.push_back(kv_eval_example(length, depth, e, o.seed));
+    const int pairs = examples.front().pairs;
+    return DepthScore{
+        kv_exact_matches(loaded.model, examples, eval_batch_size(kv_input_length(length))),
+        1.0 / pairs};
+  };
+  r.accuracy = measure_depth_accuracy(lengths, o.depths, o.threshold, score,
+                                      [&] { progress.update(++done); });
+  progress.finish();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+nlohmann::json to_json(const KvEvalResult& r) {
+  nlohmann::json j{{"task", "kv"},
+                   {"run", r.run},
+                   {"checkpoint", r.checkpoint},
+                   {"step", r.step},
+                   {"config", train_config_to_json(r.config)},
+                   {"count", r.count},
+                   {"seed", r.seed}};
+  j.update(to_json(r.accuracy));
+  for (std::size_t l = 0; l < r.accuracy.lengths.size(); ++l) {
+    const std::string key = std::to_string(r.accuracy.lengths[l]);
+    j["pairs"][key] = r.pairs[l];
+    j["attention"][key] = to_string(r.attention[l]);
+  }
+  j["chance_rule"] = "1/n: a uniform guess among the n values in the context";
+  j["queried_rule"] = "queried pair i = round(depth/100 * (n - 1)), halves away from zero";
+  j["seconds"] = r.seconds;
+  return j;
+}
+
+std::string kv_eval_csv(const KvEvalResult& r) {
+  std::ostringstream out;
+  out << "length,pairs,depth,queried,n,correct,accuracy,lo,hi,chance\n";
+  const DepthAccuracy& a = r.accuracy;
+  for (std::size_t l = 0; l < a.lengths.size(); ++l) {
+    for (std::size_t d = 0; d < a.depths.size(); ++d) {
+      const DepthCell& c = a.cells[l][d];
+      out << a.lengths[l] << "," << r.pairs[l] << "," << depth_key(a.depths[d]) << ","
+          << kv_eval_queried(r.pairs[l], a.depths[d]) << "," << c.n << "," << c.correct << ","
+          << csv_cell(c.accuracy) << "," << csv_cell(c.lo) << "," << csv_cell(c.hi) << ","
+          << csv_cell(c.chance) << "\n";
+    }
+  }
+  return out.str();
+}
+
+Figure kv_heatmap_figure(const KvEvalResult& r) {
+  const DepthAccuracy& a = r.accuracy;
+  Panel p;
+  p.title = fmt::format("kv, {} {}: exact match by depth and length (step {}, {} per cell)",
+                        to_string(r.config.arch), to_string(r.config.model_config().pos), r.step,
+                        r.count);
+  p.xlabel = "context length (tokens)";
+  p.ylabel = "depth of the queried pair (%)";
+  Heatmap& h = p.heatmap;
+  for (int len : a.lengths) h.x_labels.push_back(std::to_string(len));
+  for (double d : a.depths) h.y_labels.push_back(depth_key(d));
+  for (std::size_t d = 0; d < a.depths.size(); ++d) {
+    std::vector<double>& row = h.z.emplace_back();
+    for (std::size_t l = 0; l < a.lengths.size(); ++l) row.push_back(a.cells[l][d].accuracy);
+  }
+  h.zmin = 0;
+  h.zmax = 1;
+  h.z_label = "exact-match accuracy";
+  Figure f;
+  f.panels = {p};
+  f.width = std::max(560, 160 + 90 * static_cast<int>(a.lengths.size()));
+  return f;
+}
+
+Figure kv_depth_figure(const KvEvalResult& r) {
+  const DepthAccuracy& a = r.accuracy;
+  Figure f;
+  for (std::size_t l = 0; l < a.lengths.size(); ++l) {
+    Panel p;
+    p.title = fmt::format("L = {} ({} pairs)", a.lengths[l], r.pairs[l]);
+    p.xlabel = "depth of the queried pair (%)";
+    p.ylabel = "exact-match accuracy";
+    p.xmin = -2;
+    p.xmax = 102;
+    p.ymin = 0;
+    p.ymax = 1.25;  // room for the key above the data
+    p.key = "top center horizontal";
+    Series acc, chance;
+    acc.title = "accuracy (Wilson 95%)";
+    acc.style = "linespoints";
+    chance.title = "chance 1/n";
+    chance.style = "lines dt 2";
+    chance.line_width = 1;
+    for (std::size_t d = 0; d < a.depths.size(); ++d) {
+      const DepthCell& c = a.cells[l][d];
+      acc.x.push_back(a.depths[d]);
+      acc.y.push_back(c.accuracy);
+      acc.y_low.push_back(c.lo);
+      acc.y_high.push_back(c.hi);
+      chance.x.push_back(a.depths[d]);
+      chance.y.push_back(c.chance);
+    }
+    p.series = {acc, chance};
+    f.panels.push_back(std::move(p));
+  }
+  f.width = 380 * static_cast<int>(std::max<std::size_t>(1, a.lengths.size()));
+  f.height = 420;
+  return f;
+}
+
+KvEvalResult run_kv_eval(const KvEvalOptions& o) {
+  KvEvalResult r = measure_kv_eval(o);
+  write_output(o.json, to_json(r).dump(2) + "\n");
+  if (!o.csv.empty()) write_output(o.csv, kv_eval_csv(r));
+  if (!o.plot.empty()) {
+    render_figure(kv_heatmap_figure(r), o.plot + "-heatmap");
+    render_figure(kv_depth_figure(r), o.plot + "-depth");
+  }
+  return r;
+}
+
+}  // namespace posbias

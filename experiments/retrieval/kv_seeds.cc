@@ -1,0 +1,260 @@
+#include "experiments/retrieval/kv_seeds.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/plot.h"
+
+namespace posbias {
+namespace {
+
+constexpr const char* kKind = "eval --run (kv)";
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct KvSeedFile {
+  std::vector<int> lengths;
+  std::vector<double> depths;
+  double threshold = 0;
+  std::vector<std::vector<double>> accuracy;  // [length][depth]
+  std::vector<double> mean_accuracy;
+  std::vector<double> minus_start, minus_end;  // per length, then pooled last
+  std::optional<int> effective_length;
+  RunConfig run;
+};
+
+double difference(const nlohmann::json& verdict, const char* which, const std::string& source,
+                  const std::string& where) {
+  const auto& d = result_field(verdict, which, source, kKind, where);
+  return optional_number(d, "estimate", source, where + "." + which + ".estimate");
+}
+
+KvSeedFile read_kv_seed_file(const std::string& source) {
+  const nlohmann::json j = read_result_json(source);
+  if (result_string(result_field(j, "task", source, kKind), source, "task") != "kv")
+    result_error(source, "is not the eval result of a kv run (\"task\" is not \"kv\")");
+  KvSeedFile f;
+  const auto& lengths = result_field(j, "lengths", source, kKind);
+  const auto& depths = result_field(j, "depths", source, kKind);
+  if (!lengths.is_array() || lengths.empty() || !depths.is_array() || depths.empty())
+    result_error(source, "\"lengths\" and \"depths\" must be non-empty arrays");
+  for (const auto& l : lengths)
+    f.lengths.push_back(static_cast<int>(bounded_integer(l, source, "lengths", 1, 1 << 30)));
+  f.depths = number_row(depths, source, "depths", depths.size(), false);
+  f.threshold = finite_number(result_field(j, "threshold", source, kKind), source, "threshold");
+  const auto& cells = result_field(j, "depth_accuracy", source, kKind);
+  const auto& means = result_field(j, "mean_accuracy", source, kKind);
+  const auto& u = result_field(j, "u_verdict", source, kKind);
+  const auto& by_length = result_field(u, "by_length", source, kKind, "u_verdict");
+  for (int len : f.lengths) {
+    const std::string key = std::to_string(len);
+    const auto& row = result_field(cells, key, source, kKind, "depth_accuracy");
+    std::vector<double>& acc = f.accuracy.emplace_back(f.depths.size(), kNaN);
+    std::size_t found = 0;
+    for (const auto& [depth_text, cell] : row.items()) {
+      const double d = std::strtod(depth_text.c_str(), nullptr);
+      const auto at = std::find(f.depths.begin(), f.depths.end(), d);
+      if (at == f.depths.end())
+        result_error(source,
+                     "depth_accuracy." + key + " has depth " + depth_text + " not in \"depths\"");
+      acc[static_cast<std::size_t>(at - f.depths.begin())] = optional_number(
+          cell, "accuracy", source, "depth_accuracy." + key + "." + depth_text + ".accuracy");
+      ++found;
+    }
+    if (found != f.depths.size())
+      result_error(source, "depth_accuracy." + key + " does not hold every depth");
+    f.mean_accuracy.push_back(optional_number(means, key.c_str(), source, "mean_accuracy." + key));
+    const auto& v = result_field(by_length, key, source, kKind, "u_verdict.by_length");
+    f.minus_start.push_back(difference(v, "middle_minus_start", source, "u_verdict." + key));
+    f.minus_end.push_back(difference(v, "middle_minus_end", source, "u_verdict." + key));
+  }
+  const auto& pooled = result_field(u, "pooled", source, kKind, "u_verdict");
+  f.minus_start.push_back(difference(pooled, "middle_minus_start", source, "u_verdict.pooled"));
+  f.minus_end.push_back(difference(pooled, "middle_minus_end", source, "u_verdict.pooled"));
+  const auto& eff = result_field(j, "effective_length", source, kKind);
+  if (!eff.is_null())
+    f.effective_length =
+        static_cast<int>(bounded_integer(eff, source, "effective_length", 1, 1 << 30));
+  f.run = run_config(j, source);
+  return f;
+}
+
+nlohmann::json u_json(const UOverSeeds& u) {
+  return {{"verdict", u.verdict},
+          {"middle_minus_start", to_json(u.middle_minus_start)},
+          {"middle_minus_end", to_json(u.middle_minus_end)}};
+}
+
+nlohmann::json optional_length(const std::optional<int>& l) {
+  return l ? nlohmann::json(*l) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+bool is_kv_eval_file(const std::string& path) {
+  try {
+    const nlohmann::json j = read_result_json(path);
+    return j.is_object() && j.contains("task") && j.at("task") == "kv";
+  } catch (const std::exception&) {
+    return false;  // not ours to judge: the hop summary reports what is wrong with it
+  }
+}
+
+UOverSeeds u_over_seeds(std::vector<double> middle_minus_start,
+                        std::vector<double> middle_minus_end) {
+  UOverSeeds u;
+  u.middle_minus_start = seed_statistic(std::move(middle_minus_start));
+  u.middle_minus_end = seed_statistic(std::move(middle_minus_end));
+  const SeedInterval& a = u.middle_minus_start.interval;
+  const SeedInterval& b = u.middle_minus_end.interval;
+  if (a.n < 2 || b.n < 2 || !std::isfinite(a.high) || !std::isfinite(b.high))
+    u.verdict = "undetermined";
+  else
+    u.verdict = a.high < 0 && b.high < 0 ? "U" : "no U";
+  return u;
+}
+
+KvSeedsResult summarize_kv_seeds(const KvSeedsOptions& o) {
+  if (o.eval.size() < 2 || o.eval.size() > kMaxSeeds)
+    throw std::invalid_argument(fmt::format(
+        "give 2..{} kv eval results, one per training seed (got {})", kMaxSeeds, o.eval.size()));
+  require_distinct_files(o.eval);
+  std::vector<KvSeedFile> files;
+  std::vector<RunConfig> runs;
+  for (const std::string& f : o.eval) {
+    files.push_back(read_kv_seed_file(f));
+    runs.push_back(files.back().run);
+    const KvSeedFile& a = files.front();
+    const KvSeedFile& b = files.back();
+    if (b.lengths != a.lengths || b.depths != a.depths || b.threshold != a.threshold)
+      throw std::runtime_error("'" + f + "' and '" + o.eval.front() +
+                               "' differ in lengths, depths or threshold; evaluate every seed "
+                               "with the same --lengths, --depths and --effective-threshold");
+  }
+  KvSeedsResult r;
+  r.files = o.eval;
+  r.lengths = files.front().lengths;
+  r.depths = files.front().depths;
+  r.threshold = files.front().threshold;
+  r.unchecked = require_one_configuration({runs}, &r.unchecked_file);
+  auto over = [&](auto value) {
+    std::vector<double> v;
+    for (const KvSeedFile& f : files) v.push_back(value(f));
+    return v;
+  };
+  for (std::size_t l = 0; l <= r.lengths.size(); ++l) {
+    UOverSeeds u = u_over_seeds(over([l](const KvSeedFile& f) { return f.minus_start[l]; }),
+                                over([l](const KvSeedFile& f) { return f.minus_end[l]; }));
+    if (l == r.lengths.size()) {
+      r.u_pooled = std::move(u);
+      break;
+    }
+    r.u_by_length.push_back(std::move(u));
+    r.mean_accuracy.push_back(
+        seed_statistic(over([l](const KvSeedFile& f) { return f.mean_accuracy[l]; })));
+    std::vector<SeedStatistic>& row = r.cells.emplace_back();
+    for (std::size_t d = 0; d < r.depths.size(); ++d)
+      row.push_back(seed_statistic(over([l, d](const KvSeedFile& f) { return f.accuracy[l][d]; })));
+  }
+  for (const KvSeedFile& f : files) r.effective_lengths.push_back(f.effective_length);
+  std::vector<std::optional<int>> sorted = r.effective_lengths;
+  std::sort(sorted.begin(), sorted.end());  // nullopt sorts first: below the shortest
+  r.effective_length_median = sorted[(sorted.size() - 1) / 2];
+  return r;
+}
+
+nlohmann::json to_json(const KvSeedsResult& r) {
+  nlohmann::json j{{"files", r.files},
+                   {"seeds", r.files.size()},
+                   {"lengths", r.lengths},
+                   {"depths", r.depths},
+                   {"threshold", r.threshold}};
+  for (std::size_t l = 0; l < r.lengths.size(); ++l) {
+    const std::string key = std::to_string(r.lengths[l]);
+    for (std::size_t d = 0; d < r.depths.size(); ++d)
+      j["depth_accuracy"][key][fmt::format("{}", r.depths[d])] = to_json(r.cells[l][d]);
+    j["mean_accuracy"][key] = to_json(r.mean_accuracy[l]);
+    j["u_verdict"]["by_length"][key] = u_json(r.u_by_length[l]);
+  }
+  j["u_verdict"]["rule"] =
+      "each seed's middle - start and middle - end (regions [30, 70], [0, 10], [90, 100]); U when "
+      "both Student-t 95% intervals over seeds lie below 0";
+  j["u_verdict"]["pooled"] = u_json(r.u_pooled);
+  nlohmann::json values = nlohmann::json::array();
+  for (const auto& e : r.effective_lengths) values.push_back(optional_length(e));
+  j["effective_length"] = {{"values", values},
+                           {"median", optional_length(r.effective_length_median)}};
+  if (r.unchecked > 0) j["unchecked_configurations"] = r.unchecked;
+  return j;
+}
+
+std::string kv_seeds_csv(const KvSeedsResult& r) {
+  std::ostringstream out;
+  out << "length,depth,mean,low,high,seeds\n";
+  for (std::size_t l = 0; l < r.lengths.size(); ++l) {
+    for (std::size_t d = 0; d < r.depths.size(); ++d) {
+      const SeedInterval& i = r.cells[l][d].interval;
+      out << r.lengths[l] << "," << fmt::format("{}", r.depths[d]) << "," << csv_interval(i) << ","
+          << i.n << "\n";
+    }
+  }
+  return out.str();
+}
+
+void render_kv_seeds_figures(const KvSeedsResult& r, const std::string& stem) {
+  const std::string seeds = std::to_string(r.files.size()) + " seeds";
+  Panel heat;
+  heat.title = "kv: mean exact match over " + seeds;
+  heat.xlabel = "context length (tokens)";
+  heat.ylabel = "depth of the queried pair (%)";
+  for (int len : r.lengths) heat.heatmap.x_labels.push_back(std::to_string(len));
+  for (double d : r.depths) heat.heatmap.y_labels.push_back(fmt::format("{}", d));
+  for (std::size_t d = 0; d < r.depths.size(); ++d) {
+    std::vector<double>& row = heat.heatmap.z.emplace_back();
+    for (std::size_t l = 0; l < r.lengths.size(); ++l) row.push_back(r.cells[l][d].interval.mean);
+  }
+  heat.heatmap.z_label = "mean exact-match accuracy";
+  Figure h;
+  h.panels = {heat};
+  h.width = std::max(560, 160 + 90 * static_cast<int>(r.lengths.size()));
+  render_figure(h, stem + "_heatmap");
+  Figure f;
+  for (std::size_t l = 0; l < r.lengths.size(); ++l) {
+    Panel p;
+    p.title = fmt::format("L = {}", r.lengths[l]);
+    p.xlabel = "depth of the queried pair (%)";
+    p.ylabel = "exact-match accuracy";
+    p.xmin = -2;
+    p.xmax = 102;
+    p.ymin = 0;
+    p.ymax = 1.2;  // room for the key above the data
+    p.key = "top center";
+    std::vector<SeedInterval> y;
+    for (const SeedStatistic& s : r.cells[l]) y.push_back(s.interval);
+    p.series = {band_series("mean over " + seeds + " (t 95%)", r.depths, y)};
+    p.series.front().style = "linespoints";
+    f.panels.push_back(std::move(p));
+  }
+  f.width = 380 * static_cast<int>(std::max<std::size_t>(1, r.lengths.size()));
+  f.height = 420;
+  render_figure(f, stem + "_depth");
+}
+
+void run_kv_seeds(const KvSeedsOptions& o) {
+  const KvSeedsResult r = summarize_kv_seeds(o);
+  write_output(o.json, to_json(r).dump(2) + "\n");
+  if (!o.csv.empty()) write_file_atomic(o.csv, kv_seeds_csv(r));
+  if (!o.plot.empty()) render_kv_seeds_figures(r, o.plot);
+  note_unchecked_configurations(r.unchecked, o.eval.size(), r.unchecked_file);
+  std::fprintf(stderr, "seeds: %zu kv seeds; U verdict pooled over lengths: %s\n", r.files.size(),
+               r.u_pooled.verdict.c_str());
+}
+
+}  // namespace posbias

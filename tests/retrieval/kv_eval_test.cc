@@ -1,0 +1,199 @@
+// `posbias eval` on kv runs: every evaluated example's queried pair sits where its cell's depth
+// says (checked with the independent solver), a cell's examples do not depend on what else is
+// measured, the real path on a tiny trained run (accuracies in [0, 1] with n = count, the same
+// cells whatever else is measured, CSV and figures), and bad input in one line with exit 2.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "../cli_run.h"
+#include "experiments/retrieval/kv_eval_command.h"
+#include "experiments/retrieval/kv_seeds.h"
+#include "posbias/core/atomic_file.h"
+#include "posbias/tasks/kv_check.h"
+
+namespace {
+
+using namespace posbias;
+using namespace posbias_test;
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) { return scratch_path("posbias_kv_eval", name); }
+
+const std::string kTiny =
+    "train --task kv --layers 1 --d-model 16 --heads 2 --mlp 32 --length 40 --steps 4 "
+    "--warmup 1 --eval-every 2 --checkpoint-every 2 --log-checkpoints 0 --batch 8 ";
+
+TEST(KvEval, QueriedPairSitsAtTheCellsDepth) {
+  int checked = 0;
+  for (int length : {16, 40, 41, 130, 1000}) {
+    const int pairs = (length - 4) / 6;
+    const int fillers = (length - 4) % 6;
+    for (double depth : {0.0, 10.0, 25.0, 50.0, 70.0, 90.0, 100.0}) {
+      // The pair nearest the depth: index i with i/(n−1) closest to depth/100, the later one
+      // on a tie (halves round away from zero).
+      int nearest = 0;
+      for (int i = 1; i < pairs; ++i) {
+        if (std::abs(100.0 * i / (pairs - 1) - depth) <=
+            std::abs(100.0 * nearest / (pairs - 1) - depth) + 1e-9)
+          nearest = i;
+      }
+      for (std::int64_t e = 0; e < 5; ++e) {
+        const KvExample ex = kv_eval_example(length, depth, e, 7);
+        const KvSolution s = solve_kv(ex.tokens);  // reads only the tokens
+        EXPECT_EQ(s.pairs, pairs);
+        EXPECT_EQ(s.position, fillers + 6 * nearest) << "L " << length << " depth " << depth;
+        EXPECT_EQ(s.answer, ex.answer);
+        EXPECT_LE(std::abs(s.depth - depth), 50.0 / (pairs - 1) + 1e-9);
+        EXPECT_EQ(ex.position, s.position);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 5 * 7 * 5);
+}
+
+TEST(KvEval, CellExamplesDependOnlyOnSeedLengthDepthAndIndex) {
+  const KvExample a = kv_eval_example(64, 30, 3, 1), b = kv_eval_example(64, 30, 3, 1);
+  EXPECT_EQ(a.tokens, b.tokens);
+  EXPECT_NE(kv_eval_example(64, 30, 4, 1).tokens, a.tokens);
+  EXPECT_NE(kv_eval_example(64, 30, 3, 2).tokens, a.tokens);
+  EXPECT_NE(kv_eval_example(64, 40, 3, 1).tokens, a.tokens);
+}
+
+nlohmann::json eval_json(const fs::path& run, const std::string& args, const fs::path& out) {
+  const CliResult e =
+      run_cli("eval --run " + run.string() + " " + args + " --json " + out.string());
+  EXPECT_EQ(e.code, 0) << e.err;
+  return nlohmann::json::parse(slurp(out));
+}
+
+TEST(KvEval, TinyRunEndToEnd) {
+  const fs::path run = scratch("rope");
+  const CliResult t = run_cli(kTiny + "--out " + run.string(), 300);
+  ASSERT_EQ(t.code, 0) << t.err;
+  const fs::path out = scratch("eval.json"), csv = scratch("eval.csv"), fig = scratch("fig");
+  const CliResult e = run_cli("eval --run " + run.string() +
+                              " --depths 0,10,30,50,70,90,100 --lengths 40,80 --count 6 --json " +
+                              out.string() + " --csv " + csv.string() + " --plot " + fig.string());
+  ASSERT_EQ(e.code, 0) << e.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(out));
+  EXPECT_EQ(j.at("task"), "kv");
+  EXPECT_EQ(j.at("step").get<int>(), 4);
+  int cells = 0;
+  for (const std::string len : {"40", "80"}) {
+    const int pairs = j.at("pairs").at(len).get<int>();
+    EXPECT_EQ(pairs, (std::stoi(len) - 4) / 6);
+    for (const auto& [depth, cell] : j.at("depth_accuracy").at(len).items()) {
+      const double acc = cell.at("accuracy").get<double>();
+      EXPECT_GE(acc, 0.0);
+      EXPECT_LE(acc, 1.0);
+      EXPECT_EQ(cell.at("n").get<int>(), 6);
+      EXPECT_NEAR(acc, cell.at("correct").get<double>() / 6, 1e-12);
+      EXPECT_LE(cell.at("lo").get<double>(), acc);
+      EXPECT_GE(cell.at("hi").get<double>(), acc);
+      EXPECT_NEAR(cell.at("chance").get<double>(), 1.0 / pairs, 1e-12);
+      ++cells;
+    }
+  }
+  EXPECT_EQ(cells, 14);
+  EXPECT_TRUE(j.at("u_verdict").at("pooled").contains("verdict"));
+  EXPECT_TRUE(j.contains("effective_length"));
+  EXPECT_EQ(lines(slurp(csv)), 1 + 14);
+  for (const char* f : {"fig-heatmap.png", "fig-depth.png", "fig-heatmap.svg"})
+    EXPECT_TRUE(fs::exists(fig.parent_path() / f)) << f;
+  // The same cell whatever else is measured: depth 50 at length 80 alone.
+  const nlohmann::json alone =
+      eval_json(run, "--depths 50 --lengths 80 --count 6", scratch("alone.json"));
+  EXPECT_EQ(alone.at("depth_accuracy").at("80").at("50").at("correct"),
+            j.at("depth_accuracy").at("80").at("50").at("correct"));
+  // Defaults: the training length, 2x and 4x, depths 0..100 in steps of 10.
+  const nlohmann::json d = eval_json(run, "--count 2", scratch("defaults.json"));
+  EXPECT_EQ(d.at("lengths"), nlohmann::json({40, 80, 160}));
+  EXPECT_EQ(d.at("depths").size(), 11u);
+}
+
+// Flags with accuracy p (round(p·count) true).
+std::vector<bool> flags(double p, int count) {
+  std::vector<bool> f(static_cast<std::size_t>(count), false);
+  for (int i = 0; i < std::lround(p * count); ++i) f[static_cast<std::size_t>(i)] = true;
+  return f;
+}
+
+// One seed's eval file from a scorer of accuracy p(length, depth), as `eval` writes it.
+fs::path seed_file(const std::string& name, const std::function<double(int, double)>& p) {
+  const DepthAccuracy a = measure_depth_accuracy(
+      {40, 80, 160}, {0, 10, 30, 50, 70, 90, 100}, 0.5, [&](int length, double depth, std::size_t) {
+        return DepthScore{flags(p(length, depth), 200), 0.1};
+      });
+  nlohmann::json j = to_json(a);
+  j["task"] = "kv";
+  const fs::path f = scratch(name);
+  write_file_atomic(f, j.dump());
+  return f;
+}
+
+TEST(KvSeeds, UVerdictAndEffectiveLengthOverSeeds) {
+  std::vector<std::string> u, flat;
+  for (int s = 0; s < 3; ++s) {
+    const double jitter = 0.02 * (s - 1);
+    u.push_back(seed_file("u" + std::to_string(s) + ".json", [=](int length, double depth) {
+                  const bool middle = depth >= 30 && depth <= 70;
+                  // Seed 0 holds every length, seed 1 fails from 80 on, seed 2 at 40 already.
+                  const double drop = (s == 1 && length >= 80) || s == 2 ? 0.3 : 0.0;
+                  return (middle ? 0.6 : 0.9) + jitter - drop;
+                }).string());
+    flat.push_back(seed_file("flat" + std::to_string(s) + ".json", [=](int, double depth) {
+                     return 0.7 + jitter + depth / 5000;
+                   }).string());
+  }
+  const KvSeedsResult r = summarize_kv_seeds({u, "", "", ""});
+  EXPECT_EQ(r.u_pooled.verdict, "U");
+  for (const UOverSeeds& v : r.u_by_length) EXPECT_EQ(v.verdict, "U");
+  // Cell (80, 50): seeds 0.58, 0.30, 0.32 (the middle, with jitter and drops).
+  EXPECT_NEAR(r.cells[1][3].interval.mean, (0.58 + 0.30 + 0.32) / 3, 1e-12);
+  EXPECT_EQ(r.effective_lengths[0], 160);
+  EXPECT_EQ(r.effective_lengths[1], 40);
+  EXPECT_EQ(r.effective_lengths[2], std::nullopt);
+  EXPECT_EQ(r.effective_length_median, 40);  // of (none, 40, 160)
+  const KvSeedsResult f = summarize_kv_seeds({flat, "", "", ""});
+  EXPECT_EQ(f.u_pooled.verdict, "no U");
+  // Through the CLI: `seeds --eval` on kv files.
+  const fs::path out = scratch("seeds.json");
+  const CliResult c =
+      run_cli("seeds --eval " + u[0] + " " + u[1] + " " + u[2] + " --json " + out.string());
+  ASSERT_EQ(c.code, 0) << c.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(out));
+  EXPECT_EQ(j.at("u_verdict").at("pooled").at("verdict"), "U");
+  EXPECT_EQ(j.at("effective_length").at("median"), 40);
+  EXPECT_EQ(j.at("depth_accuracy").at("80").at("50").at("n"), 3);
+}
+
+void expect_usage_error(const fs::path& run, const std::string& args, const std::string& says) {
+  const CliResult r = run_cli("eval --run " + run.string() + " " + args);
+  EXPECT_EQ(r.code, 2) << args << ": " << r.err;
+  EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;
+  EXPECT_NE(r.err.find(says), std::string::npos) << args << ": " << r.err;
+}
+
+TEST(KvEval, BadInputIsOneLineAndExitTwo) {
+  const fs::path run = scratch("learned");
+  const CliResult t = run_cli(kTiny + "--arch gpt2 --out " + run.string(), 300);
+  ASSERT_EQ(t.code, 0) << t.err;
+  expect_usage_error(run, "--depths 0,120", "--depths");
+  expect_usage_error(run, "--depths=-5", "--depths");
+  expect_usage_error(run, "--lengths 15", "--lengths");          // fewer than 2 pairs fit
+  expect_usage_error(run, "--lengths 40,200000", "--lengths");   // past kv's maximum
+  expect_usage_error(run, "--lengths 40,80", "position table");  // learned table holds 42
+  expect_usage_error(run, "--effective-threshold 0", "--effective-threshold");
+  expect_usage_error(run, "--effective-threshold 1.5", "--effective-threshold");
+  expect_usage_error(run, "--count 0", "--count");
+  // The learned-position run's defaults keep only the lengths its table holds.
+  const nlohmann::json d = eval_json(run, "--count 1 --depths 0,50,100", scratch("learned.json"));
+  EXPECT_EQ(d.at("lengths"), nlohmann::json({40}));
+}
+
+}  // namespace
