@@ -185,9 +185,10 @@ Panel by_depth_panel(const ColocationResult& r, const std::vector<std::vector<do
   p.title = title;
   p.xlabel = "depth of the queried pair (%)";
   p.ylabel = ylabel;
-  p.key = "bottom right";
+  p.key = "below";  // under the axes: never over the data
   Series s;
-  s.title = "seed mean, 95% t band";
+  s.title = rows.size() >= 2 ? fmt::format("mean over {} seeds, 95% Student-t band", rows.size())
+                             : std::string("one seed: no band");
   s.style = "linespoints";
   for (std::size_t b = 0; b < r.depths.size(); ++b) {
     std::vector<double> column;
