@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "posbias/llm/wilson.h"
+
 namespace posbias {
 namespace {
 

@@ -14,8 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "posbias/llm/wilson.h"
-
 namespace posbias {
 
 // RULER's threshold for the effective length (Hsieh et al. 2024).
