@@ -150,9 +150,10 @@ void register_birth(CLI::App& app, Action* selected) {
                  "--seeds", "--seed", "--json", "--csv", "--plot"});
     const std::string colocate_extra = outside({"--colocate", "--accuracy", "--json", "--plot"});
     const bool length_given = cmd->get_option("--length")->count() > 0;
+    const bool seed_given = cmd->get_option("--seed")->count() > 0;
     const bool depths_given = cmd->get_option("--depths")->count() > 0;
     *selected = [options, parsed, pos, seeds_given, rescore, measured_option, target, inputs, kv,
-                 colocation, length_given, depths_given, kv_extra, colocate_extra] {
+                 colocation, length_given, seed_given, depths_given, kv_extra, colocate_extra] {
       parsed->parse();
       if (!colocation->influence.empty() || !colocation->accuracy.empty()) {
         if (!colocate_extra.empty())
@@ -175,7 +176,7 @@ void register_birth(CLI::App& app, Action* selected) {
         kv->checkpoints = options->checkpoints;
         kv->length = length_given ? options->length : 0;
         if (seeds_given) kv->per_depth = options->seeds;
-        kv->seed = options->seed;
+        if (seed_given) kv->seed = options->seed;  // else eval's default seed
         kv->json = options->json;
         kv->csv = options->csv;
         kv->plot = options->plot;

@@ -12,7 +12,6 @@
 #include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/plot.h"
-#include "posbias/core/rng.h"
 #include "posbias/theory/seed_interval.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/train_config.h"
@@ -93,21 +92,6 @@ nlohmann::json values_json(const std::vector<double>& v) {
 
 int kv_queried_at_depth(int depth, int pairs) {
   return static_cast<int>(std::lround(depth * (pairs - 1) / 100.0));
-}
-
-std::vector<KvExample> kv_influence_inputs(int length, const std::vector<int>& depths,
-                                           int per_depth, std::uint64_t seed) {
-  const int n = kv_pairs(length);
-  std::vector<KvExample> out;
-  for (int d : depths) {
-    for (int e = 0; e < per_depth; ++e) {
-      Rng rng = Rng::stream(seed ^ kKvInfluenceStream, static_cast<std::uint64_t>(d),
-                            static_cast<std::uint64_t>(e));
-      out.push_back(
-          generate_kv_example(length, kv_queried_at_depth(d, n), DepthPrior::kUniform, rng));
-    }
-  }
-  return out;
 }
 
 torch::Tensor kv_answer_gradient_norms(Transformer& model, const KvBatch& batch) {

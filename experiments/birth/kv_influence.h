@@ -2,9 +2,10 @@
 // the loss of a kv run's answer, checkpoint by checkpoint, on eval inputs spread over depths.
 //
 // Inputs: for each depth d (percent) of --depths, --seeds examples of L tokens with the most
-// pairs that fit (n = kv_pairs(L)) and the queried pair at i = round(d·(n − 1)/100); example e
-// at depth d is generate_kv_example(L, i, ...) drawn from Rng::stream(seed ^ kKvInfluenceStream,
-// d, e), the same inputs at every checkpoint.
+// pairs that fit (n = kv_pairs(L)) and the queried pair at i = round(d·(n − 1)/100): example e
+// at depth d is `eval`'s example e of cell (L, d) for the same seed (kv_eval_example), so the
+// influence is measured on the first --seeds inputs of each cell `eval --seed` scores. The same
+// inputs at every checkpoint.
 // Influence of position j (1-based, j = 1..L + 2: the example, then the value's first two tokens
 // read by teacher forcing) on example b: g_bj = ‖∂ℓ_b/∂x_bj‖₂, ℓ_b the mean cross-entropy of the
 // value's 3 tokens (kv_loss's terms for b), x_bj the token embedding at j (learned positions are
@@ -28,14 +29,12 @@
 
 namespace posbias {
 
-inline constexpr std::uint64_t kKvInfluenceStream = 0x6B76696E666C75ull;  // "kvinflu"
-
 struct KvInfluenceOptions {
   std::string run, checkpoints = "all";  // a kv run; all, last or a comma list of steps
   std::int64_t length = 0;               // L in tokens; 0 = the run's training length
   std::vector<int> depths = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100};  // percent
   int per_depth = 8;                                                       // examples per depth
-  std::uint64_t seed = 0;                                                  // input stream seed
+  std::uint64_t seed = 1;  // the inputs' seed: eval's default, so the same examples
   std::string json, csv, plot;
 };
 
