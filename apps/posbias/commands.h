@@ -49,7 +49,9 @@ inline constexpr CommandInfo kTorchCommands[] = {
     {"eval",
      "Accuracy of a trained hop model per input length and per hop (length generalization), "
      "with the task's control: seen_jumps for Number, decoy for Letter. On a text run: held-out "
-     "bits per byte and loss per position against unigram and bigram baselines."},
+     "bits per byte and loss per position against unigram and bigram baselines. On a kv run: "
+     "exact-match accuracy by the queried pair's depth and the context length (Wilson "
+     "intervals), RULER's effective length and a U verdict (middle depths against both ends)."},
     {"heads",
      "Positional and symbolic score of every attention head: swap the layer's "
      "inputs at two positions, recompute that layer, and see whether the query's attention "

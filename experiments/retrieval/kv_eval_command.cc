@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -250,6 +251,13 @@ KvEvalResult run_kv_eval(const KvEvalOptions& o) {
     render_figure(kv_heatmap_figure(r), o.plot + "-heatmap");
     render_figure(kv_depth_figure(r), o.plot + "-depth");
   }
+  const DepthAccuracy& a = r.accuracy;
+  std::fprintf(stderr,
+               "eval: kv at step %lld; effective length %s (threshold %g); U verdict "
+               "pooled over lengths: %s\n",
+               static_cast<long long>(r.step),
+               a.effective_length ? std::to_string(*a.effective_length).c_str() : "none",
+               a.threshold, a.u_pooled.verdict.c_str());
   return r;
 }
 
