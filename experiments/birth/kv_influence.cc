@@ -90,8 +90,14 @@ nlohmann::json values_json(const std::vector<double>& v) {
 
 }  // namespace
 
-int kv_queried_at_depth(int depth, int pairs) {
-  return static_cast<int>(std::lround(depth * (pairs - 1) / 100.0));
+std::vector<KvExample> kv_influence_inputs(int length, const std::vector<int>& depths,
+                                           int per_depth, std::uint64_t seed) {
+  kv_pairs(length);  // std::invalid_argument when fewer than 2 pairs fit
+  std::vector<KvExample> out;
+  for (int d : depths) {
+    for (int e = 0; e < per_depth; ++e) out.push_back(kv_depth_example(length, d, e, seed));
+  }
+  return out;
 }
 
 torch::Tensor kv_answer_gradient_norms(Transformer& model, const KvBatch& batch) {

@@ -3,7 +3,7 @@
 //
 // Inputs: for each depth d (percent) of --depths, --seeds examples of L tokens with the most
 // pairs that fit (n = kv_pairs(L)) and the queried pair at i = round(d·(n − 1)/100): example e
-// at depth d is `eval`'s example e of cell (L, d) for the same seed (kv_eval_example), so the
+// at depth d is `eval`'s example e of cell (L, d) for the same seed (kv_depth_example), so the
 // influence is measured on the first --seeds inputs of each cell `eval --seed` scores. The same
 // inputs at every checkpoint.
 // Influence of position j (1-based, j = 1..L + 2: the example, then the value's first two tokens
@@ -38,8 +38,6 @@ struct KvInfluenceOptions {
   std::string json, csv, plot;
 };
 
-// The queried pair index at `depth` percent among `pairs`: round(depth·(pairs − 1)/100).
-int kv_queried_at_depth(int depth, int pairs);
 // The inputs described above, depth-major (all of depths[0], then depths[1], ...).
 std::vector<KvExample> kv_influence_inputs(int length, const std::vector<int>& depths,
                                            int per_depth, std::uint64_t seed);

@@ -69,21 +69,6 @@ bool is_kv_run(const std::string& run_dir) {
   return config_of(read_run_header(run_dir)).task == Task::kKv;
 }
 
-int kv_eval_queried(int pairs, double depth) {
-  // d · (n − 1) first: exact for whole and half percents, so a half rounds as the rule says
-  // (0.7 · 165 would give 115.49999999999999, not 115.5).
-  return static_cast<int>(std::lround(depth * static_cast<double>(pairs - 1) / 100.0));
-}
-
-KvExample kv_eval_example(int length, double depth, std::int64_t example, std::uint64_t seed) {
-  const int pairs = kv_pairs(length);
-  const auto millipercent = static_cast<std::uint64_t>(std::llround(depth * 1000));
-  const std::uint64_t cell =
-      Rng::stream(seed, static_cast<std::uint64_t>(length), millipercent).next();
-  Rng rng = Rng::stream(cell, static_cast<std::uint64_t>(example));
-  return generate_kv_example(length, kv_eval_queried(pairs, depth), DepthPrior::kUniform, rng);
-}
-
 std::vector<int> kv_eval_lengths(const KvEvalOptions& o, const TrainConfig& c) {
   std::vector<int> lengths;
   if (!o.lengths.empty()) {
@@ -134,7 +119,7 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o) {
     std::vector<KvExample> examples;
     examples.reserve(static_cast<std::size_t>(o.count));
     for (std::int64_t e = 0; e < o.count; ++e)
-      examples.push_back(kv_eval_example(length, depth, e, o.seed));
+      examples.push_back(kv_depth_example(length, depth, e, o.seed));
     const int pairs = examples.front().pairs;
     return DepthScore{
         kv_exact_matches(loaded.model, examples, eval_batch_size(kv_input_length(length))),
@@ -175,7 +160,7 @@ std::string kv_eval_csv(const KvEvalResult& r) {
     for (std::size_t d = 0; d < a.depths.size(); ++d) {
       const DepthCell& c = a.cells[l][d];
       out << a.lengths[l] << "," << r.pairs[l] << "," << depth_key(a.depths[d]) << ","
-          << kv_eval_queried(r.pairs[l], a.depths[d]) << "," << c.n << "," << c.correct << ","
+          << kv_queried_at_depth(a.depths[d], r.pairs[l]) << "," << c.n << "," << c.correct << ","
           << csv_cell(c.accuracy) << "," << csv_cell(c.lo) << "," << csv_cell(c.hi) << ","
           << csv_cell(c.chance) << "\n";
     }

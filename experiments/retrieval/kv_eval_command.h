@@ -52,11 +52,6 @@ struct KvEvalResult {
 // True when RUN/train.json is a kv run.
 bool is_kv_run(const std::string& run_dir);
 
-// The queried index of depth d (percent) among n pairs: round(d/100 · (n − 1)).
-int kv_eval_queried(int pairs, double depth);
-// Example `example` of cell (length, depth) for `seed`.
-KvExample kv_eval_example(int length, double depth, std::int64_t example, std::uint64_t seed);
-
 // The lengths evaluated: options.lengths, or the training length, 2× and 4× (with learned
 // positions only those the position table holds). Ascending.
 std::vector<int> kv_eval_lengths(const KvEvalOptions& options, const TrainConfig& config);

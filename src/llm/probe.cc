@@ -277,17 +277,9 @@ std::vector<Probe> make_probes(const std::string& suite, const SuiteOptions& opt
 
 std::vector<KvExample> kv_probe_examples(int length, int depth, std::int64_t count,
                                          std::uint64_t seed) {
-  const int n = kv_pairs(length);
-  const int queried = static_cast<int>(std::lround(depth / 100.0 * (n - 1)));
-  const std::uint64_t cell = Rng::stream(seed, static_cast<std::uint64_t>(length),
-                                         static_cast<std::uint64_t>(depth) * 1000)
-                                 .next();
   std::vector<KvExample> out;
   out.reserve(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
-  for (std::int64_t e = 0; e < count; ++e) {
-    Rng rng = Rng::stream(cell, static_cast<std::uint64_t>(e));
-    out.push_back(generate_kv_example(length, queried, DepthPrior::kUniform, rng));
-  }
+  for (std::int64_t e = 0; e < count; ++e) out.push_back(kv_depth_example(length, depth, e, seed));
   return out;
 }
 

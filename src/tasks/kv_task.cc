@@ -146,6 +146,23 @@ KvExample draw_kv_example(int length, DepthPrior prior, Rng& rng, int pairs) {
   return generate_kv_example(length, draw_kv_queried(n, prior, rng), prior, rng, pairs);
 }
 
+int kv_queried_at_depth(double depth, int pairs) {
+  if (!(depth >= 0 && depth <= 100)) {
+    throw std::invalid_argument("depth " + std::to_string(depth) + " is outside 0..100 percent");
+  }
+  return static_cast<int>(std::lround(depth * static_cast<double>(pairs - 1) / 100.0));
+}
+
+KvExample kv_depth_example(int length, double depth, std::int64_t example, std::uint64_t seed) {
+  const int pairs = kv_pairs(length);
+  const int queried = kv_queried_at_depth(depth, pairs);
+  const auto millipercent = static_cast<std::uint64_t>(std::llround(depth * 1000));
+  const std::uint64_t cell =
+      Rng::stream(seed, static_cast<std::uint64_t>(length), millipercent).next();
+  Rng rng = Rng::stream(cell, static_cast<std::uint64_t>(example));
+  return generate_kv_example(length, queried, DepthPrior::kUniform, rng);
+}
+
 void for_each_kv_example(const KvSpec& spec, const std::function<void(const KvExample&)>& visit) {
   kv_pairs(spec.length);
   if (spec.count < 0) {

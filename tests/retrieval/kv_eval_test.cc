@@ -42,7 +42,7 @@ TEST(KvEval, QueriedPairSitsAtTheCellsDepth) {
           nearest = i;
       }
       for (std::int64_t e = 0; e < 5; ++e) {
-        const KvExample ex = kv_eval_example(length, depth, e, 7);
+        const KvExample ex = kv_depth_example(length, depth, e, 7);
         const KvSolution s = solve_kv(ex.tokens);  // reads only the tokens
         EXPECT_EQ(s.pairs, pairs);
         EXPECT_EQ(s.position, fillers + 6 * nearest) << "L " << length << " depth " << depth;
@@ -57,11 +57,11 @@ TEST(KvEval, QueriedPairSitsAtTheCellsDepth) {
 }
 
 TEST(KvEval, CellExamplesDependOnlyOnSeedLengthDepthAndIndex) {
-  const KvExample a = kv_eval_example(64, 30, 3, 1), b = kv_eval_example(64, 30, 3, 1);
+  const KvExample a = kv_depth_example(64, 30, 3, 1), b = kv_depth_example(64, 30, 3, 1);
   EXPECT_EQ(a.tokens, b.tokens);
-  EXPECT_NE(kv_eval_example(64, 30, 4, 1).tokens, a.tokens);
-  EXPECT_NE(kv_eval_example(64, 30, 3, 2).tokens, a.tokens);
-  EXPECT_NE(kv_eval_example(64, 40, 3, 1).tokens, a.tokens);
+  EXPECT_NE(kv_depth_example(64, 30, 4, 1).tokens, a.tokens);
+  EXPECT_NE(kv_depth_example(64, 30, 3, 2).tokens, a.tokens);
+  EXPECT_NE(kv_depth_example(64, 40, 3, 1).tokens, a.tokens);
 }
 
 nlohmann::json eval_json(const fs::path& run, const std::string& args, const fs::path& out) {

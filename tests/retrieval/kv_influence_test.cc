@@ -101,8 +101,8 @@ TEST(KvInfluence, SummariesAreSharesOfUnitSumProfiles) {
   EXPECT_EQ(inputs[0].queried, 0);
   EXPECT_EQ(inputs[3].queried, 5);
   // The inputs are eval's: example e of cell (L, d) for the same seed.
-  EXPECT_EQ(inputs[1].tokens, kv_eval_example(kLength, 0, 1, 0).tokens);
-  EXPECT_EQ(inputs[3].tokens, kv_eval_example(kLength, 100, 1, 0).tokens);
+  EXPECT_EQ(inputs[1].tokens, kv_depth_example(kLength, 0, 1, 0).tokens);
+  EXPECT_EQ(inputs[3].tokens, kv_depth_example(kLength, 100, 1, 0).tokens);
   const std::size_t w = kLength + 2;
   // Example 0: flat; 1: all on the queried pair's key; 2: all on pair 3's value; 3: all on
   // position 1, pair 0's first token (L = 40 holds 6 pairs and no filler).

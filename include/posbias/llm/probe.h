@@ -63,10 +63,7 @@ void write_templates(const std::string& dir);
 std::vector<Probe> make_probes(const std::string& suite, const SuiteOptions& options);
 
 // The kv suite's examples of one cell, the ones `posbias eval` scores on a kv run for the same
-// seed: `count` examples of `length` tokens holding n = kv_pairs(length) pairs, the queried
-// pair i = round(depth/100 · (n − 1)) (halves away from zero); example e drawn by
-// generate_kv_example from Rng::stream(c, e), c = Rng::stream(seed, length, 1000 · depth).next()
-// (the depth in thousandths of a percent).
+// seed: examples 0..count−1 of kv_depth_example (tasks/kv_task.h).
 std::vector<KvExample> kv_probe_examples(int length, int depth, std::int64_t count,
                                          std::uint64_t seed);
 

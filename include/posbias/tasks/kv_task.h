@@ -70,6 +70,15 @@ double kv_depth(int index, int pairs);
 // `queried`; keys and values drawn from `rng`. Throws std::invalid_argument when `pairs` is
 // outside kKvMinPairs..kv_pairs(length) or `queried` outside 0..pairs−1.
 KvExample generate_kv_example(int length, int queried, DepthPrior prior, Rng& rng, int pairs = 0);
+// The pair at `depth` percent among `pairs`: round(depth · (pairs − 1) / 100), halves away
+// from zero; the product first, so whole and half percents round exactly (0.7 · 165 would give
+// 115.49999999999999, not 115.5). Throws std::invalid_argument for a depth outside 0..100.
+int kv_queried_at_depth(double depth, int pairs);
+// Example `example` of the depth cell (length, depth) for `seed`: the most pairs that fit, the
+// queried pair at the depth, from the stream keyed by (seed, length, depth in thousandths of a
+// percent, example), so a cell is the same whatever else is measured. What eval by depth, the
+// influence on the same inputs and `llm --suite kv` all draw.
+KvExample kv_depth_example(int length, double depth, std::int64_t example, std::uint64_t seed);
 // The queried index drawn by the prior, then the example (both from `rng`).
 KvExample draw_kv_example(int length, DepthPrior prior, Rng& rng, int pairs = 0);
 // The queried index the prior draws among `pairs` (one draw from `rng`, rarely two).
