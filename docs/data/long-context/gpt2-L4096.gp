@@ -4,9 +4,11 @@ reset
 set title "gpt2 (learned), 12 layers, d = 768, L = 4096: influence at init vs theory"
 set xlabel "key position j"
 set ylabel "influence ‖∂y_q/∂x_j‖"
-set key top right box opaque
+set key top center Left reverse width -12 box opaque
 set grid
 set format y "10^{%g}"
+set xrange [0.000000:4096.000000]
+set yrange [-0.398526:5.677936]
 $p0s0 << EOD
 1 1.610199316 1.607925049 1.612461735
 2 1.489784009 1.469139343 1.509491682
