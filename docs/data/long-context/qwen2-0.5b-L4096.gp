@@ -4,9 +4,11 @@ reset
 set title "qwen2 (rope), 24 layers, d = 896, L = 4096: influence at init vs theory"
 set xlabel "key position j"
 set ylabel "influence ‖∂y_q/∂x_j‖"
-set key top right box opaque
+set key top center Left reverse width -12 box opaque
 set grid
 set format y "10^{%g}"
+set xrange [0.000000:4096.000000]
+set yrange [0.696474:7.589107]
 $p0s0 << EOD
 1 2.842410557
 2 2.747600699

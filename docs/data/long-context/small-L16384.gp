@@ -4,9 +4,11 @@ reset
 set title "gpt2 (learned), 4 layers, d = 256, L = 16384: influence at init vs theory"
 set xlabel "key position j"
 set ylabel "influence ‖∂y_q/∂x_j‖"
-set key top right box opaque
+set key top center Left reverse width -12 box opaque
 set grid
 set format y "10^{%g}"
+set xrange [0.000000:16384.000000]
+set yrange [-1.498423:5.614467]
 $p0s0 << EOD
 1 0.1846812952 0.1526218334 0.2145359639
 2 0.1073055134 0.08520231025 0.1283380558
