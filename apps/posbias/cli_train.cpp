@@ -75,15 +75,15 @@ void register_train(CLI::App& app, Action* selected) {
            str(text_defaults.batch) + ", " + str(text_defaults.default_steps()) + " steps, lr " +
            str(text_defaults.lr) + ", warmup " + str(text_defaults.warmup) + ", dropout " +
            str(text_defaults.dropout) + ", eval every " + str(text_defaults.eval_every) + ", " +
-           str(text_defaults.log_checkpoints) + " log-spaced checkpoints) or kv (key-value "
+           str(text_defaults.log_checkpoints) +
+           " log-spaced checkpoints) or kv (key-value "
            "retrieval, loss on the value's tokens; its defaults: " +
            to_string(kv_defaults.arch) + ", " + str(kv_defaults.layers) + " layers, d " +
            str(kv_defaults.d_model) + ", " + str(kv_defaults.heads) + " heads, MLP " +
            str(kv_defaults.mlp) + ", length " + str(kv_defaults.length) + ", " +
            str(kv_defaults.default_steps()) + " steps, warmup " + str(kv_defaults.warmup) +
-           ", dropout " + str(kv_defaults.dropout) + ", eval every " +
-           str(kv_defaults.eval_every) + ", " + str(kv_defaults.log_checkpoints) +
-           " log-spaced checkpoints)"},
+           ", dropout " + str(kv_defaults.dropout) + ", eval every " + str(kv_defaults.eval_every) +
+           ", " + str(kv_defaults.log_checkpoints) + " log-spaced checkpoints)"},
       {"arch", "text and kv: model family, gpt2, qwen2 or gptj"},
       {"pos",
        "positional encoding: rope, none (NoPE: causal attention alone) or alibi; text also "

@@ -172,9 +172,8 @@ Figure kv_heatmap_figure(const KvEvalResult& r) {
   const DepthAccuracy& a = r.accuracy;
   Panel p;
   // Short enough for the narrowest figure (three lengths): gnuplot clips a longer one.
-  p.title = fmt::format("kv, {} {}, step {}: exact match ({} per cell)",
-                        to_string(r.config.arch), to_string(r.config.model_config().pos), r.step,
-                        r.count);
+  p.title = fmt::format("kv, {} {}, step {}: exact match ({} per cell)", to_string(r.config.arch),
+                        to_string(r.config.model_config().pos), r.step, r.count);
   p.xlabel = "context length (tokens)";
   p.ylabel = "depth of the queried pair (%)";
   Heatmap& h = p.heatmap;

@@ -18,8 +18,8 @@ KvBatch encode_kv_examples(const std::vector<KvExample>& examples) {
     const KvExample& ex = examples[static_cast<std::size_t>(r)];
     if (ex.length() != length) {
       throw std::invalid_argument("encode_kv_examples: examples of lengths " +
-                                  std::to_string(length) + " and " +
-                                  std::to_string(ex.length()) + " in one batch");
+                                  std::to_string(length) + " and " + std::to_string(ex.length()) +
+                                  " in one batch");
     }
     std::int64_t* row = ids.data() + r * width;
     for (std::int64_t t = 0; t < length; ++t) row[t] = kv_token_id(ex.tokens[t]);
@@ -33,8 +33,8 @@ KvBatch encode_kv_examples(const std::vector<KvExample>& examples) {
           torch::from_blob(answers.data(), {rows, kKvValueTokens}, torch::kInt64).clone()};
 }
 
-std::vector<KvExample> sample_kv_batch(const TrainConfig& c, std::int64_t count,
-                                       std::uint64_t step, std::int64_t first) {
+std::vector<KvExample> sample_kv_batch(const TrainConfig& c, std::int64_t count, std::uint64_t step,
+                                       std::int64_t first) {
   if (first < 0 || count < 0) throw std::invalid_argument("sample_kv_batch: negative slice");
   const DepthPrior prior = parse_depth_prior(c.depth_prior);
   const int most = c.pairs_max > 0 ? c.pairs_max : kv_pairs(c.length);

@@ -91,9 +91,9 @@ void TrainConfig::finalize() {
   } else if (task == Task::kKv) {
     if (!pos) pos = family_default(arch).pos;
     const int most = kv_pairs(length);  // refuses a length outside the kv range
-    require(pairs_max >= 0 && pairs_max <= most,
-            fmt::format("pairs_max must be in 0..{} at length {} (0: as many as fit)", most,
-                        length));
+    require(
+        pairs_max >= 0 && pairs_max <= most,
+        fmt::format("pairs_max must be in 0..{} at length {} (0: as many as fit)", most, length));
     require(pairs_min >= kKvMinPairs && pairs_min <= (pairs_max ? pairs_max : most),
             fmt::format("pairs_min must be in {}..{} (pairs_max, or as many as fit)", kKvMinPairs,
                         pairs_max ? pairs_max : most));
@@ -108,9 +108,9 @@ void TrainConfig::finalize() {
     for (int h : hops) validate_spec(task, h, length, Variant::kStandard);
     validate_model_length(task, length);
   }
-  require(task == Task::kKv || (pairs_min == TrainConfig{}.pairs_min &&
-                                 pairs_max == TrainConfig{}.pairs_max &&
-                                 depth_prior == TrainConfig{}.depth_prior),
+  require(task == Task::kKv ||
+              (pairs_min == TrainConfig{}.pairs_min && pairs_max == TrainConfig{}.pairs_max &&
+               depth_prior == TrainConfig{}.depth_prior),
           "pairs_min, pairs_max and depth_prior are for --task kv");
   require(window >= 0 && window <= 1 << 30, "window must be in 0..2^30 (0: no window)");
   require(log_checkpoints >= 0 && log_checkpoints <= 1000, "log_checkpoints must be in 0..1000");

@@ -1,9 +1,9 @@
 // Everything that defines a training run, as one plain struct: the task (a hop task,
-// next-token prediction on the Brown corpus, or key–value retrieval), the model, the optimizer and schedule,
-// evaluation and checkpoint intervals. Where it trains (one process, or data-parallel ranks)
-// is not part of it: a run resumes on any number of ranks. Stored
-// as RUN_DIR/train.json; every field is also a `posbias train` flag, and `--config FILE`
-// reads the same JSON. Hop runs train the gptj-hop shape; text and kv runs any family of the zoo.
+// next-token prediction on the Brown corpus, or key–value retrieval), the model, the optimizer and
+// schedule, evaluation and checkpoint intervals. Where it trains (one process, or data-parallel
+// ranks) is not part of it: a run resumes on any number of ranks. Stored as RUN_DIR/train.json;
+// every field is also a `posbias train` flag, and `--config FILE` reads the same JSON. Hop runs
+// train the gptj-hop shape; text and kv runs any family of the zoo.
 #pragma once
 
 #include <cstdint>
