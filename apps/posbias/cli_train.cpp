@@ -86,8 +86,8 @@ void register_train(CLI::App& app, Action* selected) {
            ", " + str(kv_defaults.log_checkpoints) + " log-spaced checkpoints)"},
       {"arch", "text and kv: model family, gpt2, qwen2 or gptj"},
       {"pos",
-       "positional encoding: rope, none (NoPE: causal attention alone) or alibi; text also "
-       "learned (default: rope for hop tasks, the family's for text and kv)"},
+       "positional encoding: rope, none (NoPE: causal attention alone) or alibi; text and kv "
+       "also learned (default: rope for hop tasks, the family's for text and kv)"},
       {"pairs_min", "kv: fewest pairs in a training example"},
       {"pairs_max", "kv: most pairs in a training example (0: as many as fit the length)"},
       {"depth_prior",
@@ -102,7 +102,9 @@ void register_train(CLI::App& app, Action* selected) {
       {"hops", "hop counts mixed in training, comma list"},
       {"length", "training sequence length in tokens (kv: the example, query included)"},
       {"steps", "optimizer steps (0: number " + std::to_string(number.default_steps()) +
-                    ", letter " + std::to_string(letter.default_steps()) + ")"},
+                    ", letter " + std::to_string(letter.default_steps()) + ", text " +
+                    std::to_string(text_defaults.default_steps()) + ", kv " +
+                    std::to_string(kv_defaults.default_steps()) + ")"},
       {"batch", "global batch size"},
       {"lr", "peak learning rate"},
       {"warmup", "linear warmup steps, then linear decay to 0"},

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_read.h"
 #include "posbias/core/plot.h"
 #include "posbias/theory/fit.h"
 
@@ -41,7 +42,7 @@ nlohmann::json read_json_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument("cannot open '" + path + "': give an existing JSON file");
   try {
-    return nlohmann::json::parse(in);
+    return parse_json(in, path);
   } catch (const nlohmann::json::exception&) {
     throw std::invalid_argument("'" + path + "' is not JSON: give a birth or eval --json result");
   }
