@@ -4,9 +4,11 @@ reset
 set title "gpt2 (learned), 4 layers, d = 256, L = 65536: influence at init vs theory"
 set xlabel "key position j"
 set ylabel "influence ‖∂y_q/∂x_j‖"
-set key top right box opaque
+set key top center Left reverse width -12 box opaque
 set grid
 set format y "10^{%g}"
+set xrange [0.000000:65536.000000]
+set yrange [-2.083650:5.957677]
 $p0s0 << EOD
 1 -0.1552920278
 2 -0.2042786769
