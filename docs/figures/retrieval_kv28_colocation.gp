@@ -5,7 +5,7 @@ reset
 set title "accuracy (L = 28)"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact match"
-set key below box opaque
+set key outside right box opaque
 set grid
 set xrange [0.000000:100.000000]
 $p0s0 << EOD
@@ -27,7 +27,7 @@ reset
 set title "influence on the queried pair"
 set xlabel "depth of the queried pair (%)"
 set ylabel "share of the answer's influence"
-set key below box opaque
+set key outside right box opaque
 set grid
 set xrange [0.000000:100.000000]
 $p1s0 << EOD

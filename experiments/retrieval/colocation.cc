@@ -186,7 +186,7 @@ Panel by_depth_panel(const ColocationResult& r, const std::vector<std::vector<do
   p.title = title;
   p.xlabel = "depth of the queried pair (%)";
   p.ylabel = ylabel;
-  p.key = "below";  // under the axes: never over the data
+  p.key = "outside right";  // beside the axes: never over the data or the x label
   Series s;
   s.title = rows.size() >= 2 ? fmt::format("mean over {} seeds, 95% Student-t band", rows.size())
                              : std::string("one seed: no band");
