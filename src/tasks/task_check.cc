@@ -9,6 +9,7 @@
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
 #include "posbias/tasks/kv_check.h"
+#include "posbias/tasks/passkey_check.h"
 
 namespace posbias {
 namespace {
@@ -147,9 +148,11 @@ CheckReport check_file(const std::filesystem::path& path) {
     try {
       const nlohmann::json j = parse_json(line, path.string());
       const auto task = j.is_object() ? j.find("task") : j.end();
-      const bool kv = task != j.end() && task->is_string() && task->get<std::string>() == "kv";
-      problem =
-          kv ? check_kv_example(kv_example_from_json(j)) : check_example(example_from_json(j));
+      const std::string name =
+          task != j.end() && task->is_string() ? task->get<std::string>() : std::string();
+      problem = name == "kv"        ? check_kv_example(kv_example_from_json(j))
+                : name == "passkey" ? check_passkey_example(j)
+                                    : check_example(example_from_json(j));
     } catch (const nlohmann::json::exception&) {
       problem = "not valid JSON";
     } catch (const JsonTooDeep&) {

@@ -2,7 +2,7 @@
 // follows the look-ups itself, and reports what is wrong with an example (a bad token, an
 // ambiguous or missing look-up, a chain or answer that differs from the file's).
 // `posbias tasks check FILE` runs it over a JSONL file (lines whose "task" is "kv" go to the
-// key–value solver of kv_check.h).
+// key–value solver of kv_check.h, "passkey" to the passkey solver of passkey_check.h).
 #pragma once
 
 #include <filesystem>
