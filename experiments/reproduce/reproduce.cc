@@ -12,6 +12,8 @@
 #include "experiments/llm/presets.h"
 #include "experiments/mech/mech_report.h"
 #include "experiments/mech/presets.h"
+#include "experiments/retrieval/presets.h"
+#include "experiments/retrieval/retrieval_report.h"
 #include "experiments/text/presets.h"
 #include "experiments/text/text_report.h"
 #include "experiments/theory/theory_report.h"
@@ -29,6 +31,8 @@ void run_reproduce(const ReproduceOptions& options) {
   report.add(theory_report_section(dir));
   report.add(birth_report_section(dir, options.full ? BirthPreset::full() : BirthPreset::quick()));
   report.add(text_report_section(dir, options.full ? TextPreset::full() : TextPreset::quick()));
+  report.add(retrieval_report_section(
+      dir, options.full ? RetrievalPreset::full() : RetrievalPreset::quick()));
   // The hops section's trained runs feed the mech and llm sections.
   const HopsPreset hops_preset = options.full ? HopsPreset::full() : HopsPreset::quick();
   const HopsSection hops = hops_report_section(dir, hops_preset);

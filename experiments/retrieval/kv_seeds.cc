@@ -247,14 +247,15 @@ void render_kv_seeds_figures(const KvSeedsResult& r, const std::string& stem) {
   render_figure(f, stem + "_depth");
 }
 
-void run_kv_seeds(const KvSeedsOptions& o) {
-  const KvSeedsResult r = summarize_kv_seeds(o);
+KvSeedsResult run_kv_seeds(const KvSeedsOptions& o) {
+  KvSeedsResult r = summarize_kv_seeds(o);
   write_output(o.json, to_json(r).dump(2) + "\n");
   if (!o.csv.empty()) write_file_atomic(o.csv, kv_seeds_csv(r));
   if (!o.plot.empty()) render_kv_seeds_figures(r, o.plot);
   note_unchecked_configurations(r.unchecked, o.eval.size(), r.unchecked_file);
   std::fprintf(stderr, "seeds: %zu kv seeds; U verdict pooled over lengths: %s\n", r.files.size(),
                r.u_pooled.verdict.c_str());
+  return r;
 }
 
 }  // namespace posbias

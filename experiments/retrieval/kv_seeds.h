@@ -59,6 +59,7 @@ UOverSeeds u_over_seeds(std::vector<double> middle_minus_start,
                         std::vector<double> middle_minus_end);
 nlohmann::json to_json(const KvSeedsResult& result);
 std::string kv_seeds_csv(const KvSeedsResult& result);
-void run_kv_seeds(const KvSeedsOptions& options);
+// Summarizes, writes --json (stdout when empty), --csv and the figures, and returns the summary.
+KvSeedsResult run_kv_seeds(const KvSeedsOptions& options);
 
 }  // namespace posbias

@@ -37,7 +37,9 @@ std::string Report::html() const {
     << "<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto;padding:0 "
        "1em;color:#222}"
        "figure{margin:1.5em 0}figure img{max-width:100%;border:1px solid #ddd}"
-       "figcaption{color:#555;font-size:.9em}table{border-collapse:collapse}"
+       "figcaption{color:#555;font-size:.9em}table{border-collapse:collapse;margin:1em 0}"
+       "caption{text-align:left;color:#555;font-size:.9em}pre{background:#f6f6f6;padding:.6em;"
+       "overflow-x:auto}"
        "td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}"
        "nav a{margin-right:1em}#broken{color:#b00}</style>\n</head>\n<body>\n";
   h << "<h1>" << html_escape(title_) << "</h1>\n<nav>";
@@ -53,6 +55,18 @@ std::string Report::html() const {
         h << "<tr><td>" << html_escape(k) << "</td><td>" << html_escape(v) << "</td></tr>\n";
       h << "</table>\n";
     }
+    for (const auto& t : s.tables) {
+      h << "<table>\n<caption>" << html_escape(t.caption) << "</caption>\n<tr>";
+      for (const auto& c : t.header) h << "<th>" << html_escape(c) << "</th>";
+      h << "</tr>\n";
+      for (const auto& row : t.rows) {
+        h << "<tr>";
+        for (const auto& c : row) h << "<td>" << html_escape(c) << "</td>";
+        h << "</tr>\n";
+      }
+      h << "</table>\n";
+    }
+    for (const auto& c : s.code) h << "<pre><code>" << html_escape(c) << "</code></pre>\n";
     for (const auto& f : s.figures) {
       h << "<figure><a href=\"" << html_escape(f.stem) << ".svg\"><img src=\""
         << html_escape(f.stem) << ".png\" alt=\"" << html_escape(f.caption) << "\"></a><figcaption>"

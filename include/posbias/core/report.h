@@ -14,10 +14,19 @@ struct ReportFigure {
   std::string caption;
 };
 
+// A table with its own columns, after the section's (quantity, value) table.
+struct ReportTable {
+  std::string caption;
+  std::vector<std::string> header;             // column titles
+  std::vector<std::vector<std::string>> rows;  // one cell per column
+};
+
 struct ReportSection {
   std::string id, title;
   std::vector<std::string> paragraphs;                       // plain text, escaped on output
   std::vector<std::pair<std::string, std::string>> numbers;  // (quantity, value) table
+  std::vector<ReportTable> tables;
+  std::vector<std::string> code;  // preformatted blocks (commands to run), after the tables
   std::vector<ReportFigure> figures;
   std::vector<std::pair<std::string, std::string>> data;  // (relative file, description)
 };

@@ -1,0 +1,307 @@
+#include "experiments/retrieval/retrieval_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "experiments/birth/kv_influence.h"
+#include "experiments/retrieval/colocation.h"
+#include "experiments/retrieval/kv_eval_command.h"
+#include "experiments/retrieval/kv_seeds.h"
+#include "experiments/seeds/seed_summary.h"
+#include "posbias/core/atomic_file.h"
+#include "posbias/tasks/kv_task.h"
+#include "posbias/theory/seed_interval.h"
+#include "posbias/train/trainer.h"
+
+namespace posbias {
+namespace {
+
+// One configuration over its seeds: what the table row and the figures are made from.
+struct ConfigurationResult {
+  KvSeedsResult seeds;
+  ColocationResult colocation;
+};
+
+// "retrieval: [3/8] qwen2, rope, seed 1 (62 s elapsed, about 104 s left)" on stderr: one line per
+// trained seed, the ETA from the pace so far.
+class StageClock {
+ public:
+  explicit StageClock(int total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  void begin(const std::string& what) {
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const std::string eta =
+        done_ == 0 ? std::string("ETA after the first run")
+                   : fmt::format("about {:.0f} s left", elapsed / done_ * (total_ - done_));
+    std::fprintf(stderr, "retrieval: [%d/%d] %s (%.0f s elapsed, %s)\n", done_ + 1, total_,
+                 what.c_str(), elapsed, eta.c_str());
+    ++done_;
+  }
+
+ private:
+  int total_, done_ = 0;
+  std::chrono::steady_clock::time_point start_;
+};
+
+std::string depth_list(const std::vector<double>& depths) {
+  std::string out;
+  for (double d : depths) out += (out.empty() ? "" : ",") + depth_key(d);
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : separator) + s;
+  return out;
+}
+
+// The `posbias train` line of a configuration (its flags, without --seed and --out).
+std::string train_flags(const TrainConfig& c) {
+  std::string flags =
+      fmt::format("--task kv --arch {} --pos {} --layers {} --d-model {} --heads {} --mlp {} -L {}",
+                  to_string(c.arch), to_string(c.model_config().pos), c.layers, c.d_model, c.heads,
+                  c.mlp, c.length);
+  if (c.window > 0) flags += fmt::format(" --window {}", c.window);
+  if (c.depth_prior != "uniform") flags += " --depth-prior " + c.depth_prior;
+  flags += fmt::format(
+      " --steps {} --batch {} --lr {:g} --warmup {} --eval-every {} --checkpoint-every {} "
+      "--log-checkpoints {}",
+      c.steps, c.batch, c.lr, c.warmup, c.eval_every, c.checkpoint_every, c.log_checkpoints);
+  return flags;
+}
+
+// Trains (or resumes) one seed, evaluates it by depth × length and measures its influence at the
+// last checkpoint; returns the eval and influence files.
+std::pair<std::string, std::string> measure_seed(const std::filesystem::path& folder,
+                                                 const RetrievalPreset& preset,
+                                                 const RetrievalRun& run, int seed) {
+  TrainOptions t;
+  t.config = run.config;
+  t.config.seed = static_cast<std::uint64_t>(seed);
+  t.run_dir = folder / fmt::format("seed{}", seed);
+  t.resume = std::filesystem::exists(t.run_dir / "train.json");
+  run_training(t);
+
+  KvEvalOptions e;
+  e.run = t.run_dir.string();
+  e.depths = preset.depths;
+  e.count = preset.eval_count;
+  e.json = (folder / fmt::format("seed{}-eval.json", seed)).string();
+  e.csv = (folder / fmt::format("seed{}-eval.csv", seed)).string();
+  run_kv_eval(e);
+
+  KvInfluenceOptions i;
+  i.run = t.run_dir.string();
+  i.checkpoints = "last";
+  i.depths.clear();
+  for (double d : preset.depths) i.depths.push_back(static_cast<int>(std::lround(d)));
+  i.per_depth = preset.influence_per_depth;
+  i.seed = e.seed;  // eval's examples
+  i.json = (folder / fmt::format("seed{}-influence.json", seed)).string();
+  i.csv = (folder / fmt::format("seed{}-influence.csv", seed)).string();
+  run_kv_influence(i);
+  return {e.json, i.json};
+}
+
+ConfigurationResult measure_configuration(const std::filesystem::path& folder,
+                                          const RetrievalPreset& preset, const RetrievalRun& run,
+                                          StageClock& clock) {
+  ensure_directory(folder);
+  KvSeedsOptions s;
+  ColocationOptions c;
+  for (int seed = 0; seed < preset.seeds; ++seed) {
+    clock.begin(fmt::format("{}, seed {}", run.name, seed));
+    const auto [eval, influence] = measure_seed(folder, preset, run, seed);
+    s.eval.push_back(eval);
+    c.accuracy.push_back(eval);
+    c.influence.push_back(influence);
+  }
+  s.json = (folder / "seeds.json").string();
+  s.csv = (folder / "seeds.csv").string();
+  s.plot = (folder / "seeds").string();
+  c.json = (folder / "colocation.json").string();
+  c.plot = (folder / "colocation").string();
+  return {run_kv_seeds(s), run_colocation(c)};
+}
+
+std::string effective_length_text(const KvSeedsResult& r) {
+  auto text = [](const std::optional<int>& l) { return l ? std::to_string(*l) : "none"; };
+  std::vector<std::string> each;
+  for (const auto& l : r.effective_lengths) each.push_back(text(l));
+  return fmt::format("{} ({})", text(r.effective_length_median), join(each, ", "));
+}
+
+std::string rho_text(const SeedInterval& i) {
+  if (i.n == 0) return "undefined (flat in every seed)";
+  return format_interval(i, 2) + fmt::format(" (n = {})", i.n);
+}
+
+std::vector<std::string> table_row(const RetrievalRun& run, const ConfigurationResult& r) {
+  std::vector<std::string> means;
+  for (std::size_t l = 0; l < r.seeds.lengths.size(); ++l) {
+    means.push_back(fmt::format("{}: {}", r.seeds.lengths[l],
+                                format_interval(r.seeds.mean_accuracy[l].interval, 2)));
+  }
+  const UOverSeeds& u = r.seeds.u_pooled;
+  const ColocationResult& c = r.colocation;
+  std::vector<std::string> minima;
+  for (int d : c.accuracy_minimum) minima.push_back(std::to_string(d));
+  return {run.name,
+          join(means, "; "),
+          effective_length_text(r.seeds),
+          u.verdict,
+          format_interval(u.middle_minus_start.interval, 2),
+          format_interval(u.middle_minus_end.interval, 2),
+          fmt::format("{} (accuracy minimum at depth {}, influence minimum at {})", c.verdict,
+                      join(minima, ", "), c.influence_minimum),
+          rho_text(c.rho_interval)};
+}
+
+}  // namespace
+
+namespace {
+
+// The shell lines that make the same files by hand (runs under runs/, one folder per
+// configuration).
+std::string commands_by_hand(const RetrievalPreset& p) {
+  std::string seeds, folders, evals, influences;
+  for (int s = 0; s < p.seeds; ++s) seeds += (s ? " " : "") + std::to_string(s);
+  for (const auto& r : p.runs) folders += (folders.empty() ? "" : " ") + r.folder;
+  for (int s = 0; s < p.seeds; ++s) {
+    evals += fmt::format("{}runs/$c/seed{}-eval.json", s ? " " : "", s);
+    influences += fmt::format("{}runs/$c/seed{}-influence.json", s ? "," : "", s);
+  }
+  std::string out = fmt::format("for s in {}; do\n", seeds);
+  for (const auto& r : p.runs) {
+    out += fmt::format("  posbias train {} --seed $s --out runs/{}/seed$s\n", train_flags(r.config),
+                       r.folder);
+  }
+  out += "done\n";
+  out += fmt::format("for c in {}; do\n  for s in {}; do\n", folders, seeds);
+  out += fmt::format(
+      "    posbias eval --run runs/$c/seed$s --depths {} --count {} --json "
+      "runs/$c/seed$s-eval.json "
+      "--csv runs/$c/seed$s-eval.csv\n",
+      depth_list(p.depths), p.eval_count);
+  out += fmt::format(
+      "    posbias birth --run runs/$c/seed$s --inputs kv --target answer --checkpoints last "
+      "--depths {} --seeds {} --json runs/$c/seed$s-influence.json\n  done\n",
+      depth_list(p.depths), p.influence_per_depth);
+  out += fmt::format("  posbias seeds --eval {} --json runs/$c/seeds.json --plot runs/$c/seeds\n",
+                     evals);
+  std::string accuracy = evals;
+  std::replace(accuracy.begin(), accuracy.end(), ' ', ',');
+  out += fmt::format(
+      "  posbias birth --colocate {} --accuracy {} --json runs/$c/colocation.json --plot "
+      "runs/$c/colocation\ndone",
+      influences, accuracy);
+  return out;
+}
+
+std::vector<std::string> section_paragraphs(const RetrievalPreset& p) {
+  const TrainConfig& c = p.runs.front().config;
+  std::vector<std::string> names;
+  for (const auto& r : p.runs) names.push_back(r.name);
+  const std::string scale =
+      p.name == RetrievalPreset::full().name
+          ? "This report ran the full preset (reproduce --full): " + p.describe() + "."
+          : "This report ran the " + p.name + " preset (" + p.describe() +
+                ") to stay fast; `posbias reproduce --full` runs the full preset (" +
+                RetrievalPreset::full().describe() + ").";
+  std::vector<std::string> out = {
+      fmt::format(
+          "Lost in the middle, measured where the influence is. Each configuration ({}) is "
+          "trained from scratch on key-value retrieval (`posbias train --task kv`: n pairs of a "
+          "3-letter key and a 3-digit value, then a query naming one key; answer-only loss; the "
+          "queried pair drawn uniformly over depths unless the configuration says `ends`), "
+          "seeds 0..{}, seed k of every configuration drawing the same data.",
+          join(names, "; "), p.seeds - 1),
+      fmt::format(
+          "Each seed is evaluated by the queried pair's depth (percent of the pairs' span: {}) "
+          "and the context length (the training length L = {}, 2L and 4L; a learned position "
+          "table only up to its size), {} examples per cell with the most pairs that fit, exact "
+          "match of all 3 value tokens. The influence of every position on the answer's loss is "
+          "measured at the last checkpoint on the first {} examples of each cell at L, eval's own "
+          "inputs.",
+          depth_list(p.depths), c.length, p.eval_count, p.influence_per_depth),
+      fmt::format("The rules, fixed before any number: effective length is RULER's (the longest "
+                  "length whose depth-averaged accuracy, and every shorter one's, is at least "
+                  "{:g}), given as the lower median over seeds with each seed's in brackets.",
+                  kRulerThreshold) +
+          " The U verdict takes each seed's pooled "
+          "middle − start and middle − end accuracy (middle depths 30-70, start 0-10, end 90-100) "
+          "and "
+          "says U only when both Student-t 95% intervals over seeds lie below 0. Co-location "
+          "compares "
+          "the seed means per depth at L: same bin when the depth with the lowest share of "
+          "influence "
+          "on the queried pair is among the depths tied at the lowest accuracy, with Spearman's ρ "
+          "between accuracy and that share per seed, mean and t interval over the seeds where it "
+          "is "
+          "defined.",
+      scale};
+  const double t = t_quantile_975(p.seeds - 1);
+  out.push_back(fmt::format(
+      "What this preset can and cannot show: {} seeds give t intervals with {} degree(s) of "
+      "freedom (t = {:.1f}), and at L = {} the {} depths fall on {} pairs, so its verdicts show "
+      "what the bench computes on tiny models, not a finding about lost in the middle; the "
+      "bench's findings are on docs/retrieval.md, from the full preset.",
+      p.seeds, p.seeds - 1, t, c.length, p.depths.size(), kv_pairs(c.length)));
+  return out;
+}
+
+}  // namespace
+
+ReportSection retrieval_report_section(const std::filesystem::path& dir,
+                                       const RetrievalPreset& preset) {
+  if (preset.runs.empty() || preset.seeds < 2)
+    throw std::invalid_argument("a retrieval preset needs a configuration and at least 2 seeds");
+  ReportSection sec;
+  sec.id = "retrieval";
+  sec.title = "Retrieval: accuracy by depth and length beside the influence";
+  sec.paragraphs = section_paragraphs(preset);
+  StageClock clock(static_cast<int>(preset.runs.size()) * preset.seeds);
+  ReportTable table;
+  table.caption = fmt::format(
+      "Per configuration, over {} seeds: depth-averaged accuracy per length (mean [95% t]), "
+      "effective length, the U verdict with its differences, and co-location at L.",
+      preset.seeds);
+  table.header = {"configuration",
+                  "depth-averaged accuracy by length",
+                  "effective length: median (per seed)",
+                  "U verdict",
+                  "middle − start",
+                  "middle − end",
+                  "co-location",
+                  "Spearman ρ"};
+  const auto start = std::chrono::steady_clock::now();
+  for (const RetrievalRun& run : preset.runs) {
+    const std::string rel = "retrieval/" + run.folder;
+    const ConfigurationResult r = measure_configuration(dir / rel, preset, run, clock);
+    table.rows.push_back(table_row(run, r));
+    sec.figures.push_back(
+        {rel + "/seeds_heatmap", run.name + ": mean exact match over seeds by depth and length."});
+    sec.figures.push_back(
+        {rel + "/seeds_depth",
+         run.name + ": mean exact match against depth, one panel per length, 95% t band."});
+    sec.figures.push_back(
+        {rel + "/colocation",
+         run.name + ": accuracy and the influence on the queried pair against depth at L."});
+    sec.data.push_back({rel + "/seeds.json", run.name + ": accuracy by depth × length over seeds"});
+    sec.data.push_back({rel + "/colocation.json", run.name + ": co-location over seeds"});
+  }
+  sec.tables.push_back(std::move(table));
+  sec.numbers.push_back(
+      {"wall time (training, evaluation and influence)",
+       fmt::format(
+           "{:.0f} s",
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())});
+  sec.code.push_back(commands_by_hand(preset));
+  return sec;
+}
+
+}  // namespace posbias
