@@ -24,18 +24,26 @@ void register_tasks(CLI::App& app, Action* selected) {
   CLI::App* cmd = app.add_subcommand(
       "tasks",
       "Write Number or Letter hop-task examples (docs/hops.md; balanced over hops, target "
-      "position and answer) or key–value retrieval examples (--task kv, docs/retrieval.md), "
+      "position and answer), key–value retrieval examples (--task kv, docs/retrieval.md) or "
+      "passkey "
+      "needles in a text run's held-out Brown text (--task passkey --run RUN), "
       "deterministic for a seed. `tasks check FILE` re-solves a JSONL file.");
   ParsedOptions& p = a->parsed;
   cmd->add_option("--task", o.task,
-                  "number (positional hops), letter (symbolic hops) or kv (key–value retrieval)")
+                  "number (positional hops), letter (symbolic hops), kv (key–value retrieval) or "
+                  "passkey (needles in a text run's held-out Brown text, in its tokens)")
       ->capture_default_str();
+  cmd->add_option("--run", o.run,
+                  "passkey: the text run whose tokenizer and held-out text the examples use");
+  p.add(cmd, "--needles", &o.needles,
+        "passkey: needles per example, the queried one and distractors (default: the run's)");
   p.add(cmd, "--hops", &o.hops, "hop count 1..4, or a comma list the examples cycle through");
   p.add(cmd, "-L,--length", &o.length,
-        "tokens per example, query included (kv: the pairs are (L - 4) / 6)");
+        "tokens per example, query included (kv: the pairs are (L - 4) / 6; passkey: the model "
+        "reads L ids, the example is L + 1 with the answer; default the run's length)");
   p.add_choice(cmd, "--depth-prior", &o.depth_prior,
                "kv: where the queried pair is drawn, uniform over the pairs or ends "
-               "(Beta(0.5, 0.5) over depth)",
+               "(Beta(0.5, 0.5) over depth); passkey: where the needles are drawn",
                parse_depth_prior, depth_prior_name);
   p.add(cmd, "--count", &o.count, "number of examples");
   p.add(cmd, "--seed", &o.seed, "seed");
@@ -45,7 +53,10 @@ void register_tasks(CLI::App& app, Action* selected) {
                parse_variant, variant_name);
   cmd->add_option("--format", o.format,
                   "jsonl (hop tasks: task, variant, hops, length, tokens, answer, chain; kv: "
-                  "task, depth_prior, length, pairs, tokens, answer, depth, position) or tokens "
+                  "task, depth_prior, length, pairs, tokens, answer, depth, position; passkey: "
+                  "task, length, "
+                  "needles, depth, position, offset, haystack, queried_name, answer, "
+                  "answer_start, text, ids) or tokens "
                   "(ids, one example a line, for `birth --tokens`)")
       ->capture_default_str();
   cmd->add_option("-o,--out", o.out, "output file (written atomically; default: stdout)");
@@ -58,11 +69,14 @@ void register_tasks(CLI::App& app, Action* selected) {
       return;
     }
     const bool hops_given = cmd->get_option("--hops")->count() > 0;
-    *selected = [a, hops_given] {
+    const bool length_given = cmd->get_option("--length")->count() > 0;
+    *selected = [a, hops_given, length_given] {
       a->parsed.parse();
-      if (hops_given && a->options.task == "kv") {
-        throw std::invalid_argument("--hops belongs to the hop tasks, not --task kv");
+      if (hops_given && (a->options.task == "kv" || a->options.task == "passkey")) {
+        throw std::invalid_argument("--hops belongs to the hop tasks, not --task " +
+                                    a->options.task);
       }
+      if (a->options.task == "passkey" && !length_given) a->options.length = 0;  // the run's
       run_tasks(a->options);
     };
   });

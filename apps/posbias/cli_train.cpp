@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "experiments/hops/eval_command.h"
 #include "experiments/retrieval/kv_eval_command.h"
+#include "experiments/retrieval/passkey_eval_command.h"
 #include "experiments/text/text_eval_command.h"
 #include "parsed_options.h"
 #include "posbias/core/json_read.h"
@@ -92,7 +93,13 @@ void register_train(CLI::App& app, Action* selected) {
       {"pairs_max", "kv: most pairs in a training example (0: as many as fit the length)"},
       {"depth_prior",
        "kv: where the queried pair is drawn, uniform or ends (Beta(0.5, 0.5), more at both "
-       "ends)"},
+       "ends); text with --needle-fraction: where the needles are drawn"},
+      {"needle_fraction",
+       "text: fraction of the training windows that carry passkey needles and the question "
+       "about one of them at the end (0: a plain text run)"},
+      {"needles",
+       "text with --needle-fraction: passkey needles per window, the queried one and "
+       "distractors under other names"},
       {"window", "sliding-window attention: each position sees the last W (0: all before it)"},
       {"tokenizer", "text: spm (SentencePiece BPE trained on the training split) or bytes"},
       {"vocab_size", "text: SentencePiece vocabulary"},
@@ -214,7 +221,9 @@ void register_eval(CLI::App& app, Action* selected) {
   CLI::Option* depth_flag =
       cmd->add_option("--depths", *depths,
                       "kv: comma list of depths of the queried pair in percent (0 = first "
-                      "pair, 100 = last)")
+                      "pair, 100 = last); passkey runs (text with needles): of the queried needle, "
+                      "and given --depths or --lengths a passkey run is evaluated by depth x "
+                      "length instead of bits per byte")
           ->default_str(default_depths);
   CLI::Option* threshold =
       parsed->add(cmd, "--effective-threshold", &kv->threshold,
@@ -242,9 +251,29 @@ void register_eval(CLI::App& app, Action* selected) {
         run_kv_eval(*kv);
         return;
       }
+      const bool by_depth = depth_flag->count() > 0 || lengths->count() > 0 ||
+                            threshold->count() > 0 || csv->count() > 0;
+      if (by_depth && is_passkey_run(o->run)) {  // a text run with needles, by depth x length
+        PasskeyEvalOptions pk;
+        pk.run = o->run;
+        pk.checkpoint = o->checkpoint;
+        if (depth_flag->count() > 0) pk.depths = parse_number_list(*depths, "--depths");
+        if (lengths->count() > 0) pk.lengths = o->lengths;
+        if (count->count() > 0) pk.count = o->count;
+        pk.threshold = kv->threshold;
+        pk.seed = o->seed;
+        pk.attention = o->attention;
+        pk.memory_budget_gb = o->memory_budget_gb;
+        pk.json = o->json;
+        pk.csv = kv->csv;
+        pk.plot = o->plot;
+        run_passkey_eval(pk);
+        return;
+      }
       for (CLI::Option* only_kv : {depth_flag, threshold, csv}) {
         if (only_kv->count() > 0)
-          throw std::invalid_argument(only_kv->get_name() + " applies to kv runs only");
+          throw std::invalid_argument(only_kv->get_name() +
+                                      " applies to kv and passkey (text with needles) runs only");
       }
       if (is_text_run(o->run)) {  // bits per byte and loss per position instead
         run_text_eval({o->run, o->checkpoint, o->json, o->plot, o->attention, o->memory_budget_gb});

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "experiments/retrieval/depth_figures.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/progress.h"
@@ -169,63 +170,19 @@ std::string kv_eval_csv(const KvEvalResult& r) {
 }
 
 Figure kv_heatmap_figure(const KvEvalResult& r) {
-  const DepthAccuracy& a = r.accuracy;
-  Panel p;
   // Short enough for the narrowest figure (three lengths): gnuplot clips a longer one.
-  p.title = fmt::format("kv, {} {}, step {}: exact match ({} per cell)", to_string(r.config.arch),
-                        to_string(r.config.model_config().pos), r.step, r.count);
-  p.xlabel = "context length (tokens)";
-  p.ylabel = "depth of the queried pair (%)";
-  Heatmap& h = p.heatmap;
-  for (int len : a.lengths) h.x_labels.push_back(std::to_string(len));
-  for (double d : a.depths) h.y_labels.push_back(depth_key(d));
-  for (std::size_t d = 0; d < a.depths.size(); ++d) {
-    std::vector<double>& row = h.z.emplace_back();
-    for (std::size_t l = 0; l < a.lengths.size(); ++l) row.push_back(a.cells[l][d].accuracy);
-  }
-  h.zmin = 0;
-  h.zmax = 1;
-  h.z_label = "exact-match accuracy";
-  Figure f;
-  f.panels = {p};
-  f.width = std::max(560, 160 + 90 * static_cast<int>(a.lengths.size()));
-  return f;
+  return depth_heatmap_figure(
+      r.accuracy,
+      fmt::format("kv, {} {}, step {}: exact match ({} per cell)", to_string(r.config.arch),
+                  to_string(r.config.model_config().pos), r.step, r.count),
+      "depth of the queried pair (%)");
 }
 
 Figure kv_depth_figure(const KvEvalResult& r) {
-  const DepthAccuracy& a = r.accuracy;
-  Figure f;
-  for (std::size_t l = 0; l < a.lengths.size(); ++l) {
-    Panel p;
-    p.title = fmt::format("L = {} ({} pairs)", a.lengths[l], r.pairs[l]);
-    p.xlabel = "depth of the queried pair (%)";
-    p.ylabel = "exact-match accuracy";
-    p.xmin = -2;
-    p.xmax = 102;
-    p.ymin = 0;
-    p.ymax = 1.25;  // room for the key above the data
-    p.key = "top center horizontal";
-    Series acc, chance;
-    acc.title = "accuracy (Wilson 95%)";
-    acc.style = "linespoints";
-    chance.title = "chance 1/n";
-    chance.style = "lines dt 2";
-    chance.line_width = 1;
-    for (std::size_t d = 0; d < a.depths.size(); ++d) {
-      const DepthCell& c = a.cells[l][d];
-      acc.x.push_back(a.depths[d]);
-      acc.y.push_back(c.accuracy);
-      acc.y_low.push_back(c.lo);
-      acc.y_high.push_back(c.hi);
-      chance.x.push_back(a.depths[d]);
-      chance.y.push_back(c.chance);
-    }
-    p.series = {acc, chance};
-    f.panels.push_back(std::move(p));
-  }
-  f.width = 380 * static_cast<int>(std::max<std::size_t>(1, a.lengths.size()));
-  f.height = 420;
-  return f;
+  std::vector<std::string> titles;
+  for (std::size_t l = 0; l < r.accuracy.lengths.size(); ++l)
+    titles.push_back(fmt::format("L = {} ({} pairs)", r.accuracy.lengths[l], r.pairs[l]));
+  return depth_curve_figure(r.accuracy, titles, "depth of the queried pair (%)", "chance 1/n");
 }
 
 KvEvalResult run_kv_eval(const KvEvalOptions& o) {

@@ -1,12 +1,18 @@
 #include "posbias/tasks/tasks_command.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_read.h"
 #include "posbias/tasks/hop_task.h"
+#include "posbias/tasks/passkey_task.h"
 #include "posbias/tasks/task_check.h"
+#include "posbias/text/brown_corpus.h"
+#include "posbias/text/text_data.h"
 
 namespace posbias {
 
@@ -82,6 +88,84 @@ void write_kv(const TasksOptions& o) {
   writer.finish();
 }
 
+// What `tasks --task passkey` reads of a text run: its train.json, tokenizer and held-out text.
+struct PasskeyRun {
+  Tokenizer tokenizer;
+  std::vector<std::int32_t> heldout;
+  int length = 0, needles = 1;
+};
+
+PasskeyRun open_passkey_run(const std::filesystem::path& run) {
+  const std::filesystem::path file = run / "train.json";
+  std::ifstream in(file);
+  if (!in)
+    throw std::invalid_argument("--run '" + run.string() +
+                                "' is not a training run (no train.json)");
+  const nlohmann::json header = parse_json(in, file.string());
+  const nlohmann::json& c = header.at("config");
+  if (c.value("task", std::string()) != "text")
+    throw std::invalid_argument("--run '" + run.string() +
+                                "' is not a text run (train --task text)");
+  PasskeyRun r;
+  r.length = c.at("length").get<int>();
+  r.needles = c.value("needles", 1);
+  r.tokenizer = c.value("tokenizer", std::string("spm")) == "bytes"
+                    ? Tokenizer::bytes()
+                    : Tokenizer::load_spm(run / "tokenizer.model");
+  const std::filesystem::path corpus_dir = header.value("corpus", std::string());
+  const TextCorpus corpus =
+      read_brown_corpus(corpus_dir.empty() ? default_corpus_dir() : corpus_dir);
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(corpus.fingerprint));
+  if (header.value("corpus_fingerprint", std::string(hex)) != hex)
+    throw std::runtime_error("the corpus at '" + corpus_dir.string() +
+                             "' is not the one the run was trained on");
+  for (const CorpusFile& f : corpus.heldout) {
+    const auto ids = r.tokenizer.encode(f.sentences);
+    r.heldout.insert(r.heldout.end(), ids.begin(), ids.end());
+  }
+  return r;
+}
+
+// Example i: a held-out window drawn from the stream keyed by (seed, i), needles at depths
+// drawn by the prior.
+void write_passkey(const TasksOptions& o) {
+  if (o.variant != Variant::kStandard)
+    throw std::invalid_argument("--variant belongs to the hop tasks, not --task passkey");
+  if (o.run.empty())
+    throw std::invalid_argument(
+        "--task passkey needs --run RUN, a text run (its tokenizer and held-out text)");
+  if (o.needles < 0 || o.needles > static_cast<int>(passkey_names().size()))
+    throw std::invalid_argument("--needles must be in 1.." +
+                                std::to_string(passkey_names().size()));
+  const PasskeyRun run = open_passkey_run(o.run);
+  TasksOptions checked = o;
+  checked.length = o.length > 0 ? o.length : run.length;
+  validate_common(checked);
+  const int length = static_cast<int>(checked.length);
+  const int needles = o.needles > 0 ? o.needles : run.needles;
+  const PasskeyCodec codec(run.tokenizer);
+  codec.check_fits(length, needles);
+  const auto n = static_cast<std::int64_t>(run.heldout.size());
+  if (n <= length + 1)
+    throw std::invalid_argument("-L " + std::to_string(length) +
+                                " is longer than the held-out text (" + std::to_string(n) +
+                                " ids)");
+  LineWriter writer(o.out);
+  for (std::int64_t i = 0; i < o.count; ++i) {
+    Rng rng = Rng::stream(o.seed, static_cast<std::uint64_t>(i), 5);
+    const std::int64_t start = rng.below(n - length);
+    const PasskeyExample ex = draw_passkey_example(codec, run.heldout.data() + start, length,
+                                                   needles, o.depth_prior, rng);
+    if (o.format == "jsonl") {
+      writer.add(passkey_example_to_json(ex, run.tokenizer).dump());
+    } else {
+      writer.add(join_ids(std::vector<std::int64_t>(ex.ids.begin(), ex.ids.end())));
+    }
+  }
+  writer.finish();
+}
+
 void write_hops(const TasksOptions& o, Task task) {
   if (o.depth_prior != DepthPrior::kUniform) {
     throw std::invalid_argument("--depth-prior belongs to --task kv, not the hop tasks");
@@ -101,9 +185,15 @@ void write_hops(const TasksOptions& o, Task task) {
 }  // namespace
 
 void run_tasks(const TasksOptions& o) {
-  if (o.task != "number" && o.task != "letter" && o.task != "kv") {
+  if (o.task != "number" && o.task != "letter" && o.task != "kv" && o.task != "passkey") {
     throw std::invalid_argument("unknown task '" + o.task.substr(0, 40) +
-                                "' (use number, letter or kv)");
+                                "' (use number, letter, kv or passkey)");
+  }
+  if (o.task != "passkey" && (!o.run.empty() || o.needles != 0))
+    throw std::invalid_argument("--run and --needles belong to --task passkey");
+  if (o.task == "passkey") {
+    write_passkey(o);
+    return;
   }
   validate_common(o);
   if (o.task == "kv") {

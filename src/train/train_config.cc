@@ -8,12 +8,26 @@
 
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/kv_task.h"
+#include "posbias/tasks/passkey_task.h"
 
 namespace posbias {
 namespace {
 
 void require(bool ok, const std::string& message) {
   if (!ok) throw std::invalid_argument(message);
+}
+
+// The passkey fields of a text run: a fraction in [0, 1], and 1..the names there are needles,
+// more than one only with needles in the windows.
+void check_needle_fields(const TrainConfig& c) {
+  require(std::isfinite(c.needle_fraction) && c.needle_fraction >= 0 && c.needle_fraction <= 1,
+          fmt::format("needle_fraction must be in [0, 1], got {:g}", c.needle_fraction));
+  const int names = static_cast<int>(passkey_names().size());
+  require(c.needles >= 1 && c.needles <= names,
+          fmt::format("needles must be in 1..{} (one name each), got {}", names, c.needles));
+  require(c.needle_fraction > 0 || c.needles == 1,
+          "needles is for --needle-fraction above 0 (a plain text run has no needles)");
+  if (c.needle_fraction > 0) parse_depth_prior(c.depth_prior);
 }
 
 }  // namespace
@@ -88,6 +102,7 @@ void TrainConfig::finalize() {
             "vocab_size must be in " + std::to_string(kMinSpmVocab) + ".." +
                 std::to_string(kMaxSpmVocab));
     require(eval_windows >= 1 && eval_windows <= 10000, "eval_windows must be in 1..10000");
+    check_needle_fields(*this);
   } else if (task == Task::kKv) {
     if (!pos) pos = family_default(arch).pos;
     const int most = kv_pairs(length);  // refuses a length outside the kv range
@@ -109,9 +124,14 @@ void TrainConfig::finalize() {
     validate_model_length(task, length);
   }
   require(task == Task::kKv ||
-              (pairs_min == TrainConfig{}.pairs_min && pairs_max == TrainConfig{}.pairs_max &&
-               depth_prior == TrainConfig{}.depth_prior),
-          "pairs_min, pairs_max and depth_prior are for --task kv");
+              (pairs_min == TrainConfig{}.pairs_min && pairs_max == TrainConfig{}.pairs_max),
+          "pairs_min and pairs_max are for --task kv");
+  require(task == Task::kKv || (task == Task::kText && needle_fraction > 0) ||
+              depth_prior == TrainConfig{}.depth_prior,
+          "depth_prior is for --task kv, or --task text with --needle-fraction above 0");
+  require(task == Task::kText || (needle_fraction == TrainConfig{}.needle_fraction &&
+                                  needles == TrainConfig{}.needles),
+          "needle_fraction and needles are for --task text");
   require(window >= 0 && window <= 1 << 30, "window must be in 0..2^30 (0: no window)");
   require(log_checkpoints >= 0 && log_checkpoints <= 1000, "log_checkpoints must be in 0..1000");
   require(layers >= 1 && layers <= 256, "layers must be in 1..256");
@@ -195,6 +215,8 @@ nlohmann::json train_config_to_json(const TrainConfig& c) {
           {"pairs_min", c.pairs_min},
           {"pairs_max", c.pairs_max},
           {"depth_prior", c.depth_prior},
+          {"needle_fraction", c.needle_fraction},
+          {"needles", c.needles},
           {"window", c.window}};
 }
 
@@ -281,6 +303,10 @@ TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& b
       number(c.pairs_max);
     else if (key == "window")
       number(c.window);
+    else if (key == "needle_fraction")
+      number(c.needle_fraction);
+    else if (key == "needles")
+      number(c.needles);
     else if (key == "arch" || key == "tokenizer" || key == "corpus" || key == "depth_prior") {
       require(value.is_string(), "config field '" + key + "' must be a string");
       const std::string text = value.get<std::string>();

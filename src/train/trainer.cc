@@ -22,6 +22,7 @@
 #include "posbias/train/kv_batch.h"
 #include "posbias/train/metrics.h"
 #include "posbias/train/optimizer.h"
+#include "posbias/train/passkey_batch.h"
 #include "posbias/train/text_eval.h"
 #include "posbias/train/text_run.h"
 
@@ -177,6 +178,11 @@ double Trainer::step(std::int64_t step) {
   if (c.task == Task::kText) {  // next-token loss at every position
     std::vector<std::int64_t> w =
         sample_windows(*text_stream, c.length, local_batch, c.seed, s, first);
+    if (c.needle_fraction > 0) {  // a fraction of the windows carry passkey needles
+      if (passkey == nullptr)
+        throw std::logic_error("a text run with needles needs its passkey ids");
+      add_training_needles(w, local_batch, c, *passkey, s, first);
+    }
     // A copy: the backward reads the ids after this block has freed `w`.
     const torch::Tensor ids =
         torch::from_blob(w.data(), {local_batch, c.length + 1}, torch::kInt64).clone();
@@ -271,6 +277,13 @@ TrainResult run_training(const TrainOptions& options) {
   if (run_dir.empty()) throw std::invalid_argument("--out RUN_DIR is required");
   TrainConfig c = options.config;
   std::optional<TextRunData> text;
+  std::optional<PasskeyCodec> passkey;  // text runs with needles
+  // The run's passkey ids, refused in one line when the needles and question do not fit.
+  auto prepare_passkey = [&] {
+    if (!text || c.needle_fraction <= 0) return;
+    passkey.emplace(text->tokenizer);
+    passkey->check_fits(c.length, c.needles);
+  };
   nlohmann::json header;
   if (options.resume) {
     header = read_run_header(run_dir);
@@ -303,6 +316,7 @@ TrainResult run_training(const TrainOptions& options) {
       header = read_run_header(run_dir);
       text = prepare_text_run(c, run_dir, /*fresh=*/false,
                               header.value("corpus_fingerprint", std::string()));
+      prepare_passkey();
     }
   } else if (!options.resume) {
     if (std::filesystem::exists(run_dir / "train.json")) {
@@ -319,15 +333,18 @@ TrainResult run_training(const TrainOptions& options) {
       text = prepare_text_run(c, run_dir, /*fresh=*/true);
       header["corpus"] = text->corpus_dir.string();
       header["corpus_fingerprint"] = fingerprint_hex(text->corpus_fingerprint);
+      prepare_passkey();
     }
     write_file_atomic(run_dir / "train.json", header.dump(2) + "\n");
   } else if (c.task == Task::kText) {
     text = prepare_text_run(c, run_dir, /*fresh=*/false,
                             header.value("corpus_fingerprint", std::string()));
+    prepare_passkey();
   }
   if (writer && group) group->barrier();
 
   Trainer trainer(c, text ? &text->streams.train : nullptr, group.get());
+  trainer.passkey = passkey ? &*passkey : nullptr;
   Transformer& model = trainer.model;
   model->set_attention(attention);
   std::int64_t start = 0;
@@ -382,6 +399,10 @@ TrainResult run_training(const TrainOptions& options) {
       text_windows.begin() +
           std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(text_windows.size()),
                                    16 * (c.length + 1)));
+  // The held-out passkey examples: the logged windows with needles.
+  const std::vector<PasskeyExample> passkey_examples =
+      passkey && writer ? heldout_passkey_examples(c, *passkey, text_windows)
+                        : std::vector<PasskeyExample>{};
   const std::int64_t tokens_per_step = static_cast<std::int64_t>(c.batch) * c.length;
   auto log_eval = [&](std::int64_t step, double loss, double interval_seconds,
                       std::int64_t interval_steps) {
@@ -396,6 +417,12 @@ TrainResult run_training(const TrainOptions& options) {
       j["loss_per_position"] = e.loss_per_position;
       j["grad_per_position"] =
           position_gradients(model, gradient_windows, c.length, logged_gradient_layers(c.layers));
+      if (!passkey_examples.empty()) {  // greedy answer digits, exact match
+        std::int64_t right = 0;
+        for (bool r : passkey_exact_matches(model, passkey_examples, 16)) right += r ? 1 : 0;
+        j["passkey_exact_match"] =
+            static_cast<double>(right) / static_cast<double>(passkey_examples.size());
+      }
     } else if (c.task == Task::kKv) {  // exact match of the value, a batch at a time
       j["acc"] = {{"all", kv_held_out_accuracy(model, c)}};
     } else {

@@ -1,5 +1,5 @@
-// `posbias tasks`: write hop-task or key–value retrieval datasets (JSONL or token ids) and check
-// them.
+// `posbias tasks`: write hop-task, key–value retrieval or passkey (needle in Brown text) datasets
+// (JSONL or token ids) and check them.
 #pragma once
 
 #include <cstdint>
@@ -12,13 +12,17 @@
 namespace posbias {
 
 struct TasksOptions {
-  std::string task = "number";        // number | letter (hop tasks) | kv (key–value retrieval)
+  std::string task = "number";        // number | letter (hop tasks) | kv (key–value) | passkey
   std::vector<int> hops{1, 2, 3, 4};  // hop tasks: examples cycle through them
   std::int64_t length = 17;
   std::int64_t count = 1000;
   std::uint64_t seed = 0;
   Variant variant = Variant::kStandard;           // seen_jumps: number only; decoy: letter only
-  DepthPrior depth_prior = DepthPrior::kUniform;  // kv only: how the queried pair is drawn
+  DepthPrior depth_prior = DepthPrior::kUniform;  // kv, passkey: how the depths are drawn
+  // passkey: the text run whose tokenizer and held-out Brown text the examples use; its training
+  // length and needles when length or needles is 0.
+  std::string run;
+  int needles = 0;
   std::string format = "jsonl";  // jsonl | tokens (ids separated by spaces, one line each)
   std::string out;               // empty = stdout
 };

@@ -66,6 +66,14 @@ struct TrainConfig {
   int pairs_min = 2, pairs_max = 0;
   std::string depth_prior = "uniform";
 
+  // Text runs with passkey needles (tasks/passkey_task.h): this fraction of the training windows
+  // (each decided from its own (seed, step, window) stream) carries `needles` passkey sentences,
+  // their depths drawn by depth_prior, and the question about one of them with its answer at the
+  // window's end; the loss stays next-token loss over the whole window. 0 = a plain text run.
+  // The held-out passkey exact match is logged over eval_windows held-out haystacks.
+  double needle_fraction = 0;
+  int needles = 1;
+
   // Sliding-window causal attention in every layer (query i sees keys i−W+1..i); 0 = off.
   std::int64_t window = 0;
 

@@ -34,6 +34,8 @@
 
 namespace posbias {
 
+class PasskeyCodec;
+
 // The model, flat parameters and optimizer of one rank, and the training step itself (shared
 // by `run_training` and bench/train_bench.cc).
 class Trainer {
@@ -55,6 +57,9 @@ class Trainer {
 
   TrainConfig config;
   const std::vector<std::int32_t>* text_stream = nullptr;
+  // Text runs with needle_fraction > 0: the run's passkey ids (kept by reference), set before
+  // the first step.
+  const PasskeyCodec* passkey = nullptr;
   ProcessGroup* group = nullptr;
   Transformer model{nullptr};
   std::unique_ptr<FlatParams> flat;

@@ -1,0 +1,206 @@
+#include "experiments/retrieval/passkey_eval_command.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "experiments/retrieval/depth_figures.h"
+#include "experiments/seeds/seed_summary.h"
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/progress.h"
+#include "posbias/model/memory_plan.h"
+#include "posbias/tasks/passkey_task.h"
+#include "posbias/train/checkpoint.h"
+#include "posbias/train/hop_eval.h"
+#include "posbias/train/passkey_batch.h"
+#include "posbias/train/text_run.h"
+#include "posbias/train/trainer.h"
+
+namespace posbias {
+namespace {
+
+// The lengths evaluated: the options', or the training length, 2× and 4× (with learned positions
+// only those the position table holds). Ascending, each refused in one line past a learned table.
+std::vector<int> passkey_eval_lengths(const PasskeyEvalOptions& o, const TrainConfig& c) {
+  const ModelConfig m = c.model_config();
+  std::vector<int> lengths;
+  if (o.lengths.empty()) {
+    for (int k : {1, 2, 4})
+      if (m.pos != PosEncoding::kLearned || k * c.length <= m.max_positions)
+        lengths.push_back(k * c.length);
+  }
+  for (std::int64_t len : o.lengths) {
+    if (len < 2 || len > 1'000'000)
+      throw std::invalid_argument(
+          fmt::format("--lengths must be in 2..1000000 tokens, got {}", len));
+    if (m.pos == PosEncoding::kLearned && len > m.max_positions)
+      throw std::invalid_argument(fmt::format(
+          "--lengths {} is past the run's learned position table ({} positions); give lengths up "
+          "to {}",
+          len, m.max_positions, m.max_positions));
+    lengths.push_back(static_cast<int>(len));
+  }
+  std::sort(lengths.begin(), lengths.end());
+  lengths.erase(std::unique(lengths.begin(), lengths.end()), lengths.end());
+  return lengths;
+}
+
+std::vector<AttentionPath> plan_passkey_eval(const PasskeyEvalOptions& o, const TrainConfig& c,
+                                             const std::vector<int>& lengths) {
+  std::vector<AttentionPath> paths;
+  for (int len : lengths) {
+    // One cell's examples are held at once, the forward a batch at a time.
+    auto bytes = [&](AttentionPath a) {
+      return weight_bytes(c.model_config(), true) + hop_examples_bytes(o.count, len + 1) +
+             forward_bytes(c.model_config(), eval_batch_size(len), len, /*cached=*/false, {a});
+    };
+    paths.push_back(plan_attention(bytes, o.attention, o.memory_budget_gb,
+                                   "eval at length " + std::to_string(len),
+                                   "shorter --lengths or a smaller --count"));
+  }
+  return paths;
+}
+
+}  // namespace
+
+bool is_passkey_run(const std::string& run_dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::path(run_dir) / "train.json", ec))
+    return false;
+  const TrainConfig c = config_of(read_run_header(run_dir));
+  return c.task == Task::kText && c.needle_fraction > 0;
+}
+
+PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& o) {
+  if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
+  const nlohmann::json header = read_run_header(o.run);
+  const TrainConfig c = config_of(header);
+  if (c.task != Task::kText || c.needle_fraction <= 0)
+    throw std::invalid_argument("'" + o.run +
+                                "' is not a passkey run (train --task text --needle-fraction F)");
+  if (o.count < 1 || o.count > 1'000'000)
+    throw std::invalid_argument(
+        fmt::format("--count must be in 1..1000000 examples per cell, got {}", o.count));
+  const int names = static_cast<int>(passkey_names().size());
+  if (o.needles < 0 || o.needles > names)
+    throw std::invalid_argument(
+        fmt::format("--needles must be in 1..{}, got {}", names, o.needles));
+  const std::vector<int> lengths = passkey_eval_lengths(o, c);
+  check_depth_accuracy_inputs(lengths, o.depths, o.threshold);
+  PasskeyEvalResult r;
+  r.needles = o.needles > 0 ? o.needles : c.needles;
+  const TextRunData text = prepare_text_run(c, o.run, /*fresh=*/false,
+                                            header.value("corpus_fingerprint", std::string()));
+  const PasskeyCodec codec(text.tokenizer);
+  for (int len : lengths) {
+    codec.check_fits(len, r.needles);
+    if (static_cast<std::int64_t>(text.streams.heldout.size()) <= len + 1)
+      throw std::invalid_argument(
+          fmt::format("--lengths {} is longer than the held-out text ({} ids)", len,
+                      text.streams.heldout.size()));
+  }
+  r.attention = plan_passkey_eval(o, c, lengths);
+  LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
+  r.run = o.run;
+  r.checkpoint = loaded.path.string();
+  r.step = loaded.info.step;
+  r.config = loaded.info.config;
+  r.count = o.count;
+  r.seed = o.seed;
+
+  const auto t0 = std::chrono::steady_clock::now();
+  Progress progress("eval", static_cast<std::int64_t>(lengths.size() * o.depths.size()));
+  std::int64_t done = 0;
+  auto score = [&](int length, double depth, std::size_t) {
+    const auto at = std::find(lengths.begin(), lengths.end(), length) - lengths.begin();
+    loaded.model->set_attention(r.attention[static_cast<std::size_t>(at)]);
+    std::vector<PasskeyExample> examples;
+    examples.reserve(static_cast<std::size_t>(o.count));
+    for (std::int64_t e = 0; e < o.count; ++e)
+      examples.push_back(
+          passkey_depth_example(codec, text.streams.heldout, length, r.needles, depth, e, o.seed));
+    return DepthScore{passkey_exact_matches(loaded.model, examples, eval_batch_size(length)),
+                      1.0 / r.needles};
+  };
+  r.accuracy = measure_depth_accuracy(lengths, o.depths, o.threshold, score,
+                                      [&] { progress.update(++done); });
+  progress.finish();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+nlohmann::json to_json(const PasskeyEvalResult& r) {
+  nlohmann::json j{{"task", "passkey"},
+                   {"run", r.run},
+                   {"checkpoint", r.checkpoint},
+                   {"step", r.step},
+                   {"count", r.count},
+                   {"needles", r.needles},
+                   {"seed", r.seed},
+                   {"config", train_config_to_json(r.config)}};
+  j.update(to_json(r.accuracy));
+  for (std::size_t l = 0; l < r.accuracy.lengths.size(); ++l)
+    j["attention"][std::to_string(r.accuracy.lengths[l])] = to_string(r.attention[l]);
+  j["chance_rule"] = "1/K: a uniform guess among the K numbers in the context";
+  j["depth_rule"] =
+      "queried needle before Brown id round(depth/100 * F) of the F held-out Brown ids, halves "
+      "away from zero";
+  j["seconds"] = r.seconds;
+  return j;
+}
+
+std::string passkey_eval_csv(const PasskeyEvalResult& r) {
+  std::ostringstream out;
+  out << "length,needles,depth,n,correct,accuracy,lo,hi,chance\n";
+  const DepthAccuracy& a = r.accuracy;
+  for (std::size_t l = 0; l < a.lengths.size(); ++l) {
+    for (std::size_t d = 0; d < a.depths.size(); ++d) {
+      const DepthCell& c = a.cells[l][d];
+      out << a.lengths[l] << "," << r.needles << "," << depth_key(a.depths[d]) << "," << c.n << ","
+          << c.correct << "," << csv_cell(c.accuracy) << "," << csv_cell(c.lo) << ","
+          << csv_cell(c.hi) << "," << csv_cell(c.chance) << "\n";
+    }
+  }
+  return out.str();
+}
+
+Figure passkey_heatmap_figure(const PasskeyEvalResult& r) {
+  return depth_heatmap_figure(
+      r.accuracy,
+      fmt::format("passkey, {} {}, step {}: exact match ({} per cell)", to_string(r.config.arch),
+                  to_string(r.config.model_config().pos), r.step, r.count),
+      "depth of the queried needle (%)");
+}
+
+Figure passkey_depth_figure(const PasskeyEvalResult& r) {
+  std::vector<std::string> titles;
+  for (int len : r.accuracy.lengths)
+    titles.push_back(fmt::format("L = {} ({} needle{})", len, r.needles, r.needles > 1 ? "s" : ""));
+  return depth_curve_figure(r.accuracy, titles, "depth of the queried needle (%)", "chance 1/K");
+}
+
+PasskeyEvalResult run_passkey_eval(const PasskeyEvalOptions& o) {
+  PasskeyEvalResult r = measure_passkey_eval(o);
+  write_output(o.json, to_json(r).dump(2) + "\n");
+  if (!o.csv.empty()) write_output(o.csv, passkey_eval_csv(r));
+  if (!o.plot.empty()) {
+    render_figure(passkey_heatmap_figure(r), o.plot + "-heatmap");
+    render_figure(passkey_depth_figure(r), o.plot + "-depth");
+  }
+  const DepthAccuracy& a = r.accuracy;
+  std::fprintf(stderr,
+               "eval: passkey at step %lld; effective length %s (threshold %g); U verdict pooled "
+               "over lengths: %s\n",
+               static_cast<long long>(r.step),
+               a.effective_length ? std::to_string(*a.effective_length).c_str() : "none",
+               a.threshold, a.u_pooled.verdict.c_str());
+  return r;
+}
+
+}  // namespace posbias
