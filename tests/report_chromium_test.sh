@@ -8,8 +8,18 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$bin" reproduce --out "$dir/report" 2>"$dir/reproduce.log" || { cat "$dir/reproduce.log"; exit 1; }
 test -s "$dir/report/index.html"
-for id in theory birth text hops ablation mech llm; do
+for id in theory birth text retrieval hops ablation mech llm; do
   grep -q "<section id=\"$id\">" "$dir/report/index.html" || { echo "no section '$id' in the report"; exit 1; }
+done
+# The retrieval section: its per-configuration table, the commands by hand, and every file it
+# links (figures, gnuplot scripts, data) present and non-empty.
+sed -n '/<section id="retrieval">/,/<\/section>/p' "$dir/report/index.html" >"$dir/retrieval.html"
+grep -q "<caption>" "$dir/retrieval.html" || { echo "no configuration table in the retrieval section"; exit 1; }
+grep -q "posbias birth --colocate" "$dir/retrieval.html" || { echo "no commands in the retrieval section"; exit 1; }
+links=$(grep -o '\(src\|href\)="retrieval/[^"]*"' "$dir/retrieval.html" | sed 's/^[a-z]*="//; s/"$//' | sort -u)
+if (( $(wc -w <<<"$links") < 12 )); then echo "the retrieval section links only: $links"; exit 1; fi
+for f in $links; do
+  test -s "$dir/report/$f" || { echo "the retrieval section links $f, which is missing or empty"; exit 1; }
 done
 chrome=$(command -v chromium || command -v chromium-browser || true)
 if [[ -z $chrome ]]; then echo "chromium is not installed (run scripts/install-deps.sh)"; exit 1; fi

@@ -13,6 +13,7 @@
 #include "experiments/retrieval/kv_seeds.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/plot.h"
 #include "posbias/tasks/kv_task.h"
 #include "posbias/theory/seed_interval.h"
 #include "posbias/train/trainer.h"
@@ -74,6 +75,70 @@ std::string train_flags(const TrainConfig& c) {
   return flags;
 }
 
+// A 95% t band clipped to [0, 1]: accuracies and shares cannot leave it, and 2 seeds' bands do.
+Series clipped_band(const std::string& title, const std::vector<double>& x,
+                    const std::vector<SeedInterval>& y) {
+  Series s = band_series(title, x, y);
+  for (auto* v : {&s.y_low, &s.y_high})
+    for (double& b : *v) b = std::clamp(b, 0.0, 1.0);
+  s.style = "linespoints";
+  return s;
+}
+
+Panel depth_panel(const std::string& title, const std::string& ylabel) {
+  Panel p;
+  p.title = plain_text(title);
+  p.xlabel = "depth of the queried pair (%)";
+  p.ylabel = ylabel;
+  p.xmin = -2;
+  p.xmax = 102;
+  p.ymin = 0;
+  p.ymax = 1.3;  // the key sits above 1, where no accuracy or share can be
+  p.key = "top center";
+  return p;
+}
+
+// Mean exact match against depth over seeds, one panel per length, with the t band.
+void render_accuracy_by_depth(const RetrievalRun& run, const KvSeedsResult& r,
+                              const std::string& stem) {
+  Figure f;
+  for (std::size_t l = 0; l < r.lengths.size(); ++l) {
+    Panel p = depth_panel(fmt::format("{}, L = {}", run.name, r.lengths[l]), "exact match");
+    std::vector<SeedInterval> y;
+    for (const SeedStatistic& c : r.cells[l]) y.push_back(c.interval);
+    p.series = {clipped_band(fmt::format("mean of {} seeds, t 95%", r.files.size()), r.depths, y)};
+    f.panels.push_back(std::move(p));
+  }
+  f.width = 400 * static_cast<int>(std::max<std::size_t>(1, r.lengths.size()));
+  f.height = 400;
+  render_figure(f, stem);
+}
+
+// Accuracy and the queried pair's share of the influence against depth at L, seed means with
+// their t bands, in one panel (both are fractions).
+void render_colocation(const RetrievalRun& run, const ColocationResult& c,
+                       const std::string& stem) {
+  std::vector<double> depths(c.depths.begin(), c.depths.end());
+  auto over_seeds = [&](const std::vector<std::vector<double>>& rows) {
+    std::vector<SeedInterval> out;
+    for (std::size_t b = 0; b < depths.size(); ++b) {
+      std::vector<double> column;
+      for (const auto& row : rows) column.push_back(row[b]);
+      out.push_back(seed_interval(column));
+    }
+    return out;
+  };
+  Panel p = depth_panel(fmt::format("{}, L = {}: {}", run.name, c.length, c.verdict),
+                        "exact match / share of the influence");
+  p.series = {clipped_band("exact match", depths, over_seeds(c.accuracy)),
+              clipped_band("influence share of the queried pair", depths, over_seeds(c.influence))};
+  Figure f;
+  f.panels = {p};
+  f.width = 640;
+  f.height = 420;
+  render_figure(f, stem);
+}
+
 // Trains (or resumes) one seed, evaluates it by depth × length and measures its influence at the
 // last checkpoint; returns the eval and influence files.
 std::pair<std::string, std::string> measure_seed(const std::filesystem::path& folder,
@@ -124,8 +189,10 @@ ConfigurationResult measure_configuration(const std::filesystem::path& folder,
   s.csv = (folder / "seeds.csv").string();
   s.plot = (folder / "seeds").string();
   c.json = (folder / "colocation.json").string();
-  c.plot = (folder / "colocation").string();
-  return {run_kv_seeds(s), run_colocation(c)};
+  ConfigurationResult r{run_kv_seeds(s), run_colocation(c)};
+  render_accuracy_by_depth(run, r.seeds, (folder / "accuracy_by_depth").string());
+  render_colocation(run, r.colocation, (folder / "colocation_by_depth").string());
+  return r;
 }
 
 std::string effective_length_text(const KvSeedsResult& r) {
@@ -244,13 +311,40 @@ std::vector<std::string> section_paragraphs(const RetrievalPreset& p) {
           "is "
           "defined.",
       scale};
-  const double t = t_quantile_975(p.seeds - 1);
+  for (const auto& r : p.runs) {
+    const TrainConfig& w = r.config;
+    if (w.window == 0) continue;
+    // Through `layers` layers a W-token window reaches layers·(W − 1) positions back from the
+    // last query token (position L, 1-based); pair i's key starts at L − 6n − 4 + 6i + 1.
+    const std::int64_t reach = w.layers * (w.window - 1);
+    std::vector<std::string> readable;
+    for (int k : {1, 2, 4}) {
+      const int len = k * w.length, n = kv_pairs(len);
+      int count = 0;
+      for (int i = 0; i < n; ++i)
+        count += len - kKvPairTokens * n - kKvQueryTokens + kKvPairTokens * i + 1 >= len - reach;
+      readable.push_back(fmt::format("{} of {} at L = {}", count, n, len));
+    }
+    out.push_back(fmt::format(
+        "The control with an answer known in advance: {}. Through {} layers a {}-token window "
+        "reaches {} positions back from the last query token, so the answer can read the whole "
+        "key of only the pairs nearest the query ({}): at every other depth its accuracy must stay "
+        "near 0 and "
+        "the influence on the queried pair near 0.",
+        r.name, w.layers, w.window, reach, join(readable, ", ")));
+  }
+  const int df = p.seeds - 1;
+  const double t = t_quantile_975(df);
   out.push_back(fmt::format(
-      "What this preset can and cannot show: {} seeds give t intervals with {} degree(s) of "
-      "freedom (t = {:.1f}), and at L = {} the {} depths fall on {} pairs, so its verdicts show "
-      "what the bench computes on tiny models, not a finding about lost in the middle; the "
-      "bench's findings are on docs/retrieval.md, from the full preset.",
-      p.seeds, p.seeds - 1, t, c.length, p.depths.size(), kv_pairs(c.length)));
+      "What this preset can and cannot show: {} seeds give t intervals with {} degree{} of "
+      "freedom (t = {:.1f}; the bands in the figures are clipped to [0, 1], the table's are "
+      "not), and at L = {} the {} depths fall on {} pairs, so depths that share a pair differ "
+      "only by sampling and the co-location rule compares them. {}",
+      p.seeds, df, df == 1 ? "" : "s", t, c.length, p.depths.size(), kv_pairs(c.length),
+      p.name == RetrievalPreset::full().name
+          ? "A verdict here holds for these small models at this length."
+          : "These are tiny models: the verdicts show what the bench computes, not a finding "
+            "about lost in the middle; that needs the full preset."));
   return out;
 }
 
@@ -285,12 +379,12 @@ ReportSection retrieval_report_section(const std::filesystem::path& dir,
     table.rows.push_back(table_row(run, r));
     sec.figures.push_back(
         {rel + "/seeds_heatmap", run.name + ": mean exact match over seeds by depth and length."});
-    sec.figures.push_back(
-        {rel + "/seeds_depth",
-         run.name + ": mean exact match against depth, one panel per length, 95% t band."});
-    sec.figures.push_back(
-        {rel + "/colocation",
-         run.name + ": accuracy and the influence on the queried pair against depth at L."});
+    sec.figures.push_back({rel + "/accuracy_by_depth",
+                           run.name + ": mean exact match against depth, one panel per length."});
+    sec.figures.push_back({rel + "/colocation_by_depth",
+                           run.name + ": exact match and the share of the answer's influence on "
+                                      "the queried pair against depth at the training length, "
+                                      "the co-location verdict in the title."});
     sec.data.push_back({rel + "/seeds.json", run.name + ": accuracy by depth × length over seeds"});
     sec.data.push_back({rel + "/colocation.json", run.name + ": co-location over seeds"});
   }

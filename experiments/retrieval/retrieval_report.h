@@ -5,8 +5,9 @@
 // set beside the accuracy (`birth --colocate`). One row per configuration in the section's table,
 // the commands that do the same by hand, and what the preset can and cannot show.
 // Files: DIR/retrieval/CONFIG/seedK (the run, resumed if a previous reproduce was killed),
-// seedK-eval.{json,csv}, seedK-influence.{json,csv}, seeds.{json,csv}, seeds_heatmap,
-// seeds_depth, colocation.json and the colocation figure.
+// seedK-eval.{json,csv}, seedK-influence.{json,csv}, seeds.{json,csv} with the figures
+// seeds_heatmap and seeds_depth, colocation.json, and the section's own figures
+// accuracy_by_depth (a panel per length) and colocation_by_depth (accuracy and influence share).
 #pragma once
 
 #include <filesystem>

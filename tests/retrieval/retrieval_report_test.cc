@@ -78,8 +78,17 @@ TEST(RetrievalReport, MicroPresetWritesItsSectionAndTheCommandsByHandAgree) {
     const auto coloc = read_json(folder / "colocation.json");
     EXPECT_EQ(row[6].rfind(coloc.at("verdict").get<std::string>(), 0), 0u) << row[6];
     EXPECT_EQ(read_json(folder / "seeds.json").at("seeds").get<int>(), preset.seeds);
+    // The control whose answer is known before training: one layer of a 6-token window reaches 5
+    // positions back, so the loss (read at positions 16..18) sees nothing before position 11 and
+    // the first pair (positions 1..6, the queried one at depth 0) has no influence at all;
+    // without the window it has some.
+    const double first_pair = coloc.at("mean_needle_share").at(0).get<double>();
+    if (preset.runs[k].config.window > 0)
+      EXPECT_LT(first_pair, 1e-12) << preset.runs[k].folder;
+    else
+      EXPECT_GT(first_pair, 1e-3) << preset.runs[k].folder;
   }
-  EXPECT_EQ(sec.figures.size(), 3 * preset.runs.size());
+  EXPECT_EQ(sec.figures.size(), 3 * preset.runs.size());  // heatmap, by depth, co-location
   for (const auto& f : sec.figures) {
     EXPECT_TRUE(fs::exists(dir / (f.stem + ".png"))) << f.stem;
     EXPECT_TRUE(fs::exists(dir / (f.stem + ".svg"))) << f.stem;
