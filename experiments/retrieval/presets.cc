@@ -25,7 +25,7 @@ RetrievalRun kv_run(const TrainConfig& base, Family arch, std::optional<PosEncod
   r.folder = fmt::format("{}-{}", to_string(arch), to_string(p));
   if (window > 0) {
     r.name += fmt::format(", window {}", window);
-    r.folder += fmt::format("-w{}", window);
+    r.folder += fmt::format("-window{}", window);
   }
   if (prior != "uniform") {
     r.name += fmt::format(", depth prior {}", prior);
@@ -72,9 +72,10 @@ RetrievalPreset RetrievalPreset::quick() {
 RetrievalPreset RetrievalPreset::full() {
   RetrievalPreset p;
   p.name = "full";
-  const TrainConfig base =
-      kv_shape(/*layers=*/4, /*d_model=*/64, /*mlp=*/256, /*length=*/32, /*steps=*/6000,
+  TrainConfig base =
+      kv_shape(/*layers=*/4, /*d_model=*/64, /*mlp=*/256, /*length=*/32, /*steps=*/8000,
                /*batch=*/64, /*lr=*/1e-3, /*warmup=*/200, /*eval_every=*/250);
+  base.log_checkpoints = 6;  // the influence through training, as the bench keeps it
   const Family q = Family::kQwen2, g = Family::kGpt2;
   p.runs = {kv_run(base, q, PosEncoding::kRope, 0, "uniform"),
             kv_run(base, g, PosEncoding::kLearned, 0, "uniform"),
@@ -87,6 +88,8 @@ RetrievalPreset RetrievalPreset::full() {
             kv_run(base, g, PosEncoding::kLearned, 0, "ends")};
   p.seeds = 3;
   p.eval_count = 100;
+  p.colocation_depths = {0, 33, 67, 100};  // pairs 0..3 of the 4 at L 32
+  p.colocation_count = 200;
   p.influence_per_depth = 16;
   return p;
 }

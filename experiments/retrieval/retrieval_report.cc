@@ -139,11 +139,16 @@ void render_colocation(const RetrievalRun& run, const ColocationResult& c,
   render_figure(f, stem);
 }
 
+struct SeedFiles {
+  std::string eval;        // by depth × length
+  std::string colocation;  // the eval co-location reads (`eval` itself, or one at L alone)
+  std::string influence;
+};
+
 // Trains (or resumes) one seed, evaluates it by depth × length and measures its influence at the
-// last checkpoint; returns the eval and influence files.
-std::pair<std::string, std::string> measure_seed(const std::filesystem::path& folder,
-                                                 const RetrievalPreset& preset,
-                                                 const RetrievalRun& run, int seed) {
+// last checkpoint.
+SeedFiles measure_seed(const std::filesystem::path& folder, const RetrievalPreset& preset,
+                       const RetrievalRun& run, int seed) {
   TrainOptions t;
   t.config = run.config;
   t.config.seed = static_cast<std::uint64_t>(seed);
@@ -158,18 +163,31 @@ std::pair<std::string, std::string> measure_seed(const std::filesystem::path& fo
   e.json = (folder / fmt::format("seed{}-eval.json", seed)).string();
   e.csv = (folder / fmt::format("seed{}-eval.csv", seed)).string();
   run_kv_eval(e);
+  const std::string eval_json = e.json;
 
+  // Co-location on its own depths: a second eval at L alone, whose first examples are the
+  // influence inputs.
+  const std::vector<double>& depths =
+      preset.colocation_depths.empty() ? preset.depths : preset.colocation_depths;
+  if (!preset.colocation_depths.empty()) {
+    e.depths = depths;
+    e.lengths = {t.config.length};
+    e.count = preset.colocation_count;
+    e.json = (folder / fmt::format("seed{}-eval-pairs.json", seed)).string();
+    e.csv.clear();
+    run_kv_eval(e);
+  }
   KvInfluenceOptions i;
   i.run = t.run_dir.string();
   i.checkpoints = "last";
   i.depths.clear();
-  for (double d : preset.depths) i.depths.push_back(static_cast<int>(std::lround(d)));
+  for (double d : depths) i.depths.push_back(static_cast<int>(std::lround(d)));
   i.per_depth = preset.influence_per_depth;
   i.seed = e.seed;  // eval's examples
   i.json = (folder / fmt::format("seed{}-influence.json", seed)).string();
   i.csv = (folder / fmt::format("seed{}-influence.csv", seed)).string();
   run_kv_influence(i);
-  return {e.json, i.json};
+  return {eval_json, e.json, i.json};
 }
 
 ConfigurationResult measure_configuration(const std::filesystem::path& folder,
@@ -180,10 +198,10 @@ ConfigurationResult measure_configuration(const std::filesystem::path& folder,
   ColocationOptions c;
   for (int seed = 0; seed < preset.seeds; ++seed) {
     clock.begin(fmt::format("{}, seed {}", run.name, seed));
-    const auto [eval, influence] = measure_seed(folder, preset, run, seed);
-    s.eval.push_back(eval);
-    c.accuracy.push_back(eval);
-    c.influence.push_back(influence);
+    const SeedFiles f = measure_seed(folder, preset, run, seed);
+    s.eval.push_back(f.eval);
+    c.accuracy.push_back(f.colocation);
+    c.influence.push_back(f.influence);
   }
   s.json = (folder / "seeds.json").string();
   s.csv = (folder / "seeds.csv").string();
@@ -235,11 +253,13 @@ namespace {
 // The shell lines that make the same files by hand (runs under runs/, one folder per
 // configuration).
 std::string commands_by_hand(const RetrievalPreset& p) {
-  std::string seeds, folders, evals, influences;
+  const bool pairs = !p.colocation_depths.empty();
+  std::string seeds, folders, evals, accuracy, influences;
   for (int s = 0; s < p.seeds; ++s) seeds += (s ? " " : "") + std::to_string(s);
   for (const auto& r : p.runs) folders += (folders.empty() ? "" : " ") + r.folder;
   for (int s = 0; s < p.seeds; ++s) {
     evals += fmt::format("{}runs/$c/seed{}-eval.json", s ? " " : "", s);
+    accuracy += fmt::format("{}runs/$c/seed{}-eval{}.json", s ? "," : "", s, pairs ? "-pairs" : "");
     influences += fmt::format("{}runs/$c/seed{}-influence.json", s ? "," : "", s);
   }
   std::string out = fmt::format("for s in {}; do\n", seeds);
@@ -247,26 +267,45 @@ std::string commands_by_hand(const RetrievalPreset& p) {
     out += fmt::format("  posbias train {} --seed $s --out runs/{}/seed$s\n", train_flags(r.config),
                        r.folder);
   }
-  out += "done\n";
-  out += fmt::format("for c in {}; do\n  for s in {}; do\n", folders, seeds);
+  out += fmt::format("done\nfor c in {}; do\n  for s in {}; do\n", folders, seeds);
   out += fmt::format(
-      "    posbias eval --run runs/$c/seed$s --depths {} --count {} --json "
-      "runs/$c/seed$s-eval.json "
-      "--csv runs/$c/seed$s-eval.csv\n",
+      "    posbias eval --run runs/$c/seed$s --depths {} --count {} "
+      "--json runs/$c/seed$s-eval.json --csv runs/$c/seed$s-eval.csv\n",
       depth_list(p.depths), p.eval_count);
+  if (pairs) {
+    out += fmt::format(
+        "    posbias eval --run runs/$c/seed$s --lengths {} --depths {} --count {} "
+        "--json runs/$c/seed$s-eval-pairs.json\n",
+        p.runs.front().config.length, depth_list(p.colocation_depths), p.colocation_count);
+  }
   out += fmt::format(
       "    posbias birth --run runs/$c/seed$s --inputs kv --target answer --checkpoints last "
       "--depths {} --seeds {} --json runs/$c/seed$s-influence.json\n  done\n",
-      depth_list(p.depths), p.influence_per_depth);
+      depth_list(pairs ? p.colocation_depths : p.depths), p.influence_per_depth);
   out += fmt::format("  posbias seeds --eval {} --json runs/$c/seeds.json --plot runs/$c/seeds\n",
                      evals);
-  std::string accuracy = evals;
-  std::replace(accuracy.begin(), accuracy.end(), ' ', ',');
   out += fmt::format(
-      "  posbias birth --colocate {} --accuracy {} --json runs/$c/colocation.json --plot "
-      "runs/$c/colocation\ndone",
+      "  posbias birth --colocate {} --accuracy {} "
+      "--json runs/$c/colocation.json --plot runs/$c/colocation\ndone",
       influences, accuracy);
   return out;
+}
+
+// The rules of the table's verdicts, written before its numbers.
+std::string rules_paragraph() {
+  return fmt::format(
+      "The rules, fixed before any number. "
+      "Effective length is RULER's: the longest length whose depth-averaged accuracy, and every "
+      "shorter one's, is at least {:g}; the table gives the lower median over seeds and each "
+      "seed's in brackets. "
+      "The U verdict takes each seed's middle − start and middle − end accuracy (middle depths "
+      "30-70, start 0-10, end 90-100, examples pooled over lengths) and says U only when both "
+      "Student-t 95% intervals over seeds lie below 0. "
+      "Co-location compares the seed means per depth at L: same bin when the depth with the "
+      "lowest share of influence on the queried pair is among the depths tied at the lowest "
+      "accuracy; Spearman's ρ between accuracy and that share is taken per seed, its mean and t "
+      "interval over the seeds where it is defined.",
+      kRulerThreshold);
 }
 
 std::vector<std::string> section_paragraphs(const RetrievalPreset& p) {
@@ -279,38 +318,31 @@ std::vector<std::string> section_paragraphs(const RetrievalPreset& p) {
           : "This report ran the " + p.name + " preset (" + p.describe() +
                 ") to stay fast; `posbias reproduce --full` runs the full preset (" +
                 RetrievalPreset::full().describe() + ").";
+  const std::string colocation =
+      p.colocation_depths.empty()
+          ? fmt::format("the first {} examples of each of those cells at L", p.influence_per_depth)
+          : fmt::format(
+                "the first {} examples of a second eval at L on the depths {} ({} examples "
+                "each), which co-location reads",
+                p.influence_per_depth, depth_list(p.colocation_depths), p.colocation_count);
   std::vector<std::string> out = {
       fmt::format(
-          "Lost in the middle, measured where the influence is. Each configuration ({}) is "
-          "trained from scratch on key-value retrieval (`posbias train --task kv`: n pairs of a "
-          "3-letter key and a 3-digit value, then a query naming one key; answer-only loss; the "
-          "queried pair drawn uniformly over depths unless the configuration says `ends`), "
-          "seeds 0..{}, seed k of every configuration drawing the same data.",
+          "Lost in the middle, measured where the influence is. "
+          "Each configuration ({}) is trained from scratch on key-value retrieval (`posbias "
+          "train --task kv`: n pairs of a 3-letter key and a 3-digit value, then a query naming "
+          "one key; answer-only loss; the queried pair drawn uniformly over depths unless the "
+          "configuration says `ends`), seeds 0..{}, seed k of every configuration drawing the "
+          "same data.",
           join(names, "; "), p.seeds - 1),
       fmt::format(
           "Each seed is evaluated by the queried pair's depth (percent of the pairs' span: {}) "
-          "and the context length (the training length L = {}, 2L and 4L; a learned position "
-          "table only up to its size), {} examples per cell with the most pairs that fit, exact "
-          "match of all 3 value tokens. The influence of every position on the answer's loss is "
-          "measured at the last checkpoint on the first {} examples of each cell at L, eval's own "
-          "inputs.",
-          depth_list(p.depths), c.length, p.eval_count, p.influence_per_depth),
-      fmt::format("The rules, fixed before any number: effective length is RULER's (the longest "
-                  "length whose depth-averaged accuracy, and every shorter one's, is at least "
-                  "{:g}), given as the lower median over seeds with each seed's in brackets.",
-                  kRulerThreshold) +
-          " The U verdict takes each seed's pooled "
-          "middle − start and middle − end accuracy (middle depths 30-70, start 0-10, end 90-100) "
-          "and "
-          "says U only when both Student-t 95% intervals over seeds lie below 0. Co-location "
-          "compares "
-          "the seed means per depth at L: same bin when the depth with the lowest share of "
-          "influence "
-          "on the queried pair is among the depths tied at the lowest accuracy, with Spearman's ρ "
-          "between accuracy and that share per seed, mean and t interval over the seeds where it "
-          "is "
-          "defined.",
-      scale};
+          "and the context length (the training length L = {}, 2L and 4L; with learned positions "
+          "only those its table holds), {} examples per cell with the most pairs that fit, exact "
+          "match of all 3 value tokens. "
+          "The influence of every position on the answer's loss is measured at the last "
+          "checkpoint on eval's own inputs: {}.",
+          depth_list(p.depths), c.length, p.eval_count, colocation),
+      rules_paragraph(), scale};
   for (const auto& r : p.runs) {
     const TrainConfig& w = r.config;
     if (w.window == 0) continue;
@@ -328,9 +360,9 @@ std::vector<std::string> section_paragraphs(const RetrievalPreset& p) {
     out.push_back(fmt::format(
         "The control with an answer known in advance: {}. Through {} layers a {}-token window "
         "reaches {} positions back from the last query token, so the answer can read the whole "
-        "key of only the pairs nearest the query ({}): at every other depth its accuracy must stay "
-        "near 0 and "
-        "the influence on the queried pair near 0.",
+        "key of only the pairs nearest the query ({}): "
+        "at every other depth its accuracy must stay near 0, and so must the influence on the "
+        "queried pair.",
         r.name, w.layers, w.window, reach, join(readable, ", ")));
   }
   const int df = p.seeds - 1;
@@ -339,8 +371,10 @@ std::vector<std::string> section_paragraphs(const RetrievalPreset& p) {
       "What this preset can and cannot show: {} seeds give t intervals with {} degree{} of "
       "freedom (t = {:.1f}; the bands in the figures are clipped to [0, 1], the table's are "
       "not), and at L = {} the {} depths fall on {} pairs, so depths that share a pair differ "
-      "only by sampling and the co-location rule compares them. {}",
+      "only by sampling{}. {}",
       p.seeds, df, df == 1 ? "" : "s", t, c.length, p.depths.size(), kv_pairs(c.length),
+      p.colocation_depths.empty() ? " and the co-location rule compares them"
+                                  : " (co-location reads one depth per pair)",
       p.name == RetrievalPreset::full().name
           ? "A verdict here holds for these small models at this length."
           : "These are tiny models: the verdicts show what the bench computes, not a finding "

@@ -59,6 +59,42 @@ std::string expected_effective_length(const fs::path& folder, int seeds) {
   return m ? std::to_string(*m) : "none";
 }
 
+// Runs the section's commands by hand, through the CLI, in a fresh folder: the same files, the
+// same numbers.
+void expect_same_by_hand(const ReportSection& sec, const RetrievalPreset& preset,
+                         const fs::path& dir, const std::string& name) {
+  ASSERT_EQ(sec.code.size(), 1u);
+  const fs::path hand = scratch_path("posbias_retrieval_report", name);
+  fs::create_directories(hand);
+  const std::string script = "posbias() { " + std::string(POSBIAS_BIN) + " \"$@\"; }\n" +
+                             "set -e\n" + sec.code.front() + "\n";
+  std::ofstream(hand / "commands.sh") << script;
+  const CliResult r = run_shell("cd " + hand.string() + " && timeout 600 bash commands.sh");
+  ASSERT_EQ(r.code, 0) << r.err;
+  int compared = 0;
+  for (const auto& run : preset.runs) {
+    const auto a = read_json(dir / "retrieval" / run.folder / "seeds.json");
+    const auto b = read_json(hand / "runs" / run.folder / "seeds.json");
+    for (const auto& [length, cells] : a.at("depth_accuracy").items()) {
+      for (const auto& [depth, cell] : cells.items()) {
+        EXPECT_EQ(cell.at("values"), b.at("depth_accuracy").at(length).at(depth).at("values"))
+            << run.folder << " L " << length << " depth " << depth;
+        ++compared;
+      }
+    }
+    const auto ca = read_json(dir / "retrieval" / run.folder / "colocation.json");
+    const auto cb = read_json(hand / "runs" / run.folder / "colocation.json");
+    const auto sa = ca.at("mean_needle_share").get<std::vector<double>>();
+    const auto sb = cb.at("mean_needle_share").get<std::vector<double>>();
+    ASSERT_EQ(sa.size(), sb.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < sa.size(); ++i) worst = std::max(worst, std::abs(sa[i] - sb[i]));
+    EXPECT_LT(worst, 1e-6) << run.folder << ": worst |needle share difference| " << worst;
+  }
+  // 3 lengths (L, 2L, 4L) × 3 depths per configuration.
+  EXPECT_EQ(compared, static_cast<int>(preset.runs.size()) * 3 * 3);
+}
+
 TEST(RetrievalReport, MicroPresetWritesItsSectionAndTheCommandsByHandAgree) {
   const RetrievalPreset preset = micro_preset();
   const fs::path dir = scratch_path("posbias_retrieval_report", "report");
@@ -102,37 +138,32 @@ TEST(RetrievalReport, MicroPresetWritesItsSectionAndTheCommandsByHandAgree) {
   EXPECT_NE(html.find("<caption>"), std::string::npos);
   EXPECT_NE(html.find("posbias birth --colocate"), std::string::npos);
 
-  // The commands by hand, through the CLI, in a fresh folder: the same files, the same numbers.
-  ASSERT_EQ(sec.code.size(), 1u);
-  const fs::path hand = scratch_path("posbias_retrieval_report", "by-hand");
-  fs::create_directories(hand);
-  const std::string script = "posbias() { " + std::string(POSBIAS_BIN) + " \"$@\"; }\n" +
-                             "set -e\n" + sec.code.front() + "\n";
-  std::ofstream(hand / "commands.sh") << script;
-  const CliResult r = run_shell("cd " + hand.string() + " && timeout 600 bash commands.sh");
-  ASSERT_EQ(r.code, 0) << r.err;
-  int compared = 0;
-  for (const auto& run : preset.runs) {
-    const auto a = read_json(dir / "retrieval" / run.folder / "seeds.json");
-    const auto b = read_json(hand / "runs" / run.folder / "seeds.json");
-    for (const auto& [length, cells] : a.at("depth_accuracy").items()) {
-      for (const auto& [depth, cell] : cells.items()) {
-        EXPECT_EQ(cell.at("values"), b.at("depth_accuracy").at(length).at(depth).at("values"))
-            << run.folder << " L " << length << " depth " << depth;
-        ++compared;
-      }
-    }
-    const auto ca = read_json(dir / "retrieval" / run.folder / "colocation.json");
-    const auto cb = read_json(hand / "runs" / run.folder / "colocation.json");
-    const auto sa = ca.at("mean_needle_share").get<std::vector<double>>();
-    const auto sb = cb.at("mean_needle_share").get<std::vector<double>>();
-    ASSERT_EQ(sa.size(), sb.size());
-    double worst = 0;
-    for (std::size_t i = 0; i < sa.size(); ++i) worst = std::max(worst, std::abs(sa[i] - sb[i]));
-    EXPECT_LT(worst, 1e-6) << run.folder << ": worst |needle share difference| " << worst;
+  expect_same_by_hand(sec, preset, dir, "by-hand");
+}
+
+TEST(RetrievalReport, CoLocationOnItsOwnDepthsReadsASecondEval) {
+  RetrievalPreset p = micro_preset();
+  p.runs.resize(1);
+  p.colocation_depths = {0, 100};  // one depth per pair at L 16
+  p.colocation_count = 6;
+  const fs::path dir = scratch_path("posbias_retrieval_report", "pairs");
+  const ReportSection sec = retrieval_report_section(dir, p);
+  const fs::path folder = dir / "retrieval" / p.runs.front().folder;
+  for (int s = 0; s < p.seeds; ++s) {
+    const auto e = read_json(folder / ("seed" + std::to_string(s) + "-eval-pairs.json"));
+    EXPECT_EQ(e.at("lengths"), nlohmann::json({16}));
+    EXPECT_EQ(e.at("depths"), nlohmann::json({0.0, 100.0}));
+    EXPECT_EQ(e.at("count"), 6);
+    const auto i = read_json(folder / ("seed" + std::to_string(s) + "-influence.json"));
+    EXPECT_EQ(i.at("depths"), nlohmann::json({0, 100}));
   }
-  // 3 lengths (L, 2L, 4L) × 3 depths per configuration.
-  EXPECT_EQ(compared, static_cast<int>(preset.runs.size()) * 3 * 3);
+  const auto c = read_json(folder / "colocation.json");
+  EXPECT_EQ(c.at("depths"), nlohmann::json({0, 100}));
+  EXPECT_NE(c.at("seeds").at(0).at("accuracy_file").get<std::string>().find("-eval-pairs.json"),
+            std::string::npos);
+  // The by-depth eval keeps every depth.
+  EXPECT_EQ(read_json(folder / "seeds.json").at("depths").size(), p.depths.size());
+  expect_same_by_hand(sec, p, dir, "pairs-by-hand");
 }
 
 TEST(RetrievalReport, RefusesAPresetWithOneSeed) {
