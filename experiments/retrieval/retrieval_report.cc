@@ -246,10 +246,6 @@ std::vector<std::string> table_row(const RetrievalRun& run, const ConfigurationR
           rho_text(c.rho_interval)};
 }
 
-}  // namespace
-
-namespace {
-
 // The shell lines that make the same files by hand (runs under runs/, one folder per
 // configuration).
 std::string commands_by_hand(const RetrievalPreset& p) {
