@@ -6,21 +6,13 @@
 // share one forward pass.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "posbias/serve/openai_server.h"
+#include "posbias/serve/served_models.h"
 
 namespace posbias {
-
-constexpr int kMaxServedTokens = 8192;  // longest prompt input a served hop model reads
-
-struct ServedRun {
-  std::string name, dir;
-};
-// "NAME=DIR" or "DIR" (named by the directory's last component).
-ServedRun parse_served_run(const std::string& spec);
 
 class HopCompleter : public Completer {
  public:
@@ -28,15 +20,12 @@ class HopCompleter : public Completer {
   // busy_timeout seconds for its answer (BackendBusy after that; the model then skips it
   // unless it had already taken it).
   HopCompleter(const std::vector<ServedRun>& runs, double busy_timeout);
-  ~HopCompleter() override;
-  std::vector<std::string> models() const override;
+  std::vector<std::string> models() const override { return served_.names(); }
   // An unknown model name is served by the only model when there is one, else UnknownModel.
   Completion complete(const CompletionRequest& request) override;
 
  private:
-  struct Served;
-  std::vector<std::unique_ptr<Served>> served_;
-  double busy_timeout_;
+  ServedModels served_;
 };
 
 }  // namespace posbias

@@ -12,12 +12,11 @@
 // equals the teacher-forced argmax of kv_exact_matches on every value it gets right.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "posbias/serve/hop_completer.h"
 #include "posbias/serve/openai_server.h"
+#include "posbias/serve/served_models.h"
 
 namespace posbias {
 
@@ -26,17 +25,14 @@ class KvCompleter : public Completer {
   // Loads every run (std::runtime_error for a missing or corrupt one, std::invalid_argument for
   // a run of another task). A request waits at most busy_timeout seconds per decoding step.
   KvCompleter(const std::vector<ServedRun>& runs, double busy_timeout);
-  ~KvCompleter() override;
-  std::vector<std::string> models() const override;
+  std::vector<std::string> models() const override { return served_.names(); }
   // An unknown model name is served by the only model when there is one, else UnknownModel.
   // std::invalid_argument (400) names a token outside the kv vocabulary, or the limit a prompt
   // passes: kMaxServedTokens, or a learned position table.
   Completion complete(const CompletionRequest& request) override;
 
  private:
-  struct Served;
-  std::vector<std::unique_ptr<Served>> served_;
-  double busy_timeout_;
+  ServedModels served_;
 };
 
 // The tokens of a kv prompt: the words of its last non-empty line. Throws std::invalid_argument

@@ -1,6 +1,6 @@
-// Several completion backends behind one server: `posbias serve` puts its hop runs behind a
-// HopCompleter and its kv runs behind a KvCompleter, and this routes each request by its model
-// name. An unknown name is served by the only model when there is one (as each backend does).
+// Several completion backends behind one server: `posbias serve` puts its hop, kv and text runs
+// behind a HopCompleter, a KvCompleter and a TextCompleter, and this routes each request by its
+// model name. An unknown name is served by the only model when there is one (as each backend does).
 #pragma once
 
 #include <memory>

@@ -5,12 +5,12 @@
 // (one forward pass each, through a BatchQueue), decoded to text and cut at a stop string.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "posbias/serve/hop_completer.h"
 #include "posbias/serve/openai_server.h"
+#include "posbias/serve/served_models.h"
+#include "posbias/text/tokenizer.h"
 
 namespace posbias {
 
@@ -19,16 +19,14 @@ class TextCompleter : public Completer {
   // Loads every run and its tokenizer (std::runtime_error for a missing or corrupt one,
   // std::invalid_argument for a run of another task).
   TextCompleter(const std::vector<ServedRun>& runs, double busy_timeout);
-  ~TextCompleter() override;
-  std::vector<std::string> models() const override;
+  std::vector<std::string> models() const override { return served_.names(); }
   // std::invalid_argument (400) for an empty prompt, or one whose tokens and max_tokens pass
   // kMaxServedTokens or a learned position table (the message names the limit).
   Completion complete(const CompletionRequest& request) override;
 
  private:
-  struct Served;
-  std::vector<std::unique_ptr<Served>> served_;
-  double busy_timeout_;
+  std::vector<Tokenizer> tokenizers_;  // one per served run, filled as served_ loads them
+  ServedModels served_;
 };
 
 }  // namespace posbias
