@@ -1,4 +1,4 @@
-#include "posbias/llm/wilson.h"
+#include "posbias/core/wilson.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 
 #include "posbias/core/csv.h"
 #include "posbias/core/plot.h"
-#include "posbias/llm/wilson.h"
+#include "posbias/core/wilson.h"
 
 namespace posbias {
 namespace {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "posbias/llm/wilson.h"
+#include "posbias/core/wilson.h"
 
 namespace posbias {
 namespace {

@@ -22,7 +22,7 @@
 #include "posbias/llm/probe.h"
 #include "posbias/llm/result_store.h"
 #include "posbias/llm/retry.h"
-#include "posbias/llm/wilson.h"
+#include "posbias/core/wilson.h"
 #include "posbias/tasks/hop_task.h"
 
 namespace {

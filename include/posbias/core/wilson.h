@@ -1,15 +1,13 @@
 // The Wilson score interval for a binomial proportion: the confidence interval the LLM
-// harness reports with every accuracy. Unlike the normal approximation it stays inside
-// [0, 1] and is sensible at 0 or n successes and for small n.
+// harness and eval by depth report with every accuracy. Unlike the normal approximation it stays
+// inside [0, 1] and is sensible at 0 or n successes and for small n.
 #pragma once
 
 #include <cstdint>
 
-namespace posbias {
+#include "posbias/core/interval.h"
 
-struct Interval {
-  double low = 0, high = 1;
-};
+namespace posbias {
 
 // successes of n trials at confidence z standard deviations (1.959964 = 95%). n = 0 gives
 // [0, 1]. Throws std::invalid_argument for successes outside 0..n or z <= 0.

@@ -10,7 +10,7 @@
 
 #include "posbias/llm/probe.h"
 #include "posbias/llm/result_store.h"
-#include "posbias/llm/wilson.h"
+#include "posbias/core/wilson.h"
 
 namespace posbias {
 

@@ -5,13 +5,12 @@
 #include <random>
 #include <vector>
 
+#include "posbias/core/interval.h"
+
 namespace posbias {
 
-struct Interval {
-  double low = 0, high = 0;  // NaN when there was nothing to resample
-};
-
-// The percentile interval [2.5%, 97.5%] of the values (linear interpolation); NaN if empty.
+// The percentile interval [2.5%, 97.5%] of the values (linear interpolation); NaN bounds if
+// empty.
 Interval percentile_interval(std::vector<double> values);
 // The sum of seeds.size() rows drawn with replacement (sums rank like means).
 std::vector<double> resampled_sum(const std::vector<std::vector<double>>& seeds,
