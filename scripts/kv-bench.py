@@ -149,7 +149,6 @@ def summary(args):
             "length", "steps", "lr", "batch")}}
         finals, seconds = [], []
         for stem in stems:
-            s = load(f"{stem}-summary.json")
             lines = pathlib.Path(f"{stem}-metrics.jsonl").read_text().splitlines()
             last = json.loads(lines[-1])
             finals.append(last["acc"]["all"])
@@ -157,21 +156,27 @@ def summary(args):
             row.setdefault("learned_by_rule", []).append(last["acc"]["all"] >= 0.95)
         row["held_out_exact_match"] = finals
         row["train_seconds"] = seconds
-        if len(stems) >= 2:
-            evals = [f"{stem}-eval.json" for stem in stems]
-            posbias(args, "seeds", "--eval", *evals, "--json", str(folder / "seeds.json"),
-                    "--csv", str(folder / "seeds.csv"), "--plot", str(folder / "seeds"))
+        row["effective_length"] = [load(f"{stem}-eval.json")["effective_length"]
+                                   for stem in stems]
+        if stems:  # co-location with one seed has no interval; the file says n
             posbias(args, "birth", "--colocate", ",".join(f"{s}-influence.json" for s in stems),
                     "--accuracy", ",".join(f"{s}-eval-pairs.json" for s in stems), "--json",
                     str(folder / "colocation.json"), "--plot", str(folder / "colocation"))
-            seeds_json = load(folder / "seeds.json")
             coloc = load(folder / "colocation.json")
-            row["u_verdict"] = seeds_json.get("u_verdict")
-            row["effective_length"] = seeds_json.get("effective_length")
             row["colocation"] = {k: coloc[k] for k in ("verdict", "spearman", "seeds_same_bin",
                                                        "accuracy_minimum", "influence_minimum")}
+        if len(stems) >= 2:  # the U verdict over seeds needs two or more
+            evals = [f"{stem}-eval.json" for stem in stems]
+            posbias(args, "seeds", "--eval", *evals, "--json", str(folder / "seeds.json"),
+                    "--csv", str(folder / "seeds.csv"), "--plot", str(folder / "seeds"))
+            row["u_verdict"] = load(folder / "seeds.json").get("u_verdict")
+        else:
+            row["u_verdict_one_seed"] = load(f"{stems[0]}-eval.json")["u_verdict"]["pooled"] \
+                if stems else None
         rows.append(row)
-    (args.data / "summary.json").write_text(json.dumps({"configurations": rows}, indent=1) + "\n")
+    # Keyed by name, so that a configuration's fields keep their path as others finish.
+    table = {"configurations": {row.pop("name"): row for row in rows}}
+    (args.data / "summary.json").write_text(json.dumps(table, indent=1) + "\n")
     print(f"kv-bench: {args.data / 'summary.json'}: {len(rows)} configurations")
 
 
