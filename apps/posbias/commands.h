@@ -44,14 +44,16 @@ inline constexpr CommandInfo kTorchCommands[] = {
      "Train the gptj-hop model on the Number or Letter task (answer-only loss, AdamW with "
      "warmup and linear decay, batch 64), logging held-out accuracy per hop, or (--task text) "
      "a gpt2, qwen2 or gptj language model on the Brown corpus, logging held-out loss and "
-     "gradient per position; atomic checkpoints. A killed run continues with --resume "
-     "RUN_DIR."},
+     "gradient per position (with --needle-fraction, a share of the windows carries passkey "
+     "needles and a question, and the passkey exact match is logged too); atomic checkpoints. "
+     "A killed run continues with --resume RUN_DIR."},
     {"eval",
      "Accuracy of a trained hop model per input length and per hop (length generalization), "
      "with the task's control: seen_jumps for Number, decoy for Letter. On a text run: held-out "
      "bits per byte and loss per position against unigram and bigram baselines. On a kv run: "
      "exact-match accuracy by the queried pair's depth and the context length (Wilson "
-     "intervals), RULER's effective length and a U verdict (middle depths against both ends)."},
+     "intervals), RULER's effective length and a U verdict (middle depths against both ends); "
+     "the same by the queried needle's depth on a passkey run given --depths or --lengths."},
     {"heads",
      "Positional and symbolic score of every attention head: swap the layer's "
      "inputs at two positions, recompute that layer, and see whether the query's attention "

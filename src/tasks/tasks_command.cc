@@ -187,7 +187,7 @@ void write_hops(const TasksOptions& o, Task task) {
 void run_tasks(const TasksOptions& o) {
   if (o.task != "number" && o.task != "letter" && o.task != "kv" && o.task != "passkey") {
     throw std::invalid_argument("unknown task '" + o.task.substr(0, 40) +
-                                "' (use number, letter, kv or passkey)");
+                                "' (use number, letter or kv; passkey with --run RUN)");
   }
   if (o.task != "passkey" && (!o.run.empty() || o.needles != 0))
     throw std::invalid_argument("--run and --needles belong to --task passkey");
