@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "experiments/retrieval/depth_eval_output.h"
 #include "experiments/retrieval/depth_figures.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
@@ -155,15 +156,13 @@ nlohmann::json to_json(const KvEvalResult& r) {
 
 std::string kv_eval_csv(const KvEvalResult& r) {
   std::ostringstream out;
-  out << "length,pairs,depth,queried,n,correct,accuracy,lo,hi,chance\n";
+  out << "length,pairs,depth,queried," << kDepthCellColumns << "\n";
   const DepthAccuracy& a = r.accuracy;
   for (std::size_t l = 0; l < a.lengths.size(); ++l) {
     for (std::size_t d = 0; d < a.depths.size(); ++d) {
-      const DepthCell& c = a.cells[l][d];
       out << a.lengths[l] << "," << r.pairs[l] << "," << depth_key(a.depths[d]) << ","
-          << kv_queried_at_depth(a.depths[d], r.pairs[l]) << "," << c.n << "," << c.correct << ","
-          << csv_cell(c.accuracy) << "," << csv_cell(c.lo) << "," << csv_cell(c.hi) << ","
-          << csv_cell(c.chance) << "\n";
+          << kv_queried_at_depth(a.depths[d], r.pairs[l]) << "," << depth_cell_csv(a.cells[l][d])
+          << "\n";
     }
   }
   return out.str();
@@ -193,13 +192,7 @@ KvEvalResult run_kv_eval(const KvEvalOptions& o) {
     render_figure(kv_heatmap_figure(r), o.plot + "-heatmap");
     render_figure(kv_depth_figure(r), o.plot + "-depth");
   }
-  const DepthAccuracy& a = r.accuracy;
-  std::fprintf(stderr,
-               "eval: kv at step %lld; effective length %s (threshold %g); U verdict "
-               "pooled over lengths: %s\n",
-               static_cast<long long>(r.step),
-               a.effective_length ? std::to_string(*a.effective_length).c_str() : "none",
-               a.threshold, a.u_pooled.verdict.c_str());
+  print_depth_eval_summary("kv", r.step, r.accuracy);
   return r;
 }
 

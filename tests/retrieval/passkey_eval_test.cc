@@ -27,8 +27,7 @@ namespace fs = std::filesystem;
 fs::path scratch(const std::string& name) { return scratch_path("posbias_passkey", name); }
 
 const fs::path& corpus() {
-  static const fs::path dir =
-      write_brown_excerpt("posbias_passkey_corpus_" + std::to_string(::getpid()), 12, 60);
+  static const fs::path dir = write_brown_excerpt("posbias_passkey_corpus", 12, 60);
   return dir;
 }
 

@@ -1,7 +1,10 @@
 // A small Brown-style corpus written by the test (no network): files ca01..caNN of tagged
 // sentences drawn from a fixed word list, with a README the reader must skip. ca10 (and
-// ca20, ...) is the held-out split.
+// ca20, ...) is the held-out split. The folder is TMP/NAME_PID: CTest runs each test case as its
+// own process, two at a time, so cases of one file must not share (and remove) one folder.
 #pragma once
+
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -13,7 +16,7 @@ namespace posbias_test {
 inline std::filesystem::path write_brown_excerpt(const std::string& name, int files,
                                                  int sentences = 40) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / name;
+  const fs::path dir = fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const char* words[] = {"the/at",      "jury/nn", "said/vbd", "it/pps", "found/vbd",  "no/at",

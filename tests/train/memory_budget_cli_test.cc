@@ -74,7 +74,8 @@ const fs::path& hop_run() {
     const fs::path r = scratch("letter");
     const CliResult c = run_cli("train " + kTinyHop +
                                     "--eval-per-hop 16 --steps 2 --warmup 0 --eval-every 2 "
-                                    "--checkpoint-every 2 --out " + r.string(),
+                                    "--checkpoint-every 2 --out " +
+                                    r.string(),
                                 300);
     EXPECT_EQ(c.code, 0) << c.err;
     return r;
@@ -147,9 +148,9 @@ TEST(MemoryBudget, HeadsRefusesSamplesThatDoNotFitBeforeMakingThem) {
       "heads --run " + hop_run().string() + " -L 16384 --samples 2000 --memory-budget 0.5",
       "heads on 2000 samples of length 16384 (blockwise attention) needs about");
   // Negative control: a sample count that fits.
-  const Measured ok = measure("heads --run " + hop_run().string() +
-                              " -L 64 --samples 50 --memory-budget 0.5 --json " +
-                              scratch("heads.json").string());
+  const Measured ok =
+      measure("heads --run " + hop_run().string() +
+              " -L 64 --samples 50 --memory-budget 0.5 --json " + scratch("heads.json").string());
   EXPECT_EQ(ok.code, 0) << ok.err;
 }
 
@@ -177,14 +178,14 @@ TEST(MemoryBudget, ConstructionsHonourTheBudget) {
 }
 
 TEST(MemoryBudget, TextEvalHonoursTheBudget) {
-  const fs::path corpus = write_brown_excerpt(
-      "posbias_memory_budget_corpus_" + std::to_string(::getpid()), 12, 20);
+  const fs::path corpus = write_brown_excerpt("posbias_memory_budget_corpus", 12, 20);
   const fs::path run = scratch("text");
   const CliResult t =
       run_cli("train --task text --corpus " + corpus.string() +
                   " --tokenizer bytes --layers 1 --d-model 16 --heads 2 --mlp 32 --length 32 "
                   "--batch 4 --eval-windows 4 --steps 1 --warmup 0 --eval-every 1 "
-                  "--checkpoint-every 1 --out " + run.string(),
+                  "--checkpoint-every 1 --out " +
+                  run.string(),
               300);
   ASSERT_EQ(t.code, 0) << t.err;
   expect_refused_before_allocating("eval --run " + run.string() + " --memory-budget 0.001",

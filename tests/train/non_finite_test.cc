@@ -159,8 +159,8 @@ TEST(NonFinite, EveryReaderRefusesWeightsWithOneNaN) {
 // Text runs read their checkpoints through the same loader: text `eval` (which printed "-nan
 // bits per byte") and `birth --run`.
 TEST(NonFinite, TextRunReadersRefuseACheckpointWithOneNaN) {
-  const fs::path corpus = write_brown_excerpt(
-      "posbias_non_finite_corpus_" + std::to_string(::getpid()), /*files=*/12, /*sentences=*/20);
+  const fs::path corpus =
+      write_brown_excerpt("posbias_non_finite_corpus", /*files=*/12, /*sentences=*/20);
   const fs::path run = scratch("text");
   ASSERT_EQ(run_cli("train --task text --corpus " + corpus.string() +
                     " --tokenizer bytes --layers 1 --d-model 16 --heads 2 --mlp 32 --length 16 "

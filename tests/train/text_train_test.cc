@@ -31,8 +31,7 @@ namespace fs = std::filesystem;
 fs::path scratch(const std::string& name) { return scratch_path("posbias_text_train", name); }
 
 const fs::path& corpus() {
-  static const fs::path dir =
-      write_brown_excerpt("posbias_text_train_corpus_" + std::to_string(::getpid()), 12, 60);
+  static const fs::path dir = write_brown_excerpt("posbias_text_train_corpus", 12, 60);
   return dir;
 }
 
