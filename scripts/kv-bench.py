@@ -6,8 +6,8 @@ each trained run and summarises each configuration over its seeds.
   python3 scripts/kv-bench.py plan      # posbias sweep plan, one sweep per grid file
   python3 scripts/kv-bench.py train     # every run, seed 0 of every configuration first
   python3 scripts/kv-bench.py measure   # eval by depth and length, influence, per trained run
-  python3 scripts/kv-bench.py summary   # seeds --eval and birth --colocate per configuration,
-                                        # and DATA/summary.json
+  python3 scripts/kv-bench.py summary   # from DATA alone: seeds --eval and birth --colocate per
+                                        # configuration, and DATA/summary.json
   python3 scripts/kv-bench.py all       # the four in order
 
 `train` runs `posbias sweep run SWEEP --index I` (what run-local.sh and the Slurm array run;
@@ -79,9 +79,28 @@ def plan(args):
         posbias(args, "sweep", "plan", str(grid), "--out", str(sweep_dir(args.sweeps, grid)))
 
 
+# The positional encoding `train` gives a family without --pos (the bench's families).
+FAMILY_POS = {"qwen2": "rope", "gpt2": "learned"}
+
+
+def command_config(command):
+    """The configuration fields config_name reads, from a run's `train` command line."""
+    flags = dict(zip(command[1::2], command[2::2])) if command[:1] == ["train"] else {}
+    arch = flags.get("--arch")
+    return {"arch": arch, "pos": flags.get("--pos", FAMILY_POS.get(arch)),
+            "window": int(flags.get("--window", 0)),
+            "depth_prior": flags.get("--depth-prior", "uniform"), "seed": flags.get("--seed")}
+
+
+def measured_already(args, run):
+    """A run whose results `measure` has copied into DATA (its run folder may be gone)."""
+    config = command_config(run["command"])
+    return (args.data / config_name(config) / f"s{config['seed']}-train.json").exists()
+
+
 def train(args):
-    order = sorted(runs(args), key=lambda r: (int(r[1]["values"]["--seed"]), str(r[0]),
-                                              r[1]["index"]))
+    order = sorted((r for r in runs(args) if not measured_already(args, r[1])),
+                   key=lambda r: (int(r[1]["values"]["--seed"]), str(r[0]), r[1]["index"]))
 
     def one(item):
         sweep, run = item
@@ -134,9 +153,20 @@ def measure(args):
                     f"{stem}-influence.csv")
 
 
+def measured(args):
+    """Every run copied into DATA by `measure`, read from DATA alone (the sweeps' run folders
+    may be gone): configuration name, configuration and seed."""
+    for folder in sorted(p for p in args.data.iterdir() if p.is_dir()):
+        for file in sorted(folder.glob("s*-train.json")):
+            config = load(file)["config"]
+            if config_name(config) != folder.name:
+                sys.exit(f"kv-bench: {file} is a {config_name(config)} run, not {folder.name}")
+            yield folder.name, config, int(config["seed"])
+
+
 def summary(args):
     configs = {}
-    for name, config, seed, _ in trained(args):
+    for name, config, seed in measured(args):
         configs.setdefault(name, {"config": config, "seeds": []})["seeds"].append(seed)
     rows = []
     for name, entry in sorted(configs.items()):
