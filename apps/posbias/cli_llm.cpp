@@ -30,8 +30,9 @@ void register_llm(CLI::App& app, Action* selected) {
   ParsedOptions& p = a->parsed;
   CLI::App* cmd = app.add_subcommand(
       "llm",
-      "Probe an OpenAI-compatible endpoint with the number, letter and needle suites (and kv, "
-      "for kv runs behind `posbias serve`); keep every prompt, response and score in SQLite (a "
+      "Probe an OpenAI-compatible endpoint with the number, letter and needle suites (and kv "
+      "and passkey, for kv and passkey runs behind `posbias serve`); keep every prompt, response "
+      "and score in SQLite (a "
       "re-run skips what is answered) and report accuracy per length, hop and depth with Wilson "
       "intervals.");
   cmd->add_option("--endpoint", o.endpoint,
@@ -43,24 +44,30 @@ void register_llm(CLI::App& app, Action* selected) {
                   "printed or stored)")
       ->capture_default_str();
   a->suites = joined(o.suites);
-  cmd->add_option("--suite", a->suites, "comma list of number, letter, needle, kv")
+  cmd->add_option("--suite", a->suites, "comma list of number, letter, needle, kv, passkey")
       ->capture_default_str();
   p.add(cmd, "--lengths", &o.probes.lengths,
-        "number/letter/kv input lengths in tokens (default " +
+        "number/letter/kv/passkey input lengths in tokens (default " +
             join_integers(default_lengths("letter")) + "; kv " +
-            join_integers(default_lengths("kv")) + ")");
+            join_integers(default_lengths("kv")) + "; passkey the run's length, 2x and 4x)");
+  cmd->add_option("--run", o.probes.run,
+                  "passkey: the text run (trained with --needle-fraction) whose held-out text, "
+                  "tokenizer and needle count make the prompts, as `eval` makes its cells");
+  cmd->add_flag("--prompt-ids", o.prompt_ids,
+                "passkey: send each prompt as the run's token ids (completions API), exactly "
+                "the ids eval reads, instead of its text");
   p.add(cmd, "--needle-lengths", &o.needle_lengths,
         "needle context sizes in key-value pairs (default " +
             join_integers(default_lengths("needle")) + ")");
   p.add(cmd, "--hops", &o.probes.hops, "number/letter hop counts");
-  p.add(cmd, "--depths", &o.probes.depths, "needle and kv depths in percent");
+  p.add(cmd, "--depths", &o.probes.depths, "needle, kv and passkey depths in percent");
   p.add(cmd, "--count", &o.probes.count, "prompts per (length, hop) or (length, depth)");
   p.add(cmd, "--seed", &o.probes.seed, "seed of the prompts");
   cmd->add_option("--templates", o.probes.template_dir,
                   "directory of edited prompt templates (<suite>.txt)");
   cmd->add_option("--write-templates", a->write_templates,
                   "write the built-in templates to this directory and stop");
-  p.add(cmd, "--max-tokens", &o.max_tokens, "max_tokens (0: 16; needle 64; kv 3)");
+  p.add(cmd, "--max-tokens", &o.max_tokens, "max_tokens (0: 16; needle 64; kv 3; passkey 5)");
   p.add(cmd, "--jobs", &o.jobs, "concurrent requests");
   p.add(cmd, "--rps", &o.rps, "requests per second over all jobs, 0 = no limit");
   p.add(cmd, "--timeout", &o.timeout, "seconds per request");

@@ -1,5 +1,6 @@
 #include "experiments/llm/llm_command.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include "posbias/llm/llm_summary.h"
 #include "posbias/llm/openai.h"
 #include "posbias/llm/result_store.h"
+#include "posbias/tasks/passkey_task.h"
 
 namespace posbias {
 namespace {
@@ -67,6 +69,13 @@ void validate(const LlmOptions& o) {
     throw std::invalid_argument("--score must be strict or lenient");
   }
   if (o.db.empty()) throw std::invalid_argument("--db FILE is required");
+  const bool passkey = std::find(o.suites.begin(), o.suites.end(), "passkey") != o.suites.end();
+  if (o.prompt_ids && !passkey)
+    throw std::invalid_argument("--prompt-ids belongs to --suite passkey");
+  if (o.prompt_ids && parse_api(o.api) != Api::kCompletions)
+    throw std::invalid_argument("--prompt-ids needs --api completions (chat takes text)");
+  if (!o.probes.run.empty() && !passkey)
+    throw std::invalid_argument("--run belongs to --suite passkey");
 }
 
 std::string snippet(const std::string& body) {
@@ -90,7 +99,8 @@ ResultRow ask(const Job& job, const LlmOptions& o, Api api, const std::string& u
   row.depth = p.depth;
   row.prompt = p.prompt;
   row.answer = p.answer;
-  const std::string body = request_body(api, o.model, p.prompt, job.max_tokens);
+  const std::string body = request_body(api, o.model, p.prompt, job.max_tokens,
+                                        o.prompt_ids ? p.prompt_ids : std::vector<std::int32_t>{});
   for (int attempt = 1;; ++attempt) {
     limiter.acquire();
     const HttpResponse r = client.post_json(url, body, headers, o.timeout);
@@ -150,12 +160,15 @@ LlmResult measure_llm(const LlmOptions& o) {
     SuiteOptions so = o.probes;
     if (suite == "needle") so.lengths = o.needle_lengths;
     probes[suite] = make_probes(suite, so);
-    max_tokens[suite] = o.max_tokens ? o.max_tokens
-                                     : (suite == "needle" ? 64
-                                        : suite == "kv"   ? kKvValueTokens
-                                                          : 16);
+    max_tokens[suite] = o.max_tokens         ? o.max_tokens
+                        : suite == "needle"  ? 64
+                        : suite == "kv"      ? kKvValueTokens
+                        : suite == "passkey" ? kPasskeyDigits
+                                             : 16;
+    // Ids and text are different requests: keyed apart (the text is the decoded ids).
+    const std::string api_key = o.prompt_ids && suite == "passkey" ? o.api + "+ids" : o.api;
     for (const Probe& p : probes[suite]) {
-      hashes[suite].push_back(prompt_hash(o.api, max_tokens[suite], p.prompt));
+      hashes[suite].push_back(prompt_hash(api_key, max_tokens[suite], p.prompt));
     }
   }
 

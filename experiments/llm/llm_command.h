@@ -24,9 +24,12 @@ struct LlmOptions {
   std::string api = "chat";  // chat | completions
   std::string api_key_env = "OPENAI_API_KEY";
   std::vector<std::string> suites{"number", "letter", "needle"};
-  SuiteOptions probes;              // lengths apply to number, letter and kv
+  SuiteOptions probes;              // lengths apply to number, letter, kv and passkey
   std::vector<int> needle_lengths;  // key-value pairs; empty = the needle default
-  int max_tokens = 0;               // 0 = 16 for number and letter, 64 for needle, 3 for kv
+  int max_tokens = 0;  // 0 = 16 for number and letter, 64 for needle, 3 for kv, 5 for passkey
+  // passkey: send each prompt as the run's token ids (completions only), exactly the ids `eval`
+  // reads, instead of its text; a separate key in the store.
+  bool prompt_ids = false;
   int jobs = 4;
   double rps = 0;       // requests per second over all jobs; 0 = no limit
   double timeout = 60;  // seconds per request

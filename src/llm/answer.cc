@@ -80,6 +80,15 @@ bool kv_digits_match(std::string_view response, std::string_view answer) {
          said.compare(said.size() - want.size(), want.size(), want) == 0;
 }
 
+// The passkey suite's lenient reading: the response's first run of digits is the number
+// (" 48213." and "It is 48213" both give 48213).
+bool first_number_matches(std::string_view response, std::string_view answer) {
+  const std::size_t begin = response.find_first_of("0123456789");
+  if (begin == std::string_view::npos) return false;
+  const std::size_t end = response.find_first_not_of("0123456789", begin);
+  return response.substr(begin, end == std::string_view::npos ? end : end - begin) == answer;
+}
+
 }  // namespace
 
 Score score_answer(const std::string& suite, const std::string& response,
@@ -88,6 +97,10 @@ Score score_answer(const std::string& suite, const std::string& response,
   s.strict = trim(response) == answer;
   if (suite == "kv") {
     s.lenient = kv_digits_match(response, answer);
+    return s;
+  }
+  if (suite == "passkey") {
+    s.lenient = first_number_matches(response, answer);
     return s;
   }
   const std::vector<std::string_view> ws = words(response);

@@ -189,7 +189,8 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
   for (const AccuracyRow& r : summary.by_length) {
     const std::string key = hops_text(r);
     Series& s = curves[key];
-    s.title = key == "all" ? (suite == "needle" ? "all depths" : "all hops") : key + "-hop";
+    const bool hop_suite = suite == "number" || suite == "letter";
+    s.title = key == "all" ? (hop_suite ? "all hops" : "all depths") : key + "-hop";
     s.style = "linespoints";
     s.line_width = key == "all" ? 3 : 1;
     add_point(s, r.length, r, key == "all");

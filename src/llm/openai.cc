@@ -63,10 +63,14 @@ std::string request_url(const std::string& base, Api api) {
 }
 
 std::string request_body(Api api, const std::string& model, const std::string& prompt,
-                         int max_tokens) {
+                         int max_tokens, const std::vector<std::int32_t>& prompt_ids) {
   json j{{"model", model}, {"max_tokens", max_tokens}, {"temperature", 0}};
   if (api == Api::kChat) {
+    if (!prompt_ids.empty())
+      throw std::invalid_argument("a prompt of token ids needs the completions API");
     j["messages"] = json::array({json{{"role", "user"}, {"content", prompt}}});
+  } else if (!prompt_ids.empty()) {
+    j["prompt"] = prompt_ids;
   } else {
     j["prompt"] = prompt;
   }
@@ -108,6 +112,35 @@ std::string parse_completion(Api api, const std::string& body) {
   return c["text"].get<std::string>();
 }
 
+namespace {
+
+// OpenAI's prompt of token ids: integers in 0..2^31−1, 1..kMaxPromptIds of them.
+std::vector<std::int64_t> parse_prompt_ids(const json& p) {
+  if (p.empty()) throw std::invalid_argument("prompt holds no token ids");
+  if (p.size() > static_cast<std::size_t>(kMaxPromptIds))
+    throw std::invalid_argument("prompt holds " + std::to_string(p.size()) +
+                                " token ids; the most served is " + std::to_string(kMaxPromptIds));
+  std::vector<std::int64_t> ids;
+  ids.reserve(p.size());
+  for (const json& v : p) {
+    if (!v.is_number_integer() ||
+        (v.is_number_unsigned() && v.get<std::uint64_t>() > 0x7fffffffu) ||
+        (!v.is_number_unsigned() &&
+         (v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 0x7fffffff)))
+      throw std::invalid_argument("prompt token ids must be integers in 0..2147483647, got " +
+                                  v.dump().substr(0, 40));
+    ids.push_back(v.get<std::int64_t>());
+  }
+  return ids;
+}
+
+}  // namespace
+
+void require_text_prompt(const CompletionRequest& request, const std::string& backend) {
+  if (!request.prompt_ids.empty())
+    throw std::invalid_argument(backend + " reads a text prompt, not token ids");
+}
+
 CompletionRequest parse_request(Api api, const std::string& body) {
   const json j = parse_object(body, "the request body");
   CompletionRequest r;
@@ -139,8 +172,13 @@ CompletionRequest parse_request(Api api, const std::string& body) {
       r.prompt = p.get<std::string>();
     } else if (p.is_array() && p.size() == 1 && p[0].is_string()) {
       r.prompt = p[0].get<std::string>();
+    } else if (p.is_array() && !p.empty() && p[0].is_number()) {
+      r.prompt_ids = parse_prompt_ids(p);
+    } else if (p.is_array() && p.size() == 1 && p[0].is_array()) {
+      r.prompt_ids = parse_prompt_ids(p[0]);
     } else {
-      throw std::invalid_argument("prompt must be a string (or an array of one string)");
+      throw std::invalid_argument(
+          "prompt must be a string, an array of one string, or an array of token ids");
     }
     return r;
   }

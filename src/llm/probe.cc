@@ -10,6 +10,8 @@
 #include "posbias/core/rng.h"
 #include "posbias/llm_templates.h"
 #include "posbias/tasks/hop_task.h"
+#include "posbias/tasks/passkey_run.h"
+#include "posbias/tasks/passkey_task.h"
 
 namespace posbias {
 namespace {
@@ -173,10 +175,36 @@ void check_size(const SuiteOptions& o, const std::string& tpl, std::size_t per_l
   }
 }
 
+std::vector<Probe> passkey_probes(const SuiteOptions& o, const std::string& tpl,
+                                  const PasskeyRun& run) {
+  const PasskeyCodec codec(run.tokenizer);
+  std::vector<Probe> out;
+  for (int len : o.lengths) {
+    for (int depth : o.depths) {
+      for (std::int64_t e = 0; e < o.count; ++e) {
+        const PasskeyExample ex =
+            passkey_depth_example(codec, run.heldout, len, run.needles, depth, e, o.seed);
+        Probe p;
+        p.suite = "passkey";
+        p.id = "passkey/L" + std::to_string(len) + "/d" + std::to_string(depth) + "/#" +
+               std::to_string(e);
+        p.length = len;
+        p.depth = depth / 100.0;  // the cell's depth, as eval keys it
+        p.prompt_ids.assign(ex.ids.begin(), ex.ids.begin() + ex.answer_start);
+        p.prompt = render(tpl, run.tokenizer.decode(p.prompt_ids), "");
+        p.answer = ex.target().number;
+        p.chance = 1.0 / static_cast<double>(ex.needles.size());
+        out.push_back(std::move(p));
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& suite_names() {
-  static const std::vector<std::string> names{"number", "letter", "needle", "kv"};
+  static const std::vector<std::string> names{"number", "letter", "needle", "kv", "passkey"};
   return names;
 }
 
@@ -184,13 +212,15 @@ void validate_suite(const std::string& suite) {
   for (const std::string& s : suite_names()) {
     if (s == suite) return;
   }
-  throw std::invalid_argument("unknown suite '" + suite + "' (known: number, letter, needle, kv)");
+  throw std::invalid_argument("unknown suite '" + suite +
+                              "' (known: number, letter, needle, kv, passkey)");
 }
 
 std::vector<int> default_lengths(const std::string& suite) {
   validate_suite(suite);
   if (suite == "needle") return {10, 30, 75, 140, 300};
   if (suite == "kv") return {128, 256, 512};  // kv training's default length, 2× and 4×
+  if (suite == "passkey") return {};          // the run's length, 2× and 4× (make_probes)
   return {16, 32, 64, 100, 200, 400, 850};
 }
 
@@ -199,6 +229,7 @@ std::string builtin_template(const std::string& suite) {
   if (suite == "number") return generated::kNumberTemplate;
   if (suite == "letter") return generated::kLetterTemplate;
   if (suite == "kv") return generated::kKvTemplate;
+  if (suite == "passkey") return generated::kPasskeyTemplate;
   return generated::kNeedleTemplate;
 }
 
@@ -231,9 +262,46 @@ void write_templates(const std::string& dir) {
   }
 }
 
+namespace {
+
+std::vector<Probe> make_passkey_probes(SuiteOptions o) {
+  if (o.run.empty())
+    throw std::invalid_argument(
+        "--suite passkey needs --run RUN, a text run trained with needles (its tokenizer and "
+        "held-out text)");
+  if (o.count < 1 || o.count > kMaxCount) {
+    throw std::invalid_argument("--count must be in 1..100000, got " + std::to_string(o.count));
+  }
+  const std::string tpl = load_template("passkey", o.template_dir);
+  const PasskeyRun run = open_passkey_run(o.run);
+  if (o.lengths.empty()) {  // with learned positions, only the table's length
+    o.lengths = {run.length};
+    if (!run.max_length) o.lengths.insert(o.lengths.end(), {2 * run.length, 4 * run.length});
+  }
+  const PasskeyCodec codec(run.tokenizer);
+  for (int len : o.lengths) {
+    if (len < 2 || len > kMaxHopLength)
+      throw std::invalid_argument("passkey lengths are tokens of the run in 2..100000, got " +
+                                  std::to_string(len));
+    if (run.max_length && len > run.max_length)
+      throw std::invalid_argument("--lengths " + std::to_string(len) +
+                                  " is past the run's learned position table (" +
+                                  std::to_string(run.max_length) + " positions)");
+    codec.check_fits(len, run.needles);
+  }
+  check_depths(o.depths);
+  check_size(o, tpl, o.depths.size(), 8);  // a token is a few bytes of text
+  return passkey_probes(o, tpl, run);
+}
+
+}  // namespace
+
 std::vector<Probe> make_probes(const std::string& suite, const SuiteOptions& options) {
   validate_suite(suite);
   SuiteOptions o = options;
+  if (suite != "passkey" && !o.run.empty())
+    throw std::invalid_argument("--run belongs to --suite passkey");
+  if (suite == "passkey") return make_passkey_probes(o);
   if (o.lengths.empty()) o.lengths = default_lengths(suite);
   if (o.count < 1 || o.count > kMaxCount) {
     throw std::invalid_argument("--count must be in 1..100000, got " + std::to_string(o.count));

@@ -12,6 +12,7 @@ HopCompleter::HopCompleter(const std::vector<ServedRun>& runs, double busy_timeo
       }) {}
 
 Completion HopCompleter::complete(const CompletionRequest& request) {
+  require_text_prompt(request, "a hop model");
   const std::size_t m = served_.find(request.model);
   const Task task = served_.loaded(m).info.config.task;
   const Vocabulary& vocab = Vocabulary::of(task);

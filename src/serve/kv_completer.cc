@@ -46,6 +46,7 @@ KvCompleter::KvCompleter(const std::vector<ServedRun>& runs, double busy_timeout
       }) {}
 
 Completion KvCompleter::complete(const CompletionRequest& request) {
+  require_text_prompt(request, "a kv model");
   const std::size_t m = served_.find(request.model);
   const std::vector<std::string> tokens = kv_prompt_tokens(request.prompt);
   const auto length = static_cast<std::int64_t>(tokens.size());

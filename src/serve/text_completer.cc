@@ -48,7 +48,14 @@ TextCompleter::TextCompleter(const std::vector<ServedRun>& runs, double busy_tim
 Completion TextCompleter::complete(const CompletionRequest& request) {
   const std::size_t m = served_.find(request.model);
   const Tokenizer& tokenizer = tokenizers_[m];
-  BatchQueue::Input ids = encode_prompt(tokenizer, request.prompt);
+  BatchQueue::Input ids = request.prompt_ids;
+  for (const std::int64_t id : ids) {
+    if (id >= tokenizer.vocab_size())
+      throw std::invalid_argument("prompt token id " + std::to_string(id) +
+                                  " is outside the model's vocabulary (" +
+                                  std::to_string(tokenizer.vocab_size()) + " ids)");
+  }
+  if (ids.empty()) ids = encode_prompt(tokenizer, request.prompt);
   if (ids.empty()) throw std::invalid_argument("the prompt is empty");
   const auto length = static_cast<std::int64_t>(ids.size());
   served_.check_width(m, length, request.max_tokens);

@@ -9,6 +9,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_read.h"
 #include "posbias/tasks/hop_task.h"
+#include "posbias/tasks/passkey_run.h"
 #include "posbias/tasks/passkey_task.h"
 #include "posbias/tasks/task_check.h"
 #include "posbias/text/brown_corpus.h"
@@ -86,45 +87,6 @@ void write_kv(const TasksOptions& o) {
     }
   });
   writer.finish();
-}
-
-// What `tasks --task passkey` reads of a text run: its train.json, tokenizer and held-out text.
-struct PasskeyRun {
-  Tokenizer tokenizer;
-  std::vector<std::int32_t> heldout;
-  int length = 0, needles = 1;
-};
-
-PasskeyRun open_passkey_run(const std::filesystem::path& run) {
-  const std::filesystem::path file = run / "train.json";
-  std::ifstream in(file);
-  if (!in)
-    throw std::invalid_argument("--run '" + run.string() +
-                                "' is not a training run (no train.json)");
-  const nlohmann::json header = parse_json(in, file.string());
-  const nlohmann::json& c = header.at("config");
-  if (c.value("task", std::string()) != "text")
-    throw std::invalid_argument("--run '" + run.string() +
-                                "' is not a text run (train --task text)");
-  PasskeyRun r;
-  r.length = c.at("length").get<int>();
-  r.needles = c.value("needles", 1);
-  r.tokenizer = c.value("tokenizer", std::string("spm")) == "bytes"
-                    ? Tokenizer::bytes()
-                    : Tokenizer::load_spm(run / "tokenizer.model");
-  const std::filesystem::path corpus_dir = header.value("corpus", std::string());
-  const TextCorpus corpus =
-      read_brown_corpus(corpus_dir.empty() ? default_corpus_dir() : corpus_dir);
-  char hex[24];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(corpus.fingerprint));
-  if (header.value("corpus_fingerprint", std::string(hex)) != hex)
-    throw std::runtime_error("the corpus at '" + corpus_dir.string() +
-                             "' is not the one the run was trained on");
-  for (const CorpusFile& f : corpus.heldout) {
-    const auto ids = r.tokenizer.encode(f.sentences);
-    r.heldout.insert(r.heldout.end(), ids.begin(), ids.end());
-  }
-  return r;
 }
 
 // Example i: a held-out window drawn from the stream keyed by (seed, i), needles at depths

@@ -14,17 +14,18 @@ std::vector<std::string> training_lines(const TextCorpus& corpus) {
   return lines;
 }
 
+std::vector<std::int32_t> encode_files(const std::vector<CorpusFile>& files,
+                                       const Tokenizer& tokenizer) {
+  std::vector<std::int32_t> stream;
+  for (const CorpusFile& f : files) {
+    const auto ids = tokenizer.encode(f.sentences);
+    stream.insert(stream.end(), ids.begin(), ids.end());
+  }
+  return stream;
+}
+
 TextStreams encode_corpus(const TextCorpus& corpus, const Tokenizer& tokenizer) {
-  TextStreams s;
-  for (const CorpusFile& f : corpus.train) {
-    const auto ids = tokenizer.encode(f.sentences);
-    s.train.insert(s.train.end(), ids.begin(), ids.end());
-  }
-  for (const CorpusFile& f : corpus.heldout) {
-    const auto ids = tokenizer.encode(f.sentences);
-    s.heldout.insert(s.heldout.end(), ids.begin(), ids.end());
-  }
-  return s;
+  return {encode_files(corpus.train, tokenizer), encode_files(corpus.heldout, tokenizer)};
 }
 
 std::int64_t window_count(const std::vector<std::int32_t>& stream, std::int64_t length) {

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "posbias/core/wilson.h"
 #include "posbias/llm/answer.h"
 #include "posbias/llm/http_client.h"
 #include "posbias/llm/llm_summary.h"
@@ -22,7 +23,6 @@
 #include "posbias/llm/probe.h"
 #include "posbias/llm/result_store.h"
 #include "posbias/llm/retry.h"
-#include "posbias/core/wilson.h"
 #include "posbias/tasks/hop_task.h"
 
 namespace {
@@ -97,6 +97,14 @@ TEST(Answer, StrictIsTheWholeResponseLenientTheLastAnswerShapedWord) {
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   check("needle", upper, id, false, true);
   check("needle", "I cannot find it", id, false, false);
+  // passkey: strict is the number alone; lenient its first run of digits.
+  check("passkey", "48213", "48213", true, true);
+  check("passkey", "4821.", "48213", false, false);
+  check("passkey", "48213.\nThe", "48213", false, true);
+  check("passkey", "It is 48213", "48213", false, true);
+  check("passkey", "482139", "48213", false, false);
+  check("passkey", "4821 3", "48213", false, false);
+  check("passkey", "no digits", "48213", false, false);
 }
 
 TEST(OpenAi, RequestUrlsFollowTheBase) {
@@ -120,6 +128,14 @@ TEST(OpenAi, WhatTheHarnessSendsTheServerReadsAndBack) {
     EXPECT_EQ(parse_completion(api, body), "c:4 ü");
     EXPECT_EQ(nlohmann::json::parse(body)["usage"]["total_tokens"], 11);
   }
+  // A prompt of token ids goes out as OpenAI's array of integers and comes back as ids.
+  const CompletionRequest ids =
+      parse_request(Api::kCompletions, request_body(Api::kCompletions, "m", "", 5, {7, 0, 255}));
+  EXPECT_EQ(ids.prompt_ids, (std::vector<std::int64_t>{7, 0, 255}));
+  EXPECT_EQ(ids.prompt, "");
+  EXPECT_EQ(parse_request(Api::kCompletions, R"({"prompt": [[3, 4]]})").prompt_ids,
+            (std::vector<std::int64_t>{3, 4}));
+  EXPECT_THROW(request_body(Api::kChat, "m", "", 5, {1}), std::invalid_argument);
   // Invalid UTF-8 in a user's template is replaced, not thrown on.
   EXPECT_NO_THROW(request_body(Api::kChat, "m", std::string("bad \xff byte"), 4));
 }
@@ -167,6 +183,13 @@ TEST(OpenAi, BadRequestsAreRefused) {
            {c, R"({"prompt": "x", "max_tokens": "5"})"},
            {c, R"({"prompt": "x", "stream": true})"},
            {c, R"({"prompt": "x", "model": 3})"},
+           {c, R"({"prompt": []})"},
+           {c, R"({"prompt": [1, -1]})"},
+           {c, R"({"prompt": [1, 2147483648]})"},
+           {c, R"({"prompt": [1, 1.5]})"},
+           {c, R"({"prompt": [1, "a"]})"},
+           {c, R"({"prompt": [[]]})"},
+           {c, R"({"prompt": [[1], [2]]})"},
            {chat, R"({"messages": []})"},
            {chat, R"({"messages": [{"role": "system", "content": "x"}]})"},
            {chat, R"({"messages": [{"role": "user"}]})"},

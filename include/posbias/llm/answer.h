@@ -4,7 +4,11 @@
 //   white space and at , ; ! ? " ' ` * ( ) [ ] { } < > and a trailing '.', so "The answer is
 //   **c:4**." gives c:4. Answer-shaped: a Number-task letter (number), a Letter-task target
 //   "l:digit" (letter), a UUID (needle). Kv: the response's last 3 digits, in order, are the
-//   value's ("Value: 407" and "4 0 7" both match "4 0 7").
+//   value's ("Value: 407" and "4 0 7" both match "4 0 7"). Passkey: the response's first run of
+//   digits is the number (" 48213." matches 48213). A passkey completion of 5 tokens is strict
+//   exactly when greedy decoding gives the number's 5 digits, which is eval's rule, unless the
+//   model emits a piece of several digits (possible with a SentencePiece tokenizer; a run's
+//   passkeys are always single digits).
 #pragma once
 
 #include <string>

@@ -11,6 +11,13 @@
 //   value's 3 digits, "4 0 7". Lengths are tokens; every example holds as many pairs as fit,
 //   with the queried pair at depth d (kv_probe_examples); a probe's depth is d, the cell's,
 //   as `eval` keys it. For models trained here (`serve`).
+// passkey: the needle in Brown text (tasks/passkey_task.h) of a text run trained with needles
+//   (`--run RUN`): the examples `posbias eval` scores in cell (length, depth) for the same seed
+//   (passkey_depth_example), cut before the answer's digits, i.e. ending "... is " with the
+//   space. The prompt is the decoded ids; prompt_ids are the ids themselves, which a completions
+//   endpoint may take instead (`llm --prompt-ids`: exactly the ids eval reads, however the
+//   server's tokenizer would split the text). The answer is the 5-digit number. Lengths are
+//   tokens of the run (default: the run's length, 2× and 4×).
 #pragma once
 
 #include <cstdint>
@@ -23,12 +30,13 @@
 namespace posbias {
 
 struct Probe {
-  std::string suite;  // number | letter | needle | kv
+  std::string suite;  // number | letter | needle | kv | passkey
   std::string id;     // stable, readable: "letter/L32/#5", "needle/L50/d30/#2"
   int length = 0;     // tokens (number, letter, kv) or key-value pairs (needle)
   int hops = 0;       // 0 for needle
   double depth = 0;   // the answer's relative position in the context, 0..1
   std::string prompt;
+  std::vector<std::int32_t> prompt_ids;  // passkey: the prompt in the run's ids; else empty
   std::string answer;
   // The accuracy of a uniform guess among the prompt's candidate answers: 1/answer_candidates
   // for the hop suites (Number: 1/8), 1/pairs for needle and kv (any value of the context).
@@ -42,9 +50,10 @@ struct SuiteOptions {
   std::int64_t count = 20;  // examples per (length, hop) or per (length, depth)
   std::uint64_t seed = 1;
   std::string template_dir;  // empty = the built-in templates; else DIR/<suite>.txt
+  std::string run;           // passkey: the text run whose examples are asked
 };
 
-const std::vector<std::string>& suite_names();  // number, letter, needle, kv
+const std::vector<std::string>& suite_names();  // number, letter, needle, kv, passkey
 // Throws std::invalid_argument naming the suite and the known ones.
 void validate_suite(const std::string& suite);
 std::vector<int> default_lengths(const std::string& suite);
@@ -52,7 +61,8 @@ std::vector<int> default_lengths(const std::string& suite);
 // The built-in template of a suite, and the one a run uses (DIR/<suite>.txt when a template
 // directory is given). Throws std::invalid_argument for an unreadable file or a template
 // without its placeholders ({input}; needle also {key}). The kv template is "{input}" alone:
-// a kv model reads nothing but the example's tokens.
+// a kv model reads nothing but the example's tokens; so is passkey's, with no newline after it
+// (the model continues the text).
 std::string builtin_template(const std::string& suite);
 std::string load_template(const std::string& suite, const std::string& template_dir);
 // Writes every built-in template to DIR/<suite>.txt (to edit).

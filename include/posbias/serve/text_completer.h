@@ -1,7 +1,8 @@
 // Trained text runs (`train --task text`) as a completion backend for `posbias serve`: each
 // run's latest checkpoint and its own tokenizer (RUN_DIR/tokenizer.model, or bytes), named by
 // the run. The prompt is encoded as the run's training text is (lines joined by newlines, no
-// newline added at its end); the completion is the greedy continuation, max_tokens tokens
+// newline added at its end), or is taken as given when it is an array of the run's token ids
+// (each checked against the vocabulary); the completion is the greedy continuation, max_tokens tokens
 // (one forward pass each, through a BatchQueue), decoded to text and cut at a stop string.
 #pragma once
 
@@ -20,8 +21,9 @@ class TextCompleter : public Completer {
   // std::invalid_argument for a run of another task).
   TextCompleter(const std::vector<ServedRun>& runs, double busy_timeout);
   std::vector<std::string> models() const override { return served_.names(); }
-  // std::invalid_argument (400) for an empty prompt, or one whose tokens and max_tokens pass
-  // kMaxServedTokens or a learned position table (the message names the limit).
+  // std::invalid_argument (400) for an empty prompt, a token id outside the vocabulary, or a
+  // prompt whose tokens and max_tokens pass kMaxServedTokens or a learned position table (the
+  // message names the limit).
   Completion complete(const CompletionRequest& request) override;
 
  private:

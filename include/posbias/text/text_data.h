@@ -22,6 +22,9 @@ struct TextStreams {
 // Every training sentence (what the SentencePiece model is trained on).
 std::vector<std::string> training_lines(const TextCorpus& corpus);
 TextStreams encode_corpus(const TextCorpus& corpus, const Tokenizer& tokenizer);
+// One split's stream: the files' sentences encoded in order, each followed by a newline.
+std::vector<std::int32_t> encode_files(const std::vector<CorpusFile>& files,
+                                       const Tokenizer& tokenizer);
 
 // Windows first .. first + count - 1 of step `step`'s batch, each length + 1 ids, row-major
 // [count, length + 1], from the stream keyed by (seed, step): a data-parallel rank takes its
