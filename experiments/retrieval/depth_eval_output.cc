@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "experiments/seeds/seed_summary.h"
+#include "posbias/core/atomic_file.h"
 
 namespace posbias {
 
@@ -20,6 +22,18 @@ void print_depth_eval_summary(const std::string& task, std::int64_t step, const 
                task.c_str(), static_cast<long long>(step),
                a.effective_length ? std::to_string(*a.effective_length).c_str() : "none",
                a.threshold, a.u_pooled.verdict.c_str());
+}
+
+void write_depth_eval(const std::string& task, const DepthEvalOutputs& to,
+                      const nlohmann::json& json, const std::string& csv, const Figure& heatmap,
+                      const Figure& by_depth, std::int64_t step, const DepthAccuracy& accuracy) {
+  write_output(to.json, json.dump(2) + "\n");
+  if (!to.csv.empty()) write_output(to.csv, csv);
+  if (!to.plot.empty()) {
+    render_figure(heatmap, to.plot + "-heatmap");
+    render_figure(by_depth, to.plot + "-depth");
+  }
+  print_depth_eval_summary(task, step, accuracy);
 }
 
 }  // namespace posbias

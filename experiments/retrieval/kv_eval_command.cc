@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "experiments/retrieval/depth_eval_output.h"
+#include "experiments/retrieval/depth_eval_plan.h"
 #include "experiments/retrieval/depth_figures.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
@@ -43,23 +44,6 @@ void check_kv_eval(const KvEvalOptions& o, const TrainConfig& c, const std::vect
           "L + {} tokens); give lengths up to {}",
           len, m.max_positions, kKvValueTokens - 1, m.max_positions - (kKvValueTokens - 1)));
   }
-}
-
-std::vector<AttentionPath> plan_kv_eval(const KvEvalOptions& o, const TrainConfig& c,
-                                        const std::vector<int>& lengths) {
-  std::vector<AttentionPath> paths;
-  for (int len : lengths) {
-    const std::int64_t input = kv_input_length(len);
-    // One cell's examples are held at once (count of them), the forward a batch at a time.
-    auto bytes = [&](AttentionPath a) {
-      return weight_bytes(c.model_config(), true) + hop_examples_bytes(o.count, len) +
-             forward_bytes(c.model_config(), eval_batch_size(input), input, /*cached=*/false, {a});
-    };
-    paths.push_back(plan_attention(bytes, o.attention, o.memory_budget_gb,
-                                   "eval at length " + std::to_string(len),
-                                   "shorter --lengths or a smaller --count"));
-  }
-  return paths;
 }
 
 }  // namespace
@@ -102,7 +86,13 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o) {
   check_kv_eval(o, header_config, lengths);
   check_depth_accuracy_inputs(lengths, o.depths, o.threshold);
   KvEvalResult r;
-  r.attention = plan_kv_eval(o, header_config, lengths);
+  // A cell's examples are L ids; the model reads the input, L + the value's tokens − 1.
+  r.attention = plan_depth_eval(
+      header_config, lengths,
+      [](int len) {
+        return DepthEvalShape{len, kv_input_length(len)};
+      },
+      o.count, o.attention, o.memory_budget_gb);
   LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
   r.run = o.run;
   r.checkpoint = loaded.path.string();
@@ -186,13 +176,8 @@ Figure kv_depth_figure(const KvEvalResult& r) {
 
 KvEvalResult run_kv_eval(const KvEvalOptions& o) {
   KvEvalResult r = measure_kv_eval(o);
-  write_output(o.json, to_json(r).dump(2) + "\n");
-  if (!o.csv.empty()) write_output(o.csv, kv_eval_csv(r));
-  if (!o.plot.empty()) {
-    render_figure(kv_heatmap_figure(r), o.plot + "-heatmap");
-    render_figure(kv_depth_figure(r), o.plot + "-depth");
-  }
-  print_depth_eval_summary("kv", r.step, r.accuracy);
+  write_depth_eval("kv", {o.json, o.csv, o.plot}, to_json(r), kv_eval_csv(r), kv_heatmap_figure(r),
+                   kv_depth_figure(r), r.step, r.accuracy);
   return r;
 }
 

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "experiments/retrieval/depth_eval_output.h"
+#include "experiments/retrieval/depth_eval_plan.h"
 #include "experiments/retrieval/depth_figures.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
@@ -52,22 +53,6 @@ std::vector<int> passkey_eval_lengths(const PasskeyEvalOptions& o, const TrainCo
   return lengths;
 }
 
-std::vector<AttentionPath> plan_passkey_eval(const PasskeyEvalOptions& o, const TrainConfig& c,
-                                             const std::vector<int>& lengths) {
-  std::vector<AttentionPath> paths;
-  for (int len : lengths) {
-    // One cell's examples are held at once, the forward a batch at a time.
-    auto bytes = [&](AttentionPath a) {
-      return weight_bytes(c.model_config(), true) + hop_examples_bytes(o.count, len + 1) +
-             forward_bytes(c.model_config(), eval_batch_size(len), len, /*cached=*/false, {a});
-    };
-    paths.push_back(plan_attention(bytes, o.attention, o.memory_budget_gb,
-                                   "eval at length " + std::to_string(len),
-                                   "shorter --lengths or a smaller --count"));
-  }
-  return paths;
-}
-
 }  // namespace
 
 bool is_passkey_run(const std::string& run_dir) {
@@ -106,7 +91,13 @@ PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& o) {
           fmt::format("--lengths {} is longer than the held-out text ({} ids)", len,
                       text.streams.heldout.size()));
   }
-  r.attention = plan_passkey_eval(o, c, lengths);
+  // A cell's examples are L + 1 ids (the window with the answer); the model reads L.
+  r.attention = plan_depth_eval(
+      c, lengths,
+      [](int len) {
+        return DepthEvalShape{len + 1, len};
+      },
+      o.count, o.attention, o.memory_budget_gb);
   LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
   r.run = o.run;
   r.checkpoint = loaded.path.string();
@@ -186,13 +177,8 @@ Figure passkey_depth_figure(const PasskeyEvalResult& r) {
 
 PasskeyEvalResult run_passkey_eval(const PasskeyEvalOptions& o) {
   PasskeyEvalResult r = measure_passkey_eval(o);
-  write_output(o.json, to_json(r).dump(2) + "\n");
-  if (!o.csv.empty()) write_output(o.csv, passkey_eval_csv(r));
-  if (!o.plot.empty()) {
-    render_figure(passkey_heatmap_figure(r), o.plot + "-heatmap");
-    render_figure(passkey_depth_figure(r), o.plot + "-depth");
-  }
-  print_depth_eval_summary("passkey", r.step, r.accuracy);
+  write_depth_eval("passkey", {o.json, o.csv, o.plot}, to_json(r), passkey_eval_csv(r),
+                   passkey_heatmap_figure(r), passkey_depth_figure(r), r.step, r.accuracy);
   return r;
 }
 
