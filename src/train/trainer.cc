@@ -270,29 +270,44 @@ AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& opt
   return path;
 }
 
-}  // namespace
-
-TrainResult run_training(const TrainOptions& options) {
-  const std::filesystem::path& run_dir = options.run_dir;
-  if (run_dir.empty()) throw std::invalid_argument("--out RUN_DIR is required");
-  TrainConfig c = options.config;
+// A run opened for training: its header, its text data and passkey ids (text runs), and its
+// data-parallel group. The members are kept in place: the Trainer points into text and passkey.
+struct OpenedRun {
+  TrainConfig config;
+  nlohmann::json header;
   std::optional<TextRunData> text;
   std::optional<PasskeyCodec> passkey;  // text runs with needles
+  std::unique_ptr<ProcessGroup> group;
+  bool writer = true;  // rank 0 (or the only rank) evaluates and writes
+  AttentionPath attention = AttentionPath::kDense;
+};
+
+// Reads or creates the run: the config (from train.json on --resume), the memory plan, the
+// ranks' rendezvous, and on a fresh run its folder, tokenizer and train.json. Ranks join before
+// anything is written, so a rank started wrongly leaves no directory behind; so does a refused
+// plan.
+void open_run(const TrainOptions& options, OpenedRun& run) {
+  const std::filesystem::path& run_dir = options.run_dir;
+  if (run_dir.empty()) throw std::invalid_argument("--out RUN_DIR is required");
+  TrainConfig& c = run.config;
+  c = options.config;
   // The run's passkey ids, refused in one line when the needles and question do not fit.
   auto prepare_passkey = [&] {
-    if (!text || c.needle_fraction <= 0) return;
-    passkey.emplace(text->tokenizer);
-    passkey->check_fits(c.length, c.needles);
+    if (!run.text || c.needle_fraction <= 0) return;
+    run.passkey.emplace(run.text->tokenizer);
+    run.passkey->check_fits(c.length, c.needles);
   };
-  nlohmann::json header;
+  auto read_text = [&] {
+    run.text = prepare_text_run(c, run_dir, /*fresh=*/false,
+                                run.header.value("corpus_fingerprint", std::string()));
+    prepare_passkey();
+  };
   if (options.resume) {
-    header = read_run_header(run_dir);
-    c = config_of(header);
+    run.header = read_run_header(run_dir);
+    c = config_of(run.header);
   } else {
     c.finalize();
   }
-  // Data-parallel ranks join before anything is written, so a rank started wrongly leaves no
-  // directory behind; so does a refused plan.
   const std::optional<RankEnv> rank_env = rank_env_from_environment();
   const int world_size = rank_env ? rank_env->world_size : 1;
   if (c.batch % world_size != 0) {
@@ -300,23 +315,20 @@ TrainResult run_training(const TrainOptions& options) {
         "--batch {} does not split over WORLD_SIZE {}: use a multiple of the world size", c.batch,
         world_size));
   }
-  const AttentionPath attention = plan_training_memory(c, options, world_size);
-  std::unique_ptr<ProcessGroup> group;
+  run.attention = plan_training_memory(c, options, world_size);
   if (rank_env) {
-    group = std::make_unique<ProcessGroup>(
+    run.group = std::make_unique<ProcessGroup>(
         *rank_env, std::chrono::duration_cast<std::chrono::milliseconds>(options.rank_timeout),
         (options.resume ? "resume " : "fresh ") + train_config_to_json(c).dump());
   }
-  const bool writer = !group || group->rank() == 0;  // rank 0 evaluates and writes
-  if (!writer) {
+  run.writer = !run.group || run.group->rank() == 0;
+  if (!run.writer) {
     // The others wait for rank 0 to create the run (train.json, the tokenizer of a text run),
     // then read what they need of it from the shared directory.
-    group->barrier();
+    run.group->barrier();
     if (c.task == Task::kText) {
-      header = read_run_header(run_dir);
-      text = prepare_text_run(c, run_dir, /*fresh=*/false,
-                              header.value("corpus_fingerprint", std::string()));
-      prepare_passkey();
+      run.header = read_run_header(run_dir);
+      read_text();
     }
   } else if (!options.resume) {
     if (std::filesystem::exists(run_dir / "train.json")) {
@@ -325,52 +337,124 @@ TrainResult run_training(const TrainOptions& options) {
                                   "another --out");
     }
     ensure_directory(run_dir);
-    header = {{"config", train_config_to_json(c)},
-              {"machine", machine_info()},
-              {"version", POSBIAS_VERSION}};
+    run.header = {{"config", train_config_to_json(c)},
+                  {"machine", machine_info()},
+                  {"version", POSBIAS_VERSION}};
     if (c.task == Task::kText) {
       // The tokenizer is written before train.json, so a run that has train.json has it.
-      text = prepare_text_run(c, run_dir, /*fresh=*/true);
-      header["corpus"] = text->corpus_dir.string();
-      header["corpus_fingerprint"] = fingerprint_hex(text->corpus_fingerprint);
+      run.text = prepare_text_run(c, run_dir, /*fresh=*/true);
+      run.header["corpus"] = run.text->corpus_dir.string();
+      run.header["corpus_fingerprint"] = fingerprint_hex(run.text->corpus_fingerprint);
       prepare_passkey();
     }
-    write_file_atomic(run_dir / "train.json", header.dump(2) + "\n");
+    write_file_atomic(run_dir / "train.json", run.header.dump(2) + "\n");
   } else if (c.task == Task::kText) {
-    text = prepare_text_run(c, run_dir, /*fresh=*/false,
-                            header.value("corpus_fingerprint", std::string()));
-    prepare_passkey();
+    read_text();
   }
-  if (writer && group) group->barrier();
+  if (run.writer && run.group) run.group->barrier();
+}
 
-  Trainer trainer(c, text ? &text->streams.train : nullptr, group.get());
-  trainer.passkey = passkey ? &*passkey : nullptr;
-  Transformer& model = trainer.model;
-  model->set_attention(attention);
-  std::int64_t start = 0;
+// Where a resumed run continues: its last good checkpoint's step, wall time and running loss,
+// and the metrics rows up to that step.
+struct ResumeState {
   bool resumed = false;  // from a checkpoint (possibly step 0's, whose row is already logged)
-  double train_seconds = 0, resumed_loss_sum = 0;
-  std::int64_t resumed_loss_count = 0;
+  std::int64_t start = 0;
+  double train_seconds = 0, loss_sum = 0;
+  std::int64_t loss_count = 0;
   std::vector<MetricsRow> rows;
-  if (options.resume && writer) {
-    // Everything that can refuse the resume (train.json against the checkpoints, the metrics
-    // rows up to the resumed step) is checked before anything on disk changes.
-    const ResumePoint found = find_resume_point(run_dir, *trainer.flat, *trainer.adam, c);
-    if (found.info) {
-      const CheckpointInfo& info = *found.info;
-      resumed = true;
-      start = info.step;
-      train_seconds = info.train_seconds;
-      resumed_loss_sum = info.loss_sum;
-      resumed_loss_count = info.loss_count;
-      rows = read_resumed_metrics(run_dir / "metrics.jsonl", logged_steps(c, start));
-    }
-    set_aside_damaged(run_dir, found);
-    if (found.info) {
-      std::fprintf(stderr, "posbias train: resuming %s at step %lld\n", run_dir.c_str(),
-                   static_cast<long long>(start));
-    }
+};
+
+// Everything that can refuse the resume (train.json against the checkpoints, the metrics rows
+// up to the resumed step) is checked before anything on disk changes.
+ResumeState find_resume_state(const std::filesystem::path& run_dir, Trainer& trainer,
+                              const TrainConfig& c) {
+  ResumeState r;
+  const ResumePoint found = find_resume_point(run_dir, *trainer.flat, *trainer.adam, c);
+  if (found.info) {
+    const CheckpointInfo& info = *found.info;
+    r.resumed = true;
+    r.start = info.step;
+    r.train_seconds = info.train_seconds;
+    r.loss_sum = info.loss_sum;
+    r.loss_count = info.loss_count;
+    r.rows = read_resumed_metrics(run_dir / "metrics.jsonl", logged_steps(c, r.start));
   }
+  set_aside_damaged(run_dir, found);
+  if (found.info) {
+    std::fprintf(stderr, "posbias train: resuming %s at step %lld\n", run_dir.c_str(),
+                 static_cast<long long>(r.start));
+  }
+  return r;
+}
+
+// What a logged step measures on held-out data, by task: text (loss, bits per byte, loss and
+// gradient per position, the passkey exact match of a run with needles), kv (exact match),
+// hops (accuracy per hop).
+struct HeldOut {
+  const TextRunData* text = nullptr;
+  std::vector<std::int64_t> text_windows, gradient_windows;
+  std::vector<PasskeyExample> passkey_examples;
+  DatasetSpec hops;
+};
+
+HeldOut held_out_data(const TrainConfig& c, const OpenedRun& run) {
+  HeldOut h;
+  h.text = run.text ? &*run.text : nullptr;
+  if (is_hop_task(c.task)) h.hops = held_out_spec(c);
+  if (!run.writer || !run.text) return h;
+  h.text_windows = logged_windows(c, run.text->streams);
+  // The per-position gradients read the first (up to) 16 logged windows.
+  h.gradient_windows.assign(
+      h.text_windows.begin(),
+      h.text_windows.begin() +
+          std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(h.text_windows.size()),
+                                   16 * (c.length + 1)));
+  // The held-out passkey examples: the logged windows with needles.
+  if (run.passkey) h.passkey_examples = heldout_passkey_examples(c, *run.passkey, h.text_windows);
+  return h;
+}
+
+void measure_held_out(Transformer& model, const TrainConfig& c, const HeldOut& h,
+                      nlohmann::json& j) {
+  if (h.text) {
+    const TextEvaluation e =
+        evaluate_text(model, h.text_windows, c.length, h.text->tokenizer.token_bytes());
+    j["heldout_loss"] = e.loss;
+    j["bits_per_byte"] = e.bits_per_byte;
+    j["loss_per_position"] = e.loss_per_position;
+    j["grad_per_position"] =
+        position_gradients(model, h.gradient_windows, c.length, logged_gradient_layers(c.layers));
+    if (!h.passkey_examples.empty()) {  // greedy answer digits, exact match
+      std::int64_t right = 0;
+      for (bool r : passkey_exact_matches(model, h.passkey_examples, 16)) right += r ? 1 : 0;
+      j["passkey_exact_match"] =
+          static_cast<double>(right) / static_cast<double>(h.passkey_examples.size());
+    }
+  } else if (c.task == Task::kKv) {  // exact match of the value, a batch at a time
+    j["acc"] = {{"all", kv_held_out_accuracy(model, c)}};
+  } else {
+    j["acc"] = evaluate_hops(model, h.hops, eval_batch_size(c.length)).to_json();
+  }
+}
+
+}  // namespace
+
+TrainResult run_training(const TrainOptions& options) {
+  const std::filesystem::path& run_dir = options.run_dir;
+  OpenedRun run;
+  open_run(options, run);
+  const TrainConfig& c = run.config;
+  ProcessGroup* group = run.group.get();
+  const bool writer = run.writer;
+
+  Trainer trainer(c, run.text ? &run.text->streams.train : nullptr, group);
+  trainer.passkey = run.passkey ? &*run.passkey : nullptr;
+  Transformer& model = trainer.model;
+  model->set_attention(run.attention);
+  ResumeState state;
+  if (options.resume && writer) state = find_resume_state(run_dir, trainer, c);
+  std::int64_t start = state.start;
+  std::vector<MetricsRow>& rows = state.rows;
   auto write_metrics = [&] {
     std::string lines;
     for (const MetricsRow& r : rows) lines += r.line + "\n";
@@ -389,45 +473,15 @@ TrainResult run_training(const TrainOptions& options) {
 
   // Wall time spent training (steps, evaluations, checkpoints), carried across resumes.
   const auto session_start = Clock::now();
-  auto wall_seconds = [&] { return train_seconds + seconds_since(session_start); };
-  const DatasetSpec held_out = is_hop_task(c.task) ? held_out_spec(c) : DatasetSpec{};
-  const std::vector<std::int64_t> text_windows =
-      text && writer ? logged_windows(c, text->streams) : std::vector<std::int64_t>{};
-  // The per-position gradients read the first (up to) 16 logged windows.
-  const std::vector<std::int64_t> gradient_windows(
-      text_windows.begin(),
-      text_windows.begin() +
-          std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(text_windows.size()),
-                                   16 * (c.length + 1)));
-  // The held-out passkey examples: the logged windows with needles.
-  const std::vector<PasskeyExample> passkey_examples =
-      passkey && writer ? heldout_passkey_examples(c, *passkey, text_windows)
-                        : std::vector<PasskeyExample>{};
+  auto wall_seconds = [&] { return state.train_seconds + seconds_since(session_start); };
+  const HeldOut held_out = held_out_data(c, run);
   const std::int64_t tokens_per_step = static_cast<std::int64_t>(c.batch) * c.length;
   auto log_eval = [&](std::int64_t step, double loss, double interval_seconds,
                       std::int64_t interval_steps) {
     nlohmann::json j{{"step", step},
                      {"loss", std::isfinite(loss) ? nlohmann::json(loss) : nlohmann::json()},
                      {"lr", step == 0 ? 0.0 : learning_rate(c, step)}};
-    if (text) {
-      const TextEvaluation e =
-          evaluate_text(model, text_windows, c.length, text->tokenizer.token_bytes());
-      j["heldout_loss"] = e.loss;
-      j["bits_per_byte"] = e.bits_per_byte;
-      j["loss_per_position"] = e.loss_per_position;
-      j["grad_per_position"] =
-          position_gradients(model, gradient_windows, c.length, logged_gradient_layers(c.layers));
-      if (!passkey_examples.empty()) {  // greedy answer digits, exact match
-        std::int64_t right = 0;
-        for (bool r : passkey_exact_matches(model, passkey_examples, 16)) right += r ? 1 : 0;
-        j["passkey_exact_match"] =
-            static_cast<double>(right) / static_cast<double>(passkey_examples.size());
-      }
-    } else if (c.task == Task::kKv) {  // exact match of the value, a batch at a time
-      j["acc"] = {{"all", kv_held_out_accuracy(model, c)}};
-    } else {
-      j["acc"] = evaluate_hops(model, held_out, eval_batch_size(c.length)).to_json();
-    }
+    measure_held_out(model, c, held_out, j);
     j.update(nlohmann::json{
         {"tokens_per_s",
          interval_seconds > 0
@@ -437,7 +491,7 @@ TrainResult run_training(const TrainOptions& options) {
     rows.push_back(parse_metrics_line(j.dump()));
     write_metrics();
   };
-  if (!resumed && writer) {
+  if (!state.resumed && writer) {
     log_eval(0, NAN, 0, 0);
     if (c.checkpoint_at(0))
       save_checkpoint(checkpoint_path(run_dir, 0), *trainer.flat, *trainer.adam, {c, 0, 0.0, 0, 0});
@@ -446,8 +500,8 @@ TrainResult run_training(const TrainOptions& options) {
   model->train();
   std::optional<Progress> progress;
   if (writer) progress.emplace(std::string(task_name(c.task)) + " training", c.steps, start);
-  double loss_sum = resumed_loss_sum, interval_seconds = 0;
-  std::int64_t loss_count = resumed_loss_count;
+  double loss_sum = state.loss_sum, interval_seconds = 0;
+  std::int64_t loss_count = state.loss_count;
   for (std::int64_t step = start + 1; step <= c.steps; ++step) {
     const auto t0 = Clock::now();
     loss_sum += trainer.step(step);
@@ -478,7 +532,7 @@ TrainResult run_training(const TrainOptions& options) {
         {"buckets_started_in_backward", trainer.reducer->overlapped_buckets()},
         {"allreduce_wait_seconds", trainer.reducer->wait_seconds()}};
   }
-  if (writer) write_outputs(run_dir, c, model, rows, text ? &*text : nullptr, result);
+  if (writer) write_outputs(run_dir, c, model, rows, run.text ? &*run.text : nullptr, result);
   if (group) group->barrier();  // rank 0's store stays up until every rank is done
   return result;
 }
