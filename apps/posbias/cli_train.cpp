@@ -51,22 +51,14 @@ nlohmann::json flag_value(const std::string& field, const std::string& text) {
   return parse_integer(text, "--" + field);
 }
 
-}  // namespace
-
-void register_train(CLI::App& app, Action* selected) {
-  auto a = std::make_shared<TrainArgs>();
-  CLI::App* cmd = app.add_subcommand("train", torch_command_description("train"));
-  cmd->add_option("-o,--out", a->out, "run directory to create");
-  cmd->add_option("--resume", a->resume,
-                  "continue this run directory from its latest checkpoint (config from the run)");
-  cmd->add_option("--config", a->config_file,
-                  "JSON file with any of the fields below (flags override it)");
+// Every training flag: its config field and its help.
+std::vector<std::pair<std::string, std::string>> train_field_help() {
   const TrainConfig number = TrainConfig::defaults(Task::kNumber),
                     letter = TrainConfig::defaults(Task::kLetter),
                     text_defaults = TrainConfig::defaults(Task::kText),
                     kv_defaults = TrainConfig::defaults(Task::kKv);
   const auto str = [](auto v) { return nlohmann::json(v).dump(); };
-  const std::vector<std::pair<std::string, std::string>> fields{
+  return {
       {"task",
        "number (positional), letter (symbolic) or text (next-token loss on the Brown corpus; "
        "its defaults: " +
@@ -133,7 +125,57 @@ void register_train(CLI::App& app, Action* selected) {
       {"eval_every", "steps between held-out evaluations"},
       {"eval_per_hop", "held-out examples per hop (kv: held-out examples)"},
       {"checkpoint_every", "steps between checkpoints, a multiple of eval_every"}};
-  for (const auto& [field, help] : fields) {
+}
+
+// The options of a train command line: a resume, or a fresh run's config (defaults, then the
+// --config file, then the flags given).
+TrainOptions train_options(const TrainArgs& a) {
+  TrainOptions o;
+  o.attention = a.attention;
+  o.memory_budget_gb = a.memory_budget_gb;
+  if (a.rank_timeout < 1) throw std::invalid_argument("--rank-timeout must be at least 1");
+  o.rank_timeout = std::chrono::seconds(a.rank_timeout);
+  if (!a.resume.empty()) {
+    if (!a.out.empty() || !a.values.empty() || !a.config_file.empty()) {
+      throw std::invalid_argument(
+          "--resume takes the run's own config; give no --out, --config or training flags");
+    }
+    o.resume = true;
+    o.run_dir = a.resume;
+  } else {
+    if (a.out.empty()) throw std::invalid_argument("--out RUN_DIR is required");
+    o.run_dir = a.out;
+    nlohmann::json j = nlohmann::json::object();
+    if (!a.config_file.empty()) {
+      std::ifstream in(a.config_file);
+      if (!in) throw std::invalid_argument("cannot open --config '" + a.config_file + "'");
+      try {
+        j = parse_json(in, a.config_file);
+      } catch (const nlohmann::json::exception&) {
+        throw std::invalid_argument("--config '" + a.config_file + "' is not valid JSON");
+      }
+      if (!j.is_object()) throw std::invalid_argument("--config must hold a JSON object");
+    }
+    for (const auto& [field, text] : a.values) j[field] = flag_value(field, text);
+    const Task task = j.contains("task") && j["task"].is_string()
+                          ? parse_task(j["task"].get<std::string>())
+                          : Task::kNumber;
+    o.config = train_config_from_json(j, TrainConfig::defaults(task));
+  }
+  return o;
+}
+
+}  // namespace
+
+void register_train(CLI::App& app, Action* selected) {
+  auto a = std::make_shared<TrainArgs>();
+  CLI::App* cmd = app.add_subcommand("train", torch_command_description("train"));
+  cmd->add_option("-o,--out", a->out, "run directory to create");
+  cmd->add_option("--resume", a->resume,
+                  "continue this run directory from its latest checkpoint (config from the run)");
+  cmd->add_option("--config", a->config_file,
+                  "JSON file with any of the fields below (flags override it)");
+  for (const auto& [field, help] : train_field_help()) {
     std::string flag = "--" + field;
     for (char& ch : flag) ch = ch == '_' ? '-' : ch;
     if (field == "length") flag = "-L,--length";  // as `tasks` and `theory` spell it
@@ -157,38 +199,7 @@ void register_train(CLI::App& app, Action* selected) {
   cmd->callback([a, selected] {
     *selected = [a] {
       a->parsed.parse();
-      TrainOptions o;
-      o.attention = a->attention;
-      o.memory_budget_gb = a->memory_budget_gb;
-      if (a->rank_timeout < 1) throw std::invalid_argument("--rank-timeout must be at least 1");
-      o.rank_timeout = std::chrono::seconds(a->rank_timeout);
-      if (!a->resume.empty()) {
-        if (!a->out.empty() || !a->values.empty() || !a->config_file.empty()) {
-          throw std::invalid_argument(
-              "--resume takes the run's own config; give no --out, --config or training flags");
-        }
-        o.resume = true;
-        o.run_dir = a->resume;
-      } else {
-        if (a->out.empty()) throw std::invalid_argument("--out RUN_DIR is required");
-        o.run_dir = a->out;
-        nlohmann::json j = nlohmann::json::object();
-        if (!a->config_file.empty()) {
-          std::ifstream in(a->config_file);
-          if (!in) throw std::invalid_argument("cannot open --config '" + a->config_file + "'");
-          try {
-            j = parse_json(in, a->config_file);
-          } catch (const nlohmann::json::exception&) {
-            throw std::invalid_argument("--config '" + a->config_file + "' is not valid JSON");
-          }
-          if (!j.is_object()) throw std::invalid_argument("--config must hold a JSON object");
-        }
-        for (const auto& [field, text] : a->values) j[field] = flag_value(field, text);
-        const Task task = j.contains("task") && j["task"].is_string()
-                              ? parse_task(j["task"].get<std::string>())
-                              : Task::kNumber;
-        o.config = train_config_from_json(j, TrainConfig::defaults(task));
-      }
+      const TrainOptions o = train_options(*a);
       const TrainResult r = run_training(o);
       if (r.rank == 0)
         std::fprintf(stderr, "posbias train: %lld steps, %.1f s of training; see %s\n",
