@@ -4,7 +4,8 @@ docs/data/retrieval/bench/grid-*.json over its seeds through `posbias sweep`, th
 each trained run and summarises each configuration over its seeds.
 
   python3 scripts/kv-bench.py plan      # posbias sweep plan, one sweep per grid file
-  python3 scripts/kv-bench.py train     # every run, seed 0 of every configuration first
+  python3 scripts/kv-bench.py train     # every run: seed 0 of every configuration first, then
+                                        # the seeds of those whose seed 0 learned, then the rest
   python3 scripts/kv-bench.py measure   # eval by depth and length, influence, per trained run
   python3 scripts/kv-bench.py summary   # from DATA alone: seeds --eval and birth --colocate per
                                         # configuration, and DATA/summary.json
@@ -98,9 +99,25 @@ def measured_already(args, run):
     return (args.data / config_name(config) / f"s{config['seed']}-train.json").exists()
 
 
+def learned_at_seed0(args):
+    """Configurations whose seed 0 learned kv by the rule (DATA/summary.json): their other
+    seeds train first, so that the first verdicts over seeds come early."""
+    table = args.data / "summary.json"
+    if not table.exists():
+        return set()
+    return {name for name, row in load(table)["configurations"].items()
+            if 0 in row["seeds"] and row["learned_by_rule"][row["seeds"].index(0)]}
+
+
 def train(args):
-    order = sorted((r for r in runs(args) if not measured_already(args, r[1])),
-                   key=lambda r: (int(r[1]["values"]["--seed"]), str(r[0]), r[1]["index"]))
+    first = learned_at_seed0(args)
+
+    def priority(item):
+        sweep, run = item
+        name, seed = config_name(command_config(run["command"])), int(run["values"]["--seed"])
+        return (0 if seed == 0 else 1 if name in first else 2, seed, str(sweep), run["index"])
+
+    order = sorted((r for r in runs(args) if not measured_already(args, r[1])), key=priority)
 
     def one(item):
         sweep, run = item
