@@ -9,13 +9,13 @@ set key outside right box opaque
 set grid
 set xrange [0.000000:100.000000]
 $p0s0 << EOD
-0 0.58 0.58 0.58
-33 0.305 0.305 0.305
-67 0.17 0.17 0.17
-100 0.145 0.145 0.145
+0 0.3875 -2.058444412 2.833444412
+33 0.2525 -0.4145757486 0.9195757486
+67 0.165 0.1014689763 0.2285310237
+100 0.17 -0.1476551184 0.4876551184
 EOD
 plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "one seed: no band"
+     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 2 seeds, 95% Student-t band"
 reset
 set title "influence on the queried pair"
 set xlabel "depth of the queried pair (%)"
@@ -24,12 +24,12 @@ set key outside right box opaque
 set grid
 set xrange [0.000000:100.000000]
 $p1s0 << EOD
-0 0.303839699 0.303839699 0.303839699
-33 0.2471143114 0.2471143114 0.2471143114
-67 0.2402548712 0.2402548712 0.2402548712
-100 0.2563322026 0.2563322026 0.2563322026
+0 0.2369258284 -0.6132955111 1.087147168
+33 0.2365434397 0.1022277804 0.3708590991
+67 0.2304338106 0.1056454036 0.3552222177
+100 0.2458033801 0.1120220061 0.3795847541
 EOD
 plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p1s0 using 1:2 with linespoints lw 2 lc 1 title "one seed: no band"
+     $p1s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 2 seeds, 95% Student-t band"
 unset multiplot
 unset output
