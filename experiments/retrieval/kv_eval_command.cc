@@ -11,8 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "experiments/retrieval/depth_eval_output.h"
-#include "experiments/retrieval/depth_eval_plan.h"
+#include "experiments/retrieval/depth_eval.h"
 #include "experiments/retrieval/depth_figures.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
@@ -87,12 +86,8 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o) {
   check_depth_accuracy_inputs(lengths, o.depths, o.threshold);
   KvEvalResult r;
   // A cell's examples are L ids; the model reads the input, L + the value's tokens − 1.
-  r.attention = plan_depth_eval(
-      header_config, lengths,
-      [](int len) {
-        return DepthEvalShape{len, kv_input_length(len)};
-      },
-      o.count, o.attention, o.memory_budget_gb);
+  const auto shape = [](int len) { return DepthEvalShape{len, kv_input_length(len)}; };
+  r.attention = plan_depth_eval(header_config, lengths, shape, o);
   LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
   r.run = o.run;
   r.checkpoint = loaded.path.string();
@@ -125,22 +120,11 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o) {
 }
 
 nlohmann::json to_json(const KvEvalResult& r) {
-  nlohmann::json j{{"task", "kv"},
-                   {"run", r.run},
-                   {"checkpoint", r.checkpoint},
-                   {"step", r.step},
-                   {"config", train_config_to_json(r.config)},
-                   {"count", r.count},
-                   {"seed", r.seed}};
-  j.update(to_json(r.accuracy));
-  for (std::size_t l = 0; l < r.accuracy.lengths.size(); ++l) {
-    const std::string key = std::to_string(r.accuracy.lengths[l]);
-    j["pairs"][key] = r.pairs[l];
-    j["attention"][key] = to_string(r.attention[l]);
-  }
+  nlohmann::json j = depth_eval_json("kv", r);
+  for (std::size_t l = 0; l < r.accuracy.lengths.size(); ++l)
+    j["pairs"][std::to_string(r.accuracy.lengths[l])] = r.pairs[l];
   j["chance_rule"] = "1/n: a uniform guess among the n values in the context";
   j["queried_rule"] = "queried pair i = round(depth/100 * (n - 1)), halves away from zero";
-  j["seconds"] = r.seconds;
   return j;
 }
 
@@ -176,8 +160,8 @@ Figure kv_depth_figure(const KvEvalResult& r) {
 
 KvEvalResult run_kv_eval(const KvEvalOptions& o) {
   KvEvalResult r = measure_kv_eval(o);
-  write_depth_eval("kv", {o.json, o.csv, o.plot}, to_json(r), kv_eval_csv(r), kv_heatmap_figure(r),
-                   kv_depth_figure(r), r.step, r.accuracy);
+  write_depth_eval("kv", o, to_json(r), kv_eval_csv(r), kv_heatmap_figure(r), kv_depth_figure(r),
+                   r);
   return r;
 }
 

@@ -14,39 +14,17 @@
 #include <string>
 #include <vector>
 
+#include "experiments/retrieval/depth_eval.h"
 #include "posbias/core/plot.h"
-#include "posbias/model/attention_path.h"
 #include "posbias/tasks/kv_task.h"
-#include "posbias/train/depth_accuracy.h"
-#include "posbias/train/train_config.h"
 
 namespace posbias {
 
-struct KvEvalOptions {
-  std::string run;         // RUN_DIR of `posbias train --task kv`
-  std::string checkpoint;  // empty = the run's latest
-  std::vector<double> depths = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100};  // percent
-  std::vector<std::int64_t> lengths;  // empty = the training length, 2× and 4×
-  std::int64_t count = 100;           // examples per cell
-  std::uint64_t seed = 1;
-  double threshold = kRulerThreshold;  // RULER's effective length
-  std::optional<AttentionPath> attention;
-  double memory_budget_gb = 0;
-  std::string json;  // empty = stdout
-  std::string csv;   // one row per cell
-  std::string plot;  // figure stem: STEM-heatmap and STEM-depth
-};
+// The options of eval by depth (depth_eval.h); `run` is a `posbias train --task kv` run.
+using KvEvalOptions = DepthEvalOptions;
 
-struct KvEvalResult {
-  std::string run, checkpoint;
-  std::int64_t step = 0;
-  TrainConfig config;
-  std::int64_t count = 0;
-  std::uint64_t seed = 0;
+struct KvEvalResult : DepthEvalRun {
   std::vector<int> pairs;  // per length: n
-  DepthAccuracy accuracy;
-  std::vector<AttentionPath> attention;  // per length
-  double seconds = 0;
 };
 
 // True when RUN/train.json is a kv run.
@@ -59,8 +37,7 @@ std::vector<int> kv_eval_lengths(const KvEvalOptions& options, const TrainConfig
 // Checks the options (std::invalid_argument naming the bad one), loads the run, evaluates.
 KvEvalResult measure_kv_eval(const KvEvalOptions& options);
 
-// {"task": "kv", "run", "checkpoint", "step", "count", "seed", "config" (the run's), "pairs",
-//  "chance_rule", "attention", "seconds"} and every field of to_json(DepthAccuracy).
+// depth_eval_json("kv") and "pairs" (per length), "chance_rule", "queried_rule".
 nlohmann::json to_json(const KvEvalResult& result);
 // length,pairs,depth,queried,n,correct,accuracy,lo,hi,chance: one row per cell.
 std::string kv_eval_csv(const KvEvalResult& result);

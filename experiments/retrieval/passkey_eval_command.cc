@@ -10,8 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "experiments/retrieval/depth_eval_output.h"
-#include "experiments/retrieval/depth_eval_plan.h"
+#include "experiments/retrieval/depth_eval.h"
 #include "experiments/retrieval/depth_figures.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
@@ -92,12 +91,8 @@ PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& o) {
                       text.streams.heldout.size()));
   }
   // A cell's examples are L + 1 ids (the window with the answer); the model reads L.
-  r.attention = plan_depth_eval(
-      c, lengths,
-      [](int len) {
-        return DepthEvalShape{len + 1, len};
-      },
-      o.count, o.attention, o.memory_budget_gb);
+  const auto shape = [](int len) { return DepthEvalShape{len + 1, len}; };
+  r.attention = plan_depth_eval(c, lengths, shape, o);
   LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
   r.run = o.run;
   r.checkpoint = loaded.path.string();
@@ -128,22 +123,12 @@ PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& o) {
 }
 
 nlohmann::json to_json(const PasskeyEvalResult& r) {
-  nlohmann::json j{{"task", "passkey"},
-                   {"run", r.run},
-                   {"checkpoint", r.checkpoint},
-                   {"step", r.step},
-                   {"count", r.count},
-                   {"needles", r.needles},
-                   {"seed", r.seed},
-                   {"config", train_config_to_json(r.config)}};
-  j.update(to_json(r.accuracy));
-  for (std::size_t l = 0; l < r.accuracy.lengths.size(); ++l)
-    j["attention"][std::to_string(r.accuracy.lengths[l])] = to_string(r.attention[l]);
+  nlohmann::json j = depth_eval_json("passkey", r);
+  j["needles"] = r.needles;
   j["chance_rule"] = "1/K: a uniform guess among the K numbers in the context";
   j["depth_rule"] =
       "queried needle before Brown id round(depth/100 * F) of the F held-out Brown ids, halves "
       "away from zero";
-  j["seconds"] = r.seconds;
   return j;
 }
 
@@ -177,8 +162,8 @@ Figure passkey_depth_figure(const PasskeyEvalResult& r) {
 
 PasskeyEvalResult run_passkey_eval(const PasskeyEvalOptions& o) {
   PasskeyEvalResult r = measure_passkey_eval(o);
-  write_depth_eval("passkey", {o.json, o.csv, o.plot}, to_json(r), passkey_eval_csv(r),
-                   passkey_heatmap_figure(r), passkey_depth_figure(r), r.step, r.accuracy);
+  write_depth_eval("passkey", o, to_json(r), passkey_eval_csv(r), passkey_heatmap_figure(r),
+                   passkey_depth_figure(r), r);
   return r;
 }
 

@@ -16,39 +16,18 @@
 #include <string>
 #include <vector>
 
+#include "experiments/retrieval/depth_eval.h"
 #include "posbias/core/plot.h"
-#include "posbias/model/attention_path.h"
-#include "posbias/train/depth_accuracy.h"
-#include "posbias/train/train_config.h"
 
 namespace posbias {
 
-struct PasskeyEvalOptions {
-  std::string run;         // RUN_DIR of `posbias train --task text --needle-fraction F`
-  std::string checkpoint;  // empty = the run's latest
-  std::vector<double> depths = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100};  // percent
-  std::vector<std::int64_t> lengths;  // empty = the training length, 2× and 4× (learned: ≤ table)
-  std::int64_t count = 100;           // examples per cell
-  int needles = 0;                    // 0 = the run's
-  std::uint64_t seed = 1;
-  double threshold = kRulerThreshold;
-  std::optional<AttentionPath> attention;
-  double memory_budget_gb = 0;
-  std::string json;  // empty = stdout
-  std::string csv;   // one row per cell
-  std::string plot;  // figure stem: STEM-heatmap and STEM-depth
+// `run` is a `posbias train --task text --needle-fraction F` run.
+struct PasskeyEvalOptions : DepthEvalOptions {
+  int needles = 0;  // 0 = the run's
 };
 
-struct PasskeyEvalResult {
-  std::string run, checkpoint;
-  std::int64_t step = 0;
-  TrainConfig config;
-  std::int64_t count = 0;
+struct PasskeyEvalResult : DepthEvalRun {
   int needles = 0;
-  std::uint64_t seed = 0;
-  DepthAccuracy accuracy;
-  std::vector<AttentionPath> attention;  // per length
-  double seconds = 0;
 };
 
 // True when RUN/train.json is a text run with needle_fraction > 0.
@@ -58,8 +37,7 @@ bool is_passkey_run(const std::string& run_dir);
 // past a learned position table, needles that do not fit a length), loads the run, evaluates.
 PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& options);
 
-// {"task": "passkey", "run", "checkpoint", "step", "count", "needles", "seed", "config",
-//  "chance_rule", "depth_rule", "attention", "seconds"} and every field of to_json(DepthAccuracy).
+// depth_eval_json("passkey") and "needles", "chance_rule", "depth_rule".
 nlohmann::json to_json(const PasskeyEvalResult& result);
 // length,depth,n,correct,accuracy,lo,hi,chance: one row per cell.
 std::string passkey_eval_csv(const PasskeyEvalResult& result);

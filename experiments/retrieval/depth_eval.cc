@@ -1,0 +1,74 @@
+#include "experiments/retrieval/depth_eval.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "experiments/seeds/seed_summary.h"
+#include "posbias/core/atomic_file.h"
+#include "posbias/model/memory_plan.h"
+#include "posbias/train/hop_eval.h"
+
+namespace posbias {
+
+std::string depth_cell_csv(const DepthCell& c) {
+  return fmt::format("{},{},{},{},{},{}", c.n, c.correct, csv_cell(c.accuracy), csv_cell(c.lo),
+                     csv_cell(c.hi), csv_cell(c.chance));
+}
+
+void print_depth_eval_summary(const std::string& task, std::int64_t step, const DepthAccuracy& a) {
+  std::fprintf(stderr,
+               "eval: %s at step %lld; effective length %s (threshold %g); U verdict pooled over "
+               "lengths: %s\n",
+               task.c_str(), static_cast<long long>(step),
+               a.effective_length ? std::to_string(*a.effective_length).c_str() : "none",
+               a.threshold, a.u_pooled.verdict.c_str());
+}
+
+void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
+                      const nlohmann::json& json, const std::string& csv, const Figure& heatmap,
+                      const Figure& by_depth, const DepthEvalRun& run) {
+  write_output(to.json, json.dump(2) + "\n");
+  if (!to.csv.empty()) write_output(to.csv, csv);
+  if (!to.plot.empty()) {
+    render_figure(heatmap, to.plot + "-heatmap");
+    render_figure(by_depth, to.plot + "-depth");
+  }
+  print_depth_eval_summary(task, run.step, run.accuracy);
+}
+
+nlohmann::json depth_eval_json(const std::string& task, const DepthEvalRun& r) {
+  nlohmann::json j{{"task", task},
+                   {"run", r.run},
+                   {"checkpoint", r.checkpoint},
+                   {"step", r.step},
+                   {"config", train_config_to_json(r.config)},
+                   {"count", r.count},
+                   {"seed", r.seed}};
+  j.update(to_json(r.accuracy));
+  for (std::size_t l = 0; l < r.accuracy.lengths.size(); ++l)
+    j["attention"][std::to_string(r.accuracy.lengths[l])] = to_string(r.attention[l]);
+  j["seconds"] = r.seconds;
+  return j;
+}
+
+std::vector<AttentionPath> plan_depth_eval(const TrainConfig& c, const std::vector<int>& lengths,
+                                           const std::function<DepthEvalShape(int)>& shape,
+                                           const DepthEvalOptions& o) {
+  std::vector<AttentionPath> paths;
+  for (int len : lengths) {
+    const DepthEvalShape s = shape(len);
+    auto bytes = [&](AttentionPath a) {
+      return weight_bytes(c.model_config(), true) + hop_examples_bytes(o.count, s.example_ids) +
+             forward_bytes(c.model_config(), eval_batch_size(s.forward_tokens), s.forward_tokens,
+                           /*cached=*/false, {a});
+    };
+    paths.push_back(plan_attention(bytes, o.attention, o.memory_budget_gb,
+                                   "eval at length " + std::to_string(len),
+                                   "shorter --lengths or a smaller --count"));
+  }
+  return paths;
+}
+
+}  // namespace posbias

@@ -1,0 +1,78 @@
+// What eval by depth × length shares, whatever the task (kv, passkey): its options, the common
+// part of its result and JSON, its memory plan (per length, the attention path under the budget
+// for one cell's examples held at once and the forward run a batch at a time), and what it
+// writes: the JSON, the CSV (its cell columns; each task adds its own, pairs, needles, the
+// queried pair, around them), the heatmap and accuracy-by-depth figures, and the one-line
+// summary on stderr.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "posbias/core/plot.h"
+#include "posbias/model/attention_path.h"
+#include "posbias/train/depth_accuracy.h"
+#include "posbias/train/train_config.h"
+
+namespace posbias {
+
+struct DepthEvalOptions {
+  std::string run;         // RUN_DIR of the trained run
+  std::string checkpoint;  // empty = the run's latest
+  std::vector<double> depths = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100};  // percent
+  std::vector<std::int64_t> lengths;  // empty = the training length, 2× and 4× (learned: ≤ table)
+  std::int64_t count = 100;           // examples per cell
+  std::uint64_t seed = 1;
+  double threshold = kRulerThreshold;  // RULER's effective length
+  std::optional<AttentionPath> attention;
+  double memory_budget_gb = 0;
+  std::string json;  // empty = stdout
+  std::string csv;   // one row per cell
+  std::string plot;  // figure stem: STEM-heatmap and STEM-depth
+};
+
+// The part of an eval by depth's result every task has.
+struct DepthEvalRun {
+  std::string run, checkpoint;
+  std::int64_t step = 0;
+  TrainConfig config;
+  std::int64_t count = 0;
+  std::uint64_t seed = 0;
+  DepthAccuracy accuracy;
+  std::vector<AttentionPath> attention;  // per length
+  double seconds = 0;
+};
+// {"task", "run", "checkpoint", "step", "config", "count", "seed", "attention" (per length),
+//  "seconds"} and every field of to_json(DepthAccuracy).
+nlohmann::json depth_eval_json(const std::string& task, const DepthEvalRun& run);
+
+// What a length costs: the ids of one example as held, and the tokens a forward pass reads.
+struct DepthEvalShape {
+  std::int64_t example_ids = 0, forward_tokens = 0;
+};
+// One path per length; throws std::invalid_argument in one line (naming the length, and that
+// shorter --lengths or a smaller --count would fit) when none fits the budget.
+std::vector<AttentionPath> plan_depth_eval(const TrainConfig& config,
+                                           const std::vector<int>& lengths,
+                                           const std::function<DepthEvalShape(int)>& shape,
+                                           const DepthEvalOptions& options);
+
+// The header of a cell's columns and a cell's values, in that order, without a trailing comma.
+inline constexpr const char* kDepthCellColumns = "n,correct,accuracy,lo,hi,chance";
+std::string depth_cell_csv(const DepthCell& cell);
+
+// "eval: TASK at step S; effective length L (threshold T); U verdict pooled over lengths: V".
+void print_depth_eval_summary(const std::string& task, std::int64_t step,
+                              const DepthAccuracy& accuracy);
+
+// Writes `json`, `csv`, STEM-heatmap and STEM-depth where the options say (json empty: stdout;
+// csv and plot empty: not written), then the summary line.
+void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
+                      const nlohmann::json& json, const std::string& csv, const Figure& heatmap,
+                      const Figure& by_depth, const DepthEvalRun& run);
+
+}  // namespace posbias
