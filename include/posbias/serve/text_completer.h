@@ -2,8 +2,8 @@
 // run's latest checkpoint and its own tokenizer (RUN_DIR/tokenizer.model, or bytes), named by
 // the run. The prompt is encoded as the run's training text is (lines joined by newlines, no
 // newline added at its end), or is taken as given when it is an array of the run's token ids
-// (each checked against the vocabulary); the completion is the greedy continuation, max_tokens tokens
-// (one forward pass each, through a BatchQueue), decoded to text and cut at a stop string.
+// (each checked against the vocabulary); the completion is the greedy continuation, max_tokens
+// tokens (one forward pass each, through a BatchQueue), decoded to text and cut at a stop string.
 #pragma once
 
 #include <string>
