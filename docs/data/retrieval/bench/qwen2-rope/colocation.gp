@@ -9,13 +9,13 @@ set key outside right box opaque
 set grid
 set xrange [0.000000:100.000000]
 $p0s0 << EOD
-0 0.995 0.9314689763 1.058531024
-33 0.9975 0.9657344882 1.029265512
-67 0.9925 0.8972034645 1.087796536
-100 0.9975 0.9657344882 1.029265512
+0 0.9966666667 0.9823244909 1.011008842
+33 0.9983333333 0.9911622455 1.005504421
+67 0.9933333333 0.9743604182 1.012306249
+100 0.9966666667 0.9894955788 1.003837755
 EOD
 plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 2 seeds, 95% Student-t band"
+     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 3 seeds, 95% Student-t band"
 reset
 set title "influence on the queried pair"
 set xlabel "depth of the queried pair (%)"
@@ -24,12 +24,12 @@ set key outside right box opaque
 set grid
 set xrange [0.000000:100.000000]
 $p1s0 << EOD
-0 0.3114881631 -0.06258971678 0.685566043
-33 0.2878386156 0.2522791836 0.3233980476
-67 0.2876339846 0.1428462749 0.4324216942
-100 0.2547070112 -0.2734719999 0.7828860223
+0 0.3254885075 0.2307397061 0.4202373088
+33 0.2954159822 0.2620802288 0.3287517356
+67 0.2953675437 0.2516812614 0.3390538259
+100 0.3101073233 0.05033336411 0.5698812824
 EOD
 plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p1s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 2 seeds, 95% Student-t band"
+     $p1s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 3 seeds, 95% Student-t band"
 unset multiplot
 unset output

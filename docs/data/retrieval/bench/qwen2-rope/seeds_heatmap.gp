@@ -1,7 +1,7 @@
 set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 560,540
 set output "seeds_heatmap.svg"
 reset
-set title "kv: mean exact match over 2 seeds"
+set title "kv: mean exact match over 3 seeds"
 set xlabel "context length (tokens)"
 set ylabel "depth of the queried pair (%)"
 set key top right box opaque
@@ -16,38 +16,38 @@ set palette defined (0 '#f7fbff', 0.5 '#6baed6', 1 '#08306b')
 unset grid
 unset key
 $p0h << EOD
-0 0 0.995000
+0 0 0.996667
 1 0 0.000000
 2 0 0.000000
-0 1 0.995000
+0 1 0.993333
 1 1 0.000000
-2 1 0.005000
-0 2 0.985000
+2 1 0.003333
+0 2 0.990000
 1 2 0.000000
-2 2 0.000000
-0 3 0.995000
+2 2 0.003333
+0 3 0.993333
 1 3 0.000000
-2 3 0.005000
+2 3 0.003333
 0 4 1.000000
 1 4 0.000000
 2 4 0.000000
-0 5 0.995000
+0 5 0.993333
 1 5 0.000000
-2 5 0.005000
-0 6 0.995000
-1 6 0.005000
-2 6 0.005000
-0 7 0.980000
+2 5 0.006667
+0 6 0.993333
+1 6 0.003333
+2 6 0.003333
+0 7 0.983333
 1 7 0.030000
 2 7 0.000000
-0 8 0.990000
-1 8 0.025000
+0 8 0.986667
+1 8 0.033333
 2 8 0.000000
-0 9 0.995000
-1 9 0.045000
-2 9 0.010000
-0 10 1.000000
-1 10 0.175000
+0 9 0.996667
+1 9 0.040000
+2 9 0.006667
+0 10 0.996667
+1 10 0.130000
 2 10 0.010000
 EOD
 plot $p0h using 1:2:3 with image, \
