@@ -188,8 +188,11 @@ Panel by_depth_panel(const ColocationResult& r, const std::vector<std::vector<do
   p.ylabel = ylabel;
   p.key = "outside right";  // beside the axes: never over the data or the x label
   Series s;
-  s.title = rows.size() >= 2 ? fmt::format("mean over {} seeds, 95% Student-t band", rows.size())
+  // Short: a long title beside the axes squeezes them to a sliver. The band is said in the panel
+  // title.
+  s.title = rows.size() >= 2 ? fmt::format("mean of {} seeds", rows.size())
                              : std::string("one seed: no band");
+  if (rows.size() >= 2) p.title += "; band: 95% Student-t, cut to [0, 1]";
   s.style = "linespoints";
   for (std::size_t b = 0; b < r.depths.size(); ++b) {
     std::vector<double> column;
@@ -197,8 +200,9 @@ Panel by_depth_panel(const ColocationResult& r, const std::vector<std::vector<do
     const SeedInterval i = seed_interval(column);
     s.x.push_back(r.depths[b]);
     s.y.push_back(i.mean);
-    s.y_low.push_back(std::isfinite(i.low) ? i.low : i.mean);
-    s.y_high.push_back(std::isfinite(i.high) ? i.high : i.mean);
+    // Accuracy and influence share are proportions: the band is cut to [0, 1].
+    s.y_low.push_back(std::isfinite(i.low) ? std::max(0.0, i.low) : i.mean);
+    s.y_high.push_back(std::isfinite(i.high) ? std::min(1.0, i.high) : i.mean);
   }
   p.series = {s};
   p.xmin = r.depths.front();

@@ -2,22 +2,22 @@ set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 1100,4
 set output "colocation.svg"
 set multiplot layout 1,2
 reset
-set title "accuracy (L = 32)"
+set title "accuracy (L = 32); band: 95% Student-t, cut to [0, 1]"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact match"
 set key outside right box opaque
 set grid
 set xrange [0.000000:100.000000]
 $p0s0 << EOD
-0 0.9966666667 0.9823244909 1.011008842
-33 0.9983333333 0.9911622455 1.005504421
-67 0.9933333333 0.9743604182 1.012306249
-100 0.9966666667 0.9894955788 1.003837755
+0 0.9966666667 0.9823244909 1
+33 0.9983333333 0.9911622455 1
+67 0.9933333333 0.9743604182 1
+100 0.9966666667 0.9894955788 1
 EOD
 plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 3 seeds, 95% Student-t band"
+     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "mean of 3 seeds"
 reset
-set title "influence on the queried pair"
+set title "influence on the queried pair; band: 95% Student-t, cut to [0, 1]"
 set xlabel "depth of the queried pair (%)"
 set ylabel "share of the answer's influence"
 set key outside right box opaque
@@ -30,6 +30,6 @@ $p1s0 << EOD
 100 0.3101073233 0.05033336411 0.5698812824
 EOD
 plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p1s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 3 seeds, 95% Student-t band"
+     $p1s0 using 1:2 with linespoints lw 2 lc 1 title "mean of 3 seeds"
 unset multiplot
 unset output
