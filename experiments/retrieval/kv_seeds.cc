@@ -228,7 +228,7 @@ void render_kv_seeds_figures(const KvSeedsResult& r, const std::string& stem) {
   Figure f;
   for (std::size_t l = 0; l < r.lengths.size(); ++l) {
     Panel p;
-    p.title = fmt::format("L = {}", r.lengths[l]);
+    p.title = fmt::format("L = {} (band cut to [0, 1])", r.lengths[l]);
     p.xlabel = "depth of the queried pair (%)";
     p.ylabel = "exact-match accuracy";
     p.xmin = -2;
@@ -240,6 +240,9 @@ void render_kv_seeds_figures(const KvSeedsResult& r, const std::string& stem) {
     for (const SeedStatistic& s : r.cells[l]) y.push_back(s.interval);
     p.series = {band_series("mean over " + seeds + " (t 95%)", r.depths, y)};
     p.series.front().style = "linespoints";
+    // Accuracy is a proportion: the band is cut to [0, 1], so it stays below the key.
+    for (double& v : p.series.front().y_low) v = std::max(0.0, v);
+    for (double& v : p.series.front().y_high) v = std::min(1.0, v);
     f.panels.push_back(std::move(p));
   }
   f.width = 380 * static_cast<int>(std::max<std::size_t>(1, r.lengths.size()));
