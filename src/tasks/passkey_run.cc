@@ -1,6 +1,5 @@
 #include "posbias/tasks/passkey_run.h"
 
-#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -33,9 +32,8 @@ PasskeyRun open_passkey_run(const std::filesystem::path& run) {
   const std::filesystem::path corpus_dir = header.value("corpus", std::string());
   const TextCorpus corpus =
       read_brown_corpus(corpus_dir.empty() ? default_corpus_dir() : corpus_dir);
-  char hex[24];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(corpus.fingerprint));
-  if (header.value("corpus_fingerprint", std::string(hex)) != hex)
+  const std::string hex = fingerprint_hex(corpus.fingerprint);
+  if (header.value("corpus_fingerprint", hex) != hex)
     throw std::runtime_error("the corpus at '" + corpus_dir.string() +
                              "' is not the one the run was trained on");
   r.heldout = encode_files(corpus.heldout, r.tokenizer);

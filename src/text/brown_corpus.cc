@@ -1,6 +1,7 @@
 #include "posbias/text/brown_corpus.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include "posbias/core/bounded_read.h"
@@ -56,6 +57,12 @@ std::vector<std::string> strip_brown_tags(std::string_view tagged) {
     if (!sentence.empty()) sentences.push_back(std::move(sentence));
   }
   return sentences;
+}
+
+std::string fingerprint_hex(std::uint64_t fingerprint) {
+  char text[24];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(fingerprint));
+  return text;
 }
 
 TextCorpus read_brown_corpus(const std::filesystem::path& dir) {

@@ -11,12 +11,6 @@ std::filesystem::path tokenizer_path(const std::filesystem::path& run_dir) {
   return run_dir / "tokenizer.model";
 }
 
-std::string fingerprint_hex(std::uint64_t fingerprint) {
-  char text[24];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(fingerprint));
-  return text;
-}
-
 TextRunData prepare_text_run(const TrainConfig& c, const std::filesystem::path& run_dir, bool fresh,
                              const std::string& expected_fingerprint) {
   TextRunData d;

