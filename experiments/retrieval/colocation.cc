@@ -82,7 +82,14 @@ ColocationResult colocate(std::int64_t length, const std::vector<int>& depths,
       r.mean_influence[b] += influence[s][b] / seeds;
     }
   }
+  // A correlation lies in [−1, 1]; with few seeds the Student-t interval on the mean ρ runs past
+  // it, and the part outside says nothing: it is cut there, and the cut is reported.
   r.rho_interval = seed_interval(r.rho);
+  if (r.rho_interval.n >= 2 && (r.rho_interval.low < -1 || r.rho_interval.high > 1)) {
+    r.rho_interval.low = std::max(r.rho_interval.low, -1.0);
+    r.rho_interval.high = std::min(r.rho_interval.high, 1.0);
+    r.rho_interval_cut = true;
+  }
   const std::vector<std::size_t> low = minima(r.mean_accuracy);
   for (std::size_t b : low) r.accuracy_minimum.push_back(depths[b]);
   const std::size_t m = argmin(r.mean_influence);
@@ -152,7 +159,8 @@ nlohmann::json to_json(const ColocationResult& r, const ColocationOptions& o) {
       {"depths", r.depths},
       {"rule",
        "Spearman rho per seed between the bins' accuracies and mean needle shares (null when "
-       "either is constant), mean with its 95% Student-t interval over seeds; verdict on the "
+       "either is constant), mean with its 95% Student-t interval over seeds, cut to [-1, 1] (cut: "
+       "true when it ran past); verdict on the "
        "seed means: same bin when the lowest needle share is in a bin tied at the lowest "
        "accuracy, different bins when not, no accuracy minimum when every bin has the same "
        "accuracy"},
@@ -161,7 +169,8 @@ nlohmann::json to_json(const ColocationResult& r, const ColocationOptions& o) {
        {{"mean", finite(r.rho_interval.mean)},
         {"low", finite(r.rho_interval.low)},
         {"high", finite(r.rho_interval.high)},
-        {"n", r.rho_interval.n}}},
+        {"n", r.rho_interval.n},
+        {"cut", r.rho_interval_cut}}},
       {"mean_accuracy", r.mean_accuracy},
       {"mean_needle_share", r.mean_influence},
       {"accuracy_minimum", r.accuracy_minimum},

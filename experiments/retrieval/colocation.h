@@ -23,11 +23,12 @@ namespace posbias {
 
 struct ColocationResult {
   std::int64_t length = 0;
-  std::vector<int> depths;                            // percent, one per bin
-  std::vector<std::vector<double>> accuracy;          // [seed][bin]
-  std::vector<std::vector<double>> influence;         // [seed][bin]
-  std::vector<double> rho;                            // per seed
-  SeedInterval rho_interval;                          // over the seeds with a finite ρ
+  std::vector<int> depths;                     // percent, one per bin
+  std::vector<std::vector<double>> accuracy;   // [seed][bin]
+  std::vector<std::vector<double>> influence;  // [seed][bin]
+  std::vector<double> rho;                     // per seed
+  SeedInterval rho_interval;                   // over the seeds with a finite ρ, cut to [−1, 1]
+  bool rho_interval_cut = false;  // the Student-t interval ran past ±1 and was cut there
   std::vector<double> mean_accuracy, mean_influence;  // per bin, over seeds
   std::vector<int> accuracy_minimum;                  // depths tied at the lowest mean accuracy
   int influence_minimum = 0;                          // depth of the lowest mean needle share

@@ -220,9 +220,11 @@ std::string effective_length_text(const KvSeedsResult& r) {
   return fmt::format("{} ({})", text(r.effective_length_median), join(each, ", "));
 }
 
-std::string rho_text(const SeedInterval& i) {
+std::string rho_text(const ColocationResult& c) {
+  const SeedInterval& i = c.rho_interval;
   if (i.n == 0) return "undefined (flat in every seed)";
-  return format_interval(i, 2) + fmt::format(" (n = {})", i.n);
+  return format_interval(i, 2) +
+         fmt::format(" (n = {}{})", i.n, c.rho_interval_cut ? "; interval cut to [−1, 1]" : "");
 }
 
 std::vector<std::string> table_row(const RetrievalRun& run, const ConfigurationResult& r) {
@@ -243,7 +245,7 @@ std::vector<std::string> table_row(const RetrievalRun& run, const ConfigurationR
           format_interval(u.middle_minus_end.interval, 2),
           fmt::format("{} (accuracy minimum at depth {}, influence minimum at {})", c.verdict,
                       join(minima, ", "), c.influence_minimum),
-          rho_text(c.rho_interval)};
+          rho_text(c)};
 }
 
 // The shell lines that make the same files by hand (runs under runs/, one folder per

@@ -157,11 +157,8 @@ TEST(Colocation, SpearmanAndTheSeedIntervalOnHandMadeData) {
   const std::vector<int> depths = {0, 25, 50, 75, 100};
   const ColocationResult one = colocate(40, depths, {{1, 2, 3, 4, 5}}, {{2, 1, 4, 3, 5}});
   EXPECT_NEAR(one.rho[0], 0.8, 1e-12);
-  // Three seeds with ρ 0.8, 1 and 0.6: mean 0.8, half-width t(2)·0.2/√3 = 4.302653·0.11547.
-  const ColocationResult three =
-      colocate(40, depths, {{1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}},
-               {{2, 1, 4, 3, 5}, {1, 2, 3, 4, 5}, {2, 1, 4, 3, 5}});
-  // Third seed: ρ 0.8 too; replace by a ρ 0.6 row: b = (3, 1, 2, 4, 5) gives Σd² = 4+1+1 = 6.
+  // Three seeds with ρ 0.8, 1 and 0.7 (b = (3, 1, 2, 4, 5) gives Σd² = 4 + 1 + 1 = 6, ρ 0.7):
+  // mean 0.833, half-width t(2)·s/√3 with t(2) = 4.302653.
   const ColocationResult mixed =
       colocate(40, depths, {{1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}},
                {{2, 1, 4, 3, 5}, {1, 2, 3, 4, 5}, {3, 1, 2, 4, 5}});
@@ -170,9 +167,34 @@ TEST(Colocation, SpearmanAndTheSeedIntervalOnHandMadeData) {
   const double s = std::sqrt(((0.8 - 2.5 / 3) * (0.8 - 2.5 / 3) + (1 - 2.5 / 3) * (1 - 2.5 / 3) +
                               (0.7 - 2.5 / 3) * (0.7 - 2.5 / 3)) /
                              2);
-  EXPECT_NEAR(mixed.rho_interval.high - mixed.rho_interval.mean, 4.302653 * s / std::sqrt(3.0),
+  // The lower end is mean − half-width; the upper (0.833 + 0.379) runs past 1 and is cut there.
+  EXPECT_NEAR(mixed.rho_interval.mean - mixed.rho_interval.low, 4.302653 * s / std::sqrt(3.0),
               1e-5);
-  EXPECT_EQ(three.rho_interval.n, 3);
+  EXPECT_EQ(mixed.rho_interval.high, 1.0);
+  EXPECT_TRUE(mixed.rho_interval_cut);
+  EXPECT_EQ(mixed.rho_interval.n, 3);
+  // ρ 0.8, 0.8 and 0.7: mean 0.767 ± 0.143, inside [−1, 1], not cut.
+  const ColocationResult inside =
+      colocate(40, depths, {{1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}},
+               {{2, 1, 4, 3, 5}, {2, 1, 4, 3, 5}, {3, 1, 2, 4, 5}});
+  EXPECT_FALSE(inside.rho_interval_cut);
+  EXPECT_NEAR(inside.rho_interval.high - inside.rho_interval.mean,
+              4.302653 * std::sqrt(0.01 / 3) / std::sqrt(3.0), 1e-5);
+  // ρ 1, −1 and 0.8: the Student-t interval (mean 0.267, half-width 4.30·1.10/√3 = 2.74) runs
+  // past both ends; it is cut to [−1, 1] and says so, the mean is kept.
+  const ColocationResult wide =
+      colocate(40, depths, {{1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}},
+               {{1, 2, 3, 4, 5}, {5, 4, 3, 2, 1}, {2, 1, 4, 3, 5}});
+  EXPECT_NEAR(wide.rho_interval.mean, (1 - 1 + 0.8) / 3, 1e-12);
+  EXPECT_TRUE(wide.rho_interval_cut);
+  EXPECT_EQ(wide.rho_interval.low, -1.0);
+  EXPECT_EQ(wide.rho_interval.high, 1.0);
+  // One seed past only one end is cut at that end alone.
+  const ColocationResult high =
+      colocate(40, depths, {{1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}}, {{1, 2, 3, 4, 5}, {2, 1, 4, 3, 5}});
+  EXPECT_TRUE(high.rho_interval_cut);
+  EXPECT_EQ(high.rho_interval.high, 1.0);
+  EXPECT_GT(high.rho_interval.low, -1.0);
 }
 
 TEST(Colocation, VerdictSaysSameBinDifferentBinsOrNoMinimum) {
