@@ -27,16 +27,36 @@ void register_heads(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--samples", &o->samples, "samples averaged over");
   parsed->add(cmd, "--seed", &o->seed, "seed of the samples");
   parsed->add(cmd, "--tau", &o->tau, "temperature of the pair weights softmax(|a_i - a_j| / tau)");
+  cmd->add_flag("--at-init", o->at_init,
+                "the scores' null: the run's model as training starts (its seed), not its "
+                "checkpoints");
+  parsed->add(cmd, "--qk-scale", &o->qk_scale,
+              "the scores' null: multiply every layer's query and key projections by this");
   add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
   parsed->add(cmd, "--rank-timeout", &o->rank_timeout,
               "data-parallel ranks (posbias launch, torchrun): a run's checkpoints are split over "
               "the ranks and gathered; seconds a rank waits for the others",
               1);
+  cmd->add_flag("--ablate", o->causal.ablate,
+                "hop run: mean-ablate each layer's attention output at the last checkpoint and "
+                "report accuracy per hop and length (JSON `ablation`)");
+  cmd->add_flag("--patch", o->causal.patch,
+                "Number run: patch each layer's attention output from an input whose query "
+                "integer differs (JSON `patching`)");
+  parsed->add(cmd, "--causal-lengths", &o->causal.lengths, "input lengths of --ablate and --patch");
+  parsed->add(cmd, "--causal-count", &o->causal.count,
+              "examples per hop and length (--ablate), pairs per length (--patch)");
+  parsed->add(cmd, "--layers", &o->causal.layers,
+              "0-based layers --ablate and --patch test (default: every layer); two or more: "
+              "--ablate also ablates them all at once");
   cmd->add_option("--json", o->json, "result JSON (default: stdout)");
-  cmd->add_option("--plot", o->plot, "figure stem: layers × checkpoints heatmaps");
+  cmd->add_option("--plot", o->plot,
+                  "figure stem: layers × checkpoints heatmaps (and STEM_ablation, "
+                  "STEM_patching)");
   cmd->callback([=] {
     *selected = [=] {
       parsed->parse();
+      o->causal.seed = o->seed;
       run_heads(*o);
     };
   });

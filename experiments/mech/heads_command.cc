@@ -140,6 +140,10 @@ void check_options(const HeadsOptions& o) {
     throw std::invalid_argument("--length must be in 3..65536, got " + std::to_string(o.length));
   if (!(o.tau > 0) || !std::isfinite(o.tau))
     throw std::invalid_argument("--tau must be a positive number");
+  if (!(o.qk_scale > 0) || o.qk_scale > 1e6)
+    throw std::invalid_argument("--qk-scale must be in (0, 1e6]");
+  if (o.at_init && !run)
+    throw std::invalid_argument("--at-init re-makes a run's model: give --run");
 }
 
 }  // namespace
@@ -161,10 +165,13 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
   HeadsResult result;
   result.samples = o.samples;
   result.tau = o.tau;
+  result.at_init = o.at_init;
+  result.qk_scale = o.qk_scale;
   if (!o.run.empty()) {
     std::vector<std::filesystem::path> files = list_checkpoints(o.run);
     if (files.empty()) throw std::runtime_error("run '" + o.run + "' has no checkpoints");
     if (o.checkpoints == "last") files = {files.back()};
+    if (o.at_init) files = {files.front()};  // read for its config; the weights are re-made
     result.run = o.run;
     // Sharded: checkpoint i on rank i mod world size; every rank gathers all of them.
     const std::size_t rank = group ? static_cast<std::size_t>(group->rank()) : 0,
@@ -175,14 +182,16 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
     std::int64_t done = 0;
     for (std::size_t i = rank; i < files.size(); i += ranks) {
       LoadedModel m = load_trained_model(o.run, files[i]);
+      if (o.at_init) m.model->init_weights(m.info.config.seed), m.info.step = 0;
+      if (o.qk_scale != 1) scale_query_key(m.model, o.qk_scale);
       if (!ids.defined()) {
         require_hop_task(m.info.config.task, "heads --run");
         ids = run_samples(m.info.config, o, &result.attention);
         result.task = std::string(task_name(m.info.config.task));
       }
       m.model->set_attention(result.attention);
-      result.checkpoints.push_back(
-          {m.info.step, files[i].filename().string(), score_heads(m.model, ids, o.tau)});
+      result.checkpoints.push_back({m.info.step, o.at_init ? "init" : files[i].filename().string(),
+                                    score_heads(m.model, ids, o.tau)});
       progress.update(++done);
     }
     progress.finish();
@@ -219,6 +228,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
     Transformer model(cfg);
     model->set_attention(result.attention);
     load_hf_weights(model, open_model_weights(o.weights));
+    if (o.qk_scale != 1) scale_query_key(model, o.qk_scale);
     result.config = o.config;
     result.weights = o.weights;
     result.tokens = o.tokens;
@@ -232,6 +242,8 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
 nlohmann::json to_json(const HeadsResult& r) {
   nlohmann::json j = {{"samples", r.samples},
                       {"tau", r.tau},
+                      {"at_init", r.at_init},
+                      {"qk_scale", r.qk_scale},
                       {"attention", to_string(r.attention)},
                       {"layer_index", "0-based"},
                       {"checkpoints", nlohmann::json::array()}};
@@ -281,28 +293,38 @@ nlohmann::json to_json(const HeadsResult& r) {
 }
 
 HeadsResult run_heads(const HeadsOptions& o) {
+  const bool causal = o.causal.ablate || o.causal.patch;
   std::unique_ptr<ProcessGroup> group;
   if (const std::optional<RankEnv> env = rank_env_from_environment()) {
     if (o.run.empty())
       throw std::invalid_argument("heads splits a run's checkpoints over ranks: give --run");
+    if (causal) throw std::invalid_argument("--ablate and --patch run in one process, not ranks");
     group = std::make_unique<ProcessGroup>(
         *env, std::chrono::seconds(o.rank_timeout),
-        fmt::format("heads {} {} {} {} {} {} {}", o.run, o.checkpoints, o.length, o.samples, o.seed,
-                    o.tau, o.memory_budget_gb));
+        fmt::format("heads {} {} {} {} {} {} {} {} {}", o.run, o.checkpoints, o.length, o.samples,
+                    o.seed, o.tau, o.memory_budget_gb, o.at_init, o.qk_scale));
   }
+  if (causal && o.run.empty())
+    throw std::invalid_argument("--ablate and --patch measure a hop run: give --run");
+  // First, so that a bad layer or length is refused before the scores' pass over checkpoints.
+  const std::optional<CausalResult> tests =
+      causal ? std::optional<CausalResult>(measure_causal(o.run, o.causal)) : std::nullopt;
   HeadsResult result = measure_heads(o, group.get());
   if (group && group->rank() != 0) {  // rank 0 writes
     group->barrier();
     return result;
   }
-  write_output(o.json, to_json(result).dump(2) + "\n");
+  nlohmann::json j = to_json(result);
+  if (tests) add_causal_json(*tests, j);
+  write_output(o.json, j.dump(2) + "\n");
   if (!o.plot.empty()) {
     const std::string title = result.task.empty() ? "model" : result.task + " run";
+    const std::string stem = std::filesystem::path(o.plot).replace_extension().string();
     render_figure(heads_figure(result, title), o.plot);
-    if (result.checkpoints.size() > 1) {
-      render_figure(head_scores_over_training_figure(result, title),
-                    std::filesystem::path(o.plot).replace_extension().string() + "_scores");
-    }
+    if (result.checkpoints.size() > 1)
+      render_figure(head_scores_over_training_figure(result, title), stem + "_scores");
+    if (tests && tests->ablation) render_figure(ablation_figure(*tests), stem + "_ablation");
+    if (tests && tests->patching) render_figure(patching_figure(*tests), stem + "_patching");
   }
   if (group) group->barrier();
   return result;

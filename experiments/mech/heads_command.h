@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/mech/ablation_command.h"
 #include "posbias/core/plot.h"
 #include "posbias/dist/process_group.h"
 #include "posbias/mech/head_scores.h"
@@ -25,6 +26,10 @@ struct HeadsOptions {
   std::int64_t samples = 100;
   std::uint64_t seed = 0;
   double tau = 1e-4;
+  // The scores' null: the run's model as training starts (its seed's initialization) instead
+  // of its checkpoints, and / or every layer's query and key projections scaled by qk_scale.
+  bool at_init = false;
+  double qk_scale = 1;
   std::optional<AttentionPath> attention;  // none: dense unless it passes the memory budget
   double memory_budget_gb = 0;             // 0: what the machine has available
   // Data-parallel ranks (the torchrun variables): a run's checkpoints are split over them;
@@ -32,7 +37,9 @@ struct HeadsOptions {
   std::int64_t rank_timeout = 300;
   std::string json;  // empty = stdout
   std::string plot;  // figure stem: layers × checkpoints heatmaps, and STEM_scores: the scores
-                     // against step with intervals
+                     // against step with intervals (STEM_ablation, STEM_patching with causal)
+  // --ablate / --patch: the causal tests on the run's last checkpoint (one process).
+  CausalOptions causal;
 };
 
 // The scores of every head at one checkpoint.
@@ -47,6 +54,8 @@ struct HeadsResult {
   std::string task;                          // the run's task; empty for a Hugging Face model
   std::int64_t length = 0, samples = 0;
   double tau = 0;
+  bool at_init = false;                             // the run's initialization, not its checkpoints
+  double qk_scale = 1;                              // query and key projections scaled (the null)
   AttentionPath attention = AttentionPath::kDense;  // the path the plan chose
   std::vector<CheckpointHeads> checkpoints;         // in training order
   double seconds = 0;
@@ -64,7 +73,8 @@ HeadsResult measure_heads(const HeadsOptions& options, ProcessGroup* group = nul
 // The purity thresholds whose labels the JSON shows beside the default's.
 inline constexpr double kLabelThresholds[] = {0.8, 0.85, 0.9, 0.95};
 
-// {"source", "task"?, "length", "samples", "tau", "attention", "layer_index": "0-based",
+// {"source", "task"?, "length", "samples", "tau", "at_init", "qk_scale", "attention",
+//  "layer_index": "0-based",
 //  "checkpoints": [{"step", "file", "heads": [{"layer", "head", "positional", "symbolic",
 //  "positional_ci": [lo, hi], "symbolic_ci": [lo, hi], "gap", "self", "label"}]}], "final":
 //  {"positional": [...], "symbolic": [...], "reflexive": [...]}, "label_threshold",
@@ -79,8 +89,9 @@ Figure heads_figure(const HeadsResult& result, const std::string& title);
 // interval over the samples, and the purity threshold drawn: the labels' view.
 Figure head_scores_over_training_figure(const HeadsResult& result, const std::string& title);
 
-// measure_heads (sharded when this process is one of data-parallel ranks), then, on rank 0,
-// the JSON to options.json (stdout when empty) and the figure to options.plot.
+// measure_heads (sharded when this process is one of data-parallel ranks) and the causal tests
+// asked for, then, on rank 0, the JSON to options.json (stdout when empty) and the figures to
+// options.plot.
 HeadsResult run_heads(const HeadsOptions& options);
 
 }  // namespace posbias

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <fstream>
 
 #include "experiments/mech/discrepancy_command.h"
 #include "experiments/mech/head_search_sweep.h"
 #include "experiments/mech/heads_command.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_read.h"
 #include "posbias/mech/trained_discrepancy.h"
 
 namespace posbias {
@@ -17,6 +19,58 @@ std::string join(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
   return out.empty() ? "none" : out;
+}
+
+// The heads of one hop run: scores at every checkpoint, and on the last one each layer's
+// attention mean-ablated (Number: also patched).
+void add_heads(ReportSection& sec, const std::filesystem::path& mech, const HopsRun& run,
+               const MechPreset& preset) {
+  const std::string name(task_name(run.task));
+  HeadsOptions h;
+  h.run = run.run_dir.string();
+  h.json = (mech / (name + "_heads.json")).string();
+  h.plot = (mech / (name + "_heads")).string();
+  h.causal.ablate = true;
+  h.causal.patch = run.task == Task::kNumber;
+  h.causal.count = preset.causal_count;
+  const HeadsResult hr = run_heads(h);
+  sec.numbers.push_back(
+      {name + ": positional-pure / symbolic-pure heads at the last checkpoint",
+       join(hr.final_heads("positional")) + " / " + join(hr.final_heads("symbolic"))});
+  sec.numbers.push_back(
+      {name + ": head scores over " + std::to_string(hr.checkpoints.size()) + " checkpoints, time",
+       fmt::format("{:.1f} s", hr.seconds)});
+  sec.figures.push_back({"mech/" + name + "_heads",
+                         name + " run: positional and symbolic score per layer (rows) at each "
+                                "checkpoint (columns)."});
+  const nlohmann::json j = parse_json(std::ifstream(h.json), h.json);
+  const nlohmann::json& a = j.at("ablation");
+  // The layer whose ablation costs the most accuracy over all hops at the training length.
+  const std::string at = std::to_string(a.at("lengths")[0].get<int>());
+  const nlohmann::json* worst = &a.at("layers")[0];
+  for (const auto& layer : a.at("layers")) {
+    if (layer.at("drop").at(at).at("all").get<double>() >
+        worst->at("drop").at(at).at("all").get<double>())
+      worst = &layer;
+  }
+  sec.numbers.push_back(
+      {fmt::format("{}: accuracy at {} tokens, all hops, unablated / with the costliest layer "
+                   "(L{}) mean-ablated",
+                   name, at, worst->at("layer").get<int>()),
+       fmt::format("{:.2f} / {:.2f}", a.at("baseline").at(at).at("all").get<double>(),
+                   worst->at("accuracy").at(at).at("all").get<double>())});
+  sec.figures.push_back({"mech/" + name + "_heads_ablation",
+                         name + " run, last checkpoint: exact match per hop and length (columns) "
+                                "with one layer's attention output mean-ablated (rows; none = "
+                                "the model as trained)."});
+  if (run.task == Task::kNumber) {
+    sec.figures.push_back(
+        {"mech/" + name + "_heads_patching",
+         "number run: the fraction of 1-hop pairs whose answer moves to the corrupted input's "
+         "when one layer's attention output is patched from it."});
+  }
+  sec.data.push_back({"mech/" + name + "_heads.json",
+                      name + ": scores per checkpoint, layer, head; ablation (and patching)"});
 }
 
 }  // namespace
@@ -49,25 +103,7 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
   const std::filesystem::path mech = dir / "mech";
   ensure_directory(mech);
 
-  for (const HopsRun& run : hops.runs) {
-    const std::string name(task_name(run.task));
-    HeadsOptions h;
-    h.run = run.run_dir.string();
-    h.json = (mech / (name + "_heads.json")).string();
-    h.plot = (mech / (name + "_heads")).string();
-    const HeadsResult hr = run_heads(h);
-    sec.numbers.push_back(
-        {name + ": positional-pure / symbolic-pure heads at the last checkpoint",
-         join(hr.final_heads("positional")) + " / " + join(hr.final_heads("symbolic"))});
-    sec.numbers.push_back({name + ": head scores over " + std::to_string(hr.checkpoints.size()) +
-                               " checkpoints, time",
-                           fmt::format("{:.1f} s", hr.seconds)});
-    sec.figures.push_back({"mech/" + name + "_heads",
-                           name + " run: positional and symbolic score per layer (rows) at each "
-                                  "checkpoint (columns)."});
-    sec.data.push_back(
-        {"mech/" + name + "_heads.json", name + ": scores per checkpoint, layer, head"});
-  }
+  for (const HopsRun& run : hops.runs) add_heads(sec, mech, run, preset);
 
   std::vector<SweepResult> sweeps;
   for (const auto& [fn, theta] : std::vector<std::pair<std::string, double>>{

@@ -15,10 +15,13 @@ struct MechPreset {
   std::int64_t discrepancy_count = 0;    // examples per length
   std::vector<int> search_lengths;       // the index head search (head dim 8): lengths
   int search_steps = 0;                  // and Adam steps per start
+  std::int64_t causal_count = 0;         // heads --ablate / --patch: examples per hop and length
 
-  // 16 inputs per construction length; trained models to 256 tokens; the search to n = 256
+  // 16 inputs per construction length; trained models to 256 tokens; the search to n = 256;
+  // 48 examples per hop and length in the ablation
   static MechPreset quick();
-  // 64 inputs; trained models to 850 tokens; the search at `discrepancy --search`'s defaults
+  // 64 inputs; trained models to 850 tokens; the search at `discrepancy --search`'s defaults;
+  // the ablation at `heads --ablate`'s
   static MechPreset full();
 };
 

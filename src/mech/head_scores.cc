@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 
@@ -225,6 +226,18 @@ std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
     hs.label = head_label(hs.positional, hs.symbolic, hs.gap, hs.self);
   }
   return out;
+}
+
+void scale_query_key(Transformer& model, double factor) {
+  if (!(factor > 0) || !std::isfinite(factor))
+    throw std::invalid_argument("--qk-scale must be a positive number");
+  torch::NoGradGuard no_grad;
+  for (Block& b : model->layers) {
+    Attention& a = b->attn;
+    const std::int64_t rows = (a->heads + a->kv_heads) * a->head_dim;  // q heads, then k heads
+    a->qkv->weight.narrow(0, 0, rows).mul_(factor);
+    if (a->qkv->bias.defined()) a->qkv->bias.narrow(0, 0, rows).mul_(factor);
+  }
 }
 
 }  // namespace posbias

@@ -174,17 +174,19 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
           "blockwise attention has no attention dropout: use --dropout 0 or --attention dense");
     }
     torch::Tensor lse;
-    const auto z = blockwise_attention_autograd(q, k, v, pos.score, scale, &lse)
-                       .transpose(1, 2)
-                       .reshape({b, l, heads * head_dim});
+    auto z = blockwise_attention_autograd(q, k, v, pos.score, scale, &lse)
+                 .transpose(1, 2)
+                 .reshape({b, l, heads * head_dim});
+    if (z_hook) z = z_hook(z);
     if (cache != nullptr) *cache = {q.detach(), k.detach(), v.detach(), {}, lse, z.detach()};
     return out(z);
   }
   const auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale + pos.bias;
   const auto pattern = torch::softmax(scores, -1);
-  const auto z = torch::matmul(apply_dropout(pattern, pos), v)
-                     .transpose(1, 2)
-                     .reshape({b, l, heads * head_dim});
+  auto z = torch::matmul(apply_dropout(pattern, pos), v)
+               .transpose(1, 2)
+               .reshape({b, l, heads * head_dim});
+  if (z_hook) z = z_hook(z);
   if (cache != nullptr)
     *cache = {q.detach(), k.detach(), v.detach(), pattern.detach(), {}, z.detach()};
   return out(z);

@@ -133,6 +133,9 @@ void TrainConfig::finalize() {
                                   needles == TrainConfig{}.needles),
           "needle_fraction and needles are for --task text");
   require(window >= 0 && window <= 1 << 30, "window must be in 0..2^30 (0: no window)");
+  require(answers == "true" || answers == "shuffled",
+          "answers must be true or shuffled, got '" + answers.substr(0, 40) + "'");
+  require(answers == "true" || is_hop_task(task), "answers shuffled is for the hop tasks");
   require(log_checkpoints >= 0 && log_checkpoints <= 1000, "log_checkpoints must be in 0..1000");
   require(layers >= 1 && layers <= 256, "layers must be in 1..256");
   require(d_model >= 2 && d_model <= 16384, "d_model must be in 2..16384");
@@ -217,7 +220,8 @@ nlohmann::json train_config_to_json(const TrainConfig& c) {
           {"depth_prior", c.depth_prior},
           {"needle_fraction", c.needle_fraction},
           {"needles", c.needles},
-          {"window", c.window}};
+          {"window", c.window},
+          {"answers", c.answers}};
 }
 
 TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& base) {
@@ -307,13 +311,15 @@ TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& b
       number(c.needle_fraction);
     else if (key == "needles")
       number(c.needles);
-    else if (key == "arch" || key == "tokenizer" || key == "corpus" || key == "depth_prior") {
+    else if (key == "arch" || key == "tokenizer" || key == "corpus" || key == "depth_prior" ||
+             key == "answers") {
       require(value.is_string(), "config field '" + key + "' must be a string");
       const std::string text = value.get<std::string>();
       if (key == "arch") c.arch = parse_family(text);
       if (key == "tokenizer") c.tokenizer = parse_tokenizer_kind(text);
       if (key == "corpus") c.corpus = text;
       if (key == "depth_prior") c.depth_prior = text;
+      if (key == "answers") c.answers = text;
     } else if (key == "pos") {
       require(value.is_string() || value.is_null(), "config field 'pos' must be a string");
       c.pos = value.is_null()

@@ -14,6 +14,7 @@
 #include "posbias/core/machine.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
+#include "posbias/core/rng.h"
 #include "posbias/hf/hf_config.h"
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/memory_plan.h"
@@ -33,6 +34,18 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// `--answers shuffled`: the batch's answers [B] permuted among its examples, from a stream of
+// (seed, step, first example) that nothing else draws from, so a step is reproducible.
+torch::Tensor shuffled_answers(const torch::Tensor& answers, std::uint64_t seed, std::int64_t step,
+                               std::int64_t first) {
+  std::vector<std::int64_t> order(static_cast<std::size_t>(answers.size(0)));
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::int64_t>(i);
+  Rng rng = Rng::stream(seed ^ 0x616e7377657273ULL, static_cast<std::uint64_t>(step),
+                        static_cast<std::uint64_t>(first));
+  rng.shuffle(order);
+  return answers.index({torch::tensor(order, torch::kInt64)});
 }
 
 // The held-out set: balanced over hops, targets and answers, from a stream training never uses.
@@ -194,7 +207,8 @@ double Trainer::step(std::int64_t step) {
   } else {
     const std::vector<Example> batch =
         sample_batch(c.task, c.hops, c.length, local_batch, c.seed, s, first);
-    const HopBatch b = encode_examples(batch, 0, batch.size());
+    HopBatch b = encode_examples(batch, 0, batch.size());
+    if (c.answers == "shuffled") b.answers = shuffled_answers(b.answers, c.seed, s, first);
     loss = torch::cross_entropy_loss(model->last_logits(b.ids), b.answers);
   }
   flat->zero_grad();

@@ -110,6 +110,58 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
                      "the seen_jumps variant belongs to the number task");
   expect_usage_error("discrepancy --variant decoy", "--variant requires --run");
 
+  // The causal tests on the same run: each layer's attention mean-ablated in turn, then both
+  // at once. A model that finds the matching pair needs attention to do it, so ablating both
+  // must cost it most of its 1-hop accuracy (chance is 1/8). (When this test was written, the
+  // two-layer model held the look-up in both layers: either alone kept 1-hop at 1.)
+  const fs::path causal = run / "causal.json";
+  const CliResult ab = run_cli("heads --run " + run.string() +
+                               " --checkpoints last --samples 20 --ablate --layers 0,1 "
+                               "--causal-lengths 17,24 --causal-count 48 --json " +
+                               causal.string() + " --plot " + (run / "causal").string());
+  ASSERT_EQ(ab.code, 0) << ab.err;
+  const auto c = nlohmann::json::parse(slurp(causal));
+  ASSERT_TRUE(c.contains("ablation"));
+  EXPECT_FALSE(c.contains("patching"));
+  EXPECT_EQ(c["ablation"]["step"], 150);
+  EXPECT_EQ(c["ablation"]["lengths"], nlohmann::json::parse("[17, 24]"));
+  EXPECT_GE(c["ablation"]["baseline"]["17"]["1"].get<double>(), 0.9);
+  ASSERT_EQ(c["ablation"]["layers"].size(), 2u);
+  for (const auto& layer : c["ablation"]["layers"]) {
+    const double a = layer["accuracy"]["17"]["1"].get<double>();
+    EXPECT_NEAR(layer["drop"]["17"]["1"].get<double>(),
+                c["ablation"]["baseline"]["17"]["1"].get<double>() - a, 1e-12);
+  }
+  ASSERT_TRUE(c["ablation"].contains("joint"));
+  EXPECT_EQ(c["ablation"]["joint"]["layers"], nlohmann::json::parse("[0, 1]"));
+  EXPECT_LT(c["ablation"]["joint"]["accuracy"]["17"]["1"].get<double>(), 0.5)
+      << "ablating all attention left the look-up: the ablation does nothing";
+  EXPECT_TRUE(fs::exists(run / "causal_ablation.png"));
+  EXPECT_TRUE(fs::exists(run / "causal_ablation.svg"));
+  expect_usage_error("heads --run " + run.string() + " --ablate --layers 2",
+                     "layer 2 is not in the model");
+  expect_usage_error("heads --run " + run.string() + " --patch", "Number inputs");
+  expect_usage_error("heads --run " + run.string() + " --ablate --causal-lengths 17,5",
+                     "too short");
+  // The scores' null: the same architecture at initialization, query and key scaled by 30.
+  const CliResult null =
+      run_cli("heads --run " + run.string() + " --at-init --qk-scale 30 --samples 20 --json " +
+              (run / "null.json").string());
+  ASSERT_EQ(null.code, 0) << null.err;
+  const auto n = nlohmann::json::parse(slurp(run / "null.json"));
+  EXPECT_EQ(n["at_init"], true);
+  EXPECT_EQ(n["qk_scale"], 30.0);
+  ASSERT_EQ(n["checkpoints"].size(), 1u);
+  EXPECT_EQ(n["checkpoints"][0]["step"], 0);
+  EXPECT_EQ(n["checkpoints"][0]["file"], "init");
+  // Scaled query and key make the attention far from uniform: the pair-weighted gap grows.
+  const CliResult plain = run_cli("heads --run " + run.string() + " --at-init --samples 20");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  const auto p0 = nlohmann::json::parse(plain.out);
+  EXPECT_GT(n["checkpoints"][0]["heads"][0]["gap"].get<double>(),
+            p0["checkpoints"][0]["heads"][0]["gap"].get<double>());
+  expect_usage_error("heads --run " + run.string() + " --qk-scale 0", "--qk-scale");
+
   expect_usage_error("heads --run " + run.string() + " --samples 0", "--samples");
   expect_usage_error(
       "heads --run " + run.string() + " --length 20000 --attention dense --memory-budget 1",
@@ -131,6 +183,36 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
                 broken / "checkpoints" / "step_00000150.safetensors");
   fs::resize_file(broken / "checkpoints" / "step_00000150.safetensors", 100);
   expect_error("heads --run " + broken.string(), "step_00000150", 1);
+  // A run folder without checkpoints is not a model to ablate: exit 2.
+  const fs::path empty = scratch("no-checkpoints");
+  fs::create_directories(empty / "checkpoints");
+  fs::copy_file(run / "train.json", empty / "train.json");
+  expect_usage_error("heads --run " + empty.string() + " --ablate", "has no checkpoints");
+}
+
+// A Letter run trained on shuffled answers learns nothing (the same run with true answers
+// learns 1-hop within its steps, above): its held-out accuracy stays near chance.
+TEST(MechCli, ShuffledAnswersTrainANullModel) {
+  const fs::path run = scratch("letter-shuffled");
+  const CliResult t = run_cli(
+      "train --task letter --layers 2 --eval-per-hop 64 --hops 1 "
+      "--steps 150 --warmup 30 --eval-every 50 --checkpoint-every 50 "
+      "--answers shuffled --out " +
+          run.string(),
+      300);
+  ASSERT_EQ(t.code, 0) << t.err;
+  const auto summary = nlohmann::json::parse(slurp(run / "summary.json"));
+  EXPECT_EQ(summary["config"]["answers"], "shuffled");
+  std::ifstream metrics(run / "metrics.jsonl");
+  std::string line, last;
+  while (std::getline(metrics, line)) last = line;
+  const auto row = nlohmann::json::parse(last);
+  EXPECT_EQ(row["step"], 150);
+  EXPECT_LT(row["acc"]["1"].get<double>(), 0.4) << "shuffled answers were learned";
+  expect_usage_error("train --task letter --answers random --out " + scratch("x").string(),
+                     "answers must be true or shuffled");
+  expect_usage_error("train --task kv --answers shuffled --out " + scratch("y").string(),
+                     "answers shuffled is for the hop tasks");
 }
 
 TEST(MechCli, ConstructionsFromTheCommandLine) {
@@ -230,6 +312,9 @@ TEST(MechCli, HuggingFaceCheckpointsOnTokenFiles) {
 TEST(MechCli, BadInputGetsOneLine) {
   expect_error("heads --run /nonexistent/run", "/nonexistent/run", 1);
   expect_usage_error("heads", "--run");
+  expect_usage_error("heads --run /nonexistent/run --ablate", "is not a directory");
+  expect_usage_error("heads --config c.json --weights w.safetensors --ablate", "give --run");
+  expect_usage_error("heads --config c.json --weights w.safetensors --at-init", "give --run");
   expect_usage_error("discrepancy --theta nan", "--theta");
   expect_usage_error("discrepancy --omega inf", "--omega");
   expect_usage_error("discrepancy --function lookup", "index, retrieval or reflexive");

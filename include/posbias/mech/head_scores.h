@@ -84,6 +84,11 @@ inline constexpr double kHeadScoreTileBytes = 256e6;
 std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
                                    double tau = kHeadScoreTau, std::int64_t batch = 0);
 
+// The scores' null (`heads --qk-scale`): every layer's query and key projections, weights and
+// biases, multiplied by `factor`, so the logits grow by factor²: attention far from uniform
+// but as content-random as the weights. Throws std::invalid_argument unless factor > 0.
+void scale_query_key(Transformer& model, double factor);
+
 // The plan of score_heads on `samples` samples of `length` ids: the weights, a checkpointed
 // forward of one batch and a pair tile, the [samples, length] int64 ids (held whole: every
 // checkpoint reads the same ones) and every sample's two float64 scores per head until their

@@ -10,6 +10,7 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <memory>
 
 #include "posbias/arch/config.h"
@@ -127,6 +128,10 @@ class AttentionImpl : public torch::nn::Module {
   torch::nn::Linear qkv{nullptr};  // D → (H + 2K)·E, rows [q heads | k heads | v heads]
   torch::nn::Linear out{nullptr};  // H·E → D
   std::int64_t heads, kv_heads, head_dim;
+  // An intervention on the heads' outputs before the output projection (mean-ablation,
+  // activation patching: mech/ablation.h): z [B, L, H·E] → the z the layer goes on with, of
+  // the same shape. Unset in training and in every measurement but those interventions.
+  std::function<torch::Tensor(const torch::Tensor& z)> z_hook;
 };
 TORCH_MODULE(Attention);
 

@@ -77,6 +77,11 @@ struct TrainConfig {
   // Sliding-window causal attention in every layer (query i sees keys i−W+1..i); 0 = off.
   std::int64_t window = 0;
 
+  // Hop runs: "true", or "shuffled": each training batch's answers permuted among its examples
+  // (from the (seed, step) stream), so nothing in the input predicts the answer: a null model
+  // for the head scores. The held-out evaluation keeps the true answers.
+  std::string answers = "true";
+
   // The defaults of a task: TrainConfig{} for the hop tasks; for text a small language model
   // (gpt2, 6 layers, d 256, 4 heads, MLP 1024, L 256, batch 32, 700 steps at lr 2e-3 after 50
   // warmup, no dropout, an evaluation every 25 steps, 12 log-spaced checkpoints); for kv a

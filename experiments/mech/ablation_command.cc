@@ -1,0 +1,152 @@
+#include "experiments/mech/ablation_command.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+#include "posbias/core/progress.h"
+#include "posbias/tasks/vocab.h"
+#include "posbias/train/checkpoint.h"
+
+namespace posbias {
+
+CausalResult measure_causal(const std::string& run, const CausalOptions& o) {
+  if (run.empty()) throw std::invalid_argument("--ablate and --patch measure a run: give --run");
+  if (!std::filesystem::is_directory(run))
+    throw std::invalid_argument("run '" + run + "' is not a directory");
+  const std::vector<std::filesystem::path> files = list_checkpoints(run);
+  if (files.empty()) {
+    throw std::invalid_argument("run '" + run +
+                                "' has no checkpoints: --ablate and --patch need a trained model");
+  }
+  LoadedModel m = load_trained_model(run, files.back());
+  const TrainConfig& c = m.info.config;
+  require_hop_task(c.task, "heads --ablate and --patch");
+  CausalResult r;
+  r.checkpoint = files.back().filename().string();
+  r.step = m.info.step;
+  r.task = c.task;
+  r.spec.task = c.task;
+  r.spec.hops = c.hops;
+  r.spec.lengths = o.lengths;
+  r.spec.count = o.count;
+  r.spec.seed = o.seed;
+  r.spec.layers = o.layers;
+  if (o.patch && c.task != Task::kNumber) {
+    throw std::invalid_argument(
+        "--patch pairs Number inputs that differ in one integer; this run's task is " +
+        std::string(task_name(c.task)));
+  }
+  m.model->set_attention(AttentionPath::kDense);
+  // The bars are made on the first report, when the cells' total is known.
+  auto run_with_progress = [](const char* label, auto&& measure) {
+    std::unique_ptr<Progress> bar;
+    auto result = measure([&](std::int64_t done, std::int64_t total) {
+      if (!bar) bar = std::make_unique<Progress>(label, total);
+      bar->update(done);
+    });
+    if (bar) bar->finish();
+    return result;
+  };
+  if (o.ablate) {
+    r.ablation = run_with_progress(
+        "ablation", [&](const CellProgress& p) { return mean_ablate_layers(m.model, r.spec, p); });
+  }
+  if (o.patch) {
+    r.patching = run_with_progress(
+        "patching", [&](const CellProgress& p) { return patch_layers(m.model, r.spec, p); });
+  }
+  return r;
+}
+
+void add_causal_json(const CausalResult& r, nlohmann::json& j) {
+  if (r.ablation) {
+    j["ablation"] = to_json(*r.ablation, r.spec);
+    j["ablation"]["checkpoint"] = r.checkpoint;
+    j["ablation"]["step"] = r.step;
+  }
+  if (r.patching) {
+    j["patching"] = to_json(*r.patching);
+    j["patching"]["checkpoint"] = r.checkpoint;
+    j["patching"]["step"] = r.step;
+  }
+}
+
+Figure ablation_figure(const CausalResult& r) {
+  if (!r.ablation) throw std::invalid_argument("ablation_figure: no ablation measured");
+  const AblationResult& a = *r.ablation;
+  Panel p;
+  p.title = fmt::format("{} run, step {}: accuracy with one layer's attention mean-ablated",
+                        task_name(r.task), r.step);
+  p.xlabel = "hops, input length";
+  p.ylabel = "ablated layer";
+  Heatmap& h = p.heatmap;
+  h.z_label = "exact match";
+  for (std::size_t k = 0; k < a.lengths.size(); ++k) {
+    for (int hop : r.spec.hops)
+      h.x_labels.push_back(fmt::format("{} hop, L {}", hop, a.lengths[k]));
+  }
+  auto row = [&](const std::vector<HopAccuracy>& by_length) {
+    std::vector<double> z;
+    for (const HopAccuracy& acc : by_length) {
+      for (int hop : r.spec.hops) z.push_back(acc.hop(hop));
+    }
+    return z;
+  };
+  h.y_labels.push_back("none");
+  h.z.push_back(row(a.baseline));
+  for (std::size_t i = 0; i < a.layers.size(); ++i) {
+    h.y_labels.push_back("L" + std::to_string(a.layers[i]));
+    h.z.push_back(row(a.ablated[i]));
+  }
+  if (!a.joint.empty()) {
+    std::string all;
+    for (int l : a.layers) all += (all.empty() ? "L" : "+L") + std::to_string(l);
+    h.y_labels.push_back(all);
+    h.z.push_back(row(a.joint));
+  }
+  Figure f;
+  f.panels = {p};
+  f.width = std::max(900, 90 * static_cast<int>(h.x_labels.size()) + 260);
+  f.height = std::max(420, 30 * static_cast<int>(h.y_labels.size()) + 160);
+  return f;
+}
+
+Figure patching_figure(const CausalResult& r) {
+  if (!r.patching) throw std::invalid_argument("patching_figure: no patching measured");
+  const PatchingResult& pr = *r.patching;
+  Panel p;
+  p.title = fmt::format(
+      "number run, step {}: one layer's attention output patched from an input whose jump lands "
+      "on another letter",
+      r.step);
+  p.xlabel = "patched layer";
+  p.ylabel = "fraction of pairs";
+  p.ymin = 0;
+  p.ymax = 1.25;  // the top fifth stays free for the legend
+  p.xmin = -0.5;
+  p.xmax = static_cast<double>(pr.layers.back()) + 0.5;
+  for (std::size_t k = 0; k < pr.lengths.size(); ++k) {
+    for (const bool moved : {true, false}) {
+      Series s;
+      s.title = fmt::format("{} answer, L {}", moved ? "corrupted" : "clean", pr.lengths[k]);
+      s.style = "linespoints";
+      s.line_width = moved ? 2 : 1;
+      for (std::size_t i = 0; i < pr.layers.size(); ++i) {
+        s.x.push_back(pr.layers[i]);
+        s.y.push_back(moved ? pr.moved[i][k] : pr.kept[i][k]);
+      }
+      p.series.push_back(std::move(s));
+    }
+  }
+  p.key = "top center horizontal";
+  Figure f;
+  f.panels = {p};
+  f.width = 1000;
+  f.height = 520;
+  return f;
+}
+
+}  // namespace posbias

@@ -1,0 +1,44 @@
+// `posbias heads --ablate` / `--patch`: the causal tests of mech/ablation.h on the last
+// checkpoint of a hop run, their JSON and their figure.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "posbias/core/plot.h"
+#include "posbias/mech/ablation.h"
+
+namespace posbias {
+
+struct CausalOptions {
+  bool ablate = false, patch = false;
+  std::vector<int> lengths{kTrainLength, 32};
+  std::int64_t count = 200;  // examples per (length, hop); pairs per length for --patch
+  std::uint64_t seed = 0;
+  std::vector<int> layers;  // empty: every layer
+};
+
+struct CausalResult {
+  std::string checkpoint;
+  std::int64_t step = 0;
+  Task task = Task::kNumber;
+  AblationSpec spec;
+  std::optional<AblationResult> ablation;
+  std::optional<PatchingResult> patching;
+};
+
+// std::invalid_argument (exit 2) for a run without checkpoints, a run of another task than a
+// hop task, a layer outside the model, --patch on a Letter run, or lengths the model cannot read.
+CausalResult measure_causal(const std::string& run, const CausalOptions& options);
+
+// Adds "ablation" and / or "patching" (with "checkpoint" and "step") to a heads JSON.
+void add_causal_json(const CausalResult& result, nlohmann::json& heads);
+
+// Rows: the unablated model, then each ablated layer; columns: hop × length; cells: accuracy.
+Figure ablation_figure(const CausalResult& result);
+// Moved (to the corrupted answer) and kept fractions against the patched layer, per length.
+Figure patching_figure(const CausalResult& result);
+
+}  // namespace posbias

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Writes docs/data/mech/causal/: the causal tests of docs/mech.md ("Does the model need its
+# heads?") on the Number and Letter runs of docs/data/hops/seeds-grid.json (the same runs, same
+# seeds, as the head scores over three seeds), and the scores' null.
+#   per run TASK-seedS:  heads --checkpoints last --ablate (Number also --patch) at 17 and 32
+#                        tokens → TASK-seedS.json and its figures TASK-seedS_ablation,
+#                        TASK-seedS_patching;
+#                        heads --at-init with --qk-scale 1, 10 and 30 → TASK-seedS-init-qkK.json
+#   the null model:      Number trained on shuffled answers (grid shuffled-grid.json), seed 0:
+#                        heads on its last checkpoint → number-shuffled-seed0.json
+# Runs train through `posbias sweep run` (a done run is skipped, a killed one resumed); a run
+# whose files exist is skipped, so the script can be stopped and started again.
+# Usage: scripts/heads-causal-data.sh [path/to/posbias] [--only TASK-seedS|shuffled]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+posbias=${1:-build/posbias}
+only=${3:-}
+[[ ${2:-} == --only ]] || only=
+sweep=${POSBIAS_HOP_SWEEP:-out/sweeps/hop-seeds}
+data=docs/data/mech/causal
+mkdir -p "$data"
+"$posbias" sweep plan docs/data/hops/seeds-grid.json --out "$sweep" >/dev/null
+"$posbias" sweep status "$sweep" --json "$sweep/status.json" >/dev/null
+runs=$(/usr/bin/python3 scripts/sweep-runs.py "$sweep/status.json" --task --seed)
+
+while read -r index state dir task seed; do
+  name=$task-seed$seed
+  [[ -z $only || $only == "$name" ]] || continue
+  [[ -f $data/$name-init-qk30.json ]] && continue
+  "$posbias" sweep run "$sweep" --index "$index"
+  run=$dir/train
+  patch=
+  [[ $task == number ]] && patch=--patch
+  "$posbias" heads --run "$run" --checkpoints last --ablate $patch --json "$data/$name.json" \
+    --plot "$data/$name"
+  for k in 1 10 30; do
+    "$posbias" heads --run "$run" --at-init --qk-scale "$k" --json "$data/$name-init-qk$k.json"
+  done
+done <<<"$runs"
+
+if [[ -z $only || $only == shuffled ]] && [[ ! -f $data/number-shuffled-seed0.json ]]; then
+  shuffled=${POSBIAS_SHUFFLED_SWEEP:-out/sweeps/hop-shuffled}
+  "$posbias" sweep plan "$data/shuffled-grid.json" --out "$shuffled" >/dev/null
+  "$posbias" sweep run "$shuffled" --index 0
+  "$posbias" sweep status "$shuffled" --json "$shuffled/status.json" >/dev/null
+  run=$(/usr/bin/python3 scripts/sweep-runs.py "$shuffled/status.json" | awk '{print $3}')/train
+  cp "$run/metrics.jsonl" "$data/number-shuffled-seed0-metrics.jsonl"
+  "$posbias" heads --run "$run" --checkpoints last --json "$data/number-shuffled-seed0.json"
+fi
