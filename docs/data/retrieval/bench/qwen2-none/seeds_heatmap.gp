@@ -1,7 +1,7 @@
 set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 560,540
 set output "seeds_heatmap.svg"
 reset
-set title "kv: mean exact match over 2 seeds"
+set title "kv: mean exact match over 3 seeds"
 set xlabel "context length (tokens)"
 set ylabel "depth of the queried pair (%)"
 set key top right box opaque
@@ -16,39 +16,39 @@ set palette defined (0 '#f7fbff', 0.5 '#6baed6', 1 '#08306b')
 unset grid
 unset key
 $p0h << EOD
-0 0 0.375000
-1 0 0.005000
-2 0 0.015000
-0 1 0.505000
-1 1 0.005000
-2 1 0.015000
-0 2 0.300000
+0 0 0.503333
+1 0 0.010000
+2 0 0.020000
+0 1 0.576667
+1 1 0.003333
+2 1 0.010000
+0 2 0.353333
 1 2 0.000000
-2 2 0.005000
-0 3 0.250000
-1 3 0.005000
-2 3 0.005000
-0 4 0.260000
-1 4 0.010000
+2 2 0.010000
+0 3 0.326667
+1 3 0.006667
+2 3 0.003333
+0 4 0.343333
+1 4 0.006667
 2 4 0.000000
-0 5 0.185000
-1 5 0.005000
-2 5 0.005000
-0 6 0.220000
-1 6 0.005000
-2 6 0.000000
-0 7 0.225000
-1 7 0.000000
+0 5 0.236667
+1 5 0.010000
+2 5 0.003333
+0 6 0.296667
+1 6 0.003333
+2 6 0.006667
+0 7 0.260000
+1 7 0.003333
 2 7 0.000000
-0 8 0.210000
+0 8 0.280000
 1 8 0.000000
-2 8 0.000000
-0 9 0.170000
+2 8 0.003333
+0 9 0.256667
 1 9 0.000000
-2 9 0.000000
-0 10 0.165000
+2 9 0.003333
+0 10 0.240000
 1 10 0.000000
-2 10 0.005000
+2 10 0.003333
 EOD
 plot $p0h using 1:2:3 with image, \
      $p0h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'

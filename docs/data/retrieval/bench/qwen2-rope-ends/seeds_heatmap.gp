@@ -1,7 +1,7 @@
 set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 560,540
 set output "seeds_heatmap.svg"
 reset
-set title "kv: mean exact match over 2 seeds"
+set title "kv: mean exact match over 3 seeds"
 set xlabel "context length (tokens)"
 set ylabel "depth of the queried pair (%)"
 set key top right box opaque
@@ -16,39 +16,39 @@ set palette defined (0 '#f7fbff', 0.5 '#6baed6', 1 '#08306b')
 unset grid
 unset key
 $p0h << EOD
-0 0 0.760000
+0 0 0.840000
 1 0 0.000000
 2 0 0.000000
-0 1 0.740000
+0 1 0.826667
 1 1 0.000000
 2 1 0.000000
-0 2 0.975000
-1 2 0.005000
-2 2 0.005000
-0 3 0.975000
+0 2 0.970000
+1 2 0.003333
+2 2 0.006667
+0 3 0.976667
 1 3 0.000000
 2 3 0.000000
-0 4 0.940000
-1 4 0.010000
-2 4 0.005000
-0 5 0.770000
-1 5 0.005000
+0 4 0.960000
+1 4 0.006667
+2 4 0.003333
+0 5 0.826667
+1 5 0.003333
 2 5 0.000000
-0 6 0.745000
-1 6 0.005000
+0 6 0.816667
+1 6 0.006667
 2 6 0.000000
-0 7 0.770000
-1 7 0.050000
+0 7 0.843333
+1 7 0.033333
 2 7 0.000000
-0 8 0.775000
-1 8 0.050000
-2 8 0.010000
-0 9 0.920000
-1 9 0.035000
-2 9 0.025000
-0 10 0.895000
-1 10 0.240000
-2 10 0.040000
+0 8 0.826667
+1 8 0.033333
+2 8 0.006667
+0 9 0.943333
+1 9 0.026667
+2 9 0.016667
+0 10 0.926667
+1 10 0.176667
+2 10 0.026667
 EOD
 plot $p0h using 1:2:3 with image, \
      $p0h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
