@@ -2,9 +2,10 @@
 # Writes docs/data/mech/causal/: the causal tests of docs/mech.md ("Does the model need its
 # heads?") on the Number and Letter runs of docs/data/hops/seeds-grid.json (the same runs, same
 # seeds, as the head scores over three seeds), and the scores' null.
-#   per run TASK-seedS:  heads --checkpoints last --ablate (Number also --patch) at 17 and 32
-#                        tokens → TASK-seedS.json and its figures TASK-seedS_ablation,
-#                        TASK-seedS_patching;
+#   per run TASK-seedS:  heads --checkpoints last --ablate --spans (Number also --patch) at 17
+#                        and 32 tokens → TASK-seedS.json and its figures TASK-seedS_ablation,
+#                        TASK-seedS_patching; the positional-pure layers ablated at once, and
+#                        the symbolic-pure ones → TASK-seedS-positional.json, -symbolic.json;
 #                        heads --at-init with --qk-scale 1, 10 and 30 → TASK-seedS-init-qkK.json
 #   the null model:      Number trained on shuffled answers (grid shuffled-grid.json), seed 0:
 #                        heads on its last checkpoint → number-shuffled-seed0.json
@@ -31,8 +32,18 @@ while read -r index state dir task seed; do
   run=$dir/train
   patch=
   [[ $task == number ]] && patch=--patch
-  "$posbias" heads --run "$run" --checkpoints last --ablate $patch --json "$data/$name.json" \
-    --plot "$data/$name"
+  "$posbias" heads --run "$run" --checkpoints last --ablate --spans $patch \
+    --json "$data/$name.json" --plot "$data/$name"
+  # The layers labelled positional-pure at the last checkpoint ablated at once, then the
+  # symbolic-pure ones (when a label has two layers or more).
+  for label in positional symbolic; do
+    layers=$(/usr/bin/python3 -c "import json, sys
+heads = json.load(open(sys.argv[1]))['final'][sys.argv[2]]
+print(','.join(sorted({h.split('.')[0][1:] for h in heads}, key=int)))" "$data/$name.json" "$label")
+    [[ $layers == *,* ]] || continue
+    "$posbias" heads --run "$run" --checkpoints last --samples 10 --ablate --layers "$layers" \
+      --json "$data/$name-$label.json"
+  done
   for k in 1 10 30; do
     "$posbias" heads --run "$run" --at-init --qk-scale "$k" --json "$data/$name-init-qk$k.json"
   done
