@@ -49,6 +49,8 @@ void register_heads(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--layers", &o->causal.layers,
               "0-based layers --ablate and --patch test (default: every layer); two or more: "
               "--ablate also ablates them all at once");
+  cmd->add_flag("--spans", o->causal.spans,
+                "with --ablate: also ablate layers 0..k and k..last at once, for every k");
   cmd->add_option("--json", o->json, "result JSON (default: stdout)");
   cmd->add_option("--plot", o->plot,
                   "figure stem: layers × checkpoints heatmaps (and STEM_ablation, "

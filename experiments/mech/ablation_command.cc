@@ -34,6 +34,7 @@ CausalResult measure_causal(const std::string& run, const CausalOptions& o) {
   r.spec.count = o.count;
   r.spec.seed = o.seed;
   r.spec.layers = o.layers;
+  r.spec.spans = o.spans;
   if (o.patch && c.task != Task::kNumber) {
     throw std::invalid_argument(
         "--patch pairs Number inputs that differ in one integer; this run's task is " +
@@ -77,40 +78,56 @@ void add_causal_json(const CausalResult& r, nlohmann::json& j) {
 Figure ablation_figure(const CausalResult& r) {
   if (!r.ablation) throw std::invalid_argument("ablation_figure: no ablation measured");
   const AblationResult& a = *r.ablation;
-  Panel p;
-  p.title = fmt::format("{} run, step {}: accuracy with one layer's attention mean-ablated",
-                        task_name(r.task), r.step);
-  p.xlabel = "hops, input length";
-  p.ylabel = "ablated layer";
-  Heatmap& h = p.heatmap;
-  h.z_label = "exact match";
-  for (std::size_t k = 0; k < a.lengths.size(); ++k) {
-    for (int hop : r.spec.hops)
-      h.x_labels.push_back(fmt::format("{} hop, L {}", hop, a.lengths[k]));
-  }
-  auto row = [&](const std::vector<HopAccuracy>& by_length) {
+  auto cells = [&](const std::vector<HopAccuracy>& by_length) {
     std::vector<double> z;
     for (const HopAccuracy& acc : by_length) {
       for (int hop : r.spec.hops) z.push_back(acc.hop(hop));
     }
     return z;
   };
-  h.y_labels.push_back("none");
-  h.z.push_back(row(a.baseline));
-  for (std::size_t i = 0; i < a.layers.size(); ++i) {
-    h.y_labels.push_back("L" + std::to_string(a.layers[i]));
-    h.z.push_back(row(a.ablated[i]));
-  }
+  // One panel per kind of row, each starting from the model as trained, every row named.
+  auto panel = [&](const std::string& title) {
+    Panel p;
+    p.title = title;
+    p.xlabel = "hops, input length";
+    p.ylabel = "ablated layers";
+    Heatmap& h = p.heatmap;
+    h.z_label = "exact match";
+    for (std::size_t k = 0; k < a.lengths.size(); ++k) {
+      for (int hop : r.spec.hops)
+        h.x_labels.push_back(fmt::format("{} hop, L {}", hop, a.lengths[k]));
+    }
+    h.y_labels.push_back("none");
+    h.z.push_back(cells(a.baseline));
+    return p;
+  };
+  auto add = [](Panel& p, const std::string& name, std::vector<double> z) {
+    p.heatmap.y_labels.push_back(name);
+    p.heatmap.z.push_back(std::move(z));
+    p.heatmap.max_tics = p.heatmap.y_labels.size();
+  };
+  Figure f;
+  Panel one = panel(fmt::format("{} run, step {}: one layer's attention mean-ablated",
+                                task_name(r.task), r.step));
+  for (std::size_t i = 0; i < a.layers.size(); ++i)
+    add(one, "L" + std::to_string(a.layers[i]), cells(a.ablated[i]));
   if (!a.joint.empty()) {
     std::string all;
     for (int l : a.layers) all += (all.empty() ? "L" : "+L") + std::to_string(l);
-    h.y_labels.push_back(all);
-    h.z.push_back(row(a.joint));
+    add(one, all, cells(a.joint));
   }
-  Figure f;
-  f.panels = {p};
-  f.width = std::max(900, 90 * static_cast<int>(h.x_labels.size()) + 260);
-  f.height = std::max(420, 30 * static_cast<int>(h.y_labels.size()) + 160);
+  f.panels.push_back(std::move(one));
+  if (!a.spans.empty()) {
+    Panel spans = panel("consecutive layers mean-ablated at once");
+    for (const AblatedSpan& span : a.spans)
+      add(spans, fmt::format("L{}–L{}", span.first, span.last), cells(span.accuracy));
+    f.panels.push_back(std::move(spans));
+  }
+  std::size_t rows = 0;
+  for (const Panel& p : f.panels) rows = std::max(rows, p.heatmap.y_labels.size());
+  const auto columns = static_cast<int>(f.panels.front().heatmap.x_labels.size());
+  f.width = static_cast<int>(f.panels.size()) * std::max(560, 70 * columns + 240);
+  f.height = std::max(420, 26 * static_cast<int>(rows) + 200);
   return f;
 }
 

@@ -18,6 +18,7 @@ struct CausalOptions {
   std::int64_t count = 200;  // examples per (length, hop); pairs per length for --patch
   std::uint64_t seed = 0;
   std::vector<int> layers;  // empty: every layer
+  bool spans = false;       // also layers 0..k and k..last at once (AblationSpec::spans)
 };
 
 struct CausalResult {
@@ -36,7 +37,8 @@ CausalResult measure_causal(const std::string& run, const CausalOptions& options
 // Adds "ablation" and / or "patching" (with "checkpoint" and "step") to a heads JSON.
 void add_causal_json(const CausalResult& result, nlohmann::json& heads);
 
-// Rows: the unablated model, then each ablated layer; columns: hop × length; cells: accuracy.
+// Rows: the unablated model, each ablated layer, the listed layers at once, the spans; columns:
+// hop × length; cells: accuracy.
 Figure ablation_figure(const CausalResult& result);
 // Moved (to the corrupted answer) and kept fractions against the patched layer, per length.
 Figure patching_figure(const CausalResult& result);

@@ -304,6 +304,9 @@ HeadsResult run_heads(const HeadsOptions& o) {
         fmt::format("heads {} {} {} {} {} {} {} {} {}", o.run, o.checkpoints, o.length, o.samples,
                     o.seed, o.tau, o.memory_budget_gb, o.at_init, o.qk_scale));
   }
+  if (!o.causal.ablate && o.causal.spans) throw std::invalid_argument("--spans goes with --ablate");
+  if (!causal && !o.causal.layers.empty())
+    throw std::invalid_argument("--layers goes with --ablate or --patch");
   if (causal && o.run.empty())
     throw std::invalid_argument("--ablate and --patch measure a hop run: give --run");
   // First, so that a bad layer or length is refused before the scores' pass over checkpoints.

@@ -60,9 +60,10 @@ void write_heatmap(std::ostringstream& gp, const Heatmap& h, const std::string& 
   if (h.y_labels.size() != rows || h.x_labels.size() != cols) {
     throw std::runtime_error("heatmap labels do not match its grid");
   }
-  // At most 12 tick labels per axis (every k-th beyond that).
+  // At most max_tics tick labels per axis (every k-th beyond that).
   auto tics = [&](const char* axis, const std::vector<std::string>& names) {
-    const std::size_t every = (names.size() + 11) / 12;
+    const std::size_t most = std::max<std::size_t>(1, h.max_tics);
+    const std::size_t every = (names.size() + most - 1) / most;
     gp << "set " << axis << "tics (";
     bool first = true;
     for (std::size_t i = 0; i < names.size(); ++i) {

@@ -129,8 +129,13 @@ AblationResult mean_ablate_layers(Transformer& model, const AblationSpec& spec,
   r.lengths = spec.lengths;
   r.ablated.assign(r.layers.size(), {});
   const bool joint = spec.layers.size() >= 2;
-  const auto cells =
-      static_cast<std::int64_t>(spec.lengths.size() * (r.layers.size() + (joint ? 2 : 1)));
+  const int n = static_cast<int>(model->layers.size());
+  if (spec.spans) {
+    for (int k = 0; k + 1 < n; ++k) r.spans.push_back({0, k, {}});
+    for (int k = 1; k < n; ++k) r.spans.push_back({k, n - 1, {}});
+  }
+  const auto cells = static_cast<std::int64_t>(
+      spec.lengths.size() * (r.layers.size() + (joint ? 2 : 1) + r.spans.size()));
   std::int64_t done = 0;
   for (int length : spec.lengths) {
     const DatasetSpec data = per_hop_spec(spec.task, spec.hops, length, spec.count, spec.seed);
@@ -149,6 +154,12 @@ AblationResult mean_ablate_layers(Transformer& model, const AblationSpec& spec,
       HookScope scope(model);
       for (int l : r.layers) ablate(model, l, means);
       r.joint.push_back(evaluate_hops(model, data, batch));
+      if (progress) progress(++done, cells);
+    }
+    for (AblatedSpan& span : r.spans) {
+      HookScope scope(model);
+      for (int l = span.first; l <= span.last; ++l) ablate(model, l, means);
+      span.accuracy.push_back(evaluate_hops(model, data, batch));
       if (progress) progress(++done, cells);
     }
   }
@@ -269,6 +280,14 @@ nlohmann::json to_json(const AblationResult& r, const AblationSpec& spec) {
   if (!r.joint.empty()) {
     j["joint"] = {{"layers", r.layers}};
     row(j["joint"], r.joint);
+  }
+  if (!r.spans.empty()) {
+    j["spans"] = nlohmann::json::array();
+    for (const AblatedSpan& span : r.spans) {
+      nlohmann::json out{{"first", span.first}, {"last", span.last}};
+      row(out, span.accuracy);
+      j["spans"].push_back(out);
+    }
   }
   return j;
 }

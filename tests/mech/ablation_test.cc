@@ -140,6 +140,7 @@ TEST(Ablation, TheSameOnAPositionalModel) {
   spec.lengths = {17};
   spec.count = 64;
   spec.layers = {0, kAnswerLayer, 2};
+  spec.spans = true;
   const AblationResult r = mean_ablate_layers(h.model, spec);
   EXPECT_EQ(r.baseline[0].hop(1), 1.0);
   EXPECT_LE(r.ablated[1][0].hop(1), r.baseline[0].chance(1));
@@ -148,6 +149,18 @@ TEST(Ablation, TheSameOnAPositionalModel) {
   // The layers were listed: all three ablated at once is one more row, at chance or below.
   ASSERT_EQ(r.joint.size(), 1u);
   EXPECT_LE(r.joint[0].hop(1), r.baseline[0].chance(1));
+  // Spans L0–L0, L0–L1, L1–L2, L2–L2: those holding layer 1 fall to chance, the others keep 1.
+  ASSERT_EQ(r.spans.size(), 4u);
+  for (const AblatedSpan& span : r.spans) {
+    const bool holds = span.first <= kAnswerLayer && kAnswerLayer <= span.last;
+    if (holds) {
+      EXPECT_LE(span.accuracy[0].hop(1), r.baseline[0].chance(1))
+          << span.first << ".." << span.last;
+    } else {
+      EXPECT_EQ(span.accuracy[0].hop(1), 1.0) << span.first << ".." << span.last;
+    }
+  }
+  EXPECT_EQ(to_json(r, spec)["spans"][1]["last"], 1);
 }
 
 TEST(Patching, TheAnswerLayerCarriesTheJumpAndTheOthersDoNot) {

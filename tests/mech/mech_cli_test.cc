@@ -141,6 +141,8 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
   expect_usage_error("heads --run " + run.string() + " --ablate --layers 2",
                      "layer 2 is not in the model");
   expect_usage_error("heads --run " + run.string() + " --patch", "Number inputs");
+  expect_usage_error("heads --run " + run.string() + " --spans", "--spans goes with --ablate");
+  expect_usage_error("heads --run " + run.string() + " --layers 0", "--layers goes with");
   expect_usage_error("heads --run " + run.string() + " --ablate --causal-lengths 17,5",
                      "too short");
   // The scores' null: the same architecture at initialization, query and key scaled by 30.

@@ -34,6 +34,8 @@ struct Heatmap {
   double zmin = 0, zmax = 1;
   std::string z_label;
   std::string value_format = "%.2f";  // gnuplot sprintf format of the printed cell values
+  std::size_t max_tics = 12;  // tick labels per axis at most (every k-th beyond); raise it for a
+                              // figure tall enough to name every row
 };
 
 struct Panel {

@@ -36,6 +36,15 @@ struct AblationSpec {
   std::vector<int> layers;   // 0-based; empty: every layer, one at a time
   // Two or more `layers` given: also ablate them all at once (a model can hold one skill in
   // several layers, and then no single ablation shows it).
+  // Spans: also ablate layers 0..k and k..last at once, for every k: where the computation
+  // lives, with no layers chosen by hand.
+  bool spans = false;
+};
+
+// A set of consecutive layers ablated at once.
+struct AblatedSpan {
+  int first = 0, last = 0;
+  std::vector<HopAccuracy> accuracy;  // per length
 };
 
 struct AblationResult {
@@ -43,6 +52,7 @@ struct AblationResult {
   std::vector<HopAccuracy> baseline;              // per length, nothing ablated
   std::vector<std::vector<HopAccuracy>> ablated;  // [layer index in `layers`][length]
   std::vector<HopAccuracy> joint;  // per length, every layer of spec.layers ablated at once
+  std::vector<AblatedSpan> spans;  // with spec.spans: 0..k for k < last, then k..last for k > 0
 };
 
 // Called after each evaluated (length, layer) cell with the cells done and their total.
@@ -71,7 +81,8 @@ PatchingResult patch_layers(Transformer& model, const AblationSpec& spec,
 // {"lengths", "count_per_hop", "seed", "baseline": {"17": {"1": acc, ..., "all"}, ...},
 //  "baseline_interval": {"17": {"1": [lo, hi], ..., "all"}}, "chance": {...},
 //  "layers": [{"layer", "accuracy": {"17": {...}}, "interval": {...}, "drop": {"17": {...}}}],
-//  "joint"?: {"layers": [...], "accuracy", "interval", "drop"}} (intervals: Wilson 95%).
+//  "joint"?: {"layers": [...], "accuracy", "interval", "drop"},
+//  "spans"?: [{"first", "last", "accuracy", "interval", "drop"}]} (intervals: Wilson 95%).
 nlohmann::json to_json(const AblationResult& result, const AblationSpec& spec);
 // {"lengths", "pairs", "clean_accuracy": {"17": ...}, "corrupted_accuracy": {...},
 //  "layers": [{"layer", "moved": {"17": ...}, "kept": {...}}]}
