@@ -12,16 +12,10 @@
 # Usage: scripts/hops-docs-data.sh [path/to/posbias] [--only TASK-seedS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-posbias=${1:-build/posbias}
-only=${3:-}
-[[ ${2:-} == --only ]] || only=
-sweep=${POSBIAS_HOP_SWEEP:-out/sweeps/hop-seeds}
+source scripts/hop-seed-sweep.sh
 data=docs/data/hops/seeds
 lengths=17,32,64,128,256,512,850
 mkdir -p "$data"
-"$posbias" sweep plan docs/data/hops/seeds-grid.json --out "$sweep" >/dev/null
-"$posbias" sweep status "$sweep" --json "$sweep/status.json" >/dev/null
-runs=$(/usr/bin/python3 scripts/sweep-runs.py "$sweep/status.json" --task --seed)
 
 while read -r index state dir task seed; do
   name=$task-seed$seed
