@@ -103,6 +103,9 @@ std::vector<std::pair<std::string, std::string>> train_field_help() {
       {"log_checkpoints", "also checkpoint at this many log-spaced steps, step 0 included"},
       {"hops", "hop counts mixed in training, comma list"},
       {"length", "training sequence length in tokens (kv: the example, query included)"},
+      {"length_max",
+       "hop tasks: draw each step's length uniformly from --length to this, so training sees "
+       "jumps up to it (0: every step at --length)"},
       {"steps", "optimizer steps (0: number " + std::to_string(number.default_steps()) +
                     ", letter " + std::to_string(letter.default_steps()) + ", text " +
                     std::to_string(text_defaults.default_steps()) + ", kv " +

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "posbias/core/rng.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/kv_task.h"
 #include "posbias/tasks/passkey_task.h"
@@ -92,6 +93,12 @@ bool TrainConfig::checkpoint_at(std::int64_t step) const {
   return false;
 }
 
+int TrainConfig::step_length(std::int64_t step) const {
+  if (length_max <= 0) return length;
+  Rng rng = Rng::stream(seed ^ 0x6c656e677468ULL, static_cast<std::uint64_t>(step));
+  return static_cast<int>(rng.between(length, length_max));
+}
+
 void TrainConfig::finalize() {
   if (steps == 0) steps = default_steps();
   if (task == Task::kText) {
@@ -122,7 +129,11 @@ void TrainConfig::finalize() {
     require(!hops.empty(), "at least one hop count is needed");
     for (int h : hops) validate_spec(task, h, length, Variant::kStandard);
     validate_model_length(task, length);
+    require(length_max == 0 || length_max >= length,
+            "length_max must be 0 or at least the length " + std::to_string(length));
+    if (length_max > 0) validate_model_length(task, length_max);
   }
+  require(is_hop_task(task) || length_max == 0, "length_max is for the hop tasks");
   require(task == Task::kKv ||
               (pairs_min == TrainConfig{}.pairs_min && pairs_max == TrainConfig{}.pairs_max),
           "pairs_min and pairs_max are for --task kv");
@@ -221,6 +232,7 @@ nlohmann::json train_config_to_json(const TrainConfig& c) {
           {"needle_fraction", c.needle_fraction},
           {"needles", c.needles},
           {"window", c.window},
+          {"length_max", c.length_max},
           {"answers", c.answers}};
 }
 
@@ -307,6 +319,8 @@ TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& b
       number(c.pairs_max);
     else if (key == "window")
       number(c.window);
+    else if (key == "length_max")
+      number(c.length_max);
     else if (key == "needle_fraction")
       number(c.needle_fraction);
     else if (key == "needles")

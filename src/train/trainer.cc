@@ -206,7 +206,7 @@ double Trainer::step(std::int64_t step) {
     loss = kv_loss(model, encode_kv_examples(sample_kv_batch(c, local_batch, s, first)));
   } else {
     const std::vector<Example> batch =
-        sample_batch(c.task, c.hops, c.length, local_batch, c.seed, s, first);
+        sample_batch(c.task, c.hops, c.step_length(s), local_batch, c.seed, s, first);
     HopBatch b = encode_examples(batch, 0, batch.size());
     if (c.answers == "shuffled") b.answers = shuffled_answers(b.answers, c.seed, s, first);
     loss = torch::cross_entropy_loss(model->last_logits(b.ids), b.answers);
@@ -258,7 +258,7 @@ AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& opt
                                    int world_size) {
   const ModelConfig cfg = c.model_config();
   const std::int64_t local_batch = c.batch / world_size;
-  const std::int64_t width = c.task == Task::kKv ? kv_input_length(c.length) : c.length;
+  const std::int64_t width = c.task == Task::kKv ? kv_input_length(c.length) : c.longest_length();
   const std::int64_t eval_batch = eval_batch_size(width);
   auto bytes = [&](AttentionPath a) {
     const double step = training_step_bytes(cfg, local_batch, width, a);
@@ -271,14 +271,14 @@ AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& opt
   const AttentionPath path = plan_attention(
       bytes, options.attention, options.memory_budget_gb,
       "a training step of batch " + std::to_string(local_batch) + " at length " +
-          std::to_string(c.length) +
+          std::to_string(width) +
           (c.task == Task::kText ? std::string()
                                  : " and its evaluation of " + std::to_string(eval_batch) +
                                        " held-out examples at a time"),
       "a smaller --batch, --length or --d-model");
   if (path == AttentionPath::kBlockwise && c.dropout > 0) {
     throw std::invalid_argument(
-        "a training step at length " + std::to_string(c.length) +
+        "a training step at length " + std::to_string(width) +
         " takes blockwise attention, which has no attention dropout: use --dropout 0");
   }
   return path;
@@ -489,7 +489,9 @@ TrainResult run_training(const TrainOptions& options) {
   const auto session_start = Clock::now();
   auto wall_seconds = [&] { return state.train_seconds + seconds_since(session_start); };
   const HeldOut held_out = held_out_data(c, run);
-  const std::int64_t tokens_per_step = static_cast<std::int64_t>(c.batch) * c.length;
+  // With length_max the lengths vary by step: their mean.
+  const std::int64_t tokens_per_step =
+      static_cast<std::int64_t>(c.batch) * (c.length + c.longest_length()) / 2;
   auto log_eval = [&](std::int64_t step, double loss, double interval_seconds,
                       std::int64_t interval_steps) {
     nlohmann::json j{{"step", step},

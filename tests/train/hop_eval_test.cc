@@ -26,8 +26,7 @@ TEST(HopEval, BatchesAreTheDatasetInOrder) {
     EXPECT_EQ(streamed[i].answer, whole[i].answer) << i;
     EXPECT_EQ(streamed[i].chain, whole[i].chain) << i;
   }
-  EXPECT_THROW(for_each_batch(spec, 0, [](const std::vector<Example>&) {}),
-               std::invalid_argument);
+  EXPECT_THROW(for_each_batch(spec, 0, [](const std::vector<Example>&) {}), std::invalid_argument);
 }
 
 TEST(HopEval, EncodedDatasetEqualsEncodingTheExamples) {
@@ -59,6 +58,38 @@ TEST(HopEval, StreamedAccuracyEqualsTheWholeSet) {
     EXPECT_EQ(streamed.decoy_picks, whole.decoy_picks);
     EXPECT_EQ(streamed.total.at(1) + streamed.total.at(2), 57);
   }
+}
+
+TEST(HopTraining, LengthMaxDrawsEveryLengthOfItsRangeForAStep) {
+  TrainConfig c;
+  c.length = 17;
+  c.length_max = 40;
+  c.seed = 3;
+  std::vector<int> seen(41, 0);
+  for (std::int64_t step = 1; step <= 4800; ++step) {
+    const int n = c.step_length(step);
+    ASSERT_GE(n, 17);
+    ASSERT_LE(n, 40);
+    ++seen[static_cast<std::size_t>(n)];
+    EXPECT_EQ(c.step_length(step), n);  // the same step, the same length (every rank agrees)
+  }
+  // Uniform: 4800 draws over 24 lengths, 200 expected each; none far from it.
+  for (int n = 17; n <= 40; ++n) {
+    EXPECT_GT(seen[static_cast<std::size_t>(n)], 140) << n;
+    EXPECT_LT(seen[static_cast<std::size_t>(n)], 260) << n;
+  }
+  EXPECT_EQ(c.longest_length(), 40);
+  c.length_max = 0;
+  EXPECT_EQ(c.step_length(7), 17);
+  EXPECT_EQ(c.longest_length(), 17);
+  TrainConfig other = c;
+  other.length_max = 40;
+  other.seed = 4;  // another seed draws another sequence
+  c.length_max = 40;
+  int same = 0;
+  for (std::int64_t step = 1; step <= 200; ++step)
+    same += c.step_length(step) == other.step_length(step);
+  EXPECT_LT(same, 40);
 }
 
 }  // namespace

@@ -102,6 +102,11 @@ TEST(TrainCli, HopRunWithoutPositionalEncoding) {
   EXPECT_NE(tensors(nope), tensors(rope));
   const CliResult e = run_cli("eval --run " + nope.string() + " --lengths 17,40 --count 16");
   EXPECT_EQ(e.code, 0) << e.err;
+  // Lengths drawn per step from 17..48: trains, and the run keeps the range.
+  const fs::path ranged = scratch("length_max");
+  const CliResult r = run_cli(common + ranged.string() + " --length-max 48", 300);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(slurp(ranged / "train.json"))["config"]["length_max"], 48);
 }
 
 TEST(TrainCli, KilledRunsResumeToTheUninterruptedMetrics) {
@@ -272,6 +277,11 @@ TEST(TrainCli, BadInputGetsOneLine) {
   expect_usage_error("train --task number --pos learned --out " + run.string(),
                      "learned positions end at the training length");
   expect_usage_error("train --task number --arch gpt2 --out " + run.string(), "gptj-hop");
+  expect_usage_error("train --task number --length-max 10 --out " + run.string(),
+                     "length_max must be 0 or at least the length 17");
+  expect_usage_error("train --task number --length-max 2000 --out " + run.string(), "1024");
+  expect_usage_error("train --task kv --length-max 64 --out " + run.string(),
+                     "length_max is for the hop tasks");
   const fs::path cfg = scratch("bad.json");
   { std::ofstream(cfg) << R"({"task": "letter", "learning_rate": 0.1})"; }
   expect_usage_error("train --config " + cfg.string() + " --out " + run.string(), "learning_rate");

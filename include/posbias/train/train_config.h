@@ -22,6 +22,9 @@ struct TrainConfig {
   Task task = Task::kNumber;
   std::vector<int> hops{1, 2, 3, 4};  // mixed uniformly in training (hop tasks)
   int length = 17;                    // training sequence length
+  // Hop runs: 0, or each step's batch at one length drawn uniformly from length..length_max
+  // (step_length), so that training sees jumps up to length_max − 1, not only up to length − 1.
+  int length_max = 0;
 
   // Model: gptj-hop (12 layers, 1 head, d 128, MLP 512, GELU, rotary 16, untied, std 0.02);
   // hop runs take pos rope (unset), none or alibi. Text runs: any family (`arch`) and
@@ -98,6 +101,10 @@ struct TrainConfig {
   std::int64_t vocab() const;
   // Steps with a checkpoint: every checkpoint_every, the last, and the log-spaced ones.
   bool checkpoint_at(std::int64_t step) const;
+  // The input length of step `step`'s batch: `length`, or with length_max a draw from
+  // length..length_max keyed by (seed, step), the same on every data-parallel rank.
+  int step_length(std::int64_t step) const;
+  int longest_length() const { return length_max > 0 ? length_max : length; }
 };
 
 nlohmann::json train_config_to_json(const TrainConfig& config);
