@@ -2,17 +2,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
 
 #include "posbias/core/progress.h"
+#include "posbias/model/memory_plan.h"
 #include "posbias/tasks/vocab.h"
 #include "posbias/train/checkpoint.h"
 
 namespace posbias {
 
-CausalResult measure_causal(const std::string& run, const CausalOptions& o) {
+CausalResult measure_causal(const std::string& run, const CausalOptions& o,
+                            std::optional<AttentionPath> attention, double memory_budget_gb) {
   if (run.empty()) throw std::invalid_argument("--ablate and --patch measure a run: give --run");
   if (!std::filesystem::is_directory(run))
     throw std::invalid_argument("run '" + run + "' is not a directory");
@@ -40,7 +43,22 @@ CausalResult measure_causal(const std::string& run, const CausalOptions& o) {
         "--patch pairs Number inputs that differ in one integer; this run's task is " +
         std::string(task_name(c.task)));
   }
-  m.model->set_attention(AttentionPath::kDense);
+  if (o.lengths.empty()) throw std::invalid_argument("--causal-lengths needs a length");
+  for (int len : o.lengths) {  // before the plan: a bad length is refused, not planned for
+    validate_model_length(c.task, len);
+    for (int h : c.hops) validate_spec(c.task, h, len, Variant::kStandard);
+  }
+  const std::int64_t longest = *std::max_element(o.lengths.begin(), o.lengths.end());
+  // One eval batch's forward at the longest length, the weights and the per-layer means.
+  auto bytes = [&](AttentionPath a) {
+    const ModelConfig cfg = c.model_config();
+    return weight_bytes(cfg, true) + hop_examples_bytes(eval_batch_size(longest), longest) +
+           forward_bytes(cfg, eval_batch_size(longest), longest, /*cached=*/false, {a}) +
+           8.0 * static_cast<double>(cfg.layers * longest * cfg.d_model);
+  };
+  m.model->set_attention(plan_attention(bytes, attention, memory_budget_gb,
+                                        "--ablate / --patch at length " + std::to_string(longest),
+                                        "shorter --causal-lengths"));
   // The bars are made on the first report, when the cells' total is known.
   auto run_with_progress = [](const char* label, auto&& measure) {
     std::unique_ptr<Progress> bar;

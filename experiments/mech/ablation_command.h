@@ -9,6 +9,7 @@
 
 #include "posbias/core/plot.h"
 #include "posbias/mech/ablation.h"
+#include "posbias/model/attention_path.h"
 
 namespace posbias {
 
@@ -32,7 +33,11 @@ struct CausalResult {
 
 // std::invalid_argument (exit 2) for a run without checkpoints, a run of another task than a
 // hop task, a layer outside the model, --patch on a Letter run, or lengths the model cannot read.
-CausalResult measure_causal(const std::string& run, const CausalOptions& options);
+// The forward of the longest length is planned first (dense attention unless that passes the
+// memory budget, then blockwise; `attention` forces one), as `eval` plans it.
+CausalResult measure_causal(const std::string& run, const CausalOptions& options,
+                            std::optional<AttentionPath> attention = std::nullopt,
+                            double memory_budget_gb = 0);
 
 // Adds "ablation" and / or "patching" (with "checkpoint" and "step") to a heads JSON.
 void add_causal_json(const CausalResult& result, nlohmann::json& heads);

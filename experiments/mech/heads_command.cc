@@ -311,7 +311,9 @@ HeadsResult run_heads(const HeadsOptions& o) {
     throw std::invalid_argument("--ablate and --patch measure a hop run: give --run");
   // First, so that a bad layer or length is refused before the scores' pass over checkpoints.
   const std::optional<CausalResult> tests =
-      causal ? std::optional<CausalResult>(measure_causal(o.run, o.causal)) : std::nullopt;
+      causal ? std::optional<CausalResult>(
+                   measure_causal(o.run, o.causal, o.attention, o.memory_budget_gb))
+             : std::nullopt;
   HeadsResult result = measure_heads(o, group.get());
   if (group && group->rank() != 0) {  // rank 0 writes
     group->barrier();

@@ -142,6 +142,9 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
                      "layer 2 is not in the model");
   expect_usage_error("heads --run " + run.string() + " --patch", "Number inputs");
   expect_usage_error("heads --run " + run.string() + " --spans", "--spans goes with --ablate");
+  // Planned before anything is evaluated: one line with the bytes, exit 2.
+  expect_usage_error("heads --run " + run.string() + " --ablate --memory-budget 0.001",
+                     "--ablate / --patch at length 32");
   expect_usage_error("heads --run " + run.string() + " --layers 0", "--layers goes with");
   expect_usage_error("heads --run " + run.string() + " --ablate --causal-lengths 17,5",
                      "too short");
