@@ -50,5 +50,6 @@ if [[ -z $only || $only == shuffled ]] && [[ ! -f $data/number-shuffled-seed0.js
   "$posbias" sweep status "$shuffled" --json "$shuffled/status.json" >/dev/null
   run=$(/usr/bin/python3 scripts/sweep-runs.py "$shuffled/status.json" | awk '{print $3}')/train
   cp "$run/metrics.jsonl" "$data/number-shuffled-seed0-metrics.jsonl"
+  cp "$run/summary.json" "$data/number-shuffled-seed0-summary.json"
   "$posbias" heads --run "$run" --checkpoints last --json "$data/number-shuffled-seed0.json"
 fi
