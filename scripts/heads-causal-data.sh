@@ -18,7 +18,7 @@ source scripts/hop-seed-sweep.sh
 data=docs/data/mech/causal
 mkdir -p "$data"
 
-while read -r index state dir task seed; do
+while read -r index _state dir task seed; do
   name=$task-seed$seed
   [[ -z $only || $only == "$name" ]] || continue
   [[ -f $data/$name-init-qk30.json ]] && continue

@@ -1,3 +1,5 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034  # the variables are read by the script that sources this file
 # Sourced by the docs-data scripts that work on the hop seed runs (hops-docs-data.sh,
 # heads-causal-data.sh): reads the script's arguments "[path/to/posbias] [--only NAME]", plans
 # the sweep of docs/data/hops/seeds-grid.json (POSBIAS_HOP_SWEEP, default out/sweeps/hop-seeds)
