@@ -89,7 +89,14 @@ void write_heatmap(std::ostringstream& gp, const Heatmap& h, const std::string& 
     }
   }
   gp << "EOD\n";
-  gp << "plot " << block << " using 1:2:3 with image";
+  // gnuplot draws no image narrower than 2 × 2 cells: a single row or column is drawn as
+  // filled boxes of the same size and colour instead.
+  if (rows >= 2 && cols >= 2) {
+    gp << "plot " << block << " using 1:2:3 with image";
+  } else {
+    gp << "plot " << block
+       << " using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid noborder lc palette";
+  }
   if (cols <= 12 && rows <= 24) {  // cells wide enough to print their values
     const double mid = (h.zmin + h.zmax) / 2;
     gp << ", \\\n     " << block << " using 1:2:(sprintf(" << quote(h.value_format)

@@ -115,6 +115,19 @@ TEST(Plot, HeatmapAndRightAxis) {
   EXPECT_GT(std::filesystem::file_size(dir / "heat.png"), 1000u);
   f.panels[0].heatmap.y_labels = {"L0"};
   EXPECT_THROW(render_figure(f, dir / "bad"), std::runtime_error);
+  // One column (one checkpoint): gnuplot draws no image under 2 × 2 cells, so the cells are
+  // filled boxes, and their values are printed.
+  Figure one;
+  Panel column;
+  column.heatmap.x_labels = {"3000"};
+  column.heatmap.y_labels = {"L0", "L1", "L2"};
+  column.heatmap.z = {{0.1}, {0.5}, {0.9}};
+  one.panels = {column};
+  render_figure(one, dir / "one");
+  const std::string one_gp = slurp(dir / "one.gp");
+  EXPECT_NE(one_gp.find("with boxxyerror"), std::string::npos);
+  EXPECT_EQ(one_gp.find("with image"), std::string::npos);
+  EXPECT_NE(slurp(dir / "one.svg").find("0.90"), std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

@@ -30,7 +30,7 @@ $p0h << EOD
 0 10 0.403538
 0 11 0.102919
 EOD
-plot $p0h using 1:2:3 with image, \
+plot $p0h using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid noborder lc palette, \
      $p0h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 reset
 set title "letter run: symbolic score"
@@ -61,7 +61,7 @@ $p1h << EOD
 0 10 0.642331
 0 11 0.915629
 EOD
-plot $p1h using 1:2:3 with image, \
+plot $p1h using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid noborder lc palette, \
      $p1h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 unset multiplot
 unset output

@@ -30,7 +30,7 @@ $p0h << EOD
 0 10 0.000650
 0 11 0.000714
 EOD
-plot $p0h using 1:2:3 with image, \
+plot $p0h using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid noborder lc palette, \
      $p0h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 reset
 set title "number run: symbolic score"
@@ -61,7 +61,7 @@ $p1h << EOD
 0 10 0.999658
 0 11 0.999981
 EOD
-plot $p1h using 1:2:3 with image, \
+plot $p1h using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid noborder lc palette, \
      $p1h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 unset multiplot
 unset output
