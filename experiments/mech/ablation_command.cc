@@ -43,11 +43,7 @@ CausalResult measure_causal(const std::string& run, const CausalOptions& o,
         "--patch pairs Number inputs that differ in one integer; this run's task is " +
         std::string(task_name(c.task)));
   }
-  if (o.lengths.empty()) throw std::invalid_argument("--causal-lengths needs a length");
-  for (int len : o.lengths) {  // before the plan: a bad length is refused, not planned for
-    validate_model_length(c.task, len);
-    for (int h : c.hops) validate_spec(c.task, h, len, Variant::kStandard);
-  }
+  causal_layers(m.model, r.spec);  // before the plan: bad lengths or layers are refused first
   const std::int64_t longest = *std::max_element(o.lengths.begin(), o.lengths.end());
   // One eval batch's forward at the longest length, the weights and the per-layer means.
   auto bytes = [&](AttentionPath a) {

@@ -27,35 +27,6 @@ class HookScope {
   Transformer& model_;
 };
 
-std::vector<int> checked_layers(const Transformer& model, const AblationSpec& spec) {
-  const int n = static_cast<int>(model->layers.size());
-  if (n == 0) throw std::invalid_argument("the model has no attention layer to ablate");
-  if (spec.lengths.empty()) throw std::invalid_argument("ablation needs at least one length");
-  if (spec.hops.empty()) throw std::invalid_argument("ablation needs at least one hop count");
-  if (spec.count < 1 || spec.count > 100000)
-    throw std::invalid_argument(fmt::format("--count must be in 1..100000, got {}", spec.count));
-  std::vector<int> layers = spec.layers;
-  if (layers.empty()) {
-    for (int l = 0; l < n; ++l) layers.push_back(l);
-  }
-  for (int l : layers) {
-    if (l < 0 || l >= n) {
-      throw std::invalid_argument(
-          fmt::format("layer {} is not in the model: its layers are 0..{}", l, n - 1));
-    }
-  }
-  for (int length : spec.lengths) {
-    validate_model_length(spec.task, length);
-    for (int h : spec.hops) validate_spec(spec.task, h, length, Variant::kStandard);
-    const ModelConfig& cfg = model->config();
-    if (cfg.pos == PosEncoding::kLearned && length > cfg.max_positions) {
-      throw std::invalid_argument(fmt::format("length {} is past the model's {} learned positions",
-                                              length, cfg.max_positions));
-    }
-  }
-  return layers;
-}
-
 // The mean of every layer's z over the examples of `spec` at each position, [L, H·E] per
 // layer, and the model's accuracy on them (one unablated pass).
 std::vector<torch::Tensor> mean_outputs(Transformer& model, const DatasetSpec& spec,
@@ -122,10 +93,40 @@ nlohmann::json intervals_json(const HopAccuracy& a) {
 
 }  // namespace
 
+std::vector<int> causal_layers(const Transformer& model, const AblationSpec& spec) {
+  const int n = static_cast<int>(model->layers.size());
+  if (n == 0) throw std::invalid_argument("the model has no attention layer to ablate");
+  if (spec.lengths.empty()) throw std::invalid_argument("ablation needs at least one length");
+  if (spec.hops.empty()) throw std::invalid_argument("ablation needs at least one hop count");
+  if (spec.count < 1 || spec.count > 100000)
+    throw std::invalid_argument(
+        fmt::format("--causal-count must be in 1..100000, got {}", spec.count));
+  std::vector<int> layers = spec.layers;
+  if (layers.empty()) {
+    for (int l = 0; l < n; ++l) layers.push_back(l);
+  }
+  for (int l : layers) {
+    if (l < 0 || l >= n) {
+      throw std::invalid_argument(
+          fmt::format("layer {} is not in the model: its layers are 0..{}", l, n - 1));
+    }
+  }
+  for (int length : spec.lengths) {
+    validate_model_length(spec.task, length);
+    for (int h : spec.hops) validate_spec(spec.task, h, length, Variant::kStandard);
+    const ModelConfig& cfg = model->config();
+    if (cfg.pos == PosEncoding::kLearned && length > cfg.max_positions) {
+      throw std::invalid_argument(fmt::format("length {} is past the model's {} learned positions",
+                                              length, cfg.max_positions));
+    }
+  }
+  return layers;
+}
+
 AblationResult mean_ablate_layers(Transformer& model, const AblationSpec& spec,
                                   const CellProgress& progress) {
   AblationResult r;
-  r.layers = checked_layers(model, spec);
+  r.layers = causal_layers(model, spec);
   r.lengths = spec.lengths;
   r.ablated.assign(r.layers.size(), {});
   const bool joint = spec.layers.size() >= 2;
@@ -173,7 +174,7 @@ PatchingResult patch_layers(Transformer& model, const AblationSpec& spec,
   AblationSpec one = spec;
   one.hops = {1};
   PatchingResult r;
-  r.layers = checked_layers(model, one);
+  r.layers = causal_layers(model, one);
   r.lengths = spec.lengths;
   r.pairs = spec.count;
   r.moved.assign(r.layers.size(), {});

@@ -55,6 +55,12 @@ struct AblationResult {
   std::vector<AblatedSpan> spans;  // with spec.spans: 0..k for k < last, then k..last for k > 0
 };
 
+// The layers `spec` tests (spec.layers, or every layer). Throws std::invalid_argument on a
+// layer outside the model, an empty hop or length list, a count outside 1..100000, or a length
+// the task's examples or the model's positions cannot have: what the two functions below check
+// first, for a caller that wants the refusal before it plans or loads anything more.
+std::vector<int> causal_layers(const Transformer& model, const AblationSpec& spec);
+
 // Called after each evaluated (length, layer) cell with the cells done and their total.
 using CellProgress = std::function<void(std::int64_t done, std::int64_t total)>;
 
