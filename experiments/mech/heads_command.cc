@@ -289,6 +289,7 @@ nlohmann::json to_json(const HeadsResult& r) {
   }
   j["threshold_sensitivity"] = sensitivity;
   j["seconds"] = r.seconds;
+  if (r.causal) add_causal_json(*r.causal, j);
   return j;
 }
 
@@ -310,24 +311,22 @@ HeadsResult run_heads(const HeadsOptions& o) {
   if (causal && o.run.empty())
     throw std::invalid_argument("--ablate and --patch measure a hop run: give --run");
   // First, so that a bad layer or length is refused before the scores' pass over checkpoints.
-  const std::optional<CausalResult> tests =
-      causal ? std::optional<CausalResult>(
-                   measure_causal(o.run, o.causal, o.attention, o.memory_budget_gb))
-             : std::nullopt;
+  std::optional<CausalResult> tests;
+  if (causal) tests = measure_causal(o.run, o.causal, o.attention, o.memory_budget_gb);
   HeadsResult result = measure_heads(o, group.get());
+  result.causal = std::move(tests);
   if (group && group->rank() != 0) {  // rank 0 writes
     group->barrier();
     return result;
   }
-  nlohmann::json j = to_json(result);
-  if (tests) add_causal_json(*tests, j);
-  write_output(o.json, j.dump(2) + "\n");
+  write_output(o.json, to_json(result).dump(2) + "\n");
   if (!o.plot.empty()) {
     const std::string title = result.task.empty() ? "model" : result.task + " run";
     const std::string stem = std::filesystem::path(o.plot).replace_extension().string();
     render_figure(heads_figure(result, title), o.plot);
     if (result.checkpoints.size() > 1)
       render_figure(head_scores_over_training_figure(result, title), stem + "_scores");
+    const std::optional<CausalResult>& tests = result.causal;
     if (tests && tests->ablation) render_figure(ablation_figure(*tests), stem + "_ablation");
     if (tests && tests->patching) render_figure(patching_figure(*tests), stem + "_patching");
   }

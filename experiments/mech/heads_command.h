@@ -59,6 +59,7 @@ struct HeadsResult {
   AttentionPath attention = AttentionPath::kDense;  // the path the plan chose
   std::vector<CheckpointHeads> checkpoints;         // in training order
   double seconds = 0;
+  std::optional<CausalResult> causal;  // --ablate / --patch on the last checkpoint
 
   // "L3" (or "L3.h1" when with_head) of the last checkpoint's heads with that label at the
   // purity threshold.
@@ -80,7 +81,7 @@ inline constexpr double kLabelThresholds[] = {0.8, 0.85, 0.9, 0.95};
 //  {"positional": [...], "symbolic": [...], "reflexive": [...]}, "label_threshold",
 //  "threshold_sensitivity": [{"threshold", "final": {...}, "pure_counts": [{"step",
 //  "positional", "symbolic", "reflexive"}]}],
-//  "seconds"}.
+//  "seconds", "ablation"?, "patching"? (add_causal_json)}.
 nlohmann::json to_json(const HeadsResult& result);
 
 // Positional and symbolic heatmaps: rows = layer (and head), columns = checkpoint step.

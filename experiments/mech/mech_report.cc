@@ -3,13 +3,11 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <fstream>
 
 #include "experiments/mech/discrepancy_command.h"
 #include "experiments/mech/head_search_sweep.h"
 #include "experiments/mech/heads_command.h"
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/json_read.h"
 #include "posbias/mech/trained_discrepancy.h"
 
 namespace posbias {
@@ -43,22 +41,17 @@ void add_heads(ReportSection& sec, const std::filesystem::path& mech, const Hops
   sec.figures.push_back({"mech/" + name + "_heads",
                          name + " run: positional and symbolic score per layer (rows) at each "
                                 "checkpoint (columns)."});
-  const nlohmann::json j = parse_json(std::ifstream(h.json), h.json);
-  const nlohmann::json& a = j.at("ablation");
-  // The layer whose ablation costs the most accuracy over all hops at the training length.
-  const std::string at = std::to_string(a.at("lengths")[0].get<int>());
-  const nlohmann::json* worst = &a.at("layers")[0];
-  for (const auto& layer : a.at("layers")) {
-    if (layer.at("drop").at(at).at("all").get<double>() >
-        worst->at("drop").at(at).at("all").get<double>())
-      worst = &layer;
+  const AblationResult& a = *hr.causal->ablation;
+  // The layer whose ablation costs the most accuracy over all hops at the first length.
+  std::size_t worst = 0;
+  for (std::size_t i = 0; i < a.layers.size(); ++i) {
+    if (a.ablated[i][0].all() < a.ablated[worst][0].all()) worst = i;
   }
   sec.numbers.push_back(
       {fmt::format("{}: accuracy at {} tokens, all hops, unablated / with the costliest layer "
                    "(L{}) mean-ablated",
-                   name, at, worst->at("layer").get<int>()),
-       fmt::format("{:.2f} / {:.2f}", a.at("baseline").at(at).at("all").get<double>(),
-                   worst->at("accuracy").at(at).at("all").get<double>())});
+                   name, a.lengths[0], a.layers[worst]),
+       fmt::format("{:.2f} / {:.2f}", a.baseline[0].all(), a.ablated[worst][0].all())});
   sec.figures.push_back({"mech/" + name + "_heads_ablation",
                          name + " run, last checkpoint: exact match per hop and length (columns) "
                                 "with one layer's attention output mean-ablated (rows; none = "
