@@ -2,7 +2,8 @@
 """Summarises kv sizing runs for docs/retrieval.md: for every NAME-metrics.jsonl (a kv run's
 metrics.jsonl) beside NAME-config.json (its train.json config fields) in the folder, the steps
 run and planned, the held-out exact match at the last logged step and its maximum over the
-run, the last training loss and the wall seconds. Writes summary.json in the same folder.
+run, the last training loss and the wall seconds. Writes summary.json in the same folder:
+"runs" (a list sorted by name) and "by_name" (the same runs keyed by name).
 Usage: scripts/kv-sizing-summary.py docs/data/retrieval/sizing"""
 import json
 import pathlib
@@ -30,7 +31,11 @@ def main():
             "last_loss": rows[-1]["loss"],
             "train_seconds": rows[-1]["train_seconds"],
         })
-    (folder / "summary.json").write_text(json.dumps({"runs": runs}, indent=2) + "\n")
+    # by_name: the same runs keyed by name, so that a page's anchors do not move when a run
+    # is added (runs is sorted by name).
+    by_name = {run["name"]: run for run in runs}
+    (folder / "summary.json").write_text(
+        json.dumps({"runs": runs, "by_name": by_name}, indent=2) + "\n")
 
 
 if __name__ == "__main__":
