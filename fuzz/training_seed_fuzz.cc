@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "experiments/text/seeds_command.h"
+#include "experiments/seeds/seeds_command.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "commands.h"
-#include "experiments/text/seeds_command.h"
+#include "experiments/seeds/seeds_command.h"
 
 namespace posbias::cli {
 

@@ -15,7 +15,9 @@ void register_serve(CLI::App& app, Action* selected) {
   CLI::App* cmd = app.add_subcommand("serve", torch_command_description("serve"));
   cmd->add_option("--run", o->runs, "RUN_DIR or NAME=RUN_DIR (repeat for several models)")
       ->required();
-  cmd->add_option("--host", o->server.host, "address to bind")->capture_default_str();
+  cmd->add_option("--host", o->server.host, "address to bind")
+      ->capture_default_str()
+      ->type_name("ADDRESS");
   parsed->add(cmd, "--port", &o->server.port, "port, 0 = any free port", 0, 65535);
   cmd->add_option("--port-file", o->port_file, "write the bound port here");
   parsed->add(cmd, "--max-body", max_body.get(), "largest request body, bytes", 1024,

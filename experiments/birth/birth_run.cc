@@ -10,7 +10,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/plot.h"
-#include "posbias/theory/bootstrap.h"
+#include "posbias/stats/bootstrap.h"
 #include "posbias/theory/profile_summary.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/metrics.h"

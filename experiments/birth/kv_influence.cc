@@ -12,7 +12,7 @@
 #include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/plot.h"
-#include "posbias/theory/seed_interval.h"
+#include "posbias/stats/seed_interval.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/train_config.h"
 #include "posbias/train/trainer.h"

@@ -628,9 +628,10 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
   }
   if (r.eval) {
     const HopEvalSummary& e = *r.eval;
-    // Accuracy falls with length: the top right is empty.
+    // Outside the plot: Number's accuracy falls with length but Letter's stays at the top, and
+    // one length alone puts every series in one column.
     Panel p = accuracy_length_panel(r.task + " task: accuracy against input length (" + seeds + ")",
-                                    "top right");
+                                    "outside right");
     auto column = [](const HopTable& t, std::size_t k) {
       std::vector<SeedInterval> y;
       for (const auto& row : t.cells) y.push_back(row[k].accuracy.interval);
@@ -649,7 +650,7 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
       s.line_width = 3;
       p.series.push_back(std::move(s));
     }
-    render({p}, "_eval", 900);
+    render({p}, "_eval", 1150);
   }
   if (r.heads) {
     const HopHeadsSummary& h = *r.heads;

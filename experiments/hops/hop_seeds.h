@@ -8,7 +8,7 @@
 //   heads        `posbias heads --run` results: the scores and labels of every head per step;
 //   discrepancy  `posbias discrepancy --run` results: the key heads' gaps against length.
 // Every statistic S is each seed's value beside the mean and its 95% Student-t interval over
-// the seeds that have a value (theory/seed_interval.h): {"mean", "low", "high", "n",
+// the seeds that have a value (stats/seed_interval.h): {"mean", "low", "high", "n",
 // "values"}, values null where a seed has none. Lengths, hops and steps are those every seed's
 // file has; hops are "1", "2", ... and "all" (every hop).
 //

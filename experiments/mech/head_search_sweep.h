@@ -8,7 +8,7 @@
 
 #include "posbias/core/plot.h"
 #include "posbias/mech/head_search.h"
-#include "posbias/theory/power_law_fit.h"
+#include "posbias/stats/power_law_fit.h"
 
 namespace posbias {
 

@@ -14,8 +14,8 @@
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/plot.h"
+#include "posbias/stats/seed_interval.h"
 #include "posbias/tasks/kv_task.h"
-#include "posbias/theory/seed_interval.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {

@@ -1,7 +1,7 @@
 // What every summary over training seeds (`posbias seeds`) shares. Reading result files that
 // may hold anything: each field is checked where it enters, and a bad one is a one-line
 // std::runtime_error "'FILE': ..." naming the file and the field. A statistic over seeds: each
-// seed's value beside the mean and its 95% Student-t interval (theory/seed_interval.h), as JSON
+// seed's value beside the mean and its 95% Student-t interval (stats/seed_interval.h), as JSON
 // {"mean", "low", "high", "n", "values"} (null for a value a seed does not have) and as a
 // figure series with a band.
 #pragma once
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "posbias/core/plot.h"
-#include "posbias/theory/seed_interval.h"
+#include "posbias/stats/seed_interval.h"
 
 namespace posbias {
 

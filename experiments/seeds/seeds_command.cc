@@ -1,4 +1,4 @@
-#include "experiments/text/seeds_command.h"
+#include "experiments/seeds/seeds_command.h"
 
 #include <fmt/format.h>
 
@@ -143,22 +143,13 @@ TrainingSeed parse_training_seed(const std::string& text, const std::string& sou
   return r;
 }
 
-SeedsResult summarize_seeds(const SeedsOptions& o) {
-  if (o.birth.size() < 2 || o.birth.size() > kMaxSeeds)
-    throw std::invalid_argument(
-        fmt::format("give 2..{} birth --run results, one per training seed (got {})", kMaxSeeds,
-                    o.birth.size()));
-  if (!o.eval.empty() && o.eval.size() != o.birth.size())
-    throw std::invalid_argument(fmt::format("--eval needs one file per birth result ({} for {})",
-                                            o.eval.size(), o.birth.size()));
-  if (!o.summary.empty() || !o.metrics.empty() || !o.heads.empty() || !o.discrepancy.empty())
-    throw std::invalid_argument(
-        "--summary, --metrics, --heads and --discrepancy summarize hop runs; give them without "
-        "birth files");
-  require_distinct_files(o.birth);
-  SeedsResult r;
-  std::vector<RunConfig> birth_runs;
-  const TrainingSeed* with_gradient = nullptr;  // the first file that logged gradients
+namespace {
+
+// Every birth --run result of --birth, checked to measure one target at one length and query
+// and to log gradients (if any) at one length. Returns the first seed that logged gradients.
+const TrainingSeed* read_training_seeds(const SeedsOptions& o, SeedsResult& r,
+                                        std::vector<RunConfig>& birth_runs) {
+  const TrainingSeed* with_gradient = nullptr;
   for (const auto& f : o.birth) {
     r.seeds.push_back(
         parse_training_seed(read_bounded_file(f, kMaxSeedFileBytes, kMaxSeedFileName), f));
@@ -180,13 +171,18 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
           "length",
           s.file, s.gradient_length, with_gradient->file, with_gradient->gradient_length));
   }
+  return with_gradient;
+}
+
+// Every eval of --eval, each at its run's training length: one length, the gradients' when
+// logged.
+std::vector<SeedEval> read_evals(const SeedsOptions& o, const TrainingSeed* with_gradient,
+                                 std::vector<RunConfig>& eval_runs) {
   std::vector<SeedEval> evals;
-  std::vector<RunConfig> eval_runs;
   for (std::size_t i = 0; i < o.eval.size(); ++i) {
     const std::string& f = o.eval[i];
     evals.push_back(parse_eval(read_bounded_file(f, kMaxSeedFileBytes, kMaxSeedFileName), f));
     eval_runs.push_back(evals.back().run);
-    // Every eval is at its run's training length: one length, the gradients' when logged.
     const std::size_t length = evals.back().loss_per_position.size();
     const std::size_t expected = i > 0 ? evals.front().loss_per_position.size()
                                        : (with_gradient ? with_gradient->gradient_length : length);
@@ -196,11 +192,14 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
           "of the same runs",
           f, length, i > 0 ? o.eval.front() : with_gradient->file, expected));
   }
-  r.unchecked = require_one_configuration({birth_runs, eval_runs}, &r.unchecked_file);
-  // The steps every seed has.
+  return evals;
+}
+
+// The checkpoint steps every seed has.
+std::vector<std::int64_t> common_steps(const std::vector<TrainingSeed>& seeds) {
   std::vector<std::int64_t> steps;
-  for (const auto& cp : r.seeds.front().checkpoints) steps.push_back(cp.step);
-  for (const TrainingSeed& s : r.seeds) {
+  for (const auto& cp : seeds.front().checkpoints) steps.push_back(cp.step);
+  for (const TrainingSeed& s : seeds) {
     std::vector<std::int64_t> has, common;
     for (const auto& cp : s.checkpoints) has.push_back(cp.step);
     std::set_intersection(steps.begin(), steps.end(), has.begin(), has.end(),
@@ -208,49 +207,56 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
     steps = common;
   }
   if (steps.empty()) throw std::runtime_error("the birth --run results share no checkpoint step");
-  const std::size_t n = r.seeds.size();
-  const auto q = static_cast<std::size_t>(r.seeds.front().query);
-  for (std::int64_t step : steps) {
-    std::vector<const TrainingSeedCheckpoint*> at;
-    for (const TrainingSeed& s : r.seeds)
-      at.push_back(&*std::find_if(s.checkpoints.begin(), s.checkpoints.end(),
-                                  [&](const auto& c) { return c.step == step; }));
-    SeedsCheckpoint c;
-    c.step = step;
-    auto collect = [&](auto get) {
-      std::vector<double> v;
-      for (const auto* cp : at) v.push_back(get(*cp));
-      return seed_statistic(std::move(v));
-    };
-    c.middle_to_ends = collect([](const auto& cp) { return cp.log10_middle_to_ends; });
-    c.dead_zone_depth = collect([](const auto& cp) { return cp.log10_dead_zone_depth; });
-    c.entropy_ratio = collect([](const auto& cp) { return cp.entropy_ratio; });
-    c.nofit_error = collect([](const auto& cp) { return cp.nofit_error; });
-    for (const auto* cp : at) c.argmin.push_back(cp->argmin);
-    std::vector<std::vector<double>> shares;
-    for (const auto* cp : at) shares.push_back(unit_sum_log10(cp->profile));
-    for (std::size_t i = 0; i < q; ++i) {
-      std::vector<double> column;
-      for (const auto& row : shares) column.push_back(row[i]);
-      c.log10_share.push_back(seed_interval(column));
-    }
-    std::vector<std::vector<double>> profiles;
-    for (const auto* cp : at) profiles.push_back(cp->profile);
-    c.shares = shares_over_seeds(profiles);
-    c.has_gradient =
-        std::all_of(at.begin(), at.end(), [](const auto* cp) { return !cp->gradient.empty(); });
-    if (c.has_gradient) {
-      c.gradient_middle_to_first = collect([](const auto& cp) {
-        return std::log10(middle_mean(cp.gradient) / cp.gradient.front());
-      });
-      c.gradient_last_to_first = collect(
-          [](const auto& cp) { return std::log10(cp.gradient.back() / cp.gradient.front()); });
-      c.column_sum_error = collect([](const auto& cp) { return cp.column_sum_error; });
-      c.root_sum_square_error = collect([](const auto& cp) { return cp.root_sum_square_error; });
-      c.flat_error = collect([](const auto& cp) { return cp.flat_error; });
-    }
-    r.checkpoints.push_back(std::move(c));
+  return steps;
+}
+
+// One step over the seeds: each statistic with its interval, the shares and the gradients.
+SeedsCheckpoint checkpoint_over_seeds(const std::vector<TrainingSeed>& seeds, std::int64_t step) {
+  const auto q = static_cast<std::size_t>(seeds.front().query);
+  std::vector<const TrainingSeedCheckpoint*> at;
+  for (const TrainingSeed& s : seeds)
+    at.push_back(&*std::find_if(s.checkpoints.begin(), s.checkpoints.end(),
+                                [&](const auto& c) { return c.step == step; }));
+  SeedsCheckpoint c;
+  c.step = step;
+  auto collect = [&](auto get) {
+    std::vector<double> v;
+    for (const auto* cp : at) v.push_back(get(*cp));
+    return seed_statistic(std::move(v));
+  };
+  c.middle_to_ends = collect([](const auto& cp) { return cp.log10_middle_to_ends; });
+  c.dead_zone_depth = collect([](const auto& cp) { return cp.log10_dead_zone_depth; });
+  c.entropy_ratio = collect([](const auto& cp) { return cp.entropy_ratio; });
+  c.nofit_error = collect([](const auto& cp) { return cp.nofit_error; });
+  for (const auto* cp : at) c.argmin.push_back(cp->argmin);
+  std::vector<std::vector<double>> shares;
+  for (const auto* cp : at) shares.push_back(unit_sum_log10(cp->profile));
+  for (std::size_t i = 0; i < q; ++i) {
+    std::vector<double> column;
+    for (const auto& row : shares) column.push_back(row[i]);
+    c.log10_share.push_back(seed_interval(column));
   }
+  std::vector<std::vector<double>> profiles;
+  for (const auto* cp : at) profiles.push_back(cp->profile);
+  c.shares = shares_over_seeds(profiles);
+  c.has_gradient =
+      std::all_of(at.begin(), at.end(), [](const auto* cp) { return !cp->gradient.empty(); });
+  if (c.has_gradient) {
+    c.gradient_middle_to_first = collect(
+        [](const auto& cp) { return std::log10(middle_mean(cp.gradient) / cp.gradient.front()); });
+    c.gradient_last_to_first = collect(
+        [](const auto& cp) { return std::log10(cp.gradient.back() / cp.gradient.front()); });
+    c.column_sum_error = collect([](const auto& cp) { return cp.column_sum_error; });
+    c.root_sum_square_error = collect([](const auto& cp) { return cp.root_sum_square_error; });
+    c.flat_error = collect([](const auto& cp) { return cp.flat_error; });
+  }
+  return c;
+}
+
+// The paired changes from the first to the last step (and the first to the last step with
+// gradients).
+void changes_over_training(SeedsResult& r) {
+  const std::size_t n = r.seeds.size();
   auto change = [&](const SeedStatistic& first, const SeedStatistic& last) {
     std::vector<double> d(n);
     for (std::size_t s = 0; s < n; ++s) d[s] = last.values[s] - first.values[s];
@@ -272,26 +278,54 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
     r.change_gradient_middle_to_first =
         change(g0->gradient_middle_to_first, g1->gradient_middle_to_first);
   }
-  if (!o.eval.empty()) {
-    SeedsHeldout h;
-    auto collect = [&](auto get) {
-      std::vector<double> v;
-      for (const SeedEval& e : evals) v.push_back(get(e));
-      return seed_statistic(std::move(v));
-    };
-    h.bits_per_byte = collect([](const SeedEval& e) { return e.bits_per_byte; });
-    h.unigram_bits_per_byte = collect([](const SeedEval& e) { return e.unigram; });
-    h.bigram_bits_per_byte = collect([](const SeedEval& e) { return e.bigram; });
-    h.loss_first = collect([](const SeedEval& e) { return e.loss_per_position.front(); });
-    h.loss_middle = collect([](const SeedEval& e) { return middle_mean(e.loss_per_position); });
-    h.loss_last = collect([](const SeedEval& e) { return e.loss_per_position.back(); });
-    for (std::size_t i = 0; i < evals.front().loss_per_position.size(); ++i) {
-      std::vector<double> column;
-      for (const SeedEval& e : evals) column.push_back(e.loss_per_position[i]);
-      h.loss_per_position.push_back(seed_interval(column));
-    }
-    r.heldout = std::move(h);
+}
+
+// The held-out loss and bits per byte over the seeds' evals.
+SeedsHeldout heldout_over_seeds(const std::vector<SeedEval>& evals) {
+  SeedsHeldout h;
+  auto collect = [&](auto get) {
+    std::vector<double> v;
+    for (const SeedEval& e : evals) v.push_back(get(e));
+    return seed_statistic(std::move(v));
+  };
+  h.bits_per_byte = collect([](const SeedEval& e) { return e.bits_per_byte; });
+  h.unigram_bits_per_byte = collect([](const SeedEval& e) { return e.unigram; });
+  h.bigram_bits_per_byte = collect([](const SeedEval& e) { return e.bigram; });
+  h.loss_first = collect([](const SeedEval& e) { return e.loss_per_position.front(); });
+  h.loss_middle = collect([](const SeedEval& e) { return middle_mean(e.loss_per_position); });
+  h.loss_last = collect([](const SeedEval& e) { return e.loss_per_position.back(); });
+  for (std::size_t i = 0; i < evals.front().loss_per_position.size(); ++i) {
+    std::vector<double> column;
+    for (const SeedEval& e : evals) column.push_back(e.loss_per_position[i]);
+    h.loss_per_position.push_back(seed_interval(column));
   }
+  return h;
+}
+
+}  // namespace
+
+SeedsResult summarize_seeds(const SeedsOptions& o) {
+  if (o.birth.size() < 2 || o.birth.size() > kMaxSeeds)
+    throw std::invalid_argument(
+        fmt::format("give 2..{} birth --run results, one per training seed (got {})", kMaxSeeds,
+                    o.birth.size()));
+  if (!o.eval.empty() && o.eval.size() != o.birth.size())
+    throw std::invalid_argument(fmt::format("--eval needs one file per birth result ({} for {})",
+                                            o.eval.size(), o.birth.size()));
+  if (!o.summary.empty() || !o.metrics.empty() || !o.heads.empty() || !o.discrepancy.empty())
+    throw std::invalid_argument(
+        "--summary, --metrics, --heads and --discrepancy summarize hop runs; give them without "
+        "birth files");
+  require_distinct_files(o.birth);
+  SeedsResult r;
+  std::vector<RunConfig> birth_runs, eval_runs;
+  const TrainingSeed* with_gradient = read_training_seeds(o, r, birth_runs);
+  const std::vector<SeedEval> evals = read_evals(o, with_gradient, eval_runs);
+  r.unchecked = require_one_configuration({birth_runs, eval_runs}, &r.unchecked_file);
+  for (std::int64_t step : common_steps(r.seeds))
+    r.checkpoints.push_back(checkpoint_over_seeds(r.seeds, step));
+  changes_over_training(r);
+  if (!o.eval.empty()) r.heldout = heldout_over_seeds(evals);
   return r;
 }
 

@@ -3,7 +3,7 @@
 // seed (all with the same target, length and query; the length need not be the training
 // length); each EVAL.json that seed's `posbias eval --run RUN` result. The runs must differ in
 // nothing but the seed (require_one_configuration). Every statistic is given per seed, with the
-// mean and its 95% Student-t interval over seeds (theory/seed_interval.h).
+// mean and its 95% Student-t interval over seeds (stats/seed_interval.h).
 //
 // For each step that every BIRTH.json has:
 // - the profile's shape: log10_middle_to_ends, log10_dead_zone_depth, the argmin per seed, the

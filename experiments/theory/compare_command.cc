@@ -15,7 +15,7 @@
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/csv.h"
 #include "posbias/core/json_read.h"
-#include "posbias/theory/bootstrap.h"
+#include "posbias/stats/bootstrap.h"
 #include "posbias/theory/shape_comparison.h"
 
 namespace posbias {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_number.h"
 #include "posbias/core/machine.h"

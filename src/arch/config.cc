@@ -3,51 +3,33 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "posbias/core/enum_names.h"
+
 namespace posbias {
 
-std::string to_string(Family family) {
-  switch (family) {
-    case Family::kGpt2:
-      return "gpt2";
-    case Family::kQwen2:
-      return "qwen2";
-    case Family::kGptj:
-      return "gptj";
-  }
-  throw std::invalid_argument("to_string: unknown Family value " +
-                              std::to_string(static_cast<int>(family)));
-}
+namespace {
+
+constexpr EnumNames<Family, 3> kFamilyNames{
+    {{Family::kGpt2, "gpt2"}, {Family::kQwen2, "qwen2"}, {Family::kGptj, "gptj"}}};
+constexpr EnumNames<PosEncoding, 4> kPosEncodingNames{{{PosEncoding::kLearned, "learned"},
+                                                       {PosEncoding::kRope, "rope"},
+                                                       {PosEncoding::kNone, "none"},
+                                                       {PosEncoding::kAlibi, "alibi"}}};
+
+}  // namespace
+
+std::string to_string(Family family) { return std::string(name_of(kFamilyNames, family)); }
 
 std::string to_string(PosEncoding encoding) {
-  switch (encoding) {
-    case PosEncoding::kLearned:
-      return "learned";
-    case PosEncoding::kRope:
-      return "rope";
-    case PosEncoding::kNone:
-      return "none";
-    case PosEncoding::kAlibi:
-      return "alibi";
-  }
-  throw std::invalid_argument("to_string: unknown PosEncoding value " +
-                              std::to_string(static_cast<int>(encoding)));
+  return std::string(name_of(kPosEncodingNames, encoding));
 }
 
 Family parse_family(const std::string& name) {
-  if (name == "gpt2") return Family::kGpt2;
-  if (name == "qwen2") return Family::kQwen2;
-  if (name == "gptj") return Family::kGptj;
-  throw std::invalid_argument("unknown architecture family '" + name +
-                              "' (use gpt2, qwen2 or gptj)");
+  return value_of(kFamilyNames, name, "architecture family");
 }
 
 PosEncoding parse_pos_encoding(const std::string& name) {
-  if (name == "learned") return PosEncoding::kLearned;
-  if (name == "rope") return PosEncoding::kRope;
-  if (name == "none") return PosEncoding::kNone;
-  if (name == "alibi") return PosEncoding::kAlibi;
-  throw std::invalid_argument("unknown positional encoding '" + name +
-                              "' (use learned, rope, none or alibi)");
+  return value_of(kPosEncodingNames, name, "positional encoding");
 }
 
 void ModelConfig::validate() const {
@@ -150,6 +132,16 @@ ModelConfig family_default(Family family) {
     }
   }
   return model_preset("gpt2");
+}
+
+std::vector<double> alibi_standard_slopes(int heads) {
+  if (heads < 1 || heads > 4096) {
+    throw std::invalid_argument("ALiBi head count must be in 1..4096, got " +
+                                std::to_string(heads));
+  }
+  std::vector<double> slopes;
+  for (int h = 1; h <= heads; ++h) slopes.push_back(std::exp2(-8.0 * h / heads));
+  return slopes;
 }
 
 }  // namespace posbias

@@ -135,7 +135,9 @@ std::map<std::string, std::string> rank_environment(const LaunchOptions& o, int 
   return env;
 }
 
-int launch_ranks(const LaunchOptions& o) {
+namespace {
+
+void check_launch_options(const LaunchOptions& o) {
   if (o.command.empty()) {
     throw std::invalid_argument(
         "launch needs a command after --, e.g. posbias launch --nproc 2 -- train --task number");
@@ -162,12 +164,38 @@ int launch_ranks(const LaunchOptions& o) {
   }
   if (o.master_port < 0 || o.master_port > 65535)
     throw std::invalid_argument("--master-port must be in 1..65535");
-  const int port = o.master_port != 0 ? o.master_port : free_port();
+}
+
+// SIGINT and SIGTERM caught while the ranks run (they stop the ranks), restored at the end.
+class SignalScope {
+ public:
+  SignalScope() {
+    struct sigaction action {};
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+    stop_signal = 0;
+  }
+  ~SignalScope() { restore(); }
+  SignalScope(const SignalScope&) = delete;
+  SignalScope& operator=(const SignalScope&) = delete;
+  void restore() const {  // also in a forked rank, before it runs the command
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {
+  }, old_term_{};
+};
+
+// Every rank forked with this process's environment, the rank variables replaced, and the
+// same arguments: this executable and the command. Their stderr goes to the relay.
+std::vector<pid_t> start_ranks(const LaunchOptions& o, int port, const SignalScope& signals,
+                               StderrRelay& relay) {
   const std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-
-  // Every rank gets this process's environment with the rank variables replaced, and the same
-  // arguments: this executable and the command.
   std::map<std::string, std::string> inherited;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string kv = *e;
@@ -180,17 +208,7 @@ int launch_ranks(const LaunchOptions& o) {
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
 
-  struct sigaction action {};
-  action.sa_handler = on_signal;
-  sigemptyset(&action.sa_mask);
-  struct sigaction old_int {
-  }, old_term{};
-  sigaction(SIGINT, &action, &old_int);
-  sigaction(SIGTERM, &action, &old_term);
-  stop_signal = 0;
-
   std::vector<pid_t> pids;
-  StderrRelay relay;
   for (int r = 0; r < o.nproc; ++r) {
     std::map<std::string, std::string> env = inherited;
     for (auto& [k, v] : rank_environment(o, r, port, cores)) env[k] = v;
@@ -208,8 +226,7 @@ int launch_ranks(const LaunchOptions& o) {
         ::close(err_pipe[0]);
         ::close(err_pipe[1]);
       }
-      sigaction(SIGINT, &old_int, nullptr);
-      sigaction(SIGTERM, &old_term, nullptr);
+      signals.restore();
       ::execve(exe.c_str(), argv.data(), envp.data());
       std::fprintf(stderr, "posbias launch: cannot run %s: %s\n", exe.c_str(),
                    std::strerror(errno));
@@ -226,8 +243,12 @@ int launch_ranks(const LaunchOptions& o) {
       relay.add(err_pipe[0]);
     }
   }
+  return pids;
+}
 
-  // Wait; the first failure (or a signal to launch) stops every rank still running.
+// Waits for every rank; the first failure (or a signal to launch) stops every rank still
+// running, with SIGKILL after the grace period. Returns launch's exit code.
+int wait_ranks(const LaunchOptions& o, const std::vector<pid_t>& pids, StderrRelay& relay) {
   std::vector<bool> running(pids.size(), true);
   std::size_t left = pids.size();
   int code = 0;
@@ -269,9 +290,17 @@ int launch_ranks(const LaunchOptions& o) {
     relay.pump(20);
   }
   relay.drain();
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
   return code;
+}
+
+}  // namespace
+
+int launch_ranks(const LaunchOptions& o) {
+  check_launch_options(o);
+  const int port = o.master_port != 0 ? o.master_port : free_port();
+  const SignalScope signals;
+  StderrRelay relay;
+  return wait_ranks(o, start_ranks(o, port, signals, relay), relay);
 }
 
 }  // namespace posbias

@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -27,7 +27,7 @@
 #include "posbias/core/json_read.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/plot.h"
-#include "posbias/theory/seed_interval.h"
+#include "posbias/stats/seed_interval.h"
 
 namespace posbias {
 namespace {

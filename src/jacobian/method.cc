@@ -2,46 +2,31 @@
 
 #include <stdexcept>
 
+#include "posbias/core/enum_names.h"
+
 namespace posbias {
 
+namespace {
+
+constexpr EnumNames<JacobianMethod, 3> kMethodNames{{{JacobianMethod::kExact, "exact"},
+                                                     {JacobianMethod::kHutchinson, "hutchinson"},
+                                                     {JacobianMethod::kAutogradLoop, "autograd"}}};
+constexpr EnumNames<InfluenceTarget, 3> kTargetNames{{{InfluenceTarget::kHidden, "hidden"},
+                                                      {InfluenceTarget::kLoss, "loss"},
+                                                      {InfluenceTarget::kProb, "prob"}}};
+
+}  // namespace
+
 JacobianMethod parse_jacobian_method(const std::string& name) {
-  if (name == "exact") return JacobianMethod::kExact;
-  if (name == "hutchinson") return JacobianMethod::kHutchinson;
-  if (name == "autograd") return JacobianMethod::kAutogradLoop;
-  throw std::invalid_argument("unknown --method '" + name +
-                              "' (use exact, hutchinson or autograd)");
+  return value_of(kMethodNames, name, "--method");
 }
 
-std::string to_string(JacobianMethod method) {
-  switch (method) {
-    case JacobianMethod::kExact:
-      return "exact";
-    case JacobianMethod::kHutchinson:
-      return "hutchinson";
-    case JacobianMethod::kAutogradLoop:
-      return "autograd";
-  }
-  return "unknown";
-}
+std::string to_string(JacobianMethod method) { return std::string(name_of(kMethodNames, method)); }
 
 InfluenceTarget parse_influence_target(const std::string& name) {
-  if (name == "hidden") return InfluenceTarget::kHidden;
-  if (name == "loss") return InfluenceTarget::kLoss;
-  if (name == "prob") return InfluenceTarget::kProb;
-  throw std::invalid_argument("unknown --target '" + name.substr(0, 40) +
-                              "' (use hidden, loss or prob)");
+  return value_of(kTargetNames, name, "--target");
 }
 
-std::string to_string(InfluenceTarget target) {
-  switch (target) {
-    case InfluenceTarget::kHidden:
-      return "hidden";
-    case InfluenceTarget::kLoss:
-      return "loss";
-    case InfluenceTarget::kProb:
-      return "prob";
-  }
-  return "unknown";
-}
+std::string to_string(InfluenceTarget target) { return std::string(name_of(kTargetNames, target)); }
 
 }  // namespace posbias

@@ -6,7 +6,7 @@
 
 #include "posbias/core/csv.h"
 #include "posbias/core/plot.h"
-#include "posbias/core/wilson.h"
+#include "posbias/stats/wilson.h"
 
 namespace posbias {
 namespace {

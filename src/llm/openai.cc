@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "posbias/core/enum_names.h"
 #include "posbias/core/json_read.h"
 
 namespace posbias {
@@ -47,9 +48,8 @@ std::vector<std::string> parse_stop(const json& s) {
 }  // namespace
 
 Api parse_api(const std::string& name) {
-  if (name == "chat") return Api::kChat;
-  if (name == "completions") return Api::kCompletions;
-  throw std::invalid_argument("--api must be chat or completions, got '" + name + "'");
+  constexpr EnumNames<Api, 2> kApiNames{{{Api::kChat, "chat"}, {Api::kCompletions, "completions"}}};
+  return value_of(kApiNames, name, "--api");
 }
 
 const char* api_path(Api api) { return api == Api::kChat ? "/chat/completions" : "/completions"; }

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "posbias/core/wilson.h"
+#include "posbias/stats/wilson.h"
 #include "posbias/tasks/vocab.h"
 
 namespace posbias {

@@ -4,27 +4,23 @@
 #include <cmath>
 #include <numbers>
 
+#include "posbias/core/enum_names.h"
+
 namespace posbias {
 
+namespace {
+
+constexpr EnumNames<Construction, 3> kConstructionNames{{{Construction::kIndex, "index"},
+                                                         {Construction::kRetrieval, "retrieval"},
+                                                         {Construction::kReflexive, "reflexive"}}};
+
+}  // namespace
+
 Construction parse_construction(const std::string& name) {
-  if (name == "index") return Construction::kIndex;
-  if (name == "retrieval") return Construction::kRetrieval;
-  if (name == "reflexive") return Construction::kReflexive;
-  throw std::invalid_argument("--function must be index, retrieval or reflexive, got '" +
-                              name.substr(0, 40) + "'");
+  return value_of(kConstructionNames, name, "--function");
 }
 
-std::string_view construction_name(Construction c) {
-  switch (c) {
-    case Construction::kIndex:
-      return "index";
-    case Construction::kRetrieval:
-      return "retrieval";
-    case Construction::kReflexive:
-      return "reflexive";
-  }
-  return "unknown";
-}
+std::string_view construction_name(Construction c) { return name_of(kConstructionNames, c); }
 
 Task construction_task(Construction c) {
   return c == Construction::kRetrieval ? Task::kLetter : Task::kNumber;

@@ -7,7 +7,7 @@
 #include <tuple>
 #include <utility>
 
-#include "posbias/theory/seed_interval.h"
+#include "posbias/stats/seed_interval.h"
 
 namespace posbias {
 

@@ -5,18 +5,24 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "posbias/core/enum_names.h"
 #include "posbias/core/rng.h"
 
 namespace posbias {
 
+namespace {
+
+constexpr EnumNames<SearchFrequencies, 2> kFrequencyNames{
+    {{SearchFrequencies::kFree, "free"}, {SearchFrequencies::kRope, "rope"}}};
+
+}  // namespace
+
 SearchFrequencies parse_search_frequencies(const std::string& name) {
-  if (name == "free") return SearchFrequencies::kFree;
-  if (name == "rope") return SearchFrequencies::kRope;
-  throw std::invalid_argument("--frequencies must be free or rope, got '" + name + "'");
+  return value_of(kFrequencyNames, name, "--frequencies");
 }
 
 std::string_view search_frequencies_name(SearchFrequencies f) {
-  return f == SearchFrequencies::kFree ? "free" : "rope";
+  return name_of(kFrequencyNames, f);
 }
 
 void validate(const HeadSearchOptions& o) {
@@ -177,18 +183,15 @@ double head_search_bytes(const HeadSearchOptions& o, std::int64_t n) {
   return 8.0 * (12.0 * cells + 6.0 * static_cast<double>(n) * pairs + 10.0 * queries * pairs * 2);
 }
 
-HeadSearchPoint search_head(const HeadSearchOptions& o, std::int64_t n, SearchHead* best_out,
-                            const SearchHead* warm, const std::function<void(int, int)>& progress) {
-  validate(o);
-  if (n < 2) throw std::invalid_argument("the head search needs lengths of at least 2");
+namespace {
+
+// The designed starts: the construction (and, for index, the one-frequency head), then the
+// warm start, fitted to n (and, free frequencies, also stretched to it).
+std::vector<SearchHead> search_designs(const HeadSearchOptions& o, std::int64_t n,
+                                       const SearchHead* warm, const torch::Tensor& schedule) {
   const Construction f = o.function;
   const bool free = o.frequencies == SearchFrequencies::kFree;
-  const torch::Tensor schedule =
-      free ? torch::Tensor() : rope_frequencies(o.head_dim, o.rope_theta);
   const double pi = std::numbers::pi, length = static_cast<double>(n);
-
-  HeadSearchPoint point;
-  point.length = n;
   std::vector<SearchHead> designs;
   if (f == Construction::kIndex) {
     designs.push_back(design_head(f, n, o.head_dim, pi / length, o.omega, o.symbols, schedule));
@@ -197,28 +200,118 @@ HeadSearchPoint search_head(const HeadSearchOptions& o, std::int64_t n, SearchHe
     const double slowest = free ? 0.0 : schedule[schedule.size(0) - 1].item<double>();
     designs.push_back(design_head(f, n, o.head_dim, slowest, o.omega, o.symbols, schedule));
   }
-  if (warm != nullptr) {
-    SearchHead w{warm->theta.detach().clone(), warm->query.detach().clone(),
-                 warm->key.detach().clone()};
-    if (w.theta.size(0) != o.head_dim / 2) {
-      throw std::invalid_argument("search_head: the warm start has another head dim");
-    }
-    if (f == Construction::kIndex) {
-      const std::int64_t kept = std::min(w.query.size(0), n - 1);
-      auto query = matched_queries(w.key[0], w.theta, n);
-      query.narrow(0, 0, kept).copy_(w.query.narrow(0, 0, kept));
-      if (free) {
-        // The same head stretched to the new length: every frequency scaled by n_warm / n, so
-        // the positions it told apart map onto the new range (for one frequency, 2π/n_warm
-        // becomes 2π/n, the even spacing again).
-        const double stretch = static_cast<double>(w.query.size(0) + 1) / length;
-        const auto theta = w.theta * stretch;
-        designs.push_back({theta, matched_queries(w.key[0], theta, n), w.key.clone()});
-      }
-      w.query = query;
-    }
-    designs.push_back(w);
+  if (warm == nullptr) return designs;
+  SearchHead w{warm->theta.detach().clone(), warm->query.detach().clone(),
+               warm->key.detach().clone()};
+  if (w.theta.size(0) != o.head_dim / 2) {
+    throw std::invalid_argument("search_head: the warm start has another head dim");
   }
+  if (f == Construction::kIndex) {
+    const std::int64_t kept = std::min(w.query.size(0), n - 1);
+    auto query = matched_queries(w.key[0], w.theta, n);
+    query.narrow(0, 0, kept).copy_(w.query.narrow(0, 0, kept));
+    if (free) {
+      // The same head stretched to the new length: every frequency scaled by n_warm / n, so
+      // the positions it told apart map onto the new range (for one frequency, 2π/n_warm
+      // becomes 2π/n, the even spacing again).
+      const double stretch = static_cast<double>(w.query.size(0) + 1) / length;
+      const auto theta = w.theta * stretch;
+      designs.push_back({theta, matched_queries(w.key[0], theta, n), w.key.clone()});
+    }
+    w.query = query;
+  }
+  designs.push_back(w);
+  return designs;
+}
+
+// Start s: design s with a little noise (so the unused pairs can grow), or a random head.
+SearchHead start_head(const HeadSearchOptions& o, std::int64_t n, int s,
+                      const std::vector<SearchHead>& designs, const torch::Tensor& schedule) {
+  const Construction f = o.function;
+  const bool free = o.frequencies == SearchFrequencies::kFree;
+  const double pi = std::numbers::pi, length = static_cast<double>(n);
+  const std::int64_t pairs = o.head_dim / 2;
+  Rng stream = Rng::stream(o.seed, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(s));
+  at::Generator gen = at::detail::createCPUGenerator(stream.next());
+  const auto opts = torch::TensorOptions().dtype(torch::kFloat64);
+  SearchHead h;
+  if (s < static_cast<int>(designs.size())) {
+    const SearchHead& d = designs[static_cast<std::size_t>(s)];
+    h.theta = d.theta.clone();
+    h.key = d.key + 1e-3 * torch::randn(d.key.sizes(), gen, opts);
+    h.query = d.query + 1e-3 * torch::randn(d.query.sizes(), gen, opts);
+    return h;
+  }
+  if (free) {  // log-uniform in [π/n, π]
+    const auto u = torch::rand({pairs}, gen, opts);
+    h.theta = torch::exp(std::log(pi / length) + u * std::log(length));
+  } else {
+    h.theta = schedule.clone();
+  }
+  if (f == Construction::kIndex) {
+    h.key = torch::randn({1, pairs, 2}, gen, opts);
+    h.query =
+        matched_queries(h.key[0], h.theta, n) + 0.1 * torch::randn({n - 1, pairs, 2}, gen, opts);
+  } else {
+    h.key = torch::randn({o.symbols, pairs, 2}, gen, opts);
+    h.query = h.key + 0.1 * torch::randn(h.key.sizes(), gen, opts);
+  }
+  return h;
+}
+
+// Adam on the smoothed gap from h; every hard gap seen (after each step and the last) that
+// beats best_gap replaces best. Returns the best hard gap of this start.
+double optimise_head(const HeadSearchOptions& o, std::int64_t n, SearchHead h, double& best_gap,
+                     SearchHead& best) {
+  const Construction f = o.function;
+  const bool free = o.frequencies == SearchFrequencies::kFree;
+  h.theta.set_requires_grad(free);
+  h.key.set_requires_grad(true);
+  h.query.set_requires_grad(true);
+  std::vector<torch::Tensor> params{h.key, h.query};
+  if (free) params.push_back(h.theta);
+  constexpr double kLr = 0.01;
+  torch::optim::Adam adam(params, torch::optim::AdamOptions(kLr));
+  double start_best = -INFINITY;
+  auto keep = [&](double g) {
+    if (g > start_best) start_best = g;
+    if (g > best_gap) {
+      best_gap = g;
+      best = {h.theta.detach().clone(), h.query.detach().clone(), h.key.detach().clone()};
+    }
+  };
+  for (int step = 0; step < o.steps; ++step) {
+    const auto logits = head_logits(h, n);
+    const double g = hard_gap(f, logits);
+    keep(g);
+    // The temperature follows the gap, so the smoothing stays below the scale being optimised.
+    const double tau = std::clamp(0.3 * std::abs(g), 1e-12, 0.05);
+    adam.zero_grad();
+    (-soft_gap(f, logits, tau)).backward();
+    for (auto& group : adam.param_groups()) {
+      static_cast<torch::optim::AdamOptions&>(group.options())
+          .lr(kLr * (1.0 - static_cast<double>(step) / o.steps) + 1e-4 * kLr);
+    }
+    adam.step();
+  }
+  torch::NoGradGuard no_grad;
+  keep(head_gap(f, h, n));  // after the last step
+  return start_best;
+}
+
+}  // namespace
+
+HeadSearchPoint search_head(const HeadSearchOptions& o, std::int64_t n, SearchHead* best_out,
+                            const SearchHead* warm, const std::function<void(int, int)>& progress) {
+  validate(o);
+  if (n < 2) throw std::invalid_argument("the head search needs lengths of at least 2");
+  const Construction f = o.function;
+  const torch::Tensor schedule = o.frequencies == SearchFrequencies::kFree
+                                     ? torch::Tensor()
+                                     : rope_frequencies(o.head_dim, o.rope_theta);
+  HeadSearchPoint point;
+  point.length = n;
+  const std::vector<SearchHead> designs = search_designs(o, n, warm, schedule);
   // Each design's exact gap, once: the construction's and the one-frequency head's are reported.
   std::vector<double> design_gaps;
   for (const SearchHead& d : designs) design_gaps.push_back(head_gap(f, d, n));
@@ -227,73 +320,12 @@ HeadSearchPoint search_head(const HeadSearchOptions& o, std::int64_t n, SearchHe
   const auto first_best = std::max_element(design_gaps.begin(), design_gaps.end());
   double best_gap = *first_best;
   SearchHead best = designs[static_cast<std::size_t>(first_best - design_gaps.begin())];
-
-  const std::int64_t pairs = o.head_dim / 2;
   const int total = static_cast<int>(designs.size()) + o.starts;
   for (int s = 0; s < total; ++s) {
-    const bool design = s < static_cast<int>(designs.size());
-    Rng stream = Rng::stream(o.seed, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(s));
-    at::Generator gen = at::detail::createCPUGenerator(stream.next());
-    const auto opts = torch::TensorOptions().dtype(torch::kFloat64);
-    SearchHead h;
-    if (design) {
-      // The design, with a little noise so the unused pairs can grow.
-      const SearchHead& d = designs[static_cast<std::size_t>(s)];
-      h.theta = d.theta.clone();
-      h.key = d.key + 1e-3 * torch::randn(d.key.sizes(), gen, opts);
-      h.query = d.query + 1e-3 * torch::randn(d.query.sizes(), gen, opts);
-    } else {
-      if (free) {  // log-uniform in [π/n, π]
-        const auto u = torch::rand({pairs}, gen, opts);
-        h.theta = torch::exp(std::log(pi / length) + u * std::log(length));
-      } else {
-        h.theta = schedule.clone();
-      }
-      if (f == Construction::kIndex) {
-        h.key = torch::randn({1, pairs, 2}, gen, opts);
-        h.query = matched_queries(h.key[0], h.theta, n) +
-                  0.1 * torch::randn({n - 1, pairs, 2}, gen, opts);
-      } else {
-        h.key = torch::randn({o.symbols, pairs, 2}, gen, opts);
-        h.query = h.key + 0.1 * torch::randn(h.key.sizes(), gen, opts);
-      }
-    }
-    h.theta.set_requires_grad(free);
-    h.key.set_requires_grad(true);
-    h.query.set_requires_grad(true);
-    std::vector<torch::Tensor> params{h.key, h.query};
-    if (free) params.push_back(h.theta);
-    constexpr double kLr = 0.01;
-    torch::optim::Adam adam(params, torch::optim::AdamOptions(kLr));
-    double start_best = -INFINITY;
-    for (int step = 0; step < o.steps; ++step) {
-      const auto logits = head_logits(h, n);
-      const double g = hard_gap(f, logits);
-      if (g > start_best) start_best = g;
-      if (g > best_gap) {
-        best_gap = g;
-        best = {h.theta.detach().clone(), h.query.detach().clone(), h.key.detach().clone()};
-      }
-      // The temperature follows the gap, so the smoothing stays below the scale being optimised.
-      const double tau = std::clamp(0.3 * std::abs(g), 1e-12, 0.05);
-      adam.zero_grad();
-      (-soft_gap(f, logits, tau)).backward();
-      for (auto& group : adam.param_groups()) {
-        static_cast<torch::optim::AdamOptions&>(group.options())
-            .lr(kLr * (1.0 - static_cast<double>(step) / o.steps) + 1e-4 * kLr);
-      }
-      adam.step();
-    }
-    {
-      torch::NoGradGuard no_grad;
-      const double g = head_gap(f, h, n);  // after the last step
-      if (g > start_best) start_best = g;
-      if (g > best_gap) {
-        best_gap = g;
-        best = {h.theta.detach().clone(), h.query.detach().clone(), h.key.detach().clone()};
-      }
-    }
-    if (!design) point.start_gaps.push_back(start_best);  // the random starts' own
+    const double start_best =
+        optimise_head(o, n, start_head(o, n, s, designs, schedule), best_gap, best);
+    if (s >= static_cast<int>(designs.size()))
+      point.start_gaps.push_back(start_best);  // the random starts' own
     if (progress) progress(s + 1, total);
   }
   point.best_gap = best_gap;

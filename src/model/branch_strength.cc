@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "posbias/core/enum_names.h"
+
 namespace posbias {
 namespace {
 
@@ -49,25 +51,16 @@ std::vector<double> relative_gains(const torch::Tensor& f) {
 
 }  // namespace
 
+constexpr EnumNames<AlphaEstimator, 3> kAlphaEstimatorNames{
+    {{AlphaEstimator::kJacobian, "jacobian"},
+     {AlphaEstimator::kForward, "forward"},
+     {AlphaEstimator::kPositions, "positions"}}};
+
 AlphaEstimator parse_alpha_estimator(const std::string& name) {
-  if (name == "jacobian") return AlphaEstimator::kJacobian;
-  if (name == "forward") return AlphaEstimator::kForward;
-  if (name == "positions") return AlphaEstimator::kPositions;
-  throw std::invalid_argument("--alpha-estimator must be jacobian, forward or positions, got '" +
-                              name + "'");
+  return value_of(kAlphaEstimatorNames, name, "--alpha-estimator");
 }
 
-std::string to_string(AlphaEstimator e) {
-  switch (e) {
-    case AlphaEstimator::kJacobian:
-      return "jacobian";
-    case AlphaEstimator::kForward:
-      return "forward";
-    case AlphaEstimator::kPositions:
-      return "positions";
-  }
-  return "?";
-}
+std::string to_string(AlphaEstimator e) { return std::string(name_of(kAlphaEstimatorNames, e)); }
 
 void read_branch_strength(const BlockImpl& block, const BlockCache& bc, std::size_t layer,
                           std::uint64_t probe_seed, BranchStrength& out) {

@@ -67,8 +67,7 @@ PositionContext make_position_context(const ModelConfig& cfg, std::int64_t lengt
   }
   ctx.score.window = cfg.window;
   if (cfg.pos == PosEncoding::kAlibi) {
-    ctx.score.slopes =
-        torch::exp2(-8.0 * torch::arange(1, cfg.heads + 1, opts) / static_cast<double>(cfg.heads));
+    ctx.score.slopes = torch::tensor(alibi_standard_slopes(static_cast<int>(cfg.heads)), opts);
   }
   ctx.blockwise = path == AttentionPath::kBlockwise;
   if (!ctx.blockwise) ctx.bias = ctx.score.tile(0, length, 0, length).to(dtype);

@@ -1,4 +1,4 @@
-#include "posbias/theory/bootstrap.h"
+#include "posbias/stats/bootstrap.h"
 
 #include <algorithm>
 #include <limits>

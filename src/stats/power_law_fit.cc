@@ -1,10 +1,10 @@
-#include "posbias/theory/power_law_fit.h"
+#include "posbias/stats/power_law_fit.h"
 
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-#include "posbias/theory/seed_interval.h"
+#include "posbias/stats/seed_interval.h"
 
 namespace posbias {
 

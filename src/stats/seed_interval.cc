@@ -1,4 +1,4 @@
-#include "posbias/theory/seed_interval.h"
+#include "posbias/stats/seed_interval.h"
 
 #include <cmath>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "posbias/core/wilson.h"
+#include "posbias/stats/wilson.h"
 
 #include <algorithm>
 #include <cmath>

@@ -9,27 +9,21 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "posbias/core/enum_names.h"
+
 namespace posbias {
 
-std::string_view variant_name(Variant variant) {
-  switch (variant) {
-    case Variant::kStandard:
-      return "standard";
-    case Variant::kSeenJumps:
-      return "seen_jumps";
-    case Variant::kDecoy:
-      return "decoy";
-  }
-  return "standard";
-}
+namespace {
 
-Variant parse_variant(const std::string& name) {
-  if (name == "standard") return Variant::kStandard;
-  if (name == "seen_jumps") return Variant::kSeenJumps;
-  if (name == "decoy") return Variant::kDecoy;
-  throw std::invalid_argument("unknown variant '" + name.substr(0, 40) +
-                              "' (use standard, seen_jumps or decoy)");
-}
+constexpr EnumNames<Variant, 3> kVariantNames{{{Variant::kStandard, "standard"},
+                                               {Variant::kSeenJumps, "seen_jumps"},
+                                               {Variant::kDecoy, "decoy"}}};
+
+}  // namespace
+
+std::string_view variant_name(Variant variant) { return name_of(kVariantNames, variant); }
+
+Variant parse_variant(const std::string& name) { return value_of(kVariantNames, name, "variant"); }
 
 int min_length(Task task, int hops, Variant variant) {
   if (task == Task::kNumber) return variant == Variant::kSeenJumps ? kTrainLength : 8 + hops;

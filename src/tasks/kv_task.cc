@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "posbias/core/enum_names.h"
+
 namespace posbias {
 
 const std::vector<std::string>& kv_vocabulary() {
@@ -34,15 +36,17 @@ std::int64_t kv_token_id(std::string_view token) {
   return it->second;
 }
 
-std::string_view depth_prior_name(DepthPrior prior) {
-  return prior == DepthPrior::kEnds ? "ends" : "uniform";
-}
+namespace {
+
+constexpr EnumNames<DepthPrior, 2> kDepthPriorNames{
+    {{DepthPrior::kUniform, "uniform"}, {DepthPrior::kEnds, "ends"}}};
+
+}  // namespace
+
+std::string_view depth_prior_name(DepthPrior prior) { return name_of(kDepthPriorNames, prior); }
 
 DepthPrior parse_depth_prior(const std::string& name) {
-  if (name == "uniform") return DepthPrior::kUniform;
-  if (name == "ends") return DepthPrior::kEnds;
-  throw std::invalid_argument("unknown depth prior '" + name.substr(0, 40) +
-                              "' (use uniform or ends)");
+  return value_of(kDepthPriorNames, name, "depth prior");
 }
 
 int kv_pairs(int length) {

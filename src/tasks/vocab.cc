@@ -2,21 +2,20 @@
 
 #include <stdexcept>
 
+#include "posbias/core/enum_names.h"
+
 namespace posbias {
 
-std::string_view task_name(Task task) {
-  switch (task) {
-    case Task::kNumber:
-      return "number";
-    case Task::kLetter:
-      return "letter";
-    case Task::kText:
-      return "text";
-    case Task::kKv:
-      return "kv";
-  }
-  return "number";
-}
+namespace {
+
+constexpr EnumNames<Task, 4> kTaskNames{{{Task::kNumber, "number"},
+                                         {Task::kLetter, "letter"},
+                                         {Task::kText, "text"},
+                                         {Task::kKv, "kv"}}};
+
+}  // namespace
+
+std::string_view task_name(Task task) { return name_of(kTaskNames, task); }
 
 bool is_hop_task(Task task) { return task == Task::kNumber || task == Task::kLetter; }
 
@@ -27,14 +26,7 @@ void require_hop_task(Task task, const std::string& what) {
   }
 }
 
-Task parse_task(const std::string& name) {
-  if (name == "number") return Task::kNumber;
-  if (name == "letter") return Task::kLetter;
-  if (name == "text") return Task::kText;
-  if (name == "kv") return Task::kKv;
-  throw std::invalid_argument("unknown task '" + name.substr(0, 40) +
-                              "' (use number, letter, text or kv)");
-}
+Task parse_task(const std::string& name) { return value_of(kTaskNames, name, "task"); }
 
 std::string number_letter(int index) {
   if (index < 0 || index >= kNumberLetters) {

@@ -10,6 +10,7 @@
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
+#include "posbias/core/enum_names.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define POSBIAS_ASAN 1
@@ -106,13 +107,14 @@ struct Tokenizer::Spm {
   void* handle;
 };
 
+constexpr EnumNames<TokenizerKind, 2> kTokenizerNames{
+    {{TokenizerKind::kSpm, "spm"}, {TokenizerKind::kBytes, "bytes"}}};
+
 TokenizerKind parse_tokenizer_kind(const std::string& name) {
-  if (name == "spm") return TokenizerKind::kSpm;
-  if (name == "bytes") return TokenizerKind::kBytes;
-  throw std::invalid_argument("tokenizer must be spm or bytes, got '" + name.substr(0, 40) + "'");
+  return value_of(kTokenizerNames, name, "tokenizer");
 }
 
-std::string to_string(TokenizerKind kind) { return kind == TokenizerKind::kSpm ? "spm" : "bytes"; }
+std::string to_string(TokenizerKind kind) { return std::string(name_of(kTokenizerNames, kind)); }
 
 Tokenizer Tokenizer::bytes() {
   Tokenizer t;

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "posbias/theory/bootstrap.h"
+#include "posbias/stats/bootstrap.h"
 #include "posbias/theory/influence.h"
 
 namespace posbias {

@@ -68,14 +68,4 @@ std::vector<double> AttentionOperator::dense_row(std::int64_t i) const {
   return row;
 }
 
-std::vector<double> alibi_standard_slopes(int heads) {
-  if (heads < 1 || heads > 4096) {
-    throw std::invalid_argument("ALiBi head count must be in 1..4096, got " +
-                                std::to_string(heads));
-  }
-  std::vector<double> slopes;
-  for (int h = 1; h <= heads; ++h) slopes.push_back(std::exp2(-8.0 * h / heads));
-  return slopes;
-}
-
 }  // namespace posbias

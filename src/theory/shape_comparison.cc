@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "posbias/theory/bootstrap.h"
+#include "posbias/stats/bootstrap.h"
 
 namespace posbias {
 namespace {

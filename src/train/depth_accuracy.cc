@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "posbias/core/wilson.h"
+#include "posbias/stats/wilson.h"
 
 namespace posbias {
 namespace {

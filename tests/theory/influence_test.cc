@@ -13,6 +13,7 @@
 #include <cmath>
 #include <random>
 
+#include "posbias/arch/config.h"
 #include "posbias/theory/exact.h"
 
 namespace posbias {

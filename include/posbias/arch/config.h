@@ -21,6 +21,11 @@ std::string to_string(PosEncoding encoding);   // "learned", "rope", "none", "al
 Family parse_family(const std::string& name);  // throws std::invalid_argument
 PosEncoding parse_pos_encoding(const std::string& name);
 
+// The standard ALiBi slopes of Press et al. for n heads: m_h = 2^(-8h/n), h = 1..n (the model's
+// attention bias and the theory's operator both read them here). Throws std::invalid_argument
+// outside 1..4096 heads.
+std::vector<double> alibi_standard_slopes(int heads);
+
 struct ModelConfig {
   Family family = Family::kGpt2;
   std::int64_t vocab = 50257;

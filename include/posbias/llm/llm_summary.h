@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "posbias/core/wilson.h"
 #include "posbias/llm/probe.h"
 #include "posbias/llm/result_store.h"
+#include "posbias/stats/wilson.h"
 
 namespace posbias {
 

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "posbias/theory/power_law_fit.h"
+#include "posbias/stats/power_law_fit.h"
 
 namespace posbias {
 

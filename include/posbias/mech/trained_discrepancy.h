@@ -13,8 +13,8 @@
 
 #include "posbias/core/plot.h"
 #include "posbias/model/attention_path.h"
+#include "posbias/stats/power_law_fit.h"
 #include "posbias/tasks/hop_task.h"
-#include "posbias/theory/power_law_fit.h"
 
 namespace posbias {
 

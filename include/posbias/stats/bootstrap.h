@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "posbias/core/interval.h"
+#include "posbias/stats/interval.h"
 
 namespace posbias {
 

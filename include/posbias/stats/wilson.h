@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "posbias/core/interval.h"
+#include "posbias/stats/interval.h"
 
 namespace posbias {
 

@@ -29,7 +29,4 @@ struct AttentionOperator {
   std::vector<double> dense_row(std::int64_t i) const;
 };
 
-// The standard ALiBi slopes of Press et al. for n heads: m_h = 2^(-8h/n), h = 1..n.
-std::vector<double> alibi_standard_slopes(int heads);
-
 }  // namespace posbias

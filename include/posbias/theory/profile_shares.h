@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "posbias/theory/seed_interval.h"
+#include "posbias/stats/seed_interval.h"
 
 namespace posbias {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "posbias/theory/bootstrap.h"
+#include "posbias/stats/bootstrap.h"
 #include "posbias/theory/fit.h"
 
 namespace posbias {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "posbias/arch/config.h"
+#include "posbias/core/field_table.h"
 #include "posbias/tasks/vocab.h"
 #include "posbias/text/tokenizer.h"
 
@@ -106,6 +107,10 @@ struct TrainConfig {
   int step_length(std::int64_t step) const;
   int longest_length() const { return length_max > 0 ? length_max : length; }
 };
+
+// Every field of TrainConfig once: its JSON key (the flag is --key with '-' for '_'), its help
+// and its type. train.json, `--config FILE` and the `train` flags all come from it.
+const std::vector<FieldRow<TrainConfig>>& train_config_fields();
 
 nlohmann::json train_config_to_json(const TrainConfig& config);
 // Fields absent from `j` keep the values of `base`; unknown fields are an error (a typo in a

@@ -76,8 +76,11 @@ struct TrainOptions {
   // to rounding, so a run may resume on the other.
   std::optional<AttentionPath> attention;
   double memory_budget_gb = 0;
-  // Data-parallel ranks (the torchrun variables, dist/process_group.h): how long a rank waits
-  // for the others (joining, and every collective) before it gives up with one line.
+  // Data-parallel ranks: this process's slot (nullopt: one process). The command line reads it
+  // from the torchrun variables (rank_env_from_environment); the library reads no environment.
+  std::optional<RankEnv> ranks;
+  // How long a rank waits for the others (joining, and every collective) before it gives up
+  // with one line.
   std::chrono::seconds rank_timeout{300};
 };
 

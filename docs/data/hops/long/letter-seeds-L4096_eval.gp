@@ -1,10 +1,10 @@
-set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 1150,540
 set output "letter-seeds-L4096_eval.svg"
 reset
 set title "letter task: accuracy against input length (3 training seeds, 95% t band)"
 set xlabel "input length (tokens, log scale)"
 set ylabel "accuracy"
-set key top right box opaque
+set key outside right box opaque
 set grid
 set logscale x
 set format x "10^{%L}"

@@ -1,0 +1,175 @@
+// A struct's fields written once, as a table of rows (name, member, help): the JSON writer, the
+// strict JSON reader and the command-line flags all come from it, so no field's name, type or
+// help is spelled twice by hand.
+//
+//   std::vector<FieldRow<S>> rows = {field("length", &S::length, "tokens per input"), ...};
+//   fields_to_json(rows, s)                  // {"length": 17, ...}
+//   fields_from_json(rows, j, base, "config field", {"old_key"})   // strict: unknown and
+//       mistyped fields are refused with the field's name; keys in `ignored` are skipped
+//   rows[i].from_flag("17")                  // the flag's text as the field's JSON value
+//
+// A member's type needs a FieldCodec: the integers, double, std::string and std::vector<int>
+// have one here; an enum gets one from its name functions (EnumCodec, where the table is).
+// A plain table of member pointers rather than a reflection library: the rows also carry the
+// help text and the flag's type name, which Boost.Describe would leave to a second table.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "posbias/core/parse.h"
+
+namespace posbias {
+
+// How a member type is written, read (`what` names the field in errors, e.g. "config field
+// 'length'") and parsed from a flag's text (`flag` names it, e.g. "--length").
+template <class T, class Enable = void>
+struct FieldCodec;
+
+template <class T>
+struct FieldCodec<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>> {
+  static constexpr const char* type = "INT";
+  static nlohmann::json write(T v) { return v; }
+  static T read(const nlohmann::json& j, const std::string& what) {
+    const bool ok = std::is_signed_v<T> ? j.is_number_integer()
+                                        : j.is_number_unsigned() ||
+                                              (j.is_number_integer() && j.get<std::int64_t>() >= 0);
+    if (!ok) {
+      throw std::invalid_argument(what + (std::is_signed_v<T> ? " must be a number (an integer)"
+                                                              : " must be a non-negative integer"));
+    }
+    if constexpr (std::is_signed_v<T>) {
+      const auto v = j.get<std::int64_t>();
+      if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
+        throw std::invalid_argument(what + " is out of range");
+      return static_cast<T>(v);
+    } else {
+      return j.get<T>();
+    }
+  }
+  static nlohmann::json from_flag(const std::string& text, const std::string& flag) {
+    parse_number(text, flag);          // the number's own message first (e.g. "not a number")
+    return parse_integer(text, flag);  // read() then checks the sign and the range
+  }
+};
+
+template <>
+struct FieldCodec<double> {
+  static constexpr const char* type = "NUMBER";
+  static nlohmann::json write(double v) { return v; }
+  static double read(const nlohmann::json& j, const std::string& what) {
+    if (!j.is_number()) throw std::invalid_argument(what + " must be a number");
+    return j.get<double>();
+  }
+  static nlohmann::json from_flag(const std::string& text, const std::string& flag) {
+    return parse_number(text, flag);
+  }
+};
+
+template <>
+struct FieldCodec<std::string> {
+  static constexpr const char* type = "NAME";
+  static nlohmann::json write(const std::string& v) { return v; }
+  static std::string read(const nlohmann::json& j, const std::string& what) {
+    if (!j.is_string()) throw std::invalid_argument(what + " must be a string");
+    return j.get<std::string>();
+  }
+  static nlohmann::json from_flag(const std::string& text, const std::string&) { return text; }
+};
+
+template <>
+struct FieldCodec<std::vector<int>> {
+  static constexpr const char* type = "LIST";
+  static nlohmann::json write(const std::vector<int>& v) { return v; }
+  static std::vector<int> read(const nlohmann::json& j, const std::string& what) {
+    const std::string message = what + " must be a list of integers";
+    if (!j.is_array()) throw std::invalid_argument(message);
+    std::vector<int> out;
+    for (const auto& v : j) {
+      if (!v.is_number_integer()) throw std::invalid_argument(message);
+      out.push_back(FieldCodec<int>::read(v, what));
+    }
+    return out;
+  }
+  static nlohmann::json from_flag(const std::string& text, const std::string& flag) {
+    return parse_int_list(text, flag, std::numeric_limits<int>::min(),
+                          std::numeric_limits<int>::max());
+  }
+};
+
+// The codec of an enum written by its name: Names::name(E) gives a value's name and
+// Names::parse(name) its value (std::invalid_argument for an unknown name, saying which names
+// there are). An enum's codec: template <> struct FieldCodec<E> : EnumCodec<E, ENames> {};
+template <class E, class Names>
+struct EnumCodec {
+  static constexpr const char* type = "NAME";
+  static nlohmann::json write(E v) { return std::string(Names::name(v)); }
+  static E read(const nlohmann::json& j, const std::string& what) {
+    return Names::parse(FieldCodec<std::string>::read(j, what));
+  }
+  static nlohmann::json from_flag(const std::string& text, const std::string&) { return text; }
+};
+
+template <class S>
+struct FieldRow {
+  std::string name;  // the JSON key; the flag is --name with '-' for '_'
+  std::string help;
+  std::string type;  // what --help shows: INT, NUMBER, NAME, LIST or PATH
+  std::function<nlohmann::json(const S&)> write;
+  // Sets the field from its JSON value; std::invalid_argument naming the field (`what`
+  // prefixes its name, e.g. "config field").
+  std::function<void(const nlohmann::json&, S&, const std::string& what)> read;
+  std::function<nlohmann::json(const std::string& text)> from_flag;  // the flag's text as JSON
+};
+
+// One row. `type` overrides the codec's type name (PATH for a string that names a file).
+template <class S, class T, class Codec = FieldCodec<T>>
+FieldRow<S> field(std::string name, T S::*member, std::string help, std::string type = "") {
+  FieldRow<S> row;
+  row.type = type.empty() ? Codec::type : type;
+  std::string flag = "--" + name;
+  for (char& c : flag) c = c == '_' ? '-' : c;
+  row.write = [member](const S& s) { return Codec::write(s.*member); };
+  row.read = [member, name](const nlohmann::json& j, S& s, const std::string& what) {
+    s.*member = Codec::read(j, what + " '" + name + "'");
+  };
+  row.from_flag = [flag](const std::string& text) { return Codec::from_flag(text, flag); };
+  row.name = std::move(name);
+  row.help = std::move(help);
+  return row;
+}
+
+template <class S>
+nlohmann::json fields_to_json(const std::vector<FieldRow<S>>& rows, const S& s) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& row : rows) j[row.name] = row.write(s);
+  return j;
+}
+
+// `base` with the fields `j` holds; an unknown key (not a row, not in `ignored`) or a mistyped
+// value throws std::invalid_argument naming it ("WHAT 'key' ...").
+template <class S>
+S fields_from_json(const std::vector<FieldRow<S>>& rows, const nlohmann::json& j, S base,
+                   const std::string& what, const std::vector<std::string>& ignored = {}) {
+  if (!j.is_object()) throw std::invalid_argument("a " + what + " set must be a JSON object");
+  for (const auto& [key, value] : j.items()) {
+    const FieldRow<S>* row = nullptr;
+    for (const auto& r : rows) row = r.name == key ? &r : row;
+    if (row != nullptr) {
+      row->read(value, base, what);
+      continue;
+    }
+    bool skip = false;
+    for (const auto& name : ignored) skip = skip || name == key;
+    if (!skip) throw std::invalid_argument("unknown " + what + " '" + key.substr(0, 40) + "'");
+  }
+  return base;
+}
+
+}  // namespace posbias

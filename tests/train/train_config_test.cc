@@ -1,0 +1,119 @@
+// TrainConfig's field table (train_config_fields): every row round-trips through JSON, every
+// row refuses a mistyped value naming its field, unknown fields are refused, and every
+// train.json shipped in docs/data still loads to the config it holds.
+#include "posbias/train/train_config.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+namespace posbias {
+namespace {
+
+// A value of the row's type other than the default's, that the reader takes.
+nlohmann::json other_value(const FieldRow<TrainConfig>& row, const nlohmann::json& value) {
+  if (value.is_number_integer()) return value.get<std::int64_t>() + 3;
+  if (value.is_number_float()) return value.get<double>() * 0.5 + 0.25;
+  if (value.is_array()) return nlohmann::json::array({2, 3});
+  for (const char* name : {"letter", "gpt2", "alibi", "bytes", "ends", "shuffled", "/corpus"}) {
+    if (value == name) continue;
+    TrainConfig c;
+    try {
+      row.read(name, c, "config field");
+      return name;
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  ADD_FAILURE() << row.name << ": no other name is read";
+  return value;
+}
+
+TEST(TrainConfigFields, EveryRowRoundTripsThroughJson) {
+  const nlohmann::json defaults = train_config_to_json(TrainConfig{});
+  std::set<std::string> names;
+  for (const auto& row : train_config_fields()) {
+    EXPECT_TRUE(names.insert(row.name).second) << row.name << " is in the table twice";
+    ASSERT_TRUE(defaults.contains(row.name)) << row.name;
+    nlohmann::json changed = defaults;
+    changed[row.name] = other_value(row, defaults[row.name]);
+    ASSERT_NE(changed[row.name], defaults[row.name]) << row.name;
+    const TrainConfig c = train_config_from_json(changed);
+    EXPECT_EQ(train_config_to_json(c), changed) << row.name;
+    EXPECT_FALSE(row.help.empty()) << row.name;
+  }
+  EXPECT_EQ(names.size(), defaults.size());
+}
+
+TEST(TrainConfigFields, EveryRowRefusesAMistypedValueNamingItsField) {
+  for (const auto& row : train_config_fields()) {
+    const nlohmann::json wrong = row.type == "INT" || row.type == "NUMBER" || row.type == "LIST"
+                                     ? nlohmann::json("x")
+                                     : nlohmann::json(5);
+    try {
+      train_config_from_json({{row.name, wrong}});
+      ADD_FAILURE() << row.name << " took " << wrong.dump();
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("'" + row.name + "'"), std::string::npos)
+          << row.name << ": " << e.what();
+    }
+  }
+  EXPECT_THROW(train_config_from_json({{"length", 1.5}}), std::invalid_argument);
+  EXPECT_THROW(train_config_from_json({{"seed", -1}}), std::invalid_argument);
+  EXPECT_THROW(train_config_from_json({{"layers", std::int64_t{1} << 40}}), std::invalid_argument);
+  EXPECT_THROW(train_config_from_json({{"hops", {1, "2"}}}), std::invalid_argument);
+}
+
+TEST(TrainConfigFields, UnknownFieldsAreRefusedAndOldRankFieldsSkipped) {
+  try {
+    train_config_from_json({{"lenght", 17}});
+    ADD_FAILURE() << "a typo was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown config field 'lenght'"), std::string::npos);
+  }
+  const TrainConfig c = train_config_from_json({{"rank", 0}, {"world_size", 2}, {"length", 9}});
+  EXPECT_EQ(c.length, 9);
+  EXPECT_THROW(train_config_from_json(nlohmann::json::array()), std::invalid_argument);
+}
+
+TEST(TrainConfigFields, FlagsParseToTheFieldsType) {
+  for (const auto& row : train_config_fields()) {
+    if (row.name == "length") {
+      EXPECT_EQ(row.from_flag("32"), 32);
+      EXPECT_THROW(row.from_flag("1.5"), std::invalid_argument);
+    } else if (row.name == "lr") {
+      EXPECT_EQ(row.from_flag("3e-3"), 3e-3);
+      EXPECT_THROW(row.from_flag("fast"), std::invalid_argument);
+    } else if (row.name == "hops") {
+      EXPECT_EQ(row.from_flag("1,3"), nlohmann::json::array({1, 3}));
+    }
+  }
+}
+
+// Every train.json and bench copy shipped in docs/data: its config loads, and writing it back
+// gives every field it holds unchanged (fields added since default).
+TEST(TrainConfigFields, ShippedTrainFilesLoad) {
+  int files = 0;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(POSBIAS_SOURCE_DIR "/docs/data")) {
+    const std::string name = entry.path().filename().string();
+    if (name != "train.json" && !name.ends_with("-train.json")) continue;
+    std::ifstream in(entry.path());
+    const nlohmann::json header = nlohmann::json::parse(in);
+    if (!header.contains("config")) continue;
+    ++files;
+    const nlohmann::json& config = header.at("config");
+    const nlohmann::json back = train_config_to_json(train_config_from_json(config));
+    for (const auto& [key, value] : config.items()) {
+      if (key == "rank" || key == "world_size") continue;
+      EXPECT_EQ(back.at(key), value) << entry.path() << " " << key;
+    }
+  }
+  EXPECT_GE(files, 10);
+}
+
+}  // namespace
+}  // namespace posbias
