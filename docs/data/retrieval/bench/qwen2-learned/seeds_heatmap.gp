@@ -1,0 +1,33 @@
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 560,540
+set output "seeds_heatmap.svg"
+reset
+set title "kv: mean exact match over 3 seeds"
+set xlabel "context length (tokens)"
+set ylabel "depth of the queried pair (%)"
+set key top right box opaque
+set grid
+set xtics ("32" 0)
+set ytics ("0" 0, "10" 1, "20" 2, "30" 3, "40" 4, "50" 5, "60" 6, "70" 7, "80" 8, "90" 9, "100" 10)
+set xrange [-0.5:0.5]
+set yrange [-0.5:10.5]
+set cbrange [0:1]
+set cblabel "mean exact-match accuracy"
+set palette defined (0 '#f7fbff', 0.5 '#6baed6', 1 '#08306b')
+unset grid
+unset key
+$p0h << EOD
+0 0 0.060000
+0 1 0.070000
+0 2 0.080000
+0 3 0.046667
+0 4 0.033333
+0 5 0.066667
+0 6 0.016667
+0 7 0.073333
+0 8 0.073333
+0 9 0.066667
+0 10 0.093333
+EOD
+plot $p0h using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid noborder lc palette, \
+     $p0h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+unset output
