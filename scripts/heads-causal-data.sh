@@ -7,11 +7,11 @@
 #                        TASK-seedS_patching; the positional-pure layers ablated at once, and
 #                        the symbolic-pure ones → TASK-seedS-positional.json, -symbolic.json;
 #                        heads --at-init with --qk-scale 1, 10 and 30 → TASK-seedS-init-qkK.json
-#   the null model:      Number trained on shuffled answers (grid shuffled-grid.json), seed 0:
-#                        heads on its last checkpoint → number-shuffled-seed0.json
+#   the null model:      Number trained on shuffled answers (grid shuffled-grid.json), each
+#                        seed: heads on its last checkpoint → number-shuffled-seedS.json
 # Runs train through `posbias sweep run` (a done run is skipped, a killed one resumed); a run
 # whose files exist is skipped, so the script can be stopped and started again.
-# Usage: scripts/heads-causal-data.sh [path/to/posbias] [--only TASK-seedS|shuffled]
+# Usage: scripts/heads-causal-data.sh [path/to/posbias] [--only TASK-seedS|shuffled|shuffled-seedS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/hop-seed-sweep.sh
@@ -43,13 +43,17 @@ print(','.join(sorted({h.split('.')[0][1:] for h in heads}, key=int)))" "$data/$
   done
 done <<<"$runs"
 
-if [[ -z $only || $only == shuffled ]] && [[ ! -f $data/number-shuffled-seed0.json ]]; then
-  shuffled=${POSBIAS_SHUFFLED_SWEEP:-out/sweeps/hop-shuffled}
+if [[ -z $only || $only == shuffled* ]]; then
+  shuffled=${POSBIAS_SHUFFLED_SWEEP:-out/sweeps/hop-shuffled-seeds}
   "$posbias" sweep plan "$data/shuffled-grid.json" --out "$shuffled" >/dev/null
-  "$posbias" sweep run "$shuffled" --index 0
   "$posbias" sweep status "$shuffled" --json "$shuffled/status.json" >/dev/null
-  run=$(/usr/bin/python3 scripts/sweep-runs.py "$shuffled/status.json" | awk '{print $3}')/train
-  cp "$run/metrics.jsonl" "$data/number-shuffled-seed0-metrics.jsonl"
-  cp "$run/summary.json" "$data/number-shuffled-seed0-summary.json"
-  "$posbias" heads --run "$run" --checkpoints last --json "$data/number-shuffled-seed0.json"
+  while read -r index _state dir seed; do
+    name=number-shuffled-seed$seed
+    [[ -z $only || $only == shuffled || $only == "shuffled-seed$seed" ]] || continue
+    [[ -f $data/$name.json ]] && continue
+    "$posbias" sweep run "$shuffled" --index "$index"
+    cp "$dir/train/metrics.jsonl" "$data/$name-metrics.jsonl"
+    cp "$dir/train/summary.json" "$data/$name-summary.json"
+    "$posbias" heads --run "$dir/train" --checkpoints last --json "$data/$name.json"
+  done < <(/usr/bin/python3 scripts/sweep-runs.py "$shuffled/status.json" --seed)
 fi
