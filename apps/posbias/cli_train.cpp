@@ -92,9 +92,8 @@ void register_train(CLI::App& app, Action* selected) {
                   "JSON file with any of the fields below (flags override it)");
   const TrainConfig defaults;
   for (const FieldRow<TrainConfig>& row : train_config_fields()) {
-    std::string flag = "--" + row.name;
-    for (char& ch : flag) ch = ch == '_' ? '-' : ch;
-    if (row.name == "length") flag = "-L,--length";  // as `tasks` and `theory` spell it
+    // -L as `tasks` and `theory` spell it.
+    const std::string flag = row.name == "length" ? "-L," + row.flag : row.flag;
     const nlohmann::json value = row.write(defaults);
     std::string shown = value.is_string() ? value.get<std::string>()
                         : value.is_null() ? "the family's"

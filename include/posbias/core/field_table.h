@@ -6,7 +6,8 @@
 //   fields_to_json(rows, s)                  // {"length": 17, ...}
 //   fields_from_json(rows, j, base, "config field", {"old_key"})   // strict: unknown and
 //       mistyped fields are refused with the field's name; keys in `ignored` are skipped
-//   rows[i].from_flag("17")                  // the flag's text as the field's JSON value
+//   rows[i].flag, rows[i].from_flag("17")   // "--length", the flag's text as the field's JSON
+//   value
 //
 // A member's type needs a FieldCodec: the integers, double, std::string and std::vector<int>
 // have one here; an enum gets one from its name functions (EnumCodec, where the table is).
@@ -118,7 +119,8 @@ struct EnumCodec {
 
 template <class S>
 struct FieldRow {
-  std::string name;  // the JSON key; the flag is --name with '-' for '_'
+  std::string name;  // the JSON key
+  std::string flag;  // the command-line flag: --name with '-' for '_'
   std::string help;
   std::string type;  // what --help shows: INT, NUMBER, NAME, LIST or PATH
   std::function<nlohmann::json(const S&)> write;
@@ -133,13 +135,15 @@ template <class S, class T, class Codec = FieldCodec<T>>
 FieldRow<S> field(std::string name, T S::*member, std::string help, std::string type = "") {
   FieldRow<S> row;
   row.type = type.empty() ? Codec::type : type;
-  std::string flag = "--" + name;
-  for (char& c : flag) c = c == '_' ? '-' : c;
+  row.flag = "--" + name;
+  for (char& c : row.flag) c = c == '_' ? '-' : c;
   row.write = [member](const S& s) { return Codec::write(s.*member); };
   row.read = [member, name](const nlohmann::json& j, S& s, const std::string& what) {
     s.*member = Codec::read(j, what + " '" + name + "'");
   };
-  row.from_flag = [flag](const std::string& text) { return Codec::from_flag(text, flag); };
+  row.from_flag = [flag = row.flag](const std::string& text) {
+    return Codec::from_flag(text, flag);
+  };
   row.name = std::move(name);
   row.help = std::move(help);
   return row;
