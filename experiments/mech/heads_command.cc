@@ -326,9 +326,11 @@ HeadsResult run_heads(const HeadsOptions& o) {
     render_figure(heads_figure(result, title), o.plot);
     if (result.checkpoints.size() > 1)
       render_figure(head_scores_over_training_figure(result, title), stem + "_scores");
-    const std::optional<CausalResult>& tests = result.causal;
-    if (tests && tests->ablation) render_figure(ablation_figure(*tests), stem + "_ablation");
-    if (tests && tests->patching) render_figure(patching_figure(*tests), stem + "_patching");
+    const std::optional<CausalResult>& causal_result = result.causal;
+    if (causal_result && causal_result->ablation)
+      render_figure(ablation_figure(*causal_result), stem + "_ablation");
+    if (causal_result && causal_result->patching)
+      render_figure(patching_figure(*causal_result), stem + "_patching");
   }
   if (group) group->barrier();
   return result;
