@@ -111,9 +111,9 @@ BirthRunResult measure_birth_run(const BirthOptions& o) {
     if (c.length <= kMaxGradientProfileLength)
       cp.predicted_gradient = gradient_profile(c.length, cp.alpha, b.fit_spec.op);
     for (const MetricsRow& row : rows) {
-      const auto it = row.grad_per_position.find("embed");
-      if (row.step != step || it == row.grad_per_position.end()) continue;
-      cp.gradient = it->second;
+      if (row.step != step || !row.grad_per_position) continue;
+      const auto it = row.grad_per_position->find("embed");
+      if (it != row.grad_per_position->end()) cp.gradient = it->second;
     }
     bool positive = !cp.gradient.empty() && !cp.predicted_gradient.column_sum.empty();
     for (double v : cp.gradient) positive = positive && v > 0 && std::isfinite(v);

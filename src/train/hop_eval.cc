@@ -107,12 +107,14 @@ nlohmann::json HopAccuracy::chance_json() const {
   return j;
 }
 
-nlohmann::json HopAccuracy::to_json() const {
-  nlohmann::json j;
-  for (const auto& [h, n] : total) j[std::to_string(h)] = hop(h);
-  j["all"] = all();
-  return j;
+std::map<std::string, double> HopAccuracy::by_name() const {
+  std::map<std::string, double> out;
+  for (const auto& [h, n] : total) out[std::to_string(h)] = hop(h);
+  out["all"] = all();
+  return out;
 }
+
+nlohmann::json HopAccuracy::to_json() const { return by_name(); }
 
 std::vector<std::int64_t> predict_answers(Transformer& model, const std::vector<Example>& examples,
                                           std::int64_t batch) {
@@ -141,8 +143,8 @@ std::vector<std::int64_t> predict_answers(Transformer& model, const std::vector<
 namespace {
 
 // Adds examples and their predicted answers to `acc`.
-void score_answers(const std::vector<Example>& examples,
-                   const std::vector<std::int64_t>& predicted, HopAccuracy& acc) {
+void score_answers(const std::vector<Example>& examples, const std::vector<std::int64_t>& predicted,
+                   HopAccuracy& acc) {
   for (std::size_t i = 0; i < examples.size(); ++i) {
     const Example& ex = examples[i];
     const Vocabulary& vocab = Vocabulary::of(ex.task);

@@ -3,34 +3,55 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <stdexcept>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "posbias/core/json_read.h"
 #include "posbias/core/plot.h"
 
 namespace posbias {
 
-MetricsRow parse_metrics_line(const std::string& line) {
-  const nlohmann::json j = parse_json(line, "a metrics.jsonl row");
-  MetricsRow r;
-  r.step = j.at("step").get<std::int64_t>();
-  r.loss = j.at("loss").is_null() ? NAN : j.at("loss").get<double>();
-  r.lr = j.at("lr").get<double>();
-  if (j.contains("acc"))
-    for (const auto& [k, v] : j.at("acc").items()) r.acc[k] = v.get<double>();
-  auto real = [&](const char* key) {
-    return j.contains(key) && j.at(key).is_number() ? j.at(key).get<double>() : NAN;
+const std::vector<FieldRow<MetricsRow>>& metrics_row_fields() {
+  using M = MetricsRow;
+  static const std::vector<FieldRow<M>> rows = {
+      required(field("step", &M::step, "the optimizer steps taken")),
+      required(field<M, double, NanAsNull>("loss", &M::loss,
+                                           "training loss over the steps since the last row")),
+      required(field("lr", &M::lr, "learning rate at the step")),
+      optional_field("acc", &M::acc, "held-out accuracy by hop count and over all ('all')"),
+      optional_field<M, double, NanAsNull>("heldout_loss", &M::heldout_loss,
+                                           "text: mean held-out loss over the logged windows"),
+      optional_field<M, double, NanAsNull>("bits_per_byte", &M::bits_per_byte,
+                                           "text: held-out bits per byte over the logged windows"),
+      optional_field("loss_per_position", &M::loss_per_position,
+                     "text: held-out loss at each position"),
+      optional_field(
+          "grad_per_position", &M::grad_per_position,
+          "text: mean gradient norm at each position, at the embeddings and logged layers"),
+      optional_field("passkey_exact_match", &M::passkey_exact_match,
+                     "text with needles: held-out passkey exact match"),
+      field("tokens_per_s", &M::tokens_per_s, "training tokens per second since the last row"),
+      field("train_seconds", &M::train_seconds, "wall seconds of training, across resumes"),
   };
-  r.heldout_loss = real("heldout_loss");
-  r.bits_per_byte = real("bits_per_byte");
-  if (j.contains("loss_per_position"))
-    r.loss_per_position = j.at("loss_per_position").get<std::vector<double>>();
-  if (j.contains("grad_per_position"))
-    r.grad_per_position =
-        j.at("grad_per_position").get<std::map<std::string, std::vector<double>>>();
-  r.line = line;
-  return r;
+  return rows;
+}
+
+nlohmann::json metrics_row_to_json(const MetricsRow& row) {
+  return fields_to_json(metrics_row_fields(), row);
+}
+
+MetricsRow metrics_row_from_json(const nlohmann::json& j) {
+  return fields_from_json(metrics_row_fields(), j, MetricsRow{}, "metrics field");
+}
+
+MetricsRow parse_metrics_line(const std::string& line) {
+  nlohmann::json j;
+  try {
+    j = parse_json(line, "a metrics.jsonl row");
+  } catch (const std::exception& e) {  // not JSON, or nested too deep
+    throw std::invalid_argument(e.what());
+  }
+  return metrics_row_from_json(j);
 }
 
 std::vector<MetricsRow> read_metrics(const std::filesystem::path& path) {
@@ -41,7 +62,7 @@ std::vector<MetricsRow> read_metrics(const std::filesystem::path& path) {
     if (line.size() > (1u << 22)) continue;
     try {
       rows.push_back(parse_metrics_line(line));
-    } catch (const nlohmann::json::exception&) {
+    } catch (const std::invalid_argument&) {
     }
   }
   return rows;
@@ -77,11 +98,11 @@ std::vector<MetricsRow> read_resumed_metrics(const std::filesystem::path& path,
     } else if (next == logged_steps.size() && next > 0 && r.step > logged_steps.back()) {
       continue;  // logged after the checkpoint the run resumes from
     } else {
-      throw refuse("line " + std::to_string(number) + " has step " + std::to_string(r.step) +
-                   (next < logged_steps.size()
-                        ? ", the row for step " + std::to_string(logged_steps[next]) +
-                              " was expected"
-                        : ", after the row for the resumed step"));
+      throw refuse(
+          "line " + std::to_string(number) + " has step " + std::to_string(r.step) +
+          (next < logged_steps.size()
+               ? ", the row for step " + std::to_string(logged_steps[next]) + " was expected"
+               : ", after the row for the resumed step"));
     }
   }
   if (next < logged_steps.size()) {
@@ -93,8 +114,9 @@ std::vector<MetricsRow> read_resumed_metrics(const std::filesystem::path& path,
 std::optional<std::int64_t> first_crossing(const std::vector<MetricsRow>& rows,
                                            const std::string& key, double threshold) {
   for (const MetricsRow& r : rows) {
-    const auto it = r.acc.find(key);
-    if (it != r.acc.end() && it->second >= threshold) return r.step;
+    if (!r.acc) continue;
+    const auto it = r.acc->find(key);
+    if (it != r.acc->end() && it->second >= threshold) return r.step;
   }
   return std::nullopt;
 }
@@ -102,15 +124,17 @@ std::optional<std::int64_t> first_crossing(const std::vector<MetricsRow>& rows,
 nlohmann::json metrics_summary(const std::vector<MetricsRow>& rows) {
   nlohmann::json j;
   if (rows.empty()) return j;
+  const std::map<std::string, double> final_acc =
+      rows.back().acc.value_or(std::map<std::string, double>{});
   for (double threshold : {0.9, 0.99}) {
     nlohmann::json c = nlohmann::json::object();
-    for (const auto& [key, v] : rows.back().acc) {
+    for (const auto& [key, v] : final_acc) {
       const auto step = first_crossing(rows, key, threshold);
       c[key] = step ? nlohmann::json(*step) : nlohmann::json();
     }
     j[threshold == 0.9 ? "crossing_0.9" : "crossing_0.99"] = c;
   }
-  j["final"] = rows.back().acc;
+  j["final"] = final_acc;
   j["final_step"] = rows.back().step;
   return j;
 }
@@ -125,14 +149,14 @@ void render_training_figures(const std::vector<MetricsRow>& rows, const std::str
   acc.key = "bottom right";
   acc.ymin = 0;
   acc.ymax = 1.02;
-  for (const auto& [key, v] : rows.back().acc) {
+  for (const auto& [key, v] : rows.back().acc.value_or(std::map<std::string, double>{})) {
     Series s;
     s.title = key == "all" ? "all hops" : key + "-hop";
     if (key == "all") s.line_width = 1;
     for (const MetricsRow& r : rows) {
-      if (!r.acc.count(key)) continue;
+      if (!r.acc || !r.acc->count(key)) continue;
       s.x.push_back(static_cast<double>(r.step));
-      s.y.push_back(r.acc.at(key));
+      s.y.push_back(r.acc->at(key));
     }
     acc.series.push_back(std::move(s));
   }
@@ -209,9 +233,9 @@ void render_text_training_figures(const std::vector<MetricsRow>& rows, const std
   for (const MetricsRow& r : rows) {
     if (std::isfinite(r.loss))
       train.x.push_back(static_cast<double>(r.step)), train.y.push_back(r.loss);
-    if (std::isfinite(r.heldout_loss)) {
-      heldout.x.push_back(static_cast<double>(r.step)), heldout.y.push_back(r.heldout_loss);
-      bpb.x.push_back(static_cast<double>(r.step)), bpb.y.push_back(r.bits_per_byte);
+    if (r.heldout_loss && std::isfinite(*r.heldout_loss)) {
+      heldout.x.push_back(static_cast<double>(r.step)), heldout.y.push_back(*r.heldout_loss);
+      bpb.x.push_back(static_cast<double>(r.step)), bpb.y.push_back(r.bits_per_byte.value_or(NAN));
     }
   }
   loss.series = {train, heldout, bpb};
@@ -224,23 +248,25 @@ void render_text_training_figures(const std::vector<MetricsRow>& rows, const std
   per_position.xlabel = "position j (predicting token j + 1)";
   per_position.ylabel = "cross-entropy (nats)";
   per_position.log_x = true;
-  if (rows.back().loss_per_position.size() > 1) {
+  const auto& last_losses = rows.back().loss_per_position;
+  if (last_losses && last_losses->size() > 1) {
     per_position.xmin = 1;
-    per_position.xmax = static_cast<double>(rows.back().loss_per_position.size());
+    per_position.xmax = static_cast<double>(last_losses->size());
   }
   for (const MetricsRow* r :
-       spread_rows(rows, 7, [](const MetricsRow& m) { return !m.loss_per_position.empty(); }))
-    per_position.series.push_back(position_curve(*r, r->loss_per_position, false));
+       spread_rows(rows, 7, [](const MetricsRow& m) { return m.loss_per_position.has_value(); }))
+    per_position.series.push_back(position_curve(*r, *r->loss_per_position, false));
   Figure fp;
   fp.panels = {per_position};
   render_figure(fp, stem.string() + "_loss_per_position");
 
-  const auto with_grads =
-      spread_rows(rows, 6, [](const MetricsRow& m) { return !m.grad_per_position.empty(); });
+  const auto with_grads = spread_rows(rows, 6, [](const MetricsRow& m) {
+    return m.grad_per_position.has_value() && !m.grad_per_position->empty();
+  });
   if (with_grads.empty()) return;
   Figure fg;
   fg.width = 1400;
-  for (const auto& [name, unused] : with_grads.back()->grad_per_position) {
+  for (const auto& [name, unused] : *with_grads.back()->grad_per_position) {
     Panel p;
     std::string layer = name;  // "layer_3" → "layer 3" (gnuplot reads _ as a subscript)
     std::replace(layer.begin(), layer.end(), '_', ' ');
@@ -250,11 +276,11 @@ void render_text_training_figures(const std::vector<MetricsRow>& rows, const std
     p.log10_y = true;
     p.log_x = true;
     p.xmin = 1;
-    p.xmax = static_cast<double>(with_grads.back()->grad_per_position.at(name).size());
+    p.xmax = static_cast<double>(with_grads.back()->grad_per_position->at(name).size());
     p.key = "bottom left";
     for (const MetricsRow* r : with_grads) {
-      const auto it = r->grad_per_position.find(name);
-      if (it != r->grad_per_position.end())
+      const auto it = r->grad_per_position->find(name);
+      if (it != r->grad_per_position->end())
         p.series.push_back(position_curve(*r, it->second, true));
     }
     fg.panels.push_back(std::move(p));

@@ -425,26 +425,25 @@ HeldOut held_out_data(const TrainConfig& c, const OpenedRun& run) {
   return h;
 }
 
-void measure_held_out(Transformer& model, const TrainConfig& c, const HeldOut& h,
-                      nlohmann::json& j) {
+void measure_held_out(Transformer& model, const TrainConfig& c, const HeldOut& h, MetricsRow& row) {
   if (h.text) {
-    const TextEvaluation e =
+    TextEvaluation e =
         evaluate_text(model, h.text_windows, c.length, h.text->tokenizer.token_bytes());
-    j["heldout_loss"] = e.loss;
-    j["bits_per_byte"] = e.bits_per_byte;
-    j["loss_per_position"] = e.loss_per_position;
-    j["grad_per_position"] =
+    row.heldout_loss = e.loss;
+    row.bits_per_byte = e.bits_per_byte;
+    row.loss_per_position = std::move(e.loss_per_position);
+    row.grad_per_position =
         position_gradients(model, h.gradient_windows, c.length, logged_gradient_layers(c.layers));
     if (!h.passkey_examples.empty()) {  // greedy answer digits, exact match
       std::int64_t right = 0;
       for (bool r : passkey_exact_matches(model, h.passkey_examples, 16)) right += r ? 1 : 0;
-      j["passkey_exact_match"] =
+      row.passkey_exact_match =
           static_cast<double>(right) / static_cast<double>(h.passkey_examples.size());
     }
   } else if (c.task == Task::kKv) {  // exact match of the value, a batch at a time
-    j["acc"] = {{"all", kv_held_out_accuracy(model, c)}};
+    row.acc = std::map<std::string, double>{{"all", kv_held_out_accuracy(model, c)}};
   } else {
-    j["acc"] = evaluate_hops(model, h.hops, eval_batch_size(c.length)).to_json();
+    row.acc = evaluate_hops(model, h.hops, eval_batch_size(c.length)).by_name();
   }
 }
 
@@ -468,7 +467,7 @@ TrainResult run_training(const TrainOptions& options) {
   std::vector<MetricsRow>& rows = state.rows;
   auto write_metrics = [&] {
     std::string lines;
-    for (const MetricsRow& r : rows) lines += r.line + "\n";
+    for (const MetricsRow& r : rows) lines += metrics_row_to_json(r).dump() + "\n";
     write_file_atomic(run_dir / "metrics.jsonl", lines);
   };
   // Lines past the resumed step (written before a kill or by a run that diverged) go now, so
@@ -491,17 +490,17 @@ TrainResult run_training(const TrainOptions& options) {
       static_cast<std::int64_t>(c.batch) * (c.length + c.longest_length()) / 2;
   auto log_eval = [&](std::int64_t step, double loss, double interval_seconds,
                       std::int64_t interval_steps) {
-    nlohmann::json j{{"step", step},
-                     {"loss", std::isfinite(loss) ? nlohmann::json(loss) : nlohmann::json()},
-                     {"lr", step == 0 ? 0.0 : learning_rate(c, step)}};
-    measure_held_out(model, c, held_out, j);
-    j.update(nlohmann::json{
-        {"tokens_per_s",
-         interval_seconds > 0
-             ? static_cast<double>(interval_steps * tokens_per_step) / interval_seconds
-             : 0.0},
-        {"train_seconds", wall_seconds()}});
-    rows.push_back(parse_metrics_line(j.dump()));
+    MetricsRow row;
+    row.step = step;
+    row.loss = std::isfinite(loss) ? loss : NAN;
+    row.lr = step == 0 ? 0.0 : learning_rate(c, step);
+    measure_held_out(model, c, held_out, row);
+    row.tokens_per_s =
+        interval_seconds > 0
+            ? static_cast<double>(interval_steps * tokens_per_step) / interval_seconds
+            : 0.0;
+    row.train_seconds = wall_seconds();
+    rows.push_back(std::move(row));
     write_metrics();
   };
   if (!state.resumed && writer) {

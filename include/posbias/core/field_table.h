@@ -9,16 +9,22 @@
 //   rows[i].flag, rows[i].from_flag("17")   // "--length", the flag's text as the field's JSON
 //   value
 //
-// A member's type needs a FieldCodec: the integers, double, std::string and std::vector<int>
-// have one here; an enum gets one from its name functions (EnumCodec, where the table is).
-// A plain table of member pointers rather than a reflection library: the rows also carry the
-// help text and the flag's type name, which Boost.Describe would leave to a second table.
+// A member's type needs a FieldCodec: the integers, double, std::string, std::vector<int>,
+// std::vector<double> and std::map<std::string, T> have one here; an enum gets one from its
+// name functions (EnumCodec, where the table is). optional_field() writes a std::optional<T>
+// member only when it holds a value; NanAsNull writes a double's NaN as null and reads null back as
+// NaN. required(row) makes the reader refuse a set without the field. A plain table of member
+// pointers rather than a reflection library: the rows also carry the help text and the flag's type
+// name, which Boost.Describe would leave to a second table.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -104,6 +110,50 @@ struct FieldCodec<std::vector<int>> {
   }
 };
 
+template <>
+struct FieldCodec<std::vector<double>> {
+  static constexpr const char* type = "LIST";
+  static nlohmann::json write(const std::vector<double>& v) { return v; }
+  static std::vector<double> read(const nlohmann::json& j, const std::string& what) {
+    const std::string message = what + " must be a list of numbers";
+    if (!j.is_array()) throw std::invalid_argument(message);
+    std::vector<double> out;
+    for (const auto& v : j) {  // null is NaN, as nlohmann writes it
+      if (!v.is_number() && !v.is_null()) throw std::invalid_argument(message);
+      out.push_back(v.is_null() ? NAN : v.get<double>());
+    }
+    return out;
+  }
+};
+
+// An object keyed by name, each value by T's codec.
+template <class T>
+struct FieldCodec<std::map<std::string, T>> {
+  static constexpr const char* type = "MAP";
+  static nlohmann::json write(const std::map<std::string, T>& m) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [key, value] : m) j[key] = FieldCodec<T>::write(value);
+    return j;
+  }
+  static std::map<std::string, T> read(const nlohmann::json& j, const std::string& what) {
+    if (!j.is_object()) throw std::invalid_argument(what + " must be an object");
+    std::map<std::string, T> out;
+    for (const auto& [key, value] : j.items())
+      out[key] = FieldCodec<T>::read(value, what + "['" + key.substr(0, 40) + "']");
+    return out;
+  }
+};
+
+// A double whose NaN (a value not measured yet, such as the loss before the first step) is
+// written as null and read back from null.
+struct NanAsNull {
+  static constexpr const char* type = "NUMBER";
+  static nlohmann::json write(double v) { return std::isfinite(v) ? nlohmann::json(v) : nullptr; }
+  static double read(const nlohmann::json& j, const std::string& what) {
+    return j.is_null() ? NAN : FieldCodec<double>::read(j, what);
+  }
+};
+
 // The codec of an enum written by its name: Names::name(E) gives a value's name and
 // Names::parse(name) its value (std::invalid_argument for an unknown name, saying which names
 // there are). An enum's codec: template <> struct FieldCodec<E> : EnumCodec<E, ENames> {};
@@ -117,6 +167,11 @@ struct EnumCodec {
   static nlohmann::json from_flag(const std::string& text, const std::string&) { return text; }
 };
 
+template <class T>
+struct IsOptional : std::false_type {};
+template <class T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+
 template <class S>
 struct FieldRow {
   std::string name;  // the JSON key
@@ -128,6 +183,8 @@ struct FieldRow {
   // prefixes its name, e.g. "config field").
   std::function<void(const nlohmann::json&, S&, const std::string& what)> read;
   std::function<nlohmann::json(const std::string& text)> from_flag;  // the flag's text as JSON
+  std::function<bool(const S&)> present;  // written only when true (an optional's value)
+  bool required = false;                  // the reader refuses a set without it
 };
 
 // One row. `type` overrides the codec's type name (PATH for a string that names a file).
@@ -141,18 +198,43 @@ FieldRow<S> field(std::string name, T S::*member, std::string help, std::string 
   row.read = [member, name](const nlohmann::json& j, S& s, const std::string& what) {
     s.*member = Codec::read(j, what + " '" + name + "'");
   };
-  row.from_flag = [flag = row.flag](const std::string& text) {
-    return Codec::from_flag(text, flag);
-  };
+  if constexpr (requires { Codec::from_flag(std::string(), std::string()); }) {
+    row.from_flag = [flag = row.flag](const std::string& text) {
+      return Codec::from_flag(text, flag);
+    };
+  }
+  row.present = [](const S&) { return true; };
   row.name = std::move(name);
   row.help = std::move(help);
+  return row;
+}
+
+// A row of a std::optional<T> member that is written only when it holds a value (Codec is
+// T's). A plain field() of an optional member writes it always, as its codec says.
+template <class S, class T, class Codec = FieldCodec<T>>
+FieldRow<S> optional_field(std::string name, std::optional<T> S::*member, std::string help) {
+  FieldRow<S> row =
+      field<S, T, Codec>(std::move(name), static_cast<T S::*>(nullptr), std::move(help));
+  row.write = [member](const S& s) { return Codec::write(*(s.*member)); };
+  row.read = [member, key = row.name](const nlohmann::json& j, S& s, const std::string& what) {
+    s.*member = Codec::read(j, what + " '" + key + "'");
+  };
+  row.present = [member](const S& s) { return (s.*member).has_value(); };
+  return row;
+}
+
+// The row, refused by the reader when its field is missing.
+template <class S>
+FieldRow<S> required(FieldRow<S> row) {
+  row.required = true;
   return row;
 }
 
 template <class S>
 nlohmann::json fields_to_json(const std::vector<FieldRow<S>>& rows, const S& s) {
   nlohmann::json j = nlohmann::json::object();
-  for (const auto& row : rows) j[row.name] = row.write(s);
+  for (const auto& row : rows)
+    if (row.present(s)) j[row.name] = row.write(s);
   return j;
 }
 
@@ -173,6 +255,9 @@ S fields_from_json(const std::vector<FieldRow<S>>& rows, const nlohmann::json& j
     for (const auto& name : ignored) skip = skip || name == key;
     if (!skip) throw std::invalid_argument("unknown " + what + " '" + key.substr(0, 40) + "'");
   }
+  for (const auto& row : rows)
+    if (row.required && !j.contains(row.name))
+      throw std::invalid_argument("missing " + what + " '" + row.name + "'");
   return base;
 }
 

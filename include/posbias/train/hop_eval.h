@@ -49,7 +49,8 @@ struct HopAccuracy {
   double hop(int h) const;
   double all() const;
   double decoy_rate() const;
-  nlohmann::json to_json() const;  // {"1": acc, ..., "all": acc}
+  std::map<std::string, double> by_name() const;  // {"1": acc, ..., "all": acc}
+  nlohmann::json to_json() const;                 // by_name() as JSON
   // The chance level of the same examples: the mean of 1/answer_candidates, the accuracy of
   // a uniform guess among the input's candidate answers.
   double chance(int h) const;

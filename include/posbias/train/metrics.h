@@ -1,8 +1,6 @@
-// A training run's metrics.jsonl: one line per evaluation, {"step", "loss", "lr",
-// "acc": {"1": .., "2": .., "all": ..}, "tokens_per_s", "train_seconds"}; text runs have no
-// "acc" but "heldout_loss", "bits_per_byte", "loss_per_position": [L] and
-// "grad_per_position": {"embed": [L], "layer_<l>": [L], ...}. Read back for the figures, the
-// crossing steps that show learning dynamics, and trimming after a resume.
+// A training run's metrics.jsonl: one row per evaluation, its fields those of MetricsRow
+// (metrics_row_fields). Read back for the figures, the crossing steps that show learning
+// dynamics, and trimming after a resume.
 #pragma once
 
 #include <cmath>
@@ -14,21 +12,31 @@
 #include <string>
 #include <vector>
 
+#include "posbias/core/field_table.h"
+
 namespace posbias {
 
+// One logged step. Hop and kv runs have `acc`; text runs the held-out fields instead, and
+// `passkey_exact_match` when they train with needles.
 struct MetricsRow {
   std::int64_t step = 0;
-  double loss = 0;  // NaN at step 0 (no training yet)
+  double loss = NAN;  // NaN (null in the file) at step 0: no training yet
   double lr = 0;
-  std::map<std::string, double> acc;  // "1".."4", "all"
-  // Text runs (NaN / empty otherwise).
-  double heldout_loss = NAN, bits_per_byte = NAN;
-  std::vector<double> loss_per_position;
-  std::map<std::string, std::vector<double>> grad_per_position;
-  std::string line;  // the JSON text as written
+  std::optional<std::map<std::string, double>> acc;  // "1".."4", "all" (kv: "all")
+  std::optional<double> heldout_loss, bits_per_byte;
+  std::optional<std::vector<double>> loss_per_position;
+  std::optional<std::map<std::string, std::vector<double>>> grad_per_position;
+  std::optional<double> passkey_exact_match;
+  double tokens_per_s = 0, train_seconds = 0;
 };
 
-// One line; throws nlohmann::json::exception when it is not a metrics row.
+const std::vector<FieldRow<MetricsRow>>& metrics_row_fields();
+nlohmann::json metrics_row_to_json(const MetricsRow& row);
+// Strict: an unknown or mistyped field, or a missing step, loss or lr, throws
+// std::invalid_argument naming it.
+MetricsRow metrics_row_from_json(const nlohmann::json& j);
+
+// One line; throws std::invalid_argument when it is not a metrics row.
 MetricsRow parse_metrics_line(const std::string& line);
 // Lines that do not parse are skipped. Missing file = empty.
 std::vector<MetricsRow> read_metrics(const std::filesystem::path& path);
