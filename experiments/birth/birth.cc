@@ -899,7 +899,6 @@ Figure birth_figure(const BirthResult& r, const std::string& title) {
     }
     fig.panels.front().series.push_back(s);
   }
-  leave_room_at_top(fig.panels.front(), 0.4);  // five legend lines
   return fig;
 }
 

@@ -204,10 +204,11 @@ void render_birth_run_figures(const nlohmann::json& j, const std::string& stem) 
   profiles.xlabel = "position j";
   profiles.ylabel = "share of the influence";
   profiles.log10_y = true;
-  profiles.key = "top left";
+  profiles.order_label = "training step";
   for (const auto& rec : j["checkpoints"]) {
     Series s;
     s.title = "step " + std::to_string(rec["step"].get<long long>());
+    s.order = rec["step"].get<double>();
     s.line_width = 1;
     const auto v = unit_sum_log10(rec["profile"].get<std::vector<double>>());
     for (std::size_t i : thin_indices(v.size())) {
@@ -252,7 +253,6 @@ void render_gradient_figure(const BirthRunResult& r, const std::string& stem) {
     p.xlabel = "position j";
     p.ylabel = "share of the gradient norm";
     p.log10_y = true;
-    p.key = "bottom left";
     auto curve = [&](const std::string& title, const std::vector<double>& v, int width) {
       Series s;
       s.title = title;

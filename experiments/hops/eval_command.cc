@@ -99,7 +99,7 @@ nlohmann::json to_json(const EvalResult& r) {
 
 Figure eval_figure(const EvalResult& r) {
   Panel p = accuracy_length_panel(
-      std::string(task_name(r.task)) + " model: accuracy against input length", "bottom left");
+      std::string(task_name(r.task)) + " model: accuracy against input length", "auto");
   auto add = [&](const std::vector<HopAccuracy>& acc, int hop, const std::string& title,
                  int width) {
     Series s;

@@ -616,7 +616,6 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     p.ylabel = "held-out accuracy";
     p.ymin = 0;
     p.ymax = 1.02;
-    p.key = "bottom right";  // accuracy rises with step: the bottom right is empty
     for (std::size_t k = 0; k < c.hops.size(); ++k) {
       std::vector<SeedInterval> y;
       for (const auto& row : c.accuracy) y.push_back(row[k].interval);
@@ -666,7 +665,7 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
       p.ylabel = positional ? "positional score" : "symbolic score";
       p.ymin = -0.05;
       p.ymax = 1.05;
-      p.key = "outside right";
+      p.order_label = multi_head ? "head, layer by layer (0 = L0.h0)" : "layer";
       for (std::size_t k = 0; k < h.heads.size(); ++k) {
         std::vector<SeedInterval> y;
         for (const auto& step : positional ? h.positional : h.symbolic)
@@ -675,6 +674,7 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
                                as_x(h.steps), y);
         s.style = "lines";
         s.line_width = 1;
+        s.order = static_cast<double>(k);
         p.series.push_back(std::move(s));
       }
       panels.push_back(std::move(p));
@@ -692,7 +692,6 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     p.y2label = "accuracy";
     p.y2min = 0;
     p.y2max = 1.02;
-    p.key = "top right";
     for (const HopRoleGaps& g : d.roles) {
       const bool auto_role = g.role == "positional" || g.role == "symbolic";
       p.series.push_back(band_series(auto_role ? "most " + g.role + " head" : g.role,
@@ -716,10 +715,10 @@ void run_hop_seeds(const HopSeedsOptions& o) {
   write_output(o.json, to_json(r).dump(2) + "\n");
   if (!o.csv.empty()) write_file_atomic(o.csv, hop_seeds_csv(r));
   if (!o.plot.empty()) render_hop_seeds_figures(r, o.plot);
-  note_unchecked_configurations(r.unchecked,
-                                r.seeds * (!o.summary.empty() + !o.eval.empty() + !o.heads.empty() +
-                                           !o.discrepancy.empty()),
-                                r.unchecked_file);
+  note_unchecked_configurations(
+      r.unchecked,
+      r.seeds * (!o.summary.empty() + !o.eval.empty() + !o.heads.empty() + !o.discrepancy.empty()),
+      r.unchecked_file);
   std::string line = fmt::format("seeds: {} {} seeds", r.seeds, r.task);
   if (r.training) {
     const HopTraining& t = *r.training;

@@ -156,7 +156,7 @@ Figure patching_figure(const CausalResult& r) {
   p.xlabel = "patched layer";
   p.ylabel = "fraction of pairs";
   p.ymin = 0;
-  p.ymax = 1.25;  // the top fifth stays free for the legend
+  p.ymax = 1.02;
   p.xmin = -0.5;
   p.xmax = static_cast<double>(pr.layers.back()) + 0.5;
   for (std::size_t k = 0; k < pr.lengths.size(); ++k) {
@@ -172,7 +172,6 @@ Figure patching_figure(const CausalResult& r) {
       p.series.push_back(std::move(s));
     }
   }
-  p.key = "top center horizontal";
   Figure f;
   f.panels = {p};
   f.width = 1000;

@@ -116,7 +116,6 @@ Figure construction_figure(const std::vector<SweepResult>& results) {
     p.ylabel = "discrepancy: top − second logit (min over inputs)";
     p.log_x = true;
     p.log10_y = true;
-    p.key = "bottom left";
     Series measured, bound, accuracy;
     measured.title = "measured";
     measured.style = "points";

@@ -119,7 +119,6 @@ Figure head_search_figure(const HeadSearchSweepResult& r) {
   p.ylabel = "worst-case gap: top − second logit (log10)";
   p.log_x = true;
   p.log10_y = true;
-  p.key = "bottom left";
   Series best, construction, single, bound;
   best.title = fmt::format("best of {} starts and the designs", o.starts);
   best.style = "linespoints";

@@ -376,10 +376,13 @@ Figure head_scores_over_training_figure(const HeadsResult& result, const std::st
     p.ylabel = positional ? "positional score" : "symbolic score";
     p.ymin = -0.05;
     p.ymax = 1.05;
-    p.key = "outside right";
+    // One line per head in the colour map by layer (heads of a layer in turn): a dozen named
+    // lines would repeat colours.
+    p.order_label = multi_head ? "head, layer by layer (0 = L0.h0)" : "layer";
     for (std::size_t r = 0; r < first.size(); ++r) {
       Series s;
       s.title = head_name(first[r], multi_head);
+      s.order = static_cast<double>(r);
       s.line_width = 1;
       for (const CheckpointHeads& c : result.checkpoints) {
         if (!c.step || r >= c.heads.size()) continue;

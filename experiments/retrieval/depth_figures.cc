@@ -38,7 +38,6 @@ Figure depth_curve_figure(const DepthAccuracy& a, const std::vector<std::string>
     p.xmax = 102;
     p.ymin = 0;
     p.ymax = 1.25;  // room for the key above the data
-    p.key = "top center horizontal";
     Series acc, chance;
     acc.title = "accuracy (Wilson 95%)";
     acc.style = "linespoints";

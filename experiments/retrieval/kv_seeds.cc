@@ -235,7 +235,6 @@ void render_kv_seeds_figures(const KvSeedsResult& r, const std::string& stem) {
     p.xmax = 102;
     p.ymin = 0;
     p.ymax = 1.2;  // room for the key above the data
-    p.key = "top center";
     std::vector<SeedInterval> y;
     for (const SeedStatistic& s : r.cells[l]) y.push_back(s.interval);
     p.series = {band_series("mean over " + seeds + " (t 95%)", r.depths, y)};

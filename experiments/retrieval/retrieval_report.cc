@@ -94,7 +94,6 @@ Panel depth_panel(const std::string& title, const std::string& ylabel) {
   p.xmax = 102;
   p.ymin = 0;
   p.ymax = 1.3;  // the key sits above 1, where no accuracy or share can be
-  p.key = "top center";
   return p;
 }
 

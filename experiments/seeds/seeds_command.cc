@@ -456,7 +456,6 @@ void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
   profiles.xlabel = "position j";
   profiles.ylabel = "share of the influence";
   profiles.log10_y = true;
-  profiles.key = "top left";
   profiles.series = {position_series(fmt::format("step {}", r.checkpoints.front().step),
                                      r.checkpoints.front().log10_share),
                      position_series(fmt::format("step {}", r.checkpoints.back().step),

@@ -75,8 +75,6 @@ Figure fit_figure(const MeasuredProfile& profile, const FitResult& r, const std:
   p.xlabel = "key position j";
   p.ylabel = "influence ‖∂y_q/∂x_j‖";
   p.log10_y = true;
-  // The legend goes in empty room above the curves: in a corner it hides the query's spike.
-  p.key = "top center Left reverse width -12";  // gnuplot overestimates UTF-8 widths
   p.xmin = 0;
   p.xmax = static_cast<double>(profile.mean.size());
   Series measured;
@@ -101,7 +99,6 @@ Figure fit_figure(const MeasuredProfile& profile, const FitResult& r, const std:
     theory.y.push_back(r.theory_log10[i]);
   }
   p.series = {measured, theory};
-  leave_room_at_top(p, 0.3);
   fig.panels = {p};
   return fig;
 }

@@ -256,21 +256,25 @@ Figure theory_family_figure(const InfluenceSpec& spec, const std::vector<std::in
   by_layers.xlabel = "key position j / q";
   by_layers.ylabel = "influence of j on the last token";
   by_layers.log10_y = true;
-  by_layers.key = "bottom left";
   Panel by_alpha = by_layers;
-  by_alpha.title = "varying residual weight α";
+  by_alpha.title = "varying residual weight α (H = " + std::to_string(spec.layers) + ")";
+  by_layers.order_label =
+      "layers H" + (std::isnan(alpha) ? "" : " (α = " + alpha_label(alpha) + ")");
+  by_alpha.order_label = "residual weight α";
   for (std::int64_t h : layer_set) {
     InfluenceSpec s = spec;
     s.layers = h;
     if (spec.alpha.size() != 1) continue;
     by_layers.series.push_back(
         row_series(influence_row(s), "H = " + std::to_string(h) + ", α = " + alpha_label(alpha)));
+    by_layers.series.back().order = static_cast<double>(h);
   }
   for (double a : alpha_set) {
     InfluenceSpec s = spec;
     s.alpha = {a};
     by_alpha.series.push_back(row_series(
         influence_row(s), "α = " + alpha_label(a) + ", H = " + std::to_string(spec.layers)));
+    by_alpha.series.back().order = a;
   }
   // Mark the three regions on the requested row.
   const std::vector<ExtReal> row = influence_row(spec);

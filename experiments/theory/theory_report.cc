@@ -77,12 +77,10 @@ double write_continuum(const std::filesystem::path& dir) {
   density.ylabel = "L · influence";
   density.log10_y = true;
   density.log_x = true;
-  density.key = "bottom left";
   Panel error = density;
   error.title = "relative difference (discrete - continuum) / continuum";
   error.ylabel = "relative difference";
   error.log10_y = false;
-  error.key = "top left";
   std::string cont_csv =
       "layers,alpha,x,l_times_influence_log10,continuum_log10,relative_difference\n";
   double worst_bulk = 0;
@@ -128,7 +126,6 @@ void write_operators(const std::filesystem::path& dir, nlohmann::json& summaries
   op_panel.xlabel = "key position j / q";
   op_panel.ylabel = "influence of j on the last token";
   op_panel.log10_y = true;
-  op_panel.key = "bottom left";
   struct Variant {
     std::string name;
     AttentionOperator op;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -105,19 +106,82 @@ void write_heatmap(std::ostringstream& gp, const Heatmap& h, const std::string& 
   gp << "\n";
 }
 
-void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index) {
+// The named series' colours: distinct, and dark enough to read on white (no yellow).
+constexpr const char* kColours[kNamedColours] = {"#9400d3", "#009e73", "#56b4e9", "#e69f00",
+                                                 "#0072b2", "#e51e10", "#000000", "#a0522d",
+                                                 "#ff69b4", "#808080"};
+// The ordered series' sequential map (viridis, stopped before its palest yellow).
+constexpr const char* kSequentialPalette =
+    "set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', "
+    "1 '#b5de2b')\n";
+
+// A colour-bar label for an order value: integers without a decimal point.
+std::string order_text(double v) {
+  std::ostringstream t;
+  if (std::abs(v) < 1e15 && v == std::round(v)) {
+    t << static_cast<long long>(v);
+  } else {
+    t << v;
+  }
+  return t.str();
+}
+
+// The gnuplot key placement: outside the axes (Panel::key).
+std::string key_placement(const Panel& p, bool several_panels, bool colour_bar) {
+  if (p.key == "auto") {
+    std::size_t longest = 0;
+    for (const Series& s : p.series)
+      if (std::isnan(s.order)) longest = std::max(longest, s.title.size());
+    return several_panels || colour_bar || longest > 30 ? "below" : "outside right top";
+  }
+  for (const char* outside : {"outside", "below", "above", "off"})
+    if (p.key.find(outside) != std::string::npos) return p.key;
+  throw std::runtime_error("plot panel '" + p.title + "': a legend at '" + p.key +
+                           "' stands inside the axes and covers data; place it outside them");
+}
+
+// Each ordered series' rank among the panel's ordered series (by order value), -1 for a named
+// one; writes the colour bar that names the ranks.
+std::vector<int> write_order_colours(std::ostringstream& gp, const Panel& p) {
+  std::vector<std::size_t> ordered;
+  for (std::size_t s = 0; s < p.series.size(); ++s)
+    if (!std::isnan(p.series[s].order)) ordered.push_back(s);
+  std::stable_sort(ordered.begin(), ordered.end(), [&](std::size_t a, std::size_t b) {
+    return p.series[a].order < p.series[b].order;
+  });
+  std::vector<int> rank(p.series.size(), -1);
+  if (ordered.empty()) return rank;
+  const std::size_t n = ordered.size(), every = (n + 11) / 12;  // at most 12 tick labels
+  gp << kSequentialPalette << "set cbrange [-0.5:" << static_cast<double>(n) - 0.5 << "]\n";
+  gp << "set cblabel " << quote(p.order_label) << "\nset colorbox\nset cbtics (";
+  for (std::size_t r = 0; r < n; ++r) {
+    rank[ordered[r]] = static_cast<int>(r);
+    if (r % every != 0 && r + 1 != n) continue;
+    gp << (r ? ", " : "") << quote(order_text(p.series[ordered[r]].order)) << " " << r;
+  }
+  gp << ")\n";
+  return rank;
+}
+
+void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index,
+                 bool several_panels) {
   gp << "reset session\n";
   gp << "set title " << quote(p.title) << "\n";
   gp << "set xlabel " << quote(p.xlabel) << "\nset ylabel " << quote(p.ylabel) << "\n";
-  gp << "set key " << p.key << " box opaque\nset grid\n";
   if (p.log10_y) gp << "set format y \"10^{%g}\"\n";
   if (p.log_x) gp << "set logscale x\nset format x \"10^{%L}\"\n";
-  if (!p.heatmap.z.empty()) {
+  if (!p.heatmap.z.empty()) {  // no legend: the colour bar names the values
     write_heatmap(gp, p.heatmap, "$p" + std::to_string(panel_index) + "h");
     return;
   }
-  if (!std::isnan(p.xmin) || !std::isnan(p.xmax))
+  bool colour_bar = false;
+  for (const Series& s : p.series) colour_bar = colour_bar || !std::isnan(s.order);
+  gp << "set key " << key_placement(p, several_panels, colour_bar) << " box opaque\nset grid\n";
+  if (!std::isnan(p.xmin) || !std::isnan(p.xmax)) {
     gp << "set xrange " << range(p.xmin, p.xmax) << "\n";
+  } else {
+    gp << "set autoscale xfix\n";  // the x axis ends where the data do
+  }
   if (!std::isnan(p.ymin) || !std::isnan(p.ymax))
     gp << "set yrange " << range(p.ymin, p.ymax) << "\n";
   if (!p.y2label.empty()) {
@@ -136,8 +200,26 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
          << " front\n";
     }
   }
+  std::vector<int> rank = write_order_colours(gp, p);
+  std::size_t named = 0;
+  for (int r : rank) named += r < 0 ? 1 : 0;
+  // More named series than distinct colours: every one takes a colour of the sequential map in
+  // the order drawn, keeping its legend entry, so that no colour repeats.
+  const bool spread = named > kNamedColours;
+  if (spread && named < p.series.size()) {
+    throw std::runtime_error("plot panel '" + p.title + "' has " + std::to_string(named) +
+                             " named series beside ordered ones; past " +
+                             std::to_string(kNamedColours) +
+                             " their colours would repeat: order them too or split the panel");
+  }
+  if (spread) {
+    gp << kSequentialPalette << "set cbrange [-0.5:" << static_cast<double>(named) - 0.5
+       << "]\nunset colorbox\n";
+    for (std::size_t s = 0; s < rank.size(); ++s) rank[s] = static_cast<int>(s);
+  }
   gp.precision(10);
   std::vector<std::string> parts;
+  std::size_t next_colour = 0;
   for (std::size_t s = 0; s < p.series.size(); ++s) {
     const Series& ser = p.series[s];
     if (ser.x.size() != ser.y.size())
@@ -153,14 +235,16 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
       gp << "\n";
     }
     gp << "EOD\n";
-    const int color = static_cast<int>(s % 8) + 1;
+    const std::string colour = rank[s] >= 0 ? "palette cb " + std::to_string(rank[s])
+                                            : std::string("rgb ") + quote(kColours[next_colour++]);
     if (band) {
-      parts.push_back(block + " using 1:3:4 with filledcurves fs transparent solid 0.2 lc " +
-                      std::to_string(color) + " notitle");
+      parts.push_back(block + " using 1:3:4 with filledcurves fs transparent solid " +
+                      (rank[s] >= 0 ? "0.1" : "0.2") + " lc " + colour + " notitle");
     }
+    const bool on_colour_bar = rank[s] >= 0 && !spread;
     parts.push_back(block + " using 1:2" + (ser.right_axis ? " axes x1y2" : "") + " with " +
-                    ser.style + " lw " + std::to_string(ser.line_width) + " lc " +
-                    std::to_string(color) + " title " + quote(ser.title));
+                    ser.style + " lw " + std::to_string(ser.line_width) + " lc " + colour +
+                    (on_colour_bar ? std::string(" notitle") : " title " + quote(ser.title)));
   }
   if (parts.empty()) throw std::runtime_error("plot panel '" + p.title + "' has no series");
   gp << "plot ";
@@ -175,7 +259,7 @@ std::string script_for(const Figure& f, const std::string& terminal, const std::
   if (f.panels.size() > 1) gp << "set multiplot layout 1," << f.panels.size() << "\n";
   for (std::size_t i = 0; i < f.panels.size(); ++i) {
     std::ostringstream panel;
-    write_panel(panel, f.panels[i], i);
+    write_panel(panel, f.panels[i], i, f.panels.size() > 1);
     std::string text = panel.str();
     // `reset session` would drop the terminal; reset only plot settings inside multiplot.
     if (const auto pos = text.find("reset session\n"); pos != std::string::npos)
@@ -264,21 +348,6 @@ void render_figure(const Figure& figure, std::filesystem::path stem) {
   write_file_atomic(base + ".gp",
                     script_for(figure, "svg enhanced font 'Helvetica,13' background rgb 'white'",
                                stem.filename().string() + ".svg"));
-}
-
-void leave_room_at_top(Panel& panel, double fraction) {
-  double lo = INFINITY, hi = -INFINITY;
-  for (const Series& s : panel.series) {
-    for (const auto* ys : {&s.y, &s.y_low, &s.y_high}) {
-      for (double y : *ys) {
-        if (std::isfinite(y)) lo = std::min(lo, y), hi = std::max(hi, y);
-      }
-    }
-  }
-  if (!std::isfinite(lo) || !(fraction > 0 && fraction < 1)) return;
-  const double span = std::max(hi - lo, 1e-12);
-  panel.ymin = lo - 0.03 * span;
-  panel.ymax = hi + span * fraction / (1 - fraction);
 }
 
 std::vector<std::size_t> thin_indices(std::size_t n, std::size_t max_points) {

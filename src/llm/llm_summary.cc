@@ -157,7 +157,6 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
     p.ylabel = score + " accuracy";
     p.ymin = 0;
     p.ymax = 1.02;
-    p.key = "bottom left";
     return p;
   };
   // One summary row as a point of `s`, with its Wilson interval as a band when `band`.
@@ -223,10 +222,12 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
     const int l = r.length;
     Series& s = by_len[l];
     s.title = std::to_string(l) + (suite == "needle" ? " pairs" : " tokens");
+    s.order = l;
     s.style = "linespoints";
     add_point(s, r.depth, r, bands);
   }
   for (auto& [l, s] : by_len) dep.series.push_back(std::move(s));
+  dep.order_label = suite == "needle" ? "pairs in the context" : "context length (tokens)";
   if (bands) dep.ylabel += " (band: 95% Wilson interval)";
   render(std::move(dep), "depth");
   return stems;

@@ -256,7 +256,6 @@ Figure trained_discrepancy_figure(const TrainedDiscrepancyResult& r) {
   p.y2label = "accuracy";
   p.y2min = 0;
   p.y2max = 1.02;
-  p.key = "bottom left";
   for (const KeyHeadGaps& h : r.heads) {
     Series s;
     s.title = "L" + std::to_string(h.layer) + "." + std::to_string(h.head) + " (" +

@@ -146,7 +146,6 @@ void render_training_figures(const std::vector<MetricsRow>& rows, const std::str
   acc.title = title + ": held-out accuracy";
   acc.xlabel = "training step";
   acc.ylabel = "accuracy at the training length";
-  acc.key = "bottom right";
   acc.ymin = 0;
   acc.ymax = 1.02;
   for (const auto& [key, v] : rows.back().acc.value_or(std::map<std::string, double>{})) {
@@ -205,6 +204,7 @@ std::vector<const MetricsRow*> spread_rows(const std::vector<MetricsRow>& rows, 
 Series position_curve(const MetricsRow& r, const std::vector<double>& v, bool log10_y) {
   Series s;
   s.title = "step " + std::to_string(r.step);
+  s.order = static_cast<double>(r.step);  // a training step: on the colour bar
   s.line_width = 1;
   for (std::size_t j = 0; j < v.size(); ++j) {
     if (log10_y && !(v[j] > 0)) continue;
@@ -248,6 +248,7 @@ void render_text_training_figures(const std::vector<MetricsRow>& rows, const std
   per_position.xlabel = "position j (predicting token j + 1)";
   per_position.ylabel = "cross-entropy (nats)";
   per_position.log_x = true;
+  per_position.order_label = "training step";
   const auto& last_losses = rows.back().loss_per_position;
   if (last_losses && last_losses->size() > 1) {
     per_position.xmin = 1;
@@ -275,9 +276,9 @@ void render_text_training_figures(const std::vector<MetricsRow>& rows, const std
     p.ylabel = "mean ‖∂loss/∂h_j‖";
     p.log10_y = true;
     p.log_x = true;
+    p.order_label = "training step";
     p.xmin = 1;
     p.xmax = static_cast<double>(with_grads.back()->grad_per_position->at(name).size());
-    p.key = "bottom left";
     for (const MetricsRow* r : with_grads) {
       const auto it = r->grad_per_position->find(name);
       if (it != r->grad_per_position->end())

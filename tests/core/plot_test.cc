@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 
 namespace posbias {
 namespace {
@@ -128,6 +129,83 @@ TEST(Plot, HeatmapAndRightAxis) {
   EXPECT_NE(one_gp.find("with boxxyerror"), std::string::npos);
   EXPECT_EQ(one_gp.find("with image"), std::string::npos);
   EXPECT_NE(slurp(dir / "one.svg").find("0.90"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// Ordered series (steps) take the sequential map and are named on the colour bar by their
+// values; named series take distinct colours, and past ten of them a map in the order drawn;
+// the x axis ends at the data; a legend inside the axes is refused.
+TEST(Plot, OrderedSeriesColoursAndLegendsOutside) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_order_" + std::to_string(::getpid()));
+  auto line = [](double shift) {
+    Series s;
+    for (int i = 1; i <= 5; ++i) s.x.push_back(i), s.y.push_back(i * 0.1 + shift);
+    return s;
+  };
+  Panel p;
+  p.title = "ordered";
+  p.order_label = "training step";
+  for (double step : {3000.0, 0.0, 10.0}) {  // out of order: ranked by value
+    Series s = line(step / 1000);
+    s.title = "step " + std::to_string(static_cast<int>(step));
+    s.order = step;
+    p.series.push_back(s);
+  }
+  Series named = line(5);
+  named.title = "the theory";
+  p.series.push_back(named);
+  Figure f;
+  f.panels = {p};
+  render_figure(f, dir / "ordered");
+  const std::string gp = slurp(dir / "ordered.gp");
+  EXPECT_NE(gp.find("set cbtics (\"0\" 0, \"10\" 1, \"3000\" 2)"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set cblabel \"training step\""), std::string::npos);
+  EXPECT_NE(gp.find("lc palette cb 2 notitle"), std::string::npos);  // step 3000, drawn first
+  EXPECT_NE(gp.find("title \"the theory\""), std::string::npos);
+  EXPECT_EQ(gp.find("title \"step"), std::string::npos);
+  EXPECT_NE(gp.find("set key below"), std::string::npos);  // the colour bar takes the right
+  EXPECT_NE(gp.find("set autoscale xfix"), std::string::npos);
+
+  // Ten named series: ten different colours. Twelve: the sequential map, legend kept.
+  Panel many;
+  many.title = "named";
+  for (int k = 0; k < 10; ++k) {
+    Series s = line(k);
+    s.title = "s" + std::to_string(k);
+    many.series.push_back(s);
+  }
+  f.panels = {many};
+  render_figure(f, dir / "ten");
+  const std::string ten = slurp(dir / "ten.gp");
+  std::set<std::string> colours;
+  for (std::size_t at = ten.find("lc rgb \""); at != std::string::npos;
+       at = ten.find("lc rgb \"", at + 1))
+    colours.insert(ten.substr(at + 8, 7));
+  EXPECT_EQ(colours.size(), 10u);
+  for (int k = 10; k < 12; ++k) {
+    Series s = line(k);
+    s.title = "s" + std::to_string(k);
+    f.panels[0].series.push_back(s);
+  }
+  render_figure(f, dir / "twelve");
+  const std::string twelve = slurp(dir / "twelve.gp");
+  EXPECT_NE(twelve.find("lc palette cb 11 title \"s11\""), std::string::npos);
+  EXPECT_NE(twelve.find("unset colorbox"), std::string::npos);
+  // ... beside an ordered series they cannot share the map.
+  f.panels[0].series.push_back(p.series[0]);
+  EXPECT_THROW(render_figure(f, dir / "mixed"), std::runtime_error);
+
+  f.panels = {p};
+  f.panels[0].key = "top left";
+  try {
+    render_figure(f, dir / "inside");
+    ADD_FAILURE() << "a legend inside the axes was drawn";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("inside the axes"), std::string::npos);
+  }
+  f.panels[0].key = "outside right";
+  EXPECT_NO_THROW(render_figure(f, dir / "outside"));
   std::filesystem::remove_all(dir);
 }
 

@@ -1,6 +1,7 @@
 // Figures through gnuplot: one Figure (one or more panels of line/point series) becomes
 // STEM.svg, STEM.png and the script STEM.gp that made them, so a user can restyle it.
-// Panels hold line/point series (optionally on a right-hand axis) or one heatmap.
+// Panels hold line/point series (optionally on a right-hand axis) or one heatmap. The x axis
+// fits the data unless a range is given; legends stand outside the axes.
 // Log axes are drawn from log10 data (`log10_y`) so values below 1e-308 still plot.
 #pragma once
 
@@ -18,6 +19,10 @@ struct Series {
   std::string style = "lines";        // gnuplot style: lines, points, linespoints
   int line_width = 2;
   bool right_axis = false;  // plot against the right-hand y axis (Panel::y2label)
+  // A member of an ordered family (a training step, a layer, a length): drawn in the panel's
+  // sequential colour map by its rank among the panel's ordered series, named on the colour
+  // bar (Panel::order_label) by this value instead of in the legend. NaN: a named series.
+  double order = NAN;
 };
 
 struct Label {
@@ -42,7 +47,14 @@ struct Panel {
   std::string title, xlabel, ylabel;
   bool log10_y = false;  // y holds log10 values: ticks print as 10^k
   bool log_x = false;
-  std::string key = "top right";
+  // The legend, always outside the axes so that it covers no data: "auto" puts it below them
+  // when the titles are long, the figure has several panels or a colour bar stands right of
+  // the axes, and to their right otherwise; or a gnuplot placement outside the axes
+  // ("outside right", "below horizontal", ...), or "off". A placement inside the axes is
+  // refused. Named series take distinct colours; past kNamedColours of them, each takes a colour
+  // of the sequential map in the order drawn (a panel cannot then also hold ordered series).
+  std::string key = "auto";
+  std::string order_label;  // the colour bar's label, for series with an order
   std::vector<Series> series;
   std::vector<Label> labels;
   double xmin = NAN, xmax = NAN, ymin = NAN, ymax = NAN;
@@ -50,6 +62,8 @@ struct Panel {
   double y2min = NAN, y2max = NAN;
   Heatmap heatmap;  // when z is non-empty the panel is this heatmap (series are ignored)
 };
+
+inline constexpr std::size_t kNamedColours = 10;
 
 struct Figure {
   std::vector<Panel> panels;  // laid out side by side
@@ -64,10 +78,6 @@ void render_figure(const Figure& figure, std::filesystem::path stem);
 // the j. Titles and labels may use the markup on purpose (‖∂y_q/∂x_j‖), so callers pass names
 // of things, such as a variant's, through this.
 std::string plain_text(const std::string& text);
-
-// Sets the panel's y range so that its series fill the lower part and the top `fraction` of the
-// plot is empty: a legend placed at the top then covers no data.
-void leave_room_at_top(Panel& panel, double fraction);
 
 // Indices (0-based) that keep a long curve's shape in at most ~max_points points: dense at
 // both ends, spread evenly in between.
