@@ -98,8 +98,8 @@ nlohmann::json to_json(const EvalResult& r) {
 }
 
 Figure eval_figure(const EvalResult& r) {
-  Panel p = accuracy_length_panel(
-      std::string(task_name(r.task)) + " model: accuracy against input length", "auto");
+  Panel p = accuracy_length_panel(std::string(task_name(r.task)) +
+                                  " model: accuracy against input length");
   auto add = [&](const std::vector<HopAccuracy>& acc, int hop, const std::string& title,
                  int width) {
     Series s;

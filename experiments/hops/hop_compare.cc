@@ -110,9 +110,8 @@ std::string hop_comparison_csv(const HopComparison& r) {
 
 void render_hop_comparison_figure(const HopComparison& r, const std::string& stem) {
   Panel p = accuracy_length_panel(r.task +
-                                      " task: accuracy (all hops) against input length, per "
-                                      "configuration (95% t band over seeds)",
-                                  "outside right");
+                                  " task: accuracy (all hops) against input length, per "
+                                  "configuration (95% t band over seeds)");
   for (std::size_t c = 0; c < r.configurations.size(); ++c) {
     const HopTable& t = r.accuracy[c];
     const std::size_t all = *t.all_hops();

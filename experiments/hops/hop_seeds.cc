@@ -627,10 +627,8 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
   }
   if (r.eval) {
     const HopEvalSummary& e = *r.eval;
-    // Outside the plot: Number's accuracy falls with length but Letter's stays at the top, and
-    // one length alone puts every series in one column.
-    Panel p = accuracy_length_panel(r.task + " task: accuracy against input length (" + seeds + ")",
-                                    "outside right");
+    Panel p =
+        accuracy_length_panel(r.task + " task: accuracy against input length (" + seeds + ")");
     auto column = [](const HopTable& t, std::size_t k) {
       std::vector<SeedInterval> y;
       for (const auto& row : t.cells) y.push_back(row[k].accuracy.interval);
@@ -656,11 +654,15 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     // One head per layer: name the lines by layer.
     const bool multi_head = std::any_of(h.heads.begin(), h.heads.end(),
                                         [](const std::string& n) { return !n.ends_with(".h0"); });
+    // Past four heads their bands hide one another: the lines are the seed means, and the
+    // intervals stay in the JSON and CSV.
+    const bool bands = h.heads.size() <= 4;
     std::vector<Panel> panels;
     for (const bool positional : {true, false}) {
       Panel p;
       p.title = r.task + ": " + (positional ? "positional" : "symbolic") + " score per " +
-                (multi_head ? "head" : "layer") + " (" + seeds + ")";
+                (multi_head ? "head" : "layer") + " (" +
+                (bands ? seeds : fmt::format("mean of {} training seeds", r.seeds)) + ")";
       p.xlabel = "training step";
       p.ylabel = positional ? "positional score" : "symbolic score";
       p.ymin = -0.05;
@@ -673,8 +675,9 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
         Series s = band_series(multi_head ? h.heads[k] : h.heads[k].substr(0, h.heads[k].find('.')),
                                as_x(h.steps), y);
         s.style = "lines";
-        s.line_width = 1;
+        s.line_width = bands ? 1 : 2;
         s.order = static_cast<double>(k);
+        if (!bands) s.y_low.clear(), s.y_high.clear();
         p.series.push_back(std::move(s));
       }
       panels.push_back(std::move(p));

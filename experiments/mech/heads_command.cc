@@ -377,8 +377,12 @@ Figure head_scores_over_training_figure(const HeadsResult& result, const std::st
     p.ymin = -0.05;
     p.ymax = 1.05;
     // One line per head in the colour map by layer (heads of a layer in turn): a dozen named
-    // lines would repeat colours.
+    // lines would repeat colours. Past four heads the bands hide one another: lines only, the
+    // intervals stay in the JSON.
     p.order_label = multi_head ? "head, layer by layer (0 = L0.h0)" : "layer";
+    const bool bands = first.size() <= 4;
+    if (!bands)
+      p.title = title + ": " + (positional ? "positional" : "symbolic") + " score per layer";
     for (std::size_t r = 0; r < first.size(); ++r) {
       Series s;
       s.title = head_name(first[r], multi_head);
@@ -391,6 +395,7 @@ Figure head_scores_over_training_figure(const HeadsResult& result, const std::st
         s.y.push_back(positional ? h.positional : h.symbolic);
         const double lo = positional ? h.positional_low : h.symbolic_low;
         const double hi = positional ? h.positional_high : h.symbolic_high;
+        if (!bands) continue;
         s.y_low.push_back(std::isnan(lo) ? s.y.back() : lo);
         s.y_high.push_back(std::isnan(hi) ? s.y.back() : hi);
       }

@@ -195,7 +195,6 @@ Panel by_depth_panel(const ColocationResult& r, const std::vector<std::vector<do
   p.title = title;
   p.xlabel = "depth of the queried pair (%)";
   p.ylabel = ylabel;
-  p.key = "outside right";  // beside the axes: never over the data or the x label
   Series s;
   // Short: a long title beside the axes squeezes them to a sliver. The band is said in the panel
   // title.

@@ -261,7 +261,7 @@ std::string format_interval(const SeedInterval& i, int decimals) {
                      decimals);
 }
 
-Panel accuracy_length_panel(const std::string& title, const std::string& key) {
+Panel accuracy_length_panel(const std::string& title) {
   Panel p;
   p.title = title;
   p.xlabel = "input length (tokens, log scale)";
@@ -269,7 +269,6 @@ Panel accuracy_length_panel(const std::string& title, const std::string& key) {
   p.log_x = true;
   p.ymin = 0;
   p.ymax = 1.02;
-  p.key = key;
   return p;
 }
 

@@ -92,7 +92,7 @@ nlohmann::json to_json(const SeedStatistic& statistic);
 Series band_series(const std::string& title, const std::vector<double>& x,
                    const std::vector<SeedInterval>& y);
 // The axes of every accuracy-against-input-length figure: log-scale length, accuracy 0..1.
-Panel accuracy_length_panel(const std::string& title, const std::string& key);
+Panel accuracy_length_panel(const std::string& title);
 // "mean [low, high]" with `decimals` decimals; the mean alone without an interval (one seed).
 std::string format_interval(const SeedInterval& interval, int decimals = 3);
 // A CSV cell: the value with 6 significant digits, empty when it is not finite.

@@ -91,7 +91,6 @@ Figure shares_figure(const std::vector<std::int64_t>& steps,
     p.log_x = true;
     p.log10_y = true;
     p.ylabel = per_position ? "region share / positions" : "region share";
-    p.key = "outside right";
     for (ShareRegion region : kShareRegions) {
       const auto k = static_cast<std::size_t>(region);
       const RegionSpan& span = shares.front().regions[k];

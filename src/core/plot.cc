@@ -48,7 +48,13 @@ namespace {
 
 // "[lo:hi]" with "*" for an open end.
 std::string range(double lo, double hi) {
-  auto end = [](double v) { return std::isnan(v) ? std::string("*") : std::to_string(v); };
+  auto end = [](double v) {
+    if (std::isnan(v)) return std::string("*");
+    std::ostringstream t;  // every digit: a log axis may start at 1e-7
+    t.precision(17);
+    t << v;
+    return t.str();
+  };
   std::ostringstream r;  // streamed, not concatenated: GCC 12 warns (-Wrestrict) on the latter
   r << "[" << end(lo) << ":" << end(hi) << "]";
   return r.str();
@@ -132,7 +138,8 @@ std::string key_placement(const Panel& p, bool several_panels, bool colour_bar) 
     std::size_t longest = 0;
     for (const Series& s : p.series)
       if (std::isnan(s.order)) longest = std::max(longest, s.title.size());
-    return several_panels || colour_bar || longest > 30 ? "below" : "outside right top";
+    const bool crowded_right = colour_bar || !p.y2label.empty();  // a colour bar or right axis
+    return several_panels || crowded_right || longest > 30 ? "below" : "outside right top";
   }
   for (const char* outside : {"outside", "below", "above", "off"})
     if (p.key.find(outside) != std::string::npos) return p.key;
@@ -174,13 +181,16 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
     write_heatmap(gp, p.heatmap, "$p" + std::to_string(panel_index) + "h");
     return;
   }
-  bool colour_bar = false;
-  for (const Series& s : p.series) colour_bar = colour_bar || !std::isnan(s.order);
-  gp << "set key " << key_placement(p, several_panels, colour_bar) << " box opaque\nset grid\n";
+  gp << "set grid\n";
   if (!std::isnan(p.xmin) || !std::isnan(p.xmax)) {
     gp << "set xrange " << range(p.xmin, p.xmax) << "\n";
-  } else {
-    gp << "set autoscale xfix\n";  // the x axis ends where the data do
+  } else {  // the x axis ends where the data do (set here: gnuplot's `autoscale xfix` lets a
+            // band that touches the edge fill outside the axes)
+    double lo = INFINITY, hi = -INFINITY;
+    for (const Series& ser : p.series)
+      for (double x : ser.x)
+        if (std::isfinite(x) && (!p.log_x || x > 0)) lo = std::min(lo, x), hi = std::max(hi, x);
+    if (lo < hi) gp << "set xrange " << range(lo, hi) << "\n";
   }
   if (!std::isnan(p.ymin) || !std::isnan(p.ymax))
     gp << "set yrange " << range(p.ymin, p.ymax) << "\n";
@@ -212,6 +222,13 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
                              std::to_string(kNamedColours) +
                              " their colours would repeat: order them too or split the panel");
   }
+  // The legend names the named series; with none (every series on the colour bar) there is none.
+  const std::string key = key_placement(p, several_panels, named < p.series.size());
+  // A box beside the axes; none below them, where its top edge would cross the x label.
+  const bool below = key.find("below") != std::string::npos;
+  gp << (named == 0 ? std::string("set key off")
+                    : "set key " + key + (below ? " nobox" : " box opaque"))
+     << "\n";
   if (spread) {
     gp << kSequentialPalette << "set cbrange [-0.5:" << static_cast<double>(named) - 0.5
        << "]\nunset colorbox\n";
@@ -227,11 +244,18 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
     const bool band =
         !ser.y_low.empty() && ser.y_low.size() == ser.x.size() && ser.y_high.size() == ser.x.size();
     const std::string block = "$p" + std::to_string(panel_index) + "s" + std::to_string(s);
+    // A band is cut to the y range here: gnuplot's own clipping of a filled band that leaves
+    // the range can fill outside the axes.
+    const double lo = ser.right_axis ? p.y2min : p.ymin, hi = ser.right_axis ? p.y2max : p.ymax;
+    auto clamp = [&](double v) {
+      if (!std::isnan(lo) && v < lo) return lo;
+      return !std::isnan(hi) && v > hi ? hi : v;
+    };
     gp << block << " << EOD\n";
     for (std::size_t i = 0; i < ser.x.size(); ++i) {
       if (!std::isfinite(ser.x[i]) || !std::isfinite(ser.y[i])) continue;
       gp << ser.x[i] << " " << ser.y[i];
-      if (band) gp << " " << ser.y_low[i] << " " << ser.y_high[i];
+      if (band) gp << " " << clamp(ser.y_low[i]) << " " << clamp(ser.y_high[i]);
       gp << "\n";
     }
     gp << "EOD\n";
@@ -333,7 +357,10 @@ void render_figure(const Figure& figure, std::filesystem::path stem) {
   ensure_directory(parent);
   // gnuplot writes into a fresh private folder beside the figure; the files then reach their
   // names through write_file_atomic, like every other output.
-  const PrivateDir work(parent / ("." + stem.filename().string() + ".plotXXXXXX"));
+  std::string pattern = ".";  // appended, not `"." + name`: GCC 12 warns (-Wrestrict) on that
+  pattern += stem.filename().string();
+  pattern += ".plotXXXXXX";
+  const PrivateDir work(parent / pattern);
   const std::filesystem::path svg = work.path() / "figure.svg", png = work.path() / "figure.png",
                               gp = work.path() / "figure.gp";
   write_file_atomic(

@@ -183,7 +183,6 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
       panel(suite + " suite, " + summary.model + ": accuracy against length",
             suite == "needle" ? "key-value pairs (log scale)" : "input length (tokens, log scale)");
   len.log_x = true;
-  len.key = "outside right";  // curves at 1 and near chance leave no empty corner
   std::map<std::string, Series> curves;
   for (const AccuracyRow& r : summary.by_length) {
     const std::string key = hops_text(r);

@@ -4,14 +4,15 @@ reset
 set title "letter task, decoy inputs: key-head gap against length (3 training seeds, 95% t band)"
 set xlabel "input length (tokens, log scale)"
 set ylabel "median top − second attention logit at the query"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [17:850]
 set ytics nomirror
 set y2tics
 set y2label "accuracy"
-set y2range [0.000000:1.020000]
+set y2range [0:1.02]
+set key below nobox
 $p0s0 << EOD
 17 2.517895699 1.880954087 3.15483731
 32 2.017669837 1.210842662 2.824497011
@@ -35,14 +36,14 @@ $p0s2 << EOD
 32 0.9966666667 0.9823244909 1.011008842
 64 1 1 1
 128 0.9933333333 0.9789911576 1.007675509
-256 0.9933333333 0.9646489818 1.022017685
+256 0.9933333333 0.9646489818 1.02
 512 1 1 1
 850 0.9966666667 0.9823244909 1.011008842
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "most positional head", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "most symbolic head", \
-     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
-     $p0s2 using 1:2 axes x1y2 with lines dt 2 lw 1 lc 3 title "accuracy"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "most positional head", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "most symbolic head", \
+     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#56b4e9" notitle, \
+     $p0s2 using 1:2 axes x1y2 with lines dt 2 lw 1 lc rgb "#56b4e9" title "accuracy"
 unset output

@@ -4,14 +4,15 @@ reset
 set title "letter task, standard inputs: key-head gap against length (3 training seeds, 95% t band)"
 set xlabel "input length (tokens, log scale)"
 set ylabel "median top − second attention logit at the query"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [17:850]
 set ytics nomirror
 set y2tics
 set y2label "accuracy"
-set y2range [0.000000:1.020000]
+set y2range [0:1.02]
+set key below nobox
 $p0s0 << EOD
 17 2.37929074 2.076299742 2.682281738
 32 1.859296799 1.523368038 2.19522556
@@ -37,12 +38,12 @@ $p0s2 << EOD
 128 1 1 1
 256 1 1 1
 512 1 1 1
-850 0.99 0.9469734727 1.033026527
+850 0.99 0.9469734727 1.02
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "most positional head", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "most symbolic head", \
-     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
-     $p0s2 using 1:2 axes x1y2 with lines dt 2 lw 1 lc 3 title "accuracy"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "most positional head", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "most symbolic head", \
+     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#56b4e9" notitle, \
+     $p0s2 using 1:2 axes x1y2 with lines dt 2 lw 1 lc rgb "#56b4e9" title "accuracy"
 unset output

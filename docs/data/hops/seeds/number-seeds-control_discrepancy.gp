@@ -4,14 +4,15 @@ reset
 set title "number task, seen\\_jumps inputs: key-head gap against length (3 training seeds, 95% t band)"
 set xlabel "input length (tokens, log scale)"
 set ylabel "median top − second attention logit at the query"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [17:850]
 set ytics nomirror
 set y2tics
 set y2label "accuracy"
-set y2range [0.000000:1.020000]
+set y2range [0:1.02]
+set key below nobox
 $p0s0 << EOD
 17 4.938556182 4.394507078 5.482605286
 32 1.704726319 0.3443578681 3.065094769
@@ -34,15 +35,15 @@ $p0s2 << EOD
 17 1 1 1
 32 0.3933333333 0.2565176964 0.5301489703
 64 0.22 0.1769734727 0.2630265273
-128 0.02666666667 -0.01127916367 0.064612497
-256 0.006666666667 -0.02201768486 0.0353510182
+128 0.02666666667 0 0.064612497
+256 0.006666666667 0 0.0353510182
 512 0 0 0
 850 0 0 0
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "most positional head", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "most symbolic head", \
-     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
-     $p0s2 using 1:2 axes x1y2 with lines dt 2 lw 1 lc 3 title "accuracy"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "most positional head", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "most symbolic head", \
+     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#56b4e9" notitle, \
+     $p0s2 using 1:2 axes x1y2 with lines dt 2 lw 1 lc rgb "#56b4e9" title "accuracy"
 unset output

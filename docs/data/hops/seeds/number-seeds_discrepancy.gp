@@ -4,14 +4,15 @@ reset
 set title "number task, standard inputs: key-head gap against length (3 training seeds, 95% t band)"
 set xlabel "input length (tokens, log scale)"
 set ylabel "median top − second attention logit at the query"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [17:850]
 set ytics nomirror
 set y2tics
 set y2label "accuracy"
-set y2range [0.000000:1.020000]
+set y2range [0:1.02]
+set key below nobox
 $p0s0 << EOD
 17 4.938556182 4.394507078 5.482605286
 32 0.9572705825 0.5520264144 1.362514751
@@ -35,14 +36,14 @@ $p0s2 << EOD
 32 0.23 0.2051586229 0.2548413771
 64 0.1566666667 0.06942661732 0.243906716
 128 0.09333333333 0.0646489818 0.1220176849
-256 0.11 -0.003837491008 0.223837491
+256 0.11 0 0.223837491
 512 0.07666666667 0.01415057187 0.1391827615
 850 0.05666666667 0.01872083633 0.094612497
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "most positional head", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "most symbolic head", \
-     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
-     $p0s2 using 1:2 axes x1y2 with lines dt 2 lw 1 lc 3 title "accuracy"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "most positional head", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "most symbolic head", \
+     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#56b4e9" notitle, \
+     $p0s2 using 1:2 axes x1y2 with lines dt 2 lw 1 lc rgb "#56b4e9" title "accuracy"
 unset output

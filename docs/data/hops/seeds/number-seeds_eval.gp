@@ -1,19 +1,20 @@
-set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 1150,540
 set output "number-seeds_eval.svg"
 reset
 set title "number task: accuracy against input length (3 training seeds, 95% t band)"
 set xlabel "input length (tokens, log scale)"
 set ylabel "accuracy"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
-set yrange [0.000000:1.020000]
+set grid
+set xrange [17:850]
+set yrange [0:1.02]
+set key below nobox
 $p0s0 << EOD
 17 1 1 1
-32 0.1116666667 -0.01398094349 0.2373142768
-64 0.1316666667 -0.02363333709 0.2869666704
-128 0.1333333333 -0.03346191621 0.3001285829
+32 0.1116666667 0 0.2373142768
+64 0.1316666667 0 0.2869666704
+128 0.1333333333 0 0.3001285829
 256 0.105 0.01805518009 0.1919448199
 512 0.08166666667 0.0242979636 0.1390353697
 850 0.07333333333 0.0120635316 0.1346031351
@@ -72,17 +73,17 @@ $p0s6 << EOD
 512 0.009583333333 0.007790561363 0.0113761053
 850 0.00875 0.00564482786 0.01185517214
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 1 lc 1 title "1-hop", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 1 lc 2 title "2-hop", \
-     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
-     $p0s2 using 1:2 with linespoints lw 1 lc 3 title "3-hop", \
-     $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
-     $p0s3 using 1:2 with linespoints lw 1 lc 4 title "4-hop", \
-     $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
-     $p0s4 using 1:2 with linespoints lw 3 lc 5 title "all hops", \
-     $p0s5 using 1:2 with lines dt 2 lw 1 lc 6 title "chance (a uniform guess among the input's candidates)", \
-     $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \
-     $p0s6 using 1:2 with linespoints lw 3 lc 7 title "all hops, seen\\_jumps control"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 1 lc rgb "#9400d3" title "1-hop", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with linespoints lw 1 lc rgb "#009e73" title "2-hop", \
+     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#56b4e9" notitle, \
+     $p0s2 using 1:2 with linespoints lw 1 lc rgb "#56b4e9" title "3-hop", \
+     $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#e69f00" notitle, \
+     $p0s3 using 1:2 with linespoints lw 1 lc rgb "#e69f00" title "4-hop", \
+     $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#0072b2" notitle, \
+     $p0s4 using 1:2 with linespoints lw 3 lc rgb "#0072b2" title "all hops", \
+     $p0s5 using 1:2 with lines dt 2 lw 1 lc rgb "#e51e10" title "chance (a uniform guess among the input's candidates)", \
+     $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#000000" notitle, \
+     $p0s6 using 1:2 with linespoints lw 3 lc rgb "#000000" title "all hops, seen\\_jumps control"
 unset output
