@@ -37,7 +37,7 @@ Figure depth_curve_figure(const DepthAccuracy& a, const std::vector<std::string>
     p.xmin = -2;
     p.xmax = 102;
     p.ymin = 0;
-    p.ymax = 1.25;  // room for the key above the data
+    p.ymax = 1.02;
     Series acc, chance;
     acc.title = "accuracy (Wilson 95%)";
     acc.style = "linespoints";

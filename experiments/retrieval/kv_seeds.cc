@@ -16,10 +16,14 @@
 namespace posbias {
 namespace {
 
-constexpr const char* kKind = "eval --run (kv)";
+constexpr const char* kKind = "eval --run (kv or passkey)";
+
+// The retrieval tasks whose eval results hold accuracy by depth and length.
+bool depth_task(const nlohmann::json& task) { return task == "kv" || task == "passkey"; }
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct KvSeedFile {
+  std::string task;  // kv or passkey
   std::vector<int> lengths;
   std::vector<double> depths;
   double threshold = 0;
@@ -38,9 +42,10 @@ double difference(const nlohmann::json& verdict, const char* which, const std::s
 
 KvSeedFile read_kv_seed_file(const std::string& source) {
   const nlohmann::json j = read_result_json(source);
-  if (result_string(result_field(j, "task", source, kKind), source, "task") != "kv")
-    result_error(source, "is not the eval result of a kv run (\"task\" is not \"kv\")");
   KvSeedFile f;
+  f.task = result_string(result_field(j, "task", source, kKind), source, "task");
+  if (!depth_task(f.task))
+    result_error(source, "is not the eval result of a kv or passkey run (\"task\" is neither)");
   const auto& lengths = result_field(j, "lengths", source, kKind);
   const auto& depths = result_field(j, "depths", source, kKind);
   if (!lengths.is_array() || lengths.empty() || !depths.is_array() || depths.empty())
@@ -101,7 +106,7 @@ nlohmann::json optional_length(const std::optional<int>& l) {
 bool is_kv_eval_file(const std::string& path) {
   try {
     const nlohmann::json j = read_result_json(path);
-    return j.is_object() && j.contains("task") && j.at("task") == "kv";
+    return j.is_object() && j.contains("task") && depth_task(j.at("task"));
   } catch (const std::exception&) {
     return false;  // not ours to judge: the hop summary reports what is wrong with it
   }
@@ -133,12 +138,16 @@ KvSeedsResult summarize_kv_seeds(const KvSeedsOptions& o) {
     runs.push_back(files.back().run);
     const KvSeedFile& a = files.front();
     const KvSeedFile& b = files.back();
+    if (b.task != a.task)
+      throw std::runtime_error("'" + f + "' is a " + b.task + " result and '" + o.eval.front() +
+                               "' a " + a.task + " one; give the seeds of one configuration");
     if (b.lengths != a.lengths || b.depths != a.depths || b.threshold != a.threshold)
       throw std::runtime_error("'" + f + "' and '" + o.eval.front() +
                                "' differ in lengths, depths or threshold; evaluate every seed "
                                "with the same --lengths, --depths and --effective-threshold");
   }
   KvSeedsResult r;
+  r.task = files.front().task;
   r.files = o.eval;
   r.lengths = files.front().lengths;
   r.depths = files.front().depths;
@@ -171,11 +180,8 @@ KvSeedsResult summarize_kv_seeds(const KvSeedsOptions& o) {
 }
 
 nlohmann::json to_json(const KvSeedsResult& r) {
-  nlohmann::json j{{"files", r.files},
-                   {"seeds", r.files.size()},
-                   {"lengths", r.lengths},
-                   {"depths", r.depths},
-                   {"threshold", r.threshold}};
+  nlohmann::json j{{"task", r.task},       {"files", r.files},   {"seeds", r.files.size()},
+                   {"lengths", r.lengths}, {"depths", r.depths}, {"threshold", r.threshold}};
   for (std::size_t l = 0; l < r.lengths.size(); ++l) {
     const std::string key = std::to_string(r.lengths[l]);
     for (std::size_t d = 0; d < r.depths.size(); ++d)
@@ -234,7 +240,7 @@ void render_kv_seeds_figures(const KvSeedsResult& r, const std::string& stem) {
     p.xmin = -2;
     p.xmax = 102;
     p.ymin = 0;
-    p.ymax = 1.2;  // room for the key above the data
+    p.ymax = 1.02;
     std::vector<SeedInterval> y;
     for (const SeedStatistic& s : r.cells[l]) y.push_back(s.interval);
     p.series = {band_series("mean over " + seeds + " (t 95%)", r.depths, y)};
@@ -255,8 +261,8 @@ KvSeedsResult run_kv_seeds(const KvSeedsOptions& o) {
   if (!o.csv.empty()) write_file_atomic(o.csv, kv_seeds_csv(r));
   if (!o.plot.empty()) render_kv_seeds_figures(r, o.plot);
   note_unchecked_configurations(r.unchecked, o.eval.size(), r.unchecked_file);
-  std::fprintf(stderr, "seeds: %zu kv seeds; U verdict pooled over lengths: %s\n", r.files.size(),
-               r.u_pooled.verdict.c_str());
+  std::fprintf(stderr, "seeds: %zu %s seeds; U verdict pooled over lengths: %s\n", r.files.size(),
+               r.task.c_str(), r.u_pooled.verdict.c_str());
   return r;
 }
 

@@ -1,6 +1,7 @@
-// `posbias seeds --eval KV_EVAL.json...`: accuracy by depth × length of one kv configuration over
-// its training seeds. Each file is one seed's `posbias eval --run RUN` result on a kv run (all
-// with the same lengths, depths and threshold; runs that differ in nothing but the seed).
+// `posbias seeds --eval KV_EVAL.json...`: accuracy by depth × length of one kv (or passkey)
+// configuration over its training seeds. Each file is one seed's `posbias eval --run RUN` result
+// on a kv or passkey run (all of one task, with the same lengths, depths and threshold; runs
+// that differ in nothing but the seed).
 // - per cell, the mean accuracy with its 95% Student-t interval over seeds;
 // - per length, the depth-averaged accuracy over seeds;
 // - the U verdict over seeds: each seed's middle − start and middle − end differences (regions
@@ -8,7 +9,7 @@
 //   pooled ("undetermined" with fewer than 2 seeds that have both differences);
 // - the effective length of each seed and their median (the lower median for an even count,
 //   so it is a measured length; a seed without one counts as below the shortest).
-// JSON {"files", "seeds", "lengths", "depths", "threshold", "depth_accuracy": {"L": {"d":
+// JSON {"task", "files", "seeds", "lengths", "depths", "threshold", "depth_accuracy": {"L": {"d":
 // {"mean", "low", "high", "n", "values"}}}, "mean_accuracy", "u_verdict": {"rule",
 // "by_length", "pooled"}, "effective_length": {"values", "median"}}; CSV one row per cell;
 // figures STEM_heatmap (the mean) and STEM_depth (mean against depth per length, with bands).
@@ -24,7 +25,8 @@
 
 namespace posbias {
 
-// True when the file is a `posbias eval` result of a kv run ("task": "kv").
+// True when the file is a `posbias eval` result of a kv or passkey run ("task": "kv" or
+// "passkey"): accuracy by depth and length, which these summaries read alike.
 bool is_kv_eval_file(const std::string& path);
 
 struct KvSeedsOptions {
@@ -38,6 +40,7 @@ struct UOverSeeds {
 };
 
 struct KvSeedsResult {
+  std::string task;  // kv or passkey: the files' task
   std::vector<std::string> files;
   std::vector<int> lengths;
   std::vector<double> depths;

@@ -124,13 +124,14 @@ std::vector<bool> flags(double p, int count) {
 }
 
 // One seed's eval file from a scorer of accuracy p(length, depth), as `eval` writes it.
-fs::path seed_file(const std::string& name, const std::function<double(int, double)>& p) {
+fs::path seed_file(const std::string& name, const std::function<double(int, double)>& p,
+                   const std::string& task = "kv") {
   const DepthAccuracy a = measure_depth_accuracy(
       {40, 80, 160}, {0, 10, 30, 50, 70, 90, 100}, 0.5, [&](int length, double depth, std::size_t) {
         return DepthScore{flags(p(length, depth), 200), 0.1};
       });
   nlohmann::json j = to_json(a);
-  j["task"] = "kv";
+  j["task"] = task;
   const fs::path f = scratch(name);
   write_file_atomic(f, j.dump());
   return f;
@@ -170,6 +171,22 @@ TEST(KvSeeds, UVerdictAndEffectiveLengthOverSeeds) {
   EXPECT_EQ(j.at("u_verdict").at("pooled").at("verdict"), "U");
   EXPECT_EQ(j.at("effective_length").at("median"), 40);
   EXPECT_EQ(j.at("depth_accuracy").at("80").at("50").at("n"), 3);
+  EXPECT_EQ(j.at("task"), "kv");
+  // Passkey results (the same layout) are summarised alike; a mix of the two tasks is refused.
+  std::vector<std::string> passkey;
+  for (int s = 0; s < 2; ++s)
+    passkey.push_back(
+        seed_file(
+            "passkey" + std::to_string(s) + ".json",
+            [=](int, double depth) { return depth >= 30 && depth <= 70 ? 0.5 + 0.02 * s : 0.9; },
+            "passkey")
+            .string());
+  const KvSeedsResult p = summarize_kv_seeds({passkey, "", "", ""});
+  EXPECT_EQ(p.task, "passkey");
+  EXPECT_EQ(p.u_pooled.verdict, "U");
+  const CliResult mixed = run_cli("seeds --eval " + passkey[0] + " " + u[1]);
+  EXPECT_EQ(mixed.code, 1) << mixed.err;
+  EXPECT_NE(mixed.err.find("is a kv result"), std::string::npos) << mixed.err;
 }
 
 void expect_usage_error(const fs::path& run, const std::string& args, const std::string& says) {

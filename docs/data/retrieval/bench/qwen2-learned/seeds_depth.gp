@@ -4,10 +4,10 @@ reset
 set title "L = 32 (band cut to [0, 1])"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
-set key top center box opaque
 set grid
-set xrange [-2.000000:102.000000]
-set yrange [0.000000:1.200000]
+set xrange [-2:102]
+set yrange [0:1.2]
+set key outside right top box opaque
 $p0s0 << EOD
 0 0.06 0.03515862288 0.08484137712
 10 0.07 0.004275893923 0.1357241061
@@ -21,6 +21,6 @@ $p0s0 << EOD
 90 0.06666666667 0.02872083633 0.104612497
 100 0.09333333333 0.04162188321 0.1450447835
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 3 seeds (t 95%)"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "mean over 3 seeds (t 95%)"
 unset output

@@ -5,10 +5,10 @@ reset
 set title "L = 32 (band cut to [0, 1])"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
-set key top center box opaque
 set grid
-set xrange [-2.000000:102.000000]
-set yrange [0.000000:1.200000]
+set xrange [-2:102]
+set yrange [0:1.2]
+set key below nobox
 $p0s0 << EOD
 0 0.84 0.1729731742 1
 10 0.8266666667 0.08087352684 1
@@ -22,16 +22,16 @@ $p0s0 << EOD
 90 0.9433333333 0.7425428726 1
 100 0.9266666667 0.6541653271 1
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 3 seeds (t 95%)"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "mean over 3 seeds (t 95%)"
 reset
 set title "L = 64 (band cut to [0, 1])"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
-set key top center box opaque
 set grid
-set xrange [-2.000000:102.000000]
-set yrange [0.000000:1.200000]
+set xrange [-2:102]
+set yrange [0:1.2]
+set key below nobox
 $p1s0 << EOD
 0 0 0 0
 10 0 0 0
@@ -45,16 +45,16 @@ $p1s0 << EOD
 90 0.02666666667 0 0.0983775455
 100 0.1766666667 0 0.7873470121
 EOD
-plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p1s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 3 seeds (t 95%)"
+plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p1s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "mean over 3 seeds (t 95%)"
 reset
 set title "L = 128 (band cut to [0, 1])"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
-set key top center box opaque
 set grid
-set xrange [-2.000000:102.000000]
-set yrange [0.000000:1.200000]
+set xrange [-2:102]
+set yrange [0:1.2]
+set key below nobox
 $p2s0 << EOD
 0 0 0 0
 10 0 0 0
@@ -68,7 +68,7 @@ $p2s0 << EOD
 90 0.01666666667 0 0.06837811679
 100 0.02666666667 0 0.1025583273
 EOD
-plot $p2s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p2s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 3 seeds (t 95%)"
+plot $p2s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p2s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "mean over 3 seeds (t 95%)"
 unset multiplot
 unset output

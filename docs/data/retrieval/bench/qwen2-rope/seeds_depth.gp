@@ -5,10 +5,10 @@ reset
 set title "L = 32 (band cut to [0, 1])"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
-set key top center box opaque
 set grid
-set xrange [-2.000000:102.000000]
-set yrange [0.000000:1.200000]
+set xrange [-2:102]
+set yrange [0:1.2]
+set key below nobox
 $p0s0 << EOD
 0 0.9966666667 0.9823244909 1
 10 0.9933333333 0.9789911576 1
@@ -22,16 +22,16 @@ $p0s0 << EOD
 90 0.9966666667 0.9823244909 1
 100 0.9966666667 0.9823244909 1
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 3 seeds (t 95%)"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "mean over 3 seeds (t 95%)"
 reset
 set title "L = 64 (band cut to [0, 1])"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
-set key top center box opaque
 set grid
-set xrange [-2.000000:102.000000]
-set yrange [0.000000:1.200000]
+set xrange [-2:102]
+set yrange [0:1.2]
+set key below nobox
 $p1s0 << EOD
 0 0 0 0
 10 0 0 0
@@ -45,16 +45,16 @@ $p1s0 << EOD
 90 0.04 0 0.153837491
 100 0.13 0 0.5172387457
 EOD
-plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p1s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 3 seeds (t 95%)"
+plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p1s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "mean over 3 seeds (t 95%)"
 reset
 set title "L = 128 (band cut to [0, 1])"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
-set key top center box opaque
 set grid
-set xrange [-2.000000:102.000000]
-set yrange [0.000000:1.200000]
+set xrange [-2:102]
+set yrange [0:1.2]
+set key below nobox
 $p2s0 << EOD
 0 0 0 0
 10 0.003333333333 0 0.0176755091
@@ -68,7 +68,7 @@ $p2s0 << EOD
 90 0.006666666667 0 0.0353510182
 100 0.01 0 0.03484137712
 EOD
-plot $p2s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p2s0 using 1:2 with linespoints lw 2 lc 1 title "mean over 3 seeds (t 95%)"
+plot $p2s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p2s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "mean over 3 seeds (t 95%)"
 unset multiplot
 unset output

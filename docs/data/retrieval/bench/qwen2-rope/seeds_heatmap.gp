@@ -4,8 +4,6 @@ reset
 set title "kv: mean exact match over 3 seeds"
 set xlabel "context length (tokens)"
 set ylabel "depth of the queried pair (%)"
-set key top right box opaque
-set grid
 set xtics ("32" 0, "64" 1, "128" 2)
 set ytics ("0" 0, "10" 1, "20" 2, "30" 3, "40" 4, "50" 5, "60" 6, "70" 7, "80" 8, "90" 9, "100" 10)
 set xrange [-0.5:2.5]

@@ -1,0 +1,40 @@
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 380,420
+set output "s1-eval-depth.svg"
+reset
+set title "L = 64 (1 needle)"
+set xlabel "depth of the queried needle (%)"
+set ylabel "exact-match accuracy"
+set grid
+set xrange [-2:102]
+set yrange [0:1.25]
+set key outside right top box opaque
+$p0s0 << EOD
+0 1 0.9630065018 1
+10 1 0.9630065018 1
+20 1 0.9630065018 1
+30 1 0.9630065018 1
+40 1 0.9630065018 1
+50 1 0.9630065018 1
+60 1 0.9630065018 1
+70 1 0.9630065018 1
+80 1 0.9630065018 1
+90 1 0.9630065018 1
+100 1 0.9630065018 1
+EOD
+$p0s1 << EOD
+0 1
+10 1
+20 1
+30 1
+40 1
+50 1
+60 1
+70 1
+80 1
+90 1
+100 1
+EOD
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "accuracy (Wilson 95%)", \
+     $p0s1 using 1:2 with lines dt 2 lw 1 lc rgb "#009e73" title "chance 1/K"
+unset output
