@@ -6,8 +6,8 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [-2:102]
-set yrange [0:1.2]
-set key outside right top box opaque
+set yrange [0:1.02]
+set key below nobox
 $p0s0 << EOD
 0 0.2033333333 0.1234794782 0.2831871884
 10 0.1833333333 0.1074416727 0.259224994

@@ -6,8 +6,8 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [-2:102]
-set yrange [0:1.2]
-set key outside right top box opaque
+set yrange [0:1.02]
+set key below nobox
 $p0s0 << EOD
 0 0.05666666667 0.004955216541 0.1083781168
 10 0.07666666667 0.02495521654 0.1283781168

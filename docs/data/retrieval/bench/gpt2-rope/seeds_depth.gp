@@ -7,7 +7,7 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [-2:102]
-set yrange [0:1.2]
+set yrange [0:1.02]
 set key below nobox
 $p0s0 << EOD
 0 0.06333333333 0.04899115757 0.0776755091
@@ -30,7 +30,7 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [-2:102]
-set yrange [0:1.2]
+set yrange [0:1.02]
 set key below nobox
 $p1s0 << EOD
 0 0 0 0
@@ -53,7 +53,7 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [-2:102]
-set yrange [0:1.2]
+set yrange [0:1.02]
 set key below nobox
 $p2s0 << EOD
 0 0 0 0

@@ -6,8 +6,8 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [-2:102]
-set yrange [0:1.2]
-set key outside right top box opaque
+set yrange [0:1.02]
+set key below nobox
 $p0s0 << EOD
 0 0.06 0.03515862288 0.08484137712
 10 0.07 0.004275893923 0.1357241061

@@ -7,7 +7,7 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [-2:102]
-set yrange [0:1.2]
+set yrange [0:1.02]
 set key below nobox
 $p0s0 << EOD
 0 0.9966666667 0.9823244909 1
@@ -30,7 +30,7 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [-2:102]
-set yrange [0:1.2]
+set yrange [0:1.02]
 set key below nobox
 $p1s0 << EOD
 0 0 0 0
@@ -53,7 +53,7 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [-2:102]
-set yrange [0:1.2]
+set yrange [0:1.02]
 set key below nobox
 $p2s0 << EOD
 0 0 0 0
