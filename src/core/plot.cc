@@ -133,13 +133,15 @@ std::string order_text(double v) {
 }
 
 // The gnuplot key placement: outside the axes (Panel::key).
-std::string key_placement(const Panel& p, bool several_panels, bool colour_bar) {
+std::string key_placement(const Panel& p, int panel_width, bool several_panels, bool colour_bar) {
   if (p.key == "auto") {
     std::size_t longest = 0;
     for (const Series& s : p.series)
       if (std::isnan(s.order)) longest = std::max(longest, s.title.size());
     const bool crowded_right = colour_bar || !p.y2label.empty();  // a colour bar or right axis
-    return several_panels || crowded_right || longest > 30 ? "below" : "outside right top";
+    // A legend beside a narrow panel, or beside each of several, leaves the axes little room.
+    const bool narrow = panel_width < 700 || several_panels;
+    return narrow || crowded_right || longest > 30 ? "below" : "outside right top";
   }
   for (const char* outside : {"outside", "below", "above", "off"})
     if (p.key.find(outside) != std::string::npos) return p.key;
@@ -170,8 +172,7 @@ std::vector<int> write_order_colours(std::ostringstream& gp, const Panel& p) {
   return rank;
 }
 
-void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index,
-                 bool several_panels) {
+void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index, const Figure& f) {
   gp << "reset session\n";
   gp << "set title " << quote(p.title) << "\n";
   gp << "set xlabel " << quote(p.xlabel) << "\nset ylabel " << quote(p.ylabel) << "\n";
@@ -223,7 +224,9 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
                              " their colours would repeat: order them too or split the panel");
   }
   // The legend names the named series; with none (every series on the colour bar) there is none.
-  const std::string key = key_placement(p, several_panels, named < p.series.size());
+  const int panel_width = f.width / static_cast<int>(f.panels.size());
+  const std::string key =
+      key_placement(p, panel_width, f.panels.size() > 1, named < p.series.size());
   // A box beside the axes; none below them, where its top edge would cross the x label.
   const bool below = key.find("below") != std::string::npos;
   gp << (named == 0 ? std::string("set key off")
@@ -283,7 +286,7 @@ std::string script_for(const Figure& f, const std::string& terminal, const std::
   if (f.panels.size() > 1) gp << "set multiplot layout 1," << f.panels.size() << "\n";
   for (std::size_t i = 0; i < f.panels.size(); ++i) {
     std::ostringstream panel;
-    write_panel(panel, f.panels[i], i, f.panels.size() > 1);
+    write_panel(panel, f.panels[i], i, f);
     std::string text = panel.str();
     // `reset session` would drop the terminal; reset only plot settings inside multiplot.
     if (const auto pos = text.find("reset session\n"); pos != std::string::npos)

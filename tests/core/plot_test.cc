@@ -206,6 +206,17 @@ TEST(Plot, OrderedSeriesColoursAndLegendsOutside) {
   }
   f.panels[0].key = "outside right";
   EXPECT_NO_THROW(render_figure(f, dir / "outside"));
+  // A short legend beside one wide panel; below each of two panels side by side.
+  Panel one_named;
+  one_named.title = "named";
+  one_named.series = {named};
+  f.panels = {one_named};
+  render_figure(f, dir / "beside");
+  EXPECT_NE(slurp(dir / "beside.gp").find("set key outside right top box"), std::string::npos);
+  f.panels = {one_named, one_named};
+  f.width = 1600;
+  render_figure(f, dir / "two");
+  EXPECT_NE(slurp(dir / "two.gp").find("set key below nobox"), std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

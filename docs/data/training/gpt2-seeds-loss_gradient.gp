@@ -4,10 +4,11 @@ reset
 set title "gradient reaching the input embeddings (3 training seeds, 95% t band)"
 set xlabel "training step + 1"
 set ylabel "log10 ratio to position 1"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [1:701]
+set key outside right top box opaque
 $p0s0 << EOD
 1 -0.6367192171 -0.695732457 -0.5777059772
 101 -0.2672354694 -0.3130781927 -0.2213927461
@@ -28,8 +29,8 @@ $p0s1 << EOD
 601 -0.3347388785 -0.4189592455 -0.2505185115
 701 -0.3438003555 -0.445221942 -0.2423787691
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "middle fifth / position 1", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "position L / position 1"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "middle fifth / position 1", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "position L / position 1"
 unset output

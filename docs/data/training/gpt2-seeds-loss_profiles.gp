@@ -4,9 +4,10 @@ reset
 set title "influence profile, first and last step (3 training seeds, 95% t band)"
 set xlabel "position j"
 set ylabel "share of the influence"
-set key top left box opaque
-set grid
 set format y "10^{%g}"
+set grid
+set xrange [1:256]
+set key outside right top box opaque
 $p0s0 << EOD
 1 -1.675996654 -1.724857468 -1.627135841
 2 -1.81592513 -1.837051808 -1.794798451
@@ -523,8 +524,8 @@ $p0s1 << EOD
 255 -1.487241477 -3.137790029 0.1633070744
 256 -0.7805242995 -0.8260154201 -0.7350331788
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with lines lw 1 lc 1 title "step 0", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with lines lw 1 lc 2 title "step 700"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with lines lw 1 lc rgb "#9400d3" title "step 0", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with lines lw 1 lc rgb "#009e73" title "step 700"
 unset output

@@ -4,8 +4,9 @@ reset
 set title "held-out loss per position at the end (3 training seeds, 95% t band)"
 set xlabel "position j"
 set ylabel "loss (nats)"
-set key top right box opaque
 set grid
+set xrange [1:256]
+set key outside right top box opaque
 $p0s0 << EOD
 1 5.19335275 5.128692077 5.258013422
 2 4.948143401 4.869814362 5.026472439
@@ -264,6 +265,6 @@ $p0s0 << EOD
 255 4.726055121 4.678942573 4.773167669
 256 4.622120431 4.435012478 4.809228383
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with lines lw 1 lc 1 title "next-token loss"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with lines lw 1 lc rgb "#9400d3" title "next-token loss"
 unset output

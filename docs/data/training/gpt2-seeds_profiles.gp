@@ -4,9 +4,10 @@ reset
 set title "influence profile, first and last step (3 training seeds, 95% t band)"
 set xlabel "position j"
 set ylabel "share of the influence"
-set key top left box opaque
-set grid
 set format y "10^{%g}"
+set grid
+set xrange [1:256]
+set key outside right top box opaque
 $p0s0 << EOD
 1 -1.672804988 -1.714764464 -1.630845511
 2 -1.812040474 -1.826086242 -1.797994706
@@ -523,8 +524,8 @@ $p0s1 << EOD
 255 -1.546644247 -2.968985634 -0.1243028605
 256 -0.8114866609 -0.8306915419 -0.7922817799
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with lines lw 1 lc 1 title "step 0", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with lines lw 1 lc 2 title "step 700"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with lines lw 1 lc rgb "#9400d3" title "step 0", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with lines lw 1 lc rgb "#009e73" title "step 700"
 unset output

@@ -4,10 +4,11 @@ reset
 set title "middle and minimum against the ends (position 1, query) by step (3 training seeds, 95% t band)"
 set xlabel "training step + 1"
 set ylabel "log10 ratio"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [1:701]
+set key below nobox
 $p0s0 << EOD
 1 -1.886344494 -1.89498856 -1.877700428
 2 -1.887514788 -1.896977821 -1.878051755
@@ -50,8 +51,8 @@ $p0s1 << EOD
 601 -2.105633665 -2.428975123 -1.782292208
 701 -2.136457433 -2.352466639 -1.920448227
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "middle / mean of the ends", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "dead zone (argmin) / mean of the ends"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "middle / mean of the ends", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "dead zone (argmin) / mean of the ends"
 unset output

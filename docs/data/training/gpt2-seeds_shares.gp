@@ -5,11 +5,12 @@ reset
 set title "share of the influence (3 training seeds, 95% t band)"
 set xlabel "training step + 1"
 set ylabel "region share"
-set key outside right box opaque
-set grid
 set format y "10^{%g}"
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [1:701]
+set key below nobox
 $p0s0 << EOD
 1 -1.008829418 -1.019830432 -0.9981001981
 2 -1.016162202 -1.033995042 -0.9990328173
@@ -94,23 +95,24 @@ $p0s3 << EOD
 601 -0.7955742523 -0.8180490518 -0.7742055222
 701 -0.8114409261 -0.8309917409 -0.7927324546
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "primacy (1..8)", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "middle (103..153)", \
-     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
-     $p0s2 using 1:2 with linespoints lw 2 lc 3 title "recency (248..255)", \
-     $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
-     $p0s3 using 1:2 with linespoints lw 2 lc 4 title "query (256)"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "primacy (1..8)", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "middle (103..153)", \
+     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#56b4e9" notitle, \
+     $p0s2 using 1:2 with linespoints lw 2 lc rgb "#56b4e9" title "recency (248..255)", \
+     $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#e69f00" notitle, \
+     $p0s3 using 1:2 with linespoints lw 2 lc rgb "#e69f00" title "query (256)"
 reset
 set title "share per position (3 training seeds, 95% t band)"
 set xlabel "training step + 1"
 set ylabel "region share / positions"
-set key outside right box opaque
-set grid
 set format y "10^{%g}"
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [1:701]
+set key below nobox
 $p1s0 << EOD
 1 -1.911919405 -1.922920419 -1.901190185
 2 -1.919252189 -1.937085029 -1.902122804
@@ -195,13 +197,13 @@ $p1s3 << EOD
 601 -0.7955742523 -0.8180490518 -0.7742055222
 701 -0.8114409261 -0.8309917409 -0.7927324546
 EOD
-plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p1s0 using 1:2 with linespoints lw 2 lc 1 title "primacy (1..8)", \
-     $p1s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p1s1 using 1:2 with linespoints lw 2 lc 2 title "middle (103..153)", \
-     $p1s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
-     $p1s2 using 1:2 with linespoints lw 2 lc 3 title "recency (248..255)", \
-     $p1s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
-     $p1s3 using 1:2 with linespoints lw 2 lc 4 title "query (256)"
+plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p1s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "primacy (1..8)", \
+     $p1s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p1s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "middle (103..153)", \
+     $p1s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#56b4e9" notitle, \
+     $p1s2 using 1:2 with linespoints lw 2 lc rgb "#56b4e9" title "recency (248..255)", \
+     $p1s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#e69f00" notitle, \
+     $p1s3 using 1:2 with linespoints lw 2 lc rgb "#e69f00" title "query (256)"
 unset multiplot
 unset output

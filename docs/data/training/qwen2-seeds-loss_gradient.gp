@@ -4,10 +4,11 @@ reset
 set title "gradient reaching the input embeddings (3 training seeds, 95% t band)"
 set xlabel "training step + 1"
 set ylabel "log10 ratio to position 1"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [1:701]
+set key outside right top box opaque
 $p0s0 << EOD
 1 -1.549208421 -1.583714945 -1.514701897
 101 -0.4147925549 -0.4982864288 -0.3312986809
@@ -28,8 +29,8 @@ $p0s1 << EOD
 601 -0.4185996289 -0.5258220644 -0.3113771933
 701 -0.4149433999 -0.515648311 -0.3142384889
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "middle fifth / position 1", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "position L / position 1"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "middle fifth / position 1", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "position L / position 1"
 unset output

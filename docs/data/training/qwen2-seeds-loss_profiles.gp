@@ -4,9 +4,10 @@ reset
 set title "influence profile, first and last step (3 training seeds, 95% t band)"
 set xlabel "position j"
 set ylabel "share of the influence"
-set key top left box opaque
-set grid
 set format y "10^{%g}"
+set grid
+set xrange [1:256]
+set key outside right top box opaque
 $p0s0 << EOD
 1 -1.36234208 -1.393099125 -1.331585035
 2 -1.46969245 -1.507720212 -1.431664689
@@ -523,8 +524,8 @@ $p0s1 << EOD
 255 -0.9894021416 -1.122917015 -0.8558872682
 256 -0.7244817881 -0.8431927827 -0.6057707936
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with lines lw 1 lc 1 title "step 0", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with lines lw 1 lc 2 title "step 700"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with lines lw 1 lc rgb "#9400d3" title "step 0", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with lines lw 1 lc rgb "#009e73" title "step 700"
 unset output

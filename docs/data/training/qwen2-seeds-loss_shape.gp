@@ -4,10 +4,11 @@ reset
 set title "middle and minimum against the ends (position 1, query) by step (3 training seeds, 95% t band)"
 set xlabel "training step + 1"
 set ylabel "log10 ratio"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [1:701]
+set key below nobox
 $p0s0 << EOD
 1 -1.399671394 -1.437954219 -1.361388569
 2 -1.39948271 -1.435839443 -1.363125977
@@ -50,8 +51,8 @@ $p0s1 << EOD
 601 -2.122191402 -2.442847848 -1.801534957
 701 -2.110613949 -2.400656152 -1.820571747
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "middle / mean of the ends", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "dead zone (argmin) / mean of the ends"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "middle / mean of the ends", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "dead zone (argmin) / mean of the ends"
 unset output

@@ -4,8 +4,9 @@ reset
 set title "held-out loss per position at the end (3 training seeds, 95% t band)"
 set xlabel "position j"
 set ylabel "loss (nats)"
-set key top right box opaque
 set grid
+set xrange [1:256]
+set key outside right top box opaque
 $p0s0 << EOD
 1 5.318817823 5.245821312 5.391814334
 2 4.834115583 4.723319465 4.944911701
@@ -264,6 +265,6 @@ $p0s0 << EOD
 255 4.437813602 4.404464783 4.471162421
 256 4.283164135 4.08512101 4.481207261
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with lines lw 1 lc 1 title "next-token loss"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with lines lw 1 lc rgb "#9400d3" title "next-token loss"
 unset output

@@ -4,10 +4,11 @@ reset
 set title "middle and minimum against the ends (position 1, query) by step (3 training seeds, 95% t band)"
 set xlabel "training step + 1"
 set ylabel "log10 ratio"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [1:701]
+set key below nobox
 $p0s0 << EOD
 1 -1.406728226 -1.441831604 -1.371624848
 2 -1.406490826 -1.44279175 -1.370189902
@@ -50,8 +51,8 @@ $p0s1 << EOD
 601 -2.089576931 -2.320188217 -1.858965645
 701 -2.084908558 -2.295821407 -1.873995709
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "middle / mean of the ends", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "dead zone (argmin) / mean of the ends"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "middle / mean of the ends", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "dead zone (argmin) / mean of the ends"
 unset output

@@ -48,8 +48,9 @@ struct Panel {
   bool log10_y = false;  // y holds log10 values: ticks print as 10^k
   bool log_x = false;
   // The legend, always outside the axes so that it covers no data: "auto" puts it below them
-  // when the titles are long, the figure has several panels or a colour bar or a right-hand
-  // axis stands right of the axes, and to their right otherwise; or a gnuplot placement outside the axes
+  // when the titles are long, the figure has several panels side by side or is narrower than
+  // 700 pixels, or a colour bar or a right-hand axis stands right of the axes, and to their
+  // right otherwise; or a gnuplot placement outside the axes
   // ("outside right", "below horizontal", ...), or "off". A placement inside the axes is
   // refused. Named series take distinct colours; past kNamedColours of them, each takes a colour
   // of the sequential map in the order drawn (a panel cannot then also hold ordered series).
