@@ -195,7 +195,7 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
   }
   for (auto& [key, s] : curves) len.series.push_back(std::move(s));
   Series chance;            // all hops: a uniform guess among the prompt's candidate answers
-  chance.title = "chance";  // short: the legend sits beside the plot
+  chance.title = "chance";
   chance.style = "lines dt 2";
   chance.line_width = 1;
   for (const AccuracyRow& r : summary.by_length) {
