@@ -1,14 +1,18 @@
 #include "posbias/serve/openai_server.h"
 
+#include <dirent.h>
 #include <httplib.h>
-
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -54,13 +58,13 @@ void send_error(httplib::Response& res, int status, const std::string& message,
   }
   res.set_header("Connection", "close");
   auto body = std::make_shared<const std::string>(error_body(message, type));
-  res.set_content_provider(
-      body->size(), "application/json",
-      [body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-        if (offset < body->size())
-          sink.write(body->data() + offset, std::min(length, body->size() - offset));
-        return false;
-      });
+  res.set_content_provider(body->size(), "application/json",
+                           [body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+                             if (offset < body->size())
+                               sink.write(body->data() + offset,
+                                          std::min(length, body->size() - offset));
+                             return false;
+                           });
 }
 
 // Everything decided from the request line and headers, before a byte of body is read:
@@ -76,8 +80,9 @@ bool screen(const httplib::Request& req, httplib::Response& res, std::size_t max
   };
   // Both framings at once is how requests are smuggled past a proxy: refused, never guessed.
   if (chunked && lengths > 0) {
-    return refuse(400, "a request may not carry both Content-Length and Transfer-Encoding; "
-                       "send one of them");
+    return refuse(400,
+                  "a request may not carry both Content-Length and Transfer-Encoding; "
+                  "send one of them");
   }
   if (chunked) {
     const std::string coding = trimmed(req.get_header_value("Transfer-Encoding"));
@@ -137,6 +142,7 @@ struct OpenAiServer::Impl {
   std::atomic<std::int64_t> served{0}, next_id{0};
   std::atomic<bool> stop_requested{false};
   int listen_socket = -1;  // the socket httplib binds (seen by its socket-options hook)
+  int port = -1;           // its port, once bound (stop() closes the socket)
 
   Impl(Completer& c, ServerOptions o) : completer(c), options(std::move(o)) {}
 
@@ -302,6 +308,7 @@ int OpenAiServer::bind() {
     throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(port) + ": " +
                              std::strerror(errno));
   }
+  impl_->port = port;
   return port;
 }
 
@@ -324,6 +331,48 @@ void OpenAiServer::stop() {
   if (!impl_) return;
   impl_->stop_requested.store(true);
   impl_->server.stop();
+}
+
+namespace {
+
+// The port of an IPv4 or IPv6 socket address, or -1.
+int port_of(const sockaddr_storage& address) {
+  if (address.ss_family == AF_INET)
+    return ntohs(reinterpret_cast<const sockaddr_in&>(address).sin_port);
+  if (address.ss_family == AF_INET6)
+    return ntohs(reinterpret_cast<const sockaddr_in6&>(address).sin6_port);
+  return -1;
+}
+
+// The local port of a connected socket, or -1 for anything else (a listening socket, a file).
+int connected_port(int fd) {
+  struct stat st {};
+  sockaddr_storage local{}, peer{};
+  socklen_t local_size = sizeof local, peer_size = sizeof peer;
+  if (::fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode) ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &local_size) != 0 ||
+      ::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0)
+    return -1;
+  return port_of(local);
+}
+
+}  // namespace
+
+// httplib keeps no list of its connections, so they are found among this process's descriptors:
+// connected sockets on the port bind() took (a connection accepted on a wildcard address
+// has a specific local address, so only the port is compared). shutdown() wakes the thread
+// blocked on each; httplib still closes the descriptor itself, so none is reused under it.
+void OpenAiServer::cut_connections() {
+  const int port = impl_->port;
+  DIR* fds = port < 0 ? nullptr : ::opendir("/proc/self/fd");
+  if (fds == nullptr) return;
+  while (const dirent* entry = ::readdir(fds)) {
+    char* end = nullptr;
+    const long fd = std::strtol(entry->d_name, &end, 10);
+    if (*end != '\0' || end == entry->d_name || fd > INT_MAX) continue;
+    if (connected_port(static_cast<int>(fd)) == port) ::shutdown(static_cast<int>(fd), SHUT_RDWR);
+  }
+  ::closedir(fds);
 }
 
 std::int64_t OpenAiServer::requests_served() const { return impl_->served.load(); }

@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <thread>
@@ -76,7 +75,7 @@ void run_serve(const ServeOptions& options) {
 
   // The server runs on its own thread; this one waits for a signal. Stopping closes the
   // listening socket and lets each connection finish within the I/O timeout; a connection
-  // that still holds on after that (a client trickling bytes) does not delay the exit.
+  // that still holds on after that (a client trickling bytes) is cut, and every thread joined.
   std::promise<void> finished;
   std::future<void> served = finished.get_future();
   std::thread runner([&] {
@@ -90,6 +89,7 @@ void run_serve(const ServeOptions& options) {
   const double grace = options.server.io_timeout + 1;
   const bool drained =
       served.wait_for(std::chrono::duration<double>(grace)) == std::future_status::ready;
+  if (!drained) server.cut_connections();
   if (!options.port_file.empty()) {
     std::error_code ec;
     // Only a file it created: never a device, FIFO or link named as the port file.
@@ -100,10 +100,6 @@ void run_serve(const ServeOptions& options) {
   std::fprintf(stderr, "posbias serve: stopped after %lld completions%s\n",
                static_cast<long long>(server.requests_served()),
                drained ? "" : "; connections still open after the I/O timeout were cut");
-  if (!drained) {
-    std::fflush(nullptr);
-    std::_Exit(0);
-  }
   runner.join();
 }
 

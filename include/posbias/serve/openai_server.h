@@ -72,6 +72,9 @@ class OpenAiServer {
   void run();
   // From any thread, at any time: before run() starts, run() returns at once.
   void stop();
+  // After stop(): shuts down (without closing) every connection still open on the server's
+  // port, so a client that keeps trickling bytes cannot hold run() past the I/O timeout.
+  void cut_connections();
   std::int64_t requests_served() const;
 
  private:
