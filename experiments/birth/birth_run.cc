@@ -13,7 +13,7 @@
 #include "posbias/stats/bootstrap.h"
 #include "posbias/theory/profile_summary.h"
 #include "posbias/train/checkpoint.h"
-#include "posbias/train/metrics.h"
+#include "posbias/runfiles/metrics.h"
 #include "posbias/train/text_run.h"
 #include "posbias/train/trainer.h"
 

@@ -1,0 +1,286 @@
+#include "experiments/birth/answer_influence.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "experiments/birth/birth_run.h"
+#include "experiments/birth/kv_answer_inputs.h"
+#include "experiments/birth/passkey_answer_inputs.h"
+#include "experiments/seeds/shares_json.h"
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/enum_names.h"
+#include "posbias/core/plot.h"
+#include "posbias/stats/seed_interval.h"
+#include "posbias/train/checkpoint.h"
+
+namespace posbias {
+namespace {
+
+constexpr EnumNames<AnswerInputs, 2> kAnswerInputNames{
+    {{AnswerInputs::kKv, "kv"}, {AnswerInputs::kPasskey, "passkey"}}};
+
+std::int64_t step_of(const std::filesystem::path& checkpoint) {
+  return std::stoll(checkpoint.stem().string().substr(5));  // step_NNNNNNNN
+}
+
+double mean_of(const std::vector<double>& v) {
+  return v.empty() ? NAN : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+double span_sum(const std::vector<double>& row, TokenSpan span) {
+  return std::accumulate(row.begin() + span.begin, row.begin() + span.end, 0.0);
+}
+
+void check_answer_options(const AnswerInfluenceOptions& o) {
+  if (o.per_depth < 1) throw std::invalid_argument("--seeds (examples per depth) must be >= 1");
+  if (o.depths.empty()) throw std::invalid_argument("--depths: give at least one depth");
+  for (int d : o.depths) {
+    if (d < 0 || d > 100)
+      throw std::invalid_argument(fmt::format("--depths: {} is outside 0..100 (percent)", d));
+  }
+}
+
+// One checkpoint's per-example unit-sum profiles, in batches of 32.
+std::vector<std::vector<double>> measure_profiles(Transformer& model,
+                                                  const std::vector<AnswerInput>& inputs) {
+  constexpr std::size_t kBatch = 32;
+  std::vector<std::vector<double>> profiles;
+  for (std::size_t begin = 0; begin < inputs.size(); begin += kBatch) {
+    const std::size_t end = std::min(inputs.size(), begin + kBatch);
+    const std::vector<AnswerInput> slice(inputs.begin() + static_cast<std::ptrdiff_t>(begin),
+                                         inputs.begin() + static_cast<std::ptrdiff_t>(end));
+    const torch::Tensor g = answer_gradient_norms(model, slice).contiguous();
+    const double* p = g.data_ptr<double>();
+    const std::int64_t w = g.size(1);
+    for (std::int64_t b = 0; b < g.size(0); ++b) {
+      std::vector<double> row(p + b * w, p + (b + 1) * w);
+      const double total = std::accumulate(row.begin(), row.end(), 0.0);
+      if (!(total > 0) || !std::isfinite(total)) {
+        throw std::runtime_error(
+            fmt::format("the answer's loss gradient of example {} is {} at every position (float64 "
+                        "underflow); measure an earlier checkpoint or a longer -L",
+                        begin + static_cast<std::size_t>(b), total));
+      }
+      for (double& v : row) v /= total;
+      profiles.push_back(std::move(row));
+    }
+  }
+  return profiles;
+}
+
+nlohmann::json values_json(const std::vector<double>& v) {
+  return to_json(SeedValues{v, seed_interval(v)});
+}
+
+// The share of exact matches among per_depth examples of depth bin k.
+double depth_accuracy(const AnswerInfluenceCheckpoint& cp, std::size_t k, std::size_t per_depth) {
+  const auto first = cp.exact.begin() + static_cast<std::ptrdiff_t>(k * per_depth);
+  const double hits = static_cast<double>(
+      std::count(first, first + static_cast<std::ptrdiff_t>(per_depth), true));
+  return hits / static_cast<double>(per_depth);
+}
+
+// "pair" for kv, "needle" for passkey.
+std::string needle_word(AnswerInputs inputs) {
+  return inputs == AnswerInputs::kKv ? "pair" : "needle";
+}
+
+void render_answer_influence_figure(const AnswerInfluenceResult& r, const std::string& stem) {
+  const std::string word = needle_word(r.options.inputs);
+  Panel p;
+  p.title = fmt::format("share of the answer's influence on the queried {} (L = {}, {} {}{})",
+                        word, r.length, r.needles, word, r.needles == 1 ? "" : "s");
+  p.xlabel = "depth of the queried " + word + " (%)";
+  p.ylabel = "checkpoint step";
+  Heatmap& h = p.heatmap;
+  for (int d : r.options.depths) h.x_labels.push_back(std::to_string(d));
+  double top = 0;
+  for (const AnswerInfluenceCheckpoint& cp : r.checkpoints) {
+    h.y_labels.push_back(std::to_string(cp.step));
+    std::vector<double> row;
+    for (const AnswerDepthInfluence& bin : cp.depths) row.push_back(bin.needle_mean());
+    top = std::max(top, *std::max_element(row.begin(), row.end()));
+    h.z.push_back(std::move(row));
+  }
+  h.zmin = 0;
+  h.zmax = top > 0 ? top : 1;
+  h.z_label = r.options.inputs == AnswerInputs::kKv ? "mean share on the queried pair's 6 tokens"
+                                                    : "mean share on the queried needle's tokens";
+  h.value_format = "%.3f";
+  Figure f;
+  f.panels = {p};
+  render_figure(f, stem + "_depths");
+}
+
+std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{:.9g}", v) : ""; }
+
+}  // namespace
+
+AnswerInputs parse_answer_inputs(const std::string& name) {
+  return value_of(kAnswerInputNames, name, "--inputs");
+}
+
+std::string to_string(AnswerInputs inputs) {
+  return std::string(name_of(kAnswerInputNames, inputs));
+}
+
+torch::Tensor answer_gradient_norms(Transformer& model, const std::vector<AnswerInput>& inputs) {
+  if (inputs.empty()) throw std::invalid_argument("answer_gradient_norms: no inputs");
+  const std::size_t w = inputs[0].ids.size(), t = inputs[0].answer.size();
+  const int from = inputs[0].from;
+  std::vector<std::int64_t> ids, answers;
+  for (const AnswerInput& in : inputs) {
+    if (in.ids.size() != w || in.answer.size() != t || in.from != from)
+      throw std::invalid_argument("answer_gradient_norms: inputs of one width, answer and from");
+    ids.insert(ids.end(), in.ids.begin(), in.ids.end());
+    answers.insert(answers.end(), in.answer.begin(), in.answer.end());
+  }
+  const auto b = static_cast<std::int64_t>(inputs.size());
+  const auto width = static_cast<std::int64_t>(w), count = static_cast<std::int64_t>(t);
+  torch::AutoGradMode enable(true);
+  const torch::Tensor id_tensor = torch::tensor(ids, torch::kInt64).reshape({b, width});
+  const torch::Tensor answer_tensor = torch::tensor(answers, torch::kInt64).reshape({b, count});
+  const torch::Tensor x = model->embed(id_tensor).detach().requires_grad_(true);  // [B, W, D]
+  const torch::Tensor logits =
+      model->logits(model->forward_embeddings(x).slice(1, from, from + count));  // [B, T, V]
+  // Examples do not interact, so the gradient of the sum over examples of ℓ_b holds each
+  // example's own gradient in its row.
+  const torch::Tensor loss =
+      torch::nn::functional::cross_entropy(
+          logits.reshape({-1, logits.size(2)}), answer_tensor.reshape({-1}),
+          torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum)) /
+      static_cast<double>(count);
+  const torch::Tensor g = torch::autograd::grad({loss}, {x})[0];
+  return g.to(torch::kFloat64).norm(2, {2});  // [B, W]
+}
+
+double AnswerDepthInfluence::needle_mean() const { return mean_of(needle); }
+double AnswerDepthInfluence::distractor_mean() const { return mean_of(distractor); }
+
+AnswerInfluenceCheckpoint summarize_answer_influence(
+    const std::vector<AnswerInput>& inputs, const std::vector<int>& depths,
+    std::vector<std::vector<double>> example_profiles) {
+  if (example_profiles.size() != inputs.size() || inputs.empty() ||
+      inputs.size() % depths.size() != 0) {
+    throw std::invalid_argument("summarize_answer_influence: one profile per input, depth-major");
+  }
+  AnswerInfluenceCheckpoint cp;
+  const std::size_t per_depth = inputs.size() / depths.size();
+  const std::size_t w = example_profiles.front().size();
+  cp.profile.assign(w, 0.0);
+  for (const auto& row : example_profiles) {
+    for (std::size_t j = 0; j < w; ++j)
+      cp.profile[j] += row[j] / static_cast<double>(inputs.size());
+  }
+  for (std::size_t k = 0; k < depths.size(); ++k) {
+    AnswerDepthInfluence bin;
+    bin.depth = depths[k];
+    for (std::size_t e = 0; e < per_depth; ++e) {
+      const std::size_t b = k * per_depth + e;
+      const AnswerInput& in = inputs[b];
+      const std::vector<double>& row = example_profiles[b];
+      bin.actual_depth = in.depth;
+      bin.needle.push_back(span_sum(row, in.needle));
+      if (in.distractors.empty()) continue;
+      double distractors = 0;
+      for (TokenSpan span : in.distractors) distractors += span_sum(row, span);
+      bin.distractor.push_back(distractors / static_cast<double>(in.distractors.size()));
+    }
+    cp.depths.push_back(std::move(bin));
+  }
+  cp.example_profiles = std::move(example_profiles);
+  return cp;
+}
+
+AnswerInfluenceResult measure_answer_influence(const AnswerInfluenceOptions& o) {
+  check_answer_options(o);
+  AnswerInputSet set = o.inputs == AnswerInputs::kKv ? kv_answer_inputs(o) : passkey_answer_inputs(o);
+  AnswerInfluenceResult r;
+  r.options = o;
+  r.length = set.length;
+  r.needles = set.needles;
+  r.inputs = std::move(set.inputs);
+  const auto files = list_checkpoints(o.run);
+  std::vector<std::int64_t> available;
+  for (const auto& f : files) available.push_back(step_of(f));
+  for (std::int64_t step : select_checkpoint_steps(o.checkpoints, available)) {
+    const auto& path = files[static_cast<std::size_t>(
+        std::find(available.begin(), available.end(), step) - available.begin())];
+    std::fprintf(stderr, "birth --inputs %s: checkpoint at step %lld\n", to_string(o.inputs).c_str(),
+                 static_cast<long long>(step));
+    LoadedModel loaded = load_trained_model(o.run, path);
+    loaded.model->to(torch::kFloat64);
+    loaded.model->eval();
+    AnswerInfluenceCheckpoint cp =
+        summarize_answer_influence(r.inputs, o.depths, measure_profiles(loaded.model, r.inputs));
+    cp.step = step;
+    cp.path = path.string();
+    cp.exact = set.exact_matches(loaded.model);
+    r.checkpoints.push_back(std::move(cp));
+  }
+  return r;
+}
+
+nlohmann::json to_json(const AnswerInfluenceResult& r) {
+  const AnswerInfluenceOptions& o = r.options;
+  nlohmann::json j{{"run", o.run},
+                   {"inputs", to_string(o.inputs)},
+                   {"target", "answer"},
+                   {"length", r.length},
+                   {"positions", r.inputs.empty() ? 0 : r.inputs.front().ids.size()},
+                   {needle_word(o.inputs) + "s", r.needles},
+                   {"depths", o.depths},
+                   {"per_depth", o.per_depth},
+                   {"seed", o.seed},
+                   {"checkpoints", nlohmann::json::array()}};
+  const std::size_t per_depth = static_cast<std::size_t>(o.per_depth);
+  for (const AnswerInfluenceCheckpoint& cp : r.checkpoints) {
+    const double right = static_cast<double>(std::count(cp.exact.begin(), cp.exact.end(), true));
+    nlohmann::json rec{{"step", cp.step},
+                       {"checkpoint", cp.path},
+                       {"profile", cp.profile},
+                       {"accuracy", right / static_cast<double>(cp.exact.size())},
+                       {"by_depth", nlohmann::json::array()}};
+    for (std::size_t k = 0; k < cp.depths.size(); ++k) {
+      const AnswerDepthInfluence& bin = cp.depths[k];
+      rec["by_depth"].push_back({{"depth", bin.depth},
+                                 {"actual_depth", bin.actual_depth},
+                                 {"examples", bin.needle.size()},
+                                 {"accuracy", depth_accuracy(cp, k, per_depth)},
+                                 {"needle", values_json(bin.needle)},
+                                 {"distractor", values_json(bin.distractor)},
+                                 {"needle_to_distractor", bin.needle_mean() / bin.distractor_mean()}});
+    }
+    add_shares_json(rec, shares_over_seeds(cp.example_profiles));  // over the examples
+    j["checkpoints"].push_back(std::move(rec));
+  }
+  return j;
+}
+
+AnswerInfluenceResult run_answer_influence(const AnswerInfluenceOptions& o) {
+  AnswerInfluenceResult r = measure_answer_influence(o);
+  write_output(o.json, to_json(r).dump(2) + "\n");
+  if (!o.csv.empty()) {
+    std::string csv = "step,depth_percent,examples,accuracy,needle_share,distractor_share\n";
+    const std::size_t per_depth = static_cast<std::size_t>(o.per_depth);
+    for (const AnswerInfluenceCheckpoint& cp : r.checkpoints) {
+      for (std::size_t k = 0; k < cp.depths.size(); ++k) {
+        csv += fmt::format("{},{},{},{:.6g},{},{}\n", cp.step, cp.depths[k].depth, per_depth,
+                           depth_accuracy(cp, k, per_depth), csv_number(cp.depths[k].needle_mean()),
+                           csv_number(cp.depths[k].distractor_mean()));
+      }
+    }
+    write_output(o.csv, csv);
+  }
+  if (!o.plot.empty()) render_answer_influence_figure(r, o.plot);
+  std::fprintf(stderr, "birth --inputs %s: %zu checkpoints of %s measured on %zu inputs\n",
+               to_string(o.inputs).c_str(), r.checkpoints.size(), o.run.c_str(), r.inputs.size());
+  return r;
+}
+
+}  // namespace posbias

@@ -1,0 +1,83 @@
+#include "experiments/birth/kv_answer_inputs.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "posbias/runfiles/train_config.h"
+#include "posbias/train/kv_batch.h"
+#include "posbias/train/trainer.h"
+
+namespace posbias {
+namespace {
+
+// The run's config, checked for a kv influence measurement; returns the length measured.
+std::int64_t checked_kv_length(const AnswerInfluenceOptions& o) {
+  const TrainConfig c = config_of(read_run_header(o.run));
+  if (c.task != Task::kKv) {
+    throw std::invalid_argument("--inputs kv needs a kv run (`posbias train --task kv`); '" +
+                                o.run + "' is a " + std::string(task_name(c.task)) + " run");
+  }
+  const std::int64_t length = o.length == 0 ? c.length : o.length;
+  if (length < kKvMinLength) {
+    throw std::invalid_argument(
+        fmt::format("-L {}: fewer than {} kv pairs fit; give -L of at least {}", length,
+                    kKvMinPairs, kKvMinLength));
+  }
+  const ModelConfig m = c.model_config();
+  if (m.pos == PosEncoding::kLearned && kv_input_length(length) > m.max_positions) {
+    throw std::invalid_argument(fmt::format(
+        "-L {}: the model reads {} tokens but its learned position table has {}; give -L of at "
+        "most {}",
+        length, kv_input_length(length), m.max_positions, m.max_positions - kKvValueTokens + 1));
+  }
+  return length;
+}
+
+}  // namespace
+
+std::vector<KvExample> kv_influence_inputs(int length, const std::vector<int>& depths,
+                                           int per_depth, std::uint64_t seed) {
+  kv_pairs(length);  // std::invalid_argument when fewer than 2 pairs fit
+  std::vector<KvExample> out;
+  for (int d : depths) {
+    for (int e = 0; e < per_depth; ++e) out.push_back(kv_depth_example(length, d, e, seed));
+  }
+  return out;
+}
+
+AnswerInput kv_answer_input(const KvExample& example) {
+  const KvBatch batch = encode_kv_examples({example});
+  AnswerInput in;
+  const torch::Tensor ids = batch.ids[0].contiguous(), answers = batch.answers[0].contiguous();
+  in.ids.assign(ids.data_ptr<std::int64_t>(), ids.data_ptr<std::int64_t>() + ids.numel());
+  in.answer.assign(answers.data_ptr<std::int64_t>(),
+                   answers.data_ptr<std::int64_t>() + answers.numel());
+  in.from = static_cast<int>(in.ids.size()) - kKvValueTokens;
+  const int first = example.length() - kKvQueryTokens - example.pairs * kKvPairTokens;
+  for (int i = 0; i < example.pairs; ++i) {
+    const TokenSpan pair{first + i * kKvPairTokens, first + (i + 1) * kKvPairTokens};
+    if (i == example.queried) {
+      in.needle = pair;
+    } else {
+      in.distractors.push_back(pair);
+    }
+  }
+  in.depth = example.depth;
+  return in;
+}
+
+AnswerInputSet kv_answer_inputs(const AnswerInfluenceOptions& o) {
+  AnswerInputSet set;
+  set.length = checked_kv_length(o);
+  const int length = static_cast<int>(set.length);
+  set.needles = kv_pairs(length);
+  std::vector<KvExample> examples = kv_influence_inputs(length, o.depths, o.per_depth, o.seed);
+  for (const KvExample& ex : examples) set.inputs.push_back(kv_answer_input(ex));
+  set.exact_matches = [examples = std::move(examples)](Transformer& model) {
+    return kv_exact_matches(model, examples, 32);
+  };
+  return set;
+}
+
+}  // namespace posbias
