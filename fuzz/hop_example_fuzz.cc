@@ -8,8 +8,8 @@
 #include <string>
 
 #include "posbias/core/json_read.h"
+#include "posbias/runfiles/train_config.h"
 #include "posbias/tasks/task_check.h"
-#include "posbias/train/train_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

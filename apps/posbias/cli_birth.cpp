@@ -3,10 +3,10 @@
 #include <memory>
 
 #include "commands.h"
+#include "experiments/birth/answer_influence.h"
 #include "experiments/birth/birth.h"
 #include "experiments/birth/birth_rescore.h"
 #include "experiments/birth/birth_run.h"
-#include "experiments/birth/kv_influence.h"
 #include "experiments/retrieval/colocation.h"
 #include "parsed_options.h"
 
@@ -73,22 +73,26 @@ void register_birth(CLI::App& app, Action* selected) {
                   "what the influence is measured on: hidden (the final hidden state at the "
                   "query, the theory's; the default), loss (the next-token loss at the query) or "
                   "prob (the top-1 probability at the query); loss and prob need token inputs; "
-                  "answer (the loss of a kv answer's value tokens) with --inputs kv");
+                  "answer (the loss of a retrieval answer: a kv value's tokens, a passkey's "
+                  "digits) with --inputs kv or passkey");
   auto inputs = std::make_shared<std::string>("text");
   cmd->add_option("--inputs", *inputs,
-                  "with --run: text (held-out text of a text run) or kv (kv inputs with the most "
-                  "pairs that fit -L, --seeds per depth of --depths; -L defaults to the run's "
-                  "length; target answer)")
+                  "with --run: text (held-out text of a text run), kv (kv inputs with the most "
+                  "pairs that fit -L) or passkey (a passkey run's needles in its held-out text); "
+                  "kv and passkey: eval's inputs, --seeds per depth of --depths, -L defaulting to "
+                  "the run's length, target answer")
       ->capture_default_str();
-  auto kv = std::make_shared<KvInfluenceOptions>();
-  cmd->add_option("--depths", kv->depths,
-                  "with --inputs kv: depths of the queried pair in percent (comma list)")
+  auto answer = std::make_shared<AnswerInfluenceOptions>();
+  cmd->add_option("--depths", answer->depths,
+                  "with --inputs kv or passkey: depths of the queried pair or needle in percent "
+                  "(comma list)")
       ->delimiter(',')
       ->capture_default_str();
   auto colocation = std::make_shared<ColocationOptions>();
   cmd->add_option("--colocate", colocation->influence,
-                  "`birth --inputs kv` JSON results, one per training seed (comma list): compare "
-                  "each one's influence on the queried pair by depth with the accuracy by depth "
+                  "`birth --inputs kv|passkey` JSON results, one per training seed (comma list): "
+                  "compare each one's influence on the queried pair or needle by depth with the "
+                  "accuracy by depth "
                   "of --accuracy; takes --json and --plot")
       ->delimiter(',');
   cmd->add_option("--accuracy", colocation->accuracy,
@@ -122,7 +126,7 @@ void register_birth(CLI::App& app, Action* selected) {
   cmd->add_option("--plot", o.plot,
                   "figure stem: measured profile with seed band against the no-fit prediction, "
                   "the rollout and the fitted theory");
-  cmd->callback([cmd, options, parsed, pos, rescore, target, inputs, kv, colocation, selected] {
+  cmd->callback([cmd, options, parsed, pos, rescore, target, inputs, answer, colocation, selected] {
     // A token file measures each of its rows once; a --seeds count beside it would be ignored.
     const bool seeds_given = cmd->get_option("--seeds")->count() > 0;
     // --rescore takes everything it measures from its file.
@@ -145,15 +149,16 @@ void register_birth(CLI::App& app, Action* selected) {
       }
       return std::string();
     };
-    const std::string kv_extra =
+    const std::string answer_extra =
         outside({"--run", "--inputs", "--target", "--checkpoints", "--length", "--depths",
                  "--seeds", "--seed", "--json", "--csv", "--plot"});
     const std::string colocate_extra = outside({"--colocate", "--accuracy", "--json", "--plot"});
     const bool length_given = cmd->get_option("--length")->count() > 0;
     const bool seed_given = cmd->get_option("--seed")->count() > 0;
     const bool depths_given = cmd->get_option("--depths")->count() > 0;
-    *selected = [options, parsed, pos, seeds_given, rescore, measured_option, target, inputs, kv,
-                 colocation, length_given, seed_given, depths_given, kv_extra, colocate_extra] {
+    *selected = [options, parsed, pos, seeds_given, rescore, measured_option, target, inputs,
+                 answer, colocation, length_given, seed_given, depths_given, answer_extra,
+                 colocate_extra] {
       parsed->parse();
       if (!colocation->influence.empty() || !colocation->accuracy.empty()) {
         if (!colocate_extra.empty())
@@ -163,31 +168,32 @@ void register_birth(CLI::App& app, Action* selected) {
         run_colocation(*colocation);
         return;
       }
-      if (*inputs == "kv") {
+      if (*inputs == "kv" || *inputs == "passkey") {
+        const std::string flag = "--inputs " + *inputs;
         if (options->run.empty())
-          throw std::invalid_argument("--inputs kv measures a kv run: give --run RUN");
-        if (!target->empty() && *target != "answer") {
-          throw std::invalid_argument("--inputs kv measures --target answer, not '" + *target +
-                                      "'");
-        }
-        if (!kv_extra.empty())
-          throw std::invalid_argument("--inputs kv measures the run's own model: drop " + kv_extra);
-        kv->run = options->run;
-        kv->checkpoints = options->checkpoints;
-        kv->length = length_given ? options->length : 0;
-        if (seeds_given) kv->per_depth = options->seeds;
-        if (seed_given) kv->seed = options->seed;  // else eval's default seed
-        kv->json = options->json;
-        kv->csv = options->csv;
-        kv->plot = options->plot;
-        run_kv_influence(*kv);
+          throw std::invalid_argument(flag + " measures a " + *inputs + " run: give --run RUN");
+        if (!target->empty() && *target != "answer")
+          throw std::invalid_argument(flag + " measures --target answer, not '" + *target + "'");
+        if (!answer_extra.empty())
+          throw std::invalid_argument(flag + " measures the run's own model: drop " + answer_extra);
+        answer->inputs = parse_answer_inputs(*inputs);
+        answer->run = options->run;
+        answer->checkpoints = options->checkpoints;
+        answer->length = length_given ? options->length : 0;
+        if (seeds_given) answer->per_depth = options->seeds;
+        if (seed_given) answer->seed = options->seed;  // else eval's default seed
+        answer->json = options->json;
+        answer->csv = options->csv;
+        answer->plot = options->plot;
+        run_answer_influence(*answer);
         return;
       }
       if (*inputs != "text")
-        throw std::invalid_argument("--inputs must be text or kv, not '" + *inputs + "'");
-      if (depths_given) throw std::invalid_argument("--depths needs --inputs kv");
+        throw std::invalid_argument("--inputs must be text, kv or passkey, not '" + *inputs + "'");
+      if (depths_given) throw std::invalid_argument("--depths needs --inputs kv or passkey");
       if (*target == "answer")
-        throw std::invalid_argument("--target answer needs --inputs kv and a kv --run");
+        throw std::invalid_argument(
+            "--target answer needs --inputs kv or passkey and a run of that task");
       if (!target->empty()) options->target = parse_influence_target(*target);
       if (!rescore->empty()) {
         if (!measured_option.empty()) {

@@ -78,10 +78,10 @@ nlohmann::json values_json(const std::vector<double>& v) {
 }
 
 // The share of exact matches among per_depth examples of depth bin k.
-double depth_accuracy(const AnswerInfluenceCheckpoint& cp, std::size_t k, std::size_t per_depth) {
+double bin_accuracy(const AnswerInfluenceCheckpoint& cp, std::size_t k, std::size_t per_depth) {
   const auto first = cp.exact.begin() + static_cast<std::ptrdiff_t>(k * per_depth);
-  const double hits = static_cast<double>(
-      std::count(first, first + static_cast<std::ptrdiff_t>(per_depth), true));
+  const double hits =
+      static_cast<double>(std::count(first, first + static_cast<std::ptrdiff_t>(per_depth), true));
   return hits / static_cast<double>(per_depth);
 }
 
@@ -93,8 +93,8 @@ std::string needle_word(AnswerInputs inputs) {
 void render_answer_influence_figure(const AnswerInfluenceResult& r, const std::string& stem) {
   const std::string word = needle_word(r.options.inputs);
   Panel p;
-  p.title = fmt::format("share of the answer's influence on the queried {} (L = {}, {} {}{})",
-                        word, r.length, r.needles, word, r.needles == 1 ? "" : "s");
+  p.title = fmt::format("share of the answer's influence on the queried {} (L = {}, {} {}{})", word,
+                        r.length, r.needles, word, r.needles == 1 ? "" : "s");
   p.xlabel = "depth of the queried " + word + " (%)";
   p.ylabel = "checkpoint step";
   Heatmap& h = p.heatmap;
@@ -199,7 +199,8 @@ AnswerInfluenceCheckpoint summarize_answer_influence(
 
 AnswerInfluenceResult measure_answer_influence(const AnswerInfluenceOptions& o) {
   check_answer_options(o);
-  AnswerInputSet set = o.inputs == AnswerInputs::kKv ? kv_answer_inputs(o) : passkey_answer_inputs(o);
+  AnswerInputSet set =
+      o.inputs == AnswerInputs::kKv ? kv_answer_inputs(o) : passkey_answer_inputs(o);
   AnswerInfluenceResult r;
   r.options = o;
   r.length = set.length;
@@ -211,8 +212,8 @@ AnswerInfluenceResult measure_answer_influence(const AnswerInfluenceOptions& o) 
   for (std::int64_t step : select_checkpoint_steps(o.checkpoints, available)) {
     const auto& path = files[static_cast<std::size_t>(
         std::find(available.begin(), available.end(), step) - available.begin())];
-    std::fprintf(stderr, "birth --inputs %s: checkpoint at step %lld\n", to_string(o.inputs).c_str(),
-                 static_cast<long long>(step));
+    std::fprintf(stderr, "birth --inputs %s: checkpoint at step %lld\n",
+                 to_string(o.inputs).c_str(), static_cast<long long>(step));
     LoadedModel loaded = load_trained_model(o.run, path);
     loaded.model->to(torch::kFloat64);
     loaded.model->eval();
@@ -248,13 +249,14 @@ nlohmann::json to_json(const AnswerInfluenceResult& r) {
                        {"by_depth", nlohmann::json::array()}};
     for (std::size_t k = 0; k < cp.depths.size(); ++k) {
       const AnswerDepthInfluence& bin = cp.depths[k];
-      rec["by_depth"].push_back({{"depth", bin.depth},
-                                 {"actual_depth", bin.actual_depth},
-                                 {"examples", bin.needle.size()},
-                                 {"accuracy", depth_accuracy(cp, k, per_depth)},
-                                 {"needle", values_json(bin.needle)},
-                                 {"distractor", values_json(bin.distractor)},
-                                 {"needle_to_distractor", bin.needle_mean() / bin.distractor_mean()}});
+      rec["by_depth"].push_back(
+          {{"depth", bin.depth},
+           {"actual_depth", bin.actual_depth},
+           {"examples", bin.needle.size()},
+           {"accuracy", bin_accuracy(cp, k, per_depth)},
+           {"needle", values_json(bin.needle)},
+           {"distractor", values_json(bin.distractor)},
+           {"needle_to_distractor", bin.needle_mean() / bin.distractor_mean()}});
     }
     add_shares_json(rec, shares_over_seeds(cp.example_profiles));  // over the examples
     j["checkpoints"].push_back(std::move(rec));
@@ -271,7 +273,7 @@ AnswerInfluenceResult run_answer_influence(const AnswerInfluenceOptions& o) {
     for (const AnswerInfluenceCheckpoint& cp : r.checkpoints) {
       for (std::size_t k = 0; k < cp.depths.size(); ++k) {
         csv += fmt::format("{},{},{},{:.6g},{},{}\n", cp.step, cp.depths[k].depth, per_depth,
-                           depth_accuracy(cp, k, per_depth), csv_number(cp.depths[k].needle_mean()),
+                           bin_accuracy(cp, k, per_depth), csv_number(cp.depths[k].needle_mean()),
                            csv_number(cp.depths[k].distractor_mean()));
       }
     }

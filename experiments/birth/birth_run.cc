@@ -10,10 +10,10 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/plot.h"
+#include "posbias/runfiles/metrics.h"
 #include "posbias/stats/bootstrap.h"
 #include "posbias/theory/profile_summary.h"
 #include "posbias/train/checkpoint.h"
-#include "posbias/runfiles/metrics.h"
 #include "posbias/train/text_run.h"
 #include "posbias/train/trainer.h"
 

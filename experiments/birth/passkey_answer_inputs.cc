@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "posbias/runfiles/train_config.h"
@@ -62,8 +63,8 @@ AnswerInputSet passkey_answer_inputs(const AnswerInfluenceOptions& o) {
   std::vector<PasskeyExample> examples;
   for (int d : o.depths) {
     for (int e = 0; e < o.per_depth; ++e) {
-      examples.push_back(passkey_depth_example(codec, text.streams.heldout, length, set.needles,
-                                               d, e, o.seed));
+      examples.push_back(
+          passkey_depth_example(codec, text.streams.heldout, length, set.needles, d, e, o.seed));
       set.inputs.push_back(passkey_answer_input(examples.back()));
     }
   }

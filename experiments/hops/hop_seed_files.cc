@@ -8,6 +8,7 @@
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
+#include "posbias/runfiles/metrics.h"
 
 namespace posbias {
 namespace {
@@ -167,21 +168,20 @@ HopMetricsFile parse_hop_metrics(const std::string& text, const std::string& sou
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = fmt::format("line {}", line_number);
-    nlohmann::json j;
+    MetricsRow row;
     try {
-      j = parse_json(line, source + " " + where);
-    } catch (const nlohmann::json::exception&) {
-      result_error(source, where + " is not valid JSON");
+      row = parse_metrics_line(line);  // metrics_row_fields: the table train writes with
+    } catch (const std::invalid_argument& e) {
+      result_error(source, where + ": " + e.what());
     }
-    if (!j.is_object()) result_error(source, where + " is not a JSON object");
-    if (!j.contains("acc")) continue;
-    const std::int64_t step =
-        bounded_integer(result_field(j, "step", source, "train", where), source, where + ": step",
-                        m.steps.empty() ? 0 : m.steps.back() + 1, kMaxStep);
+    if (!row.acc) continue;  // a text run's row
+    if (row.step < (m.steps.empty() ? 0 : m.steps.back() + 1) || row.step > kMaxStep)
+      result_error(source, fmt::format("{}: step {} does not follow step {}", where, row.step,
+                                       m.steps.empty() ? -1 : m.steps.back()));
     if (m.steps.size() == kMaxCheckpoints)
       result_error(source, fmt::format("has more than {} evaluation lines", kMaxCheckpoints));
-    m.accuracy.push_back(hop_values(j.at("acc"), source, where + ": acc"));
-    m.steps.push_back(step);
+    m.accuracy.push_back(hop_values(nlohmann::json(*row.acc), source, where + ": acc"));
+    m.steps.push_back(row.step);
   }
   if (m.steps.empty())
     result_error(source,

@@ -38,9 +38,10 @@ struct HopSummaryFile {
 };
 HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& source);
 
-// metrics.jsonl (`posbias train`): one JSON object a line; each line with "acc" gives the
-// held-out accuracy per hop at its "step" (lines without "acc" are skipped). Steps increase. A
-// line that is not such an object is an error naming its line number.
+// metrics.jsonl (`posbias train`): one MetricsRow a line (runfiles/metrics.h, read strictly
+// through its field table); each row with "acc" gives the held-out accuracy per hop at its
+// "step" (rows without "acc" are skipped). Steps increase. A line that is not such a row is an
+// error naming its line number.
 struct HopMetricsFile {
   std::vector<std::int64_t> steps;  // increasing, at least one
   std::vector<HopValues> accuracy;  // [step]

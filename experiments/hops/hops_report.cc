@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "posbias/train/metrics.h"
+#include "posbias/runfiles/metrics.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "posbias/train/train_config.h"
+#include "posbias/runfiles/train_config.h"
 
 namespace posbias {
 

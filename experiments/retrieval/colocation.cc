@@ -114,10 +114,11 @@ ColocationResult colocate_files(const ColocationOptions& o) {
   std::vector<std::vector<double>> accuracy, influence;
   for (std::size_t s = 0; s < o.influence.size(); ++s) {
     const nlohmann::json inf = read_json_file(o.influence[s]);
-    if (inf.value("inputs", "") != "kv" || !inf.contains("checkpoints") ||
+    const std::string inputs = inf.value("inputs", "");
+    if ((inputs != "kv" && inputs != "passkey") || !inf.contains("checkpoints") ||
         inf["checkpoints"].empty()) {
-      throw std::invalid_argument("'" + o.influence[s] +
-                                  "' is not a `birth --inputs kv` result with a checkpoint");
+      throw std::invalid_argument(
+          "'" + o.influence[s] + "' is not a `birth --inputs kv|passkey` result with a checkpoint");
     }
     const auto file_depths = inf.at("depths").get<std::vector<int>>();
     const auto file_length = inf.at("length").get<std::int64_t>();
@@ -132,6 +133,11 @@ ColocationResult colocate_files(const ColocationOptions& o) {
     influence.push_back(std::move(needle));
 
     const nlohmann::json ev = read_json_file(o.accuracy[s]);
+    if (ev.contains("task") && ev["task"] != inputs) {
+      throw std::invalid_argument("'" + o.accuracy[s] + "' is an eval of a " +
+                                  ev["task"].dump().substr(0, 40) + " run, and '" + o.influence[s] +
+                                  "' measured " + inputs + " inputs: pair each seed's files");
+    }
     const std::string key = std::to_string(length);
     if (!ev.contains("depth_accuracy") || !ev["depth_accuracy"].contains(key)) {
       throw std::invalid_argument("'" + o.accuracy[s] + "' has no depth_accuracy at length " + key +

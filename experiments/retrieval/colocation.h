@@ -1,7 +1,8 @@
 // Co-location of behaviour and influence on the same inputs (docs/retrieval.md, "Influence on
-// the same inputs"): per depth bin, a kv run's accuracy (`eval`'s depth_accuracy at one length)
-// beside the influence its answer's loss puts on the queried pair there (`birth --inputs kv`,
-// the last checkpoint's mean needle share), one pair of files per training seed.
+// the same inputs"): per depth bin, a kv or passkey run's accuracy (`eval`'s depth_accuracy at
+// one length) beside the influence its answer's loss puts on the queried pair or needle there
+// (`birth --inputs kv|passkey`, the last checkpoint's mean needle share), one pair of files per
+// training seed.
 //
 // Per seed: Spearman's ρ between the bins' accuracies and needle shares (average ranks; NaN when
 // either is the same in every bin). Over seeds: the mean ρ with its 95% Student-t interval.
@@ -43,13 +44,14 @@ ColocationResult colocate(std::int64_t length, const std::vector<int>& depths,
                           const std::vector<std::vector<double>>& influence);
 
 struct ColocationOptions {
-  std::vector<std::string> influence;  // birth --inputs kv --json files, one per seed
+  std::vector<std::string> influence;  // birth --inputs kv|passkey --json files, one per seed
   std::vector<std::string> accuracy;   // eval --json files, the same seeds in the same order
   std::string json, plot;
 };
 
-// Reads the files (std::invalid_argument naming a file that is not a kv influence result, or an
-// eval result without the influence's length or one of its depths), then colocate().
+// Reads the files (std::invalid_argument naming a file that is not a kv or passkey influence
+// result, an eval of another task, or an eval result without the influence's length or one of
+// its depths), then colocate().
 ColocationResult colocate_files(const ColocationOptions& options);
 // {"length", "depths", "rule", "seeds": [{"influence_file", "accuracy_file", "accuracy",
 //  "needle_share", "spearman"}], "spearman": {mean, low, high, n}, "mean_accuracy",

@@ -15,8 +15,8 @@
 
 #include "posbias/core/plot.h"
 #include "posbias/model/attention_path.h"
+#include "posbias/runfiles/train_config.h"
 #include "posbias/train/depth_accuracy.h"
-#include "posbias/train/train_config.h"
 
 namespace posbias {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "experiments/birth/kv_influence.h"
+#include "experiments/birth/answer_influence.h"
 #include "experiments/retrieval/colocation.h"
 #include "experiments/retrieval/kv_eval_command.h"
 #include "experiments/retrieval/kv_seeds.h"
@@ -176,7 +176,8 @@ SeedFiles measure_seed(const std::filesystem::path& folder, const RetrievalPrese
     e.csv.clear();
     run_kv_eval(e);
   }
-  KvInfluenceOptions i;
+  AnswerInfluenceOptions i;
+  i.inputs = AnswerInputs::kKv;
   i.run = t.run_dir.string();
   i.checkpoints = "last";
   i.depths.clear();
@@ -185,7 +186,7 @@ SeedFiles measure_seed(const std::filesystem::path& folder, const RetrievalPrese
   i.seed = e.seed;  // eval's examples
   i.json = (folder / fmt::format("seed{}-influence.json", seed)).string();
   i.csv = (folder / fmt::format("seed{}-influence.csv", seed)).string();
-  run_kv_influence(i);
+  run_answer_influence(i);
   return {eval_json, e.json, i.json};
 }
 

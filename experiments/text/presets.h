@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "posbias/train/train_config.h"
+#include "posbias/runfiles/train_config.h"
 
 namespace posbias {
 

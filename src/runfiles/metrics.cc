@@ -1,4 +1,4 @@
-#include "posbias/train/metrics.h"
+#include "posbias/runfiles/metrics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,7 +49,7 @@ MetricsRow parse_metrics_line(const std::string& line) {
   try {
     j = parse_json(line, "a metrics.jsonl row");
   } catch (const std::exception& e) {  // not JSON, or nested too deep
-    throw std::invalid_argument(e.what());
+    throw std::invalid_argument(std::string("not valid JSON (") + e.what() + ")");
   }
   return metrics_row_from_json(j);
 }

@@ -1,4 +1,4 @@
-#include "posbias/train/train_config.h"
+#include "posbias/runfiles/train_config.h"
 
 #include <fmt/format.h>
 

@@ -163,6 +163,7 @@ PasskeyExample PasskeyCodec::build(const std::int32_t* brown, int length,
     put_number(numbers[i]);
     ex.ids.push_back(dot_);
     ex.ids.push_back(newline_);
+    n.size = static_cast<int>(ex.ids.size()) - n.position;
   }
   ex.ids.insert(ex.ids.end(), brown + brown_used, brown + ex.haystack);
   const std::size_t q = name_index(names[static_cast<std::size_t>(queried)]);

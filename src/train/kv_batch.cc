@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "posbias/core/rng.h"
-#include "posbias/train/train_config.h"
+#include "posbias/runfiles/train_config.h"
 
 namespace posbias {
 

@@ -16,6 +16,7 @@
 
 #include "../cli_run.h"
 #include "experiments/seeds/seeds_command.h"
+#include "posbias/runfiles/metrics.h"
 
 namespace posbias {
 namespace {
@@ -189,16 +190,21 @@ TEST_F(HopSeedsTest, CrossingStepsWithNeverReachedSeeds) {
   EXPECT_NE(csv.find("\n0.99,1,600,"), std::string::npos) << csv;
 }
 
-// A metrics.jsonl of hops 1 and 2: step 0 without "acc" (skipped), then one line per step
-// with hop 1 at acc1[i], hop 2 at half of it.
+// A metrics.jsonl of hops 1 and 2 as train writes it (metrics_row_to_json): a text run's kind
+// of row at step 0, without "acc" (skipped), then one row per step with hop 1 at acc1[i], hop 2
+// at half of it.
 std::string metrics_lines(const std::vector<std::int64_t>& steps, const std::vector<double>& acc1) {
-  std::string out = json{{"step", 0}, {"loss", nullptr}}.dump() + "\n";
-  for (std::size_t i = 0; i < steps.size(); ++i)
-    out += json{{"step", steps[i]},
-                {"loss", 1.0},
-                {"acc", {{"1", acc1[i]}, {"2", acc1[i] / 2}, {"all", acc1[i] * 0.75}}}}
-               .dump() +
-           "\n";
+  MetricsRow first;
+  first.heldout_loss = 3.0;
+  std::string out = metrics_row_to_json(first).dump() + "\n";
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    MetricsRow row;
+    row.step = steps[i];
+    row.loss = 1.0;
+    row.acc =
+        std::map<std::string, double>{{"1", acc1[i]}, {"2", acc1[i] / 2}, {"all", acc1[i] * 0.75}};
+    out += metrics_row_to_json(row).dump() + "\n";
+  }
   return out;
 }
 
@@ -577,7 +583,7 @@ TEST_F(HopSeedsTest, BadInputIsOneLineError) {
   const std::string h1 = write("h1.json", three_layers.dump());
   expect_one_line<Bad>(run({}, {}, {h0, h1}), {h1, "other heads"});
   // Metrics: without summaries; a line that is not JSON; steps that do not increase; an
-  // accuracy above 1; no evaluation line at all.
+  // accuracy above 1; no evaluation line at all; not an object; a field train never writes.
   const std::string m0 = write("m0.jsonl", metrics_lines({50}, {0.5}));
   auto run_metrics = [&](std::vector<std::string> metrics, std::vector<std::string> summary) {
     HopSeedsOptions o;
@@ -591,13 +597,16 @@ TEST_F(HopSeedsTest, BadInputIsOneLineError) {
   const std::string cut = write("cut.jsonl", metrics_lines({50}, {0.5}) + "{\"step\": 1");
   expect_one_line<Bad>(run_metrics({m0, cut}, two), {cut, "line 3", "not valid JSON"});
   const std::string back = write("back.jsonl", metrics_lines({100, 50}, {0.5, 0.6}));
-  expect_one_line<Bad>(run_metrics({m0, back}, two), {back, "line 3: step", "101.."});
+  expect_one_line<Bad>(run_metrics({m0, back}, two), {back, "line 3: step 50", "step 100"});
   const std::string over = write("over.jsonl", metrics_lines({50}, {1.5}));
   expect_one_line<Bad>(run_metrics({m0, over}, two), {over, "line 2: acc.1", "0..1"});
-  const std::string none = write("none.jsonl", "{\"step\": 0}\n\n");
+  const std::string none = write("none.jsonl", metrics_lines({}, {}) + "\n");
   expect_one_line<Bad>(run_metrics({m0, none}, two), {none, "held-out accuracy"});
   const std::string array = write("array.jsonl", "[1, 2]\n");
-  expect_one_line<Bad>(run_metrics({m0, array}, two), {array, "line 1 is not a JSON object"});
+  expect_one_line<Bad>(run_metrics({m0, array}, two), {array, "line 1: ", "object"});
+  const std::string foreign =
+      write("foreign.jsonl", "{\"step\": 0, \"loss\": 1, \"lr\": 0, \"accuracy\": 1}\n");
+  expect_one_line<Bad>(run_metrics({m0, foreign}, two), {foreign, "line 1: ", "accuracy"});
 
   json control = discrepancy_file(1, 4.0, false, -1.0);
   control["variant"] = "seen_jumps";

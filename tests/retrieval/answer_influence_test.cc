@@ -1,10 +1,12 @@
-// Influence on the same inputs (`birth --run RUN --inputs kv --target answer`) and its
+// Influence on the same inputs (`birth --run RUN --inputs kv|passkey --target answer`) and its
 // co-location with accuracy by depth: the gradient norm of each position against central finite
-// differences of a loss the test computes itself, unit sums, the needle and distractor spans and
-// the region shares against sums done by hand, Spearman and the co-location verdict on
-// hand-made data (minima in the same bin, in different bins when the accuracies are shuffled
-// over depths, and no minimum on flat accuracy), and bad input in one line with exit 2.
-#include "experiments/birth/kv_influence.h"
+// differences of a loss the test computes itself (kv and passkey inputs), unit sums, the needle
+// and distractor spans and the region shares against sums done by hand, the passkey needle's
+// span decoded back to its sentence, Spearman and the co-location verdict on hand-made data
+// (minima in the same bin, in different bins when the accuracies are shuffled over depths, and
+// no minimum on flat accuracy), a passkey run's influence and eval co-located through the CLI,
+// and bad input in one line with exit 2.
+#include "experiments/birth/answer_influence.h"
 
 #include <gtest/gtest.h>
 
@@ -12,13 +14,21 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <numeric>
 
 #include "../cli_run.h"
+#include "../text/brown_excerpt.h"
+#include "experiments/birth/kv_answer_inputs.h"
+#include "experiments/birth/passkey_answer_inputs.h"
 #include "experiments/retrieval/colocation.h"
 #include "experiments/retrieval/kv_eval_command.h"
+#include "posbias/runfiles/train_config.h"
 #include "posbias/train/checkpoint.h"
+#include "posbias/train/kv_batch.h"
+#include "posbias/train/text_run.h"
+#include "posbias/train/trainer.h"
 
 namespace {
 
@@ -44,15 +54,68 @@ const fs::path& kv_run(const std::string& arch) {
   return runs.emplace(arch, out).first->second;
 }
 
-// The test's own loss of one example: minus the mean log-probability of the value's 3 tokens,
-// from the model's final hidden states at the last 3 positions.
-double answer_loss(Transformer& model, const torch::Tensor& x, const torch::Tensor& answers) {
-  const std::int64_t w = x.size(1);
-  const torch::Tensor logp =
-      torch::log_softmax(model->logits(model->forward_embeddings(x)).slice(1, w - 3, w), 2);
+// A tiny passkey run (one needle in every window of 96 tokens), trained once for the suite.
+const fs::path& passkey_run() {
+  static const fs::path run = [] {
+    const fs::path corpus = write_brown_excerpt("posbias_answer_influence_corpus", 12, 60);
+    const fs::path out = scratch_path("posbias_kv_influence", "passkey");
+    const CliResult r =
+        run_cli("train --task text --corpus " + corpus.string() +
+                    " --tokenizer spm --vocab-size 300 --layers 1 --d-model 16 --heads 2 --mlp 32 "
+                    "--length 96 --batch 8 --eval-windows 8 --warmup 1 --steps 4 --eval-every 2 "
+                    "--checkpoint-every 2 --log-checkpoints 0 --needle-fraction 1 --out " +
+                    out.string(),
+                300);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return out;
+  }();
+  return run;
+}
+
+// The test's own loss of one input: minus the mean log-probability of the answer's ids, each
+// from the model's final hidden state one position before it.
+double answer_loss(Transformer& model, const torch::Tensor& x, const AnswerInput& in) {
+  const std::int64_t t = static_cast<std::int64_t>(in.answer.size());
+  const torch::Tensor logp = torch::log_softmax(
+      model->logits(model->forward_embeddings(x)).slice(1, in.from, in.from + t), 2);
   double sum = 0;
-  for (int t = 0; t < 3; ++t) sum -= logp[0][t][answers[t].item<std::int64_t>()].item<double>();
-  return sum / 3;
+  for (std::int64_t k = 0; k < t; ++k)
+    sum -= logp[0][k][in.answer[static_cast<std::size_t>(k)]].item<double>();
+  return sum / static_cast<double>(t);
+}
+
+// The worst relative error of answer_gradient_norms against central differences of answer_loss
+// over every coordinate of the embeddings at positions `at` of each input.
+double worst_gradient_error(Transformer& model, const std::vector<AnswerInput>& inputs,
+                            const std::function<std::vector<std::int64_t>(const AnswerInput&)>& at,
+                            int* checked) {
+  const torch::Tensor norms = answer_gradient_norms(model, inputs);
+  EXPECT_EQ(norms.size(1), static_cast<std::int64_t>(inputs[0].ids.size()));
+  torch::NoGradGuard no_grad;
+  double worst = 0;
+  for (std::size_t b = 0; b < inputs.size(); ++b) {
+    const AnswerInput& in = inputs[b];
+    const torch::Tensor ids = torch::tensor(in.ids, torch::kInt64).unsqueeze(0);
+    const torch::Tensor x0 = model->embed(ids).clone();  // [1, W, D]
+    for (std::int64_t j : at(in)) {
+      double sq = 0;
+      for (std::int64_t k = 0; k < x0.size(2); ++k) {  // every coordinate direction
+        constexpr double kStep = 1e-5;
+        torch::Tensor plus = x0.clone(), minus = x0.clone();
+        plus[0][j][k] += kStep;
+        minus[0][j][k] -= kStep;
+        const double d =
+            (answer_loss(model, plus, in) - answer_loss(model, minus, in)) / (2 * kStep);
+        sq += d * d;
+      }
+      const double fd = std::sqrt(sq);
+      EXPECT_GT(fd, 0) << "position " << j;
+      worst = std::max(worst,
+                       std::abs(norms[static_cast<std::int64_t>(b)][j].item<double>() - fd) / fd);
+      ++*checked;
+    }
+  }
+  return worst;
 }
 
 TEST(KvInfluence, GradientNormsMatchFiniteDifferencesOfTheAnswersLoss) {
@@ -60,38 +123,77 @@ TEST(KvInfluence, GradientNormsMatchFiniteDifferencesOfTheAnswersLoss) {
   Transformer& model = loaded.model;
   model->to(torch::kFloat64);
   model->eval();
-  const std::vector<KvExample> inputs = kv_influence_inputs(kLength, {0, 60}, 1, 5);
-  const KvBatch batch = encode_kv_examples(inputs);
-  const torch::Tensor norms = kv_answer_gradient_norms(model, batch);  // [2, 42]
-  ASSERT_EQ(norms.sizes(), (std::vector<std::int64_t>{2, kLength + 2}));
-  torch::NoGradGuard no_grad;
-  double worst = 0;
+  std::vector<AnswerInput> inputs;
+  std::vector<KvExample> examples = kv_influence_inputs(kLength, {0, 60}, 1, 5);
+  for (const KvExample& ex : examples) inputs.push_back(kv_answer_input(ex));
+  ASSERT_EQ(inputs[0].ids.size(), static_cast<std::size_t>(kLength + 2));
   int checked = 0;
-  for (std::int64_t b = 0; b < 2; ++b) {
-    const torch::Tensor x0 = model->embed(batch.ids.slice(0, b, b + 1)).clone();  // [1, 42, D]
-    const KvExample& ex = inputs[static_cast<std::size_t>(b)];
-    for (std::int64_t j : {std::int64_t{0}, std::int64_t{ex.position + 3},
-                           std::int64_t{kLength - 1}, std::int64_t{kLength + 1}}) {
-      double sq = 0;
-      for (std::int64_t k = 0; k < x0.size(2); ++k) {  // every coordinate direction
-        constexpr double kStep = 1e-5;
-        torch::Tensor plus = x0.clone(), minus = x0.clone();
-        plus[0][j][k] += kStep;
-        minus[0][j][k] -= kStep;
-        const double d = (answer_loss(model, plus, batch.answers[b]) -
-                          answer_loss(model, minus, batch.answers[b])) /
-                         (2 * kStep);
-        sq += d * d;
-      }
-      const double fd = std::sqrt(sq);
-      const double measured = norms[b][j].item<double>();
-      ASSERT_GT(fd, 0) << "position " << j;
-      worst = std::max(worst, std::abs(measured - fd) / fd);
-      ++checked;
-    }
-  }
+  const double worst = worst_gradient_error(
+      model, inputs,
+      [&](const AnswerInput& in) {
+        const auto b = static_cast<std::size_t>(&in - inputs.data());
+        return std::vector<std::int64_t>{0, examples[b].position + 3, kLength - 1, kLength + 1};
+      },
+      &checked);
   EXPECT_EQ(checked, 8);
   EXPECT_LT(worst, 1e-6) << "worst relative error of ‖∂ℓ/∂x_j‖ against finite differences";
+}
+
+// The passkey inputs of one depth each at 0 and 100, from the run's held-out text.
+std::vector<AnswerInput> passkey_inputs(const std::vector<int>& depths, int per_depth) {
+  AnswerInfluenceOptions o;
+  o.inputs = AnswerInputs::kPasskey;
+  o.run = passkey_run().string();
+  o.depths = depths;
+  o.per_depth = per_depth;
+  return passkey_answer_inputs(o).inputs;
+}
+
+TEST(PasskeyInfluence, GradientNormsMatchFiniteDifferencesOfTheDigitsLoss) {
+  LoadedModel loaded = load_trained_model(passkey_run());
+  Transformer& model = loaded.model;
+  model->to(torch::kFloat64);
+  model->eval();
+  const std::vector<AnswerInput> inputs = passkey_inputs({0, 100}, 1);
+  ASSERT_EQ(inputs.size(), 2u);
+  ASSERT_EQ(inputs[0].ids.size(), 96u);
+  ASSERT_EQ(inputs[0].answer.size(), static_cast<std::size_t>(kPasskeyDigits));
+  int checked = 0;
+  const double worst = worst_gradient_error(
+      model, inputs,
+      [](const AnswerInput& in) {
+        return std::vector<std::int64_t>{0, in.needle.begin + 1, in.from - 3, in.from + 2};
+      },
+      &checked);
+  EXPECT_EQ(checked, 8);
+  EXPECT_LT(worst, 1e-6) << "worst relative error of ‖∂ℓ/∂x_j‖ against finite differences";
+  // The last digit is read but predicts nothing scored: no influence.
+  const torch::Tensor norms = answer_gradient_norms(model, inputs);
+  EXPECT_EQ(norms[0][95].item<double>(), 0.0);
+}
+
+TEST(PasskeyInfluence, TheInputsAreEvalsAndTheNeedleSpanIsTheQueriedSentence) {
+  const std::vector<AnswerInput> inputs = passkey_inputs({0, 50, 100}, 2);
+  ASSERT_EQ(inputs.size(), 6u);
+  const TrainConfig c = config_of(read_run_header(passkey_run()));
+  const TextRunData text = prepare_text_run(c, passkey_run(), false);
+  const PasskeyCodec codec(text.tokenizer);
+  for (std::size_t b = 0; b < inputs.size(); ++b) {
+    const int depth = std::vector<int>{0, 50, 100}[b / 2];
+    const PasskeyExample ex = passkey_depth_example(codec, text.streams.heldout, 96, 1, depth,
+                                                    static_cast<int>(b % 2), 1);
+    const AnswerInput& in = inputs[b];
+    EXPECT_EQ(in.ids, std::vector<std::int64_t>(ex.ids.begin(), ex.ids.end() - 1)) << b;
+    EXPECT_EQ(in.depth, ex.target().depth);
+    EXPECT_TRUE(in.distractors.empty());
+    std::vector<std::int32_t> span(in.ids.begin() + in.needle.begin,
+                                   in.ids.begin() + in.needle.end);
+    EXPECT_EQ(text.tokenizer.decode(span),
+              "\n" + passkey_needle_text(ex.target().name, ex.target().number) + "\n");
+    std::vector<std::int32_t> digits(in.answer.begin(), in.answer.end());
+    EXPECT_EQ(text.tokenizer.decode(digits), ex.target().number);
+    EXPECT_EQ(in.from, ex.answer_start - 1);
+  }
 }
 
 TEST(KvInfluence, SummariesAreSharesOfUnitSumProfiles) {
@@ -112,7 +214,9 @@ TEST(KvInfluence, SummariesAreSharesOfUnitSumProfiles) {
   const int first = kLength - 4 - 6 * inputs[2].pairs;
   rows[2][static_cast<std::size_t>(first + 3 * 6 + 4)] = 1;
   rows[3][0] = 1;
-  const KvInfluenceCheckpoint cp = summarize_kv_influence(inputs, depths, rows);
+  std::vector<AnswerInput> answer_inputs;
+  for (const KvExample& ex : inputs) answer_inputs.push_back(kv_answer_input(ex));
+  const AnswerInfluenceCheckpoint cp = summarize_answer_influence(answer_inputs, depths, rows);
   EXPECT_NEAR(cp.depths[0].needle[0], 6.0 / w, 1e-15);
   EXPECT_NEAR(cp.depths[0].distractor[0], 6.0 / w, 1e-15);
   EXPECT_EQ(cp.depths[0].needle[1], 1.0);
@@ -125,16 +229,16 @@ TEST(KvInfluence, SummariesAreSharesOfUnitSumProfiles) {
 }
 
 TEST(KvInfluence, TheRunsProfilesHaveUnitSumAndTheirSharesAreTheProfileShares) {
-  KvInfluenceOptions o;
+  AnswerInfluenceOptions o;
   o.run = kv_run("qwen2").string();
   o.depths = {0, 50, 100};
   o.per_depth = 3;
-  const KvInfluenceResult r = measure_kv_influence(o);
+  const AnswerInfluenceResult r = measure_answer_influence(o);
   ASSERT_EQ(r.checkpoints.size(), 5u);  // steps 0..4
   EXPECT_EQ(r.checkpoints.front().step, 0);
   EXPECT_EQ(r.length, kLength);  // the run's length
   double worst = 0;
-  for (const KvInfluenceCheckpoint& cp : r.checkpoints) {
+  for (const AnswerInfluenceCheckpoint& cp : r.checkpoints) {
     ASSERT_EQ(cp.example_profiles.size(), 9u);
     for (const auto& row : cp.example_profiles)
       worst = std::max(worst, std::abs(std::accumulate(row.begin(), row.end(), 0.0) - 1));
@@ -262,6 +366,48 @@ TEST(Colocation, ReadsTheEvalAndInfluenceFilesThroughTheCli) {
   EXPECT_EQ(lines(bad.err), 1) << bad.err;
 }
 
+TEST(PasskeyInfluence, MeasuredAndColocatedThroughTheCli) {
+  const fs::path dir = scratch_path("posbias_kv_influence", "passkey_cli");
+  fs::create_directories(dir);
+  const std::string run = passkey_run().string();
+  const fs::path influence = dir / "influence.json", eval = dir / "eval.json";
+  const CliResult m = run_cli("birth --run " + run +
+                              " --inputs passkey --target answer --checkpoints last --depths "
+                              "0,50,100 --seeds 2 --json " +
+                              influence.string() + " --csv " + (dir / "i.csv").string() +
+                              " --plot " + (dir / "p").string());
+  ASSERT_EQ(m.code, 0) << m.err;
+  EXPECT_TRUE(fs::exists(dir / "p_depths.png"));
+  const nlohmann::json inf = nlohmann::json::parse(slurp(influence));
+  EXPECT_EQ(inf["inputs"], "passkey");
+  EXPECT_EQ(inf["needles"], 1);
+  EXPECT_EQ(inf["positions"], 96);
+  EXPECT_EQ(inf["checkpoints"].back()["by_depth"][0]["distractor"]["n"], 0);
+  // One needle has no distractor: its CSV cell is empty, not "nan".
+  EXPECT_EQ(slurp(dir / "i.csv").find("nan"), std::string::npos) << slurp(dir / "i.csv");
+  const CliResult e = run_cli("eval --run " + run + " --lengths 96 --depths 0,50,100 --count 4 " +
+                              "--json " + eval.string());
+  ASSERT_EQ(e.code, 0) << e.err;
+  const CliResult c = run_cli("birth --colocate " + influence.string() + " --accuracy " +
+                              eval.string() + " --json " + (dir / "c.json").string());
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(nlohmann::json::parse(slurp(dir / "c.json"))["depths"],
+            nlohmann::json::parse("[0, 50, 100]"));
+  // A kv run's eval beside passkey influence is refused.
+  const fs::path kv_eval = dir / "kv_eval.json";
+  ASSERT_EQ(run_cli("eval --run " + kv_run("qwen2").string() +
+                    " --lengths 40 --depths 0,50,100 "
+                    "--count 2 --json " +
+                    kv_eval.string())
+                .code,
+            0);
+  const CliResult mixed =
+      run_cli("birth --colocate " + influence.string() + " --accuracy " + kv_eval.string());
+  EXPECT_EQ(mixed.code, 2) << mixed.err;
+  EXPECT_EQ(lines(mixed.err), 1) << mixed.err;
+  EXPECT_NE(mixed.err.find("kv"), std::string::npos) << mixed.err;
+}
+
 TEST(KvInfluence, BadInputGetsOneLineAndExitTwo) {
   const std::string qwen = kv_run("qwen2").string();
   const std::string gpt2 = kv_run("gpt2").string();
@@ -273,7 +419,12 @@ TEST(KvInfluence, BadInputGetsOneLineAndExitTwo) {
         "birth --run " + qwen + " --inputs kv --depths 0,101",
         "birth --run " + qwen + " --inputs kv --target loss",
         "birth --run " + qwen + " --inputs kv --method hutchinson",
-        "birth --run " + qwen + " --depths 0,50"}) {
+        "birth --run " + qwen + " --depths 0,50", "birth --run " + qwen + " --inputs passkey",
+        "birth --run " + hop.string() + " --inputs passkey",
+        "birth --run " + passkey_run().string() + " --inputs kv",
+        "birth --run " + passkey_run().string() + " --inputs passkey -L 20",
+        "birth --run " + passkey_run().string() + " --inputs passkey --depths -5",
+        "birth --run " + passkey_run().string() + " --inputs needle"}) {
     const CliResult r = run_cli(args);
     EXPECT_EQ(r.code, 2) << args << ": " << r.err;
     EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;

@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "posbias/train/metrics.h"
+#include "posbias/runfiles/metrics.h"
 
 namespace posbias {
 namespace {

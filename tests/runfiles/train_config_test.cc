@@ -1,7 +1,7 @@
 // TrainConfig's field table (train_config_fields): every row round-trips through JSON, every
 // row refuses a mistyped value naming its field, unknown fields are refused, and every
 // train.json shipped in docs/data still loads to the config it holds.
-#include "posbias/train/train_config.h"
+#include "posbias/runfiles/train_config.h"
 
 #include <gtest/gtest.h>
 

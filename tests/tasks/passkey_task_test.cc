@@ -75,6 +75,7 @@ int check_example(const PasskeyExample& ex, const Tokenizer& t, const std::int32
       got =
           t.decode(std::vector<std::int32_t>(ex.ids.begin() + n.position, ex.ids.begin() + ++end));
     EXPECT_EQ(got, want) << "needle at " << n.position;
+    EXPECT_EQ(n.size, end - n.position) << "needle at " << n.position;
     spans.emplace_back(n.position, end);
   }
   EXPECT_EQ(names.size(), needles) << "names are distinct";

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "posbias/train/train_config.h"
+#include "posbias/runfiles/train_config.h"
 
 namespace posbias {
 namespace {

@@ -12,9 +12,9 @@
 
 #include "../cli_run.h"
 #include "kill_while_training.h"
+#include "posbias/runfiles/train_config.h"
 #include "posbias/tasks/kv_task.h"
 #include "posbias/train/kv_batch.h"
-#include "posbias/train/train_config.h"
 #include "posbias/train/trainer.h"
 
 namespace {

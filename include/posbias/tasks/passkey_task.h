@@ -57,6 +57,7 @@ struct PasskeyNeedle {
   int offset = 0;    // Brown ids before it, 0..F
   int position = 0;  // index of its first id (the newline before it) in the example
   double depth = 0;  // percent, passkey_depth(offset, F)
+  int size = 0;      // its ids, from the newline before it to the newline after it
 };
 
 struct PasskeyExample {

@@ -20,8 +20,8 @@
 
 #include "posbias/hf/safetensors.h"
 #include "posbias/model/transformer.h"
+#include "posbias/runfiles/train_config.h"
 #include "posbias/train/optimizer.h"
-#include "posbias/train/train_config.h"
 
 namespace posbias {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "posbias/model/transformer.h"
+#include "posbias/runfiles/train_config.h"
 #include "posbias/tasks/passkey_task.h"
-#include "posbias/train/train_config.h"
 
 namespace posbias {
 

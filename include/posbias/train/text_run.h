@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "posbias/runfiles/train_config.h"
 #include "posbias/text/text_data.h"
 #include "posbias/text/tokenizer.h"
-#include "posbias/train/train_config.h"
 
 namespace posbias {
 

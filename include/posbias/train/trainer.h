@@ -28,9 +28,9 @@
 
 #include "posbias/dist/process_group.h"
 #include "posbias/model/transformer.h"
+#include "posbias/runfiles/train_config.h"
 #include "posbias/train/gradient_reducer.h"
 #include "posbias/train/optimizer.h"
-#include "posbias/train/train_config.h"
 
 namespace posbias {
 
