@@ -110,6 +110,7 @@ ColocationResult colocate_files(const ColocationOptions& o) {
         o.influence.size(), o.accuracy.size()));
   }
   std::int64_t length = 0;
+  std::string kind;  // the first file's inputs
   std::vector<int> depths;
   std::vector<std::vector<double>> accuracy, influence;
   for (std::size_t s = 0; s < o.influence.size(); ++s) {
@@ -119,6 +120,11 @@ ColocationResult colocate_files(const ColocationOptions& o) {
         inf["checkpoints"].empty()) {
       throw std::invalid_argument(
           "'" + o.influence[s] + "' is not a `birth --inputs kv|passkey` result with a checkpoint");
+    }
+    if (s == 0) kind = inputs;
+    if (inputs != kind) {
+      throw std::invalid_argument("'" + o.influence[s] + "' measured " + inputs + " inputs and '" +
+                                  o.influence[0] + "' " + kind + " inputs: co-locate one task");
     }
     const auto file_depths = inf.at("depths").get<std::vector<int>>();
     const auto file_length = inf.at("length").get<std::int64_t>();
@@ -155,12 +161,15 @@ ColocationResult colocate_files(const ColocationOptions& o) {
     }
     accuracy.push_back(std::move(row));
   }
-  return colocate(length, depths, accuracy, influence);
+  ColocationResult r = colocate(length, depths, accuracy, influence);
+  r.inputs = kind;
+  return r;
 }
 
 nlohmann::json to_json(const ColocationResult& r, const ColocationOptions& o) {
   auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
   nlohmann::json j{
+      {"inputs", r.inputs},
       {"length", r.length},
       {"depths", r.depths},
       {"rule",
@@ -195,11 +204,16 @@ nlohmann::json to_json(const ColocationResult& r, const ColocationOptions& o) {
 
 namespace {
 
+// What a depth places: the queried pair of a kv example, the queried needle of a passkey one.
+std::string needle_word(const ColocationResult& r) {
+  return r.inputs == "passkey" ? "needle" : "pair";
+}
+
 Panel by_depth_panel(const ColocationResult& r, const std::vector<std::vector<double>>& rows,
                      const std::string& title, const std::string& ylabel) {
   Panel p;
   p.title = title;
-  p.xlabel = "depth of the queried pair (%)";
+  p.xlabel = "depth of the queried " + needle_word(r) + " (%)";
   p.ylabel = ylabel;
   Series s;
   // Short: a long title beside the axes squeezes them to a sliver. The band is said in the panel
@@ -235,7 +249,7 @@ ColocationResult run_colocation(const ColocationOptions& o) {
     f.height = 420;
     f.panels = {
         by_depth_panel(r, r.accuracy, fmt::format("accuracy (L = {})", r.length), "exact match"),
-        by_depth_panel(r, r.influence, "influence on the queried pair",
+        by_depth_panel(r, r.influence, "influence on the queried " + needle_word(r),
                        "share of the answer's influence")};
     render_figure(f, o.plot);
   }

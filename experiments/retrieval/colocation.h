@@ -23,6 +23,7 @@
 namespace posbias {
 
 struct ColocationResult {
+  std::string inputs;  // what the influence files measured: "kv" or "passkey" (colocate_files)
   std::int64_t length = 0;
   std::vector<int> depths;                     // percent, one per bin
   std::vector<std::vector<double>> accuracy;   // [seed][bin]
@@ -53,7 +54,7 @@ struct ColocationOptions {
 // result, an eval of another task, or an eval result without the influence's length or one of
 // its depths), then colocate().
 ColocationResult colocate_files(const ColocationOptions& options);
-// {"length", "depths", "rule", "seeds": [{"influence_file", "accuracy_file", "accuracy",
+// {"inputs", "length", "depths", "rule", "seeds": [{"influence_file", "accuracy_file", "accuracy",
 //  "needle_share", "spearman"}], "spearman": {mean, low, high, n}, "mean_accuracy",
 //  "mean_needle_share", "accuracy_minimum" (depths), "influence_minimum" (depth),
 //  "seeds_same_bin", "verdict"}.

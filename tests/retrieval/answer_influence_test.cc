@@ -8,6 +8,7 @@
 // and bad input in one line with exit 2.
 #include "experiments/birth/answer_influence.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -189,7 +190,7 @@ TEST(PasskeyInfluence, TheInputsAreEvalsAndTheNeedleSpanIsTheQueriedSentence) {
     std::vector<std::int32_t> span(in.ids.begin() + in.needle.begin,
                                    in.ids.begin() + in.needle.end);
     EXPECT_EQ(text.tokenizer.decode(span),
-              "\n" + passkey_needle_text(ex.target().name, ex.target().number) + "\n");
+              fmt::format("\n{}\n", passkey_needle_text(ex.target().name, ex.target().number)));
     std::vector<std::int32_t> digits(in.answer.begin(), in.answer.end());
     EXPECT_EQ(text.tokenizer.decode(digits), ex.target().number);
     EXPECT_EQ(in.from, ex.answer_start - 1);
@@ -391,8 +392,9 @@ TEST(PasskeyInfluence, MeasuredAndColocatedThroughTheCli) {
   const CliResult c = run_cli("birth --colocate " + influence.string() + " --accuracy " +
                               eval.string() + " --json " + (dir / "c.json").string());
   ASSERT_EQ(c.code, 0) << c.err;
-  EXPECT_EQ(nlohmann::json::parse(slurp(dir / "c.json"))["depths"],
-            nlohmann::json::parse("[0, 50, 100]"));
+  const nlohmann::json colocation = nlohmann::json::parse(slurp(dir / "c.json"));
+  EXPECT_EQ(colocation["depths"], nlohmann::json::parse("[0, 50, 100]"));
+  EXPECT_EQ(colocation["inputs"], "passkey");
   // A kv run's eval beside passkey influence is refused.
   const fs::path kv_eval = dir / "kv_eval.json";
   ASSERT_EQ(run_cli("eval --run " + kv_run("qwen2").string() +
@@ -406,6 +408,18 @@ TEST(PasskeyInfluence, MeasuredAndColocatedThroughTheCli) {
   EXPECT_EQ(mixed.code, 2) << mixed.err;
   EXPECT_EQ(lines(mixed.err), 1) << mixed.err;
   EXPECT_NE(mixed.err.find("kv"), std::string::npos) << mixed.err;
+  // So are kv and passkey influence files over one set of seeds.
+  const fs::path kv_influence = dir / "kv_influence.json";
+  ASSERT_EQ(run_cli("birth --run " + kv_run("qwen2").string() +
+                    " --inputs kv --checkpoints last --depths 0,50,100 --seeds 1 --json " +
+                    kv_influence.string())
+                .code,
+            0);
+  const CliResult tasks =
+      run_cli("birth --colocate " + influence.string() + "," + kv_influence.string() +
+              " --accuracy " + eval.string() + "," + kv_eval.string());
+  EXPECT_EQ(tasks.code, 2) << tasks.err;
+  EXPECT_EQ(lines(tasks.err), 1) << tasks.err;
 }
 
 TEST(KvInfluence, BadInputGetsOneLineAndExitTwo) {

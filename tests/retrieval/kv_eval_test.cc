@@ -2,6 +2,7 @@
 // says (checked with the independent solver), a cell's examples do not depend on what else is
 // measured, the real path on a tiny trained run (accuracies in [0, 1] with n = count, the same
 // cells whatever else is measured, CSV and figures), and bad input in one line with exit 2.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -141,13 +142,13 @@ TEST(KvSeeds, UVerdictAndEffectiveLengthOverSeeds) {
   std::vector<std::string> u, flat;
   for (int s = 0; s < 3; ++s) {
     const double jitter = 0.02 * (s - 1);
-    u.push_back(seed_file("u" + std::to_string(s) + ".json", [=](int length, double depth) {
+    u.push_back(seed_file(fmt::format("u{}.json", s), [=](int length, double depth) {
                   const bool middle = depth >= 30 && depth <= 70;
                   // Seed 0 holds every length, seed 1 fails from 80 on, seed 2 at 40 already.
                   const double drop = (s == 1 && length >= 80) || s == 2 ? 0.3 : 0.0;
                   return (middle ? 0.6 : 0.9) + jitter - drop;
                 }).string());
-    flat.push_back(seed_file("flat" + std::to_string(s) + ".json", [=](int, double depth) {
+    flat.push_back(seed_file(fmt::format("flat{}.json", s), [=](int, double depth) {
                      return 0.7 + jitter + depth / 5000;
                    }).string());
   }
@@ -177,7 +178,7 @@ TEST(KvSeeds, UVerdictAndEffectiveLengthOverSeeds) {
   for (int s = 0; s < 2; ++s)
     passkey.push_back(
         seed_file(
-            "passkey" + std::to_string(s) + ".json",
+            fmt::format("passkey{}.json", s),
             [=](int, double depth) { return depth >= 30 && depth <= 70 ? 0.5 + 0.02 * s : 0.9; },
             "passkey")
             .string());

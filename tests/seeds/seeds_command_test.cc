@@ -3,6 +3,7 @@
 // exit 2 for usage, 1 for a file that is not a result).
 #include "experiments/seeds/seeds_command.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -259,7 +260,7 @@ TEST_F(SeedsTest, SharesAndUTestPerStepWithThePairedChange) {
   const std::vector<double> q = {1.0, 2.0, 5.0};
   SeedsOptions o;
   for (std::size_t k = 0; k < q.size(); ++k)
-    o.birth.push_back(write("s" + std::to_string(k) + ".json", result(q[k]).dump()));
+    o.birth.push_back(write(fmt::format("s{}.json", k), result(q[k]).dump()));
   const SeedsResult r = summarize_seeds(o);
   const SharesOverSeeds& s0 = r.checkpoints[0].shares;
   EXPECT_EQ(s0.region(ShareRegion::kMiddle).first, 26);
