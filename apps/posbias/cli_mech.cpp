@@ -2,6 +2,9 @@
 // retrieval constructions, or a trained model's key heads); see docs/mech.md.
 #include <cmath>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "commands.h"
 #include "experiments/mech/discrepancy_command.h"
@@ -64,66 +67,122 @@ void register_heads(CLI::App& app, Action* selected) {
   });
 }
 
+namespace {
+
+// `discrepancy`'s flags as the command line gives them; discrepancy_options builds the one mode
+// they ask for.
+struct DiscrepancyFlags {
+  std::string function = "index", theta = "auto", search, frequencies = "free";
+  double omega = ConstructionSweep{}.omega;
+  std::vector<int> lengths;
+  std::int64_t count = 0;  // 0: the mode's default
+  std::uint64_t seed = 0;
+  HeadSearchOptions head_search;
+  std::string run, checkpoint, heads = "auto", variant = "standard";
+  std::optional<AttentionPath> attention;
+  double memory_budget_gb = 0;
+};
+
+DiscrepancyMode discrepancy_mode(const DiscrepancyFlags& f) {
+  const SearchFrequencies frequencies = parse_search_frequencies(f.frequencies);
+  if (!f.search.empty()) {
+    if (f.search != "optimized")
+      throw std::invalid_argument("--search must be optimized, got '" + f.search + "'");
+    HeadSearchSweep s;
+    s.search = f.head_search;
+    s.search.frequencies = frequencies;
+    s.search.function = parse_construction(f.function);
+    if (s.search.function == Construction::kReflexive)
+      throw std::invalid_argument("--search covers the index and retrieval functions");
+    s.search.omega = f.omega;
+    s.search.seed = f.seed;
+    s.memory_budget_gb = f.memory_budget_gb;
+    if (!f.lengths.empty()) s.lengths = f.lengths;
+    return s;
+  }
+  if (!f.run.empty()) {
+    TrainedDiscrepancyOptions t;
+    t.run = f.run;
+    t.checkpoint = f.checkpoint;
+    t.heads = f.heads;
+    t.variant = parse_variant(f.variant);
+    if (!f.lengths.empty()) t.lengths = f.lengths;
+    if (f.count != 0) t.count = f.count;
+    t.seed = f.seed;
+    t.attention = f.attention;
+    t.memory_budget_gb = f.memory_budget_gb;
+    return t;
+  }
+  ConstructionSweep s;
+  s.function = parse_construction(f.function);
+  if (f.theta != "auto") s.theta = parse_number(f.theta, "--theta");
+  s.omega = f.omega;
+  if (!f.lengths.empty()) s.lengths = f.lengths;
+  if (f.count != 0) s.count = f.count;
+  s.seed = f.seed;
+  s.memory_budget_gb = f.memory_budget_gb;
+  return s;
+}
+
+}  // namespace
+
 void register_discrepancy(CLI::App& app, Action* selected) {
+  auto f = std::make_shared<DiscrepancyFlags>();
   auto o = std::make_shared<DiscrepancyOptions>();
   auto parsed = std::make_shared<ParsedOptions>();
-  auto theta = std::make_shared<std::string>("auto");
   CLI::App* cmd = app.add_subcommand("discrepancy", torch_command_description("discrepancy"));
-  auto* fn = cmd->add_option("--function", o->sweep.function,
+  auto* fn = cmd->add_option("--function", f->function,
                              "index, retrieval or reflexive (--search: index or retrieval)")
                  ->capture_default_str();
   auto* th = cmd->add_option(
-                    "--theta", *theta,
+                    "--theta", f->theta,
                     "RoPE angle per position (auto: pi/n for index and reflexive, 0 for retrieval)")
                  ->capture_default_str();
-  auto* om = parsed->add(cmd, "--omega", &o->sweep.omega,
-                         "retrieval: phase spacing of the 8 symbols (2pi/8)");
-  parsed->add(cmd, "--lengths", &o->lengths,
+  auto* om =
+      parsed->add(cmd, "--omega", &f->omega, "retrieval: phase spacing of the 8 symbols (2pi/8)");
+  parsed->add(cmd, "--lengths", &f->lengths,
               "comma list of n (default " + join_integers(ConstructionSweep{}.lengths) +
                   "; with --run " + join_integers(TrainedDiscrepancyOptions{}.lengths) + ")");
-  parsed->add(cmd, "--count", &o->count,
+  parsed->add(cmd, "--count", &f->count,
               "inputs per length (0: " + std::to_string(ConstructionSweep{}.count) +
                   "; with --run " + std::to_string(TrainedDiscrepancyOptions{}.count) + ")",
               /*lo=*/0);
-  parsed->add(cmd, "--seed", &o->seed, "seed of the inputs");
-  auto frequencies = std::make_shared<std::string>("free");
-  auto* search = cmd->add_option("--search", o->search,
+  parsed->add(cmd, "--seed", &f->seed, "seed of the inputs");
+  auto* search = cmd->add_option("--search", f->search,
                                  "optimized: search whole RoPE heads for the best worst-case gap "
                                  "at each n (instead of the constructions)");
-  parsed->add(cmd, "--head-dim", &o->head_search.head_dim,
+  parsed->add(cmd, "--head-dim", &f->head_search.head_dim,
               "with --search: dims of the searched head, all rotary (F = dim/2 frequencies)");
-  cmd->add_option("--frequencies", *frequencies,
+  cmd->add_option("--frequencies", f->frequencies,
                   "with --search: free (every frequency optimised) or rope (the fixed schedule "
                   "rope_theta^(-2f/dim))")
       ->capture_default_str();
-  parsed->add(cmd, "--rope-theta", &o->head_search.rope_theta,
+  parsed->add(cmd, "--rope-theta", &f->head_search.rope_theta,
               "with --search --frequencies rope: the schedule's base");
-  parsed->add(cmd, "--starts", &o->head_search.starts,
+  parsed->add(cmd, "--starts", &f->head_search.starts,
               "with --search: random starts per length, beside the designs", /*lo=*/0);
-  parsed->add(cmd, "--steps", &o->head_search.steps, "with --search: Adam steps per start");
-  auto* run = cmd->add_option("--run", o->run, "trained run: measure its key heads");
-  cmd->add_option("--checkpoint", o->checkpoint, "with --run: checkpoint file (default: latest)");
-  cmd->add_option("--heads", o->heads,
+  parsed->add(cmd, "--steps", &f->head_search.steps, "with --search: Adam steps per start");
+  auto* run = cmd->add_option("--run", f->run, "trained run: measure its key heads");
+  cmd->add_option("--checkpoint", f->checkpoint, "with --run: checkpoint file (default: latest)");
+  cmd->add_option("--heads", f->heads,
                   "with --run: auto (the most positional and most symbolic head) or L.h,L.h")
       ->capture_default_str();
   auto* variant =
-      cmd->add_option("--variant", o->variant,
+      cmd->add_option("--variant", f->variant,
                       "with --run: the inputs, standard or a variant the task has (Number: "
                       "seen_jumps, jump integers within those training showed; Letter: decoy)")
           ->capture_default_str();
   variant->needs(run);
   run->excludes(fn)->excludes(th)->excludes(om)->excludes(search);
   search->excludes(th);
-  add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
+  add_memory_options(cmd, parsed.get(), &f->attention, &f->memory_budget_gb);
   cmd->add_option("--json", o->json, "result JSON (default: stdout)");
   cmd->add_option("--plot", o->plot, "figure stem: discrepancy against n, log-log");
   cmd->callback([=] {
     *selected = [=] {
       parsed->parse();
-      DiscrepancyOptions opt = *o;
-      if (*theta != "auto") opt.sweep.theta = parse_number(*theta, "--theta");
-      opt.head_search.frequencies = parse_search_frequencies(*frequencies);
-      run_discrepancy(opt);
+      o->mode = discrepancy_mode(*f);
+      run_discrepancy(*o);
     };
   });
 }

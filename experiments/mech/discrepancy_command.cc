@@ -16,17 +16,6 @@
 namespace posbias {
 namespace {
 
-// --lengths, each in 2..most.
-std::vector<int> checked_lengths(const std::vector<int>& lengths, int most) {
-  for (int n : lengths) {
-    if (n < 2 || n > most) {
-      throw std::invalid_argument("--lengths must be in 2.." + std::to_string(most) + ", got " +
-                                  std::to_string(n));
-    }
-  }
-  return lengths;
-}
-
 void check_angle(double v, const char* what) {
   if (!std::isfinite(v))
     throw std::invalid_argument(std::string(what) + " must be a finite number");
@@ -35,12 +24,14 @@ void check_angle(double v, const char* what) {
 }  // namespace
 
 SweepResult sweep_construction(const ConstructionSweep& s) {
-  const Construction c = parse_construction(s.function);
+  const Construction c = s.function;
   if (!std::isnan(s.theta)) check_angle(s.theta, "--theta");
   check_angle(s.omega, "--omega");
   if (s.count < 1 || s.count > 100000)
     throw std::invalid_argument("--count must be in 1..100000, got " + std::to_string(s.count));
   for (int n : s.lengths) {
+    if (n < 2 || n > 65536)
+      throw std::invalid_argument("--lengths must be in 2..65536, got " + std::to_string(n));
     validate_spec(construction_task(c), 1, n, Variant::kStandard);
     require_memory(construction_bytes(s.count, n),
                    "the " + std::string(construction_name(c)) + " construction on " +
@@ -157,44 +148,16 @@ Figure construction_figure(const std::vector<SweepResult>& results) {
 nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
   nlohmann::json result;
   Figure figure;
-  if (!o.search.empty()) {
-    if (o.search != "optimized") {
-      throw std::invalid_argument("--search must be optimized, got '" + o.search + "'");
-    }
-    HeadSearchSweep s;
-    s.search = o.head_search;
-    s.search.function = parse_construction(o.sweep.function);
-    if (s.search.function == Construction::kReflexive) {
-      throw std::invalid_argument("--search covers the index and retrieval functions");
-    }
-    s.search.omega = o.sweep.omega;
-    s.search.seed = o.seed;
-    s.memory_budget_gb = o.memory_budget_gb;
-    if (!o.lengths.empty()) s.lengths = o.lengths;
-    const HeadSearchSweepResult r = sweep_head_search(s);
+  if (const auto* search = std::get_if<HeadSearchSweep>(&o.mode)) {
+    const HeadSearchSweepResult r = sweep_head_search(*search);
     result = to_json(r);
     if (!o.plot.empty()) figure = head_search_figure(r);
-  } else if (!o.run.empty()) {
-    TrainedDiscrepancyOptions t;
-    t.run = o.run;
-    t.checkpoint = o.checkpoint;
-    t.heads = o.heads;
-    t.variant = parse_variant(o.variant);
-    if (!o.lengths.empty()) t.lengths = checked_lengths(o.lengths, 100000);
-    if (o.count != 0) t.count = o.count;
-    t.seed = o.seed;
-    t.attention = o.attention;
-    t.memory_budget_gb = o.memory_budget_gb;
-    const TrainedDiscrepancyResult r = measure_trained_discrepancy(t);
+  } else if (const auto* trained = std::get_if<TrainedDiscrepancyOptions>(&o.mode)) {
+    const TrainedDiscrepancyResult r = measure_trained_discrepancy(*trained);
     result = to_json(r);
     if (!o.plot.empty()) figure = trained_discrepancy_figure(r);
   } else {
-    ConstructionSweep s = o.sweep;
-    if (!o.lengths.empty()) s.lengths = checked_lengths(o.lengths, 65536);
-    if (o.count != 0) s.count = o.count;
-    s.seed = o.seed;
-    s.memory_budget_gb = o.memory_budget_gb;
-    const SweepResult r = sweep_construction(s);
+    const SweepResult r = sweep_construction(std::get<ConstructionSweep>(o.mode));
     result = to_json(r);
     if (!o.plot.empty()) figure = construction_figure({r});
   }

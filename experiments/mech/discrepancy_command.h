@@ -7,16 +7,18 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "experiments/mech/head_search_sweep.h"
 #include "posbias/core/plot.h"
-#include "posbias/model/attention_path.h"
+#include "posbias/mech/constructions.h"
+#include "posbias/mech/trained_discrepancy.h"
 
 namespace posbias {
 
 struct ConstructionSweep {
-  std::string function = "index";  // index | retrieval | reflexive
+  Construction function = Construction::kIndex;
   double theta = NAN;  // NaN = auto: π/n for index and reflexive (n positions), 0 for retrieval
   double omega = 0.7853981633974483;  // retrieval symbol spacing, 2π/8
   std::vector<int> lengths{9, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
@@ -58,18 +60,13 @@ nlohmann::json to_json(const SweepResult& result);
 // Log-log discrepancy against n: measured points and the bound, one panel per result.
 Figure construction_figure(const std::vector<SweepResult>& results);
 
+// One command, three modes, each with its own options: the constructions swept over n, the
+// head search (--search optimized), or a trained run's key heads (--run).
+using DiscrepancyMode = std::variant<ConstructionSweep, HeadSearchSweep, TrainedDiscrepancyOptions>;
+
 struct DiscrepancyOptions {
-  ConstructionSweep sweep;
-  std::string search;                           // "optimized": the head search
-  HeadSearchOptions head_search;                // its options (function from sweep.function)
-  std::string run, checkpoint, heads = "auto";  // run set: the trained-model measurement
-  std::string variant = "standard";             // with run: the inputs' variant
-  std::vector<int> lengths;                     // empty = the mode's default
-  std::int64_t count = 0;                       // 0 = the mode's default
-  std::uint64_t seed = 0;
-  std::optional<AttentionPath> attention;  // with run: the trained model's attention path
-  double memory_budget_gb = 0;             // and memory budget (TrainedDiscrepancyOptions)
-  std::string json, plot;
+  DiscrepancyMode mode;
+  std::string json, plot;  // result JSON (empty: stdout) and figure stem (empty: none)
 };
 nlohmann::json run_discrepancy(const DiscrepancyOptions& options);
 

@@ -99,8 +99,11 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
   for (const HopsRun& run : hops.runs) add_heads(sec, mech, run, preset);
 
   std::vector<SweepResult> sweeps;
-  for (const auto& [fn, theta] : std::vector<std::pair<std::string, double>>{
-           {"index", NAN}, {"retrieval", NAN}, {"retrieval", 5e-4}, {"reflexive", NAN}}) {
+  for (const auto& [fn, theta] :
+       std::vector<std::pair<Construction, double>>{{Construction::kIndex, NAN},
+                                                    {Construction::kRetrieval, NAN},
+                                                    {Construction::kRetrieval, 5e-4},
+                                                    {Construction::kReflexive, NAN}}) {
     ConstructionSweep s;
     s.function = fn;
     s.theta = theta;

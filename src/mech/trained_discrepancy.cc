@@ -111,6 +111,10 @@ nlohmann::json points_json(const std::vector<GapPoint>& points) {
 TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOptions& o) {
   if (o.count < 1 || o.count > 100000)
     throw std::invalid_argument("--count must be in 1..100000, got " + std::to_string(o.count));
+  for (int n : o.lengths) {
+    if (n < 2 || n > 100000)
+      throw std::invalid_argument("--lengths must be in 2..100000, got " + std::to_string(n));
+  }
   LoadedModel m = load_trained_model(o.run, o.checkpoint);
   const TrainConfig& c = m.info.config;
   require_hop_task(c.task, "discrepancy --run");

@@ -17,7 +17,7 @@ const std::vector<int> kLengths{16, 64, 256, 1024, 4096};
 
 TEST(Discrepancy, IndexGapIsOneMinusCosThetaAndDecaysAsInverseSquare) {
   ConstructionSweep s;
-  s.function = "index";
+  s.function = Construction::kIndex;
   s.lengths = {64, 128, 256, 512, 1024, 2048, 4096};
   s.count = 16;
   const auto r = sweep_construction(s);
@@ -35,7 +35,7 @@ TEST(Discrepancy, IndexGapIsOneMinusCosThetaAndDecaysAsInverseSquare) {
 // index head's 1 − cos(π/n) and decays as n⁻² too.
 TEST(Discrepancy, ReflexiveGapIsOneMinusCosThetaAndItsTargetIsTheQuery) {
   ConstructionSweep s;
-  s.function = "reflexive";
+  s.function = Construction::kReflexive;
   s.lengths = {64, 256, 1024, 4096};
   s.count = 4;
   const auto r = sweep_construction(s);
@@ -59,7 +59,7 @@ TEST(Discrepancy, OneFrequencyGapIsItsNearestRivalUpToTwoPiOverN) {
   const double pi = std::numbers::pi;
   for (const double theta : {0.5 * pi / n, 1.5 * pi / n, 2.0 * pi / n, 2.5 * pi / n}) {
     ConstructionSweep s;
-    s.function = "reflexive";
+    s.function = Construction::kReflexive;
     s.lengths = {n};
     s.count = 2;
     s.theta = theta;
@@ -79,7 +79,7 @@ TEST(Discrepancy, OneFrequencyGapIsItsNearestRivalUpToTwoPiOverN) {
 
 TEST(Discrepancy, RetrievalGapIsConstantAtThetaZero) {
   ConstructionSweep s;
-  s.function = "retrieval";
+  s.function = Construction::kRetrieval;
   s.lengths = kLengths;
   s.count = 16;
   const auto r = sweep_construction(s);
@@ -92,7 +92,7 @@ TEST(Discrepancy, RetrievalGapIsConstantAtThetaZero) {
 
 TEST(Discrepancy, RetrievalWithRotationFailsAtLongInputs) {
   ConstructionSweep s;
-  s.function = "retrieval";
+  s.function = Construction::kRetrieval;
   s.theta = 5e-4;  // nθ passes the symbol spacing π/4 near n = 1600
   s.lengths = {16, 4096};
   s.count = 16;
@@ -131,9 +131,7 @@ TEST(Discrepancy, BadValuesAreRefused) {
   s = ConstructionSweep{};
   s.lengths = {5};
   EXPECT_THROW(sweep_construction(s), std::invalid_argument);
-  s = ConstructionSweep{};
-  s.function = "lookup";
-  EXPECT_THROW(sweep_construction(s), std::invalid_argument);
+  EXPECT_THROW(parse_construction("lookup"), std::invalid_argument);
 }
 
 }  // namespace
