@@ -8,7 +8,7 @@
 namespace posbias::cli {
 
 void register_seeds(CLI::App& app, Action* selected) {
-  auto options = std::make_shared<SeedsOptions>();
+  auto options = std::make_shared<SeedsFlags>();
   CLI::App* cmd = app.add_subcommand(
       "seeds",
       "Summarize one experiment over its training seeds, as means with 95% Student-t intervals. "
@@ -25,7 +25,7 @@ void register_seeds(CLI::App& app, Action* selected) {
       "each seed's `posbias eval --run` result gives the accuracy per depth and length, the U "
       "verdict over seeds and the effective length per seed. With --compare: configurations "
       "of a hop task (ablations) side by side, each over its seeds.");
-  SeedsOptions& o = *options;
+  SeedsFlags& o = *options;
   cmd->add_option("birth", o.birth,
                   "text: birth --run --json results, one per training seed, two or more");
   cmd->add_option("--eval", o.eval,
@@ -54,7 +54,8 @@ void register_seeds(CLI::App& app, Action* selected) {
       "figure stem: STEM_shape, STEM_profiles, STEM_gradient, STEM_loss (text); "
       "STEM_training, STEM_eval, STEM_heads, STEM_discrepancy (hop runs, from the files "
       "given); STEM_compare (--compare); STEM_heatmap, STEM_depth (kv runs)");
-  cmd->callback([options, selected] { *selected = [options] { run_seeds(*options); }; });
+  cmd->callback(
+      [options, selected] { *selected = [options] { run_seeds(seeds_mode(*options)); }; });
 }
 
 }  // namespace posbias::cli

@@ -144,12 +144,12 @@ void write_hop_comparison(const HopComparison& r, const std::string& json, const
   if (!plot.empty()) render_hop_comparison_figure(r, plot);
 }
 
-void run_hop_comparison(const std::vector<std::string>& compare, const std::string& json,
-                        const std::string& csv, const std::string& plot) {
+void run_hop_comparison(const HopCompareOptions& o) {
   std::vector<HopConfiguration> configurations;
-  for (const std::string& text : compare) configurations.push_back(parse_hop_configuration(text));
+  for (const std::string& text : o.configurations)
+    configurations.push_back(parse_hop_configuration(text));
   const HopComparison r = compare_hop_configurations(configurations);
-  write_hop_comparison(r, json, csv, plot);
+  write_hop_comparison(r, o.json, o.csv, o.plot);
   std::string line = fmt::format("seeds: {} {} configurations; accuracy (all hops) at {} tokens:",
                                  r.configurations.size(), r.task, r.lengths.back());
   for (std::size_t c = 0; c < r.configurations.size(); ++c) {

@@ -53,8 +53,11 @@ void render_hop_comparison_figure(const HopComparison& comparison, const std::st
 // is empty).
 void write_hop_comparison(const HopComparison& comparison, const std::string& json,
                           const std::string& csv, const std::string& plot);
-// Parses each "LABEL=FILE,..." of `compare`, compares and writes the comparison.
-void run_hop_comparison(const std::vector<std::string>& compare, const std::string& json,
-                        const std::string& csv, const std::string& plot);
+struct HopCompareOptions {
+  std::vector<std::string> configurations;  // "LABEL=EVAL.json,EVAL.json,...", 2..32 of them
+  std::string json, csv, plot;              // json empty = stdout
+};
+// Parses each configuration, compares and writes the comparison.
+void run_hop_comparison(const HopCompareOptions& options);
 
 }  // namespace posbias

@@ -312,10 +312,6 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
   if (!o.eval.empty() && o.eval.size() != o.birth.size())
     throw std::invalid_argument(fmt::format("--eval needs one file per birth result ({} for {})",
                                             o.eval.size(), o.birth.size()));
-  if (!o.summary.empty() || !o.metrics.empty() || !o.heads.empty() || !o.discrepancy.empty())
-    throw std::invalid_argument(
-        "--summary, --metrics, --heads and --discrepancy summarize hop runs; give them without "
-        "birth files");
   require_distinct_files(o.birth);
   SeedsResult r;
   std::vector<RunConfig> birth_runs, eval_runs;
@@ -482,29 +478,47 @@ void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
   }
 }
 
-void run_seeds(const SeedsOptions& o) {
-  if (!o.compare.empty()) {
-    if (!o.birth.empty() || !o.eval.empty() || !o.summary.empty() || !o.metrics.empty() ||
-        !o.heads.empty() || !o.discrepancy.empty())
+SeedsMode seeds_mode(const SeedsFlags& f) {
+  const bool hop_files =
+      !f.summary.empty() || !f.metrics.empty() || !f.heads.empty() || !f.discrepancy.empty();
+  if (!f.compare.empty()) {
+    if (!f.birth.empty() || !f.eval.empty() || hop_files)
       throw std::invalid_argument(
           "--compare takes each configuration's eval files after its label "
           "(LABEL=EVAL.json,...); give it without birth files, --eval, --summary, --metrics, "
           "--heads or --discrepancy");
-    run_hop_comparison(o.compare, o.json, o.csv, o.plot);
-    return;
+    return HopCompareOptions{f.compare, f.json, f.csv, f.plot};
   }
-  if (o.birth.empty() && !o.eval.empty() && is_kv_eval_file(o.eval.front())) {
-    if (!o.summary.empty() || !o.metrics.empty() || !o.heads.empty() || !o.discrepancy.empty())
+  if (f.birth.empty() && !f.eval.empty() && is_kv_eval_file(f.eval.front())) {
+    if (hop_files)
       throw std::invalid_argument(
           "kv eval results are summarized alone; give them without --summary, --metrics, "
           "--heads or --discrepancy");
-    run_kv_seeds({o.eval, o.json, o.csv, o.plot});
-    return;
+    return KvSeedsOptions{f.eval, f.json, f.csv, f.plot};
   }
-  if (o.birth.empty()) {
-    run_hop_seeds({o.summary, o.metrics, o.eval, o.heads, o.discrepancy, o.json, o.csv, o.plot});
-    return;
+  if (f.birth.empty())
+    return HopSeedsOptions{f.summary,     f.metrics, f.eval, f.heads,
+                           f.discrepancy, f.json,    f.csv,  f.plot};
+  if (hop_files)
+    throw std::invalid_argument(
+        "--summary, --metrics, --heads and --discrepancy summarize hop runs; give them without "
+        "birth files");
+  return SeedsOptions{f.birth, f.eval, f.json, f.csv, f.plot};
+}
+
+void run_seeds(const SeedsMode& mode) {
+  if (const auto* text = std::get_if<SeedsOptions>(&mode)) {
+    run_text_seeds(*text);
+  } else if (const auto* hops = std::get_if<HopSeedsOptions>(&mode)) {
+    run_hop_seeds(*hops);
+  } else if (const auto* kv = std::get_if<KvSeedsOptions>(&mode)) {
+    run_kv_seeds(*kv);
+  } else {
+    run_hop_comparison(std::get<HopCompareOptions>(mode));
   }
+}
+
+void run_text_seeds(const SeedsOptions& o) {
   const SeedsResult r = summarize_seeds(o);
   write_output(o.json, to_json(r).dump(2) + "\n");
   if (!o.csv.empty()) write_file_atomic(o.csv, seeds_csv(r));

@@ -32,25 +32,39 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "experiments/hops/hop_compare.h"
+#include "experiments/hops/hop_seeds.h"
+#include "experiments/retrieval/kv_seeds.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/plot.h"
 #include "posbias/theory/profile_shares.h"
 
 namespace posbias {
 
-// The options of `posbias seeds`. With birth files: this text summary. Without: hop runs
-// (hops/hop_seeds.h), from eval and the hop-only options.
+// The text experiment's seeds: its birth --run results, and optionally its eval --run ones.
 struct SeedsOptions {
   std::vector<std::string> birth;  // birth --run results, one per training seed, >= 2
   std::vector<std::string> eval;   // eval --run results (optional; then one per seed)
   std::string json, csv, plot;     // json empty = stdout
-  // Hop runs only (HopSeedsOptions); `{}` keeps brace-initialized text options warning-free.
-  std::vector<std::string> summary{}, metrics{}, heads{}, discrepancy{};
-  // Hop configurations side by side, "LABEL=EVAL.json,..." each (hops/hop_compare.h); alone.
-  std::vector<std::string> compare{};
 };
+
+// One command, four modes, each with its own options: a text experiment (SeedsOptions), hop
+// runs (HopSeedsOptions), kv or passkey eval results (KvSeedsOptions), hop configurations side
+// by side (HopCompareOptions).
+using SeedsMode = std::variant<SeedsOptions, HopSeedsOptions, KvSeedsOptions, HopCompareOptions>;
+
+// `seeds`'s flags as the command line gives them.
+struct SeedsFlags {
+  std::vector<std::string> birth, eval, summary, metrics, heads, discrepancy, compare;
+  std::string json, csv, plot;
+};
+// The mode the flags ask for: --compare alone; eval files alone that are kv or passkey results
+// (read to tell); no birth files: hop runs; else the text experiment. Throws
+// std::invalid_argument for flags of two modes.
+SeedsMode seeds_mode(const SeedsFlags& flags);
 
 // One step of one training seed's birth --run result, as read.
 struct TrainingSeedCheckpoint {
@@ -112,8 +126,9 @@ SeedsResult summarize_seeds(const SeedsOptions& options);
 nlohmann::json to_json(const SeedsResult& result);
 std::string seeds_csv(const SeedsResult& result);
 void render_seeds_figures(const SeedsResult& result, const std::string& stem);
-// The text summary's files; without birth files, run_hop_seeds, or with --compare,
-// run_hop_comparison.
-void run_seeds(const SeedsOptions& options);
+// The text summary's files.
+void run_text_seeds(const SeedsOptions& options);
+// The mode's summary: run_text_seeds, run_hop_seeds, run_kv_seeds or run_hop_comparison.
+void run_seeds(const SeedsMode& mode);
 
 }  // namespace posbias

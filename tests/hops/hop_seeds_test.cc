@@ -533,11 +533,12 @@ TEST_F(HopSeedsTest, BadInputIsOneLineError) {
   expect_one_line<Usage>(run({}), {"at least one of --summary"});
   expect_one_line<Usage>(run({}, {evals[0], evals[0]}), {"given twice"});
   // `posbias seeds` with neither birth files nor hop files.
-  expect_one_line<Usage>([] { run_seeds(SeedsOptions{}); }, {"birth --run", "--discrepancy"});
-  SeedsOptions text;
+  expect_one_line<Usage>([] { run_seeds(seeds_mode(SeedsFlags{})); },
+                         {"birth --run", "--discrepancy"});
+  SeedsFlags text;
   text.birth = {evals[0], evals[1]};
   text.heads = {evals[0], evals[1]};
-  expect_one_line<Usage>([&] { summarize_seeds(text); }, {"without birth files"});
+  expect_one_line<Usage>([&] { seeds_mode(text); }, {"without birth files"});
 
   // Mixed tasks: the file is named.
   json letter = summary_file("letter", 1, {{"all", 1}}, {{"all", 2}}, {{"all", 1.0}});
