@@ -28,6 +28,8 @@ COMMANDS = [
     ("theory-csv", "theory -L 3000 -H 12 -a 0.5 --out theory.csv", ["theory.csv"]),
     ("theory-json", "theory -L 500 -H 6 -a 0.3,0.5,0.7,0.5,0.5,0.9 --window 64 --format json "
      "--out theory.json", ["theory.json"]),
+    ("theory-continuum", "theory -L 2000 -H 6 -a 0.5 --format json --out continuum.json",
+     ["continuum.json"]),
     ("theory-exact", "theory -L 60 -H 3 --exact --out exact.csv", ["exact.csv"]),
     ("theory-alibi", "theory -L 400 -H 4 --alibi heads:8 --format json --out alibi.json",
      ["alibi.json"]),

@@ -152,13 +152,43 @@ nlohmann::json spec_json(const InfluenceSpec& spec) {
   return c;
 }
 
-nlohmann::json theory_summary(const InfluenceSpec& spec, const std::vector<ExtReal>& row,
+TheoryResult summarize_theory(const InfluenceSpec& spec, const std::vector<ExtReal>& row,
                               double epsilon, int grid) {
   if (grid < 2 || grid > 1000000) throw std::invalid_argument("--grid must be in 2..1000000");
+  TheoryResult r{spec, summarize_profile(row, epsilon), std::nullopt};
+  // The closed-form density is derived for the Cesàro operator.
+  if (!spec.op.is_cesaro() || spec.layers > Continuum::kMaxLayers) return r;
+  const Continuum c(spec.layers, spec.alpha);
+  ContinuumSummary& cs = r.continuum.emplace();
+  cs.recency_mass = c.recency_mass();
+  cs.primacy_epsilon = epsilon;
+  cs.primacy_mass = c.primacy_mass(epsilon);
+  cs.middle_to_ends = c.middle_to_ends();
+  cs.dead_zone_x = NAN;
+  cs.dead_zone_log10_density = INFINITY;
+  for (int g = 0; g < grid; ++g) {
+    const double x = (g + 0.5) / grid;
+    const double y = c.log10_density(x);
+    cs.grid_x.push_back(x);
+    cs.grid_log10_density.push_back(y);
+    if (y < cs.dead_zone_log10_density) cs.dead_zone_log10_density = y, cs.dead_zone_x = x;
+  }
+  // How far the discrete row is from its limit in the bulk (1e-3 < x < 0.9), as q·r_j vs ρ.
+  const double q = static_cast<double>(row.size());
+  for (std::size_t i : thin_indices(row.size(), 2000)) {
+    const double x = static_cast<double>(i + 1) / q;
+    if (x <= 1e-3 || x >= 0.9) continue;
+    const double rel = std::pow(10.0, row[i].log10() + std::log10(q) - c.log10_density(x)) - 1.0;
+    cs.bulk_max_relative_error = std::max(cs.bulk_max_relative_error, std::fabs(rel));
+  }
+  return r;
+}
+
+nlohmann::json to_json(const TheoryResult& r) {
   nlohmann::json j;
-  j["config"] = spec_json(spec);
+  j["config"] = spec_json(r.spec);
   j["version"] = POSBIAS_VERSION;
-  const ProfileSummary s = summarize_profile(row, epsilon);
+  const ProfileSummary& s = r.discrete;
   j["discrete"] = {{"log10_first", s.log10_first},
                    {"log10_last", s.log10_last},
                    {"log10_middle", s.log10_middle},
@@ -170,44 +200,26 @@ nlohmann::json theory_summary(const InfluenceSpec& spec, const std::vector<ExtRe
                    {"recency_mass", s.recency_mass},
                    {"total_mass", s.total_mass},
                    {"log10_middle_to_ends", number_or_null(s.log10_middle_to_ends)}};
-  if (!spec.op.is_cesaro() || spec.layers > Continuum::kMaxLayers) {
-    j["continuum"] = nullptr;  // the closed-form density is derived for the Cesàro operator
+  if (!r.continuum) {
+    j["continuum"] = nullptr;
     return j;
   }
-  const Continuum c(spec.layers, spec.alpha);
+  const ContinuumSummary& c = *r.continuum;
   nlohmann::json cj;
-  cj["recency_mass"] = c.recency_mass();
-  cj["primacy"] = {{"epsilon", epsilon}, {"mass", c.primacy_mass(epsilon)}};
-  cj["middle_to_ends"] = c.middle_to_ends();
-  std::vector<double> xs, ys;
-  double best_x = NAN, best_y = INFINITY;
-  for (int g = 0; g < grid; ++g) {
-    const double x = (g + 0.5) / grid;
-    const double y = c.log10_density(x);
-    xs.push_back(x);
-    ys.push_back(y);
-    if (y < best_y) best_y = y, best_x = x;
-  }
-  cj["dead_zone"] = {{"x", best_x},
-                     {"log10_density", number_or_null(best_y)},
+  cj["recency_mass"] = c.recency_mass;
+  cj["primacy"] = {{"epsilon", c.primacy_epsilon}, {"mass", c.primacy_mass}};
+  cj["middle_to_ends"] = c.middle_to_ends;
+  cj["dead_zone"] = {{"x", c.dead_zone_x},
+                     {"log10_density", number_or_null(c.dead_zone_log10_density)},
                      {"note",
                       "the continuous density is non-increasing, so its minimum sits at the "
                       "right end of the grid, just before the recency delta"}};
   nlohmann::json density_grid;
-  density_grid["x"] = xs;
+  density_grid["x"] = c.grid_x;
   density_grid["log10_density"] = nlohmann::json::array();
-  for (double y : ys) density_grid["log10_density"].push_back(number_or_null(y));
+  for (double y : c.grid_log10_density) density_grid["log10_density"].push_back(number_or_null(y));
   cj["grid"] = density_grid;
-  // How far the discrete row is from its limit in the bulk (1e-3 < x < 0.9), as q·r_j vs ρ.
-  const double q = static_cast<double>(row.size());
-  double worst = 0;
-  for (std::size_t i : thin_indices(row.size(), 2000)) {
-    const double x = static_cast<double>(i + 1) / q;
-    if (x <= 1e-3 || x >= 0.9) continue;
-    const double rel = std::pow(10.0, row[i].log10() + std::log10(q) - c.log10_density(x)) - 1.0;
-    worst = std::max(worst, std::fabs(rel));
-  }
-  cj["bulk_max_relative_error"] = worst;
+  cj["bulk_max_relative_error"] = c.bulk_max_relative_error;
   j["continuum"] = cj;
   return j;
 }
@@ -309,7 +321,7 @@ void run_theory(const TheoryOptions& o) {
   const std::vector<ExtReal> row = influence_row(spec);
   const bool need_summary = o.format == "json" || !o.summary.empty();
   nlohmann::json summary;
-  if (need_summary) summary = theory_summary(spec, row, o.epsilon, o.grid);
+  if (need_summary) summary = to_json(summarize_theory(spec, row, o.epsilon, o.grid));
   if (o.format == "csv") {
     emit(o.out, row_csv(row));
   } else {

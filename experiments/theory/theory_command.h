@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "posbias/core/plot.h"
 #include "posbias/theory/influence.h"
+#include "posbias/theory/profile_summary.h"
 
 namespace posbias {
 
@@ -38,9 +40,27 @@ void run_theory(const TheoryOptions& options);
 std::vector<double> parse_alibi(const std::string& text);
 InfluenceSpec make_influence_spec(const TheoryOptions& options);
 
-// {config, discrete, continuum}: every derived quantity of the theory (docs/theory.md).
-nlohmann::json theory_summary(const InfluenceSpec& spec, const std::vector<ExtReal>& row,
+// The continuum limit's quantities (Cesàro operator, H <= Continuum::kMaxLayers).
+struct ContinuumSummary {
+  double recency_mass = 0, primacy_epsilon = 0, primacy_mass = 0, middle_to_ends = 0;
+  double dead_zone_x = 0, dead_zone_log10_density = 0;  // the grid's minimum
+  std::vector<double> grid_x, grid_log10_density;       // `grid` midpoints of (0, 1)
+  // max |q·r_j / ρ(j/q) − 1| over the bulk 1e-3 < j/q < 0.9 (thinned to 2000 positions).
+  double bulk_max_relative_error = 0;
+};
+
+// Every derived quantity of the theory for one spec (docs/theory.md): the discrete row's
+// summary and, where it is derived, the continuum limit's.
+struct TheoryResult {
+  InfluenceSpec spec;
+  ProfileSummary discrete;
+  std::optional<ContinuumSummary> continuum;  // none: not the Cesàro operator, or H too large
+};
+// std::invalid_argument for a grid outside 2..1000000.
+TheoryResult summarize_theory(const InfluenceSpec& spec, const std::vector<ExtReal>& row,
                               double epsilon, int grid);
+// {config, version, discrete, continuum (null when none)}.
+nlohmann::json to_json(const TheoryResult& result);
 nlohmann::json spec_json(const InfluenceSpec& spec);
 
 // Row as CSV text (position,influence,log10_influence).

@@ -52,13 +52,13 @@ void write_profiles(const std::filesystem::path& dir, const std::vector<std::int
     const InfluenceSpec s = base_spec(kLength, h, 0.5);
     const auto row = influence_row(s);
     append_rows(csv, "depth", s, row);
-    summaries.push_back(theory_summary(s, row, 0.05, 200));
+    summaries.push_back(to_json(summarize_theory(s, row, 0.05, 200)));
   }
   for (double a : alpha_set) {
     const InfluenceSpec s = base_spec(kLength, 12, a);
     const auto row = influence_row(s);
     append_rows(csv, "alpha", s, row);
-    summaries.push_back(theory_summary(s, row, 0.05, 200));
+    summaries.push_back(to_json(summarize_theory(s, row, 0.05, 200)));
   }
   write_file_atomic(dir / "theory_profiles.csv", csv);
   render_figure(theory_family_figure(base_spec(kLength, 12, 0.5), layer_set, alpha_set),
@@ -139,7 +139,7 @@ void write_operators(const std::filesystem::path& dir, nlohmann::json& summaries
     s.op = v.op;
     const auto row = influence_row(s);
     append_rows(op_csv, v.op.describe(), s, row);
-    summaries.push_back(theory_summary(s, row, 0.05, 200));
+    summaries.push_back(to_json(summarize_theory(s, row, 0.05, 200)));
     Series ser;
     ser.title = v.name;
     for (std::size_t i : thin_indices(row.size())) {
@@ -195,7 +195,7 @@ ReportSection theory_report_section(const std::filesystem::path& report_dir) {
   const auto extreme_row = influence_row(extreme);
   double min_log = 0;
   for (const auto& v : extreme_row) min_log = std::min(min_log, v.log10());
-  summaries.push_back(theory_summary(extreme, extreme_row, 0.05, 200));
+  summaries.push_back(to_json(summarize_theory(extreme, extreme_row, 0.05, 200)));
   write_file_atomic(dir / "theory_summary.json", summaries.dump(2) + "\n");
   progress.update(4);
 
