@@ -924,14 +924,14 @@ void run_birth(const BirthOptions& o) {
                               ", L = " + std::to_string(o.length) + ": influence at init vs theory";
     render_figure(birth_figure(r, title), o.plot);
   }
-  std::fprintf(stderr,
-               "birth: no-fit median |log10 error| %.3f (rollout %s), fitted α = %.3f (log R² "
-               "%.4f, %s paths), %.1f s, peak RSS %.0f MB\n",
-               r.nofit->score.at_mean.median_abs_log10_error,
-               r.rollout
-                   ? fmt::format("{:.3f}", r.rollout->score.at_mean.median_abs_log10_error).c_str()
-                   : "skipped",
-               r.fit.alpha, r.fit.log_r2, to_string(r.fit_spec.paths), r.seconds, r.peak_rss_mb);
+  std::fprintf(
+      stderr,
+      "birth: no-fit median |log10 error| %.3f (rollout %s), fitted α = %.3f (log R² "
+      "%.4f, %s paths), %.1f s, peak RSS %.0f MB\n",
+      r.nofit->score.at_mean.median_abs_log10_error,
+      r.rollout ? fmt::format("{:.3f}", r.rollout->score.at_mean.median_abs_log10_error).c_str()
+                : "skipped",
+      r.fit.alpha, r.fit.log_r2, to_string(r.fit_spec.paths).c_str(), r.seconds, r.peak_rss_mb);
   std::fprintf(stderr, "birth: U test %s\n",
                u_test_text(shares_over_seeds(r.profile_seeds).u).c_str());
   if (group) group->barrier();  // rank 0's rendezvous stays up until every rank is done

@@ -83,7 +83,7 @@ Figure fit_figure(const MeasuredProfile& profile, const FitResult& r, const std:
   Series theory;
   char buf[160];
   std::snprintf(buf, sizeof buf, "theory, %s paths, α = %.3f (Spearman %.3f, log R² %.3f)",
-                to_string(r.paths), r.alpha, r.spearman, r.log_r2);
+                to_string(r.paths).c_str(), r.alpha, r.spearman, r.log_r2);
   theory.title = buf;
   for (std::size_t i : thin_indices(profile.mean.size())) {
     const double x = static_cast<double>(i + 1);

@@ -2,17 +2,24 @@
 
 #include <stdexcept>
 
+#include "posbias/core/enum_names.h"
+
 namespace posbias {
+namespace {
+constexpr EnumNames<AttentionPath, 2> kAttentionPathNames{
+    {{AttentionPath::kDense, "dense"}, {AttentionPath::kBlockwise, "blockwise"}}};
+}  // namespace
 
 std::string to_string(AttentionPath path) {
-  return path == AttentionPath::kDense ? "dense" : "blockwise";
+  return std::string(name_of(kAttentionPathNames, path));
 }
 
 std::optional<AttentionPath> parse_attention_choice(const std::string& name) {
   if (name == "auto") return std::nullopt;
-  if (name == "dense") return AttentionPath::kDense;
-  if (name == "blockwise") return AttentionPath::kBlockwise;
-  throw std::invalid_argument("--attention must be auto, dense or blockwise, got '" + name + "'");
+  for (const auto& [path, path_name] : kAttentionPathNames)
+    if (path_name == name) return path;
+  throw std::invalid_argument("--attention must be auto, " + name_list(kAttentionPathNames) +
+                              ", got '" + name.substr(0, 40) + "'");
 }
 
 std::string to_string(std::optional<AttentionPath> choice) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <thread>
 
+#include "posbias/core/enum_names.h"
+
 namespace posbias {
 namespace {
 
@@ -235,13 +237,14 @@ std::vector<Real> influence_row_t(const InfluenceSpec& spec) {
 
 }  // namespace
 
-PathSum parse_path_sum(const std::string& name) {
-  if (name == "linear") return PathSum::kLinear;
-  if (name == "quadrature") return PathSum::kQuadrature;
-  throw std::invalid_argument("unknown --paths '" + name + "' (use linear or quadrature)");
-}
+namespace {
+constexpr EnumNames<PathSum, 2> kPathSumNames{
+    {{PathSum::kLinear, "linear"}, {PathSum::kQuadrature, "quadrature"}}};
+}  // namespace
 
-const char* to_string(PathSum p) { return p == PathSum::kLinear ? "linear" : "quadrature"; }
+PathSum parse_path_sum(const std::string& name) { return value_of(kPathSumNames, name, "--paths"); }
+
+std::string to_string(PathSum p) { return std::string(name_of(kPathSumNames, p)); }
 
 std::int64_t max_influence_length() {
   const long pages = sysconf(_SC_PHYS_PAGES);

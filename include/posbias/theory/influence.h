@@ -26,7 +26,7 @@ namespace posbias {
 //                ‖∂y_q/∂x_j‖_F of a network at random init (docs/birth.md).
 enum class PathSum { kLinear, kQuadrature };
 PathSum parse_path_sum(const std::string& name);  // "linear" | "quadrature"
-const char* to_string(PathSum p);
+std::string to_string(PathSum p);
 
 struct InfluenceSpec {
   std::int64_t length = 0;    // L, sequence length (>= 1)
