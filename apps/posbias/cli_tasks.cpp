@@ -51,14 +51,13 @@ void register_tasks(CLI::App& app, Action* selected) {
                "standard, seen_jumps (number: every jump ≤ 16) or decoy (letter: a second, "
                "unreachable chain)",
                parse_variant, variant_name);
-  cmd->add_option("--format", o.format,
-                  "jsonl (hop tasks: task, variant, hops, length, tokens, answer, chain; kv: "
-                  "task, depth_prior, length, pairs, tokens, answer, depth, position; passkey: "
-                  "task, length, "
-                  "needles, depth, position, offset, haystack, queried_name, answer, "
-                  "answer_start, text, ids) or tokens "
-                  "(ids, one example a line, for `birth --tokens`)")
-      ->capture_default_str();
+  p.add_choice(cmd, "--format", &o.format,
+               "jsonl (hop tasks: task, variant, hops, length, tokens, answer, chain; kv: task, "
+               "depth_prior, length, pairs, tokens, answer, depth, position; passkey: task, "
+               "length, needles, depth, position, offset, haystack, queried_name, answer, "
+               "answer_start, text, ids) or tokens (ids, one example a line, for `birth "
+               "--tokens`)",
+               parse_example_format, [](ExampleFormat f) { return to_string(f); });
   cmd->add_option("-o,--out", o.out, "output file (written atomically; default: stdout)");
   CLI::App* check = cmd->add_subcommand(
       "check", "Re-solve every example of a JSONL file independently and report wrong ones");

@@ -50,9 +50,9 @@ void register_theory(CLI::App& app, Action* selected) {
       "--exact", o.exact,
       "exact rationals with GMP (q up to 20000; α and sink read as exact decimals or a/b), "
       "printed as fractions");
-  cmd->add_option("--format", o.format,
-                  "row output format: csv or json (json includes the summary)")
-      ->capture_default_str();
+  parsed->add_choice(cmd, "--format", &o.format,
+                     "row output format: csv or json (json includes the summary)", parse_row_format,
+                     [](RowFormat f) { return to_string(f); });
   cmd->add_option("-o,--out", o.out, "row output file (default: stdout)");
   cmd->add_option("--summary", o.summary,
                   "write the JSON summary (recency/primacy mass, dead zone, middle-to-ends ratio, "

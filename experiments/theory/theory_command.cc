@@ -10,6 +10,7 @@
 
 #include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/enum_names.h"
 #include "posbias/core/json_number.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/memory.h"
@@ -55,7 +56,7 @@ void run_exact(const TheoryOptions& o) {
   spec.validate();
   // The recurrence, then the row as text (JSON keeps it twice: its array and its dump).
   const ExactCost cost = exact_cost(spec);
-  require_memory(cost.peak_bytes + cost.text_bytes * (o.format == "csv" ? 1 : 2),
+  require_memory(cost.peak_bytes + cost.text_bytes * (o.format == RowFormat::kCsv ? 1 : 2),
                  "theory --exact at q = " + std::to_string(spec.query_position()) +
                      ", H = " + std::to_string(spec.layers) + " (numbers of up to " +
                      std::to_string(std::llround(cost.denominator_bits)) + " bits)",
@@ -68,7 +69,7 @@ void run_exact(const TheoryOptions& o) {
       spec, [&](std::int64_t done, std::int64_t) { progress.update(done * (done + 1) / 2); });
   progress.finish();
   std::string text;
-  if (o.format == "csv") {
+  if (o.format == RowFormat::kCsv) {
     text = "position,fraction,influence,log10_influence\n";
     for (std::size_t j = 0; j < row.size(); ++j) {
       text += std::to_string(j + 1) + "," + fraction_text(row[j]) + ",";
@@ -112,6 +113,17 @@ std::string alpha_label(double a) {
 }
 
 }  // namespace
+
+namespace {
+constexpr EnumNames<RowFormat, 2> kRowFormatNames{
+    {{RowFormat::kCsv, "csv"}, {RowFormat::kJson, "json"}}};
+}  // namespace
+
+RowFormat parse_row_format(const std::string& name) {
+  return value_of(kRowFormatNames, name, "--format");
+}
+
+std::string to_string(RowFormat format) { return std::string(name_of(kRowFormatNames, format)); }
 
 std::vector<double> parse_alibi(const std::string& text) {
   if (text.empty()) return {};
@@ -307,9 +319,6 @@ Figure theory_family_figure(const InfluenceSpec& spec, const std::vector<std::in
 }
 
 void run_theory(const TheoryOptions& o) {
-  if (o.format != "csv" && o.format != "json") {
-    throw std::invalid_argument("--format must be csv or json, got '" + o.format + "'");
-  }
   if (!(o.epsilon > 0.0 && o.epsilon <= 1.0)) {
     throw std::invalid_argument("--epsilon must be in (0, 1], got " + std::to_string(o.epsilon));
   }
@@ -319,10 +328,10 @@ void run_theory(const TheoryOptions& o) {
   }
   const InfluenceSpec spec = make_influence_spec(o);
   const std::vector<ExtReal> row = influence_row(spec);
-  const bool need_summary = o.format == "json" || !o.summary.empty();
+  const bool need_summary = o.format == RowFormat::kJson || !o.summary.empty();
   nlohmann::json summary;
   if (need_summary) summary = to_json(summarize_theory(spec, row, o.epsilon, o.grid));
-  if (o.format == "csv") {
+  if (o.format == RowFormat::kCsv) {
     emit(o.out, row_csv(row));
   } else {
     std::string text = "{\"summary\": " + summary.dump() + ",\n\"position\": [";

@@ -17,6 +17,11 @@
 
 namespace posbias {
 
+// The row's output format: CSV (position, influence, log10_influence) or JSON (with the summary).
+enum class RowFormat { kCsv, kJson };
+RowFormat parse_row_format(const std::string& name);  // csv | json
+std::string to_string(RowFormat format);
+
 struct TheoryOptions {
   std::int64_t length = 1024;  // L
   std::int64_t layers = 24;    // H
@@ -26,12 +31,12 @@ struct TheoryOptions {
   std::string alibi;           // "m", "m1,m2,...", or "heads:N" (standard slopes)
   std::string sink = "0";      // sink share
   bool exact = false;          // GMP rationals
-  std::string format = "csv";  // csv | json
-  std::string out;             // row output file; empty = stdout
-  std::string summary;         // JSON summary file
-  std::string plot;            // figure stem
-  double epsilon = 0.05;       // primacy window (fraction of q)
-  int grid = 200;              // continuum density grid points
+  RowFormat format = RowFormat::kCsv;
+  std::string out;        // row output file; empty = stdout
+  std::string summary;    // JSON summary file
+  std::string plot;       // figure stem
+  double epsilon = 0.05;  // primacy window (fraction of q)
+  int grid = 200;         // continuum density grid points
 };
 
 void run_theory(const TheoryOptions& options);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/enum_names.h"
 #include "posbias/core/json_read.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/passkey_run.h"
@@ -19,7 +20,10 @@ namespace posbias {
 
 namespace {
 
-// The options every task shares: length, count, format.
+constexpr EnumNames<ExampleFormat, 2> kExampleFormatNames{
+    {{ExampleFormat::kJsonl, "jsonl"}, {ExampleFormat::kTokens, "tokens"}}};
+
+// The options every task shares: length and count.
 void validate_common(const TasksOptions& o) {
   if (o.length < 2 || o.length > kMaxLength) {
     throw std::invalid_argument("--length must be in 2.." + std::to_string(kMaxLength) + ", got " +
@@ -29,9 +33,6 @@ void validate_common(const TasksOptions& o) {
     throw std::invalid_argument("--count must be >= 0, got " + std::to_string(o.count));
   if (static_cast<double>(o.count) * static_cast<double>(o.length) > 2e9) {
     throw std::invalid_argument("--count × --length exceeds 2e9 tokens; write several files");
-  }
-  if (o.format != "jsonl" && o.format != "tokens") {
-    throw std::invalid_argument("--format must be jsonl or tokens, got '" + o.format + "'");
   }
 }
 
@@ -78,7 +79,7 @@ void write_kv(const TasksOptions& o) {
   kv_pairs(spec.length);
   LineWriter writer(o.out);
   for_each_kv_example(spec, [&](const KvExample& ex) {
-    if (o.format == "jsonl") {
+    if (o.format == ExampleFormat::kJsonl) {
       writer.add(kv_example_to_json(ex).dump());
     } else {
       std::vector<std::int64_t> ids;
@@ -119,7 +120,7 @@ void write_passkey(const TasksOptions& o) {
     const std::int64_t start = rng.below(n - length);
     const PasskeyExample ex = draw_passkey_example(codec, run.heldout.data() + start, length,
                                                    needles, o.depth_prior, rng);
-    if (o.format == "jsonl") {
+    if (o.format == ExampleFormat::kJsonl) {
       writer.add(passkey_example_to_json(ex, run.tokenizer).dump());
     } else {
       writer.add(join_ids(std::vector<std::int64_t>(ex.ids.begin(), ex.ids.end())));
@@ -138,13 +139,21 @@ void write_hops(const TasksOptions& o, Task task) {
   const Vocabulary& vocab = Vocabulary::of(spec.task);
   LineWriter writer(o.out);
   for_each_example(spec, [&](const Example& ex) {
-    writer.add(o.format == "jsonl" ? example_to_json(ex).dump()
-                                   : join_ids(vocab.encode(ex.tokens)));
+    writer.add(o.format == ExampleFormat::kJsonl ? example_to_json(ex).dump()
+                                                 : join_ids(vocab.encode(ex.tokens)));
   });
   writer.finish();
 }
 
 }  // namespace
+
+ExampleFormat parse_example_format(const std::string& name) {
+  return value_of(kExampleFormatNames, name, "--format");
+}
+
+std::string to_string(ExampleFormat format) {
+  return std::string(name_of(kExampleFormatNames, format));
+}
 
 void run_tasks(const TasksOptions& o) {
   if (o.task != "number" && o.task != "letter" && o.task != "kv" && o.task != "passkey") {

@@ -11,6 +11,11 @@
 
 namespace posbias {
 
+// How `tasks` writes its examples: JSON lines, or token ids (separated by spaces, one line each).
+enum class ExampleFormat { kJsonl, kTokens };
+ExampleFormat parse_example_format(const std::string& name);  // jsonl | tokens
+std::string to_string(ExampleFormat format);
+
 struct TasksOptions {
   std::string task = "number";        // number | letter (hop tasks) | kv (key–value) | passkey
   std::vector<int> hops{1, 2, 3, 4};  // hop tasks: examples cycle through them
@@ -23,8 +28,8 @@ struct TasksOptions {
   // length and needles when length or needles is 0.
   std::string run;
   int needles = 0;
-  std::string format = "jsonl";  // jsonl | tokens (ids separated by spaces, one line each)
-  std::string out;               // empty = stdout
+  ExampleFormat format = ExampleFormat::kJsonl;
+  std::string out;  // empty = stdout
 };
 
 // Throws std::invalid_argument for bad options, std::runtime_error for I/O failures.
