@@ -12,13 +12,15 @@ namespace posbias::cli {
 namespace {
 
 void add_operator_options(CLI::App* cmd, ParsedOptions* parsed, std::int64_t* window,
-                          std::string* alibi, std::string* sink) {
+                          std::vector<double>* alibi_slopes, std::string* sink) {
   parsed->add(cmd, "--window", window,
               "sliding-window attention: each query sees its last W keys (0 = all earlier keys)");
-  cmd->add_option("--alibi", *alibi,
-                  "ALiBi slopes: one slope m (expected attention ∝ exp(-m·distance)), a list "
-                  "m1,m2,... averaged over heads, or heads:N for the standard 2^(-8h/N) slopes")
-      ->type_name("SLOPES");
+  parsed->add_parsed(cmd, "--alibi",
+                     "ALiBi slopes: one slope m (expected attention ∝ exp(-m·distance)), a list "
+                     "m1,m2,... averaged over heads, or heads:N for the standard 2^(-8h/N) slopes",
+                     "", "SLOPES", [alibi_slopes](const std::string& text, const std::string&) {
+                       *alibi_slopes = parse_alibi(text);
+                     });
   cmd->add_option("--sink", *sink,
                   "attention-sink share: each query puts this fraction of its mass on "
                   "position 1, in [0, 1]")
@@ -45,7 +47,7 @@ void register_theory(CLI::App& app, Action* selected) {
       ->capture_default_str()
       ->type_name("NUMBER|LIST");
   parsed->add(cmd, "-q,--query", &o.query, "query position q, 1..L (0 = the last position)");
-  add_operator_options(cmd, parsed.get(), &o.window, &o.alibi, &o.sink);
+  add_operator_options(cmd, parsed.get(), &o.window, &o.alibi_slopes, &o.sink);
   cmd->add_flag(
       "--exact", o.exact,
       "exact rationals with GMP (q up to 20000; α and sink read as exact decimals or a/b), "
@@ -82,7 +84,7 @@ void register_theory(CLI::App& app, Action* selected) {
       ->required();
   fit_parsed->add(fit, "-H,--layers", &f.layers, "layers H of the theory (the model's depth)")
       ->required();
-  add_operator_options(fit, fit_parsed.get(), &f.window, &f.alibi, &f.sink);
+  add_operator_options(fit, fit_parsed.get(), &f.window, &f.alibi_slopes, &f.sink);
   add_paths_option(fit, fit_parsed.get(), &f.paths);
   fit_parsed->add(fit, "--bootstrap", &f.bootstrap, "bootstrap resamples over seeds for the α CI");
   fit_parsed->add(fit, "--seed", &f.seed, "bootstrap RNG seed");

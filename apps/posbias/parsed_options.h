@@ -82,6 +82,20 @@ class ParsedOptions {
         [target, parser](const std::string& text, const std::string&) { *target = parser(text); });
   }
 
+  // Any other value: `parser` sets the target from the option's text (and its name, for the
+  // error); `type` is what --help shows (LIST, SLOPES, ...).
+  CLI::Option* add_parsed(CLI::App* cmd, const std::string& flags, const std::string& help,
+                          const std::string& default_text, const std::string& type,
+                          std::function<void(const std::string&, const std::string&)> parser) {
+    auto entry = std::make_unique<Entry>();
+    entry->name = flags.substr(flags.rfind(',') == std::string::npos ? 0 : flags.rfind(',') + 1);
+    entry->parse = std::move(parser);
+    entry->option =
+        cmd->add_option(flags, entry->text, help)->default_str(default_text)->type_name(type);
+    entries_.push_back(std::move(entry));
+    return entries_.back()->option;
+  }
+
   // Parses every option the user gave into its field; throws std::invalid_argument (exit 2).
   void parse() const {
     for (const auto& e : entries_) {
@@ -95,18 +109,6 @@ class ParsedOptions {
     CLI::Option* option = nullptr;
     std::function<void(const std::string&, const std::string&)> parse;
   };
-
-  CLI::Option* add_parsed(CLI::App* cmd, const std::string& flags, const std::string& help,
-                          const std::string& default_text, const std::string& type,
-                          std::function<void(const std::string&, const std::string&)> parser) {
-    auto entry = std::make_unique<Entry>();
-    entry->name = flags.substr(flags.rfind(',') == std::string::npos ? 0 : flags.rfind(',') + 1);
-    entry->parse = std::move(parser);
-    entry->option =
-        cmd->add_option(flags, entry->text, help)->default_str(default_text)->type_name(type);
-    entries_.push_back(std::move(entry));
-    return entries_.back()->option;
-  }
 
   std::vector<std::unique_ptr<Entry>> entries_;
 };

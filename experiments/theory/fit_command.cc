@@ -108,7 +108,7 @@ void run_fit(const FitOptions& o) {
   FitSpec spec;
   spec.layers = o.layers;
   spec.op.window = o.window;
-  spec.op.alibi_slopes = parse_alibi(o.alibi);
+  spec.op.alibi_slopes = o.alibi_slopes;
   spec.op.sink = parse_number(o.sink, "--sink");
   spec.paths = o.paths;
   spec.bootstrap = o.bootstrap;

@@ -20,7 +20,7 @@ struct FitOptions {
   std::string profile;      // CSV path
   std::int64_t layers = 0;  // H of the theory (required)
   std::int64_t window = 0;
-  std::string alibi;
+  std::vector<double> alibi_slopes;  // empty: no ALiBi
   std::string sink = "0";
   PathSum paths = PathSum::kLinear;
   int bootstrap = 200;

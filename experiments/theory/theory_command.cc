@@ -42,7 +42,7 @@ std::string json_number(double v) {
 std::string fraction_text(const mpq_class& q) { return q.get_str(); }
 
 void run_exact(const TheoryOptions& o) {
-  if (!o.alibi.empty()) {
+  if (!o.alibi_slopes.empty()) {
     throw std::invalid_argument(
         "--exact cannot take --alibi: its weights exp(-m(i-j)) are irrational");
   }
@@ -145,7 +145,7 @@ InfluenceSpec make_influence_spec(const TheoryOptions& o) {
   spec.query = o.query;
   spec.alpha = parse_number_list(o.alpha, "--alpha");
   spec.op.window = o.window;
-  spec.op.alibi_slopes = parse_alibi(o.alibi);
+  spec.op.alibi_slopes = o.alibi_slopes;
   spec.op.sink = parse_number(o.sink, "--sink");
   spec.validate();
   return spec;

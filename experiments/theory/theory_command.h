@@ -23,14 +23,14 @@ RowFormat parse_row_format(const std::string& name);  // csv | json
 std::string to_string(RowFormat format);
 
 struct TheoryOptions {
-  std::int64_t length = 1024;  // L
-  std::int64_t layers = 24;    // H
-  std::string alpha = "0.5";   // α, or a1,a2,... one per layer
-  std::int64_t query = 0;      // q; 0 = last
-  std::int64_t window = 0;     // W; 0 = no window
-  std::string alibi;           // "m", "m1,m2,...", or "heads:N" (standard slopes)
-  std::string sink = "0";      // sink share
-  bool exact = false;          // GMP rationals
+  std::int64_t length = 1024;        // L
+  std::int64_t layers = 24;          // H
+  std::string alpha = "0.5";         // α, or a1,a2,... one per layer
+  std::int64_t query = 0;            // q; 0 = last
+  std::int64_t window = 0;           // W; 0 = no window
+  std::vector<double> alibi_slopes;  // empty: no ALiBi (the command line parses --alibi)
+  std::string sink = "0";            // sink share
+  bool exact = false;                // GMP rationals
   RowFormat format = RowFormat::kCsv;
   std::string out;        // row output file; empty = stdout
   std::string summary;    // JSON summary file
