@@ -107,9 +107,8 @@ void register_birth(CLI::App& app, Action* selected) {
                   "config and seeds, run each seed's forward pass only, and score the file's "
                   "profiles with the current no-fit predictions; takes --json, --csv, --plot and "
                   "--memory-budget");
-  cmd->add_option("--checkpoints", o.checkpoints,
-                  "with --run: all, last, or a comma list of checkpoint steps")
-      ->capture_default_str();
+  parsed->add(cmd, "--checkpoints", &o.checkpoints,
+              "with --run: all, last, or a comma list of checkpoint steps");
   add_memory_options(cmd, parsed.get(), &o.attention, &o.memory_budget_gb);
   cmd->add_option("--json", o.json,
                   "result JSON (default: stdout); finished seeds are kept in JSON.seeds.json "

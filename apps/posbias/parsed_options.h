@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "posbias/core/parse.h"
+#include "posbias/runfiles/checkpoint_selection.h"
 
 namespace posbias::cli {
 
@@ -69,6 +70,15 @@ class ParsedOptions {
     return add_parsed(cmd, flags, help, join_integers(*target), "LIST",
                       [target, lo, hi](const std::string& text, const std::string& name) {
                         *target = parse_int_list(text, name, lo, hi);
+                      });
+  }
+
+  // Which checkpoints of a run: all, last or a comma list of steps.
+  CLI::Option* add(CLI::App* cmd, const std::string& flags, CheckpointSelection* target,
+                   const std::string& help) {
+    return add_parsed(cmd, flags, help, to_string(*target), "all|last|STEPS",
+                      [target](const std::string& text, const std::string&) {
+                        *target = parse_checkpoint_selection(text);
                       });
   }
 

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "posbias/model/transformer.h"
+#include "posbias/runfiles/checkpoint_selection.h"
 
 namespace posbias {
 
@@ -36,8 +37,9 @@ std::string to_string(AnswerInputs inputs);
 
 struct AnswerInfluenceOptions {
   AnswerInputs inputs = AnswerInputs::kKv;
-  std::string run, checkpoints = "all";  // all, last or a comma list of steps
-  std::int64_t length = 0;               // L in tokens; 0 = the run's training length
+  std::string run;
+  CheckpointSelection checkpoints;  // all, last or listed steps
+  std::int64_t length = 0;          // L in tokens; 0 = the run's training length
   std::vector<int> depths = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100};  // percent
   int per_depth = 8;                                                       // examples per depth
   std::uint64_t seed = 1;  // the inputs' seed: eval's default, so the same examples

@@ -23,6 +23,7 @@
 #include "posbias/model/branch_strength.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/model/transformer.h"
+#include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/theory/fit.h"
 #include "posbias/theory/model_comparison.h"
 #include "posbias/theory/shape_comparison.h"
@@ -64,7 +65,8 @@ struct BirthOptions {
   InfluenceTarget target = InfluenceTarget::kHidden;
   // A training run measured checkpoint by checkpoint on its held-out text (birth_run.h):
   // "all", "last" or a comma list of steps.
-  std::string run, checkpoints = "all";
+  std::string run;
+  CheckpointSelection checkpoints;  // with run: all, last or listed steps
   // Attention path (nullopt: dense unless the memory plan passes the budget, then blockwise,
   // then blockwise with activation checkpointing) and the budget in GB (0: what the machine
   // has available).

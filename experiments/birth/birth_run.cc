@@ -34,28 +34,6 @@ ProfileSummary shape_of(const std::vector<double>& profile) {
 
 }  // namespace
 
-std::vector<std::int64_t> select_checkpoint_steps(const std::string& spec,
-                                                  const std::vector<std::int64_t>& available) {
-  if (available.empty()) throw std::runtime_error("the run has no checkpoints");
-  if (spec == "all") return available;
-  if (spec == "last") return {available.back()};
-  std::vector<std::int64_t> out;
-  for (std::int64_t step : parse_integer_list(spec, "--checkpoints", 0, 1'000'000'000'000)) {
-    if (!std::binary_search(available.begin(), available.end(), step)) {
-      std::string choices;
-      for (std::size_t i = 0; i < available.size() && i < 20; ++i)
-        choices += (i ? ", " : "") + std::to_string(available[i]);
-      if (available.size() > 20) choices += ", ...";
-      throw std::invalid_argument("--checkpoints: the run has no checkpoint at step " +
-                                  std::to_string(step) + " (it has " + choices + ")");
-    }
-    out.push_back(step);
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
 BirthRunResult measure_birth_run(const BirthOptions& o) {
   if (!o.config.empty() || !o.weights.empty() || !o.tokens.empty())
     throw std::invalid_argument(

@@ -43,11 +43,6 @@ struct BirthRunResult {
   std::vector<BirthCheckpoint> checkpoints;  // by step
 };
 
-// The checkpoint steps `spec` names among `available` (sorted): all, last, or a comma list of
-// steps that must all exist (std::invalid_argument naming the missing step and the choices).
-std::vector<std::int64_t> select_checkpoint_steps(const std::string& spec,
-                                                  const std::vector<std::int64_t>& available);
-
 BirthRunResult measure_birth_run(const BirthOptions& options);
 nlohmann::json to_json(const BirthRunResult& result);
 // STEM_profiles (profiles over training) and STEM_shape (middle-to-ends and dead-zone depth

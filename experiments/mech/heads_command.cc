@@ -132,8 +132,9 @@ void check_options(const HeadsOptions& o) {
   if (run == hf) throw std::invalid_argument("give either --run RUN_DIR or --config and --weights");
   if (hf && (o.config.empty() || o.weights.empty()))
     throw std::invalid_argument("--config and --weights go together");
-  if (o.checkpoints != "all" && o.checkpoints != "last")
-    throw std::invalid_argument("--checkpoints must be all or last, got '" + o.checkpoints + "'");
+  if (o.checkpoints.kind == CheckpointSelection::Kind::kSteps)
+    throw std::invalid_argument("--checkpoints must be all or last, got '" +
+                                to_string(o.checkpoints) + "'");
   if (o.samples < 1 || o.samples > 100000)
     throw std::invalid_argument("--samples must be in 1..100000, got " + std::to_string(o.samples));
   if (o.length != 0 && (o.length < 3 || o.length > 65536))
@@ -170,7 +171,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
   if (!o.run.empty()) {
     std::vector<std::filesystem::path> files = list_checkpoints(o.run);
     if (files.empty()) throw std::runtime_error("run '" + o.run + "' has no checkpoints");
-    if (o.checkpoints == "last") files = {files.back()};
+    if (o.checkpoints.kind == CheckpointSelection::Kind::kLast) files = {files.back()};
     if (o.at_init) files = {files.front()};  // read for its config; the weights are re-made
     result.run = o.run;
     // Sharded: checkpoint i on rank i mod world size; every rank gathers all of them.
@@ -302,8 +303,8 @@ HeadsResult run_heads(const HeadsOptions& o) {
     if (causal) throw std::invalid_argument("--ablate and --patch run in one process, not ranks");
     group = std::make_unique<ProcessGroup>(
         *env, std::chrono::seconds(o.rank_timeout),
-        fmt::format("heads {} {} {} {} {} {} {} {} {}", o.run, o.checkpoints, o.length, o.samples,
-                    o.seed, o.tau, o.memory_budget_gb, o.at_init, o.qk_scale));
+        fmt::format("heads {} {} {} {} {} {} {} {} {}", o.run, to_string(o.checkpoints), o.length,
+                    o.samples, o.seed, o.tau, o.memory_budget_gb, o.at_init, o.qk_scale));
   }
   if (!o.causal.ablate && o.causal.spans) throw std::invalid_argument("--spans goes with --ablate");
   if (!causal && !o.causal.layers.empty())

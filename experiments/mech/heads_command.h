@@ -13,12 +13,13 @@
 #include "posbias/dist/process_group.h"
 #include "posbias/mech/head_scores.h"
 #include "posbias/model/attention_path.h"
+#include "posbias/runfiles/checkpoint_selection.h"
 
 namespace posbias {
 
 struct HeadsOptions {
   std::string run;                  // RUN_DIR from `posbias train`
-  std::string checkpoints = "all";  // all | last
+  CheckpointSelection checkpoints;  // all or last
   // Instead of a run: a Hugging Face config.json + model.safetensors, measured on the token
   // rows of `tokens` (cut to `length` when given) or on random ids of `length` tokens.
   std::string config, weights, tokens;

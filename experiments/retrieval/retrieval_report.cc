@@ -179,7 +179,7 @@ SeedFiles measure_seed(const std::filesystem::path& folder, const RetrievalPrese
   AnswerInfluenceOptions i;
   i.inputs = AnswerInputs::kKv;
   i.run = t.run_dir.string();
-  i.checkpoints = "last";
+  i.checkpoints = CheckpointSelection::last();
   i.depths.clear();
   for (double d : depths) i.depths.push_back(static_cast<int>(std::lround(d)));
   i.per_depth = preset.influence_per_depth;

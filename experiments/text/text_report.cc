@@ -90,7 +90,7 @@ ReportSection text_report_section(const std::filesystem::path& dir, const TextPr
 
   BirthOptions b;
   b.run = o.run_dir.string();
-  b.checkpoints = "all";
+  b.checkpoints = CheckpointSelection::all();
   b.seeds = preset.birth_seeds;
   b.length = std::min<std::int64_t>(preset.birth_length, c.length);
   b.bootstrap = 50;

@@ -151,7 +151,7 @@ TEST(TextTrain, StepZeroEqualsBirthOnTheSameWeightsAndTokens) {
   const fs::path& run = trained_run();
   posbias::BirthOptions o;
   o.run = run.string();
-  o.checkpoints = "0";
+  o.checkpoints = posbias::parse_checkpoint_selection("0");
   o.seeds = 2;
   o.length = 32;
   o.bootstrap = 0;

@@ -1,0 +1,51 @@
+#include "posbias/runfiles/checkpoint_selection.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "posbias/core/parse.h"
+
+namespace posbias {
+
+CheckpointSelection parse_checkpoint_selection(const std::string& text) {
+  if (text == "all") return CheckpointSelection::all();
+  if (text == "last") return CheckpointSelection::last();
+  CheckpointSelection s{CheckpointSelection::Kind::kSteps,
+                        parse_integer_list(text, "--checkpoints", 0, 1'000'000'000'000)};
+  std::sort(s.steps.begin(), s.steps.end());
+  s.steps.erase(std::unique(s.steps.begin(), s.steps.end()), s.steps.end());
+  return s;
+}
+
+std::string to_string(const CheckpointSelection& s) {
+  if (s.kind == CheckpointSelection::Kind::kAll) return "all";
+  if (s.kind == CheckpointSelection::Kind::kLast) return "last";
+  std::string out;
+  for (std::int64_t step : s.steps) {
+    if (!out.empty()) out += ',';
+    out += std::to_string(step);
+  }
+  return out;
+}
+
+std::vector<std::int64_t> select_checkpoint_steps(const CheckpointSelection& s,
+                                                  const std::vector<std::int64_t>& available) {
+  if (available.empty()) throw std::runtime_error("the run has no checkpoints");
+  if (s.kind == CheckpointSelection::Kind::kAll) return available;
+  if (s.kind == CheckpointSelection::Kind::kLast) return {available.back()};
+  for (std::int64_t step : s.steps) {
+    if (!std::binary_search(available.begin(), available.end(), step)) {
+      std::string choices;
+      for (std::size_t i = 0; i < available.size() && i < 20; ++i) {
+        if (i) choices += ", ";
+        choices += std::to_string(available[i]);
+      }
+      if (available.size() > 20) choices += ", ...";
+      throw std::invalid_argument("--checkpoints: the run has no checkpoint at step " +
+                                  std::to_string(step) + " (it has " + choices + ")");
+    }
+  }
+  return s.steps;
+}
+
+}  // namespace posbias
