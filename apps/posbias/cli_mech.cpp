@@ -104,7 +104,7 @@ DiscrepancyMode discrepancy_mode(const DiscrepancyFlags& f) {
     TrainedDiscrepancyOptions t;
     t.run = f.run;
     t.checkpoint = f.checkpoint;
-    t.heads = f.heads;
+    t.heads = parse_head_list(f.heads);
     t.variant = parse_variant(f.variant);
     if (!f.lengths.empty()) t.lengths = f.lengths;
     if (f.count != 0) t.count = f.count;

@@ -24,6 +24,24 @@ struct KeyHead {
   std::string label;  // head_label of its scores
 };
 
+}  // namespace
+
+std::vector<HeadRef> parse_head_list(const std::string& text) {
+  std::vector<HeadRef> out;
+  if (text == "auto") return out;
+  for (const std::string& item : split_commas(text)) {
+    const auto dot = item.find('.');
+    const std::string layer_text = item.substr(0, dot);
+    const std::string head_text = dot == std::string::npos ? "0" : item.substr(dot + 1);
+    out.push_back({static_cast<int>(parse_integer_in(layer_text, "--heads layer", 0, 100000)),
+                   static_cast<int>(parse_integer_in(head_text, "--heads head", 0, 100000))});
+  }
+  if (out.empty()) throw std::invalid_argument("--heads: give auto or L.h,L.h");
+  return out;
+}
+
+namespace {
+
 std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOptions& o) {
   const ModelConfig& cfg = m.model->config();
   const TrainConfig& c = m.info.config;
@@ -31,7 +49,7 @@ std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOption
   const auto scores =
       score_heads(m.model, encode_dataset({c.task, c.hops, c.length, o.samples, o.seed}).ids);
   std::vector<KeyHead> out;
-  if (o.heads == "auto") {
+  if (o.heads.empty()) {
     auto best = [&](bool positional) {
       return *std::max_element(
           scores.begin(), scores.end(), [&](const HeadScore& a, const HeadScore& b) {
@@ -48,14 +66,11 @@ std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOption
     if (out[0].layer == out[1].layer && out[0].head == out[1].head) out.pop_back();
     return out;
   }
-  for (const std::string& item : split_commas(o.heads)) {
-    const auto dot = item.find('.');
-    const std::string layer_text = item.substr(0, dot);
-    const std::string head_text = dot == std::string::npos ? "0" : item.substr(dot + 1);
-    const auto layer = parse_integer(layer_text, "--heads layer");
-    const auto head = parse_integer(head_text, "--heads head");
+  for (const HeadRef& ref : o.heads) {
+    const std::int64_t layer = ref.layer, head = ref.head;
     if (layer < 0 || layer >= cfg.layers || head < 0 || head >= cfg.heads) {
-      throw std::invalid_argument("--heads: '" + item + "' is not a head of this " +
+      throw std::invalid_argument("--heads: '" + std::to_string(layer) + "." +
+                                  std::to_string(head) + "' is not a head of this " +
                                   std::to_string(cfg.layers) + "-layer, " +
                                   std::to_string(cfg.heads) + "-head model (0-based L.h)");
     }
@@ -121,8 +136,7 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
   // Each length's forward keeps every block's cache for the head's query row; the examples are
   // generated a batch at a time. What grows with --count is the three gaps per example, key head
   // and length kept for the statistics (and one sorted copy), counted at every length.
-  const double key_heads =
-      o.heads == "auto" ? 2.0 : static_cast<double>(split_commas(o.heads).size());
+  const double key_heads = o.heads.empty() ? 2.0 : static_cast<double>(o.heads.size());
   const double gap_bytes = 8.0 * static_cast<double>(o.count) *
                            (3.0 * key_heads * static_cast<double>(o.lengths.size()) + 1.0);
   std::vector<AttentionPath> paths;
