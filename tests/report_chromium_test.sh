@@ -21,6 +21,26 @@ if (( $(wc -w <<<"$links") < 12 )); then echo "the retrieval section links only:
 for f in $links; do
   test -s "$dir/report/$f" || { echo "the retrieval section links $f, which is missing or empty"; exit 1; }
 done
+# The text section's shape numbers are those of its own birth --run file (first and last step).
+python3 - "$dir/report" <<'EOF'
+import html, json, re, sys
+report = sys.argv[1]
+page = open(f"{report}/index.html").read()
+text = page[page.index('<section id="text">'):]
+text = text[:text.index("</section>")]
+rows = {html.unescape(k): html.unescape(v)
+        for k, v in re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td></tr>", text)}
+cps = json.load(open(f"{report}/text/birth_run.json"))["checkpoints"]
+want = {
+    "log10 middle / ends of the influence profile: step 0 / final":
+        f"{cps[0]['log10_middle_to_ends']:.2f} / {cps[-1]['log10_middle_to_ends']:.2f}",
+    "influence argmin (dead zone position): step 0 / final":
+        f"{cps[0]['argmin']} / {cps[-1]['argmin']}",
+}
+for key, value in want.items():
+    if rows.get(key) != value:
+        sys.exit(f"the text section says {key}: {rows.get(key)!r}, its birth_run.json {value!r}")
+EOF
 chrome=$(command -v chromium || command -v chromium-browser || true)
 if [[ -z $chrome ]]; then echo "chromium is not installed (run scripts/install-deps.sh)"; exit 1; fi
 timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \

@@ -24,15 +24,14 @@ std::int64_t step_of(const std::filesystem::path& checkpoint) {
   return std::stoll(checkpoint.stem().string().substr(5));  // step_NNNNNNNN
 }
 
-// Shape statistics of a mean profile (positions 1..q).
-ProfileSummary shape_of(const std::vector<double>& profile) {
+}  // namespace
+
+ProfileSummary profile_shape(const std::vector<double>& profile) {
   std::vector<ExtReal> row;
   row.reserve(profile.size());
   for (double v : profile) row.emplace_back(v);
   return summarize_profile(row);
 }
-
-}  // namespace
 
 BirthRunResult measure_birth_run(const BirthOptions& o) {
   if (!o.config.empty() || !o.weights.empty() || !o.tokens.empty())
@@ -126,7 +125,7 @@ nlohmann::json to_json(const BirthRunResult& r) {
       const Interval band = percentile_interval(column);
       low[i] = band.low, high[i] = band.high;
     }
-    const ProfileSummary shape = shape_of(b.profile);
+    const ProfileSummary shape = profile_shape(b.profile);
     const double ends =
         std::log10((std::pow(10.0, shape.log10_first) + std::pow(10.0, shape.log10_last)) / 2);
     nlohmann::json rec{

@@ -21,6 +21,7 @@
 
 #include "experiments/birth/birth.h"
 #include "posbias/theory/gradient_profile.h"
+#include "posbias/theory/profile_summary.h"
 
 namespace posbias {
 
@@ -37,6 +38,10 @@ struct BirthCheckpoint {
   GradientProfile predicted_gradient;
   std::optional<ShapeComparison> column_sum_score, root_sum_square_score, flat_score;
 };
+
+// Shape statistics of a mean profile (positions 1..q): what the JSON's log10_middle_to_ends,
+// argmin and log10_dead_zone_depth are computed from.
+ProfileSummary profile_shape(const std::vector<double>& profile);
 
 struct BirthRunResult {
   BirthOptions options;

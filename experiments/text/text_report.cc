@@ -2,13 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "experiments/birth/birth_run.h"
 #include "experiments/seeds/seed_summary.h"
 #include "experiments/seeds/shares_json.h"
-#include "posbias/core/json_read.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {
@@ -97,16 +95,14 @@ ReportSection text_report_section(const std::filesystem::path& dir, const TextPr
   b.json = (dir / "text" / "birth_run.json").string();
   b.plot = (dir / "text" / "birth_run").string();
   const BirthRunResult run = run_birth_run(b);
-  const nlohmann::json j = parse_json(std::ifstream(b.json), b.json);
-  const auto& first = j.at("checkpoints").front();
-  const auto& last = j.at("checkpoints").back();
+  const ProfileSummary first = profile_shape(run.checkpoints.front().result.profile);
+  const ProfileSummary last = profile_shape(run.checkpoints.back().result.profile);
   sec.numbers.push_back(
       {"log10 middle / ends of the influence profile: step 0 / final",
-       fmt::format("{:.2f} / {:.2f}", first.at("log10_middle_to_ends").get<double>(),
-                   last.at("log10_middle_to_ends").get<double>())});
-  sec.numbers.push_back({"influence argmin (dead zone position): step 0 / final",
-                         fmt::format("{} / {}", first.at("argmin").get<std::int64_t>(),
-                                     last.at("argmin").get<std::int64_t>())});
+       fmt::format("{:.2f} / {:.2f}", first.log10_middle_to_ends, last.log10_middle_to_ends)});
+  sec.numbers.push_back(
+      {"influence argmin (dead zone position): step 0 / final",
+       fmt::format("{} / {}", first.dead_zone_position, last.dead_zone_position)});
   add_share_numbers(sec, run);
   sec.figures.push_back(
       {"text/gpt2/training_loss", "Training and held-out loss, and held-out bits per byte."});
