@@ -14,9 +14,13 @@
 #include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/enum_names.h"
+#include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
+#include "posbias/model/memory_plan.h"
+#include "posbias/runfiles/train_config.h"
 #include "posbias/stats/seed_interval.h"
 #include "posbias/train/checkpoint.h"
+#include "posbias/train/trainer.h"
 
 namespace posbias {
 namespace {
@@ -45,10 +49,29 @@ void check_answer_options(const AnswerInfluenceOptions& o) {
   }
 }
 
-// One checkpoint's per-example unit-sum profiles, in batches of 32.
+constexpr std::size_t kBatch = 32;  // inputs per forward and backward
+
+// Refuses, before a token is drawn, a measurement this machine cannot hold: the inputs (ids and
+// the task's examples, at most L + 2 ids each) and one float64 batch of kBatch through a forward
+// and backward that keeps every activation (a training step's plan, at 8 bytes a value).
+void require_answer_memory(const AnswerInfluenceOptions& o) {
+  const TrainConfig c = config_of(read_run_header(o.run));
+  const std::int64_t length = o.length == 0 ? c.length : o.length;
+  if (length < 2 || length > 10'000'000)
+    throw std::invalid_argument(fmt::format("-L must be in 2..10000000 tokens, got {}", length));
+  const double inputs = static_cast<double>(o.depths.size()) * o.per_depth;
+  const double bytes =
+      inputs * static_cast<double>(length + 2) * 8 * 3 +
+      training_step_bytes(c.model_config(),
+                          static_cast<std::int64_t>(std::min(static_cast<double>(kBatch), inputs)),
+                          length + 2, AttentionPath::kDense, 8);
+  require_memory(bytes, fmt::format("birth --inputs {} at L = {}", to_string(o.inputs), length),
+                 "use a shorter -L or fewer --seeds per depth");
+}
+
+// One checkpoint's per-example unit-sum profiles, in batches of kBatch.
 std::vector<std::vector<double>> measure_profiles(Transformer& model,
                                                   const std::vector<AnswerInput>& inputs) {
-  constexpr std::size_t kBatch = 32;
   std::vector<std::vector<double>> profiles;
   for (std::size_t begin = 0; begin < inputs.size(); begin += kBatch) {
     const std::size_t end = std::min(inputs.size(), begin + kBatch);
@@ -199,6 +222,7 @@ AnswerInfluenceCheckpoint summarize_answer_influence(
 
 AnswerInfluenceResult measure_answer_influence(const AnswerInfluenceOptions& o) {
   check_answer_options(o);
+  require_answer_memory(o);
   AnswerInputSet set =
       o.inputs == AnswerInputs::kKv ? kv_answer_inputs(o) : passkey_answer_inputs(o);
   AnswerInfluenceResult r;

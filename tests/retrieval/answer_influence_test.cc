@@ -438,7 +438,9 @@ TEST(KvInfluence, BadInputGetsOneLineAndExitTwo) {
         "birth --run " + passkey_run().string() + " --inputs kv",
         "birth --run " + passkey_run().string() + " --inputs passkey -L 20",
         "birth --run " + passkey_run().string() + " --inputs passkey --depths -5",
-        "birth --run " + passkey_run().string() + " --inputs needle"}) {
+        "birth --run " + passkey_run().string() + " --inputs needle",
+        "birth --run " + qwen + " --inputs kv -L 5000000",
+        "birth --run " + passkey_run().string() + " --inputs passkey -L 5000000"}) {
     const CliResult r = run_cli(args);
     EXPECT_EQ(r.code, 2) << args << ": " << r.err;
     EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;
