@@ -28,10 +28,6 @@ namespace {
 constexpr EnumNames<AnswerInputs, 2> kAnswerInputNames{
     {{AnswerInputs::kKv, "kv"}, {AnswerInputs::kPasskey, "passkey"}}};
 
-std::int64_t step_of(const std::filesystem::path& checkpoint) {
-  return std::stoll(checkpoint.stem().string().substr(5));  // step_NNNNNNNN
-}
-
 double mean_of(const std::vector<double>& v) {
   return v.empty() ? NAN : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
@@ -230,12 +226,7 @@ AnswerInfluenceResult measure_answer_influence(const AnswerInfluenceOptions& o) 
   r.length = set.length;
   r.needles = set.needles;
   r.inputs = std::move(set.inputs);
-  const auto files = list_checkpoints(o.run);
-  std::vector<std::int64_t> available;
-  for (const auto& f : files) available.push_back(step_of(f));
-  for (std::int64_t step : select_checkpoint_steps(o.checkpoints, available)) {
-    const auto& path = files[static_cast<std::size_t>(
-        std::find(available.begin(), available.end(), step) - available.begin())];
+  for (const auto& [step, path] : select_checkpoints(o.run, o.checkpoints)) {
     std::fprintf(stderr, "birth --inputs %s: checkpoint at step %lld\n",
                  to_string(o.inputs).c_str(), static_cast<long long>(step));
     LoadedModel loaded = load_trained_model(o.run, path);

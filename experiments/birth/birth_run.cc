@@ -18,13 +18,6 @@
 #include "posbias/train/trainer.h"
 
 namespace posbias {
-namespace {
-
-std::int64_t step_of(const std::filesystem::path& checkpoint) {
-  return std::stoll(checkpoint.stem().string().substr(5));  // step_NNNNNNNN
-}
-
-}  // namespace
 
 ProfileSummary profile_shape(const std::vector<double>& profile) {
   std::vector<ExtReal> row;
@@ -51,10 +44,7 @@ BirthRunResult measure_birth_run(const BirthOptions& o) {
         "'" +
         o.run + "' is a " + std::string(task_name(c.task)) + " run");
   }
-  const auto files = list_checkpoints(o.run);
-  std::vector<std::int64_t> available;
-  for (const auto& f : files) available.push_back(step_of(f));
-  const std::vector<std::int64_t> steps = select_checkpoint_steps(o.checkpoints, available);
+  const std::vector<RunCheckpoint> selected = select_checkpoints(o.run, o.checkpoints);
 
   const TextRunData data =
       prepare_text_run(c, o.run, /*fresh=*/false, header.value("corpus_fingerprint", ""));
@@ -75,9 +65,7 @@ BirthRunResult measure_birth_run(const BirthOptions& o) {
   const std::vector<MetricsRow> rows = read_metrics(std::filesystem::path(o.run) / "metrics.jsonl");
   BirthRunResult result;
   result.options = o;
-  for (std::int64_t step : steps) {
-    const auto& path = files[static_cast<std::size_t>(
-        std::find(available.begin(), available.end(), step) - available.begin())];
+  for (const auto& [step, path] : selected) {
     std::fprintf(stderr, "birth --run: checkpoint at step %lld\n", static_cast<long long>(step));
     LoadedModel loaded = load_trained_model(o.run, path);
     in.model = loaded.model;

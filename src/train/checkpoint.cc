@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <stdexcept>
+#include <tuple>
 
 #include "posbias/core/json_read.h"
 #include "posbias/hf/safetensors.h"
@@ -142,8 +143,11 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& run_dir, std:
   return run_dir / "checkpoints" / name;
 }
 
-std::vector<std::filesystem::path> list_checkpoints(const std::filesystem::path& run_dir) {
-  std::vector<std::pair<long long, std::filesystem::path>> found;
+namespace {
+
+// A run's checkpoint files with the step each one's name holds, oldest first.
+std::vector<RunCheckpoint> scan_checkpoints(const std::filesystem::path& run_dir) {
+  std::vector<RunCheckpoint> found;
   const std::filesystem::path dir = run_dir / "checkpoints";
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return {};
@@ -152,12 +156,32 @@ std::vector<std::filesystem::path> list_checkpoints(const std::filesystem::path&
     std::smatch m;
     const std::string name = entry.path().filename().string();
     if (entry.is_regular_file() && std::regex_match(name, m, pattern)) {
-      found.emplace_back(std::stoll(m[1].str()), entry.path());
+      found.push_back({std::stoll(m[1].str()), entry.path()});
     }
   }
-  std::sort(found.begin(), found.end());
+  std::sort(found.begin(), found.end(), [](const RunCheckpoint& a, const RunCheckpoint& b) {
+    return std::tie(a.step, a.path) < std::tie(b.step, b.path);
+  });
+  return found;
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> list_checkpoints(const std::filesystem::path& run_dir) {
   std::vector<std::filesystem::path> out;
-  for (auto& [step, path] : found) out.push_back(path);
+  for (RunCheckpoint& c : scan_checkpoints(run_dir)) out.push_back(std::move(c.path));
+  return out;
+}
+
+std::vector<RunCheckpoint> select_checkpoints(const std::filesystem::path& run_dir,
+                                              const CheckpointSelection& selection) {
+  const std::vector<RunCheckpoint> all = scan_checkpoints(run_dir);
+  std::vector<std::int64_t> available;
+  for (const RunCheckpoint& c : all) available.push_back(c.step);
+  std::vector<RunCheckpoint> out;
+  for (std::int64_t step : select_checkpoint_steps(selection, available))
+    out.push_back(all[static_cast<std::size_t>(
+        std::lower_bound(available.begin(), available.end(), step) - available.begin())]);
   return out;
 }
 
@@ -214,8 +238,8 @@ CheckpointInfo load_checkpoint(const std::filesystem::path& path, FlatParams& fl
   return info;
 }
 
-ResumePoint find_resume_point(const std::filesystem::path& run_dir, FlatParams& flat,
-                              AdamW& adam, const TrainConfig& expected) {
+ResumePoint find_resume_point(const std::filesystem::path& run_dir, FlatParams& flat, AdamW& adam,
+                              const TrainConfig& expected) {
   ResumePoint point;
   std::optional<std::pair<std::filesystem::path, TrainConfig>> foreign;  // newest intact one
   const auto all = list_checkpoints(run_dir);
@@ -314,7 +338,8 @@ SafetensorsFile open_model_weights(const std::filesystem::path& path) {
   if (it == file.metadata().end()) {
     throw std::runtime_error(path.string() + " is in the run folder " + run_dir.string() +
                              " but does not carry a training config ('" +
-                             std::string(kRunConfigKey) + "' metadata): it is not that run's "
+                             std::string(kRunConfigKey) +
+                             "' metadata): it is not that run's "
                              "model.safetensors");
   }
   TrainConfig found;

@@ -20,6 +20,7 @@
 
 #include "posbias/hf/safetensors.h"
 #include "posbias/model/transformer.h"
+#include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/train/optimizer.h"
 
@@ -39,6 +40,14 @@ struct CheckpointInfo {
 std::filesystem::path checkpoint_path(const std::filesystem::path& run_dir, std::int64_t step);
 // Checkpoints of a run, oldest first (by step in the file name).
 std::vector<std::filesystem::path> list_checkpoints(const std::filesystem::path& run_dir);
+// The checkpoints `selection` picks (runfiles/checkpoint_selection.h), oldest first, each with
+// its step; the errors of select_checkpoint_steps.
+struct RunCheckpoint {
+  std::int64_t step = 0;
+  std::filesystem::path path;
+};
+std::vector<RunCheckpoint> select_checkpoints(const std::filesystem::path& run_dir,
+                                              const CheckpointSelection& selection);
 
 void save_checkpoint(const std::filesystem::path& path, const FlatParams& flat, const AdamW& adam,
                      const CheckpointInfo& info);
