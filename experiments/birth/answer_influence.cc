@@ -50,8 +50,7 @@ constexpr std::size_t kBatch = 32;  // inputs per forward and backward
 // Refuses, before a token is drawn, a measurement this machine cannot hold: the inputs (ids and
 // the task's examples, at most L + 2 ids each) and one float64 batch of kBatch through a forward
 // and backward that keeps every activation (a training step's plan, at 8 bytes a value).
-void require_answer_memory(const AnswerInfluenceOptions& o) {
-  const TrainConfig c = config_of(read_run_header(o.run));
+void require_answer_memory(const AnswerInfluenceOptions& o, const TrainConfig& c) {
   const std::int64_t length = o.length == 0 ? c.length : o.length;
   if (length < 2 || length > 10'000'000)
     throw std::invalid_argument(fmt::format("-L must be in 2..10000000 tokens, got {}", length));
@@ -218,9 +217,10 @@ AnswerInfluenceCheckpoint summarize_answer_influence(
 
 AnswerInfluenceResult measure_answer_influence(const AnswerInfluenceOptions& o) {
   check_answer_options(o);
-  require_answer_memory(o);
-  AnswerInputSet set =
-      o.inputs == AnswerInputs::kKv ? kv_answer_inputs(o) : passkey_answer_inputs(o);
+  const nlohmann::json header = read_run_header(o.run);
+  require_answer_memory(o, config_of(header));
+  AnswerInputSet set = o.inputs == AnswerInputs::kKv ? kv_answer_inputs(o, header)
+                                                     : passkey_answer_inputs(o, header);
   AnswerInfluenceResult r;
   r.options = o;
   r.length = set.length;

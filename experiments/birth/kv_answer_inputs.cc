@@ -12,8 +12,7 @@ namespace posbias {
 namespace {
 
 // The run's config, checked for a kv influence measurement; returns the length measured.
-std::int64_t checked_kv_length(const AnswerInfluenceOptions& o) {
-  const TrainConfig c = config_of(read_run_header(o.run));
+std::int64_t checked_kv_length(const AnswerInfluenceOptions& o, const TrainConfig& c) {
   if (c.task != Task::kKv) {
     throw std::invalid_argument("--inputs kv needs a kv run (`posbias train --task kv`); '" +
                                 o.run + "' is a " + std::string(task_name(c.task)) + " run");
@@ -67,9 +66,9 @@ AnswerInput kv_answer_input(const KvExample& example) {
   return in;
 }
 
-AnswerInputSet kv_answer_inputs(const AnswerInfluenceOptions& o) {
+AnswerInputSet kv_answer_inputs(const AnswerInfluenceOptions& o, const nlohmann::json& header) {
   AnswerInputSet set;
-  set.length = checked_kv_length(o);
+  set.length = checked_kv_length(o, config_of(header));
   const int length = static_cast<int>(set.length);
   set.needles = kv_pairs(length);
   std::vector<KvExample> examples = kv_influence_inputs(length, o.depths, o.per_depth, o.seed);

@@ -20,8 +20,10 @@ std::vector<KvExample> kv_influence_inputs(int length, const std::vector<int>& d
                                            int per_depth, std::uint64_t seed);
 // One kv example as the measurement reads it.
 AnswerInput kv_answer_input(const KvExample& example);
-// The options' inputs, for a kv run (std::invalid_argument for another run, a length where fewer
-// than 2 pairs fit, or one past a learned position table).
-AnswerInputSet kv_answer_inputs(const AnswerInfluenceOptions& options);
+// The options' inputs, for the kv run whose train.json is `header` (read_run_header;
+// std::invalid_argument for another run, a length where fewer than 2 pairs fit, or one past a
+// learned position table).
+AnswerInputSet kv_answer_inputs(const AnswerInfluenceOptions& options,
+                                const nlohmann::json& header);
 
 }  // namespace posbias

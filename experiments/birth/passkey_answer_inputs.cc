@@ -31,8 +31,8 @@ AnswerInput passkey_answer_input(const PasskeyExample& example) {
   return in;
 }
 
-AnswerInputSet passkey_answer_inputs(const AnswerInfluenceOptions& o) {
-  const nlohmann::json header = read_run_header(o.run);
+AnswerInputSet passkey_answer_inputs(const AnswerInfluenceOptions& o,
+                                     const nlohmann::json& header) {
   const TrainConfig c = config_of(header);
   if (c.task != Task::kText || c.needle_fraction <= 0) {
     throw std::invalid_argument(

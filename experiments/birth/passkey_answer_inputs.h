@@ -17,9 +17,10 @@ namespace posbias {
 
 // One passkey example as the measurement reads it.
 AnswerInput passkey_answer_input(const PasskeyExample& example);
-// The options' inputs, for a passkey run (std::invalid_argument for another run, a length the
-// needles and the question do not fit, one longer than the held-out text, or one past a learned
-// position table).
-AnswerInputSet passkey_answer_inputs(const AnswerInfluenceOptions& options);
+// The options' inputs, for the passkey run whose train.json is `header` (read_run_header;
+// std::invalid_argument for another run, a length the needles and the question do not fit, one
+// longer than the held-out text, or one past a learned position table).
+AnswerInputSet passkey_answer_inputs(const AnswerInfluenceOptions& options,
+                                     const nlohmann::json& header);
 
 }  // namespace posbias

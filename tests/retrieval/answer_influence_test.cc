@@ -147,7 +147,7 @@ std::vector<AnswerInput> passkey_inputs(const std::vector<int>& depths, int per_
   o.run = passkey_run().string();
   o.depths = depths;
   o.per_depth = per_depth;
-  return passkey_answer_inputs(o).inputs;
+  return passkey_answer_inputs(o, read_run_header(o.run)).inputs;
 }
 
 TEST(PasskeyInfluence, GradientNormsMatchFiniteDifferencesOfTheDigitsLoss) {
