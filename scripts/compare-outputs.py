@@ -68,6 +68,10 @@ COMMANDS = [
      "--head-dim 4 --starts 2 --steps 20 --json search.json", ["search.json"]),
     ("discrepancy-run", "discrepancy --run {run} --lengths 17,24 --count 8 --json disc-run.json",
      ["disc-run.json"]),
+    ("train-text", "train --task text --arch gpt2 --layers 1 --d-model 32 --heads 2 --mlp 64 "
+     "-L 32 --steps 20 --warmup 5 --batch 4 --eval-every 10 --out textrun",
+     ["textrun/metrics.jsonl", "textrun/summary.json"]),
+    ("eval-text", "eval --run textrun --json eval-text.json", ["eval-text.json"]),
     ("birth-run-kv", "birth --run kvrun --inputs kv --target answer --checkpoints all "
      "--depths 0,100 --seeds 2 --json birth-kv.json", ["birth-kv.json"]),
 ]
@@ -90,11 +94,11 @@ def load(path):
     return text
 
 
-def run_all(binary, folder):
+def run_all(binary, folder, commands):
     folder.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS="1")
     codes = {}
-    for name, args, _ in COMMANDS:
+    for name, args, _ in commands:
         argv = [binary] + args.format(run="run").split()
         with open(folder / f"{name}.log", "w") as log:
             codes[name] = subprocess.run(argv, cwd=folder, env=env, stdout=log,
@@ -107,12 +111,17 @@ def main():
     parser.add_argument("old")
     parser.add_argument("new")
     parser.add_argument("--keep", help="folder for the outputs (default: a temporary one)")
+    parser.add_argument("--only", help="comma list of command names to run (default: all)")
     args = parser.parse_args()
+    only = set(args.only.split(",")) if args.only else None
+    commands = [c for c in COMMANDS if only is None or c[0] in only]
+    if only and len(commands) != len(only):
+        parser.error(f"--only names a command that is not in the list: {sorted(only)}")
     root = pathlib.Path(args.keep or tempfile.mkdtemp(prefix="posbias-compare-"))
     binaries = {"old": os.path.abspath(args.old), "new": os.path.abspath(args.new)}
-    codes = {side: run_all(b, root / side) for side, b in binaries.items()}
+    codes = {side: run_all(b, root / side, commands) for side, b in binaries.items()}
     differ = 0
-    for name, _, outputs in COMMANDS:
+    for name, _, outputs in commands:
         if codes["old"][name] != codes["new"][name] or codes["old"][name] != 0:
             print(f"{name}: exit {codes['old'][name]} (old) and {codes['new'][name]} (new); "
                   f"logs in {root}")

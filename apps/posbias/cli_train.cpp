@@ -120,7 +120,8 @@ void register_train(CLI::App& app, Action* selected) {
       const TrainResult r = run_training(o);
       if (r.rank == 0)
         std::fprintf(stderr, "posbias train: %lld steps, %.1f s of training; see %s\n",
-                     static_cast<long long>(r.steps), r.train_seconds, o.run_dir.c_str());
+                     static_cast<long long>(r.summary.steps), r.summary.train_seconds,
+                     o.run_dir.c_str());
     };
   });
 }

@@ -9,6 +9,7 @@
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
 #include "posbias/runfiles/metrics.h"
+#include "posbias/runfiles/training_summary.h"
 
 namespace posbias {
 namespace {
@@ -129,31 +130,38 @@ double exponent_value(const nlohmann::json& h, const char* key, const std::strin
 std::string hop_name(int hop) { return hop == kAllHops ? "all" : std::to_string(hop); }
 
 HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& source) {
-  const char* kind = "train";
   HopSummaryFile t;
-  t.task = hop_task(j, source, kind);
+  t.task = hop_task(j, source, "train");
   t.run = run_config(j, source);
-  if (j.contains("config") && j.at("config").is_object() && j.at("config").contains("seed"))
-    t.seed = bounded_integer(j.at("config").at("seed"), source, "config.seed", 0,
-                             std::numeric_limits<std::int64_t>::max());
-  const auto& metrics = result_field(j, "metrics", source, kind);
-  for (const char* key : {"crossing_0.9", "crossing_0.99"}) {
-    const std::string name = std::string("metrics.") + key;
-    HopValues& out = key == std::string("crossing_0.9") ? t.crossing_90 : t.crossing_99;
-    for (const auto& [hop, v] :
-         object_of(result_field(metrics, key, source, kind, "metrics"), source, name).items()) {
-      out[parse_hop(hop, source, name)] =
-          v.is_null() ? kNaN
-                      : static_cast<double>(bounded_integer(
-                            v, source, name + "." + hop + " (a step or null)", 0, kMaxStep));
-    }
+  t.seed = t.run.seed;
+  TrainingSummary s;
+  try {
+    s = training_summary_from_json(j);  // the table train writes with
+  } catch (const std::invalid_argument& e) {
+    result_error(source, e.what());
   }
+  auto per_hop = [&](const auto& values, const std::string& name, auto value) {
+    if (values.empty() || values.size() > kMaxKeys)
+      result_error(source, fmt::format("{} must be an object of 1..{} entries", name, kMaxKeys));
+    HopValues out;
+    for (const auto& [hop, v] : values)
+      out[parse_hop(hop, source, name)] = value(v, name + "." + hop);
+    return out;
+  };
+  auto step = [&](const std::optional<std::int64_t>& v, const std::string& name) {
+    if (v && (*v < 0 || *v > kMaxStep))
+      result_error(source, fmt::format("{} must be a step in 0..{} or null", name, kMaxStep));
+    return v ? static_cast<double>(*v) : kNaN;
+  };
+  t.crossing_90 = per_hop(s.metrics.crossing_90, "metrics.crossing_0.9", step);
+  t.crossing_99 = per_hop(s.metrics.crossing_99, "metrics.crossing_0.99", step);
   t.final_accuracy =
-      hop_values(result_field(metrics, "final", source, kind, "metrics"), source, "metrics.final");
-  if (j.contains("train_seconds") && !j.at("train_seconds").is_null()) {
-    t.train_seconds = finite_number(j.at("train_seconds"), source, "train_seconds");
-    if (t.train_seconds < 0) result_error(source, "train_seconds must be >= 0");
-  }
+      per_hop(s.metrics.final_accuracy, "metrics.final", [&](double v, const std::string& name) {
+        if (v < 0 || v > 1) result_error(source, name + " must be in 0..1");
+        return v;
+      });
+  t.train_seconds = s.train_seconds;
+  if (t.train_seconds < 0) result_error(source, "train_seconds must be >= 0");
   return t;
 }
 

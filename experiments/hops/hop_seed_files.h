@@ -27,8 +27,8 @@ using HopValues = std::map<int, double>;                // hop → value
 using LengthValues = std::map<std::int64_t, double>;    // length → value
 using LengthTable = std::map<std::int64_t, HopValues>;  // length → hop → value
 
-// summary.json: "task", "config"."seed" and "metrics" {"crossing_0.9", "crossing_0.99",
-// "final"}, each per hop.
+// summary.json, read through its field table (runfiles/training_summary.h): the crossings and
+// final accuracy by hop.
 struct HopSummaryFile {
   std::string task;                                    // number | letter
   std::optional<std::int64_t> seed;                    // config.seed, when the file has it

@@ -8,8 +8,8 @@
 namespace posbias {
 namespace {
 
-std::string step_or_never(const nlohmann::json& v) {
-  return v.is_null() ? "not reached" : std::to_string(v.get<std::int64_t>());
+std::string step_or_never(const std::optional<std::int64_t>& step) {
+  return step ? std::to_string(*step) : "not reached";
 }
 
 }  // namespace
@@ -55,16 +55,18 @@ HopsSection hops_report_section(const std::filesystem::path& dir, const HopsPres
     e.json = (hops / (name + "_eval.json")).string();
     e.plot = (hops / (name + "_eval")).string();
     const EvalResult ev = run_eval(e);
-    const nlohmann::json& m = r.summary["metrics"];
+    const AccuracySummary& m = r.summary.metrics;
     const std::int64_t first = ev.lengths.front(), last = ev.lengths.back();
     const std::string longest = std::to_string(last);
-    sec.numbers.push_back({name + ": training steps, wall time",
-                           fmt::format("{} steps, {:.0f} s", r.steps, r.train_seconds)});
+    sec.numbers.push_back(
+        {name + ": training steps, wall time",
+         fmt::format("{} steps, {:.0f} s", r.summary.steps, r.summary.train_seconds)});
     std::string crossings;
     for (const char* h : {"1", "2", "3", "4"}) {
-      if (!m["crossing_0.9"].contains(h)) continue;
-      crossings += fmt::format("{}{}-hop {}", crossings.empty() ? "" : ", ", h,
-                               step_or_never(m["crossing_0.9"][h]));
+      const auto it = m.crossing_90.find(h);
+      if (it == m.crossing_90.end()) continue;
+      crossings +=
+          fmt::format("{}{}-hop {}", crossings.empty() ? "" : ", ", h, step_or_never(it->second));
     }
     sec.numbers.push_back({name + ": step where held-out accuracy first reaches 0.9", crossings});
     sec.numbers.push_back(

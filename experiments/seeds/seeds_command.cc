@@ -15,6 +15,7 @@
 #include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
+#include "posbias/runfiles/heldout_split.h"
 #include "posbias/theory/profile_summary.h"
 
 namespace posbias {
@@ -43,17 +44,19 @@ SeedEval parse_eval(const std::string& text, const std::string& source) {
   const nlohmann::json j = parse_result_json(text, source);
   SeedEval e;
   e.run = run_config(j, source);
-  e.bits_per_byte = finite_number(result_field(j, "bits_per_byte", source, "eval --run"), source,
-                                  "bits_per_byte");
-  e.unigram = finite_number(result_field(j, "unigram_bits_per_byte", source, "eval --run"), source,
-                            "unigram_bits_per_byte");
-  e.bigram = finite_number(result_field(j, "bigram_bits_per_byte", source, "eval --run"), source,
-                           "bigram_bits_per_byte");
-  const auto& loss = result_field(j, "loss_per_position", source, "eval --run");
-  if (!loss.is_array() || loss.empty() || loss.size() > kMaxPositions)
+  TextEvalResult r;
+  try {
+    r = text_eval_result_from_json(j);  // the table text eval writes with
+  } catch (const std::invalid_argument& error) {
+    result_error(source, error.what());
+  }
+  if (r.loss_per_position.empty() || r.loss_per_position.size() > kMaxPositions)
     result_error(source,
                  fmt::format("loss_per_position must be an array of 1..{} numbers", kMaxPositions));
-  e.loss_per_position = number_row(loss, source, "loss_per_position", loss.size(), false);
+  e.bits_per_byte = r.bits_per_byte;
+  e.unigram = r.unigram_bits_per_byte;
+  e.bigram = r.bigram_bits_per_byte;
+  e.loss_per_position = std::move(r.loss_per_position);
   return e;
 }
 

@@ -1,16 +1,15 @@
 // `posbias eval --run RUN` on a text run: held-out bits per byte over the whole held-out split,
 // the loss per position, and the unigram and bigram baselines on the same targets, for the
-// run's latest checkpoint (or --checkpoint). The figure is the loss per position.
-//   {"run", "checkpoint", "step", "bits_per_byte", "loss", "loss_per_position": [L],
-//    "unigram_bits_per_byte", "bigram_bits_per_byte", "windows", "tokens", "bytes", ...}
+// run's latest checkpoint (or --checkpoint): a TextEvalResult (runfiles/heldout_split.h). The
+// figure is the loss per position.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 
 #include "posbias/core/plot.h"
 #include "posbias/model/attention_path.h"
+#include "posbias/runfiles/heldout_split.h"
 
 namespace posbias {
 
@@ -25,8 +24,8 @@ struct TextEvalOptions {
 
 // True when RUN_DIR/train.json names the text task (false when it has none).
 bool is_text_run(const std::string& run_dir);
-nlohmann::json measure_text_eval(const TextEvalOptions& options);
-Figure text_eval_figure(const nlohmann::json& result);
+TextEvalResult measure_text_eval(const TextEvalOptions& options);
+Figure text_eval_figure(const TextEvalResult& result);
 void run_text_eval(const TextEvalOptions& options);
 
 }  // namespace posbias

@@ -77,14 +77,13 @@ ReportSection text_report_section(const std::filesystem::path& dir, const TextPr
   o.run_dir = dir / "text" / "gpt2";
   o.resume = std::filesystem::exists(o.run_dir / "train.json");
   const TrainResult r = run_training(o);
-  const nlohmann::json& h = r.summary.at("heldout");
+  const HeldoutSplit& h = r.summary.heldout.value();
   sec.numbers.push_back(
-      {"training steps, wall time", fmt::format("{} steps, {:.0f} s", r.steps, r.train_seconds)});
-  sec.numbers.push_back(
-      {"held-out bits per byte: model / bigram / unigram",
-       fmt::format("{:.3f} / {:.3f} / {:.3f}", h.at("bits_per_byte").get<double>(),
-                   h.at("bigram_bits_per_byte").get<double>(),
-                   h.at("unigram_bits_per_byte").get<double>())});
+      {"training steps, wall time",
+       fmt::format("{} steps, {:.0f} s", r.summary.steps, r.summary.train_seconds)});
+  sec.numbers.push_back({"held-out bits per byte: model / bigram / unigram",
+                         fmt::format("{:.3f} / {:.3f} / {:.3f}", h.bits_per_byte,
+                                     h.bigram_bits_per_byte, h.unigram_bits_per_byte)});
 
   BirthOptions b;
   b.run = o.run_dir.string();

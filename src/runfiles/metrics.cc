@@ -121,24 +121,6 @@ std::optional<std::int64_t> first_crossing(const std::vector<MetricsRow>& rows,
   return std::nullopt;
 }
 
-nlohmann::json metrics_summary(const std::vector<MetricsRow>& rows) {
-  nlohmann::json j;
-  if (rows.empty()) return j;
-  const std::map<std::string, double> final_acc =
-      rows.back().acc.value_or(std::map<std::string, double>{});
-  for (double threshold : {0.9, 0.99}) {
-    nlohmann::json c = nlohmann::json::object();
-    for (const auto& [key, v] : final_acc) {
-      const auto step = first_crossing(rows, key, threshold);
-      c[key] = step ? nlohmann::json(*step) : nlohmann::json();
-    }
-    j[threshold == 0.9 ? "crossing_0.9" : "crossing_0.99"] = c;
-  }
-  j["final"] = final_acc;
-  j["final_step"] = rows.back().step;
-  return j;
-}
-
 void render_training_figures(const std::vector<MetricsRow>& rows, const std::string& title,
                              const std::filesystem::path& stem) {
   if (rows.empty()) return;

@@ -28,12 +28,6 @@ torch::Tensor window_tensor(const std::vector<std::int64_t>& windows, std::int64
 
 }  // namespace
 
-nlohmann::json TextEvaluation::to_json() const {
-  return {{"loss", loss},       {"bits_per_byte", bits_per_byte},
-          {"windows", windows}, {"tokens", tokens},
-          {"bytes", bytes},     {"loss_per_position", loss_per_position}};
-}
-
 TextEvaluation evaluate_text(Transformer& model, const std::vector<std::int64_t>& windows,
                              std::int64_t length, const std::vector<std::int32_t>& token_bytes,
                              std::int64_t batch) {
@@ -96,24 +90,24 @@ std::map<std::string, std::vector<double>> position_gradients(
   return out;
 }
 
-nlohmann::json evaluate_heldout_split(const TrainConfig& c, Transformer& model,
-                                      const TextRunData& data) {
+HeldoutSplit evaluate_heldout_split(const TrainConfig& c, Transformer& model,
+                                    const TextRunData& data) {
   const auto windows = consecutive_windows(data.streams.heldout, c.length, 0);
-  const TextEvaluation e = evaluate_text(model, windows, c.length, data.tokenizer.token_bytes());
+  HeldoutSplit h;
+  static_cast<TextEvaluation&>(h) =
+      evaluate_text(model, windows, c.length, data.tokenizer.token_bytes());
   const NgramBaselines b =
       ngram_baselines(data.streams.train, windows, c.length, data.tokenizer.token_bytes());
-  nlohmann::json j = e.to_json();
-  j["unigram_bits_per_byte"] = b.unigram_bits_per_byte;
-  j["bigram_bits_per_byte"] = b.bigram_bits_per_byte;
-  j["train_tokens"] = data.streams.train.size();
-  j["heldout_tokens"] = data.streams.heldout.size();
-  j["tokenizer"] = to_string(data.tokenizer.kind());
-  j["vocab"] = data.tokenizer.vocab_size();
-  return j;
+  h.unigram_bits_per_byte = b.unigram_bits_per_byte;
+  h.bigram_bits_per_byte = b.bigram_bits_per_byte;
+  h.train_tokens = static_cast<std::int64_t>(data.streams.train.size());
+  h.heldout_tokens = static_cast<std::int64_t>(data.streams.heldout.size());
+  h.tokenizer = to_string(data.tokenizer.kind());
+  h.vocab = data.tokenizer.vocab_size();
+  return h;
 }
 
-double heldout_split_bytes(const TrainConfig& c, const TextRunData& data,
-                           AttentionPath attention) {
+double heldout_split_bytes(const TrainConfig& c, const TextRunData& data, AttentionPath attention) {
   const ModelConfig cfg = c.model_config();
   const double length = static_cast<double>(c.length);
   const double logits =
@@ -122,8 +116,8 @@ double heldout_split_bytes(const TrainConfig& c, const TextRunData& data,
       8.0 * static_cast<double>(data.streams.heldout.size()) * (length + 1) / length;
   // An unordered_map node (key, value, next pointer, allocator slack) and its bucket per pair,
   // and three float64 vectors over the vocabulary.
-  const double bigram = 48.0 * static_cast<double>(data.streams.train.size()) +
-                        24.0 * static_cast<double>(cfg.vocab);
+  const double bigram =
+      48.0 * static_cast<double>(data.streams.train.size()) + 24.0 * static_cast<double>(cfg.vocab);
   return weight_bytes(cfg, /*token_embeddings=*/true) +
          forward_bytes(cfg, kTextEvalBatch, c.length, /*cached=*/false, {attention}) + logits +
          windows + bigram;

@@ -19,6 +19,7 @@
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/runfiles/metrics.h"
+#include "posbias/runfiles/training_summary.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
 #include "posbias/train/kv_batch.h"
@@ -133,14 +134,10 @@ namespace {
 
 void write_outputs(const std::filesystem::path& run_dir, const TrainConfig& c, Transformer& model,
                    const std::vector<MetricsRow>& rows, const TextRunData* text,
-                   TrainResult& result) {
-  result.summary.update({{"task", task_name(c.task)},
-                         {"steps", result.steps},
-                         {"train_seconds", result.train_seconds},
-                         {"config", train_config_to_json(c)},
-                         {"metrics", metrics_summary(rows)}});
-  if (text) result.summary["heldout"] = evaluate_heldout_split(c, model, *text);
-  write_file_atomic(run_dir / "summary.json", result.summary.dump(2) + "\n");
+                   TrainingSummary& summary) {
+  summary.metrics = accuracy_summary(rows);
+  if (text) summary.heldout = evaluate_heldout_split(c, model, *text);
+  write_file_atomic(run_dir / "summary.json", to_json(summary).dump(2) + "\n");
   const std::string title = std::string(task_name(c.task)) + " task";
   if (text) {
     render_text_training_figures(rows, to_string(c.arch) + " on text", run_dir / "training");
@@ -535,16 +532,17 @@ TrainResult run_training(const TrainOptions& options) {
 
   TrainResult result;
   result.rank = trainer.rank();
-  result.steps = c.steps;
-  result.train_seconds = wall_seconds();
+  TrainingSummary& summary = result.summary;
+  summary.task = task_name(c.task);
+  summary.steps = c.steps;
+  summary.train_seconds = wall_seconds();
+  summary.config = c;
   if (group) {  // this session's ranks and the communication the backward did not hide
-    result.summary["data_parallel"] = {
-        {"world_size", group->size()},
-        {"buckets", trainer.reducer->buckets()},
-        {"buckets_started_in_backward", trainer.reducer->overlapped_buckets()},
-        {"allreduce_wait_seconds", trainer.reducer->wait_seconds()}};
+    summary.data_parallel =
+        DataParallelStats{group->size(), trainer.reducer->buckets(),
+                          trainer.reducer->overlapped_buckets(), trainer.reducer->wait_seconds()};
   }
-  if (writer) write_outputs(run_dir, c, model, rows, run.text ? &*run.text : nullptr, result);
+  if (writer) write_outputs(run_dir, c, model, rows, run.text ? &*run.text : nullptr, summary);
   if (group) group->barrier();  // rank 0's store stays up until every rank is done
   return result;
 }

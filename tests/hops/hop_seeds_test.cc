@@ -554,7 +554,7 @@ TEST_F(HopSeedsTest, BadInputIsOneLineError) {
   json no_final = summary_file("number", 1, {{"all", 1}}, {{"all", 2}}, {{"all", 1.0}});
   no_final["metrics"].erase("final");
   const std::string nf = write("no_final.json", no_final.dump());
-  expect_one_line<Bad>(run({summaries[0], nf}), {nf, "\"metrics.final\""});
+  expect_one_line<Bad>(run({summaries[0], nf}), {nf, "'metrics.final'"});
   // A bad value: a crossing that is neither a step nor null; an accuracy above 1.
   json bad_step = summary_file("number", 1, {{"all", "soon"}}, {{"all", 2}}, {{"all", 1.0}});
   const std::string bs = write("bad_step.json", bad_step.dump());

@@ -80,7 +80,7 @@ TEST(MetricsRowFields, MistypedUnknownAndMissingFieldsAreRefusedByName) {
   }
   nlohmann::json bad = good;
   bad["acc"] = {{"1", "half"}};
-  EXPECT_NE(message_of(bad).find("'acc'['1']"), std::string::npos) << message_of(bad);
+  EXPECT_NE(message_of(bad).find("'acc.1'"), std::string::npos) << message_of(bad);
   bad = good;
   bad["stpe"] = 3;
   EXPECT_NE(message_of(bad).find("unknown metrics field 'stpe'"), std::string::npos);

@@ -34,6 +34,14 @@
 
 namespace posbias {
 
+// The name of field `key` of `what` in a message: "config field 'length'"; inside a field
+// (`what` ends with its quoted name) the dotted path: "summary field 'metrics.final'".
+inline std::string field_what(const std::string& what, const std::string& key) {
+  if (!what.empty() && what.back() == '\'')
+    return what.substr(0, what.size() - 1) + "." + key + "'";
+  return what + " '" + key + "'";
+}
+
 // How a member type is written, read (`what` names the field in errors, e.g. "config field
 // 'length'") and parsed from a flag's text (`flag` names it, e.g. "--length").
 template <class T, class Enable = void>
@@ -139,8 +147,21 @@ struct FieldCodec<std::map<std::string, T>> {
     if (!j.is_object()) throw std::invalid_argument(what + " must be an object");
     std::map<std::string, T> out;
     for (const auto& [key, value] : j.items())
-      out[key] = FieldCodec<T>::read(value, what + "['" + key.substr(0, 40) + "']");
+      out[key] = FieldCodec<T>::read(value, field_what(what, key.substr(0, 40)));
     return out;
+  }
+};
+
+// A value or null.
+template <class T>
+struct FieldCodec<std::optional<T>> {
+  static constexpr const char* type = FieldCodec<T>::type;
+  static nlohmann::json write(const std::optional<T>& v) {
+    return v ? FieldCodec<T>::write(*v) : nlohmann::json();
+  }
+  static std::optional<T> read(const nlohmann::json& j, const std::string& what) {
+    if (j.is_null()) return std::nullopt;
+    return FieldCodec<T>::read(j, what);
   }
 };
 
@@ -196,7 +217,7 @@ FieldRow<S> field(std::string name, T S::*member, std::string help, std::string 
   for (char& c : row.flag) c = c == '_' ? '-' : c;
   row.write = [member](const S& s) { return Codec::write(s.*member); };
   row.read = [member, name](const nlohmann::json& j, S& s, const std::string& what) {
-    s.*member = Codec::read(j, what + " '" + name + "'");
+    s.*member = Codec::read(j, field_what(what, name));
   };
   if constexpr (requires { Codec::from_flag(std::string(), std::string()); }) {
     row.from_flag = [flag = row.flag](const std::string& text) {
@@ -217,7 +238,7 @@ FieldRow<S> optional_field(std::string name, std::optional<T> S::*member, std::s
       field<S, T, Codec>(std::move(name), static_cast<T S::*>(nullptr), std::move(help));
   row.write = [member](const S& s) { return Codec::write(*(s.*member)); };
   row.read = [member, key = row.name](const nlohmann::json& j, S& s, const std::string& what) {
-    s.*member = Codec::read(j, what + " '" + key + "'");
+    s.*member = Codec::read(j, field_what(what, key));
   };
   row.present = [member](const S& s) { return (s.*member).has_value(); };
   return row;
@@ -243,7 +264,10 @@ nlohmann::json fields_to_json(const std::vector<FieldRow<S>>& rows, const S& s) 
 template <class S>
 S fields_from_json(const std::vector<FieldRow<S>>& rows, const nlohmann::json& j, S base,
                    const std::string& what, const std::vector<std::string>& ignored = {}) {
-  if (!j.is_object()) throw std::invalid_argument("a " + what + " set must be a JSON object");
+  if (!j.is_object()) {
+    throw std::invalid_argument(what.ends_with('\'') ? what + " must be an object"
+                                                     : "a " + what + " set must be a JSON object");
+  }
   for (const auto& [key, value] : j.items()) {
     const FieldRow<S>* row = nullptr;
     for (const auto& r : rows) row = r.name == key ? &r : row;
@@ -253,12 +277,46 @@ S fields_from_json(const std::vector<FieldRow<S>>& rows, const nlohmann::json& j
     }
     bool skip = false;
     for (const auto& name : ignored) skip = skip || name == key;
-    if (!skip) throw std::invalid_argument("unknown " + what + " '" + key.substr(0, 40) + "'");
+    if (!skip) throw std::invalid_argument("unknown " + field_what(what, key.substr(0, 40)));
   }
   for (const auto& row : rows)
     if (row.required && !j.contains(row.name))
-      throw std::invalid_argument("missing " + what + " '" + row.name + "'");
+      throw std::invalid_argument("missing " + field_what(what, row.name));
   return base;
 }
+
+// The rows of base class B's table as rows of D (derived from B): a file whose fields are B's
+// and more, written flat, spells B's fields once.
+template <class D, class B>
+std::vector<FieldRow<D>> inherited_fields(const std::vector<FieldRow<B>>& rows) {
+  std::vector<FieldRow<D>> out;
+  for (const FieldRow<B>& r : rows) {
+    FieldRow<D> d;
+    d.name = r.name;
+    d.flag = r.flag;
+    d.help = r.help;
+    d.type = r.type;
+    d.from_flag = r.from_flag;
+    d.required = r.required;
+    d.write = [write = r.write](const D& s) { return write(static_cast<const B&>(s)); };
+    d.read = [read = r.read](const nlohmann::json& j, D& s, const std::string& what) {
+      read(j, static_cast<B&>(s), what);
+    };
+    d.present = [present = r.present](const D& s) { return present(static_cast<const B&>(s)); };
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+// A member that is itself a struct with a field table (`Rows` returns it): a nested object,
+// read strictly, its messages naming the dotted path ("summary field 'metrics.final'").
+template <class S, const std::vector<FieldRow<S>>& (*Rows)()>
+struct TableCodec {
+  static constexpr const char* type = "OBJECT";
+  static nlohmann::json write(const S& s) { return fields_to_json(Rows(), s); }
+  static S read(const nlohmann::json& j, const std::string& what) {
+    return fields_from_json(Rows(), j, S{}, what);
+  }
+};
 
 }  // namespace posbias

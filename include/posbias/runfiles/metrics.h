@@ -54,9 +54,6 @@ std::vector<MetricsRow> read_resumed_metrics(const std::filesystem::path& path,
 std::optional<std::int64_t> first_crossing(const std::vector<MetricsRow>& rows,
                                            const std::string& key, double threshold);
 
-// {"crossing_0.9": {"1": step|null, ...}, "crossing_0.99": {...}, "final": {...}}
-nlohmann::json metrics_summary(const std::vector<MetricsRow>& rows);
-
 // STEM_accuracy.{svg,png,gp}: held-out accuracy per hop against step; STEM_loss: training loss.
 void render_training_figures(const std::vector<MetricsRow>& rows, const std::string& title,
                              const std::filesystem::path& stem);

@@ -12,21 +12,13 @@
 #include <vector>
 
 #include "posbias/model/transformer.h"
+#include "posbias/runfiles/heldout_split.h"
 #include "posbias/train/text_run.h"
 
 namespace posbias {
 
 // Windows per forward pass of evaluate_text.
 inline constexpr std::int64_t kTextEvalBatch = 16;
-
-struct TextEvaluation {
-  std::vector<double> loss_per_position;  // mean nats at positions 1..length
-  double loss = 0;                        // mean nats per target token
-  double bits_per_byte = 0;               // total bits over the targets' UTF-8 bytes
-  std::int64_t windows = 0, tokens = 0;
-  double bytes = 0;
-  nlohmann::json to_json() const;
-};
 
 // Runs in eval mode (no dropout) and restores the module's mode. `batch` windows at a time.
 TextEvaluation evaluate_text(Transformer& model, const std::vector<std::int64_t>& windows,
@@ -41,10 +33,9 @@ std::map<std::string, std::vector<double>> position_gradients(
     const std::vector<int>& layers);
 
 // The whole held-out split (every consecutive window) against the unigram and bigram
-// baselines on the same targets: TextEvaluation::to_json() plus "unigram_bits_per_byte",
-// "bigram_bits_per_byte", "train_tokens", "heldout_tokens", "tokenizer", "vocab".
-nlohmann::json evaluate_heldout_split(const TrainConfig& config, Transformer& model,
-                                      const TextRunData& data);
+// baselines on the same targets.
+HeldoutSplit evaluate_heldout_split(const TrainConfig& config, Transformer& model,
+                                    const TextRunData& data);
 
 // Peak bytes of evaluate_heldout_split on `attention` beyond what `data` already holds: the
 // weights, one batch's forward pass and its logits with their log-softmax ([16, L, V] each),

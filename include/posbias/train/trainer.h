@@ -29,6 +29,7 @@
 #include "posbias/dist/process_group.h"
 #include "posbias/model/transformer.h"
 #include "posbias/runfiles/train_config.h"
+#include "posbias/runfiles/training_summary.h"
 #include "posbias/train/gradient_reducer.h"
 #include "posbias/train/optimizer.h"
 
@@ -86,9 +87,8 @@ struct TrainOptions {
 
 struct TrainResult {
   int rank = 0;  // of a data-parallel run; rank 0 wrote the outputs
-  std::int64_t steps = 0;
-  double train_seconds = 0;
-  nlohmann::json summary;
+  // summary.json as rank 0 wrote it; other ranks' have no metrics or held-out split.
+  TrainingSummary summary;
 };
 
 // RUN_DIR/train.json as written: {"config", "machine", "version"} and, for text runs,
