@@ -13,7 +13,6 @@
 #include "experiments/birth/passkey_answer_inputs.h"
 #include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/enum_names.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
 #include "posbias/model/memory_plan.h"
@@ -24,9 +23,6 @@
 
 namespace posbias {
 namespace {
-
-constexpr EnumNames<AnswerInputs, 2> kAnswerInputNames{
-    {{AnswerInputs::kKv, "kv"}, {AnswerInputs::kPasskey, "passkey"}}};
 
 double mean_of(const std::vector<double>& v) {
   return v.empty() ? NAN : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
@@ -103,11 +99,6 @@ double bin_accuracy(const AnswerInfluenceCheckpoint& cp, std::size_t k, std::siz
   return hits / static_cast<double>(per_depth);
 }
 
-// "pair" for kv, "needle" for passkey.
-std::string needle_word(AnswerInputs inputs) {
-  return inputs == AnswerInputs::kKv ? "pair" : "needle";
-}
-
 void render_answer_influence_figure(const AnswerInfluenceResult& r, const std::string& stem) {
   const std::string word = needle_word(r.options.inputs);
   Panel p;
@@ -138,14 +129,6 @@ void render_answer_influence_figure(const AnswerInfluenceResult& r, const std::s
 std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{:.9g}", v) : ""; }
 
 }  // namespace
-
-AnswerInputs parse_answer_inputs(const std::string& name) {
-  return value_of(kAnswerInputNames, name, "--inputs");
-}
-
-std::string to_string(AnswerInputs inputs) {
-  return std::string(name_of(kAnswerInputNames, inputs));
-}
 
 torch::Tensor answer_gradient_norms(Transformer& model, const std::vector<AnswerInput>& inputs) {
   if (inputs.empty()) throw std::invalid_argument("answer_gradient_norms: no inputs");

@@ -28,12 +28,9 @@
 
 #include "posbias/model/transformer.h"
 #include "posbias/runfiles/checkpoint_selection.h"
+#include "posbias/tasks/retrieval_inputs.h"
 
 namespace posbias {
-
-enum class AnswerInputs { kKv, kPasskey };
-AnswerInputs parse_answer_inputs(const std::string& name);  // kv | passkey
-std::string to_string(AnswerInputs inputs);
 
 struct AnswerInfluenceOptions {
   AnswerInputs inputs = AnswerInputs::kKv;

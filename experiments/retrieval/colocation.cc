@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 #include "posbias/core/atomic_file.h"
@@ -110,21 +111,25 @@ ColocationResult colocate_files(const ColocationOptions& o) {
         o.influence.size(), o.accuracy.size()));
   }
   std::int64_t length = 0;
-  std::string kind;  // the first file's inputs
+  AnswerInputs kind = AnswerInputs::kKv;  // the first file's inputs
   std::vector<int> depths;
   std::vector<std::vector<double>> accuracy, influence;
   for (std::size_t s = 0; s < o.influence.size(); ++s) {
     const nlohmann::json inf = read_json_file(o.influence[s]);
-    const std::string inputs = inf.value("inputs", "");
-    if ((inputs != "kv" && inputs != "passkey") || !inf.contains("checkpoints") ||
-        inf["checkpoints"].empty()) {
+    std::optional<AnswerInputs> inputs;
+    try {
+      inputs = parse_answer_inputs(inf.value("inputs", ""), "inputs");
+    } catch (const std::invalid_argument&) {
+    }
+    if (!inputs || !inf.contains("checkpoints") || inf["checkpoints"].empty()) {
       throw std::invalid_argument(
           "'" + o.influence[s] + "' is not a `birth --inputs kv|passkey` result with a checkpoint");
     }
-    if (s == 0) kind = inputs;
-    if (inputs != kind) {
-      throw std::invalid_argument("'" + o.influence[s] + "' measured " + inputs + " inputs and '" +
-                                  o.influence[0] + "' " + kind + " inputs: co-locate one task");
+    if (s == 0) kind = *inputs;
+    if (*inputs != kind) {
+      throw std::invalid_argument("'" + o.influence[s] + "' measured " + to_string(*inputs) +
+                                  " inputs and '" + o.influence[0] + "' " + to_string(kind) +
+                                  " inputs: co-locate one task");
     }
     const auto file_depths = inf.at("depths").get<std::vector<int>>();
     const auto file_length = inf.at("length").get<std::int64_t>();
@@ -139,10 +144,11 @@ ColocationResult colocate_files(const ColocationOptions& o) {
     influence.push_back(std::move(needle));
 
     const nlohmann::json ev = read_json_file(o.accuracy[s]);
-    if (ev.contains("task") && ev["task"] != inputs) {
+    if (ev.contains("task") && ev["task"] != to_string(kind)) {
       throw std::invalid_argument("'" + o.accuracy[s] + "' is an eval of a " +
                                   ev["task"].dump().substr(0, 40) + " run, and '" + o.influence[s] +
-                                  "' measured " + inputs + " inputs: pair each seed's files");
+                                  "' measured " + to_string(kind) +
+                                  " inputs: pair each seed's files");
     }
     const std::string key = std::to_string(length);
     if (!ev.contains("depth_accuracy") || !ev["depth_accuracy"].contains(key)) {
@@ -169,7 +175,7 @@ ColocationResult colocate_files(const ColocationOptions& o) {
 nlohmann::json to_json(const ColocationResult& r, const ColocationOptions& o) {
   auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
   nlohmann::json j{
-      {"inputs", r.inputs},
+      {"inputs", to_string(r.inputs)},
       {"length", r.length},
       {"depths", r.depths},
       {"rule",
@@ -204,16 +210,11 @@ nlohmann::json to_json(const ColocationResult& r, const ColocationOptions& o) {
 
 namespace {
 
-// What a depth places: the queried pair of a kv example, the queried needle of a passkey one.
-std::string needle_word(const ColocationResult& r) {
-  return r.inputs == "passkey" ? "needle" : "pair";
-}
-
 Panel by_depth_panel(const ColocationResult& r, const std::vector<std::vector<double>>& rows,
                      const std::string& title, const std::string& ylabel) {
   Panel p;
   p.title = title;
-  p.xlabel = "depth of the queried " + needle_word(r) + " (%)";
+  p.xlabel = "depth of the queried " + needle_word(r.inputs) + " (%)";
   p.ylabel = ylabel;
   Series s;
   // Short: a long title beside the axes squeezes them to a sliver. The band is said in the panel
@@ -249,7 +250,7 @@ ColocationResult run_colocation(const ColocationOptions& o) {
     f.height = 420;
     f.panels = {
         by_depth_panel(r, r.accuracy, fmt::format("accuracy (L = {})", r.length), "exact match"),
-        by_depth_panel(r, r.influence, "influence on the queried " + needle_word(r),
+        by_depth_panel(r, r.influence, "influence on the queried " + needle_word(r.inputs),
                        "share of the answer's influence")};
     render_figure(f, o.plot);
   }

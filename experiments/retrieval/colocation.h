@@ -19,11 +19,12 @@
 #include <vector>
 
 #include "posbias/stats/seed_interval.h"
+#include "posbias/tasks/retrieval_inputs.h"
 
 namespace posbias {
 
 struct ColocationResult {
-  std::string inputs;  // what the influence files measured: "kv" or "passkey" (colocate_files)
+  AnswerInputs inputs = AnswerInputs::kKv;  // what the influence files measured (colocate_files)
   std::int64_t length = 0;
   std::vector<int> depths;                     // percent, one per bin
   std::vector<std::vector<double>> accuracy;   // [seed][bin]
