@@ -21,7 +21,7 @@ void register_heads(CLI::App& app, Action* selected) {
   auto parsed = std::make_shared<ParsedOptions>();
   CLI::App* cmd = app.add_subcommand("heads", torch_command_description("heads"));
   cmd->add_option("--run", o->run, "run directory from `posbias train`");
-  parsed->add(cmd, "--checkpoints", &o->checkpoints, "all or last");
+  parsed->add(cmd, "--checkpoints", &o->checkpoints, "all, last or a comma list of steps");
   cmd->add_option("--config", o->config, "Hugging Face config.json (instead of --run)");
   cmd->add_option("--weights", o->weights, "model.safetensors for --config");
   cmd->add_option("--tokens", o->tokens, "token ids, one sequence a line (default: random ids)");

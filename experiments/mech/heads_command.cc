@@ -132,9 +132,6 @@ void check_options(const HeadsOptions& o) {
   if (run == hf) throw std::invalid_argument("give either --run RUN_DIR or --config and --weights");
   if (hf && (o.config.empty() || o.weights.empty()))
     throw std::invalid_argument("--config and --weights go together");
-  if (o.checkpoints.kind == CheckpointSelection::Kind::kSteps)
-    throw std::invalid_argument("--checkpoints must be all or last, got '" +
-                                to_string(o.checkpoints) + "'");
   if (o.samples < 1 || o.samples > 100000)
     throw std::invalid_argument("--samples must be in 1..100000, got " + std::to_string(o.samples));
   if (o.length != 0 && (o.length < 3 || o.length > 65536))
@@ -169,9 +166,12 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
   result.at_init = o.at_init;
   result.qk_scale = o.qk_scale;
   if (!o.run.empty()) {
-    std::vector<std::filesystem::path> files = list_checkpoints(o.run);
-    if (files.empty()) throw std::runtime_error("run '" + o.run + "' has no checkpoints");
-    if (o.checkpoints.kind == CheckpointSelection::Kind::kLast) files = {files.back()};
+    std::vector<RunCheckpoint> files;
+    try {
+      files = select_checkpoints(o.run, o.checkpoints);
+    } catch (const std::runtime_error& e) {  // none at all
+      throw std::runtime_error("run '" + o.run + "': " + e.what());
+    }
     if (o.at_init) files = {files.front()};  // read for its config; the weights are re-made
     result.run = o.run;
     // Sharded: checkpoint i on rank i mod world size; every rank gathers all of them.
@@ -182,7 +182,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
     torch::Tensor ids;
     std::int64_t done = 0;
     for (std::size_t i = rank; i < files.size(); i += ranks) {
-      LoadedModel m = load_trained_model(o.run, files[i]);
+      LoadedModel m = load_trained_model(o.run, files[i].path);
       if (o.at_init) m.model->init_weights(m.info.config.seed), m.info.step = 0;
       if (o.qk_scale != 1) scale_query_key(m.model, o.qk_scale);
       if (!ids.defined()) {
@@ -191,7 +191,8 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
         result.task = std::string(task_name(m.info.config.task));
       }
       m.model->set_attention(result.attention);
-      result.checkpoints.push_back({m.info.step, o.at_init ? "init" : files[i].filename().string(),
+      result.checkpoints.push_back({m.info.step,
+                                    o.at_init ? "init" : files[i].path.filename().string(),
                                     score_heads(m.model, ids, o.tau)});
       progress.update(++done);
     }

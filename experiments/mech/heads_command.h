@@ -19,7 +19,7 @@ namespace posbias {
 
 struct HeadsOptions {
   std::string run;                  // RUN_DIR from `posbias train`
-  CheckpointSelection checkpoints;  // all or last
+  CheckpointSelection checkpoints;  // all, last or listed steps
   // Instead of a run: a Hugging Face config.json + model.safetensors, measured on the token
   // rows of `tokens` (cut to `length` when given) or on random ids of `length` tokens.
   std::string config, weights, tokens;

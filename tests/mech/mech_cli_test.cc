@@ -172,6 +172,14 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
       "heads --run " + run.string() + " --length 20000 --attention dense --memory-budget 1",
       "use --attention blockwise");
   expect_usage_error("heads --run " + run.string() + " --checkpoints some", "--checkpoints");
+  // Listed steps: the checkpoints at those steps only; a step the run lacks is named.
+  const CliResult listed =
+      run_cli("heads --run " + run.string() + " --checkpoints 150 --samples 8");
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  const auto l = nlohmann::json::parse(listed.out);
+  ASSERT_EQ(l["checkpoints"].size(), 1u);
+  EXPECT_EQ(l["checkpoints"][0]["step"], 150);
+  expect_usage_error("heads --run " + run.string() + " --checkpoints 7", "no checkpoint at step 7");
   expect_usage_error("discrepancy --run " + run.string() + " --heads 7.0", "--heads");
   expect_usage_error("discrepancy --run " + run.string() + " --lengths 17,1", "--lengths");
   // Every length's forward is planned before it runs: one line with the bytes, exit 2.
