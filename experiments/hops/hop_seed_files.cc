@@ -133,7 +133,6 @@ HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& sou
   HopSummaryFile t;
   t.task = hop_task(j, source, "train");
   t.run = run_config(j, source);
-  t.seed = t.run.seed;
   TrainingSummary s;
   try {
     s = training_summary_from_json(j);  // the table train writes with

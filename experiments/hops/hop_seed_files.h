@@ -31,10 +31,9 @@ using LengthTable = std::map<std::int64_t, HopValues>;  // length → hop → va
 // final accuracy by hop.
 struct HopSummaryFile {
   std::string task;                                    // number | letter
-  std::optional<std::int64_t> seed;                    // config.seed, when the file has it
   HopValues crossing_90, crossing_99, final_accuracy;  // crossings NaN where never reached
   double train_seconds = NAN;                          // "train_seconds", when the file has it
-  RunConfig run;                                       // the run's config ("config")
+  RunConfig run;  // the run's config ("config"), its seed included
 };
 HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& source);
 

@@ -79,7 +79,7 @@ HopTraining summarize_training(const std::vector<HopSummaryFile>& seeds) {
   std::vector<const HopValues*> maps;
   for (const HopSummaryFile& s : seeds) {
     maps.insert(maps.end(), {&s.crossing_90, &s.crossing_99, &s.final_accuracy});
-    t.training_seeds.push_back(s.seed);
+    t.training_seeds.push_back(s.run.seed);
   }
   auto per_seed = [&](int hop, HopValues HopSummaryFile::*m) {
     std::vector<double> v;
