@@ -8,11 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 #include <string>
+
+#include "../cli_run.h"
 
 namespace posbias {
 namespace {
@@ -106,20 +106,13 @@ TEST(TrainingSummaryFields, FieldsInsidePartsAreRefusedByTheirPath) {
   }
 }
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(TrainingSummaryFields, EveryShippedFileReadsBackAndWritesOutTheSameBytes) {
   const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
   int summaries = 0, text = 0, evals = 0, current_configs = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
     const std::string name = entry.path().filename().string();
     if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    const std::string bytes = slurp(entry.path());
+    const std::string bytes = posbias_test::slurp(entry.path());
     if (name == "summary.json" || name.ends_with("-summary.json")) {
       const nlohmann::json j = nlohmann::json::parse(bytes);
       if (!j.contains("metrics") || !j.contains("steps")) continue;  // birth, theory summaries
