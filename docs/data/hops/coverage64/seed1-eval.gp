@@ -1,0 +1,62 @@
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
+set output "seed1-eval.svg"
+reset
+set title "number model: accuracy against input length"
+set xlabel "input length (tokens, log scale)"
+set ylabel "accuracy"
+set logscale x
+set format x "10^{%L}"
+set grid
+set xrange [17:256]
+set yrange [0:1.02]
+set key below nobox
+$p0s0 << EOD
+17 0.96
+64 0.96
+128 0.06
+256 0.06
+EOD
+$p0s1 << EOD
+17 0.91
+64 0.63
+128 0.085
+256 0.085
+EOD
+$p0s2 << EOD
+17 0.35
+64 0.145
+128 0.16
+256 0.085
+EOD
+$p0s3 << EOD
+17 0.295
+64 0.15
+128 0.155
+256 0.11
+EOD
+$p0s4 << EOD
+17 0.62875
+64 0.47125
+128 0.115
+256 0.085
+EOD
+$p0s5 << EOD
+17 0.125
+64 0.125
+128 0.125
+256 0.125
+EOD
+$p0s6 << EOD
+17 0.62875
+64 0.0575
+128 0.03125
+256 0.01
+EOD
+plot $p0s0 using 1:2 with linespoints lw 1 lc rgb "#9400d3" title "1-hop", \
+     $p0s1 using 1:2 with linespoints lw 1 lc rgb "#009e73" title "2-hop", \
+     $p0s2 using 1:2 with linespoints lw 1 lc rgb "#56b4e9" title "3-hop", \
+     $p0s3 using 1:2 with linespoints lw 1 lc rgb "#e69f00" title "4-hop", \
+     $p0s4 using 1:2 with linespoints lw 3 lc rgb "#0072b2" title "all hops", \
+     $p0s5 using 1:2 with lines dt 2 lw 1 lc rgb "#e51e10" title "chance (a uniform guess among the input's candidates)", \
+     $p0s6 using 1:2 with linespoints lw 3 lc rgb "#000000" title "all hops, seen\\_jumps control"
+unset output
