@@ -172,6 +172,29 @@ std::vector<int> write_order_colours(std::ostringstream& gp, const Panel& p) {
   return rank;
 }
 
+// A log x axis over a few measured points (lengths 17, 64, 128, 256) is labelled at those
+// points, written out: decade labels alone would leave one label (10^2), or none, under them.
+void write_measured_log_ticks(std::ostringstream& gp, const Panel& p) {
+  constexpr std::size_t kMaxTicks = 12;
+  std::set<double> xs;
+  for (const Series& ser : p.series)
+    for (double x : ser.x)
+      if (std::isfinite(x) && x > 0 && (std::isnan(p.xmin) || x >= p.xmin) &&
+          (std::isnan(p.xmax) || x <= p.xmax))
+        xs.insert(x);
+  if (xs.size() < 2 || xs.size() > kMaxTicks) return;
+  gp << "set format x \"%g\"\nset xtics (";
+  const char* sep = "";
+  for (double x : xs) {
+    std::ostringstream t;  // every digit, without changing gp's own precision
+    t.precision(17);
+    t << x;
+    gp << sep << t.str();
+    sep = ", ";
+  }
+  gp << ")\n";
+}
+
 void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index, const Figure& f) {
   gp << "reset session\n";
   gp << "set title " << quote(p.title) << "\n";
@@ -193,6 +216,7 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
         if (std::isfinite(x) && (!p.log_x || x > 0)) lo = std::min(lo, x), hi = std::max(hi, x);
     if (lo < hi) gp << "set xrange " << range(lo, hi) << "\n";
   }
+  if (p.log_x) write_measured_log_ticks(gp, p);
   if (!std::isnan(p.ymin) || !std::isnan(p.ymax))
     gp << "set yrange " << range(p.ymin, p.ymax) << "\n";
   if (!p.y2label.empty()) {

@@ -67,6 +67,35 @@ TEST(Plot, PlainTextKeepsUnderscores) {
   std::filesystem::remove_all(dir);
 }
 
+// A log x axis over a few measured lengths is labelled at them (the SVG shows "128"); over many
+// points it keeps decade labels.
+TEST(Plot, LogAxisOverFewPointsIsLabelledAtThem) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_logx_" + std::to_string(::getpid()));
+  Figure f;
+  Panel p;
+  p.title = "lengths";
+  p.log_x = true;
+  Series s;
+  s.title = "accuracy";
+  s.x = {17, 64, 128, 256};
+  s.y = {1, 0.9, 0.1, 0.05};
+  p.series = {s};
+  f.panels = {p};
+  render_figure(f, dir / "few");
+  EXPECT_NE(slurp(dir / "few.gp").find("set xtics (17, 64, 128, 256)"), std::string::npos);
+  EXPECT_NE(slurp(dir / "few.svg").find(">128<"), std::string::npos);
+  s.x.clear();
+  s.y.clear();
+  for (int i = 1; i <= 100; ++i) s.x.push_back(i), s.y.push_back(1.0 / i);
+  f.panels[0].series = {s};
+  render_figure(f, dir / "many");
+  const std::string many = slurp(dir / "many.gp");
+  EXPECT_EQ(many.find("set xtics ("), std::string::npos);
+  EXPECT_NE(many.find("10^{%L}"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Plot, RejectsEmptyFigures) {
   EXPECT_THROW(render_figure(Figure{}, "/tmp/x"), std::runtime_error);
   Figure f;
