@@ -8,6 +8,8 @@ set logscale x
 set format x "10^{%L}"
 set grid
 set xrange [17:850]
+set format x "%g"
+set xtics (17, 32, 64, 128, 256, 512, 850)
 set yrange [0:1.02]
 set key below nobox
 $p0s0 << EOD
