@@ -73,29 +73,36 @@ EvalResult measure_eval(const EvalOptions& o) {
   return r;
 }
 
-nlohmann::json to_json(const EvalResult& r) {
-  nlohmann::json j{{"task", task_name(r.task)},
-                   {"run", r.run},
-                   {"checkpoint", r.checkpoint},
-                   {"step", r.step},
-                   {"count_per_hop", r.count_per_hop},
-                   {"seed", r.seed},
-                   {"lengths", r.lengths}};
-  const std::string control(variant_name(r.control));
+HopEvalRecord eval_record(const EvalResult& r) {
+  HopEvalRecord f;
+  f.task = task_name(r.task);
+  f.run = r.run;
+  f.checkpoint = r.checkpoint;
+  f.step = r.step;
+  f.count_per_hop = r.count_per_hop;
+  f.seed = r.seed;
+  f.lengths = r.lengths;
+  f.chance.emplace();
+  f.attention.emplace();
+  HopEvalControl control;
+  if (r.control == Variant::kDecoy) control.decoy_rate.emplace();
+  if (r.has_control) control.chance.emplace();
   for (std::size_t i = 0; i < r.lengths.size(); ++i) {
     const std::string key = std::to_string(r.lengths[i]);
-    j["accuracy"][key] = r.accuracy[i].to_json();
-    j["chance"][key] = r.accuracy[i].chance_json();
-    j["attention"][key] = to_string(r.attention[i]);
+    f.accuracy[key] = r.accuracy[i].by_name();
+    (*f.chance)[key] = r.accuracy[i].chance_by_name();
+    (*f.attention)[key] = to_string(r.attention[i]);
     if (!r.has_control) continue;
-    j["controls"][control]["accuracy"][key] = r.control_accuracy[i].to_json();
-    j["controls"][control]["chance"][key] = r.control_accuracy[i].chance_json();
-    if (r.control == Variant::kDecoy)
-      j["controls"][control]["decoy_rate"][key] = r.control_accuracy[i].decoy_rate();
+    control.accuracy[key] = r.control_accuracy[i].by_name();
+    (*control.chance)[key] = r.control_accuracy[i].chance_by_name();
+    if (control.decoy_rate) (*control.decoy_rate)[key] = r.control_accuracy[i].decoy_rate();
   }
-  j["seconds"] = r.seconds;
-  return j;
+  if (r.has_control) f.controls = {{std::string(variant_name(r.control)), std::move(control)}};
+  f.seconds = r.seconds;
+  return f;
 }
+
+nlohmann::json to_json(const EvalResult& r) { return to_json(eval_record(r)); }
 
 Figure eval_figure(const EvalResult& r) {
   Panel p = accuracy_length_panel(std::string(task_name(r.task)) +

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/hops/hop_eval_record.h"
 #include "posbias/core/plot.h"
 #include "posbias/model/attention_path.h"
 #include "posbias/tasks/hop_task.h"
@@ -49,10 +50,8 @@ struct EvalResult {
 // Checks the options (std::invalid_argument naming the bad one), loads the run, evaluates.
 EvalResult measure_eval(const EvalOptions& options);
 
-// {"task", "run", "checkpoint", "step", "count_per_hop", "seed", "lengths",
-//  "accuracy": {"17": {"1": .., "all": ..}, ...}, "chance": {same keys},
-//  "controls": {"seen_jumps"|"decoy": {"accuracy": {...}, "chance": {...}
-//               [, "decoy_rate": {...}]}}, "seconds"}.
+// The file's record (hop_eval_record.h), and its JSON.
+HopEvalRecord eval_record(const EvalResult& result);
 nlohmann::json to_json(const EvalResult& result);
 // Accuracy against length, one curve per hop, all hops and the control.
 Figure eval_figure(const EvalResult& result);

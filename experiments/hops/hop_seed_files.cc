@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "experiments/hops/hop_eval_record.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
@@ -71,21 +72,38 @@ std::map<Key, Value> keyed(
   return out;
 }
 
-// {"1": x, ..., "all": x}, each in 0..1.
-HopValues hop_values(const nlohmann::json& j, const std::string& source, const std::string& name) {
-  return keyed(j, source, name, parse_hop, unit_number);
-}
-
-// {"17": {"1": x, ..., "all": x}, ...}.
-LengthTable length_table(const nlohmann::json& j, const std::string& source,
-                         const std::string& name) {
-  return keyed(j, source, name, parse_length, hop_values);
-}
-
 // {"17": x, ...}, each in 0..1.
 LengthValues length_values(const nlohmann::json& j, const std::string& source,
                            const std::string& name) {
   return keyed(j, source, name, parse_length, unit_number);
+}
+
+// A map of 1..kMaxKeys entries read from a file's table, each key read with parse_key and each
+// value in 0..1 (named "name.key").
+template <typename Key>
+std::map<Key, double> keyed_values(const std::map<std::string, double>& m,
+                                   const std::string& source, const std::string& name,
+                                   Key (*parse_key)(const std::string&, const std::string&,
+                                                    const std::string&)) {
+  if (m.empty() || m.size() > kMaxKeys)
+    result_error(source, fmt::format("{} must be an object of 1..{} entries", name, kMaxKeys));
+  std::map<Key, double> out;
+  for (const auto& [key, v] : m) {
+    if (v < 0 || v > 1) result_error(source, name + "." + key + " must be in 0..1");
+    out[parse_key(key, source, name)] = v;
+  }
+  return out;
+}
+
+// length → hop → value, from a file's table.
+LengthTable length_rows(const std::map<std::string, std::map<std::string, double>>& m,
+                        const std::string& source, const std::string& name) {
+  if (m.empty() || m.size() > kMaxKeys)
+    result_error(source, fmt::format("{} must be an object of 1..{} entries", name, kMaxKeys));
+  LengthTable out;
+  for (const auto& [key, row] : m)
+    out[parse_length(key, source, name)] = keyed_values(row, source, name + "." + key, parse_hop);
+  return out;
 }
 
 // The file's "task": number or letter.
@@ -139,26 +157,23 @@ HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& sou
   } catch (const std::invalid_argument& e) {
     result_error(source, e.what());
   }
-  auto per_hop = [&](const auto& values, const std::string& name, auto value) {
-    if (values.empty() || values.size() > kMaxKeys)
+  // A crossing per hop: a step, or NaN where the hop never crossed.
+  auto crossings = [&](const std::map<std::string, std::optional<std::int64_t>>& steps,
+                       const std::string& name) {
+    if (steps.empty() || steps.size() > kMaxKeys)
       result_error(source, fmt::format("{} must be an object of 1..{} entries", name, kMaxKeys));
     HopValues out;
-    for (const auto& [hop, v] : values)
-      out[parse_hop(hop, source, name)] = value(v, name + "." + hop);
+    for (const auto& [hop, v] : steps) {
+      if (v && (*v < 0 || *v > kMaxStep))
+        result_error(source,
+                     fmt::format("{}.{} must be a step in 0..{} or null", name, hop, kMaxStep));
+      out[parse_hop(hop, source, name)] = v ? static_cast<double>(*v) : kNaN;
+    }
     return out;
   };
-  auto step = [&](const std::optional<std::int64_t>& v, const std::string& name) {
-    if (v && (*v < 0 || *v > kMaxStep))
-      result_error(source, fmt::format("{} must be a step in 0..{} or null", name, kMaxStep));
-    return v ? static_cast<double>(*v) : kNaN;
-  };
-  t.crossing_90 = per_hop(s.metrics.crossing_90, "metrics.crossing_0.9", step);
-  t.crossing_99 = per_hop(s.metrics.crossing_99, "metrics.crossing_0.99", step);
-  t.final_accuracy =
-      per_hop(s.metrics.final_accuracy, "metrics.final", [&](double v, const std::string& name) {
-        if (v < 0 || v > 1) result_error(source, name + " must be in 0..1");
-        return v;
-      });
+  t.crossing_90 = crossings(s.metrics.crossing_90, "metrics.crossing_0.9");
+  t.crossing_99 = crossings(s.metrics.crossing_99, "metrics.crossing_0.99");
+  t.final_accuracy = keyed_values(s.metrics.final_accuracy, source, "metrics.final", parse_hop);
   t.train_seconds = s.train_seconds;
   if (t.train_seconds < 0) result_error(source, "train_seconds must be >= 0");
   return t;
@@ -187,7 +202,7 @@ HopMetricsFile parse_hop_metrics(const std::string& text, const std::string& sou
                                        m.steps.empty() ? -1 : m.steps.back()));
     if (m.steps.size() == kMaxCheckpoints)
       result_error(source, fmt::format("has more than {} evaluation lines", kMaxCheckpoints));
-    m.accuracy.push_back(hop_values(nlohmann::json(*row.acc), source, where + ": acc"));
+    m.accuracy.push_back(keyed_values(*row.acc, source, where + ": acc", parse_hop));
     m.steps.push_back(row.step);
   }
   if (m.steps.empty())
@@ -202,23 +217,27 @@ HopMetricsFile read_hop_metrics(const std::string& path) {
 }
 
 HopEvalFile parse_hop_eval(const nlohmann::json& j, const std::string& source) {
-  const char* kind = "eval --run";
   HopEvalFile e;
-  e.task = hop_task(j, source, kind);
+  e.task = hop_task(j, source, "eval --run");
   e.run = run_config(j, source);
-  e.accuracy = length_table(result_field(j, "accuracy", source, kind), source, "accuracy");
-  if (j.contains("chance")) e.chance = length_table(j.at("chance"), source, "chance");
-  if (!j.contains("controls")) return e;
+  HopEvalRecord r;
+  try {
+    r = hop_eval_record_from_json(j);  // the table eval writes with
+  } catch (const std::invalid_argument& error) {
+    result_error(source, error.what());
+  }
+  e.accuracy = length_rows(r.accuracy, source, "accuracy");
+  if (r.chance) e.chance = length_rows(*r.chance, source, "chance");
+  if (!r.controls) return e;
   const std::string control = e.task == "number" ? "seen_jumps" : "decoy";
-  const auto& c = result_field(j.at("controls"), control, source, kind, "controls");
+  const auto c = r.controls->find(control);
+  if (c == r.controls->end()) result_error(source, "controls has no \"" + control + "\"");
   const std::string name = "controls." + control;
   e.control = control;
-  e.control_accuracy =
-      length_table(result_field(c, "accuracy", source, kind, name), source, name + ".accuracy");
-  if (c.contains("chance"))
-    e.control_chance = length_table(c.at("chance"), source, name + ".chance");
-  if (c.contains("decoy_rate"))
-    e.decoy_rate = length_values(c.at("decoy_rate"), source, name + ".decoy_rate");
+  e.control_accuracy = length_rows(c->second.accuracy, source, name + ".accuracy");
+  if (c->second.chance) e.control_chance = length_rows(*c->second.chance, source, name + ".chance");
+  if (c->second.decoy_rate)
+    e.decoy_rate = keyed_values(*c->second.decoy_rate, source, name + ".decoy_rate", parse_length);
   return e;
 }
 

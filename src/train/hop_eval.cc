@@ -100,12 +100,14 @@ double HopAccuracy::chance_all() const {
   return n == 0 ? 0.0 : c / static_cast<double>(n);
 }
 
-nlohmann::json HopAccuracy::chance_json() const {
-  nlohmann::json j;
-  for (const auto& [h, n] : total) j[std::to_string(h)] = chance(h);
-  j["all"] = chance_all();
-  return j;
+std::map<std::string, double> HopAccuracy::chance_by_name() const {
+  std::map<std::string, double> out;
+  for (const auto& [h, n] : total) out[std::to_string(h)] = chance(h);
+  out["all"] = chance_all();
+  return out;
 }
+
+nlohmann::json HopAccuracy::chance_json() const { return chance_by_name(); }
 
 std::map<std::string, double> HopAccuracy::by_name() const {
   std::map<std::string, double> out;

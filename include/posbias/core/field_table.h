@@ -118,6 +118,19 @@ struct FieldCodec<std::vector<int>> {
   }
 };
 
+// 64-bit integers (lengths, steps) in a list; no flag form.
+template <>
+struct FieldCodec<std::vector<std::int64_t>> {
+  static constexpr const char* type = "LIST";
+  static nlohmann::json write(const std::vector<std::int64_t>& v) { return v; }
+  static std::vector<std::int64_t> read(const nlohmann::json& j, const std::string& what) {
+    if (!j.is_array()) throw std::invalid_argument(what + " must be a list of integers");
+    std::vector<std::int64_t> out;
+    for (const auto& v : j) out.push_back(FieldCodec<std::int64_t>::read(v, what));
+    return out;
+  }
+};
+
 template <>
 struct FieldCodec<std::vector<double>> {
   static constexpr const char* type = "LIST";

@@ -55,7 +55,8 @@ struct HopAccuracy {
   // a uniform guess among the input's candidate answers.
   double chance(int h) const;
   double chance_all() const;
-  nlohmann::json chance_json() const;  // {"1": chance, ..., "all": chance}
+  std::map<std::string, double> chance_by_name() const;  // {"1": chance, ..., "all": chance}
+  nlohmann::json chance_json() const;                    // chance_by_name() as JSON
 };
 
 // Greedy answers at the last position, in eval mode without gradients (the model's training

@@ -1,0 +1,47 @@
+// `eval --run`'s result on a hop run, as the file holds it: one field table for the writer
+// (eval_command.cc) and the reader (`seeds`, hop_seed_files.cc). Lengths and hops are the
+// file's keys ("17"; "1".."4", "all"); the reader checks what they may be.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "posbias/core/field_table.h"
+
+namespace posbias {
+
+using HopRow = std::map<std::string, double>;           // hop → value
+using HopRowsByLength = std::map<std::string, HopRow>;  // length → hop → value
+
+// A control variant's inputs at every length: seen_jumps (Number) or decoy (Letter).
+struct HopEvalControl {
+  HopRowsByLength accuracy;
+  std::optional<HopRowsByLength> chance;  // files of earlier builds: none
+  // Letter's decoy: how often the decoy chain's target is answered, by length.
+  std::optional<std::map<std::string, double>> decoy_rate;
+};
+const std::vector<FieldRow<HopEvalControl>>& hop_eval_control_fields();
+
+struct HopEvalRecord {
+  std::string task;  // number | letter
+  std::string run, checkpoint;
+  std::int64_t step = 0, count_per_hop = 0;
+  std::uint64_t seed = 0;
+  std::vector<std::int64_t> lengths;
+  HopRowsByLength accuracy;
+  std::optional<HopRowsByLength> chance;                          // earlier builds: none
+  std::optional<std::map<std::string, std::string>> attention;    // length → path; earlier: none
+  std::optional<std::map<std::string, HopEvalControl>> controls;  // variant name → its inputs
+  double seconds = 0;
+};
+const std::vector<FieldRow<HopEvalRecord>>& hop_eval_record_fields();
+nlohmann::json to_json(const HopEvalRecord& r);
+// Strict: an unknown or mistyped field, or a missing task or accuracy, throws
+// std::invalid_argument naming it ("eval field 'controls.decoy.accuracy'").
+HopEvalRecord hop_eval_record_from_json(const nlohmann::json& j);
+
+}  // namespace posbias

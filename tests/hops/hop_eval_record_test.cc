@@ -1,0 +1,103 @@
+// HopEvalRecord's field table (experiments/hops/hop_eval_record.h): a record with every part
+// round-trips through JSON, fields inside the controls are refused by their dotted path, and
+// every hop `eval --run` result shipped in docs/data reads back and writes out byte for byte.
+#include "experiments/hops/hop_eval_record.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "../cli_run.h"
+
+namespace posbias {
+namespace {
+
+HopEvalRecord full_record() {
+  HopEvalRecord r;
+  r.task = "letter";
+  r.run = "runs/letter";
+  r.checkpoint = "runs/letter/checkpoints/step_00000100.safetensors";
+  r.step = 100;
+  r.count_per_hop = 8;
+  r.seed = 1;
+  r.lengths = {17, 64};
+  r.accuracy = {{"17", {{"1", 1.0}, {"all", 0.75}}}, {"64", {{"1", 0.5}, {"all", 0.25}}}};
+  r.chance = r.accuracy;
+  r.attention = {{"17", "dense"}, {"64", "dense"}};
+  HopEvalControl decoy;
+  decoy.accuracy = r.accuracy;
+  decoy.chance = r.accuracy;
+  decoy.decoy_rate = {{"17", 0.0}, {"64", 0.125}};
+  r.controls = {{"decoy", decoy}};
+  r.seconds = 2.5;
+  return r;
+}
+
+std::string message_of(const nlohmann::json& j) {
+  try {
+    hop_eval_record_from_json(j);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(HopEvalRecordFields, EveryPartRoundTripsThroughJson) {
+  const nlohmann::json j = to_json(full_record());
+  for (const auto& row : hop_eval_record_fields())
+    EXPECT_TRUE(j.contains(row.name)) << row.name << " is not written";
+  EXPECT_EQ(j["controls"]["decoy"]["decoy_rate"]["64"], 0.125);
+  EXPECT_EQ(to_json(hop_eval_record_from_json(j)), j);
+  HopEvalRecord plain = full_record();  // no control, as eval --no-controls writes
+  plain.controls.reset();
+  EXPECT_FALSE(to_json(plain).contains("controls"));
+}
+
+TEST(HopEvalRecordFields, FieldsInsideTheControlsAreRefusedByTheirPath) {
+  const nlohmann::json good = to_json(full_record());
+  nlohmann::json bad = good;
+  bad["controls"]["decoy"]["accuracy"]["17"]["1"] = "high";
+  EXPECT_NE(message_of(bad).find("eval field 'controls.decoy.accuracy.17.1'"), std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad["controls"]["decoy"].erase("accuracy");
+  EXPECT_NE(message_of(bad).find("missing eval field 'controls.decoy.accuracy'"),
+            std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad["acuracy"] = good["accuracy"];
+  EXPECT_NE(message_of(bad).find("unknown eval field 'acuracy'"), std::string::npos);
+  for (const char* key : {"task", "accuracy"}) {
+    bad = good;
+    bad.erase(key);
+    EXPECT_NE(message_of(bad).find(std::string("missing eval field '") + key + "'"),
+              std::string::npos)
+        << key;
+  }
+}
+
+TEST(HopEvalRecordFields, EveryShippedEvalReadsBackAndWritesOutTheSameBytes) {
+  const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
+  int files = 0, with_controls = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_regular_file() || entry.path().extension() != ".json" ||
+        name.find("eval") == std::string::npos)
+      continue;
+    const std::string bytes = posbias_test::slurp(entry.path());
+    if (bytes.find("\"count_per_hop\"") == std::string::npos) continue;
+    const nlohmann::json j = nlohmann::json::parse(bytes);
+    if (j.value("task", "") != "number" && j.value("task", "") != "letter") continue;
+    const HopEvalRecord r = hop_eval_record_from_json(j);
+    ++files;
+    with_controls += r.controls ? 1 : 0;
+    EXPECT_EQ(to_json(r).dump(2) + "\n", bytes) << entry.path();
+  }
+  EXPECT_GE(files, 30);
+  EXPECT_GE(with_controls, 20);
+}
+
+}  // namespace
+}  // namespace posbias
