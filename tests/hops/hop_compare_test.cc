@@ -161,7 +161,7 @@ TEST_F(HopCompareTest, BadInputIsOneLine) {
   expect_error("seeds --compare a=" + n0 + " b=" + (dir / "missing.json").string(), "missing.json",
                1);
   expect_error("seeds --compare a=" + n0 + " b=" + l0, "one task", 1);
-  expect_error("seeds --compare a=" + n0 + " b=" + na, "\"accuracy\"", 1);
+  expect_error("seeds --compare a=" + n0 + " b=" + na, "missing eval field 'accuracy'", 1);
   expect_error("seeds --compare a=" + n0 + " b=" + nall, "no all-hops accuracy", 1);
 }
 
