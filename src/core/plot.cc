@@ -219,6 +219,10 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
   if (p.log_x) write_measured_log_ticks(gp, p);
   if (!std::isnan(p.ymin) || !std::isnan(p.ymax))
     gp << "set yrange " << range(p.ymin, p.ymax) << "\n";
+  // A free end of the y axis ends at the data with a 4% margin, not at the next tick past them.
+  if (std::isnan(p.ymin)) gp << "set autoscale yfixmin\n";
+  if (std::isnan(p.ymax)) gp << "set autoscale yfixmax\n";
+  if (std::isnan(p.ymin) || std::isnan(p.ymax)) gp << "set offsets 0, 0, graph 0.04, graph 0.04\n";
   if (!p.y2label.empty()) {
     gp << "set ytics nomirror\nset y2tics\nset y2label " << quote(p.y2label) << "\n";
     if (!std::isnan(p.y2min) || !std::isnan(p.y2max))

@@ -96,6 +96,35 @@ TEST(Plot, LogAxisOverFewPointsIsLabelledAtThem) {
   std::filesystem::remove_all(dir);
 }
 
+// A y axis without a set range ends at the data with a margin, not at the next tick; an end
+// that is set is left alone.
+TEST(Plot, FreeYEndsFitTheData) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_yfit_" + std::to_string(::getpid()));
+  Figure f;
+  Panel p;
+  p.title = "gap";
+  Series s;
+  s.title = "gap";
+  s.x = {1, 2, 3};
+  s.y = {5.6, 1.0, 0.4};
+  p.series = {s};
+  f.panels = {p};
+  render_figure(f, dir / "free");
+  const std::string free = slurp(dir / "free.gp");
+  EXPECT_NE(free.find("set autoscale yfixmin"), std::string::npos);
+  EXPECT_NE(free.find("set autoscale yfixmax"), std::string::npos);
+  f.panels[0].ymin = 0;
+  render_figure(f, dir / "floor");
+  const std::string floor = slurp(dir / "floor.gp");
+  EXPECT_EQ(floor.find("yfixmin"), std::string::npos);
+  EXPECT_NE(floor.find("set autoscale yfixmax"), std::string::npos);
+  f.panels[0].ymax = 6;
+  render_figure(f, dir / "set");
+  EXPECT_EQ(slurp(dir / "set.gp").find("autoscale y"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Plot, RejectsEmptyFigures) {
   EXPECT_THROW(render_figure(Figure{}, "/tmp/x"), std::runtime_error);
   Figure f;

@@ -10,6 +10,9 @@ set grid
 set xrange [17:850]
 set format x "%g"
 set xtics (17, 32, 64, 128, 256, 512, 850)
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set ytics nomirror
 set y2tics
 set y2label "accuracy"
