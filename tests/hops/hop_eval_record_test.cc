@@ -63,8 +63,7 @@ TEST(HopEvalRecordFields, FieldsInsideTheControlsAreRefusedByTheirPath) {
       << message_of(bad);
   bad = good;
   bad["controls"]["decoy"].erase("accuracy");
-  EXPECT_NE(message_of(bad).find("missing eval field 'controls.decoy.accuracy'"),
-            std::string::npos)
+  EXPECT_NE(message_of(bad).find("missing eval field 'controls.decoy.accuracy'"), std::string::npos)
       << message_of(bad);
   bad = good;
   bad["acuracy"] = good["accuracy"];
