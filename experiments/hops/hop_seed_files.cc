@@ -46,10 +46,16 @@ std::int64_t parse_length(const std::string& key, const std::string& source,
   return v;
 }
 
+// A table of `entries` keys (lengths or hops) must hold 1..kMaxKeys.
+void require_entries(bool is_object, std::size_t entries, const std::string& source,
+                     const std::string& name) {
+  if (!is_object || entries == 0 || entries > kMaxKeys)
+    result_error(source, fmt::format("{} must be an object of 1..{} entries", name, kMaxKeys));
+}
+
 const nlohmann::json& object_of(const nlohmann::json& j, const std::string& source,
                                 const std::string& name) {
-  if (!j.is_object() || j.empty() || j.size() > kMaxKeys)
-    result_error(source, fmt::format("{} must be an object of 1..{} entries", name, kMaxKeys));
+  require_entries(j.is_object(), j.size(), source, name);
   return j;
 }
 
@@ -85,8 +91,7 @@ std::map<Key, double> keyed_values(const std::map<std::string, double>& m,
                                    const std::string& source, const std::string& name,
                                    Key (*parse_key)(const std::string&, const std::string&,
                                                     const std::string&)) {
-  if (m.empty() || m.size() > kMaxKeys)
-    result_error(source, fmt::format("{} must be an object of 1..{} entries", name, kMaxKeys));
+  require_entries(true, m.size(), source, name);
   std::map<Key, double> out;
   for (const auto& [key, v] : m) {
     if (v < 0 || v > 1) result_error(source, name + "." + key + " must be in 0..1");
@@ -98,8 +103,7 @@ std::map<Key, double> keyed_values(const std::map<std::string, double>& m,
 // length → hop → value, from a file's table.
 LengthTable length_rows(const std::map<std::string, std::map<std::string, double>>& m,
                         const std::string& source, const std::string& name) {
-  if (m.empty() || m.size() > kMaxKeys)
-    result_error(source, fmt::format("{} must be an object of 1..{} entries", name, kMaxKeys));
+  require_entries(true, m.size(), source, name);
   LengthTable out;
   for (const auto& [key, row] : m)
     out[parse_length(key, source, name)] = keyed_values(row, source, name + "." + key, parse_hop);
@@ -151,17 +155,11 @@ HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& sou
   HopSummaryFile t;
   t.task = hop_task(j, source, "train");
   t.run = run_config(j, source);
-  TrainingSummary s;
-  try {
-    s = training_summary_from_json(j);  // the table train writes with
-  } catch (const std::invalid_argument& e) {
-    result_error(source, e.what());
-  }
+  const TrainingSummary s = read_result_table(training_summary_from_json, j, source);
   // A crossing per hop: a step, or NaN where the hop never crossed.
   auto crossings = [&](const std::map<std::string, std::optional<std::int64_t>>& steps,
                        const std::string& name) {
-    if (steps.empty() || steps.size() > kMaxKeys)
-      result_error(source, fmt::format("{} must be an object of 1..{} entries", name, kMaxKeys));
+    require_entries(true, steps.size(), source, name);
     HopValues out;
     for (const auto& [hop, v] : steps) {
       if (v && (*v < 0 || *v > kMaxStep))
@@ -220,12 +218,7 @@ HopEvalFile parse_hop_eval(const nlohmann::json& j, const std::string& source) {
   HopEvalFile e;
   e.task = hop_task(j, source, "eval --run");
   e.run = run_config(j, source);
-  HopEvalRecord r;
-  try {
-    r = hop_eval_record_from_json(j);  // the table eval writes with
-  } catch (const std::invalid_argument& error) {
-    result_error(source, error.what());
-  }
+  const HopEvalRecord r = read_result_table(hop_eval_record_from_json, j, source);
   e.accuracy = length_rows(r.accuracy, source, "accuracy");
   if (r.chance) e.chance = length_rows(*r.chance, source, "chance");
   if (!r.controls) return e;

@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,16 @@ inline constexpr const char* kMaxSeedFileName = "512 MiB";
 inline constexpr std::size_t kMaxSeeds = 1024;
 
 [[noreturn]] void result_error(const std::string& source, const std::string& what);
+// `read(j)`, a field table's strict reader, with its std::invalid_argument (the field named)
+// as result_error's one line naming the file.
+template <class Read>
+auto read_result_table(Read read, const nlohmann::json& j, const std::string& source) {
+  try {
+    return read(j);
+  } catch (const std::invalid_argument& e) {
+    result_error(source, e.what());
+  }
+}
 // The text as JSON ("'source': is not valid JSON" otherwise).
 nlohmann::json parse_result_json(const std::string& text, const std::string& source);
 // The file, read within kMaxSeedFileBytes, as JSON.
