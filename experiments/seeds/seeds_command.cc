@@ -44,15 +44,13 @@ SeedEval parse_eval(const std::string& text, const std::string& source) {
   const nlohmann::json j = parse_result_json(text, source);
   SeedEval e;
   e.run = run_config(j, source);
-  TextEvalResult r;
-  try {
-    r = text_eval_result_from_json(j);  // the table text eval writes with
-  } catch (const std::invalid_argument& error) {
-    result_error(source, error.what());
-  }
+  TextEvalResult r = read_result_table(text_eval_result_from_json, j, source);
   if (r.loss_per_position.empty() || r.loss_per_position.size() > kMaxPositions)
     result_error(source,
                  fmt::format("loss_per_position must be an array of 1..{} numbers", kMaxPositions));
+  // The table reads null as NaN (a diverged evaluation); an interval over seeds needs numbers.
+  for (double v : r.loss_per_position)
+    if (!std::isfinite(v)) result_error(source, "loss_per_position entries must be finite numbers");
   e.bits_per_byte = r.bits_per_byte;
   e.unigram = r.unigram_bits_per_byte;
   e.bigram = r.bigram_bits_per_byte;

@@ -129,6 +129,18 @@ TEST_F(SeedsTest, HeldoutFromEvals) {
                                                  {"loss_per_position", {1.0, 2.0}}}
                                       .dump());
   EXPECT_THROW(summarize_seeds(o), std::runtime_error);
+  // A diverged evaluation's null loss is no number to average over seeds: refused by name.
+  nlohmann::json diverged = nlohmann::json::parse(eval(2.1));
+  diverged["loss_per_position"][3] = nullptr;
+  o.eval[1] = write("diverged.json", diverged.dump());
+  try {
+    summarize_seeds(o);
+    ADD_FAILURE() << "a null loss_per_position entry was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("loss_per_position entries must be finite"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST_F(SeedsTest, RefusesFilesThatDoNotMatch) {
