@@ -208,6 +208,10 @@ struct TokenizerNames {
   static std::string name(TokenizerKind k) { return to_string(k); }
   static TokenizerKind parse(const std::string& s) { return parse_tokenizer_kind(s); }
 };
+struct PosEncodingNames {
+  static std::string name(PosEncoding p) { return to_string(p); }
+  static PosEncoding parse(const std::string& s) { return parse_pos_encoding(s); }
+};
 
 }  // namespace
 
@@ -217,19 +221,9 @@ template <>
 struct FieldCodec<Family> : EnumCodec<Family, FamilyNames> {};
 template <>
 struct FieldCodec<TokenizerKind> : EnumCodec<TokenizerKind, TokenizerNames> {};
-// The positional encoding: a name, or null for the family's.
+// The positional encoding by name; the config's is std::optional (null: the family's).
 template <>
-struct FieldCodec<std::optional<PosEncoding>> {
-  static constexpr const char* type = "NAME";
-  static nlohmann::json write(const std::optional<PosEncoding>& v) {
-    return v ? nlohmann::json(to_string(*v)) : nlohmann::json();
-  }
-  static std::optional<PosEncoding> read(const nlohmann::json& j, const std::string& what) {
-    if (j.is_null()) return std::nullopt;
-    return parse_pos_encoding(FieldCodec<std::string>::read(j, what));
-  }
-  static nlohmann::json from_flag(const std::string& text, const std::string&) { return text; }
-};
+struct FieldCodec<PosEncoding> : EnumCodec<PosEncoding, PosEncodingNames> {};
 
 namespace {
 

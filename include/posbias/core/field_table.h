@@ -176,6 +176,11 @@ struct FieldCodec<std::optional<T>> {
     if (j.is_null()) return std::nullopt;
     return FieldCodec<T>::read(j, what);
   }
+  static nlohmann::json from_flag(const std::string& text,
+                                  const std::string& flag) requires requires {
+    FieldCodec<T>::from_flag(text, flag);
+  }
+  { return FieldCodec<T>::from_flag(text, flag); }
 };
 
 // A double whose NaN (a value not measured yet, such as the loss before the first step) is
