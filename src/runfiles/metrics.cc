@@ -122,12 +122,12 @@ std::optional<std::int64_t> first_crossing(const std::vector<MetricsRow>& rows,
 }
 
 void render_training_figures(const std::vector<MetricsRow>& rows, const std::string& title,
-                             const std::filesystem::path& stem) {
+                             std::int64_t eval_length, const std::filesystem::path& stem) {
   if (rows.empty()) return;
   Panel acc;
   acc.title = title + ": held-out accuracy";
   acc.xlabel = "training step";
-  acc.ylabel = "accuracy at the training length";
+  acc.ylabel = "accuracy at " + std::to_string(eval_length) + " tokens";
   acc.ymin = 0;
   acc.ymax = 1.02;
   for (const auto& [key, v] : rows.back().acc.value_or(std::map<std::string, double>{})) {

@@ -142,7 +142,7 @@ void write_outputs(const std::filesystem::path& run_dir, const TrainConfig& c, T
   if (text) {
     render_text_training_figures(rows, to_string(c.arch) + " on text", run_dir / "training");
   } else {
-    render_training_figures(rows, title, run_dir / "training");
+    render_training_figures(rows, title, c.length, run_dir / "training");
   }
   // Bound to the run: its readers check the checksum and the config (open_model_weights).
   save_hf_weights(model, run_dir / "model.safetensors",

@@ -54,9 +54,11 @@ std::vector<MetricsRow> read_resumed_metrics(const std::filesystem::path& path,
 std::optional<std::int64_t> first_crossing(const std::vector<MetricsRow>& rows,
                                            const std::string& key, double threshold);
 
-// STEM_accuracy.{svg,png,gp}: held-out accuracy per hop against step; STEM_loss: training loss.
+// STEM_accuracy.{svg,png,gp}: held-out accuracy per hop against step, measured on inputs of
+// `eval_length` tokens (the run's --length, also when it trains up to --length-max); STEM_loss:
+// training loss.
 void render_training_figures(const std::vector<MetricsRow>& rows, const std::string& title,
-                             const std::filesystem::path& stem);
+                             std::int64_t eval_length, const std::filesystem::path& stem);
 // Text runs: STEM_loss (training and held-out loss, and bits per byte, against step),
 // STEM_loss_per_position (held-out loss at each position, one curve per logged step) and
 // STEM_gradients (per-position gradient norms at the embeddings and each logged layer, one
