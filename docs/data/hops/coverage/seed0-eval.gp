@@ -8,6 +8,8 @@ set logscale x
 set format x "10^{%L}"
 set grid
 set xrange [17:1024]
+set format x "%g"
+set xtics (17, 256, 512, 1024)
 set yrange [0:1.02]
 set key below nobox
 $p0s0 << EOD
