@@ -30,7 +30,7 @@ void register_birth(CLI::App& app, Action* selected) {
               "rotary dims per head (0 = the preset's; whole head if unset)");
   auto pos = std::make_shared<std::string>();
   cmd->add_option("--pos", *pos,
-                  "positional encoding: learned, rope, none or alibi (default: the family's)");
+                  "positional encoding: " + pos_encoding_names() + " (default: the family's)");
   parsed->add(cmd, "--window", &o.window,
               "sliding-window attention: each query sees its W latest keys (default 0: all "
               "earlier keys); the theory then uses the window operator",

@@ -307,7 +307,7 @@ ModelConfig birth_model_config(const BirthOptions& o) {
     throw std::invalid_argument("--length must be in 2.." + std::to_string(kMaxLength) + ", got " +
                                 std::to_string(o.length));
   }
-  if (c.pos == PosEncoding::kLearned) c.max_positions = std::max(c.max_positions, o.length);
+  if (c.learned_positions()) c.max_positions = std::max(c.max_positions, o.length);
   c.residual_init_scaling = o.init == BirthInit::kHf;
   c.validate();
   return c;
@@ -352,7 +352,7 @@ BirthPlan plan_birth(const BirthOptions& o, const TrainedInput* trained, BirthRe
   r.config = birth_model_config(o);  // checks --length first
   if (trained) {
     r.config = trained->config;
-    if (r.config.pos == PosEncoding::kLearned && o.length > r.config.max_positions) {
+    if (r.config.position_limit() && o.length > *r.config.position_limit()) {
       throw std::invalid_argument("--length " + std::to_string(o.length) +
                                   " exceeds the run's learned positions (" +
                                   std::to_string(r.config.max_positions) + ")");
@@ -363,8 +363,7 @@ BirthPlan plan_birth(const BirthOptions& o, const TrainedInput* trained, BirthRe
                                 " (0 = last)");
   }
   r.fit_spec.layers = r.config.layers;
-  if (r.config.pos == PosEncoding::kAlibi)
-    r.fit_spec.op.alibi_slopes = alibi_standard_slopes(static_cast<int>(r.config.heads));
+  r.fit_spec.op.alibi_slopes = r.config.alibi_slopes();
   r.fit_spec.op.window = r.config.window;
   plan.query = o.query == 0 ? o.length : o.query;  // positions 1..q measured
   if (r.config.window > 0) {  // keys beyond H·(W-1) of the query have exactly zero influence

@@ -24,7 +24,7 @@ std::int64_t checked_kv_length(const AnswerInfluenceOptions& o, const TrainConfi
                     kKvMinPairs, kKvMinLength));
   }
   const ModelConfig m = c.model_config();
-  if (m.pos == PosEncoding::kLearned && kv_input_length(length) > m.max_positions) {
+  if (m.position_limit() && kv_input_length(length) > *m.position_limit()) {
     throw std::invalid_argument(fmt::format(
         "-L {}: the model reads {} tokens but its learned position table has {}; give -L of at "
         "most {}",

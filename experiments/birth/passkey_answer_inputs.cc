@@ -44,7 +44,7 @@ AnswerInputSet passkey_answer_inputs(const AnswerInfluenceOptions& o,
   set.length = o.length == 0 ? c.length : o.length;
   set.needles = c.needles;
   const ModelConfig m = c.model_config();
-  if (m.pos == PosEncoding::kLearned && set.length > m.max_positions) {
+  if (m.position_limit() && set.length > *m.position_limit()) {
     throw std::invalid_argument(
         fmt::format("-L {} is past the run's learned position table ({} positions); give -L of at "
                     "most {}",

@@ -92,7 +92,7 @@ torch::Tensor run_samples(const TrainConfig& c, const HeadsOptions& o, Attention
 // cut to --length; planned before the [samples, length] tensor is made.
 torch::Tensor token_samples(const HeadsOptions& o, const ModelConfig& cfg, AttentionPath* path) {
   auto check_positions = [&](std::int64_t len) {
-    if (cfg.pos == PosEncoding::kLearned && len > cfg.max_positions) {
+    if (cfg.position_limit() && len > *cfg.position_limit()) {
       throw std::invalid_argument("--length " + std::to_string(len) + " exceeds the model's " +
                                   std::to_string(cfg.max_positions) + " positions");
     }

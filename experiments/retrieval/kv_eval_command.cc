@@ -37,7 +37,7 @@ void check_kv_eval(const KvEvalOptions& o, const TrainConfig& c, const std::vect
       throw std::invalid_argument(fmt::format(
           "--lengths must be in {}..{} tokens for kv (at least {} pairs, distinct keys), got {}",
           kKvMinLength, kKvMaxLength, kKvMinPairs, len));
-    if (m.pos == PosEncoding::kLearned && kv_input_length(len) > m.max_positions)
+    if (m.position_limit() && kv_input_length(len) > *m.position_limit())
       throw std::invalid_argument(fmt::format(
           "--lengths {} is past the run's learned position table ({} positions: the model reads "
           "L + {} tokens); give lengths up to {}",
@@ -67,7 +67,7 @@ std::vector<int> kv_eval_lengths(const KvEvalOptions& o, const TrainConfig& c) {
     const ModelConfig m = c.model_config();
     for (int k : {1, 2, 4}) {
       const int len = k * c.length;
-      if (m.pos == PosEncoding::kLearned && kv_input_length(len) > m.max_positions) continue;
+      if (m.position_limit() && kv_input_length(len) > *m.position_limit()) continue;
       lengths.push_back(len);
     }
   }

@@ -33,14 +33,14 @@ std::vector<int> passkey_eval_lengths(const PasskeyEvalOptions& o, const TrainCo
   std::vector<int> lengths;
   if (o.lengths.empty()) {
     for (int k : {1, 2, 4})
-      if (m.pos != PosEncoding::kLearned || k * c.length <= m.max_positions)
+      if (!m.position_limit() || k * c.length <= *m.position_limit())
         lengths.push_back(k * c.length);
   }
   for (std::int64_t len : o.lengths) {
     if (len < 2 || len > 1'000'000)
       throw std::invalid_argument(
           fmt::format("--lengths must be in 2..1000000 tokens, got {}", len));
-    if (m.pos == PosEncoding::kLearned && len > m.max_positions)
+    if (m.position_limit() && len > *m.position_limit())
       throw std::invalid_argument(fmt::format(
           "--lengths {} is past the run's learned position table ({} positions); give lengths up "
           "to {}",

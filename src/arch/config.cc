@@ -11,10 +11,13 @@ namespace {
 
 constexpr EnumNames<Family, 3> kFamilyNames{
     {{Family::kGpt2, "gpt2"}, {Family::kQwen2, "qwen2"}, {Family::kGptj, "gptj"}}};
-constexpr EnumNames<PosEncoding, 4> kPosEncodingNames{{{PosEncoding::kLearned, "learned"},
-                                                       {PosEncoding::kRope, "rope"},
-                                                       {PosEncoding::kNone, "none"},
-                                                       {PosEncoding::kAlibi, "alibi"}}};
+constexpr EnumNames<PosEncoding, kPosEncodings.size()> pos_encoding_table_names() {
+  EnumNames<PosEncoding, kPosEncodings.size()> names{};
+  for (std::size_t i = 0; i < kPosEncodings.size(); ++i)
+    names[i] = {kPosEncodings[i].encoding, kPosEncodings[i].name};
+  return names;
+}
+constexpr auto kPosEncodingNames = pos_encoding_table_names();
 
 }  // namespace
 
@@ -30,6 +33,30 @@ Family parse_family(const std::string& name) {
 
 PosEncoding parse_pos_encoding(const std::string& name) {
   return value_of(kPosEncodingNames, name, "positional encoding");
+}
+
+const PosEncodingTraits& traits(PosEncoding encoding) {
+  for (const PosEncodingTraits& t : kPosEncodings)
+    if (t.encoding == encoding) return t;
+  throw std::invalid_argument("no traits for positional encoding " +
+                              std::to_string(static_cast<int>(encoding)));
+}
+
+std::string pos_encoding_names(bool with_table) {
+  std::vector<std::string_view> names;
+  for (const PosEncodingTraits& t : kPosEncodings)
+    if (with_table || !t.table) names.push_back(t.name);
+  return name_list(names);
+}
+
+std::vector<double> ModelConfig::alibi_slopes() const {
+  if (!traits(pos).slopes) return {};
+  return alibi_standard_slopes(static_cast<int>(heads));
+}
+
+std::optional<std::int64_t> ModelConfig::position_limit() const {
+  if (!learned_positions()) return std::nullopt;
+  return max_positions;
 }
 
 void ModelConfig::validate() const {
@@ -54,7 +81,7 @@ void ModelConfig::validate() const {
   check(rotary_dim >= 0 && rotary_dim <= head_dim() && rotary_dim % 2 == 0,
         "rotary_dim must be even and in 0..head_dim = " + std::to_string(head_dim()) + ", got " +
             std::to_string(rotary_dim));
-  check(pos != PosEncoding::kRope || rotary_dims() % 2 == 0,
+  check(!rotary() || rotary_dims() % 2 == 0,
         "RoPE needs an even number of rotary dims per head; head_dim = " +
             std::to_string(head_dim()));
   check(std::isfinite(rope_theta) && rope_theta > 1.0, "rope_theta must be > 1");

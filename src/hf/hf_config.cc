@@ -180,7 +180,7 @@ void validate_hf_config(const HfConfig& c, const std::string& source) {
     bad(source, "num_key_value_heads = " + std::to_string(c.num_key_value_heads) +
                     " does not divide " + f.heads + " = " + std::to_string(c.num_attention_heads));
   const std::int64_t head_dim = c.head_dim();
-  if (c.position_encoding == PosEncoding::kRope) {
+  if (traits(c.position_encoding).rotary) {
     if (c.rotary_dim < 1 || c.rotary_dim > head_dim)
       bad(source, "rotary_dim = " + std::to_string(c.rotary_dim) +
                       " is outside [1, head_dim = " + std::to_string(head_dim) +
@@ -269,23 +269,17 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
 
   const std::string encoding =
       in.string("position_encoding", qwen2 || c.model_type == Family::kGptj ? "rope" : "learned");
-  if (encoding == "learned") {
-    c.position_encoding = PosEncoding::kLearned;
-  } else if (encoding == "rope") {
-    c.position_encoding = PosEncoding::kRope;
-  } else if (encoding == "none") {
-    c.position_encoding = PosEncoding::kNone;
-  } else if (encoding == "alibi") {
-    c.position_encoding = PosEncoding::kAlibi;
-  } else {
-    bad(src, "position_encoding '" + encoding +
-                 "' is not supported (expected learned, rope, none or alibi)");
+  try {
+    c.position_encoding = parse_pos_encoding(encoding);
+  } catch (const std::invalid_argument&) {
+    bad(src, "position_encoding '" + encoding + "' is not supported (expected " +
+                 pos_encoding_names() + ")");
   }
   std::optional<std::int64_t> rotary;
   if (c.model_type == Family::kGptj) rotary = in.integer("rotary_dim", 1, 65536, true);
-  c.rotary_dim = c.position_encoding != PosEncoding::kRope ? 0
-                 : rotary                                  ? *rotary
-                                                           : c.hidden_size / c.num_attention_heads;
+  c.rotary_dim = !traits(c.position_encoding).rotary ? 0
+                 : rotary                            ? *rotary
+                                                     : c.hidden_size / c.num_attention_heads;
 
   c.rope_theta = in.number("rope_theta", 10000.0);
   c.norm_eps = in.number(f.eps, qwen2 ? 1e-6 : 1e-5);
@@ -419,7 +413,7 @@ HfConfig hf_config_from_model(const ModelConfig& c) {
   hf.intermediate_size = c.mlp;
   hf.max_position_embeddings = c.max_positions;
   hf.position_encoding = c.pos;
-  hf.rotary_dim = c.pos == PosEncoding::kRope ? c.rotary_dims() : 0;
+  hf.rotary_dim = c.rotary() ? c.rotary_dims() : 0;
   hf.rope_theta = c.rope_theta;
   hf.sliding_window = c.window;
   hf.norm_eps = c.norm_eps;

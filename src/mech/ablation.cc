@@ -115,7 +115,7 @@ std::vector<int> causal_layers(const Transformer& model, const AblationSpec& spe
     validate_model_length(spec.task, length);
     for (int h : spec.hops) validate_spec(spec.task, h, length, Variant::kStandard);
     const ModelConfig& cfg = model->config();
-    if (cfg.pos == PosEncoding::kLearned && length > cfg.max_positions) {
+    if (const auto limit = cfg.position_limit(); limit && length > *limit) {
       throw std::invalid_argument(fmt::format("length {} is past the model's {} learned positions",
                                               length, cfg.max_positions));
     }

@@ -31,7 +31,7 @@ std::vector<HfSlot> hf_slots(Transformer& model) {
   if (model->wte)
     add(top + (c.family == Family::kQwen2 ? "embed_tokens.weight" : "wte.weight"),
         model->wte->weight);
-  if (c.pos == PosEncoding::kLearned) add(top + "wpe.weight", model->wpe);
+  if (c.learned_positions()) add(top + "wpe.weight", model->wpe);
   for (std::int64_t l = 0; l < c.layers; ++l) {
     const Block& b = model->layers[static_cast<std::size_t>(l)];
     const std::string i = std::to_string(l);

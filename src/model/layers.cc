@@ -53,7 +53,7 @@ PositionContext make_position_context(const ModelConfig& cfg, std::int64_t lengt
   PositionContext ctx;
   ctx.length = length;
   const auto opts = torch::TensorOptions().dtype(torch::kFloat64);
-  if (cfg.pos == PosEncoding::kRope) {
+  if (cfg.rotary()) {
     const std::int64_t r = cfg.rotary_dims();
     ctx.rotary = r;
     ctx.interleaved = cfg.family == Family::kGptj;
@@ -66,9 +66,8 @@ PositionContext make_position_context(const ModelConfig& cfg, std::int64_t lengt
     ctx.sin = full.sin().to(dtype);
   }
   ctx.score.window = cfg.window;
-  if (cfg.pos == PosEncoding::kAlibi) {
-    ctx.score.slopes = torch::tensor(alibi_standard_slopes(static_cast<int>(cfg.heads)), opts);
-  }
+  if (const std::vector<double> slopes = cfg.alibi_slopes(); !slopes.empty())
+    ctx.score.slopes = torch::tensor(slopes, opts);
   ctx.blockwise = path == AttentionPath::kBlockwise;
   if (!ctx.blockwise) ctx.bias = ctx.score.tile(0, length, 0, length).to(dtype);
   return ctx;

@@ -25,7 +25,7 @@ double weight_bytes(const ModelConfig& c, bool token_embeddings, double bytes_pe
   const double mlp = (c.gated_mlp() ? 3.0 : 2.0) * d * static_cast<double>(c.mlp);
   const double per_layer = d * (d + 2 * kv) + d * d + mlp + 4 * d;
   double total = static_cast<double>(c.layers) * per_layer;
-  if (c.pos == PosEncoding::kLearned) total += static_cast<double>(c.max_positions) * d;
+  if (c.learned_positions()) total += static_cast<double>(c.max_positions) * d;
   if (token_embeddings) {
     total += static_cast<double>(c.vocab) * d * (c.tie_embeddings ? 1 : 2);
   }

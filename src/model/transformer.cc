@@ -147,7 +147,7 @@ TransformerImpl::TransformerImpl(const ModelConfig& cfg, bool token_embeddings) 
   cfg_.validate();
   const GlobalGeneratorRestorer restore_global_generator;
   if (token_embeddings) wte = register_module("wte", torch::nn::Embedding(cfg.vocab, cfg.d_model));
-  if (cfg.pos == PosEncoding::kLearned)
+  if (cfg.learned_positions())
     wpe = register_parameter("wpe", torch::zeros({cfg.max_positions, cfg.d_model}));
   blocks = register_module("blocks", torch::nn::ModuleList());
   for (std::int64_t l = 0; l < cfg.layers; ++l) {
@@ -204,7 +204,7 @@ torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, Forwar
                                                   bool last_only,
                                                   std::vector<torch::Tensor>* block_inputs) {
   const std::int64_t length = x.size(1);
-  if (cfg_.pos == PosEncoding::kLearned && length > cfg_.max_positions) {
+  if (const auto limit = cfg_.position_limit(); limit && length > *limit) {
     throw std::invalid_argument("length " + std::to_string(length) +
                                 " exceeds the learned position table (" +
                                 std::to_string(cfg_.max_positions) + ")");
@@ -213,7 +213,7 @@ torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, Forwar
   PositionContext& pos = cache ? cache->pos : local;
   pos = make_position_context(cfg_, length, x.scalar_type(), attention_);
   torch::Tensor h = x;
-  if (cfg_.pos == PosEncoding::kLearned) h = h + wpe.slice(0, 0, length);
+  if (cfg_.learned_positions()) h = h + wpe.slice(0, 0, length);
   if (is_training() && cfg_.dropout > 0) {
     pos.dropout = std::make_shared<DropoutSource>(
         DropoutSource{Rng::stream(dropout_seed_, dropout_calls_++), cfg_.dropout});
@@ -361,7 +361,7 @@ ActivationCache TransformerImpl::run_with_cache(
     put(prefix + "hook_normalized", [&] { return n.xhat; });
   };
   put("hook_embed", [&] { return x.detach(); });
-  if (cfg_.pos == PosEncoding::kLearned) {
+  if (cfg_.learned_positions()) {
     put("hook_pos_embed", [&] {
       return wpe.slice(0, 0, length).detach().expand({batch, length, cfg_.d_model}).contiguous();
     });

@@ -123,9 +123,9 @@ void TrainConfig::finalize() {
   } else {
     require(arch == Family::kGptj, "hop runs train the gptj-hop model; arch is for --task text");
     if (!pos) pos = PosEncoding::kRope;
-    require(*pos != PosEncoding::kLearned,
-            "hop runs take pos rope, alibi or none: learned positions end at the training "
-            "length, and eval measures beyond it");
+    require(!traits(*pos).table, "hop runs take pos " + pos_encoding_names(/*with_table=*/false) +
+                                     ": learned positions end at the training length, and eval "
+                                     "measures beyond it");
     require(!hops.empty(), "at least one hop count is needed");
     for (int h : hops) validate_spec(task, h, length, Variant::kStandard);
     validate_model_length(task, length);

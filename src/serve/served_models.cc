@@ -86,8 +86,7 @@ const LoadedModel& ServedModels::loaded(std::size_t i) const { return served_.at
 
 std::int64_t ServedModels::max_width(std::size_t i) const {
   const ModelConfig& m = served_.at(i)->loaded.model->config();
-  return m.pos == PosEncoding::kLearned ? std::min<std::int64_t>(m.max_positions, kMaxServedTokens)
-                                        : kMaxServedTokens;
+  return std::min<std::int64_t>(m.position_limit().value_or(kMaxServedTokens), kMaxServedTokens);
 }
 
 void ServedModels::check_width(std::size_t i, std::int64_t prompt, std::int64_t decoded) const {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -15,12 +16,39 @@ namespace {
 TEST(ArchConfig, NamesRoundTrip) {
   for (Family f : {Family::kGpt2, Family::kQwen2, Family::kGptj})
     EXPECT_EQ(parse_family(to_string(f)), f);
-  for (auto p :
-       {PosEncoding::kLearned, PosEncoding::kRope, PosEncoding::kNone, PosEncoding::kAlibi})
-    EXPECT_EQ(parse_pos_encoding(to_string(p)), p);
+  for (const PosEncodingTraits& row : kPosEncodings) {
+    EXPECT_EQ(parse_pos_encoding(std::string(row.name)), row.encoding);
+    EXPECT_EQ(to_string(row.encoding), row.name);
+    EXPECT_EQ(&traits(row.encoding), &row) << row.name;  // one row per encoding
+  }
   EXPECT_THROW(parse_family("llama"), std::invalid_argument);
   EXPECT_THROW(parse_pos_encoding("sinusoidal"), std::invalid_argument);
   EXPECT_THROW(to_string(static_cast<Family>(7)), std::invalid_argument);
+}
+
+// What ModelConfig says about positions comes from the encoding's row: a learned table bounds
+// the length, rope rotates, alibi gives one standard slope per head, none does nothing.
+TEST(ArchConfig, PositionTraitsComeFromTheRow) {
+  ModelConfig c = model_preset("gpt2");
+  c.max_positions = 300;
+  c.pos = PosEncoding::kLearned;
+  EXPECT_EQ(c.position_limit(), 300);
+  EXPECT_TRUE(c.learned_positions());
+  EXPECT_FALSE(c.rotary());
+  EXPECT_TRUE(c.alibi_slopes().empty());
+  c.pos = PosEncoding::kRope;
+  EXPECT_EQ(c.position_limit(), std::nullopt);
+  EXPECT_TRUE(c.rotary());
+  EXPECT_FALSE(c.learned_positions());
+  c.pos = PosEncoding::kAlibi;
+  EXPECT_EQ(c.alibi_slopes(), alibi_standard_slopes(12));
+  EXPECT_EQ(c.alibi_slopes().front(), std::pow(2.0, -8.0 / 12));
+  EXPECT_FALSE(c.rotary());
+  c.pos = PosEncoding::kNone;
+  EXPECT_FALSE(c.rotary() || c.learned_positions() || c.position_limit());
+  EXPECT_TRUE(c.alibi_slopes().empty());
+  EXPECT_EQ(pos_encoding_names(), "learned, rope, none or alibi");
+  EXPECT_EQ(pos_encoding_names(/*with_table=*/false), "rope, none or alibi");
 }
 
 // Layers, d_model, heads, kv heads, MLP width and vocabulary of each preset, as the published

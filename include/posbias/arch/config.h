@@ -6,15 +6,44 @@
 // attention + MLP, partial interleaved rotary on rotary_dim dims, untied head with bias).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace posbias {
 
 enum class Family { kGpt2, kQwen2, kGptj };
 // How token positions enter the model (config.json's posbias extension "position_encoding").
+// A new encoding is a value here, its row in kPosEncodings below and its kernel in the model
+// (docs/architecture.md, "Where to add"); everything else reads the row's traits.
 enum class PosEncoding { kLearned, kRope, kNone, kAlibi };
+
+// What an encoding does to the model, once per encoding. The model, its memory plan and weight
+// names, the Hugging Face mapping, the no-fit prediction and every length check read these
+// (through ModelConfig's learned_positions, rotary, alibi_slopes and position_limit), never
+// the enum value.
+struct PosEncodingTraits {
+  PosEncoding encoding;
+  std::string_view name;
+  bool table;   // a learned [max_positions, d_model] table added to the embeddings (wpe)
+  bool rotary;  // rotates q and k by position (rotary_dim dims per head, base rope_theta)
+  bool slopes;  // adds -m_h·(i-j) to head h's scores, m_h the standard ALiBi slopes
+};
+
+inline constexpr std::array<PosEncodingTraits, 4> kPosEncodings{{
+    {PosEncoding::kLearned, "learned", /*table=*/true, /*rotary=*/false, /*slopes=*/false},
+    {PosEncoding::kRope, "rope", false, true, false},
+    {PosEncoding::kNone, "none", false, false, false},
+    {PosEncoding::kAlibi, "alibi", false, false, true},
+}};
+
+const PosEncodingTraits& traits(PosEncoding encoding);
+// The encodings' names as "a, b or c", those with a learned table left out when asked (they
+// cannot be evaluated past their table).
+std::string pos_encoding_names(bool with_table = true);
 
 std::string to_string(Family family);          // "gpt2", "qwen2", "gptj"
 std::string to_string(PosEncoding encoding);   // "learned", "rope", "none", "alibi"
@@ -61,6 +90,13 @@ struct ModelConfig {
   bool out_bias() const { return family == Family::kGpt2; }
   bool mlp_bias() const { return family != Family::kQwen2; }
   bool head_bias() const { return family == Family::kGptj; }
+  // The positional encoding's traits (kPosEncodings).
+  bool learned_positions() const { return traits(pos).table; }
+  bool rotary() const { return traits(pos).rotary; }
+  // The per-head ALiBi slopes, empty when the encoding has none.
+  std::vector<double> alibi_slopes() const;
+  // The longest input the encoding can place: max_positions for a learned table, none otherwise.
+  std::optional<std::int64_t> position_limit() const;
   // Residual projections scaled by 1/sqrt(2·layers) at init (GPT-2 only).
   bool scaled_residual_init() const { return family == Family::kGpt2 && residual_init_scaling; }
 

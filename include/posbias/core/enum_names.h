@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace posbias {
 
@@ -20,12 +21,18 @@ template <class E, std::size_t N>
 using EnumNames = std::array<std::pair<E, std::string_view>, N>;
 
 // "a, b or c"
+inline std::string name_list(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += std::string(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
+  return out;
+}
+
 template <class E, std::size_t N>
 std::string name_list(const EnumNames<E, N>& names) {
-  std::string out;
-  for (std::size_t i = 0; i < N; ++i)
-    out += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::string(names[i].second);
-  return out;
+  std::vector<std::string_view> list;
+  for (const auto& row : names) list.push_back(row.second);
+  return name_list(list);
 }
 
 template <class E, std::size_t N>
