@@ -38,19 +38,32 @@ void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
   print_depth_eval_summary(task, run.step, run.accuracy);
 }
 
-nlohmann::json depth_eval_json(const std::string& task, const DepthEvalRun& r) {
-  nlohmann::json j{{"task", task},
-                   {"run", r.run},
-                   {"checkpoint", r.checkpoint},
-                   {"step", r.step},
-                   {"config", train_config_to_json(r.config)},
-                   {"count", r.count},
-                   {"seed", r.seed}};
-  j.update(to_json(r.accuracy));
-  for (std::size_t l = 0; l < r.accuracy.lengths.size(); ++l)
-    j["attention"][std::to_string(r.accuracy.lengths[l])] = to_string(r.attention[l]);
-  j["seconds"] = r.seconds;
-  return j;
+DepthEvalRecord depth_eval_record(const std::string& task, const DepthEvalRun& r) {
+  DepthEvalRecord out;
+  out.task = task;
+  out.run = r.run;
+  out.checkpoint = r.checkpoint;
+  out.step = r.step;
+  out.config = r.config;
+  out.count = r.count;
+  out.seed = r.seed;
+  const DepthAccuracy& a = r.accuracy;
+  out.lengths = a.lengths;
+  out.depths = a.depths;
+  out.threshold = a.threshold;
+  for (std::size_t l = 0; l < a.lengths.size(); ++l) {
+    const std::string key = std::to_string(a.lengths[l]);
+    for (std::size_t d = 0; d < a.depths.size() && l < a.cells.size(); ++d)
+      out.depth_accuracy[key][depth_key(a.depths[d])] = a.cells[l][d];
+    if (l < a.mean_accuracy.size()) out.mean_accuracy[key] = a.mean_accuracy[l];
+    if (l < a.u_by_length.size()) out.u_verdict.by_length[key] = a.u_by_length[l];
+    if (l < r.attention.size()) out.attention[key] = to_string(r.attention[l]);
+  }
+  out.effective_length = a.effective_length;
+  out.u_verdict.rule = kUVerdictRule;
+  out.u_verdict.pooled = a.u_pooled;
+  out.seconds = r.seconds;
+  return out;
 }
 
 std::vector<AttentionPath> plan_depth_eval(const TrainConfig& c, const std::vector<int>& lengths,

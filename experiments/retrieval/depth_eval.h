@@ -13,10 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "experiments/retrieval/depth_eval_record.h"
 #include "posbias/core/plot.h"
 #include "posbias/model/attention_path.h"
 #include "posbias/runfiles/train_config.h"
-#include "posbias/train/depth_accuracy.h"
+#include "posbias/stats/depth_accuracy.h"
 
 namespace posbias {
 
@@ -46,9 +47,9 @@ struct DepthEvalRun {
   std::vector<AttentionPath> attention;  // per length
   double seconds = 0;
 };
-// {"task", "run", "checkpoint", "step", "config", "count", "seed", "attention" (per length),
-//  "seconds"} and every field of to_json(DepthAccuracy).
-nlohmann::json depth_eval_json(const std::string& task, const DepthEvalRun& run);
+
+// The fields every task has, from its measurement; the task adds chance_rule and its own.
+DepthEvalRecord depth_eval_record(const std::string& task, const DepthEvalRun& run);
 
 // What a length costs: the ids of one example as held, and the tokens a forward pass reads.
 struct DepthEvalShape {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "posbias/core/plot.h"
-#include "posbias/train/depth_accuracy.h"
+#include "posbias/stats/depth_accuracy.h"
 
 namespace posbias {
 

@@ -120,12 +120,13 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o) {
 }
 
 nlohmann::json to_json(const KvEvalResult& r) {
-  nlohmann::json j = depth_eval_json("kv", r);
+  DepthEvalRecord record = depth_eval_record("kv", r);
+  record.pairs.emplace();
   for (std::size_t l = 0; l < r.accuracy.lengths.size(); ++l)
-    j["pairs"][std::to_string(r.accuracy.lengths[l])] = r.pairs[l];
-  j["chance_rule"] = "1/n: a uniform guess among the n values in the context";
-  j["queried_rule"] = "queried pair i = round(depth/100 * (n - 1)), halves away from zero";
-  return j;
+    (*record.pairs)[std::to_string(r.accuracy.lengths[l])] = r.pairs[l];
+  record.chance_rule = "1/n: a uniform guess among the n values in the context";
+  record.queried_rule = "queried pair i = round(depth/100 * (n - 1)), halves away from zero";
+  return to_json(record);
 }
 
 std::string kv_eval_csv(const KvEvalResult& r) {

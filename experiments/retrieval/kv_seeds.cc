@@ -10,16 +10,15 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "experiments/retrieval/depth_eval_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/plot.h"
 
 namespace posbias {
 namespace {
 
-constexpr const char* kKind = "eval --run (kv or passkey)";
-
 // The retrieval tasks whose eval results hold accuracy by depth and length.
-bool depth_task(const nlohmann::json& task) { return task == "kv" || task == "passkey"; }
+bool depth_task(const std::string& task) { return task == "kv" || task == "passkey"; }
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct KvSeedFile {
@@ -34,59 +33,27 @@ struct KvSeedFile {
   RunConfig run;
 };
 
-double difference(const nlohmann::json& verdict, const char* which, const std::string& source,
-                  const std::string& where) {
-  const auto& d = result_field(verdict, which, source, kKind, where);
-  return optional_number(d, "estimate", source, where + "." + which + ".estimate");
-}
-
 KvSeedFile read_kv_seed_file(const std::string& source) {
   const nlohmann::json j = read_result_json(source);
-  KvSeedFile f;
-  f.task = result_string(result_field(j, "task", source, kKind), source, "task");
-  if (!depth_task(f.task))
+  const DepthEvalRecord record = read_result_table(depth_eval_record_from_json, j, source);
+  if (!depth_task(record.task))
     result_error(source, "is not the eval result of a kv or passkey run (\"task\" is neither)");
-  const auto& lengths = result_field(j, "lengths", source, kKind);
-  const auto& depths = result_field(j, "depths", source, kKind);
-  if (!lengths.is_array() || lengths.empty() || !depths.is_array() || depths.empty())
-    result_error(source, "\"lengths\" and \"depths\" must be non-empty arrays");
-  for (const auto& l : lengths)
-    f.lengths.push_back(static_cast<int>(bounded_integer(l, source, "lengths", 1, 1 << 30)));
-  f.depths = number_row(depths, source, "depths", depths.size(), false);
-  f.threshold = finite_number(result_field(j, "threshold", source, kKind), source, "threshold");
-  const auto& cells = result_field(j, "depth_accuracy", source, kKind);
-  const auto& means = result_field(j, "mean_accuracy", source, kKind);
-  const auto& u = result_field(j, "u_verdict", source, kKind);
-  const auto& by_length = result_field(u, "by_length", source, kKind, "u_verdict");
-  for (int len : f.lengths) {
-    const std::string key = std::to_string(len);
-    const auto& row = result_field(cells, key, source, kKind, "depth_accuracy");
-    std::vector<double>& acc = f.accuracy.emplace_back(f.depths.size(), kNaN);
-    std::size_t found = 0;
-    for (const auto& [depth_text, cell] : row.items()) {
-      const double d = std::strtod(depth_text.c_str(), nullptr);
-      const auto at = std::find(f.depths.begin(), f.depths.end(), d);
-      if (at == f.depths.end())
-        result_error(source,
-                     "depth_accuracy." + key + " has depth " + depth_text + " not in \"depths\"");
-      acc[static_cast<std::size_t>(at - f.depths.begin())] = optional_number(
-          cell, "accuracy", source, "depth_accuracy." + key + "." + depth_text + ".accuracy");
-      ++found;
-    }
-    if (found != f.depths.size())
-      result_error(source, "depth_accuracy." + key + " does not hold every depth");
-    f.mean_accuracy.push_back(optional_number(means, key.c_str(), source, "mean_accuracy." + key));
-    const auto& v = result_field(by_length, key, source, kKind, "u_verdict.by_length");
-    f.minus_start.push_back(difference(v, "middle_minus_start", source, "u_verdict." + key));
-    f.minus_end.push_back(difference(v, "middle_minus_end", source, "u_verdict." + key));
+  const DepthAccuracy a = read_result_table(depth_accuracy_of, record, source);
+  KvSeedFile f;
+  f.task = record.task;
+  f.lengths = a.lengths;
+  f.depths = a.depths;
+  f.threshold = a.threshold;
+  for (std::size_t l = 0; l < a.lengths.size(); ++l) {
+    std::vector<double>& acc = f.accuracy.emplace_back();
+    for (const DepthCell& cell : a.cells[l]) acc.push_back(cell.accuracy);
+    f.minus_start.push_back(a.u_by_length[l].middle_minus_start.estimate);
+    f.minus_end.push_back(a.u_by_length[l].middle_minus_end.estimate);
   }
-  const auto& pooled = result_field(u, "pooled", source, kKind, "u_verdict");
-  f.minus_start.push_back(difference(pooled, "middle_minus_start", source, "u_verdict.pooled"));
-  f.minus_end.push_back(difference(pooled, "middle_minus_end", source, "u_verdict.pooled"));
-  const auto& eff = result_field(j, "effective_length", source, kKind);
-  if (!eff.is_null())
-    f.effective_length =
-        static_cast<int>(bounded_integer(eff, source, "effective_length", 1, 1 << 30));
+  f.mean_accuracy = a.mean_accuracy;
+  f.minus_start.push_back(a.u_pooled.middle_minus_start.estimate);
+  f.minus_end.push_back(a.u_pooled.middle_minus_end.estimate);
+  f.effective_length = a.effective_length;
   f.run = run_config(j, source);
   return f;
 }
@@ -106,7 +73,8 @@ nlohmann::json optional_length(const std::optional<int>& l) {
 bool is_kv_eval_file(const std::string& path) {
   try {
     const nlohmann::json j = read_result_json(path);
-    return j.is_object() && j.contains("task") && depth_task(j.at("task"));
+    return j.is_object() && j.contains("task") && j.at("task").is_string() &&
+           depth_task(j.at("task").get<std::string>());
   } catch (const std::exception&) {
     return false;  // not ours to judge: the hop summary reports what is wrong with it
   }

@@ -123,13 +123,13 @@ PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& o) {
 }
 
 nlohmann::json to_json(const PasskeyEvalResult& r) {
-  nlohmann::json j = depth_eval_json("passkey", r);
-  j["needles"] = r.needles;
-  j["chance_rule"] = "1/K: a uniform guess among the K numbers in the context";
-  j["depth_rule"] =
+  DepthEvalRecord record = depth_eval_record("passkey", r);
+  record.needles = r.needles;
+  record.chance_rule = "1/K: a uniform guess among the K numbers in the context";
+  record.depth_rule =
       "queried needle before Brown id round(depth/100 * F) of the F held-out Brown ids, halves "
       "away from zero";
-  return j;
+  return to_json(record);
 }
 
 std::string passkey_eval_csv(const PasskeyEvalResult& r) {

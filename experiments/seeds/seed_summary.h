@@ -26,12 +26,12 @@ inline constexpr const char* kMaxSeedFileName = "512 MiB";
 inline constexpr std::size_t kMaxSeeds = 1024;
 
 [[noreturn]] void result_error(const std::string& source, const std::string& what);
-// `read(j)`, a field table's strict reader, with its std::invalid_argument (the field named)
-// as result_error's one line naming the file.
-template <class Read>
-auto read_result_table(Read read, const nlohmann::json& j, const std::string& source) {
+// `read(in)`, a field table's strict reader (or a check of what it read), with its
+// std::invalid_argument (the field named) as result_error's one line naming the file.
+template <class Read, class In>
+auto read_result_table(Read read, const In& in, const std::string& source) {
   try {
-    return read(j);
+    return read(in);
   } catch (const std::invalid_argument& e) {
     result_error(source, e.what());
   }

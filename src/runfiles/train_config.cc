@@ -336,4 +336,16 @@ TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& b
   return fields_from_json(train_config_fields(), j, base, "config field", {"rank", "world_size"});
 }
 
+nlohmann::json FieldCodec<TrainConfig>::write(const TrainConfig& config) {
+  return train_config_to_json(config);
+}
+
+TrainConfig FieldCodec<TrainConfig>::read(const nlohmann::json& j, const std::string& what) {
+  try {
+    return train_config_from_json(j);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(what + ": " + e.what());
+  }
+}
+
 }  // namespace posbias

@@ -3,22 +3,6 @@
 #include <nlohmann/json.hpp>
 
 namespace posbias {
-namespace {
-
-// The run's config as train.json writes it (its own table, with its compatibility rules).
-struct ConfigCodec {
-  static constexpr const char* type = "OBJECT";
-  static nlohmann::json write(const TrainConfig& c) { return train_config_to_json(c); }
-  static TrainConfig read(const nlohmann::json& j, const std::string& what) {
-    try {
-      return train_config_from_json(j);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(what + ": " + e.what());
-    }
-  }
-};
-
-}  // namespace
 
 const std::vector<FieldRow<AccuracySummary>>& accuracy_summary_fields() {
   using A = AccuracySummary;
@@ -65,7 +49,7 @@ const std::vector<FieldRow<TrainingSummary>>& training_summary_fields() {
       required(field("steps", &S::steps, "optimizer steps of the run")),
       field<S, double, NanAsNull>("train_seconds", &S::train_seconds,
                                   "wall seconds of training, across resumes"),
-      field<S, TrainConfig, ConfigCodec>("config", &S::config, "the run's training config"),
+      field("config", &S::config, "the run's training config"),
       required(field<S, AccuracySummary, TableCodec<AccuracySummary, &accuracy_summary_fields>>(
           "metrics", &S::metrics, "held-out accuracy crossings and final values")),
       optional_field<S, HeldoutSplit, TableCodec<HeldoutSplit, &heldout_split_fields>>(

@@ -125,16 +125,17 @@ std::vector<bool> flags(double p, int count) {
 }
 
 // One seed's eval file from a scorer of accuracy p(length, depth), as `eval` writes it.
-fs::path seed_file(const std::string& name, const std::function<double(int, double)>& p,
+fs::path seed_file(const std::string& name, int seed, const std::function<double(int, double)>& p,
                    const std::string& task = "kv") {
   const DepthAccuracy a = measure_depth_accuracy(
       {40, 80, 160}, {0, 10, 30, 50, 70, 90, 100}, 0.5, [&](int length, double depth, std::size_t) {
         return DepthScore{flags(p(length, depth), 200), 0.1};
       });
-  nlohmann::json j = to_json(a);
-  j["task"] = task;
+  DepthEvalRun run;
+  run.accuracy = a;
+  run.config.seed = static_cast<std::uint64_t>(seed);
   const fs::path f = scratch(name);
-  write_file_atomic(f, j.dump());
+  write_file_atomic(f, to_json(depth_eval_record(task, run)).dump());
   return f;
 }
 
@@ -142,13 +143,13 @@ TEST(KvSeeds, UVerdictAndEffectiveLengthOverSeeds) {
   std::vector<std::string> u, flat;
   for (int s = 0; s < 3; ++s) {
     const double jitter = 0.02 * (s - 1);
-    u.push_back(seed_file(fmt::format("u{}.json", s), [=](int length, double depth) {
+    u.push_back(seed_file(fmt::format("u{}.json", s), s, [=](int length, double depth) {
                   const bool middle = depth >= 30 && depth <= 70;
                   // Seed 0 holds every length, seed 1 fails from 80 on, seed 2 at 40 already.
                   const double drop = (s == 1 && length >= 80) || s == 2 ? 0.3 : 0.0;
                   return (middle ? 0.6 : 0.9) + jitter - drop;
                 }).string());
-    flat.push_back(seed_file(fmt::format("flat{}.json", s), [=](int, double depth) {
+    flat.push_back(seed_file(fmt::format("flat{}.json", s), s, [=](int, double depth) {
                      return 0.7 + jitter + depth / 5000;
                    }).string());
   }
@@ -178,7 +179,7 @@ TEST(KvSeeds, UVerdictAndEffectiveLengthOverSeeds) {
   for (int s = 0; s < 2; ++s)
     passkey.push_back(
         seed_file(
-            fmt::format("passkey{}.json", s),
+            fmt::format("passkey{}.json", s), s,
             [=](int, double depth) { return depth >= 30 && depth <= 70 ? 0.5 + 0.02 * s : 0.9; },
             "passkey")
             .string());

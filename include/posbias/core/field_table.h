@@ -10,8 +10,8 @@
 //   value
 //
 // A member's type needs a FieldCodec: the integers, double, std::string, std::vector<int>,
-// std::vector<double> and std::map<std::string, T> have one here; an enum gets one from its
-// name functions (EnumCodec, where the table is). optional_field() writes a std::optional<T>
+// std::vector<double> and std::map<std::string, T> (MapCodec) have one here; an enum gets one from
+// its name functions (EnumCodec, where the table is). optional_field() writes a std::optional<T>
 // member only when it holds a value; NanAsNull writes a double's NaN as null and reads null back as
 // NaN. required(row) makes the reader refuse a set without the field. A plain table of member
 // pointers rather than a reflection library: the rows also carry the help text and the flag's type
@@ -147,23 +147,26 @@ struct FieldCodec<std::vector<double>> {
   }
 };
 
-// An object keyed by name, each value by T's codec.
-template <class T>
-struct FieldCodec<std::map<std::string, T>> {
+// An object keyed by name, each value by ValueCodec (T's own codec unless given, e.g.
+// MapCodec<double, NanAsNull> for values that may be null).
+template <class T, class ValueCodec = FieldCodec<T>>
+struct MapCodec {
   static constexpr const char* type = "MAP";
   static nlohmann::json write(const std::map<std::string, T>& m) {
     nlohmann::json j = nlohmann::json::object();
-    for (const auto& [key, value] : m) j[key] = FieldCodec<T>::write(value);
+    for (const auto& [key, value] : m) j[key] = ValueCodec::write(value);
     return j;
   }
   static std::map<std::string, T> read(const nlohmann::json& j, const std::string& what) {
     if (!j.is_object()) throw std::invalid_argument(what + " must be an object");
     std::map<std::string, T> out;
     for (const auto& [key, value] : j.items())
-      out[key] = FieldCodec<T>::read(value, field_what(what, key.substr(0, 40)));
+      out[key] = ValueCodec::read(value, field_what(what, key.substr(0, 40)));
     return out;
   }
 };
+template <class T>
+struct FieldCodec<std::map<std::string, T>> : MapCodec<T> {};
 
 // A value or null.
 template <class T>

@@ -117,4 +117,13 @@ nlohmann::json train_config_to_json(const TrainConfig& config);
 // config file must not silently train something else).
 TrainConfig train_config_from_json(const nlohmann::json& j, const TrainConfig& base = {});
 
+// A run's config inside another file (a summary, an eval result), as train.json writes it and
+// read with train.json's compatibility rules; errors are prefixed with the field's name.
+template <>
+struct FieldCodec<TrainConfig> {
+  static constexpr const char* type = "OBJECT";
+  static nlohmann::json write(const TrainConfig& config);
+  static TrainConfig read(const nlohmann::json& j, const std::string& what);
+};
+
 }  // namespace posbias

@@ -1,13 +1,12 @@
-// Accuracy by depth and length (train/depth_accuracy.h): Wilson and Newcombe against Newcombe
+// Accuracy by depth and length (stats/depth_accuracy.h): Wilson and Newcombe against Newcombe
 // 1998's worked examples, RULER's effective length on hand-made tables, the U verdict on a
 // synthetic U (must say "U") and on the same flags shuffled across depths (the control that
 // must fail: "no U", and a chi-square across depths that does not reject).
-#include "posbias/train/depth_accuracy.h"
+#include "posbias/stats/depth_accuracy.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "posbias/core/rng.h"
@@ -124,23 +123,21 @@ TEST(DepthAccuracy, DepthShuffledFlagsShowNoU) {
   }
 }
 
-TEST(DepthAccuracy, PerfectScorerAndJson) {
+TEST(DepthAccuracy, PerfectScorer) {
   const DepthAccuracy r = measure_depth_accuracy({40, 80, 160}, {0, 12.5, 50, 100}, 0.9,
                                                  [](int length, double, std::size_t) {
                                                    return DepthScore{flags(1.0, 20), 1.0 / length};
                                                  });
   EXPECT_EQ(r.effective_length, 160);
   EXPECT_EQ(r.u_pooled.verdict, "no U");
-  const nlohmann::json j = to_json(r);
-  const nlohmann::json& cell = j.at("depth_accuracy").at("80").at("12.5");
-  EXPECT_EQ(cell.at("accuracy").get<double>(), 1.0);
-  EXPECT_EQ(cell.at("n").get<int>(), 20);
-  EXPECT_EQ(cell.at("hi").get<double>(), 1.0);
-  EXPECT_NEAR(cell.at("lo").get<double>(), 0.8389, 5e-5);  // Wilson 20/20
-  EXPECT_NEAR(cell.at("chance").get<double>(), 1.0 / 80, 1e-15);
-  EXPECT_EQ(j.at("effective_length").get<int>(), 160);
-  EXPECT_EQ(j.at("u_verdict").at("pooled").at("verdict"), "no U");
-  EXPECT_TRUE(j.at("depth_accuracy").at("40").contains("0"));
+  const DepthCell& cell = r.cells[1][1];  // 80 tokens, depth 12.5
+  EXPECT_EQ(cell.accuracy, 1.0);
+  EXPECT_EQ(cell.n, 20);
+  EXPECT_EQ(cell.hi, 1.0);
+  EXPECT_NEAR(cell.lo, 0.8389, 5e-5);  // Wilson 20/20
+  EXPECT_NEAR(cell.chance, 1.0 / 80, 1e-15);
+  EXPECT_EQ(depth_key(12.5), "12.5");
+  EXPECT_EQ(depth_key(50), "50");
 }
 
 TEST(DepthAccuracy, MissingRegionIsUndetermined) {

@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -86,15 +85,12 @@ DepthAccuracy measure_depth_accuracy(const std::vector<int>& lengths,
 // cells.
 void summarize_depth_accuracy(DepthAccuracy& result);
 
-// {"lengths", "depths", "threshold",
-//  "depth_accuracy": {"L": {"D": {"accuracy", "lo", "hi", "n", "correct", "chance"}}},
-//  "mean_accuracy": {"L": ..}, "effective_length": L | null,
-//  "u_verdict": {"rule", "by_length": {"L": {...}}, "pooled": {...}}}
-// with each verdict {"verdict", "start", "middle", "end" (cells), "middle_minus_start",
-// "middle_minus_end" ({"estimate", "lo", "hi"})}. Depth keys print as integers when whole.
-nlohmann::json to_json(const DepthAccuracy& result);
-nlohmann::json to_json(const UVerdict& verdict);
-// The key of a depth in the JSON: "50" for 50, "12.5" for 12.5.
+// The U verdict's rule, as results state it.
+inline constexpr const char* kUVerdictRule =
+    "middle = depths in [30, 70], ends = [0, 10] and [90, 100], examples pooled per region; U when "
+    "both middle - start and middle - end have a Newcombe 95% interval below 0";
+
+// The key of a depth in a file or a label: "50" for 50, "12.5" for 12.5.
 std::string depth_key(double depth);
 
 }  // namespace posbias

@@ -1,11 +1,10 @@
-#include "posbias/train/depth_accuracy.h"
+#include "posbias/stats/depth_accuracy.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "posbias/stats/wilson.h"
@@ -14,25 +13,6 @@ namespace posbias {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-nlohmann::json number_or_null(double x) {
-  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
-}
-
-nlohmann::json cell_json(const DepthCell& c) {
-  return {{"accuracy", number_or_null(c.accuracy)},
-          {"lo", c.lo},
-          {"hi", c.hi},
-          {"n", c.n},
-          {"correct", c.correct},
-          {"chance", number_or_null(c.chance)}};
-}
-
-nlohmann::json difference_json(const Difference& d) {
-  return {{"estimate", number_or_null(d.estimate)},
-          {"lo", number_or_null(d.lo)},
-          {"hi", number_or_null(d.hi)}};
-}
 
 // Pools cells: counts add, chance is the n-weighted mean.
 struct Pool {
@@ -174,36 +154,6 @@ DepthAccuracy measure_depth_accuracy(const std::vector<int>& lengths,
 std::string depth_key(double depth) {
   if (depth == std::round(depth)) return fmt::format("{}", static_cast<long long>(depth));
   return fmt::format("{}", depth);
-}
-
-nlohmann::json to_json(const UVerdict& v) {
-  return {{"verdict", v.verdict},
-          {"start", cell_json(v.start)},
-          {"middle", cell_json(v.middle)},
-          {"end", cell_json(v.end)},
-          {"middle_minus_start", difference_json(v.middle_minus_start)},
-          {"middle_minus_end", difference_json(v.middle_minus_end)}};
-}
-
-nlohmann::json to_json(const DepthAccuracy& r) {
-  nlohmann::json j{{"lengths", r.lengths}, {"depths", r.depths}, {"threshold", r.threshold}};
-  j["depth_accuracy"] = nlohmann::json::object();
-  j["mean_accuracy"] = nlohmann::json::object();
-  j["u_verdict"]["by_length"] = nlohmann::json::object();
-  for (std::size_t l = 0; l < r.lengths.size() && l < r.cells.size(); ++l) {
-    const std::string key = std::to_string(r.lengths[l]);
-    for (std::size_t d = 0; d < r.depths.size() && d < r.cells[l].size(); ++d)
-      j["depth_accuracy"][key][depth_key(r.depths[d])] = cell_json(r.cells[l][d]);
-    if (l < r.mean_accuracy.size()) j["mean_accuracy"][key] = number_or_null(r.mean_accuracy[l]);
-    if (l < r.u_by_length.size()) j["u_verdict"]["by_length"][key] = to_json(r.u_by_length[l]);
-  }
-  j["effective_length"] =
-      r.effective_length ? nlohmann::json(*r.effective_length) : nlohmann::json(nullptr);
-  j["u_verdict"]["rule"] =
-      "middle = depths in [30, 70], ends = [0, 10] and [90, 100], examples pooled per region; "
-      "U when both middle - start and middle - end have a Newcombe 95% interval below 0";
-  j["u_verdict"]["pooled"] = to_json(r.u_pooled);
-  return j;
 }
 
 }  // namespace posbias

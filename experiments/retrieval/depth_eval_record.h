@@ -1,0 +1,63 @@
+// `eval --run`'s result on a kv or passkey run, as the file holds it: one field table for the
+// writers (kv_eval_command.cc, passkey_eval_command.cc, from depth_eval_record) and the reader
+// (`seeds`, kv_seeds.cc). Cells, means and verdicts are keyed by length ("64") and depth
+// (depth_key: "50", "12.5"); depth_accuracy_of turns them back into a DepthAccuracy and checks that
+// every key is there.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "posbias/core/field_table.h"
+#include "posbias/runfiles/train_config.h"
+#include "posbias/stats/depth_accuracy.h"
+
+namespace posbias {
+
+// The U verdicts as the file holds them: the rule's text, one per length, and pooled.
+struct UVerdictRecord {
+  std::string rule;
+  std::map<std::string, UVerdict> by_length;
+  UVerdict pooled;
+};
+
+struct DepthEvalRecord {
+  std::string task;  // kv | passkey
+  std::string run, checkpoint;
+  std::int64_t step = 0;
+  TrainConfig config;
+  std::int64_t count = 0;  // examples per cell
+  std::uint64_t seed = 0;
+  std::vector<int> lengths;
+  std::vector<double> depths;
+  double threshold = 0;
+  std::map<std::string, std::map<std::string, DepthCell>> depth_accuracy;  // length → depth
+  std::map<std::string, double> mean_accuracy;                             // NaN: no example
+  std::optional<int> effective_length;                                     // null: none
+  UVerdictRecord u_verdict;
+  std::map<std::string, std::string> attention;  // length → dense | blockwise
+  double seconds = 0;
+  std::string chance_rule;
+  // kv: pairs in the context at each length, and how the queried pair follows the depth.
+  std::optional<std::map<std::string, std::int64_t>> pairs;
+  std::optional<std::string> queried_rule;
+  // passkey: needles in the context, and where the queried one sits for a depth.
+  std::optional<std::int64_t> needles;
+  std::optional<std::string> depth_rule;
+};
+const std::vector<FieldRow<DepthEvalRecord>>& depth_eval_record_fields();
+
+nlohmann::json to_json(const DepthEvalRecord& record);
+// Strict: an unknown or mistyped field, or a missing task, throws std::invalid_argument naming it
+// ("eval field 'u_verdict.pooled.verdict'").
+DepthEvalRecord depth_eval_record_from_json(const nlohmann::json& j);
+// The cells, means and verdicts by index, checked: the inputs as check_depth_accuracy_inputs
+// wants them and a cell, mean and verdict at every length and depth (std::invalid_argument
+// naming the missing key).
+DepthAccuracy depth_accuracy_of(const DepthEvalRecord& record);
+
+}  // namespace posbias
