@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/hops/hop_eval_record.h"
+#include "experiments/mech/trained_discrepancy_record.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
@@ -19,7 +20,7 @@ constexpr std::size_t kMaxKeys = 10000;  // lengths or hops in one table
 constexpr std::size_t kMaxCheckpoints = 100000;
 constexpr std::size_t kMaxHeads = 65536;
 constexpr std::int64_t kMaxHop = 1000;
-constexpr std::int64_t kMaxLength = 10'000'000;
+constexpr std::int64_t kMaxFileLength = 10'000'000;  // input lengths a file may name
 constexpr std::int64_t kMaxStep = 1'000'000'000'000;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -40,9 +41,9 @@ std::int64_t parse_length(const std::string& key, const std::string& source,
     digits = digits && c >= '0' && c <= '9';
     if (digits) v = v * 10 + (c - '0');
   }
-  if (!digits || v < 2 || v > kMaxLength)
+  if (!digits || v < 2 || v > kMaxFileLength)
     result_error(source, fmt::format("{} has the key \"{}\"; lengths are integers in 2..{}", name,
-                                     key.substr(0, 32), kMaxLength));
+                                     key.substr(0, 32), kMaxFileLength));
   return v;
 }
 
@@ -51,37 +52,6 @@ void require_entries(bool is_object, std::size_t entries, const std::string& sou
                      const std::string& name) {
   if (!is_object || entries == 0 || entries > kMaxKeys)
     result_error(source, fmt::format("{} must be an object of 1..{} entries", name, kMaxKeys));
-}
-
-const nlohmann::json& object_of(const nlohmann::json& j, const std::string& source,
-                                const std::string& name) {
-  require_entries(j.is_object(), j.size(), source, name);
-  return j;
-}
-
-double unit_number(const nlohmann::json& j, const std::string& source, const std::string& name) {
-  const double v = finite_number(j, source, name);
-  if (v < 0 || v > 1) result_error(source, name + " must be in 0..1");
-  return v;
-}
-
-// An object of 1..kMaxKeys entries, each key read with parse_key and each value with
-// parse_value (named "name.key").
-template <typename Key, typename Value>
-std::map<Key, Value> keyed(
-    const nlohmann::json& j, const std::string& source, const std::string& name,
-    Key (*parse_key)(const std::string&, const std::string&, const std::string&),
-    Value (*parse_value)(const nlohmann::json&, const std::string&, const std::string&)) {
-  std::map<Key, Value> out;
-  for (const auto& [key, v] : object_of(j, source, name).items())
-    out[parse_key(key, source, name)] = parse_value(v, source, name + "." + key);
-  return out;
-}
-
-// {"17": x, ...}, each in 0..1.
-LengthValues length_values(const nlohmann::json& j, const std::string& source,
-                           const std::string& name) {
-  return keyed(j, source, name, parse_length, unit_number);
 }
 
 // A map of 1..kMaxKeys entries read from a file's table, each key read with parse_key and each
@@ -124,27 +94,18 @@ std::string head_name(std::int64_t layer, std::int64_t head) {
   return fmt::format("L{}.h{}", layer, head);
 }
 
-// [{"length", "median" (number or null), ...}] → length → median.
-LengthValues gap_points(const nlohmann::json& j, const std::string& source,
-                        const std::string& name) {
-  if (!j.is_array() || j.size() > kMaxKeys)
+// The gap points' medians by length (NaN where no example).
+LengthValues gap_medians(const std::vector<GapPoint>& points, const std::string& source,
+                         const std::string& name) {
+  if (points.size() > kMaxKeys)
     result_error(source, fmt::format("{} must be an array of at most {} points", name, kMaxKeys));
   LengthValues out;
-  for (const auto& p : j) {
-    const std::int64_t length =
-        bounded_integer(result_field(p, "length", source, "discrepancy --run", name), source,
-                        name + ".length", 2, kMaxLength);
-    out[length] = optional_number(p, "median", source, name + ".median");
+  for (const GapPoint& p : points) {
+    if (p.length < 2 || p.length > kMaxFileLength)
+      result_error(source, fmt::format("{}.length must be in 2..{}", name, kMaxFileLength));
+    out[p.length] = p.median;
   }
   return out;
-}
-
-// h[key]["value"]: NaN when the file has no such fit (older files) or the fit has no number.
-double exponent_value(const nlohmann::json& h, const char* key, const std::string& source) {
-  if (!h.contains(key) || h.at(key).is_null()) return kNaN;
-  const std::string name = std::string("discrepancy[].") + key;
-  const auto& value = result_field(h.at(key), "value", source, "discrepancy --run", name);
-  return value.is_null() ? kNaN : finite_number(value, source, name + ".value");
 }
 
 }  // namespace
@@ -310,38 +271,36 @@ HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source)
 }
 
 HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::string& source) {
-  const char* kind = "discrepancy --run";
+  const TrainedDiscrepancyRecord record =
+      read_result_table(trained_discrepancy_record_from_json, j, source);
   HopDiscrepancyFile d;
-  d.task = hop_task(j, source, kind);
+  d.task = hop_task(j, source, "discrepancy --run");
   d.run = run_config(j, source);
-  d.variant = j.contains("variant") ? result_string(j.at("variant"), source, "variant", 32)
-                                    : std::string("standard");
-  if (j.contains("train_length"))
-    d.train_length = bounded_integer(j.at("train_length"), source, "train_length", 2, kMaxLength);
-  d.accuracy = length_values(result_field(j, "accuracy", source, kind), source, "accuracy");
-  const auto& heads = result_field(j, "discrepancy", source, kind);
-  if (!heads.is_array() || heads.empty() || heads.size() > kMaxHeads)
+  d.variant = record.variant.empty() ? std::string("standard") : record.variant;
+  if (record.train_length) {
+    if (*record.train_length < 2 || *record.train_length > kMaxFileLength)
+      result_error(source, fmt::format("train_length must be in 2..{}", kMaxFileLength));
+    d.train_length = *record.train_length;
+  }
+  d.accuracy = keyed_values(record.accuracy, source, "accuracy", parse_length);
+  if (record.discrepancy.empty() || record.discrepancy.size() > kMaxHeads)
     result_error(source, fmt::format("discrepancy must be an array of 1..{} heads", kMaxHeads));
-  for (const auto& h : heads) {
-    const std::string p = "discrepancy[]";
+  for (const KeyHeadDiscrepancy& h : record.discrepancy) {
     HopKeyHead r;
-    r.head = head_name(
-        bounded_integer(result_field(h, "layer", source, kind, p), source, p + ".layer", 0, 100000),
-        bounded_integer(result_field(h, "head", source, kind, p), source, p + ".head", 0, 100000));
-    const std::string k =
-        result_string(result_field(h, "kind", source, kind, p), source, p + ".kind", 32);
-    if (k != "positional" && k != "symbolic" && k != "chosen")
-      result_error(source, p + ".kind must be positional, symbolic or chosen");
-    r.role = k == "chosen" ? r.head : k;
+    if (h.layer < 0 || h.head < 0) result_error(source, "discrepancy lists a negative head");
+    r.head = head_name(h.layer, h.head);
+    if (h.kind != "positional" && h.kind != "symbolic" && h.kind != "chosen")
+      result_error(source, "discrepancy[].kind must be positional, symbolic or chosen");
+    r.role = h.kind == "chosen" ? r.head : h.kind;
     if (std::any_of(d.roles.begin(), d.roles.end(),
                     [&](const HopKeyHead& o) { return o.role == r.role; }))
       result_error(source, "discrepancy lists the role " + r.role + " twice");
-    r.median = gap_points(result_field(h, "points", source, kind, p), source, p + ".points");
-    r.has_correct = h.contains("correct_points");
+    r.median = gap_medians(h.points, source, "discrepancy[].points");
+    r.has_correct = h.correct_points.has_value();
     if (r.has_correct)
-      r.correct_median = gap_points(h.at("correct_points"), source, p + ".correct_points");
-    r.exponent = exponent_value(h, "exponent", source);
-    r.on_chain_exponent = exponent_value(h, "on_chain_exponent", source);
+      r.correct_median = gap_medians(*h.correct_points, source, "discrepancy[].correct_points");
+    r.exponent = h.exponent ? h.exponent->value : kNaN;
+    r.on_chain_exponent = h.on_chain_exponent ? h.on_chain_exponent->value : kNaN;
     d.roles.push_back(std::move(r));
   }
   // The auto rule keeps one entry when its two picks are one head: that head is both.

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <numbers>
 
+#include "experiments/mech/trained_discrepancy_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
 #include "posbias/mech/constructions.h"
-#include "posbias/mech/exponent_json.h"
 #include "posbias/mech/trained_discrepancy.h"
 
 namespace posbias {
@@ -90,7 +90,7 @@ nlohmann::json to_json(const SweepResult& r) {
   } else {
     out["theta"] = r.theta;
   }
-  out["slope"] = exponent_json(r.slope, SweepResult::kSlopeFrom);
+  out["slope"] = to_json(exponent_record(r.slope, SweepResult::kSlopeFrom));
   out["slope"]["to"] = SweepResult::kSlopeTo;
   return out;
 }
@@ -154,7 +154,7 @@ nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
     if (!o.plot.empty()) figure = head_search_figure(r);
   } else if (const auto* trained = std::get_if<TrainedDiscrepancyOptions>(&o.mode)) {
     const TrainedDiscrepancyResult r = measure_trained_discrepancy(*trained);
-    result = to_json(r);
+    result = to_json(trained_discrepancy_record(r));
     if (!o.plot.empty()) figure = trained_discrepancy_figure(r);
   } else {
     const SweepResult r = sweep_construction(std::get<ConstructionSweep>(o.mode));

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <numbers>
 
+#include "experiments/mech/trained_discrepancy_record.h"
 #include "posbias/core/json_number.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
-#include "posbias/mech/exponent_json.h"
 
 namespace posbias {
 namespace {
@@ -84,18 +84,18 @@ nlohmann::json to_json(const HeadSearchSweepResult& r) {
     }
     points.push_back(j);
   }
-  nlohmann::json out = {
-      {"function", construction_name(o.function)},
-      {"search", "optimized"},
-      {"frequencies", search_frequencies_name(o.frequencies)},
-      {"head_dim", o.head_dim},
-      {"starts", o.starts},
-      {"steps", o.steps},
-      {"seed", o.seed},
-      {"points", points},
-      {"exponent", exponent_json(r.exponent, r.sweep.fit_from)},
-      {"construction_exponent", exponent_json(r.construction_exponent, r.sweep.fit_from)},
-      {"seconds", r.seconds}};
+  nlohmann::json out = {{"function", construction_name(o.function)},
+                        {"search", "optimized"},
+                        {"frequencies", search_frequencies_name(o.frequencies)},
+                        {"head_dim", o.head_dim},
+                        {"starts", o.starts},
+                        {"steps", o.steps},
+                        {"seed", o.seed},
+                        {"points", points},
+                        {"exponent", to_json(exponent_record(r.exponent, r.sweep.fit_from))},
+                        {"construction_exponent",
+                         to_json(exponent_record(r.construction_exponent, r.sweep.fit_from))},
+                        {"seconds", r.seconds}};
   if (o.frequencies == SearchFrequencies::kRope) out["rope_theta"] = o.rope_theta;
   if (!index) {
     out["symbols"] = o.symbols;

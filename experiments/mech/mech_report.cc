@@ -7,6 +7,7 @@
 #include "experiments/mech/discrepancy_command.h"
 #include "experiments/mech/head_search_sweep.h"
 #include "experiments/mech/heads_command.h"
+#include "experiments/mech/trained_discrepancy_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/mech/trained_discrepancy.h"
 
@@ -166,7 +167,8 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
     t.lengths = preset.discrepancy_lengths;
     t.count = preset.discrepancy_count;
     const TrainedDiscrepancyResult r = measure_trained_discrepancy(t);
-    write_file_atomic(mech / (name + "_discrepancy.json"), to_json(r).dump(2) + "\n");
+    write_file_atomic(mech / (name + "_discrepancy.json"),
+                      to_json(trained_discrepancy_record(r)).dump(2) + "\n");
     render_figure(trained_discrepancy_figure(r), mech / (name + "_discrepancy"));
     for (const KeyHeadGaps& head : r.heads) {
       sec.numbers.push_back(

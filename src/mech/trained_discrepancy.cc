@@ -5,10 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "posbias/core/json_number.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
-#include "posbias/mech/exponent_json.h"
 #include "posbias/mech/head_scores.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
@@ -105,20 +103,6 @@ GapPoint gap_point(int length, std::vector<double> v) {
   p.p10 = sorted_quantile(v, 0.1);
   p.p90 = sorted_quantile(v, 0.9);
   return p;
-}
-
-nlohmann::json points_json(const std::vector<GapPoint>& points) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const GapPoint& p : points) {
-    out.push_back({{"length", p.length},
-                   {"median", number_or_null(p.median)},
-                   {"mean", number_or_null(p.mean)},
-                   {"min", number_or_null(p.min)},
-                   {"p10", number_or_null(p.p10)},
-                   {"p90", number_or_null(p.p90)},
-                   {"n", p.n}});
-  }
-  return out;
 }
 
 }  // namespace
@@ -226,41 +210,6 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
     r.heads.push_back(std::move(out));
   }
   return r;
-}
-
-nlohmann::json to_json(const TrainedDiscrepancyResult& r) {
-  nlohmann::json key = nlohmann::json::array(), disc = nlohmann::json::array();
-  for (const KeyHeadGaps& h : r.heads) {
-    key.push_back({{"layer", h.layer},
-                   {"head", h.head},
-                   {"kind", h.kind},
-                   {"label", h.label},
-                   {"positional", h.positional},
-                   {"symbolic", h.symbolic}});
-    disc.push_back({{"layer", h.layer},
-                    {"head", h.head},
-                    {"kind", h.kind},
-                    {"label", h.label},
-                    {"points", points_json(h.points)},
-                    {"on_chain_points", points_json(h.on_chain_points)},
-                    {"top_key_on_chain", h.top_key_on_chain},
-                    {"correct_points", points_json(h.correct_points)},
-                    {"exponent", exponent_json(h.exponent, r.train_length + 1)},
-                    {"on_chain_exponent", exponent_json(h.on_chain_exponent, r.train_length + 1)}});
-  }
-  nlohmann::json accuracy = nlohmann::json::object();
-  for (std::size_t i = 0; i < r.lengths.size() && i < r.accuracy.size(); ++i)
-    accuracy[std::to_string(r.lengths[i])] = r.accuracy[i];
-  return {{"run", r.run},
-          {"task", r.task},
-          {"variant", r.variant},
-          {"step", r.step},
-          {"train_length", r.train_length},
-          {"key_heads", key},
-          {"lengths", r.lengths},
-          {"count", r.count},
-          {"accuracy", accuracy},
-          {"discrepancy", disc}};
 }
 
 Figure trained_discrepancy_figure(const TrainedDiscrepancyResult& r) {

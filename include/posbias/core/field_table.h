@@ -147,6 +147,25 @@ struct FieldCodec<std::vector<double>> {
   }
 };
 
+// A list, each value by ValueCodec (T's own codec unless given): a list of structs with a table
+// is ListCodec<T> with T's TableCodec as its FieldCodec.
+template <class T, class ValueCodec = FieldCodec<T>>
+struct ListCodec {
+  static constexpr const char* type = "LIST";
+  static nlohmann::json write(const std::vector<T>& v) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const T& value : v) j.push_back(ValueCodec::write(value));
+    return j;
+  }
+  static std::vector<T> read(const nlohmann::json& j, const std::string& what) {
+    if (!j.is_array()) throw std::invalid_argument(what + " must be a list");
+    std::vector<T> out;
+    for (std::size_t i = 0; i < j.size(); ++i)
+      out.push_back(ValueCodec::read(j[i], field_what(what, std::to_string(i))));
+    return out;
+  }
+};
+
 // An object keyed by name, each value by ValueCodec (T's own codec unless given, e.g.
 // MapCodec<double, NanAsNull> for values that may be null).
 template <class T, class ValueCodec = FieldCodec<T>>

@@ -81,14 +81,6 @@ struct TrainedDiscrepancyResult {
 
 TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOptions& options);
 
-// {"run", "task", "variant", "step", "train_length", "key_heads": [{"layer", "head", "kind",
-//  "label", "positional", "symbolic"}], "lengths", "count", "accuracy": {"17": acc, ...},
-//  "discrepancy": [{"layer", "head", "kind", "label", "points": [{"length", "median", "mean",
-//  "min", "p10", "p90", "n"}], "on_chain_points": [same], "top_key_on_chain": [fraction per
-//  length], "correct_points": [same], "exponent": {"value", "ci", "from", "points"},
-//  "on_chain_exponent": {same}}]}; statistics of no example are null.
-nlohmann::json to_json(const TrainedDiscrepancyResult& result);
-
 // Log-log discrepancy against length per key head, accuracy on the right-hand axis.
 Figure trained_discrepancy_figure(const TrainedDiscrepancyResult& result);
 
