@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "experiments/hops/hop_eval_record.h"
+#include "experiments/mech/heads_record.h"
 #include "experiments/mech/trained_discrepancy_record.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/bounded_read.h"
@@ -196,73 +198,64 @@ HopEvalFile parse_hop_eval(const nlohmann::json& j, const std::string& source) {
 }
 
 HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source) {
-  const char* kind = "heads --run";
+  const HeadsRecord record = read_result_table(heads_record_from_json, j, source);
   HopHeadsFile r;
-  r.task = hop_task(j, source, kind);
+  r.task = hop_task(j, source, "heads --run");
   r.run = run_config(j, source);
-  const auto& checkpoints = result_field(j, "checkpoints", source, kind);
-  if (!checkpoints.is_array() || checkpoints.empty() || checkpoints.size() > kMaxCheckpoints)
+  if (record.checkpoints.empty() || record.checkpoints.size() > kMaxCheckpoints)
     result_error(source,
                  fmt::format("checkpoints must be an array of 1..{} records", kMaxCheckpoints));
-  for (const auto& c : checkpoints) {
-    const std::int64_t step =
-        bounded_integer(result_field(c, "step", source, kind, "checkpoints[]"), source,
-                        "checkpoints[].step", 0, kMaxStep);
-    if (!r.steps.empty() && step <= r.steps.back())
+  for (const CheckpointHeads& c : record.checkpoints) {
+    if (!c.step || *c.step < 0 || *c.step > kMaxStep)
+      result_error(source, fmt::format("checkpoints[].step must be in 0..{}", kMaxStep));
+    if (!r.steps.empty() && *c.step <= r.steps.back())
       result_error(source, "checkpoint steps must increase");
-    const auto& heads = result_field(c, "heads", source, kind, "checkpoints[]");
-    if (!heads.is_array() || heads.empty() || heads.size() > kMaxHeads)
+    if (c.heads.empty() || c.heads.size() > kMaxHeads)
       result_error(source,
                    fmt::format("checkpoints[].heads must be an array of 1..{} heads", kMaxHeads));
     std::vector<std::string> names;
     std::vector<HopHeadRead> reads;
-    for (const auto& h : heads) {
-      const std::string p = "checkpoints[].heads[]";
-      names.push_back(head_name(bounded_integer(result_field(h, "layer", source, kind, p), source,
-                                                p + ".layer", 0, 100000),
-                                bounded_integer(result_field(h, "head", source, kind, p), source,
-                                                p + ".head", 0, 100000)));
-      reads.push_back(
-          {finite_number(result_field(h, "positional", source, kind, p), source, p + ".positional"),
-           finite_number(result_field(h, "symbolic", source, kind, p), source, p + ".symbolic"),
-           result_string(result_field(h, "label", source, kind, p), source, p + ".label", 64)});
+    for (const HeadScore& h : c.heads) {
+      if (h.layer < 0 || h.head < 0)
+        result_error(source, "checkpoints[].heads[] names a negative head");
+      if (!std::isfinite(h.positional) || !std::isfinite(h.symbolic))
+        result_error(source, "checkpoints[].heads[] has a score that is not a finite number");
+      if (h.label.size() > 64) result_error(source, "checkpoints[].heads[].label is too long");
+      names.push_back(head_name(h.layer, h.head));
+      reads.push_back({h.positional, h.symbolic, h.label});
     }
     if (r.steps.empty()) r.heads = names;
     if (names != r.heads)
       result_error(source, fmt::format("the checkpoint at step {} lists other heads than the "
                                        "first checkpoint",
-                                       step));
-    r.steps.push_back(step);
+                                       *c.step));
+    r.steps.push_back(*c.step);
     r.at.push_back(std::move(reads));
   }
-  if (!j.contains("threshold_sensitivity")) return r;
+  if (!record.threshold_sensitivity) return r;
   const std::string name = "threshold_sensitivity";
-  const auto& sensitivity = j.at(name);
-  if (!sensitivity.is_array() || sensitivity.size() > kMaxKeys)
+  if (record.threshold_sensitivity->size() > kMaxKeys)
     result_error(source,
                  fmt::format("{} must be an array of at most {} thresholds", name, kMaxKeys));
-  for (const auto& t : sensitivity) {
+  for (const ThresholdLabels& t : *record.threshold_sensitivity) {
     HopThresholdLabels labels;
-    labels.threshold = finite_number(result_field(t, "threshold", source, kind, name + "[]"),
-                                     source, name + "[].threshold");
-    if (labels.threshold <= 0 || labels.threshold > 1)
+    labels.threshold = t.threshold;
+    if (!(labels.threshold > 0 && labels.threshold <= 1))
       result_error(source, name + "[].threshold must be in (0, 1]");
     if (!r.thresholds.empty() && labels.threshold <= r.thresholds.back().threshold)
       result_error(source, name + "[].threshold must increase");
-    const auto& final_heads = result_field(t, "final", source, kind, name + "[]");
-    for (const char* kind_name : {"positional", "symbolic"}) {
+    for (const auto& [list, out, kind_name] :
+         {std::tuple{&t.final.positional, &labels.positional, "positional"},
+          std::tuple{&t.final.symbolic, &labels.symbolic, "symbolic"}}) {
       const std::string where = name + "[].final." + kind_name;
-      const auto& list = result_field(final_heads, kind_name, source, kind, name + "[].final");
-      if (!list.is_array() || list.size() > r.heads.size())
+      if (list->size() > r.heads.size())
         result_error(source,
                      fmt::format("{} must be an array of at most {} heads", where, r.heads.size()));
-      auto& out = kind_name == std::string("positional") ? labels.positional : labels.symbolic;
-      for (const auto& h : list) {
-        const std::string head = result_string(h, source, where, 64);
+      for (const std::string& head : *list) {
         if (std::find(r.heads.begin(), r.heads.end(), head) == r.heads.end())
-          result_error(source,
-                       fmt::format("{} names '{}', not a head of the checkpoints", where, head));
-        out.push_back(head);
+          result_error(source, fmt::format("{} names '{}', not a head of the checkpoints", where,
+                                           head.substr(0, 64)));
+        out->push_back(head);
       }
     }
     r.thresholds.push_back(std::move(labels));

@@ -8,7 +8,6 @@
 #include <memory>
 
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/json_number.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
@@ -22,45 +21,6 @@
 
 namespace posbias {
 namespace {
-
-nlohmann::json heads_json(const std::vector<HeadScore>& scores) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const HeadScore& h : scores) {
-    out.push_back(
-        {{"layer", h.layer},
-         {"head", h.head},
-         {"positional", h.positional},
-         {"symbolic", h.symbolic},
-         {"positional_ci", {number_or_null(h.positional_low), number_or_null(h.positional_high)}},
-         {"symbolic_ci", {number_or_null(h.symbolic_low), number_or_null(h.symbolic_high)}},
-         {"gap", h.gap},
-         {"self", h.self},
-         {"label", h.label}});
-  }
-  return out;
-}
-
-// heads_json read back (a rank's checkpoints, gathered by rank 0): null intervals are NaN.
-std::vector<HeadScore> heads_from_json(const nlohmann::json& j) {
-  auto number = [](const nlohmann::json& v) { return v.is_null() ? NAN : v.get<double>(); };
-  std::vector<HeadScore> out;
-  for (const auto& h : j) {
-    HeadScore s;
-    s.layer = h.at("layer").get<int>();
-    s.head = h.at("head").get<int>();
-    s.positional = h.at("positional").get<double>();
-    s.symbolic = h.at("symbolic").get<double>();
-    s.positional_low = number(h.at("positional_ci")[0]);
-    s.positional_high = number(h.at("positional_ci")[1]);
-    s.symbolic_low = number(h.at("symbolic_ci")[0]);
-    s.symbolic_high = number(h.at("symbolic_ci")[1]);
-    s.gap = h.at("gap").get<double>();
-    s.self = h.at("self").get<double>();
-    s.label = h.at("label").get<std::string>();
-    out.push_back(std::move(s));
-  }
-  return out;
-}
 
 std::string head_name(const HeadScore& h, bool with_head) {
   std::string s = "L" + std::to_string(h.layer);
@@ -202,9 +162,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
                              {"attention", to_string(result.attention)},
                              {"length", ids.defined() ? ids.size(1) : 0},
                              {"checkpoints", nlohmann::json::array()}};
-      for (const CheckpointHeads& c : result.checkpoints)
-        mine["checkpoints"].push_back(
-            {{"step", *c.step}, {"file", c.file}, {"heads", heads_json(c.heads)}});
+      for (const CheckpointHeads& c : result.checkpoints) mine["checkpoints"].push_back(to_json(c));
       std::vector<nlohmann::json> parts;
       for (const std::string& text : group->all_gather(mine.dump()))
         parts.push_back(parse_json(text, "a rank's head scores"));
@@ -212,8 +170,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
       for (std::size_t i = 0; i < files.size(); ++i) {  // back in training order
         const nlohmann::json& part = parts[i % ranks];
         const nlohmann::json& c = part["checkpoints"][i / ranks];
-        result.checkpoints.push_back({c["step"].get<std::int64_t>(), c["file"].get<std::string>(),
-                                      heads_from_json(c["heads"])});
+        result.checkpoints.push_back(checkpoint_heads_from_json(c));
         if (i == 0) {
           result.task = part["task"].get<std::string>();
           result.attention = *parse_attention_choice(part["attention"].get<std::string>());
@@ -242,57 +199,52 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
 }
 
 nlohmann::json to_json(const HeadsResult& r) {
-  nlohmann::json j = {{"samples", r.samples},
-                      {"tau", r.tau},
-                      {"at_init", r.at_init},
-                      {"qk_scale", r.qk_scale},
-                      {"attention", to_string(r.attention)},
-                      {"layer_index", "0-based"},
-                      {"checkpoints", nlohmann::json::array()}};
+  HeadsRecord j;
+  j.samples = r.samples;
+  j.tau = r.tau;
+  j.at_init = r.at_init;
+  j.qk_scale = r.qk_scale;
+  j.attention = to_string(r.attention);
   if (!r.run.empty()) {
-    j["source"] = {{"run", r.run}};
-    j["task"] = r.task;
+    j.source.run = r.run;
+    j.task = r.task;
   } else {
-    j["source"] = {{"config", r.config}, {"weights", r.weights}, {"tokens", r.tokens}};
+    j.source = {std::nullopt, r.config, r.weights, r.tokens};
   }
-  j["length"] = r.length;
-  for (const CheckpointHeads& c : r.checkpoints) {
-    j["checkpoints"].push_back({{"step", c.step ? nlohmann::json(*c.step) : nlohmann::json()},
-                                {"file", c.file},
-                                {"heads", heads_json(c.heads)}});
-  }
-  j["final"] = {{"positional", r.final_heads("positional")},
-                {"symbolic", r.final_heads("symbolic")},
-                {"reflexive", r.final_heads("reflexive")}};
-  j["label_threshold"] = kPureThreshold;
+  j.length = r.length;
+  j.checkpoints = r.checkpoints;
+  auto final_heads = [&](double threshold) {
+    return FinalHeads{r.final_heads("positional", true, threshold),
+                      r.final_heads("symbolic", true, threshold),
+                      r.final_heads("reflexive", true, threshold)};
+  };
+  j.final = final_heads(kPureThreshold);
+  j.label_threshold = kPureThreshold;
   // The labels are a view: how they move with the purity threshold.
-  nlohmann::json sensitivity = nlohmann::json::array();
+  j.threshold_sensitivity.emplace();
   for (double t : kLabelThresholds) {
-    nlohmann::json counts = nlohmann::json::array();
+    ThresholdLabels& labels = j.threshold_sensitivity->emplace_back();
+    labels.threshold = t;
+    labels.final = final_heads(t);
     for (const CheckpointHeads& c : r.checkpoints) {
-      int positional = 0, symbolic = 0, reflexive = 0;
+      PureCounts& counts = labels.pure_counts.emplace_back();
+      counts.step = c.step;
       for (const HeadScore& h : c.heads) {
         const std::string label = head_label(h.positional, h.symbolic, h.gap, h.self, t);
-        positional += label == "positional" ? 1 : 0;
-        symbolic += label == "symbolic" ? 1 : 0;
-        reflexive += label == "reflexive" ? 1 : 0;
+        counts.positional += label == "positional" ? 1 : 0;
+        counts.symbolic += label == "symbolic" ? 1 : 0;
+        counts.reflexive += label == "reflexive" ? 1 : 0;
       }
-      counts.push_back({{"step", c.step ? nlohmann::json(*c.step) : nlohmann::json()},
-                        {"positional", positional},
-                        {"symbolic", symbolic},
-                        {"reflexive", reflexive}});
     }
-    sensitivity.push_back({{"threshold", t},
-                           {"final",
-                            {{"positional", r.final_heads("positional", true, t)},
-                             {"symbolic", r.final_heads("symbolic", true, t)},
-                             {"reflexive", r.final_heads("reflexive", true, t)}}},
-                           {"pure_counts", counts}});
   }
-  j["threshold_sensitivity"] = sensitivity;
-  j["seconds"] = r.seconds;
-  if (r.causal) add_causal_json(*r.causal, j);
-  return j;
+  j.seconds = r.seconds;
+  if (r.causal) {
+    nlohmann::json causal;
+    add_causal_json(*r.causal, causal);
+    if (causal.contains("ablation")) j.ablation = causal["ablation"];
+    if (causal.contains("patching")) j.patching = causal["patching"];
+  }
+  return to_json(j);
 }
 
 HeadsResult run_heads(const HeadsOptions& o) {

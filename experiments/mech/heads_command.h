@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "experiments/mech/ablation_command.h"
+#include "experiments/mech/heads_record.h"
 #include "posbias/core/plot.h"
 #include "posbias/dist/process_group.h"
 #include "posbias/mech/head_scores.h"
@@ -43,13 +44,6 @@ struct HeadsOptions {
   CausalOptions causal;
 };
 
-// The scores of every head at one checkpoint.
-struct CheckpointHeads {
-  std::optional<std::int64_t> step;  // none for a Hugging Face checkpoint
-  std::string file;
-  std::vector<HeadScore> heads;  // layer-major, 0-based layers
-};
-
 struct HeadsResult {
   std::string run, config, weights, tokens;  // the source: a run, or config + weights (+ tokens)
   std::string task;                          // the run's task; empty for a Hugging Face model
@@ -75,14 +69,7 @@ HeadsResult measure_heads(const HeadsOptions& options, ProcessGroup* group = nul
 // The purity thresholds whose labels the JSON shows beside the default's.
 inline constexpr double kLabelThresholds[] = {0.8, 0.85, 0.9, 0.95};
 
-// {"source", "task"?, "length", "samples", "tau", "at_init", "qk_scale", "attention",
-//  "layer_index": "0-based",
-//  "checkpoints": [{"step", "file", "heads": [{"layer", "head", "positional", "symbolic",
-//  "positional_ci": [lo, hi], "symbolic_ci": [lo, hi], "gap", "self", "label"}]}], "final":
-//  {"positional": [...], "symbolic": [...], "reflexive": [...]}, "label_threshold",
-//  "threshold_sensitivity": [{"threshold", "final": {...}, "pure_counts": [{"step",
-//  "positional", "symbolic", "reflexive"}]}],
-//  "seconds", "ablation"?, "patching"? (add_causal_json)}.
+// The result as its file holds it (heads_record.h).
 nlohmann::json to_json(const HeadsResult& result);
 
 // Positional and symbolic heatmaps: rows = layer (and head), columns = checkpoint step.

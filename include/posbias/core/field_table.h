@@ -9,8 +9,9 @@
 //   rows[i].flag, rows[i].from_flag("17")   // "--length", the flag's text as the field's JSON
 //   value
 //
-// A member's type needs a FieldCodec: the integers, double, std::string, std::vector<int>,
-// std::vector<double> and std::map<std::string, T> (MapCodec) have one here; an enum gets one from
+// A member's type needs a FieldCodec: bool, the integers, double, std::string, std::vector of
+// int, double or std::string, and std::map<std::string, T> (MapCodec) have one here; ListCodec
+// and MapCodec take any value codec; an enum gets one from
 // its name functions (EnumCodec, where the table is). optional_field() writes a std::optional<T>
 // member only when it holds a value; NanAsNull writes a double's NaN as null and reads null back as
 // NaN. required(row) makes the reader refuse a set without the field. A plain table of member
@@ -71,6 +72,17 @@ struct FieldCodec<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T
   static nlohmann::json from_flag(const std::string& text, const std::string& flag) {
     parse_number(text, flag);          // the number's own message first (e.g. "not a number")
     return parse_integer(text, flag);  // read() then checks the sign and the range
+  }
+};
+
+// true or false; no flag form (a flag is present or not).
+template <>
+struct FieldCodec<bool> {
+  static constexpr const char* type = "BOOL";
+  static nlohmann::json write(bool v) { return v; }
+  static bool read(const nlohmann::json& j, const std::string& what) {
+    if (!j.is_boolean()) throw std::invalid_argument(what + " must be true or false");
+    return j.get<bool>();
   }
 };
 
@@ -186,6 +198,8 @@ struct MapCodec {
 };
 template <class T>
 struct FieldCodec<std::map<std::string, T>> : MapCodec<T> {};
+template <>
+struct FieldCodec<std::vector<std::string>> : ListCodec<std::string> {};
 
 // A value or null.
 template <class T>

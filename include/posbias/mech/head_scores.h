@@ -21,22 +21,12 @@
 #include <string>
 #include <vector>
 
+#include "posbias/mech/head_score.h"
 #include "posbias/model/transformer.h"
 
 namespace posbias {
 
 constexpr double kHeadScoreTau = 1e-4;
-
-struct HeadScore {
-  int layer = 0, head = 0;
-  double positional = 0, symbolic = 0;  // means over the samples
-  double gap = 0;     // pair-weighted |a_i − a_j|: 0 when the query attends evenly
-  double self = 0;    // the query's attention on itself (a_Q): the reflexive function
-  std::string label;  // reflexive | positional | symbolic | mixed | uniform, at kPureThreshold
-  // 95% Student-t intervals of the two means over the samples (score_heads; NaN with fewer
-  // than two samples or from score_attention_heads, which averages a batch).
-  double positional_low = NAN, positional_high = NAN, symbolic_low = NAN, symbolic_high = NAN;
-};
 
 // The labels are a view of the continuous scores: pure at `threshold` means one score
 // ≥ threshold and the other ≤ 0.5. reflexive: self ≥ threshold (the query passes on its own

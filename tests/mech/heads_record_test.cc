@@ -1,0 +1,116 @@
+// HeadsRecord's field table (experiments/mech/heads_record.h): a result with every part
+// round-trips through JSON, fields deep inside are refused by their dotted path, and every
+// `heads` result shipped in docs/data reads back, those of the current layout byte for byte.
+#include "experiments/mech/heads_record.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "../cli_run.h"
+
+namespace posbias {
+namespace {
+
+HeadsRecord full_record() {
+  HeadsRecord r;
+  r.source.run = "runs/letter";
+  r.task = "letter";
+  r.length = 17;
+  r.samples = 8;
+  r.tau = 1e-4;
+  r.at_init = false;
+  r.qk_scale = 1.0;
+  r.attention = "dense";
+  HeadScore h{0, 0, 0.95, 0.05, 0.3, 0.0, "positional", 0.9, 1.0, NAN, NAN};
+  r.checkpoints = {{100, "step_00000100.safetensors", {h}},
+                   {200, "step_00000200.safetensors", {h}}};
+  r.final = {{"L0.h0"}, {}, {}};
+  r.label_threshold = 0.9;
+  r.threshold_sensitivity = {{0.8, r.final, {{100, 1, 0, 0}, {200, 1, 0, 0}}}};
+  r.seconds = 1.5;
+  r.ablation = nlohmann::json{{"rows", nlohmann::json::array()}};
+  return r;
+}
+
+std::string message_of(const nlohmann::json& j) {
+  try {
+    heads_record_from_json(j);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(HeadsRecordFields, EveryPartRoundTripsThroughJson) {
+  const nlohmann::json j = to_json(full_record());
+  for (const auto& row : heads_record_fields())
+    EXPECT_EQ(j.contains(row.name), row.name != "patching") << row.name;
+  const nlohmann::json& head = j["checkpoints"][1]["heads"][0];
+  EXPECT_EQ(head["positional_ci"], nlohmann::json::parse("[0.9, 1.0]"));
+  EXPECT_TRUE(head["symbolic_ci"][0].is_null());
+  EXPECT_EQ(j["source"], nlohmann::json::parse(R"({"run": "runs/letter"})"));
+  EXPECT_EQ(j["threshold_sensitivity"][0]["pure_counts"][1]["step"], 200);
+  const HeadsRecord back = heads_record_from_json(j);
+  EXPECT_EQ(to_json(back), j);
+  EXPECT_TRUE(std::isnan(back.checkpoints[0].heads[0].symbolic_high));
+  EXPECT_EQ(back.checkpoints[0].heads[0].positional_high, 1.0);
+  // A Hugging Face model's checkpoint has no step: null, read back as none.
+  HeadsRecord hf = full_record();
+  hf.checkpoints[0].step.reset();
+  EXPECT_TRUE(to_json(hf)["checkpoints"][0]["step"].is_null());
+  EXPECT_FALSE(heads_record_from_json(to_json(hf)).checkpoints[0].step);
+}
+
+TEST(HeadsRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
+  const nlohmann::json good = to_json(full_record());
+  nlohmann::json bad = good;
+  bad["checkpoints"][1]["heads"][0]["positional"] = "high";
+  EXPECT_NE(message_of(bad).find("heads field 'checkpoints.1.heads.0.positional'"),
+            std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad["checkpoints"][0]["heads"][0]["symbolic_ci"] = {0.1};
+  EXPECT_NE(message_of(bad).find("'checkpoints.0.heads.0.symbolic_ci' must be [low, high]"),
+            std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad["threshold_sensitivity"][0]["final"]["mixed"] = nlohmann::json::array();
+  EXPECT_NE(message_of(bad).find("unknown heads field 'threshold_sensitivity.0.final.mixed'"),
+            std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad["at_init"] = 0;
+  EXPECT_NE(message_of(bad).find("'at_init' must be true or false"), std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad.erase("checkpoints");
+  EXPECT_NE(message_of(bad).find("missing heads field 'checkpoints'"), std::string::npos);
+}
+
+TEST(HeadsRecordFields, EveryShippedResultReadsBack) {
+  const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
+  int files = 0, current = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+    const std::string bytes = posbias_test::slurp(entry.path());
+    if (bytes.find("\"layer_index\"") == std::string::npos) continue;
+    const nlohmann::json j = nlohmann::json::parse(bytes);
+    if (!j.contains("checkpoints")) continue;  // a report summary that names the field
+    const HeadsRecord r = heads_record_from_json(j);
+    ++files;
+    // Files of the current layout (intervals, sensitivity) come back byte for byte; the
+    // earliest ones gain null intervals.
+    if (!r.threshold_sensitivity) continue;
+    ++current;
+    EXPECT_EQ(to_json(r).dump(2) + "\n", bytes) << entry.path();
+  }
+  EXPECT_GE(files, 40);
+  EXPECT_GE(current, 40);
+}
+
+}  // namespace
+}  // namespace posbias
