@@ -74,6 +74,9 @@ COMMANDS = [
     ("eval-text", "eval --run textrun --json eval-text.json", ["eval-text.json"]),
     ("birth-run-kv", "birth --run kvrun --inputs kv --target answer --checkpoints all "
      "--depths 0,100 --seeds 2 --json birth-kv.json", ["birth-kv.json"]),
+    ("birth-run-text", "birth --run textrun --checkpoints all -L 32 --seeds 2 "
+     "--json birth-text.json",
+     ["birth-text.json"]),
 ]
 
 

@@ -94,88 +94,84 @@ BirthRunResult measure_birth_run(const BirthOptions& o) {
   return result;
 }
 
-nlohmann::json to_json(const BirthRunResult& r) {
+BirthRunRecord birth_run_record(const BirthRunResult& r) {
   const BirthOptions& o = r.options;
-  nlohmann::json j{{"run", o.run},
-                   {"target", to_string(o.target)},
-                   {"method", to_string(o.method)},
-                   {"length", o.length},
-                   {"query", o.query == 0 ? o.length : o.query},
-                   {"sequences", o.seeds},
-                   {"checkpoints", nlohmann::json::array()}};
+  BirthRunRecord out;
+  out.run = o.run;
+  out.target = to_string(o.target);
+  out.method = to_string(o.method);
+  out.length = o.length;
+  out.query = o.query == 0 ? o.length : o.query;
+  out.sequences = o.seeds;
   for (const BirthCheckpoint& cp : r.checkpoints) {
     const BirthResult& b = cp.result;
+    BirthRunCheckpointRecord& rec = out.checkpoints.emplace_back();
     const std::size_t q = b.profile.size();
-    std::vector<double> low(q), high(q);
+    rec.profile_low.resize(q);
+    rec.profile_high.resize(q);
     for (std::size_t i = 0; i < q; ++i) {
       std::vector<double> column;
       for (const auto& row : b.profile_seeds) column.push_back(row[i]);
       const Interval band = percentile_interval(column);
-      low[i] = band.low, high[i] = band.high;
+      rec.profile_low[i] = band.low, rec.profile_high[i] = band.high;
     }
     const ProfileSummary shape = profile_shape(b.profile);
     const double ends =
         std::log10((std::pow(10.0, shape.log10_first) + std::pow(10.0, shape.log10_last)) / 2);
-    nlohmann::json rec{
-        {"step", cp.step},
-        {"checkpoint", cp.path},
-        {"profile", b.profile},
-        {"profile_low", low},
-        {"profile_high", high},
-        {"alpha", cp.alpha},
-        {"fit", {{"alpha", b.fit.alpha}, {"log_r2", b.fit.log_r2}}},
-        {"log10_middle_to_ends", shape.log10_middle_to_ends},
-        {"argmin", shape.dead_zone_position},
-        {"log10_dead_zone_depth", shape.log10_dead_zone - ends},
-        {"attention_entropy_ratio",
-         std::isfinite(b.entropy_ratio) ? nlohmann::json(b.entropy_ratio) : nlohmann::json()}};
+    rec.step = cp.step;
+    rec.checkpoint = cp.path;
+    rec.profile = b.profile;
+    rec.alpha = cp.alpha;
+    rec.fit = {b.fit.alpha, b.fit.log_r2};
+    rec.log10_middle_to_ends = shape.log10_middle_to_ends;
+    rec.argmin = shape.dead_zone_position;
+    rec.log10_dead_zone_depth = shape.log10_dead_zone - ends;
+    rec.attention_entropy_ratio = b.entropy_ratio;
     if (!cp.predicted_gradient.column_sum.empty()) {
       auto error = [](const std::optional<ShapeComparison>& s) {
-        return s ? nlohmann::json(s->at_mean.median_abs_log10_error) : nlohmann::json();
+        return s ? s->at_mean.median_abs_log10_error : NAN;
       };
-      rec["gradient"] = {
-          {"measured", cp.gradient.empty() ? nlohmann::json() : nlohmann::json(cp.gradient)},
-          {"column_sum", cp.predicted_gradient.column_sum},
-          {"root_sum_square", cp.predicted_gradient.root_sum_square},
-          {"median_abs_log10_error",
-           {{"column_sum", error(cp.column_sum_score)},
-            {"root_sum_square", error(cp.root_sum_square_score)},
-            {"flat", error(cp.flat_score)}}}};
+      GradientRecord& g = rec.gradient.emplace();
+      if (!cp.gradient.empty()) g.measured = cp.gradient;
+      g.column_sum = cp.predicted_gradient.column_sum;
+      g.root_sum_square = cp.predicted_gradient.root_sum_square;
+      g.median_abs_log10_error = {error(cp.column_sum_score), error(cp.root_sum_square_score),
+                                  error(cp.flat_score)};
     }
-    add_shares_json(rec, shares_over_seeds(b.profile_seeds));  // over the sequences
+    nlohmann::json shares;  // over the sequences
+    add_shares_json(shares, shares_over_seeds(b.profile_seeds));
+    rec.shares = shares["shares"];
+    rec.u_test = shares["u_test"];
     if (b.nofit) {
-      rec["nofit"] = {{"estimator", to_string(b.nofit->estimator)},
-                      {"median_abs_log10_error", b.nofit->score.at_mean.median_abs_log10_error},
-                      {"max_abs_log10_error", b.nofit->score.at_mean.max_abs_log10_error},
-                      {"profile", b.nofit->profile}};
+      rec.nofit =
+          NofitRecord{to_string(b.nofit->estimator), b.nofit->score.at_mean.median_abs_log10_error,
+                      b.nofit->score.at_mean.max_abs_log10_error, b.nofit->profile};
     }
-    j["checkpoints"].push_back(std::move(rec));
   }
   if (r.checkpoints.size() >= 2) {  // the same sequences at every checkpoint: paired
     const BirthCheckpoint& first = r.checkpoints.front();
     const BirthCheckpoint& last = r.checkpoints.back();
-    j["shares_change"] = share_change_json(shares_over_seeds(first.result.profile_seeds),
-                                           shares_over_seeds(last.result.profile_seeds));
-    j["shares_change"]["from_step"] = first.step;
-    j["shares_change"]["to_step"] = last.step;
+    out.shares_change = share_change_json(shares_over_seeds(first.result.profile_seeds),
+                                          shares_over_seeds(last.result.profile_seeds));
+    (*out.shares_change)["from_step"] = first.step;
+    (*out.shares_change)["to_step"] = last.step;
   }
-  return j;
+  return out;
 }
 
-void render_birth_run_figures(const nlohmann::json& j, const std::string& stem) {
-  const std::string target = j.at("target").get<std::string>();
+void render_birth_run_figures(const BirthRunRecord& r, const std::string& stem) {
   Panel profiles;
-  profiles.title = "influence through training (" + target + " target, held-out text)";
+  profiles.title = "influence through training (" + r.target + " target, held-out text)";
   profiles.xlabel = "position j";
   profiles.ylabel = "share of the influence";
   profiles.log10_y = true;
   profiles.order_label = "training step";
-  for (const auto& rec : j["checkpoints"]) {
+  for (const BirthRunCheckpointRecord& rec : r.checkpoints) {
     Series s;
-    s.title = "step " + std::to_string(rec["step"].get<long long>());
-    s.order = rec["step"].get<double>();
+    s.title = "step " + std::to_string(rec.step);
+    s.order = static_cast<double>(rec.step);
     s.line_width = 1;
-    const auto v = unit_sum_log10(rec["profile"].get<std::vector<double>>());
+    const auto v = unit_sum_log10(rec.profile);
     for (std::size_t i : thin_indices(v.size())) {
       if (!std::isfinite(v[i])) continue;
       s.x.push_back(static_cast<double>(i + 1));
@@ -196,10 +192,10 @@ void render_birth_run_figures(const nlohmann::json& j, const std::string& stem) 
   middle.title = "middle / mean of the ends";
   depth.title = "dead zone (argmin) / mean of the ends";
   middle.style = depth.style = "linespoints";
-  for (const auto& rec : j["checkpoints"]) {
-    const double x = static_cast<double>(rec["step"].get<long long>() + 1);
-    middle.x.push_back(x), middle.y.push_back(rec["log10_middle_to_ends"].get<double>());
-    depth.x.push_back(x), depth.y.push_back(rec["log10_dead_zone_depth"].get<double>());
+  for (const BirthRunCheckpointRecord& rec : r.checkpoints) {
+    const double x = static_cast<double>(rec.step + 1);
+    middle.x.push_back(x), middle.y.push_back(rec.log10_middle_to_ends);
+    depth.x.push_back(x), depth.y.push_back(rec.log10_dead_zone_depth);
   }
   shape.series = {middle, depth};
   Figure fs;
@@ -248,10 +244,10 @@ void render_gradient_figure(const BirthRunResult& r, const std::string& stem) {
 
 BirthRunResult run_birth_run(const BirthOptions& o) {
   BirthRunResult r = measure_birth_run(o);
-  const nlohmann::json j = to_json(r);
-  write_output(o.json, j.dump(2) + "\n");
+  const BirthRunRecord record = birth_run_record(r);
+  write_output(o.json, to_json(record).dump(2) + "\n");
   if (!o.plot.empty()) {
-    render_birth_run_figures(j, o.plot);
+    render_birth_run_figures(record, o.plot);
     render_gradient_figure(r, o.plot);
     std::vector<std::int64_t> steps;
     std::vector<SharesOverSeeds> shares;

@@ -4,14 +4,7 @@
 // end. Sequence s (s = 0..seeds-1) is held-out window ⌊s·n/seeds⌋ of the n consecutive
 // windows of L + 1 ids (text_data.h), the same for every checkpoint.
 //
-// JSON: {"run", "target", "method", "length", "sequences", "checkpoints": [{"step",
-// "checkpoint", "profile" (mean), "profile_low"/"profile_high" (2.5/97.5 percentiles over the
-// sequences), "alpha" (α̂ per layer, jacobian estimator), "nofit" {"median_abs_log10_error",
-// "profile"}, "fit" {"alpha", "log_r2"}, "log10_middle_to_ends", "argmin", "log10_dead_zone_depth",
-// "attention_entropy_ratio", "gradient" {"measured", "column_sum", "root_sum_square",
-// "median_abs_log10_error" {"column_sum", "root_sum_square", "flat"}}, "shares", "u_test"
-// (theory/profile_shares.h, over the sequences)}, ...], "shares_change" (each region's log10
-// share, last checkpoint against the first, paired per sequence; with two or more checkpoints)}.
+// The file: birth_run_record.h (BirthRunRecord).
 // Figures: profiles over training (one curve per checkpoint, unit sum, log scale) and the
 // middle-to-ends ratio and dead-zone depth against step.
 #pragma once
@@ -20,6 +13,7 @@
 #include <vector>
 
 #include "experiments/birth/birth.h"
+#include "experiments/birth/birth_run_record.h"
 #include "posbias/theory/gradient_profile.h"
 #include "posbias/theory/profile_summary.h"
 
@@ -49,12 +43,14 @@ struct BirthRunResult {
 };
 
 BirthRunResult measure_birth_run(const BirthOptions& options);
-nlohmann::json to_json(const BirthRunResult& result);
+// The result as its file holds it: the sequences' percentile bands, the profile's shape, the
+// shares and U test over the sequences, and with two or more checkpoints the share change.
+BirthRunRecord birth_run_record(const BirthRunResult& result);
 // STEM_profiles (profiles over training) and STEM_shape (middle-to-ends and dead-zone depth
 // against step); run_birth_run adds STEM_gradient (the gradient per position at the first
 // checkpoint that logged one, against the two predictions) and STEM_shares (each region's share
-// against step). `json` is to_json(result), built once by run_birth_run.
-void render_birth_run_figures(const nlohmann::json& json, const std::string& stem);
+// against step).
+void render_birth_run_figures(const BirthRunRecord& record, const std::string& stem);
 // Measures, writes --json and the figures, and returns the result.
 BirthRunResult run_birth_run(const BirthOptions& options);
 

@@ -30,16 +30,6 @@ template <>
 struct FieldCodec<std::vector<PureCounts>> : ListCodec<PureCounts> {};
 template <>
 struct FieldCodec<std::vector<ThresholdLabels>> : ListCodec<ThresholdLabels> {};
-// A result another writer gives (the causal tests'), kept as it is.
-template <>
-struct FieldCodec<nlohmann::json> {
-  static constexpr const char* type = "OBJECT";
-  static nlohmann::json write(const nlohmann::json& j) { return j; }
-  static nlohmann::json read(const nlohmann::json& j, const std::string& what) {
-    if (!j.is_object()) throw std::invalid_argument(what + " must be an object");
-    return j;
-  }
-};
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "experiments/birth/birth_run_record.h"
 #include "experiments/hops/hop_compare.h"
 #include "experiments/hops/hop_seeds.h"
 #include "experiments/retrieval/kv_seeds.h"
@@ -79,65 +80,74 @@ Series position_series(const std::string& title, const std::vector<SeedInterval>
 
 }  // namespace
 
+namespace {
+
+// `size` finite numbers > 0, as number_row reads them from JSON.
+void require_positive_row(const std::vector<double>& row, const std::string& source,
+                          const std::string& name, std::size_t size) {
+  if (row.size() != size)
+    result_error(source, fmt::format("{} must be an array of {} numbers", name, size));
+  for (double x : row)
+    if (!(std::isfinite(x) && x > 0)) result_error(source, name + " must hold numbers > 0");
+}
+
+}  // namespace
+
 TrainingSeed parse_training_seed(const std::string& text, const std::string& source) {
   const nlohmann::json j = parse_result_json(text, source);
-  const char* kind = "birth --run";
+  const BirthRunRecord record = read_result_table(birth_run_record_from_json, j, source);
   TrainingSeed r;
   r.file = source;
   r.run = run_config(j, source);
-  const auto& target = result_field(j, "target", source, kind);
-  if (!target.is_string()) result_error(source, "target must be a string");
-  r.target = target.get<std::string>();
-  r.length = bounded_integer(result_field(j, "length", source, kind), source, "length", 2,
-                             static_cast<std::int64_t>(kMaxPositions));
-  r.query = bounded_integer(result_field(j, "query", source, kind), source, "query", 2, r.length);
-  const auto& checkpoints = result_field(j, "checkpoints", source, kind);
-  if (!checkpoints.is_array() || checkpoints.empty() || checkpoints.size() > kMaxCheckpoints)
+  r.target = record.target;
+  r.length = record.length;
+  r.query = record.query;
+  if (r.length < 2 || r.length > static_cast<std::int64_t>(kMaxPositions))
+    result_error(source, fmt::format("length must be in 2..{}", kMaxPositions));
+  if (r.query < 2 || r.query > r.length)
+    result_error(source, fmt::format("query must be in 2..{}", r.length));
+  if (record.checkpoints.empty() || record.checkpoints.size() > kMaxCheckpoints)
     result_error(source,
                  fmt::format("checkpoints must be an array of 1..{} records", kMaxCheckpoints));
   const auto q = static_cast<std::size_t>(r.query);
-  for (const auto& c : checkpoints) {
+  for (const BirthRunCheckpointRecord& c : record.checkpoints) {
     TrainingSeedCheckpoint cp;
-    cp.step = bounded_integer(result_field(c, "step", source, kind), source, "step", 0,
-                              std::int64_t{1'000'000'000'000});
+    cp.step = c.step;
+    if (cp.step < 0 || cp.step > std::int64_t{1'000'000'000'000})
+      result_error(source, "step must be in 0..1000000000000");
     if (!r.checkpoints.empty() && cp.step <= r.checkpoints.back().step)
       result_error(source, "checkpoint steps must increase");
-    cp.profile = number_row(result_field(c, "profile", source, kind), source, "profile", q, true);
-    cp.log10_middle_to_ends = finite_number(result_field(c, "log10_middle_to_ends", source, kind),
-                                            source, "log10_middle_to_ends");
-    cp.log10_dead_zone_depth = finite_number(result_field(c, "log10_dead_zone_depth", source, kind),
-                                             source, "log10_dead_zone_depth");
-    cp.argmin =
-        bounded_integer(result_field(c, "argmin", source, kind), source, "argmin", 0, r.query);
-    cp.entropy_ratio =
-        optional_number(c, "attention_entropy_ratio", source, "attention_entropy_ratio");
-    if (c.contains("nofit"))
-      cp.nofit_error = optional_number(c.at("nofit"), "median_abs_log10_error", source,
-                                       "nofit.median_abs_log10_error");
-    else
-      cp.nofit_error = kNaN;
+    require_positive_row(c.profile, source, "profile", q);
+    cp.profile = c.profile;
+    if (!std::isfinite(c.log10_middle_to_ends) || !std::isfinite(c.log10_dead_zone_depth))
+      result_error(source, "log10_middle_to_ends and log10_dead_zone_depth must be numbers");
+    cp.log10_middle_to_ends = c.log10_middle_to_ends;
+    cp.log10_dead_zone_depth = c.log10_dead_zone_depth;
+    if (c.argmin < 0 || c.argmin > r.query)
+      result_error(source, fmt::format("argmin must be in 0..{}", r.query));
+    cp.argmin = c.argmin;
+    cp.entropy_ratio = c.attention_entropy_ratio;
+    cp.nofit_error = c.nofit ? c.nofit->median_abs_log10_error : kNaN;
     cp.column_sum_error = cp.root_sum_square_error = cp.flat_error = kNaN;
-    if (c.contains("gradient") && c.at("gradient").is_object()) {
-      const auto& g = c.at("gradient");
+    if (c.gradient) {
       // Logged by the training run at its own length, whatever length birth measured at.
-      if (g.contains("measured") && !g.at("measured").is_null()) {
-        const auto& measured = g.at("measured");
-        const std::size_t size = measured.is_array() ? measured.size() : 0;
+      if (c.gradient->measured) {
+        const std::vector<double>& measured = *c.gradient->measured;
+        const std::size_t size = measured.size();
         if (size < 2 || size > kMaxPositions || (r.gradient_length && size != r.gradient_length))
           result_error(source,
                        fmt::format("gradient.measured must be an array of {} numbers "
                                    "(the run's training length), the same at every step",
                                    r.gradient_length ? fmt::format("{}", r.gradient_length)
                                                      : fmt::format("2..{}", kMaxPositions)));
-        cp.gradient = number_row(measured, source, "gradient.measured", size, true);
+        require_positive_row(measured, source, "gradient.measured", size);
+        cp.gradient = measured;
         r.gradient_length = size;
       }
-      if (g.contains("median_abs_log10_error")) {
-        const auto& e = g.at("median_abs_log10_error");
-        cp.column_sum_error = optional_number(e, "column_sum", source, "gradient errors");
-        cp.root_sum_square_error = optional_number(e, "root_sum_square", source, "gradient errors");
-        cp.flat_error = optional_number(e, "flat", source, "gradient errors");
-      }
+      const GradientErrorsRecord& e = c.gradient->median_abs_log10_error;
+      cp.column_sum_error = e.column_sum;
+      cp.root_sum_square_error = e.root_sum_square;
+      cp.flat_error = e.flat;
     }
     r.checkpoints.push_back(std::move(cp));
   }

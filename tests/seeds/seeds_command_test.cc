@@ -313,7 +313,8 @@ TEST_F(SeedsTest, CliErrorsAreOneLine) {
   const std::string b = write("b.json", birth_result({0, 100}, 1.0, 1.0).dump());
   expect_error("seeds " + a, "2..1024 birth --run results", 2);
   expect_error("seeds " + a + " " + b + " --eval " + a, "one file per birth result", 2);
-  expect_error("seeds " + a + " " + write("n.json", "{\"profile\": [1, 2]}"), "no \"target\"", 1);
+  expect_error("seeds " + a + " " + write("n.json", "{\"profile\": [1, 2]}"),
+               "unknown birth field 'profile'", 1);
   expect_error("seeds " + a + " " + (dir / "missing.json").string(), "missing.json", 1);
   const posbias_test::CliResult ok =
       posbias_test::run_cli("seeds " + a + " " + b + " --json " + (dir / "s.json").string() +

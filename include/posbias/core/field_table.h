@@ -201,6 +201,17 @@ struct FieldCodec<std::map<std::string, T>> : MapCodec<T> {};
 template <>
 struct FieldCodec<std::vector<std::string>> : ListCodec<std::string> {};
 
+// An object another writer gives (a part of a file that has no table yet), kept as it is.
+template <>
+struct FieldCodec<nlohmann::json> {
+  static constexpr const char* type = "OBJECT";
+  static nlohmann::json write(const nlohmann::json& j) { return j; }
+  static nlohmann::json read(const nlohmann::json& j, const std::string& what) {
+    if (!j.is_object()) throw std::invalid_argument(what + " must be an object");
+    return j;
+  }
+};
+
 // A value or null.
 template <class T>
 struct FieldCodec<std::optional<T>> {
