@@ -1,4 +1,4 @@
-// The figures of retrieval accuracy by depth × length (train/depth_accuracy.h), whatever the task:
+// The figures of retrieval accuracy by depth × length (stats/depth_accuracy.h), whatever the task:
 // the depth × length heatmap (the needle-in-a-haystack standard figure) and accuracy against
 // depth with its Wilson band and the chance level, one panel per length. kv and passkey eval
 // give the titles and labels.

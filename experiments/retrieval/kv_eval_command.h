@@ -1,5 +1,5 @@
 // `posbias eval` on a kv run: exact-match accuracy by the queried pair's depth × the context
-// length (train/depth_accuracy.h), RULER's effective length and the U verdict.
+// length (stats/depth_accuracy.h), RULER's effective length and the U verdict.
 //   measure_kv_eval(KvEvalOptions) → KvEvalResult; to_json, kv_eval_csv, the heatmap and the
 //   accuracy-against-depth figures; run_kv_eval writes them.
 // Cell (length L, depth d): `count` examples with n = kv_pairs(L) pairs (the most that fit) and
@@ -37,7 +37,7 @@ std::vector<int> kv_eval_lengths(const KvEvalOptions& options, const TrainConfig
 // Checks the options (std::invalid_argument naming the bad one), loads the run, evaluates.
 KvEvalResult measure_kv_eval(const KvEvalOptions& options);
 
-// depth_eval_json("kv") and "pairs" (per length), "chance_rule", "queried_rule".
+// The file (DepthEvalRecord, depth_eval_record.h) with its kv fields: pairs, queried_rule.
 nlohmann::json to_json(const KvEvalResult& result);
 // length,pairs,depth,queried,n,correct,accuracy,lo,hi,chance: one row per cell.
 std::string kv_eval_csv(const KvEvalResult& result);

@@ -1,6 +1,6 @@
 // `posbias eval --run RUN --depths ... --lengths ...` on a passkey run (a text run trained with
 // --needle-fraction above 0): exact match of the passkey's digits by the queried needle's depth ×
-// the context length (train/depth_accuracy.h), RULER's effective length and the U verdict, with
+// the context length (stats/depth_accuracy.h), RULER's effective length and the U verdict, with
 // the kv eval's figures (depth_figures.h).
 //   measure_passkey_eval(PasskeyEvalOptions) → PasskeyEvalResult; to_json, passkey_eval_csv,
 //   the figures; run_passkey_eval writes them.
@@ -37,7 +37,7 @@ bool is_passkey_run(const std::string& run_dir);
 // past a learned position table, needles that do not fit a length), loads the run, evaluates.
 PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& options);
 
-// depth_eval_json("passkey") and "needles", "chance_rule", "depth_rule".
+// The file (DepthEvalRecord, depth_eval_record.h) with its passkey fields: needles, depth_rule.
 nlohmann::json to_json(const PasskeyEvalResult& result);
 // length,depth,n,correct,accuracy,lo,hi,chance: one row per cell.
 std::string passkey_eval_csv(const PasskeyEvalResult& result);
