@@ -138,10 +138,9 @@ BirthRunRecord birth_run_record(const BirthRunResult& r) {
       g.median_abs_log10_error = {error(cp.column_sum_score), error(cp.root_sum_square_score),
                                   error(cp.flat_score)};
     }
-    nlohmann::json shares;  // over the sequences
-    add_shares_json(shares, shares_over_seeds(b.profile_seeds));
-    rec.shares = shares["shares"];
-    rec.u_test = shares["u_test"];
+    const SharesOverSeeds shares = shares_over_seeds(b.profile_seeds);  // over the sequences
+    rec.shares = shares_json(shares);
+    rec.u_test = u_test_json(shares.u);
     if (b.nofit) {
       rec.nofit =
           NofitRecord{to_string(b.nofit->estimator), b.nofit->score.at_mean.median_abs_log10_error,

@@ -76,16 +76,16 @@ CausalResult measure_causal(const std::string& run, const CausalOptions& o,
   return r;
 }
 
-void add_causal_json(const CausalResult& r, nlohmann::json& j) {
+void add_causal_results(const CausalResult& r, HeadsRecord& heads) {
   if (r.ablation) {
-    j["ablation"] = to_json(*r.ablation, r.spec);
-    j["ablation"]["checkpoint"] = r.checkpoint;
-    j["ablation"]["step"] = r.step;
+    heads.ablation = to_json(*r.ablation, r.spec);
+    (*heads.ablation)["checkpoint"] = r.checkpoint;
+    (*heads.ablation)["step"] = r.step;
   }
   if (r.patching) {
-    j["patching"] = to_json(*r.patching);
-    j["patching"]["checkpoint"] = r.checkpoint;
-    j["patching"]["step"] = r.step;
+    heads.patching = to_json(*r.patching);
+    (*heads.patching)["checkpoint"] = r.checkpoint;
+    (*heads.patching)["step"] = r.step;
   }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/mech/heads_record.h"
 #include "posbias/core/plot.h"
 #include "posbias/mech/ablation.h"
 #include "posbias/model/attention_path.h"
@@ -39,8 +40,8 @@ CausalResult measure_causal(const std::string& run, const CausalOptions& options
                             std::optional<AttentionPath> attention = std::nullopt,
                             double memory_budget_gb = 0);
 
-// Adds "ablation" and / or "patching" (with "checkpoint" and "step") to a heads JSON.
-void add_causal_json(const CausalResult& result, nlohmann::json& heads);
+// Sets the heads record's ablation and / or patching (each with "checkpoint" and "step").
+void add_causal_results(const CausalResult& result, HeadsRecord& heads);
 
 // Rows: the unablated model, each ablated layer, the listed layers at once, the spans; columns:
 // hop × length; cells: accuracy.

@@ -238,12 +238,7 @@ nlohmann::json to_json(const HeadsResult& r) {
     }
   }
   j.seconds = r.seconds;
-  if (r.causal) {
-    nlohmann::json causal;
-    add_causal_json(*r.causal, causal);
-    if (causal.contains("ablation")) j.ablation = causal["ablation"];
-    if (causal.contains("patching")) j.patching = causal["patching"];
-  }
+  if (r.causal) add_causal_results(*r.causal, j);
   return to_json(j);
 }
 

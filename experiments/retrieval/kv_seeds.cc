@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -19,18 +18,16 @@ namespace {
 
 // The retrieval tasks whose eval results hold accuracy by depth and length.
 bool depth_task(const std::string& task) { return task == "kv" || task == "passkey"; }
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct KvSeedFile {
   std::string task;  // kv or passkey
-  std::vector<int> lengths;
-  std::vector<double> depths;
-  double threshold = 0;
-  std::vector<std::vector<double>> accuracy;  // [length][depth]
-  std::vector<double> mean_accuracy;
-  std::vector<double> minus_start, minus_end;  // per length, then pooled last
-  std::optional<int> effective_length;
+  DepthAccuracy accuracy;
   RunConfig run;
+
+  // The U verdict at length index l, pooled at l = the number of lengths.
+  const UVerdict& u(std::size_t l) const {
+    return l < accuracy.u_by_length.size() ? accuracy.u_by_length[l] : accuracy.u_pooled;
+  }
 };
 
 KvSeedFile read_kv_seed_file(const std::string& source) {
@@ -38,24 +35,7 @@ KvSeedFile read_kv_seed_file(const std::string& source) {
   const DepthEvalRecord record = read_result_table(depth_eval_record_from_json, j, source);
   if (!depth_task(record.task))
     result_error(source, "is not the eval result of a kv or passkey run (\"task\" is neither)");
-  const DepthAccuracy a = read_result_table(depth_accuracy_of, record, source);
-  KvSeedFile f;
-  f.task = record.task;
-  f.lengths = a.lengths;
-  f.depths = a.depths;
-  f.threshold = a.threshold;
-  for (std::size_t l = 0; l < a.lengths.size(); ++l) {
-    std::vector<double>& acc = f.accuracy.emplace_back();
-    for (const DepthCell& cell : a.cells[l]) acc.push_back(cell.accuracy);
-    f.minus_start.push_back(a.u_by_length[l].middle_minus_start.estimate);
-    f.minus_end.push_back(a.u_by_length[l].middle_minus_end.estimate);
-  }
-  f.mean_accuracy = a.mean_accuracy;
-  f.minus_start.push_back(a.u_pooled.middle_minus_start.estimate);
-  f.minus_end.push_back(a.u_pooled.middle_minus_end.estimate);
-  f.effective_length = a.effective_length;
-  f.run = run_config(j, source);
-  return f;
+  return {record.task, read_result_table(depth_accuracy_of, record, source), run_config(j, source)};
 }
 
 nlohmann::json u_json(const UOverSeeds& u) {
@@ -109,7 +89,8 @@ KvSeedsResult summarize_kv_seeds(const KvSeedsOptions& o) {
     if (b.task != a.task)
       throw std::runtime_error("'" + f + "' is a " + b.task + " result and '" + o.eval.front() +
                                "' a " + a.task + " one; give the seeds of one configuration");
-    if (b.lengths != a.lengths || b.depths != a.depths || b.threshold != a.threshold)
+    if (b.accuracy.lengths != a.accuracy.lengths || b.accuracy.depths != a.accuracy.depths ||
+        b.accuracy.threshold != a.accuracy.threshold)
       throw std::runtime_error("'" + f + "' and '" + o.eval.front() +
                                "' differ in lengths, depths or threshold; evaluate every seed "
                                "with the same --lengths, --depths and --effective-threshold");
@@ -117,9 +98,9 @@ KvSeedsResult summarize_kv_seeds(const KvSeedsOptions& o) {
   KvSeedsResult r;
   r.task = files.front().task;
   r.files = o.eval;
-  r.lengths = files.front().lengths;
-  r.depths = files.front().depths;
-  r.threshold = files.front().threshold;
+  r.lengths = files.front().accuracy.lengths;
+  r.depths = files.front().accuracy.depths;
+  r.threshold = files.front().accuracy.threshold;
   r.unchecked = require_one_configuration({runs}, &r.unchecked_file);
   auto over = [&](auto value) {
     std::vector<double> v;
@@ -127,20 +108,22 @@ KvSeedsResult summarize_kv_seeds(const KvSeedsOptions& o) {
     return v;
   };
   for (std::size_t l = 0; l <= r.lengths.size(); ++l) {
-    UOverSeeds u = u_over_seeds(over([l](const KvSeedFile& f) { return f.minus_start[l]; }),
-                                over([l](const KvSeedFile& f) { return f.minus_end[l]; }));
+    UOverSeeds u =
+        u_over_seeds(over([l](const KvSeedFile& f) { return f.u(l).middle_minus_start.estimate; }),
+                     over([l](const KvSeedFile& f) { return f.u(l).middle_minus_end.estimate; }));
     if (l == r.lengths.size()) {
       r.u_pooled = std::move(u);
       break;
     }
     r.u_by_length.push_back(std::move(u));
     r.mean_accuracy.push_back(
-        seed_statistic(over([l](const KvSeedFile& f) { return f.mean_accuracy[l]; })));
+        seed_statistic(over([l](const KvSeedFile& f) { return f.accuracy.mean_accuracy[l]; })));
     std::vector<SeedStatistic>& row = r.cells.emplace_back();
     for (std::size_t d = 0; d < r.depths.size(); ++d)
-      row.push_back(seed_statistic(over([l, d](const KvSeedFile& f) { return f.accuracy[l][d]; })));
+      row.push_back(seed_statistic(
+          over([l, d](const KvSeedFile& f) { return f.accuracy.cells[l][d].accuracy; })));
   }
-  for (const KvSeedFile& f : files) r.effective_lengths.push_back(f.effective_length);
+  for (const KvSeedFile& f : files) r.effective_lengths.push_back(f.accuracy.effective_length);
   std::vector<std::optional<int>> sorted = r.effective_lengths;
   std::sort(sorted.begin(), sorted.end());  // nullopt sorts first: below the shortest
   r.effective_length_median = sorted[(sorted.size() - 1) / 2];

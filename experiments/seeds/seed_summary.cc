@@ -44,38 +44,11 @@ const nlohmann::json& result_field(const nlohmann::json& j, const std::string& k
   return j.at(key);
 }
 
-double finite_number(const nlohmann::json& j, const std::string& source, const std::string& name) {
-  if (!j.is_number() || !std::isfinite(j.get<double>()))
-    result_error(source, name + " must be a finite number");
-  return j.get<double>();
-}
-
-double optional_number(const nlohmann::json& j, const char* key, const std::string& source,
-                       const std::string& name) {
-  if (!j.is_object() || !j.contains(key) || j.at(key).is_null())
-    return std::numeric_limits<double>::quiet_NaN();
-  return finite_number(j.at(key), source, name);
-}
-
 std::int64_t bounded_integer(const nlohmann::json& j, const std::string& source,
                              const std::string& name, std::int64_t low, std::int64_t high) {
   if (!j.is_number_integer() || j.get<std::int64_t>() < low || j.get<std::int64_t>() > high)
     result_error(source, fmt::format("{} must be an integer in {}..{}", name, low, high));
   return j.get<std::int64_t>();
-}
-
-std::vector<double> number_row(const nlohmann::json& j, const std::string& source,
-                               const std::string& name, std::size_t size, bool positive) {
-  if (!j.is_array() || j.size() != size)
-    result_error(source, fmt::format("{} must be an array of {} numbers", name, size));
-  std::vector<double> out;
-  out.reserve(size);
-  for (const auto& v : j) {
-    const double x = finite_number(v, source, name + " entries");
-    if (positive && !(x > 0)) result_error(source, name + " must hold numbers > 0");
-    out.push_back(x);
-  }
-  return out;
 }
 
 std::string result_string(const nlohmann::json& j, const std::string& source,

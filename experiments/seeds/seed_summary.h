@@ -46,15 +46,8 @@ nlohmann::json read_result_json(const std::string& path);
 const nlohmann::json& result_field(const nlohmann::json& j, const std::string& key,
                                    const std::string& source, const char* kind,
                                    const std::string& parent = "");
-double finite_number(const nlohmann::json& j, const std::string& source, const std::string& name);
-// j[key] as a number, NaN for null or a missing key.
-double optional_number(const nlohmann::json& j, const char* key, const std::string& source,
-                       const std::string& name);
 std::int64_t bounded_integer(const nlohmann::json& j, const std::string& source,
                              const std::string& name, std::int64_t low, std::int64_t high);
-// An array of exactly `size` finite numbers (each > 0 when `positive`).
-std::vector<double> number_row(const nlohmann::json& j, const std::string& source,
-                               const std::string& name, std::size_t size, bool positive);
 // A string of 1..max_size bytes.
 std::string result_string(const nlohmann::json& j, const std::string& source,
                           const std::string& name, std::size_t max_size = 256);

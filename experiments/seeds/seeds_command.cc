@@ -82,7 +82,7 @@ Series position_series(const std::string& title, const std::vector<SeedInterval>
 
 namespace {
 
-// `size` finite numbers > 0, as number_row reads them from JSON.
+// Exactly `size` finite numbers, each > 0.
 void require_positive_row(const std::vector<double>& row, const std::string& source,
                           const std::string& name, std::size_t size) {
   if (row.size() != size)
