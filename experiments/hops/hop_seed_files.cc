@@ -21,6 +21,7 @@ namespace {
 constexpr std::size_t kMaxKeys = 10000;  // lengths or hops in one table
 constexpr std::size_t kMaxCheckpoints = 100000;
 constexpr std::size_t kMaxHeads = 65536;
+constexpr int kMaxHeadIndex = 100000;  // a layer or head index a file may name
 constexpr std::int64_t kMaxHop = 1000;
 constexpr std::int64_t kMaxFileLength = 10'000'000;  // input lengths a file may name
 constexpr std::int64_t kMaxStep = 1'000'000'000'000;
@@ -216,11 +217,13 @@ HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source)
     std::vector<std::string> names;
     std::vector<HopHeadRead> reads;
     for (const HeadScore& h : c.heads) {
-      if (h.layer < 0 || h.head < 0)
-        result_error(source, "checkpoints[].heads[] names a negative head");
+      if (h.layer < 0 || h.layer > kMaxHeadIndex || h.head < 0 || h.head > kMaxHeadIndex)
+        result_error(source, fmt::format("checkpoints[].heads[].layer and .head must be in 0..{}",
+                                         kMaxHeadIndex));
       if (!std::isfinite(h.positional) || !std::isfinite(h.symbolic))
         result_error(source, "checkpoints[].heads[] has a score that is not a finite number");
-      if (h.label.size() > 64) result_error(source, "checkpoints[].heads[].label is too long");
+      if (h.label.empty() || h.label.size() > 64)
+        result_error(source, "checkpoints[].heads[].label must be a string of 1..64 bytes");
       names.push_back(head_name(h.layer, h.head));
       reads.push_back({h.positional, h.symbolic, h.label});
     }
@@ -269,7 +272,9 @@ HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::str
   HopDiscrepancyFile d;
   d.task = hop_task(j, source, "discrepancy --run");
   d.run = run_config(j, source);
-  d.variant = record.variant.empty() ? std::string("standard") : record.variant;
+  d.variant = record.variant.value_or("standard");
+  if (d.variant.empty() || d.variant.size() > 32)
+    result_error(source, "variant must be a string of 1..32 bytes");
   if (record.train_length) {
     if (*record.train_length < 2 || *record.train_length > kMaxFileLength)
       result_error(source, fmt::format("train_length must be in 2..{}", kMaxFileLength));
@@ -280,7 +285,9 @@ HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::str
     result_error(source, fmt::format("discrepancy must be an array of 1..{} heads", kMaxHeads));
   for (const KeyHeadDiscrepancy& h : record.discrepancy) {
     HopKeyHead r;
-    if (h.layer < 0 || h.head < 0) result_error(source, "discrepancy lists a negative head");
+    if (h.layer < 0 || h.layer > kMaxHeadIndex || h.head < 0 || h.head > kMaxHeadIndex)
+      result_error(source,
+                   fmt::format("discrepancy[].layer and .head must be in 0..{}", kMaxHeadIndex));
     r.head = head_name(h.layer, h.head);
     if (h.kind != "positional" && h.kind != "symbolic" && h.kind != "chosen")
       result_error(source, "discrepancy[].kind must be positional, symbolic or chosen");

@@ -94,7 +94,7 @@ const std::vector<FieldRow<TrainedDiscrepancyRecord>>& trained_discrepancy_recor
   static const std::vector<FieldRow<R>> rows = {
       field("run", &R::run, "the run folder", "PATH"),
       required(field("task", &R::task, "the run's task: number or letter")),
-      field("variant", &R::variant, "the inputs: standard or a control"),
+      optional_field("variant", &R::variant, "the inputs: standard or a control"),
       field("step", &R::step, "the checkpoint's step"),
       optional_field("train_length", &R::train_length, "the run's training length"),
       field<R, std::vector<KeyHeadScores>, ListCodec<KeyHeadScores>>(

@@ -48,7 +48,8 @@ struct KeyHeadDiscrepancy : KeyHeadName {
 };
 
 struct TrainedDiscrepancyRecord {
-  std::string run, task, variant;
+  std::string run, task;
+  std::optional<std::string> variant;  // files of earlier builds: none (standard)
   std::int64_t step = 0;
   std::optional<std::int64_t> train_length;  // files of earlier builds: none
   std::vector<KeyHeadScores> key_heads;

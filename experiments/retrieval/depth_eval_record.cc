@@ -1,5 +1,6 @@
 #include "experiments/retrieval/depth_eval_record.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -134,6 +135,9 @@ DepthAccuracy depth_accuracy_of(const DepthEvalRecord& r) {
   }
   if (r.depth_accuracy.size() != r.lengths.size())
     throw std::invalid_argument("eval field 'depth_accuracy' must hold one row per length");
+  if (r.effective_length &&
+      std::find(r.lengths.begin(), r.lengths.end(), *r.effective_length) == r.lengths.end())
+    throw std::invalid_argument("eval field 'effective_length' must be one of the lengths");
   a.effective_length = r.effective_length;
   a.u_pooled = r.u_verdict.pooled;
   return a;

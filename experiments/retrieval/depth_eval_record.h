@@ -56,8 +56,8 @@ nlohmann::json to_json(const DepthEvalRecord& record);
 // ("eval field 'u_verdict.pooled.verdict'").
 DepthEvalRecord depth_eval_record_from_json(const nlohmann::json& j);
 // The cells, means and verdicts by index, checked: the inputs as check_depth_accuracy_inputs
-// wants them and a cell, mean and verdict at every length and depth (std::invalid_argument
-// naming the missing key).
+// wants them, a cell, mean and verdict at every length and depth, and an effective length that
+// is one of the lengths (std::invalid_argument naming the field).
 DepthAccuracy depth_accuracy_of(const DepthEvalRecord& record);
 
 }  // namespace posbias

@@ -583,6 +583,20 @@ TEST_F(HopSeedsTest, BadInputIsOneLineError) {
   three_layers["checkpoints"][0]["heads"][2]["layer"] = 2;
   const std::string h1 = write("h1.json", three_layers.dump());
   expect_one_line<Bad>(run({}, {}, {h0, h1}), {h1, "other heads"});
+  // A head without a label, or past the largest index; a discrepancy of an empty variant.
+  json unlabelled = heads_file({100}, 0.1, {"mixed"});
+  unlabelled["checkpoints"][0]["heads"][0]["label"] = "";
+  const std::string hu = write("hu.json", unlabelled.dump());
+  expect_one_line<Bad>(run({}, {}, {h0, hu}), {hu, "label must be a string of 1..64 bytes"});
+  json far = heads_file({100}, 0.1, {"mixed"});
+  far["checkpoints"][0]["heads"][0]["layer"] = 100001;
+  const std::string hf = write("hf.json", far.dump());
+  expect_one_line<Bad>(run({}, {}, {h0, hf}), {hf, "must be in 0..100000"});
+  json no_variant = discrepancy_file(1, 4.0, false, -1.0);
+  no_variant["variant"] = "";
+  const std::string dv = write("dv.json", no_variant.dump());
+  const std::string ds = write("ds.json", discrepancy_file(1, 4.0, false, -1.0).dump());
+  expect_one_line<Bad>(run({}, {}, {}, {ds, dv}), {dv, "variant must be a string of 1..32 bytes"});
   // Metrics: without summaries; a line that is not JSON; steps that do not increase; an
   // accuracy above 1; no evaluation line at all; not an object; a field train never writes.
   const std::string m0 = write("m0.jsonl", metrics_lines({50}, {0.5}));

@@ -102,6 +102,11 @@ TEST(DepthEvalRecordFields, BadFieldsAndMissingCellsAreNamed) {
   bad["depths"] = {0, 12.5, 50, 150};
   EXPECT_NE(message_of(bad).find("depth"), std::string::npos) << message_of(bad);
   bad = good;
+  bad["effective_length"] = 50;
+  EXPECT_NE(message_of(bad).find("'effective_length' must be one of the lengths"),
+            std::string::npos)
+      << message_of(bad);
+  bad = good;
   bad.erase("task");
   EXPECT_NE(message_of(bad).find("missing eval field 'task'"), std::string::npos);
 }
