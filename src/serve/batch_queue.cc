@@ -12,7 +12,7 @@ namespace posbias {
 
 struct BatchQueue::Pending {
   Input input;
-  std::promise<std::int64_t> answer;
+  std::promise<NextToken> answer;
   std::atomic<bool> abandoned{false};  // its client stopped waiting: the worker skips it
 };
 
@@ -30,10 +30,10 @@ BatchQueue::~BatchQueue() {
   if (worker_.joinable()) worker_.join();
 }
 
-std::int64_t BatchQueue::answer(Input input, double timeout) {
+NextToken BatchQueue::answer(Input input, double timeout) {
   auto pending = std::make_shared<Pending>();
   pending->input = std::move(input);
-  std::future<std::int64_t> answer = pending->answer.get_future();
+  std::future<NextToken> answer = pending->answer.get_future();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back(pending);
@@ -79,14 +79,15 @@ void BatchQueue::run() {
       try {
         std::vector<const Input*> batch;
         for (std::size_t i = begin; i < end; ++i) batch.push_back(&taken[i]->input);
-        const std::vector<std::int64_t> answers = model_(batch);
+        std::vector<NextToken> answers = model_(batch);
         if (answers.size() != batch.size()) {
           throw std::logic_error("the model gave " + std::to_string(answers.size()) +
                                  " answers to " + std::to_string(batch.size()) + " inputs");
         }
         // Counted before any client can read its answer.
         answered_.fetch_add(static_cast<std::int64_t>(end - begin));
-        for (std::size_t i = begin; i < end; ++i) taken[i]->answer.set_value(answers[i - begin]);
+        for (std::size_t i = begin; i < end; ++i)
+          taken[i]->answer.set_value(std::move(answers[i - begin]));
       } catch (...) {
         for (std::size_t i = begin; i < end; ++i) {
           taken[i]->answer.set_exception(std::current_exception());

@@ -11,7 +11,7 @@ HopCompleter::HopCompleter(const std::vector<ServedRun>& runs, double busy_timeo
         require_hop_task(loaded.info.config.task, "serve");
       }) {}
 
-Completion HopCompleter::complete(const CompletionRequest& request) {
+Completion HopCompleter::complete(const CompletionRequest& request, const TokenSink& on_token) {
   require_text_prompt(request, "a hop model");
   const std::size_t m = served_.find(request.model);
   const Task task = served_.loaded(m).info.config.task;
@@ -24,13 +24,11 @@ Completion HopCompleter::complete(const CompletionRequest& request) {
                                 std::to_string(kMaxServedTokens));
   }
   validate_model_length(task, length);
-  const std::int64_t predicted = served_.next_token(m, vocab.encode(tokens));
-  Completion c;
-  c.model = served_.name(m);
-  c.text = vocab.token(predicted);
-  c.prompt_tokens = length;
-  c.completion_tokens = 1;
-  return c;
+  const auto token = [&vocab](std::int64_t id) { return vocab.token(id); };
+  const Detokenizer answer{
+      [&token](const std::vector<std::int64_t>& produced) { return token(produced.front()); },
+      token};
+  return served_.decode(m, vocab.encode(tokens), 1, request, answer, on_token);
 }
 
 }  // namespace posbias

@@ -45,26 +45,22 @@ KvCompleter::KvCompleter(const std::vector<ServedRun>& runs, double busy_timeout
         }
       }) {}
 
-Completion KvCompleter::complete(const CompletionRequest& request) {
+Completion KvCompleter::complete(const CompletionRequest& request, const TokenSink& on_token) {
   require_text_prompt(request, "a kv model");
   const std::size_t m = served_.find(request.model);
-  const std::vector<std::string> tokens = kv_prompt_tokens(request.prompt);
-  const auto length = static_cast<std::int64_t>(tokens.size());
-  const int steps = std::min(request.max_tokens, kKvValueTokens);
-  served_.check_width(m, length, steps);
   BatchQueue::Input ids;
-  for (const std::string& t : tokens) ids.push_back(kv_token_id(t));
-  Completion c;
-  c.model = served_.name(m);
-  c.prompt_tokens = length;
-  for (int k = 0; k < steps; ++k) {
-    const std::int64_t next = served_.next_token(m, ids);
-    ++c.completion_tokens;
-    c.text += (k ? " " : "") + kv_vocabulary()[static_cast<std::size_t>(next)];
-    if (cut_at_stop(c.text, request.stop)) break;
-    ids.push_back(next);
-  }
-  return c;
+  for (const std::string& t : kv_prompt_tokens(request.prompt)) ids.push_back(kv_token_id(t));
+  const auto token = [](std::int64_t id) {
+    return kv_vocabulary().at(static_cast<std::size_t>(id));
+  };
+  const Detokenizer words{[&token](const std::vector<std::int64_t>& produced) {
+                            std::string text;
+                            for (std::size_t k = 0; k < produced.size(); ++k)
+                              text += (k ? " " : "") + token(produced[k]);
+                            return text;
+                          },
+                          token};
+  return served_.decode(m, std::move(ids), kKvValueTokens, request, words, on_token);
 }
 
 }  // namespace posbias

@@ -26,14 +26,13 @@ std::vector<std::string> ModelRouter::models() const {
   return out;
 }
 
-Completion ModelRouter::complete(const CompletionRequest& request) {
+Completion ModelRouter::complete(const CompletionRequest& request, const TokenSink& on_token) {
   for (const auto& b : backends_) {
     const std::vector<std::string> names = b->models();
     if (std::find(names.begin(), names.end(), request.model) != names.end()) {
-      return b->complete(request);
+      return b->complete(request, on_token);
     }
   }
-  if (models().size() == 1) return backends_.front()->complete(request);
   throw UnknownModel("no model named '" + request.model + "' is served");
 }
 

@@ -1,11 +1,11 @@
-#include "posbias/serve/greedy_step.h"
+#include "posbias/serve/next_token.h"
 
 #include <algorithm>
 
 namespace posbias {
 
-std::vector<std::int64_t> greedy_last_tokens(Transformer& model,
-                                             const std::vector<const BatchQueue::Input*>& batch) {
+std::vector<NextToken> next_tokens(Transformer& model,
+                                   const std::vector<const BatchQueue::Input*>& batch) {
   torch::NoGradGuard no_grad;
   const auto length = static_cast<std::int64_t>(batch.front()->size());
   torch::Tensor ids =
@@ -14,10 +14,18 @@ std::vector<std::int64_t> greedy_last_tokens(Transformer& model,
     std::copy(batch[i]->begin(), batch[i]->end(),
               ids[static_cast<std::int64_t>(i)].data_ptr<std::int64_t>());
   }
-  const torch::Tensor predicted = model->last_logits(ids).argmax(-1).contiguous();
+  const torch::Tensor logits = model->last_logits(ids);
+  const torch::Tensor predicted = logits.argmax(-1).contiguous();
+  const torch::Tensor log_probs = torch::log_softmax(logits.to(torch::kFloat32), -1).contiguous();
   const auto p = predicted.accessor<std::int64_t, 1>();
-  std::vector<std::int64_t> out(batch.size());
-  for (std::size_t i = 0; i < batch.size(); ++i) out[i] = p[static_cast<std::int64_t>(i)];
+  const auto vocab = log_probs.size(1);
+  std::vector<NextToken> out(batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    const auto row = static_cast<std::int64_t>(i);
+    out[i].argmax = p[row];
+    const float* begin = log_probs[row].data_ptr<float>();
+    out[i].log_probs.assign(begin, begin + vocab);
+  }
   return out;
 }
 

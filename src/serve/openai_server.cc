@@ -14,8 +14,13 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <string_view>
 #include <thread>
 
 namespace posbias {
@@ -27,10 +32,19 @@ struct Route {
   const char* path;
   const char* method;
 };
+// A path ending in '/' is a prefix: it takes one more segment (a model's id).
 constexpr Route kRoutes[] = {{"/v1/completions", "POST"},
                              {"/v1/chat/completions", "POST"},
                              {"/v1/models", "GET"},
+                             {"/v1/models/", "GET"},
                              {"/health", "GET"}};
+
+bool route_matches(const Route& route, const std::string& path) {
+  const std::string_view p = route.path;
+  if (p.back() != '/') return path == p;
+  return path.size() > p.size() && path.compare(0, p.size(), p) == 0 &&
+         path.find('/', p.size()) == std::string::npos;
+}
 
 std::string lowercase(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -49,15 +63,20 @@ std::string trimmed(const std::string& s) {
 // header on the response alone changes nothing), so the body goes out through a content
 // provider that writes all of it and then reports failure, which makes httplib close the
 // socket at once instead of waiting out the keep-alive timeout.
-void send_error(httplib::Response& res, int status, const std::string& message,
-                const std::string& type, bool close_connection = false) {
-  res.status = status;
+struct ErrorInfo {
+  int status;
+  std::string message, type, param, code;
+};
+
+void send_error(httplib::Response& res, const ErrorInfo& e, bool close_connection = false) {
+  res.status = e.status;
+  const std::string text = error_body(e.message, e.type, e.param, e.code);
   if (!close_connection) {
-    res.set_content(error_body(message, type), "application/json");
+    res.set_content(text, "application/json");
     return;
   }
   res.set_header("Connection", "close");
-  auto body = std::make_shared<const std::string>(error_body(message, type));
+  auto body = std::make_shared<const std::string>(text);
   res.set_content_provider(body->size(), "application/json",
                            [body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
                              if (offset < body->size())
@@ -65,6 +84,37 @@ void send_error(httplib::Response& res, int status, const std::string& message,
                                           std::min(length, body->size() - offset));
                              return false;
                            });
+}
+
+void send_error(httplib::Response& res, int status, const std::string& message,
+                const std::string& type, bool close_connection = false) {
+  send_error(res, {status, message, type, "", ""}, close_connection);
+}
+
+// The answer to an exception a request raised: a RequestError's field, a model the server does
+// not have, a busy backend (with Retry-After), any other bad input.
+ErrorInfo error_of(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const RequestError& e) {
+    return {400, e.what(), "invalid_request_error", e.param, e.code};
+  } catch (const std::invalid_argument& e) {
+    return {400, e.what(), "invalid_request_error", "", ""};
+  } catch (const UnknownModel& e) {
+    return {404, e.what(), "invalid_request_error", "model", "model_not_found"};
+  } catch (const BackendBusy& e) {
+    return {503, e.what(), "server_error", "", "server_busy"};
+  } catch (const std::exception& e) {
+    return {500, e.what(), "server_error", "", ""};
+  } catch (...) {
+    return {500, "internal error", "server_error", "", ""};
+  }
+}
+
+void send_exception(httplib::Response& res, const std::exception_ptr& error) {
+  const ErrorInfo e = error_of(error);
+  send_error(res, e);
+  if (e.status == 503) res.set_header("Retry-After", "1");
 }
 
 // Everything decided from the request line and headers, before a byte of body is read:
@@ -107,7 +157,7 @@ bool screen(const httplib::Request& req, httplib::Response& res, std::size_t max
   const bool has_body = chunked || length > 0;
   const Route* route = nullptr;
   for (const Route& r : kRoutes) {
-    if (req.path == r.path) route = &r;
+    if (route_matches(r, req.path)) route = &r;
   }
   if (route == nullptr) {
     send_error(res, 404, "no such route", "invalid_request_error", has_body);
@@ -133,7 +183,70 @@ bool screen(const httplib::Request& req, httplib::Response& res, std::size_t max
   return false;
 }
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// The events of one streamed answer, passed from the thread that decodes it to the
+// connection's thread that writes them.
+struct Stream {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<std::string> events;  // each a whole "data: ...\n\n"
+  bool started = false;            // an event was pushed: errors now go into the stream
+  bool finished = false;           // the last event is pushed
+  std::exception_ptr error;        // a failure before the first event
+  std::atomic<bool> cancelled{false};
+  std::thread worker;
+
+  ~Stream() {
+    cancelled.store(true);
+    if (worker.joinable()) worker.join();
+  }
+
+  void push(const std::string& data) {
+    std::lock_guard<std::mutex> lock(mutex);
+    events.push_back("data: " + data + "\n\n");
+    started = true;
+    changed.notify_all();
+  }
+  void finish() {
+    std::lock_guard<std::mutex> lock(mutex);
+    finished = true;
+    changed.notify_all();
+  }
+};
+
+struct StreamCancelled {};
+
+nlohmann::json model_object(const std::string& id) {
+  return {{"id", id}, {"object", "model"}, {"created", 0}, {"owned_by", "posbias"}};
+}  // the client went away: the decoding stops
+
 }  // namespace
+
+std::size_t stream_sendable(const std::string& text, const std::vector<std::string>& stop) {
+  std::size_t keep = text.size();
+  for (const std::string& s : stop) {
+    for (std::size_t n = std::min(s.size() - 1, text.size()); n > 0; --n) {
+      if (text.compare(text.size() - n, n, s, 0, n) == 0) {
+        keep = std::min(keep, text.size() - n);
+        break;
+      }
+    }
+  }
+  // The last character's lead byte, within 3 bytes of the end.
+  for (std::size_t back = 1; back <= std::min<std::size_t>(4, keep); ++back) {
+    const auto c = static_cast<unsigned char>(text[keep - back]);
+    if ((c & 0xC0) == 0x80) continue;  // a continuation byte
+    const std::size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    if (need > back) keep -= back;
+    break;
+  }
+  return keep;
+}
 
 struct OpenAiServer::Impl {
   Completer& completer;
@@ -173,25 +286,144 @@ struct OpenAiServer::Impl {
     CompletionRequest request;
     try {
       request = parse_request(api, body);
-    } catch (const std::invalid_argument& e) {
-      return send_error(res, 400, e.what(), "invalid_request_error");
+      resolve(request);
+    } catch (...) {
+      return send_exception(res, std::current_exception());
     }
+    const std::string id =
+        (api == Api::kChat ? "chatcmpl-" : "cmpl-") + std::to_string(next_id.fetch_add(1));
+    if (request.stream) return stream(api, request, id, res);
     try {
-      Completion c = completer.complete(request);
-      cut_at_stop(c.text, request.stop);  // a backend that decodes one token ignores stop
-      const std::string id =
-          (api == Api::kChat ? "chatcmpl-" : "cmpl-") + std::to_string(next_id.fetch_add(1));
-      res.set_content(
-          completion_response(api, id, c.model, c.text, c.prompt_tokens, c.completion_tokens),
-          "application/json");
+      std::vector<Completion> choices;
+      for (int k = 0; k < request.n; ++k) {
+        choices.push_back(completer.complete(choice(request, k), {}));
+        // A backend that does not cut at stop strings itself.
+        if (cut_at_stop(choices.back().text, request.stop)) choices.back().finish_reason = "stop";
+      }
+      res.set_content(completion_response(api, request, id, choices, request.prompt),
+                      "application/json");
       served.fetch_add(1);
-    } catch (const std::invalid_argument& e) {
-      send_error(res, 400, e.what(), "invalid_request_error");
-    } catch (const UnknownModel& e) {
-      send_error(res, 404, e.what(), "model_not_found");
-    } catch (const BackendBusy& e) {
-      send_error(res, 503, e.what(), "server_busy");
+    } catch (...) {
+      send_exception(res, std::current_exception());
     }
+  }
+
+  // The model a request names (empty: the only one served; unknown: 404, never another
+  // model's answer), and the seed it samples with.
+  void resolve(CompletionRequest& r) const {
+    const std::vector<std::string> names = completer.models();
+    if (r.model.empty()) {
+      if (names.size() != 1)
+        throw RequestError("model is required: this server serves " + joined(names), "model");
+      r.model = names.front();
+    } else if (std::find(names.begin(), names.end(), r.model) == names.end()) {
+      throw UnknownModel("the model '" + r.model.substr(0, 100) +
+                         "' does not exist; this server serves " + joined(names));
+    }
+    if (r.echo && !r.prompt_ids.empty())
+      throw RequestError("echo needs a text prompt (a prompt of token ids has no text to echo)",
+                         "echo", "unsupported_parameter");
+    if (r.temperature > 0 && !r.seed) r.seed = std::random_device{}();
+  }
+
+  // Choice k of a request: its own seed.
+  static CompletionRequest choice(const CompletionRequest& r, int k) {
+    CompletionRequest c = r;
+    if (c.seed) *c.seed += static_cast<std::uint64_t>(k);
+    return c;
+  }
+
+  // Decodes every choice on a thread of its own and sends its events as they come. A failure
+  // before the first event is answered as an ordinary error (404, 400, 503); one after it is
+  // the stream's last event.
+  void stream(Api api, const CompletionRequest& request, const std::string& id,
+              httplib::Response& res) {
+    auto st = std::make_shared<Stream>();
+    st->worker = std::thread(
+        [this, api, request, id, raw = st.get()] { decode_stream(api, request, id, *raw); });
+    {
+      std::unique_lock<std::mutex> lock(st->mutex);
+      st->changed.wait(lock, [&] { return st->started || st->finished; });
+    }
+    if (!st->started) {
+      st->worker.join();
+      return send_exception(res, st->error);
+    }
+    res.set_header("Cache-Control", "no-cache");
+    res.set_chunked_content_provider(
+        "text/event-stream",
+        [st](std::size_t, httplib::DataSink& sink) {
+          std::unique_lock<std::mutex> lock(st->mutex);
+          st->changed.wait(lock, [&] { return !st->events.empty() || st->finished; });
+          while (!st->events.empty()) {
+            const std::string event = std::move(st->events.front());
+            st->events.pop_front();
+            lock.unlock();
+            if (!sink.write(event.data(), event.size())) return false;
+            lock.lock();
+          }
+          if (st->finished) sink.done();
+          return true;
+        },
+        [st](bool) {
+          st->cancelled.store(true);
+          if (st->worker.joinable()) st->worker.join();
+        });
+  }
+
+  void decode_stream(Api api, const CompletionRequest& request, const std::string& id, Stream& st) {
+    std::int64_t prompt_tokens = 0, completion_tokens = 0;
+    try {
+      for (int k = 0; k < request.n; ++k) {
+        std::string sent;             // the choice's text sent so far
+        std::size_t tokens_sent = 0;  // its log-probabilities sent so far
+        bool first = true;
+        const auto send = [&](const Completion& c, std::size_t upto,
+                              std::optional<std::string> finish) {
+          StreamDelta d;
+          d.index = k;
+          d.role = first && api == Api::kChat;
+          if (first && request.echo) d.text = request.prompt;
+          if (upto > sent.size() && c.text.compare(0, sent.size(), sent) == 0) {
+            d.text += c.text.substr(sent.size(), upto - sent.size());
+            sent = c.text.substr(0, upto);
+          }
+          d.logprobs.assign(c.logprobs.begin() + static_cast<std::ptrdiff_t>(tokens_sent),
+                            c.logprobs.end());
+          tokens_sent = c.logprobs.size();
+          d.finish_reason = std::move(finish);
+          if (d.text.empty() && d.logprobs.empty() && !d.role && !d.finish_reason) return;
+          st.push(stream_chunk(api, request, id, c.model, d));
+          first = false;
+        };
+        const TokenSink on_token = [&](const Completion& so_far) {
+          if (st.cancelled.load()) throw StreamCancelled{};
+          send(so_far, stream_sendable(so_far.text, request.stop), std::nullopt);
+        };
+        const Completion c = completer.complete(choice(request, k), on_token);
+        send(c, c.text.size(), c.finish_reason);
+        prompt_tokens = c.prompt_tokens;
+        completion_tokens += c.completion_tokens;
+      }
+      if (request.include_usage)
+        st.push(usage_chunk(api, id, request.model, prompt_tokens, completion_tokens));
+      {
+        std::lock_guard<std::mutex> lock(st.mutex);
+        st.events.push_back("data: [DONE]\n\n");
+        st.started = true;
+      }
+      served.fetch_add(1);
+    } catch (const StreamCancelled&) {
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(st.mutex);
+      if (st.started) {
+        const ErrorInfo e = error_of(std::current_exception());
+        st.events.push_back("data: " + error_body(e.message, e.type, e.param, e.code) + "\n\n");
+      } else {
+        st.error = std::current_exception();
+      }
+    }
+    st.finish();
   }
 };
 
@@ -258,10 +490,19 @@ OpenAiServer::OpenAiServer(Completer& completer, ServerOptions options)
   });
   s.Get("/v1/models", [impl](const httplib::Request&, httplib::Response& res) {
     nlohmann::json data = nlohmann::json::array();
-    for (const std::string& m : impl->completer.models()) {
-      data.push_back({{"id", m}, {"object", "model"}, {"owned_by", "posbias"}});
-    }
+    for (const std::string& m : impl->completer.models()) data.push_back(model_object(m));
     res.set_content(nlohmann::json{{"object", "list"}, {"data", data}}.dump(), "application/json");
+  });
+  s.Get(R"(/v1/models/([^/]+))", [impl](const httplib::Request& req, httplib::Response& res) {
+    const std::string id = req.matches[1];
+    const std::vector<std::string> names = impl->completer.models();
+    if (std::find(names.begin(), names.end(), id) == names.end()) {
+      return send_error(res, {404,
+                              "the model '" + id.substr(0, 100) +
+                                  "' does not exist; this server serves " + joined(names),
+                              "invalid_request_error", "model", "model_not_found"});
+    }
+    res.set_content(model_object(id).dump(), "application/json");
   });
   s.Get("/health", [](const httplib::Request&, httplib::Response& res) {
     res.set_content(R"({"status":"ok"})", "application/json");

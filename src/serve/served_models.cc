@@ -4,8 +4,9 @@
 #include <filesystem>
 #include <set>
 
-#include "posbias/serve/greedy_step.h"
+#include "posbias/serve/next_token.h"
 #include "posbias/serve/openai_server.h"
+#include "posbias/serve/token_pick.h"
 
 namespace posbias {
 
@@ -58,7 +59,7 @@ ServedModels::ServedModels(const std::vector<ServedRun>& runs, double busy_timeo
   for (auto& s : served_) {
     s->queue = std::make_unique<BatchQueue>(
         [m = s.get()](const std::vector<const BatchQueue::Input*>& batch) {
-          return greedy_last_tokens(m->loaded.model, batch);
+          return next_tokens(m->loaded.model, batch);
         },
         kBatchTokens);
   }
@@ -76,7 +77,6 @@ std::size_t ServedModels::find(const std::string& model) const {
   for (std::size_t i = 0; i < served_.size(); ++i) {
     if (served_[i]->name == model) return i;
   }
-  if (served_.size() == 1) return 0;
   throw UnknownModel("no model named '" + model + "' is served");
 }
 
@@ -99,13 +99,52 @@ void ServedModels::check_width(std::size_t i, std::int64_t prompt, std::int64_t 
                               " prompt tokens, or lower max_tokens");
 }
 
-std::int64_t ServedModels::next_token(std::size_t i, const BatchQueue::Input& ids) const {
+Completion ServedModels::decode(std::size_t i, BatchQueue::Input ids, int natural,
+                                const CompletionRequest& request, const Detokenizer& detokenizer,
+                                const TokenSink& on_token) const {
   Served& s = *served_.at(i);
-  try {
-    return s.queue->answer(ids, busy_timeout_);
-  } catch (const BackendBusy&) {
-    throw BackendBusy("model '" + s.name + "' is busy; try again");
+  const int steps = natural > 0 ? std::min(request.max_tokens, natural) : request.max_tokens;
+  check_width(i, static_cast<std::int64_t>(ids.size()), steps);
+  Completion c;
+  c.model = s.name;
+  c.prompt_tokens = static_cast<std::int64_t>(ids.size());
+  std::mt19937_64 rng(request.seed.value_or(0));
+  std::vector<std::int64_t> produced;
+  std::string before;  // the text of the tokens before this step's
+  for (int k = 0; k < steps; ++k) {
+    NextToken next;
+    try {
+      next = s.queue->answer(ids, busy_timeout_);
+    } catch (const BackendBusy&) {
+      throw BackendBusy("model '" + s.name + "' is busy; try again");
+    }
+    const TokenPick pick =
+        pick_token(next, request.temperature, request.top_p, std::max(request.logprobs, 0), rng);
+    produced.push_back(pick.id);
+    ++c.completion_tokens;
+    const std::string text = detokenizer.text(produced);
+    if (request.logprobs >= 0) {
+      TokenLogprob t;
+      // What this token added to the text; its own text where decoding rewrote earlier bytes.
+      t.token = text.compare(0, before.size(), before) == 0 ? text.substr(before.size())
+                                                            : detokenizer.token(pick.id);
+      t.logprob = pick.logprob;
+      for (const auto& [id, logprob] : pick.top) t.top.emplace_back(detokenizer.token(id), logprob);
+      c.logprobs.push_back(std::move(t));
+    }
+    before = text;
+    c.text = text;
+    const bool stopped = cut_at_stop(c.text, request.stop);
+    const bool last = stopped || k + 1 == steps;
+    c.finish_reason = last && !stopped && steps == request.max_tokens &&
+                              (natural == 0 || request.max_tokens < natural)
+                          ? "length"
+                          : "stop";
+    if (on_token) on_token(c);
+    if (last) break;
+    ids.push_back(pick.id);
   }
+  return c;
 }
 
 }  // namespace posbias

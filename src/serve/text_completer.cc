@@ -45,7 +45,7 @@ TextCompleter::TextCompleter(const std::vector<ServedRun>& runs, double busy_tim
         tokenizers_.push_back(std::move(t));
       }) {}
 
-Completion TextCompleter::complete(const CompletionRequest& request) {
+Completion TextCompleter::complete(const CompletionRequest& request, const TokenSink& on_token) {
   const std::size_t m = served_.find(request.model);
   const Tokenizer& tokenizer = tokenizers_[m];
   BatchQueue::Input ids = request.prompt_ids;
@@ -57,21 +57,14 @@ Completion TextCompleter::complete(const CompletionRequest& request) {
   }
   if (ids.empty()) ids = encode_prompt(tokenizer, request.prompt);
   if (ids.empty()) throw std::invalid_argument("the prompt is empty");
-  const auto length = static_cast<std::int64_t>(ids.size());
-  served_.check_width(m, length, request.max_tokens);
-  Completion c;
-  c.model = served_.name(m);
-  c.prompt_tokens = length;
-  std::vector<std::int32_t> produced;
-  for (int k = 0; k < request.max_tokens; ++k) {
-    const std::int64_t next = served_.next_token(m, ids);
-    ++c.completion_tokens;
-    produced.push_back(static_cast<std::int32_t>(next));
-    c.text = tokenizer.decode(produced);
-    if (cut_at_stop(c.text, request.stop)) break;
-    ids.push_back(next);
-  }
-  return c;
+  const Detokenizer pieces{
+      [&tokenizer](const std::vector<std::int64_t>& produced) {
+        return tokenizer.decode(std::vector<std::int32_t>(produced.begin(), produced.end()));
+      },
+      [&tokenizer](std::int64_t id) {
+        return tokenizer.decode(std::vector<std::int32_t>{static_cast<std::int32_t>(id)});
+      }};
+  return served_.decode(m, std::move(ids), 0, request, pieces, on_token);
 }
 
 }  // namespace posbias

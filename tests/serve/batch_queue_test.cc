@@ -36,11 +36,11 @@ class GatedModel {
         open_changed_.wait(lock, [this] { return open_; });
       }
       if (batch.front()->front() < 0) throw std::runtime_error("a negative token");
-      std::vector<std::int64_t> sums;
+      std::vector<NextToken> sums;
       for (const Input* input : batch) {
         std::int64_t sum = 0;
         for (std::int64_t t : *input) sum += t;
-        sums.push_back(sum);
+        sums.push_back({sum, {}});
       }
       return sums;
     };
@@ -77,12 +77,14 @@ constexpr double kPatient = 600;  // seconds: a client that waits for its answer
 TEST(BatchQueue, RequestsAbandonedBeforeTheWorkerTakesThemAreNeverComputed) {
   GatedModel model;
   BatchQueue queue(model.function(), 1024);
-  auto first = std::async(std::launch::async, [&] { return queue.answer({1, 2, 3}, kPatient); });
+  auto first = std::async(std::launch::async, [&] {
+    return queue.answer({1, 2, 3}, kPatient).argmax;
+  });
   model.wait_entered(1);
   int told_busy = 0;
   for (int i = 0; i < 200; ++i) {
     try {
-      queue.answer({4, 5}, 0);
+      (void)queue.answer({4, 5}, 0);
     } catch (const BackendBusy&) {
       ++told_busy;
     }
@@ -91,7 +93,7 @@ TEST(BatchQueue, RequestsAbandonedBeforeTheWorkerTakesThemAreNeverComputed) {
   EXPECT_EQ(queue.waiting(), 200u);
   model.open();
   EXPECT_EQ(first.get(), 6);
-  EXPECT_EQ(queue.answer({7}, kPatient), 7);
+  EXPECT_EQ(queue.answer({7}, kPatient).argmax, 7);
   // Without the drop the 200 short ones would be a pass of their own: 201 answers.
   EXPECT_EQ(queue.answered(), 2);
   for (const auto& [inputs, length] : model.batches()) EXPECT_NE(length, 2u);
@@ -100,17 +102,17 @@ TEST(BatchQueue, RequestsAbandonedBeforeTheWorkerTakesThemAreNeverComputed) {
 TEST(BatchQueue, WaitingRequestsShareOnePassPerLengthWithinTheTokenBudget) {
   GatedModel model;
   BatchQueue queue(model.function(), 10);
-  auto blocker = std::async(std::launch::async, [&] { return queue.answer({1}, kPatient); });
+  auto blocker = std::async(std::launch::async, [&] { return queue.answer({1}, kPatient).argmax; });
   model.wait_entered(1);
   std::vector<std::future<std::int64_t>> answers;
   for (std::int64_t i = 0; i < 5; ++i) {  // five of length 3: passes of 3 and 2 (10 tokens)
     answers.push_back(std::async(std::launch::async, [&, i] {
-      return queue.answer({i, i, i}, kPatient);
+      return queue.answer({i, i, i}, kPatient).argmax;
     }));
   }
   for (std::int64_t i = 0; i < 2; ++i) {  // two of length 5: one pass
     answers.push_back(std::async(std::launch::async, [&, i] {
-      return queue.answer({i, 0, 0, 0, 1}, kPatient);
+      return queue.answer({i, 0, 0, 0, 1}, kPatient).argmax;
     }));
   }
   wait_waiting(queue, 7);
@@ -129,36 +131,37 @@ TEST(BatchQueue, AnInputLongerThanTheBudgetStillGetsAPassOfItsOwn) {
   GatedModel model;
   model.open();
   BatchQueue queue(model.function(), 2);
-  EXPECT_EQ(queue.answer({1, 1, 1, 1}, kPatient), 4);
+  EXPECT_EQ(queue.answer({1, 1, 1, 1}, kPatient).argmax, 4);
 }
 
 TEST(BatchQueue, AFailingPassFailsOnlyItsOwnRequests) {
   GatedModel model;
   BatchQueue queue(model.function(), 1024);
-  auto blocker = std::async(std::launch::async, [&] { return queue.answer({1}, kPatient); });
+  auto blocker = std::async(std::launch::async, [&] { return queue.answer({1}, kPatient).argmax; });
   model.wait_entered(1);
-  auto bad = std::async(std::launch::async, [&] { return queue.answer({-1, 0}, kPatient); });
-  auto good = std::async(std::launch::async, [&] { return queue.answer({2, 3, 4}, kPatient); });
+  auto bad = std::async(std::launch::async, [&] { return queue.answer({-1, 0}, kPatient).argmax; });
+  auto good = std::async(std::launch::async, [&] {
+    return queue.answer({2, 3, 4}, kPatient).argmax;
+  });
   wait_waiting(queue, 2);
   model.open();
   EXPECT_EQ(blocker.get(), 1);
   EXPECT_THROW(bad.get(), std::runtime_error);
   EXPECT_EQ(good.get(), 9);
-  EXPECT_EQ(queue.answer({5}, kPatient), 5);  // the worker serves on
+  EXPECT_EQ(queue.answer({5}, kPatient).argmax, 5);  // the worker serves on
 }
 
 TEST(BatchQueue, AModelGivingTheWrongNumberOfAnswersFailsItsRequests) {
-  BatchQueue queue([](const std::vector<const Input*>&) { return std::vector<std::int64_t>{}; },
-                   1024);
-  EXPECT_THROW(queue.answer({1}, kPatient), std::logic_error);
+  BatchQueue queue([](const std::vector<const Input*>&) { return std::vector<NextToken>{}; }, 1024);
+  EXPECT_THROW(queue.answer({1}, kPatient).argmax, std::logic_error);
 }
 
 TEST(BatchQueue, DestroyingItEndsTheWorkerAfterItsPass) {
   GatedModel model;
   auto queue = std::make_unique<BatchQueue>(model.function(), 1024);
-  auto first = std::async(std::launch::async, [&] { return queue->answer({1}, kPatient); });
+  auto first = std::async(std::launch::async, [&] { return queue->answer({1}, kPatient).argmax; });
   model.wait_entered(1);
-  EXPECT_THROW(queue->answer({2, 2}, 0), BackendBusy);
+  EXPECT_THROW(queue->answer({2, 2}, 0).argmax, BackendBusy);
   model.open();
   EXPECT_EQ(first.get(), 1);
   queue.reset();

@@ -109,13 +109,13 @@ std::string chunked(const std::string& body) {
   return size + body + "\r\n0\r\n\r\n";
 }
 
-// Echoes the prompt's last word. Prompts "busy", "bad", "boom" throw; "wait N" blocks until N
-// requests are inside complete() at once (or 10 s pass).
+// Echoes the prompt's last word, one character per token (each passed to on_token, cut at a
+// stop string as a backend does). Prompts "busy", "bad", "boom" throw; "wait N" blocks until
+// N requests are inside complete() at once (or 10 s pass).
 class Scripted : public Completer {
  public:
   std::vector<std::string> models() const override { return {"echo", "other"}; }
-  Completion complete(const CompletionRequest& r) override {
-    if (r.model == "ghost") throw UnknownModel("no model named 'ghost'");
+  Completion complete(const CompletionRequest& r, const TokenSink& on_token) override {
     if (r.prompt == "busy") throw BackendBusy("busy");
     if (r.prompt == "bad") throw std::invalid_argument("the prompt is bad");
     if (r.prompt == "boom") throw std::runtime_error("boom");
@@ -125,9 +125,25 @@ class Scripted : public Completer {
       ++inside_;
       cv_.notify_all();
       const bool met = cv_.wait_for(lock, std::chrono::seconds(10), [&] { return inside_ >= n; });
-      return {r.model, met ? "together" : "alone", 1, 1};
+      Completion c;
+      c.model = r.model;
+      c.text = met ? "together" : "alone";
+      c.prompt_tokens = c.completion_tokens = 1;
+      return c;
     }
-    return {r.model, r.prompt.substr(r.prompt.rfind(' ') + 1), 2, 1};
+    const std::string word = r.prompt.substr(r.prompt.rfind(' ') + 1);
+    Completion c;
+    c.model = r.model;
+    c.prompt_tokens = 2;
+    for (const char ch : word) {
+      c.text += ch;
+      ++c.completion_tokens;
+      if (r.logprobs >= 0) c.logprobs.push_back({std::string(1, ch), -0.5, {}});
+      const bool stopped = cut_at_stop(c.text, r.stop);
+      if (on_token) on_token(c);
+      if (stopped) break;
+    }
+    return c;
   }
 
  private:
@@ -184,7 +200,7 @@ TEST_F(ServerTest, RoutesAnswerLikeOpenAi) {
   const json cj = json::parse(c->body);
   EXPECT_EQ(cj["object"], "text_completion");
   EXPECT_EQ(cj["choices"][0]["text"], "z");
-  EXPECT_EQ(parse_completion(Api::kCompletions, c->body), "z");
+  EXPECT_EQ(parse_completion(Api::kCompletions, c->body).text, "z");
   const auto chat = post("/v1/chat/completions",
                          R"({"model": "echo", "messages": [{"role": "user", "content": "a b"}]})");
   ASSERT_TRUE(chat);
@@ -196,15 +212,16 @@ TEST_F(ServerTest, RoutesAnswerLikeOpenAi) {
 TEST_F(ServerTest, BadRequestsGetAFourHundredAndTheServerStaysUp) {
   const std::vector<std::tuple<std::string, std::string, int>> cases{
       {"/v1/completions", "{not json", 400},
-      {"/v1/completions", R"({"prompt": "x", "max_tokens": 1000000000})", 400},
-      {"/v1/completions", R"({"prompt": "x", "max_tokens": -1})", 400},
-      {"/v1/completions", R"({"prompt": "bad"})", 400},
+      {"/v1/completions", R"({"model": "echo", "prompt": "x", "max_tokens": 1000000000})", 400},
+      {"/v1/completions", R"({"model": "echo", "prompt": "x", "max_tokens": -1})", 400},
+      {"/v1/completions", R"({"model": "echo", "prompt": "bad"})", 400},
       {"/v1/completions", R"({"model": "ghost", "prompt": "x"})", 404},
-      {"/v1/completions", R"({"prompt": "busy"})", 503},
-      {"/v1/completions", R"({"prompt": "boom"})", 500},
-      {"/v1/chat/completions", R"({"messages": 7})", 400},
+      {"/v1/completions", R"({"model": "echo", "prompt": "busy"})", 503},
+      {"/v1/completions", R"({"model": "echo", "prompt": "boom"})", 500},
+      {"/v1/chat/completions", R"({"model": "echo", "messages": 7})", 400},
       {"/v1/nothing", "{}", 404},
-      {"/v1/completions", R"({"prompt": ")" + std::string(70000, 'a') + R"("})", 413}};
+      {"/v1/completions", R"({"model": "echo", "prompt": ")" + std::string(70000, 'a') + R"("})",
+       413}};
   for (const auto& [path, body, status] : cases) {
     const auto r = post(path, body);
     ASSERT_TRUE(r) << body.substr(0, 60);
@@ -224,8 +241,8 @@ TEST_F(ServerTest, RequestsRunConcurrently) {
   std::vector<std::string> texts(4);
   for (int i = 0; i < 4; ++i) {
     threads.emplace_back([&, i] {
-      const auto r = post("/v1/completions", R"({"prompt": "wait 4"})");
-      texts[i] = r ? parse_completion(Api::kCompletions, r->body) : "no response";
+      const auto r = post("/v1/completions", R"({"model": "echo", "prompt": "wait 4"})");
+      texts[i] = r ? parse_completion(Api::kCompletions, r->body).text : "no response";
     });
   }
   for (auto& t : threads) t.join();
@@ -236,15 +253,16 @@ TEST_F(ServerTest, RequestsRunConcurrently) {
 TEST_F(ServerTest, AJsonBodyWithAFormContentTypeIsReadAsJson) {
   // curl -d @body.json sends application/x-www-form-urlencoded. httplib capped such bodies at
   // 8 KiB and answered 413 whatever --max-body said; the body is JSON, read as JSON.
-  const std::string body = R"({"prompt": ")" + std::string(8400, 'a') + R"( word"})";
+  const std::string body =
+      R"({"model": "echo", "prompt": ")" + std::string(8400, 'a') + R"( word"})";
   for (const char* type : {"application/x-www-form-urlencoded", "application/json", "text/plain"}) {
     const auto r = client().Post("/v1/completions", body, type);
     ASSERT_TRUE(r) << type;
     EXPECT_EQ(r->status, 200) << type << ": " << r->body;
-    EXPECT_EQ(parse_completion(Api::kCompletions, r->body), "word") << type;
+    EXPECT_EQ(parse_completion(Api::kCompletions, r->body).text, "word") << type;
   }
   // Over the limit is 413 with any type; a multipart body is 415, naming the type.
-  const std::string big = R"({"prompt": ")" + std::string(70000, 'a') + R"("})";
+  const std::string big = R"({"model": "echo", "prompt": ")" + std::string(70000, 'a') + R"("})";
   const auto over = client().Post("/v1/completions", big, "application/x-www-form-urlencoded");
   ASSERT_TRUE(over);
   EXPECT_EQ(over->status, 413);
@@ -257,7 +275,7 @@ TEST_F(ServerTest, AJsonBodyWithAFormContentTypeIsReadAsJson) {
 
 TEST_F(ServerTest, ContentLengthWithTransferEncodingIsRefused) {
   const std::string head = "POST /v1/completions HTTP/1.1\r\nHost: x\r\n";
-  const std::string body = R"({"prompt": "x y z"})";
+  const std::string body = R"({"model": "echo", "prompt": "x y z"})";
   struct Case {
     std::string request;
     int status;
@@ -275,7 +293,7 @@ TEST_F(ServerTest, ContentLengthWithTransferEncodingIsRefused) {
       // Chunked alone is fine, and bounded by the limit like any body.
       {head + "Transfer-Encoding: chunked\r\n\r\n" + chunked(body), 200},
       {head + "Transfer-Encoding: chunked\r\n\r\n" +
-           chunked(R"({"prompt": ")" + std::string(70000, 'a') + R"("})"),
+           chunked(R"({"model": "echo", "prompt": ")" + std::string(70000, 'a') + R"("})"),
        413},
       // No Content-Length and no Transfer-Encoding: no body (RFC 9112 section 6.3).
       {head + "\r\n", 400},
@@ -287,7 +305,7 @@ TEST_F(ServerTest, ContentLengthWithTransferEncodingIsRefused) {
     const Answer a = read_answer(fd);
     EXPECT_EQ(a.status, c.status) << c.request.substr(0, 120) << "\n" << a.error << a.body;
     if (a.status == 200) {
-      EXPECT_EQ(parse_completion(Api::kCompletions, a.body), "z");
+      EXPECT_EQ(parse_completion(Api::kCompletions, a.body).text, "z");
     } else if (a.status >= 400) {
       EXPECT_TRUE(json::parse(a.body, nullptr, false)["error"]["message"].is_string()) << a.body;
     }
@@ -324,9 +342,10 @@ TEST_F(ServerTest, ARefusalClosesItsConnectionAtOnce) {
   // Control: an answered request keeps its connection for the next one.
   const int fd = connect_to(port_);
   ASSERT_GE(fd, 0);
-  const std::string body = R"({"prompt": "x y"})";
-  const std::string request = "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: " +
-                              std::to_string(body.size()) + "\r\n\r\n" + body;
+  const std::string body = R"({"model": "echo", "prompt": "x y"})";
+  const std::string request =
+      "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) +
+      "\r\n\r\n" + body;
   for (int i = 0; i < 2; ++i) {
     ASSERT_TRUE(send_all(fd, request));
     const Answer a = read_answer(fd);
@@ -334,6 +353,169 @@ TEST_F(ServerTest, ARefusalClosesItsConnectionAtOnce) {
   }
   EXPECT_GE(seconds_until_closed(fd, 0.5), 0.5) << "a kept-alive connection was closed";
   ::close(fd);
+}
+
+// The JSON of each "data: " event of a server-sent-event body, "[DONE]" as the string.
+std::vector<json> events_of(const std::string& body) {
+  std::vector<json> out;
+  std::size_t at = 0;
+  for (std::size_t end; (end = body.find("\n\n", at)) != std::string::npos; at = end + 2) {
+    const std::string event = body.substr(at, end - at);
+    EXPECT_EQ(event.rfind("data: ", 0), 0u) << event;
+    const std::string data = event.substr(6);
+    out.push_back(data == "[DONE]" ? json("[DONE]") : json::parse(data));
+  }
+  EXPECT_EQ(at, body.size()) << "a partial event at the end";
+  return out;
+}
+
+TEST_F(ServerTest, AModelTheServerDoesNotHaveIs404NeverAnotherModelsAnswer) {
+  for (const auto& [path, body] : std::vector<std::pair<std::string, std::string>>{
+           {"/v1/completions", R"({"model": "nope", "prompt": "x y"})"},
+           {"/v1/chat/completions",
+            R"({"model": "nope", "messages": [{"role": "user", "content": "x"}]})"}}) {
+    const auto r = post(path, body);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 404) << path;
+    const json e = json::parse(r->body)["error"];
+    EXPECT_EQ(e["code"], "model_not_found");
+    EXPECT_EQ(e["type"], "invalid_request_error");
+    EXPECT_EQ(e["param"], "model");
+    EXPECT_NE(e["message"].get<std::string>().find("'nope'"), std::string::npos);
+  }
+  // Two models served: a request must say which.
+  const auto none = post("/v1/completions", R"({"prompt": "x y"})");
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->status, 400);
+  EXPECT_EQ(json::parse(none->body)["error"]["param"], "model");
+  const auto one = client().Get("/v1/models/other");
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->status, 200);
+  EXPECT_EQ(json::parse(one->body)["id"], "other");
+  EXPECT_EQ(json::parse(one->body)["object"], "model");
+  const auto missing = client().Get("/v1/models/nope");
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(missing->status, 404);
+  EXPECT_EQ(json::parse(missing->body)["error"]["code"], "model_not_found");
+  EXPECT_EQ(server_->requests_served(), 0);
+}
+
+TEST_F(ServerTest, ErrorsHaveOpenAisShapeAndNameTheField) {
+  const std::vector<std::tuple<std::string, int, std::string, std::string>> cases{
+      {R"({"model": "echo", "prompt": "x", "presence_penalty": 1})", 400, "presence_penalty",
+       "unsupported_parameter"},
+      {R"({"model": "echo", "prompt": "x", "best_of": 3})", 400, "best_of",
+       "unsupported_parameter"},
+      {R"({"model": "echo", "prompt": "x", "frobnicate": 1})", 400, "frobnicate",
+       "unrecognized_argument"},
+      {R"({"model": "echo", "prompt": "x", "n": 17})", 400, "n", ""},
+      {R"({"model": "echo", "prompt": "x", "logprobs": 6})", 400, "logprobs", ""},
+      {R"({"model": "echo", "prompt": "x", "logprobs": 1, "echo": true})", 400, "echo",
+       "unsupported_parameter"},
+      {R"({"model": "echo", "prompt": "x", "temperature": 3})", 400, "temperature", ""},
+      {R"({"model": "echo", "prompt": "x", "stream_options": {"include_usage": true}})", 400,
+       "stream_options", ""},
+      {R"({"model": "echo", "prompt": "busy"})", 503, "", "server_busy"}};
+  for (const auto& [body, status, param, code] : cases) {
+    const auto r = post("/v1/completions", body);
+    ASSERT_TRUE(r) << body;
+    EXPECT_EQ(r->status, status) << body;
+    const json e = json::parse(r->body)["error"];
+    for (const char* key : {"message", "type", "param", "code"})
+      EXPECT_TRUE(e.contains(key)) << key << " missing in " << r->body;
+    EXPECT_EQ(e["param"], param.empty() ? json(nullptr) : json(param)) << body;
+    EXPECT_EQ(e["code"], code.empty() ? json(nullptr) : json(code)) << body;
+    if (status == 503) {
+      EXPECT_EQ(r->get_header_value("Retry-After"), "1");
+    }
+  }
+  const auto tools = post("/v1/chat/completions",
+                          R"({"model": "echo", "messages": [{"role": "user", "content": "x"}],
+                              "tools": [{"type": "function"}]})");
+  ASSERT_TRUE(tools);
+  EXPECT_EQ(tools->status, 400);
+  EXPECT_EQ(json::parse(tools->body)["error"]["param"], "tools");
+}
+
+TEST_F(ServerTest, NChoicesAndFinishReasons) {
+  const auto r =
+      post("/v1/completions", R"({"model": "echo", "prompt": "x abcdef", "n": 3, "stop": "de"})");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  const json j = json::parse(r->body);
+  ASSERT_EQ(j["choices"].size(), 3u);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(j["choices"][k]["index"], k);
+    EXPECT_EQ(j["choices"][k]["text"], "abc");
+    EXPECT_EQ(j["choices"][k]["finish_reason"], "stop");
+  }
+  EXPECT_EQ(j["usage"]["prompt_tokens"], 2);       // once
+  EXPECT_EQ(j["usage"]["completion_tokens"], 15);  // 5 tokens (d and e decoded) per choice
+  const auto echo = post("/v1/completions", R"({"model": "echo", "prompt": "p q", "echo": true})");
+  ASSERT_TRUE(echo);
+  EXPECT_EQ(json::parse(echo->body)["choices"][0]["text"], "p qq");
+}
+
+TEST_F(ServerTest, AStreamIsTheAnswerInPiecesEndingWithDone) {
+  for (const bool chat : {false, true}) {
+    const std::string path = chat ? "/v1/chat/completions" : "/v1/completions";
+    const std::string prompt = chat ? R"("messages": [{"role": "user", "content": "x abcdef"}])"
+                                    : R"("prompt": "x abcdef")";
+    const std::string common = R"({"model": "echo", "stop": ["de", "zz"], )" + prompt;
+    const auto whole = post(path, common + "}");
+    ASSERT_TRUE(whole);
+    const std::string expected =
+        parse_completion(chat ? Api::kChat : Api::kCompletions, whole->body).text;
+    EXPECT_EQ(expected, "abc");
+    const auto r = post(path, common + R"(, "stream": true, "logprobs": )" + (chat ? "true" : "0") +
+                                  R"(, "stream_options": {"include_usage": true}})");
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 200) << r->body;
+    EXPECT_EQ(r->get_header_value("Content-Type"), "text/event-stream");
+    const std::vector<json> events = events_of(r->body);
+    ASSERT_GE(events.size(), 4u) << r->body;
+    EXPECT_EQ(events.back(), "[DONE]");
+    const json usage = events[events.size() - 2];
+    EXPECT_TRUE(usage["choices"].empty());
+    EXPECT_EQ(usage["usage"]["completion_tokens"], 5);
+    std::string text;
+    int tokens = 0;
+    for (std::size_t i = 0; i + 2 < events.size(); ++i) {
+      const json& c = events[i]["choices"][0];
+      EXPECT_EQ(events[i]["object"], chat ? "chat.completion.chunk" : "text_completion");
+      if (chat && i == 0) {
+        EXPECT_EQ(c["delta"]["role"], "assistant");
+      }
+      text += chat ? c["delta"].value("content", "") : c["text"].get<std::string>();
+      if (!c["logprobs"].is_null())
+        tokens += static_cast<int>(chat ? c["logprobs"]["content"].size()
+                                        : c["logprobs"]["tokens"].size());
+      const bool last = i + 3 == events.size();
+      EXPECT_EQ(c["finish_reason"], last ? json("stop") : json(nullptr)) << i;
+    }
+    // "d" was held back (it begins a stop string) and never sent: the stream is the answer.
+    EXPECT_EQ(text, expected);
+    EXPECT_EQ(tokens, 5);
+    // The harness reads the same stream.
+    EXPECT_EQ(parse_completion(chat ? Api::kChat : Api::kCompletions, r->body).text, expected);
+  }
+  // Errors before the first token keep their status.
+  const auto busy =
+      post("/v1/completions", R"({"model": "echo", "prompt": "busy", "stream": true})");
+  ASSERT_TRUE(busy);
+  EXPECT_EQ(busy->status, 503);
+  const auto nope = post("/v1/completions", R"({"model": "nope", "prompt": "x", "stream": true})");
+  ASSERT_TRUE(nope);
+  EXPECT_EQ(nope->status, 404);
+  expect_up();
+}
+
+TEST(ServerStream, SendableHoldsBackAStopPrefixAndAnUnfinishedCharacter) {
+  EXPECT_EQ(stream_sendable("abcd", {"de"}), 3u);
+  EXPECT_EQ(stream_sendable("abcd", {"xy"}), 4u);
+  EXPECT_EQ(stream_sendable("ab\xc3", {}), 2u);      // é's first byte
+  EXPECT_EQ(stream_sendable("ab\xc3\xa9", {}), 4u);  // é whole
+  EXPECT_EQ(stream_sendable("a\xe2\x82", {}), 1u);   // € cut after two of three bytes
 }
 
 TEST(Server, ABurstOfConnectionsIsQueuedNeverDropped) {
@@ -371,8 +553,8 @@ TEST(Server, ABurstOfConnectionsIsQueuedNeverDropped) {
       pollfd p{fds[i], POLLOUT, 0};
       int error = 0;
       socklen_t size = sizeof error;
-      if (::poll(&p, 1, 0) > 0 &&
-          ::getsockopt(fds[i], SOL_SOCKET, SO_ERROR, &error, &size) == 0 && error == 0) {
+      if (::poll(&p, 1, 0) > 0 && ::getsockopt(fds[i], SOL_SOCKET, SO_ERROR, &error, &size) == 0 &&
+          error == 0) {
         connected[i] = true;
         ++count;
       }
@@ -383,7 +565,7 @@ TEST(Server, ABurstOfConnectionsIsQueuedNeverDropped) {
   EXPECT_GE(count, expected) << "connections completed before the server accepted any";
   int answered = 0;
   if (count >= expected) {
-    const std::string body = R"({"prompt": "x y z"})";
+    const std::string body = R"({"model": "echo", "prompt": "x y z"})";
     const std::string request =
         "POST /v1/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: " +
         std::to_string(body.size()) + "\r\n\r\n" + body;
@@ -395,8 +577,9 @@ TEST(Server, ABurstOfConnectionsIsQueuedNeverDropped) {
     for (std::size_t i = 0; i < fds.size(); ++i) {
       if (!connected[i]) continue;
       const Answer a = read_answer(fds[i]);
-      const bool ok = (a.status == 200 && parse_completion(Api::kCompletions, a.body) == "z") ||
-                      (a.status == 503 && json::parse(a.body)["error"].is_object());
+      const bool ok =
+          (a.status == 200 && parse_completion(Api::kCompletions, a.body).text == "z") ||
+          (a.status == 503 && json::parse(a.body)["error"].is_object());
       EXPECT_TRUE(ok) << "client " << i << ": status " << a.status << " " << a.error;
       answered += ok;
     }

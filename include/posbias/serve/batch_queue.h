@@ -16,12 +16,19 @@
 
 namespace posbias {
 
+// A model's answer to one input: its most likely next token and the log-probabilities of every
+// token (empty when the model gives only the token).
+struct NextToken {
+  std::int64_t argmax = 0;
+  std::vector<float> log_probs;
+};
+
 class BatchQueue {
  public:
   using Input = std::vector<std::int64_t>;
   // Answers a batch of inputs of one length, one answer per input, in order. It runs on the
   // worker thread; an exception it throws is every request's of that batch.
-  using Model = std::function<std::vector<std::int64_t>(const std::vector<const Input*>& batch)>;
+  using Model = std::function<std::vector<NextToken>(const std::vector<const Input*>& batch)>;
 
   BatchQueue(Model model, std::int64_t batch_tokens);
   ~BatchQueue();  // stops the worker after its current pass
@@ -29,7 +36,7 @@ class BatchQueue {
   BatchQueue& operator=(const BatchQueue&) = delete;
 
   // The model's answer to input, or BackendBusy when it is not ready within timeout seconds.
-  std::int64_t answer(Input input, double timeout);
+  NextToken answer(Input input, double timeout);
   // Inputs the model has answered so far.
   std::int64_t answered() const;
   // Requests waiting for the worker to take them (abandoned ones included until it does).

@@ -1,9 +1,9 @@
 // Trained hop models as a completion backend for `posbias serve`: each run's latest
 // checkpoint, named by the run. A prompt's task input is its last line of task tokens
-// (extract_task_input); the completion is the model's greedy answer at the last position, one
-// token (a hop model ends at its answer, so max_tokens above 1 returns the same single token).
-// Each model answers its requests through a BatchQueue: concurrent requests of equal length
-// share one forward pass.
+// (extract_task_input); the completion is the model's answer at the last position (greedy unless
+// the request samples), one token (a hop model ends at its answer, so max_tokens above 1 returns
+// the same single token). Each model answers its requests through a BatchQueue: concurrent requests
+// of equal length share one forward pass.
 #pragma once
 
 #include <string>
@@ -21,8 +21,8 @@ class HopCompleter : public Completer {
   // unless it had already taken it).
   HopCompleter(const std::vector<ServedRun>& runs, double busy_timeout);
   std::vector<std::string> models() const override { return served_.names(); }
-  // An unknown model name is served by the only model when there is one, else UnknownModel.
-  Completion complete(const CompletionRequest& request) override;
+  // UnknownModel for a name it does not serve.
+  Completion complete(const CompletionRequest& request, const TokenSink& on_token) override;
 
  private:
   ServedModels served_;

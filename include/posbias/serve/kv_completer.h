@@ -4,10 +4,10 @@
 // Prompt: a kv example as `posbias tasks --task kv` writes it, its tokens separated by spaces
 // ("_ A B C 4 0 7 ... ? A B C"), on the prompt's last non-empty line; earlier lines are ignored,
 // so a template may put text above it. Every word of that line must be a kv token.
-// Completion: the greedy decode of the value, at most kKvValueTokens tokens (fewer when
-// max_tokens is lower or a stop string ends it), joined by spaces: "4 0 7". A kv model is
-// trained to end at its value, so max_tokens above kKvValueTokens returns the same 3 tokens.
-// Decoding step k is one forward pass over the prompt and the k tokens decoded before it,
+// Completion: the decode of the value (greedy unless the request samples), at most kKvValueTokens
+// tokens (fewer when max_tokens is lower or a stop string ends it), joined by spaces: "4 0 7". A kv
+// model is trained to end at its value, so max_tokens above kKvValueTokens returns the same 3
+// tokens. Decoding step k is one forward pass over the prompt and the k tokens decoded before it,
 // through a BatchQueue (concurrent requests of equal length share a pass). Greedy decoding
 // equals the teacher-forced argmax of kv_exact_matches on every value it gets right.
 #pragma once
@@ -26,10 +26,9 @@ class KvCompleter : public Completer {
   // a run of another task). A request waits at most busy_timeout seconds per decoding step.
   KvCompleter(const std::vector<ServedRun>& runs, double busy_timeout);
   std::vector<std::string> models() const override { return served_.names(); }
-  // An unknown model name is served by the only model when there is one, else UnknownModel.
-  // std::invalid_argument (400) names a token outside the kv vocabulary, or the limit a prompt
-  // passes: kMaxServedTokens, or a learned position table.
-  Completion complete(const CompletionRequest& request) override;
+  // UnknownModel for a name it does not serve. std::invalid_argument (400) names a token outside
+  // the kv vocabulary, or the limit a prompt passes: kMaxServedTokens, or a learned position table.
+  Completion complete(const CompletionRequest& request, const TokenSink& on_token) override;
 
  private:
   ServedModels served_;

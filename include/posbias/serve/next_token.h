@@ -1,9 +1,10 @@
-// One greedy decoding step for a served model: the argmax token at the last position of each of
-// a batch of equal-length inputs, in one forward pass without gradients. What every serve
-// backend's BatchQueue runs (hop, kv and text runs alike).
+// One decoding step for a served model: for each of a batch of equal-length inputs, the most
+// likely token at the last position and the log-probabilities of every token there, in one
+// forward pass without gradients. What every serve backend's BatchQueue runs (hop, kv and text
+// runs alike). The argmax is taken on the logits themselves, so greedy decoding is exactly the
+// in-process argmax.
 #pragma once
 
-#include <cstdint>
 #include <vector>
 
 #include "posbias/model/transformer.h"
@@ -11,7 +12,7 @@
 
 namespace posbias {
 
-std::vector<std::int64_t> greedy_last_tokens(Transformer& model,
-                                             const std::vector<const BatchQueue::Input*>& batch);
+std::vector<NextToken> next_tokens(Transformer& model,
+                                   const std::vector<const BatchQueue::Input*>& batch);
 
 }  // namespace posbias

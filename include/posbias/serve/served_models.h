@@ -1,7 +1,8 @@
 // The trained runs one `posbias serve` backend answers for: each run's latest checkpoint, named
-// by the run, and a BatchQueue that runs its greedy decoding steps (concurrent requests of equal
-// length share one forward pass). The hop, kv and text backends each hold one; what differs
-// between them is how a prompt becomes ids and ids become text.
+// by the run, a BatchQueue that runs its decoding steps (concurrent requests of equal length
+// share one forward pass), and the decoding loop itself (greedy or sampled, stop strings,
+// log-probabilities, a callback per token for streaming). The hop, kv and text backends each
+// hold one; what differs between them is how a prompt becomes ids and ids become text.
 #pragma once
 
 #include <cstdint>
@@ -11,11 +12,19 @@
 #include <vector>
 
 #include "posbias/serve/batch_queue.h"
+#include "posbias/serve/openai_server.h"
 #include "posbias/train/checkpoint.h"
 
 namespace posbias {
 
 constexpr int kMaxServedTokens = 8192;  // longest input a served model reads
+
+// How a backend turns decoded ids into text: the text of all the ids decoded so far, and one
+// token's own text (the alternatives of a log-probability).
+struct Detokenizer {
+  std::function<std::string(const std::vector<std::int64_t>& produced)> text;
+  std::function<std::string(std::int64_t id)> token;
+};
 
 struct ServedRun {
   std::string name, dir;
@@ -35,8 +44,8 @@ class ServedModels {
   ~ServedModels();
 
   std::vector<std::string> names() const;
-  // The index of the model named `model`; an unknown name is the only model when there is one,
-  // else UnknownModel.
+  // The index of the model named `model`: UnknownModel for any other name (the server resolves
+  // an empty name to its only model before a backend sees it).
   std::size_t find(const std::string& model) const;
   const std::string& name(std::size_t i) const;
   const LoadedModel& loaded(std::size_t i) const;
@@ -45,8 +54,14 @@ class ServedModels {
   // Throws std::invalid_argument naming the limit when model i cannot read a prompt of `prompt`
   // tokens followed by `decoded` − 1 decoded tokens (decoding `decoded` tokens reads that many).
   void check_width(std::size_t i, std::int64_t prompt, std::int64_t decoded) const;
-  // One greedy step of model i: its argmax token after `ids` (BackendBusy naming the model).
-  std::int64_t next_token(std::size_t i, const BatchQueue::Input& ids) const;
+  // Decodes after `ids` with model i: at most request.max_tokens tokens, and at most `natural`
+  // when the model's answer has a fixed length (a hop answer 1, a kv value 3; 0 = none), cut at
+  // the first stop string. finish_reason is "length" when max_tokens ended it before the stop
+  // string or the natural end. Greedy at temperature 0, else sampled with request.seed (0 when
+  // unset). Each step waits at most the busy timeout (BackendBusy naming the model).
+  Completion decode(std::size_t i, BatchQueue::Input ids, int natural,
+                    const CompletionRequest& request, const Detokenizer& detokenizer,
+                    const TokenSink& on_token) const;
 
  private:
   struct Served;
