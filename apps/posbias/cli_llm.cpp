@@ -56,6 +56,14 @@ void register_llm(CLI::App& app, Action* selected) {
   cmd->add_flag("--prompt-ids", o.prompt_ids,
                 "passkey: send each prompt as the run's token ids (completions API), exactly "
                 "the ids eval reads, instead of its text");
+  cmd->add_flag("--stream", o.stream,
+                "ask for each answer as server-sent events (stream: true) and join its chunks; "
+                "the stored answer is the same, so stored rows are reused");
+  cmd->add_flag("--logprobs", o.logprobs,
+                "ask for each answer token's log-probability and store, per prompt, the "
+                "log-probability the model gave its own answer, summed over the completion's "
+                "tokens; the summary adds its mean by length and depth, --plot adds "
+                "STEM_<suite>_logprob");
   p.add(cmd, "--needle-lengths", &o.needle_lengths,
         "needle context sizes in key-value pairs (default " +
             join_integers(default_lengths("needle")) + ")");
@@ -78,7 +86,8 @@ void register_llm(CLI::App& app, Action* selected) {
   cmd->add_option("--json", o.json, "summary JSON (default: stdout)");
   cmd->add_option("--csv", o.csv, "accuracy table with Wilson intervals");
   cmd->add_option("--plot", o.plot,
-                  "figure stem: STEM_<suite>_length and STEM_<suite>_depth (.svg, .png)");
+                  "figure stem: STEM_<suite>_length and STEM_<suite>_depth (.svg, .png); with "
+                  "log-probabilities also STEM_<suite>_logprob");
   cmd->add_option("--score", o.score, "accuracy the figures show: strict or lenient")
       ->capture_default_str();
   cmd->add_flag("--quiet", o.quiet, "no progress bar");

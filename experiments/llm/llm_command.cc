@@ -100,7 +100,8 @@ ResultRow ask(const Job& job, const LlmOptions& o, Api api, const std::string& u
   row.prompt = p.prompt;
   row.answer = p.answer;
   const std::string body = request_body(api, o.model, p.prompt, job.max_tokens,
-                                        o.prompt_ids ? p.prompt_ids : std::vector<std::int32_t>{});
+                                        o.prompt_ids ? p.prompt_ids : std::vector<std::int32_t>{},
+                                        RequestOptions{.stream = o.stream, .logprobs = o.logprobs});
   for (int attempt = 1;; ++attempt) {
     limiter.acquire();
     const HttpResponse r = client.post_json(url, body, headers, o.timeout);
@@ -110,7 +111,10 @@ ResultRow ask(const Job& job, const LlmOptions& o, Api api, const std::string& u
     bool retry = true;
     if (r.status == 200) {
       try {
-        row.response = parse_completion(api, r.body);
+        ParsedCompletion c = parse_completion(api, r.body);
+        row.response = std::move(c.text);
+        row.logprob = c.logprob;
+        row.completion_tokens = c.tokens;
         const Score s = score_answer(p.suite, row.response, p.answer);
         row.ok = true;
         row.error.clear();
@@ -165,8 +169,13 @@ LlmResult measure_llm(const LlmOptions& o) {
                         : suite == "kv"      ? kKvValueTokens
                         : suite == "passkey" ? kPasskeyDigits
                                              : 16;
-    // Ids and text are different requests: keyed apart (the text is the decoded ids).
-    const std::string api_key = o.prompt_ids && suite == "passkey" ? o.api + "+ids" : o.api;
+    // The key holds what changes the stored row besides the prompt. Ids and text are different
+    // requests: keyed apart (the text is the decoded ids). A request with --logprobs asks for
+    // more than one without, so its rows are keyed apart too: a rerun with --logprobs must not
+    // skip prompts whose stored rows have no log-probability. --stream changes only how the same
+    // answer travels, so it keeps the key: a streamed rerun reuses what a plain run stored.
+    std::string api_key = o.prompt_ids && suite == "passkey" ? o.api + "+ids" : o.api;
+    if (o.logprobs) api_key += "+logprobs";
     for (const Probe& p : probes[suite]) {
       hashes[suite].push_back(prompt_hash(api_key, max_tokens[suite], p.prompt));
     }

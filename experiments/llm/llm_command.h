@@ -30,6 +30,11 @@ struct LlmOptions {
   // passkey: send each prompt as the run's token ids (completions only), exactly the ids `eval`
   // reads, instead of its text; a separate key in the store.
   bool prompt_ids = false;
+  // Ask for the answer as server-sent events; the stored answer is the same (same key).
+  bool stream = false;
+  // Ask for each completion token's log-probability and store their sum per prompt (the
+  // log-probability the model gave its own answer); a separate key in the store.
+  bool logprobs = false;
   int jobs = 4;
   double rps = 0;       // requests per second over all jobs; 0 = no limit
   double timeout = 60;  // seconds per request

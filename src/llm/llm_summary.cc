@@ -6,6 +6,7 @@
 
 #include "posbias/core/csv.h"
 #include "posbias/core/plot.h"
+#include "posbias/stats/seed_interval.h"
 #include "posbias/stats/wilson.h"
 
 namespace posbias {
@@ -16,11 +17,13 @@ using nlohmann::json;
 struct Tally {
   std::int64_t n = 0, strict = 0, lenient = 0;
   double chance_sum = 0;
+  std::vector<double> logprobs;  // of the rows that have one
   void add(const ResultRow& r, double chance) {
     ++n;
     strict += r.strict;
     lenient += r.lenient;
     chance_sum += chance;
+    if (r.logprob) logprobs.push_back(*r.logprob);
   }
 };
 
@@ -37,7 +40,24 @@ AccuracyRow row_of(const Tally& t, int length) {
   r.strict_ci = wilson_interval(t.strict, t.n);
   r.lenient_ci = wilson_interval(t.lenient, t.n);
   r.chance = t.n ? t.chance_sum / static_cast<double>(t.n) : 0.0;
+  if (!t.logprobs.empty()) {
+    const SeedInterval m = seed_interval(t.logprobs);  // mean ∓ t(0.975, n−1)·s/√n
+    r.logprob_n = m.n;
+    r.logprob = m.mean;
+    r.logprob_ci = {m.low, m.high};
+  }
   return r;
+}
+
+// A number, or null for NaN.
+json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+void add_logprob(json& row, const AccuracyRow& r) {
+  row["logprob"] = number_or_null(r.logprob);
+  row["logprob_ci"] = std::isfinite(r.logprob_ci.low)
+                          ? json::array({r.logprob_ci.low, r.logprob_ci.high})
+                          : json(nullptr);
+  row["logprob_n"] = r.logprob_n;
 }
 
 json row_json(const AccuracyRow& r) {
@@ -58,6 +78,13 @@ double SuiteSummary::accuracy(const std::string& score, int length, int hops) co
     if (r.length == length && r.hops == hops) return score == "strict" ? r.strict : r.lenient;
   }
   return NAN;
+}
+
+bool SuiteSummary::has_logprobs() const {
+  for (const AccuracyRow& r : by_length) {
+    if (r.logprob_n > 0) return true;
+  }
+  return false;
 }
 
 SuiteSummary summarize_suite(const std::string& suite, const std::string& model,
@@ -108,18 +135,21 @@ json to_json(const SuiteSummary& s) {
   j["lenient"] = json::object();
   j["by_length"] = json::array();
   j["by_depth"] = json::array();
+  const bool logprobs = s.has_logprobs();  // new keys only when there is something in them
   for (const AccuracyRow& r : s.by_length) {
     j["strict"][std::to_string(r.length)][hops_text(r)] = r.strict;
     j["lenient"][std::to_string(r.length)][hops_text(r)] = r.lenient;
     json row = row_json(r);
     row["length"] = r.length;
     row["hops"] = r.hops ? json(r.hops) : json("all");
+    if (logprobs) add_logprob(row, r);
     j["by_length"].push_back(row);
   }
   for (const AccuracyRow& r : s.by_depth) {
     json row = row_json(r);
     row["length"] = r.length;
     row["depth"] = r.depth;
+    if (logprobs) add_logprob(row, r);
     j["by_depth"].push_back(row);
   }
   return j;
@@ -128,9 +158,10 @@ json to_json(const SuiteSummary& s) {
 std::string summary_csv(const std::vector<SuiteSummary>& summaries) {
   std::ostringstream out;
   out << "suite,model,group,length,hops,depth,n,strict,strict_low,strict_high,lenient,"
-         "lenient_low,lenient_high\n";
+         "lenient_low,lenient_high,logprob,logprob_low,logprob_high,logprob_n\n";
   // Numbers as JSON writes them (shortest round-trip form).
   auto num = [](double v) { return json(v).dump(); };
+  auto maybe = [&](double v) { return std::isfinite(v) ? num(v) : std::string(); };
   for (const SuiteSummary& s : summaries) {
     for (const bool depth : {false, true}) {
       for (const AccuracyRow& r : depth ? s.by_depth : s.by_length) {
@@ -138,7 +169,9 @@ std::string summary_csv(const std::vector<SuiteSummary>& summaries) {
             << r.length << ',' << (depth ? "" : hops_text(r)) << ','
             << (depth ? std::to_string(r.depth) : "") << ',' << r.n << ',' << num(r.strict) << ','
             << num(r.strict_ci.low) << ',' << num(r.strict_ci.high) << ',' << num(r.lenient) << ','
-            << num(r.lenient_ci.low) << ',' << num(r.lenient_ci.high) << '\n';
+            << num(r.lenient_ci.low) << ',' << num(r.lenient_ci.high) << ',' << maybe(r.logprob)
+            << ',' << maybe(r.logprob_ci.low) << ',' << maybe(r.logprob_ci.high) << ','
+            << (r.logprob_n ? std::to_string(r.logprob_n) : "") << '\n';
       }
     }
   }
@@ -194,7 +227,7 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
     add_point(s, r.length, r, key == "all");
   }
   for (auto& [key, s] : curves) len.series.push_back(std::move(s));
-  Series chance;            // all hops: a uniform guess among the prompt's candidate answers
+  Series chance;  // all hops: a uniform guess among the prompt's candidate answers
   chance.title = "chance";
   chance.style = "lines dt 2";
   chance.line_width = 1;
@@ -229,6 +262,33 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
   dep.order_label = suite == "needle" ? "pairs in the context" : "context length (tokens)";
   if (bands) dep.ylabel += " (band: 95% Wilson interval)";
   render(std::move(dep), "depth");
+
+  // The mean completion log-probability against depth, one curve per length, each with its
+  // 95% Student-t band: a continuous measure of the same U, when the endpoint returned them.
+  if (summary.has_logprobs()) {
+    Panel lp;
+    lp.title = suite + " suite: the log-probability of the model's own answer against depth";
+    lp.xlabel = "depth of the answer (% of the context)";
+    lp.ylabel = "mean completion log-probability (nats; band: 95% Student-t interval)";
+    lp.xmin = -2;
+    lp.xmax = 102;
+    std::map<int, Series> curves_lp;
+    for (const AccuracyRow& r : summary.by_depth) {
+      if (r.logprob_n == 0) continue;
+      Series& s = curves_lp[r.length];
+      s.title = std::to_string(r.length) + (suite == "needle" ? " pairs" : " tokens");
+      s.order = r.length;
+      s.style = "linespoints";
+      s.x.push_back(r.depth);
+      s.y.push_back(r.logprob);
+      // A point without an interval (one prompt) draws its band as the point.
+      s.y_low.push_back(std::isfinite(r.logprob_ci.low) ? r.logprob_ci.low : r.logprob);
+      s.y_high.push_back(std::isfinite(r.logprob_ci.high) ? r.logprob_ci.high : r.logprob);
+    }
+    for (auto& [l, s] : curves_lp) lp.series.push_back(std::move(s));
+    lp.order_label = suite == "needle" ? "pairs in the context" : "context length (tokens)";
+    render(std::move(lp), "logprob");
+  }
   return stems;
 }
 

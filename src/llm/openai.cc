@@ -1,12 +1,14 @@
 #include "posbias/llm/openai.h"
 
 #include <algorithm>
-#include <ctime>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string_view>
 
 #include "posbias/core/enum_names.h"
 #include "posbias/core/json_read.h"
+#include "wire_json.h"
 
 namespace posbias {
 namespace {
@@ -15,34 +17,6 @@ using nlohmann::json;
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-json parse_object(const std::string& body, const char* what) {
-  json j = parse_json_or_discarded(body);
-  if (j.is_discarded()) throw std::invalid_argument(std::string(what) + " is not valid JSON");
-  if (!j.is_object()) throw std::invalid_argument(std::string(what) + " is not a JSON object");
-  return j;
-}
-
-// Invalid UTF-8 (a user's template, a model's bytes) is replaced, never thrown on.
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-
-// "stop": a string or an array of at most kMaxStopStrings strings, none empty.
-std::vector<std::string> parse_stop(const json& s) {
-  const std::string rule = "stop must be a non-empty string or an array of at most " +
-                           std::to_string(kMaxStopStrings) + " of them, each at most " +
-                           std::to_string(kMaxStopBytes) + " bytes";
-  const json list = s.is_array() ? s : json::array({s});
-  if (list.size() > static_cast<std::size_t>(kMaxStopStrings)) throw std::invalid_argument(rule);
-  std::vector<std::string> out;
-  for (const json& e : list) {
-    if (!e.is_string() || e.get<std::string>().empty() ||
-        e.get<std::string>().size() > static_cast<std::size_t>(kMaxStopBytes)) {
-      throw std::invalid_argument(rule);
-    }
-    out.push_back(e.get<std::string>());
-  }
-  return out;
 }
 
 }  // namespace
@@ -63,7 +37,8 @@ std::string request_url(const std::string& base, Api api) {
 }
 
 std::string request_body(Api api, const std::string& model, const std::string& prompt,
-                         int max_tokens, const std::vector<std::int32_t>& prompt_ids) {
+                         int max_tokens, const std::vector<std::int32_t>& prompt_ids,
+                         const RequestOptions& options) {
   json j{{"model", model}, {"max_tokens", max_tokens}, {"temperature", 0}};
   if (api == Api::kChat) {
     if (!prompt_ids.empty())
@@ -74,164 +49,244 @@ std::string request_body(Api api, const std::string& model, const std::string& p
   } else {
     j["prompt"] = prompt;
   }
-  return dump(j);
-}
-
-std::string parse_completion(Api api, const std::string& body) {
-  json j;
-  try {
-    j = parse_object(body, "the response");
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(std::string("malformed response: ") + e.what());
+  if (options.stream) {
+    j["stream"] = true;
+    j["stream_options"] = {{"include_usage", true}};
   }
-  const auto fail = [](const std::string& why) {
-    throw std::runtime_error("malformed response: " + why);
-  };
-  if (j.contains("error")) {
-    const json& e = j["error"];
-    std::string msg = e.is_object() && e.contains("message") && e["message"].is_string()
-                          ? e["message"].get<std::string>()
-                          : "an error";
-    if (msg.size() > 200) msg.resize(200);
-    fail("the endpoint answered " + msg);
-  }
-  if (!j.contains("choices") || !j["choices"].is_array() || j["choices"].empty()) {
-    fail("no choices");
-  }
-  const json& c = j["choices"][0];
-  if (!c.is_object()) fail("choices[0] is not an object");
-  if (api == Api::kChat) {
-    if (!c.contains("message") || !c["message"].is_object()) fail("choices[0] has no message");
-    const json& m = c["message"];
-    if (!m.contains("content")) fail("the message has no content");
-    if (m["content"].is_null()) return "";
-    if (!m["content"].is_string()) fail("the message content is not a string");
-    return m["content"].get<std::string>();
-  }
-  if (!c.contains("text") || !c["text"].is_string()) fail("choices[0] has no text");
-  return c["text"].get<std::string>();
+  // Completions: the number of alternatives per token (0: the chosen token's only); chat: a
+  // switch, with top_logprobs left out (none).
+  if (options.logprobs) j["logprobs"] = api == Api::kChat ? json(true) : json(0);
+  return wire::dump(j);
 }
 
 namespace {
 
-// OpenAI's prompt of token ids: integers in 0..2^31−1, 1..kMaxPromptIds of them.
-std::vector<std::int64_t> parse_prompt_ids(const json& p) {
-  if (p.empty()) throw std::invalid_argument("prompt holds no token ids");
-  if (p.size() > static_cast<std::size_t>(kMaxPromptIds))
-    throw std::invalid_argument("prompt holds " + std::to_string(p.size()) +
-                                " token ids; the most served is " + std::to_string(kMaxPromptIds));
-  std::vector<std::int64_t> ids;
-  ids.reserve(p.size());
-  for (const json& v : p) {
-    if (!v.is_number_integer() ||
-        (v.is_number_unsigned() && v.get<std::uint64_t>() > 0x7fffffffu) ||
-        (!v.is_number_unsigned() &&
-         (v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 0x7fffffff)))
-      throw std::invalid_argument("prompt token ids must be integers in 0..2147483647, got " +
-                                  v.dump().substr(0, 40));
-    ids.push_back(v.get<std::int64_t>());
+[[noreturn]] void malformed(const std::string& why) {
+  throw std::runtime_error("malformed response: " + why);
+}
+
+// An {"error": {...}} body or event is the endpoint's error, in one line of at most 200 bytes.
+void check_error(const json& j) {
+  if (!j.contains("error") || j["error"].is_null()) return;
+  const json& e = j["error"];
+  std::string msg = e.is_object() && e.contains("message") && e["message"].is_string()
+                        ? e["message"].get<std::string>()
+                        : "an error";
+  if (msg.size() > 200) msg.resize(200);
+  for (char& c : msg) c = (c == '\n' || c == '\r') ? ' ' : c;
+  malformed("the endpoint answered " + msg);
+}
+
+// choices[0] of one body, or of every chunk of a stream, gathered: the text concatenated, the
+// per-token log-probabilities summed. The sum stands only when every part that carries text
+// carried its log-probabilities: a part without them would leave tokens out of it.
+class Gather {
+ public:
+  explicit Gather(Api api) : api_(api) {}
+
+  // One plain body.
+  void body(const json& j) {
+    check_error(j);
+    usage(j);
+    if (!j.contains("choices") || !j["choices"].is_array() || j["choices"].empty()) {
+      malformed("no choices");
+    }
+    const json& c = j["choices"][0];
+    if (!c.is_object()) malformed("choices[0] is not an object");
+    if (api_ == Api::kChat) {
+      if (!c.contains("message") || !c["message"].is_object())
+        malformed("choices[0] has no message");
+      const json& m = c["message"];
+      if (!m.contains("content")) malformed("the message has no content");
+      if (!m["content"].is_null() && !m["content"].is_string()) {
+        malformed("the message content is not a string");
+      }
+      part(m["content"].is_null() ? "" : m["content"].get<std::string>(), c);
+    } else {
+      if (!c.contains("text") || !c["text"].is_string()) malformed("choices[0] has no text");
+      part(c["text"].get<std::string>(), c);
+    }
   }
-  return ids;
+
+  // One event of a stream: a chunk whose choice of index 0 (if any) adds its delta.
+  void chunk(const json& j) {
+    check_error(j);
+    usage(j);
+    if (!j.contains("choices") || j["choices"].is_null()) return;  // e.g. the usage chunk
+    if (!j["choices"].is_array()) malformed("a chunk's choices is not an array");
+    const json& choices = j["choices"];
+    for (std::size_t i = 0; i < choices.size(); ++i) {
+      const json& c = choices[i];
+      if (!c.is_object()) malformed("a chunk's choice is not an object");
+      const bool first =
+          c.contains("index") ? c["index"].is_number_integer() && c["index"] == 0 : i == 0;
+      if (!first) continue;
+      const json* text = nullptr;
+      if (api_ == Api::kChat) {
+        if (c.contains("delta") && !c["delta"].is_null()) {
+          if (!c["delta"].is_object()) malformed("a chunk's delta is not an object");
+          if (c["delta"].contains("content")) text = &c["delta"]["content"];
+        }
+      } else if (c.contains("text")) {
+        text = &c["text"];
+      }
+      if (text != nullptr && !text->is_null() && !text->is_string()) {
+        malformed("a chunk's text is not a string");
+      }
+      part(text != nullptr && text->is_string() ? text->get<std::string>() : "", c);
+    }
+  }
+
+  ParsedCompletion finish() {
+    if (parts_ == 0) malformed("the stream holds no choice");
+    ParsedCompletion out;
+    out.text = std::move(text_);
+    if (with_logprobs_ && !missing_logprobs_) {
+      out.logprob = sum_;
+      out.tokens = tokens_;
+    } else {
+      out.tokens = usage_tokens_;
+    }
+    return out;
+  }
+
+ private:
+  void part(const std::string& text, const json& choice) {
+    ++parts_;
+    text_ += text;
+    if (!logprobs(choice) && !text.empty()) missing_logprobs_ = true;
+  }
+
+  // Adds the choice's per-token log-probabilities; false when it carries none (null).
+  bool logprobs(const json& c) {
+    if (!c.contains("logprobs") || c["logprobs"].is_null()) return false;
+    const json& lp = c["logprobs"];
+    if (!lp.is_object()) malformed("logprobs is not an object");
+    const char* list = api_ == Api::kChat ? "content" : "token_logprobs";
+    if (!lp.contains(list) || lp[list].is_null()) return false;
+    if (!lp[list].is_array()) malformed(std::string("logprobs.") + list + " is not an array");
+    double sum = 0;
+    for (const json& t : lp[list]) {
+      const json* v = &t;
+      if (api_ == Api::kChat) {
+        if (!t.is_object() || !t.contains("logprob"))
+          malformed("a logprobs.content entry has no logprob");
+        v = &t["logprob"];
+      }
+      if (v->is_null()) return false;  // a token without one: the sum would leave it out
+      if (!v->is_number() || !std::isfinite(v->get<double>())) {
+        malformed("a token's log-probability is not a finite number");
+      }
+      sum += v->get<double>();
+    }
+    sum_ += sum;
+    tokens_ += static_cast<std::int64_t>(lp[list].size());
+    with_logprobs_ = true;
+    return true;
+  }
+
+  void usage(const json& j) {
+    if (!j.contains("usage") || !j["usage"].is_object()) return;
+    const json& u = j["usage"];
+    if (u.contains("completion_tokens") && u["completion_tokens"].is_number_integer() &&
+        u["completion_tokens"].get<std::int64_t>() >= 0) {
+      usage_tokens_ = u["completion_tokens"].get<std::int64_t>();
+    }
+  }
+
+  Api api_;
+  std::string text_;
+  std::int64_t parts_ = 0;
+  bool with_logprobs_ = false, missing_logprobs_ = false;
+  double sum_ = 0;
+  std::int64_t tokens_ = 0;
+  std::optional<std::int64_t> usage_tokens_;
+};
+
+bool starts_with(std::string_view s, std::string_view head) {
+  return s.substr(0, head.size()) == head;
+}
+
+// A server-sent event stream begins with an event field or a comment, after blank lines.
+bool is_event_stream(std::string_view body) {
+  if (starts_with(body, "\xEF\xBB\xBF")) body.remove_prefix(3);  // a BOM, as the spec allows
+  while (!body.empty() && (body.front() == '\n' || body.front() == '\r')) body.remove_prefix(1);
+  for (std::string_view field : {"data:", "event:", "id:", "retry:", ":"}) {
+    if (starts_with(body, field)) return true;
+  }
+  return false;
+}
+
+// The data of each event of a server-sent event stream (WHATWG HTML, "Parsing an event
+// stream"): lines end at CRLF, LF or CR; an event is its `data:` lines joined by LF, ended by a
+// blank line; comments and other fields are skipped. The last event counts without its blank
+// line, so a body ending in `data: [DONE]` is complete.
+std::vector<std::string> event_data(std::string_view body) {
+  if (starts_with(body, "\xEF\xBB\xBF")) body.remove_prefix(3);
+  std::vector<std::string> events;
+  std::string data;
+  bool has_data = false;
+  std::size_t i = 0;
+  while (i <= body.size()) {
+    std::size_t end = body.find_first_of("\r\n", i);
+    if (end == std::string_view::npos) end = body.size();
+    const std::string_view line = body.substr(i, end - i);
+    if (line.empty()) {
+      if (has_data) events.push_back(std::move(data));
+      data.clear();
+      has_data = false;
+    } else if (line.front() != ':') {
+      const std::size_t colon = line.find(':');
+      const std::string_view field = line.substr(0, colon);
+      std::string_view value =
+          colon == std::string_view::npos ? std::string_view() : line.substr(colon + 1);
+      if (starts_with(value, " ")) value.remove_prefix(1);
+      if (field == "data") {
+        if (has_data) data += '\n';
+        data.append(value);
+        has_data = true;
+      }
+    }
+    if (end == body.size()) break;
+    i = end + (body.compare(end, 2, "\r\n") == 0 ? 2 : 1);
+  }
+  if (has_data) events.push_back(std::move(data));
+  return events;
+}
+
+ParsedCompletion parse_stream(Api api, const std::string& body) {
+  Gather gather(api);
+  bool done = false;
+  for (const std::string& data : event_data(body)) {
+    if (data == "[DONE]") {
+      done = true;
+      break;
+    }
+    json j;
+    try {
+      j = wire::parse_object(data, "a stream event");
+    } catch (const std::invalid_argument& e) {
+      malformed(e.what());
+    }
+    gather.chunk(j);
+  }
+  if (!done) malformed("the stream ends without data: [DONE] (cut short)");
+  return gather.finish();
 }
 
 }  // namespace
 
-void require_text_prompt(const CompletionRequest& request, const std::string& backend) {
-  if (!request.prompt_ids.empty())
-    throw std::invalid_argument(backend + " reads a text prompt, not token ids");
-}
-
-CompletionRequest parse_request(Api api, const std::string& body) {
-  const json j = parse_object(body, "the request body");
-  CompletionRequest r;
-  if (j.contains("model")) {
-    if (!j["model"].is_string()) throw std::invalid_argument("model must be a string");
-    r.model = j["model"].get<std::string>();
+ParsedCompletion parse_completion(Api api, const std::string& body) {
+  if (is_event_stream(body)) return parse_stream(api, body);
+  json j;
+  try {
+    j = wire::parse_object(body, "the response");
+  } catch (const std::invalid_argument& e) {
+    malformed(e.what());
   }
-  if (j.contains("stream") && !(j["stream"].is_boolean() && !j["stream"].get<bool>())) {
-    throw std::invalid_argument("stream is not supported; send stream: false or leave it out");
-  }
-  if (j.contains("max_tokens") && !j["max_tokens"].is_null()) {
-    const json& m = j["max_tokens"];
-    if (!m.is_number_integer()) throw std::invalid_argument("max_tokens must be an integer");
-    const std::int64_t v =
-        m.is_number_unsigned()
-            ? static_cast<std::int64_t>(std::min<std::uint64_t>(m.get<std::uint64_t>(), 1ull << 62))
-            : m.get<std::int64_t>();
-    if (v < 1 || v > kMaxRequestTokens) {
-      throw std::invalid_argument("max_tokens must be in 1.." + std::to_string(kMaxRequestTokens) +
-                                  ", got " + std::to_string(v));
-    }
-    r.max_tokens = static_cast<int>(v);
-  }
-  if (j.contains("stop") && !j["stop"].is_null()) r.stop = parse_stop(j["stop"]);
-  if (api == Api::kCompletions) {
-    if (!j.contains("prompt")) throw std::invalid_argument("prompt is missing");
-    const json& p = j["prompt"];
-    if (p.is_string()) {
-      r.prompt = p.get<std::string>();
-    } else if (p.is_array() && p.size() == 1 && p[0].is_string()) {
-      r.prompt = p[0].get<std::string>();
-    } else if (p.is_array() && !p.empty() && p[0].is_number()) {
-      r.prompt_ids = parse_prompt_ids(p);
-    } else if (p.is_array() && p.size() == 1 && p[0].is_array()) {
-      r.prompt_ids = parse_prompt_ids(p[0]);
-    } else {
-      throw std::invalid_argument(
-          "prompt must be a string, an array of one string, or an array of token ids");
-    }
-    return r;
-  }
-  if (!j.contains("messages") || !j["messages"].is_array() || j["messages"].empty()) {
-    throw std::invalid_argument("messages must be a non-empty array");
-  }
-  bool found = false;
-  for (const json& m : j["messages"]) {
-    if (!m.is_object() || !m.contains("role") || !m["role"].is_string() || !m.contains("content") ||
-        !m["content"].is_string()) {
-      throw std::invalid_argument("every message needs a string role and a string content");
-    }
-    if (m["role"].get<std::string>() == "user") {
-      r.prompt = m["content"].get<std::string>();
-      found = true;
-    }
-  }
-  if (!found) throw std::invalid_argument("messages has no user message");
-  return r;
-}
-
-bool cut_at_stop(std::string& text, const std::vector<std::string>& stop) {
-  std::size_t at = std::string::npos;
-  for (const std::string& s : stop) at = std::min(at, text.find(s));
-  if (at == std::string::npos) return false;
-  text.resize(at);
-  return true;
-}
-
-std::string completion_response(Api api, const std::string& id, const std::string& model,
-                                const std::string& text, std::int64_t prompt_tokens,
-                                std::int64_t completion_tokens) {
-  json choice{{"index", 0}, {"finish_reason", "stop"}};
-  if (api == Api::kChat) {
-    choice["message"] = {{"role", "assistant"}, {"content", text}};
-  } else {
-    choice["text"] = text;
-    choice["logprobs"] = nullptr;
-  }
-  const json j{{"id", id},
-               {"object", api == Api::kChat ? "chat.completion" : "text_completion"},
-               {"created", static_cast<std::int64_t>(std::time(nullptr))},
-               {"model", model},
-               {"choices", json::array({choice})},
-               {"usage",
-                {{"prompt_tokens", prompt_tokens},
-                 {"completion_tokens", completion_tokens},
-                 {"total_tokens", prompt_tokens + completion_tokens}}}};
-  return dump(j);
-}
-
-std::string error_body(const std::string& message, const std::string& type) {
-  return dump(json{{"error", {{"message", message}, {"type", type}}}});
+  Gather gather(api);
+  gather.body(j);
+  return gather.finish();
 }
 
 }  // namespace posbias

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <set>
@@ -32,6 +33,8 @@ CREATE TABLE IF NOT EXISTS results (
   latency_ms REAL,
   strict INTEGER,
   lenient INTEGER,
+  logprob REAL,
+  completion_tokens INTEGER,
   updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
   PRIMARY KEY (suite, model, prompt_hash)
 );
@@ -41,13 +44,21 @@ CREATE TABLE IF NOT EXISTS results (
 // file is taken for one.
 constexpr std::int64_t kApplicationId = 0x70624c4d;
 
-const std::set<std::string>& columns() {
+// The columns of the first results table; every store holds them.
+const std::set<std::string>& first_columns() {
   static const std::set<std::string> c{
       "suite",       "model",    "prompt_hash", "probe_id", "length",   "hops",
       "depth",       "prompt",   "answer",      "status",   "response", "error",
       "http_status", "attempts", "latency_ms",  "strict",   "lenient",  "updated_at"};
   return c;
 }
+
+// Columns added since, in order, each nullable: an older store gets the ones it lacks.
+struct AddedColumn {
+  const char* name;
+  const char* type;
+};
+constexpr AddedColumn kAddedColumns[] = {{"logprob", "REAL"}, {"completion_tokens", "INTEGER"}};
 
 struct Statement {
   sqlite3_stmt* s = nullptr;
@@ -124,11 +135,26 @@ ResultStore::ResultStore(const std::string& path) : path_(path) {
     }
     // Everything below is read before anything is written, so a file that is refused is left
     // byte for byte as it was: its results table must have posbias llm's columns...
+    std::vector<const AddedColumn*> missing;
     if (!tables.empty()) {
       std::set<std::string> have;
-      Statement info(db_, "PRAGMA table_info(results)");
-      while (sqlite3_step(info.s) == SQLITE_ROW) have.insert(info.column_text(1));
-      if (have != columns()) {
+      {
+        Statement info(db_, "PRAGMA table_info(results)");
+        while (sqlite3_step(info.s) == SQLITE_ROW) have.insert(info.column_text(1));
+      }
+      // Ours: the first columns, and of the added ones any (older stores lack some); nothing else.
+      bool known =
+          std::includes(have.begin(), have.end(), first_columns().begin(), first_columns().end());
+      std::size_t added = 0;
+      for (const AddedColumn& c : kAddedColumns) {
+        if (have.count(c.name)) {
+          ++added;
+        } else {
+          missing.push_back(&c);
+        }
+      }
+      known = known && have.size() == first_columns().size() + added;
+      if (!known) {
         throw std::invalid_argument("--db '" + path +
                                     "' holds a 'results' table that posbias llm did not write; "
                                     "give posbias llm a file of its own");
@@ -155,6 +181,14 @@ ResultStore::ResultStore(const std::string& path) : path_(path) {
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=NORMAL");
     exec(kSchema);
+    // An older store gains the columns added since, in one transaction; its rows keep theirs
+    // and read as NULL in the new ones.
+    if (!missing.empty()) {
+      std::string upgrade = "BEGIN IMMEDIATE;";
+      for (const AddedColumn* c : missing)
+        upgrade += std::string(" ALTER TABLE results ADD COLUMN ") + c->name + " " + c->type + ";";
+      exec((upgrade + " COMMIT;").c_str());
+    }
     exec(("PRAGMA application_id = " + std::to_string(kApplicationId)).c_str());
   } catch (...) {
     sqlite3_close(db_);
@@ -196,12 +230,14 @@ void ResultStore::put(const ResultRow& r) {
   // An answered row stays; a failed one gives way to the new attempt's outcome.
   Statement st(db_, R"sql(
 INSERT INTO results (suite, model, prompt_hash, probe_id, length, hops, depth, prompt, answer,
-                     status, response, error, http_status, attempts, latency_ms, strict, lenient)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+                     status, response, error, http_status, attempts, latency_ms, strict, lenient,
+                     logprob, completion_tokens)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
 ON CONFLICT (suite, model, prompt_hash) DO UPDATE SET
   status = excluded.status, response = excluded.response, error = excluded.error,
   http_status = excluded.http_status, attempts = results.attempts + excluded.attempts,
   latency_ms = excluded.latency_ms, strict = excluded.strict, lenient = excluded.lenient,
+  logprob = excluded.logprob, completion_tokens = excluded.completion_tokens,
   probe_id = excluded.probe_id,
   updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
 WHERE results.status <> 'ok'
@@ -223,6 +259,16 @@ WHERE results.status <> 'ok'
   sqlite3_bind_double(st.s, 15, r.latency_ms);
   sqlite3_bind_int(st.s, 16, r.strict ? 1 : 0);
   sqlite3_bind_int(st.s, 17, r.lenient ? 1 : 0);
+  if (r.logprob) {
+    sqlite3_bind_double(st.s, 18, *r.logprob);
+  } else {
+    sqlite3_bind_null(st.s, 18);
+  }
+  if (r.completion_tokens) {
+    sqlite3_bind_int64(st.s, 19, *r.completion_tokens);
+  } else {
+    sqlite3_bind_null(st.s, 19);
+  }
   if (sqlite3_step(st.s) != SQLITE_DONE) {
     throw std::runtime_error("result store '" + path_ + "': " + sqlite3_errmsg(db_));
   }
@@ -232,7 +278,8 @@ std::vector<ResultRow> ResultStore::rows(const std::string& suite, const std::st
   std::lock_guard<std::mutex> lock(mutex_);
   Statement st(db_, R"sql(
 SELECT suite, model, prompt_hash, probe_id, length, hops, depth, prompt, answer, status,
-       response, error, http_status, attempts, latency_ms, strict, lenient
+       response, error, http_status, attempts, latency_ms, strict, lenient, logprob,
+       completion_tokens
 FROM results WHERE suite = ?1 AND model = ?2 ORDER BY probe_id)sql");
   st.text(1, suite);
   st.text(2, model);
@@ -257,6 +304,9 @@ FROM results WHERE suite = ?1 AND model = ?2 ORDER BY probe_id)sql");
     r.latency_ms = sqlite3_column_double(st.s, 14);
     r.strict = sqlite3_column_int(st.s, 15) != 0;
     r.lenient = sqlite3_column_int(st.s, 16) != 0;
+    if (sqlite3_column_type(st.s, 17) != SQLITE_NULL) r.logprob = sqlite3_column_double(st.s, 17);
+    if (sqlite3_column_type(st.s, 18) != SQLITE_NULL)
+      r.completion_tokens = sqlite3_column_int64(st.s, 18);
     out.push_back(std::move(r));
   }
   if (rc != SQLITE_DONE)

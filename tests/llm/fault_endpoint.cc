@@ -5,6 +5,11 @@
 // that no response was given to another prompt. POST /stats counts what was injected, and the
 // requests that carried "Authorization: Bearer $FAULT_ENDPOINT_KEY".
 //
+// A request with "logprobs" gets them: the answer's tokens are its pieces of at most two bytes,
+// each with the log-probability piece_logprob() below. A request with "stream": true is answered
+// with server-sent events, one chunk per piece (chat: a role chunk first), a usage chunk when
+// stream_options.include_usage is set, and `data: [DONE]`; truncation cuts that body in half.
+//
 // fault_endpoint PORT_FILE SEED P500 P429 PSTALL PTRUNCATE PMALFORMED STALL_SECONDS
 #include <httplib.h>
 
@@ -18,6 +23,15 @@
 #include <random>
 #include <sstream>
 #include <thread>
+#include <vector>
+
+// The log-probability of one answer piece: -(its bytes' sum mod 97) / 100, so a sum says which
+// answer it belongs to.
+double piece_logprob(const std::string& piece) {
+  int sum = 0;
+  for (unsigned char c : piece) sum += c;
+  return -static_cast<double>(sum % 97) / 100.0;
+}
 
 int main(int argc, char** argv) {
   if (argc != 9) {
@@ -65,13 +79,67 @@ int main(int argc, char** argv) {
     std::istringstream words(prompt);
     std::string last;
     for (std::string w; words >> w;) last = w;
+    const bool stream = !body.is_discarded() && body.value("stream", false);
+    const bool usage = stream && body.contains("stream_options") &&
+                       body["stream_options"].value("include_usage", false);
+    const bool with_logprobs = !body.is_discarded() && body.contains("logprobs") &&
+                               !body["logprobs"].is_null() && body["logprobs"] != false;
+    std::vector<std::string> pieces;
+    for (std::size_t i = 0; i < last.size(); i += 2) pieces.push_back(last.substr(i, 2));
+    // The logprobs object of `list` (completions: token_logprobs; chat: content entries).
+    auto logprobs_of = [&](const std::vector<std::string>& list) {
+      if (!with_logprobs) return nlohmann::json(nullptr);
+      nlohmann::json lp = chat ? nlohmann::json{{"content", nlohmann::json::array()}}
+                               : nlohmann::json{{"tokens", nlohmann::json::array()},
+                                                {"token_logprobs", nlohmann::json::array()}};
+      for (const std::string& t : list) {
+        if (chat) {
+          lp["content"].push_back({{"token", t},
+                                   {"logprob", piece_logprob(t)},
+                                   {"top_logprobs", nlohmann::json::array()}});
+        } else {
+          lp["tokens"].push_back(t);
+          lp["token_logprobs"].push_back(piece_logprob(t));
+        }
+      }
+      return lp;
+    };
     nlohmann::json choice{{"index", 0}, {"finish_reason", "stop"}};
     if (chat) {
       choice["message"] = {{"role", "assistant"}, {"content", last}};
     } else {
       choice["text"] = last;
     }
-    const std::string ok = nlohmann::json{{"choices", {choice}}}.dump();
+    choice["logprobs"] = logprobs_of(pieces);
+    std::string ok = nlohmann::json{{"choices", {choice}}}.dump();
+    if (stream) {
+      auto event = [](const nlohmann::json& j) { return "data: " + j.dump() + "\n\n"; };
+      auto delta = [&](const std::string& text, bool role, const std::vector<std::string>& list,
+                       bool finish) {
+        nlohmann::json c{
+            {"index", 0},
+            {"finish_reason", finish ? nlohmann::json("stop") : nlohmann::json(nullptr)}};
+        if (chat) {
+          c["delta"] = nlohmann::json::object();
+          if (role) c["delta"]["role"] = "assistant";
+          if (role || !text.empty()) c["delta"]["content"] = text;
+        } else {
+          c["text"] = text;
+        }
+        c["logprobs"] = list.empty() ? nlohmann::json(nullptr) : logprobs_of(list);
+        return event(
+            {{"object", chat ? "chat.completion.chunk" : "text_completion"}, {"choices", {c}}});
+      };
+      ok.clear();
+      if (chat) ok += delta("", true, {}, false);
+      for (const std::string& piece : pieces) ok += delta(piece, false, {piece}, false);
+      ok += delta("", false, {}, true);
+      if (usage)
+        ok += event({{"choices", nlohmann::json::array()},
+                     {"usage", {{"prompt_tokens", 1}, {"completion_tokens", pieces.size()}}}});
+      ok += "data: [DONE]\n\n";
+    }
+    const char* type = stream ? "text/event-stream" : "application/json";
     switch (kind) {
       case 0:
         res.status = 500;
@@ -84,16 +152,16 @@ int main(int argc, char** argv) {
         break;
       case 2:
         std::this_thread::sleep_for(std::chrono::duration<double>(stall));
-        res.set_content(ok, "application/json");
+        res.set_content(ok, type);
         break;
       case 3:
-        res.set_content(ok.substr(0, ok.size() / 2), "application/json");
+        res.set_content(ok.substr(0, ok.size() / 2), type);
         break;
       case 4:
         res.set_content("<html>502 Bad Gateway</html>", "application/json");
         break;
       default:
-        res.set_content(ok, "application/json");
+        res.set_content(ok, type);
     }
   };
   server.Post("/v1/chat/completions", handler);

@@ -1,10 +1,14 @@
 // The harness against a fault-injecting endpoint (random 500s, 429s, stalls past the timeout,
 // truncated and malformed JSON): 550 prompts, SIGKILL in the middle, then a re-run. Every
 // prompt ends answered or failed after its retries, exactly once; rows stored before the kill
-// are unchanged; every answer belongs to its own prompt; the database is intact.
+// are unchanged; every answer belongs to its own prompt; the database is intact. The same
+// endpoint streaming server-sent events with log-probabilities (cut-short streams among its
+// faults): every stored log-probability is its own answer's, and --logprobs keys rows apart
+// while --stream does not.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -208,8 +212,8 @@ TEST(LlmFaults, AHugeRetryAfterIsCappedWithALine) {
   ASSERT_GT(port, 0);
   const std::string url = "http://127.0.0.1:" + std::to_string(port);
   posbias::HttpClient client;
-  const posbias::HttpResponse r = client.post_json(
-      url + "/v1/completions", R"({"prompt": "a b", "model": "m"})", {}, 10);
+  const posbias::HttpResponse r =
+      client.post_json(url + "/v1/completions", R"({"prompt": "a b", "model": "m"})", {}, 10);
   EXPECT_EQ(r.status, 429);
   EXPECT_EQ(r.retry_after, 1e9);
   const auto t0 = std::chrono::steady_clock::now();
@@ -217,17 +221,145 @@ TEST(LlmFaults, AHugeRetryAfterIsCappedWithALine) {
                                 " --model m --suite letter --lengths 17 --hops 1 --count 1 "
                                 "--jobs 1 --retries 2 --backoff 0.01 --backoff-cap 0.4 --quiet "
                                 "--db " +
-                                (dir / "r.db").string() + " --json " +
-                                (dir / "r.json").string());
+                                (dir / "r.db").string() + " --json " + (dir / "r.json").string());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(run.code, 1) << run.err;  // the prompt failed after its retries
-  const std::string line = "the endpoint asked to wait 1000000000 s (Retry-After); waiting "
-                           "--backoff-cap 0.4 s instead";
+  const std::string line =
+      "the endpoint asked to wait 1000000000 s (Retry-After); waiting "
+      "--backoff-cap 0.4 s instead";
   EXPECT_NE(run.err.find(line), std::string::npos) << run.err;
   EXPECT_EQ(run.err.find(line), run.err.rfind(line)) << "said more than once: " << run.err;
   EXPECT_GE(seconds, 2 * 0.4) << "the waits were not raised to the cap";
   EXPECT_LT(seconds, 30.0);
+  endpoint.signal(SIGTERM);
+  fs::remove_all(dir);
+}
+
+// The fault endpoint's log-probability of an answer: its pieces of at most two bytes, each
+// -(bytes' sum mod 97) / 100 (piece_logprob in fault_endpoint.cc); and the piece count.
+std::pair<double, std::int64_t> endpoint_logprob(const std::string& answer) {
+  double sum = 0;
+  std::int64_t pieces = 0;
+  for (std::size_t i = 0; i < answer.size(); i += 2, ++pieces) {
+    int bytes = 0;
+    for (unsigned char c : answer.substr(i, 2)) bytes += c;
+    sum += -static_cast<double>(bytes % 97) / 100.0;
+  }
+  return {sum, pieces};
+}
+
+struct LogprobRow {
+  std::string response;
+  bool has_logprob = false, has_tokens = false;
+  double logprob = 0;
+  std::int64_t tokens = 0;
+};
+
+// Every answered row's response, log-probability and token count (NULL: has_* false).
+std::vector<LogprobRow> logprob_rows(const fs::path& db) {
+  sqlite3* h = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(h,
+                               "SELECT response, logprob, completion_tokens FROM results "
+                               "WHERE status = 'ok' ORDER BY prompt_hash",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  std::vector<LogprobRow> out;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    LogprobRow r;
+    const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    r.response = p ? p : "";
+    r.has_logprob = sqlite3_column_type(st, 1) != SQLITE_NULL;
+    r.logprob = sqlite3_column_double(st, 1);
+    r.has_tokens = sqlite3_column_type(st, 2) != SQLITE_NULL;
+    r.tokens = sqlite3_column_int64(st, 2);
+    out.push_back(r);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return out;
+}
+
+TEST(LlmFaults, StreamedLogprobsAreTheAnswersOwnAndKeyedApart) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("posbias_stream_logprobs_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // 10% HTTP 500, 20% bodies cut in half (a stream without its [DONE]), 10% malformed.
+  Process endpoint(
+      {FAULT_ENDPOINT, (dir / "port").string(), "11", "0.1", "0", "0", "0.2", "0.1", "0"},
+      (dir / "endpoint.log").string());
+  const int port = wait_for_port(dir / "port");
+  ASSERT_GT(port, 0);
+  const std::string url = "http://127.0.0.1:" + std::to_string(port);
+  const fs::path db = dir / "s.db";
+  const int prompts = 3 * 4;  // depths × count
+  auto run = [&](const std::string& options) {
+    const CliResult r =
+        run_cli("llm --endpoint " + url +
+                " --model m --suite needle --needle-lengths 3 --depths 0,50,100 "
+                "--count 4 --jobs 4 --retries 12 --backoff 0 --backoff-cap 0 "
+                "--quiet --db " +
+                db.string() + " --json " + (dir / "s.json").string() + " " + options);
+    EXPECT_EQ(r.code, 0) << options << "\n" << r.err;
+    std::ifstream in(dir / "s.json");
+    return nlohmann::json::parse(in, nullptr, false);
+  };
+
+  // Chat, streamed, with log-probabilities: every row holds its own answer's.
+  const nlohmann::json streamed =
+      run("--api chat --stream --logprobs --plot " + (dir / "fig").string());
+  ASSERT_FALSE(streamed.is_discarded());
+  EXPECT_EQ(streamed["requests"], prompts);
+  std::vector<LogprobRow> rows = logprob_rows(db);
+  ASSERT_EQ(rows.size(), static_cast<std::size_t>(prompts));
+  for (const LogprobRow& r : rows) {
+    ASSERT_FALSE(r.response.empty());
+    const auto [sum, pieces] = endpoint_logprob(r.response);
+    ASSERT_TRUE(r.has_logprob) << r.response;
+    EXPECT_NEAR(r.logprob, sum, 1e-12) << r.response;
+    EXPECT_LT(r.logprob, 0) << r.response;
+    ASSERT_TRUE(r.has_tokens);
+    EXPECT_EQ(r.tokens, pieces) << r.response;
+  }
+  const nlohmann::json& depth = streamed["suites"][0]["by_depth"];
+  ASSERT_EQ(depth.size(), 3u);
+  for (const nlohmann::json& d : depth) {
+    EXPECT_EQ(d["logprob_n"], 4) << d.dump();
+    EXPECT_TRUE(d["logprob"].is_number()) << d.dump();
+    EXPECT_LE(d["logprob_ci"][0].get<double>(), d["logprob"].get<double>()) << d.dump();
+  }
+  for (const char* ext : {".svg", ".png"})
+    EXPECT_TRUE(fs::exists(dir / (std::string("fig_needle_logprob") + ext))) << ext;
+  // Cut-short streams were among the faults, and were retried.
+  posbias::HttpClient client;
+  const nlohmann::json injected =
+      nlohmann::json::parse(client.post_json(url + "/stats", "{}", {}, 10).body);
+  EXPECT_GT(injected["truncated"].get<long>(), 0) << injected.dump();
+
+  // --stream does not change the answer: the same rows serve a plain rerun.
+  EXPECT_EQ(run("--api chat --logprobs")["requests"], 0);
+  // Without --logprobs the request differs: keyed apart, asked again, stored without one (the
+  // count from the stream's usage chunk), and the summary has no logprob keys.
+  const nlohmann::json plain = run("--api chat --stream");
+  EXPECT_EQ(plain["requests"], prompts);
+  EXPECT_FALSE(plain["suites"][0]["by_depth"][0].contains("logprob")) << plain.dump();
+  rows = logprob_rows(db);
+  ASSERT_EQ(rows.size(), 2u * prompts);
+  int without = 0;
+  for (const LogprobRow& r : rows) {
+    if (r.has_logprob) continue;
+    ++without;
+    ASSERT_TRUE(r.has_tokens);
+    EXPECT_EQ(r.tokens, endpoint_logprob(r.response).second);
+  }
+  EXPECT_EQ(without, prompts);
+  // The completions API, not streamed: token_logprobs.
+  const nlohmann::json completions = run("--api completions --logprobs");
+  EXPECT_EQ(completions["requests"], prompts);
+  EXPECT_EQ(completions["suites"][0]["by_length"][0]["logprob_n"], prompts);
   endpoint.signal(SIGTERM);
   fs::remove_all(dir);
 }

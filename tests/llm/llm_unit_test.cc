@@ -13,12 +13,16 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
+#include <sstream>
 
 #include "posbias/llm/answer.h"
 #include "posbias/llm/http_client.h"
 #include "posbias/llm/llm_summary.h"
 #include "posbias/llm/openai.h"
+#include "posbias/llm/openai_request.h"
+#include "posbias/llm/openai_response.h"
 #include "posbias/llm/probe.h"
 #include "posbias/llm/result_store.h"
 #include "posbias/llm/retry.h"
@@ -124,8 +128,16 @@ TEST(OpenAi, WhatTheHarnessSendsTheServerReadsAndBack) {
     EXPECT_EQ(r.model, "m-1");
     EXPECT_EQ(r.prompt, prompt);
     EXPECT_EQ(r.max_tokens, 7);
-    const std::string body = completion_response(api, "id-1", "m-1", "c:4 ü", 10, 1);
-    EXPECT_EQ(parse_completion(api, body), "c:4 ü");
+    Completion c;
+    c.model = "m-1";
+    c.text = "c:4 ü";
+    c.prompt_tokens = 10;
+    c.completion_tokens = 1;
+    const std::string body = completion_response(api, r, "id-1", {c});
+    const ParsedCompletion parsed = parse_completion(api, body);
+    EXPECT_EQ(parsed.text, "c:4 ü");
+    EXPECT_FALSE(parsed.logprob);  // not asked for: null
+    EXPECT_EQ(parsed.tokens, 1);   // usage.completion_tokens
     EXPECT_EQ(nlohmann::json::parse(body)["usage"]["total_tokens"], 11);
   }
   // A prompt of token ids goes out as OpenAI's array of integers and comes back as ids.
@@ -155,7 +167,7 @@ TEST(OpenAi, MalformedResponsesAreOneLineErrors) {
       EXPECT_EQ(what.find('\n'), std::string::npos);
     }
   }
-  EXPECT_EQ(parse_completion(Api::kChat, R"({"choices":[{"message":{"content":null}}]})"), "");
+  EXPECT_EQ(parse_completion(Api::kChat, R"({"choices":[{"message":{"content":null}}]})").text, "");
   EXPECT_NE(std::string([] {
               try {
                 parse_completion(Api::kChat, R"({"error": {"message": "quota exceeded"}})");
@@ -166,6 +178,282 @@ TEST(OpenAi, MalformedResponsesAreOneLineErrors) {
             }())
                 .find("quota exceeded"),
             std::string::npos);
+}
+
+// The message of the runtime_error `f` throws ("" when it throws none).
+template <typename F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Server-sent events as OpenAI, vLLM and llama.cpp send them: `data: {json}` events separated
+// by blank lines, ending with `data: [DONE]`.
+// A chunk that is JSON goes on one line, as servers send it.
+std::string events(const std::vector<std::string>& chunks) {
+  std::string out;
+  for (const std::string& c : chunks) {
+    const nlohmann::json j = nlohmann::json::parse(c, nullptr, false);
+    out += "data: " + (j.is_discarded() ? c : j.dump()) + "\n\n";
+  }
+  return out;
+}
+
+TEST(OpenAi, RequestsAskForAStreamAndLogprobsOnlyWhenTold) {
+  for (Api api : {Api::kChat, Api::kCompletions}) {
+    const nlohmann::json plain = nlohmann::json::parse(request_body(api, "m", "p", 5));
+    EXPECT_FALSE(plain.contains("stream"));
+    EXPECT_FALSE(plain.contains("stream_options"));
+    EXPECT_FALSE(plain.contains("logprobs"));
+    const nlohmann::json both = nlohmann::json::parse(
+        request_body(api, "m", "p", 5, {}, RequestOptions{.stream = true, .logprobs = true}));
+    EXPECT_EQ(both["stream"], true);
+    EXPECT_EQ(both["stream_options"], nlohmann::json({{"include_usage", true}}));
+    // Completions: the number of alternatives (0, the chosen token only); chat: a switch.
+    EXPECT_EQ(both["logprobs"], api == Api::kChat ? nlohmann::json(true) : nlohmann::json(0));
+    EXPECT_FALSE(both.contains("top_logprobs"));
+    const nlohmann::json streamed =
+        nlohmann::json::parse(request_body(api, "m", "p", 5, {}, RequestOptions{.stream = true}));
+    EXPECT_EQ(streamed["stream"], true);
+    EXPECT_FALSE(streamed.contains("logprobs"));
+    const nlohmann::json scored =
+        nlohmann::json::parse(request_body(api, "m", "p", 5, {}, RequestOptions{.logprobs = true}));
+    EXPECT_FALSE(scored.contains("stream"));
+    EXPECT_TRUE(scored.contains("logprobs"));
+    // What `serve` reads of them.
+    const CompletionRequest r = parse_request(
+        api, request_body(api, "m", "p", 5, {}, RequestOptions{.stream = true, .logprobs = true}));
+    EXPECT_TRUE(r.stream);
+    EXPECT_TRUE(r.include_usage);
+    EXPECT_EQ(r.logprobs, 0);
+  }
+}
+
+TEST(OpenAi, PlainLogprobsAreSummedOverTheCompletionsTokens) {
+  // Completions: choices[0].logprobs.token_logprobs (OpenAI's legacy parallel arrays).
+  const ParsedCompletion c = parse_completion(Api::kCompletions, R"({"choices": [{"text": " c:4",
+      "logprobs": {"tokens": [" c", ":", "4"], "token_logprobs": [-0.25, -0.5, -1.125],
+                   "top_logprobs": null, "text_offset": [0, 2, 3]}}],
+      "usage": {"prompt_tokens": 9, "completion_tokens": 7}})");
+  EXPECT_EQ(c.text, " c:4");
+  ASSERT_TRUE(c.logprob);
+  EXPECT_EQ(*c.logprob, -1.875);  // exact in binary
+  EXPECT_EQ(c.tokens, 3);         // the tokens summed, not usage's 7
+  // Chat: choices[0].logprobs.content[i].logprob.
+  const ParsedCompletion chat = parse_completion(Api::kChat, R"({"choices": [{"message":
+      {"role": "assistant", "content": "ab"}, "logprobs": {"content": [
+        {"token": "a", "logprob": -2, "bytes": [97], "top_logprobs": []},
+        {"token": "b", "logprob": -0.0625, "bytes": [98], "top_logprobs": []}]}}]})");
+  EXPECT_EQ(chat.text, "ab");
+  ASSERT_TRUE(chat.logprob);
+  EXPECT_EQ(*chat.logprob, -2.0625);
+  EXPECT_EQ(chat.tokens, 2);
+  // Not a number where a log-probability stands is malformed.
+  EXPECT_NE(error_of([] {
+              parse_completion(
+                  Api::kCompletions,
+                  R"({"choices": [{"text": "a", "logprobs": {"token_logprobs": ["x"]}}]})");
+            }).find("malformed response: "),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse_completion(Api::kChat, R"({"choices": [{"message": {"content": "a"},
+                  "logprobs": {"content": [{"token": "a"}]}}]})");
+            }).find("malformed response: "),
+            std::string::npos);
+}
+
+TEST(OpenAi, NullLogprobsGiveNoValueAndNoError) {
+  // Endpoints that do not return them: null, a missing field, a null list, a null token.
+  for (const std::string body :
+       {R"({"choices": [{"text": "a", "logprobs": null}], "usage": {"completion_tokens": 4}})",
+        R"({"choices": [{"text": "a"}], "usage": {"completion_tokens": 4}})",
+        R"({"choices": [{"text": "a", "logprobs": {"token_logprobs": null}}],
+            "usage": {"completion_tokens": 4}})",
+        R"({"choices": [{"text": "ab", "logprobs": {"token_logprobs": [null, -1]}}],
+            "usage": {"completion_tokens": 4}})"}) {
+    const ParsedCompletion c = parse_completion(Api::kCompletions, body);
+    EXPECT_EQ(c.text.substr(0, 1), "a");
+    EXPECT_FALSE(c.logprob) << body;
+    EXPECT_EQ(c.tokens, 4) << body;  // from usage
+  }
+  const ParsedCompletion chat = parse_completion(
+      Api::kChat, R"({"choices": [{"message": {"content": "a"}, "logprobs": null}]})");
+  EXPECT_EQ(chat.text, "a");
+  EXPECT_FALSE(chat.logprob);
+  EXPECT_FALSE(chat.tokens);  // no usage either
+  // A stream whose text chunks carry none.
+  const ParsedCompletion streamed = parse_completion(
+      Api::kChat,
+      events({R"({"choices": [{"index": 0, "delta": {"content": "a"}, "logprobs": null}]})",
+              "[DONE]"}));
+  EXPECT_EQ(streamed.text, "a");
+  EXPECT_FALSE(streamed.logprob);
+  // One text chunk without them leaves tokens out of the sum: no sum at all.
+  const ParsedCompletion partial = parse_completion(
+      Api::kCompletions,
+      events({R"({"choices": [{"index": 0, "text": "a", "logprobs": {"token_logprobs": [-1]}}]})",
+              R"({"choices": [{"index": 0, "text": "b", "logprobs": null}]})", "[DONE]"}));
+  EXPECT_EQ(partial.text, "ab");
+  EXPECT_FALSE(partial.logprob);
+}
+
+TEST(OpenAi, ACompletionsStreamIsItsChunksJoined) {
+  // As vLLM streams /v1/completions with logprobs: 0 and include_usage.
+  const std::string body = events(
+      {R"({"id": "cmpl-1", "object": "text_completion", "choices": [{"index": 0, "text": " c",
+          "logprobs": {"tokens": [" c"], "token_logprobs": [-0.5], "top_logprobs": null,
+          "text_offset": [0]}, "finish_reason": null}], "usage": null})",
+       R"({"id": "cmpl-1", "object": "text_completion", "choices": [{"index": 0, "text": ":4",
+          "logprobs": {"tokens": [":", "4"], "token_logprobs": [-0.25, -2],
+          "top_logprobs": null, "text_offset": [2, 3]}, "finish_reason": "stop"}],
+          "usage": null})",
+       R"({"id": "cmpl-1", "object": "text_completion", "choices": [],
+          "usage": {"prompt_tokens": 12, "completion_tokens": 3, "total_tokens": 15}})",
+       "[DONE]"});
+  const ParsedCompletion c = parse_completion(Api::kCompletions, body);
+  EXPECT_EQ(c.text, " c:4");
+  ASSERT_TRUE(c.logprob);
+  EXPECT_EQ(*c.logprob, -2.75);
+  EXPECT_EQ(c.tokens, 3);
+  // CRLF line ends, a comment and an event name are the same stream.
+  std::string crlf = ": keep-alive\r\n\r\nevent: message\r\n";
+  for (char ch : body) crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
+  EXPECT_EQ(parse_completion(Api::kCompletions, crlf).text, " c:4");
+  EXPECT_EQ(parse_completion(Api::kCompletions, crlf).logprob, -2.75);
+  // Without logprobs, the token count is usage's.
+  const ParsedCompletion bare =
+      parse_completion(Api::kCompletions,
+                       events({R"({"choices": [{"index": 0, "text": "x"}]})",
+                               R"({"choices": [], "usage": {"completion_tokens": 1}})", "[DONE]"}));
+  EXPECT_EQ(bare.text, "x");
+  EXPECT_FALSE(bare.logprob);
+  EXPECT_EQ(bare.tokens, 1);
+}
+
+TEST(OpenAi, AChatStreamSkipsItsRoleAndUsageChunks) {
+  // As OpenAI streams chat with logprobs: true and include_usage: a role chunk with empty
+  // content, content chunks, a finish chunk with an empty delta, a usage chunk.
+  const std::string body =
+      events({R"({"id": "c-1", "object": "chat.completion.chunk", "choices": [{"index": 0,
+          "delta": {"role": "assistant", "content": ""}, "logprobs": null,
+          "finish_reason": null}], "usage": null})",
+              R"({"id": "c-1", "object": "chat.completion.chunk", "choices": [{"index": 0,
+          "delta": {"content": "The key"}, "logprobs": {"content": [
+          {"token": "The", "logprob": -0.125, "bytes": [84, 104, 101], "top_logprobs": []},
+          {"token": " key", "logprob": -1, "bytes": [32, 107, 101, 121], "top_logprobs": []}]},
+          "finish_reason": null}], "usage": null})",
+              R"({"id": "c-1", "object": "chat.completion.chunk", "choices": [{"index": 0,
+          "delta": {"content": " is 7"}, "logprobs": {"content": [
+          {"token": " is", "logprob": -0.5, "bytes": [], "top_logprobs": []},
+          {"token": " 7", "logprob": -3.25, "bytes": [], "top_logprobs": []}]},
+          "finish_reason": null}], "usage": null})",
+              R"({"id": "c-1", "object": "chat.completion.chunk", "choices": [{"index": 0,
+          "delta": {}, "logprobs": null, "finish_reason": "stop"}], "usage": null})",
+              R"({"id": "c-1", "object": "chat.completion.chunk", "choices": [],
+          "usage": {"prompt_tokens": 30, "completion_tokens": 4, "total_tokens": 34}})",
+              "[DONE]"});
+  const ParsedCompletion c = parse_completion(Api::kChat, body);
+  EXPECT_EQ(c.text, "The key is 7");
+  ASSERT_TRUE(c.logprob);
+  EXPECT_EQ(*c.logprob, -4.875);
+  EXPECT_EQ(c.tokens, 4);
+  // Another choice's chunks (index 1) are not choice 0's.
+  const ParsedCompletion first = parse_completion(
+      Api::kChat,
+      events({R"({"choices": [{"index": 1, "delta": {"content": "no"}}]})",
+              R"({"choices": [{"index": 0, "delta": {"content": "yes"}}]})", "[DONE]"}));
+  EXPECT_EQ(first.text, "yes");
+}
+
+TEST(OpenAi, AStreamCutShortIsMalformed) {
+  const std::string body =
+      events({R"({"choices": [{"index": 0, "text": "ab", "logprobs": {"token_logprobs": [-1]}}]})",
+              R"({"choices": [{"index": 0, "text": "cd", "logprobs": {"token_logprobs": [-2]}}]})",
+              "[DONE]"});
+  EXPECT_EQ(parse_completion(Api::kCompletions, body).text, "abcd");
+  // Every cut before the [DONE] is complete is malformed: retried like a truncated body.
+  const std::size_t done = body.find("[DONE]");
+  for (std::size_t cut = 5; cut < done + 6; ++cut) {
+    const std::string what =
+        error_of([&] { parse_completion(Api::kCompletions, body.substr(0, cut)); });
+    EXPECT_EQ(what.rfind("malformed response: ", 0), 0u) << cut << ": " << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  EXPECT_NE(error_of([&] {
+              parse_completion(Api::kCompletions, body.substr(0, body.find("data: [DONE]")));
+            }).find("without data: [DONE]"),
+            std::string::npos);
+  // The body ends with [DONE] even without its blank line.
+  EXPECT_EQ(parse_completion(Api::kCompletions, body.substr(0, done + 6)).text, "abcd");
+  // A [DONE] without a choice before it is no answer either.
+  EXPECT_NE(error_of([] { parse_completion(Api::kChat, events({"[DONE]"})); }), "");
+  // Other malformed streams.
+  for (const std::string& bad :
+       {events({"{", "[DONE]"}), events({"[1]", "[DONE]"}), events({R"({"choices": 3})", "[DONE]"}),
+        events({R"({"choices": [{"index": 0, "delta": {"content": 3}}]})", "[DONE]"})}) {
+    EXPECT_EQ(error_of([&] { parse_completion(Api::kChat, bad); }).rfind("malformed response: ", 0),
+              0u)
+        << bad;
+  }
+}
+
+TEST(OpenAi, AnErrorEventIsTheEndpointsError) {
+  const std::string body =
+      events({R"({"choices": [{"index": 0, "delta": {"content": "a"}}]})",
+              R"({"error": {"message": "the model ran out of memory", "type": "server_error"}})",
+              "[DONE]"});
+  const std::string what = error_of([&] { parse_completion(Api::kChat, body); });
+  EXPECT_EQ(what, "malformed response: the endpoint answered the model ran out of memory");
+  // The same error as a plain body reads the same.
+  EXPECT_EQ(error_of([] {
+              parse_completion(Api::kChat,
+                               R"({"error": {"message": "the model ran out of memory"}})");
+            }),
+            what);
+}
+
+// What `serve` streams, read back: the chunks' text and log-probabilities, both APIs.
+TEST(OpenAi, WhatServeStreamsTheHarnessReadsBack) {
+  for (Api api : {Api::kChat, Api::kCompletions}) {
+    const CompletionRequest r = parse_request(
+        api, request_body(api, "m", "p", 5, {}, RequestOptions{.stream = true, .logprobs = true}));
+    std::vector<std::string> chunks;
+    StreamDelta role;
+    role.role = api == Api::kChat;
+    if (role.role) chunks.push_back(stream_chunk(api, r, "id", "m", role));
+    StreamDelta a;
+    a.text = "c:";
+    a.logprobs = {TokenLogprob{"c", -0.5, {}}, TokenLogprob{":", -0.25, {}}};
+    chunks.push_back(stream_chunk(api, r, "id", "m", a));
+    StreamDelta b;
+    b.text = "4";
+    b.logprobs = {TokenLogprob{"4", -1.5, {}}};
+    b.finish_reason = "stop";
+    chunks.push_back(stream_chunk(api, r, "id", "m", b));
+    chunks.push_back(usage_chunk(api, "id", "m", 7, 3));
+    chunks.push_back("[DONE]");
+    const ParsedCompletion c = parse_completion(api, events(chunks));
+    EXPECT_EQ(c.text, "c:4");
+    ASSERT_TRUE(c.logprob);
+    EXPECT_EQ(*c.logprob, -2.25);
+    EXPECT_EQ(c.tokens, 3);
+    // And not streamed.
+    Completion whole;
+    whole.text = "c:4";
+    whole.completion_tokens = 3;
+    whole.logprobs = {a.logprobs[0], a.logprobs[1], b.logprobs[0]};
+    CompletionRequest plain = r;
+    plain.stream = false;
+    const ParsedCompletion p =
+        parse_completion(api, completion_response(api, plain, "id", {whole}));
+    EXPECT_EQ(p.text, "c:4");
+    EXPECT_EQ(p.logprob, -2.25);
+    EXPECT_EQ(p.tokens, 3);
+  }
 }
 
 TEST(OpenAi, BadRequestsAreRefused) {
@@ -181,7 +469,6 @@ TEST(OpenAi, BadRequestsAreRefused) {
            {c, R"({"prompt": "x", "max_tokens": -3})"},
            {c, R"({"prompt": "x", "max_tokens": 2.5})"},
            {c, R"({"prompt": "x", "max_tokens": "5"})"},
-           {c, R"({"prompt": "x", "stream": true})"},
            {c, R"({"prompt": "x", "model": 3})"},
            {c, R"({"prompt": []})"},
            {c, R"({"prompt": [1, -1]})"},
@@ -219,7 +506,91 @@ TEST(Summary, CsvQuotesTheModelName) {
   summary.by_length = {row};
   const std::string csv = summary_csv({summary});
   const std::string line = csv.substr(csv.find('\n') + 1);
-  EXPECT_EQ(line, "number,\"my \"\"model\"\", v2\",length,16,2,,10,0.5,0.25,0.75,0.6,0.3,0.8\n");
+  // The log-probability columns are empty: the row has none.
+  EXPECT_EQ(line,
+            "number,\"my \"\"model\"\", v2\",length,16,2,,10,0.5,0.25,0.75,0.6,0.3,0.8,,,,\n");
+}
+
+// The mean completion log-probability per depth with its Student-t interval, against a hand
+// computation: df = 2 has the closed-form quantile t = (2p − 1) / √(2p(1 − p)).
+TEST(Summary, LogprobMeanAndStudentTIntervalByDepth) {
+  std::vector<Probe> probes;
+  std::vector<std::string> hashes;
+  std::map<std::string, ResultRow> rows;
+  auto add = [&](double depth, bool ok, std::optional<double> logprob) {
+    Probe p;
+    p.suite = "needle";
+    p.length = 10;
+    p.depth = depth;
+    p.chance = 0.1;
+    probes.push_back(p);
+    hashes.push_back("h" + std::to_string(hashes.size()));
+    ResultRow r;
+    r.ok = ok;
+    r.logprob = logprob;
+    rows[hashes.back()] = r;
+  };
+  add(0.5, true, -1);
+  add(0.5, true, -2);
+  add(0.5, true, -4);
+  add(0.5, true, std::nullopt);  // answered without one: not in the mean
+  add(0.5, false, -100);         // failed: not in the mean
+  add(1.0, true, -0.5);          // one prompt: a mean, no interval
+  add(0.0, true, std::nullopt);  // none
+  const SuiteSummary s = summarize_suite("needle", "m", probes, hashes, rows);
+  ASSERT_TRUE(s.has_logprobs());
+  ASSERT_EQ(s.by_depth.size(), 3u);
+  const AccuracyRow& none = s.by_depth[0];
+  const AccuracyRow& mid = s.by_depth[1];
+  const AccuracyRow& end = s.by_depth[2];
+  ASSERT_EQ(mid.depth, 50);
+  EXPECT_EQ(mid.n, 4);
+  EXPECT_EQ(mid.logprob_n, 3);
+  EXPECT_NEAR(mid.logprob, -7.0 / 3, 1e-15);
+  const double p = 0.975, t2 = (2 * p - 1) / std::sqrt(2 * p * (1 - p));
+  const double half = t2 * std::sqrt((16.0 + 1.0 + 25.0) / 9.0 / 2.0 / 3.0);  // t·s/√n
+  EXPECT_NEAR(mid.logprob_ci.low, -7.0 / 3 - half, 1e-9);
+  EXPECT_NEAR(mid.logprob_ci.high, -7.0 / 3 + half, 1e-9);
+  EXPECT_EQ(end.logprob_n, 1);
+  EXPECT_EQ(end.logprob, -0.5);
+  EXPECT_TRUE(std::isnan(end.logprob_ci.low));
+  EXPECT_EQ(none.logprob_n, 0);
+  // by_length: all answered prompts with one.
+  ASSERT_EQ(s.by_length.size(), 1u);
+  EXPECT_EQ(s.by_length[0].logprob_n, 4);
+  EXPECT_NEAR(s.by_length[0].logprob, -7.5 / 4, 1e-15);
+
+  const nlohmann::json j = to_json(s);
+  EXPECT_NEAR(j["by_depth"][1]["logprob"].get<double>(), -7.0 / 3, 1e-15);
+  EXPECT_NEAR(j["by_depth"][1]["logprob_ci"][0].get<double>(), -7.0 / 3 - half, 1e-9);
+  EXPECT_EQ(j["by_depth"][1]["logprob_n"], 3);
+  EXPECT_TRUE(j["by_depth"][2]["logprob_ci"].is_null());
+  EXPECT_TRUE(j["by_depth"][0]["logprob"].is_null());
+  EXPECT_EQ(j["by_depth"][0]["logprob_n"], 0);
+  EXPECT_EQ(j["by_length"][0]["logprob_n"], 4);
+  // The CSV: the depth-50 row's four new columns, and the empty ones of the row without.
+  const std::string csv = summary_csv({s});
+  EXPECT_NE(csv.find(",logprob,logprob_low,logprob_high,logprob_n\n"), std::string::npos);
+  std::istringstream lines(csv);
+  std::vector<std::string> depth_rows;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("needle,\"m\",depth,", 0) == 0) depth_rows.push_back(line);
+  }
+  ASSERT_EQ(depth_rows.size(), 3u);
+  EXPECT_EQ(depth_rows[0].substr(depth_rows[0].size() - 4), ",,,,") << depth_rows[0];
+  EXPECT_NE(depth_rows[1].find("," + nlohmann::json(-7.0 / 3).dump() + ","), std::string::npos)
+      << depth_rows[1];
+  EXPECT_EQ(depth_rows[1].substr(depth_rows[1].size() - 2), ",3") << depth_rows[1];
+  EXPECT_EQ(depth_rows[2].substr(depth_rows[2].size() - 9), ",-0.5,,,1") << depth_rows[2];
+
+  // Without any log-probability the JSON keeps its keys as they were.
+  for (auto& [hash, row] : rows) row.logprob.reset();
+  const SuiteSummary bare = summarize_suite("needle", "m", probes, hashes, rows);
+  EXPECT_FALSE(bare.has_logprobs());
+  const nlohmann::json b = to_json(bare);
+  EXPECT_FALSE(b["by_depth"][1].contains("logprob"));
+  EXPECT_FALSE(b["by_depth"][1].contains("logprob_ci"));
+  EXPECT_FALSE(b["by_length"][0].contains("logprob_n"));
 }
 
 TEST(Retry, BackoffDoublesWithJitterUpToTheCap) {

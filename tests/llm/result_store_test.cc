@@ -2,7 +2,8 @@
 // file (a `results` table of other columns, or other tables) and a store that fails SQLite's
 // integrity check (bytes of its index page overwritten) are refused with one line and left
 // byte for byte as they were, as are paths that are not regular files; a new file and the
-// store's own file still open and take rows.
+// store's own file still open and take rows. A store of the first shape (before the logprob and
+// completion_tokens columns) is upgraded in place and keeps its rows.
 #include "posbias/llm/result_store.h"
 
 #include <gtest/gtest.h>
@@ -174,6 +175,81 @@ TEST(ResultStore, NewFileOpensAndKeepsRows) {
   ResultStore store(file.string());
   EXPECT_EQ(store.count(), 1);
   EXPECT_EQ(sqlite_text(file, "PRAGMA integrity_check"), "ok");
+}
+
+// The results table as posbias llm wrote it before log-probabilities, with one answered and
+// one failed row.
+constexpr const char* kFirstShape = R"sql(
+CREATE TABLE results (
+  suite TEXT NOT NULL, model TEXT NOT NULL, prompt_hash TEXT NOT NULL, probe_id TEXT NOT NULL,
+  length INTEGER NOT NULL, hops INTEGER NOT NULL, depth REAL NOT NULL, prompt TEXT NOT NULL,
+  answer TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+  response TEXT, error TEXT, http_status INTEGER, attempts INTEGER NOT NULL, latency_ms REAL,
+  strict INTEGER, lenient INTEGER,
+  updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  PRIMARY KEY (suite, model, prompt_hash));
+INSERT INTO results (suite, model, prompt_hash, probe_id, length, hops, depth, prompt, answer,
+                     status, response, error, http_status, attempts, latency_ms, strict, lenient)
+VALUES ('needle', 'm', 'h-ok', 'needle/L10/d50/#0', 10, 0, 0.5, 'the prompt', 'v', 'ok', 'v',
+        '', 200, 1, 12.5, 1, 1),
+       ('needle', 'm', 'h-failed', 'needle/L10/d50/#1', 10, 0, 0.5, 'the prompt', 'v', 'failed',
+        '', 'HTTP 500', 500, 5, 3.0, 0, 0);
+PRAGMA application_id = 1885490253;
+)sql";
+
+TEST(ResultStore, AStoreOfTheFirstShapeIsUpgradedAndKeepsItsRows) {
+  const fs::path file = scratch("first_shape.db");
+  sqlite_exec(file, kFirstShape);
+  ASSERT_EQ(sqlite_text(file, "SELECT COUNT(*) FROM pragma_table_info('results')"), "18");
+  {
+    ResultStore store(file.string());
+    const std::vector<ResultRow> rows = store.rows("needle", "m");
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].prompt_hash, "h-ok");
+    EXPECT_TRUE(rows[0].ok);
+    EXPECT_EQ(rows[0].response, "v");
+    EXPECT_EQ(rows[0].latency_ms, 12.5);
+    EXPECT_FALSE(rows[0].logprob);  // NULL in the added columns
+    EXPECT_FALSE(rows[0].completion_tokens);
+    EXPECT_EQ(rows[1].error, "HTTP 500");
+    // The failed row gives way to an answer with a log-probability; the answered one stays.
+    ResultRow answer = rows[1];
+    answer.ok = true;
+    answer.response = "v";
+    answer.attempts = 1;
+    answer.logprob = -1.25;
+    answer.completion_tokens = 3;
+    store.put(answer);
+    ResultRow again = rows[0];
+    again.logprob = -9;
+    store.put(again);
+  }
+  EXPECT_EQ(sqlite_text(file, "SELECT COUNT(*) FROM pragma_table_info('results')"), "20");
+  EXPECT_EQ(sqlite_text(file, "PRAGMA integrity_check"), "ok");
+  ResultStore store(file.string());  // the upgraded file opens as it is
+  const std::vector<ResultRow> rows = store.rows("needle", "m");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_FALSE(rows[0].logprob);
+  EXPECT_EQ(rows[1].logprob, -1.25);
+  EXPECT_EQ(rows[1].completion_tokens, 3);
+  EXPECT_EQ(rows[1].attempts, 6);
+  EXPECT_EQ(store.count(), 2);
+}
+
+// The first shape with a column of someone else's, or missing one of its own, is still not ours.
+TEST(ResultStore, TheFirstShapeChangedIsStillRefusedUnchanged) {
+  const fs::path extra = scratch("first_shape_extra.db");
+  sqlite_exec(extra, std::string(kFirstShape) + "ALTER TABLE results ADD COLUMN notes TEXT;");
+  expect_refused_unchanged<std::invalid_argument>(extra, "did not write");
+  const fs::path fewer = scratch("first_shape_fewer.db");
+  sqlite_exec(fewer, std::string(kFirstShape) + "ALTER TABLE results DROP COLUMN latency_ms;");
+  expect_refused_unchanged<std::invalid_argument>(fewer, "did not write");
+  // One of the added columns with a foreign one in place of the other.
+  const fs::path swapped = scratch("first_shape_swapped.db");
+  sqlite_exec(swapped, std::string(kFirstShape) +
+                           "ALTER TABLE results ADD COLUMN logprob REAL;"
+                           "ALTER TABLE results ADD COLUMN tokens INTEGER;");
+  expect_refused_unchanged<std::invalid_argument>(swapped, "did not write");
 }
 
 }  // namespace

@@ -222,29 +222,29 @@ TEST_F(KvServed, ChatMaxTokensAndStopStrings) {
   const posbias::HttpResponse full = complete(
       R"({"model": "rope", "prompt": "instructions above are ignored\n)" + prompt + R"("})");
   ASSERT_EQ(full.status, 200) << full.body;
-  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, full.body), value);
+  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, full.body).text, value);
 
   posbias::HttpClient client;
   const posbias::HttpResponse chat =
       client.post_json(url() + "/v1/chat/completions",
                        posbias::request_body(posbias::Api::kChat, "rope", prompt, 16), {}, 30);
   ASSERT_EQ(chat.status, 200) << chat.body;
-  EXPECT_EQ(posbias::parse_completion(posbias::Api::kChat, chat.body), value);
+  EXPECT_EQ(posbias::parse_completion(posbias::Api::kChat, chat.body).text, value);
 
   const posbias::HttpResponse one =
       complete(R"({"model": "rope", "max_tokens": 1, "prompt": ")" + prompt + R"("})");
-  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, one.body), value.substr(0, 1));
+  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, one.body).text, value.substr(0, 1));
   // A stop string ends the completion before it: " " leaves the first token.
   const posbias::HttpResponse stopped =
       complete(R"({"model": "rope", "stop": [" "], "prompt": ")" + prompt + R"("})");
-  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, stopped.body),
+  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, stopped.body).text,
             value.substr(0, 1));
   const posbias::HttpResponse last =
       complete(R"({"model": "rope", "stop": ")" + value.substr(4, 1) + R"(", "prompt": ")" +
                prompt + R"("})");
   std::string cut = value;
   posbias::cut_at_stop(cut, {value.substr(4, 1)});
-  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, last.body), cut);
+  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, last.body).text, cut);
 }
 
 TEST_F(KvServed, BadPromptsGetOneLineFourHundreds) {
@@ -336,7 +336,7 @@ TEST(TextServe, CompletionIsTheGreedyContinuationAndALearnedTableIsALimit) {
   const posbias::HttpResponse r =
       client.post_json(url, R"({"prompt": ")" + prompt + R"(", "max_tokens": 8})", {}, 30);
   ASSERT_EQ(r.status, 200) << r.body;
-  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, r.body), bytes.decode(produced));
+  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, r.body).text, bytes.decode(produced));
 
   // 30 prompt bytes and 8 new tokens read 37 positions; the table holds 32.
   const posbias::HttpResponse past = client.post_json(

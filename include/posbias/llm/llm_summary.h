@@ -1,5 +1,6 @@
 // Scoring a suite's stored results: accuracy (strict and lenient, each with a 95% Wilson
-// interval) per length and hop, and per length and depth; its CSV rows and figures.
+// interval) per length and hop, and per length and depth, and with --logprobs the mean
+// completion log-probability (with a 95% Student-t interval); its CSV rows and figures.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,12 @@ struct AccuracyRow {
   double strict = 0, lenient = 0;
   Interval strict_ci, lenient_ci;
   double chance = 0;  // the mean of the prompts' chance levels (Probe::chance)
+  // The log-probability the model gave its own answer, summed over the completion's tokens:
+  // its mean over the group's answered prompts that have one (logprob_n of them; NaN when
+  // none), with the 95% Student-t interval of that mean (NaN bounds when logprob_n < 2).
+  std::int64_t logprob_n = 0;
+  double logprob = NAN;
+  Interval logprob_ci{NAN, NAN};
 };
 
 // The probes of one suite scored against the stored rows, for one model. Accuracy counts
@@ -35,6 +42,9 @@ struct SuiteSummary {
 
   // The "strict" or "lenient" accuracy at (length, hops; 0 = all hops); NaN when absent.
   double accuracy(const std::string& score, int length, int hops = 0) const;
+  // Whether any answered prompt has a log-probability (a --logprobs run whose endpoint
+  // returned them).
+  bool has_logprobs() const;
 };
 
 // The probes and the stored row of each (keyed by prompt hash).
@@ -49,15 +59,21 @@ SuiteSummary summarize_suite(const std::string& suite, const std::string& model,
 //  "by_length": [{"length", "hops" ("all" or h), "n", "strict", "strict_ci": [lo, hi],
 //                 "lenient", "lenient_ci", "chance"}],
 //  "by_depth":  [{"length", "depth" (percent, to the nearest 10), "n", ...}]}
+// When has_logprobs(), every by_length and by_depth row also has "logprob" (the mean; null
+// when none of its prompts has one), "logprob_ci" ([lo, hi]; null when logprob_n < 2) and
+// "logprob_n"; without, these keys are absent.
 nlohmann::json to_json(const SuiteSummary& summary);
 
-// CSV of every by_length and by_depth row of the summaries (one header).
+// CSV of every by_length and by_depth row of the summaries (one header); the columns logprob,
+// logprob_low, logprob_high and logprob_n are empty where a row has no such value.
 std::string summary_csv(const std::vector<SuiteSummary>& summaries);
 
 // STEM_<suite>_length (accuracy against length, one curve per hop; the all-hops curve with its
 // 95% Wilson band; chance, all hops, dashed) and STEM_<suite>_depth (accuracy against depth, one
 // curve per length: where Liu et al. saw a U; bands when at most two curves). Both plot the
-// `score` accuracy ("strict" or "lenient"). Returns the stems written.
+// `score` accuracy ("strict" or "lenient"). When has_logprobs(), also STEM_<suite>_logprob: the
+// mean completion log-probability against depth, one curve per length, with 95% Student-t
+// bands. Returns the stems written.
 std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::string& stem,
                                       const std::string& score);
 

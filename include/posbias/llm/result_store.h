@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -27,6 +28,12 @@ struct ResultRow {
   int attempts = 0;
   double latency_ms = 0;  // of the last attempt
   bool strict = false, lenient = false;
+  // The log-probability the model gave its own answer, summed over the completion's tokens
+  // (ok rows of a --logprobs run whose endpoint returned them), and the completion's token
+  // count (those tokens, else the response's usage.completion_tokens). NULL in the table when
+  // empty.
+  std::optional<double> logprob;
+  std::optional<std::int64_t> completion_tokens;
 };
 
 // SHA-256 (hex) of what decides the answer besides the model: the API, max_tokens, the prompt.
@@ -38,7 +45,9 @@ class ResultStore {
   // std::invalid_argument when the path is not a regular file (a device, FIFO, directory or
   // dangling symlink; a symlink is followed), the file is not an SQLite database, is another
   // application's (another application id, or tables besides `results`), is read-only, or
-  // holds a `results` table of another shape; std::runtime_error when it fails SQLite's integrity
+  // holds a `results` table of another shape; a `results` table of an older posbias llm (without
+  // the logprob and completion_tokens columns) is upgraded in place, its rows kept, after every
+  // check has passed; std::runtime_error when it fails SQLite's integrity
   // check or cannot be opened or written. All of it before any request is sent, and every check
   // before the first write: a refused file is left byte for byte as it was.
   explicit ResultStore(const std::string& path);
