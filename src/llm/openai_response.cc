@@ -8,7 +8,8 @@
 namespace posbias {
 namespace {
 
-using nlohmann::json;
+// Insertion-ordered: top_logprobs list the most likely first, as OpenAI writes them.
+using json = nlohmann::ordered_json;
 
 json utf8_bytes(const std::string& s) {
   json out = json::array();

@@ -19,8 +19,9 @@ inline nlohmann::json parse_object(const std::string& body, const char* what) {
 }
 
 // Invalid UTF-8 (a user's template, a model's bytes) is replaced, never thrown on.
-inline std::string dump(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+template <typename Json>
+std::string dump(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 }  // namespace posbias::wire

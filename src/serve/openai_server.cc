@@ -295,11 +295,8 @@ struct OpenAiServer::Impl {
     if (request.stream) return stream(api, request, id, res);
     try {
       std::vector<Completion> choices;
-      for (int k = 0; k < request.n; ++k) {
+      for (int k = 0; k < request.n; ++k)
         choices.push_back(completer.complete(choice(request, k), {}));
-        // A backend that does not cut at stop strings itself.
-        if (cut_at_stop(choices.back().text, request.stop)) choices.back().finish_reason = "stop";
-      }
       res.set_content(completion_response(api, request, id, choices, request.prompt),
                       "application/json");
       served.fetch_add(1);

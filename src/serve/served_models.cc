@@ -124,12 +124,19 @@ Completion ServedModels::decode(std::size_t i, BatchQueue::Input ids, int natura
     ++c.completion_tokens;
     const std::string text = detokenizer.text(produced);
     if (request.logprobs >= 0) {
+      // What a token adds to the text at this step (a kv token after the first: its space);
+      // its own text where decoding would rewrite earlier bytes.
+      const auto added = [&](std::int64_t id) {
+        std::vector<std::int64_t> with = produced;
+        with.back() = id;
+        const std::string t = id == pick.id ? text : detokenizer.text(with);
+        return t.compare(0, before.size(), before) == 0 ? t.substr(before.size())
+                                                        : detokenizer.token(id);
+      };
       TokenLogprob t;
-      // What this token added to the text; its own text where decoding rewrote earlier bytes.
-      t.token = text.compare(0, before.size(), before) == 0 ? text.substr(before.size())
-                                                            : detokenizer.token(pick.id);
+      t.token = added(pick.id);
       t.logprob = pick.logprob;
-      for (const auto& [id, logprob] : pick.top) t.top.emplace_back(detokenizer.token(id), logprob);
+      for (const auto& [id, logprob] : pick.top) t.top.emplace_back(added(id), logprob);
       c.logprobs.push_back(std::move(t));
     }
     before = text;

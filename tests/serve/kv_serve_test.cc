@@ -56,23 +56,30 @@ fs::path tiny_kv_run(const std::string& name, const std::string& flags) {
   return run;
 }
 
-// The greedy decode of an example's value, token by token, each step a fresh forward pass.
-std::string greedy_value(posbias::Transformer& model, const posbias::KvExample& ex) {
+// The greedy decode of an example's value, token by token, each step a fresh forward pass; the
+// sum of its tokens' log-probabilities (log_softmax of the logits at each step) in `logprob`.
+std::string greedy_value(posbias::Transformer& model, const posbias::KvExample& ex,
+                         double* logprob = nullptr) {
   torch::NoGradGuard no_grad;
   std::vector<std::int64_t> ids;
   for (const std::string& t : ex.tokens) ids.push_back(posbias::kv_token_id(t));
   std::string text;
+  double sum = 0;
   for (int k = 0; k < posbias::kKvValueTokens; ++k) {
     const torch::Tensor in = torch::tensor(ids, torch::kInt64).unsqueeze(0);
-    const std::int64_t next = model->last_logits(in).argmax(-1).item<std::int64_t>();
+    const torch::Tensor logits = model->last_logits(in)[0];
+    const std::int64_t next = logits.argmax(-1).item<std::int64_t>();
+    sum += torch::log_softmax(logits, -1)[next].item<double>();
     text += (k ? " " : "") + posbias::kv_vocabulary()[static_cast<std::size_t>(next)];
     ids.push_back(next);
   }
+  if (logprob != nullptr) *logprob = sum;
   return text;
 }
 
 struct Reference {
   std::map<std::string, std::string> completion;   // probe id -> greedy value
+  std::map<std::string, double> logprob;           // probe id -> its log-probability
   std::map<std::string, bool> exact;               // probe id -> kv_exact_matches
   std::map<std::pair<int, int>, double> accuracy;  // (length, depth) -> mean exact match
 };
@@ -88,7 +95,7 @@ Reference in_process(const fs::path& run) {
       for (std::size_t i = 0; i < examples.size(); ++i) {
         const std::string id =
             "kv/L" + std::to_string(len) + "/d" + std::to_string(depth) + "/#" + std::to_string(i);
-        ref.completion[id] = greedy_value(m.model, examples[i]);
+        ref.completion[id] = greedy_value(m.model, examples[i], &ref.logprob[id]);
         ref.exact[id] = right[i];
         hits += right[i];
       }
@@ -211,6 +218,43 @@ TEST_F(KvServed, LlmKvSuiteEqualsInProcessGreedyDecodeOnTheSameExamples) {
   EXPECT_GE(distinct.size(), 5u) << "the served model answers a constant";
 }
 
+// The harness through serve with streaming and log-probabilities on (chat): the same answers,
+// and each stored log-probability is the in-process sum over the greedy value's tokens.
+TEST_F(KvServed, LlmStreamingWithLogprobsStoresTheModelsOwnLogProbability) {
+  ASSERT_GT(port_, 0) << slurp(dir() / "serve.log");
+  const fs::path db = dir() / "kv_stream.db", out = dir() / "kv_stream.json";
+  const CliResult r = run_cli("llm --endpoint " + url() +
+                              " --model rope --api chat --stream --logprobs --suite kv "
+                              "--lengths 16,22 --depths 0,50,100 --count 12 --seed 7 --jobs 4 "
+                              "--quiet --db " +
+                              db.string() + " --json " + out.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Reference ref = in_process(*rope_);
+  posbias::ResultStore store(db.string());
+  const std::vector<posbias::ResultRow> rows = store.rows("kv", "rope");
+  ASSERT_EQ(rows.size(), 72u);
+  EXPECT_EQ(differences(rows, ref), std::vector<std::string>{});
+  std::set<double> distinct;
+  for (const posbias::ResultRow& row : rows) {
+    ASSERT_TRUE(row.logprob.has_value()) << row.probe_id;
+    EXPECT_NEAR(*row.logprob, ref.logprob.at(row.probe_id), 1e-4) << row.probe_id;
+    EXPECT_LE(*row.logprob, 0) << row.probe_id;
+    distinct.insert(*row.logprob);
+  }
+  EXPECT_GE(distinct.size(), 10u) << "the log-probabilities do not vary";
+  const json suite = json::parse(slurp(out))["suites"][0];
+  for (const json& cell : suite["by_depth"]) {
+    EXPECT_EQ(cell["logprob_n"], 12) << cell.dump();
+    const std::string prefix = "kv/L" + std::to_string(cell["length"].get<int>()) + "/d" +
+                               std::to_string(cell["depth"].get<int>()) + "/";
+    double mean = 0;
+    for (const posbias::ResultRow& row : rows) {
+      if (row.probe_id.rfind(prefix, 0) == 0) mean += *row.logprob / 12;
+    }
+    EXPECT_NEAR(cell["logprob"].get<double>(), mean, 1e-9) << cell.dump();
+  }
+}
+
 TEST_F(KvServed, ChatMaxTokensAndStopStrings) {
   ASSERT_GT(port_, 0);
   const auto ex = posbias::kv_probe_examples(kLength, 50, 1, kSeed).front();
@@ -233,7 +277,8 @@ TEST_F(KvServed, ChatMaxTokensAndStopStrings) {
 
   const posbias::HttpResponse one =
       complete(R"({"model": "rope", "max_tokens": 1, "prompt": ")" + prompt + R"("})");
-  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, one.body).text, value.substr(0, 1));
+  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, one.body).text,
+            value.substr(0, 1));
   // A stop string ends the completion before it: " " leaves the first token.
   const posbias::HttpResponse stopped =
       complete(R"({"model": "rope", "stop": [" "], "prompt": ")" + prompt + R"("})");
@@ -245,6 +290,54 @@ TEST_F(KvServed, ChatMaxTokensAndStopStrings) {
   std::string cut = value;
   posbias::cut_at_stop(cut, {value.substr(4, 1)});
   EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, last.body).text, cut);
+}
+
+// Each decoded token's log-probability is the model's own: log_softmax of the in-process
+// logits at that step, teacher-forced on the greedy value; the alternatives are the most likely
+// tokens, most likely first (the chosen one first under greedy decoding), with the text each
+// would add (a space before every kv token after the first).
+TEST_F(KvServed, LogProbabilitiesAreTheModelsOwnMostLikelyFirst) {
+  ASSERT_GT(port_, 0);
+  const auto ex = posbias::kv_probe_examples(kLength, 50, 1, kSeed).front();
+  std::string prompt;
+  for (const std::string& t : ex.tokens) prompt += (prompt.empty() ? "" : " ") + t;
+  const posbias::HttpResponse r =
+      complete(R"({"model": "rope", "logprobs": 3, "prompt": ")" + prompt + R"("})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const nlohmann::ordered_json lp = nlohmann::ordered_json::parse(r.body)["choices"][0]["logprobs"];
+  ASSERT_EQ(lp["tokens"].size(), static_cast<std::size_t>(posbias::kKvValueTokens)) << r.body;
+
+  posbias::LoadedModel m = posbias::load_trained_model(*rope_);
+  torch::NoGradGuard no_grad;
+  std::vector<std::int64_t> ids;
+  for (const std::string& t : ex.tokens) ids.push_back(posbias::kv_token_id(t));
+  std::string text;
+  for (std::size_t k = 0; k < lp["tokens"].size(); ++k) {
+    const torch::Tensor in = torch::tensor(ids, torch::kInt64).unsqueeze(0);
+    const torch::Tensor logp = torch::log_softmax(m.model->last_logits(in)[0], -1);
+    const std::int64_t next = logp.argmax().item<std::int64_t>();
+    const std::string word = posbias::kv_vocabulary()[static_cast<std::size_t>(next)];
+    const std::string token = (k ? " " : "") + word;
+    EXPECT_EQ(lp["tokens"][k], token) << k;
+    EXPECT_NEAR(lp["token_logprobs"][k].get<double>(), logp[next].item<double>(), 1e-5) << k;
+    const auto& top = lp["top_logprobs"][k];
+    ASSERT_EQ(top.size(), 3u) << k;
+    double previous = 0;
+    bool first = true;
+    for (const auto& [alternative, value] : top.items()) {
+      if (first) {
+        EXPECT_EQ(alternative, token) << k;
+      }
+      EXPECT_LE(value.get<double>(), previous) << k << ": not most likely first";
+      previous = value.get<double>();
+      first = false;
+    }
+    text += token;
+    ids.push_back(next);
+  }
+  EXPECT_EQ(text, r.body.empty()
+                      ? ""
+                      : posbias::parse_completion(posbias::Api::kCompletions, r.body).text);
 }
 
 TEST_F(KvServed, BadPromptsGetOneLineFourHundreds) {
@@ -336,7 +429,8 @@ TEST(TextServe, CompletionIsTheGreedyContinuationAndALearnedTableIsALimit) {
   const posbias::HttpResponse r =
       client.post_json(url, R"({"prompt": ")" + prompt + R"(", "max_tokens": 8})", {}, 30);
   ASSERT_EQ(r.status, 200) << r.body;
-  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, r.body).text, bytes.decode(produced));
+  EXPECT_EQ(posbias::parse_completion(posbias::Api::kCompletions, r.body).text,
+            bytes.decode(produced));
 
   // 30 prompt bytes and 8 new tokens read 37 positions; the table holds 32.
   const posbias::HttpResponse past = client.post_json(
