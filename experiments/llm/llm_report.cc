@@ -64,7 +64,25 @@ void add_suite_figures(ReportSection& sec, const SuiteSummary& suite, const std:
         {stem + "_" + name + "_depth", who + ", " + name +
                                            " suite: accuracy against the answer's depth in "
                                            "the context, one curve per length."});
+    if (suite.has_logprobs()) {
+      sec.figures.push_back(
+          {stem + "_" + name + "_logprob",
+           who + ", " + name +
+               " suite: the log-probability the model gave its own answer (summed over the "
+               "completion's tokens), mean over prompts against the answer's depth, one curve "
+               "per length, with 95% Student-t bands."});
+    }
   }
+}
+
+// The mean completion log-probability by length (all hops), where the endpoint returned them.
+std::string logprob_row(const SuiteSummary& suite) {
+  std::string out;
+  for (const AccuracyRow& r : suite.by_length) {
+    if (r.hops != 0 || r.logprob_n == 0) continue;
+    out += fmt::format("{}{}: {:.3f}", out.empty() ? "" : ", ", r.length, r.logprob);
+  }
+  return out;
 }
 
 }  // namespace
@@ -79,8 +97,9 @@ ReportSection llm_report_section(const std::filesystem::path& dir, const LlmPres
       "endpoint, keeps every prompt, response, latency and score in SQLite, and reports accuracy "
       "per length, hop and depth with 95% Wilson intervals (strict: the whole reply is the "
       "answer; lenient: the reply's last answer-shaped word is). Here it probes our own two hop "
-      "models, served by posbias serve over loopback HTTP exactly as an LLM would be, and the "
-      "accuracies are checked against posbias eval on the same examples.",
+      "models, served by posbias serve over loopback HTTP exactly as an LLM would be (streamed, "
+      "with log-probabilities), and the accuracies are checked against posbias eval on the same "
+      "examples.",
       "The needle suite (key-value retrieval at depths 0..100%, after Liu et al. 2023) needs a "
       "language model; give reproduce --endpoint URL --model NAME to run all three suites "
       "against one."};
@@ -113,6 +132,9 @@ ReportSection llm_report_section(const std::filesystem::path& dir, const LlmPres
       o.probes.count = count;
       o.probes.seed = 1;
       o.jobs = 4;
+      // Streamed, with log-probabilities: the whole path an OpenAI client takes.
+      o.stream = true;
+      o.logprobs = true;
       o.db = (out / "served.db").string();
       o.json = (out / (task + "_served.json")).string();
       o.csv = (out / (task + "_served.csv")).string();
@@ -134,6 +156,9 @@ ReportSection llm_report_section(const std::filesystem::path& dir, const LlmPres
           {task + " model over HTTP: accuracy by length (all hops)", accuracy_row(s, lengths)});
       sec.numbers.push_back(
           {task + ": chance by length (a uniform guess among the answers)", chance_row(s)});
+      sec.numbers.push_back({task + " model over HTTP: mean log-probability of its own answer by "
+                                    "length (all hops)",
+                             logprob_row(s)});
       sec.numbers.push_back(
           {task + ": largest |HTTP accuracy - posbias eval accuracy| over lengths and hops",
            fmt::format("{:.4f}", largest_gap(s, ev))});
