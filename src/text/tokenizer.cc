@@ -11,6 +11,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/enum_names.h"
+#include "posbias/core/install_paths.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define POSBIAS_ASAN 1
@@ -56,11 +57,9 @@ struct SpmModule {
  private:
   static SpmModule open() {
     // Beside the executable (an installed or built `posbias`), else where the build put it.
+    std::vector<std::string> candidates{(executable_dir() / "posbias-spm.so").string(),
+                                        POSBIAS_SPM_MODULE};
     std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    std::vector<std::string> candidates;
-    if (!ec) candidates.push_back((exe.parent_path() / "posbias-spm.so").string());
-    candidates.push_back(POSBIAS_SPM_MODULE);
     int flags = RTLD_NOW | RTLD_LOCAL;
 #ifndef POSBIAS_ASAN
     flags |= RTLD_DEEPBIND;  // the sanitizers' runtime refuses it (and loads no libtorch)

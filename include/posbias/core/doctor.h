@@ -15,6 +15,8 @@ struct DoctorReport {
   int cores = 0;
   double fma_peak_gflops = 0;
   std::string omp_wait_policy;
+  std::string torch_plugin;  // the torch commands' module this executable loads
+  std::string corpus;        // where text runs look for the Brown corpus (install_paths.h)
   // Torch part.
   std::string blas_library;  // resolved path of the BLAS shared object in this process
   std::string blas_kind;     // openblas-openmp | openblas-pthread | reference | other
