@@ -59,7 +59,11 @@ void register_theory(CLI::App& app, Action* selected) {
   cmd->add_option("--summary", o.summary,
                   "write the JSON summary (recency/primacy mass, dead zone, middle-to-ends ratio, "
                   "continuum density grid) to this file");
-  cmd->add_option("--plot", o.plot, "figure path stem: writes STEM.svg, STEM.png and STEM.gp");
+  cmd->add_option("--plot", o.plot,
+                  "figure of the profile asked for: writes STEM.svg, STEM.png and STEM.gp");
+  cmd->add_option("--plot-sweep", o.plot_sweep,
+                  "figure of the profile's depth and α sweeps (H/4, H/2, H, 2H; α 0.25..1): "
+                  "writes STEM.svg, STEM.png and STEM.gp");
   parsed->add(cmd, "--epsilon", &o.epsilon, "primacy window as a fraction of q, in (0, 1]");
   parsed->add(cmd, "--grid", &o.grid, "points of the continuum density grid");
   cmd->callback([options, parsed, selected, cmd] {

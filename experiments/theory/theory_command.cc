@@ -42,6 +42,10 @@ std::string json_number(double v) {
 std::string fraction_text(const mpq_class& q) { return q.get_str(); }
 
 void run_exact(const TheoryOptions& o) {
+  if (!o.plot.empty() || !o.plot_sweep.empty())
+    throw std::invalid_argument(
+        "--exact cannot take --plot or --plot-sweep: plot the same row "
+        "without --exact (its values agree to double precision)");
   if (!o.alibi_slopes.empty()) {
     throw std::invalid_argument(
         "--exact cannot take --alibi: its weights exp(-m(i-j)) are irrational");
@@ -318,6 +322,37 @@ Figure theory_family_figure(const InfluenceSpec& spec, const std::vector<std::in
   return fig;
 }
 
+Figure theory_profile_figure(const InfluenceSpec& spec, const std::vector<ExtReal>& row) {
+  Figure fig;
+  fig.width = 800;
+  fig.height = 520;
+  const std::string alphas =
+      spec.alpha.size() == 1 ? "α = " + alpha_label(spec.alpha[0]) : "per-layer α";
+  const std::string what =
+      "L = " + std::to_string(spec.length) +
+      (spec.query_position() == spec.length ? ""
+                                            : ", q = " + std::to_string(spec.query_position())) +
+      ", H = " + std::to_string(spec.layers) + ", " + alphas +
+      (spec.op.is_cesaro() ? "" : ", " + spec.op.describe());
+  Panel p;
+  p.title = "Influence at birth (" + what + ")";
+  p.xlabel = "key position j / q";
+  p.ylabel = "influence of j on the query";
+  p.log10_y = true;
+  p.key = "off";  // one curve, named by the title
+  p.series.push_back(row_series(row, what));
+  const ProfileSummary sum = summarize_profile(row);
+  const double q = static_cast<double>(row.size());
+  p.labels.push_back({1.0 / q, sum.log10_first, "position 1", true, false});
+  if (sum.dead_zone_position > 0) {
+    p.labels.push_back({static_cast<double>(sum.dead_zone_position) / q, sum.log10_dead_zone,
+                        "minimum, j = " + std::to_string(sum.dead_zone_position), true, true});
+  }
+  p.labels.push_back({1.0, sum.log10_last, "the query itself", true, true});
+  fig.panels = {p};
+  return fig;
+}
+
 void run_theory(const TheoryOptions& o) {
   if (!(o.epsilon > 0.0 && o.epsilon <= 1.0)) {
     throw std::invalid_argument("--epsilon must be in (0, 1], got " + std::to_string(o.epsilon));
@@ -352,7 +387,8 @@ void run_theory(const TheoryOptions& o) {
     summary["machine"] = machine_info();
     write_file_atomic(o.summary, summary.dump(2) + "\n");
   }
-  if (!o.plot.empty()) {
+  if (!o.plot.empty()) render_figure(theory_profile_figure(spec, row), o.plot);
+  if (!o.plot_sweep.empty()) {
     std::vector<std::int64_t> layer_set;
     for (std::int64_t h :
          {std::max<std::int64_t>(1, spec.layers / 4), std::max<std::int64_t>(1, spec.layers / 2),
@@ -366,7 +402,7 @@ void run_theory(const TheoryOptions& o) {
       alpha_set.push_back(spec.alpha[0]);
       std::sort(alpha_set.begin(), alpha_set.end());
     }
-    render_figure(theory_family_figure(spec, layer_set, alpha_set), o.plot);
+    render_figure(theory_family_figure(spec, layer_set, alpha_set), o.plot_sweep);
   }
 }
 

@@ -2,7 +2,8 @@
 //
 // Options arrive as text where the theory needs exact values (α, sink: exact mode parses
 // them as rationals). The row goes to stdout or --out as CSV (position, influence,
-// log10_influence) or JSON; --summary writes the JSON summary alone; --plot draws figures.
+// log10_influence) or JSON; --summary writes the JSON summary alone; --plot draws the profile,
+// --plot-sweep its depth and α sweeps.
 #pragma once
 
 #include <cstdint>
@@ -32,11 +33,12 @@ struct TheoryOptions {
   std::string sink = "0";            // sink share
   bool exact = false;                // GMP rationals
   RowFormat format = RowFormat::kCsv;
-  std::string out;        // row output file; empty = stdout
-  std::string summary;    // JSON summary file
-  std::string plot;       // figure stem
-  double epsilon = 0.05;  // primacy window (fraction of q)
-  int grid = 200;         // continuum density grid points
+  std::string out;         // row output file; empty = stdout
+  std::string summary;     // JSON summary file
+  std::string plot;        // figure stem: the profile asked for
+  std::string plot_sweep;  // figure stem: the depth and α sweeps around it
+  double epsilon = 0.05;   // primacy window (fraction of q)
+  int grid = 200;          // continuum density grid points
 };
 
 void run_theory(const TheoryOptions& options);
@@ -70,6 +72,10 @@ nlohmann::json spec_json(const InfluenceSpec& spec);
 
 // Row as CSV text (position,influence,log10_influence).
 std::string row_csv(const std::vector<ExtReal>& row);
+
+// The profile asked for: the influence of every key position on the query against j / q, on a
+// log y-axis, with position 1, the minimum and the query's own entry marked.
+Figure theory_profile_figure(const InfluenceSpec& spec, const std::vector<ExtReal>& row);
 
 // Two panels: the profile for several H at the spec's α, and for several α at its H, on a
 // log y-axis, with the primacy tail, dead zone and recency anchor marked.

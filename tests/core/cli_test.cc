@@ -422,6 +422,17 @@ TEST(Cli, OutputsFollowLinksAndWriteThroughDevices) {
   EXPECT_TRUE(fs::is_symlink(dir / "fig.svg"));
   EXPECT_NE(slurp(dir / "elsewhere" / "fig.svg").find("<svg"), std::string::npos);
   EXPECT_TRUE(fs::is_regular_file(dir / "fig.png"));
+  // --plot draws the profile asked for (its minimum marked); --plot-sweep its sweeps.
+  const std::string profile = slurp(dir / "fig.gp");
+  EXPECT_NE(profile.find("L = 100, H = 2, α = 0.5"), std::string::npos) << profile;
+  EXPECT_NE(profile.find("minimum, j = "), std::string::npos) << profile;
+  EXPECT_EQ(profile.find("varying depth"), std::string::npos) << profile;
+  r = run_cli("theory -L 100 -H 2 --out " + d + "/row2.csv --plot-sweep " + d + "/sweep");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(slurp(dir / "sweep.gp").find("varying depth"), std::string::npos);
+  r = run_cli("theory -L 10 -H 2 --exact --plot " + d + "/exact");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
   for (const auto& e : fs::directory_iterator(dir))  // the figure's work folder is gone
     EXPECT_EQ(e.path().filename().string().find(".plot"), std::string::npos) << e.path();
 
