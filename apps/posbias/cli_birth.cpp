@@ -17,8 +17,10 @@ void register_birth(CLI::App& app, Action* selected) {
   auto parsed = std::make_shared<ParsedOptions>();
   BirthOptions& o = *options;
   CLI::App* cmd = app.add_subcommand("birth", torch_command_description("birth"));
-  cmd->add_option("--arch", o.arch,
-                  "preset (gpt2, gpt2-medium, qwen2-0.5b, gptj-hop) or family (gpt2, qwen2, gptj)")
+  cmd->add_option(
+         "--arch", o.arch,
+         "preset (gpt2, gpt2-medium, qwen2-0.5b, tinyllama-1.1b, gptj-hop) or family (gpt2, "
+         "qwen2, llama, gptj)")
       ->capture_default_str();
   parsed->add(cmd, "--layers", &o.layers, "number of layers (0 = the preset's)");
   parsed->add(cmd, "--d-model", &o.d_model, "hidden size d (0 = the preset's)");

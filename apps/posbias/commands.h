@@ -43,7 +43,7 @@ inline constexpr CommandInfo kTorchCommands[] = {
     {"train",
      "Train the gptj-hop model on the Number or Letter task (answer-only loss, AdamW with "
      "warmup and linear decay, batch 64), logging held-out accuracy per hop, or (--task text) "
-     "a gpt2, qwen2 or gptj language model on the Brown corpus, logging held-out loss and "
+     "a gpt2, qwen2, llama or gptj language model on the Brown corpus, logging held-out loss and "
      "gradient per position (with --needle-fraction, a share of the windows carries passkey "
      "needles and a question, and the passkey exact match is logged too); atomic checkpoints. "
      "A killed run continues with --resume RUN_DIR."},

@@ -288,8 +288,7 @@ ModelConfig birth_model_config(const BirthOptions& o) {
   override_if(o.kv_heads, c.kv_heads, "kv-heads");
   // HF's n_inner = null means 4·d: a d override rescales the preset's MLP unless --mlp is given.
   if (o.d_model > 0 && o.mlp == 0) {
-    c.mlp = c.family == Family::kQwen2 ? (preset_mlp * c.d_model / preset_d + 7) / 8 * 8
-                                       : 4 * c.d_model;
+    c.mlp = c.gated_mlp() ? (preset_mlp * c.d_model / preset_d + 7) / 8 * 8 : 4 * c.d_model;
   }
   override_if(o.mlp, c.mlp, "mlp");
   override_if(o.rotary_dim, c.rotary_dim, "rotary-dim");

@@ -41,7 +41,7 @@ BirthInit parse_birth_init(const std::string& name);  // hf | unscaled
 std::string to_string(BirthInit init);
 
 struct BirthOptions {
-  std::string arch = "gpt2";  // preset (gpt2, gpt2-medium, qwen2-0.5b, gptj-hop) or family
+  std::string arch = "gpt2";  // a preset (model_preset_names()) or a family
   // Overrides of the preset; 0 keeps the preset's value.
   std::int64_t layers = 0, d_model = 0, heads = 0, kv_heads = 0, mlp = 0, rotary_dim = 0;
   std::optional<PosEncoding> pos;  // none keeps the family's

@@ -9,8 +9,13 @@ namespace posbias {
 
 namespace {
 
-constexpr EnumNames<Family, 3> kFamilyNames{
-    {{Family::kGpt2, "gpt2"}, {Family::kQwen2, "qwen2"}, {Family::kGptj, "gptj"}}};
+constexpr EnumNames<Family, kFamilies.size()> family_table_names() {
+  EnumNames<Family, kFamilies.size()> names{};
+  for (std::size_t i = 0; i < kFamilies.size(); ++i)
+    names[i] = {kFamilies[i].family, kFamilies[i].name};
+  return names;
+}
+constexpr auto kFamilyNames = family_table_names();
 constexpr EnumNames<PosEncoding, kPosEncodings.size()> pos_encoding_table_names() {
   EnumNames<PosEncoding, kPosEncodings.size()> names{};
   for (std::size_t i = 0; i < kPosEncodings.size(); ++i)
@@ -33,6 +38,13 @@ Family parse_family(const std::string& name) {
 
 PosEncoding parse_pos_encoding(const std::string& name) {
   return value_of(kPosEncodingNames, name, "positional encoding");
+}
+
+const FamilyTraits& traits(Family family) {
+  for (const FamilyTraits& t : kFamilies)
+    if (t.family == family) return t;
+  throw std::invalid_argument("no traits for architecture family " +
+                              std::to_string(static_cast<int>(family)));
 }
 
 const PosEncodingTraits& traits(PosEncoding encoding) {
@@ -125,6 +137,18 @@ ModelConfig model_preset(const std::string& name) {
     c.tie_embeddings = true;
     return c;
   }
+  if (name == "tinyllama-1.1b") {
+    // TinyLlama-1.1B (LlamaForCausalLM): Llama 2's shape at 22 layers, plain RoPE θ = 10⁴.
+    c.family = Family::kLlama;
+    c.vocab = 32000;
+    c.layers = 22, c.d_model = 2048, c.heads = 32, c.kv_heads = 4, c.mlp = 5632;
+    c.max_positions = 2048;
+    c.pos = PosEncoding::kRope;
+    c.rope_theta = 10000.0;
+    c.norm_eps = 1e-5;
+    c.tie_embeddings = false;
+    return c;
+  }
   if (name == "gptj-hop") {
     // Paper 2's hop model: GPT-J style, 12 layers, one head, partial rotary (16 of 128).
     c.family = Family::kGptj;
@@ -139,11 +163,11 @@ ModelConfig model_preset(const std::string& name) {
     return c;
   }
   throw std::invalid_argument("unknown preset '" + name +
-                              "' (use gpt2, gpt2-medium, qwen2-0.5b or gptj-hop)");
+                              "' (use gpt2, gpt2-medium, qwen2-0.5b, tinyllama-1.1b or gptj-hop)");
 }
 
 std::vector<std::string> model_preset_names() {
-  return {"gpt2", "gpt2-medium", "qwen2-0.5b", "gptj-hop"};
+  return {"gpt2", "gpt2-medium", "qwen2-0.5b", "tinyllama-1.1b", "gptj-hop"};
 }
 
 ModelConfig family_default(Family family) {
@@ -152,6 +176,8 @@ ModelConfig family_default(Family family) {
       return model_preset("gpt2");
     case Family::kQwen2:
       return model_preset("qwen2-0.5b");
+    case Family::kLlama:
+      return model_preset("tinyllama-1.1b");
     case Family::kGptj: {
       ModelConfig c = model_preset("gptj-hop");
       c.dropout = 0.0;

@@ -21,6 +21,9 @@ using nlohmann::json;
 
 constexpr int kMaxConfigDepth = 32;  // config.json nests a few levels
 
+// Qwen2 spells its config.json (and its tensors) as Llama does; GPT-2 and GPT-J as GPT-2 does.
+bool llama_spelling(Family type) { return type == Family::kQwen2 || type == Family::kLlama; }
+
 // The families' own spellings of the shared fields.
 struct FieldNames {
   const char* hidden;
@@ -34,7 +37,7 @@ struct FieldNames {
 };
 
 FieldNames field_names(Family type) {
-  if (type == Family::kQwen2)
+  if (llama_spelling(type))
     return {"hidden_size",       "num_hidden_layers",       "num_attention_heads",
             "intermediate_size", "max_position_embeddings", "rms_norm_eps",
             "hidden_act",        "attention_dropout"};
@@ -160,6 +163,39 @@ json parse_strict(const std::string& text, const std::string& source) {
   }
 }
 
+// Llama's and Qwen2's options that would silently change the model if ignored: a rope scaling
+// other than the default, biases Llama can switch on, a head_dim of its own.
+void refuse_unbuilt_features(const Fields& in, const HfConfig& c, const std::string& src) {
+  if (const json* s = in.find("rope_scaling"); s != nullptr && !s->is_null()) {
+    std::string type = "(none given)";
+    bool plain = s->is_object() && !s->empty();
+    if (s->is_object()) {
+      for (const auto& [key, value] : s->items()) {
+        if (key != "rope_type" && key != "type") {
+          plain = false;
+          continue;
+        }
+        type = value.is_string() ? "'" + value.get<std::string>() + "'" : brief(value);
+        plain = plain && value == "default";
+      }
+    }
+    if (!plain)
+      bad(src, "rope_scaling = " + brief(*s) + " is not supported (rope type " + type +
+                   "); posbias implements plain RoPE: rope_scaling null or rope_type default");
+  }
+  if (c.model_type != Family::kLlama) return;
+  for (const char* field : {"attention_bias", "mlp_bias"})
+    if (in.boolean(field, false))
+      bad(src, std::string(field) + " = true is not supported; posbias builds Llama without " +
+                   (std::string(field) == "mlp_bias" ? "MLP" : "attention") + " biases");
+  if (const auto head_dim = in.integer("head_dim", 1, 65536, /*nullable=*/true);
+      head_dim && *head_dim * c.num_attention_heads != c.hidden_size)
+    bad(src, "head_dim = " + std::to_string(*head_dim) +
+                 " is not supported; posbias builds head_dim = hidden_size / num_attention_heads "
+                 "= " +
+                 std::to_string(c.hidden_size) + " / " + std::to_string(c.num_attention_heads));
+}
+
 }  // namespace
 
 void validate_hf_config(const HfConfig& c, const std::string& source) {
@@ -205,9 +241,9 @@ void validate_hf_config(const HfConfig& c, const std::string& source) {
       bad(source, std::string(field) + " = " + number_text(v) + " must be in [0, 1)");
   };
   probability(f.attn_dropout, c.attn_pdrop);
-  if (c.model_type == Family::kQwen2) {
+  if (llama_spelling(c.model_type)) {
     if (c.resid_pdrop != 0 || c.embd_pdrop != 0)
-      bad(source, "qwen2 has no resid_pdrop or embd_pdrop; they must be 0");
+      bad(source, family + " has no resid_pdrop or embd_pdrop; they must be 0");
   } else {
     probability("resid_pdrop", c.resid_pdrop);
     probability("embd_pdrop", c.embd_pdrop);
@@ -238,29 +274,34 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
   if (!type->is_string()) bad(src, "model_type must be a string, got " + brief(*type));
   HfConfig c;
   const std::string type_name = type->get<std::string>();
+  // Mistral is Llama with a sliding window over every layer.
+  const bool mistral = type_name == "mistral";
   if (type_name == "gpt2") {
     c.model_type = Family::kGpt2;
   } else if (type_name == "qwen2") {
     c.model_type = Family::kQwen2;
   } else if (type_name == "gptj") {
     c.model_type = Family::kGptj;
+  } else if (type_name == "llama" || mistral) {
+    c.model_type = Family::kLlama;
   } else {
-    bad(src, "model_type " + brief(*type) + " is not supported (expected gpt2, qwen2 or gptj)");
+    bad(src, "model_type " + brief(*type) +
+                 " is not supported (expected gpt2, qwen2, gptj, llama or mistral)");
   }
-  const bool qwen2 = c.model_type == Family::kQwen2;
+  const bool llama_names = llama_spelling(c.model_type);  // Llama's field names and defaults
   const FieldNames f = field_names(c.model_type);
 
   c.vocab_size = in.required_integer("vocab_size", nullptr, 1, 10'000'000);
-  c.hidden_size = in.required_integer(f.hidden, qwen2 ? nullptr : "hidden_size", 1, 65536);
+  c.hidden_size = in.required_integer(f.hidden, llama_names ? nullptr : "hidden_size", 1, 65536);
   c.num_hidden_layers =
-      in.required_integer(f.layers, qwen2 ? nullptr : "num_hidden_layers", 1, 1024);
+      in.required_integer(f.layers, llama_names ? nullptr : "num_hidden_layers", 1, 1024);
   c.num_attention_heads =
-      in.required_integer(f.heads, qwen2 ? nullptr : "num_attention_heads", 1, 1024);
-  c.max_position_embeddings =
-      in.required_integer(f.positions, qwen2 ? nullptr : "max_position_embeddings", 1, 10'000'000);
+      in.required_integer(f.heads, llama_names ? nullptr : "num_attention_heads", 1, 1024);
+  c.max_position_embeddings = in.required_integer(
+      f.positions, llama_names ? nullptr : "max_position_embeddings", 1, 10'000'000);
   c.num_key_value_heads =
       in.integer("num_key_value_heads", 1, 1024).value_or(c.num_attention_heads);
-  if (qwen2) {
+  if (llama_names) {
     c.intermediate_size = in.required_integer("intermediate_size", nullptr, 1, 1'000'000);
   } else {
     c.intermediate_size =
@@ -268,7 +309,7 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
   }
 
   const std::string encoding =
-      in.string("position_encoding", qwen2 || c.model_type == Family::kGptj ? "rope" : "learned");
+      in.string("position_encoding", c.model_type == Family::kGpt2 ? "learned" : "rope");
   try {
     c.position_encoding = parse_pos_encoding(encoding);
   } catch (const std::invalid_argument&) {
@@ -282,23 +323,30 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
                                                      : c.hidden_size / c.num_attention_heads;
 
   c.rope_theta = in.number("rope_theta", 10000.0);
-  c.norm_eps = in.number(f.eps, qwen2 ? 1e-6 : 1e-5);
+  c.norm_eps = in.number(f.eps, llama_names ? 1e-6 : 1e-5);
   c.initializer_range = in.number("initializer_range", 0.02);
-  c.activation = in.string(f.activation, qwen2 ? "silu" : "gelu_new");
+  c.activation = in.string(f.activation, llama_names ? "silu" : "gelu_new");
   c.tie_word_embeddings = in.boolean("tie_word_embeddings", c.model_type == Family::kGpt2);
   const double dropout = c.model_type == Family::kGpt2 ? 0.1 : 0.0;
   c.attn_pdrop = in.number(f.attn_dropout, dropout);
-  if (!qwen2) {
+  if (!llama_names) {
     c.resid_pdrop = in.number("resid_pdrop", dropout);
     c.embd_pdrop = in.number("embd_pdrop", dropout);
   }
 
-  if (qwen2) {
-    // Features that would silently change positions if ignored.
-    if (const json* s = in.find("rope_scaling"); s != nullptr && !s->is_null())
-      bad(src, "rope_scaling = " + brief(*s) + " is not supported; posbias uses plain RoPE");
-  }
-  if (in.boolean("use_sliding_window", false)) {
+  if (llama_names) refuse_unbuilt_features(in, c, src);
+  if (c.model_type == Family::kLlama) {
+    // Llama has no window (transformers ignores use_sliding_window there); Mistral windows every
+    // layer, 4096 keys unless its config says otherwise (null: none).
+    if (in.boolean("use_sliding_window", false))
+      bad(src,
+          "use_sliding_window is not a Llama field (transformers ignores it); a windowed Llama "
+          "is model_type mistral with sliding_window");
+    if (mistral)
+      c.sliding_window = in.find("sliding_window") == nullptr
+                             ? 4096
+                             : in.integer("sliding_window", 1, 10'000'000, true).value_or(0);
+  } else if (in.boolean("use_sliding_window", false)) {
     c.sliding_window = in.required_integer("sliding_window", nullptr, 1, 10'000'000);
     // Qwen2 windows only the layers from max_window_layers on; posbias windows every layer.
     if (in.integer("max_window_layers", 0, 1024).value_or(0) != 0)
@@ -345,7 +393,7 @@ json to_json(const HfConfig& c) {
   j["initializer_range"] = c.initializer_range;
   j["tie_word_embeddings"] = c.tie_word_embeddings;
   j["position_encoding"] = to_string(c.position_encoding);
-  if (c.sliding_window > 0) {
+  if (c.sliding_window > 0 && c.model_type != Family::kLlama) {
     j["use_sliding_window"] = true;
     j["sliding_window"] = c.sliding_window;
     j["max_window_layers"] = 0;
@@ -355,6 +403,19 @@ json to_json(const HfConfig& c) {
       j["architectures"] = json::array({"Qwen2ForCausalLM"});
       j["num_key_value_heads"] = c.num_key_value_heads;
       j["rope_theta"] = c.rope_theta;
+      break;
+    case Family::kLlama:  // a window makes it a Mistral
+      j["num_key_value_heads"] = c.num_key_value_heads;
+      j["rope_theta"] = c.rope_theta;
+      if (c.sliding_window > 0) {
+        j["model_type"] = "mistral";
+        j["architectures"] = json::array({"MistralForCausalLM"});
+        j["sliding_window"] = c.sliding_window;
+      } else {
+        j["architectures"] = json::array({"LlamaForCausalLM"});
+        j["attention_bias"] = false;
+        j["mlp_bias"] = false;
+      }
       break;
     case Family::kGpt2:
     case Family::kGptj:
@@ -393,10 +454,10 @@ ModelConfig model_config_from_hf(const HfConfig& hf) {
   c.dropout = hf.resid_pdrop;
   const bool gelu_tanh = hf.activation == "gelu_new" || hf.activation == "gelu_pytorch_tanh" ||
                          hf.activation == "gelu_fast";
-  if (c.family == Family::kQwen2 ? hf.activation != "silu" : !gelu_tanh) {
-    throw std::invalid_argument("activation '" + hf.activation + "' is not supported for " +
-                                to_string(c.family) + " (posbias builds " +
-                                (c.family == Family::kQwen2 ? "silu" : "gelu_new") + ")");
+  if (c.gated_mlp() ? hf.activation != "silu" : !gelu_tanh) {
+    throw std::invalid_argument(std::string(field_names(c.family).activation) + " '" +
+                                hf.activation + "' is not supported for " + to_string(c.family) +
+                                " (posbias builds " + (c.gated_mlp() ? "silu" : "gelu_new") + ")");
   }
   c.validate();
   return c;
@@ -418,7 +479,7 @@ HfConfig hf_config_from_model(const ModelConfig& c) {
   hf.sliding_window = c.window;
   hf.norm_eps = c.norm_eps;
   hf.initializer_range = c.init_std;
-  hf.activation = c.family == Family::kQwen2 ? "silu" : "gelu_new";
+  hf.activation = c.gated_mlp() ? "silu" : "gelu_new";
   hf.tie_word_embeddings = c.tie_embeddings;
   hf.resid_pdrop = hf.embd_pdrop = hf.attn_pdrop = c.dropout;
   return hf;

@@ -26,11 +26,12 @@ std::vector<HfSlot> hf_slots(Transformer& model) {
                  bool tr = false) {
     slots.push_back({std::move(name), std::move(p), begin, rows, tr});
   };
-  // GPT2LMHeadModel and GPTJForCausalLM prefix "transformer."; Qwen2ForCausalLM "model.".
-  const std::string top = c.family == Family::kQwen2 ? "model." : "transformer.";
+  // GPT2LMHeadModel and GPTJForCausalLM prefix "transformer."; LlamaForCausalLM (and
+  // Qwen2ForCausalLM, MistralForCausalLM, which name their tensors as it does) "model.".
+  const bool llama_names = c.family == Family::kQwen2 || c.family == Family::kLlama;
+  const std::string top = llama_names ? "model." : "transformer.";
   if (model->wte)
-    add(top + (c.family == Family::kQwen2 ? "embed_tokens.weight" : "wte.weight"),
-        model->wte->weight);
+    add(top + (llama_names ? "embed_tokens.weight" : "wte.weight"), model->wte->weight);
   if (c.learned_positions()) add(top + "wpe.weight", model->wpe);
   for (std::int64_t l = 0; l < c.layers; ++l) {
     const Block& b = model->layers[static_cast<std::size_t>(l)];
@@ -49,12 +50,13 @@ std::vector<HfSlot> hf_slots(Transformer& model) {
       add(p + "mlp.c_fc.bias", b->mlp->fc->bias);
       add(p + "mlp.c_proj.weight", b->mlp->proj->weight, 0, 0, true);
       add(p + "mlp.c_proj.bias", b->mlp->proj->bias);
-    } else if (c.family == Family::kQwen2) {
+    } else if (llama_names) {
       const std::string p = "model.layers." + i + ".";
       add(p + "input_layernorm.weight", b->ln1->weight);
       for (const char* part : {"weight", "bias"}) {
-        const torch::Tensor& t =
-            std::string(part) == "weight" ? b->attn->qkv->weight : b->attn->qkv->bias;
+        const bool weight = std::string(part) == "weight";
+        if (!weight && !c.qkv_bias()) continue;  // Llama's q, k and v have no bias
+        const torch::Tensor& t = weight ? b->attn->qkv->weight : b->attn->qkv->bias;
         add(p + "self_attn.q_proj." + part, t, 0, qd);
         add(p + "self_attn.k_proj." + part, t, qd, kvd);
         add(p + "self_attn.v_proj." + part, t, qd + kvd, kvd);
@@ -78,7 +80,7 @@ std::vector<HfSlot> hf_slots(Transformer& model) {
       add(p + "mlp.fc_out.bias", b->mlp->proj->bias);
     }
   }
-  const std::string final_norm = c.family == Family::kQwen2 ? "model.norm." : top + "ln_f.";
+  const std::string final_norm = llama_names ? "model.norm." : top + "ln_f.";
   add(final_norm + "weight", model->ln_f->weight);
   if (model->ln_f->bias.defined()) add(final_norm + "bias", model->ln_f->bias);
   if (model->lm_head) {

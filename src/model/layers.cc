@@ -56,7 +56,7 @@ PositionContext make_position_context(const ModelConfig& cfg, std::int64_t lengt
   if (cfg.rotary()) {
     const std::int64_t r = cfg.rotary_dims();
     ctx.rotary = r;
-    ctx.interleaved = cfg.family == Family::kGptj;
+    ctx.interleaved = cfg.interleaved_rotary();
     const auto inv_freq =
         torch::pow(cfg.rope_theta, -torch::arange(0, r, 2, opts) / static_cast<double>(r));
     const auto angles = torch::outer(torch::arange(length, opts), inv_freq);  // [L, R/2]

@@ -253,7 +253,7 @@ std::vector<Row> make_train_config_fields() {
                 shape(kv) + ", " + str(kv.default_steps()) + " steps, warmup " + str(kv.warmup) +
                 ", dropout " + str(kv.dropout) + ", eval every " + str(kv.eval_every) + ", " +
                 str(kv.log_checkpoints) + " log-spaced checkpoints)"),
-      field("arch", &C::arch, "text and kv: model family, gpt2, qwen2 or gptj"),
+      field("arch", &C::arch, "text and kv: model family, gpt2, qwen2, llama or gptj"),
       field("pos", &C::pos,
             "positional encoding: rope, none (NoPE: causal attention alone) or alibi; text and kv "
             "also learned (default: rope for hop tasks, the family's for text and kv)"),

@@ -1,5 +1,6 @@
 // The architecture description: names round-trip, presets match their published shapes (Hugging
-// Face's config.json for gpt2, gpt2-medium and Qwen2-0.5B), and validate() names the bad field.
+// Face's config.json for gpt2, gpt2-medium, Qwen2-0.5B and TinyLlama-1.1B), each family's block
+// comes from its row, and validate() names the bad field.
 #include "posbias/arch/config.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -14,14 +16,17 @@ namespace posbias {
 namespace {
 
 TEST(ArchConfig, NamesRoundTrip) {
-  for (Family f : {Family::kGpt2, Family::kQwen2, Family::kGptj})
-    EXPECT_EQ(parse_family(to_string(f)), f);
+  for (const FamilyTraits& row : kFamilies) {
+    EXPECT_EQ(parse_family(std::string(row.name)), row.family);
+    EXPECT_EQ(to_string(row.family), row.name);
+    EXPECT_EQ(&traits(row.family), &row) << row.name;  // one row per family
+  }
   for (const PosEncodingTraits& row : kPosEncodings) {
     EXPECT_EQ(parse_pos_encoding(std::string(row.name)), row.encoding);
     EXPECT_EQ(to_string(row.encoding), row.name);
     EXPECT_EQ(&traits(row.encoding), &row) << row.name;  // one row per encoding
   }
-  EXPECT_THROW(parse_family("llama"), std::invalid_argument);
+  EXPECT_THROW(parse_family("falcon"), std::invalid_argument);
   EXPECT_THROW(parse_pos_encoding("sinusoidal"), std::invalid_argument);
   EXPECT_THROW(to_string(static_cast<Family>(7)), std::invalid_argument);
 }
@@ -59,6 +64,7 @@ TEST(ArchConfig, PresetsHaveThePublishedShapes) {
       {"gpt2", {12, 768, 12, 12, 3072, 50257}},
       {"gpt2-medium", {24, 1024, 16, 16, 4096, 50257}},
       {"qwen2-0.5b", {24, 896, 14, 2, 4864, 151936}},
+      {"tinyllama-1.1b", {22, 2048, 32, 4, 5632, 32000}},
       {"gptj-hop", {12, 128, 1, 1, 512, 1024}}};
   for (const auto& [name, shape] : published) {
     const ModelConfig c = model_preset(name);
@@ -70,6 +76,45 @@ TEST(ArchConfig, PresetsHaveThePublishedShapes) {
   EXPECT_EQ(published.size(), model_preset_names().size());
   EXPECT_THROW(model_preset("gpt3"), std::invalid_argument);
   EXPECT_EQ(family_default(Family::kGptj).dropout, 0.0);
+  EXPECT_EQ(family_default(Family::kLlama).family, Family::kLlama);
+  EXPECT_EQ(model_preset("tinyllama-1.1b").rope_theta, 1e4);
+}
+
+// ModelConfig's block predicates read the family's row: llama is qwen2's block without the qkv
+// bias; GPT-2 alone scales its residual projections at init; GPT-J alone is parallel and rotates
+// interleaved pairs.
+TEST(ArchConfig, BlockTraitsComeFromTheFamilyRow) {
+  for (const FamilyTraits& row : kFamilies) {
+    ModelConfig c;
+    c.family = row.family;
+    EXPECT_EQ(c.rms_norm(), row.rms_norm) << row.name;
+    EXPECT_EQ(c.parallel_block(), row.parallel_block) << row.name;
+    EXPECT_EQ(c.gated_mlp(), row.gated_mlp) << row.name;
+    EXPECT_EQ(c.qkv_bias(), row.qkv_bias) << row.name;
+    EXPECT_EQ(c.out_bias(), row.out_bias) << row.name;
+    EXPECT_EQ(c.mlp_bias(), row.mlp_bias) << row.name;
+    EXPECT_EQ(c.head_bias(), row.head_bias) << row.name;
+    EXPECT_EQ(c.interleaved_rotary(), row.interleaved_rotary) << row.name;
+    EXPECT_EQ(c.scaled_residual_init(), row.scaled_residual) << row.name;
+    c.residual_init_scaling = false;
+    EXPECT_FALSE(c.scaled_residual_init()) << row.name;
+  }
+  FamilyTraits qwen2 = traits(Family::kQwen2), llama = traits(Family::kLlama);
+  EXPECT_TRUE(qwen2.qkv_bias);
+  EXPECT_FALSE(llama.qkv_bias);
+  qwen2.qkv_bias = false;
+  EXPECT_EQ(std::tie(qwen2.rms_norm, qwen2.parallel_block, qwen2.gated_mlp, qwen2.qkv_bias,
+                     qwen2.out_bias, qwen2.mlp_bias, qwen2.head_bias, qwen2.scaled_residual,
+                     qwen2.interleaved_rotary),
+            std::tie(llama.rms_norm, llama.parallel_block, llama.gated_mlp, llama.qkv_bias,
+                     llama.out_bias, llama.mlp_bias, llama.head_bias, llama.scaled_residual,
+                     llama.interleaved_rotary));
+  // The table pins the three older families to what they were built as.
+  EXPECT_TRUE(traits(Family::kGpt2).qkv_bias && traits(Family::kGpt2).out_bias &&
+              traits(Family::kGpt2).mlp_bias && traits(Family::kGpt2).scaled_residual);
+  EXPECT_TRUE(traits(Family::kGptj).parallel_block && traits(Family::kGptj).head_bias &&
+              traits(Family::kGptj).interleaved_rotary && !traits(Family::kGptj).qkv_bias);
+  EXPECT_THROW(traits(static_cast<Family>(9)), std::invalid_argument);
 }
 
 TEST(ArchConfig, ValidateNamesTheBadField) {

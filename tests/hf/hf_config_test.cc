@@ -26,6 +26,10 @@ const char* const kTinyGpt2 =
 const char* const kTinyQwen2 =
     R"({"model_type":"qwen2","vocab_size":100,"hidden_size":64,"num_hidden_layers":2,)"
     R"("num_attention_heads":4,"max_position_embeddings":32,"intermediate_size":96})";
+const char* const kTinyLlama =
+    R"({"model_type":"llama","vocab_size":100,"hidden_size":64,"num_hidden_layers":2,)"
+    R"("num_attention_heads":4,"num_key_value_heads":2,"max_position_embeddings":32,)"
+    R"("intermediate_size":96})";
 const char* const kTinyGptj =
     R"({"model_type":"gptj","vocab_size":100,"n_embd":64,"n_layer":2,"n_head":4,)"
     R"("n_positions":32,"n_inner":null,"rotary_dim":null})";
@@ -112,6 +116,121 @@ TEST(HfConfig, ReadsPublishedGptj) {
   EXPECT_EQ(c.position_encoding, PosEncoding::kRope);
   EXPECT_FALSE(c.tie_word_embeddings);
   EXPECT_EQ(c.resid_pdrop, 0.0);
+}
+
+// TinyLlama-1.1B's config.json (LlamaForCausalLM) and Mistral-7B-v0.1's (MistralForCausalLM,
+// a 4096-key window): both are the llama family, Mistral with its window.
+TEST(HfConfig, ReadsPublishedLlamaAndMistral) {
+  const HfConfig c = read_hf_config(corpus("tinyllama.json"));
+  EXPECT_EQ(c.model_type, Family::kLlama);
+  EXPECT_EQ(c.vocab_size, 32000);
+  EXPECT_EQ(c.hidden_size, 2048);
+  EXPECT_EQ(c.num_hidden_layers, 22);
+  EXPECT_EQ(c.num_attention_heads, 32);
+  EXPECT_EQ(c.num_key_value_heads, 4);
+  EXPECT_EQ(c.intermediate_size, 5632);
+  EXPECT_EQ(c.max_position_embeddings, 2048);
+  EXPECT_EQ(c.position_encoding, PosEncoding::kRope);
+  EXPECT_EQ(c.rotary_dim, 64);
+  EXPECT_EQ(c.rope_theta, 10000.0);
+  EXPECT_EQ(c.norm_eps, 1e-5);
+  EXPECT_EQ(c.activation, "silu");
+  EXPECT_FALSE(c.tie_word_embeddings);
+  EXPECT_EQ(c.sliding_window, 0);
+  const ModelConfig m = model_config_from_hf(c);
+  EXPECT_EQ(m.family, Family::kLlama);
+  EXPECT_FALSE(m.qkv_bias() || m.out_bias() || m.mlp_bias() || m.head_bias());
+  EXPECT_TRUE(m.rms_norm() && m.gated_mlp());
+  // The preset is that config.
+  EXPECT_EQ(to_json(hf_config_from_model(model_preset("tinyllama-1.1b"))), to_json(c));
+
+  const HfConfig mistral = read_hf_config(corpus("mistral.json"));
+  EXPECT_EQ(mistral.model_type, Family::kLlama);
+  EXPECT_EQ(mistral.sliding_window, 4096);
+  EXPECT_EQ(mistral.num_key_value_heads, 8);
+  EXPECT_EQ(model_config_from_hf(mistral).window, 4096);
+  // MistralConfig's default window is 4096; null switches it off.
+  const std::string bare = patched(kTinyLlama, R"({"model_type":"mistral"})");
+  EXPECT_EQ(parse_hf_config(bare, "m").sliding_window, 4096);
+  EXPECT_EQ(parse_hf_config(patched(bare.c_str(), R"({"sliding_window":8})"), "m").sliding_window,
+            8);
+  EXPECT_EQ(parse_hf_config(std::string(bare).replace(1, 0, R"("sliding_window":null,)"), "m")
+                .sliding_window,
+            0);
+}
+
+// Llama's own fields: the defaults of transformers' LlamaConfig, the switches posbias does not
+// build refused by name, and to_json writing a windowed llama back as a mistral.
+TEST(HfConfig, LlamaFieldsAndRefusals) {
+  const HfConfig l = parse_hf_config(kTinyLlama, "l");
+  EXPECT_EQ(l.norm_eps, 1e-6);
+  EXPECT_EQ(l.rope_theta, 10000.0);
+  EXPECT_FALSE(l.tie_word_embeddings);
+  EXPECT_EQ(l.activation, "silu");
+  EXPECT_EQ(l.rotary_dim, 16);
+  for (const char* ok :
+       {R"({"attention_bias":false,"mlp_bias":false,"head_dim":16,"pretraining_tp":2})",
+        R"({"rope_scaling":{"rope_type":"default"}})", R"({"rope_scaling":{"type":"default"}})",
+        R"({"sliding_window":4096})"})
+    EXPECT_EQ(parse_hf_config(patched(kTinyLlama, ok), "l"), l) << ok;
+
+  expect_invalid(patched(kTinyLlama, R"({"rope_scaling":{"rope_type":"llama3","factor":32.0,)"
+                                     R"("low_freq_factor":1.0,"high_freq_factor":4.0,)"
+                                     R"("original_max_position_embeddings":8192}})"),
+                 "rope_scaling = {");
+  expect_invalid(patched(kTinyLlama, R"({"rope_scaling":{"rope_type":"llama3","factor":32.0}})"),
+                 "is not supported (rope type 'llama3'); posbias implements plain RoPE");
+  expect_invalid(patched(kTinyLlama, R"({"rope_scaling":{"type":"yarn","factor":4.0}})"),
+                 "(rope type 'yarn')");
+  expect_invalid(patched(kTinyLlama, R"({"rope_scaling":{"factor":4.0}})"),
+                 "(rope type (none given))");
+  expect_invalid(patched(kTinyLlama, R"({"rope_scaling":"linear"})"), "rope_scaling = \"linear\"");
+  expect_invalid(patched(kTinyLlama, R"({"attention_bias":true})"),
+                 "config.json: attention_bias = true is not supported; posbias builds Llama "
+                 "without attention biases");
+  expect_invalid(patched(kTinyLlama, R"({"mlp_bias":true})"),
+                 "mlp_bias = true is not supported; posbias builds Llama without MLP biases");
+  expect_invalid(patched(kTinyLlama, R"({"attention_bias":"no"})"),
+                 "attention_bias must be true or false");
+  expect_invalid(patched(kTinyLlama, R"({"head_dim":32})"),
+                 "head_dim = 32 is not supported; posbias builds head_dim = hidden_size / "
+                 "num_attention_heads = 64 / 4");
+  expect_invalid(patched(kTinyLlama, R"({"use_sliding_window":true,"sliding_window":8})"),
+                 "use_sliding_window is not a Llama field");
+  expect_invalid(patched(kTinyLlama, R"({"model_type":"mistral","sliding_window":0})"),
+                 "sliding_window = 0 is out of range");
+  expect_invalid(patched(kTinyLlama, R"({"model_type":"falcon"})"),
+                 "model_type \"falcon\" is not supported (expected gpt2, qwen2, gptj, llama or "
+                 "mistral)");
+  // An activation other than silu: parsed (transformers knows it), refused when building.
+  try {
+    (void)model_config_from_hf(
+        parse_hf_config(patched(kTinyLlama, R"({"hidden_act":"gelu"})"), "l"));
+    ADD_FAILURE() << "built a llama with hidden_act gelu";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "hidden_act 'gelu' is not supported for llama (posbias builds silu)");
+  }
+
+  // to_json: llama's own names and switches; a window makes it a mistral; both round-trip.
+  const json j = to_json(l);
+  EXPECT_EQ(j.at("model_type"), "llama");
+  EXPECT_EQ(j.at("architectures"), json::array({"LlamaForCausalLM"}));
+  EXPECT_EQ(j.at("attention_bias"), false);
+  EXPECT_EQ(j.at("num_key_value_heads"), 2);
+  EXPECT_FALSE(j.contains("use_sliding_window"));
+  EXPECT_EQ(parse_hf_config(j.dump(), "out"), l);
+  HfConfig windowed = l;
+  windowed.sliding_window = 8;
+  const json w = to_json(windowed);
+  EXPECT_EQ(w.at("model_type"), "mistral");
+  EXPECT_EQ(w.at("architectures"), json::array({"MistralForCausalLM"}));
+  EXPECT_EQ(w.at("sliding_window"), 8);
+  EXPECT_FALSE(w.contains("use_sliding_window"));
+  EXPECT_EQ(parse_hf_config(w.dump(), "out"), windowed);
+  for (const char* name : {"tinyllama.json", "mistral.json"}) {
+    const HfConfig c = read_hf_config(corpus(name));
+    EXPECT_EQ(parse_hf_config(to_json(c).dump(), "out"), c) << name;
+  }
 }
 
 TEST(HfConfig, FamilyDefaults) {
@@ -245,8 +364,12 @@ TEST(HfConfig, RejectsBadJson) {
 TEST(HfConfig, RejectsBadFields) {
   expect_invalid(R"({"vocab_size":1})", "config.json: required field model_type is missing");
   expect_invalid(patched(kTinyGpt2, R"({"model_type":2})"), "model_type must be a string, got 2");
+  expect_invalid(patched(kTinyGpt2, R"({"model_type":"mamba"})"),
+                 "model_type \"mamba\" is not supported (expected gpt2, qwen2, gptj, llama or "
+                 "mistral)");
+  // A llama type over gpt2's field names: the llama names are required.
   expect_invalid(patched(kTinyGpt2, R"({"model_type":"llama"})"),
-                 "model_type \"llama\" is not supported (expected gpt2, qwen2 or gptj)");
+                 "required field hidden_size is missing");
   expect_invalid(patched(kTinyGpt2, R"({"n_embd":null})"), "required field n_embd is missing");
   expect_invalid(patched(kTinyGpt2, R"({"vocab_size":null})"), "required field vocab_size");
   expect_invalid(patched(kTinyQwen2, R"({"intermediate_size":null})"),

@@ -23,7 +23,7 @@ void perturb(Transformer& m, std::uint64_t seed) {
 }
 
 TEST(Jacobian, ExactMatchesAutogradLoop) {
-  for (Family f : {Family::kGpt2, Family::kQwen2, Family::kGptj}) {
+  for (Family f : {Family::kGpt2, Family::kQwen2, Family::kGptj, Family::kLlama}) {
     for (PosEncoding pos :
          {PosEncoding::kLearned, PosEncoding::kRope, PosEncoding::kNone, PosEncoding::kAlibi}) {
       for (auto dtype : {torch::kFloat64, torch::kFloat32}) {
@@ -65,7 +65,7 @@ TEST(Jacobian, ExactMatchesAutogradLoop) {
 // positions, so the exact profile is exactly zero before that and positive from there on,
 // and the batched engine still equals the autograd loop. With ALiBi too.
 TEST(Jacobian, WindowLimitsTheReachToLayersTimesWindow) {
-  for (Family f : {Family::kGpt2, Family::kQwen2, Family::kGptj}) {
+  for (Family f : {Family::kGpt2, Family::kQwen2, Family::kGptj, Family::kLlama}) {
     for (PosEncoding pos : {PosEncoding::kLearned, PosEncoding::kRope, PosEncoding::kAlibi}) {
       ModelConfig c = tiny(f, pos);
       c.window = 3;

@@ -34,17 +34,17 @@ const std::vector<Case> kCases = {
     {Family::kGpt2, PosEncoding::kLearned}, {Family::kGpt2, PosEncoding::kAlibi},
     {Family::kQwen2, PosEncoding::kRope},   {Family::kQwen2, PosEncoding::kNone},
     {Family::kQwen2, PosEncoding::kAlibi},  {Family::kGptj, PosEncoding::kRope},
-    {Family::kGptj, PosEncoding::kLearned},
+    {Family::kGptj, PosEncoding::kLearned}, {Family::kLlama, PosEncoding::kRope},
 };
 
-// d_model 32, 2 layers, 4 heads of 8 (qwen2: 2 kv heads), GPT-J rotating 4 of the 8 dims.
+// d_model 32, 2 layers, 4 heads of 8 (qwen2, llama: 2 kv heads), GPT-J rotating 4 of the 8 dims.
 ModelConfig tiny(const Case& c) {
   ModelConfig cfg = family_default(c.family);
   cfg.vocab = 50;
   cfg.d_model = 32;
   cfg.layers = 2;
   cfg.heads = 4;
-  cfg.kv_heads = c.family == Family::kQwen2 ? 2 : 4;
+  cfg.kv_heads = c.family == Family::kQwen2 || c.family == Family::kLlama ? 2 : 4;
   cfg.mlp = 48;
   cfg.max_positions = 16;
   cfg.rotary_dim = c.family == Family::kGptj ? 4 : 0;

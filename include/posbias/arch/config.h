@@ -1,9 +1,10 @@
-// Transformer architecture config: the three Hugging Face families posbias builds, the
+// Transformer architecture config: the four Hugging Face families posbias builds, the
 // positional-encoding switch, and the named presets. No libtorch here.
 //
 // Families: gpt2 (learned positions, pre-LN LayerNorm, GELU MLP, fused qkv with bias),
-// qwen2 (RMSNorm, SwiGLU, RoPE θ = 1e6, grouped-query attention, qkv bias), gptj (parallel
-// attention + MLP, partial interleaved rotary on rotary_dim dims, untied head with bias).
+// qwen2 (RMSNorm, SwiGLU, RoPE θ = 1e6, grouped-query attention, qkv bias), llama (qwen2
+// without the qkv bias; Mistral is llama with a sliding window), gptj (parallel attention +
+// MLP, partial interleaved rotary on rotary_dim dims, untied head with bias).
 #pragma once
 
 #include <array>
@@ -15,7 +16,35 @@
 
 namespace posbias {
 
-enum class Family { kGpt2, kQwen2, kGptj };
+enum class Family { kGpt2, kQwen2, kGptj, kLlama };
+
+// What a family's blocks are made of, once per family: the model, its memory plan and init read
+// these (through ModelConfig's predicates), never the enum value. Their Hugging Face names
+// (config.json's fields, the tensors') are the hf concept's (hf_config.cc, hf_weights.cc).
+struct FamilyTraits {
+  Family family;
+  std::string_view name;
+  bool rms_norm;            // RMSNorm (weight only) instead of LayerNorm (weight and bias)
+  bool parallel_block;      // attention and MLP read one norm and add to the residual together
+  bool gated_mlp;           // SwiGLU: down(silu(gate x) · up x); else GELU(fc x) → proj
+  bool qkv_bias;            // the q, k and v projections have biases
+  bool out_bias;            // the attention output projection has a bias
+  bool mlp_bias;            // the MLP's projections have biases
+  bool head_bias;           // the LM head has a bias
+  bool scaled_residual;     // init draws the residual projections with std/√(2·layers) (GPT-2)
+  bool interleaved_rotary;  // RoPE rotates pairs (x[2i], x[2i+1]); else the halves (rotate_half)
+};
+
+inline constexpr std::array<FamilyTraits, 4> kFamilies{{
+    // family, name, rms_norm, parallel, gated, qkv_bias, out_bias, mlp_bias, head_bias,
+    // scaled_residual, interleaved_rotary
+    {Family::kGpt2, "gpt2", false, false, false, true, true, true, false, true, false},
+    {Family::kQwen2, "qwen2", true, false, true, true, false, false, false, false, false},
+    {Family::kGptj, "gptj", false, true, false, false, false, true, true, false, true},
+    {Family::kLlama, "llama", true, false, true, false, false, false, false, false, false},
+}};
+
+const FamilyTraits& traits(Family family);
 // How token positions enter the model (config.json's posbias extension "position_encoding").
 // A new encoding is a value here, its row in kPosEncodings below and its kernel in the model
 // (docs/architecture.md, "Where to add"); everything else reads the row's traits.
@@ -45,7 +74,7 @@ const PosEncodingTraits& traits(PosEncoding encoding);
 // cannot be evaluated past their table).
 std::string pos_encoding_names(bool with_table = true);
 
-std::string to_string(Family family);          // "gpt2", "qwen2", "gptj"
+std::string to_string(Family family);          // "gpt2", "qwen2", "gptj", "llama"
 std::string to_string(PosEncoding encoding);   // "learned", "rope", "none", "alibi"
 Family parse_family(const std::string& name);  // throws std::invalid_argument
 PosEncoding parse_pos_encoding(const std::string& name);
@@ -83,13 +112,15 @@ struct ModelConfig {
 
   std::int64_t head_dim() const { return d_model / heads; }
   std::int64_t rotary_dims() const { return rotary_dim == 0 ? head_dim() : rotary_dim; }
-  bool rms_norm() const { return family == Family::kQwen2; }
-  bool parallel_block() const { return family == Family::kGptj; }
-  bool gated_mlp() const { return family == Family::kQwen2; }
-  bool qkv_bias() const { return family != Family::kGptj; }
-  bool out_bias() const { return family == Family::kGpt2; }
-  bool mlp_bias() const { return family != Family::kQwen2; }
-  bool head_bias() const { return family == Family::kGptj; }
+  // The family's traits (kFamilies).
+  bool rms_norm() const { return traits(family).rms_norm; }
+  bool parallel_block() const { return traits(family).parallel_block; }
+  bool gated_mlp() const { return traits(family).gated_mlp; }
+  bool qkv_bias() const { return traits(family).qkv_bias; }
+  bool out_bias() const { return traits(family).out_bias; }
+  bool mlp_bias() const { return traits(family).mlp_bias; }
+  bool head_bias() const { return traits(family).head_bias; }
+  bool interleaved_rotary() const { return traits(family).interleaved_rotary; }
   // The positional encoding's traits (kPosEncodings).
   bool learned_positions() const { return traits(pos).table; }
   bool rotary() const { return traits(pos).rotary; }
@@ -98,14 +129,17 @@ struct ModelConfig {
   // The longest input the encoding can place: max_positions for a learned table, none otherwise.
   std::optional<std::int64_t> position_limit() const;
   // Residual projections scaled by 1/sqrt(2·layers) at init (GPT-2 only).
-  bool scaled_residual_init() const { return family == Family::kGpt2 && residual_init_scaling; }
+  bool scaled_residual_init() const {
+    return traits(family).scaled_residual && residual_init_scaling;
+  }
 
   // Throws std::invalid_argument naming the bad field.
   void validate() const;
 };
 
 // gpt2 (12L, 768d, 12h), gpt2-medium (24L, 1024d, 16h), qwen2-0.5b (24L, 896d, 14h, 2 kv,
-// MLP 4864), gptj-hop (12L, 128d, 1h, MLP 512, rotary 16, dropout 0.1).
+// MLP 4864), tinyllama-1.1b (22L, 2048d, 32h, 4 kv, MLP 5632, vocab 32000), gptj-hop (12L,
+// 128d, 1h, MLP 512, rotary 16, dropout 0.1).
 ModelConfig model_preset(const std::string& name);
 std::vector<std::string> model_preset_names();
 // The family's own default config at that family's usual shape (gpt2 → preset gpt2, ...).

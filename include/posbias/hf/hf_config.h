@@ -1,11 +1,14 @@
-// Hugging Face config.json for the model families posbias loads (gpt2, qwen2, gptj), read
-// into one plain struct without libtorch. Fields use the HF attribute names (hidden_size,
-// num_hidden_layers, ...; GPT2Config.attribute_map maps n_embd etc. onto them); to_json()
-// writes each family's own spelling back. Derived fields (defaults, head_dim) are filled in by
-// the parser and every value is checked in validate_hf_config(). Unknown keys are ignored, as
-// transformers does; duplicate keys are rejected. Content errors throw std::invalid_argument,
-// I/O and JSON syntax errors std::runtime_error; messages are one line naming the file and the
-// field: "config.json: n_head = 5 does not divide n_embd = 64".
+// Hugging Face config.json for the model families posbias loads (gpt2, qwen2, gptj, llama;
+// mistral is read as llama with a sliding window), read into one plain struct without libtorch.
+// Fields use the HF attribute names (hidden_size, num_hidden_layers, ...; GPT2Config.attribute_map
+// maps n_embd etc. onto them); to_json() writes each family's own spelling back. Derived fields
+// (defaults, head_dim) are filled in by the parser and every value is checked in
+// validate_hf_config(). Unknown keys are ignored, as transformers does; duplicate keys are
+// rejected. Content errors throw std::invalid_argument, I/O and JSON syntax errors
+// std::runtime_error; messages are one line naming the file and the field: "config.json: n_head = 5
+// does not divide n_embd = 64". Options of qwen2 and llama that posbias does not build (a
+// rope_scaling other than the default, Llama's attention_bias or mlp_bias, a head_dim other than
+// hidden_size / num_attention_heads) are refused by name.
 #pragma once
 
 #include <cstdint>
@@ -32,17 +35,18 @@ struct HfConfig {
   // Dimensions per head that RoPE rotates: gptj "rotary_dim" (null: head_dim), head_dim for the
   // others; 0 when position_encoding is not kRope.
   std::int64_t rotary_dim = 0;
-  double rope_theta = 10000.0;      // "rope_theta": qwen2; posbias extension for gpt2/gptj
-  double norm_eps = 0;              // "layer_norm_epsilon" (1e-5) / qwen2 "rms_norm_eps" (1e-6)
+  double rope_theta = 10000.0;  // "rope_theta": qwen2, llama; posbias extension for gpt2/gptj
+  double norm_eps = 0;          // "layer_norm_epsilon" (1e-5) / qwen2, llama "rms_norm_eps" (1e-6)
   double initializer_range = 0.02;  // "initializer_range"
-  std::string activation;           // "activation_function" (gelu_new) / qwen2 "hidden_act"
-  bool tie_word_embeddings = true;  // defaults as transformers: gpt2 true, qwen2/gptj false
-  double resid_pdrop = 0;           // gpt2 default 0.1, gptj 0.0; qwen2 has none (0)
+  std::string activation;           // "activation_function" (gelu_new) / qwen2, llama "hidden_act"
+  bool tie_word_embeddings = true;  // defaults as transformers: gpt2 true, qwen2/gptj/llama false
+  double resid_pdrop = 0;           // gpt2 default 0.1, gptj 0.0; qwen2 and llama have none (0)
   double embd_pdrop = 0;            // as resid_pdrop
   double attn_pdrop = 0;            // qwen2 "attention_dropout" (default 0)
   PosEncoding position_encoding = PosEncoding::kLearned;  // gpt2 learned, else rope
   // "sliding_window" when "use_sliding_window" is true (every layer: "max_window_layers" 0);
-  // 0 = full causal attention. A posbias extension for gpt2/gptj.
+  // 0 = full causal attention. A posbias extension for gpt2/gptj. For llama: mistral's
+  // "sliding_window" (default 4096, null none), written back as model_type mistral.
   std::int64_t sliding_window = 0;
 
   std::int64_t head_dim() const { return hidden_size / num_attention_heads; }

@@ -1,6 +1,7 @@
-// Hugging Face checkpoints ↔ posbias transformers: the tensor-name mapping for GPT-2, Qwen2
-// and GPT-J (including GPT-2's transposed Conv1D weights and the q/k/v and gate/up matrices
-// posbias fuses), loading from a validated safetensors file and saving with HF names.
+// Hugging Face checkpoints ↔ posbias transformers: the tensor-name mapping for GPT-2, Qwen2,
+// Llama (and Mistral) and GPT-J (including GPT-2's transposed Conv1D weights and the q/k/v and
+// gate/up matrices posbias fuses), loading from a validated safetensors file and saving with HF
+// names.
 #pragma once
 
 #include <filesystem>

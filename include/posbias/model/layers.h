@@ -19,7 +19,7 @@
 
 namespace posbias {
 
-// ---- Norm: LayerNorm (gpt2, gptj) or RMSNorm (qwen2) over the last dimension ----
+// ---- Norm: LayerNorm (gpt2, gptj) or RMSNorm (qwen2, llama) over the last dimension ----
 struct NormCache {
   torch::Tensor rstd;  // [B, L, 1]
   torch::Tensor xhat;  // [B, L, D] normalized input (before the weight)
@@ -135,7 +135,7 @@ class AttentionImpl : public torch::nn::Module {
 };
 TORCH_MODULE(Attention);
 
-// ---- MLP: GELU (tanh) for gpt2/gptj, SwiGLU for qwen2 ----
+// ---- MLP: GELU (tanh) for gpt2/gptj, SwiGLU for qwen2/llama ----
 struct MlpCache {
   torch::Tensor pre;       // [B, L, M] fc output (GELU) or [B, L, 2M] gate|up (SwiGLU)
   torch::Tensor act_grad;  // GELU'(pre) [B, L, M], or (up·silu'(gate) | silu(gate)) [B, L, 2M]

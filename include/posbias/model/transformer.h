@@ -1,4 +1,4 @@
-// A posbias transformer: embeddings, blocks, final norm and LM head for the gpt2 / qwen2 /
+// A posbias transformer: embeddings, blocks, final norm and LM head for the gpt2 / qwen2 / llama /
 // gptj families, with TransformerLens-style activation names and a batched linearized
 // backward from the final hidden state to the input embeddings.
 //
@@ -111,7 +111,7 @@ using BlockVisitor = std::function<void(std::size_t layer, const BlockCache& blo
 //   blocks.{l}.ln2.hook_scale        [B, L, 1]     of resid_mid; parallel blocks: ln1's tensors
 //   blocks.{l}.ln2.hook_normalized   [B, L, D]     (TransformerLens ties GPT-J's ln2 to ln1)
 //   blocks.{l}.mlp.hook_pre          [B, L, M]     fc output (GELU) or the gate projection (SwiGLU)
-//   blocks.{l}.mlp.hook_pre_linear   [B, L, M]     SwiGLU's up projection (qwen2 only)
+//   blocks.{l}.mlp.hook_pre_linear   [B, L, M]     SwiGLU's up projection (qwen2, llama)
 //   blocks.{l}.mlp.hook_post         [B, L, M]     GELU(pre), or silu(pre)·pre_linear
 //   blocks.{l}.hook_mlp_out          [B, L, D]
 //   blocks.{l}.hook_resid_post       [B, L, D]
