@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""Independent PyTorch reference for the three posbias model families (gpt2, qwen2, gptj).
+"""Independent PyTorch reference for the posbias model families (gpt2, qwen2, gptj, llama).
 
 Written from the architecture facts of Hugging Face transformers (modeling_gpt2.py,
-modeling_qwen2.py, modeling_gptj.py, pytorch_utils.Conv1D, activations.NewGELUActivation),
+modeling_qwen2.py, modeling_gptj.py, modeling_llama.py, modeling_mistral.py,
+pytorch_utils.Conv1D, activations.NewGELUActivation),
 re-implemented functionally: a model is a resolved config (`Spec`) plus an ordered dict of
 tensors under their Hugging Face names. No transformers import, no code copied.
 
@@ -13,12 +14,17 @@ Extension (posbias): config.json field "position_encoding" in {"learned","rope",
   learned  add wpe[pos] to the token embeddings (table "<prefix>wpe.weight", P = n_positions /
            max_position_embeddings); gpt2's native scheme
   rope     rotary on q,k in the family's native layout: gptj interleaved pairs (x[2i],x[2i+1])
-           on the first rotary_dim dims; qwen2/gpt2 rotate_half on the first rotary_dim dims
-           (rotary_dim = config.rotary_dim or E); theta = config.rope_theta or 10000 (gpt2,
-           gptj) / 1e6 (qwen2)
+           on the first rotary_dim dims; qwen2/llama/gpt2 rotate_half on the first rotary_dim
+           dims (rotary_dim = config.rotary_dim or E); theta = config.rope_theta or 10000 (gpt2,
+           gptj, llama, mistral) / 1e6 (qwen2)
   none     no position information (the causal mask only)
   alibi    scores += -m_h (i - j), m_h = 2^(-8 h / H), h = 1..H, added after the 1/sqrt(E) scale
-Defaults: gpt2 learned, qwen2 rope, gptj rope.
+Defaults: gpt2 learned, qwen2, gptj, llama and mistral rope.
+
+llama (LlamaForCausalLM) is qwen2's block with its own switches: attention_bias (q, k, v and
+o_proj biases, default false) and mlp_bias (gate, up and down biases, default false). mistral
+(MistralForCausalLM) is llama without those switches plus sliding_window (default 4096; null:
+none): query i attends to keys j with i - W < j <= i in every layer.
 
 CLI: /usr/bin/python3 tests/golden/model_reference.py --out tests/golden/models
 writes one folder per golden case (see tests/golden/README.md).
@@ -35,7 +41,8 @@ from collections import OrderedDict
 import torch
 import torch.nn.functional as F
 
-FAMILIES = ("gpt2", "qwen2", "gptj")
+FAMILIES = ("gpt2", "qwen2", "gptj", "llama", "mistral")
+LLAMA_LIKE = ("qwen2", "llama", "mistral")  # Llama's field names, tensor names and block
 POSITION_ENCODINGS = ("learned", "rope", "none", "alibi")
 
 
@@ -77,7 +84,7 @@ def resolve_config(cfg):
         s.E = s.D // s.H
         default_pe = "learned" if s.family == "gpt2" else "rope"
         default_theta = 10000.0
-    else:  # qwen2
+    else:  # qwen2, llama, mistral
         s.D = int(_need(cfg, "hidden_size"))
         s.n_layer = int(_need(cfg, "num_hidden_layers"))
         s.H = int(_need(cfg, "num_attention_heads"))
@@ -89,7 +96,18 @@ def resolve_config(cfg):
         s.tie = bool(cfg.get("tie_word_embeddings", False))
         s.E = int(cfg.get("head_dim") or s.D // s.H)
         default_pe = "rope"
-        default_theta = 1e6
+        default_theta = 1e6 if s.family == "qwen2" else 10000.0
+    # Biases: gpt2 everywhere; qwen2 on q, k, v; llama as its switches say; gptj and mistral none
+    # inside the block (gptj's MLP and head have theirs, handled in its own tables).
+    s.qkv_bias = s.family == "qwen2" or (s.family == "llama" and bool(cfg.get("attention_bias", False)))
+    s.o_bias = s.family == "llama" and bool(cfg.get("attention_bias", False))
+    s.mlp_bias = s.family == "llama" and bool(cfg.get("mlp_bias", False))
+    s.window = 0
+    if s.family == "mistral":
+        w = cfg.get("sliding_window", 4096)
+        s.window = 0 if w is None else int(w)
+        if s.window < 0:
+            raise ValueError("sliding_window %d must be >= 1" % s.window)
     # Hugging Face options this reference does not implement: refuse rather than silently differ.
     for key, off in (("scale_attn_by_inverse_layer_idx", False), ("reorder_and_upcast_attn", False),
                      ("use_sliding_window", False), ("rope_scaling", None), ("add_cross_attention", False)):
@@ -103,7 +121,7 @@ def resolve_config(cfg):
         raise ValueError("config.json: position_encoding %r is not one of %s" % (s.pe, POSITION_ENCODINGS))
     if s.H <= 0 or s.K <= 0 or s.H % s.K != 0:
         raise ValueError("num_attention_heads %d must be a positive multiple of num_key_value_heads %d" % (s.H, s.K))
-    if s.family != "qwen2" and s.E * s.H != s.D:
+    if s.family not in LLAMA_LIKE and s.E * s.H != s.D:
         raise ValueError("n_embd %d must be divisible by n_head %d" % (s.D, s.H))
     s.P = 0
     if s.pe == "learned":
@@ -125,7 +143,8 @@ def resolve_config(cfg):
 
 def default_prefix(family):
     """Prefix of the top-level tensors as a *ForCausalLM / *LMHeadModel save writes them."""
-    return {"gpt2": "transformer.", "qwen2": "model.", "gptj": "transformer."}[family]
+    return {"gpt2": "transformer.", "qwen2": "model.", "gptj": "transformer.", "llama": "model.",
+            "mistral": "model."}[family]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -153,20 +172,24 @@ def param_table(s, prefix):
         t += [(p + "ln_f.weight", (s.D,), o), (p + "ln_f.bias", (s.D,), z)]
         if not s.tie:
             t.append(("lm_head.weight", (s.V, s.D), n))
-    elif s.family == "qwen2":
+    elif s.family in LLAMA_LIKE:
         t.append((p + "embed_tokens.weight", (s.V, s.D), n))
         if s.P:
             t.append((p + "wpe.weight", (s.P, s.D), n))
+
+        def linear(name, rows, cols, bias):
+            return [(name + ".weight", (rows, cols), n)] + ([(name + ".bias", (rows,), z)] if bias else [])
         for i in range(s.n_layer):
             h = "%slayers.%d." % (p, i)
-            t += [(h + "input_layernorm.weight", (s.D,), o),
-                  (h + "self_attn.q_proj.weight", (s.H * s.E, s.D), n), (h + "self_attn.q_proj.bias", (s.H * s.E,), z),
-                  (h + "self_attn.k_proj.weight", (s.K * s.E, s.D), n), (h + "self_attn.k_proj.bias", (s.K * s.E,), z),
-                  (h + "self_attn.v_proj.weight", (s.K * s.E, s.D), n), (h + "self_attn.v_proj.bias", (s.K * s.E,), z),
-                  (h + "self_attn.o_proj.weight", (s.D, s.H * s.E), n),
-                  (h + "post_attention_layernorm.weight", (s.D,), o),
-                  (h + "mlp.gate_proj.weight", (s.I, s.D), n), (h + "mlp.up_proj.weight", (s.I, s.D), n),
-                  (h + "mlp.down_proj.weight", (s.D, s.I), n)]
+            t += [(h + "input_layernorm.weight", (s.D,), o)]
+            t += linear(h + "self_attn.q_proj", s.H * s.E, s.D, s.qkv_bias)
+            t += linear(h + "self_attn.k_proj", s.K * s.E, s.D, s.qkv_bias)
+            t += linear(h + "self_attn.v_proj", s.K * s.E, s.D, s.qkv_bias)
+            t += linear(h + "self_attn.o_proj", s.D, s.H * s.E, s.o_bias)
+            t += [(h + "post_attention_layernorm.weight", (s.D,), o)]
+            t += linear(h + "mlp.gate_proj", s.I, s.D, s.mlp_bias)
+            t += linear(h + "mlp.up_proj", s.I, s.D, s.mlp_bias)
+            t += linear(h + "mlp.down_proj", s.D, s.I, s.mlp_bias)
         t.append((p + "norm.weight", (s.D,), o))
         if not s.tie:
             t.append(("lm_head.weight", (s.V, s.D), n))
@@ -281,7 +304,10 @@ def causal_attention(s, q, k, v):
     if s.pe == "alibi":
         m = torch.tensor(alibi_slopes(H), dtype=q.dtype)
         scores = scores - m[:, None, None] * dist
-    scores = scores.masked_fill(i[None, :] > i[:, None], float("-inf"))
+    hidden = i[None, :] > i[:, None]  # j > i: the future
+    if s.window:  # mistral: j <= i - W is out of the window
+        hidden = hidden | (i[None, :] <= i[:, None] - s.window)
+    scores = scores.masked_fill(hidden, float("-inf"))
     a = torch.softmax(scores, dim=-1)
     return torch.matmul(a, v).transpose(1, 2).reshape(B, L, H * E)
 
@@ -312,7 +338,8 @@ def forward(s, params, prefix, input_ids=None, inputs_embeds=None, hidden_only=F
         layer_norm = lambda x, w, b, eps: F.layer_norm(x, (x.shape[-1],), w, b, eps)
         if act is gelu_tanh:
             act = lambda x: F.gelu(x, approximate="tanh")
-    tok_name = "embed_tokens.weight" if s.family == "qwen2" else "wte.weight"
+    tok_name = "embed_tokens.weight" if s.family in LLAMA_LIKE else "wte.weight"
+    Wb = lambda n: params.get(prefix + n)  # a bias the family may not have
     if (input_ids is None) == (inputs_embeds is None):
         raise ValueError("give exactly one of input_ids, inputs_embeds")
     if inputs_embeds is None:
@@ -335,18 +362,19 @@ def forward(s, params, prefix, input_ids=None, inputs_embeds=None, hidden_only=F
             x = layer_norm(h, W(p + "ln_2.weight"), W(p + "ln_2.bias"), s.eps)
             m = act(x @ W(p + "mlp.c_fc.weight") + W(p + "mlp.c_fc.bias"))
             h = h + (m @ W(p + "mlp.c_proj.weight") + W(p + "mlp.c_proj.bias"))
-        elif s.family == "qwen2":
+        elif s.family in LLAMA_LIKE:
             p = "layers.%d." % li
+            lin = lambda t, name: F.linear(t, W(p + name + ".weight"), Wb(p + name + ".bias"))
             x = rms_norm(h, W(p + "input_layernorm.weight"), s.eps)
-            q = split_heads(F.linear(x, W(p + "self_attn.q_proj.weight"), W(p + "self_attn.q_proj.bias")), s.H, s.E)
-            k = split_heads(F.linear(x, W(p + "self_attn.k_proj.weight"), W(p + "self_attn.k_proj.bias")), s.K, s.E)
-            v = split_heads(F.linear(x, W(p + "self_attn.v_proj.weight"), W(p + "self_attn.v_proj.bias")), s.K, s.E)
+            q = split_heads(lin(x, "self_attn.q_proj"), s.H, s.E)
+            k = split_heads(lin(x, "self_attn.k_proj"), s.K, s.E)
+            v = split_heads(lin(x, "self_attn.v_proj"), s.K, s.E)
             q, k = _rope(s, q, k, L)
             a = causal_attention(s, q, k, v)
-            h = h + F.linear(a, W(p + "self_attn.o_proj.weight"))
+            h = h + lin(a, "self_attn.o_proj")
             x = rms_norm(h, W(p + "post_attention_layernorm.weight"), s.eps)
-            m = act(F.linear(x, W(p + "mlp.gate_proj.weight"))) * F.linear(x, W(p + "mlp.up_proj.weight"))
-            h = h + F.linear(m, W(p + "mlp.down_proj.weight"))
+            m = act(lin(x, "mlp.gate_proj")) * lin(x, "mlp.up_proj")
+            h = h + lin(m, "mlp.down_proj")
         else:  # gptj: parallel block, one LayerNorm feeds both branches
             p = "h.%d." % li
             x = layer_norm(h, W(p + "ln_1.weight"), W(p + "ln_1.bias"), s.eps)
@@ -358,7 +386,7 @@ def forward(s, params, prefix, input_ids=None, inputs_embeds=None, hidden_only=F
             m = F.linear(act(F.linear(x, W(p + "mlp.fc_in.weight"), W(p + "mlp.fc_in.bias"))),
                          W(p + "mlp.fc_out.weight"), W(p + "mlp.fc_out.bias"))
             h = h + a + m
-    if s.family == "qwen2":
+    if s.family in LLAMA_LIKE:
         h = rms_norm(h, W("norm.weight"), s.eps)
     else:
         h = layer_norm(h, W("ln_f.weight"), W("ln_f.bias"), s.eps)
@@ -383,7 +411,7 @@ class Model:
         return forward(self.spec, self.params, self.prefix, input_ids, inputs_embeds, hidden_only, self.fused)
 
     def token_embeddings(self, input_ids):
-        name = "embed_tokens.weight" if self.spec.family == "qwen2" else "wte.weight"
+        name = "embed_tokens.weight" if self.spec.family in LLAMA_LIKE else "wte.weight"
         return self.params[self.prefix + name][input_ids]
 
 
@@ -472,6 +500,17 @@ def case_configs():
     # (name, config, tensor-name prefix). The default-encoding cases carry no position_encoding
     # field (plain HF config.json). gpt2_alibi is written with bare GPT2Model names, as the
     # openai-community/gpt2 hub checkpoint stores them; gpt2 uses GPT2LMHeadModel's "transformer.".
+    # Llama as LlamaForCausalLM saves it (untied head, plain RoPE at theta 1e4, no biases), and
+    # Mistral with a 3-key window, so that the window cuts into the 7-token inputs.
+    llama = dict(model_type="llama", vocab_size=V, hidden_size=D, intermediate_size=24,
+                 num_hidden_layers=NL, num_attention_heads=H, num_key_value_heads=2, head_dim=D // H,
+                 hidden_act="silu", max_position_embeddings=P, rms_norm_eps=1e-5, rope_theta=10000.0,
+                 rope_scaling=None, attention_bias=False, mlp_bias=False, pretraining_tp=1,
+                 initializer_range=0.02, tie_word_embeddings=False, architectures=["LlamaForCausalLM"])
+    mistral = dict(model_type="mistral", vocab_size=V, hidden_size=D, intermediate_size=24,
+                   num_hidden_layers=NL, num_attention_heads=H, num_key_value_heads=2, hidden_act="silu",
+                   max_position_embeddings=P, rms_norm_eps=1e-5, rope_theta=1e6, sliding_window=3,
+                   initializer_range=0.02, tie_word_embeddings=False, architectures=["MistralForCausalLM"])
     return [
         ("gpt2", dict(gpt2), "transformer."),
         ("gpt2_alibi", dict(gpt2, n_inner=24, position_encoding="alibi"), ""),
@@ -479,6 +518,8 @@ def case_configs():
         ("qwen2_none", dict(qwen2, position_encoding="none", tie_word_embeddings=False), "model."),
         ("gptj", dict(gptj), "transformer."),
         ("gptj_learned", dict(gptj, position_encoding="learned"), "transformer."),
+        ("llama", dict(llama), "model."),
+        ("mistral", dict(mistral), "model."),
     ]
 
 

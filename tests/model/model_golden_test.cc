@@ -92,7 +92,7 @@ TEST_P(ModelGolden, MatchesPythonReference) {
 
 INSTANTIATE_TEST_SUITE_P(Families, ModelGolden,
                          testing::Values("gpt2", "gpt2_alibi", "qwen2", "qwen2_none", "gptj",
-                                         "gptj_learned"));
+                                         "gptj_learned", "llama", "mistral"));
 
 // GPT-2's init scales the residual projections by 1/sqrt(2·layers) unless switched off;
 // other families never scale.
