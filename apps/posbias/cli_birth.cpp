@@ -67,7 +67,8 @@ void register_birth(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--bootstrap", &o.bootstrap, "bootstrap resamples for the α CI");
   cmd->add_option("--config", o.config, "Hugging Face config.json of a trained checkpoint");
   cmd->add_option("--weights", o.weights,
-                  "model.safetensors of that checkpoint (measured on token ids)");
+                  "model.safetensors of that checkpoint, or its model.safetensors.index.json "
+                  "when sharded (measured on token ids)");
   cmd->add_option("--tokens", o.tokens,
                   "token-id file: one sequence per line (ids separated by spaces or commas)");
   auto target = std::make_shared<std::string>();

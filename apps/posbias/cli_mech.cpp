@@ -23,7 +23,9 @@ void register_heads(CLI::App& app, Action* selected) {
   cmd->add_option("--run", o->run, "run directory from `posbias train`");
   parsed->add(cmd, "--checkpoints", &o->checkpoints, "all, last or a comma list of steps");
   cmd->add_option("--config", o->config, "Hugging Face config.json (instead of --run)");
-  cmd->add_option("--weights", o->weights, "model.safetensors for --config");
+  cmd->add_option("--weights", o->weights,
+                  "model.safetensors for --config, or its model.safetensors.index.json when "
+                  "sharded");
   cmd->add_option("--tokens", o->tokens, "token ids, one sequence a line (default: random ids)");
   parsed->add(cmd, "-L,--length", &o->length,
               "tokens per sample (0: the run's training length, the token rows' own, or 128)");

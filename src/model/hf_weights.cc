@@ -1,5 +1,7 @@
 #include "posbias/model/hf_weights.h"
 
+#include <functional>
+#include <optional>
 #include <stdexcept>
 
 namespace posbias {
@@ -90,34 +92,59 @@ std::vector<HfSlot> hf_slots(Transformer& model) {
   return slots;
 }
 
-void load_hf_weights(Transformer& model, const SafetensorsFile& file) {
+namespace {
+
+using Lookup = std::function<std::optional<SafetensorsCheckpoint::Found>(const std::string&)>;
+
+void load_from(Transformer& model, const Lookup& find, const std::string& source) {
   const std::vector<HfSlot> slots = hf_slots(model);
   std::vector<torch::Tensor> values;
   values.reserve(slots.size());
   for (const HfSlot& s : slots) {  // validate everything before touching the model
-    const TensorView* view = file.find(s.hf_name);
+    auto found = find(s.hf_name);
     const std::string bare =
         s.hf_name.substr(s.hf_name.find('.') + 1);  // GPT2Model files drop the prefix
-    if (view == nullptr && model->config().family == Family::kGpt2) view = file.find(bare);
-    if (view == nullptr) {
-      throw std::runtime_error(file.source_name() + ": tensor '" + s.hf_name +
+    if (!found && model->config().family == Family::kGpt2) found = find(bare);
+    if (!found) {
+      throw std::runtime_error(source + ": tensor '" + s.hf_name +
                                "' is missing (the config says " +
                                to_string(model->config().family) + ", " +
                                std::to_string(model->config().layers) + " layers)");
     }
+    const TensorView& view = *found->tensor;
     const torch::Tensor target = slot_view(s, s.param);
     const std::vector<std::int64_t> want(target.sizes().begin(), target.sizes().end());
-    if (view->shape != want) {
-      throw std::runtime_error(file.source_name() + ": tensor '" + s.hf_name + "' has shape " +
-                               join_shape(view->shape) + ", the config needs " + join_shape(want));
+    if (view.shape != want) {
+      throw std::runtime_error(found->file->source_name() + ": tensor '" + s.hf_name +
+                               "' has shape " + join_shape(view.shape) + ", the config needs " +
+                               join_shape(want));
     }
-    file.require_finite(*view);
-    std::vector<float> data = to_float32(*view);
+    found->file->require_finite(view);
+    std::vector<float> data = to_float32(view);
     values.push_back(torch::from_blob(data.data(), target.sizes(), torch::kFloat32).clone());
   }
   torch::NoGradGuard no_grad;
   for (std::size_t i = 0; i < slots.size(); ++i)
     slot_view(slots[i], slots[i].param).copy_(values[i]);
+}
+
+}  // namespace
+
+void load_hf_weights(Transformer& model, const SafetensorsFile& file) {
+  load_from(
+      model,
+      [&file](const std::string& name) -> std::optional<SafetensorsCheckpoint::Found> {
+        const TensorView* t = file.find(name);
+        if (t == nullptr) return std::nullopt;
+        return SafetensorsCheckpoint::Found{&file, t};
+      },
+      file.source_name());
+}
+
+void load_hf_weights(Transformer& model, const SafetensorsCheckpoint& weights) {
+  load_from(
+      model, [&weights](const std::string& name) { return weights.find(name); },
+      weights.source_name());
 }
 
 std::map<std::string, torch::Tensor> hf_tensors(Transformer& model, bool gradients) {

@@ -9,6 +9,7 @@
 
 #include "posbias/core/json_read.h"
 #include "posbias/hf/safetensors.h"
+#include "posbias/hf/safetensors_index.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {
@@ -320,7 +321,10 @@ LoadedModel load_trained_model(const std::filesystem::path& run_dir,
   return out;
 }
 
-SafetensorsFile open_model_weights(const std::filesystem::path& path) {
+namespace {
+
+// One safetensors file given as --weights (open_model_weights).
+SafetensorsFile open_weights_file(const std::filesystem::path& path) {
   SafetensorsFile file = SafetensorsFile::open(path);
   if (file.has_checksum()) file.verify_checksum();
   const std::filesystem::path run_dir =
@@ -351,6 +355,22 @@ SafetensorsFile open_model_weights(const std::filesystem::path& path) {
   }
   require_same_run(config_of(read_run_header(run_dir)), found, path, run_dir);
   return file;
+}
+
+}  // namespace
+
+SafetensorsCheckpoint open_model_weights(const std::filesystem::path& path) {
+  if (!is_safetensors_index(path)) return SafetensorsCheckpoint::single(open_weights_file(path));
+  const std::filesystem::path dir =
+      path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(dir / "train.json", ec))
+    throw std::runtime_error(path.string() + " is in the run folder " + dir.string() +
+                             ": a run's weights are its one model.safetensors, not an index");
+  SafetensorsCheckpoint checkpoint = SafetensorsCheckpoint::open(path);
+  for (const SafetensorsFile& shard : checkpoint.files())
+    if (shard.has_checksum()) shard.verify_checksum();
+  return checkpoint;
 }
 
 }  // namespace posbias

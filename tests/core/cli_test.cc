@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "../cli_run.h"
+#include "posbias/hf/safetensors.h"
 
 namespace {
 
@@ -286,6 +287,82 @@ TEST(Cli, BirthBadInput) {
   EXPECT_NE(bad_cfg.code, 0);
   EXPECT_EQ(lines(bad_cfg.err), 1) << bad_cfg.err;
   std::filesystem::remove_all(dir);
+}
+
+// A Llama checkpoint measured from its one file and from two shards and their index gives the
+// same profile; a missing shard, a shard outside the index's folder and a Llama feature posbias
+// does not build are each one line naming it.
+TEST(Cli, BirthReadsLlamaAndShardedCheckpoints) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("posbias_cli_shards_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path golden = fs::path(POSBIAS_SOURCE_DIR) / "tests/golden/models/llama";
+  const posbias::SafetensorsFile whole =
+      posbias::SafetensorsFile::open(golden / "model.safetensors");
+  std::vector<posbias::OwnedTensor> first, second;
+  nlohmann::json map = nlohmann::json::object();
+  const std::vector<std::string> names = whole.names();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const posbias::TensorView& v = whole.get(names[i]);
+    const bool in_first = i % 2 == 0;
+    (in_first ? first : second).push_back({names[i], v.shape, posbias::to_float32(v)});
+    map[names[i]] =
+        in_first ? "model-00001-of-00002.safetensors" : "model-00002-of-00002.safetensors";
+  }
+  posbias::write_safetensors(dir / "model-00001-of-00002.safetensors", first);
+  posbias::write_safetensors(dir / "model-00002-of-00002.safetensors", second);
+  auto write_index = [&](const std::string& file, const nlohmann::json& weight_map) {
+    std::ofstream(dir / file) << nlohmann::json{{"weight_map", weight_map}}.dump();
+    return (dir / file).string();
+  };
+  const std::string index = write_index("model.safetensors.index.json", map);
+  std::ofstream(dir / "tokens.txt") << "1 5 9 2 30 7 11 4 16 3 8 12\n3 3 20 1 0 36 5 5 9 10 2 1\n";
+  const std::string measure = "birth --config " + (golden / "config.json").string() + " --tokens " +
+                              (dir / "tokens.txt").string() + " --length 12 --method exact";
+  const CliResult one = run_cli(measure + " --weights " + (golden / "model.safetensors").string() +
+                                " --json " + (dir / "one.json").string());
+  ASSERT_EQ(one.code, 0) << one.err;
+  const CliResult sharded =
+      run_cli(measure + " --weights " + index + " --json " + (dir / "sharded.json").string());
+  ASSERT_EQ(sharded.code, 0) << sharded.err;
+  const auto profile = [&](const std::string& file) {
+    std::ifstream in(dir / file);
+    return nlohmann::json::parse(in).at("profile").get<std::vector<double>>();
+  };
+  EXPECT_EQ(profile("one.json"), profile("sharded.json"));
+  EXPECT_EQ(profile("one.json").size(), 12u);
+
+  nlohmann::json missing = map;
+  missing["model.norm.weight"] = "model-00003-of-00003.safetensors";
+  expect_error(measure + " --weights " + write_index("missing.index.json", missing),
+               "shard 'model-00003-of-00003.safetensors' does not exist", 1);
+  nlohmann::json escaping = map;
+  escaping["model.norm.weight"] = "../model-00001-of-00002.safetensors";
+  expect_error(measure + " --weights " + write_index("escaping.index.json", escaping),
+               "holds a path separator", 1);
+  nlohmann::json moved = map;
+  moved["model.norm.weight"] = map["model.norm.weight"] == "model-00001-of-00002.safetensors"
+                                   ? "model-00002-of-00002.safetensors"
+                                   : "model-00001-of-00002.safetensors";
+  expect_error(measure + " --weights " + write_index("moved.index.json", moved),
+               "tensor 'model.norm.weight' is listed in shard", 1);
+  std::ofstream(dir / "broken.index.json") << "{\"weight_map\": {";
+  expect_error(measure + " --weights " + (dir / "broken.index.json").string(), "not valid JSON", 1);
+
+  // A Llama 3 config (rope_scaling llama3) is refused by its field, before any weight is read.
+  std::ifstream in(golden / "config.json");
+  nlohmann::json llama3 = nlohmann::json::parse(in);
+  llama3["rope_scaling"] = {{"rope_type", "llama3"}, {"factor", 32.0}};
+  std::ofstream(dir / "llama3.json") << llama3.dump();
+  const CliResult refused =
+      run_cli("birth --config " + (dir / "llama3.json").string() + " --weights " + index +
+              " --tokens " + (dir / "tokens.txt").string() + " --length 12");
+  EXPECT_NE(refused.code, 0);
+  EXPECT_EQ(lines(refused.err), 1) << refused.err;
+  EXPECT_NE(refused.err.find("rope_scaling"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("'llama3'"), std::string::npos) << refused.err;
+  fs::remove_all(dir);
 }
 
 // `posbias` itself links no libtorch: the commands that need none start without loading it.

@@ -150,5 +150,51 @@ TEST(HfWeights, RoundTripAndHostileFiles) {
   std::filesystem::remove(path);
 }
 
+// The llama golden split into two shards and an index loads exactly as the one file does; a
+// tensor the index leaves out is named as missing, with the index's name.
+TEST(HfWeights, ShardedCheckpointLoadsAsTheWholeFile) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_hf_shards_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const SafetensorsFile whole = SafetensorsFile::open(kModels / "llama/model.safetensors");
+  const std::vector<std::string> names = whole.names();
+  std::vector<OwnedTensor> first, second;
+  nlohmann::json map = nlohmann::json::object();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const TensorView& v = whole.get(names[i]);
+    const bool in_first = i < names.size() / 2;
+    (in_first ? first : second).push_back({names[i], v.shape, to_float32(v)});
+    map[names[i]] =
+        in_first ? "model-00001-of-00002.safetensors" : "model-00002-of-00002.safetensors";
+  }
+  ASSERT_FALSE(first.empty() || second.empty());
+  write_safetensors(dir / "model-00001-of-00002.safetensors", first);
+  write_safetensors(dir / "model-00002-of-00002.safetensors", second);
+  std::ofstream(dir / "model.safetensors.index.json")
+      << nlohmann::json{{"metadata", {{"total_size", 0}}}, {"weight_map", map}}.dump();
+
+  const ModelConfig cfg = model_config_from_hf(read_hf_config(kModels / "llama/config.json"));
+  Transformer a(cfg), b(cfg);
+  a->init_weights(1);
+  b->init_weights(2);
+  load_hf_weights(a, whole);
+  load_hf_weights(b, SafetensorsCheckpoint::open(dir / "model.safetensors.index.json"));
+  const auto want = hf_tensors(a), got = hf_tensors(b);
+  ASSERT_EQ(want.size(), got.size());
+  for (const auto& [name, t] : want) EXPECT_TRUE(torch::equal(t, got.at(name))) << name;
+
+  map.erase("model.norm.weight");
+  std::ofstream(dir / "partial.index.json") << nlohmann::json{{"weight_map", map}}.dump();
+  try {
+    load_hf_weights(b, SafetensorsCheckpoint::open(dir / "partial.index.json"));
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), (dir / "partial.index.json").string() +
+                                         ": tensor 'model.norm.weight' is missing (the config "
+                                         "says llama, 2 layers)");
+  }
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace posbias

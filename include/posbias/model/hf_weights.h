@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "posbias/hf/safetensors.h"
+#include "posbias/hf/safetensors_index.h"
 #include "posbias/model/transformer.h"
 
 namespace posbias {
@@ -30,6 +31,8 @@ std::vector<HfSlot> hf_slots(Transformer& model);
 // naming a missing tensor, a shape mismatch, an unusable dtype or a non-finite value, before
 // changing any parameter.
 void load_hf_weights(Transformer& model, const SafetensorsFile& file);
+// The same from a checkpoint's shards (model.safetensors.index.json) or its one file.
+void load_hf_weights(Transformer& model, const SafetensorsCheckpoint& weights);
 
 // The model's parameters (or their gradients) under Hugging Face names, as float32 copies.
 std::map<std::string, torch::Tensor> hf_tensors(Transformer& model, bool gradients = false);

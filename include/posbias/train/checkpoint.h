@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "posbias/hf/safetensors.h"
+#include "posbias/hf/safetensors_index.h"
 #include "posbias/model/transformer.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/runfiles/train_config.h"
@@ -99,10 +100,12 @@ struct LoadedModel {
 LoadedModel load_trained_model(const std::filesystem::path& run_dir,
                                const std::filesystem::path& checkpoint = {});
 
-// Hugging Face weights (--weights), opened for load_hf_weights. A file with a checksum
-// (kChecksumKey) must match it. A file in a run folder (train.json beside it) is that run's
-// model.safetensors: it must have a checksum and carry the run's config (kRunConfigKey).
-// Files of other tools without either stay readable. Throws std::runtime_error naming the file.
-SafetensorsFile open_model_weights(const std::filesystem::path& path);
+// Hugging Face weights (--weights), opened for load_hf_weights: a model.safetensors or a
+// sharded checkpoint's model.safetensors.index.json (any *.json: its shards beside it). A file
+// (or shard) with a checksum (kChecksumKey) must match it. A file in a run folder (train.json
+// beside it) is that run's model.safetensors: it must have a checksum and carry the run's config
+// (kRunConfigKey); an index there is refused. Files of other tools without either stay
+// readable. Throws std::runtime_error naming the file.
+SafetensorsCheckpoint open_model_weights(const std::filesystem::path& path);
 
 }  // namespace posbias
