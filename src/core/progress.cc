@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <utility>
 
 namespace posbias {
 namespace {
@@ -31,20 +32,22 @@ void Progress::update(std::int64_t done) {
     if (std::chrono::duration<double>(now - last_draw_).count() < 0.2) return;
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(frac * kWidth);
-    std::fprintf(stderr, "\r%s [%.*s%*s] %5.1f%%  %.1fs elapsed, ETA %.1fs ", label_.c_str(),
-                 filled, "##############################", kWidth - filled, "", 100 * frac, elapsed,
-                 eta);
+    std::fprintf(stderr, "\r%s [%.*s%*s] %5.1f%%  %.1fs elapsed, ETA %.1fs%s%s\033[K",
+                 label_.c_str(), filled, "##############################", kWidth - filled, "",
+                 100 * frac, elapsed, eta, status_.empty() ? "" : "  ", status_.c_str());
   } else {
     const int decile = static_cast<int>(frac * 10);
     if (decile == last_decile_) return;
     last_decile_ = decile;
-    std::fprintf(stderr, "%s: %3.0f%%  %.1fs elapsed, ETA %.1fs\n", label_.c_str(), 100 * frac,
-                 elapsed, eta);
+    std::fprintf(stderr, "%s: %3.0f%%  %.1fs elapsed, ETA %.1fs%s%s\n", label_.c_str(), 100 * frac,
+                 elapsed, eta, status_.empty() ? "" : "  ", status_.c_str());
   }
   std::fflush(stderr);
   last_draw_ = now;
   drawn_ = true;
 }
+
+void Progress::set_status(std::string status) { status_ = std::move(status); }
 
 void Progress::finish() {
   if (finished_) return;

@@ -1,5 +1,7 @@
 #include "posbias/runfiles/metrics.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -119,6 +121,20 @@ std::optional<std::int64_t> first_crossing(const std::vector<MetricsRow>& rows,
     if (it != r.acc->end() && it->second >= threshold) return r.step;
   }
   return std::nullopt;
+}
+
+std::string metrics_status(const MetricsRow& row) {
+  std::string out;
+  const auto add = [&out](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (std::isfinite(row.loss)) add(fmt::format("loss {:.3g}", row.loss));
+  if (row.acc) {
+    const auto all = row.acc->find("all");
+    if (all != row.acc->end()) add(fmt::format("held-out accuracy {:.3f}", all->second));
+  }
+  if (row.bits_per_byte) add(fmt::format("held-out {:.3f} bits/byte", *row.bits_per_byte));
+  if (row.passkey_exact_match)
+    add(fmt::format("passkey exact match {:.3f}", *row.passkey_exact_match));
+  return out;
 }
 
 void render_training_figures(const std::vector<MetricsRow>& rows, const std::string& title,

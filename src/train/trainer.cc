@@ -485,6 +485,7 @@ TrainResult run_training(const TrainOptions& options) {
   // With length_max the lengths vary by step: their mean.
   const std::int64_t tokens_per_step =
       static_cast<std::int64_t>(c.batch) * (c.length + c.longest_length()) / 2;
+  std::optional<Progress> progress;  // its status: the last logged row
   auto log_eval = [&](std::int64_t step, double loss, double interval_seconds,
                       std::int64_t interval_steps) {
     MetricsRow row;
@@ -497,6 +498,7 @@ TrainResult run_training(const TrainOptions& options) {
             ? static_cast<double>(interval_steps * tokens_per_step) / interval_seconds
             : 0.0;
     row.train_seconds = wall_seconds();
+    if (progress) progress->set_status(metrics_status(row));
     rows.push_back(std::move(row));
     write_metrics();
   };
@@ -507,7 +509,6 @@ TrainResult run_training(const TrainOptions& options) {
   }
 
   model->train();
-  std::optional<Progress> progress;
   if (writer) progress.emplace(std::string(task_name(c.task)) + " training", c.steps, start);
   double loss_sum = state.loss_sum, interval_seconds = 0;
   std::int64_t loss_count = state.loss_count;

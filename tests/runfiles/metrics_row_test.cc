@@ -123,3 +123,22 @@ TEST(MetricsRowFields, EveryShippedRowReadsBackAndWritesOutTheSameBytes) {
 
 }  // namespace
 }  // namespace posbias
+
+// The progress bar's status names the training loss and the held-out metric each kind of run
+// logs, and leaves out what a row does not have (step 0 trained nothing).
+TEST(MetricsStatus, NamesTheLossAndTheHeldOutMetricOfTheRow) {
+  posbias::MetricsRow hop;
+  hop.step = 500;
+  hop.loss = 0.93412;
+  hop.acc = std::map<std::string, double>{{"1", 0.9}, {"all", 0.4123}};
+  EXPECT_EQ(posbias::metrics_status(hop), "loss 0.934, held-out accuracy 0.412");
+  posbias::MetricsRow start = hop;
+  start.loss = NAN;
+  EXPECT_EQ(posbias::metrics_status(start), "held-out accuracy 0.412");
+  posbias::MetricsRow text;
+  text.loss = 3.2149;
+  text.bits_per_byte = 2.0537;
+  text.passkey_exact_match = 0.25;
+  EXPECT_EQ(posbias::metrics_status(text),
+            "loss 3.21, held-out 2.054 bits/byte, passkey exact match 0.250");
+}
