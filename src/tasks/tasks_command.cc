@@ -158,7 +158,8 @@ std::string to_string(ExampleFormat format) {
 void run_tasks(const TasksOptions& o) {
   if (o.task != "number" && o.task != "letter" && o.task != "kv" && o.task != "passkey") {
     throw std::invalid_argument("unknown task '" + o.task.substr(0, 40) +
-                                "' (use number, letter or kv; passkey with --run RUN)");
+                                "' (use number, letter or kv; passkey with --run RUN)" +
+                                did_you_mean({"number", "letter", "kv", "passkey"}, o.task));
   }
   if (o.task != "passkey" && (!o.run.empty() || o.needles != 0))
     throw std::invalid_argument("--run and --needles belong to --task passkey");
