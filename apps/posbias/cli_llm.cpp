@@ -108,6 +108,9 @@ void register_llm(CLI::App& app, Action* selected) {
                      static_cast<long long>(s.answered), static_cast<long long>(s.failed));
       }
       const auto failed = r.failed;
+      for (const std::string& line : failure_reason_lines(r.failure_reasons)) {
+        std::fprintf(stderr, "posbias llm: failed: %s\n", line.c_str());
+      }
       if (failed > 0) {
         throw std::runtime_error(std::to_string(failed) +
                                  " prompts failed after their retries; they are kept as failed "

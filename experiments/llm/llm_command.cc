@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/printable.h"
 #include "posbias/core/progress.h"
 #include "posbias/llm/answer.h"
 #include "posbias/llm/http_client.h"
@@ -238,13 +239,62 @@ LlmResult measure_llm(const LlmOptions& o) {
   result.model = o.model;
   result.api = o.api;
   result.requests = static_cast<std::int64_t>(jobs.size());
+  std::vector<std::string> errors;  // of the failed prompts, every suite
   for (const std::string& suite : o.suites) {
     std::map<std::string, ResultRow> rows;
     for (ResultRow& r : store.rows(suite, o.model)) rows.emplace(r.prompt_hash, std::move(r));
     result.suites.push_back(summarize_suite(suite, o.model, probes[suite], hashes[suite], rows));
     result.failed += result.suites.back().failed;
+    for (const std::string& hash : hashes[suite]) {
+      const auto it = rows.find(hash);
+      if (it != rows.end() && !it->second.ok) errors.push_back(it->second.error);
+    }
   }
+  result.failure_reasons = count_failure_reasons(errors);
   return result;
+}
+
+std::vector<FailureReason> count_failure_reasons(const std::vector<std::string>& errors) {
+  std::vector<FailureReason> reasons;
+  std::map<std::string, std::size_t> index;
+  for (const std::string& e : errors) {
+    const auto [it, added] = index.emplace(e, reasons.size());
+    if (added) reasons.push_back({e, 0});
+    ++reasons[it->second].prompts;
+  }
+  std::stable_sort(
+      reasons.begin(), reasons.end(),
+      [](const FailureReason& a, const FailureReason& b) { return a.prompts > b.prompts; });
+  return reasons;
+}
+
+std::vector<std::string> failure_reason_lines(const std::vector<FailureReason>& reasons,
+                                              std::size_t max_reasons, std::size_t max_chars) {
+  std::vector<std::string> lines;
+  std::int64_t rest = 0;
+  for (std::size_t i = 0; i < reasons.size(); ++i) {
+    if (i >= max_reasons) {
+      rest += reasons[i].prompts;
+      continue;
+    }
+    std::string error = reasons[i].error.empty() ? "(no error stored)" : reasons[i].error;
+    for (char& c : error) c = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+    if (error.size() > max_chars) {
+      std::size_t cut = max_chars;  // not inside a UTF-8 sequence
+      while (cut > 0 && (static_cast<unsigned char>(error[cut]) & 0xC0) == 0x80) --cut;
+      error = error.substr(0, cut) + "...";
+    }
+    error = printable(error);
+    lines.push_back(std::to_string(reasons[i].prompts) + " prompt" +
+                    (reasons[i].prompts == 1 ? "" : "s") + ": " + error);
+  }
+  if (reasons.size() > max_reasons) {
+    const std::size_t others = reasons.size() - max_reasons;
+    lines.push_back("... and " + std::to_string(rest) + " prompt" + (rest == 1 ? "" : "s") +
+                    " for " + std::to_string(others) + " other reason" + (others == 1 ? "" : "s") +
+                    " (the error column of --db holds each)");
+  }
+  return lines;
 }
 
 nlohmann::json to_json(const LlmResult& r) {

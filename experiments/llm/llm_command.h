@@ -47,12 +47,31 @@ struct LlmOptions {
   bool quiet = false;             // no progress bar
 };
 
+// One reason prompts failed: the error stored with them (the last attempt's) and how many.
+struct FailureReason {
+  std::string error;
+  std::int64_t prompts = 0;
+};
+
 struct LlmResult {
   std::string model, api;
   std::int64_t requests = 0;  // prompts sent this run
   std::int64_t failed = 0;    // prompts failed after their retries, over every suite
   std::vector<SuiteSummary> suites;
+  // The distinct errors of those failed prompts, the most frequent first (ties: first seen).
+  std::vector<FailureReason> failure_reasons;
 };
+
+// The distinct strings of `errors` with their counts, the most frequent first (ties: first
+// seen).
+std::vector<FailureReason> count_failure_reasons(const std::vector<std::string>& errors);
+
+// Why prompts failed, a line each (no newline): the first `max_reasons` reasons as "N prompts:
+// ERROR" with ERROR cut at `max_chars` characters, then "... and M prompts for K other reasons
+// (the error column of --db holds each)" if there are more.
+std::vector<std::string> failure_reason_lines(const std::vector<FailureReason>& reasons,
+                                              std::size_t max_reasons = 3,
+                                              std::size_t max_chars = 160);
 
 // Sends what the database does not hold yet and scores every suite from the database.
 // Throws std::invalid_argument for bad options (exit 2) and std::runtime_error for an

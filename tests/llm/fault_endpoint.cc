@@ -1,9 +1,10 @@
 // A fault-injecting OpenAI-compatible endpoint for the harness's fault test. Each request,
-// independently: HTTP 500, HTTP 429 (with Retry-After: $FAULT_ENDPOINT_RETRY_AFTER, else 0),
-// a stall past the client's timeout, a 200 whose JSON is cut in half, a 200 of malformed JSON,
-// or a correct answer. A correct answer's text is the prompt's last word, so the test can check
-// that no response was given to another prompt. POST /stats counts what was injected, and the
-// requests that carried "Authorization: Bearer $FAULT_ENDPOINT_KEY".
+// independently: HTTP 500 (or $FAULT_ENDPOINT_ERROR_STATUS), HTTP 429 (with Retry-After:
+// $FAULT_ENDPOINT_RETRY_AFTER, else 0), a stall past the client's timeout, a 200 whose JSON is
+// cut in half, a 200 of malformed JSON, or a correct answer. A correct answer's text is the
+// prompt's last word, so the test can check that no response was given to another prompt.
+// POST /stats counts what was injected, and the requests that carried "Authorization: Bearer
+// $FAULT_ENDPOINT_KEY".
 //
 // A request with "logprobs" gets them: the answer's tokens are its pieces of at most two bytes,
 // each with the log-probability piece_logprob() below. A request with "stream": true is answered
@@ -51,6 +52,9 @@ int main(int argc, char** argv) {
   const std::string bearer = std::string("Bearer ") + (key ? key : "");
   const char* retry_after_env = std::getenv("FAULT_ENDPOINT_RETRY_AFTER");
   const std::string retry_after = retry_after_env ? retry_after_env : "0";
+  // The status of the first fault (default 500): 400 makes it one the harness never retries.
+  const char* error_status_env = std::getenv("FAULT_ENDPOINT_ERROR_STATUS");
+  const int error_status = error_status_env ? std::atoi(error_status_env) : 500;
   httplib::Server server;
   server.new_task_queue = [] { return new httplib::ThreadPool(48); };
   auto handler = [&](const httplib::Request& req, httplib::Response& res) {
@@ -142,7 +146,7 @@ int main(int argc, char** argv) {
     const char* type = stream ? "text/event-stream" : "application/json";
     switch (kind) {
       case 0:
-        res.status = 500;
+        res.status = error_status;
         res.set_content(R"({"error":{"message":"injected"}})", "application/json");
         break;
       case 1:

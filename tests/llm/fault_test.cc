@@ -16,6 +16,7 @@
 
 #include "../cli_run.h"
 #include "../process.h"
+#include "experiments/llm/llm_command.h"
 #include "posbias/llm/http_client.h"
 
 namespace {
@@ -234,6 +235,90 @@ TEST(LlmFaults, AHugeRetryAfterIsCappedWithALine) {
   EXPECT_LT(seconds, 30.0);
   endpoint.signal(SIGTERM);
   fs::remove_all(dir);
+}
+
+TEST(LlmFaults, FailedPromptsSayWhyTheyFailed) {
+  // HTTP 400s, 429s and malformed bodies, no retries: the run ends with exit 1 and "N prompts
+  // failed after their retries", and before it the distinct reasons with their counts, the
+  // most frequent first, at most three and a line for the rest.
+  const fs::path dir =
+      fs::temp_directory_path() / ("posbias_reasons_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ::setenv("FAULT_ENDPOINT_ERROR_STATUS", "400", 1);
+  Process endpoint(
+      {FAULT_ENDPOINT, (dir / "port").string(), "5", "0.3", "0.2", "0", "0", "0.2", "0"},
+      (dir / "endpoint.log").string());
+  ::unsetenv("FAULT_ENDPOINT_ERROR_STATUS");
+  const int port = wait_for_port(dir / "port");
+  ASSERT_GT(port, 0);
+  const CliResult run = run_cli("llm --endpoint http://127.0.0.1:" + std::to_string(port) +
+                                " --model m --suite letter --lengths 17 --hops 1 --count 40 "
+                                "--jobs 1 --retries 0 --backoff 0 --backoff-cap 0 --quiet --db " +
+                                (dir / "r.db").string() + " --json " + (dir / "r.json").string());
+  EXPECT_EQ(run.code, 1) << run.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "r.json"));
+  const std::int64_t failed = summary["failed"].get<std::int64_t>();
+  ASSERT_GT(failed, 0) << run.err;
+  // Every "posbias llm: failed: N prompts: ..." line, and the "... and N prompts" one, add up
+  // to the failed count.
+  std::istringstream lines_in(run.err);
+  std::vector<std::string> reasons;
+  std::int64_t counted = 0;
+  for (std::string line; std::getline(lines_in, line);) {
+    const std::string head = "posbias llm: failed: ";
+    if (line.rfind(head, 0) != 0) continue;
+    reasons.push_back(line);
+    std::string rest = line.substr(head.size());
+    if (rest.rfind("... and ", 0) == 0) rest = rest.substr(8);
+    counted += std::stoll(rest);
+    EXPECT_LE(line.size(), head.size() + 200) << line;
+  }
+  EXPECT_EQ(counted, failed) << run.err;
+  ASSERT_GE(reasons.size(), 2u) << run.err;
+  EXPECT_LE(reasons.size(), 4u) << run.err;
+  EXPECT_NE(run.err.find(R"(prompts: HTTP 400: {"error":{"message":"injected"}})"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find(std::to_string(failed) + " prompts failed after their retries"),
+            std::string::npos)
+      << run.err;
+  // The reasons come before the final error line.
+  EXPECT_LT(run.err.find("posbias llm: failed: "), run.err.find("posbias: error: ")) << run.err;
+  endpoint.signal(SIGTERM);
+  fs::remove_all(dir);
+}
+
+TEST(LlmFaults, FailureReasonLinesAreCountedCutAndCapped) {
+  using posbias::count_failure_reasons;
+  using posbias::failure_reason_lines;
+  // The most frequent first; ties in the order first seen.
+  const auto reasons = count_failure_reasons({"b", "a", "a", "c", "d", "d", "e", "a"});
+  ASSERT_EQ(reasons.size(), 5u);
+  EXPECT_EQ(reasons[0].error, "a");
+  EXPECT_EQ(reasons[0].prompts, 3);
+  EXPECT_EQ(reasons[1].error, "d");
+  EXPECT_EQ(reasons[2].error, "b");
+  EXPECT_EQ(reasons[3].error, "c");
+  EXPECT_EQ(failure_reason_lines(reasons),
+            (std::vector<std::string>{"3 prompts: a", "2 prompts: d", "1 prompt: b",
+                                      "... and 2 prompts for 2 other reasons (the error column "
+                                      "of --db holds each)"}));
+  EXPECT_TRUE(failure_reason_lines({}).empty());
+  // Long errors are cut (not inside a UTF-8 character), line breaks become spaces and other
+  // control bytes are escaped.
+  const std::string long_error = "HTTP 400: " + std::string(300, 'x');
+  const auto cut = failure_reason_lines(count_failure_reasons({long_error}), 3, 20);
+  ASSERT_EQ(cut.size(), 1u);
+  EXPECT_EQ(cut[0], "1 prompt: HTTP 400: xxxxxxxxxx...");
+  EXPECT_EQ(failure_reason_lines(count_failure_reasons({"ab\xc3\xa9"
+                                                        "cd"}),
+                                 3, 3)[0],
+            "1 prompt: ab...");
+  EXPECT_EQ(failure_reason_lines(count_failure_reasons({"a\nb\x1b[31m", ""}))[0],
+            "1 prompt: a b\\x1b[31m");
+  EXPECT_EQ(failure_reason_lines(count_failure_reasons({"a\nb\x1b[31m", ""}))[1],
+            "1 prompt: (no error stored)");
 }
 
 // The fault endpoint's log-probability of an answer: its pieces of at most two bytes, each
