@@ -1,11 +1,36 @@
 // `posbias launch`: the data-parallel ranks of one posbias command on this machine.
+#include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "commands.h"
 #include "posbias/cluster/launch.h"
 
 namespace posbias::cli {
+namespace {
+
+// `extras`: the arguments launch's parser did not take (a `--` given lands here too).
+void check_separator(const std::vector<std::string>& extras,
+                     const std::vector<std::string>& command) {
+  const bool separated = std::find(extras.begin(), extras.end(), "--") != extras.end();
+  for (const std::string& a : extras) {
+    if (a == "--") continue;
+    const std::string option = "'" + a.substr(0, 40) + "'";
+    if (separated || command.empty()) {
+      throw std::invalid_argument("launch has no option " + option +
+                                  " (its options: --nproc, --nnodes, --node-rank, "
+                                  "--master-addr, --master-port; see --help)");
+    }
+    throw std::invalid_argument("launch has no option " + option +
+                                ": put -- before the command and its options, e.g. "
+                                "posbias launch --nproc 2 -- " +
+                                command.front().substr(0, 40) + " ...");
+  }
+}
+
+}  // namespace
 
 void register_launch(CLI::App& app, Action* selected) {
   auto o = std::make_shared<LaunchOptions>();
@@ -31,8 +56,12 @@ void register_launch(CLI::App& app, Action* selected) {
               "port of the rendezvous (0: a free port; needed across machines)");
   cmd->add_option("command", o->command, "the posbias command and its options, after --")
       ->required();
-  cmd->callback([o, parsed, selected] {
-    *selected = [o, parsed] {
+  // Without `--`, the command's options reach launch's parser: kept (not refused by the parser)
+  // so that the error can say where the `--` goes.
+  cmd->allow_extras();
+  cmd->callback([o, parsed, selected, cmd] {
+    *selected = [o, parsed, cmd] {
+      check_separator(cmd->remaining(), o->command);
       parsed->parse();
       const int code = launch_ranks(*o);
       if (code != 0) throw ExitQuietly{code};  // the ranks and launch have said why

@@ -295,8 +295,21 @@ int wait_ranks(const LaunchOptions& o, const std::vector<pid_t>& pids, StderrRel
 
 }  // namespace
 
-int launch_ranks(const LaunchOptions& o) {
-  check_launch_options(o);
+bool asks_for_help(const std::vector<std::string>& command) {
+  for (const std::string& a : command) {
+    if (a == "--") return false;  // what follows is the command's own positional text
+    if (a == "--help" || a == "-h") return true;
+  }
+  return false;
+}
+
+int launch_ranks(const LaunchOptions& options) {
+  check_launch_options(options);
+  LaunchOptions o = options;
+  if (asks_for_help(o.command)) {  // the command's help, printed once: one process, one node
+    o.nproc = o.nnodes = 1;
+    o.node_rank = 0;
+  }
   const int port = o.master_port != 0 ? o.master_port : free_port();
   const SignalScope signals;
   StderrRelay relay;

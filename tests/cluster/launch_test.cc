@@ -2,7 +2,8 @@
 // birth, heads). Any other command would run whole on every rank and write its result once
 // per rank (`launch --nproc 2 -- theory` printed the profile twice): it is refused in one line,
 // exit 2, before any rank starts, and nothing is written. A data-parallel command still gets
-// its ranks, which check their world themselves.
+// its ranks, which check their world themselves, and writes its result once; its help is printed
+// once. A command given without the `--` before it gets one line saying to put it there.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -32,6 +33,63 @@ TEST(Launch, RefusesACommandThatIsNotDataParallel) {
   const CliResult once = run_cli("theory -L 100 -H 2");
   ASSERT_EQ(once.code, 0) << once.err;
   EXPECT_FALSE(once.out.empty());
+}
+
+// How often a command ran, counted from what it printed on stdout: `pattern` once per run.
+int runs(const std::string& out, const std::string& pattern) {
+  int n = 0;
+  for (std::size_t at = out.find(pattern); at != std::string::npos; at = out.find(pattern, at + 1))
+    ++n;
+  return n;
+}
+
+TEST(Launch, RunsTheCommandOnceForItsResultAndItsHelp) {
+  // theory is refused at any --nproc, the default one included: it does not run at all.
+  for (const std::string nproc : {"", "--nproc 1 ", "--nproc 2 "}) {
+    const CliResult r = run_cli("launch " + nproc + "-- theory -L 100 -H 2");
+    EXPECT_EQ(r.code, 2) << nproc << r.err;
+    EXPECT_EQ(lines(r.err), 1) << nproc << r.err;
+    EXPECT_EQ(r.out, "") << nproc;
+  }
+  // A data-parallel command over 2 ranks writes its result once (rank 0).
+  const CliResult birth = run_cli(
+      "launch --nproc 2 -- birth --arch gpt2 --layers 1 --d-model 16 --heads 2 --length 8 "
+      "--seeds 2");
+  ASSERT_EQ(birth.code, 0) << birth.err;
+  EXPECT_EQ(runs(birth.out, "\"peak_rss_mb\""), 1) << birth.out.substr(0, 300);
+  EXPECT_EQ(runs(birth.err, "birth: no-fit median"), 1) << birth.err;
+  // The command's help is printed once, not once per rank.
+  for (const std::string help : {"--help", "-h"}) {
+    const CliResult r = run_cli("launch --nproc 2 -- train " + help);
+    EXPECT_EQ(r.code, 0) << help << r.err;
+    EXPECT_EQ(runs(r.out, "Usage:"), 1) << help << "\n" << r.out;
+    EXPECT_EQ(r.err, "") << help;
+  }
+}
+
+TEST(Launch, ForgettingTheSeparatorSaysWhereItGoes) {
+  for (const std::string args :
+       {"launch theory -L 10", "launch --nproc 2 theory -L 10 -H 1",
+        "launch --nproc 2 train --task number --steps 1", "launch train --task=number"}) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find("put -- before the command and its options"), std::string::npos)
+        << args << "\n"
+        << r.err;
+    EXPECT_EQ(r.out, "") << args;
+  }
+  // An option launch does not have, given before a --, is named as such.
+  const CliResult typo = run_cli("launch --nprocs=2 -- train --task number");
+  EXPECT_EQ(typo.code, 2) << typo.err;
+  EXPECT_EQ(lines(typo.err), 1) << typo.err;
+  EXPECT_NE(typo.err.find("launch has no option '--nprocs=2' (its options: --nproc"),
+            std::string::npos)
+      << typo.err;
+  // With the --, the command's options are the command's.
+  const CliResult separated = run_cli("launch -- theory -L 10");
+  EXPECT_EQ(separated.code, 2);
+  EXPECT_NE(separated.err.find("'theory' is not one"), std::string::npos) << separated.err;
 }
 
 TEST(Launch, StartsTheRanksOfADataParallelCommand) {

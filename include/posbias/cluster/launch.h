@@ -40,6 +40,10 @@ struct LaunchOptions {
 std::map<std::string, std::string> rank_environment(const LaunchOptions& options, int local_rank,
                                                     int master_port, int cores);
 
+// True when the command asks for its help (--help or -h before any `--` of its own): launch then
+// starts one process, not a rank per process, so the help is printed once.
+bool asks_for_help(const std::vector<std::string>& command);
+
 // Runs the ranks and returns launch's exit code. Throws std::invalid_argument for bad options
 // (no command, a command not in kDataParallelCommands, nproc < 1, a multi-node launch without
 // --master-addr or --master-port).
