@@ -114,8 +114,9 @@ void register_birth(CLI::App& app, Action* selected) {
               "with --run: all, last, or a comma list of checkpoint steps");
   add_memory_options(cmd, parsed.get(), &o.attention, &o.memory_budget_gb);
   cmd->add_option("--json", o.json,
-                  "result JSON (default: stdout); finished seeds are kept in JSON.seeds.json "
-                  "until it is written");
+                  "result JSON (default: stdout, or a summary when stdout is a terminal; - "
+                  "for stdout always); finished seeds are kept in JSON.seeds.json until it is "
+                  "written");
   cmd->add_flag("--resume", o.resume,
                 "continue a killed run with the same options: seeds kept in JSON.seeds.json are "
                 "not measured again");

@@ -39,6 +39,17 @@ nlohmann::json flag_value(const FieldRow<TrainConfig>& row, const std::string& t
   return row.from_flag(text);
 }
 
+// A field's default as help shows it.
+std::string shown_default(const FieldRow<TrainConfig>& row, const TrainConfig& defaults) {
+  const nlohmann::json value = row.write(defaults);
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_null()) return "the family's";
+  if (!value.is_array()) return value.dump();
+  std::string shown;
+  for (const auto& v : value) shown += (shown.empty() ? "" : ",") + v.dump();
+  return shown;
+}
+
 // The options of a train command line: a resume, or a fresh run's config (defaults, then the
 // --config file, then the flags given).
 TrainOptions train_options(const TrainArgs& a) {
@@ -75,7 +86,7 @@ TrainOptions train_options(const TrainArgs& a) {
     const Task task = j.contains("task") && j["task"].is_string()
                           ? parse_task(j["task"].get<std::string>())
                           : Task::kNumber;
-    o.config = train_config_from_json(j, TrainConfig::defaults(task));
+    o.config = train_config_from_json(j, TrainConfig::defaults_following(task, j));
   }
   return o;
 }
@@ -90,23 +101,31 @@ void register_train(CLI::App& app, Action* selected) {
                   "continue this run directory from its latest checkpoint (config from the run)");
   cmd->add_option("--config", a->config_file,
                   "JSON file with any of the fields below (flags override it)");
-  const TrainConfig defaults;
+  // Help shows the defaults of the task asked for: `train --task text --help` the text run's.
+  auto options =
+      std::make_shared<std::vector<std::pair<const FieldRow<TrainConfig>*, CLI::Option*>>>();
+  const auto show_defaults = [options](Task task) {
+    const TrainConfig defaults = TrainConfig::defaults(task);
+    for (const auto& [row, option] : *options) option->default_str(shown_default(*row, defaults));
+  };
   for (const FieldRow<TrainConfig>& row : train_config_fields()) {
     // -L as `tasks` and `theory` spell it.
     const std::string flag = row.name == "length" ? "-L," + row.flag : row.flag;
-    const nlohmann::json value = row.write(defaults);
-    std::string shown = value.is_string() ? value.get<std::string>()
-                        : value.is_null() ? "the family's"
-                                          : value.dump();
-    if (value.is_array()) {
-      shown.clear();
-      for (const auto& v : value) shown += (shown.empty() ? "" : ",") + v.dump();
-    }
-    cmd->add_option_function<std::string>(
-           flag, [a, f = row.name](const std::string& v) { a->values[f] = v; }, row.help)
-        ->default_str(shown)
-        ->type_name(row.type);
+    CLI::Option* option = cmd->add_option_function<std::string>(
+        flag,
+        [a, f = row.name, show_defaults](const std::string& v) {
+          a->values[f] = v;
+          if (f != "task") return;
+          try {
+            show_defaults(parse_task(v));
+          } catch (const std::invalid_argument&) {  // refused with its message when it runs
+          }
+        },
+        row.help);
+    option->type_name(row.type);
+    options->emplace_back(&row, option);
   }
+  show_defaults(Task::kNumber);
   add_memory_options(cmd, &a->parsed, &a->attention, &a->memory_budget_gb);
   a->parsed.add(cmd, "--rank-timeout", &a->rank_timeout,
                 "data-parallel runs (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT set, as `posbias "

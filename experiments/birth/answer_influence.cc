@@ -13,6 +13,7 @@
 #include "experiments/birth/passkey_answer_inputs.h"
 #include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_result.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
 #include "posbias/model/memory_plan.h"
@@ -264,7 +265,8 @@ nlohmann::json to_json(const AnswerInfluenceResult& r) {
 
 AnswerInfluenceResult run_answer_influence(const AnswerInfluenceOptions& o) {
   AnswerInfluenceResult r = measure_answer_influence(o);
-  write_output(o.json, to_json(r).dump(2) + "\n");
+  // Without --json on a terminal: how to get the JSON, not the JSON (core/json_result.h).
+  write_json_result(o.json, to_json(r).dump(2) + "\n", [] { return std::string(); });
   if (!o.csv.empty()) {
     std::string csv = "step,depth_percent,examples,accuracy,needle_share,distractor_share\n";
     const std::size_t per_depth = static_cast<std::size_t>(o.per_depth);

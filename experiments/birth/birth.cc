@@ -13,12 +13,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "experiments/birth/birth_summary.h"
 #include "experiments/birth/seed_journal.h"
 #include "experiments/seeds/shares_json.h"
 #include "experiments/theory/fit_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/enum_names.h"
 #include "posbias/core/json_read.h"
+#include "posbias/core/json_result.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
@@ -911,8 +913,9 @@ void run_birth(const BirthOptions& o) {
     group->barrier();
     return;
   }
-  const std::string text = to_json(r).dump(2) + "\n";
-  write_output(o.json, text);
+  const nlohmann::json result = to_json(r);
+  // Without --json: the JSON for a pipe or a file, a summary on a terminal.
+  write_json_result(o.json, result.dump(2) + "\n", [&] { return birth_summary(result); });
   if (!o.json.empty() && !writes_through(o.json)) SeedJournal::discard(o.json);
   if (!o.csv.empty()) write_file_atomic(o.csv, birth_csv(r));
   if (!o.plot.empty()) {

@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "experiments/birth/birth_summary.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
+#include "posbias/core/json_result.h"
 #include "posbias/core/plot.h"
 #include "posbias/hf/hf_config.h"
 #include "posbias/model/attention_path.h"
@@ -110,7 +112,7 @@ void run_birth_rescore(const BirthRescoreOptions& ro) {
                   {"peak_rss_mb", r.peak_rss_mb},
                   {"machine", j["machine"]}};
   for (const auto& [key, value] : stored.measured.items()) j[key] = value;
-  write_output(ro.json, j.dump(2) + "\n");
+  write_json_result(ro.json, j.dump(2) + "\n", [&] { return birth_summary(j); });
   if (!ro.csv.empty()) write_file_atomic(ro.csv, birth_csv(r));
   if (!ro.plot.empty()) {
     const std::string title =

@@ -8,6 +8,7 @@
 
 #include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_result.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/plot.h"
 #include "posbias/runfiles/metrics.h"
@@ -244,7 +245,8 @@ void render_gradient_figure(const BirthRunResult& r, const std::string& stem) {
 BirthRunResult run_birth_run(const BirthOptions& o) {
   BirthRunResult r = measure_birth_run(o);
   const BirthRunRecord record = birth_run_record(r);
-  write_output(o.json, to_json(record).dump(2) + "\n");
+  // Without --json on a terminal: how to get the JSON, not the JSON (core/json_result.h).
+  write_json_result(o.json, to_json(record).dump(2) + "\n", [] { return std::string(); });
   if (!o.plot.empty()) {
     render_birth_run_figures(record, o.plot);
     render_gradient_figure(r, o.plot);

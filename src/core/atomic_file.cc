@@ -21,10 +21,10 @@ namespace fs = std::filesystem;
 
 std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
 
-// The descriptor a path names by itself: 1 for /dev/stdout, 2 for /dev/stderr, N for
+// The descriptor a path names by itself: 1 for - and /dev/stdout, 2 for /dev/stderr, N for
 // /dev/fd/N and /proc/self/fd/N; -1 for every other path.
 int named_descriptor(const std::string& path) {
-  if (path == "/dev/stdout") return 1;
+  if (path == "-" || path == "/dev/stdout") return 1;
   if (path == "/dev/stderr") return 2;
   for (const std::string_view prefix :
        {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/")}) {

@@ -60,6 +60,23 @@ TrainConfig TrainConfig::defaults(Task task) {
   return c;
 }
 
+TrainConfig TrainConfig::defaults_following(Task task, const nlohmann::json& given) {
+  TrainConfig c = defaults(task);
+  const auto integer = [&given](const char* key) -> std::optional<std::int64_t> {
+    if (!given.contains(key) || !given[key].is_number_integer()) return std::nullopt;
+    return given[key].get<std::int64_t>();
+  };
+  const auto d_model = integer("d_model"), heads = integer("heads"), steps = integer("steps");
+  if (d_model && !given.contains("mlp") && *d_model > 0 && *d_model <= (1 << 20))
+    c.mlp = static_cast<int>(4 * *d_model);
+  if (steps && !given.contains("warmup") && *steps > 0 && c.warmup > *steps) c.warmup = *steps / 10;
+  if ((d_model || heads) && !given.contains("rotary_dim")) {
+    const std::int64_t d = d_model.value_or(c.d_model), h = heads.value_or(c.heads);
+    if (h > 0 && d > 0 && c.rotary_dim > d / h) c.rotary_dim = static_cast<int>(d / h / 2 * 2);
+  }
+  return c;
+}
+
 std::int64_t TrainConfig::default_steps() const {
   switch (task) {
     case Task::kNumber:
@@ -296,7 +313,9 @@ std::vector<Row> make_train_config_fields() {
                 std::to_string(kv.default_steps()) + ")"),
       field("batch", &C::batch, "global batch size"),
       field("lr", &C::lr, "peak learning rate"),
-      field("warmup", &C::warmup, "linear warmup steps, then linear decay to 0"),
+      field("warmup", &C::warmup,
+            "linear warmup steps, then linear decay to 0 (default: the task's, or steps / 10 "
+            "when --steps leaves no room for it)"),
       field("weight_decay", &C::weight_decay, "AdamW decoupled weight decay on matrices"),
       field("beta1", &C::beta1, "AdamW β1"),
       field("beta2", &C::beta2, "AdamW β2"),
@@ -305,9 +324,11 @@ std::vector<Row> make_train_config_fields() {
       field("layers", &C::layers, "layers"),
       field("d_model", &C::d_model, "hidden size"),
       field("heads", &C::heads, "attention heads per layer"),
-      field("mlp", &C::mlp, "MLP width"),
+      field("mlp", &C::mlp,
+            "MLP width (default: the task's, or 4 × d_model when --d-model is given)"),
       field("rotary_dim", &C::rotary_dim,
-            "dims per head that rope rotates, even; 0 = every dim (no rotary: --pos none)"),
+            "dims per head that rope rotates, even; 0 = every dim (no rotary: --pos none; "
+            "default: the task's, or the head size when --d-model or --heads leave less)"),
       field("rope_theta", &C::rope_theta, "rotary base θ"),
       field("dropout", &C::dropout, "dropout on embeddings, attention and residuals"),
       field("init_std", &C::init_std, "normal init std"),

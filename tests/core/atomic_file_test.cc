@@ -186,8 +186,13 @@ TEST(AtomicFile, WritesThroughNamesDevicesFifosAndDescriptors) {
   write_file_atomic(dir / "file", "x");
   fs::create_symlink("file", dir / "to_file");
   for (const fs::path& p : {dir / "pipe", dir / "to_pipe", fs::path("/dev/null"),
-                            fs::path("/dev/stdout"), fs::path("/dev/fd/2")})
+                            fs::path("/dev/stdout"), fs::path("/dev/fd/2"), fs::path("-")})
     EXPECT_TRUE(posbias::writes_through(p)) << p;
+  // - is stdout (`--json -`), not a file named -.
+  testing::internal::CaptureStdout();
+  write_file_atomic("-", "to stdout\n");
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "to stdout\n");
+  EXPECT_FALSE(fs::exists("-"));
   for (const fs::path& p : {dir / "file", dir / "to_file", dir / "absent", dir})
     EXPECT_FALSE(posbias::writes_through(p)) << p;
 }

@@ -117,3 +117,22 @@ TEST(TrainConfigFields, ShippedTrainFilesLoad) {
 
 }  // namespace
 }  // namespace posbias
+
+// Defaults that follow the flags given: MLP 4·d, a warmup that fits the steps, a rotary width
+// that fits the head; a field given keeps its value, and nothing given keeps the task's.
+TEST(TrainConfigDefaults, FollowTheFieldsGiven) {
+  using posbias::Task;
+  using posbias::TrainConfig;
+  const auto with = [](Task task, const char* given) {
+    return TrainConfig::defaults_following(task, nlohmann::json::parse(given));
+  };
+  EXPECT_EQ(with(Task::kText, R"({"d_model": 64})").mlp, 256);
+  EXPECT_EQ(with(Task::kText, R"({"d_model": 64, "mlp": 100})").mlp, 1024);  // given: not ours
+  EXPECT_EQ(with(Task::kText, R"({})").mlp, TrainConfig::defaults(Task::kText).mlp);
+  EXPECT_EQ(with(Task::kText, R"({"steps": 10})").warmup, 1);
+  EXPECT_EQ(with(Task::kText, R"({"steps": 700})").warmup, 50);  // it fits: the task's
+  EXPECT_EQ(with(Task::kText, R"({"steps": 10, "warmup": 5})").warmup, 50);
+  EXPECT_EQ(with(Task::kNumber, R"({"d_model": 16, "heads": 2})").rotary_dim, 8);
+  EXPECT_EQ(with(Task::kNumber, R"({"d_model": 64})").rotary_dim, 16);  // 16 fits in 64
+  EXPECT_EQ(with(Task::kNumber, R"({"d_model": "x"})").mlp, 512);  // the reader refuses it
+}

@@ -310,4 +310,30 @@ TEST(TasksCli, WritesCheckableJsonlAndTokenIds) {
   EXPECT_EQ(ids.out.find_first_not_of("0123456789 \n"), std::string::npos);
 }
 
+// Help shows the defaults of the task asked for, and a short run takes defaults that follow
+// its flags (a warmup that fits 10 steps, MLP 4 × d_model) instead of failing on hidden ones.
+TEST(TrainCli, HelpAndDefaultsFollowTheTaskAndTheFlagsGiven) {
+  const CliResult hop = run_cli("train --help");
+  ASSERT_EQ(hop.code, 0);
+  EXPECT_NE(hop.out.find("--d-model INT=128"), std::string::npos) << hop.out;
+  const CliResult text = run_cli("train --task text --help");
+  ASSERT_EQ(text.code, 0);
+  EXPECT_NE(text.out.find("--d-model INT=256"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("--warmup INT=50"), std::string::npos) << text.out;
+  const fs::path run =
+      fs::temp_directory_path() / ("posbias_derived_" + std::to_string(::getpid()));
+  fs::remove_all(run);
+  const CliResult r = run_cli(
+      "train --task text --steps 10 --layers 1 --d-model 32 --heads 2 --length 32 --batch 4 "
+      "--tokenizer bytes --eval-every 10 --out " +
+      run.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(run / "train.json");
+  const nlohmann::json saved = nlohmann::json::parse(in);
+  const nlohmann::json& c = saved.contains("config") ? saved["config"] : saved;
+  EXPECT_EQ(c["warmup"], 1);
+  EXPECT_EQ(c["mlp"], 128);
+  fs::remove_all(run);
+}
+
 }  // namespace

@@ -7,7 +7,8 @@
 //   - a character device or a FIFO (/dev/null, a terminal, a named pipe): written through,
 //     opened for writing as it is, never created, truncated, renamed or replaced;
 //   - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N: written through to descriptor N
-//     (at its offset, whatever it is: a pipe, a terminal, a file the shell opened);
+//     (at its offset, whatever it is: a pipe, a terminal, a file the shell opened); - is
+//     stdout, as /dev/stdout (`--json -`);
 //   - a symbolic link is followed deliberately, to its final target, and these rules apply
 //     there: a link to a regular file keeps the link and replaces the file it points to; a link
 //     to a device or FIFO writes through; a dangling link is refused;

@@ -92,6 +92,13 @@ struct TrainConfig {
   // small qwen2 (4 layers, d 128, 4 heads, MLP 512, L 128, batch 64, 2000 steps at lr 1e-3
   // after 100 warmup, no dropout, an evaluation every 100 steps, 8 log-spaced checkpoints).
   static TrainConfig defaults(Task task);
+  // defaults(task) with the defaults that follow the fields a user gave (`given`: a --config
+  // file's fields and the flags, as JSON): MLP 4 × d_model when d_model is given without mlp;
+  // warmup steps / 10 when steps is given without warmup and the task's warmup would not fit
+  // in them; rotary_dim the head size (rounded down to even) when d_model or heads are given
+  // without rotary_dim and the task's would not fit in a head. Values of the wrong type are
+  // left for the strict reader to refuse.
+  static TrainConfig defaults_following(Task task, const nlohmann::json& given);
   // Fills defaults that depend on the task (steps, the family's positional encoding) and
   // checks every field; throws std::invalid_argument naming the bad one.
   void finalize();

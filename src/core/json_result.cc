@@ -1,0 +1,26 @@
+#include "posbias/core/json_result.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "posbias/core/atomic_file.h"
+
+namespace posbias {
+
+bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
+
+std::string json_hint(std::size_t bytes) {
+  const std::string size = bytes < 1024
+                               ? fmt::format("{} bytes", bytes)
+                               : fmt::format("{:.0f} KB", static_cast<double>(bytes) / 1024);
+  return "the result JSON (" + size +
+         ") is not printed on a terminal: --json FILE writes it, --json - prints it here";
+}
+
+void write_json_result(const std::string& path, std::string_view json,
+                       const std::function<std::string()>& summary, bool terminal) {
+  if (!path.empty() || !terminal) return write_output(path, json);
+  write_output("", summary() + json_hint(json.size()) + "\n");
+}
+
+}  // namespace posbias
