@@ -85,10 +85,7 @@ std::string shares_line(const nlohmann::json& r) {
     const std::string mean = number_of(s.value(region, nlohmann::json::object()), {"mean"});
     if (!mean.empty()) parts.push_back(std::string(region) + " " + mean);
   }
-  std::string line = parts.empty() ? "" : "shares of the profile: " + joined(parts);
-  const std::string verdict = text_of(r.value("u_test", nlohmann::json::object()), "verdict");
-  if (!verdict.empty()) line += (line.empty() ? "" : "; ") + ("U test: " + verdict);
-  return line;
+  return parts.empty() ? "" : "shares of the profile: " + joined(parts);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // What `birth` prints on a terminal instead of its result JSON (core/json_result.h): the model,
-// the measured profile at a few positions, and the shares of primacy, middle, recency and query.
+// the measured profile at a few positions, and the shares of primacy, middle, recency and query
+// (the fit and the U test are on stderr already).
 #pragma once
 
 #include <nlohmann/json.hpp>
