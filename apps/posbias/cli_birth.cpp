@@ -225,6 +225,7 @@ void register_birth(CLI::App& app, Action* selected) {
           throw std::invalid_argument(
               "birth --run is not split over ranks: run it as one process (no posbias launch)");
         }
+        if (!length_given) options->length = 0;  // the run's own length
         run_birth_run(*options);
         return;
       }

@@ -13,6 +13,8 @@
 #include "posbias/core/plot.h"
 #include "posbias/runfiles/metrics.h"
 #include "posbias/stats/bootstrap.h"
+#include "posbias/tasks/hop_task.h"
+#include "posbias/tasks/vocab.h"
 #include "posbias/theory/profile_summary.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/text_run.h"
@@ -27,26 +29,12 @@ ProfileSummary profile_shape(const std::vector<double>& profile) {
   return summarize_profile(row);
 }
 
-BirthRunResult measure_birth_run(const BirthOptions& o) {
-  if (!o.config.empty() || !o.weights.empty() || !o.tokens.empty())
-    throw std::invalid_argument(
-        "--run measures the run's checkpoints: no --config, --weights or --tokens");
-  if (o.layers || o.d_model || o.heads || o.kv_heads || o.mlp || o.rotary_dim || o.pos ||
-      o.window || o.attn_scale != 1.0 || o.init != BirthInit::kHf) {
-    throw std::invalid_argument(
-        "--run measures the run's own model: no --layers, --d-model, --heads, --kv-heads, "
-        "--mlp, --rotary-dim, --pos, --window, --attn-scale or --init");
-  }
-  const nlohmann::json header = read_run_header(o.run);
-  const TrainConfig c = config_of(header);
-  if (c.task != Task::kText) {
-    throw std::invalid_argument(
-        "birth --run needs a text run (`posbias train --task text`), or --inputs kv for a kv run; "
-        "'" +
-        o.run + "' is a " + std::string(task_name(c.task)) + " run");
-  }
-  const std::vector<RunCheckpoint> selected = select_checkpoints(o.run, o.checkpoints);
+namespace {
 
+// Held-out text windows of the run's corpus, `seeds` of them spread over the held-out split,
+// each L + 1 tokens.
+std::vector<std::vector<std::int64_t>> text_rows(const TrainConfig& c, const BirthOptions& o,
+                                                 const nlohmann::json& header) {
   const TextRunData data =
       prepare_text_run(c, o.run, /*fresh=*/false, header.value("corpus_fingerprint", ""));
   const std::vector<std::int64_t> windows = consecutive_windows(data.streams.heldout, o.length, 0);
@@ -55,14 +43,66 @@ BirthRunResult measure_birth_run(const BirthOptions& o) {
     throw std::invalid_argument("--seeds must be in 1.." + std::to_string(n) +
                                 " (held-out windows of length " + std::to_string(o.length) + ")");
   }
+  std::vector<std::vector<std::int64_t>> rows;
+  for (int s = 0; s < o.seeds; ++s) {
+    const std::int64_t w = s * n / o.seeds;
+    rows.emplace_back(windows.begin() + w * (o.length + 1),
+                      windows.begin() + (w + 1) * (o.length + 1));
+  }
+  return rows;
+}
+
+// A hop run's held-out examples at L tokens, as `posbias eval` draws them (its hops in turn,
+// seed 1): each the input's L tokens and its answer (the next token the loss target reads).
+constexpr int kMaxHopSequences = 4096;
+std::vector<std::vector<std::int64_t>> hop_rows(const TrainConfig& c, const BirthOptions& o) {
+  if (o.seeds < 1 || o.seeds > kMaxHopSequences)
+    throw std::invalid_argument("--seeds must be in 1.." + std::to_string(kMaxHopSequences) +
+                                " (examples of the run's task)");
+  const int length = static_cast<int>(o.length);
+  for (int h : c.hops) validate_spec(c.task, h, length, Variant::kStandard);
+  validate_model_length(c.task, length);
+  const auto hops = static_cast<std::int64_t>(c.hops.size());
+  const std::vector<Example> examples =
+      make_dataset(per_hop_spec(c.task, c.hops, length, (o.seeds + hops - 1) / hops, 1));
+  const Vocabulary& vocab = Vocabulary::of(c.task);
+  std::vector<std::vector<std::int64_t>> rows;
+  for (int s = 0; s < o.seeds; ++s) {
+    const Example& e = examples[static_cast<std::size_t>(s)];
+    rows.push_back(vocab.encode(e.tokens));
+    rows.back().push_back(vocab.id(e.answer));
+  }
+  return rows;
+}
+
+}  // namespace
+
+BirthRunResult measure_birth_run(const BirthOptions& given) {
+  if (!given.config.empty() || !given.weights.empty() || !given.tokens.empty())
+    throw std::invalid_argument(
+        "--run measures the run's checkpoints: no --config, --weights or --tokens");
+  if (given.layers || given.d_model || given.heads || given.kv_heads || given.mlp ||
+      given.rotary_dim || given.pos || given.window || given.attn_scale != 1.0 ||
+      given.init != BirthInit::kHf) {
+    throw std::invalid_argument(
+        "--run measures the run's own model: no --layers, --d-model, --heads, --kv-heads, "
+        "--mlp, --rotary-dim, --pos, --window, --attn-scale or --init");
+  }
+  const nlohmann::json header = read_run_header(given.run);
+  const TrainConfig c = config_of(header);
+  if (c.task != Task::kText && !is_hop_task(c.task)) {
+    throw std::invalid_argument(
+        "birth --run needs a text or hop run (`posbias train --task text|number|letter`), or "
+        "--inputs kv for a kv run; '" +
+        given.run + "' is a " + std::string(task_name(c.task)) + " run");
+  }
+  BirthOptions o = given;
+  if (o.length == 0) o.length = c.length;  // the run's own length unless --length is given
+  const std::vector<RunCheckpoint> selected = select_checkpoints(o.run, o.checkpoints);
   TrainedInput in;
   in.config = c.model_config();
   in.config.dropout = 0.0;
-  for (int s = 0; s < o.seeds; ++s) {
-    const std::int64_t w = s * n / o.seeds;
-    in.rows.emplace_back(windows.begin() + w * (o.length + 1),
-                         windows.begin() + (w + 1) * (o.length + 1));
-  }
+  in.rows = c.task == Task::kText ? text_rows(c, o, header) : hop_rows(c, o);
   const std::vector<MetricsRow> rows = read_metrics(std::filesystem::path(o.run) / "metrics.jsonl");
   BirthRunResult result;
   result.options = o;
@@ -161,7 +201,9 @@ BirthRunRecord birth_run_record(const BirthRunResult& r) {
 
 void render_birth_run_figures(const BirthRunRecord& r, const std::string& stem) {
   Panel profiles;
-  profiles.title = "influence through training (" + r.target + " target, held-out text)";
+  profiles.title = "influence through training (" + r.target + " target, " +
+                   std::to_string(r.sequences) + " held-out sequences of " +
+                   std::to_string(r.length) + " tokens)";
   profiles.xlabel = "position j";
   profiles.ylabel = "share of the influence";
   profiles.log10_y = true;

@@ -140,6 +140,15 @@ TEST(TextTrain, BirthRunMeasuresEveryCheckpoint) {
     EXPECT_EQ(tj["target"].get<std::string>(), target);
     EXPECT_EQ(tj["checkpoints"].size(), 1u);
   }
+  // Without --length, the run's own length.
+  const CliResult own =
+      run_cli("birth --run " + run.string() + " --checkpoints last --seeds 2 " + "--bootstrap 0");
+  ASSERT_EQ(own.code, 0) << own.err;
+  const nlohmann::json oj = nlohmann::json::parse(own.out);
+  const nlohmann::json train = nlohmann::json::parse(slurp(run / "train.json"));
+  const nlohmann::json& config = train.contains("config") ? train["config"] : train;
+  EXPECT_EQ(oj["length"], config["length"]);
+  EXPECT_EQ(oj["checkpoints"][0]["profile"].size(), config["length"].get<std::size_t>());
   expect_usage_error("birth --run " + run.string() + " --checkpoints 5", "no checkpoint at step 5");
   expect_usage_error("birth --run " + run.string() + " --layers 3", "own model");
   expect_usage_error("birth --target loss --arch gpt2 --layers 1 --length 8", "token");

@@ -336,4 +336,30 @@ TEST(TrainCli, HelpAndDefaultsFollowTheTaskAndTheFlagsGiven) {
   fs::remove_all(run);
 }
 
+// birth --run follows a hop run through training: eval's held-out examples at the run's length
+// (or --length), each checkpoint's influence profile on them; a length the task cannot fill
+// is one line.
+TEST(TrainCli, BirthRunMeasuresAHopRunsCheckpoints) {
+  const fs::path run =
+      fs::temp_directory_path() / ("posbias_hop_birth_" + std::to_string(::getpid()));
+  fs::remove_all(run);
+  const CliResult t = run_cli(
+      "train --task number --layers 2 --d-model 64 --steps 20 --warmup 2 --eval-every 10 "
+      "--eval-per-hop 8 --checkpoint-every 10 --out " +
+      run.string());
+  ASSERT_EQ(t.code, 0) << t.err;
+  const CliResult b = run_cli("birth --run " + run.string() + " --seeds 4 --bootstrap 0");
+  ASSERT_EQ(b.code, 0) << b.err;
+  const nlohmann::json j = nlohmann::json::parse(b.out);
+  EXPECT_EQ(j["length"], 17);
+  ASSERT_EQ(j["checkpoints"].size(), 2u);  // steps 10 and 20
+  for (const auto& c : j["checkpoints"]) EXPECT_EQ(c["profile"].size(), 17u);
+  const CliResult longer = run_cli("birth --run " + run.string() +
+                                   " --checkpoints last --seeds 4 --length 40 --bootstrap 0");
+  ASSERT_EQ(longer.code, 0) << longer.err;
+  EXPECT_EQ(nlohmann::json::parse(longer.out)["checkpoints"][0]["profile"].size(), 40u);
+  expect_usage_error("birth --run " + run.string() + " --length 5", "short");
+  fs::remove_all(run);
+}
+
 }  // namespace
