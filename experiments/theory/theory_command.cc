@@ -110,6 +110,30 @@ Series row_series(const std::vector<ExtReal>& row, const std::string& title) {
   return s;
 }
 
+// A panel for rows drawn against j / q on a log y-axis.
+Panel profile_panel(std::string title) {
+  Panel p;
+  p.title = std::move(title);
+  p.xlabel = "key position j / q";
+  p.ylabel = "influence of j on the query";
+  p.log10_y = true;
+  return p;
+}
+
+// Position 1, the minimum before the query and the query's own entry, marked on a row drawn
+// against j / q.
+std::vector<Label> profile_marks(const std::vector<ExtReal>& row) {
+  const ProfileSummary sum = summarize_profile(row);
+  const double q = static_cast<double>(row.size());
+  std::vector<Label> marks{{1.0 / q, sum.log10_first, "position 1", true, false}};
+  if (sum.dead_zone_position > 0) {
+    marks.push_back({static_cast<double>(sum.dead_zone_position) / q, sum.log10_dead_zone,
+                     "minimum, j = " + std::to_string(sum.dead_zone_position), true, true});
+  }
+  marks.push_back({1.0, sum.log10_last, "the query itself", true, true});
+  return marks;
+}
+
 std::string alpha_label(double a) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", a);
@@ -279,11 +303,7 @@ Figure theory_family_figure(const InfluenceSpec& spec, const std::vector<std::in
   const double alpha = spec.alpha.size() == 1 ? spec.alpha[0] : NAN;
   const std::string where = "L = " + std::to_string(spec.query_position()) +
                             (spec.op.is_cesaro() ? "" : ", " + spec.op.describe());
-  Panel by_layers;
-  by_layers.title = "Influence at birth, varying depth (" + where + ")";
-  by_layers.xlabel = "key position j / q";
-  by_layers.ylabel = "influence of j on the last token";
-  by_layers.log10_y = true;
+  Panel by_layers = profile_panel("Influence at birth, varying depth (" + where + ")");
   Panel by_alpha = by_layers;
   by_alpha.title = "varying residual weight α (H = " + std::to_string(spec.layers) + ")";
   by_layers.order_label =
@@ -304,19 +324,10 @@ Figure theory_family_figure(const InfluenceSpec& spec, const std::vector<std::in
         influence_row(s), "α = " + alpha_label(a) + ", H = " + std::to_string(spec.layers)));
     by_alpha.series.back().order = a;
   }
-  // Mark the three regions on the requested row.
+  // Mark position 1, the minimum and the query on the requested row (the α panel squeezes its
+  // decades too close for the labels).
   const std::vector<ExtReal> row = influence_row(spec);
-  const ProfileSummary sum = summarize_profile(row);
-  const double q = static_cast<double>(row.size());
-  std::vector<Label> marks;
-  marks.push_back({1.0 / q, sum.log10_first, "primacy tail", true, false});
-  if (sum.dead_zone_position > 0) {
-    marks.push_back({static_cast<double>(sum.dead_zone_position) / q, sum.log10_dead_zone,
-                     "dead zone", true, true});
-  }
-  marks.push_back({1.0, sum.log10_last, "recency anchor", true, true});
-  by_layers.labels = marks;
-  by_alpha.labels = marks;
+  by_layers.labels = profile_marks(row);
   if (by_layers.series.empty()) by_layers.series.push_back(row_series(row, "per-layer α"));
   fig.panels = {by_layers, by_alpha};
   return fig;
@@ -334,21 +345,10 @@ Figure theory_profile_figure(const InfluenceSpec& spec, const std::vector<ExtRea
                                             : ", q = " + std::to_string(spec.query_position())) +
       ", H = " + std::to_string(spec.layers) + ", " + alphas +
       (spec.op.is_cesaro() ? "" : ", " + spec.op.describe());
-  Panel p;
-  p.title = "Influence at birth (" + what + ")";
-  p.xlabel = "key position j / q";
-  p.ylabel = "influence of j on the query";
-  p.log10_y = true;
+  Panel p = profile_panel("Influence at birth (" + what + ")");
   p.key = "off";  // one curve, named by the title
   p.series.push_back(row_series(row, what));
-  const ProfileSummary sum = summarize_profile(row);
-  const double q = static_cast<double>(row.size());
-  p.labels.push_back({1.0 / q, sum.log10_first, "position 1", true, false});
-  if (sum.dead_zone_position > 0) {
-    p.labels.push_back({static_cast<double>(sum.dead_zone_position) / q, sum.log10_dead_zone,
-                        "minimum, j = " + std::to_string(sum.dead_zone_position), true, true});
-  }
-  p.labels.push_back({1.0, sum.log10_last, "the query itself", true, true});
+  p.labels = profile_marks(row);
   fig.panels = {p};
   return fig;
 }

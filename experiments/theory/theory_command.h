@@ -78,7 +78,7 @@ std::string row_csv(const std::vector<ExtReal>& row);
 Figure theory_profile_figure(const InfluenceSpec& spec, const std::vector<ExtReal>& row);
 
 // Two panels: the profile for several H at the spec's α, and for several α at its H, on a
-// log y-axis, with the primacy tail, dead zone and recency anchor marked.
+// log y-axis, with position 1, the minimum and the query marked on the requested row.
 Figure theory_family_figure(const InfluenceSpec& spec, const std::vector<std::int64_t>& layer_set,
                             const std::vector<double>& alpha_set);
 

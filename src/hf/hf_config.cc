@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "posbias/core/json_read.h"
+#include "posbias/core/strict_json.h"
 
 namespace posbias {
 namespace {
@@ -55,12 +56,6 @@ constexpr std::array<std::string_view, 9> kActivations = {
     "gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "quick_gelu", "relu",
     "silu", "swish",    "tanh"};
 
-std::string brief(const json& v) {
-  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (s.size() > 60) s = s.substr(0, 60) + "...";
-  return s;
-}
-
 std::string number_text(double v) { return json(v).dump(); }
 
 [[noreturn]] void bad(const std::string& source, const std::string& what) {
@@ -90,11 +85,11 @@ class Fields {
     const json* v = find(key);
     if (v == nullptr || (nullable && v->is_null())) return std::nullopt;
     if (!v->is_number_integer())
-      bad(source_, std::string(key) + " must be an integer, got " + brief(*v));
+      bad(source_, std::string(key) + " must be an integer, got " + brief_json(*v));
     if (v->is_number_unsigned() &&
         v->get<std::uint64_t>() >
             static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-      bad(source_, std::string(key) + " = " + brief(*v) + " is out of range [" +
+      bad(source_, std::string(key) + " = " + brief_json(*v) + " is out of range [" +
                        std::to_string(lo) + ", " + std::to_string(hi) + "]");
     const auto value = v->get<std::int64_t>();
     check_range(source_, key, value, lo, hi);
@@ -118,14 +113,16 @@ class Fields {
   double number(const char* key, double fallback) const {
     const json* v = find(key);
     if (v == nullptr) return fallback;
-    if (!v->is_number()) bad(source_, std::string(key) + " must be a number, got " + brief(*v));
+    if (!v->is_number())
+      bad(source_, std::string(key) + " must be a number, got " + brief_json(*v));
     return v->get<double>();
   }
 
   std::string string(const char* key, const std::string& fallback) const {
     const json* v = find(key);
     if (v == nullptr) return fallback;
-    if (!v->is_string()) bad(source_, std::string(key) + " must be a string, got " + brief(*v));
+    if (!v->is_string())
+      bad(source_, std::string(key) + " must be a string, got " + brief_json(*v));
     return v->get<std::string>();
   }
 
@@ -133,7 +130,7 @@ class Fields {
     const json* v = find(key);
     if (v == nullptr) return fallback;
     if (!v->is_boolean())
-      bad(source_, std::string(key) + " must be true or false, got " + brief(*v));
+      bad(source_, std::string(key) + " must be true or false, got " + brief_json(*v));
     return v->get<bool>();
   }
 
@@ -141,27 +138,6 @@ class Fields {
   const json& root_;
   const std::string& source_;
 };
-
-// Parses with duplicate keys and deep nesting rejected while nlohmann reads.
-json parse_strict(const std::string& text, const std::string& source) {
-  std::vector<std::unordered_set<std::string>> keys;  // one set per open object
-  const auto guard = [&](int, json::parse_event_t event, json& parsed) {
-    using E = json::parse_event_t;
-    if (event == E::object_start) keys.emplace_back();
-    if (event == E::object_end && !keys.empty()) keys.pop_back();
-    if (event == E::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
-      throw std::runtime_error(source + ": duplicate key '" + parsed.get<std::string>() +
-                               "' (which one wins depends on the reader)");
-    return true;
-  };
-  try {
-    return parse_json(text, source, guard, kMaxConfigDepth);
-  } catch (const json::exception& e) {
-    std::string what = e.what();
-    if (what.size() > 200) what = what.substr(0, 200) + "...";
-    throw std::runtime_error(source + ": not valid JSON: " + what);
-  }
-}
 
 // Llama's and Qwen2's options that would silently change the model if ignored: a rope scaling
 // other than the default, biases Llama can switch on, a head_dim of its own.
@@ -175,12 +151,12 @@ void refuse_unbuilt_features(const Fields& in, const HfConfig& c, const std::str
           plain = false;
           continue;
         }
-        type = value.is_string() ? "'" + value.get<std::string>() + "'" : brief(value);
+        type = value.is_string() ? "'" + value.get<std::string>() + "'" : brief_json(value);
         plain = plain && value == "default";
       }
     }
     if (!plain)
-      bad(src, "rope_scaling = " + brief(*s) + " is not supported (rope type " + type +
+      bad(src, "rope_scaling = " + brief_json(*s) + " is not supported (rope type " + type +
                    "); posbias implements plain RoPE: rope_scaling null or rope_type default");
   }
   if (c.model_type != Family::kLlama) return;
@@ -264,14 +240,14 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
     throw std::runtime_error(src + ": " + std::to_string(json_text.size()) +
                              " bytes is more than the " + std::to_string(kMaxHfConfigBytes) +
                              "-byte limit for a config.json");
-  const json root = parse_strict(json_text, src);
+  const json root = parse_json_unique_keys(json_text, src, kMaxConfigDepth);
   if (!root.is_object())
     throw std::runtime_error(src + ": top level is " + root.type_name() + ", not a JSON object");
   const Fields in(root, src);
 
   const json* type = in.find("model_type");
   if (type == nullptr) bad(src, "required field model_type is missing");
-  if (!type->is_string()) bad(src, "model_type must be a string, got " + brief(*type));
+  if (!type->is_string()) bad(src, "model_type must be a string, got " + brief_json(*type));
   HfConfig c;
   const std::string type_name = type->get<std::string>();
   // Mistral is Llama with a sliding window over every layer.
@@ -285,7 +261,7 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
   } else if (type_name == "llama" || mistral) {
     c.model_type = Family::kLlama;
   } else {
-    bad(src, "model_type " + brief(*type) +
+    bad(src, "model_type " + brief_json(*type) +
                  " is not supported (expected gpt2, qwen2, gptj, llama or mistral)");
   }
   const bool llama_names = llama_spelling(c.model_type);  // Llama's field names and defaults

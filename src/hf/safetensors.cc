@@ -23,6 +23,7 @@
 #include "posbias/core/json_read.h"
 #include "posbias/core/printable.h"
 #include "posbias/core/sha256.h"
+#include "posbias/core/strict_json.h"
 
 namespace posbias {
 
@@ -60,20 +61,6 @@ std::optional<DType> dtype_from_name(std::string_view name) {
     if (d.name == name) return d.dtype;
   }
   return std::nullopt;
-}
-
-// A name from an untrusted header, quoted for a one-line message: control bytes escaped,
-// long names cut.
-std::string quote(std::string_view s) {
-  constexpr std::size_t kMaxShown = 80;
-  return "'" + printable(s.substr(0, kMaxShown)) + (s.size() > kMaxShown ? "...'" : "'");
-}
-
-// A JSON value for a message, cut short.
-std::string brief(const json& v) {
-  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (s.size() > 40) s = s.substr(0, 40) + "...";
-  return s;
 }
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
@@ -117,22 +104,22 @@ class HeaderGuard {
         if (depth == 1) {
           top_key_ = parsed.get<std::string>();
           if (!top_keys_.insert(top_key_).second)
-            fail(source_, "duplicate key " + quote(top_key_) + " in the header");
+            fail(source_, "duplicate key " + quoted_name(top_key_) + " in the header");
         } else if (depth == 2) {
           entry_key_ = parsed.get<std::string>();
           if (!entry_keys_.insert(entry_key_).second)
-            fail(source_, where() + " has the field " + quote(entry_key_) + " twice");
+            fail(source_, where() + " has the field " + quoted_name(entry_key_) + " twice");
           if (!in_metadata() && entry_key_ != "dtype" && entry_key_ != "shape" &&
               entry_key_ != "data_offsets")
-            fail(source_, where() + " has an unknown field " + quote(entry_key_) +
+            fail(source_, where() + " has an unknown field " + quoted_name(entry_key_) +
                               " (expected dtype, shape, data_offsets)");
         }
         return true;
       case E::value:
         if (depth == 1) reject_scalar_entry(parsed.type_name());
         if (depth == 2 && in_metadata() && !parsed.is_string())
-          fail(source_, "__metadata__ value for " + quote(entry_key_) + " is " +
-                            parsed.type_name() + " " + brief(parsed) + ", not a string");
+          fail(source_, "__metadata__ value for " + quoted_name(entry_key_) + " is " +
+                            parsed.type_name() + " " + brief_json(parsed, 40) + ", not a string");
         if (depth == 3 && ++array_length_ > kMaxSafetensorsRank) {
           if (entry_key_ == "shape")
             fail(source_, where() + " has a shape of rank > " +
@@ -149,16 +136,16 @@ class HeaderGuard {
  private:
   bool in_metadata() const { return top_key_ == kMetadataKey; }
   std::string where() const {
-    return in_metadata() ? std::string(kMetadataKey) : "tensor " + quote(top_key_);
+    return in_metadata() ? std::string(kMetadataKey) : "tensor " + quoted_name(top_key_);
   }
   [[noreturn]] void reject_scalar_entry(const std::string& type) const {
     if (in_metadata()) fail(source_, "__metadata__ is " + type + ", not an object of strings");
-    fail(source_, "entry " + quote(top_key_) + " is " + type + ", not an object");
+    fail(source_, "entry " + quoted_name(top_key_) + " is " + type + ", not an object");
   }
   [[noreturn]] void reject_container(int depth, const std::string& type) const {
     if (in_metadata())
       fail(source_,
-           "__metadata__ value for " + quote(entry_key_) + " is " + type + ", not a string");
+           "__metadata__ value for " + quoted_name(entry_key_) + " is " + type + ", not a string");
     if (depth == 2) fail(source_, where() + ": " + entry_key_ + " is " + type);
     fail(source_, where() + ": " + entry_key_ + " contains " + type + " (nesting too deep)");
   }
@@ -189,24 +176,24 @@ struct Range {
 
 TensorView parse_entry(const std::string& source, const std::string& name, const json& entry,
                        std::span<const std::byte> data, Range& range) {
-  const std::string who = "tensor " + quote(name);
+  const std::string who = "tensor " + quoted_name(name);
   TensorView view;
   view.name = name;
 
   const auto dtype_it = entry.find("dtype");
   if (dtype_it == entry.end()) fail(source, who + " has no dtype");
   if (!dtype_it->is_string())
-    fail(source, who + ": dtype " + brief(*dtype_it) + " is not a string");
+    fail(source, who + ": dtype " + brief_json(*dtype_it, 40) + " is not a string");
   const auto dtype = dtype_from_name(dtype_it->get<std::string>());
   if (!dtype)
-    fail(source, who + " has unknown dtype " + quote(dtype_it->get<std::string>()) +
+    fail(source, who + " has unknown dtype " + quoted_name(dtype_it->get<std::string>()) +
                      " (supported: F64 F32 F16 BF16 I64 I32 I16 I8 U8 BOOL)");
   view.dtype = *dtype;
 
   const auto shape_it = entry.find("shape");
   if (shape_it == entry.end()) fail(source, who + " has no shape");
   if (!shape_it->is_array())
-    fail(source, who + ": shape " + brief(*shape_it) + " is not an array of integers");
+    fail(source, who + ": shape " + brief_json(*shape_it, 40) + " is not an array of integers");
   if (shape_it->size() > kMaxSafetensorsRank)
     fail(source, who + " has a shape of rank > " + std::to_string(kMaxSafetensorsRank));
   std::uint64_t numel = 1;
@@ -214,13 +201,14 @@ TensorView parse_entry(const std::string& source, const std::string& name, const
     const json& d = (*shape_it)[i];
     const auto dim = as_u64(d);
     if (!dim)
-      fail(source, who + ": shape[" + std::to_string(i) + "] = " + brief(d) +
+      fail(source, who + ": shape[" + std::to_string(i) + "] = " + brief_json(d, 40) +
                        " is not a non-negative integer");
     if (*dim > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
       fail(source, who + ": shape[" + std::to_string(i) + "] = " + std::to_string(*dim) +
                        " exceeds the int64 range");
     if (__builtin_mul_overflow(numel, *dim, &numel))
-      fail(source, who + ": shape " + brief(*shape_it) + " has an element count that overflows");
+      fail(source,
+           who + ": shape " + brief_json(*shape_it, 40) + " has an element count that overflows");
     view.shape.push_back(static_cast<std::int64_t>(*dim));
   }
   std::uint64_t nbytes = 0;
@@ -232,11 +220,12 @@ TensorView parse_entry(const std::string& source, const std::string& name, const
   if (offsets_it == entry.end()) fail(source, who + " has no data_offsets");
   const json& offsets = *offsets_it;
   if (!offsets.is_array() || offsets.size() != 2)
-    fail(source, who + ": data_offsets " + brief(offsets) + " is not [begin, end]");
+    fail(source, who + ": data_offsets " + brief_json(offsets, 40) + " is not [begin, end]");
   const auto begin = as_u64(offsets[0]);
   const auto end = as_u64(offsets[1]);
   if (!begin || !end)
-    fail(source, who + ": data_offsets " + brief(offsets) + " are not non-negative integers");
+    fail(source,
+         who + ": data_offsets " + brief_json(offsets, 40) + " are not non-negative integers");
   const std::string span_text = "[" + std::to_string(*begin) + ", " + std::to_string(*end) + "]";
   if (*begin > *end) fail(source, who + ": data_offsets " + span_text + " has begin > end");
   if (*end > data.size())
@@ -341,17 +330,17 @@ SafetensorsFile SafetensorsFile::parse(std::span<const std::byte> bytes,
         fail(src, std::string("__metadata__ is ") + value.type_name() + ", not an object");
       for (const auto& [mkey, mvalue] : value.items()) {
         if (!mvalue.is_string())
-          fail(src, "__metadata__ value for " + quote(mkey) + " is not a string");
+          fail(src, "__metadata__ value for " + quoted_name(mkey) + " is not a string");
         file.metadata_.emplace(mkey, mvalue.get<std::string>());
       }
       continue;
     }
     if (!value.is_object())
-      fail(src, "entry " + quote(key) + " is " + value.type_name() + ", not an object");
+      fail(src, "entry " + quoted_name(key) + " is " + value.type_name() + ", not an object");
     Range range{};
     TensorView view = parse_entry(src, key, value, data, range);
     const auto [it, inserted] = file.tensors_.emplace(key, std::move(view));
-    if (!inserted) fail(src, "duplicate key " + quote(key) + " in the header");
+    if (!inserted) fail(src, "duplicate key " + quoted_name(key) + " in the header");
     range.name = &it->first;
     if (range.end > range.begin) ranges.push_back(range);
   }
@@ -363,8 +352,8 @@ SafetensorsFile SafetensorsFile::parse(std::span<const std::byte> bytes,
     const Range& prev = ranges[i - 1];
     const Range& cur = ranges[i];
     if (cur.begin < prev.end)
-      fail(src, "tensors " + quote(*prev.name) + " [" + std::to_string(prev.begin) + ", " +
-                    std::to_string(prev.end) + ") and " + quote(*cur.name) + " [" +
+      fail(src, "tensors " + quoted_name(*prev.name) + " [" + std::to_string(prev.begin) + ", " +
+                    std::to_string(prev.end) + ") and " + quoted_name(*cur.name) + " [" +
                     std::to_string(cur.begin) + ", " + std::to_string(cur.end) + ") overlap");
   }
   return file;
@@ -453,10 +442,10 @@ const TensorView& SafetensorsFile::get(const std::string& name) const {
       hint += ", ...";
       break;
     }
-    hint += (shown++ ? ", " : ": ") + quote(n);
+    hint += (shown++ ? ", " : ": ") + quoted_name(n);
   }
-  throw std::runtime_error("tensor " + quote(name) + " is missing from " + source_name_ + hint +
-                           ")");
+  throw std::runtime_error("tensor " + quoted_name(name) + " is missing from " + source_name_ +
+                           hint + ")");
 }
 
 void SafetensorsFile::verify_checksum() const {
@@ -486,7 +475,7 @@ void SafetensorsFile::require_finite(const TensorView& tensor) const {
   if (bad.count == 0) return;
   char value[32] = "NaN";
   if (!std::isnan(bad.value)) std::snprintf(value, sizeof value, "%g", bad.value);
-  fail(source_name_, "tensor " + quote(tensor.name) + " holds " + std::to_string(bad.count) +
+  fail(source_name_, "tensor " + quoted_name(tensor.name) + " holds " + std::to_string(bad.count) +
                          " non-finite value" + (bad.count == 1 ? "" : "s") + " (" + value +
                          " at element " + std::to_string(bad.first) + " of " +
                          std::to_string(tensor.numel()) +
@@ -523,7 +512,7 @@ float bf16_to_float(std::uint16_t bits) {
 }
 
 std::vector<float> to_float32(const TensorView& tensor) {
-  const std::string who = "to_float32: tensor " + quote(tensor.name);
+  const std::string who = "to_float32: tensor " + quoted_name(tensor.name);
   const std::size_t item = dtype_size(tensor.dtype);
   std::uint64_t numel = 1;
   for (const std::int64_t d : tensor.shape) {
@@ -623,7 +612,7 @@ void write_safetensors(const std::filesystem::path& path, const std::vector<Owne
   std::map<std::string, const OwnedTensor*> by_name;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const OwnedTensor& t = tensors[i];
-    const std::string tname = "tensor #" + std::to_string(i) + " " + quote(t.name);
+    const std::string tname = "tensor #" + std::to_string(i) + " " + quoted_name(t.name);
     if (t.name.empty())
       throw std::invalid_argument(who + "tensor #" + std::to_string(i) + " has an empty name");
     if (t.name == kMetadataKey)
@@ -648,7 +637,7 @@ void write_safetensors(const std::filesystem::path& path, const std::vector<Owne
   }
 
   if (metadata.count(std::string(kChecksumKey)))
-    throw std::invalid_argument(who + "metadata key " + quote(std::string(kChecksumKey)) +
+    throw std::invalid_argument(who + "metadata key " + quoted_name(std::string(kChecksumKey)) +
                                 " is reserved for the file's checksum");
   json header = json::object();
   if (!metadata.empty() || checksum == Checksum::kSha256) {

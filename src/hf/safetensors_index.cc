@@ -12,6 +12,7 @@
 
 #include "posbias/core/json_read.h"
 #include "posbias/core/printable.h"
+#include "posbias/core/strict_json.h"
 
 namespace posbias {
 namespace {
@@ -24,39 +25,6 @@ constexpr std::size_t kMaxShardName = 255;    // one path component
 
 [[noreturn]] void fail(const std::string& source, const std::string& what) {
   throw std::runtime_error(source + ": " + what);
-}
-
-// A name from the untrusted index, quoted for a one-line message.
-std::string quote(std::string_view s) {
-  constexpr std::size_t kMaxShown = 80;
-  return "'" + printable(s.substr(0, kMaxShown)) + (s.size() > kMaxShown ? "...'" : "'");
-}
-
-std::string brief(const json& v) {
-  std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (s.size() > 40) s = s.substr(0, 40) + "...";
-  return s;
-}
-
-// Parses with duplicate keys refused (readers disagree on which one wins).
-json parse_strict(std::string_view text, const std::string& source) {
-  std::vector<std::unordered_set<std::string>> keys;  // one set per open object
-  const auto guard = [&](int, json::parse_event_t event, json& parsed) {
-    using E = json::parse_event_t;
-    if (event == E::object_start) keys.emplace_back();
-    if (event == E::object_end && !keys.empty()) keys.pop_back();
-    if (event == E::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
-      fail(source, "duplicate key " + quote(parsed.get<std::string>()) +
-                       " (which one wins depends on the reader)");
-    return true;
-  };
-  try {
-    return parse_json(text, source, guard, kMaxIndexDepth);
-  } catch (const json::exception& e) {
-    std::string what = e.what();
-    if (what.size() > 200) what = what.substr(0, 200) + "...";
-    fail(source, "not valid JSON: " + printable(what));
-  }
 }
 
 // Why a shard name is not a plain file name in the index's folder; empty when it is.
@@ -77,11 +45,12 @@ std::string shard_name_problem(std::string_view name) {
 }
 
 void read_metadata(const json& metadata, const std::string& source, SafetensorsIndex& index) {
-  if (!metadata.is_object()) fail(source, "metadata must be an object, got " + brief(metadata));
+  if (!metadata.is_object())
+    fail(source, "metadata must be an object, got " + brief_json(metadata));
   const auto it = metadata.find("total_size");
   if (it == metadata.end() || it->is_null()) return;
   if (!it->is_number_unsigned())
-    fail(source, "metadata.total_size must be a non-negative integer, got " + brief(*it));
+    fail(source, "metadata.total_size must be a non-negative integer, got " + brief_json(*it));
   index.total_size = it->get<std::uint64_t>();
 }
 
@@ -98,7 +67,7 @@ SafetensorsIndex parse_safetensors_index(std::string_view text, const std::strin
   if (text.size() > kMaxSafetensorsIndexBytes)
     fail(src, std::to_string(text.size()) + " bytes is more than the " +
                   std::to_string(kMaxSafetensorsIndexBytes) + "-byte limit for an index");
-  const json root = parse_strict(text, src);
+  const json root = parse_json_unique_keys(text, src, kMaxIndexDepth);
   if (!root.is_object())
     fail(src, std::string("top level is ") + root.type_name() + ", not a JSON object");
   SafetensorsIndex index;
@@ -106,12 +75,12 @@ SafetensorsIndex parse_safetensors_index(std::string_view text, const std::strin
     if (key == "metadata") {
       read_metadata(value, src, index);
     } else if (key != "weight_map") {
-      fail(src, "unknown field " + quote(key) + " (an index has metadata and weight_map)");
+      fail(src, "unknown field " + quoted_name(key) + " (an index has metadata and weight_map)");
     }
   }
   const auto map = root.find("weight_map");
   if (map == root.end()) fail(src, "required field weight_map is missing");
-  if (!map->is_object()) fail(src, "weight_map must be an object, got " + brief(*map));
+  if (!map->is_object()) fail(src, "weight_map must be an object, got " + brief_json(*map));
   if (map->empty()) fail(src, "weight_map is empty: the index names no tensor");
   std::set<std::string> shards;
   for (const auto& [tensor, shard] : map->items()) {
@@ -120,10 +89,11 @@ SafetensorsIndex parse_safetensors_index(std::string_view text, const std::strin
                     " bytes (allowed 1.." + std::to_string(kMaxTensorName) + ")");
     if (tensor == "__metadata__") fail(src, "weight_map names the tensor '__metadata__'");
     if (!shard.is_string())
-      fail(src, "weight_map[" + quote(tensor) + "] must be a shard file name, got " + brief(shard));
+      fail(src, "weight_map[" + quoted_name(tensor) + "] must be a shard file name, got " +
+                    brief_json(shard));
     const std::string name = shard.get<std::string>();
     if (const std::string problem = shard_name_problem(name); !problem.empty())
-      fail(src, "shard " + quote(name) + " of tensor " + quote(tensor) + " " + problem +
+      fail(src, "shard " + quoted_name(name) + " of tensor " + quoted_name(tensor) + " " + problem +
                     "; a shard must be a plain *.safetensors file name in the index's folder");
     shards.insert(name);
     if (shards.size() > kMaxSafetensorsShards)
@@ -174,11 +144,11 @@ SafetensorsCheckpoint SafetensorsCheckpoint::open(const std::filesystem::path& p
       std::string first;
       for (const auto& [tensor, name] : index.weight_map)
         if (name == shard && listed++ == 0) first = tensor;
-      fail(c.source_name_, "shard " + quote(shard) + " does not exist in " +
+      fail(c.source_name_, "shard " + quoted_name(shard) + " does not exist in " +
                                (dir.empty() ? std::string(".") : dir.string()) +
                                " (the index lists " + std::to_string(listed) +
-                               (listed == 1 ? " tensor" : " tensors") + " in it, " + quote(first) +
-                               " first)");
+                               (listed == 1 ? " tensor" : " tensors") + " in it, " +
+                               quoted_name(first) + " first)");
     }
     opened.emplace(shard, c.files_.size());
     c.files_.push_back(SafetensorsFile::open(file));
@@ -186,8 +156,8 @@ SafetensorsCheckpoint SafetensorsCheckpoint::open(const std::filesystem::path& p
   for (const auto& [tensor, shard] : index.weight_map) {
     const std::size_t at = opened.at(shard);
     if (c.files_[at].find(tensor) == nullptr)
-      fail(c.source_name_, "tensor " + quote(tensor) + " is listed in shard " + quote(shard) +
-                               ", which does not hold it");
+      fail(c.source_name_, "tensor " + quoted_name(tensor) + " is listed in shard " +
+                               quoted_name(shard) + ", which does not hold it");
     c.shard_of_.emplace(tensor, at);
   }
   return c;

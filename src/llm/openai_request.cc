@@ -18,53 +18,22 @@ using nlohmann::json;
   throw RequestError(message, field, code);
 }
 
-// The fields OpenAI defines for each endpoint that serve reads or checks.
-constexpr std::array<std::string_view, 17> kCompletionFields{"model",
-                                                             "prompt",
-                                                             "max_tokens",
-                                                             "stop",
-                                                             "n",
-                                                             "stream",
-                                                             "stream_options",
-                                                             "temperature",
-                                                             "top_p",
-                                                             "seed",
-                                                             "logprobs",
-                                                             "echo",
-                                                             "user",
-                                                             "presence_penalty",
-                                                             "frequency_penalty",
-                                                             "logit_bias",
-                                                             "best_of"};
-constexpr std::array<std::string_view, 23> kChatFields{"model",
-                                                       "messages",
-                                                       "max_tokens",
-                                                       "max_completion_tokens",
-                                                       "stop",
-                                                       "n",
-                                                       "stream",
-                                                       "stream_options",
-                                                       "temperature",
-                                                       "top_p",
-                                                       "seed",
-                                                       "logprobs",
-                                                       "top_logprobs",
-                                                       "user",
-                                                       "presence_penalty",
-                                                       "frequency_penalty",
-                                                       "logit_bias",
-                                                       "response_format",
-                                                       "tools",
-                                                       "tool_choice",
-                                                       "functions",
-                                                       "function_call",
-                                                       "parallel_tool_calls"};
+// The fields OpenAI defines that serve reads or checks: both endpoints', then each one's own.
+// clang-format off
+constexpr std::array<std::string_view, 14> kSharedFields{
+    "model", "max_tokens", "stop", "n", "stream", "stream_options", "temperature", "top_p",
+    "seed", "logprobs", "user", "presence_penalty", "frequency_penalty", "logit_bias"};
+constexpr std::array<std::string_view, 3> kCompletionFields{"prompt", "echo", "best_of"};
+constexpr std::array<std::string_view, 9> kChatFields{
+    "messages", "max_completion_tokens", "top_logprobs", "response_format", "tools",
+    "tool_choice", "functions", "function_call", "parallel_tool_calls"};
+// clang-format on
 
 bool defined(Api api, std::string_view key) {
   const auto has = [key](const auto& fields) {
     return std::find(fields.begin(), fields.end(), key) != fields.end();
   };
-  return api == Api::kChat ? has(kChatFields) : has(kCompletionFields);
+  return has(kSharedFields) || (api == Api::kChat ? has(kChatFields) : has(kCompletionFields));
 }
 
 bool present(const json& j, const char* key) { return j.contains(key) && !j[key].is_null(); }
