@@ -134,5 +134,5 @@ TEST(TrainConfigDefaults, FollowTheFieldsGiven) {
   EXPECT_EQ(with(Task::kText, R"({"steps": 10, "warmup": 5})").warmup, 50);
   EXPECT_EQ(with(Task::kNumber, R"({"d_model": 16, "heads": 2})").rotary_dim, 8);
   EXPECT_EQ(with(Task::kNumber, R"({"d_model": 64})").rotary_dim, 16);  // 16 fits in 64
-  EXPECT_EQ(with(Task::kNumber, R"({"d_model": "x"})").mlp, 512);  // the reader refuses it
+  EXPECT_EQ(with(Task::kNumber, R"({"d_model": "x"})").mlp, 512);       // the reader refuses it
 }
