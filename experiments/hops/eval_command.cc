@@ -5,6 +5,7 @@
 
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_result.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
 #include "posbias/model/memory_plan.h"
@@ -146,7 +147,9 @@ Figure eval_figure(const EvalResult& r) {
 
 EvalResult run_eval(const EvalOptions& o) {
   EvalResult r = measure_eval(o);
-  write_output(o.json, to_json(r).dump(2) + "\n");
+  // Without --json on a terminal: a summary and how to get the JSON (core/json_result.h).
+  write_json_result(o.json, to_json(r).dump(2) + "\n",
+                    [&r] { return hop_eval_summary(eval_record(r)); });
   if (!o.plot.empty()) render_figure(eval_figure(r), o.plot);
   return r;
 }

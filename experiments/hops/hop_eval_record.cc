@@ -1,5 +1,7 @@
 #include "experiments/hops/hop_eval_record.h"
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 namespace posbias {
@@ -44,6 +46,37 @@ nlohmann::json to_json(const HopEvalRecord& r) {
 HopEvalRecord hop_eval_record_from_json(const nlohmann::json& j) {
   const HopEvalRecord empty;
   return fields_from_json(hop_eval_record_fields(), j, empty, "eval field");
+}
+
+namespace {
+
+// "17: 1.000 (0.133), 850: 0.996 (0.131)": the all-hop value per length, chance in brackets.
+std::string by_length(const std::vector<std::int64_t>& lengths, const HopRowsByLength& accuracy,
+                      const std::optional<HopRowsByLength>& chance) {
+  std::string out;
+  for (const std::int64_t length : lengths) {
+    const std::string key = std::to_string(length);
+    const auto row = accuracy.find(key);
+    if (row == accuracy.end() || !row->second.count("all")) continue;
+    out += fmt::format("{}{}: {:.3f}", out.empty() ? "" : ", ", key, row->second.at("all"));
+    if (chance && chance->count(key) && chance->at(key).count("all"))
+      out += fmt::format(" ({:.3f})", chance->at(key).at("all"));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string hop_eval_summary(const HopEvalRecord& r) {
+  std::string out = fmt::format("{} run {}, step {}, {} examples per hop and length\n", r.task,
+                                r.run, r.step, r.count_per_hop);
+  out += "all hops, by length" + std::string(r.chance ? " (chance)" : "") + ": " +
+         by_length(r.lengths, r.accuracy, r.chance) + "\n";
+  if (r.controls) {
+    for (const auto& [variant, control] : *r.controls)
+      out += variant + " control: " + by_length(r.lengths, control.accuracy, control.chance) + "\n";
+  }
+  return out;
 }
 
 }  // namespace posbias

@@ -44,4 +44,11 @@ nlohmann::json to_json(const HopEvalRecord& r);
 // std::invalid_argument naming it ("eval field 'controls.decoy.accuracy'").
 HopEvalRecord hop_eval_record_from_json(const nlohmann::json& j);
 
+// A few lines for a person at a terminal: the run and step, then per length the all-hop
+// accuracy with the chance level, and each control's:
+//   "letter run runs/letter, step 5000, 256 examples per hop and length
+//    all hops, by length (chance): 17: 1.000 (0.133), 850: 0.996 (0.131)
+//    decoy control: 17: 0.992 (0.131), 850: 0.980 (0.130)"
+std::string hop_eval_summary(const HopEvalRecord& r);
+
 }  // namespace posbias

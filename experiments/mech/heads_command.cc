@@ -9,6 +9,7 @@
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_read.h"
+#include "posbias/core/json_result.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
 #include "posbias/hf/hf_config.h"
@@ -198,7 +199,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
   return result;
 }
 
-nlohmann::json to_json(const HeadsResult& r) {
+HeadsRecord heads_record(const HeadsResult& r) {
   HeadsRecord j;
   j.samples = r.samples;
   j.tau = r.tau;
@@ -239,8 +240,10 @@ nlohmann::json to_json(const HeadsResult& r) {
   }
   j.seconds = r.seconds;
   if (r.causal) add_causal_results(*r.causal, j);
-  return to_json(j);
+  return j;
 }
+
+nlohmann::json to_json(const HeadsResult& r) { return to_json(heads_record(r)); }
 
 HeadsResult run_heads(const HeadsOptions& o) {
   const bool causal = o.causal.ablate || o.causal.patch;
@@ -268,7 +271,10 @@ HeadsResult run_heads(const HeadsOptions& o) {
     group->barrier();
     return result;
   }
-  write_output(o.json, to_json(result).dump(2) + "\n");
+  // Without --json on a terminal: a summary and how to get the JSON (core/json_result.h).
+  const HeadsRecord record = heads_record(result);
+  write_json_result(o.json, to_json(record).dump(2) + "\n",
+                    [&record] { return heads_summary(record); });
   if (!o.plot.empty()) {
     const std::string title = result.task.empty() ? "model" : result.task + " run";
     const std::string stem = std::filesystem::path(o.plot).replace_extension().string();

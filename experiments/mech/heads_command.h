@@ -70,6 +70,8 @@ HeadsResult measure_heads(const HeadsOptions& options, ProcessGroup* group = nul
 inline constexpr double kLabelThresholds[] = {0.8, 0.85, 0.9, 0.95};
 
 // The result as its file holds it (heads_record.h).
+// The file's record (heads_record.h), and its JSON.
+HeadsRecord heads_record(const HeadsResult& result);
 nlohmann::json to_json(const HeadsResult& result);
 
 // Positional and symbolic heatmaps: rows = layer (and head), columns = checkpoint step.

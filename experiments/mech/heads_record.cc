@@ -1,5 +1,7 @@
 #include "experiments/mech/heads_record.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 namespace posbias {
@@ -160,6 +162,24 @@ HeadsRecord heads_record_from_json(const nlohmann::json& j) {
 
 CheckpointHeads checkpoint_heads_from_json(const nlohmann::json& j) {
   return fields_from_json(checkpoint_heads_fields(), j, CheckpointHeads{}, "heads field");
+}
+
+std::string heads_summary(const HeadsRecord& r) {
+  const auto names = [](const std::vector<std::string>& heads) {
+    std::string out;
+    for (const std::string& h : heads) out += (out.empty() ? "" : ", ") + h;
+    return out.empty() ? std::string("none") : out;
+  };
+  const std::string what = r.source.run ? r.task.value_or("hop") + " run " + *r.source.run
+                                        : "checkpoint " + r.source.weights.value_or("?");
+  std::string out =
+      fmt::format("{}: {} checkpoint{} scored at {} tokens, {} samples\n", what,
+                  r.checkpoints.size(), r.checkpoints.size() == 1 ? "" : "s", r.length, r.samples);
+  const std::string threshold =
+      r.label_threshold ? fmt::format(" (purity >= {:g})", *r.label_threshold) : "";
+  out += "last checkpoint's pure heads" + threshold + ": positional " + names(r.final.positional) +
+         "; symbolic " + names(r.final.symbolic) + "; reflexive " + names(r.final.reflexive) + "\n";
+  return out;
 }
 
 }  // namespace posbias

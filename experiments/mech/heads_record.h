@@ -72,4 +72,11 @@ nlohmann::json to_json(const CheckpointHeads& checkpoint);
 HeadsRecord heads_record_from_json(const nlohmann::json& j);
 CheckpointHeads checkpoint_heads_from_json(const nlohmann::json& j);
 
+// A few lines for a person at a terminal: what was scored, how many checkpoints, and the last
+// checkpoint's pure heads by label at the label threshold:
+//   "number run runs/number: 7 checkpoints scored at 17 tokens, 200 samples
+//    last checkpoint's pure heads (purity >= 0.9): positional L0.h0, L2.h0; symbolic none;
+//    reflexive none"
+std::string heads_summary(const HeadsRecord& record);
+
 }  // namespace posbias

@@ -100,3 +100,28 @@ TEST(HopEvalRecordFields, EveryShippedEvalReadsBackAndWritesOutTheSameBytes) {
 
 }  // namespace
 }  // namespace posbias
+
+// The terminal summary names the run and gives the all-hop accuracy and chance per length, and
+// each control's; a record of an earlier build (no chance) leaves the brackets out.
+TEST(HopEvalSummary, AllHopsByLengthWithChanceAndControls) {
+  posbias::HopEvalRecord r;
+  r.task = "letter";
+  r.run = "runs/letter";
+  r.step = 5000;
+  r.count_per_hop = 64;
+  r.lengths = {17, 850};
+  r.accuracy = {{"17", {{"1", 1.0}, {"all", 1.0}}}, {"850", {{"all", 0.99612}}}};
+  r.chance = posbias::HopRowsByLength{{"17", {{"all", 0.1333}}}, {"850", {{"all", 0.131}}}};
+  posbias::HopEvalControl decoy;
+  decoy.accuracy = {{"17", {{"all", 0.992}}}, {"850", {{"all", 0.98}}}};
+  r.controls = std::map<std::string, posbias::HopEvalControl>{{"decoy", decoy}};
+  EXPECT_EQ(posbias::hop_eval_summary(r),
+            "letter run runs/letter, step 5000, 64 examples per hop and length\n"
+            "all hops, by length (chance): 17: 1.000 (0.133), 850: 0.996 (0.131)\n"
+            "decoy control: 17: 0.992, 850: 0.980\n");
+  r.chance.reset();
+  r.controls.reset();
+  EXPECT_EQ(posbias::hop_eval_summary(r),
+            "letter run runs/letter, step 5000, 64 examples per hop and length\n"
+            "all hops, by length: 17: 1.000, 850: 0.996\n");
+}

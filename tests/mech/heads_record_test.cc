@@ -114,3 +114,27 @@ TEST(HeadsRecordFields, EveryShippedResultReadsBack) {
 
 }  // namespace
 }  // namespace posbias
+
+// The terminal summary names the source, the checkpoints scored and the last checkpoint's pure
+// heads by label ("none" for an empty label), with the threshold when the file has one.
+TEST(HeadsSummary, SourceCheckpointsAndPureHeadsByLabel) {
+  posbias::HeadsRecord r;
+  r.source.run = "runs/number";
+  r.task = "number";
+  r.length = 17;
+  r.samples = 200;
+  r.checkpoints.resize(7);
+  r.final.positional = {"L0.h0", "L2.h0"};
+  r.label_threshold = 0.9;
+  EXPECT_EQ(posbias::heads_summary(r),
+            "number run runs/number: 7 checkpoints scored at 17 tokens, 200 samples\n"
+            "last checkpoint's pure heads (purity >= 0.9): positional L0.h0, L2.h0; symbolic "
+            "none; reflexive none\n");
+  r.source = {std::nullopt, "config.json", "model.safetensors", std::nullopt};
+  r.checkpoints.resize(1);
+  r.label_threshold.reset();
+  EXPECT_EQ(posbias::heads_summary(r),
+            "checkpoint model.safetensors: 1 checkpoint scored at 17 tokens, 200 samples\n"
+            "last checkpoint's pure heads: positional L0.h0, L2.h0; symbolic none; reflexive "
+            "none\n");
+}
