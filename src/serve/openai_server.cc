@@ -219,11 +219,19 @@ struct Stream {
   }
 };
 
-struct StreamCancelled {};
+struct StreamCancelled {};  // the client went away: the decoding stops
 
 nlohmann::json model_object(const std::string& id) {
   return {{"id", id}, {"object", "model"}, {"created", 0}, {"owned_by", "posbias"}};
-}  // the client went away: the decoding stops
+}
+
+// UnknownModel (404, model_not_found) unless `model` is one of `names`.
+void require_served(const std::vector<std::string>& names, const std::string& model) {
+  if (std::find(names.begin(), names.end(), model) == names.end()) {
+    throw UnknownModel("the model '" + model.substr(0, 100) +
+                       "' does not exist; this server serves " + joined(names));
+  }
+}
 
 }  // namespace
 
@@ -313,9 +321,8 @@ struct OpenAiServer::Impl {
       if (names.size() != 1)
         throw RequestError("model is required: this server serves " + joined(names), "model");
       r.model = names.front();
-    } else if (std::find(names.begin(), names.end(), r.model) == names.end()) {
-      throw UnknownModel("the model '" + r.model.substr(0, 100) +
-                         "' does not exist; this server serves " + joined(names));
+    } else {
+      require_served(names, r.model);
     }
     if (r.echo && !r.prompt_ids.empty())
       throw RequestError("echo needs a text prompt (a prompt of token ids has no text to echo)",
@@ -404,19 +411,16 @@ struct OpenAiServer::Impl {
       }
       if (request.include_usage)
         st.push(usage_chunk(api, id, request.model, prompt_tokens, completion_tokens));
-      {
-        std::lock_guard<std::mutex> lock(st.mutex);
-        st.events.push_back("data: [DONE]\n\n");
-        st.started = true;
-      }
+      st.push("[DONE]");
       served.fetch_add(1);
     } catch (const StreamCancelled&) {
     } catch (...) {
-      std::lock_guard<std::mutex> lock(st.mutex);
+      // Only this thread writes `started`, so it reads it without the lock.
       if (st.started) {
         const ErrorInfo e = error_of(std::current_exception());
-        st.events.push_back("data: " + error_body(e.message, e.type, e.param, e.code) + "\n\n");
+        st.push(error_body(e.message, e.type, e.param, e.code));
       } else {
+        std::lock_guard<std::mutex> lock(st.mutex);
         st.error = std::current_exception();
       }
     }
@@ -492,12 +496,10 @@ OpenAiServer::OpenAiServer(Completer& completer, ServerOptions options)
   });
   s.Get(R"(/v1/models/([^/]+))", [impl](const httplib::Request& req, httplib::Response& res) {
     const std::string id = req.matches[1];
-    const std::vector<std::string> names = impl->completer.models();
-    if (std::find(names.begin(), names.end(), id) == names.end()) {
-      return send_error(res, {404,
-                              "the model '" + id.substr(0, 100) +
-                                  "' does not exist; this server serves " + joined(names),
-                              "invalid_request_error", "model", "model_not_found"});
+    try {
+      require_served(impl->completer.models(), id);
+    } catch (const UnknownModel&) {
+      return send_exception(res, std::current_exception());
     }
     res.set_content(model_object(id).dump(), "application/json");
   });
