@@ -16,6 +16,8 @@
 
 namespace posbias {
 
+class SpmProcessor;
+
 enum class TokenizerKind { kSpm, kBytes };
 TokenizerKind parse_tokenizer_kind(const std::string& name);  // spm | bytes
 std::string to_string(TokenizerKind kind);
@@ -47,9 +49,8 @@ class Tokenizer {
   const std::vector<std::int32_t>& token_bytes() const { return token_bytes_; }
 
  private:
-  struct Spm;
   TokenizerKind kind_ = TokenizerKind::kBytes;
-  std::shared_ptr<const Spm> spm_;
+  std::shared_ptr<const SpmProcessor> spm_;
   std::string serialized_;
   std::vector<std::int32_t> token_bytes_;
   std::int32_t newline_id_ = '\n';

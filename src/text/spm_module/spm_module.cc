@@ -121,6 +121,11 @@ __attribute__((visibility("default"))) int posbias_spm_piece_to_id(void* handle,
   return static_cast<sentencepiece::SentencePieceProcessor*>(handle)->PieceToId(piece);
 }
 
+// The model's BOS id, -1 when it has none.
+__attribute__((visibility("default"))) int posbias_spm_bos_id(void* handle) {
+  return static_cast<sentencepiece::SentencePieceProcessor*>(handle)->bos_id();
+}
+
 __attribute__((visibility("default"))) int posbias_spm_encode(void* handle, const char* text,
                                                               std::size_t size, int** ids,
                                                               std::size_t* n, char** error) {

@@ -1,0 +1,29 @@
+// Text files, the input a user gives to measure a checkpoint on text (`birth --text`, `heads
+// --text`): one input per line, UTF-8, encoded by the checkpoint's own tokenizer
+// (checkpoint_tokenizer.h). The newline ends the line and is not part of it (nor a '\r' before
+// it); empty lines are skipped. Untrusted: lines and rows are capped, every id must be in the
+// model's vocabulary, and a line longer than the model's positions is refused, not cut.
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <vector>
+
+#include "posbias/hf/checkpoint_tokenizer.h"
+
+namespace posbias {
+
+constexpr std::size_t kMaxTextLineBytes = std::size_t{1} << 20;
+
+// One token row per non-empty line. Throws std::runtime_error "PATH:LINE: ..." for a line that
+// is not UTF-8, gives an id outside 0..vocab-1 or more than `positions` tokens.
+std::vector<std::vector<std::int64_t>> read_text_file(const std::string& path,
+                                                      const CheckpointTokenizer& tokenizer,
+                                                      std::int64_t vocab, std::int64_t positions);
+// The same from a stream; `name` is used in the errors.
+std::vector<std::vector<std::int64_t>> parse_text_lines(std::istream& in, const std::string& name,
+                                                        const CheckpointTokenizer& tokenizer,
+                                                        std::int64_t vocab, std::int64_t positions);
+
+}  // namespace posbias
