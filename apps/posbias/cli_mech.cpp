@@ -167,7 +167,8 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   auto* run = cmd->add_option("--run", f->run, "trained run: measure its key heads");
   cmd->add_option("--checkpoint", f->checkpoint, "with --run: checkpoint file (default: latest)");
   cmd->add_option("--heads", f->heads,
-                  "with --run: auto (the most positional and most symbolic head) or L.h,L.h")
+                  "with --run: auto (the most positional and most symbolic head) or head names, "
+                  "L2.h0,L3.h1 (0-based layer and head)")
       ->capture_default_str();
   auto* variant =
       cmd->add_option("--variant", f->variant,

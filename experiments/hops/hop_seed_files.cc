@@ -12,6 +12,7 @@
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
+#include "posbias/mech/head_name.h"
 #include "posbias/runfiles/metrics.h"
 #include "posbias/runfiles/training_summary.h"
 
@@ -91,10 +92,6 @@ std::string hop_task(const nlohmann::json& j, const std::string& source, const c
                              "', not a hop task (number or letter); summarize a text run with "
                              "its birth --run results");
   return task;
-}
-
-std::string head_name(std::int64_t layer, std::int64_t head) {
-  return fmt::format("L{}.h{}", layer, head);
 }
 
 // The gap points' medians by length (NaN where no example).

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "posbias/core/progress.h"
+#include "posbias/mech/head_name.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/tasks/vocab.h"
 #include "posbias/train/checkpoint.h"
@@ -124,7 +125,7 @@ Figure ablation_figure(const CausalResult& r) {
   Panel one = panel(fmt::format("{} run, step {}: one layer's attention mean-ablated",
                                 task_name(r.task), r.step));
   for (std::size_t i = 0; i < a.layers.size(); ++i)
-    add(one, "L" + std::to_string(a.layers[i]), cells(a.ablated[i]));
+    add(one, layer_name(a.layers[i]), cells(a.ablated[i]));
   if (!a.joint.empty()) {
     std::string all;
     for (int l : a.layers) all += (all.empty() ? "L" : "+L") + std::to_string(l);

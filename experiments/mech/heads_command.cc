@@ -14,6 +14,7 @@
 #include "posbias/core/progress.h"
 #include "posbias/hf/hf_config.h"
 #include "posbias/hf/token_file.h"
+#include "posbias/mech/head_name.h"
 #include "posbias/mech/head_scores.h"
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/memory_plan.h"
@@ -23,10 +24,9 @@
 namespace posbias {
 namespace {
 
-std::string head_name(const HeadScore& h, bool with_head) {
-  std::string s = "L" + std::to_string(h.layer);
-  if (with_head) s += ".h" + std::to_string(h.head);
-  return s;
+// A row's name: the head's, or its layer's where every layer has one head.
+std::string row_name(const HeadScore& h, bool with_head) {
+  return with_head ? head_name(h.layer, h.head) : layer_name(h.layer);
 }
 
 // The plan of scoring (head_scoring_bytes): dense attention unless that passes the budget;
@@ -113,7 +113,7 @@ std::vector<std::string> HeadsResult::final_heads(const std::string& label, bool
   if (checkpoints.empty()) return out;
   for (const HeadScore& h : checkpoints.back().heads) {
     if (head_label(h.positional, h.symbolic, h.gap, h.self, threshold) == label)
-      out.push_back(head_name(h, with_head));
+      out.push_back(row_name(h, with_head));
   }
   return out;
 }
@@ -303,7 +303,7 @@ Figure heads_figure(const HeadsResult& result, const std::string& title) {
     p.ylabel = "layer";
     Heatmap& h = p.heatmap;
     h.z_label = std::string(score) + " score";
-    for (const HeadScore& head : first) h.y_labels.push_back(head_name(head, multi_head));
+    for (const HeadScore& head : first) h.y_labels.push_back(row_name(head, multi_head));
     h.z.assign(first.size(), {});
     const bool positional = std::string(score) == "positional";
     for (const CheckpointHeads& c : result.checkpoints) {
@@ -340,7 +340,7 @@ Figure head_scores_over_training_figure(const HeadsResult& result, const std::st
       p.title = title + ": " + (positional ? "positional" : "symbolic") + " score per layer";
     for (std::size_t r = 0; r < first.size(); ++r) {
       Series s;
-      s.title = head_name(first[r], multi_head);
+      s.title = row_name(first[r], multi_head);
       s.order = static_cast<double>(r);
       s.line_width = 1;
       for (const CheckpointHeads& c : result.checkpoints) {

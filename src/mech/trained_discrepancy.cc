@@ -24,20 +24,6 @@ struct KeyHead {
 
 }  // namespace
 
-std::vector<HeadRef> parse_head_list(const std::string& text) {
-  std::vector<HeadRef> out;
-  if (text == "auto") return out;
-  for (const std::string& item : split_commas(text)) {
-    const auto dot = item.find('.');
-    const std::string layer_text = item.substr(0, dot);
-    const std::string head_text = dot == std::string::npos ? "0" : item.substr(dot + 1);
-    out.push_back({static_cast<int>(parse_integer_in(layer_text, "--heads layer", 0, 100000)),
-                   static_cast<int>(parse_integer_in(head_text, "--heads head", 0, 100000))});
-  }
-  if (out.empty()) throw std::invalid_argument("--heads: give auto or L.h,L.h");
-  return out;
-}
-
 namespace {
 
 std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOptions& o) {
@@ -67,10 +53,10 @@ std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOption
   for (const HeadRef& ref : o.heads) {
     const std::int64_t layer = ref.layer, head = ref.head;
     if (layer < 0 || layer >= cfg.layers || head < 0 || head >= cfg.heads) {
-      throw std::invalid_argument("--heads: '" + std::to_string(layer) + "." +
-                                  std::to_string(head) + "' is not a head of this " +
-                                  std::to_string(cfg.layers) + "-layer, " +
-                                  std::to_string(cfg.heads) + "-head model (0-based L.h)");
+      throw std::invalid_argument("--heads: '" + head_name(layer, head) +
+                                  "' is not a head of this " + std::to_string(cfg.layers) +
+                                  "-layer, " + std::to_string(cfg.heads) +
+                                  "-head model (layers and heads are 0-based)");
     }
     const HeadScore& h = scores[static_cast<std::size_t>(layer * cfg.heads + head)];
     out.push_back({h.layer, h.head, "chosen", h.positional, h.symbolic, h.label});
@@ -225,7 +211,7 @@ Figure trained_discrepancy_figure(const TrainedDiscrepancyResult& r) {
   p.y2max = 1.02;
   for (const KeyHeadGaps& h : r.heads) {
     Series s;
-    s.title = "L" + std::to_string(h.layer) + "." + std::to_string(h.head) + " (" +
+    s.title = head_name(h.layer, h.head) + " (" +
               (h.kind == "chosen" ? h.label : "most " + h.kind + ", " + h.label) + ")";
     if (std::isfinite(h.exponent.exponent)) {
       s.title += fmt::format(", exponent {:.2f}", h.exponent.exponent);

@@ -9,6 +9,7 @@
 
 #include "experiments/mech/discrepancy_command.h"
 #include "posbias/mech/constructions.h"
+#include "posbias/mech/head_name.h"
 
 namespace posbias {
 namespace {
@@ -136,3 +137,20 @@ TEST(Discrepancy, BadValuesAreRefused) {
 
 }  // namespace
 }  // namespace posbias
+
+// One name for a head in every output and option; `--heads` also takes the older "2.0" form.
+TEST(HeadName, IsLayerDotHeadAndParsesBothForms) {
+  EXPECT_EQ(posbias::head_name(2, 0), "L2.h0");
+  EXPECT_EQ(posbias::layer_name(11), "L11");
+  for (const char* text : {"L2.h3", "2.3"}) {
+    const posbias::HeadRef h = posbias::parse_head_name(text, "--heads");
+    EXPECT_EQ(h.layer, 2) << text;
+    EXPECT_EQ(h.head, 3) << text;
+  }
+  EXPECT_EQ(posbias::parse_head_name("L4", "--heads").head, 0);
+  EXPECT_TRUE(posbias::parse_head_list("auto").empty());
+  EXPECT_EQ(posbias::parse_head_list("L1.h0,L3.h1").size(), 2u);
+  for (const char* bad : {"L2.3", "L.h1", "L2.h", "x", "2.-1", ""}) {
+    EXPECT_THROW(posbias::parse_head_name(bad, "--heads"), std::invalid_argument) << bad;
+  }
+}

@@ -181,6 +181,10 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
   EXPECT_EQ(l["checkpoints"][0]["step"], 150);
   expect_usage_error("heads --run " + run.string() + " --checkpoints 7", "no checkpoint at step 7");
   expect_usage_error("discrepancy --run " + run.string() + " --heads 7.0", "--heads");
+  expect_usage_error("discrepancy --run " + run.string() + " --heads L7.h0",
+                     "--heads: 'L7.h0' is not a head of this");
+  expect_usage_error("discrepancy --run " + run.string() + " --heads L1.x0",
+                     "'L1.x0' is not a head name");
   expect_usage_error("discrepancy --run " + run.string() + " --lengths 17,1", "--lengths");
   // Every length's forward is planned before it runs: one line with the bytes, exit 2.
   expect_usage_error("discrepancy --run " + run.string() +

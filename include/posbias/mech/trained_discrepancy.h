@@ -12,24 +12,16 @@
 #include <vector>
 
 #include "posbias/core/plot.h"
+#include "posbias/mech/head_name.h"
 #include "posbias/model/attention_path.h"
 #include "posbias/stats/power_law_fit.h"
 #include "posbias/tasks/hop_task.h"
 
 namespace posbias {
 
-// A head of a model: 0-based layer and head.
-struct HeadRef {
-  int layer = 0, head = 0;
-};
-// `--heads`: "auto" (empty: the most positional and the most symbolic head) or "L.h,L.h" ("L"
-// alone is head 0 of layer L); std::invalid_argument naming --heads otherwise. Whether a head
-// exists is checked against the model.
-std::vector<HeadRef> parse_head_list(const std::string& text);
-
 struct TrainedDiscrepancyOptions {
   std::string run, checkpoint;  // checkpoint empty = the run's latest
-  std::vector<HeadRef> heads;   // empty: auto (parse_head_list)
+  std::vector<HeadRef> heads;   // empty: the most positional and the most symbolic head
   std::vector<int> lengths{17, 32, 64, 128, 256, 512, 850};
   std::int64_t count = 100;  // examples per length
   std::uint64_t seed = 1;
