@@ -89,7 +89,7 @@ std::vector<std::vector<double>> measure_profiles(Transformer& model,
 }
 
 nlohmann::json values_json(const std::vector<double>& v) {
-  return to_json(SeedValues{v, seed_interval(v)});
+  return to_json(SeedStatistic{v, seed_interval(v)});
 }
 
 // The share of exact matches among per_depth examples of depth bin k.

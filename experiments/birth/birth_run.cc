@@ -180,8 +180,8 @@ BirthRunRecord birth_run_record(const BirthRunResult& r) {
                                   error(cp.flat_score)};
     }
     const SharesOverSeeds shares = shares_over_seeds(b.profile_seeds);  // over the sequences
-    rec.shares = shares_json(shares);
-    rec.u_test = u_test_json(shares.u);
+    rec.shares = shares_record(shares);
+    rec.u_test = u_test_record(shares.u);
     if (b.nofit) {
       rec.nofit =
           NofitRecord{to_string(b.nofit->estimator), b.nofit->score.at_mean.median_abs_log10_error,
@@ -191,10 +191,10 @@ BirthRunRecord birth_run_record(const BirthRunResult& r) {
   if (r.checkpoints.size() >= 2) {  // the same sequences at every checkpoint: paired
     const BirthCheckpoint& first = r.checkpoints.front();
     const BirthCheckpoint& last = r.checkpoints.back();
-    out.shares_change = share_change_json(shares_over_seeds(first.result.profile_seeds),
-                                          shares_over_seeds(last.result.profile_seeds));
-    (*out.shares_change)["from_step"] = first.step;
-    (*out.shares_change)["to_step"] = last.step;
+    out.shares_change = share_change_record(shares_over_seeds(first.result.profile_seeds),
+                                            shares_over_seeds(last.result.profile_seeds));
+    out.shares_change->from_step = first.step;
+    out.shares_change->to_step = last.step;
   }
   return out;
 }

@@ -1,8 +1,7 @@
 // `birth --run`'s result (birth_run.h), as the file holds it: one field table for the writer
 // (run_birth_run, and the figures drawn from it) and the reader (`seeds`, seeds_command.cc).
 // Files of earlier builds lack the shares, the U test and the share change: optional fields.
-// The shares, U test and share change are written by their own writers (seeds/shares_json.h)
-// and kept here as JSON.
+// The shares, U test and share change are seeds/shares_record.h's records.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/seeds/shares_record.h"
 #include "posbias/core/field_table.h"
 
 namespace posbias {
@@ -50,7 +50,8 @@ struct BirthRunCheckpointRecord {
   double log10_dead_zone_depth = 0;
   double attention_entropy_ratio = NAN;  // null: not measured
   std::optional<GradientRecord> gradient;
-  std::optional<nlohmann::json> shares, u_test;
+  std::optional<SharesRecord> shares;
+  std::optional<UTestRecord> u_test;
   std::optional<NofitRecord> nofit;
 };
 
@@ -58,7 +59,7 @@ struct BirthRunRecord {
   std::string run, target, method;
   std::int64_t length = 0, query = 0, sequences = 0;
   std::vector<BirthRunCheckpointRecord> checkpoints;
-  std::optional<nlohmann::json> shares_change;
+  std::optional<ShareChangeRecord> shares_change;
 };
 const std::vector<FieldRow<BirthRunRecord>>& birth_run_record_fields();
 

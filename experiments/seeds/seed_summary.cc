@@ -13,7 +13,6 @@
 #include <stdexcept>
 
 #include "posbias/core/bounded_read.h"
-#include "posbias/core/json_number.h"
 #include "posbias/core/json_read.h"
 
 namespace posbias {
@@ -191,25 +190,32 @@ void note_unchecked_configurations(std::size_t unchecked, std::size_t files,
                unchecked, files, example.c_str());
 }
 
-SeedStatistic seed_statistic(std::vector<double> values) {
-  SeedStatistic s;
-  s.interval = seed_interval(values);
-  s.values = std::move(values);
-  return s;
+const std::vector<FieldRow<SeedInterval>>& seed_interval_fields() {
+  using I = SeedInterval;
+  static const std::vector<FieldRow<I>> rows = {
+      required(field<I, double, NanAsNull>("mean", &I::mean, "the mean over the seeds")),
+      field<I, double, NanAsNull>("low", &I::low, "the 95% Student-t interval's low end"),
+      field<I, double, NanAsNull>("high", &I::high, "the 95% Student-t interval's high end"),
+      field("n", &I::n, "the seeds with a value"),
+  };
+  return rows;
 }
 
-nlohmann::json to_json(const SeedInterval& i) {
-  return {{"mean", number_or_null(i.mean)},
-          {"low", number_or_null(i.low)},
-          {"high", number_or_null(i.high)},
-          {"n", i.n}};
+const std::vector<FieldRow<SeedStatistic>>& seed_statistic_fields() {
+  using S = SeedStatistic;
+  static const std::vector<FieldRow<S>> rows = [] {
+    std::vector<FieldRow<S>> r = member_fields(&S::interval, seed_interval_fields());
+    r.push_back(field<S, std::vector<double>, ListCodec<double, NanAsNull>>(
+        "values", &S::values, "each seed's value (null: the seed has none)"));
+    return r;
+  }();
+  return rows;
 }
+
+nlohmann::json to_json(const SeedInterval& i) { return fields_to_json(seed_interval_fields(), i); }
 
 nlohmann::json to_json(const SeedStatistic& s) {
-  nlohmann::json j = to_json(s.interval);
-  j["values"] = nlohmann::json::array();
-  for (double v : s.values) j["values"].push_back(number_or_null(v));
-  return j;
+  return fields_to_json(seed_statistic_fields(), s);
 }
 
 Series band_series(const std::string& title, const std::vector<double>& x,

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "posbias/core/field_table.h"
 #include "posbias/core/plot.h"
 #include "posbias/stats/seed_interval.h"
 
@@ -82,12 +83,14 @@ std::size_t require_one_configuration(std::vector<std::vector<RunConfig>> by_opt
 void note_unchecked_configurations(std::size_t unchecked, std::size_t files,
                                    const std::string& example);
 
-struct SeedStatistic {
-  std::vector<double> values;  // one per seed (NaN where a seed has none)
-  SeedInterval interval;       // over the finite values
-};
-SeedStatistic seed_statistic(std::vector<double> values);
-
+// {"mean", "low", "high", "n"} (null for a bound there is none of) and, for a statistic,
+// "values" beside them: one table each.
+const std::vector<FieldRow<SeedInterval>>& seed_interval_fields();
+const std::vector<FieldRow<SeedStatistic>>& seed_statistic_fields();
+template <>
+struct FieldCodec<SeedInterval> : TableCodec<SeedInterval, &seed_interval_fields> {};
+template <>
+struct FieldCodec<SeedStatistic> : TableCodec<SeedStatistic, &seed_statistic_fields> {};
 nlohmann::json to_json(const SeedInterval& interval);
 nlohmann::json to_json(const SeedStatistic& statistic);
 

@@ -14,6 +14,7 @@
 #include "experiments/hops/hop_seeds.h"
 #include "experiments/retrieval/kv_seeds.h"
 #include "experiments/seeds/shares_json.h"
+#include "experiments/seeds/shares_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/runfiles/heldout_split.h"
@@ -371,7 +372,7 @@ nlohmann::json to_json(const SeedsResult& r) {
                  {"log10_middle_to_ends", to_json(r.change_middle_to_ends)},
                  {"log10_dead_zone_depth", to_json(r.change_dead_zone_depth)}};
   j["change"]["shares"] =
-      share_change_json(r.checkpoints.front().shares, r.checkpoints.back().shares);
+      to_json(share_change_record(r.checkpoints.front().shares, r.checkpoints.back().shares));
   if (r.gradient_steps) {
     j["change"]["gradient"] = {
         {"from_step", r.gradient_steps->first},

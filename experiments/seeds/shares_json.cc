@@ -6,59 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/seeds/seed_summary.h"
-#include "posbias/core/json_number.h"
+#include "experiments/seeds/shares_record.h"
 
 namespace posbias {
 
-nlohmann::json to_json(const SeedValues& v) {
-  nlohmann::json j = to_json(v.interval);
-  j["values"] = nlohmann::json::array();
-  for (double x : v.values) j["values"].push_back(number_or_null(x));
-  return j;
-}
-
-nlohmann::json shares_json(const SharesOverSeeds& s) {
-  nlohmann::json j{{"regions", nlohmann::json::object()}};
-  for (ShareRegion r : kShareRegions) {
-    const auto k = static_cast<std::size_t>(r);
-    const RegionSpan& span = s.regions[k];
-    if (!span.present()) {
-      j["unavailable"][to_string(r)] = span.absent;
-      continue;
-    }
-    j["regions"][to_string(r)] = {span.first, span.last};
-    j[to_string(r)] = to_json(s.share[k]);
-  }
-  return j;
-}
-
-nlohmann::json u_test_json(const UTest& t) {
-  nlohmann::json j{{"verdict", t.verdict},
-                   {"basis", t.basis},
-                   {"reason", t.reason},
-                   {"rule",
-                    "U when both differences (log10 of the middle's per-position share over "
-                    "primacy's, and over recency's) have their 95% interval over seeds below 0"}};
-  if (t.verdict != "not testable" || !t.middle_vs_primacy.values.empty()) {
-    j["middle_vs_primacy"] = to_json(t.middle_vs_primacy);
-    j["middle_vs_recency"] = to_json(t.middle_vs_recency);
-  }
-  return j;
-}
-
-nlohmann::json share_change_json(const SharesOverSeeds& first, const SharesOverSeeds& last) {
-  const std::array<SeedValues, 4> change = share_change(first, last);
-  nlohmann::json j{{"scale", "log10(share at the later step / share at the earlier), per seed"}};
-  for (ShareRegion r : kShareRegions) {
-    const auto k = static_cast<std::size_t>(r);
-    if (first.regions[k].present()) j[to_string(r)] = to_json(change[k]);
-  }
-  return j;
-}
-
 void add_shares_json(nlohmann::json& j, const SharesOverSeeds& shares) {
-  j["shares"] = shares_json(shares);
-  j["u_test"] = u_test_json(shares.u);
+  j["shares"] = to_json(shares_record(shares));
+  j["u_test"] = to_json(u_test_record(shares.u));
 }
 
 std::string shares_text(const SharesOverSeeds& s) {

@@ -1,12 +1,6 @@
-// The U by its parts (theory/profile_shares.h) as JSON, the one spelling every command writes:
-//   "shares": {"regions": {"primacy": [first, last], ...}, "primacy": {"mean", "low", "high",
-//              "n", "values"}, "middle": ..., "recency": ..., "query": ...,
-//              "unavailable": {"middle": "why"} (only for a profile too short for a region)}
-//   "u_test": {"verdict", "basis", "reason", "scale", "middle_vs_primacy": {...},
-//              "middle_vs_recency": {...}}
-//   a paired change: {"scale", "primacy": {...}, ...}, log10(share at the later step / earlier)
-// Each {...} is a statistic over seeds: every seed's value and the mean with its 95% Student-t
-// interval (null where there is none, e.g. one seed).
+// The U by its parts (theory/profile_shares.h) in a result, a report and a figure: the "shares"
+// and "u_test" blocks (their layout is shares_record.h's), a line of text for each, and the
+// shares against the training step.
 #pragma once
 
 #include <array>
@@ -20,10 +14,6 @@
 
 namespace posbias {
 
-nlohmann::json to_json(const SeedValues& values);
-nlohmann::json shares_json(const SharesOverSeeds& shares);
-nlohmann::json u_test_json(const UTest& test);
-nlohmann::json share_change_json(const SharesOverSeeds& first, const SharesOverSeeds& last);
 // Sets j["shares"] and j["u_test"] of one profile result.
 void add_shares_json(nlohmann::json& j, const SharesOverSeeds& shares);
 // "primacy 0.098 [0.096, 0.100], middle ..., recency ..., query ...": one line of text for

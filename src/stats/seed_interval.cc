@@ -4,6 +4,7 @@
 #include <limits>
 #include <numbers>
 #include <stdexcept>
+#include <utility>
 
 namespace posbias {
 namespace {
@@ -68,6 +69,13 @@ SeedInterval seed_interval(const std::vector<double>& values) {
   r.low = r.mean - half;
   r.high = r.mean + half;
   return r;
+}
+
+SeedStatistic seed_statistic(std::vector<double> values) {
+  SeedStatistic s;
+  s.interval = seed_interval(values);
+  s.values = std::move(values);
+  return s;
 }
 
 }  // namespace posbias

@@ -21,13 +21,6 @@ std::string position_text(std::int64_t first, std::int64_t last) {
 // log10(a / b), NaN unless both are > 0.
 double log10_ratio(double a, double b) { return a > 0 && b > 0 ? std::log10(a / b) : kNaN; }
 
-SeedValues seed_values(std::vector<double> values) {
-  SeedValues s;
-  s.interval = seed_interval(values);
-  s.values = std::move(values);
-  return s;
-}
-
 }  // namespace
 
 const char* to_string(ShareRegion region) {
@@ -128,8 +121,8 @@ UTest u_test(const std::vector<ProfileShares>& seeds) {
     dp.push_back(log10_ratio(middle, s.per_position(ShareRegion::kPrimacy)));
     dr.push_back(log10_ratio(middle, s.per_position(ShareRegion::kRecency)));
   }
-  t.middle_vs_primacy = seed_values(std::move(dp));
-  t.middle_vs_recency = seed_values(std::move(dr));
+  t.middle_vs_primacy = seed_statistic(std::move(dp));
+  t.middle_vs_recency = seed_statistic(std::move(dr));
   const SeedInterval& p = t.middle_vs_primacy.interval;
   const SeedInterval& q = t.middle_vs_recency.interval;
   const std::int64_t n = std::min(p.n, q.n);
@@ -167,25 +160,26 @@ SharesOverSeeds shares_over_seeds(const std::vector<std::vector<double>>& profil
     if (!r.regions[k].present()) continue;
     std::vector<double> v;
     for (const ProfileShares& s : seeds) v.push_back(s.share[k]);
-    r.share[k] = seed_values(std::move(v));
+    r.share[k] = seed_statistic(std::move(v));
   }
   return r;
 }
 
-std::array<SeedValues, 4> share_change(const SharesOverSeeds& first, const SharesOverSeeds& last) {
+std::array<SeedStatistic, 4> share_change(const SharesOverSeeds& first,
+                                          const SharesOverSeeds& last) {
   if (first.length != last.length || first.share[3].values.size() != last.share[3].values.size())
     throw std::invalid_argument(
         "a paired change needs the same seeds at one length in both steps (" +
         std::to_string(first.share[3].values.size()) + " profiles of " +
         std::to_string(first.length) + " positions against " +
         std::to_string(last.share[3].values.size()) + " of " + std::to_string(last.length) + ")");
-  std::array<SeedValues, 4> out;
+  std::array<SeedStatistic, 4> out;
   for (std::size_t k = 0; k < out.size(); ++k) {
     if (!first.regions[k].present()) continue;
     std::vector<double> d;
     for (std::size_t s = 0; s < first.share[k].values.size(); ++s)
       d.push_back(log10_ratio(last.share[k].values[s], first.share[k].values[s]));
-    out[k] = seed_values(std::move(d));
+    out[k] = seed_statistic(std::move(d));
   }
   return out;
 }

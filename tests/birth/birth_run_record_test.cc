@@ -42,11 +42,16 @@ BirthRunRecord full_record() {
     g.root_sum_square = {1, 1, 1, 1};
     g.median_abs_log10_error = {0.1, 0.2, NAN};
     c.gradient = g;
-    c.shares = nlohmann::json{{"middle", 0.3}};
-    c.u_test = nlohmann::json{{"verdict", "U"}};
+    const SharesOverSeeds shares =
+        shares_over_seeds({{0.4, 0.1, 0.2, 0.3}, {0.3, 0.1, 0.2, 0.4}, {0.4, 0.2, 0.1, 0.3}});
+    c.shares = shares_record(shares);
+    c.u_test = u_test_record(shares.u);
     c.nofit = NofitRecord{"jacobian", 0.2, 0.4, {0.3, 0.2, 0.2, 0.3}};
   }
-  r.shares_change = nlohmann::json{{"from_step", 0}, {"to_step", 100}};
+  const SharesOverSeeds shares = shares_over_seeds({{0.4, 0.1, 0.2, 0.3}, {0.3, 0.1, 0.2, 0.4}});
+  r.shares_change = share_change_record(shares, shares);
+  r.shares_change->from_step = 0;
+  r.shares_change->to_step = 100;
   return r;
 }
 

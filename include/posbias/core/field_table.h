@@ -350,10 +350,11 @@ S fields_from_json(const std::vector<FieldRow<S>>& rows, const nlohmann::json& j
   return base;
 }
 
-// The rows of base class B's table as rows of D (derived from B): a file whose fields are B's
-// and more, written flat, spells B's fields once.
-template <class D, class B>
-std::vector<FieldRow<D>> inherited_fields(const std::vector<FieldRow<B>>& rows) {
+// The rows of B's table as rows of D, reaching D's B through `get` (a callable taking D& or
+// const D& and returning the B inside it): a file that writes B's fields flat beside D's own
+// spells B's fields once.
+template <class D, class B, class Get>
+std::vector<FieldRow<D>> mapped_fields(const std::vector<FieldRow<B>>& rows, Get get) {
   std::vector<FieldRow<D>> out;
   for (const FieldRow<B>& r : rows) {
     FieldRow<D> d;
@@ -363,14 +364,33 @@ std::vector<FieldRow<D>> inherited_fields(const std::vector<FieldRow<B>>& rows) 
     d.type = r.type;
     d.from_flag = r.from_flag;
     d.required = r.required;
-    d.write = [write = r.write](const D& s) { return write(static_cast<const B&>(s)); };
-    d.read = [read = r.read](const nlohmann::json& j, D& s, const std::string& what) {
-      read(j, static_cast<B&>(s), what);
+    d.write = [write = r.write, get](const D& s) { return write(get(s)); };
+    d.read = [read = r.read, get](const nlohmann::json& j, D& s, const std::string& what) {
+      read(j, get(s), what);
     };
-    d.present = [present = r.present](const D& s) { return present(static_cast<const B&>(s)); };
+    d.present = [present = r.present, get](const D& s) { return present(get(s)); };
     out.push_back(std::move(d));
   }
   return out;
+}
+
+// The rows of base class B's table as rows of D (derived from B): a file whose fields are B's
+// and more, written flat, spells B's fields once.
+template <class D, class B>
+std::vector<FieldRow<D>> inherited_fields(const std::vector<FieldRow<B>>& rows) {
+  return mapped_fields<D, B>(
+      rows, [](auto& s) -> auto& {
+        using Base =
+            std::conditional_t<std::is_const_v<std::remove_reference_t<decltype(s)>>, const B, B>;
+        return static_cast<Base&>(s);
+      });
+}
+
+// The rows of member struct `member`'s table written flat among D's own fields.
+template <class D, class B>
+std::vector<FieldRow<D>> member_fields(B D::*member, const std::vector<FieldRow<B>>& rows) {
+  return mapped_fields<D, B>(
+      rows, [member](auto& s) -> auto& { return s.*member; });
 }
 
 // A member that is itself a struct with a field table (`Rows` returns it): a nested object,

@@ -19,4 +19,11 @@ double t_quantile_975(std::int64_t df);
 // Mean and 95% t interval of the finite values (non-finite ones are skipped).
 SeedInterval seed_interval(const std::vector<double>& values);
 
+// A statistic over seeds: each seed's value and the mean with its 95% t interval.
+struct SeedStatistic {
+  std::vector<double> values;  // one per seed (NaN where a seed has none)
+  SeedInterval interval;       // over the finite values
+};
+SeedStatistic seed_statistic(std::vector<double> values);
+
 }  // namespace posbias

@@ -60,17 +60,11 @@ struct ProfileShares {
 // first bad entry otherwise).
 ProfileShares profile_shares(const std::vector<double>& profile);
 
-// A statistic over seeds: each seed's value and the mean with its 95% t interval.
-struct SeedValues {
-  std::vector<double> values;  // one per seed (NaN where a seed has none)
-  SeedInterval interval;
-};
-
 struct UTest {
   std::string verdict;  // "U", "no U", or "not testable" (a region is absent; see reason)
   std::string basis;    // how the verdict was reached (interval over n seeds, or one seed)
   std::string reason;   // why the verdict is what it is, in one sentence
-  SeedValues middle_vs_primacy, middle_vs_recency;  // log10 per-position share ratios
+  SeedStatistic middle_vs_primacy, middle_vs_recency;  // log10 per-position share ratios
 };
 
 // The U test over seeds' shares (one entry per seed, all of one length; std::invalid_argument
@@ -81,7 +75,7 @@ UTest u_test(const std::vector<ProfileShares>& seeds);
 struct SharesOverSeeds {
   std::int64_t length = 0;
   std::array<RegionSpan, 4> regions;
-  std::array<SeedValues, 4> share;  // [region]
+  std::array<SeedStatistic, 4> share;  // [region]
   UTest u;
   const RegionSpan& region(ShareRegion r) const { return regions[static_cast<std::size_t>(r)]; }
 };
@@ -90,6 +84,7 @@ SharesOverSeeds shares_over_seeds(const std::vector<std::vector<double>>& profil
 // The paired change of each region's log10 share from `first` to `last` (the same seeds in the
 // same order, one length): per seed log10(share_last / share_first), with its interval. Absent
 // regions get no values.
-std::array<SeedValues, 4> share_change(const SharesOverSeeds& first, const SharesOverSeeds& last);
+std::array<SeedStatistic, 4> share_change(const SharesOverSeeds& first,
+                                          const SharesOverSeeds& last);
 
 }  // namespace posbias

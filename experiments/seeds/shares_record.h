@@ -1,0 +1,69 @@
+// The U by its parts (theory/profile_shares.h) as a result file holds it, one field table each
+// for the writers (birth, birth --run, answer influence, theory shares, seeds) and the readers
+// (birth --run's record, read by `seeds`):
+//   "shares": {"regions": {"primacy": [first, last], ...}, "primacy": STAT, "middle": ...,
+//              "recency": ..., "query": ..., "unavailable": {"middle": "why"} (only for a
+//              profile too short for a region)}
+//   "u_test": {"verdict", "basis", "reason", "rule", "middle_vs_primacy": STAT,
+//              "middle_vs_recency": STAT} (the two differences absent when not testable)
+//   a paired change: {"scale", "primacy": STAT, ...}, log10(share at the later step / earlier),
+//              and birth --run's "from_step", "to_step"
+// STAT is a statistic over seeds (seed_summary.h): every seed's value and the mean with its 95%
+// Student-t interval. A region's key is its name (to_string(ShareRegion)).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "experiments/seeds/seed_summary.h"
+#include "posbias/core/field_table.h"
+#include "posbias/theory/profile_shares.h"
+
+namespace posbias {
+
+// A statistic per region, in kShareRegions order; none for a region the profile lacks.
+using RegionStatistics = std::array<std::optional<SeedStatistic>, kShareRegions.size()>;
+
+struct SharesRecord {
+  std::map<std::string, std::vector<std::int64_t>> regions;  // region → [first, last], 1-based
+  RegionStatistics share;                                    // each region's share
+  std::optional<std::map<std::string, std::string>> unavailable;  // region → why it is absent
+};
+
+struct UTestRecord {
+  std::string verdict, basis, reason, rule;
+  std::optional<SeedStatistic> middle_vs_primacy, middle_vs_recency;
+};
+
+struct ShareChangeRecord {
+  std::string scale;
+  RegionStatistics change;  // log10(later share / earlier share) per seed
+  std::optional<std::int64_t> from_step, to_step;
+};
+
+const std::vector<FieldRow<SharesRecord>>& shares_record_fields();
+const std::vector<FieldRow<UTestRecord>>& u_test_record_fields();
+const std::vector<FieldRow<ShareChangeRecord>>& share_change_record_fields();
+template <>
+struct FieldCodec<SharesRecord> : TableCodec<SharesRecord, &shares_record_fields> {};
+template <>
+struct FieldCodec<UTestRecord> : TableCodec<UTestRecord, &u_test_record_fields> {};
+template <>
+struct FieldCodec<ShareChangeRecord> : TableCodec<ShareChangeRecord, &share_change_record_fields> {
+};
+
+SharesRecord shares_record(const SharesOverSeeds& shares);
+UTestRecord u_test_record(const UTest& test);
+// The paired change from `first` to `last` (the same seeds; share_change), without the steps.
+ShareChangeRecord share_change_record(const SharesOverSeeds& first, const SharesOverSeeds& last);
+
+nlohmann::json to_json(const SharesRecord& record);
+nlohmann::json to_json(const UTestRecord& record);
+nlohmann::json to_json(const ShareChangeRecord& record);
+
+}  // namespace posbias
