@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <stdexcept>
 
 #include "posbias/core/progress.h"
 #include "posbias/mech/head_name.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/stats/wilson.h"
 #include "posbias/tasks/vocab.h"
 #include "posbias/train/checkpoint.h"
 
@@ -77,16 +79,108 @@ CausalResult measure_causal(const std::string& run, const CausalOptions& o,
   return r;
 }
 
+namespace {
+
+// Wilson 95% intervals of every hop's accuracy and of all hops': {"1": [lo, hi], ..., "all"}.
+std::map<std::string, std::vector<double>> wilson_intervals(const HopAccuracy& a) {
+  std::map<std::string, std::vector<double>> out;
+  std::int64_t correct = 0, total = 0;
+  for (const auto& [h, n] : a.total) {
+    const std::int64_t c = a.correct.count(h) ? a.correct.at(h) : 0;
+    const Interval i = wilson_interval(c, n);
+    out[std::to_string(h)] = {i.low, i.high};
+    correct += c, total += n;
+  }
+  const Interval all = wilson_interval(correct, total);
+  out["all"] = {all.low, all.high};
+  return out;
+}
+
+}  // namespace
+
+AblationRecord ablation_record(const AblationResult& r, const AblationSpec& spec) {
+  AblationRecord out;
+  out.lengths = r.lengths;
+  out.count_per_hop = spec.count;
+  out.seed = spec.seed;
+  out.rule =
+      "mean-ablation: the layer's heads' output z (before the output projection) replaced at "
+      "every position by its mean over the same inputs of that length; drop = baseline - ablated "
+      "accuracy; intervals: Wilson 95%";
+  for (std::size_t k = 0; k < r.lengths.size(); ++k) {
+    const std::string key = std::to_string(r.lengths[k]);
+    out.baseline[key] = r.baseline[k].by_name();
+    out.baseline_interval[key] = wilson_intervals(r.baseline[k]);
+    out.chance[key] = r.baseline[k].chance_by_name();
+  }
+  // One ablated row: accuracy, interval and drop per length.
+  auto fill = [&](AblatedRecord& row, const std::vector<HopAccuracy>& by_length) {
+    for (std::size_t k = 0; k < r.lengths.size(); ++k) {
+      const std::string key = std::to_string(r.lengths[k]);
+      const HopAccuracy& a = by_length[k];
+      row.accuracy[key] = a.by_name();
+      row.interval[key] = wilson_intervals(a);
+      std::map<std::string, double>& drop = row.drop[key];
+      for (const auto& [h, n] : a.total) drop[std::to_string(h)] = r.baseline[k].hop(h) - a.hop(h);
+      drop["all"] = r.baseline[k].all() - a.all();
+    }
+  };
+  for (std::size_t i = 0; i < r.layers.size(); ++i) {
+    AblatedLayerRecord& layer = out.layers.emplace_back();
+    layer.layer = r.layers[i];
+    fill(layer, r.ablated[i]);
+  }
+  if (!r.joint.empty()) {
+    out.joint.emplace().layers = r.layers;
+    fill(*out.joint, r.joint);
+  }
+  if (!r.spans.empty()) {
+    out.spans.emplace();
+    for (const AblatedSpan& span : r.spans) {
+      AblatedSpanRecord& s = out.spans->emplace_back();
+      s.first = span.first;
+      s.last = span.last;
+      fill(s, span.accuracy);
+    }
+  }
+  return out;
+}
+
+PatchingRecord patching_record(const PatchingResult& r) {
+  PatchingRecord out;
+  out.lengths = r.lengths;
+  out.pairs = r.pairs;
+  out.rule =
+      "Number 1-hop pairs differing in the query's integer only (the jump lands on another "
+      "letter); the layer's z from the corrupted input replaces the clean input's; moved = "
+      "fraction predicting the corrupted answer, kept = the clean one";
+  for (std::size_t k = 0; k < r.lengths.size(); ++k) {
+    const std::string key = std::to_string(r.lengths[k]);
+    out.clean_accuracy[key] = r.clean_accuracy[k];
+    out.corrupted_accuracy[key] = r.corrupted_accuracy[k];
+  }
+  for (std::size_t i = 0; i < r.layers.size(); ++i) {
+    PatchedLayerRecord& layer = out.layers.emplace_back();
+    layer.layer = r.layers[i];
+    for (std::size_t k = 0; k < r.lengths.size(); ++k) {
+      const std::string key = std::to_string(r.lengths[k]);
+      layer.moved[key] = r.moved[i][k];
+      layer.kept[key] = r.kept[i][k];
+    }
+  }
+  return out;
+}
+
 void add_causal_results(const CausalResult& r, HeadsRecord& heads) {
   if (r.ablation) {
-    heads.ablation = to_json(*r.ablation, r.spec);
-    (*heads.ablation)["checkpoint"] = r.checkpoint;
-    (*heads.ablation)["step"] = r.step;
+    heads.ablation = ablation_record(*r.ablation, r.spec);
+    heads.ablation->checkpoint = r.checkpoint;
+    heads.ablation->step = r.step;
   }
   if (r.patching) {
-    heads.patching = to_json(*r.patching);
-    (*heads.patching)["checkpoint"] = r.checkpoint;
-    (*heads.patching)["step"] = r.step;
+    heads.patching = patching_record(*r.patching);
+    heads.patching->checkpoint = r.checkpoint;
+    heads.patching->step = r.step;
   }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/mech/causal_record.h"
 #include "experiments/mech/heads_record.h"
 #include "posbias/core/plot.h"
 #include "posbias/mech/ablation.h"
@@ -40,7 +41,10 @@ CausalResult measure_causal(const std::string& run, const CausalOptions& options
                             std::optional<AttentionPath> attention = std::nullopt,
                             double memory_budget_gb = 0);
 
-// Sets the heads record's ablation and / or patching (each with "checkpoint" and "step").
+// The results as the heads file holds them (without the checkpoint and its step), and the
+// heads record's ablation and / or patching with them.
+AblationRecord ablation_record(const AblationResult& result, const AblationSpec& spec);
+PatchingRecord patching_record(const PatchingResult& result);
 void add_causal_results(const CausalResult& result, HeadsRecord& heads);
 
 // Rows: the unablated model, each ablated layer, the listed layers at once, the spans; columns:

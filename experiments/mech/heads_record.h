@@ -2,7 +2,7 @@
 // the ranks' checkpoints gathered by rank 0) and the reader (`seeds`, hop_seed_files.cc). Files of
 // earlier builds lack at_init, qk_scale, attention, the label threshold, its sensitivity and the
 // score intervals: those fields are optional. The causal tests' results (ablation, patching) are
-// kept as their own writers give them (ablation_command.h).
+// causal_record.h's records.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/mech/causal_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/mech/head_score.h"
 
@@ -61,7 +62,8 @@ struct HeadsRecord {
   std::optional<double> label_threshold;
   std::optional<std::vector<ThresholdLabels>> threshold_sensitivity;
   double seconds = 0;
-  std::optional<nlohmann::json> ablation, patching;
+  std::optional<AblationRecord> ablation;
+  std::optional<PatchingRecord> patching;
 };
 const std::vector<FieldRow<HeadsRecord>>& heads_record_fields();
 

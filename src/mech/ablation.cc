@@ -2,11 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
-#include "posbias/stats/wilson.h"
 #include "posbias/tasks/vocab.h"
 
 namespace posbias {
@@ -74,21 +72,6 @@ Example corrupted(const Example& ex, int shift) {
   c.chain = {other};
   c.answer = ex.tokens[static_cast<std::size_t>(other)];
   return c;
-}
-
-// Wilson 95% intervals of every hop's accuracy and of all hops': {"1": [lo, hi], ..., "all"}.
-nlohmann::json intervals_json(const HopAccuracy& a) {
-  nlohmann::json j;
-  std::int64_t correct = 0, total = 0;
-  for (const auto& [h, n] : a.total) {
-    const std::int64_t c = a.correct.count(h) ? a.correct.at(h) : 0;
-    const Interval i = wilson_interval(c, n);
-    j[std::to_string(h)] = {i.low, i.high};
-    correct += c, total += n;
-  }
-  const Interval all = wilson_interval(correct, total);
-  j["all"] = {all.low, all.high};
-  return j;
 }
 
 }  // namespace
@@ -242,82 +225,6 @@ PatchingResult patch_layers(Transformer& model, const AblationSpec& spec,
   }
   model->train(was_training);
   return r;
-}
-
-nlohmann::json to_json(const AblationResult& r, const AblationSpec& spec) {
-  nlohmann::json j{{"lengths", r.lengths},
-                   {"count_per_hop", spec.count},
-                   {"seed", spec.seed},
-                   {"layer_index", "0-based"},
-                   {"rule",
-                    "mean-ablation: the layer's heads' output z (before the output projection) "
-                    "replaced at every position by its mean over the same inputs of that length; "
-                    "drop = baseline - ablated accuracy; intervals: Wilson 95%"},
-                   {"layers", nlohmann::json::array()}};
-  for (std::size_t k = 0; k < r.lengths.size(); ++k) {
-    const std::string key = std::to_string(r.lengths[k]);
-    j["baseline"][key] = r.baseline[k].to_json();
-    j["baseline_interval"][key] = intervals_json(r.baseline[k]);
-    j["chance"][key] = r.baseline[k].chance_json();
-  }
-  // One ablated row: accuracy, interval and drop per length.
-  auto row = [&](nlohmann::json& out, const std::vector<HopAccuracy>& by_length) {
-    for (std::size_t k = 0; k < r.lengths.size(); ++k) {
-      const std::string key = std::to_string(r.lengths[k]);
-      const HopAccuracy& a = by_length[k];
-      out["accuracy"][key] = a.to_json();
-      out["interval"][key] = intervals_json(a);
-      nlohmann::json drop;
-      for (const auto& [h, n] : a.total) drop[std::to_string(h)] = r.baseline[k].hop(h) - a.hop(h);
-      drop["all"] = r.baseline[k].all() - a.all();
-      out["drop"][key] = drop;
-    }
-  };
-  for (std::size_t i = 0; i < r.layers.size(); ++i) {
-    nlohmann::json layer{{"layer", r.layers[i]}};
-    row(layer, r.ablated[i]);
-    j["layers"].push_back(layer);
-  }
-  if (!r.joint.empty()) {
-    j["joint"] = {{"layers", r.layers}};
-    row(j["joint"], r.joint);
-  }
-  if (!r.spans.empty()) {
-    j["spans"] = nlohmann::json::array();
-    for (const AblatedSpan& span : r.spans) {
-      nlohmann::json out{{"first", span.first}, {"last", span.last}};
-      row(out, span.accuracy);
-      j["spans"].push_back(out);
-    }
-  }
-  return j;
-}
-
-nlohmann::json to_json(const PatchingResult& r) {
-  nlohmann::json j{{"lengths", r.lengths},
-                   {"pairs", r.pairs},
-                   {"layer_index", "0-based"},
-                   {"rule",
-                    "Number 1-hop pairs differing in the query's integer only (the jump lands on "
-                    "another letter); the layer's z from the corrupted input replaces the clean "
-                    "input's; moved = fraction predicting the corrupted answer, kept = the clean "
-                    "one"},
-                   {"layers", nlohmann::json::array()}};
-  for (std::size_t k = 0; k < r.lengths.size(); ++k) {
-    const std::string key = std::to_string(r.lengths[k]);
-    j["clean_accuracy"][key] = r.clean_accuracy[k];
-    j["corrupted_accuracy"][key] = r.corrupted_accuracy[k];
-  }
-  for (std::size_t i = 0; i < r.layers.size(); ++i) {
-    nlohmann::json layer{{"layer", r.layers[i]}};
-    for (std::size_t k = 0; k < r.lengths.size(); ++k) {
-      const std::string key = std::to_string(r.lengths[k]);
-      layer["moved"][key] = r.moved[i][k];
-      layer["kept"][key] = r.kept[i][k];
-    }
-    j["layers"].push_back(layer);
-  }
-  return j;
 }
 
 }  // namespace posbias

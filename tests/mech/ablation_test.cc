@@ -8,6 +8,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "experiments/mech/ablation_command.h"
 #include "posbias/tasks/vocab.h"
 
 namespace posbias {
@@ -126,7 +127,7 @@ TEST(Ablation, TheAnswerLayerDropsToChanceAndTheOthersDoNot) {
   // The hooks are gone afterwards: the model answers as before.
   const AblationResult again = mean_ablate_layers(h.model, spec);
   EXPECT_EQ(again.baseline[0].hop(1), 1.0);
-  const nlohmann::json j = to_json(r, spec);
+  const nlohmann::json j = to_json(ablation_record(r, spec));
   EXPECT_EQ(j["layers"][kAnswerLayer]["layer"], kAnswerLayer);
   EXPECT_NEAR(j["layers"][kAnswerLayer]["drop"]["17"]["1"].get<double>(),
               1.0 - r.ablated[kAnswerLayer][0].hop(1), 1e-12);
@@ -160,7 +161,7 @@ TEST(Ablation, TheSameOnAPositionalModel) {
       EXPECT_EQ(span.accuracy[0].hop(1), 1.0) << span.first << ".." << span.last;
     }
   }
-  EXPECT_EQ(to_json(r, spec)["spans"][1]["last"], 1);
+  EXPECT_EQ(to_json(ablation_record(r, spec))["spans"][1]["last"], 1);
 }
 
 TEST(Patching, TheAnswerLayerCarriesTheJumpAndTheOthersDoNot) {
@@ -177,7 +178,7 @@ TEST(Patching, TheAnswerLayerCarriesTheJumpAndTheOthersDoNot) {
     EXPECT_EQ(r.moved[static_cast<std::size_t>(l)][0], 0.0) << "layer " << l;
     EXPECT_EQ(r.kept[static_cast<std::size_t>(l)][0], 1.0) << "layer " << l;
   }
-  const nlohmann::json j = to_json(r);
+  const nlohmann::json j = to_json(patching_record(r));
   EXPECT_EQ(j["layers"][kAnswerLayer]["moved"]["17"], 1.0);
   EXPECT_EQ(j["pairs"], 64);
 }

@@ -32,7 +32,23 @@ HeadsRecord full_record() {
   r.label_threshold = 0.9;
   r.threshold_sensitivity = {{0.8, r.final, {{100, 1, 0, 0}, {200, 1, 0, 0}}}};
   r.seconds = 1.5;
-  r.ablation = nlohmann::json{{"rows", nlohmann::json::array()}};
+  AblationRecord& a = r.ablation.emplace();
+  a.lengths = {17};
+  a.count_per_hop = 200;
+  a.seed = 1;
+  a.rule = "mean-ablation";
+  a.baseline = {{"17", {{"1", 1.0}, {"all", 1.0}}}};
+  a.baseline_interval = {{"17", {{"1", {0.98, 1.0}}, {"all", {0.98, 1.0}}}}};
+  a.chance = {{"17", {{"1", 0.125}, {"all", 0.125}}}};
+  AblatedLayerRecord& layer = a.layers.emplace_back();
+  layer.layer = 1;
+  layer.accuracy = {{"17", {{"1", 0.25}, {"all", 0.25}}}};
+  layer.interval = a.baseline_interval;
+  layer.drop = {{"17", {{"1", 0.75}, {"all", 0.75}}}};
+  a.joint = AblatedJointRecord{layer, {0, 1}};
+  a.spans = {AblatedSpanRecord{layer, 0, 1}, AblatedSpanRecord{layer, 1, 2}};
+  a.checkpoint = "step_00000200.safetensors";
+  a.step = 200;
   return r;
 }
 
@@ -49,6 +65,9 @@ TEST(HeadsRecordFields, EveryPartRoundTripsThroughJson) {
   const nlohmann::json j = to_json(full_record());
   for (const auto& row : heads_record_fields())
     EXPECT_EQ(j.contains(row.name), row.name != "patching") << row.name;
+  EXPECT_EQ(j["ablation"]["spans"][1]["first"], 1);
+  EXPECT_EQ(j["ablation"]["joint"]["layers"], nlohmann::json::parse("[0, 1]"));
+  EXPECT_EQ(j["ablation"]["layers"][0]["drop"]["17"]["all"], 0.75);
   const nlohmann::json& head = j["checkpoints"][1]["heads"][0];
   EXPECT_EQ(head["positional_ci"], nlohmann::json::parse("[0.9, 1.0]"));
   EXPECT_TRUE(head["symbolic_ci"][0].is_null());
@@ -89,11 +108,26 @@ TEST(HeadsRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
   bad = good;
   bad.erase("checkpoints");
   EXPECT_NE(message_of(bad).find("missing heads field 'checkpoints'"), std::string::npos);
+  // The causal results too.
+  bad = good;
+  bad["ablation"]["spans"][1]["drop"]["17"]["all"] = "most";
+  EXPECT_NE(message_of(bad).find("heads field 'ablation.spans.1.drop.17.all' must be a number"),
+            std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad["ablation"]["joint"]["heads"] = 2;
+  EXPECT_NE(message_of(bad).find("unknown heads field 'ablation.joint.heads'"), std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad["ablation"]["layers"][0].erase("layer");
+  EXPECT_NE(message_of(bad).find("missing heads field 'ablation.layers.0.layer'"),
+            std::string::npos)
+      << message_of(bad);
 }
 
 TEST(HeadsRecordFields, EveryShippedResultReadsBack) {
   const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
-  int files = 0, current = 0;
+  int files = 0, current = 0, causal = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
     if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
     const std::string bytes = posbias_test::slurp(entry.path());
@@ -106,10 +140,12 @@ TEST(HeadsRecordFields, EveryShippedResultReadsBack) {
     // earliest ones gain null intervals.
     if (!r.threshold_sensitivity) continue;
     ++current;
+    causal += r.ablation.has_value() + r.patching.has_value();
     EXPECT_EQ(to_json(r).dump(2) + "\n", bytes) << entry.path();
   }
   EXPECT_GE(files, 40);
   EXPECT_GE(current, 40);
+  EXPECT_GE(causal, 18);  // docs/data/mech/causal: 15 ablations, 3 patchings
 }
 
 }  // namespace

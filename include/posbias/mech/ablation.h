@@ -18,7 +18,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <nlohmann/json_fwd.hpp>
 #include <vector>
 
 #include "posbias/model/transformer.h"
@@ -83,15 +82,5 @@ struct PatchingResult {
 // Number only (std::invalid_argument otherwise). spec.hops is ignored: the pairs are 1-hop.
 PatchingResult patch_layers(Transformer& model, const AblationSpec& spec,
                             const CellProgress& progress = {});
-
-// {"lengths", "count_per_hop", "seed", "baseline": {"17": {"1": acc, ..., "all"}, ...},
-//  "baseline_interval": {"17": {"1": [lo, hi], ..., "all"}}, "chance": {...},
-//  "layers": [{"layer", "accuracy": {"17": {...}}, "interval": {...}, "drop": {"17": {...}}}],
-//  "joint"?: {"layers": [...], "accuracy", "interval", "drop"},
-//  "spans"?: [{"first", "last", "accuracy", "interval", "drop"}]} (intervals: Wilson 95%).
-nlohmann::json to_json(const AblationResult& result, const AblationSpec& spec);
-// {"lengths", "pairs", "clean_accuracy": {"17": ...}, "corrupted_accuracy": {...},
-//  "layers": [{"layer", "moved": {"17": ...}, "kept": {...}}]}
-nlohmann::json to_json(const PatchingResult& result);
 
 }  // namespace posbias
