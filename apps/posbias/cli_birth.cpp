@@ -113,10 +113,10 @@ void register_birth(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--checkpoints", &o.checkpoints,
               "with --run: all, last, or a comma list of checkpoint steps");
   add_memory_options(cmd, parsed.get(), &o.attention, &o.memory_budget_gb);
-  cmd->add_option("--json", o.json,
-                  "result JSON (default: stdout, or a summary when stdout is a terminal; - "
-                  "for stdout always); finished seeds are kept in JSON.seeds.json until it is "
-                  "written");
+  add_output_option(cmd, "--json", o.json,
+                    "result JSON (default: stdout, or a summary when stdout is a terminal; - "
+                    "for stdout always); finished seeds are kept in JSON.seeds.json until it is "
+                    "written");
   cmd->add_flag("--resume", o.resume,
                 "continue a killed run with the same options: seeds kept in JSON.seeds.json are "
                 "not measured again");
@@ -124,11 +124,11 @@ void register_birth(CLI::App& app, Action* selected) {
               "data-parallel ranks (posbias launch, torchrun): the seeds are split over the "
               "ranks and gathered; seconds a rank waits for the others",
               1);
-  cmd->add_option("--csv", o.csv,
-                  "profile CSV: position, influence, seed0, ... (input for `theory fit`)");
-  cmd->add_option("--plot", o.plot,
-                  "figure stem: measured profile with seed band against the no-fit prediction, "
-                  "the rollout and the fitted theory");
+  add_output_option(cmd, "--csv", o.csv,
+                    "profile CSV: position, influence, seed0, ... (input for `theory fit`)");
+  add_output_option(cmd, "--plot", o.plot,
+                    "figure stem: measured profile with seed band against the no-fit prediction, "
+                    "the rollout and the fitted theory");
   cmd->callback([cmd, options, parsed, pos, rescore, target, inputs, answer, colocation, selected] {
     // A token file measures each of its rows once; a --seeds count beside it would be ignored.
     const bool seeds_given = cmd->get_option("--seeds")->count() > 0;

@@ -73,8 +73,8 @@ void register_llm(CLI::App& app, Action* selected) {
   p.add(cmd, "--seed", &o.probes.seed, "seed of the prompts");
   cmd->add_option("--templates", o.probes.template_dir,
                   "directory of edited prompt templates (<suite>.txt)");
-  cmd->add_option("--write-templates", a->write_templates,
-                  "write the built-in templates to this directory and stop");
+  add_output_option(cmd, "--write-templates", a->write_templates,
+                    "write the built-in templates to this directory and stop");
   p.add(cmd, "--max-tokens", &o.max_tokens, "max_tokens (0: 16; needle 64; kv 3; passkey 5)");
   p.add(cmd, "--jobs", &o.jobs, "concurrent requests");
   p.add(cmd, "--rps", &o.rps, "requests per second over all jobs, 0 = no limit");
@@ -82,12 +82,12 @@ void register_llm(CLI::App& app, Action* selected) {
   p.add(cmd, "--retries", &o.retry.retries, "retries after a transport error, 429 or 5xx");
   p.add(cmd, "--backoff", &o.retry.base, "seconds before the first retry (doubles, jittered)");
   p.add(cmd, "--backoff-cap", &o.retry.cap, "longest wait between retries, seconds");
-  cmd->add_option("--db", o.db, "SQLite result store (created if missing)");
-  cmd->add_option("--json", o.json, "summary JSON (default: stdout)");
-  cmd->add_option("--csv", o.csv, "accuracy table with Wilson intervals");
-  cmd->add_option("--plot", o.plot,
-                  "figure stem: STEM_<suite>_length and STEM_<suite>_depth (.svg, .png); with "
-                  "log-probabilities also STEM_<suite>_logprob");
+  add_output_option(cmd, "--db", o.db, "SQLite result store (created if missing)");
+  add_output_option(cmd, "--json", o.json, "summary JSON (default: stdout)");
+  add_output_option(cmd, "--csv", o.csv, "accuracy table with Wilson intervals");
+  add_output_option(cmd, "--plot", o.plot,
+                    "figure stem: STEM_<suite>_length and STEM_<suite>_depth (.svg, .png); with "
+                    "log-probabilities also STEM_<suite>_logprob");
   cmd->add_option("--score", o.score, "accuracy the figures show: strict or lenient")
       ->capture_default_str();
   cmd->add_flag("--quiet", o.quiet, "no progress bar");

@@ -56,10 +56,10 @@ void register_heads(CLI::App& app, Action* selected) {
               "--ablate also ablates them all at once");
   cmd->add_flag("--spans", o->causal.spans,
                 "with --ablate: also ablate layers 0..k and k..last at once, for every k");
-  cmd->add_option("--json", o->json, "result JSON (default: stdout)");
-  cmd->add_option("--plot", o->plot,
-                  "figure stem: layers × checkpoints heatmaps (and STEM_ablation, "
-                  "STEM_patching)");
+  add_output_option(cmd, "--json", o->json, "result JSON (default: stdout)");
+  add_output_option(cmd, "--plot", o->plot,
+                    "figure stem: layers × checkpoints heatmaps (and STEM_ablation, "
+                    "STEM_patching)");
   cmd->callback([=] {
     *selected = [=] {
       parsed->parse();
@@ -179,8 +179,8 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   run->excludes(fn)->excludes(th)->excludes(om)->excludes(search);
   search->excludes(th);
   add_memory_options(cmd, parsed.get(), &f->attention, &f->memory_budget_gb);
-  cmd->add_option("--json", o->json, "result JSON (default: stdout)");
-  cmd->add_option("--plot", o->plot, "figure stem: discrepancy against n, log-log");
+  add_output_option(cmd, "--json", o->json, "result JSON (default: stdout)");
+  add_output_option(cmd, "--plot", o->plot, "figure stem: discrepancy against n, log-log");
   cmd->callback([=] {
     *selected = [=] {
       parsed->parse();

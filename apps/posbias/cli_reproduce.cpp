@@ -9,7 +9,7 @@ namespace posbias::cli {
 void register_reproduce(CLI::App& app, Action* selected) {
   auto options = std::make_shared<ReproduceOptions>();
   CLI::App* cmd = app.add_subcommand("reproduce", torch_command_description("reproduce"));
-  cmd->add_option("-o,--out", options->out, "report folder")->capture_default_str();
+  add_output_option(cmd, "-o,--out", options->out, "report folder")->capture_default_str();
   cmd->add_flag("--full", options->full,
                 "hop tasks: train with the shipped defaults (about 40 min) instead of a short run");
   cmd->add_option("--endpoint", options->endpoint,

@@ -44,13 +44,14 @@ void register_seeds(CLI::App& app, Action* selected) {
                   "of one task): accuracy per length and hop with intervals over each "
                   "configuration's seeds, against chance; alone, without the other inputs")
       ->take_all();
-  cmd->add_option("--json", o.json, "result file (default: stdout)");
-  cmd->add_option("--csv", o.csv,
-                  "text: one row per step with the shape statistics; hop runs: one row per "
-                  "length and hop of the eval accuracy (without --eval: the crossing steps; "
-                  "with --compare: per configuration too); kv runs: one row per depth and length");
-  cmd->add_option(
-      "--plot", o.plot,
+  add_output_option(cmd, "--json", o.json, "result file (default: stdout)");
+  add_output_option(
+      cmd, "--csv", o.csv,
+      "text: one row per step with the shape statistics; hop runs: one row per "
+      "length and hop of the eval accuracy (without --eval: the crossing steps; "
+      "with --compare: per configuration too); kv runs: one row per depth and length");
+  add_output_option(
+      cmd, "--plot", o.plot,
       "figure stem: STEM_shape, STEM_profiles, STEM_gradient, STEM_loss (text); "
       "STEM_training, STEM_eval, STEM_heads, STEM_discrepancy (hop runs, from the files "
       "given); STEM_compare (--compare); STEM_heatmap, STEM_depth (kv runs)");

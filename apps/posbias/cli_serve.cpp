@@ -19,7 +19,7 @@ void register_serve(CLI::App& app, Action* selected) {
       ->capture_default_str()
       ->type_name("ADDRESS");
   parsed->add(cmd, "--port", &o->server.port, "port, 0 = any free port", 0, 65535);
-  cmd->add_option("--port-file", o->port_file, "write the bound port here");
+  add_output_option(cmd, "--port-file", o->port_file, "write the bound port here");
   parsed->add(cmd, "--max-body", max_body.get(), "largest request body, bytes", 1024,
               std::int64_t{1} << 30);
   parsed->add(cmd, "--timeout", &o->server.timeout,

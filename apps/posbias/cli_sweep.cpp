@@ -37,7 +37,7 @@ void register_sweep(CLI::App& app, Action* selected) {
       "\"resume\": {\"when\": FILE, \"command\": [...]}, \"result\": FILE, \"slurm\": {...}}; "
       "{run} stands for a run's directory) into DIR: manifest.json, sweep.sbatch, run-local.sh");
   plan->add_option("grid", a->grid, "GRID.json")->required();
-  plan->add_option("-o,--out", a->dir, "sweep directory")->required();
+  add_output_option(plan, "-o,--out", a->dir, "sweep directory")->required();
   plan->callback([a, selected] {
     *selected = [a] {
       if (!std::filesystem::exists(a->grid))
@@ -78,7 +78,7 @@ void register_sweep(CLI::App& app, Action* selected) {
       "Count the runs of a sweep that are done, started (running or killed), pending "
       "and failed; list those not done");
   status->add_option("dir", a->dir, "sweep directory")->required();
-  status->add_option("--json", a->json, "the state of every run as JSON");
+  add_output_option(status, "--json", a->json, "the state of every run as JSON");
   status->callback([a, selected] {
     *selected = [a] {
       const nlohmann::json s = sweep_status(read_sweep(a->dir));
@@ -105,10 +105,10 @@ void register_sweep(CLI::App& app, Action* selected) {
   collect->add_option("--metric", a->collect.metrics,
                       "a number in the result file as a dotted path (repeatable), e.g. "
                       "metrics.final_loss");
-  collect->add_option("--json", a->collect.json, "result JSON (default: stdout)");
-  collect->add_option("--csv", a->collect.csv, "one row per run: index, values, metrics");
-  collect->add_option("--plot", a->collect.plot,
-                      "figure stem: the first metric against the first grid axis");
+  add_output_option(collect, "--json", a->collect.json, "result JSON (default: stdout)");
+  add_output_option(collect, "--csv", a->collect.csv, "one row per run: index, values, metrics");
+  add_output_option(collect, "--plot", a->collect.plot,
+                    "figure stem: the first metric against the first grid axis");
   collect->callback([a, selected] {
     *selected = [a] {
       const nlohmann::json j = collect_sweep(read_sweep(a->dir), a->collect);

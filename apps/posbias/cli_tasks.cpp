@@ -58,7 +58,7 @@ void register_tasks(CLI::App& app, Action* selected) {
                "answer_start, text, ids) or tokens (ids, one example a line, for `birth "
                "--tokens`)",
                parse_example_format, [](ExampleFormat f) { return to_string(f); });
-  cmd->add_option("-o,--out", o.out, "output file (written atomically; default: stdout)");
+  add_output_option(cmd, "-o,--out", o.out, "output file (written atomically; default: stdout)");
   CLI::App* check = cmd->add_subcommand(
       "check", "Re-solve every example of a JSONL file independently and report wrong ones");
   check->add_option("file", a->check_file, "JSONL file")->required();

@@ -55,15 +55,16 @@ void register_theory(CLI::App& app, Action* selected) {
   parsed->add_choice(cmd, "--format", &o.format,
                      "row output format: csv or json (json includes the summary)", parse_row_format,
                      [](RowFormat f) { return to_string(f); });
-  cmd->add_option("-o,--out", o.out, "row output file (default: stdout)");
-  cmd->add_option("--summary", o.summary,
-                  "write the JSON summary (recency/primacy mass, dead zone, middle-to-ends ratio, "
-                  "continuum density grid) to this file");
-  cmd->add_option("--plot", o.plot,
-                  "figure of the profile asked for: writes STEM.svg, STEM.png and STEM.gp");
-  cmd->add_option("--plot-sweep", o.plot_sweep,
-                  "figure of the profile's depth and α sweeps (H/4, H/2, H, 2H; α 0.25..1): "
-                  "writes STEM.svg, STEM.png and STEM.gp");
+  add_output_option(cmd, "-o,--out", o.out, "row output file (default: stdout)");
+  add_output_option(
+      cmd, "--summary", o.summary,
+      "write the JSON summary (recency/primacy mass, dead zone, middle-to-ends ratio, "
+      "continuum density grid) to this file");
+  add_output_option(cmd, "--plot", o.plot,
+                    "figure of the profile asked for: writes STEM.svg, STEM.png and STEM.gp");
+  add_output_option(cmd, "--plot-sweep", o.plot_sweep,
+                    "figure of the profile's depth and α sweeps (H/4, H/2, H, 2H; α 0.25..1): "
+                    "writes STEM.svg, STEM.png and STEM.gp");
   parsed->add(cmd, "--epsilon", &o.epsilon, "primacy window as a fraction of q, in (0, 1]");
   parsed->add(cmd, "--grid", &o.grid, "points of the continuum density grid");
   cmd->callback([options, parsed, selected, cmd] {
@@ -92,8 +93,8 @@ void register_theory(CLI::App& app, Action* selected) {
   add_paths_option(fit, fit_parsed.get(), &f.paths);
   fit_parsed->add(fit, "--bootstrap", &f.bootstrap, "bootstrap resamples over seeds for the α CI");
   fit_parsed->add(fit, "--seed", &f.seed, "bootstrap RNG seed");
-  fit->add_option("--json", f.json, "result file (default: stdout)");
-  fit->add_option("--plot", f.plot, "figure stem: theory against the measured profile");
+  add_output_option(fit, "--json", f.json, "result file (default: stdout)");
+  add_output_option(fit, "--plot", f.plot, "figure stem: theory against the measured profile");
   fit->callback([fit_options, fit_parsed, selected] {
     *selected = [fit_options, fit_parsed] {
       fit_parsed->parse();
@@ -116,9 +117,10 @@ void register_theory(CLI::App& app, Action* selected) {
   compare_parsed->add(compare, "--bootstrap", &c.bootstrap,
                       "bootstrap resamples of each run's seeds for its assignment");
   compare_parsed->add(compare, "--seed", &c.seed, "bootstrap RNG seed");
-  compare->add_option("--json", c.json, "result file (default: stdout)");
-  compare->add_option("--csv", c.csv, "the error matrix with assignments and dead-zone depths");
-  compare->add_option("--plot", c.plot, "figure stem: the error matrix as a heatmap");
+  add_output_option(compare, "--json", c.json, "result file (default: stdout)");
+  add_output_option(compare, "--csv", c.csv,
+                    "the error matrix with assignments and dead-zone depths");
+  add_output_option(compare, "--plot", c.plot, "figure stem: the error matrix as a heatmap");
   compare->callback([compare_options, compare_parsed, selected] {
     *selected = [compare_options, compare_parsed] {
       compare_parsed->parse();
@@ -134,7 +136,7 @@ void register_theory(CLI::App& app, Action* selected) {
       "query, with 95% t intervals over seeds, and the U test, which leaves the query out and "
       "can say \"no U\" (docs/birth.md).");
   shares->add_option("runs", shares_options->runs, "birth --json results, one or more")->required();
-  shares->add_option("--json", shares_options->json, "result file (default: stdout)");
+  add_output_option(shares, "--json", shares_options->json, "result file (default: stdout)");
   shares->callback([shares_options, selected] {
     *selected = [shares_options] { run_shares(*shares_options); };
   });

@@ -96,7 +96,7 @@ TrainOptions train_options(const TrainArgs& a) {
 void register_train(CLI::App& app, Action* selected) {
   auto a = std::make_shared<TrainArgs>();
   CLI::App* cmd = app.add_subcommand("train", torch_command_description("train"));
-  cmd->add_option("-o,--out", a->out, "run directory to create");
+  add_output_option(cmd, "-o,--out", a->out, "run directory to create");
   cmd->add_option("--resume", a->resume,
                   "continue this run directory from its latest checkpoint (config from the run)");
   cmd->add_option("--config", a->config_file,
@@ -177,12 +177,13 @@ void register_eval(CLI::App& app, Action* selected) {
   CLI::Option* threshold =
       parsed->add(cmd, "--effective-threshold", &kv->threshold,
                   "kv: depth-averaged accuracy a length must reach for the effective length");
-  CLI::Option* csv = cmd->add_option("--csv", kv->csv, "kv: one row per depth x length cell");
+  CLI::Option* csv =
+      add_output_option(cmd, "--csv", kv->csv, "kv: one row per depth x length cell");
   add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
-  cmd->add_option("--json", o->json, "result JSON (default: stdout)");
-  cmd->add_option("--plot", o->plot,
-                  "figure stem: accuracy against length per hop (kv: STEM-heatmap, the depth x "
-                  "length heatmap, and STEM-depth, accuracy against depth per length)");
+  add_output_option(cmd, "--json", o->json, "result JSON (default: stdout)");
+  add_output_option(cmd, "--plot", o->plot,
+                    "figure stem: accuracy against length per hop (kv: STEM-heatmap, the depth x "
+                    "length heatmap, and STEM-depth, accuracy against depth per length)");
   cmd->callback([=] {
     *selected = [=] {
       parsed->parse();

@@ -9,10 +9,12 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "parsed_options.h"
+#include "posbias/core/atomic_file.h"
 #include "posbias/model/attention_path.h"
 #include "posbias/theory/influence.h"
 
@@ -100,6 +102,24 @@ void register_heads(CLI::App& app, Action* selected);
 void register_discrepancy(CLI::App& app, Action* selected);
 void register_serve(CLI::App& app, Action* selected);
 void register_reproduce(CLI::App& app, Action* selected);
+
+// An option naming an output: a file, a figure stem, or a run, sweep or report folder the command
+// creates. Its folder is checked (check_output_folder, core/atomic_file.h) as the command line is
+// parsed, before any work: a missing folder outside the working directory is refused in one line,
+// exit 2 (run_cli).
+inline CLI::Option* add_output_option(CLI::App* cmd, const std::string& flags, std::string& target,
+                                      const std::string& help) {
+  CLI::Option* option = cmd->add_option(flags, target, help);
+  option->check([name = option->get_name()](const std::string& path) {
+    try {
+      check_output_folder(path);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(name + " " + path + ": " + e.what());
+    }
+    return std::string();
+  });
+  return option;
+}
 
 // --paths, shared by `theory fit` and `birth`: how the fitted theory combines the paths.
 inline CLI::Option* add_paths_option(CLI::App* cmd, ParsedOptions* parsed, PathSum* paths) {

@@ -73,6 +73,9 @@ int run_cli(CLI::App& app, const Action& action, int argc, char** argv) {
     }
     print_error(e.what(), " (see --help)");
     return 2;
+  } catch (const std::invalid_argument& e) {  // an option's own check (add_output_option)
+    print_error(e.what());
+    return 2;
   }
   try {
     if (action) action();

@@ -87,6 +87,40 @@ void ensure_directory(const std::filesystem::path& dir) {
   }
 }
 
+namespace {
+
+// True when `dir` (absolute) is the working directory or below it, both resolved: symbolic links
+// of the existing part followed, `.` and `..` applied.
+bool inside_working_tree(const fs::path& dir) {
+  std::error_code ec;
+  const fs::path cwd = fs::canonical(fs::current_path(ec), ec);
+  if (ec) return false;
+  const fs::path resolved = fs::weakly_canonical(dir, ec);
+  if (ec) return false;
+  return std::mismatch(cwd.begin(), cwd.end(), resolved.begin(), resolved.end()).first == cwd.end();
+}
+
+}  // namespace
+
+void check_output_folder(const std::filesystem::path& output) {
+  if (output.empty() || named_descriptor(output.string()) >= 0) return;
+  fs::path path = fs::absolute(output);
+  if (!path.has_filename()) path = path.parent_path();  // "run/": the folder "run" is the output
+  const fs::path folder = path.parent_path();
+  // The nearest ancestor that exists must be a folder, wherever it is.
+  fs::path up = folder;
+  std::error_code ec;
+  while (!fs::exists(fs::symlink_status(up, ec)) && up != up.parent_path()) up = up.parent_path();
+  if (!fs::is_directory(up, ec)) {
+    throw std::invalid_argument("'" + up.string() +
+                                "' is not a folder, so nothing can be written below it");
+  }
+  if (up == folder || inside_working_tree(folder)) return;
+  throw std::invalid_argument("the folder '" + folder.lexically_normal().string() +
+                              "' does not exist; create it first (posbias creates missing "
+                              "folders only inside the working directory)");
+}
+
 OutputFile::OutputFile(const std::filesystem::path& path) : path_(path), target_(path) {
   if (path.empty()) throw std::runtime_error("cannot write an output with an empty path");
   if (const int named = named_descriptor(path.string()); named >= 0) {

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "posbias/core/atomic_file.h"
 #include "posbias/core/sha256.h"
 
 namespace posbias {
@@ -99,6 +100,11 @@ ResultStore::ResultStore(const std::string& path) : path_(path) {
     throw std::invalid_argument("--db '" + path +
                                 "' is not a regular file (a device, FIFO or directory); give "
                                 "posbias llm a file of its own");
+  // A missing folder is created as any output's is: only inside the working directory.
+  if (!std::filesystem::exists(target)) {
+    check_output_folder(path);
+    ensure_directory(std::filesystem::absolute(path).parent_path());
+  }
   const int rc =
       sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {

@@ -19,6 +19,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -209,6 +210,81 @@ TEST(AtomicFile, FailedWriteIsOneLineAndLeavesNothing) {
   }  // destroyed without commit, as on an exception
   EXPECT_EQ(slurp(dir / "keep.txt"), "old");
   expect_only(dir, 1);
+}
+
+// The folder rule (check_output_folder): a missing folder is created only inside the working
+// directory's tree, resolved (`..` applied, links followed); an existing folder is used wherever
+// it is; a refusal is one line naming the folder, and creates nothing.
+class OutputFolder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = scratch("folders");
+    fs::create_directories(root_ / "work");
+    fs::create_directories(root_ / "outside");
+    saved_ = fs::current_path();
+    fs::current_path(root_ / "work");
+  }
+  void TearDown() override { fs::current_path(saved_); }
+
+  // The refusal for `output` ("" when it is allowed).
+  static std::string refusal(const fs::path& output) {
+    try {
+      posbias::check_output_folder(output);
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+      return what;
+    }
+    return "";
+  }
+
+  fs::path root_, saved_;
+};
+
+TEST_F(OutputFolder, MissingFolderInsideTheWorkingTreeIsCreated) {
+  const fs::path work = fs::current_path();
+  for (const fs::path& p : {fs::path("a/b/c.json"), work / "d" / "e.json", fs::path("f/../g/h.csv"),
+                            fs::path("run/"), fs::path("x.json"), fs::path("-")}) {
+    EXPECT_EQ(refusal(p), "") << p;
+  }
+  write_file_atomic("a/b/c.json", "{}\n");
+  EXPECT_EQ(slurp(work / "a" / "b" / "c.json"), "{}\n");
+}
+
+TEST_F(OutputFolder, ExistingFolderOutsideIsUsed) {
+  const fs::path outside = root_ / "outside";
+  for (const fs::path& p : {outside / "x.json", outside / "new_run", outside / "new_run/",
+                            fs::path("../outside/x.json"), fs::temp_directory_path() / "x.json"}) {
+    EXPECT_EQ(refusal(p), "") << p;
+  }
+}
+
+TEST_F(OutputFolder, MissingFolderOutsideIsRefusedAndNothingIsCreated) {
+  const fs::path outside = root_ / "outside";
+  fs::create_directory_symlink(outside, "link");  // a link inside that leads out
+  const std::pair<fs::path, fs::path> cases[] = {
+      {outside / "missing" / "deeper" / "x.json", outside / "missing" / "deeper"},
+      {"../elsewhere/x.json", root_ / "elsewhere"},
+      {"a/../../elsewhere/x.json", root_ / "elsewhere"},
+      {"link/missing/x.json", fs::current_path() / "link" / "missing"},
+      {outside / "missing" / "run/", outside / "missing"}};
+  for (const auto& [output, folder] : cases) {
+    const std::string e = refusal(output);
+    EXPECT_NE(e.find("the folder '" + fs::absolute(folder).lexically_normal().string() +
+                     "' does not exist; create it first (posbias creates missing folders only "
+                     "inside the working directory)"),
+              std::string::npos)
+        << output << ": " << e;
+  }
+  EXPECT_FALSE(fs::exists(outside / "missing"));
+  EXPECT_FALSE(fs::exists(root_ / "elsewhere"));
+  expect_only(outside, 0);
+}
+
+TEST_F(OutputFolder, AFileWhereAFolderShouldBeIsRefusedAnywhere) {
+  write_file_atomic("file.txt", "x");
+  EXPECT_NE(refusal("file.txt/x.json").find("is not a folder"), std::string::npos);
+  EXPECT_NE(refusal("file.txt/sub/x.json").find("is not a folder"), std::string::npos);
 }
 
 }  // namespace

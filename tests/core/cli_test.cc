@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -54,8 +55,8 @@ TEST(Cli, TheoryJsonCarriesSummaryAndTinyValues) {
 }
 
 TEST(Cli, TheoryWritesFilesAndFigure) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("posbias_cli_files_" + std::to_string(::getpid()));
+  const auto dir = scratch_path("posbias_cli_files", "d");  // a folder outside must exist
+  std::filesystem::create_directories(dir);
   const CliResult r =
       run_cli("theory -L 512 -H 12 -a 0.5 --out " + (dir / "row.csv").string() + " --summary " +
               (dir / "s.json").string() + " --plot " + (dir / "fig").string());
@@ -115,14 +116,91 @@ TEST(Cli, FailedRunIsOneLineExitOne) {
   const CliResult r = run_cli("theory fit --profile /nonexistent.csv -H 3");
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
-  const CliResult w = run_cli("theory -L 10 -H 2 --out /proc/version/row.csv");
+  const CliResult w = run_cli("theory -L 10 -H 2 --out /proc/version");
   EXPECT_EQ(w.code, 1) << w.err;
   EXPECT_EQ(lines(w.err), 1) << w.err;
 }
 
+// An output's missing folder is created inside the working directory and refused outside it,
+// in one line and exit 2 as the command line is parsed, by every option that names an output,
+// before any work; an existing folder outside is used.
+TEST(Cli, OutputFoldersAreCreatedOnlyInsideTheWorkingDirectory) {
+  namespace fs = std::filesystem;
+  const fs::path dir = scratch_path("posbias_cli_folders", "d");
+  fs::create_directories(dir / "work");
+  fs::create_directories(dir / "outside");
+  const std::string in_work = "cd " + (dir / "work").string() + " && timeout 60 " + POSBIAS_BIN;
+  CliResult r = run_shell(in_work + " theory -L 10 -H 1 --out sub/row.csv --summary s/s.json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines(slurp(dir / "work" / "sub" / "row.csv")), 11);
+  EXPECT_TRUE(fs::is_regular_file(dir / "work" / "s" / "s.json"));
+  r = run_shell(in_work + " theory -L 10 -H 1 --out ../outside/row.csv");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::is_regular_file(dir / "outside" / "row.csv"));
+
+  const std::string missing = (dir / "outside" / "missing").string();
+  const std::string refused =
+      "' does not exist; create it first (posbias creates missing "
+      "folders only inside the working directory)\n";
+  r = run_shell(in_work + " theory -L 10 -H 1 --out " + missing + "/row.csv");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err,
+            "posbias: error: --out " + missing + "/row.csv: the folder '" + missing + refused);
+  // Refused before the work: a run that would train for hours stops at once.
+  const auto start = std::chrono::steady_clock::now();
+  r = run_shell(in_work + " train --task number --steps 1000000 --out " + missing + "/run");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err, "posbias: error: --out " + missing + "/run: the folder '" + missing + refused);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  // Every option that names an output, in every command.
+  for (const std::string command : {"theory --out",
+                                    "theory --summary",
+                                    "theory --plot",
+                                    "theory --plot-sweep",
+                                    "theory fit --json",
+                                    "theory fit --plot",
+                                    "theory compare --json",
+                                    "theory compare --csv",
+                                    "theory compare --plot",
+                                    "theory shares --json",
+                                    "tasks -o",
+                                    "llm --db",
+                                    "llm --json",
+                                    "llm --csv",
+                                    "llm --plot",
+                                    "llm --write-templates",
+                                    "seeds --json",
+                                    "seeds --csv",
+                                    "seeds --plot",
+                                    "sweep plan -o",
+                                    "sweep status --json",
+                                    "sweep collect --json",
+                                    "sweep collect --csv",
+                                    "sweep collect --plot",
+                                    "birth --json",
+                                    "birth --csv",
+                                    "birth --plot",
+                                    "train --out",
+                                    "eval --json",
+                                    "eval --csv",
+                                    "eval --plot",
+                                    "heads --json",
+                                    "heads --plot",
+                                    "discrepancy --json",
+                                    "discrepancy --plot",
+                                    "serve --port-file",
+                                    "reproduce -o"}) {
+    r = run_shell(in_work + " " + command + " " + missing + "/x");
+    EXPECT_EQ(r.code, 2) << command << "\n" << r.err;
+    EXPECT_EQ(lines(r.err), 1) << command << "\n" << r.err;
+    EXPECT_NE(r.err.find(refused), std::string::npos) << command << "\n" << r.err;
+  }
+  EXPECT_FALSE(fs::exists(missing));
+}
+
 TEST(Cli, BirthMeasuresAndFits) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("posbias_cli_birth_" + std::to_string(::getpid()));
+  const auto dir = scratch_path("posbias_cli_birth", "d");  // a folder outside must exist
+  std::filesystem::create_directories(dir);
   const CliResult r =
       run_cli("birth --arch gpt2 --layers 4 --d-model 32 --heads 4 --length 24 --seeds 3 --json " +
               (dir / "b.json").string() + " --csv " + (dir / "b.csv").string() + " --plot " +

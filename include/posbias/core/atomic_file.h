@@ -14,6 +14,12 @@
 //     to a device or FIFO writes through; a dangling link is refused;
 //   - anything else (a directory, a socket, a block device) is refused, and nothing changes.
 // Refusals and failures throw std::runtime_error: one line naming the path and the reason.
+//
+// The folder an output goes into: the one rule, check_output_folder, is applied to every output
+// a user names (a file, a figure stem, a run or report folder to create) when the command line
+// is parsed, before any work. An existing folder is used wherever it is; a missing one is
+// created only inside the working directory's tree, and refused anywhere else. The folders a
+// command then makes below an output it was given (a run's checkpoints/) are its own.
 #pragma once
 
 #include <cstddef>
@@ -62,5 +68,17 @@ void write_output(const std::string& path, std::string_view content);
 
 // Creates a directory (and parents); throws std::runtime_error if it cannot.
 void ensure_directory(const std::filesystem::path& dir);
+
+// Where an output may go. Its folder (the path's parent; for a path ending in /, the parent of
+// the folder it names) must exist, or lie inside the working directory's tree, where the writer
+// creates it. "Inside" is decided on the resolved path: made absolute against the working
+// directory, symbolic links of the part that exists followed and `..` applied, it is the working
+// directory or below it (so "out/a.json" is inside, "../a/b.json" and "link/a.json", through a
+// link leading out, are not; with / as working directory everything is). An existing ancestor
+// that is not a folder is refused anywhere. Throws std::invalid_argument, one line naming the
+// folder and what to do: "the folder '/nonexistent' does not exist; create it first (posbias
+// creates missing folders only inside the working directory)". Named descriptors (-,
+// /dev/stdout) pass.
+void check_output_folder(const std::filesystem::path& output);
 
 }  // namespace posbias
