@@ -7,21 +7,30 @@
 
 #include "commands.h"
 #include "posbias/cluster/launch.h"
+#include "posbias/core/enum_names.h"
 
 namespace posbias::cli {
 namespace {
 
 // `extras`: the arguments launch's parser did not take (a `--` given lands here too).
-void check_separator(const std::vector<std::string>& extras,
+void check_separator(const CLI::App& cmd, const std::vector<std::string>& extras,
                      const std::vector<std::string>& command) {
   const bool separated = std::find(extras.begin(), extras.end(), "--") != extras.end();
   for (const std::string& a : extras) {
     if (a == "--") continue;
     const std::string option = "'" + a.substr(0, 40) + "'";
     if (separated || command.empty()) {
-      throw std::invalid_argument("launch has no option " + option +
-                                  " (its options: --nproc, --nnodes, --node-rank, "
-                                  "--master-addr, --master-port; see --help)");
+      std::vector<std::string> names;
+      for (const CLI::Option* o : cmd.get_options()) {
+        if (!o->get_lnames().empty() && o->get_lnames().front() != "help")
+          names.push_back("--" + o->get_lnames().front());
+      }
+      const std::string guess =
+          did_you_mean({names.begin(), names.end()}, a.substr(0, a.find('=')));
+      std::string list;
+      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+      throw std::invalid_argument("launch has no option " + option + guess +
+                                  " (its options: " + list + "; see --help)");
     }
     throw std::invalid_argument("launch has no option " + option +
                                 ": put -- before the command and its options, e.g. "
@@ -59,9 +68,15 @@ void register_launch(CLI::App& app, Action* selected) {
   // Without `--`, the command's options reach launch's parser: kept (not refused by the parser)
   // so that the error can say where the `--` goes.
   cmd->allow_extras();
-  cmd->callback([o, parsed, selected, cmd] {
+  // CLI11 hands a `--` back to the top-level parser once every positional holds a value, which
+  // happens when an unknown option's value ("--nprocs 2 -- train") fills `command`: the
+  // command's options then reach the top level as "arguments not expected". A positional that
+  // never fills (`command` takes every value first) keeps the `--` here, for check_separator.
+  auto unfilled = std::make_shared<std::string>();
+  cmd->add_option("unfilled", *unfilled)->group("");
+  cmd->callback([o, parsed, selected, cmd, unfilled] {
     *selected = [o, parsed, cmd] {
-      check_separator(cmd->remaining(), o->command);
+      check_separator(*cmd, cmd->remaining(), o->command);
       parsed->parse();
       const int code = launch_ranks(*o);
       if (code != 0) throw ExitQuietly{code};  // the ranks and launch have said why

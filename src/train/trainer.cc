@@ -324,6 +324,13 @@ void open_run(const TrainOptions& options, OpenedRun& run) {
         world_size));
   }
   run.attention = plan_training_memory(c, options, world_size);
+  // Every rank refuses an occupied folder before the ranks join (rank 0 writes train.json only
+  // after they have), so a launch prints this one line, not a lost peer as well.
+  if (!options.resume && std::filesystem::exists(run_dir / "train.json")) {
+    throw std::invalid_argument("'" + run_dir.string() +
+                                "' already holds a run; continue it with --resume or choose "
+                                "another --out");
+  }
   if (rank_env) {
     run.group = std::make_unique<ProcessGroup>(
         *rank_env, std::chrono::duration_cast<std::chrono::milliseconds>(options.rank_timeout),
@@ -339,11 +346,6 @@ void open_run(const TrainOptions& options, OpenedRun& run) {
       read_text();
     }
   } else if (!options.resume) {
-    if (std::filesystem::exists(run_dir / "train.json")) {
-      throw std::invalid_argument("'" + run_dir.string() +
-                                  "' already holds a run; continue it with --resume or choose "
-                                  "another --out");
-    }
     ensure_directory(run_dir);
     run.header = {{"config", train_config_to_json(c)},
                   {"machine", machine_info()},

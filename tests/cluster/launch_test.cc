@@ -79,13 +79,17 @@ TEST(Launch, ForgettingTheSeparatorSaysWhereItGoes) {
         << r.err;
     EXPECT_EQ(r.out, "") << args;
   }
-  // An option launch does not have, given before a --, is named as such.
-  const CliResult typo = run_cli("launch --nprocs=2 -- train --task number");
-  EXPECT_EQ(typo.code, 2) << typo.err;
-  EXPECT_EQ(lines(typo.err), 1) << typo.err;
-  EXPECT_NE(typo.err.find("launch has no option '--nprocs=2' (its options: --nproc"),
-            std::string::npos)
-      << typo.err;
+  // An option launch does not have, given before a --, is named as such, with the one it is
+  // probably meant as; its value does not turn the command's options into "not expected".
+  for (const std::string typo : {"--nprocs=2", "--nprocs 2"}) {
+    const CliResult r = run_cli("launch " + typo + " -- train --task number --steps 4");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(r.err, "posbias: error: launch has no option '" + typo.substr(0, typo.find(' ')) +
+                         "'; did you mean '--nproc'? (its options: --nproc, --nnodes, "
+                         "--node-rank, --master-addr, --master-port; see --help)\n")
+        << typo;
+    EXPECT_EQ(r.out, "") << typo;
+  }
   // With the --, the command's options are the command's.
   const CliResult separated = run_cli("launch -- theory -L 10");
   EXPECT_EQ(separated.code, 2);
@@ -102,6 +106,29 @@ TEST(Launch, StartsTheRanksOfADataParallelCommand) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("WORLD_SIZE 2"), std::string::npos) << r.err;
+}
+
+TEST(Launch, TrainsOnceWithOneProgressAndOneSummary) {
+  // A tiny data-parallel run: rank 0 alone shows progress and the summary line; the run folder
+  // holds one run. Launched again into the same folder: one line saying so, exit 2 (every rank
+  // refuses before the ranks join, so none reports a lost peer).
+  const fs::path run = scratch_path("posbias_launch", "tiny");
+  const std::string train =
+      "launch --nproc 2 -- train --task number --layers 1 --d-model 16 --heads 2 --mlp 32 "
+      "--steps 400 --warmup 1 --eval-per-hop 4 --out " +
+      run.string();
+  CliResult r = run_cli(train);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(runs(r.err, "posbias train: 400 steps"), 1) << r.err;
+  EXPECT_LE(runs(r.err, "number training: 100%"), 1) << r.err;
+  EXPECT_EQ(runs(r.err, "posbias: error"), 0) << r.err;
+  EXPECT_TRUE(fs::is_regular_file(run / "summary.json"));
+  r = run_cli(train);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err, "posbias: error: '" + run.string() +
+                       "' already holds a run; continue it with --resume or choose another "
+                       "--out\n");
 }
 
 }  // namespace
