@@ -68,9 +68,15 @@ void register_birth(CLI::App& app, Action* selected) {
   cmd->add_option("--config", o.config, "Hugging Face config.json of a trained checkpoint");
   cmd->add_option("--weights", o.weights,
                   "model.safetensors of that checkpoint, or its model.safetensors.index.json "
-                  "when sharded (measured on token ids)");
+                  "when sharded (measured on --tokens, --text or random token ids)");
   cmd->add_option("--tokens", o.tokens,
                   "token-id file: one sequence per line (ids separated by spaces or commas)");
+  cmd->add_option("--text", o.text,
+                  "text file, one input per line (UTF-8), encoded by the checkpoint's own "
+                  "tokenizer; -L defaults to the shortest line's tokens (instead of --tokens)");
+  cmd->add_option("--tokenizer", o.tokenizer,
+                  "with --text: the checkpoint's tokenizer.json or tokenizer.model, or the folder "
+                  "holding it (default: beside --config)");
   auto target = std::make_shared<std::string>();
   cmd->add_option("--target", *target,
                   "what the influence is measured on: hidden (the final hidden state at the "
@@ -219,6 +225,12 @@ void register_birth(CLI::App& app, Action* selected) {
             "--tokens measures every sequence of its file (one per line); drop --seeds, or keep "
             "that many lines in the file");
       }
+      if (seeds_given && !options->text.empty()) {
+        throw std::invalid_argument(
+            "--text measures every line of its file; drop --seeds, or keep that many lines in "
+            "the file");
+      }
+      if (!options->text.empty() && !length_given) options->length = 0;  // the shortest line's
       if (!pos->empty()) options->pos = parse_pos_encoding(*pos);
       if (!options->run.empty()) {
         if (rank_env_from_environment()) {

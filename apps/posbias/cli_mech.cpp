@@ -27,8 +27,15 @@ void register_heads(CLI::App& app, Action* selected) {
                   "model.safetensors for --config, or its model.safetensors.index.json when "
                   "sharded");
   cmd->add_option("--tokens", o->tokens, "token ids, one sequence a line (default: random ids)");
-  parsed->add(cmd, "-L,--length", &o->length,
-              "tokens per sample (0: the run's training length, the token rows' own, or 128)");
+  cmd->add_option("--text", o->text,
+                  "text file, one input per line (UTF-8), encoded by the checkpoint's own "
+                  "tokenizer (instead of --tokens)");
+  cmd->add_option("--tokenizer", o->tokenizer,
+                  "with --text: the checkpoint's tokenizer.json or tokenizer.model, or the folder "
+                  "holding it (default: beside --config)");
+  parsed->add(
+      cmd, "-L,--length", &o->length,
+      "tokens per sample (0: the run's, the first token row's, the shortest line's, or 128)");
   parsed->add(cmd, "--samples", &o->samples, "samples averaged over");
   parsed->add(cmd, "--seed", &o->seed, "seed of the samples");
   parsed->add(cmd, "--tau", &o->tau, "temperature of the pair weights softmax(|a_i - a_j| / tau)");

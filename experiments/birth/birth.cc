@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -27,6 +28,7 @@
 #include "posbias/core/process_env.h"
 #include "posbias/core/progress.h"
 #include "posbias/hf/hf_config.h"
+#include "posbias/hf/text_file.h"
 #include "posbias/hf/token_file.h"
 #include "posbias/jacobian/jacobian.h"
 #include "posbias/model/hf_weights.h"
@@ -215,18 +217,20 @@ void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& a
 // What a seed's profile depends on: the model and the measurement, not the seed count, the
 // attention path (equal to rounding) or what is done with the profiles afterwards.
 nlohmann::json journal_key(const BirthOptions& o, const ModelConfig& config) {
-  return {{"config", to_json(hf_config_from_model(config))},
-          {"attn_scale", o.attn_scale},
-          {"init", to_string(o.init)},
-          {"method", to_string(o.method)},
-          {"probes", o.probes},
-          {"length", o.length},
-          {"query", o.query},
-          {"input", to_string(o.input)},
-          {"seed", o.seed},
-          {"target", to_string(o.target)},
-          {"weights", o.weights},
-          {"tokens", o.tokens}};
+  nlohmann::json key = {{"config", to_json(hf_config_from_model(config))},
+                        {"attn_scale", o.attn_scale},
+                        {"init", to_string(o.init)},
+                        {"method", to_string(o.method)},
+                        {"probes", o.probes},
+                        {"length", o.length},
+                        {"query", o.query},
+                        {"input", to_string(o.input)},
+                        {"seed", o.seed},
+                        {"target", to_string(o.target)},
+                        {"weights", o.weights},
+                        {"tokens", o.tokens}};
+  if (!o.text.empty()) key["text"] = {{"file", o.text}, {"tokenizer", o.tokenizer}};
+  return key;
 }
 
 // p_1 over the minimum among positions 1..q-1 (the query left out); NaN when q < 2.
@@ -316,6 +320,8 @@ ModelConfig birth_model_config(const BirthOptions& o) {
 
 namespace {
 
+CheckpointInputFiles input_files(const BirthOptions& o) { return {o.tokens, o.text, o.tokenizer}; }
+
 // The options' own checks, before any model is built.
 void check_birth_options(const BirthOptions& o, const TrainedInput* trained) {
   if (o.seeds < 1 || o.seeds > 10000)
@@ -326,9 +332,12 @@ void check_birth_options(const BirthOptions& o, const TrainedInput* trained) {
     throw std::invalid_argument("--init applies to models at init, not to --weights");
   if (!o.weights.empty() && o.attn_scale != 1.0)
     throw std::invalid_argument("--attn-scale applies to models at init, not to --weights");
-  if (trained && (!o.weights.empty() || !o.tokens.empty()))
+  if (trained && (!o.weights.empty() || !o.tokens.empty() || !o.text.empty()))
     throw std::invalid_argument(
-        "--run measures the run's checkpoints: no --config, --weights or --tokens");
+        "--run measures the run's checkpoints: no --config, --weights, --tokens or --text");
+  input_files(o).validate();
+  if (!o.text.empty() && o.weights.empty())
+    throw std::invalid_argument("--text measures a checkpoint: give --config and --weights");
 }
 
 // What every seed's measurement runs with, decided before the first one.
@@ -443,14 +452,24 @@ Transformer birth_model(const BirthOptions& o, const TrainedInput* trained, cons
   return model;
 }
 
-// The token rows measured (--tokens or the run's), checked for the loss target's next id.
+// The token rows measured (--tokens, --text or the run's), checked for the loss target's next
+// id (and --text's for --length).
 std::vector<std::vector<std::int64_t>> birth_token_rows(const BirthOptions& o,
                                                         const TrainedInput* trained,
                                                         const BirthPlan& plan,
                                                         const BirthResult& r) {
   std::vector<std::vector<std::int64_t>> rows;
-  if (!o.tokens.empty()) rows = read_token_file(o.tokens, r.config.vocab);
+  if (!input_files(o).empty())
+    rows = input_files(o).read(o.config, r.config.vocab, r.config.max_positions);
   if (trained) rows = trained->rows;
+  for (std::size_t i = 0; i < rows.size() && !o.text.empty(); ++i) {
+    if (static_cast<std::int64_t>(rows[i].size()) < o.length) {
+      throw std::invalid_argument(
+          "--length " + std::to_string(o.length) + ": input " + std::to_string(i + 1) + " of " +
+          o.text + " is " + std::to_string(rows[i].size()) +
+          " tokens; give a smaller --length (without it, the shortest input's length)");
+    }
+  }
   for (const auto& row : rows) {  // the loss target reads the id after the query: L + 1 ids
     if (o.target == InfluenceTarget::kLoss && static_cast<std::int64_t>(row.size()) <= plan.query) {
       throw std::invalid_argument(
@@ -698,9 +717,21 @@ void aggregate_birth(BirthResult& r, const SeedMeasurement& seeds) {
 
 }  // namespace
 
-BirthResult measure_birth(const BirthOptions& o, const TrainedInput* trained, ProcessGroup* group,
+BirthOptions resolve_text_length(BirthOptions o) {
+  if (o.text.empty() || o.length != 0 || o.config.empty()) return o;
+  const ModelConfig c = model_config_from_hf(read_hf_config(o.config));
+  std::size_t shortest = std::numeric_limits<std::size_t>::max();
+  for (const auto& row : input_files(o).read(o.config, c.vocab, c.max_positions))
+    shortest = std::min(shortest, row.size());
+  o.length = static_cast<std::int64_t>(shortest) - (o.target == InfluenceTarget::kLoss ? 1 : 0);
+  return o;
+}
+
+BirthResult measure_birth(const BirthOptions& given, const TrainedInput* trained,
+                          ProcessGroup* group,
                           const std::vector<std::vector<double>>* stored_profiles) {
-  check_birth_options(o, trained);
+  check_birth_options(given, trained);
+  const BirthOptions o = resolve_text_length(given);
   BirthResult r;
   const BirthPlan plan = plan_birth(o, trained, r);
   Transformer model = birth_model(o, trained, plan, r);
@@ -756,7 +787,7 @@ nlohmann::json to_json(const BirthResult& r) {
       {"length", o.length},
       {"query", o.query == 0 ? o.length : o.query},
       {"seeds", r.profile_seeds.size()},
-      {"input", o.tokens.empty() ? to_string(o.input) : "tokens:" + o.tokens},
+      {"input", input_files(o).empty() ? to_string(o.input) : input_files(o).describe()},
       {"window", r.config.window},
       {"attn_scale", o.attn_scale},
       {"init", o.weights.empty() && o.run.empty() ? to_string(o.init) : "checkpoint"},
@@ -902,7 +933,8 @@ Figure birth_figure(const BirthResult& r, const std::string& title) {
   return fig;
 }
 
-void run_birth(const BirthOptions& o) {
+void run_birth(const BirthOptions& given) {
+  const BirthOptions o = resolve_text_length(given);
   std::unique_ptr<ProcessGroup> group;
   if (const std::optional<RankEnv> env = rank_env_from_environment()) {
     group = std::make_unique<ProcessGroup>(*env, std::chrono::seconds(o.rank_timeout),

@@ -2,7 +2,7 @@
 // trained checkpoint), averaged over seeds, fitted against the theory (docs/theory.md).
 //
 // Per seed: fresh Hugging Face init (or the loaded weights), an input of L embeddings
-// (Gaussian with the init std, random token ids, or ids from --tokens), and the profile
+// (Gaussian with the init std, random token ids, ids from --tokens or --text), and the profile
 // p_j = ‖∂y_q/∂x_j‖_F from jacobian.h. From the same forward passes: each layer's
 // attention-branch strength α̂_l and head-averaged attention A_l (model/branch_strength.h),
 // which predict the profile with nothing fitted to it (the theory with α̂, and the rollout
@@ -60,6 +60,9 @@ struct BirthOptions {
   std::uint64_t seed = 0;  // base seed: seed s uses seed + s
   int bootstrap = 200;
   std::string config, weights, tokens;  // a trained checkpoint and its token file
+  // Or a text file encoded by the checkpoint's tokenizer (beside config, or `tokenizer`); length
+  // 0 with text: the shortest line's.
+  std::string text, tokenizer;
   // What the profile differentiates: the final hidden state (the theory's), or the next-token
   // loss or top-1 probability at the query (need token inputs).
   InfluenceTarget target = InfluenceTarget::kHidden;
@@ -137,6 +140,9 @@ BirthResult measure_birth(const BirthOptions& options, const TrainedInput* train
 nlohmann::json to_json(const BirthResult& result);
 std::string birth_csv(const BirthResult& result);
 Figure birth_figure(const BirthResult& result, const std::string& title);
+// --text without --length (length 0): the shortest line's token count (one less for the loss
+// target, which reads the id after the query); other options as they are.
+BirthOptions resolve_text_length(BirthOptions options);
 // Runs the measurement and writes --json / --csv / --plot (JSON to stdout when no file).
 void run_birth(const BirthOptions& options);
 

@@ -78,9 +78,10 @@ std::vector<std::vector<std::int64_t>> hop_rows(const TrainConfig& c, const Birt
 }  // namespace
 
 BirthRunResult measure_birth_run(const BirthOptions& given) {
-  if (!given.config.empty() || !given.weights.empty() || !given.tokens.empty())
+  if (!given.config.empty() || !given.weights.empty() || !given.tokens.empty() ||
+      !given.text.empty())
     throw std::invalid_argument(
-        "--run measures the run's checkpoints: no --config, --weights or --tokens");
+        "--run measures the run's checkpoints: no --config, --weights, --tokens or --text");
   if (given.layers || given.d_model || given.heads || given.kv_heads || given.mlp ||
       given.rotary_dim || given.pos || given.window || given.attn_scale != 1.0 ||
       given.init != BirthInit::kHf) {

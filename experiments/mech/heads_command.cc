@@ -13,7 +13,7 @@
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
 #include "posbias/hf/hf_config.h"
-#include "posbias/hf/token_file.h"
+#include "posbias/hf/text_file.h"
 #include "posbias/mech/head_name.h"
 #include "posbias/mech/head_scores.h"
 #include "posbias/model/hf_weights.h"
@@ -50,7 +50,8 @@ torch::Tensor run_samples(const TrainConfig& c, const HeadsOptions& o, Attention
 }
 
 // Samples of a Hugging Face model: uniform random ids, or the first --samples rows of --tokens
-// cut to --length; planned before the [samples, length] tensor is made.
+// or --text cut to --length (default: the first token row's length, the shortest text line's);
+// planned before the [samples, length] tensor is made.
 torch::Tensor token_samples(const HeadsOptions& o, const ModelConfig& cfg, AttentionPath* path) {
   auto check_positions = [&](std::int64_t len) {
     if (cfg.position_limit() && len > *cfg.position_limit()) {
@@ -58,22 +59,27 @@ torch::Tensor token_samples(const HeadsOptions& o, const ModelConfig& cfg, Atten
                                   std::to_string(cfg.max_positions) + " positions");
     }
   };
-  if (o.tokens.empty()) {
+  const CheckpointInputFiles files{o.tokens, o.text, o.tokenizer};
+  if (files.empty()) {
     const std::int64_t len = o.length > 0 ? o.length : 128;
     check_positions(len);
     *path = plan_scoring(cfg, o.samples, len, o);
     auto gen = at::detail::createCPUGenerator(o.seed + 0x5eedULL);
     return at::randint(cfg.vocab, {o.samples, len}, gen);
   }
-  auto rows = read_token_file(o.tokens, cfg.vocab);
+  auto rows = files.read(o.config, cfg.vocab, cfg.max_positions);
   if (static_cast<std::int64_t>(rows.size()) > o.samples)
     rows.resize(static_cast<std::size_t>(o.samples));
-  const std::size_t len = o.length > 0 ? static_cast<std::size_t>(o.length) : rows[0].size();
+  std::size_t len = o.length > 0 ? static_cast<std::size_t>(o.length) : rows[0].size();
+  if (o.length == 0 && !o.text.empty()) {
+    for (const auto& row : rows) len = std::min(len, row.size());
+  }
   for (std::size_t r = 0; r < rows.size(); ++r) {
     if (rows[r].size() < len) {
-      throw std::runtime_error(o.tokens + ": sequence " + std::to_string(r + 1) + " has " +
-                               std::to_string(rows[r].size()) + " ids, fewer than the length " +
-                               std::to_string(len) + " (set --length)");
+      throw std::runtime_error((o.text.empty() ? o.tokens : o.text) + ": sequence " +
+                               std::to_string(r + 1) + " has " + std::to_string(rows[r].size()) +
+                               " ids, fewer than the length " + std::to_string(len) +
+                               " (set --length)");
     }
   }
   const auto n = static_cast<std::int64_t>(rows.size()), l = static_cast<std::int64_t>(len);
@@ -93,6 +99,10 @@ void check_options(const HeadsOptions& o) {
   if (run == hf) throw std::invalid_argument("give either --run RUN_DIR or --config and --weights");
   if (hf && (o.config.empty() || o.weights.empty()))
     throw std::invalid_argument("--config and --weights go together");
+  const CheckpointInputFiles files{o.tokens, o.text, o.tokenizer};
+  files.validate();
+  if (run && !files.empty())
+    throw std::invalid_argument("--run scores the run's own task: no --tokens or --text");
   if (o.samples < 1 || o.samples > 100000)
     throw std::invalid_argument("--samples must be in 1..100000, got " + std::to_string(o.samples));
   if (o.length != 0 && (o.length < 3 || o.length > 65536))
@@ -192,6 +202,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
     result.config = o.config;
     result.weights = o.weights;
     result.tokens = o.tokens;
+    result.text = o.text;
     result.length = ids.size(1);
     result.checkpoints.push_back({std::nullopt, o.weights, score_heads(model, ids, o.tau)});
   }
@@ -211,6 +222,7 @@ HeadsRecord heads_record(const HeadsResult& r) {
     j.task = r.task;
   } else {
     j.source = {std::nullopt, r.config, r.weights, r.tokens};
+    if (!r.text.empty()) j.source.text = r.text;
   }
   j.length = r.length;
   j.checkpoints = r.checkpoints;

@@ -22,9 +22,11 @@ struct HeadsOptions {
   std::string run;                  // RUN_DIR from `posbias train`
   CheckpointSelection checkpoints;  // all, last or listed steps
   // Instead of a run: a Hugging Face config.json + model.safetensors, measured on the token
-  // rows of `tokens` (cut to `length` when given) or on random ids of `length` tokens.
-  std::string config, weights, tokens;
-  std::int64_t length = 0;  // 0: the run's training length / the token rows' own / 128
+  // rows of `tokens`, or of `text` encoded by the checkpoint's tokenizer (beside config, or
+  // `tokenizer`), cut to `length` when given, or on random ids of `length` tokens.
+  std::string config, weights, tokens, text, tokenizer;
+  // 0: the run's training length / the first token row's / the shortest text line's / 128
+  std::int64_t length = 0;
   std::int64_t samples = 100;
   std::uint64_t seed = 0;
   double tau = 1e-4;
@@ -45,8 +47,9 @@ struct HeadsOptions {
 };
 
 struct HeadsResult {
-  std::string run, config, weights, tokens;  // the source: a run, or config + weights (+ tokens)
-  std::string task;                          // the run's task; empty for a Hugging Face model
+  // The source: a run, or config + weights (+ tokens or text).
+  std::string run, config, weights, tokens, text;
+  std::string task;  // the run's task; empty for a Hugging Face model
   std::int64_t length = 0, samples = 0;
   double tau = 0;
   bool at_init = false;                             // the run's initialization, not its checkpoints

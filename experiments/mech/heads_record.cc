@@ -91,6 +91,8 @@ const std::vector<FieldRow<HeadsSource>>& heads_source_fields() {
       optional_field("config", &S::config, "a Hugging Face config.json"),
       optional_field("weights", &S::weights, "its weights"),
       optional_field("tokens", &S::tokens, "the token samples' file (empty: random tokens)"),
+      optional_field("text", &S::text,
+                     "the text file the samples were encoded from by the checkpoint's tokenizer"),
   };
   return rows;
 }

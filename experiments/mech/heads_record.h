@@ -27,7 +27,7 @@ const std::vector<FieldRow<CheckpointHeads>>& checkpoint_heads_fields();
 
 // What was scored: a run, or a Hugging Face config and weights (and the tokens file).
 struct HeadsSource {
-  std::optional<std::string> run, config, weights, tokens;
+  std::optional<std::string> run, config, weights, tokens, text;
 };
 
 // "L3.h0" of the last checkpoint's heads with each pure label.

@@ -53,4 +53,23 @@ std::vector<std::vector<std::int64_t>> parse_text_lines(std::istream& in, const 
   return out;
 }
 
+void CheckpointInputFiles::validate() const {
+  if (!text.empty() && !tokens.empty())
+    throw std::invalid_argument("--text and --tokens are two inputs: give one");
+  if (!tokenizer.empty() && text.empty())
+    throw std::invalid_argument("--tokenizer encodes --text: give --text FILE");
+}
+
+std::string CheckpointInputFiles::describe() const {
+  return !text.empty() ? "text:" + text : !tokens.empty() ? "tokens:" + tokens : std::string();
+}
+
+std::vector<std::vector<std::int64_t>> CheckpointInputFiles::read(const std::string& config,
+                                                                  std::int64_t vocab,
+                                                                  std::int64_t positions) const {
+  validate();
+  if (text.empty()) return read_token_file(tokens, vocab);
+  return read_text_file(text, CheckpointTokenizer::find(config, tokenizer), vocab, positions);
+}
+
 }  // namespace posbias

@@ -26,4 +26,18 @@ std::vector<std::vector<std::int64_t>> parse_text_lines(std::istream& in, const 
                                                         const CheckpointTokenizer& tokenizer,
                                                         std::int64_t vocab, std::int64_t positions);
 
+// The files a checkpoint (--config CONFIG) is measured on, as `birth` and `heads` take them:
+// --tokens (token_file.h) or --text, encoded by the tokenizer beside CONFIG or --tokenizer.
+struct CheckpointInputFiles {
+  std::string tokens, text, tokenizer;
+  bool empty() const { return tokens.empty() && text.empty(); }
+  // Throws std::invalid_argument for --text with --tokens, or --tokenizer without --text.
+  void validate() const;
+  // "tokens:PATH", "text:PATH" or "" (none given).
+  std::string describe() const;
+  // The rows (throws std::runtime_error naming the file and line).
+  std::vector<std::vector<std::int64_t>> read(const std::string& config, std::int64_t vocab,
+                                              std::int64_t positions) const;
+};
+
 }  // namespace posbias
