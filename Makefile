@@ -41,7 +41,7 @@ bench: all
 # libFuzzer with clang, ASan and UBSan; FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := csv numbers safetensors safetensors_index hf_config hop_example token_file \
-  openai birth_run brown_corpus training_seed hop_metrics sweep_grid
+  openai birth_run brown_corpus training_seed hop_metrics sweep_grid tokenizer_json
 fuzz: deps
 	cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
 	  -DPOSBIAS_FUZZ=ON -DPOSBIAS_TESTS=OFF -DPOSBIAS_BENCH=OFF >/dev/null
