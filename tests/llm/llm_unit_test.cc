@@ -978,8 +978,10 @@ TEST(ResultStore, ForeignFilesAreRefused) {
   { ResultStore s(mine.string()); }
   EXPECT_NO_THROW(ResultStore s(mine.string()));
   EXPECT_THROW(ResultStore(""), std::invalid_argument);
+  // A missing folder outside the working directory: refused as any output's (bad usage).
   EXPECT_THROW(ResultStore((fs::temp_directory_path() / "no/such/dir/x.db").string()),
-               std::runtime_error);
+               std::invalid_argument);
+  EXPECT_FALSE(fs::exists(fs::temp_directory_path() / "no"));
 }
 
 }  // namespace
