@@ -18,14 +18,18 @@
 #include <string>
 #include <vector>
 
+#include "../one_line_error.h"
 #include "posbias/hf/byte_level_bpe.h"
 #include "posbias/hf/text_file.h"
 #include "posbias/hf/tokenizer_json.h"
+#include "small_tokenizer.h"
 
 namespace posbias {
 namespace {
 
 namespace fs = std::filesystem;
+using posbias_test::expect_refused;
+using posbias_test::small_tokenizer;
 
 const fs::path kFixtures = fs::path(POSBIAS_SOURCE_DIR) / "tests/golden/tokenizers";
 
@@ -80,40 +84,6 @@ TEST(CheckpointTokenizer, RefusesTextThatIsNotUtf8) {
     EXPECT_THROW(t.encode("\xED\xA0\x80"), std::invalid_argument) << file;  // a surrogate
     EXPECT_THROW(t.encode("\xF0\x9F\x98"), std::invalid_argument) << file;  // cut short
   }
-}
-
-// Expects `f` to throw std::runtime_error with one line holding every needle.
-template <class F>
-void expect_refused(F&& f, const std::vector<std::string>& needles) {
-  try {
-    f();
-    ADD_FAILURE() << "accepted; expected an error with '" << needles.front() << "'";
-  } catch (const std::runtime_error& e) {
-    const std::string message = e.what();
-    for (const std::string& n : needles)
-      EXPECT_NE(message.find(n), std::string::npos) << "'" << n << "' not in: " << message;
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-  }
-}
-
-// A small valid tokenizer.json (GPT-2's layout) to break one part at a time.
-nlohmann::json small_tokenizer() {
-  nlohmann::json vocab = {{"a", 0},
-                          {"b", 1},
-                          {"\xC4\xA0", 2},
-                          {"ab", 3},
-                          {"\xC4\xA0"
-                           "ab",
-                           4}};
-  return {{"version", "1.0"},
-          {"truncation", nullptr},
-          {"padding", nullptr},
-          {"added_tokens", {{{"id", 5}, {"content", "<|end|>"}, {"special", true}}}},
-          {"normalizer", nullptr},
-          {"pre_tokenizer", {{"type", "ByteLevel"}, {"add_prefix_space", false}}},
-          {"post_processor", {{"type", "ByteLevel"}}},
-          {"decoder", {{"type", "ByteLevel"}}},
-          {"model", {{"type", "BPE"}, {"vocab", vocab}, {"merges", {"a b", "\xC4\xA0 ab"}}}}};
 }
 
 void expect_bad(const nlohmann::json& j, const std::vector<std::string>& needles) {

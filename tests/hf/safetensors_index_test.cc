@@ -12,24 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "../one_line_error.h"
+
 namespace posbias {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Expects `f` to throw std::runtime_error with one line holding every needle.
-template <class F>
-void expect_refused(F&& f, const std::vector<std::string>& needles) {
-  try {
-    f();
-    ADD_FAILURE() << "accepted; expected an error with '" << needles.front() << "'";
-  } catch (const std::runtime_error& e) {
-    const std::string message = e.what();
-    for (const std::string& n : needles)
-      EXPECT_NE(message.find(n), std::string::npos) << "'" << n << "' not in: " << message;
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-  }
-}
+using posbias_test::expect_refused;
 
 void expect_bad_index(const std::string& text, const std::vector<std::string>& needles) {
   SCOPED_TRACE(text.substr(0, 200));

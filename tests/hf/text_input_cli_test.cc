@@ -11,33 +11,12 @@
 
 #include "../cli_run.h"
 #include "posbias/hf/checkpoint_tokenizer.h"
+#include "small_tokenizer.h"
 
 namespace {
 
 using namespace posbias_test;
 namespace fs = std::filesystem;
-
-// A byte-level BPE tokenizer.json of 6 ids (the golden model has 37): a, b, Ġ, ab, Ġab, <|end|>.
-void write_small_tokenizer(const fs::path& file) {
-  const nlohmann::json vocab = {{"a", 0},
-                                {"b", 1},
-                                {"\xC4\xA0", 2},
-                                {"ab", 3},
-                                {"\xC4\xA0"
-                                 "ab",
-                                 4}};
-  const nlohmann::json t = {
-      {"version", "1.0"},
-      {"truncation", nullptr},
-      {"padding", nullptr},
-      {"added_tokens", {{{"id", 5}, {"content", "<|end|>"}, {"special", true}}}},
-      {"normalizer", nullptr},
-      {"pre_tokenizer", {{"type", "ByteLevel"}, {"add_prefix_space", false}}},
-      {"post_processor", {{"type", "ByteLevel"}}},
-      {"decoder", {{"type", "ByteLevel"}}},
-      {"model", {{"type", "BPE"}, {"vocab", vocab}, {"merges", {"a b", "\xC4\xA0 ab"}}}}};
-  std::ofstream(file) << t.dump();
-}
 
 TEST(TextInput, BirthAndHeadsMeasureTextThroughTheCheckpointsTokenizer) {
   const fs::path golden = fs::path(POSBIAS_SOURCE_DIR) / "tests/golden/models/gpt2";
@@ -45,7 +24,7 @@ TEST(TextInput, BirthAndHeadsMeasureTextThroughTheCheckpointsTokenizer) {
   fs::create_directories(dir);
   for (const char* file : {"config.json", "model.safetensors"})
     fs::copy_file(golden / file, dir / file);
-  write_small_tokenizer(dir / "tokenizer.json");
+  std::ofstream(dir / "tokenizer.json") << small_tokenizer().dump();
   std::ofstream(dir / "text.txt")
       << "ab ab ab ab ab ab ab ab ab ab\n\nab ba ab ab ab ab ab ab ab<|end|>\n";
   const std::string checkpoint = "--config " + (dir / "config.json").string() + " --weights " +
