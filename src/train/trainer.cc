@@ -324,9 +324,12 @@ void open_run(const TrainOptions& options, OpenedRun& run) {
         world_size));
   }
   run.attention = plan_training_memory(c, options, world_size);
-  // Every rank refuses an occupied folder before the ranks join (rank 0 writes train.json only
-  // after they have), so a launch prints this one line, not a lost peer as well.
-  if (!options.resume && std::filesystem::exists(run_dir / "train.json")) {
+  // Rank 0 refuses an occupied folder before the ranks join, so the others never meet a group
+  // that is gone (launch stops them) and a launch prints this one line, not a lost peer as well.
+  // Another rank checks nothing here: a process that claims a rank of a running job is told so
+  // by the rendezvous.
+  const bool first_rank = !rank_env || rank_env->rank == 0;
+  if (!options.resume && first_rank && std::filesystem::exists(run_dir / "train.json")) {
     throw std::invalid_argument("'" + run_dir.string() +
                                 "' already holds a run; continue it with --resume or choose "
                                 "another --out");

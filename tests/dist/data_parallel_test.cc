@@ -23,6 +23,14 @@ namespace fs = std::filesystem;
 
 fs::path scratch(const std::string& name) { return scratch_path("posbias_dp", name); }
 
+// A fresh folder that exists, for outputs inside it (it is outside the working directory, where
+// posbias creates no missing folder).
+fs::path folder(const std::string& name) {
+  const fs::path dir = scratch(name);
+  fs::create_directories(dir);
+  return dir;
+}
+
 // A tiny Number model; dropout off, so the only difference between world sizes is rounding.
 std::string tiny(int batch, int steps = 20) {
   return "--task number --layers 2 --d-model 32 --mlp 64 --rotary-dim 8 --steps " +
@@ -131,7 +139,7 @@ CliResult two_ranks(const std::string& env0, const std::string& env1, const std:
 }
 
 TEST(DataParallel, RanksStartedWronglyEachGetOneLine) {
-  const fs::path dir = scratch("wrong");
+  const fs::path dir = folder("wrong");
   fs::create_directories(dir);
   const std::string port =
       "MASTER_ADDR=127.0.0.1 MASTER_PORT=" + std::to_string(29700 + ::getpid() % 200);
@@ -189,7 +197,7 @@ TEST(DataParallel, RanksStartedWronglyEachGetOneLine) {
 }
 
 TEST(DataParallel, AnUnreachableMasterEndsInOneLineWithinTheTimeout) {
-  const fs::path dir = scratch("unreachable");
+  const fs::path dir = folder("unreachable");
   const auto t0 = std::chrono::steady_clock::now();
   const CliResult r =
       run_shell("WORLD_SIZE=2 RANK=1 MASTER_ADDR=127.0.0.1 MASTER_PORT=9 timeout 60 " +
@@ -205,7 +213,7 @@ TEST(DataParallel, AnUnreachableMasterEndsInOneLineWithinTheTimeout) {
 }
 
 TEST(DataParallel, ARankKilledMidRunStopsTheOtherWithOneLine) {
-  const fs::path dir = scratch("killed");
+  const fs::path dir = folder("killed");
   fs::create_directories(dir);
   const std::string port = "MASTER_PORT=" + std::to_string(29900 + ::getpid() % 90);
   const std::string run = (dir / "run").string();
@@ -245,7 +253,7 @@ TEST(DataParallel, ARankKilledMidRunStopsTheOtherWithOneLine) {
 }
 
 TEST(DataParallel, ABirthProfileShardedOverTwoRanksEqualsOneProcess) {
-  const fs::path dir = scratch("birth");
+  const fs::path dir = folder("birth");
   fs::create_directories(dir);
   const std::string args =
       "birth --arch gpt2 --layers 3 --d-model 32 --heads 2 --length 48 --seeds 64 --bootstrap 20 ";
@@ -280,7 +288,7 @@ TEST(DataParallel, ABirthProfileShardedOverTwoRanksEqualsOneProcess) {
 }
 
 TEST(DataParallel, HeadScoresOfARunShardedOverTwoRanksEqualOneProcess) {
-  const fs::path dir = scratch("heads");
+  const fs::path dir = folder("heads");
   ASSERT_EQ(run_cli("train " + tiny(64, 40) + "--out " + (dir / "run").string()).code, 0);
   const std::string args = "heads --run " + (dir / "run").string() + " --samples 8 ";
   CliResult r = run_cli(args + "--json " + (dir / "one.json").string());
