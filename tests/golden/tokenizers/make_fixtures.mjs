@@ -150,13 +150,14 @@ const spmStrings = STRINGS.filter((text) => !/[\r\n]/.test(text));
 const corpus = path.join(spmDir, "train.txt");
 fs.writeFileSync(corpus, fs.readFileSync(path.join(modules, "@huggingface/tokenizers/README.md"),
                                          "utf8") + spmStrings.join("\n") + "\n");
+// Paths relative to spmDir: the model keeps its trainer's options, paths included.
 execFileSync("spm_train", [
-  `--input=${corpus}`, `--model_prefix=${path.join(spmDir, "tokenizer")}`, "--model_type=bpe",
+  "--input=train.txt", "--model_prefix=tokenizer", "--model_type=bpe",
   "--vocab_size=600", "--byte_fallback=true", "--split_digits=true", "--add_dummy_prefix=true",
   "--normalization_rule_name=identity", "--remove_extra_whitespaces=false",
   "--allow_whitespace_only_pieces=true", "--character_coverage=0.99995", "--unk_id=0",
   "--bos_id=1", "--eos_id=2", "--pad_id=-1", "--num_threads=1", "--minloglevel=2"],
-  { stdio: ["ignore", "ignore", "inherit"] });
+  { cwd: spmDir, stdio: ["ignore", "ignore", "inherit"] });
 fs.rmSync(corpus);
 fs.rmSync(path.join(spmDir, "tokenizer.vocab"));
 const encoded = execFileSync("spm_encode", [`--model=${path.join(spmDir, "tokenizer.model")}`,
