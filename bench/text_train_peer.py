@@ -78,6 +78,8 @@ def main():
     ap.add_argument("--steps", type=int, default=5, help="steps per timed block")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--bf16", action="store_true",
+                    help="forward under CPU autocast in bfloat16 (fp32 weights and loss)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.set_flush_denormal(True)  # as posbias's configure_torch
@@ -91,8 +93,9 @@ def main():
     ids = torch.randint(0, args.vocab, (args.batch, args.length + 1))
 
     def step():
-        logits = model(ids[:, :-1])
-        loss = F.cross_entropy(logits.reshape(-1, args.vocab), ids[:, 1:].reshape(-1))
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
+            logits = model(ids[:, :-1])
+        loss = F.cross_entropy(logits.float().reshape(-1, args.vocab), ids[:, 1:].reshape(-1))
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

@@ -108,6 +108,24 @@ int text_bench(double peak) {
       1e3 * theirs, tokens / theirs, flops / theirs / 1e9, 100 * flops / theirs / 1e9 / peak);
   std::printf("  speed-up  %.2fx (target >= 1.3x); best of two alternating rounds each\n",
               theirs / ours);
+  if (!cpu_has_native_bf16()) {
+    std::printf("  bf16: this CPU has no native bfloat16 (AVX-512 BF16); not measured\n");
+    return 0;
+  }
+  // The same step with --precision bf16, against the peer under torch.autocast(bfloat16).
+  c.precision = Precision::kBf16;
+  Trainer low(c, &stream);
+  for (int i = 0; i < 2; ++i) low.step(++step);
+  double ours_bf16 = best_of(3, 5, [&] { low.step(++step); });
+  const std::string bf16_args = args + " --bf16";
+  const double first_bf16 = run_peer(bf16_args);
+  ours_bf16 = std::min(ours_bf16, best_of(3, 5, [&] { low.step(++step); }));
+  const double theirs_bf16 = std::min(first_bf16, run_peer(bf16_args));
+  std::printf("  posbias   %7.1f ms/step  %8.0f tokens/s  bf16 (%.2fx its fp32 step)\n",
+              1e3 * ours_bf16, tokens / ours_bf16, ours / ours_bf16);
+  std::printf("  pytorch   %7.1f ms/step  %8.0f tokens/s  bf16 autocast (%.2fx its fp32 step)\n",
+              1e3 * theirs_bf16, tokens / theirs_bf16, theirs / theirs_bf16);
+  std::printf("  speed-up  %.2fx in bf16\n", theirs_bf16 / ours_bf16);
   return 0;
 }
 

@@ -17,6 +17,7 @@ DoctorReport machine_doctor() {
   DoctorReport r;
   r.cores = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
   r.fma_peak_gflops = measure_fma_peak_gflops(r.cores);
+  r.native_bf16 = cpu_has_native_bf16();
   const char* wait = std::getenv("OMP_WAIT_POLICY");
   r.omp_wait_policy = wait ? wait : "(unset: active spinning)";
   r.torch_plugin = torch_plugin_path().string();
@@ -93,6 +94,8 @@ std::string format_machine_doctor(const DoctorReport& r) {
   o << std::fixed;
   o << "cores:          " << r.cores << "\n";
   o << "FMA peak fp32:  " << r.fma_peak_gflops << " GFLOP/s (measured)\n";
+  o << "native bf16:    "
+    << (r.native_bf16 ? "yes (AVX-512 BF16: train --precision bf16 runs here)" : "no") << "\n";
   o << "OpenMP waits:   " << r.omp_wait_policy << "\n";
   o << "torch plugin:   " << r.torch_plugin << "\n";
   o << "Brown corpus:   " << r.corpus << "\n";

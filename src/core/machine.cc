@@ -75,6 +75,8 @@ __attribute__((target("avx2,fma"))) double fma_burst_avx2(long iterations) {
 
 }  // namespace
 
+bool cpu_has_native_bf16() { return __builtin_cpu_supports("avx512bf16"); }
+
 double measure_fma_peak_gflops(int threads, double seconds) {
   const bool avx512 = __builtin_cpu_supports("avx512f");
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");

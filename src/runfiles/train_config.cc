@@ -6,12 +6,24 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "posbias/core/enum_names.h"
 #include "posbias/core/rng.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/kv_task.h"
 #include "posbias/tasks/passkey_task.h"
 
 namespace posbias {
+namespace {
+constexpr EnumNames<Precision, 2> kPrecisionNames{
+    {{Precision::kFp32, "fp32"}, {Precision::kBf16, "bf16"}}};
+}  // namespace
+
+std::string to_string(Precision p) { return std::string(name_of(kPrecisionNames, p)); }
+
+Precision parse_precision(const std::string& name) {
+  return value_of(kPrecisionNames, name, "precision");
+}
+
 namespace {
 
 void require(bool ok, const std::string& message) {
@@ -225,6 +237,10 @@ struct TokenizerNames {
   static std::string name(TokenizerKind k) { return to_string(k); }
   static TokenizerKind parse(const std::string& s) { return parse_tokenizer_kind(s); }
 };
+struct PrecisionNames {
+  static std::string name(Precision p) { return to_string(p); }
+  static Precision parse(const std::string& s) { return parse_precision(s); }
+};
 struct PosEncodingNames {
   static std::string name(PosEncoding p) { return to_string(p); }
   static PosEncoding parse(const std::string& s) { return parse_pos_encoding(s); }
@@ -238,6 +254,8 @@ template <>
 struct FieldCodec<Family> : EnumCodec<Family, FamilyNames> {};
 template <>
 struct FieldCodec<TokenizerKind> : EnumCodec<TokenizerKind, TokenizerNames> {};
+template <>
+struct FieldCodec<Precision> : EnumCodec<Precision, PrecisionNames> {};
 // The positional encoding by name; the config's is std::optional (null: the family's).
 template <>
 struct FieldCodec<PosEncoding> : EnumCodec<PosEncoding, PosEncodingNames> {};
@@ -257,7 +275,7 @@ std::vector<Row> make_train_config_fields() {
            str(d.heads) + " heads, MLP " + str(d.mlp) + ", length " + str(d.length);
   };
   using C = TrainConfig;
-  return {
+  std::vector<Row> rows = {
       field("task", &C::task,
             "number (positional), letter (symbolic) or text (next-token loss on the Brown corpus; "
             "its defaults: " +
@@ -337,6 +355,14 @@ std::vector<Row> make_train_config_fields() {
       field("eval_per_hop", &C::eval_per_hop, "held-out examples per hop (kv: held-out examples)"),
       field("checkpoint_every", &C::checkpoint_every,
             "steps between checkpoints, a multiple of eval_every")};
+  // Written only when bf16: an fp32 run's train.json is what it was before the field existed.
+  Row precision = field("precision", &C::precision,
+                        "training arithmetic: fp32, or bf16 (matrix products in bfloat16 under "
+                        "autocast, fp32 weights, moments and evaluation; needs a CPU with "
+                        "AVX-512 BF16)");
+  precision.present = [](const C& c) { return c.precision != Precision::kFp32; };
+  rows.push_back(std::move(precision));
+  return rows;
 }
 
 }  // namespace

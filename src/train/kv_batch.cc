@@ -56,7 +56,7 @@ torch::Tensor kv_answer_logits(Transformer& model, const torch::Tensor& ids) {
 }
 
 torch::Tensor kv_loss(Transformer& model, const KvBatch& batch) {
-  const torch::Tensor logits = kv_answer_logits(model, batch.ids);
+  const torch::Tensor logits = kv_answer_logits(model, batch.ids).to(torch::kFloat32);
   return torch::cross_entropy_loss(logits.reshape({-1, logits.size(2)}),
                                    batch.answers.reshape({-1}));
 }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_read.h"
@@ -25,6 +26,7 @@
 #include "posbias/train/kv_batch.h"
 #include "posbias/train/optimizer.h"
 #include "posbias/train/passkey_batch.h"
+#include "posbias/train/precision_scope.h"
 #include "posbias/train/text_eval.h"
 #include "posbias/train/text_run.h"
 
@@ -163,6 +165,7 @@ Trainer::Trainer(const TrainConfig& c, const std::vector<std::int32_t>* stream,
   // it was), and dropout masks come from posbias streams keyed by (seed, step, rank)
   // (set_dropout_seed in step()), so a resumed run repeats its steps exactly with no saved RNG
   // state.
+  require_precision_supported(c.precision);
   model = Transformer(c.model_config());
   model->init_weights(c.seed);
   flat = std::make_unique<FlatParams>(*model);
@@ -182,6 +185,7 @@ double Trainer::step(std::int64_t step) {
   model->set_dropout_seed(Rng::stream(c.seed, s, static_cast<std::uint64_t>(rank()) + 7).next());
   const std::int64_t local_batch = c.batch / world_size(), first = rank() * local_batch;
   torch::Tensor loss;
+  std::optional<PrecisionScope> scope(std::in_place, c.precision);  // the forward pass only
   if (c.task == Task::kText) {  // next-token loss at every position
     std::vector<std::int64_t> w =
         sample_windows(*text_stream, c.length, local_batch, c.seed, s, first);
@@ -193,7 +197,7 @@ double Trainer::step(std::int64_t step) {
     // A copy: the backward reads the ids after this block has freed `w`.
     const torch::Tensor ids =
         torch::from_blob(w.data(), {local_batch, c.length + 1}, torch::kInt64).clone();
-    const torch::Tensor logits = model->forward(ids.slice(1, 0, c.length));
+    const torch::Tensor logits = model->forward(ids.slice(1, 0, c.length)).to(torch::kFloat32);
     loss = torch::cross_entropy_loss(logits.reshape({-1, logits.size(2)}),
                                      ids.slice(1, 1).reshape({-1}));
   } else if (c.task == Task::kKv) {  // the value's tokens, teacher-forced
@@ -203,8 +207,9 @@ double Trainer::step(std::int64_t step) {
         sample_batch(c.task, c.hops, c.step_length(s), local_batch, c.seed, s, first);
     HopBatch b = encode_examples(batch, 0, batch.size());
     if (c.answers == "shuffled") b.answers = shuffled_answers(b.answers, c.seed, s, first);
-    loss = torch::cross_entropy_loss(model->last_logits(b.ids), b.answers);
+    loss = torch::cross_entropy_loss(model->last_logits(b.ids).to(torch::kFloat32), b.answers);
   }
+  scope.reset();
   flat->zero_grad();
   if (reducer) reducer->arm();
   loss.backward();

@@ -14,6 +14,7 @@ struct DoctorReport {
   // Machine part.
   int cores = 0;
   double fma_peak_gflops = 0;
+  bool native_bf16 = false;  // cpu_has_native_bf16: train --precision bf16 runs here
   std::string omp_wait_policy;
   std::string torch_plugin;  // the torch commands' module this executable loads
   std::string corpus;        // where text runs look for the Brown corpus (install_paths.h)

@@ -16,4 +16,8 @@ namespace posbias {
 // chains on `threads` threads for about `seconds`. Benchmarks report fractions of it.
 double measure_fma_peak_gflops(int threads, double seconds = 0.3);
 
+// Whether this CPU multiplies bfloat16 natively (AVX-512 BF16), which `train --precision bf16`
+// needs.
+bool cpu_has_native_bf16();
+
 }  // namespace posbias

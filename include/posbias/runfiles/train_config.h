@@ -19,6 +19,10 @@
 
 namespace posbias {
 
+enum class Precision { kFp32, kBf16 };
+std::string to_string(Precision p);                  // fp32 | bf16
+Precision parse_precision(const std::string& name);  // std::invalid_argument listing the names
+
 struct TrainConfig {
   Task task = Task::kNumber;
   std::vector<int> hops{1, 2, 3, 4};  // mixed uniformly in training (hop tasks)
@@ -85,6 +89,11 @@ struct TrainConfig {
   // (from the (seed, step) stream), so nothing in the input predicts the answer: a null model
   // for the head scores. The held-out evaluation keeps the true answers.
   std::string answers = "true";
+
+  // The arithmetic of the training forward pass: fp32 (the default), or bf16 matrix products
+  // under CPU autocast, with fp32 weights, gradients, AdamW moments and held-out evaluation
+  // (train/precision_scope.h). Written to train.json only when bf16.
+  Precision precision = Precision::kFp32;
 
   // The defaults of a task: TrainConfig{} for the hop tasks; for text a small language model
   // (gpt2, 6 layers, d 256, 4 heads, MLP 1024, L 256, batch 32, 700 steps at lr 2e-3 after 50
