@@ -776,111 +776,107 @@ BirthResult measure_birth(const BirthOptions& given, const TrainedInput* trained
   return r;
 }
 
-nlohmann::json to_json(const BirthResult& r) {
-  const BirthOptions& o = r.options;
-  nlohmann::json j = fit_json(r.fit, r.fit_spec);
-  j["seeds"] = r.profile_seeds.size();  // profiles averaged (the fit counts only resampled ones)
-  j["config"] = to_json(hf_config_from_model(r.config));
-  j["measurement"] = {
-      {"method", to_string(o.method)},
-      {"probes", o.probes},
-      {"length", o.length},
-      {"query", o.query == 0 ? o.length : o.query},
-      {"seeds", r.profile_seeds.size()},
-      {"input", input_files(o).empty() ? to_string(o.input) : input_files(o).describe()},
-      {"window", r.config.window},
-      {"attn_scale", o.attn_scale},
-      {"init", o.weights.empty() && o.run.empty() ? to_string(o.init) : "checkpoint"},
-      {"seed", o.seed},
-      {"target", to_string(o.target)},
-      {"attention", to_string(r.plan.pass.attention)},
-      {"activation_checkpointing", r.plan.pass.checkpoint},
-      {"planned_bytes", r.plan.bytes},
-      {"cotangents_per_pass",
-       r.plan.pass.checkpoint ? nlohmann::json(r.plan.in_flight) : nlohmann::json()},
-      {"weights", !o.run.empty()      ? "run " + o.run
-                  : o.weights.empty() ? "init"
-                                      : o.weights}};
-  auto summary = [](const FitResult& f) {
-    return nlohmann::json{{"alpha", f.alpha},
-                          {"log10_gain", f.log10_gain},
-                          {"spearman", f.spearman},
-                          {"log_r2", f.log_r2},
-                          {"w1", f.w1},
-                          {"theory_log10", f.theory_log10}};
-  };
-  j["path_sums"] = {{to_string(r.fit_spec.paths), summary(r.fit)},
-                    {to_string(r.other_spec.paths), summary(r.other_fit)}};
-  auto interval = [](const Interval& i) {
-    return std::isfinite(i.low) ? nlohmann::json::array({i.low, i.high}) : nlohmann::json();
-  };
-  auto scores = [&](const NoFitPrediction& p) {
-    const ShapeMetrics& m = p.score.at_mean;
-    return nlohmann::json{
-        {"model", p.model},
-        {"estimator", to_string(p.estimator)},
-        {"paths", to_string(p.paths)},
-        {"operator", p.op},
-        {"median_abs_log10_error", m.median_abs_log10_error},
-        {"median_abs_log10_error_ci", interval(p.score.median_abs_log10_error)},
-        // no percentile interval: a resampled max can exclude the max itself
-        {"max_abs_log10_error", m.max_abs_log10_error},
-        {"w1", m.w1},
-        {"w1_ci", interval(p.score.w1)},
-        {"argmin_measured", m.argmin_measured},
-        {"argmin_measured_ci", interval(p.score.argmin_measured)},
-        {"argmin_predicted", m.argmin_predicted},
-        {"recency_ratio",
-         {{"measured", m.recency_measured},
-          {"measured_ci", interval(p.score.recency_measured)},
-          {"predicted", m.recency_predicted}}},
-        {"primacy_ratio",
-         {{"measured", m.primacy_measured},
-          {"measured_ci", interval(p.score.primacy_measured)},
-          {"predicted", m.primacy_predicted}}},
-        {"first_min_ratio",
-         {{"measured", first_over_min(r.profile)}, {"predicted", first_over_min(p.profile)}}}};
-  };
-  auto prediction = [&](const std::optional<NoFitPrediction>& p) {
-    if (!p) return nlohmann::json();
-    nlohmann::json out = scores(*p);
-    out["alpha"] = p->alpha;
-    out["profile"] = p->profile;
-    return out;
-  };
-  j["nofit"] = prediction(r.nofit);
-  j["rollout"] = prediction(r.rollout);
-  if (!r.rollout_skipped.empty()) j["rollout_skipped"] = r.rollout_skipped;
-  j["nofit_variants"] = nlohmann::json::array();
-  for (const auto& v : r.variants) j["nofit_variants"].push_back(scores(v));
-  j["operator_control"] = r.causal_control ? scores(*r.causal_control) : nlohmann::json();
-  nlohmann::json alpha_seeds = nlohmann::json::object();
-  for (AlphaEstimator e : {AlphaEstimator::kJacobian, AlphaEstimator::kForward}) {
-    alpha_seeds[to_string(e)] = nlohmann::json::array();
-    for (const auto& s : r.strength_seeds) alpha_seeds[to_string(e)].push_back(s.of(e));
-  }
-  j["alpha_seeds"] = alpha_seeds;
-  j["comparison"] = nlohmann::json::array();
-  for (const ModelScore& m : r.comparison) {
-    j["comparison"].push_back({{"model", m.model},
-                               {"free_params", m.free_params},
-                               {"heldout_median_abs_log10_error", m.heldout.median_abs_log10_error},
-                               {"heldout_max_abs_log10_error", m.heldout.max_abs_log10_error},
-                               {"heldout_w1", m.heldout.w1},
-                               {"heldout_argmin", m.heldout.argmin_measured},
-                               {"argmin_predicted", m.heldout.argmin_predicted},
-                               {"parameters", m.fit}});
-  }
-  j["profile"] = r.profile;
-  j["profile_seeds"] = r.profile_seeds;
-  add_shares_json(j, shares_over_seeds(r.profile_seeds));  // the U by its parts
-  j["attention_entropy_ratio"] =
-      std::isfinite(r.entropy_ratio) ? nlohmann::json(r.entropy_ratio) : nlohmann::json();
-  j["seconds"] = r.seconds;
-  j["peak_rss_mb"] = r.peak_rss_mb;
-  j["machine"] = machine_info();
-  return j;
+namespace {
+
+PathSumFitRecord path_sum_fit_record(const FitResult& f) {
+  return {f.alpha, f.log10_gain, f.spearman, f.log_r2, f.w1, f.theory_log10};
 }
+
+std::optional<std::vector<double>> interval_record(const Interval& i) {
+  if (!std::isfinite(i.low)) return std::nullopt;
+  return std::vector<double>{i.low, i.high};
+}
+
+// The prediction's score against the measured profile.
+ShapeScoreRecord shape_score_record(const NoFitPrediction& p, const std::vector<double>& measured) {
+  const ShapeMetrics& m = p.score.at_mean;
+  ShapeScoreRecord s;
+  s.model = p.model;
+  s.estimator = to_string(p.estimator);
+  s.paths = to_string(p.paths);
+  s.op = p.op;
+  s.median_abs_log10_error = m.median_abs_log10_error;
+  s.median_abs_log10_error_ci = interval_record(p.score.median_abs_log10_error);
+  // no percentile interval: a resampled max can exclude the max itself
+  s.max_abs_log10_error = m.max_abs_log10_error;
+  s.w1 = m.w1;
+  s.w1_ci = interval_record(p.score.w1);
+  s.argmin_measured = m.argmin_measured;
+  s.argmin_measured_ci = interval_record(p.score.argmin_measured);
+  s.argmin_predicted = m.argmin_predicted;
+  s.recency_ratio = {m.recency_measured, interval_record(p.score.recency_measured),
+                     m.recency_predicted};
+  s.primacy_ratio = {m.primacy_measured, interval_record(p.score.primacy_measured),
+                     m.primacy_predicted};
+  s.first_min_ratio = RatioRecord{first_over_min(measured), first_over_min(p.profile)};
+  return s;
+}
+
+BirthMeasurementRecord measurement_record(const BirthResult& r) {
+  const BirthOptions& o = r.options;
+  BirthMeasurementRecord m;
+  m.method = to_string(o.method);
+  m.probes = o.probes;
+  m.length = o.length;
+  m.query = o.query == 0 ? o.length : o.query;
+  m.seeds = static_cast<std::int64_t>(r.profile_seeds.size());
+  m.input = input_files(o).empty() ? to_string(o.input) : input_files(o).describe();
+  m.window = r.config.window;
+  m.attn_scale = o.attn_scale;
+  m.init = o.weights.empty() && o.run.empty() ? to_string(o.init) : "checkpoint";
+  m.seed = o.seed;
+  m.target = to_string(o.target);
+  m.attention = to_string(r.plan.pass.attention);
+  m.activation_checkpointing = r.plan.pass.checkpoint;
+  m.planned_bytes = r.plan.bytes;
+  m.cotangents_per_pass =
+      r.plan.pass.checkpoint ? std::optional<std::int64_t>(r.plan.in_flight) : std::nullopt;
+  m.weights = !o.run.empty() ? "run " + o.run : o.weights.empty() ? "init" : o.weights;
+  return m;
+}
+
+}  // namespace
+
+BirthRecord birth_record(const BirthResult& r) {
+  BirthRecord b;
+  static_cast<FitRecord&>(b) = fit_record(r.fit, r.fit_spec);
+  b.seeds = static_cast<std::int64_t>(r.profile_seeds.size());  // the fit counts resampled ones
+  b.config = to_json(hf_config_from_model(r.config));
+  b.measurement = measurement_record(r);
+  b.path_sums = {{to_string(r.fit_spec.paths), path_sum_fit_record(r.fit)},
+                 {to_string(r.other_spec.paths), path_sum_fit_record(r.other_fit)}};
+  auto prediction =
+      [&](const std::optional<NoFitPrediction>& p) -> std::optional<PredictionRecord> {
+    if (!p) return std::nullopt;
+    return PredictionRecord{shape_score_record(*p, r.profile), p->alpha, p->profile};
+  };
+  b.nofit = prediction(r.nofit);
+  b.rollout = prediction(r.rollout);
+  if (!r.rollout_skipped.empty()) b.rollout_skipped = r.rollout_skipped;
+  for (const auto& v : r.variants) b.nofit_variants.push_back(shape_score_record(v, r.profile));
+  if (r.causal_control) b.operator_control = shape_score_record(*r.causal_control, r.profile);
+  for (AlphaEstimator e : {AlphaEstimator::kJacobian, AlphaEstimator::kForward}) {
+    std::vector<std::vector<double>>& seeds = b.alpha_seeds[to_string(e)];
+    for (const auto& s : r.strength_seeds) seeds.push_back(s.of(e));
+  }
+  for (const ModelScore& m : r.comparison) {
+    b.comparison.push_back({m.model, m.free_params, m.heldout.median_abs_log10_error,
+                            m.heldout.max_abs_log10_error, m.heldout.w1, m.heldout.argmin_measured,
+                            m.heldout.argmin_predicted, m.fit});
+  }
+  b.profile = r.profile;
+  b.profile_seeds = r.profile_seeds;
+  const SharesOverSeeds shares = shares_over_seeds(r.profile_seeds);  // the U by its parts
+  b.shares = shares_record(shares);
+  b.u_test = u_test_record(shares.u);
+  b.attention_entropy_ratio = r.entropy_ratio;
+  b.seconds = r.seconds;
+  b.peak_rss_mb = r.peak_rss_mb;
+  b.machine = machine_info();
+  return b;
+}
+
+nlohmann::json to_json(const BirthResult& r) { return to_json(birth_record(r)); }
 
 std::string birth_csv(const BirthResult& r) {
   std::string out = "position,influence";

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/birth/birth_record.h"
 #include "posbias/arch/config.h"
 #include "posbias/core/plot.h"
 #include "posbias/dist/process_group.h"
@@ -135,8 +136,8 @@ ModelConfig birth_model_config(const BirthOptions& options);
 BirthResult measure_birth(const BirthOptions& options, const TrainedInput* trained = nullptr,
                           ProcessGroup* group = nullptr,
                           const std::vector<std::vector<double>>* stored_profiles = nullptr);
-// {"config", "measurement", the fit (theory/fit_command.h), "path_sums", "profile", "nofit",
-// "rollout", "nofit_variants", "operator_control", "comparison", ...}.
+// The result as `birth --json` writes it (birth_record.h), and that as JSON.
+BirthRecord birth_record(const BirthResult& result);
 nlohmann::json to_json(const BirthResult& result);
 std::string birth_csv(const BirthResult& result);
 Figure birth_figure(const BirthResult& result, const std::string& title);

@@ -2,13 +2,12 @@
 
 #include <cmath>
 #include <cstdio>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "experiments/theory/fit_record.h"
 #include "experiments/theory/theory_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv.h"
-#include "posbias/core/json_number.h"
 #include "posbias/core/parse.h"
 
 namespace posbias {
@@ -42,30 +41,6 @@ MeasuredProfile read_profile_csv(const std::filesystem::path& path) {
   }
   p.validate();
   return p;
-}
-
-nlohmann::json fit_json(const FitResult& r, const FitSpec& spec) {
-  nlohmann::json j;
-  j["alpha"] = r.alpha;
-  j["alpha_ci"] = {number_or_null(r.alpha_ci_low), number_or_null(r.alpha_ci_high)};
-  j["log10_gain"] = r.log10_gain;
-  j["spearman"] = r.spearman;
-  j["log_r2"] = r.log_r2;
-  j["w1"] = r.w1;
-  j["alpha_spearman"] = r.alpha_spearman;
-  j["spearman_best"] = r.spearman_best;
-  j["seeds"] = r.seeds;
-  j["last_position"] = {{"log10_measured", r.log10_last_measured},
-                        {"log10_predicted", r.log10_last_predicted}};
-  j["theory"] = {{"layers", spec.layers},
-                 {"operator", spec.op.describe()},
-                 {"bootstrap", spec.bootstrap},
-                 {"paths", to_string(spec.paths)}};
-  j["theory_log10"] = r.theory_log10;
-  j["notes"] =
-      "alpha and gain fitted by least squares on log10 over positions 1..L-1; the last "
-      "position is compared separately; w1 is in units of the sequence length";
-  return j;
 }
 
 Figure fit_figure(const MeasuredProfile& profile, const FitResult& r, const std::string& title) {
@@ -118,7 +93,7 @@ void run_fit(const FitOptions& o) {
   spec.validate();  // before reading the file
   const MeasuredProfile profile = read_profile_csv(o.profile);
   const FitResult r = fit_profile(profile, spec);
-  const std::string text = fit_json(r, spec).dump(2) + "\n";
+  const std::string text = to_json(fit_record(r, spec)).dump(2) + "\n";
   write_output(o.json, text);
   if (!o.plot.empty()) {
     render_figure(

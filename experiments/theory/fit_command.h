@@ -1,5 +1,6 @@
 // `posbias theory fit`: fit α and a gain to a measured profile CSV, report the metrics,
-// draw theory against measurement. `posbias birth` reuses fit_json and fit_figure.
+// draw theory against measurement. `posbias birth` reuses fit_figure and the fit's record
+// (fit_record.h).
 //
 // Profile CSV: a `position` column (1..L, query at L), an `influence` column (the mean
 // profile) and/or one column per seed named `seed*`. Without `influence`, the mean of the
@@ -8,7 +9,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "posbias/core/plot.h"
@@ -32,7 +32,6 @@ struct FitOptions {
 void run_fit(const FitOptions& options);
 
 MeasuredProfile read_profile_csv(const std::filesystem::path& path);
-nlohmann::json fit_json(const FitResult& result, const FitSpec& spec);
 Figure fit_figure(const MeasuredProfile& profile, const FitResult& result,
                   const std::string& title);
 

@@ -1,0 +1,112 @@
+// `birth --json`'s result at init (or of given weights; birth.h's BirthResult) as the file holds
+// it: one field table for the writer (run_birth, birth --rescore) and the readers (birth
+// --rescore, the terminal summary). The fit's fields sit at the top (fit_record.h); the model's
+// config is the Hugging Face mapping's own JSON (hf_config.h) and the machine is machine.h's,
+// both kept as they are written. Files of earlier builds lack the memory plan's fields, the
+// shares and the U test: optional fields. Values that are not finite are null.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "experiments/seeds/shares_record.h"
+#include "experiments/theory/fit_record.h"
+#include "posbias/core/field_table.h"
+
+namespace posbias {
+
+// How the profile was measured.
+struct BirthMeasurementRecord {
+  std::string method;
+  std::int64_t probes = 0, length = 0, query = 0, seeds = 0;
+  std::string input;  // gaussian, tokens, or the token files read
+  std::int64_t window = 0;
+  double attn_scale = 1;
+  std::string init;  // the init scheme, or "checkpoint"
+  std::uint64_t seed = 0;
+  std::optional<std::string> target, attention;
+  std::optional<bool> activation_checkpointing;
+  std::optional<double> planned_bytes;
+  std::optional<std::optional<std::int64_t>> cotangents_per_pass;  // null without checkpointing
+  std::string weights;  // "init", "run RUN", or the weights file
+};
+
+// One path sum's fit.
+struct PathSumFitRecord {
+  double alpha = NAN, log10_gain = NAN, spearman = NAN, log_r2 = NAN, w1 = NAN;
+  std::vector<double> theory_log10;
+};
+
+// A measured ratio with its bootstrap interval (null: none) and the prediction's.
+struct MeasuredRatioRecord {
+  double measured = NAN;
+  std::optional<std::vector<double>> measured_ci;
+  double predicted = NAN;
+};
+struct RatioRecord {
+  double measured = NAN, predicted = NAN;
+};
+
+// A prediction made without fitting, scored against the measured profile.
+struct ShapeScoreRecord {
+  std::string model, estimator, paths, op;  // op: "operator" in the file
+  double median_abs_log10_error = NAN, max_abs_log10_error = NAN, w1 = NAN;
+  std::optional<std::vector<double>> median_abs_log10_error_ci, w1_ci, argmin_measured_ci;
+  std::int64_t argmin_measured = 0, argmin_predicted = 0;
+  MeasuredRatioRecord recency_ratio, primacy_ratio;
+  std::optional<RatioRecord> first_min_ratio;  // p_1 / p_min
+};
+// The score with the α it used and its profile.
+struct PredictionRecord : ShapeScoreRecord {
+  std::vector<double> alpha;  // α̂ per layer (seed mean)
+  std::vector<double> profile;
+};
+
+// One model of the profile scored on held-out seeds.
+struct ComparisonRecord {
+  std::string model;
+  std::int64_t free_params = 0;
+  double heldout_median_abs_log10_error = NAN, heldout_max_abs_log10_error = NAN, heldout_w1 = NAN;
+  std::int64_t heldout_argmin = 0, argmin_predicted = 0;
+  std::vector<double> parameters;
+};
+
+// A re-score's own time, memory and machine (birth --rescore; the rest is the stored file's).
+struct BirthRescoreRecord {
+  std::string from;
+  double seconds = 0, peak_rss_mb = 0;
+  nlohmann::json machine;
+};
+
+struct BirthRecord : FitRecord {
+  nlohmann::json config;
+  BirthMeasurementRecord measurement;
+  std::map<std::string, PathSumFitRecord> path_sums;
+  std::optional<PredictionRecord> nofit, rollout;  // null: not predicted
+  std::optional<std::string> rollout_skipped;
+  std::vector<ShapeScoreRecord> nofit_variants;
+  std::optional<ShapeScoreRecord> operator_control;  // null: not a windowed or ALiBi model
+  std::map<std::string, std::vector<std::vector<double>>>
+      alpha_seeds;  // estimator → [seed][layer] α̂
+  std::vector<ComparisonRecord> comparison;
+  std::vector<double> profile;
+  std::vector<std::vector<double>> profile_seeds;
+  std::optional<SharesRecord> shares;
+  std::optional<UTestRecord> u_test;
+  double attention_entropy_ratio = NAN;
+  double seconds = 0, peak_rss_mb = 0;
+  nlohmann::json machine;
+  std::optional<BirthRescoreRecord> rescore;
+};
+const std::vector<FieldRow<BirthRecord>>& birth_record_fields();
+
+nlohmann::json to_json(const BirthRecord& record);
+// Strict: an unknown or mistyped field, or a missing measurement or profile, throws
+// std::invalid_argument naming it ("birth field 'nofit.recency_ratio.measured'").
+BirthRecord birth_record_from_json(const nlohmann::json& j);
+
+}  // namespace posbias

@@ -1,0 +1,143 @@
+// BirthRecord's field table (experiments/birth/birth_record.h): a record with every part
+// round-trips through JSON, fields deep inside are refused by their dotted path, and every
+// `birth --json` result shipped in docs/data reads back and writes out byte for byte (those a
+// script rewrote: as nlohmann writes their values). The fit's
+// own table (fit_record.h) is checked inside it.
+#include "experiments/birth/birth_record.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "../cli_run.h"
+
+namespace posbias {
+namespace {
+
+ShapeScoreRecord score(const std::string& model) {
+  ShapeScoreRecord s;
+  s.model = model;
+  s.estimator = "jacobian";
+  s.paths = "linear";
+  s.op = "cesaro";
+  s.median_abs_log10_error = 0.1;
+  s.median_abs_log10_error_ci = std::vector<double>{0.05, 0.2};
+  s.max_abs_log10_error = 0.4;
+  s.w1 = 0.01;
+  s.argmin_measured = 3;
+  s.argmin_predicted = 2;
+  s.recency_ratio = {2.0, std::nullopt, 1.5};
+  s.primacy_ratio = {3.0, std::vector<double>{2.5, 3.5}, NAN};
+  s.first_min_ratio = RatioRecord{4.0, 3.0};
+  return s;
+}
+
+BirthRecord full_record() {
+  BirthRecord b;
+  b.alpha = 0.5;
+  b.alpha_ci = {NAN, NAN};
+  b.log10_gain = -0.2;
+  b.seeds = 2;
+  b.last_position = {1.0, 0.9};
+  b.theory = {3, "cesaro", 0, "linear"};
+  b.theory_log10 = {0.1, 0.0, 0.2};
+  b.notes = "fit";
+  b.config = {{"model_type", "gpt2"}, {"n_layer", 3}};
+  b.measurement.method = "exact";
+  b.measurement.length = 3;
+  b.measurement.weights = "init";
+  b.measurement.cotangents_per_pass = std::optional<std::int64_t>();  // null
+  b.measurement.planned_bytes = 1e6;
+  b.path_sums["linear"] = {0.5, -0.2, 0.9, 0.8, 0.01, {0.1, 0.0, 0.2}};
+  b.nofit = PredictionRecord{score("theory"), {0.45, 0.5}, {0.5, 0.2, 0.3}};
+  b.rollout_skipped = "too long";
+  b.nofit_variants = {score("theory")};
+  b.alpha_seeds["jacobian"] = {{0.4, 0.5}, {0.45, 0.55}};
+  b.comparison = {{"theory_fit", 2, 0.1, 0.3, 0.02, 2, 2, {0.5, -0.2}}};
+  b.profile = {0.5, 0.2, 0.3};
+  b.profile_seeds = {{0.5, 0.2, 0.3}, {0.4, 0.3, 0.3}};
+  b.seconds = 1.5;
+  b.machine = {{"cpu", "test"}};
+  b.rescore = BirthRescoreRecord{"old.json", 0.5, 100, {{"cpu", "test"}}};
+  return b;
+}
+
+std::string message_of(const nlohmann::json& j) {
+  try {
+    birth_record_from_json(j);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(BirthRecordFields, EveryPartRoundTripsThroughJson) {
+  const nlohmann::json j = to_json(full_record());
+  for (const auto& row : birth_record_fields()) {
+    const bool absent = row.name == "shares" || row.name == "u_test";
+    EXPECT_EQ(j.contains(row.name), !absent) << row.name;
+  }
+  EXPECT_TRUE(j["alpha_ci"][0].is_null());
+  EXPECT_TRUE(j["rollout"].is_null());
+  EXPECT_TRUE(j["operator_control"].is_null());
+  EXPECT_TRUE(j["attention_entropy_ratio"].is_null());
+  EXPECT_TRUE(j["measurement"]["cotangents_per_pass"].is_null());
+  EXPECT_FALSE(j["measurement"].contains("target"));
+  EXPECT_TRUE(j["nofit"]["recency_ratio"]["measured_ci"].is_null());
+  EXPECT_EQ(j["nofit"]["operator"], "cesaro");
+  EXPECT_EQ(j["theory"]["operator"], "cesaro");
+  EXPECT_EQ(j["alpha_seeds"]["jacobian"][1][1], 0.55);
+  const BirthRecord back = birth_record_from_json(j);
+  EXPECT_EQ(to_json(back).dump(), j.dump());
+  EXPECT_TRUE(std::isnan(back.nofit->primacy_ratio.predicted));
+  EXPECT_TRUE(back.measurement.cotangents_per_pass.has_value());
+  EXPECT_FALSE(back.measurement.cotangents_per_pass->has_value());
+}
+
+TEST(BirthRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
+  const nlohmann::json good = to_json(full_record());
+  nlohmann::json bad = good;
+  bad["nofit_variants"][0]["primacy_ratio"]["measured"] = "high";
+  EXPECT_NE(message_of(bad).find("birth field 'nofit_variants.0.primacy_ratio.measured'"),
+            std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad["theory"]["operators"] = "cesaro";
+  EXPECT_NE(message_of(bad).find("unknown birth field 'theory.operators'"), std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad["measurement"].erase("length");
+  EXPECT_NE(message_of(bad).find("missing birth field 'measurement.length'"), std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad.erase("profile");
+  EXPECT_NE(message_of(bad).find("missing birth field 'profile'"), std::string::npos);
+}
+
+TEST(BirthRecordFields, EveryShippedResultReadsBackAndWritesOutTheSameBytes) {
+  const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
+  int files = 0, others = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+    const std::string bytes = posbias_test::slurp(entry.path());
+    if (bytes.find("\"path_sums\"") == std::string::npos) continue;
+    const nlohmann::json j = nlohmann::json::parse(bytes);
+    if (!j.contains("measurement")) continue;  // a report summary
+    const BirthRecord r = birth_record_from_json(j);
+    ++files;
+    // The files a script rewrote (docs/data/birth, when the max error's interval was dropped)
+    // differ from nlohmann's writing of their own values: those come back as nlohmann writes
+    // them, every other file byte for byte.
+    const std::string as_written = j.dump(2) + "\n";
+    others += as_written != bytes;
+    EXPECT_EQ(to_json(r).dump(2) + "\n", as_written) << entry.path();
+  }
+  EXPECT_GE(files, 41);
+  EXPECT_GE(files - others, 12);
+}
+
+}  // namespace
+}  // namespace posbias
