@@ -3,7 +3,9 @@
 // per rank (`launch --nproc 2 -- theory` printed the profile twice): it is refused in one line,
 // exit 2, before any rank starts, and nothing is written. A data-parallel command still gets
 // its ranks, which check their world themselves, and writes its result once; its help is printed
-// once. A command given without the `--` before it gets one line saying to put it there.
+// once. A command given without the `--` before it gets one line saying to put it there, and an
+// option launch does not have one line naming it. A tiny 2-rank train prints one progress and one
+// summary; into a folder that holds a run, one line.
 #include <gtest/gtest.h>
 
 #include <filesystem>
