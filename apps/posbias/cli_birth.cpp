@@ -108,8 +108,9 @@ void register_birth(CLI::App& app, Action* selected) {
                   "with --colocate: `eval` JSON results of the same runs in the same order")
       ->delimiter(',');
   cmd->add_option("--run", o.run,
-                  "a text training run: measure its checkpoints on held-out text (one held-out "
-                  "window per --seeds)");
+                  "a text or hop training run: measure the checkpoints --checkpoints selects on "
+                  "held-out inputs, one per --seeds (a text run's held-out windows, a hop run's "
+                  "eval examples), at the run's length unless --length is given");
   auto rescore = std::make_shared<std::string>();
   cmd->add_option("--rescore", *rescore,
                   "a stored birth --json result (at init): rebuild its model from the file's "

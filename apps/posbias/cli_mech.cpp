@@ -1,6 +1,7 @@
 // `posbias heads` (positional / symbolic head scores) and `posbias discrepancy` (the index and
 // retrieval constructions, or a trained model's key heads); see docs/mech.md.
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "posbias/core/parse.h"
 #include "posbias/mech/head_search.h"
 #include "posbias/mech/trained_discrepancy.h"
+#include "posbias/train/checkpoint.h"
 
 namespace posbias::cli {
 
@@ -87,10 +89,21 @@ struct DiscrepancyFlags {
   std::int64_t count = 0;  // 0: the mode's default
   std::uint64_t seed = 0;
   HeadSearchOptions head_search;
-  std::string run, checkpoint, heads = "auto", variant = "standard";
+  std::string run, heads = "auto", variant = "standard";
+  CheckpointSelection checkpoints = CheckpointSelection::last();
   std::optional<AttentionPath> attention;
   double memory_budget_gb = 0;
 };
+
+// The one checkpoint `selection` picks of `run`: discrepancy --run measures one model.
+std::filesystem::path one_checkpoint(const std::string& run, const CheckpointSelection& selection) {
+  const std::vector<RunCheckpoint> chosen = select_checkpoints(run, selection);
+  if (chosen.size() > 1)
+    throw std::invalid_argument("discrepancy --run measures one checkpoint, and --checkpoints " +
+                                to_string(selection) + " selects " + std::to_string(chosen.size()) +
+                                ": give last or one step");
+  return chosen.front().path;
+}
 
 DiscrepancyMode discrepancy_mode(const DiscrepancyFlags& f) {
   const SearchFrequencies frequencies = parse_search_frequencies(f.frequencies);
@@ -112,7 +125,7 @@ DiscrepancyMode discrepancy_mode(const DiscrepancyFlags& f) {
   if (!f.run.empty()) {
     TrainedDiscrepancyOptions t;
     t.run = f.run;
-    t.checkpoint = f.checkpoint;
+    t.checkpoint = one_checkpoint(f.run, f.checkpoints).string();
     t.heads = parse_head_list(f.heads);
     t.variant = parse_variant(f.variant);
     if (!f.lengths.empty()) t.lengths = f.lengths;
@@ -172,7 +185,11 @@ void register_discrepancy(CLI::App& app, Action* selected) {
               "with --search: random starts per length, beside the designs", /*lo=*/0);
   parsed->add(cmd, "--steps", &f->head_search.steps, "with --search: Adam steps per start");
   auto* run = cmd->add_option("--run", f->run, "trained run: measure its key heads");
-  cmd->add_option("--checkpoint", f->checkpoint, "with --run: checkpoint file (default: latest)");
+  parsed
+      ->add(cmd, "--checkpoints", &f->checkpoints,
+            "with --run: the checkpoint measured, last or one step")
+      ->needs(run);
+  parsed->add_retired_checkpoint_option(cmd);
   cmd->add_option("--heads", f->heads,
                   "with --run: auto (the most positional and most symbolic head) or head names, "
                   "L2.h0,L3.h1 (0-based layer and head)")

@@ -15,6 +15,9 @@ void register_serve(CLI::App& app, Action* selected) {
   CLI::App* cmd = app.add_subcommand("serve", torch_command_description("serve"));
   cmd->add_option("--run", o->runs, "RUN_DIR or NAME=RUN_DIR (repeat for several models)")
       ->required();
+  parsed->add(cmd, "--checkpoints", &o->checkpoints,
+              "of every run: all, last or a comma list of steps; one is served under the run's "
+              "name, several each as NAME@STEP");
   cmd->add_option("--host", o->server.host, "address to bind")
       ->capture_default_str()
       ->type_name("ADDRESS");

@@ -155,7 +155,10 @@ void register_eval(CLI::App& app, Action* selected) {
                   "run directory from `posbias train` (a text run reports held-out bits per byte "
                   "and the loss per position; the hop options below do not apply)")
       ->required();
-  cmd->add_option("--checkpoint", o->checkpoint, "checkpoint file (default: the run's latest)");
+  parsed->add(cmd, "--checkpoints", &o->checkpoints,
+              "which checkpoints of the run: all, last or a comma list of steps; several give "
+              "one result per checkpoint, in training order");
+  parsed->add_retired_checkpoint_option(cmd);
   CLI::Option* lengths =
       parsed->add(cmd, "--lengths", &o->lengths,
                   "comma list of input lengths (kv: default the training length, 2x and 4x)");
@@ -189,7 +192,7 @@ void register_eval(CLI::App& app, Action* selected) {
       parsed->parse();
       if (is_kv_run(o->run)) {
         kv->run = o->run;
-        kv->checkpoint = o->checkpoint;
+        kv->checkpoints = o->checkpoints;
         if (depth_flag->count() > 0) kv->depths = parse_number_list(*depths, "--depths");
         if (lengths->count() > 0) kv->lengths = o->lengths;
         if (count->count() > 0) kv->count = o->count;
@@ -206,7 +209,7 @@ void register_eval(CLI::App& app, Action* selected) {
       if (by_depth && is_passkey_run(o->run)) {  // a text run with needles, by depth x length
         PasskeyEvalOptions pk;
         pk.run = o->run;
-        pk.checkpoint = o->checkpoint;
+        pk.checkpoints = o->checkpoints;
         if (depth_flag->count() > 0) pk.depths = parse_number_list(*depths, "--depths");
         if (lengths->count() > 0) pk.lengths = o->lengths;
         if (count->count() > 0) pk.count = o->count;
@@ -226,7 +229,8 @@ void register_eval(CLI::App& app, Action* selected) {
                                       " applies to kv and passkey (text with needles) runs only");
       }
       if (is_text_run(o->run)) {  // bits per byte and loss per position instead
-        run_text_eval({o->run, o->checkpoint, o->json, o->plot, o->attention, o->memory_budget_gb});
+        run_text_eval(
+            {o->run, o->checkpoints, o->json, o->plot, o->attention, o->memory_budget_gb});
         return;
       }
       run_eval(*o);

@@ -9,10 +9,12 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -80,6 +82,25 @@ class ParsedOptions {
                       [target](const std::string& text, const std::string&) {
                         *target = parse_checkpoint_selection(text);
                       });
+  }
+
+  // `--checkpoint FILE`, which eval and discrepancy took before they chose checkpoints by step:
+  // refused in one line naming --checkpoints (exit 2), with the step of a step_N file. Hidden.
+  void add_retired_checkpoint_option(CLI::App* cmd) {
+    add_parsed(cmd, "--checkpoint", "", "", "FILE",
+               [](const std::string& file, const std::string&) {
+                 const std::size_t at = file.rfind("step_");
+                 std::string step = at == std::string::npos ? "" : file.substr(at + 5);
+                 step = step.substr(0, step.find_first_not_of("0123456789"));
+                 step.erase(0, std::min(step.find_first_not_of('0'), step.size() - 1));
+                 throw std::invalid_argument(
+                     "--checkpoint FILE is gone: choose checkpoints by step with --checkpoints "
+                     "all|last|STEPS (" +
+                     (step.empty() ? std::string("e.g. --checkpoints 500")
+                                   : "for that file --checkpoints " + step) +
+                     ")");
+               })
+        ->group("");
   }
 
   // A named choice (an enum): parser maps the text to a value (std::invalid_argument for an

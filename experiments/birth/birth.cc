@@ -448,7 +448,7 @@ Transformer birth_model(const BirthOptions& o, const TrainedInput* trained, cons
   Transformer model = trained ? trained->model : Transformer(r.config, plan.need_tokens);
   model->eval();
   model->set_attention(r.plan.pass.attention);
-  if (!o.weights.empty()) load_hf_weights(model, open_model_weights(o.weights));
+  if (!o.weights.empty()) load_model_weights(model, o.weights);
   return model;
 }
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "experiments/eval/eval_steps.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
@@ -12,7 +13,10 @@
 #include "posbias/train/checkpoint.h"
 
 namespace posbias {
-EvalResult measure_eval(const EvalOptions& o) {
+namespace {
+
+// The checks that need no run.
+void check_eval_options(const EvalOptions& o) {
   if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
   if (o.count < 1 || o.count > 1'000'000) {
     throw std::invalid_argument("--count must be in 1..1000000, got " + std::to_string(o.count));
@@ -23,7 +27,13 @@ EvalResult measure_eval(const EvalOptions& o) {
       throw std::invalid_argument("--lengths must be in 2..100000, got " + std::to_string(len));
     }
   }
-  LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
+}
+
+}  // namespace
+
+EvalResult measure_eval(const EvalOptions& o, const std::filesystem::path& checkpoint) {
+  check_eval_options(o);
+  LoadedModel loaded = load_trained_model(o.run, checkpoint);
   const TrainConfig& c = loaded.info.config;
   require_hop_task(c.task, "hop evaluation");
   EvalResult r;
@@ -145,13 +155,63 @@ Figure eval_figure(const EvalResult& r) {
   return f;
 }
 
-EvalResult run_eval(const EvalOptions& o) {
-  EvalResult r = measure_eval(o);
-  // Without --json on a terminal: a summary and how to get the JSON (core/json_result.h).
-  write_json_result(o.json, to_json(r).dump(2) + "\n",
-                    [&r] { return hop_eval_summary(eval_record(r)); });
-  if (!o.plot.empty()) render_figure(eval_figure(r), o.plot);
-  return r;
+Figure eval_steps_figure(const std::vector<EvalResult>& results) {
+  Panel p = accuracy_length_panel(std::string(task_name(results.front().task)) +
+                                  " model through training: accuracy against input length");
+  p.order_label = "training step";
+  for (const EvalResult& r : results) {
+    Series s;
+    s.title = "step " + std::to_string(r.step);
+    s.style = "linespoints";
+    s.order = static_cast<double>(r.step);
+    for (std::size_t i = 0; i < r.lengths.size() && i < r.accuracy.size(); ++i) {
+      s.x.push_back(static_cast<double>(r.lengths[i]));
+      s.y.push_back(r.accuracy[i].all());
+    }
+    p.series.push_back(std::move(s));
+  }
+  Series chance;  // the inputs are the same at every checkpoint, and so is their chance
+  chance.title = "chance (a uniform guess among the input's candidates)";
+  chance.style = "lines dt 2";
+  chance.line_width = 1;
+  const EvalResult& last = results.back();
+  for (std::size_t i = 0; i < last.lengths.size() && i < last.accuracy.size(); ++i) {
+    chance.x.push_back(static_cast<double>(last.lengths[i]));
+    chance.y.push_back(last.accuracy[i].chance_all());
+  }
+  p.series.push_back(std::move(chance));
+  Figure f;
+  f.panels = {p};
+  return f;
+}
+
+std::vector<EvalResult> run_eval(const EvalOptions& o) {
+  check_eval_options(o);
+  std::vector<EvalResult> results;
+  for (const RunCheckpoint& c : select_checkpoints(o.run, o.checkpoints))
+    results.push_back(measure_eval(o, c.path));
+  if (results.size() == 1) {
+    const EvalResult& r = results.front();
+    // Without --json on a terminal: a summary and how to get the JSON (core/json_result.h).
+    write_json_result(o.json, to_json(r).dump(2) + "\n",
+                      [&r] { return hop_eval_summary(eval_record(r)); });
+    if (!o.plot.empty()) render_figure(eval_figure(r), o.plot);
+    return results;
+  }
+  std::vector<nlohmann::json> files;
+  for (const EvalResult& r : results) files.push_back(to_json(r));
+  write_json_result(
+      o.json,
+      eval_steps_json(o.run, std::string(task_name(results.front().task)), std::move(files))
+              .dump(2) +
+          "\n",
+      [&results] {
+        std::string summary;
+        for (const EvalResult& r : results) summary += hop_eval_summary(eval_record(r));
+        return summary;
+      });
+  if (!o.plot.empty()) render_figure(eval_steps_figure(results), o.plot);
+  return results;
 }
 
 }  // namespace posbias

@@ -2,10 +2,14 @@
 // examples from the same generator (longer inputs = more distractors). Adds the task's
 // control: Number → the seen_jumps variant (no integer beyond the trained jumps), Letter → the
 // decoy variant (and how often the decoy's target is picked).
-//   measure_eval(EvalOptions) → EvalResult; to_json, eval_figure; run_eval writes them.
+//   measure_eval(EvalOptions, checkpoint) → EvalResult; to_json, eval_figure; run_eval measures
+//   every checkpoint --checkpoints selects and writes them: one checkpoint's result as it always
+//   was, several in eval --checkpoints' file (experiments/eval/eval_steps.h) with
+//   eval_steps_figure.
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -14,14 +18,15 @@
 #include "experiments/hops/hop_eval_record.h"
 #include "posbias/core/plot.h"
 #include "posbias/model/attention_path.h"
+#include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/train/hop_eval.h"
 
 namespace posbias {
 
 struct EvalOptions {
-  std::string run;         // RUN_DIR
-  std::string checkpoint;  // empty = the run's latest
+  std::string run;  // RUN_DIR
+  CheckpointSelection checkpoints = CheckpointSelection::last();
   std::vector<std::int64_t> lengths = {17, 32, 64, 128, 256, 512, 850};
   std::int64_t count = 200;  // examples per (length, hop)
   std::uint64_t seed = 1;
@@ -47,16 +52,21 @@ struct EvalResult {
   double seconds = 0;
 };
 
-// Checks the options (std::invalid_argument naming the bad one), loads the run, evaluates.
-EvalResult measure_eval(const EvalOptions& options);
+// Checks the options (std::invalid_argument naming the bad one), loads the run's `checkpoint`
+// (a file of its checkpoints/), evaluates.
+EvalResult measure_eval(const EvalOptions& options, const std::filesystem::path& checkpoint);
 
 // The file's record (hop_eval_record.h), and its JSON.
 HopEvalRecord eval_record(const EvalResult& result);
 nlohmann::json to_json(const EvalResult& result);
 // Accuracy against length, one curve per hop, all hops and the control.
 Figure eval_figure(const EvalResult& result);
+// Several checkpoints of one run: all-hop accuracy against length, one curve per checkpoint
+// coloured by its step, and the last one's chance.
+Figure eval_steps_figure(const std::vector<EvalResult>& results);
 
-// measure_eval, then the JSON to options.json (stdout when empty) and the figure to options.plot.
-EvalResult run_eval(const EvalOptions& options);
+// measure_eval at each checkpoint options.checkpoints selects (in training order), then the JSON
+// to options.json (stdout when empty) and the figure to options.plot.
+std::vector<EvalResult> run_eval(const EvalOptions& options);
 
 }  // namespace posbias

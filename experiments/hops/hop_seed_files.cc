@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "experiments/eval/eval_steps.h"
 #include "experiments/hops/hop_eval_record.h"
 #include "experiments/mech/heads_record.h"
 #include "experiments/mech/trained_discrepancy_record.h"
@@ -176,6 +177,7 @@ HopMetricsFile read_hop_metrics(const std::string& path) {
 }
 
 HopEvalFile parse_hop_eval(const nlohmann::json& j, const std::string& source) {
+  refuse_eval_steps(j, source);
   HopEvalFile e;
   e.task = hop_task(j, source, "eval --run");
   e.run = run_config(j, source);

@@ -54,7 +54,7 @@ HopsSection hops_report_section(const std::filesystem::path& dir, const HopsPres
     e.count = preset.eval_count;
     e.json = (hops / (name + "_eval.json")).string();
     e.plot = (hops / (name + "_eval")).string();
-    const EvalResult ev = run_eval(e);
+    const EvalResult ev = run_eval(e).back();  // the run's last checkpoint
     const AccuracySummary& m = r.summary.metrics;
     const std::int64_t first = ev.lengths.front(), last = ev.lengths.back();
     const std::string longest = std::to_string(last);

@@ -149,7 +149,7 @@ ReportSection llm_report_section(const std::filesystem::path& dir, const LlmPres
       e.seed = 1;
       e.controls = false;
       e.json = (out / (task + "_eval.json")).string();
-      const EvalResult ev = run_eval(e);
+      const EvalResult ev = run_eval(e).back();  // the run's last checkpoint
       sec.numbers.push_back({task + " model over HTTP: prompts answered / failed",
                              fmt::format("{} / {}", s.answered, s.failed)});
       sec.numbers.push_back(

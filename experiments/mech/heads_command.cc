@@ -197,7 +197,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
     const auto ids = token_samples(o, cfg, &result.attention);
     Transformer model(cfg);
     model->set_attention(result.attention);
-    load_hf_weights(model, open_model_weights(o.weights));
+    load_model_weights(model, o.weights);
     if (o.qk_scale != 1) scale_query_key(model, o.qk_scale);
     result.config = o.config;
     result.weights = o.weights;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "experiments/eval/eval_steps.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/model/memory_plan.h"
@@ -27,15 +28,62 @@ void print_depth_eval_summary(const std::string& task, std::int64_t step, const 
 }
 
 void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
-                      const nlohmann::json& json, const std::string& csv, const Figure& heatmap,
-                      const Figure& by_depth, const DepthEvalRun& run) {
-  write_output(to.json, json.dump(2) + "\n");
-  if (!to.csv.empty()) write_output(to.csv, csv);
-  if (!to.plot.empty()) {
-    render_figure(heatmap, to.plot + "-heatmap");
-    render_figure(by_depth, to.plot + "-depth");
+                      const std::vector<DepthEvalOutput>& outputs) {
+  if (outputs.size() == 1) {
+    const DepthEvalOutput& one = outputs.front();
+    write_output(to.json, one.json);
+    if (!to.csv.empty()) write_output(to.csv, one.csv);
+    if (!to.plot.empty()) {
+      render_figure(one.heatmap, to.plot + "-heatmap");
+      render_figure(one.by_depth, to.plot + "-depth");
+    }
+    print_depth_eval_summary(task, one.run->step, one.run->accuracy);
+    return;
   }
-  print_depth_eval_summary(task, run.step, run.accuracy);
+  std::vector<nlohmann::json> files;
+  std::string csv;
+  std::vector<const DepthEvalRun*> runs;
+  for (const DepthEvalOutput& o : outputs) {
+    files.push_back(nlohmann::json::parse(o.json));
+    runs.push_back(o.run);
+    // Each checkpoint's rows after its step; the header once.
+    std::size_t line = 0;
+    for (std::size_t end = o.csv.find('\n'); end != std::string::npos;
+         line = end + 1, end = o.csv.find('\n', line)) {
+      if (line == 0 && !csv.empty()) continue;
+      csv += (line == 0 ? std::string("step") : std::to_string(o.run->step)) + "," +
+             o.csv.substr(line, end + 1 - line);
+    }
+  }
+  write_output(to.json, eval_steps_json(to.run, task, std::move(files)).dump(2) + "\n");
+  if (!to.csv.empty()) write_output(to.csv, csv);
+  if (!to.plot.empty()) render_figure(depth_steps_figure(task, runs), to.plot + "-steps");
+  for (const DepthEvalRun* run : runs) print_depth_eval_summary(task, run->step, run->accuracy);
+}
+
+Figure depth_steps_figure(const std::string& task, const std::vector<const DepthEvalRun*>& runs) {
+  Panel p;
+  p.title = task + " through training: mean exact match over depths against context length";
+  p.xlabel = "context length (tokens)";
+  p.ylabel = "exact-match accuracy (mean over depths)";
+  p.ymin = 0;
+  p.ymax = 1.02;
+  p.order_label = "training step";
+  for (const DepthEvalRun* run : runs) {
+    Series s;
+    s.title = "step " + std::to_string(run->step);
+    s.style = "linespoints";
+    s.order = static_cast<double>(run->step);
+    const DepthAccuracy& a = run->accuracy;
+    for (std::size_t l = 0; l < a.lengths.size() && l < a.mean_accuracy.size(); ++l) {
+      s.x.push_back(a.lengths[l]);
+      s.y.push_back(a.mean_accuracy[l]);
+    }
+    p.series.push_back(std::move(s));
+  }
+  Figure f;
+  f.panels = {p};
+  return f;
 }
 
 DepthEvalRecord depth_eval_record(const std::string& task, const DepthEvalRun& r) {

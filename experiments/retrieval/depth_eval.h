@@ -16,14 +16,15 @@
 #include "experiments/retrieval/depth_eval_record.h"
 #include "posbias/core/plot.h"
 #include "posbias/model/attention_path.h"
+#include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/stats/depth_accuracy.h"
 
 namespace posbias {
 
 struct DepthEvalOptions {
-  std::string run;         // RUN_DIR of the trained run
-  std::string checkpoint;  // empty = the run's latest
+  std::string run;  // RUN_DIR of the trained run
+  CheckpointSelection checkpoints = CheckpointSelection::last();
   std::vector<double> depths = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100};  // percent
   std::vector<std::int64_t> lengths;  // empty = the training length, 2× and 4× (learned: ≤ table)
   std::int64_t count = 100;           // examples per cell
@@ -70,10 +71,22 @@ std::string depth_cell_csv(const DepthCell& cell);
 void print_depth_eval_summary(const std::string& task, std::int64_t step,
                               const DepthAccuracy& accuracy);
 
-// Writes `json`, `csv`, STEM-heatmap and STEM-depth where the options say (json empty: stdout;
-// csv and plot empty: not written), then the summary line.
+// What eval writes of one checkpoint: its JSON, CSV rows and two figures.
+struct DepthEvalOutput {
+  const DepthEvalRun* run = nullptr;
+  std::string json, csv;  // the JSON text; the CSV with its header line
+  Figure heatmap, by_depth;
+};
+
+// One checkpoint: its JSON, CSV, STEM-heatmap and STEM-depth where the options say (json empty:
+// stdout; csv and plot empty: not written), then the summary line. Several (in training order):
+// eval --checkpoints' file (experiments/eval/eval_steps.h), the CSV with a first column `step`,
+// STEM-steps (depth_steps_figure) and a summary line per checkpoint.
 void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
-                      const nlohmann::json& json, const std::string& csv, const Figure& heatmap,
-                      const Figure& by_depth, const DepthEvalRun& run);
+                      const std::vector<DepthEvalOutput>& outputs);
+
+// Several checkpoints of one run: the mean accuracy over depths against context length, one curve
+// per checkpoint coloured by its step.
+Figure depth_steps_figure(const std::string& task, const std::vector<const DepthEvalRun*>& runs);
 
 }  // namespace posbias

@@ -76,7 +76,7 @@ std::vector<int> kv_eval_lengths(const KvEvalOptions& o, const TrainConfig& c) {
   return lengths;
 }
 
-KvEvalResult measure_kv_eval(const KvEvalOptions& o) {
+KvEvalResult measure_kv_eval(const KvEvalOptions& o, const std::filesystem::path& checkpoint) {
   if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
   const TrainConfig header_config = config_of(read_run_header(o.run));
   if (header_config.task != Task::kKv)
@@ -88,7 +88,7 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o) {
   // A cell's examples are L ids; the model reads the input, L + the value's tokens − 1.
   const auto shape = [](int len) { return DepthEvalShape{len, kv_input_length(len)}; };
   r.attention = plan_depth_eval(header_config, lengths, shape, o);
-  LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
+  LoadedModel loaded = load_trained_model(o.run, checkpoint);
   r.run = o.run;
   r.checkpoint = loaded.path.string();
   r.step = loaded.info.step;
@@ -159,11 +159,17 @@ Figure kv_depth_figure(const KvEvalResult& r) {
   return depth_curve_figure(r.accuracy, titles, "depth of the queried pair (%)", "chance 1/n");
 }
 
-KvEvalResult run_kv_eval(const KvEvalOptions& o) {
-  KvEvalResult r = measure_kv_eval(o);
-  write_depth_eval("kv", o, to_json(r), kv_eval_csv(r), kv_heatmap_figure(r), kv_depth_figure(r),
-                   r);
-  return r;
+std::vector<KvEvalResult> run_kv_eval(const KvEvalOptions& o) {
+  if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
+  std::vector<KvEvalResult> results;
+  for (const RunCheckpoint& c : select_checkpoints(o.run, o.checkpoints))
+    results.push_back(measure_kv_eval(o, c.path));
+  std::vector<DepthEvalOutput> outputs;
+  for (const KvEvalResult& r : results)
+    outputs.push_back(
+        {&r, to_json(r).dump(2) + "\n", kv_eval_csv(r), kv_heatmap_figure(r), kv_depth_figure(r)});
+  write_depth_eval("kv", o, outputs);
+  return results;
 }
 
 }  // namespace posbias

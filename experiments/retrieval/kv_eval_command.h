@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -35,7 +36,7 @@ bool is_kv_run(const std::string& run_dir);
 std::vector<int> kv_eval_lengths(const KvEvalOptions& options, const TrainConfig& config);
 
 // Checks the options (std::invalid_argument naming the bad one), loads the run, evaluates.
-KvEvalResult measure_kv_eval(const KvEvalOptions& options);
+KvEvalResult measure_kv_eval(const KvEvalOptions& options, const std::filesystem::path& checkpoint);
 
 // The file (DepthEvalRecord, depth_eval_record.h) with its kv fields: pairs, queried_rule.
 nlohmann::json to_json(const KvEvalResult& result);
@@ -46,6 +47,8 @@ Figure kv_heatmap_figure(const KvEvalResult& result);
 // Accuracy against depth with its Wilson band and the chance level, one panel per length.
 Figure kv_depth_figure(const KvEvalResult& result);
 
-KvEvalResult run_kv_eval(const KvEvalOptions& options);
+// measure_kv_eval at each checkpoint options.checkpoints selects (in training order), written by
+// write_depth_eval.
+std::vector<KvEvalResult> run_kv_eval(const KvEvalOptions& options);
 
 }  // namespace posbias

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "experiments/eval/eval_steps.h"
 #include "experiments/retrieval/depth_eval_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/plot.h"
@@ -32,6 +33,7 @@ struct KvSeedFile {
 
 KvSeedFile read_kv_seed_file(const std::string& source) {
   const nlohmann::json j = read_result_json(source);
+  refuse_eval_steps(j, source);
   const DepthEvalRecord record = read_result_table(depth_eval_record_from_json, j, source);
   if (!depth_task(record.task))
     result_error(source, "is not the eval result of a kv or passkey run (\"task\" is neither)");

@@ -62,7 +62,8 @@ bool is_passkey_run(const std::string& run_dir) {
   return c.task == Task::kText && c.needle_fraction > 0;
 }
 
-PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& o) {
+PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& o,
+                                       const std::filesystem::path& checkpoint) {
   if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
   const nlohmann::json header = read_run_header(o.run);
   const TrainConfig c = config_of(header);
@@ -93,7 +94,7 @@ PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& o) {
   // A cell's examples are L + 1 ids (the window with the answer); the model reads L.
   const auto shape = [](int len) { return DepthEvalShape{len + 1, len}; };
   r.attention = plan_depth_eval(c, lengths, shape, o);
-  LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
+  LoadedModel loaded = load_trained_model(o.run, checkpoint);
   r.run = o.run;
   r.checkpoint = loaded.path.string();
   r.step = loaded.info.step;
@@ -160,11 +161,17 @@ Figure passkey_depth_figure(const PasskeyEvalResult& r) {
   return depth_curve_figure(r.accuracy, titles, "depth of the queried needle (%)", "chance 1/K");
 }
 
-PasskeyEvalResult run_passkey_eval(const PasskeyEvalOptions& o) {
-  PasskeyEvalResult r = measure_passkey_eval(o);
-  write_depth_eval("passkey", o, to_json(r), passkey_eval_csv(r), passkey_heatmap_figure(r),
-                   passkey_depth_figure(r), r);
-  return r;
+std::vector<PasskeyEvalResult> run_passkey_eval(const PasskeyEvalOptions& o) {
+  if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
+  std::vector<PasskeyEvalResult> results;
+  for (const RunCheckpoint& c : select_checkpoints(o.run, o.checkpoints))
+    results.push_back(measure_passkey_eval(o, c.path));
+  std::vector<DepthEvalOutput> outputs;
+  for (const PasskeyEvalResult& r : results)
+    outputs.push_back({&r, to_json(r).dump(2) + "\n", passkey_eval_csv(r),
+                       passkey_heatmap_figure(r), passkey_depth_figure(r)});
+  write_depth_eval("passkey", o, outputs);
+  return results;
 }
 
 }  // namespace posbias

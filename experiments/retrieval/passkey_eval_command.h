@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -35,7 +36,8 @@ bool is_passkey_run(const std::string& run_dir);
 
 // Checks the options (std::invalid_argument naming the bad one: depths outside 0..100, lengths
 // past a learned position table, needles that do not fit a length), loads the run, evaluates.
-PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& options);
+PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& options,
+                                       const std::filesystem::path& checkpoint);
 
 // The file (DepthEvalRecord, depth_eval_record.h) with its passkey fields: needles, depth_rule.
 nlohmann::json to_json(const PasskeyEvalResult& result);
@@ -44,6 +46,8 @@ std::string passkey_eval_csv(const PasskeyEvalResult& result);
 Figure passkey_heatmap_figure(const PasskeyEvalResult& result);
 Figure passkey_depth_figure(const PasskeyEvalResult& result);
 
-PasskeyEvalResult run_passkey_eval(const PasskeyEvalOptions& options);
+// measure_passkey_eval at each checkpoint options.checkpoints selects (in training order), written
+// by write_depth_eval.
+std::vector<PasskeyEvalResult> run_passkey_eval(const PasskeyEvalOptions& options);
 
 }  // namespace posbias

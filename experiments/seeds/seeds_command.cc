@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "experiments/birth/birth_run_record.h"
+#include "experiments/eval/eval_steps.h"
 #include "experiments/hops/hop_compare.h"
 #include "experiments/hops/hop_seeds.h"
 #include "experiments/retrieval/kv_seeds.h"
@@ -44,6 +45,7 @@ struct SeedEval {
 
 SeedEval parse_eval(const std::string& text, const std::string& source) {
   const nlohmann::json j = parse_result_json(text, source);
+  refuse_eval_steps(j, source);
   SeedEval e;
   e.run = run_config(j, source);
   TextEvalResult r = read_result_table(text_eval_result_from_json, j, source);

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <functional>
 #include <nlohmann/json.hpp>
 
+#include "experiments/eval/eval_steps.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
@@ -20,7 +22,8 @@ bool is_text_run(const std::string& run_dir) {
   return config_of(read_run_header(run_dir)).task == Task::kText;
 }
 
-TextEvalResult measure_text_eval(const TextEvalOptions& o) {
+TextEvalResult measure_text_eval(const TextEvalOptions& o,
+                                 const std::filesystem::path& checkpoint) {
   const nlohmann::json header = read_run_header(o.run);
   const TrainConfig c = config_of(header);
   if (c.task != Task::kText) throw std::invalid_argument("'" + o.run + "' is not a text run");
@@ -34,7 +37,7 @@ TextEvalResult measure_text_eval(const TextEvalOptions& o) {
                      "eval of a text run at length " + std::to_string(c.length) + " over " +
                          std::to_string(data.streams.heldout.size()) + " held-out tokens",
                      "a machine with more memory");
-  LoadedModel loaded = load_trained_model(o.run, o.checkpoint);
+  LoadedModel loaded = load_trained_model(o.run, checkpoint);
   loaded.model->set_attention(path);
   TextEvalResult r;
   static_cast<HeldoutSplit&>(r) = evaluate_heldout_split(c, loaded.model, data);
@@ -48,31 +51,70 @@ TextEvalResult measure_text_eval(const TextEvalOptions& o) {
   return r;
 }
 
-Figure text_eval_figure(const TextEvalResult& r) {
+namespace {
+
+// The loss per position of `results`, one series each (titled by `title`), on one panel.
+Figure loss_per_position_figure(const std::string& panel_title,
+                                const std::vector<TextEvalResult>& results,
+                                const std::function<void(const TextEvalResult&, Series&)>& name) {
   Panel p;
-  p.title = fmt::format("held-out loss per position (step {}, {:.3f} bits per byte)", r.step,
-                        r.bits_per_byte);
+  p.title = panel_title;
   p.xlabel = "position j (predicting token j + 1)";
   p.ylabel = "cross-entropy (nats)";
   p.log_x = true;
-  Series s;
-  s.title = r.arch + " " + r.pos;
-  for (std::size_t j = 0; j < r.loss_per_position.size(); ++j) {
-    s.x.push_back(static_cast<double>(j + 1));
-    s.y.push_back(r.loss_per_position[j]);
+  for (const TextEvalResult& r : results) {
+    Series s;
+    name(r, s);
+    for (std::size_t j = 0; j < r.loss_per_position.size(); ++j) {
+      s.x.push_back(static_cast<double>(j + 1));
+      s.y.push_back(r.loss_per_position[j]);
+    }
+    p.series.push_back(std::move(s));
   }
-  p.series.push_back(std::move(s));
   Figure f;
   f.panels = {p};
   return f;
 }
 
+}  // namespace
+
+Figure text_eval_figure(const TextEvalResult& r) {
+  return loss_per_position_figure(
+      fmt::format("held-out loss per position (step {}, {:.3f} bits per byte)", r.step,
+                  r.bits_per_byte),
+      {r}, [](const TextEvalResult& one, Series& s) { s.title = one.arch + " " + one.pos; });
+}
+
+Figure text_eval_steps_figure(const std::vector<TextEvalResult>& results) {
+  Figure f = loss_per_position_figure("held-out loss per position through training", results,
+                                      [](const TextEvalResult& one, Series& s) {
+                                        s.title = fmt::format("step {} ({:.3f} bits per byte)",
+                                                              one.step, one.bits_per_byte);
+                                        s.order = static_cast<double>(one.step);
+                                      });
+  f.panels.front().order_label = "training step";
+  return f;
+}
+
 void run_text_eval(const TextEvalOptions& o) {
-  const TextEvalResult r = measure_text_eval(o);
-  write_output(o.json, to_json(r).dump(2) + "\n");
-  if (!o.plot.empty()) render_figure(text_eval_figure(r), o.plot);
-  std::fprintf(stderr, "posbias eval: %.3f bits per byte (unigram %.3f, bigram %.3f)\n",
-               r.bits_per_byte, r.unigram_bits_per_byte, r.bigram_bits_per_byte);
+  std::vector<TextEvalResult> results;
+  for (const RunCheckpoint& c : select_checkpoints(o.run, o.checkpoints))
+    results.push_back(measure_text_eval(o, c.path));
+  if (results.size() == 1) {
+    const TextEvalResult& r = results.front();
+    write_output(o.json, to_json(r).dump(2) + "\n");
+    if (!o.plot.empty()) render_figure(text_eval_figure(r), o.plot);
+  } else {
+    std::vector<nlohmann::json> files;
+    for (const TextEvalResult& r : results) files.push_back(to_json(r));
+    write_output(o.json, eval_steps_json(o.run, "text", std::move(files)).dump(2) + "\n");
+    if (!o.plot.empty()) render_figure(text_eval_steps_figure(results), o.plot);
+  }
+  for (const TextEvalResult& r : results) {
+    std::fprintf(stderr, "posbias eval: %s%.3f bits per byte (unigram %.3f, bigram %.3f)\n",
+                 results.size() > 1 ? fmt::format("step {}: ", r.step).c_str() : "",
+                 r.bits_per_byte, r.unigram_bits_per_byte, r.bigram_bits_per_byte);
+  }
 }
 
 }  // namespace posbias

@@ -1,21 +1,26 @@
 // `posbias eval --run RUN` on a text run: held-out bits per byte over the whole held-out split,
 // the loss per position, and the unigram and bigram baselines on the same targets, for the
-// run's latest checkpoint (or --checkpoint): a TextEvalResult (runfiles/heldout_split.h). The
-// figure is the loss per position.
+// run's latest checkpoint (or those --checkpoints selects): a TextEvalResult
+// (runfiles/heldout_split.h). The figure is the loss per position; over several checkpoints, one
+// curve per checkpoint, and eval --checkpoints' file (experiments/eval/eval_steps.h).
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "posbias/core/plot.h"
 #include "posbias/model/attention_path.h"
+#include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/runfiles/heldout_split.h"
 
 namespace posbias {
 
 struct TextEvalOptions {
-  std::string run, checkpoint;  // checkpoint empty = the run's latest
-  std::string json, plot;       // json empty = stdout
+  std::string run;
+  CheckpointSelection checkpoints = CheckpointSelection::last();
+  std::string json, plot;  // json empty = stdout
   // Attention path (nullopt: dense unless its plan passes the budget) and the memory budget in
   // GB (0: what the machine has available); memory_plan.h's plan_attention.
   std::optional<AttentionPath> attention;
@@ -24,8 +29,12 @@ struct TextEvalOptions {
 
 // True when RUN_DIR/train.json names the text task (false when it has none).
 bool is_text_run(const std::string& run_dir);
-TextEvalResult measure_text_eval(const TextEvalOptions& options);
+TextEvalResult measure_text_eval(const TextEvalOptions& options,
+                                 const std::filesystem::path& checkpoint);
 Figure text_eval_figure(const TextEvalResult& result);
+// Several checkpoints of one run: the loss per position, one curve per checkpoint coloured by its
+// step.
+Figure text_eval_steps_figure(const std::vector<TextEvalResult>& results);
 void run_text_eval(const TextEvalOptions& options);
 
 }  // namespace posbias

@@ -94,7 +94,22 @@ std::vector<HfSlot> hf_slots(Transformer& model) {
 
 namespace {
 
-using Lookup = std::function<std::optional<SafetensorsCheckpoint::Found>(const std::string&)>;
+// One HF tensor as a source holds it: its shape and how to read it as float32 (after checking its
+// values are finite), and what to name in an error.
+struct HfSource {
+  std::string source;
+  std::vector<std::int64_t> shape;
+  std::function<torch::Tensor()> read;
+};
+using Lookup = std::function<std::optional<HfSource>(const std::string&)>;
+
+HfSource file_source(const SafetensorsFile& file, const TensorView& view) {
+  return {file.source_name(), view.shape, [&file, &view] {
+            file.require_finite(view);
+            std::vector<float> data = to_float32(view);
+            return torch::from_blob(data.data(), view.shape, torch::kFloat32).clone();
+          }};
+}
 
 void load_from(Transformer& model, const Lookup& find, const std::string& source) {
   const std::vector<HfSlot> slots = hf_slots(model);
@@ -111,17 +126,13 @@ void load_from(Transformer& model, const Lookup& find, const std::string& source
                                to_string(model->config().family) + ", " +
                                std::to_string(model->config().layers) + " layers)");
     }
-    const TensorView& view = *found->tensor;
     const torch::Tensor target = slot_view(s, s.param);
     const std::vector<std::int64_t> want(target.sizes().begin(), target.sizes().end());
-    if (view.shape != want) {
-      throw std::runtime_error(found->file->source_name() + ": tensor '" + s.hf_name +
-                               "' has shape " + join_shape(view.shape) + ", the config needs " +
-                               join_shape(want));
+    if (found->shape != want) {
+      throw std::runtime_error(found->source + ": tensor '" + s.hf_name + "' has shape " +
+                               join_shape(found->shape) + ", the config needs " + join_shape(want));
     }
-    found->file->require_finite(view);
-    std::vector<float> data = to_float32(view);
-    values.push_back(torch::from_blob(data.data(), target.sizes(), torch::kFloat32).clone());
+    values.push_back(found->read());
   }
   torch::NoGradGuard no_grad;
   for (std::size_t i = 0; i < slots.size(); ++i)
@@ -133,18 +144,41 @@ void load_from(Transformer& model, const Lookup& find, const std::string& source
 void load_hf_weights(Transformer& model, const SafetensorsFile& file) {
   load_from(
       model,
-      [&file](const std::string& name) -> std::optional<SafetensorsCheckpoint::Found> {
+      [&file](const std::string& name) -> std::optional<HfSource> {
         const TensorView* t = file.find(name);
         if (t == nullptr) return std::nullopt;
-        return SafetensorsCheckpoint::Found{&file, t};
+        return file_source(file, *t);
       },
       file.source_name());
 }
 
 void load_hf_weights(Transformer& model, const SafetensorsCheckpoint& weights) {
   load_from(
-      model, [&weights](const std::string& name) { return weights.find(name); },
+      model,
+      [&weights](const std::string& name) -> std::optional<HfSource> {
+        const auto found = weights.find(name);
+        if (!found) return std::nullopt;
+        return file_source(*found->file, *found->tensor);
+      },
       weights.source_name());
+}
+
+void load_hf_weights(Transformer& model, const std::map<std::string, torch::Tensor>& tensors,
+                     const std::string& source) {
+  load_from(
+      model,
+      [&tensors, &source](const std::string& name) -> std::optional<HfSource> {
+        const auto it = tensors.find(name);
+        if (it == tensors.end()) return std::nullopt;
+        const torch::Tensor& t = it->second;
+        return HfSource{source, t.sizes().vec(), [&t, &source, name] {
+                          if (!torch::isfinite(t).all().item<bool>())
+                            throw std::runtime_error(source + ": tensor '" + name +
+                                                     "' holds a non-finite value");
+                          return t.detach().to(torch::kFloat32).contiguous().clone();
+                        }};
+      },
+      source);
 }
 
 std::map<std::string, torch::Tensor> hf_tensors(Transformer& model, bool gradients) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "posbias/core/parse.h"
 
@@ -10,8 +11,14 @@ namespace posbias {
 CheckpointSelection parse_checkpoint_selection(const std::string& text) {
   if (text == "all") return CheckpointSelection::all();
   if (text == "last") return CheckpointSelection::last();
-  CheckpointSelection s{CheckpointSelection::Kind::kSteps,
-                        parse_integer_list(text, "--checkpoints", 0, 1'000'000'000'000)};
+  CheckpointSelection s{CheckpointSelection::Kind::kSteps, {}};
+  try {
+    s.steps = parse_integer_list(text, "--checkpoints", 0, 1'000'000'000'000);
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument(
+        "--checkpoints must be all, last or a comma list of steps (0 to 10^12), got '" +
+        text.substr(0, 40) + "'");
+  }
   std::sort(s.steps.begin(), s.steps.end());
   s.steps.erase(std::unique(s.steps.begin(), s.steps.end()), s.steps.end());
   return s;
@@ -41,8 +48,8 @@ std::vector<std::int64_t> select_checkpoint_steps(const CheckpointSelection& s,
         choices += std::to_string(available[i]);
       }
       if (available.size() > 20) choices += ", ...";
-      throw std::invalid_argument("--checkpoints: the run has no checkpoint at step " +
-                                  std::to_string(step) + " (it has " + choices + ")");
+      throw std::invalid_argument("--checkpoints: no checkpoint at step " + std::to_string(step) +
+                                  "; the run has " + choices);
     }
   }
   return s.steps;

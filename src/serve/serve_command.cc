@@ -25,13 +25,15 @@ namespace {
 std::atomic<int> g_stop_signal{0};
 extern "C" void on_stop_signal(int sig) { g_stop_signal.store(sig); }
 
-// A run's task from its latest checkpoint's metadata (no weights read). A run whose checkpoint
+// A run's task from its served checkpoint's metadata (no weights read). A run whose checkpoint
 // cannot be read goes to the hop backend, whose loader names the problem.
 Task served_task(const ServedRun& run) {
   const auto all = list_checkpoints(run.dir);
   if (all.empty()) return Task::kNumber;
   try {
-    return read_checkpoint_info(all.back()).config.task;
+    return read_checkpoint_info(run.checkpoint.empty() ? all.back()
+                                                       : std::filesystem::path(run.checkpoint))
+        .config.task;
   } catch (const std::runtime_error&) {
     return Task::kNumber;
   }
@@ -63,7 +65,10 @@ void run_serve(const ServeOptions& options) {
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
   std::vector<ServedRun> runs;
-  for (const std::string& spec : options.runs) runs.push_back(parse_served_run(spec));
+  for (const std::string& spec : options.runs) {
+    for (ServedRun& r : served_checkpoints(parse_served_run(spec), options.checkpoints))
+      runs.push_back(std::move(r));
+  }
   ModelRouter completer = make_backends(runs, options.server.timeout);
   OpenAiServer server(completer, options.server);
   const int port = server.bind();

@@ -40,6 +40,18 @@ ServedRun parse_served_run(const std::string& spec) {
   return r;
 }
 
+std::vector<ServedRun> served_checkpoints(const ServedRun& run,
+                                          const CheckpointSelection& selection) {
+  const std::vector<RunCheckpoint> chosen = select_checkpoints(run.dir, selection);
+  std::vector<ServedRun> out;
+  for (const RunCheckpoint& c : chosen) {
+    out.push_back(run);
+    out.back().checkpoint = c.path.string();
+    if (chosen.size() > 1) out.back().name += "@" + std::to_string(c.step);
+  }
+  return out;
+}
+
 ServedModels::ServedModels(const std::vector<ServedRun>& runs, double busy_timeout,
                            const Check& check)
     : busy_timeout_(busy_timeout) {
@@ -51,7 +63,7 @@ ServedModels::ServedModels(const std::vector<ServedRun>& runs, double busy_timeo
     }
     auto s = std::make_unique<Served>();
     s->name = r.name;
-    s->loaded = load_trained_model(r.dir);
+    s->loaded = load_trained_model(r.dir, r.checkpoint);
     check(r, s->loaded);
     s->loaded.model->eval();
     served_.push_back(std::move(s));

@@ -10,6 +10,7 @@
 #include "posbias/core/json_read.h"
 #include "posbias/hf/safetensors.h"
 #include "posbias/hf/safetensors_index.h"
+#include "posbias/model/hf_weights.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {
@@ -88,6 +89,23 @@ SafetensorsFile open_checkpoint(const std::filesystem::path& path) {
   return file;
 }
 
+// A file `posbias train` wrote as a checkpoint (either format), by its metadata.
+bool is_training_checkpoint(const SafetensorsFile& file) {
+  const auto it = file.metadata().find("format");
+  return it != file.metadata().end() &&
+         (it->second == kFormat || it->second == kFormatWithoutChecksum);
+}
+
+// The checkpoint's model, built from its own config with its parameters restored.
+Transformer model_of(const SafetensorsFile& file, const CheckpointInfo& info) {
+  Transformer model(info.config.model_config());
+  for (const auto& item : model->named_parameters(/*recurse=*/true)) {
+    restore(file, "param/" + item.key(), item.value());
+  }
+  model->eval();
+  return model;
+}
+
 bool same_training(const TrainConfig& a, const TrainConfig& b) {
   nlohmann::json ja = train_config_to_json(a), jb = train_config_to_json(b);
   return ja == jb;
@@ -146,6 +164,15 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& run_dir, std:
 
 namespace {
 
+// A run that has no checkpoint to read: one line saying whether the folder is there at all.
+[[noreturn]] void throw_without_checkpoints(const std::filesystem::path& run_dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(run_dir, ec))
+    throw std::runtime_error("run directory '" + run_dir.string() + "' does not exist");
+  throw std::runtime_error("run directory '" + run_dir.string() +
+                           "' has no checkpoints (is it a `posbias train` run?)");
+}
+
 // A run's checkpoint files with the step each one's name holds, oldest first.
 std::vector<RunCheckpoint> scan_checkpoints(const std::filesystem::path& run_dir) {
   std::vector<RunCheckpoint> found;
@@ -177,6 +204,7 @@ std::vector<std::filesystem::path> list_checkpoints(const std::filesystem::path&
 std::vector<RunCheckpoint> select_checkpoints(const std::filesystem::path& run_dir,
                                               const CheckpointSelection& selection) {
   const std::vector<RunCheckpoint> all = scan_checkpoints(run_dir);
+  if (all.empty()) throw_without_checkpoints(run_dir);
   std::vector<std::int64_t> available;
   for (const RunCheckpoint& c : all) available.push_back(c.step);
   std::vector<RunCheckpoint> out;
@@ -304,33 +332,58 @@ LoadedModel load_trained_model(const std::filesystem::path& run_dir,
   out.path = checkpoint;
   if (out.path.empty()) {
     const auto all = list_checkpoints(run_dir);
-    if (all.empty()) {
-      throw std::runtime_error("run directory '" + run_dir.string() +
-                               "' has no checkpoints (is it a `posbias train` run?)");
-    }
+    if (all.empty()) throw_without_checkpoints(run_dir);
     out.path = all.back();
   }
   const SafetensorsFile file = open_checkpoint(out.path);
   out.info = info_of(file);
   require_same_run(run, out.info.config, out.path, run_dir);
-  out.model = Transformer(out.info.config.model_config());
-  for (const auto& item : out.model->named_parameters(/*recurse=*/true)) {
-    restore(file, "param/" + item.key(), item.value());
-  }
-  out.model->eval();
+  out.model = model_of(file, out.info);
   return out;
 }
 
 namespace {
 
+std::filesystem::path folder_of(const std::filesystem::path& path) {
+  return path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+}
+
+bool is_run_folder(const std::filesystem::path& dir) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(dir / "train.json", ec);
+}
+
+// The run a training checkpoint given as --weights sits in (RUN/checkpoints/step_N.safetensors,
+// or beside RUN/train.json), or nullopt for a copy outside any run.
+std::optional<std::filesystem::path> run_of_checkpoint(const std::filesystem::path& path) {
+  const std::filesystem::path dir = folder_of(path);
+  if (is_run_folder(dir)) return dir;
+  const std::filesystem::path absolute = std::filesystem::absolute(dir).lexically_normal();
+  const std::filesystem::path up = folder_of(dir);
+  if (absolute.filename() == "checkpoints" && is_run_folder(up)) return up;
+  return std::nullopt;
+}
+
+// A training checkpoint given as --weights, checked as a resume checks it (checksum, finite
+// values, format and config; in a run, that run's config), read as the Hugging Face tensors of
+// its model.
+std::map<std::string, torch::Tensor> checkpoint_hf_tensors(const SafetensorsFile& file,
+                                                           const std::filesystem::path& path) {
+  if (file.has_checksum() || meta(file, "format") == kFormat) file.verify_checksum();
+  file.require_finite();
+  const CheckpointInfo info = info_of(file);
+  if (const auto run = run_of_checkpoint(path))
+    require_same_run(config_of(read_run_header(*run)), info.config, path, *run);
+  Transformer model = model_of(file, info);
+  return hf_tensors(model);
+}
+
 // One safetensors file given as --weights (open_model_weights).
 SafetensorsFile open_weights_file(const std::filesystem::path& path) {
   SafetensorsFile file = SafetensorsFile::open(path);
   if (file.has_checksum()) file.verify_checksum();
-  const std::filesystem::path run_dir =
-      path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(run_dir / "train.json", ec)) return file;
+  const std::filesystem::path run_dir = folder_of(path);
+  if (!is_run_folder(run_dir)) return file;
   // In a run folder: the run's own weights, which posbias writes with both.
   if (!file.has_checksum()) {
     throw std::runtime_error(path.string() + " is in the run folder " + run_dir.string() +
@@ -361,16 +414,28 @@ SafetensorsFile open_weights_file(const std::filesystem::path& path) {
 
 SafetensorsCheckpoint open_model_weights(const std::filesystem::path& path) {
   if (!is_safetensors_index(path)) return SafetensorsCheckpoint::single(open_weights_file(path));
-  const std::filesystem::path dir =
-      path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(dir / "train.json", ec))
+  const std::filesystem::path dir = folder_of(path);
+  if (is_run_folder(dir))
     throw std::runtime_error(path.string() + " is in the run folder " + dir.string() +
                              ": a run's weights are its one model.safetensors, not an index");
   SafetensorsCheckpoint checkpoint = SafetensorsCheckpoint::open(path);
   for (const SafetensorsFile& shard : checkpoint.files())
     if (shard.has_checksum()) shard.verify_checksum();
   return checkpoint;
+}
+
+void load_model_weights(Transformer& model, const std::filesystem::path& path) {
+  if (!is_safetensors_index(path)) {
+    SafetensorsFile file = SafetensorsFile::open(path);
+    if (is_training_checkpoint(file)) {
+      const auto tensors = checkpoint_hf_tensors(file, path);
+      const std::string family = to_string(info_of(file).config.model_config().family);
+      load_hf_weights(model, tensors,
+                      path.string() + " (a training checkpoint of a " + family + " model)");
+      return;
+    }
+  }
+  load_hf_weights(model, open_model_weights(path));
 }
 
 }  // namespace posbias

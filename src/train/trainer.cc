@@ -134,6 +134,13 @@ TrainConfig config_of(const nlohmann::json& header) {
 
 namespace {
 
+// RUN_DIR/config.json: the run's model as Hugging Face names it, for `--config` beside its
+// model.safetensors or any of its checkpoints (`birth --weights RUN/checkpoints/step_N...`).
+void write_hf_config(const std::filesystem::path& run_dir, const TrainConfig& c) {
+  write_file_atomic(run_dir / "config.json",
+                    to_json(hf_config_from_model(c.model_config())).dump(2) + "\n");
+}
+
 void write_outputs(const std::filesystem::path& run_dir, const TrainConfig& c, Transformer& model,
                    const std::vector<MetricsRow>& rows, const TextRunData* text,
                    TrainingSummary& summary) {
@@ -149,8 +156,7 @@ void write_outputs(const std::filesystem::path& run_dir, const TrainConfig& c, T
   // Bound to the run: its readers check the checksum and the config (open_model_weights).
   save_hf_weights(model, run_dir / "model.safetensors",
                   {{std::string(kRunConfigKey), train_config_to_json(c).dump()}});
-  write_file_atomic(run_dir / "config.json",
-                    to_json(hf_config_from_model(c.model_config())).dump(2) + "\n");
+  write_hf_config(run_dir, c);
 }
 
 }  // namespace
@@ -366,8 +372,11 @@ void open_run(const TrainOptions& options, OpenedRun& run) {
       prepare_passkey();
     }
     write_file_atomic(run_dir / "train.json", run.header.dump(2) + "\n");
-  } else if (c.task == Task::kText) {
-    read_text();
+    write_hf_config(run_dir, c);  // from the start, so a run's checkpoints load with it
+  } else {
+    // Runs written before config.json came with train.json get it on resume.
+    if (!std::filesystem::exists(run_dir / "config.json")) write_hf_config(run_dir, c);
+    if (c.task == Task::kText) read_text();
   }
   if (run.writer && run.group) run.group->barrier();
 }

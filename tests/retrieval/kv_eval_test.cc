@@ -115,6 +115,34 @@ TEST(KvEval, TinyRunEndToEnd) {
   const nlohmann::json d = eval_json(run, "--count 2", scratch("defaults.json"));
   EXPECT_EQ(d.at("lengths"), nlohmann::json({40, 80, 160}));
   EXPECT_EQ(d.at("depths").size(), 11u);
+  // Several checkpoints: each one's file in training order, the CSV's rows after their step, one
+  // figure through training; the last is the default's, seconds apart.
+  const fs::path steps_csv = scratch("steps.csv"), steps_fig = scratch("steps"),
+                 steps_json = scratch("steps.json");
+  const nlohmann::json steps = eval_json(run,
+                                         "--checkpoints 2,4 --depths 0,50,100 --lengths 40 "
+                                         "--count 2 --csv " +
+                                             steps_csv.string() + " --plot " + steps_fig.string(),
+                                         steps_json);
+  ASSERT_EQ(steps.at("checkpoints").size(), 2u);
+  EXPECT_EQ(steps.at("task"), "kv");
+  EXPECT_EQ(steps.at("checkpoints").at(0).at("step"), 2);
+  nlohmann::json last = steps.at("checkpoints").at(1);
+  nlohmann::json latest =
+      eval_json(run, "--depths 0,50,100 --lengths 40 --count 2", scratch("latest.json"));
+  last.erase("seconds");
+  latest.erase("seconds");
+  EXPECT_EQ(last, latest);
+  const std::string rows = slurp(steps_csv);
+  EXPECT_EQ(rows.rfind("step,length,pairs,depth,", 0), 0u) << rows;
+  EXPECT_EQ(lines(rows), 1 + 2 * 3);
+  EXPECT_NE(rows.find("\n4,40,6,100,"), std::string::npos) << rows;
+  EXPECT_TRUE(fs::exists(steps_fig.string() + "-steps.png"));
+  const fs::path copy = scratch("steps-copy.json");
+  fs::copy_file(steps_json, copy);
+  const CliResult refused = run_cli("seeds --eval " + steps_json.string() + " " + copy.string());
+  EXPECT_EQ(refused.code, 1) << refused.err;
+  EXPECT_NE(refused.err.find("eval --checkpoints last"), std::string::npos) << refused.err;
 }
 
 // Flags with accuracy p (round(p·count) true).

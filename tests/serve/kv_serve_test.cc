@@ -157,6 +157,44 @@ fs::path* KvServed::learned_ = nullptr;
 Process* KvServed::server_ = nullptr;
 int KvServed::port_ = 0;
 
+// serve --checkpoints: several checkpoints of one run side by side as NAME@STEP, each answering
+// with its own weights (the last one as the run's latest does); one keeps the run's name; a step
+// the run lacks is one line, exit 2.
+TEST_F(KvServed, CheckpointsAreServedSideBySideByStep) {
+  ASSERT_GT(port_, 0) << slurp(dir() / "serve.log");
+  Process steps({POSBIAS_BIN, "serve", "--run", "tiny=" + learned_->string(), "--checkpoints",
+                 "0,2", "--port", "0", "--port-file", (dir() / "steps_port").string()},
+                (dir() / "steps_serve.log").string());
+  const int port = wait_for_port(dir() / "steps_port");
+  ASSERT_GT(port, 0) << slurp(dir() / "steps_serve.log");
+  EXPECT_NE(slurp(dir() / "steps_serve.log").find("(models: tiny@0, tiny@2)"), std::string::npos)
+      << slurp(dir() / "steps_serve.log");
+  posbias::HttpClient client;
+  std::string tokens;
+  const auto examples = posbias::kv_probe_examples(kLengths[0], 50, 1, kSeed);
+  for (const std::string& t : examples.front().tokens) tokens += (tokens.empty() ? "" : " ") + t;
+  const std::string prompt = R"(, "prompt": ")" + tokens + R"(", "max_tokens": 3})";
+  auto answer = [&](const std::string& url, const std::string& model) {
+    const posbias::HttpResponse r =
+        client.post_json(url + "/v1/completions", R"({"model": ")" + model + "\"" + prompt, {}, 30);
+    EXPECT_EQ(r.status, 200) << model << ": " << r.body;
+    return r.body;
+  };
+  const std::string here = "http://127.0.0.1:" + std::to_string(port);
+  auto text = [](const std::string& body) {
+    return posbias::parse_completion(posbias::Api::kCompletions, body).text;
+  };
+  EXPECT_EQ(text(answer(here, "tiny@2")), text(answer(url(), "learned")));
+  answer(here, "tiny@0");
+  const posbias::HttpResponse plain =
+      client.post_json(here + "/v1/completions", R"({"model": "tiny")" + prompt, {}, 30);
+  EXPECT_EQ(plain.status, 404) << plain.body;
+  steps.signal(SIGTERM);
+  EXPECT_EQ(steps.wait(), 0);
+  expect_usage_error("serve --run " + learned_->string() + " --checkpoints 7 --port 0",
+                     "no checkpoint at step 7");
+}
+
 TEST_F(KvServed, LlmKvSuiteEqualsInProcessGreedyDecodeOnTheSameExamples) {
   ASSERT_GT(port_, 0) << slurp(dir() / "serve.log");
   const fs::path db = dir() / "kv.db", out = dir() / "kv_llm.json";

@@ -94,6 +94,20 @@ TEST(TextTrain, LearnsAndLogsPerPositionLossAndGradients) {
   EXPECT_NEAR(j["bits_per_byte"].get<double>(), h["bits_per_byte"].get<double>(), 1e-9);
   EXPECT_EQ(j["loss_per_position"].size(), 32u);
   EXPECT_TRUE(fs::exists(run / "eval.svg"));
+  // Two checkpoints: each one's result in training order (the last the default's), a figure of
+  // the loss per position at both, a line each on stderr.
+  const CliResult both = run_cli("eval --run " + run.string() + " --checkpoints 0,120 --plot " +
+                                 (run / "eval-steps").string());
+  ASSERT_EQ(both.code, 0) << both.err;
+  const nlohmann::json b = nlohmann::json::parse(both.out);
+  EXPECT_EQ(b["task"], "text");
+  ASSERT_EQ(b["checkpoints"].size(), 2u);
+  EXPECT_EQ(b["checkpoints"][0]["step"], 0);
+  EXPECT_EQ(b["checkpoints"][1], j);
+  EXPECT_GT(b["checkpoints"][0]["bits_per_byte"].get<double>(), j["bits_per_byte"].get<double>());
+  EXPECT_EQ(lines(both.err), 2) << both.err;
+  EXPECT_NE(both.err.find("step 0: "), std::string::npos) << both.err;
+  EXPECT_TRUE(fs::exists(run / "eval-steps.png"));
 }
 
 TEST(TextTrain, BirthRunMeasuresEveryCheckpoint) {

@@ -1,8 +1,9 @@
 // `posbias train` and `posbias eval` as a user meets them: a tiny model learns 1-hop Letter,
 // a run killed with SIGKILL at random moments (mid-checkpoint included) resumes to the same
 // metrics as an uninterrupted run, a damaged checkpoint is detected and set aside and the run
-// resumes from the one before, a diverging run stops before it writes bad weights, and bad
-// input gets one line with exit 1 or 2.
+// resumes from the one before, a diverging run stops before it writes bad weights, a run's
+// checkpoints load wherever --weights is taken, eval chooses checkpoints by step as birth and heads
+// do, and bad input gets one line with exit 1 or 2.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -360,6 +361,121 @@ TEST(TrainCli, BirthRunMeasuresAHopRunsCheckpoints) {
   EXPECT_EQ(nlohmann::json::parse(longer.out)["checkpoints"][0]["profile"].size(), 40u);
   expect_usage_error("birth --run " + run.string() + " --length 5", "short");
   fs::remove_all(run);
+}
+
+// A tiny Number run with checkpoints at steps 10 and 20 (two seconds), shared by the tests that
+// only read it.
+const fs::path& two_checkpoint_run() {
+  static const fs::path run = [] {
+    const fs::path r = scratch("two_checkpoints");
+    const CliResult t = run_cli(
+        "train --task number --layers 2 --d-model 64 --steps 20 --warmup 2 --eval-every 10 "
+        "--eval-per-hop 8 --checkpoint-every 10 --out " +
+        r.string());
+    EXPECT_EQ(t.code, 0) << t.err;
+    return r;
+  }();
+  return run;
+}
+
+std::vector<double> profile_of(const std::string& birth_json) {
+  const nlohmann::json j = nlohmann::json::parse(birth_json);
+  return (j.contains("checkpoints") ? j["checkpoints"][0]["profile"] : j["profile"])
+      .get<std::vector<double>>();
+}
+
+// A step's checkpoint is --weights like the run's model.safetensors: with the run's config.json
+// (written when the run starts), birth measures on it the profile birth --run gives at that step
+// on the same inputs (`tasks --seed 1` writes eval's), and the last step's the final weights';
+// heads reads it too. A config of another model is refused naming the checkpoint.
+TEST(TrainCli, ARunsCheckpointsLoadAsWeights) {
+  const fs::path& run = two_checkpoint_run();
+  const fs::path tokens = run.parent_path() / "eval-inputs.txt";
+  ASSERT_EQ(
+      run_cli("tasks --task number --count 4 --seed 1 --format tokens -o " + tokens.string()).code,
+      0);
+  const std::string config = " --config " + (run / "config.json").string();
+  auto birth_on = [&](const fs::path& weights) {
+    const CliResult b = run_cli("birth" + config + " --weights " + weights.string() + " --tokens " +
+                                tokens.string() + " -L 17 --bootstrap 0");
+    EXPECT_EQ(b.code, 0) << b.err;
+    return profile_of(b.out);
+  };
+  const std::vector<double> step10 = birth_on(run / "checkpoints/step_00000010.safetensors");
+  const CliResult r =
+      run_cli("birth --run " + run.string() + " --checkpoints 10 --seeds 4 --bootstrap 0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(step10, profile_of(r.out));  // the same weights and inputs: the same numbers
+  const std::vector<double> step20 = birth_on(run / "checkpoints/step_00000020.safetensors");
+  EXPECT_EQ(step20, birth_on(run / "model.safetensors"));
+  EXPECT_NE(step10, step20);
+  const CliResult h =
+      run_cli("heads" + config + " --weights " +
+              (run / "checkpoints/step_00000010.safetensors").string() + " --samples 4");
+  ASSERT_EQ(h.code, 0) << h.err;
+  EXPECT_FALSE(nlohmann::json::parse(h.out)["checkpoints"][0]["heads"].empty());
+  // A config.json of another shape: one line naming the checkpoint and what it holds.
+  const fs::path other = scratch("other_config.json");
+  nlohmann::json wider = nlohmann::json::parse(slurp(run / "config.json"));
+  wider["n_embd"] = 128;
+  std::ofstream(other) << wider.dump();
+  expect_error("birth --config " + other.string() + " --weights " +
+                   (run / "checkpoints/step_00000010.safetensors").string() + " --tokens " +
+                   tokens.string() + " -L 17",
+               "a training checkpoint of a gptj model", 1);
+}
+
+nlohmann::json without_seconds(nlohmann::json j) {
+  j.erase("seconds");
+  return j;
+}
+
+// eval chooses checkpoints as birth and heads do: by default the last (the file as it always
+// was), one step gives that checkpoint's file, several give one file with each checkpoint's
+// result in training order (and a figure of them all) that seeds --eval refuses in one line.
+TEST(TrainCli, EvalChoosesCheckpointsByStep) {
+  const fs::path& run = two_checkpoint_run();
+  const std::string eval = "eval --run " + run.string() + " --lengths 17,32 --count 8";
+  auto result = [&](const std::string& extra) {
+    const CliResult e = run_cli(eval + extra);
+    EXPECT_EQ(e.code, 0) << e.err;
+    return nlohmann::json::parse(e.out);
+  };
+  const nlohmann::json latest = result("");
+  EXPECT_EQ(latest["step"], 20);
+  EXPECT_EQ(without_seconds(result(" --checkpoints last")), without_seconds(latest));
+  EXPECT_EQ(without_seconds(result(" --checkpoints 20")), without_seconds(latest));
+  const nlohmann::json first = result(" --checkpoints 10");
+  EXPECT_EQ(first["step"], 10);
+  EXPECT_NE(first["checkpoint"], latest["checkpoint"]);
+
+  const fs::path both = run.parent_path() / "eval-all.json";
+  const fs::path figure = run.parent_path() / "eval-all";
+  const CliResult written =
+      run_cli(eval + " --checkpoints all --json " + both.string() + " --plot " + figure.string());
+  ASSERT_EQ(written.code, 0) << written.err;
+  const nlohmann::json all = nlohmann::json::parse(slurp(both));
+  EXPECT_EQ(all["run"], run.string());
+  EXPECT_EQ(all["task"], "number");
+  ASSERT_EQ(all["checkpoints"].size(), 2u);
+  EXPECT_EQ(without_seconds(all["checkpoints"][0]), without_seconds(first));
+  EXPECT_EQ(without_seconds(all["checkpoints"][1]), without_seconds(latest));
+  EXPECT_TRUE(fs::exists(figure.string() + ".png"));
+  const nlohmann::json listed = result(" --checkpoints 20,10");
+  ASSERT_EQ(listed["checkpoints"].size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(without_seconds(listed["checkpoints"][i]), without_seconds(all["checkpoints"][i]));
+  const fs::path copy = run.parent_path() / "eval-all-copy.json";
+  fs::copy_file(both, copy, fs::copy_options::overwrite_existing);
+  expect_error("seeds --eval " + both.string() + " " + copy.string(),
+               "holds the eval of 2 checkpoints", 1);
+
+  expect_usage_error(eval + " --checkpoints 12", "no checkpoint at step 12; the run has 10, 20");
+  expect_usage_error(eval + " --checkpoints first", "all, last or a comma list of steps");
+  expect_usage_error(eval + " --checkpoints 10,x", "all, last or a comma list of steps");
+  expect_usage_error(
+      eval + " --checkpoint " + (run / "checkpoints/step_00000010.safetensors").string(),
+      "--checkpoints 10");
 }
 
 }  // namespace

@@ -33,6 +33,10 @@ std::vector<HfSlot> hf_slots(Transformer& model);
 void load_hf_weights(Transformer& model, const SafetensorsFile& file);
 // The same from a checkpoint's shards (model.safetensors.index.json) or its one file.
 void load_hf_weights(Transformer& model, const SafetensorsCheckpoint& weights);
+// The same from tensors held in memory under HF names (a training checkpoint's, read through its
+// own model: train/checkpoint.h's load_model_weights); `source` names them in errors.
+void load_hf_weights(Transformer& model, const std::map<std::string, torch::Tensor>& tensors,
+                     const std::string& source);
 
 // The model's parameters (or their gradients) under Hugging Face names, as float32 copies.
 std::map<std::string, torch::Tensor> hf_tensors(Transformer& model, bool gradients = false);

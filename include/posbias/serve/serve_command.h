@@ -8,12 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/serve/openai_server.h"
 
 namespace posbias {
 
 struct ServeOptions {
   std::vector<std::string> runs;  // "NAME=DIR" or "DIR"
+  // Of every run: one checkpoint served under the run's name, several as NAME@STEP.
+  CheckpointSelection checkpoints = CheckpointSelection::last();
   ServerOptions server;
   std::string port_file;
 };

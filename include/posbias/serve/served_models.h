@@ -1,8 +1,9 @@
-// The trained runs one `posbias serve` backend answers for: each run's latest checkpoint, named
-// by the run, a BatchQueue that runs its decoding steps (concurrent requests of equal length
-// share one forward pass), and the decoding loop itself (greedy or sampled, stop strings,
-// log-probabilities, a callback per token for streaming). The hop, kv and text backends each
-// hold one; what differs between them is how a prompt becomes ids and ids become text.
+// The trained runs one `posbias serve` backend answers for: each run's latest checkpoint (or the
+// ones serve --checkpoints selects), named by the run, a BatchQueue that runs its decoding steps
+// (concurrent requests of equal length share one forward pass), and the decoding loop itself
+// (greedy or sampled, stop strings, log-probabilities, a callback per token for streaming). The
+// hop, kv and text backends each hold one; what differs between them is how a prompt becomes ids
+// and ids become text.
 #pragma once
 
 #include <cstdint>
@@ -28,9 +29,14 @@ struct Detokenizer {
 
 struct ServedRun {
   std::string name, dir;
+  std::string checkpoint;  // the checkpoint file served; empty: the run's latest
 };
 // "NAME=DIR" or "DIR" (named by the directory's last component).
 ServedRun parse_served_run(const std::string& spec);
+// The models `run` serves under `selection` (serve --checkpoints): the one checkpoint selected
+// under the run's name, or several, each named NAME@STEP, in training order.
+std::vector<ServedRun> served_checkpoints(const ServedRun& run,
+                                          const CheckpointSelection& selection);
 
 class ServedModels {
  public:

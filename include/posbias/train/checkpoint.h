@@ -108,4 +108,12 @@ LoadedModel load_trained_model(const std::filesystem::path& run_dir,
 // readable. Throws std::runtime_error naming the file.
 SafetensorsCheckpoint open_model_weights(const std::filesystem::path& path);
 
+// What --weights names, loaded into `model` (built from --config) by Hugging Face names: a file
+// or sharded checkpoint as open_model_weights opens it, or a run's training checkpoint
+// (RUN/checkpoints/step_N.safetensors, either format), checked as a resume checks it and, in its
+// run's folder, against the run's config, then read as the Hugging Face tensors of the model it
+// holds, so a step's checkpoint loads as the run's model.safetensors does. Throws
+// std::runtime_error naming the file.
+void load_model_weights(Transformer& model, const std::filesystem::path& path);
+
 }  // namespace posbias
