@@ -18,13 +18,6 @@ namespace {
 
 constexpr std::uintmax_t kMaxResultBytes = std::uintmax_t{1} << 30;
 
-// A field of the file, or a one-line refusal naming it.
-const nlohmann::json& field(const nlohmann::json& j, const char* key, const std::string& file) {
-  if (!j.is_object() || !j.contains(key))
-    throw std::invalid_argument(file + " has no '" + key + "': not a birth --json result");
-  return j.at(key);
-}
-
 // The preset (or family) and overrides whose birth_model_config equals the stored config.
 void rebuild_architecture(BirthOptions& o, const nlohmann::json& stored_config,
                           const std::string& file) {
@@ -54,42 +47,41 @@ void rebuild_architecture(BirthOptions& o, const nlohmann::json& stored_config,
 StoredBirth read_stored_birth(const std::string& file) {
   const nlohmann::json j =
       parse_json(read_bounded_file(file, kMaxResultBytes, "1 GiB result"), file);
-  const nlohmann::json& m = field(j, "measurement", file);
   StoredBirth s;
-  BirthOptions& o = s.options;
   try {
-    if (field(m, "weights", file).get<std::string>() != "init")
-      throw std::invalid_argument(file +
-                                  " measured a checkpoint; only results at init are "
-                                  "re-scored (re-run birth --config --weights)");
-    const std::string input = field(m, "input", file).get<std::string>();
-    if (input != "gaussian" && input != "tokens")
-      throw std::invalid_argument(file + " read a token file (" + input +
-                                  "); only results at init are re-scored");
-    o.input = parse_birth_input(input);
-    o.init = parse_birth_init(field(m, "init", file).get<std::string>());
-    o.method = parse_jacobian_method(field(m, "method", file).get<std::string>());
-    o.probes = field(m, "probes", file).get<std::int64_t>();
-    o.length = field(m, "length", file).get<std::int64_t>();
-    const std::int64_t query = field(m, "query", file).get<std::int64_t>();
-    o.query = query == o.length ? 0 : query;
-    o.attn_scale = field(m, "attn_scale", file).get<double>();
-    o.seed = field(m, "seed", file).get<std::uint64_t>();
-    // Results from before these fields existed measured the hidden state, densely.
-    o.target = parse_influence_target(m.value("target", std::string("hidden")));
-    o.attention = parse_attention_choice(m.value("attention", std::string("dense")));
-    o.paths = parse_path_sum(field(field(j, "nofit", file), "paths", file).get<std::string>());
-    s.profiles = field(j, "profile_seeds", file).get<std::vector<std::vector<double>>>();
-  } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument(file + ": a measurement field has the wrong type (" +
-                                std::string(e.what()) + ")");
+    s.record = birth_record_from_json(j);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(file + ": " + e.what() + " (is it a birth --json result?)");
   }
+  const BirthMeasurementRecord& m = s.record.measurement;
+  if (m.weights != "init")
+    throw std::invalid_argument(file +
+                                " measured a checkpoint; only results at init are "
+                                "re-scored (re-run birth --config --weights)");
+  if (m.input != "gaussian" && m.input != "tokens")
+    throw std::invalid_argument(file + " read a token file (" + m.input +
+                                "); only results at init are re-scored");
+  if (!s.record.nofit)
+    throw std::invalid_argument(file +
+                                " holds no no-fit prediction (nofit is null); re-measure it");
+  BirthOptions& o = s.options;
+  o.input = parse_birth_input(m.input);
+  o.init = parse_birth_init(m.init);
+  o.method = parse_jacobian_method(m.method);
+  o.probes = m.probes;
+  o.length = m.length;
+  o.query = m.query == o.length ? 0 : m.query;
+  o.attn_scale = m.attn_scale;
+  o.seed = m.seed;
+  // Results from before these fields existed measured the hidden state, densely.
+  o.target = parse_influence_target(m.target.value_or("hidden"));
+  o.attention = parse_attention_choice(m.attention.value_or("dense"));
+  o.paths = parse_path_sum(s.record.nofit->paths);
+  s.profiles = s.record.profile_seeds;
   if (s.profiles.empty())
     throw std::invalid_argument(file + " holds no profile_seeds; re-measure it");
   o.seeds = static_cast<int>(s.profiles.size());
-  rebuild_architecture(o, field(j, "config", file), file);
-  for (const char* key : {"seconds", "peak_rss_mb", "machine"})
-    if (j.contains(key)) s.measured[key] = j.at(key);
+  rebuild_architecture(o, s.record.config, file);
   return s;
 }
 
@@ -105,13 +97,13 @@ void run_birth_rescore(const BirthRescoreOptions& ro) {
   const BirthResult r = rescore_birth(stored, ro.memory_budget_gb);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  nlohmann::json j = to_json(r);
+  BirthRecord b = birth_record(r);
   // The measurement's time, memory and machine are the file's; the re-score's are its own.
-  j["rescore"] = {{"from", ro.file},
-                  {"seconds", seconds},
-                  {"peak_rss_mb", r.peak_rss_mb},
-                  {"machine", j["machine"]}};
-  for (const auto& [key, value] : stored.measured.items()) j[key] = value;
+  b.rescore = BirthRescoreRecord{ro.file, seconds, r.peak_rss_mb, b.machine};
+  b.seconds = stored.record.seconds;
+  b.peak_rss_mb = stored.record.peak_rss_mb;
+  b.machine = stored.record.machine;
+  const nlohmann::json j = to_json(b);
   write_json_result(ro.json, j.dump(2) + "\n", [&] { return birth_summary(j); });
   if (!ro.csv.empty()) write_file_atomic(ro.csv, birth_csv(r));
   if (!ro.plot.empty()) {

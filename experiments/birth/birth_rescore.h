@@ -26,7 +26,7 @@ struct BirthRescoreOptions {
 struct StoredBirth {
   BirthOptions options;
   std::vector<std::vector<double>> profiles;  // [seeds][q]
-  nlohmann::json measured;  // the file's seconds, peak_rss_mb and machine: the measurement's
+  BirthRecord record;  // the file as read (its seconds, peak_rss_mb and machine: the measurement's)
 };
 StoredBirth read_stored_birth(const std::string& file);
 
