@@ -459,6 +459,21 @@ RunState run_state(const SweepRun& run) {
   return RunState::kPending;
 }
 
+namespace {
+
+// The folder an argument names below the run's own directory (`{run}/eval/x.json` makes
+// {run}/eval): the sweep owns that directory, and the run's command creates no missing folder
+// outside its working directory (check_output_folder), where a sweep's runs usually are.
+void make_folder_below_run(const SweepRun& run, const std::string& arg) {
+  const fs::path path = fs::path(arg).lexically_normal();
+  if (!path.is_absolute()) return;
+  const fs::path below = path.lexically_relative(run.dir.lexically_normal());
+  if (below.empty() || *below.begin() == ".." || !below.has_parent_path()) return;
+  ensure_directory(path.parent_path());
+}
+
+}  // namespace
+
 int run_sweep_entry(const fs::path& dir, int index) {
   const SweepPlan plan = read_sweep(dir);
   if (index < 0 || index >= std::ssize(plan.runs)) {
@@ -487,6 +502,7 @@ int run_sweep_entry(const fs::path& dir, int index) {
   fs::remove(state_file(run, "failed.json"));
   const bool resume = !run.resume_when.empty() && fs::exists(run.resume_when);
   const std::vector<std::string>& args = resume ? run.resume_command : run.command;
+  for (const std::string& a : args) make_folder_below_run(run, a);
   nlohmann::json started = fs::exists(state_file(run, "started.json"))
                                ? read_json(state_file(run, "started.json"))
                                : nlohmann::json{{"attempts", nlohmann::json::array()}};

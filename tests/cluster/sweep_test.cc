@@ -261,6 +261,41 @@ TEST(Sweep, ALockThatIsALinkIsNotFollowed) {
   EXPECT_EQ(run_cli("sweep run " + sweep.string() + " --index 0", 20).code, 0);
 }
 
+// A run's command may write into folders below its run directory that do not exist yet: the
+// sweep makes them (it owns the directory), although the sweep lies outside the working
+// directory, where a command creates no missing folder; a folder outside the run it does not.
+TEST(Sweep, RunMakesTheFoldersItsCommandNamesBelowTheRun) {
+  const fs::path dir = scratch("owned");
+  fs::create_directories(dir);
+  const nlohmann::json grid = {
+      {"command",
+       {"tasks", "--task", "number", "--count", "2", "--out", "{run}/tasks/deeper/x.jsonl"}},
+      {"seeds", {0}},
+      {"result", "{run}/tasks/deeper/x.jsonl"}};
+  const fs::path sweep = dir / "sweep";
+  ASSERT_EQ(run_cli("sweep plan " + write_grid(dir / "grid.json", grid).string() + " --out " +
+                    sweep.string())
+                .code,
+            0);
+  const nlohmann::json manifest = nlohmann::json::parse(slurp(sweep / "manifest.json"));
+  const fs::path run_dir = manifest["runs"][0]["dir"].get<std::string>();
+  const CliResult r = run_cli("sweep run " + sweep.string() + " --index 0", 20);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines(slurp(run_dir / "tasks" / "deeper" / "x.jsonl")), 2);
+
+  nlohmann::json out_of_run = grid;
+  out_of_run["command"][6] = (dir / "elsewhere" / "x.jsonl").string();
+  const fs::path other = dir / "other";
+  ASSERT_EQ(run_cli("sweep plan " + write_grid(dir / "other.json", out_of_run).string() +
+                    " --out " + other.string())
+                .code,
+            0);
+  const CliResult refused = run_cli("sweep run " + other.string() + " --index 0", 20);
+  EXPECT_EQ(refused.code, 2) << refused.err;  // the command's own exit code
+  EXPECT_NE(refused.err.find("does not exist; create it first"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(dir / "elsewhere"));
+}
+
 TEST(Sweep, LocalRunsFinishOnceAndCollectWithSeedIntervals) {
   const fs::path dir = scratch("local");
   const fs::path grid = write_grid(dir / "grid.json", tiny_grid());
