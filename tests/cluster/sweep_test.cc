@@ -233,21 +233,29 @@ TEST(Sweep, ReadsOnlyRegularFiles) {
   EXPECT_FALSE(fs::exists(dir / "x"));
 }
 
+// A one-run sweep of `tasks` writing 2 examples to OUT (a path below {run} or anywhere), planned
+// into DIR/NAME: the sweep folder and the run's directory.
+struct OneRun {
+  fs::path sweep, run_dir;
+};
+OneRun plan_one_run(const fs::path& dir, const std::string& name, const std::string& out) {
+  const nlohmann::json grid = {
+      {"command", {"tasks", "--task", "number", "--count", "2", "--out", out}},
+      {"seeds", {0}},
+      {"result", out}};
+  const fs::path sweep = dir / name;
+  const CliResult r = run_cli("sweep plan " + write_grid(dir / (name + ".json"), grid).string() +
+                              " --out " + sweep.string());
+  EXPECT_EQ(r.code, 0) << r.err;
+  const nlohmann::json manifest = nlohmann::json::parse(slurp(sweep / "manifest.json"));
+  return {sweep, manifest["runs"][0]["dir"].get<std::string>()};
+}
+
 // A run's lock file that is a symbolic link is not followed: nothing is created through it.
 TEST(Sweep, ALockThatIsALinkIsNotFollowed) {
   const fs::path dir = scratch("lock_link");
   fs::create_directories(dir);
-  const nlohmann::json grid = {
-      {"command", {"tasks", "--task", "number", "--count", "2", "--out", "{run}/x.jsonl"}},
-      {"seeds", {0}},
-      {"result", "{run}/x.jsonl"}};
-  const fs::path sweep = dir / "sweep";
-  ASSERT_EQ(run_cli("sweep plan " + write_grid(dir / "grid.json", grid).string() + " --out " +
-                    sweep.string())
-                .code,
-            0);
-  const nlohmann::json manifest = nlohmann::json::parse(slurp(sweep / "manifest.json"));
-  const fs::path run_dir = manifest["runs"][0]["dir"].get<std::string>();
+  const auto [sweep, run_dir] = plan_one_run(dir, "sweep", "{run}/x.jsonl");
   fs::create_directories(run_dir);
   const fs::path outside = dir / "outside";
   fs::create_symlink(outside, run_dir / "lock");
@@ -267,30 +275,13 @@ TEST(Sweep, ALockThatIsALinkIsNotFollowed) {
 TEST(Sweep, RunMakesTheFoldersItsCommandNamesBelowTheRun) {
   const fs::path dir = scratch("owned");
   fs::create_directories(dir);
-  const nlohmann::json grid = {
-      {"command",
-       {"tasks", "--task", "number", "--count", "2", "--out", "{run}/tasks/deeper/x.jsonl"}},
-      {"seeds", {0}},
-      {"result", "{run}/tasks/deeper/x.jsonl"}};
-  const fs::path sweep = dir / "sweep";
-  ASSERT_EQ(run_cli("sweep plan " + write_grid(dir / "grid.json", grid).string() + " --out " +
-                    sweep.string())
-                .code,
-            0);
-  const nlohmann::json manifest = nlohmann::json::parse(slurp(sweep / "manifest.json"));
-  const fs::path run_dir = manifest["runs"][0]["dir"].get<std::string>();
+  const auto [sweep, run_dir] = plan_one_run(dir, "sweep", "{run}/tasks/deeper/x.jsonl");
   const CliResult r = run_cli("sweep run " + sweep.string() + " --index 0", 20);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(lines(slurp(run_dir / "tasks" / "deeper" / "x.jsonl")), 2);
 
-  nlohmann::json out_of_run = grid;
-  out_of_run["command"][6] = (dir / "elsewhere" / "x.jsonl").string();
-  const fs::path other = dir / "other";
-  ASSERT_EQ(run_cli("sweep plan " + write_grid(dir / "other.json", out_of_run).string() +
-                    " --out " + other.string())
-                .code,
-            0);
-  const CliResult refused = run_cli("sweep run " + other.string() + " --index 0", 20);
+  const OneRun other = plan_one_run(dir, "other", (dir / "elsewhere" / "x.jsonl").string());
+  const CliResult refused = run_cli("sweep run " + other.sweep.string() + " --index 0", 20);
   EXPECT_EQ(refused.code, 2) << refused.err;  // the command's own exit code
   EXPECT_NE(refused.err.find("does not exist; create it first"), std::string::npos) << refused.err;
   EXPECT_FALSE(fs::exists(dir / "elsewhere"));
