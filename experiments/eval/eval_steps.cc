@@ -16,8 +16,9 @@ nlohmann::json eval_steps_json(const std::string& run, const std::string& task,
 }
 
 void refuse_eval_steps(const nlohmann::json& j, const std::string& source) {
-  if (!j.is_object() || !j.contains("checkpoints") || !j.at("checkpoints").is_array() ||
-      j.contains("step"))
+  // Exactly its three fields: heads and birth --run files hold checkpoints too, among others.
+  if (!j.is_object() || j.size() != 3 || !j.contains("run") || !j.contains("task") ||
+      !j.contains("checkpoints") || !j.at("checkpoints").is_array())
     return;
   throw std::runtime_error(
       fmt::format("{}: holds the eval of {} checkpoints (eval --checkpoints); give the eval of one "
