@@ -3,6 +3,8 @@
 // (checkpoint_tokenizer.h). The newline ends the line and is not part of it (nor a '\r' before
 // it); empty lines are skipped. Untrusted: lines and rows are capped, every id must be in the
 // model's vocabulary, and a line longer than the model's positions is refused, not cut.
+// CheckpointInputFiles is the pair of inputs `birth` and `heads` take with --config: --tokens
+// or --text, read in one place.
 #pragma once
 
 #include <cstdint>
