@@ -179,19 +179,6 @@ InfluenceSpec make_influence_spec(const TheoryOptions& o) {
   return spec;
 }
 
-nlohmann::json spec_json(const InfluenceSpec& spec) {
-  nlohmann::json c;
-  c["length"] = spec.length;
-  c["query"] = spec.query_position();
-  c["layers"] = spec.layers;
-  c["alpha"] = spec.alpha;
-  c["operator"] = {{"name", spec.op.describe()},
-                   {"window", spec.op.window},
-                   {"alibi_slopes", spec.op.alibi_slopes},
-                   {"sink", spec.op.sink}};
-  return c;
-}
-
 TheoryResult summarize_theory(const InfluenceSpec& spec, const std::vector<ExtReal>& row,
                               double epsilon, int grid) {
   if (grid < 2 || grid > 1000000) throw std::invalid_argument("--grid must be in 2..1000000");
@@ -224,45 +211,39 @@ TheoryResult summarize_theory(const InfluenceSpec& spec, const std::vector<ExtRe
   return r;
 }
 
-nlohmann::json to_json(const TheoryResult& r) {
-  nlohmann::json j;
-  j["config"] = spec_json(r.spec);
-  j["version"] = POSBIAS_VERSION;
+TheoryRecord theory_record(const TheoryResult& r) {
+  TheoryRecord t;
+  const InfluenceSpec& spec = r.spec;
+  t.config = {spec.length,
+              spec.query_position(),
+              spec.layers,
+              spec.alpha,
+              {spec.op.describe(), spec.op.window, spec.op.alibi_slopes, spec.op.sink}};
+  t.version = POSBIAS_VERSION;
   const ProfileSummary& s = r.discrete;
-  j["discrete"] = {{"log10_first", s.log10_first},
-                   {"log10_last", s.log10_last},
-                   {"log10_middle", s.log10_middle},
-                   {"dead_zone",
-                    {{"position", s.dead_zone_position},
-                     {"x", s.dead_zone_x},
-                     {"log10_influence", number_or_null(s.log10_dead_zone)}}},
-                   {"primacy", {{"epsilon", s.epsilon}, {"mass", s.primacy_mass}}},
-                   {"recency_mass", s.recency_mass},
-                   {"total_mass", s.total_mass},
-                   {"log10_middle_to_ends", number_or_null(s.log10_middle_to_ends)}};
-  if (!r.continuum) {
-    j["continuum"] = nullptr;
-    return j;
-  }
+  t.discrete = {s.log10_first,
+                s.log10_last,
+                s.log10_middle,
+                {s.dead_zone_position, s.dead_zone_x, s.log10_dead_zone},
+                {s.epsilon, s.primacy_mass},
+                s.recency_mass,
+                s.total_mass,
+                s.log10_middle_to_ends};
+  if (!r.continuum) return t;
   const ContinuumSummary& c = *r.continuum;
-  nlohmann::json cj;
-  cj["recency_mass"] = c.recency_mass;
-  cj["primacy"] = {{"epsilon", c.primacy_epsilon}, {"mass", c.primacy_mass}};
-  cj["middle_to_ends"] = c.middle_to_ends;
-  cj["dead_zone"] = {{"x", c.dead_zone_x},
-                     {"log10_density", number_or_null(c.dead_zone_log10_density)},
-                     {"note",
-                      "the continuous density is non-increasing, so its minimum sits at the "
-                      "right end of the grid, just before the recency delta"}};
-  nlohmann::json density_grid;
-  density_grid["x"] = c.grid_x;
-  density_grid["log10_density"] = nlohmann::json::array();
-  for (double y : c.grid_log10_density) density_grid["log10_density"].push_back(number_or_null(y));
-  cj["grid"] = density_grid;
-  cj["bulk_max_relative_error"] = c.bulk_max_relative_error;
-  j["continuum"] = cj;
-  return j;
+  t.continuum = ContinuumRecord{
+      c.recency_mass,
+      {c.primacy_epsilon, c.primacy_mass},
+      c.middle_to_ends,
+      {c.dead_zone_x, c.dead_zone_log10_density,
+       "the continuous density is non-increasing, so its minimum sits at the right end of the "
+       "grid, just before the recency delta"},
+      {c.grid_x, c.grid_log10_density},
+      c.bulk_max_relative_error};
+  return t;
 }
+
+nlohmann::json to_json(const TheoryResult& r) { return to_json(theory_record(r)); }
 
 namespace {
 
@@ -364,12 +345,12 @@ void run_theory(const TheoryOptions& o) {
   const InfluenceSpec spec = make_influence_spec(o);
   const std::vector<ExtReal> row = influence_row(spec);
   const bool need_summary = o.format == RowFormat::kJson || !o.summary.empty();
-  nlohmann::json summary;
-  if (need_summary) summary = to_json(summarize_theory(spec, row, o.epsilon, o.grid));
+  TheoryRecord summary;
+  if (need_summary) summary = theory_record(summarize_theory(spec, row, o.epsilon, o.grid));
   if (o.format == RowFormat::kCsv) {
     emit(o.out, row_csv(row));
   } else {
-    std::string text = "{\"summary\": " + summary.dump() + ",\n\"position\": [";
+    std::string text = "{\"summary\": " + to_json(summary).dump() + ",\n\"position\": [";
     for (std::size_t j = 0; j < row.size(); ++j) text += (j ? "," : "") + std::to_string(j + 1);
     text += "],\n\"influence\": [";
     char buf[64];
@@ -384,8 +365,8 @@ void run_theory(const TheoryOptions& o) {
     emit(o.out, text);
   }
   if (!o.summary.empty()) {
-    summary["machine"] = machine_info();
-    write_file_atomic(o.summary, summary.dump(2) + "\n");
+    summary.machine = machine_info();
+    write_file_atomic(o.summary, to_json(summary).dump(2) + "\n");
   }
   if (!o.plot.empty()) render_figure(theory_profile_figure(spec, row), o.plot);
   if (!o.plot_sweep.empty()) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/theory/theory_record.h"
 #include "posbias/core/plot.h"
 #include "posbias/theory/influence.h"
 #include "posbias/theory/profile_summary.h"
@@ -66,9 +67,9 @@ struct TheoryResult {
 // std::invalid_argument for a grid outside 2..1000000.
 TheoryResult summarize_theory(const InfluenceSpec& spec, const std::vector<ExtReal>& row,
                               double epsilon, int grid);
-// {config, version, discrete, continuum (null when none)}.
+// The result as the files hold it (theory_record.h), and that as JSON.
+TheoryRecord theory_record(const TheoryResult& result);
 nlohmann::json to_json(const TheoryResult& result);
-nlohmann::json spec_json(const InfluenceSpec& spec);
 
 // Row as CSV text (position,influence,log10_influence).
 std::string row_csv(const std::vector<ExtReal>& row);
