@@ -31,7 +31,7 @@ void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
                       const std::vector<DepthEvalOutput>& outputs) {
   if (outputs.size() == 1) {
     const DepthEvalOutput& one = outputs.front();
-    write_output(to.json, one.json);
+    write_output(to.json, one.json.dump(2) + "\n");
     if (!to.csv.empty()) write_output(to.csv, one.csv);
     if (!to.plot.empty()) {
       render_figure(one.heatmap, to.plot + "-heatmap");
@@ -44,7 +44,7 @@ void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
   std::string csv;
   std::vector<const DepthEvalRun*> runs;
   for (const DepthEvalOutput& o : outputs) {
-    files.push_back(nlohmann::json::parse(o.json));
+    files.push_back(o.json);
     runs.push_back(o.run);
     // Each checkpoint's rows after its step; the header once.
     std::size_t line = 0;

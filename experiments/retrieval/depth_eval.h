@@ -8,7 +8,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -74,7 +74,8 @@ void print_depth_eval_summary(const std::string& task, std::int64_t step,
 // What eval writes of one checkpoint: its JSON, CSV rows and two figures.
 struct DepthEvalOutput {
   const DepthEvalRun* run = nullptr;
-  std::string json, csv;  // the JSON text; the CSV with its header line
+  nlohmann::json json;  // the result file's object
+  std::string csv;      // with its header line
   Figure heatmap, by_depth;
 };
 

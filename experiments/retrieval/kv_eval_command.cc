@@ -166,8 +166,7 @@ std::vector<KvEvalResult> run_kv_eval(const KvEvalOptions& o) {
     results.push_back(measure_kv_eval(o, c.path));
   std::vector<DepthEvalOutput> outputs;
   for (const KvEvalResult& r : results)
-    outputs.push_back(
-        {&r, to_json(r).dump(2) + "\n", kv_eval_csv(r), kv_heatmap_figure(r), kv_depth_figure(r)});
+    outputs.push_back({&r, to_json(r), kv_eval_csv(r), kv_heatmap_figure(r), kv_depth_figure(r)});
   write_depth_eval("kv", o, outputs);
   return results;
 }

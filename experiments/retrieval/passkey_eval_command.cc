@@ -168,8 +168,8 @@ std::vector<PasskeyEvalResult> run_passkey_eval(const PasskeyEvalOptions& o) {
     results.push_back(measure_passkey_eval(o, c.path));
   std::vector<DepthEvalOutput> outputs;
   for (const PasskeyEvalResult& r : results)
-    outputs.push_back({&r, to_json(r).dump(2) + "\n", passkey_eval_csv(r),
-                       passkey_heatmap_figure(r), passkey_depth_figure(r)});
+    outputs.push_back(
+        {&r, to_json(r), passkey_eval_csv(r), passkey_heatmap_figure(r), passkey_depth_figure(r)});
   write_depth_eval("passkey", o, outputs);
   return results;
 }
