@@ -52,48 +52,11 @@ std::vector<int> passkey_eval_lengths(const PasskeyEvalOptions& o, const TrainCo
   return lengths;
 }
 
-}  // namespace
-
-bool is_passkey_run(const std::string& run_dir) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(std::filesystem::path(run_dir) / "train.json", ec))
-    return false;
-  const TrainConfig c = config_of(read_run_header(run_dir));
-  return c.task == Task::kText && c.needle_fraction > 0;
-}
-
-PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& o,
-                                       const std::filesystem::path& checkpoint) {
-  if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
-  const nlohmann::json header = read_run_header(o.run);
-  const TrainConfig c = config_of(header);
-  if (c.task != Task::kText || c.needle_fraction <= 0)
-    throw std::invalid_argument("'" + o.run +
-                                "' is not a passkey run (train --task text --needle-fraction F)");
-  if (o.count < 1 || o.count > 1'000'000)
-    throw std::invalid_argument(
-        fmt::format("--count must be in 1..1000000 examples per cell, got {}", o.count));
-  const int names = static_cast<int>(passkey_names().size());
-  if (o.needles < 0 || o.needles > names)
-    throw std::invalid_argument(
-        fmt::format("--needles must be in 1..{}, got {}", names, o.needles));
-  const std::vector<int> lengths = passkey_eval_lengths(o, c);
-  check_depth_accuracy_inputs(lengths, o.depths, o.threshold);
-  PasskeyEvalResult r;
-  r.needles = o.needles > 0 ? o.needles : c.needles;
-  const TextRunData text = prepare_text_run(c, o.run, /*fresh=*/false,
-                                            header.value("corpus_fingerprint", std::string()));
-  const PasskeyCodec codec(text.tokenizer);
-  for (int len : lengths) {
-    codec.check_fits(len, r.needles);
-    if (static_cast<std::int64_t>(text.streams.heldout.size()) <= len + 1)
-      throw std::invalid_argument(
-          fmt::format("--lengths {} is longer than the held-out text ({} ids)", len,
-                      text.streams.heldout.size()));
-  }
-  // A cell's examples are L + 1 ids (the window with the answer); the model reads L.
-  const auto shape = [](int len) { return DepthEvalShape{len + 1, len}; };
-  r.attention = plan_depth_eval(c, lengths, shape, o);
+// One checkpoint's accuracy by depth and length on the passkey examples.
+PasskeyEvalResult measure_checkpoint(const PasskeyEvalOptions& o,
+                                     const std::filesystem::path& checkpoint,
+                                     const std::vector<int>& lengths, const PasskeyCodec& codec,
+                                     const TextRunData& text, PasskeyEvalResult r) {
   LoadedModel loaded = load_trained_model(o.run, checkpoint);
   r.run = o.run;
   r.checkpoint = loaded.path.string();
@@ -121,6 +84,54 @@ PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& o,
   progress.finish();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
+}
+
+}  // namespace
+
+bool is_passkey_run(const std::string& run_dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::path(run_dir) / "train.json", ec))
+    return false;
+  const TrainConfig c = config_of(read_run_header(run_dir));
+  return c.task == Task::kText && c.needle_fraction > 0;
+}
+
+std::vector<PasskeyEvalResult> measure_passkey_eval(const PasskeyEvalOptions& o,
+                                                    const std::vector<RunCheckpoint>& checkpoints) {
+  if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
+  const nlohmann::json header = read_run_header(o.run);
+  const TrainConfig c = config_of(header);
+  if (c.task != Task::kText || c.needle_fraction <= 0)
+    throw std::invalid_argument("'" + o.run +
+                                "' is not a passkey run (train --task text --needle-fraction F)");
+  if (o.count < 1 || o.count > 1'000'000)
+    throw std::invalid_argument(
+        fmt::format("--count must be in 1..1000000 examples per cell, got {}", o.count));
+  const int names = static_cast<int>(passkey_names().size());
+  if (o.needles < 0 || o.needles > names)
+    throw std::invalid_argument(
+        fmt::format("--needles must be in 1..{}, got {}", names, o.needles));
+  const std::vector<int> lengths = passkey_eval_lengths(o, c);
+  check_depth_accuracy_inputs(lengths, o.depths, o.threshold);
+  PasskeyEvalResult planned;  // what every checkpoint's result shares
+  planned.needles = o.needles > 0 ? o.needles : c.needles;
+  const TextRunData text = prepare_text_run(c, o.run, /*fresh=*/false,
+                                            header.value("corpus_fingerprint", std::string()));
+  const PasskeyCodec codec(text.tokenizer);
+  for (int len : lengths) {
+    codec.check_fits(len, planned.needles);
+    if (static_cast<std::int64_t>(text.streams.heldout.size()) <= len + 1)
+      throw std::invalid_argument(
+          fmt::format("--lengths {} is longer than the held-out text ({} ids)", len,
+                      text.streams.heldout.size()));
+  }
+  // A cell's examples are L + 1 ids (the window with the answer); the model reads L.
+  const auto shape = [](int len) { return DepthEvalShape{len + 1, len}; };
+  planned.attention = plan_depth_eval(c, lengths, shape, o);
+  std::vector<PasskeyEvalResult> results;
+  for (const RunCheckpoint& checkpoint : checkpoints)
+    results.push_back(measure_checkpoint(o, checkpoint.path, lengths, codec, text, planned));
+  return results;
 }
 
 nlohmann::json to_json(const PasskeyEvalResult& r) {
@@ -163,9 +174,8 @@ Figure passkey_depth_figure(const PasskeyEvalResult& r) {
 
 std::vector<PasskeyEvalResult> run_passkey_eval(const PasskeyEvalOptions& o) {
   if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
-  std::vector<PasskeyEvalResult> results;
-  for (const RunCheckpoint& c : select_checkpoints(o.run, o.checkpoints))
-    results.push_back(measure_passkey_eval(o, c.path));
+  const std::vector<PasskeyEvalResult> results =
+      measure_passkey_eval(o, select_checkpoints(o.run, o.checkpoints));
   std::vector<DepthEvalOutput> outputs;
   for (const PasskeyEvalResult& r : results)
     outputs.push_back(

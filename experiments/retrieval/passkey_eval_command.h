@@ -19,6 +19,7 @@
 
 #include "experiments/retrieval/depth_eval.h"
 #include "posbias/core/plot.h"
+#include "posbias/train/checkpoint.h"
 
 namespace posbias {
 
@@ -35,9 +36,10 @@ struct PasskeyEvalResult : DepthEvalRun {
 bool is_passkey_run(const std::string& run_dir);
 
 // Checks the options (std::invalid_argument naming the bad one: depths outside 0..100, lengths
-// past a learned position table, needles that do not fit a length), loads the run, evaluates.
-PasskeyEvalResult measure_passkey_eval(const PasskeyEvalOptions& options,
-                                       const std::filesystem::path& checkpoint);
+// past a learned position table, needles that do not fit a length), reads the run's corpus and
+// plans the memory once, then evaluates each checkpoint in the order given.
+std::vector<PasskeyEvalResult> measure_passkey_eval(const PasskeyEvalOptions& options,
+                                                    const std::vector<RunCheckpoint>& checkpoints);
 
 // The file (DepthEvalRecord, depth_eval_record.h) with its passkey fields: needles, depth_rule.
 nlohmann::json to_json(const PasskeyEvalResult& result);

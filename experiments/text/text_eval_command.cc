@@ -22,8 +22,8 @@ bool is_text_run(const std::string& run_dir) {
   return config_of(read_run_header(run_dir)).task == Task::kText;
 }
 
-TextEvalResult measure_text_eval(const TextEvalOptions& o,
-                                 const std::filesystem::path& checkpoint) {
+std::vector<TextEvalResult> measure_text_eval(const TextEvalOptions& o,
+                                              const std::vector<RunCheckpoint>& checkpoints) {
   const nlohmann::json header = read_run_header(o.run);
   const TrainConfig c = config_of(header);
   if (c.task != Task::kText) throw std::invalid_argument("'" + o.run + "' is not a text run");
@@ -37,18 +37,22 @@ TextEvalResult measure_text_eval(const TextEvalOptions& o,
                      "eval of a text run at length " + std::to_string(c.length) + " over " +
                          std::to_string(data.streams.heldout.size()) + " held-out tokens",
                      "a machine with more memory");
-  LoadedModel loaded = load_trained_model(o.run, checkpoint);
-  loaded.model->set_attention(path);
-  TextEvalResult r;
-  static_cast<HeldoutSplit&>(r) = evaluate_heldout_split(c, loaded.model, data);
-  r.run = o.run;
-  r.checkpoint = loaded.path.string();
-  r.step = loaded.info.step;
-  r.arch = to_string(c.arch);
-  r.pos = to_string(*c.pos);
-  r.length = c.length;
-  r.attention = to_string(path);
-  return r;
+  std::vector<TextEvalResult> results;
+  for (const RunCheckpoint& checkpoint : checkpoints) {
+    LoadedModel loaded = load_trained_model(o.run, checkpoint.path);
+    loaded.model->set_attention(path);
+    TextEvalResult r;
+    static_cast<HeldoutSplit&>(r) = evaluate_heldout_split(c, loaded.model, data);
+    r.run = o.run;
+    r.checkpoint = loaded.path.string();
+    r.step = loaded.info.step;
+    r.arch = to_string(c.arch);
+    r.pos = to_string(*c.pos);
+    r.length = c.length;
+    r.attention = to_string(path);
+    results.push_back(std::move(r));
+  }
+  return results;
 }
 
 namespace {
@@ -97,9 +101,8 @@ Figure text_eval_steps_figure(const std::vector<TextEvalResult>& results) {
 }
 
 void run_text_eval(const TextEvalOptions& o) {
-  std::vector<TextEvalResult> results;
-  for (const RunCheckpoint& c : select_checkpoints(o.run, o.checkpoints))
-    results.push_back(measure_text_eval(o, c.path));
+  const std::vector<TextEvalResult> results =
+      measure_text_eval(o, select_checkpoints(o.run, o.checkpoints));
   if (results.size() == 1) {
     const TextEvalResult& r = results.front();
     write_output(o.json, to_json(r).dump(2) + "\n");

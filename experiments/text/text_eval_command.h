@@ -14,6 +14,7 @@
 #include "posbias/model/attention_path.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/runfiles/heldout_split.h"
+#include "posbias/train/checkpoint.h"
 
 namespace posbias {
 
@@ -29,8 +30,10 @@ struct TextEvalOptions {
 
 // True when RUN_DIR/train.json names the text task (false when it has none).
 bool is_text_run(const std::string& run_dir);
-TextEvalResult measure_text_eval(const TextEvalOptions& options,
-                                 const std::filesystem::path& checkpoint);
+// Each checkpoint's held-out evaluation, in the order given; the corpus is read and the memory
+// planned once for all of them.
+std::vector<TextEvalResult> measure_text_eval(const TextEvalOptions& options,
+                                              const std::vector<RunCheckpoint>& checkpoints);
 Figure text_eval_figure(const TextEvalResult& result);
 // Several checkpoints of one run: the loss per position, one curve per checkpoint coloured by its
 // step.
