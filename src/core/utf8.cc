@@ -1,5 +1,8 @@
 #include "posbias/core/utf8.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace posbias {
 
 std::size_t utf8_sequence_length(unsigned char lead) {
@@ -28,6 +31,11 @@ std::optional<std::size_t> invalid_utf8_at(std::string_view text) {
     i += n;
   }
   return std::nullopt;
+}
+
+void require_utf8(std::string_view text) {
+  if (const auto bad = invalid_utf8_at(text))
+    throw std::invalid_argument("byte " + std::to_string(*bad + 1) + " is not valid UTF-8");
 }
 
 }  // namespace posbias

@@ -262,8 +262,7 @@ void ByteLevelBpe::Impl::encode_segment(std::string_view raw,
 }
 
 std::vector<std::int64_t> ByteLevelBpe::encode(std::string_view text) const {
-  if (const auto bad = invalid_utf8_at(text))
-    throw std::invalid_argument("byte " + std::to_string(*bad + 1) + " is not valid UTF-8");
+  require_utf8(text);
   std::vector<std::int64_t> out = impl_->spec.prefix_ids;
   std::size_t segment = 0;
   for (std::size_t i = 0; i < text.size();) {

@@ -57,8 +57,7 @@ CheckpointTokenizer CheckpointTokenizer::load(const std::filesystem::path& file)
 
 std::vector<std::int64_t> CheckpointTokenizer::encode(std::string_view text) const {
   if (bpe_) return bpe_->encode(text);
-  if (const auto bad = invalid_utf8_at(text))
-    throw std::invalid_argument("byte " + std::to_string(*bad + 1) + " is not valid UTF-8");
+  require_utf8(text);
   std::vector<std::int64_t> out;
   if (spm_->bos_id() >= 0) out.push_back(spm_->bos_id());
   for (const int id : spm_->encode(text)) out.push_back(id);
