@@ -103,6 +103,14 @@ void register_discrepancy(CLI::App& app, Action* selected);
 void register_serve(CLI::App& app, Action* selected);
 void register_reproduce(CLI::App& app, Action* selected);
 
+// Whether --help was given to cmd or a command above it: parsing has finished when validators
+// run, so a checked option does not refuse what help is about to print.
+inline bool help_asked(const CLI::App* cmd) {
+  for (const CLI::App* a = cmd; a != nullptr; a = a->get_parent())
+    if (a->get_help_ptr() != nullptr && a->get_help_ptr()->count() > 0) return true;
+  return false;
+}
+
 // An option naming an output: a file, a figure stem, or a run, sweep or report folder the command
 // creates. Its folder is checked (check_output_folder, core/atomic_file.h) as the command line is
 // parsed, before any work: a missing folder outside the working directory is refused in one line,
@@ -110,7 +118,8 @@ void register_reproduce(CLI::App& app, Action* selected);
 inline CLI::Option* add_output_option(CLI::App* cmd, const std::string& flags, std::string& target,
                                       const std::string& help) {
   CLI::Option* option = cmd->add_option(flags, target, help);
-  option->check([name = option->get_name()](const std::string& path) {
+  option->check([cmd, name = option->get_name()](const std::string& path) {
+    if (help_asked(cmd)) return std::string();
     try {
       check_output_folder(path);
     } catch (const std::invalid_argument& e) {

@@ -194,6 +194,10 @@ TEST(Cli, OutputFoldersAreCreatedOnlyInsideTheWorkingDirectory) {
     EXPECT_EQ(r.code, 2) << command << "\n" << r.err;
     EXPECT_EQ(lines(r.err), 1) << command << "\n" << r.err;
     EXPECT_NE(r.err.find(refused), std::string::npos) << command << "\n" << r.err;
+    // --help, before or after, prints the help: nothing would be written.
+    r = run_shell(in_work + " " + command + " " + missing + "/x --help");
+    EXPECT_EQ(r.code, 0) << command << "\n" << r.err;
+    EXPECT_NE(r.out.find("Usage:"), std::string::npos) << command << "\n" << r.out;
   }
   EXPECT_FALSE(fs::exists(missing));
 }
