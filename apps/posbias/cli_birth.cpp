@@ -40,6 +40,10 @@ void register_birth(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--attn-scale", &o.attn_scale,
               "multiply the attention output projection's init std by s > 0 (a stronger or "
               "weaker attention branch at init)");
+  parsed->add(cmd, "--null-sink", &o.null_sink,
+              "a null sink in every head: a learned sink logit initialized to b, whose e^b joins "
+              "each query's softmax normalizer with no value (softmax off by one); the theory "
+              "then uses the operator 1/(i + e^b)");
   parsed->add_choice(
       cmd, "--alpha-estimator", &o.alpha_estimator,
       "the measured branch strength of the no-fit prediction: positions (the value path's "

@@ -1,5 +1,6 @@
 // `posbias theory`, `posbias theory fit`, `posbias theory compare` and `posbias theory shares`.
 #include <memory>
+#include <optional>
 
 #include "commands.h"
 #include "experiments/theory/compare_command.h"
@@ -12,7 +13,8 @@ namespace posbias::cli {
 namespace {
 
 void add_operator_options(CLI::App* cmd, ParsedOptions* parsed, std::int64_t* window,
-                          std::vector<double>* alibi_slopes, std::string* sink) {
+                          std::vector<double>* alibi_slopes, std::string* sink,
+                          std::optional<double>* null_sink) {
   parsed->add(cmd, "--window", window,
               "sliding-window attention: each query sees its last W keys (0 = all earlier keys)");
   parsed->add_parsed(cmd, "--alibi",
@@ -26,6 +28,10 @@ void add_operator_options(CLI::App* cmd, ParsedOptions* parsed, std::int64_t* wi
                   "position 1, in [0, 1]")
       ->capture_default_str()
       ->type_name("NUMBER");
+  parsed->add(cmd, "--null-sink", null_sink,
+              "a null sink of logit b in every head (softmax off by one): each query's "
+              "normalizer gains e^b and the sink carries no value, so uniform attention becomes "
+              "1/(i + e^b); --exact takes the double nearest e^b as an exact rational");
 }
 
 }  // namespace
@@ -47,7 +53,7 @@ void register_theory(CLI::App& app, Action* selected) {
       ->capture_default_str()
       ->type_name("NUMBER|LIST");
   parsed->add(cmd, "-q,--query", &o.query, "query position q, 1..L (0 = the last position)");
-  add_operator_options(cmd, parsed.get(), &o.window, &o.alibi_slopes, &o.sink);
+  add_operator_options(cmd, parsed.get(), &o.window, &o.alibi_slopes, &o.sink, &o.null_sink);
   cmd->add_flag(
       "--exact", o.exact,
       "exact rationals with GMP (q up to 20000; α and sink read as exact decimals or a/b), "
@@ -89,7 +95,7 @@ void register_theory(CLI::App& app, Action* selected) {
       ->required();
   fit_parsed->add(fit, "-H,--layers", &f.layers, "layers H of the theory (the model's depth)")
       ->required();
-  add_operator_options(fit, fit_parsed.get(), &f.window, &f.alibi_slopes, &f.sink);
+  add_operator_options(fit, fit_parsed.get(), &f.window, &f.alibi_slopes, &f.sink, &f.null_sink);
   add_paths_option(fit, fit_parsed.get(), &f.paths);
   fit_parsed->add(fit, "--bootstrap", &f.bootstrap, "bootstrap resamples over seeds for the α CI");
   fit_parsed->add(fit, "--seed", &f.seed, "bootstrap RNG seed");
@@ -136,6 +142,10 @@ void register_theory(CLI::App& app, Action* selected) {
       "query, with 95% t intervals over seeds, and the U test, which leaves the query out and "
       "can say \"no U\" (docs/birth.md).");
   shares->add_option("runs", shares_options->runs, "birth --json results, one or more")->required();
+  shares->add_option("--baseline", shares_options->baseline,
+                     "a birth --json result to pair every run with by seed: each region's change "
+                     "log10(run / baseline) with its 95% t interval, and the verdict on the "
+                     "middle fifth's share (helps, no effect, hurts; docs/mitigations.md)");
   add_output_option(shares, "--json", shares_options->json, "result file (default: stdout)");
   shares->callback([shares_options, selected] {
     *selected = [shares_options] { run_shares(*shares_options); };

@@ -14,6 +14,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,6 +55,14 @@ class ParsedOptions {
   CLI::Option* add(CLI::App* cmd, const std::string& flags, double* target,
                    const std::string& help) {
     return add_parsed(cmd, flags, help, fmt::format("{}", *target), "NUMBER",
+                      [target](const std::string& text, const std::string& name) {
+                        *target = parse_number(text, name);
+                      });
+  }
+  // A finite number that stays unset (none) until given.
+  CLI::Option* add(CLI::App* cmd, const std::string& flags, std::optional<double>* target,
+                   const std::string& help) {
+    return add_parsed(cmd, flags, help, *target ? fmt::format("{}", **target) : "none", "NUMBER",
                       [target](const std::string& text, const std::string& name) {
                         *target = parse_number(text, name);
                       });

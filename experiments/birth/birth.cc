@@ -306,6 +306,7 @@ ModelConfig birth_model_config(const BirthOptions& o) {
     throw std::invalid_argument("--attn-scale must be in (0, 1000], got " +
                                 fmt::format("{}", o.attn_scale));
   c.attn_init_scale = o.attn_scale;
+  if (o.null_sink) c.null_sink = *o.null_sink;
   if (o.rotary_dim == 0 && c.rotary_dim > c.head_dim()) c.rotary_dim = 0;
   c.dropout = 0.0;  // measurements run in eval mode
   if (o.length < 2 || o.length > kMaxLength) {
@@ -332,6 +333,10 @@ void check_birth_options(const BirthOptions& o, const TrainedInput* trained) {
     throw std::invalid_argument("--init applies to models at init, not to --weights");
   if (!o.weights.empty() && o.attn_scale != 1.0)
     throw std::invalid_argument("--attn-scale applies to models at init, not to --weights");
+  if (!o.weights.empty() && o.null_sink)
+    throw std::invalid_argument(
+        "--null-sink applies to models at init; a checkpoint's config.json says whether it has "
+        "one (null_sink)");
   if (trained && (!o.weights.empty() || !o.tokens.empty() || !o.text.empty()))
     throw std::invalid_argument(
         "--run measures the run's checkpoints: no --config, --weights, --tokens or --text");
@@ -375,6 +380,8 @@ BirthPlan plan_birth(const BirthOptions& o, const TrainedInput* trained, BirthRe
   r.fit_spec.layers = r.config.layers;
   r.fit_spec.op.alibi_slopes = r.config.alibi_slopes();
   r.fit_spec.op.window = r.config.window;
+  // At init every head's sink logit is the configured b (a trained run's have moved from it).
+  if (r.config.null_sink) r.fit_spec.op.null_sink_weight = null_sink_weight(*r.config.null_sink);
   plan.query = o.query == 0 ? o.length : o.query;  // positions 1..q measured
   if (r.config.window > 0) {  // keys beyond H·(W-1) of the query have exactly zero influence
     const std::int64_t reach = r.config.layers * (r.config.window - 1);
@@ -911,14 +918,18 @@ Figure birth_figure(const BirthResult& r, const std::string& title) {
   // The no-fit predictions at the measured profile's total: nothing fitted to it.
   double total = 0;
   for (double v : r.profile) total += v;
-  for (const auto* p : {&r.nofit, &r.rollout}) {
+  for (const auto* p : {&r.nofit, &r.rollout, &r.causal_control}) {
     if (!*p) continue;
     Series s;
-    s.title = fmt::format("{} with measured α̂ ({}, {} paths): median |log10 error| {:.3f}",
-                          (*p)->model == "theory" ? "no-fit theory" : "rollout",
-                          to_string((*p)->estimator), to_string((*p)->paths),
-                          (*p)->score.at_mean.median_abs_log10_error);
-    s.style = (*p)->model == "theory" ? "lines" : "lines dt 3";
+    const double error = (*p)->score.at_mean.median_abs_log10_error;
+    s.title = p == &r.causal_control
+                  ? fmt::format("plain causal theory (control): median |log10 error| {:.3f}", error)
+                  : fmt::format("{} with measured α̂ ({}, {} paths): median |log10 error| {:.3f}",
+                                (*p)->model == "theory" ? "no-fit theory" : "rollout",
+                                to_string((*p)->estimator), to_string((*p)->paths), error);
+    s.style = p == &r.causal_control    ? "lines dt 4"
+              : (*p)->model == "theory" ? "lines"
+                                        : "lines dt 3";
     s.line_width = (*p)->model == "theory" ? 3 : 2;
     for (std::size_t i : thin_indices(r.profile.size())) {
       s.x.push_back(static_cast<double>(i + 1));
@@ -947,10 +958,12 @@ void run_birth(const BirthOptions& given) {
   if (!o.json.empty() && !writes_through(o.json)) SeedJournal::discard(o.json);
   if (!o.csv.empty()) write_file_atomic(o.csv, birth_csv(r));
   if (!o.plot.empty()) {
-    const std::string title = to_string(r.config.family) + " (" + to_string(r.config.pos) + "), " +
-                              std::to_string(r.config.layers) +
-                              " layers, d = " + std::to_string(r.config.d_model) +
-                              ", L = " + std::to_string(o.length) + ": influence at init vs theory";
+    const std::string title =
+        to_string(r.config.family) + " (" + to_string(r.config.pos) + "), " +
+        std::to_string(r.config.layers) + " layers, d = " + std::to_string(r.config.d_model) +
+        ", L = " + std::to_string(o.length) +
+        (r.config.null_sink ? fmt::format(", null sink b = {}", *r.config.null_sink) : "") +
+        ": influence at init vs theory";
     render_figure(birth_figure(r, title), o.plot);
   }
   std::fprintf(

@@ -45,9 +45,10 @@ struct BirthOptions {
   std::string arch = "gpt2";  // a preset (model_preset_names()) or a family
   // Overrides of the preset; 0 keeps the preset's value.
   std::int64_t layers = 0, d_model = 0, heads = 0, kv_heads = 0, mlp = 0, rotary_dim = 0;
-  std::optional<PosEncoding> pos;  // none keeps the family's
-  std::int64_t window = 0;         // sliding-window attention of W keys; 0 = full causal
-  double attn_scale = 1.0;         // × the attention output projection's init std
+  std::optional<PosEncoding> pos;   // none keeps the family's
+  std::int64_t window = 0;          // sliding-window attention of W keys; 0 = full causal
+  double attn_scale = 1.0;          // × the attention output projection's init std
+  std::optional<double> null_sink;  // a null sink of logit b in every head; none: plain softmax
   AlphaEstimator alpha_estimator = AlphaEstimator::kPositions;  // α̂ of the headline no-fit
   std::int64_t length = 256;                                    // L
   int seeds = 8;
@@ -106,7 +107,7 @@ struct BirthResult {
   std::vector<BranchStrength> strength_seeds;     // per seed
   std::optional<NoFitPrediction> nofit, rollout;  // --alpha-estimator, --paths
   std::vector<NoFitPrediction> variants;          // every estimator × path sum × model
-  std::optional<NoFitPrediction> causal_control;  // windowed or ALiBi runs: plain causal A
+  std::optional<NoFitPrediction> causal_control;  // window, ALiBi, null sink: plain causal A
   std::string rollout_skipped;                    // why there is no rollout ("" if there is)
   std::vector<ModelScore> comparison;             // held-out seeds (>= 2 seeds)
   double entropy_ratio = 0;

@@ -186,7 +186,7 @@ const std::vector<FieldRow<BirthRecord>>& birth_record_fields() {
         optional_field("rollout_skipped", &B::rollout_skipped, "why there is no rollout"),
         field("nofit_variants", &B::nofit_variants, "the no-fit theory's other variants"),
         field("operator_control", &B::operator_control,
-              "plain causal attention against a windowed or ALiBi model (null: none)"),
+              "plain causal attention against a windowed, ALiBi or null-sink model (null: none)"),
         field("alpha_seeds", &B::alpha_seeds, "α̂ per seed, by estimator"),
         field("comparison", &B::comparison, "models of the profile on held-out seeds"),
         required(field("profile", &B::profile, "the mean influence of positions 1..q")),

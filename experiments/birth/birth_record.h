@@ -89,7 +89,7 @@ struct BirthRecord : FitRecord {
   std::optional<PredictionRecord> nofit, rollout;  // null: not predicted
   std::optional<std::string> rollout_skipped;
   std::vector<ShapeScoreRecord> nofit_variants;
-  std::optional<ShapeScoreRecord> operator_control;  // null: not a windowed or ALiBi model
+  std::optional<ShapeScoreRecord> operator_control;  // null: no window, ALiBi or null sink
   std::map<std::string, std::vector<std::vector<double>>>
       alpha_seeds;  // estimator → [seed][layer] α̂
   std::vector<ComparisonRecord> comparison;

@@ -24,7 +24,7 @@ void rebuild_architecture(BirthOptions& o, const nlohmann::json& stored_config,
   const ModelConfig c = model_config_from_hf(parse_hf_config(stored_config.dump(), file));
   const nlohmann::json want = to_json(hf_config_from_model(c));
   o.layers = c.layers, o.d_model = c.d_model, o.heads = c.heads, o.kv_heads = c.kv_heads;
-  o.mlp = c.mlp, o.window = c.window, o.pos = c.pos;
+  o.mlp = c.mlp, o.window = c.window, o.pos = c.pos, o.null_sink = c.null_sink;
   std::vector<std::string> names = model_preset_names();
   names.push_back(to_string(c.family));
   for (const std::string& name : names) {

@@ -83,11 +83,11 @@ BirthRunResult measure_birth_run(const BirthOptions& given) {
     throw std::invalid_argument(
         "--run measures the run's checkpoints: no --config, --weights, --tokens or --text");
   if (given.layers || given.d_model || given.heads || given.kv_heads || given.mlp ||
-      given.rotary_dim || given.pos || given.window || given.attn_scale != 1.0 ||
+      given.rotary_dim || given.pos || given.window || given.attn_scale != 1.0 || given.null_sink ||
       given.init != BirthInit::kHf) {
     throw std::invalid_argument(
         "--run measures the run's own model: no --layers, --d-model, --heads, --kv-heads, "
-        "--mlp, --rotary-dim, --pos, --window, --attn-scale or --init");
+        "--mlp, --rotary-dim, --pos, --window, --attn-scale, --null-sink or --init");
   }
   const nlohmann::json header = read_run_header(given.run);
   const TrainConfig c = config_of(header);

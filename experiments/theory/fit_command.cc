@@ -6,6 +6,7 @@
 
 #include "experiments/theory/fit_record.h"
 #include "experiments/theory/theory_command.h"
+#include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv.h"
 #include "posbias/core/parse.h"
@@ -85,6 +86,7 @@ void run_fit(const FitOptions& o) {
   spec.op.window = o.window;
   spec.op.alibi_slopes = o.alibi_slopes;
   spec.op.sink = parse_number(o.sink, "--sink");
+  if (o.null_sink) spec.op.null_sink_weight = null_sink_weight(*o.null_sink);
   spec.paths = o.paths;
   spec.bootstrap = o.bootstrap;
   spec.seed = o.seed;

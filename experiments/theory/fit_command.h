@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "posbias/core/plot.h"
@@ -22,6 +23,7 @@ struct FitOptions {
   std::int64_t window = 0;
   std::vector<double> alibi_slopes;  // empty: no ALiBi
   std::string sink = "0";
+  std::optional<double> null_sink;  // the null sink's logit b; none: no null sink
   PathSum paths = PathSum::kLinear;
   int bootstrap = 200;
   std::uint64_t seed = 0;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "experiments/seeds/shares_json.h"
+#include "experiments/seeds/shares_record.h"
 #include "experiments/theory/compare_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
@@ -15,39 +16,67 @@ namespace {
 
 constexpr std::uintmax_t kMaxRunBytes = std::uintmax_t{256} << 20;
 
+SharesRun read_shares_run(const std::string& file) {
+  const std::string label = std::filesystem::path(file).stem().string();
+  const CompareRun run =
+      parse_birth_run(read_bounded_file(file, kMaxRunBytes, "256 MiB birth-result"), file, label);
+  const std::vector<std::vector<double>> profiles =
+      run.seeds.empty() ? std::vector<std::vector<double>>{run.measured} : run.seeds;
+  return {file, label, shares_over_seeds(profiles)};
+}
+
 }  // namespace
 
-std::vector<SharesRun> shares_of_runs(const SharesOptions& o) {
+std::string paired_verdict(const SeedInterval& change) {
+  if (change.low > 0) return "helps";
+  if (change.high < 0) return "hurts";
+  return "no effect";  // the interval holds 0, or there is none (NaN)
+}
+
+SharesResult shares_of_runs(const SharesOptions& o) {
   if (o.runs.empty()) throw std::invalid_argument("give one or more birth --json results");
-  std::vector<SharesRun> out;
-  for (const std::string& file : o.runs) {
-    const std::string label = std::filesystem::path(file).stem().string();
-    const CompareRun run =
-        parse_birth_run(read_bounded_file(file, kMaxRunBytes, "256 MiB birth-result"), file, label);
-    const std::vector<std::vector<double>> profiles =
-        run.seeds.empty() ? std::vector<std::vector<double>>{run.measured} : run.seeds;
-    out.push_back({file, label, shares_over_seeds(profiles)});
+  SharesResult out;
+  for (const std::string& file : o.runs) out.runs.push_back(read_shares_run(file));
+  if (o.baseline.empty()) return out;
+  out.baseline = read_shares_run(o.baseline);
+  for (const SharesRun& r : out.runs) {
+    if (r.shares.length != out.baseline->shares.length ||
+        r.shares.share[3].values.size() != out.baseline->shares.share[3].values.size() ||
+        r.shares.share[3].values.size() < 2) {
+      throw std::invalid_argument(
+          "--baseline pairs runs by seed: " + r.file + " and " + o.baseline +
+          " need the same length and the same two or more seeds (re-run birth with equal "
+          "--length, --seeds and --seed)");
+    }
   }
   return out;
 }
 
-nlohmann::json to_json(const std::vector<SharesRun>& runs) {
+nlohmann::json to_json(const SharesResult& result) {
   nlohmann::json j{{"runs", nlohmann::json::array()}};
-  for (const SharesRun& r : runs) {
+  if (result.baseline) j["baseline"] = result.baseline->file;
+  for (const SharesRun& r : result.runs) {
     nlohmann::json rec{{"file", r.file},
                        {"label", r.label},
                        {"length", r.shares.length},
                        {"seeds", r.shares.share[3].values.size()}};
     add_shares_json(rec, r.shares);
+    if (result.baseline) {
+      ShareChangeRecord change = share_change_record(result.baseline->shares, r.shares);
+      change.scale = "log10(share of this run / share of the baseline), per seed, paired by seed";
+      rec["change_from_baseline"] = to_json(change);
+      const auto& middle = change.change[static_cast<std::size_t>(ShareRegion::kMiddle)];
+      rec["middle_verdict"] = middle ? paired_verdict(middle->interval) : "no effect";
+    }
     j["runs"].push_back(std::move(rec));
   }
   return j;
 }
 
 void run_shares(const SharesOptions& o) {
-  const std::vector<SharesRun> runs = shares_of_runs(o);
-  write_output(o.json, to_json(runs).dump(2) + "\n");
-  for (const SharesRun& r : runs)
+  const SharesResult result = shares_of_runs(o);
+  write_output(o.json, to_json(result).dump(2) + "\n");
+  for (const SharesRun& r : result.runs)
     std::fprintf(stderr, "theory shares: %s: %s; U test %s\n", r.label.c_str(),
                  shares_text(r.shares).c_str(), u_test_text(r.shares.u).c_str());
 }

@@ -3,10 +3,19 @@
 // file: the shares of primacy, middle, recency and query over its seeds and the U test, as
 // `birth` itself writes them for new results.
 //
-// JSON {"runs": [{"file", "label", "length", "seeds", "shares", "u_test"}, ...]}.
+// --baseline BASE.json pairs every run with a baseline by seed (seed s of a run against seed s of
+// the baseline: the same weights wherever a remedy draws nothing): each region's change
+// log10(run's share / baseline's share) per seed with its 95% Student-t interval, and the
+// verdict on the middle fifth's share (docs/mitigations.md): "helps" when the interval lies
+// above 0, "hurts" when below, "no effect" when it holds 0.
+//
+// JSON {"runs": [{"file", "label", "length", "seeds", "shares", "u_test"}, ...]}, with
+// --baseline also "baseline" (its file) and per run "change_from_baseline" (shares_record.h's
+// paired change) and "middle_verdict".
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +25,7 @@ namespace posbias {
 
 struct SharesOptions {
   std::vector<std::string> runs;  // birth JSON files, one or more
+  std::string baseline;           // a birth JSON file the runs are paired with; empty: none
   std::string json;               // empty: stdout
 };
 
@@ -24,9 +34,20 @@ struct SharesRun {
   SharesOverSeeds shares;   // over the file's profile_seeds (its profile when it has none)
 };
 
-// Reads and checks each file (one line naming the file and the field for a bad one).
-std::vector<SharesRun> shares_of_runs(const SharesOptions& options);
-nlohmann::json to_json(const std::vector<SharesRun>& runs);
+struct SharesResult {
+  std::vector<SharesRun> runs;
+  std::optional<SharesRun> baseline;  // --baseline's
+};
+
+// The verdict of docs/mitigations.md on a paired change whose larger values mean less bias:
+// "helps" (95% interval above 0), "hurts" (below 0) or "no effect" (it holds 0, or has no
+// interval).
+std::string paired_verdict(const SeedInterval& change);
+
+// Reads and checks each file (one line naming the file and the field for a bad one); a baseline
+// must have the runs' length and seed count.
+SharesResult shares_of_runs(const SharesOptions& options);
+nlohmann::json to_json(const SharesResult& result);
 void run_shares(const SharesOptions& options);
 
 }  // namespace posbias

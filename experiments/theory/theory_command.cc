@@ -57,6 +57,7 @@ void run_exact(const TheoryOptions& o) {
   for (const auto& part : split_commas(o.alpha)) spec.alpha.push_back(parse_rational(part));
   spec.window = o.window;
   spec.sink = parse_rational(o.sink);
+  if (o.null_sink) spec.null_sink_weight = mpq_class(null_sink_weight(*o.null_sink));
   spec.validate();
   // The recurrence, then the row as text (JSON keeps it twice: its array and its dump).
   const ExactCost cost = exact_cost(spec);
@@ -87,6 +88,10 @@ void run_exact(const TheoryOptions& o) {
     j["config"] = {{"length", spec.length},       {"query", spec.query_position()},
                    {"layers", spec.layers},       {"window", spec.window},
                    {"sink", spec.sink.get_str()}, {"exact", true}};
+    if (o.null_sink) {
+      j["config"]["null_sink"] = *o.null_sink;
+      j["config"]["null_sink_weight"] = spec.null_sink_weight.get_str();
+    }
     for (const auto& a : spec.alpha) j["config"]["alpha"].push_back(a.get_str());
     j["version"] = POSBIAS_VERSION;
     for (std::size_t k = 0; k < row.size(); ++k) {
@@ -175,6 +180,7 @@ InfluenceSpec make_influence_spec(const TheoryOptions& o) {
   spec.op.window = o.window;
   spec.op.alibi_slopes = o.alibi_slopes;
   spec.op.sink = parse_number(o.sink, "--sink");
+  if (o.null_sink) spec.op.null_sink_weight = null_sink_weight(*o.null_sink);
   spec.validate();
   return spec;
 }
@@ -218,7 +224,8 @@ TheoryRecord theory_record(const TheoryResult& r) {
               spec.query_position(),
               spec.layers,
               spec.alpha,
-              {spec.op.describe(), spec.op.window, spec.op.alibi_slopes, spec.op.sink}};
+              {spec.op.describe(), spec.op.window, spec.op.alibi_slopes, spec.op.sink,
+               spec.op.null_sink_weight}};
   t.version = POSBIAS_VERSION;
   const ProfileSummary& s = r.discrete;
   t.discrete = {s.log10_first,

@@ -32,6 +32,7 @@ struct TheoryOptions {
   std::int64_t window = 0;           // W; 0 = no window
   std::vector<double> alibi_slopes;  // empty: no ALiBi (the command line parses --alibi)
   std::string sink = "0";            // sink share
+  std::optional<double> null_sink;   // the null sink's logit b; none: no null sink
   bool exact = false;                // GMP rationals
   RowFormat format = RowFormat::kCsv;
   std::string out;         // row output file; empty = stdout

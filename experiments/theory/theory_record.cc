@@ -36,12 +36,19 @@ using NumberList = ListCodec<double, NanAsNull>;
 
 const std::vector<FieldRow<TheoryOperatorRecord>>& theory_operator_record_fields() {
   using O = TheoryOperatorRecord;
-  static const std::vector<FieldRow<O>> rows = {
-      required(field("name", &O::name, "the operator")),
-      field("window", &O::window, "keys per query (0: all earlier keys)"),
-      field("alibi_slopes", &O::alibi_slopes, "one ALiBi slope per head (empty: none)"),
-      field("sink", &O::sink, "each query's attention share on position 1"),
-  };
+  static const std::vector<FieldRow<O>> rows = [] {
+    std::vector<FieldRow<O>> out = {
+        required(field("name", &O::name, "the operator")),
+        field("window", &O::window, "keys per query (0: all earlier keys)"),
+        field("alibi_slopes", &O::alibi_slopes, "one ALiBi slope per head (empty: none)"),
+        field("sink", &O::sink, "each query's attention share on position 1"),
+        field("null_sink_weight", &O::null_sink_weight,
+              "e^b of a null sink of logit b in every head"),
+    };
+    // Written only with a null sink: a file without one is what it was before the field existed.
+    out.back().present = [](const O& o) { return o.null_sink_weight != 0; };
+    return out;
+  }();
   return rows;
 }
 

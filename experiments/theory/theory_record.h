@@ -20,6 +20,7 @@ struct TheoryOperatorRecord {
   std::int64_t window = 0;
   std::vector<double> alibi_slopes;
   double sink = 0;
+  double null_sink_weight = 0;  // e^b of a null sink; 0: none (and not written)
 };
 
 struct TheoryConfigRecord {

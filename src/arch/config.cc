@@ -71,6 +71,15 @@ std::optional<std::int64_t> ModelConfig::position_limit() const {
   return max_positions;
 }
 
+double null_sink_weight(double logit) {
+  if (!(std::isfinite(logit) && std::fabs(logit) <= 700)) {
+    throw std::invalid_argument(
+        "--null-sink needs a finite sink logit b with |b| <= 700 (e^b a finite double), got " +
+        std::to_string(logit));
+  }
+  return std::exp(logit);
+}
+
 void ModelConfig::validate() const {
   auto check = [](bool ok, const std::string& msg) {
     if (!ok) throw std::invalid_argument(msg);
@@ -106,6 +115,7 @@ void ModelConfig::validate() const {
       "the attention window must be in 1..10000000 keys (0 = none), got " + std::to_string(window));
   check(std::isfinite(attn_init_scale) && attn_init_scale > 0 && attn_init_scale <= 1000,
         "the attention output's init scale must be in (0, 1000]");
+  if (null_sink) null_sink_weight(*null_sink);
 }
 
 ModelConfig model_preset(const std::string& name) {

@@ -38,6 +38,10 @@ std::vector<HfSlot> hf_slots(Transformer& model) {
   for (std::int64_t l = 0; l < c.layers; ++l) {
     const Block& b = model->layers[static_cast<std::size_t>(l)];
     const std::string i = std::to_string(l);
+    if (b->attn->null_sink.defined())  // gpt-oss's name for learned per-head sink logits
+      add((llama_names ? "model.layers." + i + ".self_attn" : "transformer.h." + i + ".attn") +
+              ".sinks",
+          b->attn->null_sink);
     if (c.family == Family::kGpt2) {
       const std::string p = "transformer.h." + i + ".";
       add(p + "ln_1.weight", b->ln1->weight);

@@ -126,6 +126,8 @@ AttentionImpl::AttentionImpl(const ModelConfig& cfg)
   out = register_module(
       "out", torch::nn::Linear(
                  torch::nn::LinearOptions(heads * head_dim, cfg.d_model).bias(cfg.out_bias())));
+  if (cfg.null_sink)
+    null_sink = register_parameter("null_sink", torch::full({heads}, *cfg.null_sink));
 }
 
 AttentionProjections AttentionImpl::project_heads(const torch::Tensor& x) {
@@ -161,12 +163,29 @@ torch::Tensor AttentionImpl::query_scores(const torch::Tensor& x, const Position
   return (torch::matmul(q, p.k.transpose(-1, -2)) * scale + bias).squeeze(2);
 }
 
+namespace {
+
+// Each row of scores [B, H, L, L] through softmax beside its head's sink logit (logits [H]), the
+// sink's column dropped: the rows sum to 1 minus the sink's mass.
+torch::Tensor softmax_with_null_sink(const torch::Tensor& scores, const torch::Tensor& logits) {
+  const auto sink = logits.to(scores.scalar_type())
+                        .view({1, -1, 1, 1})
+                        .expand({scores.size(0), scores.size(1), scores.size(2), 1});
+  return torch::softmax(torch::cat({scores, sink}, -1), -1).narrow(-1, 0, scores.size(-1));
+}
+
+}  // namespace
+
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionContext& pos,
                                      AttentionCache* cache) {
   const auto b = x.size(0), l = x.size(1);
   const auto [q, k, v] = project(x, pos);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
   if (pos.blockwise) {
+    if (null_sink.defined()) {
+      throw std::invalid_argument(
+          "the null sink runs on dense attention only: use --attention dense or a shorter input");
+    }
     if (pos.dropout && pos.dropout->p > 0) {
       throw std::invalid_argument(
           "blockwise attention has no attention dropout: use --dropout 0 or --attention dense");
@@ -180,7 +199,8 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
     return out(z);
   }
   const auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale + pos.bias;
-  const auto pattern = torch::softmax(scores, -1);
+  const auto pattern =
+      null_sink.defined() ? softmax_with_null_sink(scores, null_sink) : torch::softmax(scores, -1);
   auto z = torch::matmul(apply_dropout(pattern, pos), v)
                .transpose(1, 2)
                .reshape({b, l, heads * head_dim});

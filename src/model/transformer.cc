@@ -177,7 +177,9 @@ void TransformerImpl::init_weights(std::uint64_t seed) {
     torch::Tensor& t = p.value();
     const bool is_norm =
         name.find("ln") != std::string::npos && name.find("lm_head") == std::string::npos;
-    if (is_norm) {
+    if (name.find("attn.null_sink") != std::string::npos) {
+      t.fill_(*cfg_.null_sink);  // set, not drawn: the other weights stay those of the seed
+    } else if (is_norm) {
       (name.size() >= 6 && name.substr(name.size() - 6) == "weight") ? t.fill_(1.0) : t.zero_();
     } else if (name.size() >= 4 && name.substr(name.size() - 4) == "bias") {
       t.zero_();

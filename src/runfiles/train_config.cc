@@ -173,6 +173,7 @@ void TrainConfig::finalize() {
                                   needles == TrainConfig{}.needles),
           "needle_fraction and needles are for --task text");
   require(window >= 0 && window <= 1 << 30, "window must be in 0..2^30 (0: no window)");
+  if (null_sink) null_sink_weight(*null_sink);
   require(answers == "true" || answers == "shuffled",
           "answers must be true or shuffled, got '" + answers.substr(0, 40) + "'");
   require(answers == "true" || is_hop_task(task), "answers shuffled is for the hop tasks");
@@ -211,6 +212,7 @@ ModelConfig TrainConfig::model_config() const {
     c.attn_init_scale = 1.0;
   }
   c.window = window;
+  c.null_sink = null_sink;
   c.layers = layers;
   c.d_model = d_model;
   c.heads = c.kv_heads = heads;
@@ -362,6 +364,11 @@ std::vector<Row> make_train_config_fields() {
                         "AVX-512 BF16)");
   precision.present = [](const C& c) { return c.precision != Precision::kFp32; };
   rows.push_back(std::move(precision));
+  // Written only when set, like precision.
+  rows.push_back(optional_field("null_sink", &C::null_sink,
+                                "a null sink in every attention head: a learned sink logit "
+                                "initialized to b, whose e^b joins each query's softmax "
+                                "normalizer with no value (softmax off by one; dense attention)"));
   return rows;
 }
 

@@ -30,6 +30,23 @@ std::vector<mpq_class> mix_polynomial(std::int64_t layers, const std::vector<mpq
   return coef;
 }
 
+// The uniform weight of a query that sees c keys is 1/(c + w) = den(w)/(c·den(w) + num(w)):
+// the integers c·den(w) + num(w), c = 1..keys (index c; index 0 unused).
+std::vector<mpz_class> uniform_denominators(std::int64_t keys, const mpq_class& null_sink_weight) {
+  std::vector<mpz_class> out(static_cast<std::size_t>(keys) + 1);
+  for (std::int64_t c = 1; c <= keys; ++c)
+    out[c] = null_sink_weight.get_den() * c + null_sink_weight.get_num();
+  return out;
+}
+
+// Λ, their least common multiple: the common denominator of one layer's weights.
+mpz_class lcm_of(const std::vector<mpz_class>& denominators) {
+  mpz_class lcm = 1;
+  for (std::size_t c = 1; c < denominators.size(); ++c)
+    mpz_lcm(lcm.get_mpz_t(), lcm.get_mpz_t(), denominators[c].get_mpz_t());
+  return lcm;
+}
+
 }  // namespace
 
 mpq_class parse_rational(const std::string& text) {
@@ -87,6 +104,8 @@ void ExactSpec::validate() const {
   if (window < 0) throw std::invalid_argument("window must be >= 1, got " + std::to_string(window));
   if (sink < 0 || sink > 1)
     throw std::invalid_argument("sink must be in [0, 1], got " + sink.get_str());
+  if (null_sink_weight < 0)
+    throw std::invalid_argument("null-sink weight must be >= 0, got " + null_sink_weight.get_str());
 }
 
 ExactCost exact_cost(const ExactSpec& spec) {
@@ -108,6 +127,8 @@ ExactCost exact_cost(const ExactSpec& spec) {
     const double mantissa = mpz_get_d_2exp(&exponent, z.get_mpz_t());
     return static_cast<double>(exponent) + std::log2(mantissa);
   };
+  if (spec.null_sink_weight != 0)
+    lcm_bits = bits(lcm_of(uniform_denominators(w, spec.null_sink_weight)));
   ExactCost cost;
   for (std::int64_t layer = 0; layer < spec.layers; ++layer) {
     const mpq_class& a =
@@ -124,13 +145,13 @@ std::vector<mpq_class> exact_influence_row(const ExactSpec& spec, const Progress
   spec.validate();
   const std::int64_t q = spec.query_position();
   const std::int64_t w = (spec.window == 0 || spec.window >= q) ? q : spec.window;
-  // Common denominator Λ = lcm(1..w) for the uniform weights 1/min(i, w).
-  mpz_class lcm = 1;
-  for (std::int64_t c = 2; c <= w; ++c) {
-    mpz_lcm_ui(lcm.get_mpz_t(), lcm.get_mpz_t(), static_cast<unsigned long>(c));
-  }
+  // Common denominator Λ for the uniform weights 1/(min(i, w) + null-sink weight): lcm(1..w)
+  // without a null sink. term_i = numer_i·den(weight)·Λ/(c·den + num) is numer_i·Λ/(c + weight).
+  const std::vector<mpz_class> denominators = uniform_denominators(w, spec.null_sink_weight);
+  const mpz_class lcm = lcm_of(denominators);
   std::vector<mpz_class> lcm_over(static_cast<std::size_t>(w) + 1);
-  for (std::int64_t c = 1; c <= w; ++c) lcm_over[c] = lcm / c;
+  for (std::int64_t c = 1; c <= w; ++c)
+    lcm_over[c] = lcm / denominators[c] * spec.null_sink_weight.get_den();
   const mpz_class sink_num = spec.sink.get_num(), sink_den = spec.sink.get_den();
 
   // value_j = numer[j] / denom

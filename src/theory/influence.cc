@@ -33,19 +33,20 @@ double alibi_normalizer(double m, std::int64_t c) {
   return std::expm1(-m * static_cast<double>(c)) / std::expm1(-m);
 }
 
-// s_j = Σ_{i=j}^{min(j+W-1,q)} v_i ρ^{i-j},  v_i = r_i / Z(min(i, W)),  ρ = e^{-m}.
+// s_j = Σ_{i=j}^{min(j+W-1,q)} v_i ρ^{i-j},  v_i = r_i / (Z(min(i, W)) + w),  ρ = e^{-m}, w the
+// null sink's weight (0: none).
 // Full window: one reverse compensated Horner pass. Finite window: blocks of W positions;
 // a key range [j, j+W-1] is a suffix of j's block plus a prefix of the next, so only
 // non-negative terms are ever added (no running-difference cancellation).
 template <class Real>
 void add_decayed_window(const std::vector<Real>& r, double m, std::int64_t window, double weight,
-                        std::vector<Real>& out) {
+                        double null_sink_weight, std::vector<Real>& out) {
   const auto q = static_cast<std::int64_t>(r.size());
   const std::int64_t w = (window == 0 || window >= q) ? q : window;
   const double rho = std::exp(-m);
   std::vector<Real> v(static_cast<std::size_t>(q));
   for (std::int64_t i = 1; i <= q; ++i) {
-    v[i - 1] = r[i - 1] * (weight / alibi_normalizer(m, std::min(i, w)));
+    v[i - 1] = r[i - 1] * (weight / (alibi_normalizer(m, std::min(i, w)) + null_sink_weight));
   }
   if (w == q) {
     CompensatedSum<Real> acc;
@@ -90,7 +91,8 @@ std::vector<Real> apply_operator_t(const AttentionOperator& op, const std::vecto
   const std::vector<double> slopes =
       op.alibi_slopes.empty() ? std::vector<double>{0.0} : op.alibi_slopes;
   const double head_weight = (1.0 - op.sink) / static_cast<double>(slopes.size());
-  for (double m : slopes) add_decayed_window(r, m, op.window, head_weight, out);
+  for (double m : slopes)
+    add_decayed_window(r, m, op.window, head_weight, op.null_sink_weight, out);
   if (op.sink > 0.0 && !r.empty()) {
     CompensatedSum<Real> total;
     for (const Real& x : r) total.add(x);

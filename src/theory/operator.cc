@@ -20,10 +20,14 @@ void AttentionOperator::validate() const {
   if (!(sink >= 0.0 && sink <= 1.0)) {
     throw std::invalid_argument("sink share must be in [0, 1], got " + std::to_string(sink));
   }
+  if (!(std::isfinite(null_sink_weight) && null_sink_weight >= 0.0)) {
+    throw std::invalid_argument("null-sink weight e^b must be finite and >= 0, got " +
+                                std::to_string(null_sink_weight));
+  }
 }
 
 bool AttentionOperator::is_cesaro() const {
-  if (window != 0 || sink != 0.0) return false;
+  if (window != 0 || sink != 0.0 || null_sink_weight != 0.0) return false;
   for (double m : alibi_slopes) {
     if (m != 0.0) return false;
   }
@@ -48,6 +52,11 @@ std::string AttentionOperator::describe() const {
     std::snprintf(buf, sizeof buf, "sink=%g", sink);
     add(buf);
   }
+  if (null_sink_weight > 0.0) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "null_sink=%g", std::log(null_sink_weight));
+    add(buf);
+  }
   return out.empty() ? "cesaro" : out;
 }
 
@@ -56,7 +65,7 @@ std::vector<double> AttentionOperator::dense_row(std::int64_t i) const {
   const std::vector<double> slopes = alibi_slopes.empty() ? std::vector<double>{0.0} : alibi_slopes;
   const std::int64_t first = (window > 0 && i - window + 1 > 1) ? i - window + 1 : 1;
   for (double m : slopes) {
-    double z = 0.0;
+    double z = null_sink_weight;
     for (std::int64_t j = first; j <= i; ++j) z += std::exp(-m * static_cast<double>(i - j));
     for (std::int64_t j = first; j <= i; ++j) {
       row[j - 1] +=

@@ -286,6 +286,11 @@ AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& opt
         "a training step at length " + std::to_string(width) +
         " takes blockwise attention, which has no attention dropout: use --dropout 0");
   }
+  if (path == AttentionPath::kBlockwise && c.null_sink) {
+    throw std::invalid_argument("a training step at length " + std::to_string(width) +
+                                " takes blockwise attention, which has no null sink: use a "
+                                "smaller --batch or --length, or no --null-sink");
+  }
   return path;
 }
 

@@ -1,6 +1,6 @@
 // Tests that could fail: small models at init must pick their own no-fit prediction out of
-// other depths' (theory compare), prefer the operator they were built with (window, ALiBi)
-// over plain causal attention, and move α̂ with the attention output's init scale.
+// other depths' (theory compare), prefer the operator they were built with (window, ALiBi, a
+// null sink) over plain causal attention, and move α̂ with the attention output's init scale.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -73,6 +73,26 @@ TEST(BirthDiscrimination, TheModelsOperatorBeatsPlainCausal) {
     const double own = r.nofit->score.at_mean.median_abs_log10_error;
     const double causal = r.causal_control->score.at_mean.median_abs_log10_error;
     EXPECT_LT(2 * own, causal) << r.nofit->op << ": " << own << " vs causal " << causal;
+  }
+}
+
+// A null sink of logit b = 2 (e^b ≈ 7.4 in every normalizer): the prediction with the operator
+// 1/(i + e^b) must beat the one without the sink (the negative control) by the same margin as the
+// window and ALiBi operators above, and the sink must take influence from the first positions.
+TEST(BirthDiscrimination, TheNullSinkOperatorBeatsThePredictionWithoutIt) {
+  for (Family family : {Family::kGpt2, Family::kQwen2}) {
+    BirthOptions plain = small(family, 4);
+    BirthOptions sunk = plain;
+    sunk.null_sink = 2.0;
+    const BirthResult r = measure_birth(sunk);
+    ASSERT_TRUE(r.causal_control.has_value());
+    EXPECT_EQ(r.nofit->op, "null_sink=2");
+    const double own = r.nofit->score.at_mean.median_abs_log10_error;
+    const double causal = r.causal_control->score.at_mean.median_abs_log10_error;
+    EXPECT_LT(2 * own, causal) << to_string(family) << ": " << own << " vs no sink " << causal;
+    const BirthResult base = measure_birth(plain);
+    EXPECT_LT(r.profile[0] / r.profile[31], base.profile[0] / base.profile[31])
+        << to_string(family) << ": position 1 against the query, with and without the sink";
   }
 }
 

@@ -84,6 +84,11 @@ PosEncoding parse_pos_encoding(const std::string& name);
 // outside 1..4096 heads.
 std::vector<double> alibi_standard_slopes(int heads);
 
+// A null sink's weight w = e^b for its logit b (softmax off by one: every head's normalizer
+// gains e^b, the sink carries no value). The one check of b: throws std::invalid_argument
+// unless b is finite and e^b a finite double above 0 (|b| <= 700).
+double null_sink_weight(double logit);
+
 struct ModelConfig {
   Family family = Family::kGpt2;
   std::int64_t vocab = 50257;
@@ -109,6 +114,10 @@ struct ModelConfig {
   // Multiplies the attention output projection's init std (`birth --attn-scale`): the
   // attention branch's strength at init. Not saved in config.json (weights carry it).
   double attn_init_scale = 1.0;
+  // A null sink in every attention head (`--null-sink b`): a learned sink logit per head,
+  // initialized to b, added to each query's softmax normalizer as e^b with no value. None: plain
+  // softmax.
+  std::optional<double> null_sink;
 
   std::int64_t head_dim() const { return d_model / heads; }
   std::int64_t rotary_dims() const { return rotary_dim == 0 ? head_dim() : rotary_dim; }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -48,6 +49,9 @@ struct HfConfig {
   // 0 = full causal attention. A posbias extension for gpt2/gptj. For llama: mistral's
   // "sliding_window" (default 4096, null none), written back as model_type mistral.
   std::int64_t sliding_window = 0;
+  // "null_sink", a posbias extension: every head's learned sink logit (tensors "…attn.sinks",
+  // gpt-oss's name), initialized to this b. Absent: plain softmax.
+  std::optional<double> null_sink;
 
   std::int64_t head_dim() const { return hidden_size / num_attention_heads; }
   bool operator==(const HfConfig&) const = default;

@@ -127,6 +127,11 @@ class AttentionImpl : public torch::nn::Module {
 
   torch::nn::Linear qkv{nullptr};  // D → (H + 2K)·E, rows [q heads | k heads | v heads]
   torch::nn::Linear out{nullptr};  // H·E → D
+  // [H] learned sink logits b_h (ModelConfig::null_sink), undefined without a null sink: query
+  // i's softmax normalizer gains e^{b_h}, the sink carries no value, so the pattern's rows sum to
+  // 1 − e^{b_h}/(e^{b_h} + Σ_j e^{s_ij}). The backward needs nothing else: dS = P ⊙ (dP − Σ dP ⊙ P)
+  // holds with the sink's column, whose dP is 0. Dense attention only.
+  torch::Tensor null_sink;
   std::int64_t heads, kv_heads, head_dim;
   // An intervention on the heads' outputs before the output projection (mean-ablation,
   // activation patching: mech/ablation.h): z [B, L, H·E] → the z the layer goes on with, of

@@ -85,6 +85,10 @@ struct TrainConfig {
   // Sliding-window causal attention in every layer (query i sees keys i−W+1..i); 0 = off.
   std::int64_t window = 0;
 
+  // A null sink in every head (ModelConfig::null_sink): a learned sink logit initialized to b.
+  // Unset: plain softmax. Written to train.json only when set.
+  std::optional<double> null_sink;
+
   // Hop runs: "true", or "shuffled": each training batch's answers permuted among its examples
   // (from the (seed, step) stream), so nothing in the input predicts the answer: a null model
   // for the head scores. The held-out evaluation keeps the true answers.

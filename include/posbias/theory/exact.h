@@ -26,6 +26,11 @@ struct ExactSpec {
   std::vector<mpq_class> alpha;  // one value or H values, each in [0, 1]
   std::int64_t window = 0;       // uniform sliding window W; 0 = none
   mpq_class sink = 0;            // sink share in [0, 1]
+  // A null sink's weight w = e^b in every query's normalizer (operator.h): the uniform weights
+  // become 1/(min(i, W) + w). e^b is irrational for rational b ≠ 0, so the exact path takes w
+  // itself as the given rational; `theory --exact --null-sink b` passes the double nearest e^b,
+  // exactly (a dyadic rational). 0 = none.
+  mpq_class null_sink_weight = 0;
 
   void validate() const;  // throws std::invalid_argument
   std::int64_t query_position() const { return query == 0 ? length : query; }
@@ -35,8 +40,9 @@ struct ExactSpec {
 constexpr std::int64_t kMaxExactLength = 20000;
 
 // What exact_influence_row will hold, from the spec alone: the common denominator's bits (each
-// layer multiplies it by lcm(1..W)·den(α)·den(sink); every numerator stays below it), the peak
-// bytes of the recurrence's q numerators with their working copies and the final row (about 10
+// layer multiplies it by Λ·den(α)·den(sink), Λ = lcm over c = 1..W of c + w, as integers
+// (c·den(w) + num(w)), which is lcm(1..W) without a null sink; every numerator stays below it), the
+// peak bytes of the recurrence's q numerators with their working copies and the final row (about 10
 // bits of memory per denominator bit per position, as measured at q = 1000..4000, H = 1..16),
 // and a bound on the row written as decimal fractions (two numbers of at most the
 // denominator's digits per position).

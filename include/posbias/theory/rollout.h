@@ -2,7 +2,8 @@
 //
 // Layer l maps the residual stream by N_l = (1-α_l) I + α_l A_l (optionally with per-position
 // factors, below), A_l the layer's measured
-// attention (head-averaged, lower-triangular, rows summing to 1) and α_l the measured
+// attention (head-averaged, lower-triangular, rows summing to 1, or less with a null sink,
+// operator.h) and α_l the measured
 // attention-branch strength. The row r = e_qᵀ N_H ⋯ N_1 (linear path sum: the protocol of
 // attention rollout), or its quadrature counterpart (influence.h): paths through different
 // layer sets add in quadrature. With a different A_l per layer the quadrature row needs the
@@ -33,7 +34,7 @@ struct RolloutSpec {
   std::vector<std::vector<double>> stay_scale;
   PathSum paths = PathSum::kLinear;
 
-  // Throws std::invalid_argument naming the bad field (shapes, α, rows that do not sum to 1).
+  // Throws std::invalid_argument naming the bad field (shapes, α, rows that sum to more than 1).
   void validate() const;
   std::int64_t query_position() const { return query == 0 ? length : query; }
 };
