@@ -7,10 +7,12 @@
 
 #include "experiments/mech/trained_discrepancy_record.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_result.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
 #include "posbias/mech/constructions.h"
+#include "posbias/mech/head_name.h"
 #include "posbias/mech/trained_discrepancy.h"
 
 namespace posbias {
@@ -145,23 +147,71 @@ Figure construction_figure(const std::vector<SweepResult>& results) {
   return f;
 }
 
+namespace {
+
+std::string exponent_text(const PowerLawFit& f) {
+  if (!std::isfinite(f.exponent)) return "none (fewer than 2 points)";
+  if (!std::isfinite(f.low)) return fmt::format("{:.3f} over {} points", f.exponent, f.points);
+  return fmt::format("{:.3f} [{:.3f}, {:.3f}] over {} points", f.exponent, f.low, f.high, f.points);
+}
+
+// The lines a person at a terminal gets instead of the JSON, one per mode.
+std::string discrepancy_summary(const SweepResult& r) {
+  std::string out = fmt::format("{} construction on {} inputs:\n", r.function, r.task);
+  for (const SweepPoint& p : r.points)
+    out += fmt::format("  n {}: min discrepancy {:.4g} (bound {:.4g}), accuracy {:.3f}\n", p.length,
+                       p.discrepancy_min, p.bound, p.accuracy);
+  return out + fmt::format("min discrepancy ~ n^b, n {}..{}: b = {}\n", SweepResult::kSlopeFrom,
+                           SweepResult::kSlopeTo, exponent_text(r.slope));
+}
+
+std::string discrepancy_summary(const HeadSearchSweepResult& r) {
+  std::string out = "head search, best hard gap found against the construction's:\n";
+  for (const HeadSearchPoint& p : r.points)
+    out += fmt::format("  n {}: best {:.4g}, construction {:.4g}\n", p.length, p.best_gap,
+                       p.construction_gap);
+  return out + fmt::format("best gap ~ n^b: b = {}; construction: b = {}\n",
+                           exponent_text(r.exponent), exponent_text(r.construction_exponent));
+}
+
+std::string discrepancy_summary(const TrainedDiscrepancyResult& r) {
+  std::string out = fmt::format("{} run {}, step {}: accuracy by length:", r.task, r.run, r.step);
+  for (std::size_t i = 0; i < r.lengths.size() && i < r.accuracy.size(); ++i)
+    out += fmt::format(" {}: {:.3f}", r.lengths[i], r.accuracy[i]);
+  out += "\n";
+  for (const KeyHeadGaps& h : r.heads) {
+    out += fmt::format("  {} ({}): median gap", head_name(h.layer, h.head), h.kind);
+    for (const GapPoint& p : h.points) out += fmt::format(" {}: {:.4g}", p.length, p.median);
+    out += fmt::format("; ~ length^b past {} tokens: b = {}\n", r.train_length,
+                       exponent_text(h.exponent));
+  }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
   nlohmann::json result;
   Figure figure;
+  std::string summary;
   if (const auto* search = std::get_if<HeadSearchSweep>(&o.mode)) {
     const HeadSearchSweepResult r = sweep_head_search(*search);
     result = to_json(r);
+    summary = discrepancy_summary(r);
     if (!o.plot.empty()) figure = head_search_figure(r);
   } else if (const auto* trained = std::get_if<TrainedDiscrepancyOptions>(&o.mode)) {
     const TrainedDiscrepancyResult r = measure_trained_discrepancy(*trained);
     result = to_json(trained_discrepancy_record(r));
+    summary = discrepancy_summary(r);
     if (!o.plot.empty()) figure = trained_discrepancy_figure(r);
   } else {
     const SweepResult r = sweep_construction(std::get<ConstructionSweep>(o.mode));
     result = to_json(r);
+    summary = discrepancy_summary(r);
     if (!o.plot.empty()) figure = construction_figure({r});
   }
-  write_output(o.json, result.dump(2) + "\n");
+  // Without --json on a terminal: the summary and how to get the JSON (core/json_result.h).
+  write_json_result(o.json, result.dump(2) + "\n", [&summary] { return summary; });
   if (!o.plot.empty()) render_figure(figure, o.plot);
   return result;
 }

@@ -11,6 +11,7 @@
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_read.h"
+#include "posbias/core/json_result.h"
 #include "posbias/core/plot.h"
 #include "posbias/theory/fit.h"
 
@@ -243,7 +244,20 @@ Panel by_depth_panel(const ColocationResult& r, const std::vector<std::vector<do
 
 ColocationResult run_colocation(const ColocationOptions& o) {
   const ColocationResult r = colocate_files(o);
-  write_output(o.json, to_json(r, o).dump(2) + "\n");
+  // Without --json on a terminal: the verdict's numbers and how to get the JSON
+  // (core/json_result.h).
+  write_json_result(o.json, to_json(r, o).dump(2) + "\n", [&r] {
+    std::string out = fmt::format(
+        "co-location over {} seeds at L = {}: {} ({} seeds with both minima in one bin)\n",
+        r.accuracy.size(), r.length, r.verdict, r.seeds_same_bin);
+    out += fmt::format("rank correlation of accuracy and influence by depth: mean {:.3f}",
+                       r.rho_interval.mean);
+    if (std::isfinite(r.rho_interval.low))
+      out +=
+          fmt::format(", 95% interval [{:.3f}, {:.3f}]", r.rho_interval.low, r.rho_interval.high);
+    out += fmt::format("\nlowest mean influence at depth {}%\n", r.influence_minimum);
+    return out;
+  });
   if (!o.plot.empty()) {
     Figure f;
     f.width = 1100;
@@ -254,8 +268,6 @@ ColocationResult run_colocation(const ColocationOptions& o) {
                        "share of the answer's influence")};
     render_figure(f, o.plot);
   }
-  std::fprintf(stderr, "co-location over %zu seeds at L = %lld: %s\n", r.accuracy.size(),
-               static_cast<long long>(r.length), r.verdict.c_str());
   return r;
 }
 

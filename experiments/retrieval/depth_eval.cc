@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "experiments/eval/eval_steps.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_result.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/hop_eval.h"
 
@@ -18,26 +18,36 @@ std::string depth_cell_csv(const DepthCell& c) {
                      csv_cell(c.hi), csv_cell(c.chance));
 }
 
-void print_depth_eval_summary(const std::string& task, std::int64_t step, const DepthAccuracy& a) {
-  std::fprintf(stderr,
-               "eval: %s at step %lld; effective length %s (threshold %g); U verdict pooled over "
-               "lengths: %s\n",
-               task.c_str(), static_cast<long long>(step),
-               a.effective_length ? std::to_string(*a.effective_length).c_str() : "none",
-               a.threshold, a.u_pooled.verdict.c_str());
+// A checkpoint's lines for a person at a terminal: the depth-averaged accuracy per length, the
+// effective length and the U verdict.
+std::string depth_eval_summary(const std::string& task, std::int64_t step, const DepthAccuracy& a) {
+  std::string by_length;
+  for (std::size_t i = 0; i < a.lengths.size() && i < a.mean_accuracy.size(); ++i)
+    by_length += fmt::format("{}{}: {:.3f}", i ? ", " : "", a.lengths[i], a.mean_accuracy[i]);
+  return fmt::format(
+      "{} at step {}: exact match, mean over depths, by length: {}\n"
+      "effective length {} (threshold {:g}); U verdict pooled over lengths: {}\n",
+      task, step, by_length, a.effective_length ? std::to_string(*a.effective_length) : "none",
+      a.threshold, a.u_pooled.verdict);
 }
 
 void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
                       const std::vector<DepthEvalOutput>& outputs) {
+  // Without --json on a terminal: a summary and how to get the JSON (core/json_result.h).
+  const auto summary = [&] {
+    std::string out;
+    for (const DepthEvalOutput& o : outputs)
+      out += depth_eval_summary(task, o.run->step, o.run->accuracy);
+    return out;
+  };
   if (outputs.size() == 1) {
     const DepthEvalOutput& one = outputs.front();
-    write_output(to.json, one.json.dump(2) + "\n");
+    write_json_result(to.json, one.json.dump(2) + "\n", summary);
     if (!to.csv.empty()) write_output(to.csv, one.csv);
     if (!to.plot.empty()) {
       render_figure(one.heatmap, to.plot + "-heatmap");
       render_figure(one.by_depth, to.plot + "-depth");
     }
-    print_depth_eval_summary(task, one.run->step, one.run->accuracy);
     return;
   }
   std::vector<nlohmann::json> files;
@@ -55,10 +65,10 @@ void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
              o.csv.substr(line, end + 1 - line);
     }
   }
-  write_output(to.json, eval_steps_json(to.run, task, std::move(files)).dump(2) + "\n");
+  write_json_result(to.json, eval_steps_json(to.run, task, std::move(files)).dump(2) + "\n",
+                    summary);
   if (!to.csv.empty()) write_output(to.csv, csv);
   if (!to.plot.empty()) render_figure(depth_steps_figure(task, runs), to.plot + "-steps");
-  for (const DepthEvalRun* run : runs) print_depth_eval_summary(task, run->step, run->accuracy);
 }
 
 Figure depth_steps_figure(const std::string& task, const std::vector<const DepthEvalRun*>& runs) {

@@ -67,9 +67,10 @@ std::vector<AttentionPath> plan_depth_eval(const TrainConfig& config,
 inline constexpr const char* kDepthCellColumns = "n,correct,accuracy,lo,hi,chance";
 std::string depth_cell_csv(const DepthCell& cell);
 
-// "eval: TASK at step S; effective length L (threshold T); U verdict pooled over lengths: V".
-void print_depth_eval_summary(const std::string& task, std::int64_t step,
-                              const DepthAccuracy& accuracy);
+// The terminal summary of one checkpoint: "TASK at step S: exact match, mean over depths, by
+// length: ..." and "effective length L (threshold T); U verdict pooled over lengths: V".
+std::string depth_eval_summary(const std::string& task, std::int64_t step,
+                               const DepthAccuracy& accuracy);
 
 // What eval writes of one checkpoint: its JSON, CSV rows and two figures.
 struct DepthEvalOutput {

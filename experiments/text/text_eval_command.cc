@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
 
 #include "experiments/eval/eval_steps.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_result.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/text_eval.h"
@@ -103,20 +103,26 @@ Figure text_eval_steps_figure(const std::vector<TextEvalResult>& results) {
 void run_text_eval(const TextEvalOptions& o) {
   const std::vector<TextEvalResult> results =
       measure_text_eval(o, select_checkpoints(o.run, o.checkpoints));
+  // Without --json on a terminal: a summary and how to get the JSON (core/json_result.h).
+  const auto summary = [&results] {
+    std::string out;
+    for (const TextEvalResult& r : results)
+      out += fmt::format(
+          "text run at step {}: {:.3f} bits per byte held out (unigram {:.3f}, "
+          "bigram {:.3f})\n",
+          r.step, r.bits_per_byte, r.unigram_bits_per_byte, r.bigram_bits_per_byte);
+    return out;
+  };
   if (results.size() == 1) {
     const TextEvalResult& r = results.front();
-    write_output(o.json, to_json(r).dump(2) + "\n");
+    write_json_result(o.json, to_json(r).dump(2) + "\n", summary);
     if (!o.plot.empty()) render_figure(text_eval_figure(r), o.plot);
   } else {
     std::vector<nlohmann::json> files;
     for (const TextEvalResult& r : results) files.push_back(to_json(r));
-    write_output(o.json, eval_steps_json(o.run, "text", std::move(files)).dump(2) + "\n");
+    write_json_result(o.json, eval_steps_json(o.run, "text", std::move(files)).dump(2) + "\n",
+                      summary);
     if (!o.plot.empty()) render_figure(text_eval_steps_figure(results), o.plot);
-  }
-  for (const TextEvalResult& r : results) {
-    std::fprintf(stderr, "posbias eval: %s%.3f bits per byte (unigram %.3f, bigram %.3f)\n",
-                 results.size() > 1 ? fmt::format("step {}: ", r.step).c_str() : "",
-                 r.bits_per_byte, r.unigram_bits_per_byte, r.bigram_bits_per_byte);
   }
 }
 

@@ -243,6 +243,16 @@ TEST(MechCli, ConstructionsFromTheCommandLine) {
   const CliResult s = run_cli("discrepancy --function retrieval --lengths 16,256");
   ASSERT_EQ(s.code, 0) << s.err;
   EXPECT_NE(s.out.find("\"accuracy\": 1.0"), std::string::npos);
+  // On a terminal without --json: the summary and where the JSON is, not the JSON.
+  const CliResult tty = run_shell("script -qec '" + std::string(POSBIAS_BIN) +
+                                  " discrepancy --function index --lengths 64,4096 --count 8' "
+                                  "/dev/null");
+  ASSERT_EQ(tty.code, 0) << tty.out;
+  EXPECT_NE(tty.out.find("index construction on number inputs:"), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("min discrepancy ~ n^b, n 64..4096: b = -2.0"), std::string::npos)
+      << tty.out;
+  EXPECT_NE(tty.out.find("is not printed on a terminal"), std::string::npos) << tty.out;
+  EXPECT_EQ(tty.out.find("\"points\""), std::string::npos) << tty.out;
   // The constructions compute the query's row alone, so 65536 tokens need no [n, n] mask
   // (34 GB in float64); a count past memory is refused before anything is generated.
   const CliResult l = run_cli("discrepancy --lengths 65536 --count 2");

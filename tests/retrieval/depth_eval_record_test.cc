@@ -78,6 +78,20 @@ TEST(DepthEvalRecordFields, AMeasurementRoundTripsToTheSameCells) {
   EXPECT_EQ(a.effective_length, 40);
 }
 
+// What eval prints on a terminal instead of the JSON: the depth-averaged accuracy per length,
+// RULER's effective length and the pooled U verdict of the same measurement.
+TEST(DepthEvalRecordFields, TheTerminalSummaryStatesTheMeasurement) {
+  const DepthAccuracy a = measure_depth_accuracy(
+      {40, 80, 160}, {0, 50, 100}, 0.9, [](int length, double, std::size_t) {
+        return DepthScore{flags(length == 160 ? 10 : 20, 20), 0.1};
+      });
+  EXPECT_EQ(depth_eval_summary("kv", 100, a),
+            "kv at step 100: exact match, mean over depths, by length: 40: 1.000, 80: 1.000, "
+            "160: 0.500\neffective length 80 (threshold 0.9); U verdict pooled over lengths: " +
+                a.u_pooled.verdict + "\n");
+  EXPECT_FALSE(a.u_pooled.verdict.empty());
+}
+
 TEST(DepthEvalRecordFields, BadFieldsAndMissingCellsAreNamed) {
   const nlohmann::json good = to_json(measured_record());
   nlohmann::json bad = good;
