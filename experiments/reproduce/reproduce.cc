@@ -28,21 +28,37 @@ void run_reproduce(const ReproduceOptions& options) {
   ensure_directory(dir);
   const auto start = std::chrono::steady_clock::now();
   Report report("posbias: position bias in transformers, reproduced");
-  report.add(theory_report_section(dir));
-  report.add(birth_report_section(dir, options.full ? BirthPreset::full() : BirthPreset::quick()));
-  report.add(text_report_section(dir, options.full ? TextPreset::full() : TextPreset::quick()));
-  report.add(retrieval_report_section(
-      dir, options.full ? RetrievalPreset::full() : RetrievalPreset::quick()));
+  // Each section's wall time goes to run.json, so a page can say what each part costs.
+  nlohmann::json seconds = nlohmann::json::object();
+  const auto timed = [&](const char* name, auto&& make) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto made = make();
+    seconds[name] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return made;
+  };
+  report.add(timed("theory", [&] { return theory_report_section(dir); }));
+  report.add(timed("birth", [&] {
+    return birth_report_section(dir, options.full ? BirthPreset::full() : BirthPreset::quick());
+  }));
+  report.add(timed("text", [&] {
+    return text_report_section(dir, options.full ? TextPreset::full() : TextPreset::quick());
+  }));
+  report.add(timed("retrieval", [&] {
+    return retrieval_report_section(
+        dir, options.full ? RetrievalPreset::full() : RetrievalPreset::quick());
+  }));
   // The hops section's trained runs feed the mech and llm sections.
   const HopsPreset hops_preset = options.full ? HopsPreset::full() : HopsPreset::quick();
-  const HopsSection hops = hops_report_section(dir, hops_preset);
+  const HopsSection hops = timed("hops", [&] { return hops_report_section(dir, hops_preset); });
   report.add(hops.section);
-  report.add(ablation_report_section(dir, hops_preset, hops));
-  report.add(
-      mech_report_section(dir, options.full ? MechPreset::full() : MechPreset::quick(), hops));
-  report.add(
-      llm_report_section(dir, options.full ? LlmPreset::full() : LlmPreset::quick(), hops,
-                         {options.endpoint, options.model, options.api, options.api_key_env}));
+  report.add(timed("ablation", [&] { return ablation_report_section(dir, hops_preset, hops); }));
+  report.add(timed("mech", [&] {
+    return mech_report_section(dir, options.full ? MechPreset::full() : MechPreset::quick(), hops);
+  }));
+  report.add(timed("llm", [&] {
+    return llm_report_section(dir, options.full ? LlmPreset::full() : LlmPreset::quick(), hops,
+                              {options.endpoint, options.model, options.api, options.api_key_env});
+  }));
   report.write(dir);
   nlohmann::json run;
   run["command"] = "reproduce";
@@ -53,9 +69,13 @@ void run_reproduce(const ReproduceOptions& options) {
                    {"api", options.api}};
   run["seed"] = 0;
   run["machine"] = machine_info();
-  run["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double total =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run["seconds"] = total;
+  run["section_seconds"] = seconds;
   write_file_atomic(dir / "run.json", run.dump(2) + "\n");
-  std::fprintf(stderr, "reproduce: wrote %s\n", (dir / "index.html").c_str());
+  std::fprintf(stderr, "reproduce: wrote %s in %.0f s (each section's time: %s)\n",
+               (dir / "index.html").c_str(), total, (dir / "run.json").c_str());
 }
 
 }  // namespace posbias
