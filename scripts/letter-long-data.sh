@@ -2,19 +2,29 @@
 # Writes docs/data/hops/long/: Letter far past 850 tokens over the three seed runs of
 # docs/data/hops/seeds-grid.json (docs/hops.md, "Letter far past 850 tokens"): each seed's
 # eval at LENGTH tokens, 64 examples per hop with the decoy control, blockwise attention
-# → letter-seedS-eval-LLENGTH.json; then `posbias seeds` over the seeds that have one
-# → letter-seeds-LLENGTH.{json,csv} and its figures. A seed whose file exists is skipped, so the
-# script can be stopped and started again (each seed's run trains through `posbias sweep run`
-# if it is not there: a done run is skipped).
+# → letter-seedS-eval-LLENGTH.json, and its run's training summary
+# → letter-seedS-summary-LLENGTH.json (letter-seedS-summary.json for the 4096-token files,
+# written before); then `posbias seeds` over the seeds that have one
+# → letter-seeds-LLENGTH.{json,csv} and its figures.
+# Each seed's eval runs in pieces, one hop at a time (`posbias eval --hops H`, the examples the
+# whole eval draws for that hop) → letter-seedS-eval-LLENGTH-hopH.json, joined into the seed's
+# file by scripts/join-eval-pieces.py once all four are there. A seed whose file exists and a
+# piece whose file exists are skipped, so the script can be stopped and started again and
+# loses at most the piece under way (each seed's run trains through `posbias sweep run` if it
+# is not there: a done run is skipped, a killed one resumes from its last checkpoint).
+# With --commit, each piece, joined file and summary is committed as it is written (only
+# those files: `git commit -- FILES`), so a session that ends keeps what it finished.
 # Usage: scripts/letter-long-data.sh [path/to/posbias] [--only letter-seedS] [--length N]
-#        (N: 4096, the default, or 16384)
+#        [--commit]   (N: 4096, the default, or 16384)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 length=4096
+commit=false
 args=()
 while (($#)); do
   case $1 in
     --length) length=$2; shift 2 ;;
+    --commit) commit=true; shift ;;
     *) args+=("$1"); shift ;;
   esac
 done
@@ -22,6 +32,32 @@ set -- "${args[@]}"
 source scripts/hop-seed-sweep.sh
 data=docs/data/hops/long
 mkdir -p "$data"
+hops=(1 2 3 4)
+
+# commit_data MESSAGE FILE...: commits those files only (other staged changes stay staged);
+# retried while another git command holds the index.
+commit_data() {
+  $commit || return 0
+  local message=$1
+  shift
+  for _try in 1 2 3 4 5 6; do
+    if git add -- "$@" && git commit -q -m "$message" -- "$@"; then return 0; fi
+    sleep 10
+  done
+  echo "letter-long-data: could not commit $*" >&2
+  return 1
+}
+
+# summary_line FILE: "all A, decoy control C, decoy rate R, S s" of an eval file.
+summary_line() {
+  /usr/bin/python3 - "$1" "$length" <<'EOF'
+import json, sys
+e, n = json.load(open(sys.argv[1])), sys.argv[2]
+d = e["controls"]["decoy"]
+print(f"all hops {e['accuracy'][n]['all']:.4g}, decoy control {d['accuracy'][n]['all']:.4g}, "
+      f"decoy rate {d['decoy_rate'][n]:.4g}, {e['seconds']:.0f} s")
+EOF
+}
 
 while read -r index _state dir task seed; do
   [[ $task == letter ]] || continue
@@ -29,20 +65,45 @@ while read -r index _state dir task seed; do
   [[ -z $only || $only == "$name" ]] || continue
   out=$data/$name-eval-L$length.json
   [[ -f $out ]] && continue
-  "$posbias" sweep run "$sweep" --index "$index"
-  cp "$dir/train/summary.json" "$data/$name-summary.json"
-  "$posbias" eval --run "$dir/train" --lengths "$length" --count 64 --attention blockwise \
-    --json "$out"
+  pieces=() missing=()
+  for hop in "${hops[@]}"; do
+    pieces+=("$data/$name-eval-L$length-hop$hop.json")
+    [[ -f ${pieces[-1]} ]] || missing+=("$hop")
+  done
+  # The run's training summary beside its evals at this length: a run trained again (a new
+  # session, another build) need not be the run another length evaluated.
+  summary=$data/$name-summary-L$length.json
+  if ((${#missing[@]})); then
+    "$posbias" sweep run "$sweep" --index "$index"
+    cp "$dir/train/summary.json" "$summary"
+  fi
+  for hop in "${missing[@]}"; do
+    piece=$data/$name-eval-L$length-hop$hop.json
+    "$posbias" eval --run "$dir/train" --lengths "$length" --count 64 --hops "$hop" \
+      --attention blockwise --json "$piece"
+    commit_data "Letter $name at $length tokens, hop $hop (64 examples and 64 decoy-control \
+examples, one thread; scripts/letter-long-data.sh): $(summary_line "$piece")" \
+      "$piece" "$summary"
+  done
+  /usr/bin/python3 scripts/join-eval-pieces.py --out "$out" "${pieces[@]}"
+  commit_data "Letter $name at $length tokens, hops ${hops[*]} joined \
+(scripts/join-eval-pieces.py): \
+$(summary_line "$out")" "$out"
 done <<<"$runs"
 
 evals=() summaries=()
 for seed in 0 1 2; do
   [[ -f $data/letter-seed$seed-eval-L$length.json ]] || continue
   evals+=("$data/letter-seed$seed-eval-L$length.json")
-  summaries+=("$data/letter-seed$seed-summary.json")
+  summary=$data/letter-seed$seed-summary-L$length.json
+  # the runs evaluated at 4096 tokens wrote letter-seedS-summary.json
+  [[ -f $summary ]] || summary=$data/letter-seed$seed-summary.json
+  summaries+=("$summary")
 done
 if ((${#evals[@]} >= 2)); then
   "$posbias" seeds --summary "${summaries[@]}" --eval "${evals[@]}" \
     --json "$data/letter-seeds-L$length.json" --csv "$data/letter-seeds-L$length.csv" \
     --plot "$data/letter-seeds-L$length"
+  commit_data "Letter at $length tokens over seeds: posbias seeds (scripts/letter-long-data.sh)" \
+    "$data"/letter-seeds-L"$length".*
 fi

@@ -166,6 +166,11 @@ void register_eval(CLI::App& app, Action* selected) {
       cmd, "--count", &o->count,
       "examples per length and hop (kv: per cell, default " + std::to_string(kv->count) + ")");
   parsed->add(cmd, "--seed", &o->seed, "seed of the evaluation examples");
+  CLI::Option* hops = parsed->add(
+      cmd, "--hops", &o->hops,
+      "hop runs: comma list of hops to score, each on the examples the whole evaluation "
+      "draws for it (default: every hop the run was trained on), so a long evaluation can "
+      "run in pieces");
   cmd->add_flag("!--no-controls", o->controls, "skip the seen_jumps / decoy control");
   std::string default_depths;
   for (double d : kv->depths) default_depths += (default_depths.empty() ? "" : ",") + depth_key(d);
@@ -190,6 +195,8 @@ void register_eval(CLI::App& app, Action* selected) {
   cmd->callback([=] {
     *selected = [=] {
       parsed->parse();
+      if (hops->count() > 0 && (is_kv_run(o->run) || is_text_run(o->run)))
+        throw std::invalid_argument("--hops applies to hop runs (number, letter) only");
       if (is_kv_run(o->run)) {
         kv->run = o->run;
         kv->checkpoints = o->checkpoints;

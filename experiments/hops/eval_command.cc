@@ -1,5 +1,6 @@
 #include "experiments/hops/eval_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -8,6 +9,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/memory.h"
+#include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
@@ -36,6 +38,12 @@ EvalResult measure_eval(const EvalOptions& o, const std::filesystem::path& check
   LoadedModel loaded = load_trained_model(o.run, checkpoint);
   const TrainConfig& c = loaded.info.config;
   require_hop_task(c.task, "hop evaluation");
+  for (int h : o.hops) {
+    if (std::find(c.hops.begin(), c.hops.end(), h) == c.hops.end())
+      throw std::invalid_argument("--hops " + std::to_string(h) +
+                                  ": the run was not trained on it; give hops among its " +
+                                  join_integers(c.hops));
+  }
   EvalResult r;
   r.task = c.task;
   r.control = c.task == Task::kNumber ? Variant::kSeenJumps : Variant::kDecoy;
@@ -74,7 +82,7 @@ EvalResult measure_eval(const EvalOptions& o, const std::filesystem::path& check
       if (v == r.control && !o.controls) continue;
       const HopAccuracy acc = evaluate_hops(
           loaded.model, per_hop_spec(c.task, c.hops, static_cast<int>(len), o.count, o.seed, v),
-          eval_batch_size(len));
+          eval_batch_size(len), o.hops);
       (v == Variant::kStandard ? r.accuracy : r.control_accuracy).push_back(acc);
       progress.update(++done);
     }

@@ -30,6 +30,9 @@ struct EvalOptions {
   std::vector<std::int64_t> lengths = {17, 32, 64, 128, 256, 512, 850};
   std::int64_t count = 200;  // examples per (length, hop)
   std::uint64_t seed = 1;
+  // Score only these hops' examples, the ones the whole evaluation draws for them (empty: every
+  // hop the run trained on): a long evaluation in pieces, joined by scripts/join-eval-pieces.py.
+  std::vector<int> hops;
   bool controls = true;
   std::optional<AttentionPath> attention;  // nullopt: dense unless it passes the budget
   double memory_budget_gb = 0;             // 0: what the machine has available

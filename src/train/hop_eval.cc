@@ -12,11 +12,13 @@ std::int64_t eval_batch_size(std::int64_t length) {
 }
 
 void for_each_batch(const DatasetSpec& spec, std::int64_t batch,
-                    const std::function<void(const std::vector<Example>&)>& visit) {
+                    const std::function<void(const std::vector<Example>&)>& visit,
+                    const std::vector<int>& hops) {
   if (batch < 1) throw std::invalid_argument("for_each_batch: batch must be >= 1");
   std::vector<Example> pending;
   pending.reserve(static_cast<std::size_t>(std::min<std::int64_t>(batch, spec.count)));
   for_each_example(spec, [&](const Example& ex) {
+    if (!hops.empty() && std::find(hops.begin(), hops.end(), ex.hops) == hops.end()) return;
     pending.push_back(ex);
     if (static_cast<std::int64_t>(pending.size()) == batch) {
       visit(pending);
@@ -166,11 +168,15 @@ HopAccuracy evaluate_hops(Transformer& model, const std::vector<Example>& exampl
   return acc;
 }
 
-HopAccuracy evaluate_hops(Transformer& model, const DatasetSpec& spec, std::int64_t batch) {
+HopAccuracy evaluate_hops(Transformer& model, const DatasetSpec& spec, std::int64_t batch,
+                          const std::vector<int>& hops) {
   HopAccuracy acc;
-  for_each_batch(spec, batch, [&](const std::vector<Example>& examples) {
-    score_answers(examples, predict_answers(model, examples, batch), acc);
-  });
+  for_each_batch(
+      spec, batch,
+      [&](const std::vector<Example>& examples) {
+        score_answers(examples, predict_answers(model, examples, batch), acc);
+      },
+      hops);
   return acc;
 }
 

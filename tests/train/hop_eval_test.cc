@@ -42,12 +42,18 @@ TEST(HopEval, EncodedDatasetEqualsEncodingTheExamples) {
   EXPECT_EQ(hop_examples_bytes(10, 100), 10.0 * 100 * (sizeof(std::string) + 8));
 }
 
-TEST(HopEval, StreamedAccuracyEqualsTheWholeSet) {
+// A one-layer Letter model with its weights drawn from `seed`.
+Transformer small_letter_model(std::uint64_t seed) {
   TrainConfig c = TrainConfig::defaults(Task::kLetter);
   c.layers = 1, c.d_model = 16, c.heads = 2, c.mlp = 32, c.rotary_dim = 8, c.dropout = 0;
   c.finalize();
   Transformer model(c.model_config());
-  model->init_weights(5);
+  model->init_weights(seed);
+  return model;
+}
+
+TEST(HopEval, StreamedAccuracyEqualsTheWholeSet) {
+  Transformer model = small_letter_model(5);
   for (Variant variant : {Variant::kStandard, Variant::kDecoy}) {
     const DatasetSpec spec{Task::kLetter, {1, 2}, 30, 57, 11, variant};
     const HopAccuracy whole = evaluate_hops(model, make_dataset(spec), 8);
@@ -58,6 +64,33 @@ TEST(HopEval, StreamedAccuracyEqualsTheWholeSet) {
     EXPECT_EQ(streamed.decoy_picks, whole.decoy_picks);
     EXPECT_EQ(streamed.total.at(1) + streamed.total.at(2), 57);
   }
+}
+
+// `eval --hops H`'s pieces: each hop scored alone (in batches of its own examples only) is that
+// hop's share of the whole evaluation, example for example, so pieces join into the whole.
+TEST(HopEval, HopsScoredAloneAreTheirShareOfTheWhole) {
+  Transformer model = small_letter_model(9);
+  {  // weights far from init's scale: answers that vary with the input, some of them right
+    torch::NoGradGuard no_grad;
+    for (torch::Tensor& p : model->parameters()) p.mul_(6.0);
+  }
+  const DatasetSpec spec{Task::kLetter, {1, 2, 3}, 30, 60, 4, Variant::kDecoy};
+  const HopAccuracy whole = evaluate_hops(model, spec, 8);
+  std::int64_t decoy_picks = 0;
+  for (const std::vector<int>& hops : {std::vector<int>{1}, {2, 3}}) {
+    const HopAccuracy piece = evaluate_hops(model, spec, 8, hops);
+    ASSERT_EQ(piece.total.size(), hops.size());
+    for (int h : hops) {
+      EXPECT_EQ(piece.total.at(h), 20) << h;
+      EXPECT_EQ(piece.correct.at(h), whole.correct.at(h)) << h;
+      EXPECT_EQ(piece.chance_sum.at(h), whole.chance_sum.at(h)) << h;
+    }
+    decoy_picks += piece.decoy_picks;
+  }
+  EXPECT_EQ(decoy_picks, whole.decoy_picks);
+  // Not vacuous: the model gets some right and some wrong.
+  EXPECT_GT(whole.all(), 0.0);
+  EXPECT_LT(whole.all(), 1.0);
 }
 
 TEST(HopTraining, LengthMaxDrawsEveryLengthOfItsRangeForAStep) {

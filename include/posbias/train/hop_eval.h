@@ -31,8 +31,12 @@ std::int64_t eval_batch_size(std::int64_t length);
 
 // The examples of `spec` handed to `visit` in order, `batch` at a time (the last batch may be
 // shorter), generated as they are needed: the peak holds one batch whatever spec.count is.
+// Given `hops`, only the examples of those hops are handed on (the others are still generated,
+// unscored, so each kept example is the one the whole spec draws): a long evaluation split by
+// hop scores, hop for hop, the examples it would score whole.
 void for_each_batch(const DatasetSpec& spec, std::int64_t batch,
-                    const std::function<void(const std::vector<Example>&)>& visit);
+                    const std::function<void(const std::vector<Example>&)>& visit,
+                    const std::vector<int>& hops = {});
 
 // Every example of `spec` encoded, [count, L] ids and [count] answers, generated one at a time
 // into the tensors (no vector of examples: hop_examples_bytes is never paid for all of them).
@@ -65,7 +69,9 @@ HopAccuracy evaluate_hops(Transformer& model, const std::vector<Example>& exampl
                           std::int64_t batch = 256);
 // The same over the examples of `spec`, generated `batch` at a time (for_each_batch): the same
 // batches and answers as evaluate_hops(model, make_dataset(spec), batch), without holding them.
-HopAccuracy evaluate_hops(Transformer& model, const DatasetSpec& spec, std::int64_t batch);
+// Given `hops`, only those hops' examples are scored (for_each_batch's `hops`).
+HopAccuracy evaluate_hops(Transformer& model, const DatasetSpec& spec, std::int64_t batch,
+                          const std::vector<int>& hops = {});
 
 // The predicted answer token id for every example (same order).
 std::vector<std::int64_t> predict_answers(Transformer& model, const std::vector<Example>& examples,
