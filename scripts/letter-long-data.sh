@@ -48,13 +48,14 @@ commit_data() {
   return 1
 }
 
-# summary_line FILE: "all A, decoy control C, decoy rate R, S s" of an eval file.
+# summary_line FILE: "accuracy A, decoy control C, decoy rate R, S s" of an eval file (all its
+# hops).
 summary_line() {
   /usr/bin/python3 - "$1" "$length" <<'EOF'
 import json, sys
 e, n = json.load(open(sys.argv[1])), sys.argv[2]
 d = e["controls"]["decoy"]
-print(f"all hops {e['accuracy'][n]['all']:.4g}, decoy control {d['accuracy'][n]['all']:.4g}, "
+print(f"accuracy {e['accuracy'][n]['all']:.4g}, decoy control {d['accuracy'][n]['all']:.4g}, "
       f"decoy rate {d['decoy_rate'][n]:.4g}, {e['seconds']:.0f} s")
 EOF
 }
