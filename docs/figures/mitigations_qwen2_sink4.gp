@@ -797,5 +797,5 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d
      $p0s2 using 1:2 with lines dt 2 lw 2 lc rgb "#56b4e9" title "theory, linear paths, α = 0.250 (log R² 0.962)", \
      $p0s3 using 1:2 with lines lw 3 lc rgb "#e69f00" title "no-fit theory with measured α̂ (positions, quadrature paths): median |log10 error| 0.107", \
      $p0s4 using 1:2 with lines dt 3 lw 2 lc rgb "#0072b2" title "rollout with measured α̂ (positions, quadrature paths): median |log10 error| 0.107", \
-     $p0s5 using 1:2 with lines dt 4 lw 3 lc rgb "#e51e10" title "plain causal theory (control) with measured α̂ (positions, quadrature paths): median |log10 error| 1.594"
+     $p0s5 using 1:2 with lines dt 4 lw 3 lc rgb "#e51e10" title "plain causal theory (control): median |log10 error| 1.594"
 unset output
