@@ -15,6 +15,7 @@
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/csv.h"
 #include "posbias/core/json_read.h"
+#include "posbias/core/json_result.h"
 #include "posbias/stats/bootstrap.h"
 #include "posbias/theory/shape_comparison.h"
 
@@ -222,15 +223,27 @@ Figure compare_figure(const CompareResult& r) {
   return fig;
 }
 
+// The lines a person at a terminal gets instead of the JSON: the count, then each run's closest
+// prediction with its margin and how often resampled seeds keep it there.
+std::string compare_summary(const CompareResult& r) {
+  std::string out = fmt::format(
+      "theory compare: {} of {} measured profiles closest to their own no-fit prediction\n",
+      r.correct, r.runs.size());
+  for (std::size_t i = 0; i < r.runs.size(); ++i) {
+    const std::size_t k = static_cast<std::size_t>(r.assigned[i]);
+    out += fmt::format("  {}: closest to {} (margin {:.3f}; own in {:.0f}% of resamples)\n",
+                       r.runs[i].label, k == i ? "its own" : r.runs[k].label, r.margin[i],
+                       100 * r.bootstrap_self[i]);
+  }
+  return out;
+}
+
 void run_compare(const CompareOptions& o) {
   const CompareResult r = compare_runs(o);
-  write_output(o.json, to_json(r).dump(2) + "\n");
+  // Without --json on a terminal: the summary and how to get the JSON (core/json_result.h).
+  write_json_result(o.json, to_json(r).dump(2) + "\n", [&r] { return compare_summary(r); });
   if (!o.csv.empty()) write_file_atomic(o.csv, compare_csv(r));
   if (!o.plot.empty()) render_figure(compare_figure(r), o.plot);
-  std::fprintf(stderr,
-               "theory compare: %d of %zu measured profiles closest to their own no-fit "
-               "prediction\n",
-               r.correct, r.runs.size());
 }
 
 }  // namespace posbias

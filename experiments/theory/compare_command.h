@@ -55,6 +55,8 @@ CompareResult compare_runs(const CompareOptions& options);
 nlohmann::json to_json(const CompareResult& result);
 std::string compare_csv(const CompareResult& result);
 Figure compare_figure(const CompareResult& result);
+// What a terminal shows instead of the JSON: the count and each run's closest prediction.
+std::string compare_summary(const CompareResult& result);
 void run_compare(const CompareOptions& options);
 
 }  // namespace posbias

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstdio>
+
 #include "posbias/core/atomic_file.h"
 
 namespace posbias {
@@ -19,8 +21,11 @@ std::string json_hint(std::size_t bytes) {
 
 void write_json_result(const std::string& path, std::string_view json,
                        const std::function<std::string()>& summary, bool terminal) {
-  if (!path.empty() || !terminal) return write_output(path, json);
-  write_output("", summary() + json_hint(json.size()) + "\n");
+  if (path.empty() && terminal) return write_output("", summary() + json_hint(json.size()) + "\n");
+  write_output(path, json);
+  // Into a file, watched from a terminal: the summary there too, so the run does not end silent.
+  if (!path.empty() && path != "-" && ::isatty(STDERR_FILENO) == 1)
+    std::fputs((summary() + "wrote " + path + "\n").c_str(), stderr);
 }
 
 }  // namespace posbias

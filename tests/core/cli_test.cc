@@ -476,6 +476,15 @@ TEST(Cli, TheoryCompareAssignsAndRefusesBadRuns) {
   EXPECT_DOUBLE_EQ(j["runs"][1]["dead_zone"]["one_over_h_minus_1_factorial"].get<double>(),
                    1.0 / 6);
   EXPECT_NE(slurp(dir / "c.csv").find("\"vs A\""), std::string::npos);
+  // On a terminal without --json: each run's assignment and where the JSON is.
+  const CliResult tty = run_shell("script -qec '" + std::string(POSBIAS_BIN) + " theory compare " +
+                                  a + " " + b + " --labels A,B' /dev/null");
+  ASSERT_EQ(tty.code, 0) << tty.out;
+  EXPECT_NE(tty.out.find("theory compare: 2 of 2 measured profiles closest to their own"),
+            std::string::npos)
+      << tty.out;
+  EXPECT_NE(tty.out.find("  B: closest to its own (margin "), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("is not printed on a terminal"), std::string::npos) << tty.out;
   expect_usage_error("theory compare " + a, "2..");
   expect_usage_error("theory compare " + a + " " + b + " --labels A", "--labels");
   const std::string short_run = run_json("s.json", {9, 3, 1, 20}, 2);

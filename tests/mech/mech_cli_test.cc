@@ -253,6 +253,16 @@ TEST(MechCli, ConstructionsFromTheCommandLine) {
       << tty.out;
   EXPECT_NE(tty.out.find("is not printed on a terminal"), std::string::npos) << tty.out;
   EXPECT_EQ(tty.out.find("\"points\""), std::string::npos) << tty.out;
+  // --json FILE from a terminal: the file, and the summary with where it went.
+  const std::string file = scratch("index-tty").string() + ".json";
+  const CliResult to_file = run_shell("script -qec '" + std::string(POSBIAS_BIN) +
+                                      " discrepancy --function index --lengths 64,4096 --count 8 "
+                                      "--json " +
+                                      file + "' /dev/null");
+  ASSERT_EQ(to_file.code, 0) << to_file.out;
+  EXPECT_NE(to_file.out.find("min discrepancy ~ n^b"), std::string::npos) << to_file.out;
+  EXPECT_NE(to_file.out.find("wrote " + file), std::string::npos) << to_file.out;
+  EXPECT_TRUE(nlohmann::json::parse(slurp(file)).contains("points"));
   // The constructions compute the query's row alone, so 65536 tokens need no [n, n] mask
   // (34 GB in float64); a count past memory is refused before anything is generated.
   const CliResult l = run_cli("discrepancy --lengths 65536 --count 2");

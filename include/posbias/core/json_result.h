@@ -19,7 +19,8 @@ std::string json_hint(std::size_t bytes);
 
 // `json` to `path` (write_output: a file, or `-` for stdout), or, when `path` is empty, to
 // stdout, except on a terminal (`terminal`), where `summary()` (lines ending in \n) and
-// json_hint go to stdout instead.
+// json_hint go to stdout instead. Written to a file while stderr is a terminal, the summary and
+// "wrote PATH" go to stderr.
 void write_json_result(const std::string& path, std::string_view json,
                        const std::function<std::string()>& summary,
                        bool terminal = stdout_is_terminal());
