@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "experiments/birth/birth.h"
 #include "experiments/theory/compare_command.h"
+#include "experiments/theory/shares_command.h"
 #include "posbias/core/atomic_file.h"
 
 namespace posbias {
@@ -93,7 +95,46 @@ TEST(BirthDiscrimination, TheNullSinkOperatorBeatsThePredictionWithoutIt) {
     const BirthResult base = measure_birth(plain);
     EXPECT_LT(r.profile[0] / r.profile[31], base.profile[0] / base.profile[31])
         << to_string(family) << ": position 1 against the query, with and without the sink";
+    // theory shares --baseline: seed s against seed s, log10 of the share ratio per seed.
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("posbias_null_sink_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    write_file_atomic(dir / "plain.json", to_json(base).dump());
+    write_file_atomic(dir / "sink.json", to_json(r).dump());
+    SharesOptions so;
+    so.runs = {(dir / "sink.json").string()};
+    so.baseline = (dir / "plain.json").string();
+    const nlohmann::json paired = to_json(shares_of_runs(so)).at("runs").at(0);
+    const nlohmann::json& primacy = paired.at("change_from_baseline").at("primacy");
+    ASSERT_EQ(primacy.at("values").size(), r.profile_seeds.size());
+    for (std::size_t seed = 0; seed < r.profile_seeds.size(); ++seed) {
+      auto share = [](const std::vector<double>& p) {
+        double first = 0, total = 0;
+        for (std::size_t j = 0; j < p.size(); ++j) (j < 8 ? first : total) += p[j];
+        return first / (first + total);
+      };
+      const double want =
+          std::log10(share(r.profile_seeds[seed]) / share(base.profile_seeds[seed]));
+      EXPECT_NEAR(primacy.at("values").at(seed).get<double>(), want, 1e-12) << seed;
+    }
+    EXPECT_LT(primacy.at("high").get<double>(), 0) << "the sink takes from primacy in every seed";
+    // L = 32 has no middle fifth (it needs 40 positions): no change, and no verdict either way.
+    EXPECT_FALSE(paired.at("change_from_baseline").contains("middle"));
+    EXPECT_EQ(paired.at("middle_verdict"), "no effect");
+    so.baseline = (dir / "sink.json").string();
+    so.runs = {(dir / "plain.json").string()};
+    plain.seeds = 3;
+    write_file_atomic(dir / "plain.json", to_json(measure_birth(plain)).dump());
+    EXPECT_THROW(shares_of_runs(so), std::invalid_argument) << "seeds that do not pair";
+    std::filesystem::remove_all(dir);
   }
+}
+
+TEST(BirthDiscrimination, PairedVerdictReadsTheIntervalsSide) {
+  EXPECT_EQ(paired_verdict({0.2, 0.1, 0.3, 3}), "helps");
+  EXPECT_EQ(paired_verdict({-0.2, -0.3, -0.1, 3}), "hurts");
+  EXPECT_EQ(paired_verdict({0.1, -0.1, 0.3, 3}), "no effect");
+  EXPECT_EQ(paired_verdict({0.1, NAN, NAN, 1}), "no effect");
 }
 
 TEST(BirthDiscrimination, AttentionInitScaleMovesAlphaAndTheProfile) {
