@@ -54,6 +54,17 @@ inline std::filesystem::path scratch_path(const std::string& suite, const std::s
   return p;
 }
 
+// A fresh folder (in `suite`'s scratch folder) holding only docs/, a link to the source's: the
+// shipped files' relative paths resolve there, and the run folders they name do not, whatever a
+// checkout holds beside docs/.
+inline std::filesystem::path docs_only_folder(const std::string& suite) {
+  const std::filesystem::path d = scratch_path(suite, "docs_only");
+  std::filesystem::create_directories(d);
+  std::filesystem::create_directory_symlink(std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs",
+                                            d / "docs");
+  return d;
+}
+
 inline int lines(const std::string& s) {
   int n = 0;
   for (char c : s) n += c == '\n';

@@ -1,4 +1,5 @@
 // `posbias theory`, `posbias theory fit`, `posbias theory compare` and `posbias theory shares`.
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -12,9 +13,12 @@
 namespace posbias::cli {
 namespace {
 
-void add_operator_options(CLI::App* cmd, ParsedOptions* parsed, std::int64_t* window,
-                          std::vector<double>* alibi_slopes, std::string* sink,
-                          std::optional<double>* null_sink) {
+// `parse_sink` reads --sink's text into its options (theory reads it for its engine, fit as a
+// number).
+void add_operator_options(
+    CLI::App* cmd, ParsedOptions* parsed, std::int64_t* window, std::vector<double>* alibi_slopes,
+    std::function<void(const std::string& text, const std::string& name)> parse_sink,
+    std::optional<double>* null_sink) {
   parsed->add(cmd, "--window", window,
               "sliding-window attention: each query sees its last W keys (0 = all earlier keys)");
   parsed->add_parsed(cmd, "--alibi",
@@ -23,15 +27,48 @@ void add_operator_options(CLI::App* cmd, ParsedOptions* parsed, std::int64_t* wi
                      "", "SLOPES", [alibi_slopes](const std::string& text, const std::string&) {
                        *alibi_slopes = parse_alibi(text);
                      });
-  cmd->add_option("--sink", *sink,
-                  "attention-sink share: each query puts this fraction of its mass on "
-                  "position 1, in [0, 1]")
-      ->capture_default_str()
-      ->type_name("NUMBER");
+  parsed->add_parsed(cmd, "--sink",
+                     "attention-sink share: each query puts this fraction of its mass on "
+                     "position 1, in [0, 1]",
+                     "0", "NUMBER", std::move(parse_sink));
   parsed->add(cmd, "--null-sink", null_sink,
               "a null sink of logit b in every head (softmax off by one): each query's "
               "normalizer gains e^b and the sink carries no value, so uniform attention becomes "
               "1/(i + e^b); --exact takes the double nearest e^b as an exact rational");
+}
+
+// `theory fit`.
+void add_fit_command(CLI::App* cmd, Action* selected) {
+  auto fit_options = std::make_shared<FitOptions>();
+  auto fit_parsed = std::make_shared<ParsedOptions>();
+  CLI::App* fit = cmd->add_subcommand(
+      "fit",
+      "Fit α and a gain to a measured profile (log-space least squares) and report Spearman, "
+      "log-space R², Wasserstein-1 and a bootstrap CI for α over seeds.");
+  FitOptions& f = *fit_options;
+  fit->add_option("--profile", f.profile,
+                  "CSV with a 'position' column (1..L, query at L) and an 'influence' column "
+                  "and/or per-seed columns named seed*")
+      ->required();
+  fit_parsed->add(fit, "-H,--layers", &f.layers, "layers H of the theory (the model's depth)")
+      ->required();
+  add_operator_options(
+      fit, fit_parsed.get(), &f.window, &f.alibi_slopes,
+      [fo = fit_options.get()](const std::string& text, const std::string& name) {
+        fo->sink = parse_number(text, name);
+      },
+      &f.null_sink);
+  add_paths_option(fit, fit_parsed.get(), &f.paths);
+  fit_parsed->add(fit, "--bootstrap", &f.bootstrap, "bootstrap resamples over seeds for the α CI");
+  fit_parsed->add(fit, "--seed", &f.seed, "bootstrap RNG seed");
+  add_output_option(fit, "--json", f.json, "result file (default: stdout)");
+  add_output_option(fit, "--plot", f.plot, "figure stem: theory against the measured profile");
+  fit->callback([fit_options, fit_parsed, selected] {
+    *selected = [fit_options, fit_parsed] {
+      fit_parsed->parse();
+      run_fit(*fit_options);
+    };
+  });
 }
 
 }  // namespace
@@ -44,16 +81,22 @@ void register_theory(CLI::App& app, Action* selected) {
       "Exact influence profile at initialization: row q of Nᴴ, N = (1-α)I + αA (docs/theory.md).\n"
       "Writes CSV (position,influence,log10_influence) or JSON to stdout or --out.");
   TheoryOptions& o = *options;
+  // α and the sink for the engine --exact chooses (a flag, set before these are parsed).
+  auto theory_numbers = [opts = options.get()](TheoryNumbers TheoryOptions::*member, bool list) {
+    return [opts, member, list](const std::string& text, const std::string& name) {
+      opts->*member = parse_theory_numbers(text, name, opts->exact, list);
+    };
+  };
   parsed->add(cmd, "-L,--length", &o.length,
               "sequence length L in tokens (integer, 1e5 notation ok)");
   parsed->add(cmd, "-H,--layers", &o.layers, "number of layers H (>= 0)");
-  cmd->add_option(
-         "-a,--alpha", o.alpha,
-         "residual weight α of the attention branch, in [0, 1]; or one value per layer a1,a2,...")
-      ->capture_default_str()
-      ->type_name("NUMBER|LIST");
+  parsed->add_parsed(
+      cmd, "-a,--alpha",
+      "residual weight α of the attention branch, in [0, 1]; or one value per layer a1,a2,...",
+      "0.5", "NUMBER|LIST", theory_numbers(&TheoryOptions::alpha, true));
   parsed->add(cmd, "-q,--query", &o.query, "query position q, 1..L (0 = the last position)");
-  add_operator_options(cmd, parsed.get(), &o.window, &o.alibi_slopes, &o.sink, &o.null_sink);
+  add_operator_options(cmd, parsed.get(), &o.window, &o.alibi_slopes,
+                       theory_numbers(&TheoryOptions::sink, false), &o.null_sink);
   cmd->add_flag(
       "--exact", o.exact,
       "exact rationals with GMP (q up to 20000; α and sink read as exact decimals or a/b), "
@@ -82,31 +125,7 @@ void register_theory(CLI::App& app, Action* selected) {
     }
   });
 
-  auto fit_options = std::make_shared<FitOptions>();
-  auto fit_parsed = std::make_shared<ParsedOptions>();
-  CLI::App* fit = cmd->add_subcommand(
-      "fit",
-      "Fit α and a gain to a measured profile (log-space least squares) and report Spearman, "
-      "log-space R², Wasserstein-1 and a bootstrap CI for α over seeds.");
-  FitOptions& f = *fit_options;
-  fit->add_option("--profile", f.profile,
-                  "CSV with a 'position' column (1..L, query at L) and an 'influence' column "
-                  "and/or per-seed columns named seed*")
-      ->required();
-  fit_parsed->add(fit, "-H,--layers", &f.layers, "layers H of the theory (the model's depth)")
-      ->required();
-  add_operator_options(fit, fit_parsed.get(), &f.window, &f.alibi_slopes, &f.sink, &f.null_sink);
-  add_paths_option(fit, fit_parsed.get(), &f.paths);
-  fit_parsed->add(fit, "--bootstrap", &f.bootstrap, "bootstrap resamples over seeds for the α CI");
-  fit_parsed->add(fit, "--seed", &f.seed, "bootstrap RNG seed");
-  add_output_option(fit, "--json", f.json, "result file (default: stdout)");
-  add_output_option(fit, "--plot", f.plot, "figure stem: theory against the measured profile");
-  fit->callback([fit_options, fit_parsed, selected] {
-    *selected = [fit_options, fit_parsed] {
-      fit_parsed->parse();
-      run_fit(*fit_options);
-    };
-  });
+  add_fit_command(cmd, selected);
 
   auto compare_options = std::make_shared<CompareOptions>();
   auto compare_parsed = std::make_shared<ParsedOptions>();

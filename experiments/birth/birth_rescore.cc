@@ -104,7 +104,8 @@ void run_birth_rescore(const BirthRescoreOptions& ro) {
   b.peak_rss_mb = stored.record.peak_rss_mb;
   b.machine = stored.record.machine;
   const nlohmann::json j = to_json(b);
-  write_json_result(ro.json, j.dump(2) + "\n", [&] { return birth_summary(j); });
+  write_json_result(ro.json, j.dump(2) + "\n",
+                    [&] { return birth_summary(b, hf_config_from_model(r.config)); });
   if (!ro.csv.empty()) write_file_atomic(ro.csv, birth_csv(r));
   if (!ro.plot.empty()) {
     const std::string title =

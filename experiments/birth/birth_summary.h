@@ -3,12 +3,15 @@
 // (the fit and the U test are on stderr already).
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include "experiments/birth/birth_record.h"
+#include "posbias/hf/hf_config.h"
 
 namespace posbias {
 
-// Lines ending in \n, from birth's result JSON; a part the JSON lacks is left out.
-std::string birth_summary(const nlohmann::json& result);
+// Lines ending in \n, from birth's result (`record`, whose config `model` is); a part the
+// result lacks (no-fit prediction, shares) is left out.
+std::string birth_summary(const BirthRecord& record, const HfConfig& model);
 
 }  // namespace posbias

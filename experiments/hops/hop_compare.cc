@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "experiments/hops/hop_seeds_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv.h"
 
@@ -79,18 +80,7 @@ HopComparison compare_hop_configurations(const std::vector<HopConfiguration>& co
   return r;
 }
 
-nlohmann::json to_json(const HopComparison& r) {
-  nlohmann::json j{{"task", r.task},
-                   {"interval", "95% Student t over each configuration's seeds"},
-                   {"lengths", r.lengths},
-                   {"configurations", nlohmann::json::array()}};
-  for (std::size_t c = 0; c < r.configurations.size(); ++c)
-    j["configurations"].push_back({{"label", r.configurations[c].label},
-                                   {"seeds", r.configurations[c].eval.size()},
-                                   {"files", r.configurations[c].eval},
-                                   {"accuracy", to_json(r.accuracy[c])}});
-  return j;
-}
+nlohmann::json to_json(const HopComparison& r) { return to_json(hop_comparison_record(r)); }
 
 std::string hop_comparison_csv(const HopComparison& r) {
   std::string out = "label,seeds,length,hop,mean,low,high,chance\n";

@@ -4,10 +4,8 @@
 // input length and hop with its 95% Student-t interval over that configuration's seeds (a
 // configuration of one seed has its value and no interval), against chance.
 //
-// JSON {"task", "interval", "lengths": [the input lengths every configuration has],
-//   "configurations": [{"label", "seeds", "files": [...],
-//   "accuracy": {"17": {"1": S + "chance", "above_chance"}, ..., "all": ...}, ...}}]}, with S
-//   a statistic over seeds (hop_seeds.h).
+// JSON: hop_seeds_record.h's HopComparisonRecord, the input lengths every configuration has and
+// each configuration's accuracy table as hop_seeds.h's.
 // CSV: one row per configuration, length and hop: label,seeds,length,hop,mean,low,high,chance.
 // Figure STEM_compare: every configuration's all-hops accuracy against length with its band,
 // and chance, at the lengths every configuration has (a configuration evaluated at more

@@ -9,8 +9,8 @@
 #include <stdexcept>
 
 #include "experiments/hops/hop_seed_files.h"
+#include "experiments/hops/hop_seeds_record.h"
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/json_number.h"
 
 namespace posbias {
 namespace {
@@ -283,22 +283,6 @@ HopDiscrepancySummary summarize_discrepancy(const std::vector<HopDiscrepancyFile
   return d;
 }
 
-// A statistic of whole numbers (steps, head counts): the values as integers.
-nlohmann::json integer_json(const SeedStatistic& s) {
-  nlohmann::json j = to_json(s);
-  for (std::size_t i = 0; i < s.values.size(); ++i)
-    if (std::isfinite(s.values[i])) j["values"][i] = static_cast<std::int64_t>(s.values[i]);
-  return j;
-}
-
-nlohmann::json per_length_json(const std::vector<std::int64_t>& lengths,
-                               const std::vector<SeedStatistic>& values) {
-  nlohmann::json j = nlohmann::json::object();
-  for (std::size_t i = 0; i < lengths.size() && i < values.size(); ++i)
-    j[std::to_string(lengths[i])] = to_json(values[i]);
-  return j;
-}
-
 std::vector<SeedInterval> intervals(const std::vector<SeedStatistic>& s) {
   std::vector<SeedInterval> out;
   for (const SeedStatistic& x : s) out.push_back(x.interval);
@@ -339,25 +323,6 @@ HopEvalSummary summarize_hop_eval(const std::vector<HopEvalFile>& seeds) {
     }
   }
   return e;
-}
-
-nlohmann::json to_json(const HopTable& t) {
-  nlohmann::json j = nlohmann::json::object();
-  for (std::size_t i = 0; i < t.lengths.size(); ++i) {
-    nlohmann::json row = nlohmann::json::object();
-    for (std::size_t k = 0; k < t.hops.size(); ++k) {
-      const HopCell& c = t.cells[i][k];
-      nlohmann::json cell = to_json(c.accuracy);
-      if (std::isfinite(c.chance)) {
-        cell["chance"] = c.chance;
-        const std::optional<bool> above = c.above_chance();
-        cell["above_chance"] = above ? nlohmann::json(*above) : nlohmann::json();
-      }
-      row[t.hops[k]] = std::move(cell);
-    }
-    j[std::to_string(t.lengths[i])] = std::move(row);
-  }
-  return j;
 }
 
 std::vector<HopEvalFile> read_hop_evals(const std::vector<std::string>& files, std::string& task,
@@ -465,117 +430,7 @@ HopSeedsResult summarize_hop_seeds(const HopSeedsOptions& o) {
   return r;
 }
 
-nlohmann::json to_json(const HopSeedsResult& r) {
-  nlohmann::json j{{"task", r.task},
-                   {"seeds", r.seeds},
-                   {"interval", "95% Student t over seeds"},
-                   {"files", nlohmann::json::object()}};
-  if (r.unchecked) j["unchecked_configurations"] = r.unchecked;
-  using Files = std::pair<const char*, const std::vector<std::string>*>;
-  for (const auto& [kind, files] :
-       {Files{"summary", &r.files.summary}, Files{"metrics", &r.files.metrics},
-        Files{"eval", &r.files.eval}, Files{"heads", &r.files.heads},
-        Files{"discrepancy", &r.files.discrepancy}})
-    if (!files->empty()) j["files"][kind] = *files;
-  if (r.training) {
-    const HopTraining& t = *r.training;
-    nlohmann::json seeds = nlohmann::json::array();
-    for (const auto& s : t.training_seeds) seeds.push_back(s ? nlohmann::json(*s) : nullptr);
-    nlohmann::json c90 = nlohmann::json::object(), c99 = c90, final_accuracy = c90;
-    for (std::size_t k = 0; k < t.hops.size(); ++k) {
-      c90[t.hops[k]] = integer_json(t.crossing_90[k]);
-      c90[t.hops[k]]["crossed"] = t.crossing_90[k].interval.n;
-      c99[t.hops[k]] = integer_json(t.crossing_99[k]);
-      c99[t.hops[k]]["crossed"] = t.crossing_99[k].interval.n;
-      final_accuracy[t.hops[k]] = to_json(t.final_accuracy[k]);
-    }
-    j["training"] = {{"training_seeds", seeds},
-                     {"crossing_0.9", c90},
-                     {"crossing_0.99", c99},
-                     {"final_accuracy", final_accuracy},
-                     {"train_seconds", to_json(t.train_seconds)}};
-  }
-  if (r.curves) {
-    const HopCurves& c = *r.curves;
-    nlohmann::json accuracy = nlohmann::json::object();
-    for (std::size_t k = 0; k < c.hops.size(); ++k) {
-      nlohmann::json per_step = nlohmann::json::array();
-      for (const auto& row : c.accuracy) per_step.push_back(to_json(row[k]));
-      accuracy[c.hops[k]] = std::move(per_step);
-    }
-    j["curves"] = {{"steps", c.steps}, {"hops", c.hops}, {"accuracy", accuracy}};
-  }
-  if (r.eval) {
-    const HopEvalSummary& e = *r.eval;
-    j["eval"] = {{"lengths", e.accuracy.lengths},
-                 {"hops", e.accuracy.hops},
-                 {"accuracy", to_json(e.accuracy)}};
-    if (!e.control.empty()) {
-      j["eval"]["control"] = {{"name", e.control}, {"accuracy", to_json(e.control_accuracy)}};
-      if (!e.decoy_rate.empty())
-        j["eval"]["control"]["decoy_rate"] =
-            per_length_json(e.control_accuracy.lengths, e.decoy_rate);
-    }
-  }
-  if (r.heads) {
-    const HopHeadsSummary& h = *r.heads;
-    nlohmann::json steps = nlohmann::json::array(), labels = nlohmann::json::object(),
-                   settled = nlohmann::json::object();
-    for (std::size_t i = 0; i < h.steps.size(); ++i) {
-      nlohmann::json positional = nlohmann::json::object(), symbolic = positional;
-      for (std::size_t k = 0; k < h.heads.size(); ++k) {
-        positional[h.heads[k]] = to_json(h.positional[i][k]);
-        symbolic[h.heads[k]] = to_json(h.symbolic[i][k]);
-      }
-      steps.push_back({{"step", h.steps[i]}, {"positional", positional}, {"symbolic", symbolic}});
-    }
-    for (std::size_t k = 0; k < h.heads.size(); ++k) {
-      labels[h.heads[k]] = h.labels[k];
-      settled[h.heads[k]] = integer_json(h.settled_step[k]);
-    }
-    j["heads"] = {{"layer_index", "0-based"},    {"heads", h.heads}, {"steps", steps},
-                  {"last_step", h.steps.back()}, {"labels", labels}, {"settled_step", settled}};
-    if (!h.thresholds.empty()) {
-      nlohmann::json sensitivity = nlohmann::json::array();
-      for (const HopHeadsSummary::Threshold& t : h.thresholds) {
-        nlohmann::json per_head = nlohmann::json::object();
-        for (std::size_t k = 0; k < h.heads.size(); ++k) {
-          nlohmann::json seeds = nlohmann::json::array();
-          for (const std::string& l : t.labels[k])
-            seeds.push_back(l.empty() ? nlohmann::json() : nlohmann::json(l));
-          per_head[h.heads[k]] = std::move(seeds);
-        }
-        sensitivity.push_back({{"threshold", t.threshold},
-                               {"positional_heads", integer_json(t.positional_heads)},
-                               {"symbolic_heads", integer_json(t.symbolic_heads)},
-                               {"labels", per_head}});
-      }
-      j["heads"]["threshold_sensitivity"] = std::move(sensitivity);
-    }
-  }
-  if (r.discrepancy) {
-    const HopDiscrepancySummary& d = *r.discrepancy;
-    nlohmann::json roles = nlohmann::json::object();
-    for (const HopRoleGaps& g : d.roles) {
-      nlohmann::json heads = nlohmann::json::array();
-      for (const std::string& h : g.heads)
-        heads.push_back(h.empty() ? nlohmann::json() : nlohmann::json(h));
-      nlohmann::json role{{"heads", heads},
-                          {"median_gap", per_length_json(d.lengths, g.median_gap)},
-                          {"exponent", to_json(g.exponent)},
-                          {"on_chain_exponent", to_json(g.on_chain_exponent)}};
-      if (g.has_correct)
-        role["correct_median_gap"] = per_length_json(d.lengths, g.correct_median_gap);
-      roles[g.role] = std::move(role);
-    }
-    j["discrepancy"] = {{"variant", d.variant},
-                        {"train_length", d.train_length ? nlohmann::json(d.train_length) : nullptr},
-                        {"lengths", d.lengths},
-                        {"accuracy", per_length_json(d.lengths, d.accuracy)},
-                        {"roles", roles}};
-  }
-  return j;
-}
+nlohmann::json to_json(const HopSeedsResult& r) { return to_json(hop_seeds_record(r)); }
 
 std::string hop_seeds_csv(const HopSeedsResult& r) {
   std::string out;

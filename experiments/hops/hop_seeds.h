@@ -8,27 +8,11 @@
 //   heads        `posbias heads --run` results: the scores and labels of every head per step;
 //   discrepancy  `posbias discrepancy --run` results: the key heads' gaps against length.
 // Every statistic S is each seed's value beside the mean and its 95% Student-t interval over
-// the seeds that have a value (stats/seed_interval.h): {"mean", "low", "high", "n",
-// "values"}, values null where a seed has none. Lengths, hops and steps are those every seed's
-// file has; hops are "1", "2", ... and "all" (every hop).
+// the seeds that have a value (stats/seed_interval.h; a seed without one has null). Lengths,
+// hops and steps are those every seed's file has; hops are "1", "2", ... and "all" (every hop).
 //
-// JSON {"task", "seeds", "interval", "files": {"summary"|"eval"|"heads"|"discrepancy": [one
-// path per seed]},
-//  "training": {"training_seeds": [config.seed or null], "crossing_0.9": {"1": S + "crossed",
-//    ..., "all": ...}, "crossing_0.99": {...}, "final_accuracy": {"1": S, ...},
-//    "train_seconds": S},
-//  "curves": {"steps": [...], "hops": [...], "accuracy": {"1": [S per step], ..., "all": ...}},
-//  "eval": {"lengths", "hops", "accuracy": {"17": {"1": S + "chance", "above_chance"}, ...},
-//    "control": {"name": "seen_jumps"|"decoy", "accuracy": {same}, "decoy_rate": {"17": S}}},
-//  "heads": {"layer_index": "0-based", "heads": ["L0.h0", ...], "steps": [{"step",
-//    "positional": {"L0.h0": S}, "symbolic": {...}}], "last_step", "labels": {"L0.h0": [label
-//    per seed at last_step]}, "settled_step": {"L0.h0": S}, "threshold_sensitivity":
-//    [{"threshold", "positional_heads": S, "symbolic_heads": S, "labels": {"L0.h0": [positional
-//    | symbolic | null per seed]}}]},
-//  "discrepancy": {"variant", "train_length", "lengths", "accuracy": {"17": S}, "roles":
-//    {"positional"|"symbolic"|"L3.h0": {"heads": [head per seed or null], "median_gap": {"17":
-//    S}, "correct_median_gap": {...}, "exponent": S, "on_chain_exponent": S}}},
-//  "unchecked_configurations": files not checked to be of one configuration (when any)}.
+// JSON: hop_seeds_record.h's HopSeedsRecord, a part per option given, and the files not checked
+// to be of one configuration (when any).
 // crossing_X: the first logged step at which held-out accuracy reached X ("values" null where
 // a seed never did; the interval over the "crossed" seeds). chance: the mean over seeds of the
 // eval's chance level (absent in files written before eval logged it, and then left out);
@@ -163,8 +147,6 @@ std::vector<HopEvalFile> read_hop_evals(const std::vector<std::string>& files, s
                                         std::string& task_file);
 // Accuracy per length and hop over the seeds' evals, against chance, with the control's.
 HopEvalSummary summarize_hop_eval(const std::vector<HopEvalFile>& seeds);
-// {"17": {"1": S + "chance", "above_chance"}, ..., "all": ...}, ...}.
-nlohmann::json to_json(const HopTable& table);
 
 // Checks the file counts (std::invalid_argument), reads every file (std::runtime_error naming
 // the file and the field), checks that they are seeds of one configuration

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "experiments/llm/llm_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/printable.h"
 #include "posbias/core/progress.h"
@@ -297,15 +298,7 @@ std::vector<std::string> failure_reason_lines(const std::vector<FailureReason>& 
   return lines;
 }
 
-nlohmann::json to_json(const LlmResult& r) {
-  nlohmann::json j{{"model", r.model},
-                   {"api", r.api},
-                   {"requests", r.requests},
-                   {"failed", r.failed},
-                   {"suites", nlohmann::json::array()}};
-  for (const SuiteSummary& s : r.suites) j["suites"].push_back(to_json(s));
-  return j;
-}
+nlohmann::json to_json(const LlmResult& r) { return to_json(llm_record(r)); }
 
 LlmResult run_llm(const LlmOptions& o) {
   LlmResult result = measure_llm(o);

@@ -80,7 +80,7 @@ std::vector<std::string> failure_reason_lines(const std::vector<FailureReason>& 
 // and counted, not thrown.
 LlmResult measure_llm(const LlmOptions& options);
 
-// {"model", "api", "requests", "failed", "suites": [to_json(SuiteSummary) per suite]}.
+// The result as its file holds it (llm_record.h).
 nlohmann::json to_json(const LlmResult& result);
 
 // measure_llm, then the JSON to options.json (stdout when empty), options.csv and the figures.

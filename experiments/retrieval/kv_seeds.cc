@@ -11,6 +11,7 @@
 
 #include "experiments/eval/eval_steps.h"
 #include "experiments/retrieval/depth_eval_record.h"
+#include "experiments/retrieval/kv_seeds_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/plot.h"
 
@@ -38,16 +39,6 @@ KvSeedFile read_kv_seed_file(const std::string& source) {
   if (!depth_task(record.task))
     result_error(source, "is not the eval result of a kv or passkey run (\"task\" is neither)");
   return {record.task, read_result_table(depth_accuracy_of, record, source), run_config(j, source)};
-}
-
-nlohmann::json u_json(const UOverSeeds& u) {
-  return {{"verdict", u.verdict},
-          {"middle_minus_start", to_json(u.middle_minus_start)},
-          {"middle_minus_end", to_json(u.middle_minus_end)}};
-}
-
-nlohmann::json optional_length(const std::optional<int>& l) {
-  return l ? nlohmann::json(*l) : nlohmann::json(nullptr);
 }
 
 }  // namespace
@@ -132,27 +123,7 @@ KvSeedsResult summarize_kv_seeds(const KvSeedsOptions& o) {
   return r;
 }
 
-nlohmann::json to_json(const KvSeedsResult& r) {
-  nlohmann::json j{{"task", r.task},       {"files", r.files},   {"seeds", r.files.size()},
-                   {"lengths", r.lengths}, {"depths", r.depths}, {"threshold", r.threshold}};
-  for (std::size_t l = 0; l < r.lengths.size(); ++l) {
-    const std::string key = std::to_string(r.lengths[l]);
-    for (std::size_t d = 0; d < r.depths.size(); ++d)
-      j["depth_accuracy"][key][fmt::format("{}", r.depths[d])] = to_json(r.cells[l][d]);
-    j["mean_accuracy"][key] = to_json(r.mean_accuracy[l]);
-    j["u_verdict"]["by_length"][key] = u_json(r.u_by_length[l]);
-  }
-  j["u_verdict"]["rule"] =
-      "each seed's middle - start and middle - end (regions [30, 70], [0, 10], [90, 100]); U when "
-      "both Student-t 95% intervals over seeds lie below 0";
-  j["u_verdict"]["pooled"] = u_json(r.u_pooled);
-  nlohmann::json values = nlohmann::json::array();
-  for (const auto& e : r.effective_lengths) values.push_back(optional_length(e));
-  j["effective_length"] = {{"values", values},
-                           {"median", optional_length(r.effective_length_median)}};
-  if (r.unchecked > 0) j["unchecked_configurations"] = r.unchecked;
-  return j;
-}
+nlohmann::json to_json(const KvSeedsResult& r) { return to_json(kv_seeds_record(r)); }
 
 std::string kv_seeds_csv(const KvSeedsResult& r) {
   std::ostringstream out;

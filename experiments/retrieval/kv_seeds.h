@@ -9,10 +9,8 @@
 //   pooled ("undetermined" with fewer than 2 seeds that have both differences);
 // - the effective length of each seed and their median (the lower median for an even count,
 //   so it is a measured length; a seed without one counts as below the shortest).
-// JSON {"task", "files", "seeds", "lengths", "depths", "threshold", "depth_accuracy": {"L": {"d":
-// {"mean", "low", "high", "n", "values"}}}, "mean_accuracy", "u_verdict": {"rule",
-// "by_length", "pooled"}, "effective_length": {"values", "median"}}; CSV one row per cell;
-// figures STEM_heatmap (the mean) and STEM_depth (mean against depth per length, with bands).
+// JSON: kv_seeds_record.h's KvSeedsRecord; CSV one row per cell; figures STEM_heatmap (the mean)
+// and STEM_depth (mean against depth per length, with bands).
 #pragma once
 
 #include <cstdint>

@@ -201,14 +201,39 @@ const std::vector<FieldRow<SeedInterval>>& seed_interval_fields() {
   return rows;
 }
 
-const std::vector<FieldRow<SeedStatistic>>& seed_statistic_fields() {
+namespace {
+
+// A whole number, or null for a value there is none of.
+struct WholeOrNull {
+  static constexpr const char* type = "INT";
+  static nlohmann::json write(double v) {
+    return std::isfinite(v) ? nlohmann::json(static_cast<std::int64_t>(v)) : nullptr;
+  }
+  static double read(const nlohmann::json& j, const std::string& what) {
+    if (j.is_null()) return NAN;
+    return static_cast<double>(FieldCodec<std::int64_t>::read(j, what));
+  }
+};
+
+// The interval's rows and each seed's value, written by `Value`.
+template <class Value>
+std::vector<FieldRow<SeedStatistic>> statistic_rows() {
   using S = SeedStatistic;
-  static const std::vector<FieldRow<S>> rows = [] {
-    std::vector<FieldRow<S>> r = member_fields(&S::interval, seed_interval_fields());
-    r.push_back(field<S, std::vector<double>, ListCodec<double, NanAsNull>>(
-        "values", &S::values, "each seed's value (null: the seed has none)"));
-    return r;
-  }();
+  std::vector<FieldRow<S>> r = member_fields(&S::interval, seed_interval_fields());
+  r.push_back(field<S, std::vector<double>, ListCodec<double, Value>>(
+      "values", &S::values, "each seed's value (null: the seed has none)"));
+  return r;
+}
+
+}  // namespace
+
+const std::vector<FieldRow<SeedStatistic>>& seed_statistic_fields() {
+  static const std::vector<FieldRow<SeedStatistic>> rows = statistic_rows<NanAsNull>();
+  return rows;
+}
+
+const std::vector<FieldRow<SeedStatistic>>& whole_statistic_fields() {
+  static const std::vector<FieldRow<SeedStatistic>> rows = statistic_rows<WholeOrNull>();
   return rows;
 }
 

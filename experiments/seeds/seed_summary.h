@@ -93,6 +93,13 @@ template <>
 struct FieldCodec<SeedStatistic> : TableCodec<SeedStatistic, &seed_statistic_fields> {};
 nlohmann::json to_json(const SeedInterval& interval);
 nlohmann::json to_json(const SeedStatistic& statistic);
+// A statistic of whole numbers (steps, head counts): seed_statistic_fields with each seed's
+// value written as an integer (null where a seed has none), and read back only as one.
+const std::vector<FieldRow<SeedStatistic>>& whole_statistic_fields();
+using WholeStatisticCodec = TableCodec<SeedStatistic, &whole_statistic_fields>;
+// A statistic per length, hop or head, keyed by its name ("17", "all", "L0.h0").
+using StatisticMap = std::map<std::string, SeedStatistic>;
+using WholeStatisticMapCodec = MapCodec<SeedStatistic, WholeStatisticCodec>;
 
 // The means against x with their 95% band (a bound that is not finite falls back to the mean);
 // points whose mean is not finite are left out.

@@ -14,8 +14,8 @@
 #include "experiments/hops/hop_compare.h"
 #include "experiments/hops/hop_seeds.h"
 #include "experiments/retrieval/kv_seeds.h"
+#include "experiments/seeds/seeds_record.h"
 #include "experiments/seeds/shares_json.h"
-#include "experiments/seeds/shares_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/runfiles/heldout_split.h"
@@ -60,16 +60,6 @@ SeedEval parse_eval(const std::string& text, const std::string& source) {
   e.bigram = r.bigram_bits_per_byte;
   e.loss_per_position = std::move(r.loss_per_position);
   return e;
-}
-
-nlohmann::json interval_rows(const std::vector<SeedInterval>& rows) {
-  nlohmann::json mean = nlohmann::json::array(), low = mean, high = mean;
-  for (const SeedInterval& i : rows) {
-    mean.push_back(i.mean);
-    low.push_back(std::isfinite(i.low) ? nlohmann::json(i.low) : nullptr);
-    high.push_back(std::isfinite(i.high) ? nlohmann::json(i.high) : nullptr);
-  }
-  return {{"mean", mean}, {"low", low}, {"high", high}};
 }
 
 Series position_series(const std::string& title, const std::vector<SeedInterval>& rows) {
@@ -339,60 +329,7 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
   return r;
 }
 
-nlohmann::json to_json(const SeedsResult& r) {
-  const TrainingSeed& first = r.seeds.front();
-  nlohmann::json j{{"files", nlohmann::json::array()},
-                   {"seeds", r.seeds.size()},
-                   {"target", first.target},
-                   {"length", first.length},
-                   {"query", first.query},
-                   {"interval", "95% Student t over seeds"},
-                   {"checkpoints", nlohmann::json::array()}};
-  if (r.unchecked) j["unchecked_configurations"] = r.unchecked;
-  for (const TrainingSeed& s : r.seeds) j["files"].push_back(s.file);
-  for (const SeedsCheckpoint& c : r.checkpoints) {
-    nlohmann::json rec{{"step", c.step},
-                       {"log10_middle_to_ends", to_json(c.middle_to_ends)},
-                       {"log10_dead_zone_depth", to_json(c.dead_zone_depth)},
-                       {"argmin", c.argmin},
-                       {"attention_entropy_ratio", to_json(c.entropy_ratio)},
-                       {"nofit_median_abs_log10_error", to_json(c.nofit_error)},
-                       {"log10_share", interval_rows(c.log10_share)}};
-    add_shares_json(rec, c.shares);
-    if (c.has_gradient) {
-      rec["gradient"] = {{"log10_middle_to_first", to_json(c.gradient_middle_to_first)},
-                         {"log10_last_to_first", to_json(c.gradient_last_to_first)},
-                         {"median_abs_log10_error",
-                          {{"column_sum", to_json(c.column_sum_error)},
-                           {"root_sum_square", to_json(c.root_sum_square_error)},
-                           {"flat", to_json(c.flat_error)}}}};
-    }
-    j["checkpoints"].push_back(std::move(rec));
-  }
-  j["change"] = {{"from_step", r.checkpoints.front().step},
-                 {"to_step", r.checkpoints.back().step},
-                 {"log10_middle_to_ends", to_json(r.change_middle_to_ends)},
-                 {"log10_dead_zone_depth", to_json(r.change_dead_zone_depth)}};
-  j["change"]["shares"] =
-      to_json(share_change_record(r.checkpoints.front().shares, r.checkpoints.back().shares));
-  if (r.gradient_steps) {
-    j["change"]["gradient"] = {
-        {"from_step", r.gradient_steps->first},
-        {"to_step", r.gradient_steps->second},
-        {"log10_middle_to_first", to_json(r.change_gradient_middle_to_first)}};
-  }
-  if (r.heldout) {
-    const SeedsHeldout& h = *r.heldout;
-    j["heldout"] = {{"bits_per_byte", to_json(h.bits_per_byte)},
-                    {"unigram_bits_per_byte", to_json(h.unigram_bits_per_byte)},
-                    {"bigram_bits_per_byte", to_json(h.bigram_bits_per_byte)},
-                    {"loss_first", to_json(h.loss_first)},
-                    {"loss_middle", to_json(h.loss_middle)},
-                    {"loss_last", to_json(h.loss_last)},
-                    {"loss_per_position", interval_rows(h.loss_per_position)}};
-  }
-  return j;
-}
+nlohmann::json to_json(const SeedsResult& r) { return to_json(text_seeds_record(r)); }
 
 std::string seeds_csv(const SeedsResult& r) {
   std::string out =

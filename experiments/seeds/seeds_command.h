@@ -21,11 +21,9 @@
 // shares, the change of each region's log10 share.
 // From the evals: bits per byte with both baselines, and the loss per position.
 //
-// JSON {"files", "evals", "seeds", "target", "length", "query", "checkpoints": [{"step",
-// "log10_middle_to_ends": {"mean", "low", "high", "values"}, ...}], "change", "heldout",
-// "unchecked_configurations" (files not checked to be of one configuration, when any)}; CSV one
-// row per step; figures STEM_shape, STEM_profiles, STEM_shares, STEM_gradient and (with evals)
-// STEM_loss.
+// JSON: seeds_record.h's TextSeedsRecord, with the files not checked to be of one configuration
+// (when any); CSV one row per step; figures STEM_shape, STEM_profiles, STEM_shares,
+// STEM_gradient and (with evals) STEM_loss.
 #pragma once
 
 #include <cstdint>

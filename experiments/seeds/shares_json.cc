@@ -11,8 +11,7 @@
 namespace posbias {
 
 void add_shares_json(nlohmann::json& j, const SharesOverSeeds& shares) {
-  j["shares"] = to_json(shares_record(shares));
-  j["u_test"] = to_json(u_test_record(shares.u));
+  j.update(fields_to_json(profile_shares_record_fields(), profile_shares_record(shares)));
 }
 
 std::string shares_text(const SharesOverSeeds& s) {

@@ -14,7 +14,8 @@
 
 namespace posbias {
 
-// Sets j["shares"] and j["u_test"] of one profile result.
+// Sets one profile result's shares and U test (shares_record.h's ProfileSharesRecord), for the
+// results still written as JSON by hand (theory shares, birth's answer influence).
 void add_shares_json(nlohmann::json& j, const SharesOverSeeds& shares);
 // "primacy 0.098 [0.096, 0.100], middle ..., recency ..., query ...": one line of text for
 // reports and logs (absent regions left out).

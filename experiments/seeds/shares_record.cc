@@ -70,6 +70,15 @@ const std::vector<FieldRow<ShareChangeRecord>>& share_change_record_fields() {
   return rows;
 }
 
+const std::vector<FieldRow<ProfileSharesRecord>>& profile_shares_record_fields() {
+  using P = ProfileSharesRecord;
+  static const std::vector<FieldRow<P>> rows = {
+      optional_field("shares", &P::shares, "the profile's U by its parts"),
+      optional_field("u_test", &P::u_test, "the U test over its seeds"),
+  };
+  return rows;
+}
+
 SharesRecord shares_record(const SharesOverSeeds& s) {
   SharesRecord r;
   for (ShareRegion region : kShareRegions) {
@@ -99,6 +108,10 @@ UTestRecord u_test_record(const UTest& t) {
     r.middle_vs_recency = t.middle_vs_recency;
   }
   return r;
+}
+
+ProfileSharesRecord profile_shares_record(const SharesOverSeeds& s) {
+  return {shares_record(s), u_test_record(s.u)};
 }
 
 ShareChangeRecord share_change_record(const SharesOverSeeds& first, const SharesOverSeeds& last) {

@@ -46,6 +46,13 @@ struct ShareChangeRecord {
   std::optional<std::int64_t> from_step, to_step;
 };
 
+// A profile's "shares" and "u_test" side by side, as every result of one profile holds them
+// (flat among its own fields: member_fields); absent in files of builds before them.
+struct ProfileSharesRecord {
+  std::optional<SharesRecord> shares;
+  std::optional<UTestRecord> u_test;
+};
+
 const std::vector<FieldRow<SharesRecord>>& shares_record_fields();
 const std::vector<FieldRow<UTestRecord>>& u_test_record_fields();
 const std::vector<FieldRow<ShareChangeRecord>>& share_change_record_fields();
@@ -56,9 +63,12 @@ struct FieldCodec<UTestRecord> : TableCodec<UTestRecord, &u_test_record_fields> 
 template <>
 struct FieldCodec<ShareChangeRecord> : TableCodec<ShareChangeRecord, &share_change_record_fields> {
 };
+const std::vector<FieldRow<ProfileSharesRecord>>& profile_shares_record_fields();
 
 SharesRecord shares_record(const SharesOverSeeds& shares);
 UTestRecord u_test_record(const UTest& test);
+// Both of one profile's shares over seeds.
+ProfileSharesRecord profile_shares_record(const SharesOverSeeds& shares);
 // The paired change from `first` to `last` (the same seeds; share_change), without the steps.
 ShareChangeRecord share_change_record(const SharesOverSeeds& first, const SharesOverSeeds& last);
 

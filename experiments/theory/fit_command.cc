@@ -85,7 +85,7 @@ void run_fit(const FitOptions& o) {
   spec.layers = o.layers;
   spec.op.window = o.window;
   spec.op.alibi_slopes = o.alibi_slopes;
-  spec.op.sink = parse_number(o.sink, "--sink");
+  spec.op.sink = o.sink;
   if (o.null_sink) spec.op.null_sink_weight = null_sink_weight(*o.null_sink);
   spec.paths = o.paths;
   spec.bootstrap = o.bootstrap;

@@ -22,8 +22,8 @@ struct FitOptions {
   std::int64_t layers = 0;  // H of the theory (required)
   std::int64_t window = 0;
   std::vector<double> alibi_slopes;  // empty: no ALiBi
-  std::string sink = "0";
-  std::optional<double> null_sink;  // the null sink's logit b; none: no null sink
+  double sink = 0;                   // sink share
+  std::optional<double> null_sink;   // the null sink's logit b; none: no null sink
   PathSum paths = PathSum::kLinear;
   int bootstrap = 200;
   std::uint64_t seed = 0;

@@ -11,7 +11,6 @@
 #include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/enum_names.h"
-#include "posbias/core/json_number.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/parse.h"
@@ -41,6 +40,26 @@ std::string json_number(double v) {
 
 std::string fraction_text(const mpq_class& q) { return q.get_str(); }
 
+ExactTheoryRecord exact_theory_record(const ExactSpec& spec, const std::optional<double>& null_sink,
+                                      const std::vector<mpq_class>& row) {
+  ExactTheoryRecord r;
+  r.config = {spec.length, spec.query_position(), spec.layers,
+              spec.window, spec.sink.get_str(),   true,
+              {},          std::nullopt,          std::nullopt};
+  for (const auto& a : spec.alpha) r.config.alpha.push_back(a.get_str());
+  if (null_sink) {
+    r.config.null_sink = *null_sink;
+    r.config.null_sink_weight = spec.null_sink_weight.get_str();
+  }
+  r.version = POSBIAS_VERSION;
+  for (std::size_t k = 0; k < row.size(); ++k) {
+    r.position.push_back(static_cast<std::int64_t>(k + 1));
+    r.fraction.push_back(fraction_text(row[k]));
+    r.log10_influence.push_back(log10_of(row[k]));
+  }
+  return r;
+}
+
 void run_exact(const TheoryOptions& o) {
   if (!o.plot.empty() || !o.plot_sweep.empty())
     throw std::invalid_argument(
@@ -54,9 +73,11 @@ void run_exact(const TheoryOptions& o) {
   spec.length = o.length;
   spec.query = o.query;
   spec.layers = o.layers;
-  for (const auto& part : split_commas(o.alpha)) spec.alpha.push_back(parse_rational(part));
+  if (o.alpha.exact.empty() || o.sink.exact.size() != 1)
+    throw std::invalid_argument("--exact needs --alpha and --sink read as exact rationals");
+  spec.alpha = o.alpha.exact;
   spec.window = o.window;
-  spec.sink = parse_rational(o.sink);
+  spec.sink = o.sink.exact.front();
   if (o.null_sink) spec.null_sink_weight = mpq_class(null_sink_weight(*o.null_sink));
   spec.validate();
   // The recurrence, then the row as text (JSON keeps it twice: its array and its dump).
@@ -84,21 +105,8 @@ void run_exact(const TheoryOptions& o) {
       text += "\n";
     }
   } else {
-    nlohmann::json j;
-    j["config"] = {{"length", spec.length},       {"query", spec.query_position()},
-                   {"layers", spec.layers},       {"window", spec.window},
-                   {"sink", spec.sink.get_str()}, {"exact", true}};
-    if (o.null_sink) {
-      j["config"]["null_sink"] = *o.null_sink;
-      j["config"]["null_sink_weight"] = spec.null_sink_weight.get_str();
-    }
-    for (const auto& a : spec.alpha) j["config"]["alpha"].push_back(a.get_str());
-    j["version"] = POSBIAS_VERSION;
-    for (std::size_t k = 0; k < row.size(); ++k) {
-      j["position"].push_back(k + 1);
-      j["fraction"].push_back(fraction_text(row[k]));
-      j["log10_influence"].push_back(number_or_null(log10_of(row[k])));
-    }
+    // The record goes before the dump: the fractions are held twice at most.
+    const nlohmann::json j = to_json(exact_theory_record(spec, o.null_sink, row));
     text = j.dump(1) + "\n";
   }
   emit(o.out, text);
@@ -158,6 +166,19 @@ RowFormat parse_row_format(const std::string& name) {
 
 std::string to_string(RowFormat format) { return std::string(name_of(kRowFormatNames, format)); }
 
+TheoryNumbers parse_theory_numbers(const std::string& text, const std::string& what, bool exact,
+                                   bool list) {
+  TheoryNumbers n;
+  if (!exact) {
+    n.values = list ? parse_number_list(text, what) : std::vector<double>{parse_number(text, what)};
+  } else if (list) {
+    for (const auto& part : split_commas(text)) n.exact.push_back(parse_rational(part));
+  } else {
+    n.exact = {parse_rational(text)};
+  }
+  return n;
+}
+
 std::vector<double> parse_alibi(const std::string& text) {
   if (text.empty()) return {};
   if (text.rfind("heads:", 0) == 0) {
@@ -176,10 +197,12 @@ InfluenceSpec make_influence_spec(const TheoryOptions& o) {
   spec.length = o.length;
   spec.layers = o.layers;
   spec.query = o.query;
-  spec.alpha = parse_number_list(o.alpha, "--alpha");
+  if (o.alpha.values.empty() || o.sink.values.size() != 1)
+    throw std::invalid_argument("--alpha and --sink must be read as numbers (without --exact)");
+  spec.alpha = o.alpha.values;
   spec.op.window = o.window;
   spec.op.alibi_slopes = o.alibi_slopes;
-  spec.op.sink = parse_number(o.sink, "--sink");
+  spec.op.sink = o.sink.values.front();
   if (o.null_sink) spec.op.null_sink_weight = null_sink_weight(*o.null_sink);
   spec.validate();
   return spec;

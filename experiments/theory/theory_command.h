@@ -1,9 +1,8 @@
 // `posbias theory`: the influence row e_qᵀ Nᴴ with its summary, continuum limit and figure.
 //
-// Options arrive as text where the theory needs exact values (α, sink: exact mode parses
-// them as rationals). The row goes to stdout or --out as CSV (position, influence,
-// log10_influence) or JSON; --summary writes the JSON summary alone; --plot draws the profile,
-// --plot-sweep its depth and α sweeps.
+// α and the sink share arrive parsed for the engine that runs (TheoryNumbers). The row goes to
+// stdout or --out as CSV (position, influence, log10_influence) or JSON; --summary writes the
+// JSON summary alone; --plot draws the profile, --plot-sweep its depth and α sweeps.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +13,7 @@
 
 #include "experiments/theory/theory_record.h"
 #include "posbias/core/plot.h"
+#include "posbias/theory/exact.h"
 #include "posbias/theory/influence.h"
 #include "posbias/theory/profile_summary.h"
 
@@ -24,16 +24,31 @@ enum class RowFormat { kCsv, kJson };
 RowFormat parse_row_format(const std::string& name);  // csv | json
 std::string to_string(RowFormat format);
 
+// α (one value, or one per layer) or the sink share as `theory` takes them, parsed once at the
+// command line: the float engine's numbers, or under --exact the rationals the text spells
+// ("0.1" is 1/10; a fraction "1/3" only --exact reads). The two engines read the same text
+// differently, so one value carries both: the defaults hold both, a parsed value the one its
+// engine reads (the other empty).
+struct TheoryNumbers {
+  std::vector<double> values;    // the float engine's
+  std::vector<mpq_class> exact;  // --exact's
+};
+// A comma list (`list`) or one number, as the float engine reads it (parse_number_list,
+// parse_number) or, with `exact`, as rationals (parse_rational); std::invalid_argument with
+// their messages, naming `what` where they do.
+TheoryNumbers parse_theory_numbers(const std::string& text, const std::string& what, bool exact,
+                                   bool list);
+
 struct TheoryOptions {
-  std::int64_t length = 1024;        // L
-  std::int64_t layers = 24;          // H
-  std::string alpha = "0.5";         // α, or a1,a2,... one per layer
-  std::int64_t query = 0;            // q; 0 = last
-  std::int64_t window = 0;           // W; 0 = no window
+  std::int64_t length = 1024;                        // L
+  std::int64_t layers = 24;                          // H
+  TheoryNumbers alpha = {{0.5}, {mpq_class(1, 2)}};  // α, or a1,a2,... one per layer
+  std::int64_t query = 0;                            // q; 0 = last
+  std::int64_t window = 0;                           // W; 0 = no window
   std::vector<double> alibi_slopes;  // empty: no ALiBi (the command line parses --alibi)
-  std::string sink = "0";            // sink share
-  std::optional<double> null_sink;   // the null sink's logit b; none: no null sink
-  bool exact = false;                // GMP rationals
+  TheoryNumbers sink = {{0.0}, {mpq_class(0)}};  // sink share, one number
+  std::optional<double> null_sink;               // the null sink's logit b; none: no null sink
+  bool exact = false;                            // GMP rationals
   RowFormat format = RowFormat::kCsv;
   std::string out;         // row output file; empty = stdout
   std::string summary;     // JSON summary file

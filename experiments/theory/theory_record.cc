@@ -156,4 +156,46 @@ TheoryRecord theory_record_from_json(const nlohmann::json& j) {
   return fields_from_json(theory_record_fields(), j, TheoryRecord{}, "theory field");
 }
 
+const std::vector<FieldRow<ExactConfigRecord>>& exact_config_record_fields();
+template <>
+struct FieldCodec<ExactConfigRecord> : TableCodec<ExactConfigRecord, &exact_config_record_fields> {
+};
+
+const std::vector<FieldRow<ExactConfigRecord>>& exact_config_record_fields() {
+  using C = ExactConfigRecord;
+  static const std::vector<FieldRow<C>> rows = {
+      required(field("length", &C::length, "L")),
+      field("query", &C::query, "q"),
+      required(field("layers", &C::layers, "H")),
+      field("window", &C::window, "keys per query (0: all earlier keys)"),
+      field("sink", &C::sink, "each query's attention share on position 1, exactly"),
+      field("exact", &C::exact, "the row is exact (GMP rationals)"),
+      field("alpha", &C::alpha, "α, or one per layer, exactly"),
+      optional_field("null_sink", &C::null_sink, "the null sink's logit b"),
+      optional_field("null_sink_weight", &C::null_sink_weight, "e^b as the exact rational taken"),
+  };
+  return rows;
+}
+
+const std::vector<FieldRow<ExactTheoryRecord>>& exact_theory_record_fields() {
+  using T = ExactTheoryRecord;
+  static const std::vector<FieldRow<T>> rows = {
+      required(field("config", &T::config, "the theory's spec")),
+      field("version", &T::version, "posbias's version"),
+      field("position", &T::position, "key positions 1..q"),
+      field("fraction", &T::fraction, "each position's influence, an exact fraction"),
+      field<T, std::vector<double>, NumberList>("log10_influence", &T::log10_influence,
+                                                "log10 of each (null: 0)"),
+  };
+  return rows;
+}
+
+nlohmann::json to_json(const ExactTheoryRecord& r) {
+  return fields_to_json(exact_theory_record_fields(), r);
+}
+
+ExactTheoryRecord exact_theory_record_from_json(const nlohmann::json& j) {
+  return fields_from_json(exact_theory_record_fields(), j, ExactTheoryRecord{}, "theory field");
+}
+
 }  // namespace posbias

@@ -1,7 +1,7 @@
 // `posbias theory`'s summary (TheoryResult, theory_command.h) as the JSON row output and
 // --summary hold it: one field table per part. The continuum is null where it is not derived;
-// --summary adds the machine. Values that are not finite are null. (--exact's JSON keeps its
-// own config, the fractions as text: theory_command.cc.)
+// --summary adds the machine. Values that are not finite are null. --exact's JSON
+// (ExactTheoryRecord) has its own config, the rationals as text ("1/3"), and the row as fractions.
 #pragma once
 
 #include <cstdint>
@@ -80,5 +80,31 @@ nlohmann::json to_json(const TheoryConfigRecord& record);
 // Strict: an unknown or mistyped field throws std::invalid_argument naming it ("theory field
 // 'continuum.grid.x'").
 TheoryRecord theory_record_from_json(const nlohmann::json& j);
+
+// --exact's spec: α and the sink as exact rationals' text, and the null sink (when one) by its
+// logit and the exact weight e^b it took.
+struct ExactConfigRecord {
+  std::int64_t length = 0, query = 0, layers = 0, window = 0;
+  std::string sink;
+  bool exact = true;
+  std::vector<std::string> alpha;
+  std::optional<double> null_sink;
+  std::optional<std::string> null_sink_weight;
+};
+
+// `theory --exact --format json`: the row as exact fractions, with log10 of each (null for 0).
+struct ExactTheoryRecord {
+  ExactConfigRecord config;
+  std::string version;
+  std::vector<std::int64_t> position;
+  std::vector<std::string> fraction;
+  std::vector<double> log10_influence;
+};
+const std::vector<FieldRow<ExactTheoryRecord>>& exact_theory_record_fields();
+
+nlohmann::json to_json(const ExactTheoryRecord& record);
+// Strict: an unknown or mistyped field throws std::invalid_argument naming it ("theory field
+// 'config.alpha.0'").
+ExactTheoryRecord exact_theory_record_from_json(const nlohmann::json& j);
 
 }  // namespace posbias

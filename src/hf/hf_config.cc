@@ -353,11 +353,17 @@ HfConfig read_hf_config(const std::filesystem::path& path) {
   return parse_hf_config(text, src);
 }
 
+std::string hf_model_type(const HfConfig& c) {
+  return c.model_type == Family::kLlama && c.sliding_window > 0
+             ? "mistral"
+             : std::string(to_string(c.model_type));
+}
+
 json to_json(const HfConfig& c) {
   validate_hf_config(c, "to_json");
   const FieldNames f = field_names(c.model_type);
   json j = json::object();
-  j["model_type"] = std::string(to_string(c.model_type));
+  j["model_type"] = hf_model_type(c);
   j["vocab_size"] = c.vocab_size;
   j[f.hidden] = c.hidden_size;
   j[f.layers] = c.num_hidden_layers;
@@ -386,7 +392,6 @@ json to_json(const HfConfig& c) {
       j["num_key_value_heads"] = c.num_key_value_heads;
       j["rope_theta"] = c.rope_theta;
       if (c.sliding_window > 0) {
-        j["model_type"] = "mistral";
         j["architectures"] = json::array({"MistralForCausalLM"});
         j["sliding_window"] = c.sliding_window;
       } else {

@@ -6,6 +6,7 @@
 
 #include "posbias/core/csv.h"
 #include "posbias/core/plot.h"
+#include "posbias/llm/llm_summary_record.h"
 #include "posbias/stats/seed_interval.h"
 #include "posbias/stats/wilson.h"
 
@@ -47,26 +48,6 @@ AccuracyRow row_of(const Tally& t, int length) {
     r.logprob_ci = {m.low, m.high};
   }
   return r;
-}
-
-// A number, or null for NaN.
-json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
-void add_logprob(json& row, const AccuracyRow& r) {
-  row["logprob"] = number_or_null(r.logprob);
-  row["logprob_ci"] = std::isfinite(r.logprob_ci.low)
-                          ? json::array({r.logprob_ci.low, r.logprob_ci.high})
-                          : json(nullptr);
-  row["logprob_n"] = r.logprob_n;
-}
-
-json row_json(const AccuracyRow& r) {
-  return json{{"n", r.n},
-              {"strict", r.strict},
-              {"strict_ci", {r.strict_ci.low, r.strict_ci.high}},
-              {"lenient", r.lenient},
-              {"lenient_ci", {r.lenient_ci.low, r.lenient_ci.high}},
-              {"chance", r.chance}};
 }
 
 std::string hops_text(const AccuracyRow& r) { return r.hops ? std::to_string(r.hops) : "all"; }
@@ -128,32 +109,7 @@ SuiteSummary summarize_suite(const std::string& suite, const std::string& model,
   return out;
 }
 
-json to_json(const SuiteSummary& s) {
-  json j{{"suite", s.suite},       {"model", s.model},   {"prompts", s.prompts},
-         {"answered", s.answered}, {"failed", s.failed}, {"missing", s.missing}};
-  j["strict"] = json::object();
-  j["lenient"] = json::object();
-  j["by_length"] = json::array();
-  j["by_depth"] = json::array();
-  const bool logprobs = s.has_logprobs();  // new keys only when there is something in them
-  for (const AccuracyRow& r : s.by_length) {
-    j["strict"][std::to_string(r.length)][hops_text(r)] = r.strict;
-    j["lenient"][std::to_string(r.length)][hops_text(r)] = r.lenient;
-    json row = row_json(r);
-    row["length"] = r.length;
-    row["hops"] = r.hops ? json(r.hops) : json("all");
-    if (logprobs) add_logprob(row, r);
-    j["by_length"].push_back(row);
-  }
-  for (const AccuracyRow& r : s.by_depth) {
-    json row = row_json(r);
-    row["length"] = r.length;
-    row["depth"] = r.depth;
-    if (logprobs) add_logprob(row, r);
-    j["by_depth"].push_back(row);
-  }
-  return j;
-}
+json to_json(const SuiteSummary& s) { return to_json(suite_summary_record(s)); }
 
 std::string summary_csv(const std::vector<SuiteSummary>& summaries) {
   std::ostringstream out;

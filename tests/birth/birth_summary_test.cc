@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,22 +19,37 @@ namespace {
 using namespace posbias_test;
 namespace fs = std::filesystem;
 
-nlohmann::json sample_result() {
-  return nlohmann::json::parse(R"({
-    "config": {"model_type": "gpt2", "position_encoding": "learned", "n_layer": 2,
-               "n_embd": 32, "n_head": 2},
-    "measurement": {"length": 5, "seeds": 3, "weights": "init", "method": "exact"},
-    "profile": [4.0, 2.5, 1.25, 3.0, 160.5],
-    "nofit": {"argmin_measured": 3},
-    "shares": {"primacy": {"mean": 0.125}, "middle": {"mean": 0.0625},
-               "recency": {"mean": 0.25}, "query": {"mean": 0.5625},
-               "unavailable": {"middle": "needs L >= 40"}},
-    "u_test": {"verdict": "no U"}
-  })");
+// A GPT-2 at init: five positions, three seeds, the minimum at 3, every region's share.
+BirthRecord sample_record() {
+  BirthRecord r;
+  r.measurement.length = 5;
+  r.measurement.seeds = 3;
+  r.measurement.weights = "init";
+  r.measurement.method = "exact";
+  r.profile = {4.0, 2.5, 1.25, 3.0, 160.5};
+  r.nofit.emplace();
+  r.nofit->argmin_measured = 3;
+  r.shares.emplace();
+  const double means[] = {0.125, 0.0625, 0.25, 0.5625};
+  for (std::size_t k = 0; k < kShareRegions.size(); ++k) {
+    r.shares->share[k].emplace();
+    r.shares->share[k]->interval.mean = means[k];
+  }
+  return r;
+}
+
+HfConfig gpt2(std::int64_t layers, std::int64_t d, std::int64_t heads) {
+  HfConfig c;
+  c.model_type = Family::kGpt2;
+  c.position_encoding = PosEncoding::kLearned;
+  c.num_hidden_layers = layers;
+  c.hidden_size = d;
+  c.num_attention_heads = heads;
+  return c;
 }
 
 TEST(BirthSummary, NamesTheModelTheProfileAndTheShares) {
-  EXPECT_EQ(birth_summary(sample_result()),
+  EXPECT_EQ(birth_summary(sample_record(), gpt2(2, 32, 2)),
             "birth: gpt2 (learned), layers 2, d 32, heads 2, L 5, seeds 3, at init, exact\n"
             "birth: influence (mean over seeds): 4 at position 1, minimum 1.25 at 3, 3 at 4, "
             "160.5 at the query 5\n"
@@ -41,18 +57,36 @@ TEST(BirthSummary, NamesTheModelTheProfileAndTheShares) {
             "0.5625\n");
 }
 
-TEST(BirthSummary, LeavesOutWhatTheJsonLacks) {
-  nlohmann::json r = sample_result();
-  r["config"] = {{"model_type", "qwen2"}, {"num_hidden_layers", 24}, {"hidden_size", 896}};
-  r.erase("shares");
-  r.erase("u_test");
-  r.erase("nofit");
-  r["profile"] = {1.0};
-  EXPECT_EQ(birth_summary(r),
-            "birth: qwen2, layers 24, d 896, L 5, seeds 3, at init, exact\n"
+TEST(BirthSummary, LeavesOutWhatTheResultLacks) {
+  BirthRecord r = sample_record();
+  r.shares.reset();
+  r.nofit.reset();
+  r.profile = {1.0};
+  HfConfig qwen2 = gpt2(24, 896, 14);
+  qwen2.model_type = Family::kQwen2;
+  qwen2.position_encoding = PosEncoding::kRope;
+  EXPECT_EQ(birth_summary(r, qwen2),
+            "birth: qwen2 (rope), layers 24, d 896, heads 14, L 5, seeds 3, at init, exact\n"
             "birth: influence (mean over seeds): 1 at position 1\n");
-  EXPECT_EQ(birth_summary(nlohmann::json::object()), "");
-  EXPECT_EQ(birth_summary(nlohmann::json::array()), "");
+  // A region without a statistic, or with a mean there is none of, is left out; a position
+  // without a value is null; a windowed Llama is named as its config.json names it.
+  r = sample_record();
+  r.shares->share[1].reset();
+  r.shares->share[3]->interval.mean = NAN;
+  r.measurement.weights = "run runs/a";
+  HfConfig mistral = qwen2;
+  mistral.model_type = Family::kLlama;
+  mistral.sliding_window = 16;
+  EXPECT_EQ(birth_summary(r, mistral),
+            "birth: mistral (rope), layers 24, d 896, heads 14, L 5, seeds 3, run runs/a, exact\n"
+            "birth: influence (mean over seeds): 4 at position 1, minimum 1.25 at 3, 3 at 4, "
+            "160.5 at the query 5\n"
+            "birth: shares of the profile: primacy 0.125, recency 0.25\n");
+  r.profile = {4.0, NAN};
+  r.shares.reset();
+  EXPECT_EQ(birth_summary(r, gpt2(1, 16, 2)),
+            "birth: gpt2 (learned), layers 1, d 16, heads 2, L 5, seeds 3, run runs/a, exact\n"
+            "birth: influence (mean over seeds): 4 at position 1, null at the query 2\n");
 }
 
 TEST(JsonResult, TheJsonOnAPipeAndASummaryOnATerminal) {

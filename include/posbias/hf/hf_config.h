@@ -66,6 +66,8 @@ void validate_hf_config(const HfConfig& config, const std::string& source_name);
 // The config with the model family's HF field names (validated first); parse_hf_config of its
 // dump gives back an equal HfConfig.
 nlohmann::json to_json(const HfConfig& config);
+// The model_type config.json names: the family's, or mistral for a Llama with a sliding window.
+std::string hf_model_type(const HfConfig& config);
 
 // config.json (Hugging Face field names) ↔ ModelConfig. Throws std::invalid_argument for
 // settings posbias does not implement (e.g. an activation other than the family's own).

@@ -53,15 +53,7 @@ SuiteSummary summarize_suite(const std::string& suite, const std::string& model,
                              const std::vector<std::string>& hashes,
                              const std::map<std::string, ResultRow>& rows);
 
-// {"suite", "model", "prompts", "answered", "failed", "missing",
-//  "strict": {"<length>": {"<hops>": acc, "all": acc}},  (the shape of `posbias eval`)
-//  "lenient": {...},
-//  "by_length": [{"length", "hops" ("all" or h), "n", "strict", "strict_ci": [lo, hi],
-//                 "lenient", "lenient_ci", "chance"}],
-//  "by_depth":  [{"length", "depth" (percent, to the nearest 10), "n", ...}]}
-// When has_logprobs(), every by_length and by_depth row also has "logprob" (the mean; null
-// when none of its prompts has one), "logprob_ci" ([lo, hi]; null when logprob_n < 2) and
-// "logprob_n"; without, these keys are absent.
+// The summary as the result file holds it (llm_summary_record.h's SuiteSummaryRecord).
 nlohmann::json to_json(const SuiteSummary& summary);
 
 // CSV of every by_length and by_depth row of the summaries (one header); the columns logprob,
