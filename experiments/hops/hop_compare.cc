@@ -11,6 +11,7 @@
 #include "experiments/hops/hop_seeds_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv.h"
+#include "posbias/core/json_result.h"
 
 namespace posbias {
 namespace {
@@ -127,19 +128,9 @@ void render_hop_comparison_figure(const HopComparison& r, const std::string& ste
   render_figure(f, stem + "_compare");
 }
 
-void write_hop_comparison(const HopComparison& r, const std::string& json, const std::string& csv,
-                          const std::string& plot) {
-  write_output(json, to_json(r).dump(2) + "\n");
-  if (!csv.empty()) write_file_atomic(csv, hop_comparison_csv(r));
-  if (!plot.empty()) render_hop_comparison_figure(r, plot);
-}
-
-void run_hop_comparison(const HopCompareOptions& o) {
-  std::vector<HopConfiguration> configurations;
-  for (const std::string& text : o.configurations)
-    configurations.push_back(parse_hop_configuration(text));
-  const HopComparison r = compare_hop_configurations(configurations);
-  write_hop_comparison(r, o.json, o.csv, o.plot);
+// "seeds: N TASK configurations; accuracy (all hops) at L tokens: LABEL MEAN [LO, HI] (k seeds);
+// ..."
+std::string hop_comparison_summary(const HopComparison& r) {
   std::string line = fmt::format("seeds: {} {} configurations; accuracy (all hops) at {} tokens:",
                                  r.configurations.size(), r.task, r.lengths.back());
   for (std::size_t c = 0; c < r.configurations.size(); ++c) {
@@ -151,8 +142,23 @@ void run_hop_comparison(const HopCompareOptions& o) {
         format_interval(t.cells[static_cast<std::size_t>(i)][*t.all_hops()].accuracy.interval),
         seeds_text(r.configurations[c].eval.size()));
   }
-  line.pop_back();
-  std::fprintf(stderr, "%s\n", line.c_str());
+  line.back() = '\n';
+  return line;
+}
+
+void write_hop_comparison(const HopComparison& r, const std::string& json, const std::string& csv,
+                          const std::string& plot) {
+  // The JSON for a pipe or a file; on a terminal the summary instead (core/json_result.h).
+  write_json_result(json, to_json(r).dump(2) + "\n", [&r] { return hop_comparison_summary(r); });
+  if (!csv.empty()) write_file_atomic(csv, hop_comparison_csv(r));
+  if (!plot.empty()) render_hop_comparison_figure(r, plot);
+}
+
+void run_hop_comparison(const HopCompareOptions& o) {
+  std::vector<HopConfiguration> configurations;
+  for (const std::string& text : o.configurations)
+    configurations.push_back(parse_hop_configuration(text));
+  write_hop_comparison(compare_hop_configurations(configurations), o.json, o.csv, o.plot);
 }
 
 }  // namespace posbias

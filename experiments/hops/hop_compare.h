@@ -47,8 +47,11 @@ HopComparison compare_hop_configurations(const std::vector<HopConfiguration>& co
 nlohmann::json to_json(const HopComparison& comparison);
 std::string hop_comparison_csv(const HopComparison& comparison);
 void render_hop_comparison_figure(const HopComparison& comparison, const std::string& stem);
-// The JSON (stdout when `json` is empty), the CSV and the figure (each skipped when its path
-// is empty).
+// What a terminal shows instead of the JSON: each configuration's all-hop accuracy at the longest
+// length, with its interval over seeds.
+std::string hop_comparison_summary(const HopComparison& comparison);
+// The JSON (stdout when `json` is empty; the summary on a terminal), the CSV and the figure (each
+// skipped when its path is empty).
 void write_hop_comparison(const HopComparison& comparison, const std::string& json,
                           const std::string& csv, const std::string& plot);
 struct HopCompareOptions {

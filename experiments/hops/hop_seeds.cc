@@ -11,6 +11,7 @@
 #include "experiments/hops/hop_seed_files.h"
 #include "experiments/hops/hop_seeds_record.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_result.h"
 
 namespace posbias {
 namespace {
@@ -564,19 +565,8 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
   }
 }
 
-void run_hop_seeds(const HopSeedsOptions& o) {
-  const HopSeedsResult r = summarize_hop_seeds(o);
-  if (!o.csv.empty() && !r.eval && !r.training)
-    throw std::invalid_argument(
-        "--csv writes the eval table (without --eval, the crossing steps): give --eval or "
-        "--summary");
-  write_output(o.json, to_json(r).dump(2) + "\n");
-  if (!o.csv.empty()) write_file_atomic(o.csv, hop_seeds_csv(r));
-  if (!o.plot.empty()) render_hop_seeds_figures(r, o.plot);
-  note_unchecked_configurations(
-      r.unchecked,
-      r.seeds * (!o.summary.empty() + !o.eval.empty() + !o.heads.empty() + !o.discrepancy.empty()),
-      r.unchecked_file);
+// "seeds: N TASK seeds; all hops reach 0.9 at step ...; accuracy (...) at length ..."
+std::string hop_seeds_summary(const HopSeedsResult& r) {
   std::string line = fmt::format("seeds: {} {} seeds", r.seeds, r.task);
   if (r.training) {
     const HopTraining& t = *r.training;
@@ -597,7 +587,23 @@ void run_hop_seeds(const HopSeedsOptions& o) {
                     format_interval(t.cells.front().back().accuracy.interval), t.lengths.back(),
                     format_interval(t.cells.back().back().accuracy.interval));
   }
-  std::fprintf(stderr, "%s\n", line.c_str());
+  return line + "\n";
+}
+
+void run_hop_seeds(const HopSeedsOptions& o) {
+  const HopSeedsResult r = summarize_hop_seeds(o);
+  if (!o.csv.empty() && !r.eval && !r.training)
+    throw std::invalid_argument(
+        "--csv writes the eval table (without --eval, the crossing steps): give --eval or "
+        "--summary");
+  // The JSON for a pipe or a file; on a terminal the summary instead (core/json_result.h).
+  write_json_result(o.json, to_json(r).dump(2) + "\n", [&r] { return hop_seeds_summary(r); });
+  if (!o.csv.empty()) write_file_atomic(o.csv, hop_seeds_csv(r));
+  if (!o.plot.empty()) render_hop_seeds_figures(r, o.plot);
+  note_unchecked_configurations(
+      r.unchecked,
+      r.seeds * (!o.summary.empty() + !o.eval.empty() + !o.heads.empty() + !o.discrepancy.empty()),
+      r.unchecked_file);
 }
 
 }  // namespace posbias

@@ -157,6 +157,9 @@ nlohmann::json to_json(const HopSeedsResult& result);
 std::string hop_seeds_csv(const HopSeedsResult& result);
 void render_hop_seeds_figures(const HopSeedsResult& result, const std::string& stem);
 // summarize_hop_seeds, then the JSON (stdout when options.json is empty), CSV and figures.
+// What a terminal shows instead of the JSON: one line with the crossing step and the accuracy at
+// the shortest and longest lengths, each with its interval over seeds.
+std::string hop_seeds_summary(const HopSeedsResult& result);
 void run_hop_seeds(const HopSeedsOptions& options);
 
 }  // namespace posbias

@@ -13,6 +13,7 @@
 #include "experiments/retrieval/depth_eval_record.h"
 #include "experiments/retrieval/kv_seeds_record.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_result.h"
 #include "posbias/core/plot.h"
 
 namespace posbias {
@@ -181,12 +182,14 @@ void render_kv_seeds_figures(const KvSeedsResult& r, const std::string& stem) {
 
 KvSeedsResult run_kv_seeds(const KvSeedsOptions& o) {
   KvSeedsResult r = summarize_kv_seeds(o);
-  write_output(o.json, to_json(r).dump(2) + "\n");
+  // The JSON for a pipe or a file; on a terminal this line instead (core/json_result.h).
+  write_json_result(o.json, to_json(r).dump(2) + "\n", [&r] {
+    return fmt::format("seeds: {} {} seeds; U verdict pooled over lengths: {}\n", r.files.size(),
+                       r.task, r.u_pooled.verdict);
+  });
   if (!o.csv.empty()) write_file_atomic(o.csv, kv_seeds_csv(r));
   if (!o.plot.empty()) render_kv_seeds_figures(r, o.plot);
   note_unchecked_configurations(r.unchecked, o.eval.size(), r.unchecked_file);
-  std::fprintf(stderr, "seeds: %zu %s seeds; U verdict pooled over lengths: %s\n", r.files.size(),
-               r.task.c_str(), r.u_pooled.verdict.c_str());
   return r;
 }
 

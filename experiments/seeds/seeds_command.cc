@@ -18,6 +18,7 @@
 #include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
+#include "posbias/core/json_result.h"
 #include "posbias/runfiles/heldout_split.h"
 #include "posbias/theory/profile_summary.h"
 
@@ -471,25 +472,25 @@ void run_seeds(const SeedsMode& mode) {
 
 void run_text_seeds(const SeedsOptions& o) {
   const SeedsResult r = summarize_seeds(o);
-  write_output(o.json, to_json(r).dump(2) + "\n");
+  // The JSON for a pipe or a file; on a terminal these lines instead (core/json_result.h).
+  write_json_result(o.json, to_json(r).dump(2) + "\n", [&r] {
+    const SeedsCheckpoint& a = r.checkpoints.front();
+    const SeedsCheckpoint& b = r.checkpoints.back();
+    std::string out = fmt::format(
+        "seeds: {} seeds; log10 middle-to-ends {} at step {}, {} at step {} (change {})\n",
+        r.seeds.size(), format_interval(a.middle_to_ends.interval), a.step,
+        format_interval(b.middle_to_ends.interval), b.step,
+        format_interval(r.change_middle_to_ends.interval));
+    out += fmt::format("seeds: U test at step {}: {}\nseeds: U test at step {}: {}\n", a.step,
+                       u_test_text(a.shares.u), b.step, u_test_text(b.shares.u));
+    if (r.heldout)
+      out += "seeds: held-out bits per byte " + format_interval(r.heldout->bits_per_byte.interval) +
+             "\n";
+    return out;
+  });
   if (!o.csv.empty()) write_file_atomic(o.csv, seeds_csv(r));
   if (!o.plot.empty()) render_seeds_figures(r, o.plot);
   note_unchecked_configurations(r.unchecked, o.birth.size() + o.eval.size(), r.unchecked_file);
-  const SeedsCheckpoint& a = r.checkpoints.front();
-  const SeedsCheckpoint& b = r.checkpoints.back();
-  std::fprintf(stderr,
-               "seeds: %zu seeds; log10 middle-to-ends %s at step %lld, %s at step %lld "
-               "(change %s)\n",
-               r.seeds.size(), format_interval(a.middle_to_ends.interval).c_str(),
-               static_cast<long long>(a.step), format_interval(b.middle_to_ends.interval).c_str(),
-               static_cast<long long>(b.step),
-               format_interval(r.change_middle_to_ends.interval).c_str());
-  std::fprintf(stderr, "seeds: U test at step %lld: %s\nseeds: U test at step %lld: %s\n",
-               static_cast<long long>(a.step), u_test_text(a.shares.u).c_str(),
-               static_cast<long long>(b.step), u_test_text(b.shares.u).c_str());
-  if (r.heldout)
-    std::fprintf(stderr, "seeds: held-out bits per byte %s\n",
-                 format_interval(r.heldout->bits_per_byte.interval).c_str());
 }
 
 }  // namespace posbias

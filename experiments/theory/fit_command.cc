@@ -1,5 +1,7 @@
 #include "experiments/theory/fit_command.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -9,6 +11,7 @@
 #include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv.h"
+#include "posbias/core/json_result.h"
 #include "posbias/core/parse.h"
 
 namespace posbias {
@@ -95,8 +98,15 @@ void run_fit(const FitOptions& o) {
   spec.validate();  // before reading the file
   const MeasuredProfile profile = read_profile_csv(o.profile);
   const FitResult r = fit_profile(profile, spec);
-  const std::string text = to_json(fit_record(r, spec)).dump(2) + "\n";
-  write_output(o.json, text);
+  // The JSON for a pipe or a file; on a terminal the fit's numbers instead (core/json_result.h).
+  write_json_result(o.json, to_json(fit_record(r, spec)).dump(2) + "\n", [&r] {
+    std::string out = fmt::format("theory fit: alpha {:.4f}", r.alpha);
+    if (std::isfinite(r.alpha_ci_low))
+      out +=
+          fmt::format(" [{:.4f}, {:.4f}] over {} seeds", r.alpha_ci_low, r.alpha_ci_high, r.seeds);
+    return out + fmt::format(", log10 gain {:.4f}; log R² {:.4f}, Spearman {:.4f}, W1/L {:.4f}\n",
+                             r.log10_gain, r.log_r2, r.spearman, r.w1);
+  });
   if (!o.plot.empty()) {
     render_figure(
         fit_figure(profile, r,

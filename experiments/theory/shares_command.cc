@@ -10,6 +10,7 @@
 #include "experiments/theory/compare_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
+#include "posbias/core/json_result.h"
 
 namespace posbias {
 namespace {
@@ -75,10 +76,14 @@ nlohmann::json to_json(const SharesResult& result) {
 
 void run_shares(const SharesOptions& o) {
   const SharesResult result = shares_of_runs(o);
-  write_output(o.json, to_json(result).dump(2) + "\n");
-  for (const SharesRun& r : result.runs)
-    std::fprintf(stderr, "theory shares: %s: %s; U test %s\n", r.label.c_str(),
-                 shares_text(r.shares).c_str(), u_test_text(r.shares.u).c_str());
+  // The JSON for a pipe or a file; on a terminal these lines instead (core/json_result.h).
+  write_json_result(o.json, to_json(result).dump(2) + "\n", [&result] {
+    std::string out;
+    for (const SharesRun& r : result.runs)
+      out += "theory shares: " + r.label + ": " + shares_text(r.shares) + "; U test " +
+             u_test_text(r.shares.u) + "\n";
+    return out;
+  });
 }
 
 }  // namespace posbias

@@ -23,9 +23,12 @@ void write_json_result(const std::string& path, std::string_view json,
                        const std::function<std::string()>& summary, bool terminal) {
   if (path.empty() && terminal) return write_output("", summary() + json_hint(json.size()) + "\n");
   write_output(path, json);
-  // Into a file, watched from a terminal: the summary there too, so the run does not end silent.
-  if (!path.empty() && path != "-" && ::isatty(STDERR_FILENO) == 1)
-    std::fputs((summary() + "wrote " + path + "\n").c_str(), stderr);
+  // The JSON into a file or a pipe while a person watches stderr: the summary there, so the run
+  // does not end in silence (not when the JSON itself just went to that terminal).
+  if (::isatty(STDERR_FILENO) != 1 || (path == "-" && terminal)) return;
+  std::string text = summary();
+  if (!path.empty() && path != "-") text += "wrote " + path + "\n";
+  std::fputs(text.c_str(), stderr);
 }
 
 }  // namespace posbias

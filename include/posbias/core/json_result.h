@@ -19,8 +19,8 @@ std::string json_hint(std::size_t bytes);
 
 // `json` to `path` (write_output: a file, or `-` for stdout), or, when `path` is empty, to
 // stdout, except on a terminal (`terminal`), where `summary()` (lines ending in \n) and
-// json_hint go to stdout instead. Written to a file while stderr is a terminal, the summary and
-// "wrote PATH" go to stderr.
+// json_hint go to stdout instead. Otherwise, when stderr is a terminal (and the JSON did not just
+// go to it), the summary goes to stderr, followed by "wrote PATH" for a file.
 void write_json_result(const std::string& path, std::string_view json,
                        const std::function<std::string()>& summary,
                        bool terminal = stdout_is_terminal());
