@@ -95,7 +95,7 @@ TEST(TextTrain, LearnsAndLogsPerPositionLossAndGradients) {
   EXPECT_EQ(j["loss_per_position"].size(), 32u);
   EXPECT_TRUE(fs::exists(run / "eval.svg"));
   // Two checkpoints: each one's result in training order (the last the default's), a figure of
-  // the loss per position at both, a line each on stderr.
+  // the loss per position at both, and on a terminal a line each instead of the JSON.
   const CliResult both = run_cli("eval --run " + run.string() + " --checkpoints 0,120 --plot " +
                                  (run / "eval-steps").string());
   ASSERT_EQ(both.code, 0) << both.err;
@@ -105,9 +105,15 @@ TEST(TextTrain, LearnsAndLogsPerPositionLossAndGradients) {
   EXPECT_EQ(b["checkpoints"][0]["step"], 0);
   EXPECT_EQ(b["checkpoints"][1], j);
   EXPECT_GT(b["checkpoints"][0]["bits_per_byte"].get<double>(), j["bits_per_byte"].get<double>());
-  EXPECT_EQ(lines(both.err), 2) << both.err;
-  EXPECT_NE(both.err.find("step 0: "), std::string::npos) << both.err;
+  EXPECT_EQ(both.err, "");
   EXPECT_TRUE(fs::exists(run / "eval-steps.png"));
+  const CliResult tty = run_shell("script -qec '" + std::string(POSBIAS_BIN) + " eval --run " +
+                                  run.string() + " --checkpoints 0,120' /dev/null");
+  ASSERT_EQ(tty.code, 0) << tty.out;
+  EXPECT_NE(tty.out.find("text run at step 0: "), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("text run at step 120: "), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("bits per byte held out (unigram "), std::string::npos) << tty.out;
+  EXPECT_EQ(tty.out.find("\"checkpoints\""), std::string::npos) << tty.out;
 }
 
 TEST(TextTrain, BirthRunMeasuresEveryCheckpoint) {
