@@ -12,6 +12,7 @@
 #include <string>
 
 #include "../cli_run.h"
+#include "../shipped_records.h"
 
 namespace posbias {
 namespace {
@@ -19,23 +20,19 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kData = fs::path(POSBIAS_SOURCE_DIR) / "docs/data";
-
-std::string text(const json& j) { return j.dump(2) + "\n"; }
+using posbias_test::json_text;
+using posbias_test::kShippedData;
 
 // Every shipped file of `kind` ("seeds": "interval" over seeds and a hop task; "compare":
 // "configurations"), read back and written out.
 template <class Read>
 int round_trip_shipped(const std::string& marker, Read read) {
   int files = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(kData)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    const std::string bytes = posbias_test::slurp(entry.path());
-    if (bytes.find(marker) == std::string::npos) continue;
+  for (const auto& [path, bytes] : posbias_test::shipped_json(marker)) {
     const json j = json::parse(bytes);
     if (!j.is_object() || !j.contains("task") || (j["task"] != "number" && j["task"] != "letter"))
       continue;
-    EXPECT_EQ(text(to_json(read(j))), bytes) << entry.path();
+    EXPECT_EQ(json_text(to_json(read(j))), bytes) << path;
     ++files;
   }
   return files;
@@ -70,27 +67,22 @@ TEST(HopSeedsRecordFields, TheShippedInputsGiveTheShippedSummaries) {
     // theirs by an absolute path): the note is left out of the comparison.
     HopSeedsRecord r = hop_seeds_record(summarize_hop_seeds(o));
     r.unchecked_configurations.reset();
-    EXPECT_EQ(text(to_json(r)), posbias_test::slurp(d + task + "-seeds.json")) << task;
+    EXPECT_EQ(json_text(to_json(r)), posbias_test::slurp(d + task + "-seeds.json")) << task;
     o = HopSeedsOptions{};
     o.discrepancy = per_seed("-discrepancy-control.json");
     r = hop_seeds_record(summarize_hop_seeds(o));
     r.unchecked_configurations.reset();
-    EXPECT_EQ(text(to_json(r)), posbias_test::slurp(d + task + "-seeds-control.json")) << task;
+    EXPECT_EQ(json_text(to_json(r)), posbias_test::slurp(d + task + "-seeds-control.json")) << task;
   }
   fs::current_path(cwd);
 }
 
 std::string message_of(const json& j) {
-  try {
-    hop_seeds_record_from_json(j);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { hop_seeds_record_from_json(j); });
 }
 
 TEST(HopSeedsRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
-  const json good = json::parse(posbias_test::slurp(kData / "hops/seeds/number-seeds.json"));
+  const json good = json::parse(posbias_test::slurp(kShippedData / "hops/seeds/number-seeds.json"));
   json bad = good;
   bad["eval"]["accuracy"]["17"]["all"]["chance"] = "low";
   EXPECT_NE(message_of(bad).find("seeds field 'eval.accuracy.17.all.chance' must be a number"),
@@ -120,7 +112,8 @@ TEST(HopSeedsRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
   bad["files"]["birth"] = json::array();
   EXPECT_NE(message_of(bad).find("unknown seeds field 'files.birth'"), std::string::npos)
       << message_of(bad);
-  json compare = json::parse(posbias_test::slurp(kData / "hops/ablation/number-compare.json"));
+  json compare =
+      json::parse(posbias_test::slurp(kShippedData / "hops/ablation/number-compare.json"));
   compare["configurations"][1]["seeds"] = "three";
   try {
     hop_comparison_record_from_json(compare);

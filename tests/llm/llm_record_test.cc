@@ -12,6 +12,7 @@
 #include <string>
 
 #include "../cli_run.h"
+#include "../shipped_records.h"
 
 namespace posbias {
 namespace {
@@ -19,18 +20,14 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kData = fs::path(POSBIAS_SOURCE_DIR) / "docs/data";
-
-std::string text(const json& j) { return j.dump(2) + "\n"; }
+using posbias_test::json_text;
+using posbias_test::kShippedData;
 
 TEST(LlmRecordFields, EveryShippedResultReadsBackAndWritesOutTheSameBytes) {
   int files = 0, without_chance = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(kData)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    const std::string bytes = posbias_test::slurp(entry.path());
-    if (bytes.find("\"suites\"") == std::string::npos) continue;
+  for (const auto& [path, bytes] : posbias_test::shipped_json("\"suites\"")) {
     const LlmRecord r = llm_record_from_json(json::parse(bytes));
-    EXPECT_EQ(text(to_json(r)), bytes) << entry.path();
+    EXPECT_EQ(json_text(to_json(r)), bytes) << path;
     ++files;
     without_chance += !r.suites.front().by_length.front().chance.has_value();
   }
@@ -96,16 +93,11 @@ TEST(LlmRecordFields, ASummaryWithLogProbabilitiesRoundTrips) {
 }
 
 std::string message_of(const json& j) {
-  try {
-    llm_record_from_json(j);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { llm_record_from_json(j); });
 }
 
 TEST(LlmRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
-  const json good = json::parse(posbias_test::slurp(kData / "llm/kv-small.json"));
+  const json good = json::parse(posbias_test::slurp(kShippedData / "llm/kv-small.json"));
   json bad = good;
   bad["suites"][0]["by_length"][1]["strict_ci"] = json::array({0.5});
   EXPECT_NE(message_of(bad).find("llm field 'suites.0.by_length.1.strict_ci' must be a list"),

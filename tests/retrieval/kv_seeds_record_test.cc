@@ -11,6 +11,7 @@
 #include <string>
 
 #include "../cli_run.h"
+#include "../shipped_records.h"
 
 namespace posbias {
 namespace {
@@ -18,27 +19,24 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kData = fs::path(POSBIAS_SOURCE_DIR) / "docs/data";
-
-std::string text(const json& j) { return j.dump(2) + "\n"; }
+using posbias_test::json_text;
+using posbias_test::kShippedData;
 
 TEST(KvSeedsRecordFields, EveryShippedSummaryReadsBackAndWritesOutTheSameBytes) {
   int files = 0, without_task = 0, remade = 0;
   const fs::path cwd = fs::current_path();
   fs::current_path(posbias_test::docs_only_folder("posbias_kv_seeds_record"));
-  for (const auto& entry : fs::recursive_directory_iterator(kData)) {
-    if (!entry.is_regular_file() || entry.path().filename() != "seeds.json") continue;
-    const std::string bytes = posbias_test::slurp(entry.path());
-    if (bytes.find("\"u_verdict\"") == std::string::npos) continue;
+  for (const auto& [path, bytes] : posbias_test::shipped_json("\"u_verdict\"")) {
+    if (path.filename() != "seeds.json") continue;
     const KvSeedsRecord r = kv_seeds_record_from_json(json::parse(bytes));
-    EXPECT_EQ(text(to_json(r)), bytes) << entry.path();
+    EXPECT_EQ(json_text(to_json(r)), bytes) << path;
     ++files;
     without_task += !r.task.has_value();
     // The summary made again from the evals it names, where they are shipped.
     if (!r.files.empty() && fs::exists(r.files.front())) {
       KvSeedsOptions o;
       o.eval = r.files;
-      EXPECT_EQ(text(to_json(kv_seeds_record(summarize_kv_seeds(o)))), bytes) << entry.path();
+      EXPECT_EQ(json_text(to_json(kv_seeds_record(summarize_kv_seeds(o)))), bytes) << path;
       ++remade;
     }
   }
@@ -49,17 +47,12 @@ TEST(KvSeedsRecordFields, EveryShippedSummaryReadsBackAndWritesOutTheSameBytes) 
 }
 
 std::string message_of(const json& j) {
-  try {
-    kv_seeds_record_from_json(j);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { kv_seeds_record_from_json(j); });
 }
 
 TEST(KvSeedsRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
   const json good =
-      json::parse(posbias_test::slurp(kData / "retrieval/bench/qwen2-rope/seeds.json"));
+      json::parse(posbias_test::slurp(kShippedData / "retrieval/bench/qwen2-rope/seeds.json"));
   json bad = good;
   bad["depth_accuracy"]["64"]["50"]["values"][0] = true;
   EXPECT_NE(message_of(bad).find("seeds field 'depth_accuracy.64.50.values.0' must be a number"),

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "../cli_run.h"
+#include "../shipped_records.h"
 
 namespace posbias {
 namespace {
@@ -18,18 +19,14 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kData = fs::path(POSBIAS_SOURCE_DIR) / "docs/data";
-
-std::string text(const json& j) { return j.dump(2) + "\n"; }
+using posbias_test::json_text;
+using posbias_test::kShippedData;
 
 TEST(TextSeedsRecordFields, EveryShippedSummaryReadsBackAndWritesOutTheSameBytes) {
   int files = 0, with_heldout = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(kData)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    const std::string bytes = posbias_test::slurp(entry.path());
-    if (bytes.find("\"log10_share\"") == std::string::npos) continue;
+  for (const auto& [path, bytes] : posbias_test::shipped_json("\"log10_share\"")) {
     const TextSeedsRecord r = text_seeds_record_from_json(json::parse(bytes));
-    EXPECT_EQ(text(to_json(r)), bytes) << entry.path();
+    EXPECT_EQ(json_text(to_json(r)), bytes) << path;
     with_heldout += r.heldout.has_value();
     ++files;
   }
@@ -57,23 +54,18 @@ TEST(TextSeedsRecordFields, TheShippedInputsGiveTheShippedSummaries) {
           text_seeds_record_from_json(json::parse(posbias_test::slurp(shipped)));
       made.unchecked_configurations.reset();
       expected.unchecked_configurations.reset();
-      EXPECT_EQ(text(to_json(made)), text(to_json(expected))) << shipped;
+      EXPECT_EQ(json_text(to_json(made)), json_text(to_json(expected))) << shipped;
     }
   }
   fs::current_path(cwd);
 }
 
 std::string message_of(const json& j) {
-  try {
-    text_seeds_record_from_json(j);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { text_seeds_record_from_json(j); });
 }
 
 TEST(TextSeedsRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
-  const json good = json::parse(posbias_test::slurp(kData / "training/gpt2-seeds.json"));
+  const json good = json::parse(posbias_test::slurp(kShippedData / "training/gpt2-seeds.json"));
   json bad = good;
   bad["checkpoints"][1]["log10_share"]["low"][3] = "low";
   EXPECT_NE(message_of(bad).find("seeds field 'checkpoints.1.log10_share.low.3' must be a number"),
