@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 #include "experiments/eval/eval_steps.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
+#include "posbias/core/progress.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/hop_eval.h"
 
@@ -16,6 +19,23 @@ namespace posbias {
 std::string depth_cell_csv(const DepthCell& c) {
   return fmt::format("{},{},{},{},{},{}", c.n, c.correct, csv_cell(c.accuracy), csv_cell(c.lo),
                      csv_cell(c.hi), csv_cell(c.chance));
+}
+
+void measure_depth_cells(DepthEvalRun& run, const std::vector<int>& lengths,
+                         const DepthEvalOptions& o, const std::function<void(AttentionPath)>& use,
+                         const std::function<DepthScore(int length, double depth)>& score_cell) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Progress progress("eval", static_cast<std::int64_t>(lengths.size() * o.depths.size()));
+  std::int64_t done = 0;
+  auto score = [&](int length, double depth, std::size_t) {
+    const auto at = std::find(lengths.begin(), lengths.end(), length) - lengths.begin();
+    use(run.attention[static_cast<std::size_t>(at)]);
+    return score_cell(length, depth);
+  };
+  run.accuracy = measure_depth_accuracy(lengths, o.depths, o.threshold, score,
+                                        [&] { progress.update(++done); });
+  progress.finish();
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // A checkpoint's lines for a person at a terminal: the depth-averaged accuracy per length, the

@@ -63,6 +63,15 @@ std::vector<AttentionPath> plan_depth_eval(const TrainConfig& config,
                                            const std::function<DepthEvalShape(int)>& shape,
                                            const DepthEvalOptions& options);
 
+// Scores every (length, depth) cell of one checkpoint, length-major, with progress and ETA:
+// before each cell `use` gets the attention path planned for its length (run.attention, one per
+// length), then `score_cell` scores it. Fills run.accuracy (measure_depth_accuracy) and
+// run.seconds.
+void measure_depth_cells(DepthEvalRun& run, const std::vector<int>& lengths,
+                         const DepthEvalOptions& options,
+                         const std::function<void(AttentionPath)>& use,
+                         const std::function<DepthScore(int length, double depth)>& score_cell);
+
 // The header of a cell's columns and a cell's values, in that order, without a trailing comma.
 inline constexpr const char* kDepthCellColumns = "n,correct,accuracy,lo,hi,chance";
 std::string depth_cell_csv(const DepthCell& cell);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -15,7 +14,6 @@
 #include "experiments/retrieval/depth_figures.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/progress.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
@@ -97,25 +95,18 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o, const std::filesystem::path
   r.seed = o.seed;
   for (int len : lengths) r.pairs.push_back(kv_pairs(len));
 
-  const auto t0 = std::chrono::steady_clock::now();
-  Progress progress("eval", static_cast<std::int64_t>(lengths.size() * o.depths.size()));
-  std::int64_t done = 0;
-  auto score = [&](int length, double depth, std::size_t) {
-    const auto at = std::find(lengths.begin(), lengths.end(), length) - lengths.begin();
-    loaded.model->set_attention(r.attention[static_cast<std::size_t>(at)]);
-    std::vector<KvExample> examples;
-    examples.reserve(static_cast<std::size_t>(o.count));
-    for (std::int64_t e = 0; e < o.count; ++e)
-      examples.push_back(kv_depth_example(length, depth, e, o.seed));
-    const int pairs = examples.front().pairs;
-    return DepthScore{
-        kv_exact_matches(loaded.model, examples, eval_batch_size(kv_input_length(length))),
-        1.0 / pairs};
-  };
-  r.accuracy = measure_depth_accuracy(lengths, o.depths, o.threshold, score,
-                                      [&] { progress.update(++done); });
-  progress.finish();
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  measure_depth_cells(
+      r, lengths, o, [&](AttentionPath a) { loaded.model->set_attention(a); },
+      [&](int length, double depth) {
+        std::vector<KvExample> examples;
+        examples.reserve(static_cast<std::size_t>(o.count));
+        for (std::int64_t e = 0; e < o.count; ++e)
+          examples.push_back(kv_depth_example(length, depth, e, o.seed));
+        const int pairs = examples.front().pairs;
+        return DepthScore{
+            kv_exact_matches(loaded.model, examples, eval_batch_size(kv_input_length(length))),
+            1.0 / pairs};
+      });
   return r;
 }
 

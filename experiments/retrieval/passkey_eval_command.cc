@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -14,7 +13,6 @@
 #include "experiments/retrieval/depth_figures.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/progress.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/tasks/passkey_task.h"
 #include "posbias/train/checkpoint.h"
@@ -65,24 +63,17 @@ PasskeyEvalResult measure_checkpoint(const PasskeyEvalOptions& o,
   r.count = o.count;
   r.seed = o.seed;
 
-  const auto t0 = std::chrono::steady_clock::now();
-  Progress progress("eval", static_cast<std::int64_t>(lengths.size() * o.depths.size()));
-  std::int64_t done = 0;
-  auto score = [&](int length, double depth, std::size_t) {
-    const auto at = std::find(lengths.begin(), lengths.end(), length) - lengths.begin();
-    loaded.model->set_attention(r.attention[static_cast<std::size_t>(at)]);
-    std::vector<PasskeyExample> examples;
-    examples.reserve(static_cast<std::size_t>(o.count));
-    for (std::int64_t e = 0; e < o.count; ++e)
-      examples.push_back(
-          passkey_depth_example(codec, text.streams.heldout, length, r.needles, depth, e, o.seed));
-    return DepthScore{passkey_exact_matches(loaded.model, examples, eval_batch_size(length)),
-                      1.0 / r.needles};
-  };
-  r.accuracy = measure_depth_accuracy(lengths, o.depths, o.threshold, score,
-                                      [&] { progress.update(++done); });
-  progress.finish();
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  measure_depth_cells(
+      r, lengths, o, [&](AttentionPath a) { loaded.model->set_attention(a); },
+      [&](int length, double depth) {
+        std::vector<PasskeyExample> examples;
+        examples.reserve(static_cast<std::size_t>(o.count));
+        for (std::int64_t e = 0; e < o.count; ++e)
+          examples.push_back(passkey_depth_example(codec, text.streams.heldout, length, r.needles,
+                                                   depth, e, o.seed));
+        return DepthScore{passkey_exact_matches(loaded.model, examples, eval_batch_size(length)),
+                          1.0 / r.needles};
+      });
   return r;
 }
 
