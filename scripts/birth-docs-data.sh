@@ -64,7 +64,7 @@ run operators/qwen2_alibi $small_qwen2 --layers 12 --pos alibi
 for family in gpt2 qwen2; do
   small=small_$family
   for s in 0.25 1 4; do
-    data_only "attn_scale/${family}_s$s" ${!small} --layers 12 --attn-scale "$s"
+    data_only "attn_scale/${family}_s$s" ${!small} --layers 12 --attn-init-scale "$s"
   done
   "$posbias" theory compare "$data"/attn_scale/"$family"_s{0.25,1,4}.json \
     --json "$data/attn_scale/compare_$family.json" --csv "$data/attn_scale/compare_$family.csv" \

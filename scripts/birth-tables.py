@@ -78,7 +78,7 @@ def attn_scale(family):
         label = f"{family}_s{s}"
         run = load(f"attn_scale/{label}")
         c = compare[label]
-        rows.append({"file": f"attn_scale/{label}.json", "attn_scale": run["measurement"]["attn_scale"],
+        rows.append({"file": f"attn_scale/{label}.json", "attn_init_scale": run["measurement"]["attn_init_scale"],
                      "alpha_mean": c["alpha_mean"], "own_error": c["own_error"], "margin": c["margin"],
                      "primacy_ratio": run["nofit"]["primacy_ratio"],
                      "recency_ratio": run["nofit"]["recency_ratio"]})

@@ -7,9 +7,9 @@ by least squares of log p_j on log j over the EVEN positions, plus a free value 
 to the measured p_q: that one parameter is not held out). Both predictions and the measured
 profile are normalized to unit sum over 1..q and scored on the ODD positions of 1..L-1, which
 the power law never saw: median and max of |log10(measured/predicted)|. The no-fit theory is
-also scored on every position (as birth does). Besides: where the no-fit error is largest, the
-error at the query, p_1/p_mid (mid = ceil(q/2)) and p_1 over the minimum of 1..q-1, measured and
-predicted. "table" holds what a docs table prints per file (the measurement's seconds and peak
+also scored on every position (as birth does). Besides: where the no-fit error is largest (a
+0-based position, as posbias prints positions), the error at the query, p_1/p_mid (mid =
+ceil(q/2)) and p_1 over the minimum of 1..q-1, measured and predicted. "table" holds what a docs table prints per file (the measurement's seconds and peak
 RSS, the no-fit median with its seed interval and max, the jacobian estimator beside it, the
 held-out scores of both, the fitted α and log R², the two first-position ratios); "results" the
 rest.
@@ -91,9 +91,9 @@ def score(path):
         "theory_nofit_heldout": summary(log_errors(measured, nofit, odd)),
         "power_law_heldout": summary(log_errors(measured, law, odd)),
         "power_law": {"log_prefactor": a, "exponent": b},
-        "theory_nofit_worst_position": worst + 1,
+        "theory_nofit_worst_position": worst,
         "theory_nofit_error_at_query": every[q - 1],
-        "theory_nofit_largest_errors": [[j + 1, every[j]] for j in
+        "theory_nofit_largest_errors": [[j, every[j]] for j in
                                         sorted(range(q), key=lambda j: -every[j])[:12]],
         "theory_nofit_log10_measured_over_predicted_at_worst":
             math.log10(unit(measured)[worst] / unit(nofit)[worst]),
@@ -105,8 +105,9 @@ def score(path):
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    out = {"method": "power law a*j^b fitted on even positions of 1..L-1 plus a free value at "
-                     "the query; scored on odd positions of 1..L-1; unit sum over 1..q",
+    out = {"method": "power law a*j^b in the key number j = position + 1, fitted on the even j "
+                     "of 1..L-1 plus a free value at the query; scored on the odd j of 1..L-1; "
+                     "unit sum over every position; positions 0-based",
            "table": {}, "results": {}}
     for p in sys.argv[2:]:
         name = os.path.splitext(os.path.basename(p))[0]

@@ -37,9 +37,19 @@ void register_birth(CLI::App& app, Action* selected) {
               "sliding-window attention: each query sees its W latest keys (default 0: all "
               "earlier keys); the theory then uses the window operator",
               1, 10'000'000);
-  parsed->add(cmd, "--attn-scale", &o.attn_scale,
+  parsed->add(cmd, "--attn-init-scale", &o.attn_init_scale,
               "multiply the attention output projection's init std by s > 0 (a stronger or "
               "weaker attention branch at init)");
+  // The flag's earlier name, which TransformerLens uses for the attention score's divisor.
+  parsed
+      ->add_parsed(cmd, "--attn-scale", "", "", "NUMBER",
+                   [](const std::string&, const std::string&) {
+                     throw std::invalid_argument(
+                         "--attn-scale is now --attn-init-scale: it multiplies the attention "
+                         "output projection's init std, not the score divisor that "
+                         "TransformerLens calls attn_scale");
+                   })
+      ->group("");
   parsed->add(cmd, "--null-sink", &o.null_sink,
               "a null sink in every head: a learned sink logit initialized to b, whose e^b joins "
               "each query's softmax normalizer with no value (softmax off by one); the theory "
@@ -59,7 +69,8 @@ void register_birth(CLI::App& app, Action* selected) {
       parse_jacobian_method, [](JacobianMethod m) { return to_string(m); });
   parsed->add(cmd, "--probes", &o.probes, "Hutchinson probes k");
   add_paths_option(cmd, parsed.get(), &o.paths);
-  parsed->add(cmd, "-q,--query", &o.query, "query position (0 = the last)");
+  parsed->add(cmd, "-q,--query", &o.query,
+              "the query's position, 0..L-1 (positions count from 0), or last");
   parsed->add_choice(cmd, "--input", &o.input,
                      "gaussian (embeddings ~ N(0, init std²)) or tokens (random ids)",
                      parse_birth_input, [](BirthInput i) { return to_string(i); });

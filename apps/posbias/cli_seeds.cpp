@@ -14,7 +14,7 @@ void register_seeds(CLI::App& app, Action* selected) {
       "Summarize one experiment over its training seeds, as means with 95% Student-t intervals. "
       "A text experiment: the `posbias birth --run` results of each seed (and optionally each "
       "seed's `posbias eval --run`) give per-step statistics of the middle-to-ends ratio (the "
-      "ends: position 1 and the query), dead-zone depth, the shares of primacy, middle, recency "
+      "ends: position 0 and the query), dead-zone depth, the shares of primacy, middle, recency "
       "and query with the U test, attention entropy and gradient per position, their change "
       "from the first to the last step, and held-out bits per byte and loss per position. "
       "Hop runs (Number, Letter; no birth files): each seed's training summary.json and "

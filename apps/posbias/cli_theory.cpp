@@ -29,7 +29,7 @@ void add_operator_options(
                      });
   parsed->add_parsed(cmd, "--sink",
                      "attention-sink share: each query puts this fraction of its mass on "
-                     "position 1, in [0, 1]",
+                     "position 0 (the first token), in [0, 1]",
                      "0", "NUMBER", std::move(parse_sink));
   parsed->add(cmd, "--null-sink", null_sink,
               "a null sink of logit b in every head (softmax off by one): each query's "
@@ -47,8 +47,9 @@ void add_fit_command(CLI::App* cmd, Action* selected) {
       "log-space R², Wasserstein-1 and a bootstrap CI for α over seeds.");
   FitOptions& f = *fit_options;
   fit->add_option("--profile", f.profile,
-                  "CSV with a 'position' column (1..L, query at L) and an 'influence' column "
-                  "and/or per-seed columns named seed*")
+                  "CSV with a 'position' column (0..L-1, query last; a file whose positions "
+                  "start at 1 is read as 1-based) and an 'influence' column and/or per-seed "
+                  "columns named seed*")
       ->required();
   fit_parsed->add(fit, "-H,--layers", &f.layers, "layers H of the theory (the model's depth)")
       ->required();
@@ -94,7 +95,8 @@ void register_theory(CLI::App& app, Action* selected) {
       cmd, "-a,--alpha",
       "residual weight α of the attention branch, in [0, 1]; or one value per layer a1,a2,...",
       "0.5", "NUMBER|LIST", theory_numbers(&TheoryOptions::alpha, true));
-  parsed->add(cmd, "-q,--query", &o.query, "query position q, 1..L (0 = the last position)");
+  parsed->add(cmd, "-q,--query", &o.query,
+              "the query's position, 0..L-1 (positions count from 0), or last");
   add_operator_options(cmd, parsed.get(), &o.window, &o.alibi_slopes,
                        theory_numbers(&TheoryOptions::sink, false), &o.null_sink);
   cmd->add_flag(
@@ -157,8 +159,9 @@ void register_theory(CLI::App& app, Action* selected) {
   CLI::App* shares = cmd->add_subcommand(
       "shares",
       "Stored `posbias birth` results by their parts, from their per-seed profiles: the "
-      "share of the influence in primacy (1..8), the middle fifth, recency (L-8..L-1) and the "
-      "query, with 95% t intervals over seeds, and the U test, which leaves the query out and "
+      "share of the influence in primacy (positions 0..7), the middle fifth, recency (the 8 "
+      "positions before the query) and the query, with 95% t intervals over seeds, and the U test, "
+      "which leaves the query out and "
       "can say \"no U\" (docs/birth.md).");
   shares->add_option("runs", shares_options->runs, "birth --json results, one or more")->required();
   shares->add_option("--baseline", shares_options->baseline,

@@ -67,6 +67,17 @@ class ParsedOptions {
                         *target = parse_number(text, name);
                       });
   }
+  // A token position (0-based, position_base.h), or "last" (unset) for the last token.
+  CLI::Option* add(CLI::App* cmd, const std::string& flags, std::optional<std::int64_t>* target,
+                   const std::string& help) {
+    return add_parsed(cmd, flags, help, *target ? std::to_string(**target) : "last", "POS|last",
+                      [target](const std::string& text, const std::string& name) {
+                        if (text == "last")
+                          target->reset();
+                        else
+                          *target = parse_integer_in(text, name, 0, kMax);
+                      });
+  }
   // A comma list of integers.
   CLI::Option* add(CLI::App* cmd, const std::string& flags, std::vector<std::int64_t>* target,
                    const std::string& help, std::int64_t lo = kMin, std::int64_t hi = kMax) {

@@ -16,6 +16,7 @@
 #include "posbias/core/json_result.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
+#include "posbias/core/position_base.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/stats/seed_interval.h"
@@ -228,7 +229,8 @@ AnswerInfluenceResult measure_answer_influence(const AnswerInfluenceOptions& o) 
 
 nlohmann::json to_json(const AnswerInfluenceResult& r) {
   const AnswerInfluenceOptions& o = r.options;
-  nlohmann::json j{{"run", o.run},
+  nlohmann::json j{{"position_base", kPositionBase},
+                   {"run", o.run},
                    {"inputs", to_string(o.inputs)},
                    {"target", "answer"},
                    {"length", r.length},

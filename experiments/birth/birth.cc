@@ -25,6 +25,7 @@
 #include "posbias/core/machine.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
+#include "posbias/core/position_base.h"
 #include "posbias/core/process_env.h"
 #include "posbias/core/progress.h"
 #include "posbias/hf/hf_config.h"
@@ -218,12 +219,12 @@ void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& a
 // attention path (equal to rounding) or what is done with the profiles afterwards.
 nlohmann::json journal_key(const BirthOptions& o, const ModelConfig& config) {
   nlohmann::json key = {{"config", to_json(hf_config_from_model(config))},
-                        {"attn_scale", o.attn_scale},
+                        {"attn_scale", o.attn_init_scale},
                         {"init", to_string(o.init)},
                         {"method", to_string(o.method)},
                         {"probes", o.probes},
                         {"length", o.length},
-                        {"query", o.query},
+                        {"query", o.query ? *o.query + 1 : 0},  // the key of 1-based builds
                         {"input", to_string(o.input)},
                         {"seed", o.seed},
                         {"target", to_string(o.target)},
@@ -302,10 +303,10 @@ ModelConfig birth_model_config(const BirthOptions& o) {
   if (o.window < 0)
     throw std::invalid_argument("--window must be >= 1 keys, got " + std::to_string(o.window));
   if (o.window > 0) c.window = o.window;
-  if (!(std::isfinite(o.attn_scale) && o.attn_scale > 0 && o.attn_scale <= 1000))
-    throw std::invalid_argument("--attn-scale must be in (0, 1000], got " +
-                                fmt::format("{}", o.attn_scale));
-  c.attn_init_scale = o.attn_scale;
+  if (!(std::isfinite(o.attn_init_scale) && o.attn_init_scale > 0 && o.attn_init_scale <= 1000))
+    throw std::invalid_argument("--attn-init-scale must be in (0, 1000], got " +
+                                fmt::format("{}", o.attn_init_scale));
+  c.attn_init_scale = o.attn_init_scale;
   if (o.null_sink) c.null_sink = *o.null_sink;
   if (o.rotary_dim == 0 && c.rotary_dim > c.head_dim()) c.rotary_dim = 0;
   c.dropout = 0.0;  // measurements run in eval mode
@@ -331,8 +332,8 @@ void check_birth_options(const BirthOptions& o, const TrainedInput* trained) {
     throw std::invalid_argument("--config and --weights go together");
   if (!o.weights.empty() && o.init != BirthInit::kHf)
     throw std::invalid_argument("--init applies to models at init, not to --weights");
-  if (!o.weights.empty() && o.attn_scale != 1.0)
-    throw std::invalid_argument("--attn-scale applies to models at init, not to --weights");
+  if (!o.weights.empty() && o.attn_init_scale != 1.0)
+    throw std::invalid_argument("--attn-init-scale applies to models at init, not to --weights");
   if (!o.weights.empty() && o.null_sink)
     throw std::invalid_argument(
         "--null-sink applies to models at init; a checkpoint's config.json says whether it has "
@@ -349,7 +350,7 @@ void check_birth_options(const BirthOptions& o, const TrainedInput* trained) {
 struct BirthPlan {
   JacobianSpec js;
   std::int64_t cotangents = 1;  // per seed: d (exact), the probes (Hutchinson) or 1
-  std::int64_t query = 0;       // 1-based position of the query (q)
+  std::int64_t query = 0;       // the query's key number q (1..L; position q − 1)
   bool checkpoint = false;      // trained weights (--weights or --run): no init per seed
   bool need_tokens = false;     // the model embeds token ids
   bool keep_attention = false;  // the measured attention is kept for the rollout
@@ -361,7 +362,6 @@ BirthPlan plan_birth(const BirthOptions& o, const TrainedInput* trained, BirthRe
   BirthPlan plan;
   plan.js.method = o.method;
   plan.js.probes = o.probes;
-  plan.js.query = o.query;
   plan.js.target = o.target;
   r.options = o;
   r.config = birth_model_config(o);  // checks --length first
@@ -373,23 +373,20 @@ BirthPlan plan_birth(const BirthOptions& o, const TrainedInput* trained, BirthRe
                                   std::to_string(r.config.max_positions) + ")");
     }
   }
-  if (o.query < 0 || o.query > o.length) {
-    throw std::invalid_argument("--query must be in 1..L = " + std::to_string(o.length) +
-                                " (0 = last)");
-  }
+  plan.query = query_key(o.query, o.length, "--query");  // keys 1..q (positions 0..q − 1)
+  plan.js.query = plan.query;
   r.fit_spec.layers = r.config.layers;
   r.fit_spec.op.alibi_slopes = r.config.alibi_slopes();
   r.fit_spec.op.window = r.config.window;
   // At init every head's sink logit is the configured b (a trained run's have moved from it).
   if (r.config.null_sink) r.fit_spec.op.null_sink_weight = null_sink_weight(*r.config.null_sink);
-  plan.query = o.query == 0 ? o.length : o.query;  // positions 1..q measured
   if (r.config.window > 0) {  // keys beyond H·(W-1) of the query have exactly zero influence
     const std::int64_t reach = r.config.layers * (r.config.window - 1);
     if (reach < plan.query - 1) {
       throw std::invalid_argument(
           "--window " + std::to_string(r.config.window) + " with " +
           std::to_string(r.config.layers) + " layers reaches " + std::to_string(reach) +
-          " keys back from the query, so positions 1.." + std::to_string(plan.query - 1 - reach) +
+          " keys back from the query, so positions 0.." + std::to_string(plan.query - 2 - reach) +
           " have no influence at all; use a larger --window, more --layers or --length <= " +
           std::to_string(reach + 1));
     }
@@ -442,7 +439,7 @@ BirthPlan plan_birth(const BirthOptions& o, const TrainedInput* trained, BirthRe
     r.rollout_skipped = "blockwise attention keeps no attention matrix";
   } else if (!plan.keep_attention) {
     r.rollout_skipped = "the measured attention of " + std::to_string(r.config.layers) +
-                        " layers at q = " + std::to_string(plan.query) + " would take " +
+                        " layers over " + std::to_string(plan.query) + " keys would take " +
                         format_bytes(attention_bytes) + " (limit " +
                         format_bytes(kMaxRolloutBytes) + ")";
   }
@@ -676,7 +673,7 @@ void SeedMeasurement::measure(int s, const std::vector<double>* known) {
   } else {
     p = jacobian_profile(model_, x, plan_.js, &cache_);
   }
-  const std::int64_t q = o_.query == 0 ? x.size(1) : o_.query;
+  const std::int64_t q = query_key(o_.query, x.size(1), "--query");
   if (cache_.blocks.empty()) {  // the autograd loop keeps no cache
     torch::NoGradGuard no_grad;
     model_->forward_embeddings(x, &cache_);
@@ -825,11 +822,11 @@ BirthMeasurementRecord measurement_record(const BirthResult& r) {
   m.method = to_string(o.method);
   m.probes = o.probes;
   m.length = o.length;
-  m.query = o.query == 0 ? o.length : o.query;
+  m.query = query_key(o.query, o.length, "--query") - 1;
   m.seeds = static_cast<std::int64_t>(r.profile_seeds.size());
   m.input = input_files(o).empty() ? to_string(o.input) : input_files(o).describe();
   m.window = r.config.window;
-  m.attn_scale = o.attn_scale;
+  m.attn_init_scale = o.attn_init_scale;
   m.init = o.weights.empty() && o.run.empty() ? to_string(o.init) : "checkpoint";
   m.seed = o.seed;
   m.target = to_string(o.target);
@@ -891,7 +888,7 @@ std::string birth_csv(const BirthResult& r) {
   out += "\n";
   char buf[32];
   for (std::size_t j = 0; j < r.profile.size(); ++j) {
-    out += std::to_string(j + 1);
+    out += std::to_string(j);
     std::snprintf(buf, sizeof buf, ",%.10g", r.profile[j]);
     out += buf;
     for (const auto& row : r.profile_seeds) {
@@ -911,7 +908,7 @@ Figure birth_figure(const BirthResult& r, const std::string& title) {
                             to_string(r.other_spec.paths), r.other_fit.alpha, r.other_fit.log_r2);
   other.style = "lines dt 2";
   for (std::size_t i : thin_indices(r.profile.size())) {
-    other.x.push_back(static_cast<double>(i + 1));
+    other.x.push_back(static_cast<double>(i));
     other.y.push_back(r.other_fit.theory_log10[i]);
   }
   fig.panels.front().series.push_back(other);
@@ -932,7 +929,7 @@ Figure birth_figure(const BirthResult& r, const std::string& title) {
                                         : "lines dt 3";
     s.line_width = (*p)->model == "theory" ? 3 : 2;
     for (std::size_t i : thin_indices(r.profile.size())) {
-      s.x.push_back(static_cast<double>(i + 1));
+      s.x.push_back(static_cast<double>(i));
       s.y.push_back(std::log10((*p)->profile[i] * total));
     }
     fig.panels.front().series.push_back(s);

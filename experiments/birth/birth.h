@@ -47,7 +47,7 @@ struct BirthOptions {
   std::int64_t layers = 0, d_model = 0, heads = 0, kv_heads = 0, mlp = 0, rotary_dim = 0;
   std::optional<PosEncoding> pos;   // none keeps the family's
   std::int64_t window = 0;          // sliding-window attention of W keys; 0 = full causal
-  double attn_scale = 1.0;          // × the attention output projection's init std
+  double attn_init_scale = 1.0;     // × the attention output projection's init std
   std::optional<double> null_sink;  // a null sink of logit b in every head; none: plain softmax
   AlphaEstimator alpha_estimator = AlphaEstimator::kPositions;  // α̂ of the headline no-fit
   std::int64_t length = 256;                                    // L
@@ -55,8 +55,8 @@ struct BirthOptions {
   JacobianMethod method = JacobianMethod::kExact;
   // The headline no-fit prediction and fit (every path sum and estimator is reported).
   PathSum paths = PathSum::kQuadrature;
-  std::int64_t probes = 16;  // Hutchinson probes
-  std::int64_t query = 0;    // 0 = last
+  std::int64_t probes = 16;           // Hutchinson probes
+  std::optional<std::int64_t> query;  // the query's position; none: the last
   BirthInput input = BirthInput::kGaussian;
   BirthInit init = BirthInit::kHf;
   std::uint64_t seed = 0;  // base seed: seed s uses seed + s

@@ -56,11 +56,11 @@ const std::vector<FieldRow<BirthMeasurementRecord>>& birth_measurement_record_fi
       required(field("method", &M::method, "the Jacobian method")),
       field("probes", &M::probes, "Hutchinson probes"),
       required(field("length", &M::length, "tokens per sequence (L)")),
-      field("query", &M::query, "the query position"),
+      field("query", &M::query, "the query's position"),
       field("seeds", &M::seeds, "profiles averaged"),
       field("input", &M::input, "gaussian, tokens, or the token files read"),
       field("window", &M::window, "sliding-window keys (0: full causal)"),
-      field("attn_scale", &M::attn_scale, "× the attention output projection's init std"),
+      field("attn_init_scale", &M::attn_init_scale, "× the attention output projection's init std"),
       field("init", &M::init, "the init scheme, or checkpoint"),
       field("seed", &M::seed, "the base seed"),
       optional_field("target", &M::target, "the influence target"),
@@ -80,10 +80,11 @@ const std::vector<FieldRow<PathSumFitRecord>>& path_sum_fit_record_fields() {
   static const std::vector<FieldRow<P>> rows = {
       required(field<P, double, NanAsNull>("alpha", &P::alpha, "the fitted alpha")),
       field<P, double, NanAsNull>("log10_gain", &P::log10_gain, "log10 of the fitted gain"),
-      field<P, double, NanAsNull>("spearman", &P::spearman, "Spearman on positions 1..L-1"),
+      field<P, double, NanAsNull>("spearman", &P::spearman,
+                                  "Spearman on the positions before the query"),
       field<P, double, NanAsNull>("log_r2", &P::log_r2, "R² in log space"),
       field<P, double, NanAsNull>("w1", &P::w1, "Wasserstein-1, in units of the length"),
-      field("theory_log10", &P::theory_log10, "log10 of the fitted theory, positions 1..L"),
+      field("theory_log10", &P::theory_log10, "log10 of the fitted theory, positions 0..L-1"),
   };
   return rows;
 }
@@ -177,6 +178,7 @@ const std::vector<FieldRow<BirthRecord>>& birth_record_fields() {
   static const std::vector<FieldRow<B>> rows = [] {
     std::vector<FieldRow<B>> r = inherited_fields<B>(fit_record_fields());
     std::vector<FieldRow<B>> own = {
+        position_base_field(&B::position_base),
         field<B, nlohmann::json, AsWritten>("config", &B::config,
                                             "the model, as a Hugging Face config.json"),
         required(field("measurement", &B::measurement, "how the profile was measured")),
@@ -189,7 +191,7 @@ const std::vector<FieldRow<BirthRecord>>& birth_record_fields() {
               "plain causal attention against a windowed, ALiBi or null-sink model (null: none)"),
         field("alpha_seeds", &B::alpha_seeds, "α̂ per seed, by estimator"),
         field("comparison", &B::comparison, "models of the profile on held-out seeds"),
-        required(field("profile", &B::profile, "the mean influence of positions 1..q")),
+        required(field("profile", &B::profile, "the mean influence of positions 0..q − 1")),
         field("profile_seeds", &B::profile_seeds, "each seed's profile"),
         optional_field("shares", &B::shares, "each region's share over the seeds"),
         optional_field("u_test", &B::u_test, "the U test over the seeds"),
@@ -208,8 +210,45 @@ const std::vector<FieldRow<BirthRecord>>& birth_record_fields() {
 
 nlohmann::json to_json(const BirthRecord& r) { return fields_to_json(birth_record_fields(), r); }
 
+namespace {
+
+void rebase_score(ShapeScoreRecord& s, std::int64_t shift) {
+  s.argmin_measured -= shift;
+  s.argmin_predicted -= shift;
+  if (s.argmin_measured_ci)
+    for (double& end : *s.argmin_measured_ci) end -= static_cast<double>(shift);
+}
+
+}  // namespace
+
 BirthRecord birth_record_from_json(const nlohmann::json& j) {
-  return fields_from_json(birth_record_fields(), j, BirthRecord{}, "birth field");
+  BirthRecord unmarked;
+  unmarked.position_base = kUnmarkedPositionBase;
+  BirthRecord r;
+  const auto* measurement =
+      j.is_object() && j.contains("measurement") ? &j["measurement"] : nullptr;
+  if (measurement && measurement->is_object() && measurement->contains("attn_scale") &&
+      !measurement->contains("attn_init_scale")) {
+    nlohmann::json renamed = j;
+    renamed["measurement"]["attn_init_scale"] = renamed["measurement"]["attn_scale"];
+    renamed["measurement"].erase("attn_scale");
+    r = fields_from_json(birth_record_fields(), renamed, unmarked, "birth field");
+  } else {
+    r = fields_from_json(birth_record_fields(), j, unmarked, "birth field");
+  }
+  const std::int64_t shift = rebase_positions(r.position_base, "birth field 'position_base'");
+  if (shift == 0) return r;
+  r.measurement.query -= shift;
+  for (auto* p : {&r.nofit, &r.rollout})
+    if (*p) rebase_score(**p, shift);
+  for (ShapeScoreRecord& s : r.nofit_variants) rebase_score(s, shift);
+  if (r.operator_control) rebase_score(*r.operator_control, shift);
+  for (ComparisonRecord& c : r.comparison) {
+    c.heldout_argmin -= shift;
+    c.argmin_predicted -= shift;
+  }
+  if (r.shares) rebase_regions(*r.shares, shift);
+  return r;
 }
 
 }  // namespace posbias

@@ -16,6 +16,7 @@
 #include "experiments/seeds/shares_record.h"
 #include "experiments/theory/fit_record.h"
 #include "posbias/core/field_table.h"
+#include "posbias/core/position_base.h"
 
 namespace posbias {
 
@@ -25,8 +26,8 @@ struct BirthMeasurementRecord {
   std::int64_t probes = 0, length = 0, query = 0, seeds = 0;
   std::string input;  // gaussian, tokens, or the token files read
   std::int64_t window = 0;
-  double attn_scale = 1;
-  std::string init;  // the init scheme, or "checkpoint"
+  double attn_init_scale = 1;  // "attn_scale" in files of earlier builds
+  std::string init;            // the init scheme, or "checkpoint"
   std::uint64_t seed = 0;
   std::optional<std::string> target, attention;
   std::optional<bool> activation_checkpointing;
@@ -83,6 +84,7 @@ struct BirthRescoreRecord {
 };
 
 struct BirthRecord : FitRecord {
+  std::int64_t position_base = kPositionBase;
   nlohmann::json config;
   BirthMeasurementRecord measurement;
   std::map<std::string, PathSumFitRecord> path_sums;
@@ -106,7 +108,9 @@ const std::vector<FieldRow<BirthRecord>>& birth_record_fields();
 
 nlohmann::json to_json(const BirthRecord& record);
 // Strict: an unknown or mistyped field, or a missing measurement or profile, throws
-// std::invalid_argument naming it ("birth field 'nofit.recency_ratio.measured'").
+// std::invalid_argument naming it ("birth field 'nofit.recency_ratio.measured'"). A 1-based
+// file's positions are moved to 0-based (position_base.h), and an earlier build's
+// measurement.attn_scale is read as attn_init_scale.
 BirthRecord birth_record_from_json(const nlohmann::json& j);
 
 }  // namespace posbias

@@ -46,7 +46,7 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
       "not matter)."};
   sec.paragraphs.push_back(
       "The U by its parts: each profile's share of the influence in four regions that do not "
-      "overlap (primacy: positions 1..8; middle: the middle fifth of 1..L-1; recency: the 8 "
+      "overlap (primacy: positions 0..7; middle: the middle fifth of 0..L-2; recency: the 8 "
       "positions before the query; the query), and the U test: the verdict is U only when the "
       "middle's per-position share is below both end windows', with the 95% Student-t interval "
       "over seeds of each log10 difference below 0. The query is not an end window: a profile "
@@ -104,7 +104,7 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
   Figure overlay;
   Panel p;
   p.title = "Qwen2 style at init: RoPE vs no positional encoding";
-  p.xlabel = "key position j";
+  p.xlabel = "key position";
   p.ylabel = "influence ||dy_q/dx_j||";
   p.log10_y = true;
   for (std::size_t i = 1; i < 3; ++i) {
@@ -112,7 +112,7 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
     s.title = runs[i].name;
     s.style = i == 1 ? "lines" : "points pt 7 ps 0.5";
     for (std::size_t j = 0; j < results[i].profile.size(); ++j) {
-      s.x.push_back(static_cast<double>(j + 1));
+      s.x.push_back(static_cast<double>(j));
       s.y.push_back(std::log10(results[i].profile[j]));
     }
     p.series.push_back(s);

@@ -70,8 +70,8 @@ StoredBirth read_stored_birth(const std::string& file) {
   o.method = parse_jacobian_method(m.method);
   o.probes = m.probes;
   o.length = m.length;
-  o.query = m.query == o.length ? 0 : m.query;
-  o.attn_scale = m.attn_scale;
+  o.query = m.query == o.length - 1 ? std::nullopt : std::optional<std::int64_t>(m.query);
+  o.attn_init_scale = m.attn_init_scale;
   o.seed = m.seed;
   // Results from before these fields existed measured the hidden state, densely.
   o.target = parse_influence_target(m.target.value_or("hidden"));

@@ -11,6 +11,7 @@
 #include "posbias/core/json_result.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/plot.h"
+#include "posbias/core/position_base.h"
 #include "posbias/runfiles/metrics.h"
 #include "posbias/stats/bootstrap.h"
 #include "posbias/tasks/hop_task.h"
@@ -83,11 +84,11 @@ BirthRunResult measure_birth_run(const BirthOptions& given) {
     throw std::invalid_argument(
         "--run measures the run's checkpoints: no --config, --weights, --tokens or --text");
   if (given.layers || given.d_model || given.heads || given.kv_heads || given.mlp ||
-      given.rotary_dim || given.pos || given.window || given.attn_scale != 1.0 || given.null_sink ||
-      given.init != BirthInit::kHf) {
+      given.rotary_dim || given.pos || given.window || given.attn_init_scale != 1.0 ||
+      given.null_sink || given.init != BirthInit::kHf) {
     throw std::invalid_argument(
         "--run measures the run's own model: no --layers, --d-model, --heads, --kv-heads, "
-        "--mlp, --rotary-dim, --pos, --window, --attn-scale, --null-sink or --init");
+        "--mlp, --rotary-dim, --pos, --window, --attn-init-scale, --null-sink or --init");
   }
   const nlohmann::json header = read_run_header(given.run);
   const TrainConfig c = config_of(header);
@@ -143,7 +144,8 @@ BirthRunRecord birth_run_record(const BirthRunResult& r) {
   out.target = to_string(o.target);
   out.method = to_string(o.method);
   out.length = o.length;
-  out.query = o.query == 0 ? o.length : o.query;
+  out.position_base = kPositionBase;
+  out.query = query_key(o.query, o.length, "--query") - 1;
   out.sequences = o.seeds;
   for (const BirthCheckpoint& cp : r.checkpoints) {
     const BirthResult& b = cp.result;
@@ -205,7 +207,7 @@ void render_birth_run_figures(const BirthRunRecord& r, const std::string& stem) 
   profiles.title = "influence through training (" + r.target + " target, " +
                    std::to_string(r.sequences) + " held-out sequences of " +
                    std::to_string(r.length) + " tokens)";
-  profiles.xlabel = "position j";
+  profiles.xlabel = "position";
   profiles.ylabel = "share of the influence";
   profiles.log10_y = true;
   profiles.order_label = "training step";
@@ -217,7 +219,7 @@ void render_birth_run_figures(const BirthRunRecord& r, const std::string& stem) 
     const auto v = unit_sum_log10(rec.profile);
     for (std::size_t i : thin_indices(v.size())) {
       if (!std::isfinite(v[i])) continue;
-      s.x.push_back(static_cast<double>(i + 1));
+      s.x.push_back(static_cast<double>(i));
       s.y.push_back(v[i]);
     }
     profiles.series.push_back(std::move(s));
@@ -227,7 +229,7 @@ void render_birth_run_figures(const BirthRunRecord& r, const std::string& stem) 
   render_figure(fp, stem + "_profiles");
 
   Panel shape;
-  shape.title = "middle and minimum against the ends (position 1, query) by step";
+  shape.title = "middle and minimum against the ends (position 0, query) by step";
   shape.xlabel = "training step + 1";
   shape.log_x = true;
   shape.ylabel = "log10 ratio";
@@ -254,7 +256,7 @@ void render_gradient_figure(const BirthRunResult& r, const std::string& stem) {
     Panel p;
     p.title = "gradient reaching each position at step " + std::to_string(cp.step) +
               " against the theory (unit sum)";
-    p.xlabel = "position j";
+    p.xlabel = "position";
     p.ylabel = "share of the gradient norm";
     p.log10_y = true;
     auto curve = [&](const std::string& title, const std::vector<double>& v, int width) {
@@ -264,7 +266,7 @@ void render_gradient_figure(const BirthRunResult& r, const std::string& stem) {
       const auto logs = unit_sum_log10(v);
       for (std::size_t i = 0; i < logs.size(); ++i) {
         if (!std::isfinite(logs[i])) continue;
-        s.x.push_back(static_cast<double>(i + 1));
+        s.x.push_back(static_cast<double>(i));
         s.y.push_back(logs[i]);
       }
       p.series.push_back(std::move(s));

@@ -73,14 +73,14 @@ const std::vector<FieldRow<BirthRunCheckpointRecord>>& birth_run_checkpoint_reco
   static const std::vector<FieldRow<C>> rows = {
       required(field("step", &C::step, "the checkpoint's step")),
       field("checkpoint", &C::checkpoint, "the checkpoint file", "PATH"),
-      required(field("profile", &C::profile, "the mean influence share of positions 1..q")),
+      required(field("profile", &C::profile, "the mean influence share of positions 0..q − 1")),
       field("profile_low", &C::profile_low, "2.5 percentile over the sequences"),
       field("profile_high", &C::profile_high, "97.5 percentile over the sequences"),
       field("alpha", &C::alpha, "α̂ per layer"),
       field("fit", &C::fit, "the fitted α"),
       required(field<C, double, NanAsNull>("log10_middle_to_ends", &C::log10_middle_to_ends,
                                            "log10 of the middle against the ends")),
-      required(field("argmin", &C::argmin, "the dead zone's position")),
+      required(field("argmin", &C::argmin, "the dead zone's position (0: none)")),
       required(field<C, double, NanAsNull>("log10_dead_zone_depth", &C::log10_dead_zone_depth,
                                            "log10 of the dead zone against the ends")),
       field<C, double, NanAsNull>("attention_entropy_ratio", &C::attention_entropy_ratio,
@@ -96,6 +96,7 @@ const std::vector<FieldRow<BirthRunCheckpointRecord>>& birth_run_checkpoint_reco
 const std::vector<FieldRow<BirthRunRecord>>& birth_run_record_fields() {
   using R = BirthRunRecord;
   static const std::vector<FieldRow<R>> rows = {
+      position_base_field(&R::position_base),
       field("run", &R::run, "the run folder", "PATH"),
       required(field("target", &R::target, "the influence target")),
       field("method", &R::method, "the Jacobian method"),
@@ -114,7 +115,16 @@ nlohmann::json to_json(const BirthRunRecord& r) {
 }
 
 BirthRunRecord birth_run_record_from_json(const nlohmann::json& j) {
-  return fields_from_json(birth_run_record_fields(), j, BirthRunRecord{}, "birth field");
+  BirthRunRecord unmarked;
+  unmarked.position_base = kUnmarkedPositionBase;
+  BirthRunRecord r = fields_from_json(birth_run_record_fields(), j, unmarked, "birth field");
+  const std::int64_t shift = rebase_positions(r.position_base, "birth field 'position_base'");
+  r.query -= shift;
+  for (BirthRunCheckpointRecord& c : r.checkpoints) {
+    if (c.argmin > 0) c.argmin -= shift;
+    if (c.shares) rebase_regions(*c.shares, shift);
+  }
+  return r;
 }
 
 }  // namespace posbias

@@ -12,6 +12,7 @@
 
 #include "experiments/seeds/shares_record.h"
 #include "posbias/core/field_table.h"
+#include "posbias/core/position_base.h"
 
 namespace posbias {
 
@@ -56,6 +57,7 @@ struct BirthRunCheckpointRecord {
 };
 
 struct BirthRunRecord {
+  std::int64_t position_base = kPositionBase;
   std::string run, target, method;
   std::int64_t length = 0, query = 0, sequences = 0;
   std::vector<BirthRunCheckpointRecord> checkpoints;
@@ -65,7 +67,8 @@ const std::vector<FieldRow<BirthRunRecord>>& birth_run_record_fields();
 
 nlohmann::json to_json(const BirthRunRecord& record);
 // Strict: an unknown or mistyped field, or missing checkpoints or a checkpoint's step or
-// profile, throws std::invalid_argument naming it ("birth field 'checkpoints.2.profile'").
+// profile, throws std::invalid_argument naming it ("birth field 'checkpoints.2.profile'"). A
+// 1-based file's positions are moved to 0-based (position_base.h).
 BirthRunRecord birth_run_record_from_json(const nlohmann::json& j);
 
 }  // namespace posbias

@@ -28,22 +28,22 @@ std::string model_line(const BirthRecord& r, const HfConfig& model) {
        fmt::format("seeds {}", m.seeds), m.weights == "init" ? "at init" : m.weights, m.method});
 }
 
-// "influence (mean over seeds): 3.91 at position 1, minimum 1.2 at 40, 5.2 at 63, 160 at the
-// query 64"
+// "influence (mean over seeds): 3.91 at position 0, minimum 1.2 at 39, 5.2 at 62, 160 at the
+// query 63"
 std::string profile_line(const BirthRecord& r) {
   const std::vector<double>& p = r.profile;
   if (p.empty()) return "";
-  auto at = [&](std::size_t position) { return number_text(p[position - 1]); };  // 1-based
+  auto at = [&](std::size_t position) { return number_text(p[position]); };
   const std::size_t n = p.size();
-  std::vector<std::string> parts{at(1) + " at position 1"};
+  std::vector<std::string> parts{at(0) + " at position 0"};
   std::size_t minimum = 0;
-  if (r.nofit && r.nofit->argmin_measured > 1 &&
-      r.nofit->argmin_measured < static_cast<std::int64_t>(n)) {
+  if (r.nofit && r.nofit->argmin_measured > 0 &&
+      r.nofit->argmin_measured + 1 < static_cast<std::int64_t>(n)) {
     minimum = static_cast<std::size_t>(r.nofit->argmin_measured);
     parts.push_back("minimum " + at(minimum) + " at " + std::to_string(minimum));
   }
-  if (n > 2 && minimum != n - 1) parts.push_back(at(n - 1) + " at " + std::to_string(n - 1));
-  if (n > 1) parts.push_back(at(n) + " at the query " + std::to_string(n));
+  if (n > 2 && minimum != n - 2) parts.push_back(at(n - 2) + " at " + std::to_string(n - 2));
+  if (n > 1) parts.push_back(at(n - 1) + " at the query " + std::to_string(n - 1));
   return "influence (mean over seeds): " + joined(parts);
 }
 

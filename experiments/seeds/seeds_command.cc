@@ -29,7 +29,7 @@ constexpr std::size_t kMaxCheckpoints = 100000;
 constexpr std::size_t kMaxPositions = 10'000'000;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The mean of v over 0.4n < j <= 0.6n (positions 1-based), at least one entry.
+// The mean of v over the positions 0.4n <= i < 0.6n, at least one entry.
 double middle_mean(const std::vector<double>& v) {
   const std::size_t n = v.size();
   const std::size_t lo = std::min(n - 1, n * 2 / 5), hi = std::max(lo + 1, n * 3 / 5);
@@ -65,7 +65,7 @@ SeedEval parse_eval(const std::string& text, const std::string& source) {
 
 Series position_series(const std::string& title, const std::vector<SeedInterval>& rows) {
   std::vector<double> x(rows.size());
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i + 1);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i);
   Series s = band_series(title, x, rows);
   s.style = "lines";
   s.line_width = 1;
@@ -98,12 +98,12 @@ TrainingSeed parse_training_seed(const std::string& text, const std::string& sou
   r.query = record.query;
   if (r.length < 2 || r.length > static_cast<std::int64_t>(kMaxPositions))
     result_error(source, fmt::format("length must be in 2..{}", kMaxPositions));
-  if (r.query < 2 || r.query > r.length)
-    result_error(source, fmt::format("query must be in 2..{}", r.length));
+  if (r.query < 1 || r.query >= r.length)
+    result_error(source, fmt::format("query must be a position in 1..{}", r.length - 1));
   if (record.checkpoints.empty() || record.checkpoints.size() > kMaxCheckpoints)
     result_error(source,
                  fmt::format("checkpoints must be an array of 1..{} records", kMaxCheckpoints));
-  const auto q = static_cast<std::size_t>(r.query);
+  const auto q = static_cast<std::size_t>(r.query + 1);  // positions 0..query
   for (const BirthRunCheckpointRecord& c : record.checkpoints) {
     TrainingSeedCheckpoint cp;
     cp.step = c.step;
@@ -117,8 +117,8 @@ TrainingSeed parse_training_seed(const std::string& text, const std::string& sou
       result_error(source, "log10_middle_to_ends and log10_dead_zone_depth must be numbers");
     cp.log10_middle_to_ends = c.log10_middle_to_ends;
     cp.log10_dead_zone_depth = c.log10_dead_zone_depth;
-    if (c.argmin < 0 || c.argmin > r.query)
-      result_error(source, fmt::format("argmin must be in 0..{}", r.query));
+    if (c.argmin < 0 || c.argmin >= r.query)
+      result_error(source, fmt::format("argmin must be a position in 0..{}", r.query - 1));
     cp.argmin = c.argmin;
     cp.entropy_ratio = c.attention_entropy_ratio;
     cp.nofit_error = c.nofit ? c.nofit->median_abs_log10_error : kNaN;
@@ -217,7 +217,7 @@ std::vector<std::int64_t> common_steps(const std::vector<TrainingSeed>& seeds) {
 
 // One step over the seeds: each statistic with its interval, the shares and the gradients.
 SeedsCheckpoint checkpoint_over_seeds(const std::vector<TrainingSeed>& seeds, std::int64_t step) {
-  const auto q = static_cast<std::size_t>(seeds.front().query);
+  const auto q = static_cast<std::size_t>(seeds.front().query + 1);  // positions 0..query
   std::vector<const TrainingSeedCheckpoint*> at;
   for (const TrainingSeed& s : seeds)
     at.push_back(&*std::find_if(s.checkpoints.begin(), s.checkpoints.end(),
@@ -381,7 +381,7 @@ void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
     return p;
   };
   render(step_panel(
-             "middle and minimum against the ends (position 1, query) by step", "log10 ratio",
+             "middle and minimum against the ends (position 0, query) by step", "log10 ratio",
              [](const SeedsCheckpoint&) { return true; }, "middle / mean of the ends",
              [](const SeedsCheckpoint& c) { return c.middle_to_ends; },
              "dead zone (argmin) / mean of the ends",
@@ -401,7 +401,7 @@ void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
 
   Panel profiles;
   profiles.title = "influence profile, first and last step (" + seeds + ")";
-  profiles.xlabel = "position j";
+  profiles.xlabel = "position";
   profiles.ylabel = "share of the influence";
   profiles.log10_y = true;
   profiles.series = {position_series(fmt::format("step {}", r.checkpoints.front().step),
@@ -413,17 +413,17 @@ void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
   if (std::any_of(r.checkpoints.begin(), r.checkpoints.end(),
                   [](const SeedsCheckpoint& c) { return c.has_gradient; })) {
     render(step_panel(
-               "gradient reaching the input embeddings", "log10 ratio to position 1",
-               [](const SeedsCheckpoint& c) { return c.has_gradient; }, "middle fifth / position 1",
+               "gradient reaching the input embeddings", "log10 ratio to position 0",
+               [](const SeedsCheckpoint& c) { return c.has_gradient; }, "middle fifth / position 0",
                [](const SeedsCheckpoint& c) { return c.gradient_middle_to_first; },
-               "position L / position 1",
+               "last position / position 0",
                [](const SeedsCheckpoint& c) { return c.gradient_last_to_first; }),
            "_gradient");
   }
   if (r.heldout) {
     Panel loss;
     loss.title = "held-out loss per position at the end (" + seeds + ")";
-    loss.xlabel = "position j";
+    loss.xlabel = "position";
     loss.ylabel = "loss (nats)";
     loss.series = {position_series("next-token loss", r.heldout->loss_per_position)};
     render(loss, "_loss");

@@ -102,7 +102,7 @@ struct SeedsCheckpoint {
 
 struct SeedsHeldout {
   SeedStatistic bits_per_byte, unigram_bits_per_byte, bigram_bits_per_byte;
-  SeedStatistic loss_first, loss_middle, loss_last;  // position 1, the middle fifth, position L
+  SeedStatistic loss_first, loss_middle, loss_last;  // position 0, the middle fifth, the last
   std::vector<SeedInterval> loss_per_position;
 };
 

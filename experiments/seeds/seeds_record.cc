@@ -66,9 +66,9 @@ const std::vector<FieldRow<SeedsGradientRecord>>& seeds_gradient_record_fields()
   using G = SeedsGradientRecord;
   static const std::vector<FieldRow<G>> rows = {
       field("log10_middle_to_first", &G::log10_middle_to_first,
-            "log10 of the middle fifth's mean gradient over position 1's"),
+            "log10 of the middle fifth's mean gradient over position 0's"),
       field("log10_last_to_first", &G::log10_last_to_first,
-            "log10 of position L's gradient over position 1's"),
+            "log10 of the last position's gradient over position 0's"),
       field("median_abs_log10_error", &G::median_abs_log10_error,
             "each prediction's median |log10 error|"),
   };
@@ -127,7 +127,7 @@ const std::vector<FieldRow<SeedsHeldoutRecord>>& seeds_heldout_record_fields() {
       field("bits_per_byte", &H::bits_per_byte, "held-out bits per byte"),
       field("unigram_bits_per_byte", &H::unigram_bits_per_byte, "a unigram model's"),
       field("bigram_bits_per_byte", &H::bigram_bits_per_byte, "a bigram model's"),
-      field("loss_first", &H::loss_first, "the loss at position 1"),
+      field("loss_first", &H::loss_first, "the loss at position 0"),
       field("loss_middle", &H::loss_middle, "the mean loss over the middle fifth"),
       field("loss_last", &H::loss_last, "the loss at position L"),
       field("loss_per_position", &H::loss_per_position, "the loss at each position"),
@@ -138,11 +138,12 @@ const std::vector<FieldRow<SeedsHeldoutRecord>>& seeds_heldout_record_fields() {
 const std::vector<FieldRow<TextSeedsRecord>>& text_seeds_record_fields() {
   using R = TextSeedsRecord;
   static const std::vector<FieldRow<R>> rows = {
+      position_base_field(&R::position_base),
       field("files", &R::files, "each seed's birth --run result"),
       required(field("seeds", &R::seeds, "training seeds")),
       field("target", &R::target, "what the profiles measure"),
       field("length", &R::length, "the measurement's length"),
-      field("query", &R::query, "its query position"),
+      field("query", &R::query, "its query's position"),
       field("interval", &R::interval, "what the intervals are"),
       required(field("checkpoints", &R::checkpoints, "each step every seed has")),
       field("change", &R::change, "the last step against the first"),
@@ -224,7 +225,17 @@ nlohmann::json to_json(const TextSeedsRecord& r) {
 }
 
 TextSeedsRecord text_seeds_record_from_json(const nlohmann::json& j) {
-  return fields_from_json(text_seeds_record_fields(), j, TextSeedsRecord{}, "seeds field");
+  TextSeedsRecord unmarked;
+  unmarked.position_base = kUnmarkedPositionBase;
+  TextSeedsRecord r = fields_from_json(text_seeds_record_fields(), j, unmarked, "seeds field");
+  const std::int64_t shift = rebase_positions(r.position_base, "seeds field 'position_base'");
+  r.query -= shift;
+  for (SeedsCheckpointRecord& c : r.checkpoints) {
+    for (std::int64_t& argmin : c.argmin)
+      if (argmin > 0) argmin -= shift;
+    if (c.profile_shares.shares) rebase_regions(*c.profile_shares.shares, shift);
+  }
+  return r;
 }
 
 }  // namespace posbias

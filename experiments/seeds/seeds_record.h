@@ -14,6 +14,7 @@
 #include "experiments/seeds/seeds_command.h"
 #include "experiments/seeds/shares_record.h"
 #include "posbias/core/field_table.h"
+#include "posbias/core/position_base.h"
 
 namespace posbias {
 
@@ -62,6 +63,7 @@ struct SeedsHeldoutRecord {
 };
 
 struct TextSeedsRecord {
+  std::int64_t position_base = kPositionBase;
   std::vector<std::string> files;
   std::int64_t seeds = 0;
   std::string target;
@@ -77,7 +79,8 @@ const std::vector<FieldRow<TextSeedsRecord>>& text_seeds_record_fields();
 TextSeedsRecord text_seeds_record(const SeedsResult& result);
 nlohmann::json to_json(const TextSeedsRecord& record);
 // Strict: an unknown or mistyped field, or missing checkpoints, throws std::invalid_argument
-// naming it ("seeds field 'checkpoints.0.log10_share.low.3'").
+// naming it ("seeds field 'checkpoints.0.log10_share.low.3'"). A 1-based file's positions are
+// moved to 0-based (position_base.h).
 TextSeedsRecord text_seeds_record_from_json(const nlohmann::json& j);
 
 }  // namespace posbias

@@ -114,6 +114,11 @@ ProfileSharesRecord profile_shares_record(const SharesOverSeeds& s) {
   return {shares_record(s), u_test_record(s.u)};
 }
 
+void rebase_regions(SharesRecord& record, std::int64_t shift) {
+  for (auto& [name, span] : record.regions)
+    for (std::int64_t& position : span) position -= shift;
+}
+
 ShareChangeRecord share_change_record(const SharesOverSeeds& first, const SharesOverSeeds& last) {
   const std::array<SeedStatistic, 4> change = share_change(first, last);
   ShareChangeRecord r;

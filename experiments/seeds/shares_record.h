@@ -30,7 +30,7 @@ namespace posbias {
 using RegionStatistics = std::array<std::optional<SeedStatistic>, kShareRegions.size()>;
 
 struct SharesRecord {
-  std::map<std::string, std::vector<std::int64_t>> regions;  // region → [first, last], 1-based
+  std::map<std::string, std::vector<std::int64_t>> regions;  // region → [first, last] positions
   RegionStatistics share;                                    // each region's share
   std::optional<std::map<std::string, std::string>> unavailable;  // region → why it is absent
 };
@@ -66,6 +66,8 @@ struct FieldCodec<ShareChangeRecord> : TableCodec<ShareChangeRecord, &share_chan
 const std::vector<FieldRow<ProfileSharesRecord>>& profile_shares_record_fields();
 
 SharesRecord shares_record(const SharesOverSeeds& shares);
+// Moves the regions of a file whose positions sit `shift` above position_base.h's base down by it.
+void rebase_regions(SharesRecord& record, std::int64_t shift);
 UTestRecord u_test_record(const UTest& test);
 // Both of one profile's shares over seeds.
 ProfileSharesRecord profile_shares_record(const SharesOverSeeds& shares);

@@ -63,14 +63,14 @@ Figure loss_per_position_figure(const std::string& panel_title,
                                 const std::function<void(const TextEvalResult&, Series&)>& name) {
   Panel p;
   p.title = panel_title;
-  p.xlabel = "position j (predicting token j + 1)";
+  p.xlabel = "position t (predicting token t + 1)";
   p.ylabel = "cross-entropy (nats)";
   p.log_x = true;
   for (const TextEvalResult& r : results) {
     Series s;
     name(r, s);
     for (std::size_t j = 0; j < r.loss_per_position.size(); ++j) {
-      s.x.push_back(static_cast<double>(j + 1));
+      s.x.push_back(static_cast<double>(j));
       s.y.push_back(r.loss_per_position[j]);
     }
     p.series.push_back(std::move(s));

@@ -63,7 +63,7 @@ ReportSection text_report_section(const std::filesystem::path& dir, const TextPr
       "(`posbias birth --run`): the profile at step 0 is the theory's, and the figures show what "
       "training does to it.",
       "The U by its parts, at the first and the last checkpoint: each region's share of the "
-      "influence (primacy: positions 1..8; middle: the middle fifth of 1..L-1; recency: the 8 "
+      "influence (primacy: positions 0..7; middle: the middle fifth of 0..L-2; recency: the 8 "
       "positions before the query; the query) over the held-out sequences, the U test (U only "
       "when the middle's per-position share is below both end windows', each 95% t interval "
       "below 0), and the paired change of each region's log10 share.",

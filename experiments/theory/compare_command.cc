@@ -172,7 +172,7 @@ nlohmann::json to_json(const CompareResult& r) {
           {"errors", r.error},
           {"correct", r.correct},
           {"total", r.runs.size()},
-          {"statistic", "median |log10(measured/predicted)|, unit-sum profiles, positions 1..q"}};
+          {"statistic", "median |log10(measured/predicted)|, unit-sum profiles, positions 0..q-1"}};
 }
 
 std::string compare_csv(const CompareResult& r) {

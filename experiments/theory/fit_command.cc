@@ -30,11 +30,20 @@ MeasuredProfile read_profile_csv(const std::filesystem::path& path) {
   }
   MeasuredProfile p;
   p.seeds.assign(seed_cols.size(), {});
+  // A profile starts at the first token: its first row gives the file's base (0, or 1 for a
+  // file written before positions counted from 0; position_base.h).
+  const double base = table.rows.empty() ? 0.0 : table.rows.front()[pos];
+  if (base != 0.0 && base != 1.0)
+    throw std::runtime_error(path.string() + ": positions must run 0, 1, ..., L-1 in order (or " +
+                             "1, ..., L in a 1-based file); the first row has position " +
+                             fmt::format("{}", base));
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     const auto& row = table.rows[r];
-    if (row[pos] != static_cast<double>(r + 1)) {
-      throw std::runtime_error(path.string() + ": positions must run 1, 2, ..., L in order; row " +
-                               std::to_string(r + 1) + " has position " + std::to_string(row[pos]));
+    if (row[pos] != static_cast<double>(r) + base) {
+      throw std::runtime_error(path.string() + ": positions must run " + fmt::format("{}", base) +
+                               ", " + fmt::format("{}", base + 1) + ", ... in order; row " +
+                               std::to_string(r + 1) + " has position " +
+                               fmt::format("{}", row[pos]));
     }
     double mean = 0;
     for (std::size_t s = 0; s < seed_cols.size(); ++s) {
@@ -51,11 +60,11 @@ Figure fit_figure(const MeasuredProfile& profile, const FitResult& r, const std:
   Figure fig;
   Panel p;
   p.title = title;
-  p.xlabel = "key position j";
+  p.xlabel = "key position";
   p.ylabel = "influence ‖∂y_q/∂x_j‖";
   p.log10_y = true;
   p.xmin = 0;
-  p.xmax = static_cast<double>(profile.mean.size());
+  p.xmax = static_cast<double>(profile.mean.size() - 1);
   Series measured;
   measured.title = "measured" + (r.seeds > 1 ? " (mean, band = seed range)" : std::string());
   measured.style = "linespoints pt 7 ps 0.4";
@@ -65,7 +74,7 @@ Figure fit_figure(const MeasuredProfile& profile, const FitResult& r, const std:
                 to_string(r.paths).c_str(), r.alpha, r.spearman, r.log_r2);
   theory.title = buf;
   for (std::size_t i : thin_indices(profile.mean.size())) {
-    const double x = static_cast<double>(i + 1);
+    const double x = static_cast<double>(i);
     measured.x.push_back(x);
     measured.y.push_back(std::log10(profile.mean[i]));
     if (r.seeds > 1) {

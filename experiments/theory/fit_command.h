@@ -2,7 +2,8 @@
 // draw theory against measurement. `posbias birth` reuses fit_figure and the fit's record
 // (fit_record.h).
 //
-// Profile CSV: a `position` column (1..L, query at L), an `influence` column (the mean
+// Profile CSV: a `position` column (0..L-1, the query last; a file starting at 1 is read as
+// 1-based, position_base.h), an `influence` column (the mean
 // profile) and/or one column per seed named `seed*`. Without `influence`, the mean of the
 // seed columns is used. Seeds give the bootstrap CI on α.
 #pragma once

@@ -41,8 +41,10 @@ const std::vector<FieldRow<FitRecord>>& fit_record_fields() {
       field<F, std::vector<double>, NumberList>("alpha_ci", &F::alpha_ci,
                                                 "its 95% bootstrap interval over seeds"),
       field<F, double, NanAsNull>("log10_gain", &F::log10_gain, "log10 of the fitted gain c"),
-      field<F, double, NanAsNull>("spearman", &F::spearman, "Spearman on positions 1..L-1"),
-      field<F, double, NanAsNull>("log_r2", &F::log_r2, "R² in log space on positions 1..L-1"),
+      field<F, double, NanAsNull>("spearman", &F::spearman,
+                                  "Spearman on the positions before the query"),
+      field<F, double, NanAsNull>("log_r2", &F::log_r2,
+                                  "R² in log space on the positions before the query"),
       field<F, double, NanAsNull>("w1", &F::w1, "Wasserstein-1, in units of the length"),
       field<F, double, NanAsNull>("alpha_spearman", &F::alpha_spearman,
                                   "the alpha maximizing Spearman (grid)"),
@@ -51,7 +53,7 @@ const std::vector<FieldRow<FitRecord>>& fit_record_fields() {
       field("last_position", &F::last_position, "the last position, compared apart"),
       field("theory", &F::theory, "the theory fitted"),
       field<F, std::vector<double>, NumberList>("theory_log10", &F::theory_log10,
-                                                "log10 of the fitted theory, positions 1..L"),
+                                                "log10 of the fitted theory, positions 0..L-1"),
       field("notes", &F::notes, "how the fit was made"),
   };
   return rows;
@@ -72,7 +74,8 @@ FitRecord fit_record(const FitResult& r, const FitSpec& spec) {
   out.theory = {spec.layers, spec.op.describe(), spec.bootstrap, to_string(spec.paths)};
   out.theory_log10 = r.theory_log10;
   out.notes =
-      "alpha and gain fitted by least squares on log10 over positions 1..L-1; the last position "
+      "alpha and gain fitted by least squares on log10 over the positions before the query; the "
+      "last position "
       "is compared separately; w1 is in units of the sequence length";
   return out;
 }

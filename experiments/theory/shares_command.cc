@@ -11,6 +11,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_result.h"
+#include "posbias/core/position_base.h"
 
 namespace posbias {
 namespace {
@@ -54,7 +55,7 @@ SharesResult shares_of_runs(const SharesOptions& o) {
 }
 
 nlohmann::json to_json(const SharesResult& result) {
-  nlohmann::json j{{"runs", nlohmann::json::array()}};
+  nlohmann::json j{{"position_base", kPositionBase}, {"runs", nlohmann::json::array()}};
   if (result.baseline) j["baseline"] = result.baseline->file;
   for (const SharesRun& r : result.runs) {
     nlohmann::json rec{{"file", r.file},

@@ -14,6 +14,7 @@
 #include "posbias/core/machine.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/parse.h"
+#include "posbias/core/position_base.h"
 #include "posbias/core/progress.h"
 #include "posbias/theory/continuum.h"
 #include "posbias/theory/exact.h"
@@ -43,9 +44,16 @@ std::string fraction_text(const mpq_class& q) { return q.get_str(); }
 ExactTheoryRecord exact_theory_record(const ExactSpec& spec, const std::optional<double>& null_sink,
                                       const std::vector<mpq_class>& row) {
   ExactTheoryRecord r;
-  r.config = {spec.length, spec.query_position(), spec.layers,
-              spec.window, spec.sink.get_str(),   true,
-              {},          std::nullopt,          std::nullopt};
+  r.position_base = kPositionBase;
+  r.config = {spec.length,
+              spec.query_position() - 1,
+              spec.layers,
+              spec.window,
+              spec.sink.get_str(),
+              true,
+              {},
+              std::nullopt,
+              std::nullopt};
   for (const auto& a : spec.alpha) r.config.alpha.push_back(a.get_str());
   if (null_sink) {
     r.config.null_sink = *null_sink;
@@ -53,7 +61,7 @@ ExactTheoryRecord exact_theory_record(const ExactSpec& spec, const std::optional
   }
   r.version = POSBIAS_VERSION;
   for (std::size_t k = 0; k < row.size(); ++k) {
-    r.position.push_back(static_cast<std::int64_t>(k + 1));
+    r.position.push_back(static_cast<std::int64_t>(k));
     r.fraction.push_back(fraction_text(row[k]));
     r.log10_influence.push_back(log10_of(row[k]));
   }
@@ -71,7 +79,7 @@ void run_exact(const TheoryOptions& o) {
   }
   ExactSpec spec;
   spec.length = o.length;
-  spec.query = o.query;
+  spec.query = query_key(o.query, o.length, "-q/--query");
   spec.layers = o.layers;
   if (o.alpha.exact.empty() || o.sink.exact.size() != 1)
     throw std::invalid_argument("--exact needs --alpha and --sink read as exact rationals");
@@ -83,7 +91,7 @@ void run_exact(const TheoryOptions& o) {
   // The recurrence, then the row as text (JSON keeps it twice: its array and its dump).
   const ExactCost cost = exact_cost(spec);
   require_memory(cost.peak_bytes + cost.text_bytes * (o.format == RowFormat::kCsv ? 1 : 2),
-                 "theory --exact at q = " + std::to_string(spec.query_position()) +
+                 "theory --exact at query position " + std::to_string(spec.query_position() - 1) +
                      ", H = " + std::to_string(spec.layers) + " (numbers of up to " +
                      std::to_string(std::llround(cost.denominator_bits)) + " bits)",
                  "use fewer --layers, a smaller -L, or drop --exact for the float engine");
@@ -98,7 +106,7 @@ void run_exact(const TheoryOptions& o) {
   if (o.format == RowFormat::kCsv) {
     text = "position,fraction,influence,log10_influence\n";
     for (std::size_t j = 0; j < row.size(); ++j) {
-      text += std::to_string(j + 1) + "," + fraction_text(row[j]) + ",";
+      text += std::to_string(j) + "," + fraction_text(row[j]) + ",";
       append_double(text, row[j].get_d());
       text += ",";
       append_double(text, log10_of(row[j]));
@@ -133,15 +141,15 @@ Panel profile_panel(std::string title) {
   return p;
 }
 
-// Position 1, the minimum before the query and the query's own entry, marked on a row drawn
+// Position 0, the minimum before the query and the query's own entry, marked on a row drawn
 // against j / q.
 std::vector<Label> profile_marks(const std::vector<ExtReal>& row) {
   const ProfileSummary sum = summarize_profile(row);
   const double q = static_cast<double>(row.size());
-  std::vector<Label> marks{{1.0 / q, sum.log10_first, "position 1", true, false}};
+  std::vector<Label> marks{{1.0 / q, sum.log10_first, "position 0", true, false}};
   if (sum.dead_zone_position > 0) {
-    marks.push_back({static_cast<double>(sum.dead_zone_position) / q, sum.log10_dead_zone,
-                     "minimum, j = " + std::to_string(sum.dead_zone_position), true, true});
+    marks.push_back({sum.dead_zone_x, sum.log10_dead_zone,
+                     "minimum, position " + std::to_string(sum.dead_zone_position), true, true});
   }
   marks.push_back({1.0, sum.log10_last, "the query itself", true, true});
   return marks;
@@ -196,7 +204,7 @@ InfluenceSpec make_influence_spec(const TheoryOptions& o) {
   InfluenceSpec spec;
   spec.length = o.length;
   spec.layers = o.layers;
-  spec.query = o.query;
+  spec.query = query_key(o.query, o.length, "-q/--query");
   if (o.alpha.values.empty() || o.sink.values.size() != 1)
     throw std::invalid_argument("--alpha and --sink must be read as numbers (without --exact)");
   spec.alpha = o.alpha.values;
@@ -243,8 +251,9 @@ TheoryResult summarize_theory(const InfluenceSpec& spec, const std::vector<ExtRe
 TheoryRecord theory_record(const TheoryResult& r) {
   TheoryRecord t;
   const InfluenceSpec& spec = r.spec;
+  t.position_base = kPositionBase;
   t.config = {spec.length,
-              spec.query_position(),
+              spec.query_position() - 1,
               spec.layers,
               spec.alpha,
               {spec.op.describe(), spec.op.window, spec.op.alibi_slopes, spec.op.sink,
@@ -282,7 +291,7 @@ void append_csv_rows(const std::vector<ExtReal>& row, std::size_t first, std::si
   text.reserve(text.size() + (last - first) * 64);  // a row is at most ~60 bytes
   char buf[64];
   for (std::size_t j = first; j < last; ++j) {
-    text.append(buf, std::to_chars(buf, buf + sizeof buf, j + 1).ptr);
+    text.append(buf, std::to_chars(buf, buf + sizeof buf, j).ptr);
     text += ',';
     text.append(buf, row[j].to_chars(buf, buf + sizeof buf));
     text += ',';
@@ -352,8 +361,9 @@ Figure theory_profile_figure(const InfluenceSpec& spec, const std::vector<ExtRea
       spec.alpha.size() == 1 ? "α = " + alpha_label(spec.alpha[0]) : "per-layer α";
   const std::string what =
       "L = " + std::to_string(spec.length) +
-      (spec.query_position() == spec.length ? ""
-                                            : ", q = " + std::to_string(spec.query_position())) +
+      (spec.query_position() == spec.length
+           ? ""
+           : ", query at position " + std::to_string(spec.query_position() - 1)) +
       ", H = " + std::to_string(spec.layers) + ", " + alphas +
       (spec.op.is_cesaro() ? "" : ", " + spec.op.describe());
   Panel p = profile_panel("Influence at birth (" + what + ")");
@@ -380,8 +390,9 @@ void run_theory(const TheoryOptions& o) {
   if (o.format == RowFormat::kCsv) {
     emit(o.out, row_csv(row));
   } else {
-    std::string text = "{\"summary\": " + to_json(summary).dump() + ",\n\"position\": [";
-    for (std::size_t j = 0; j < row.size(); ++j) text += (j ? "," : "") + std::to_string(j + 1);
+    std::string text = "{\"position_base\": " + std::to_string(kPositionBase) +
+                       ",\n\"summary\": " + to_json(summary).dump() + ",\n\"position\": [";
+    for (std::size_t j = 0; j < row.size(); ++j) text += (j ? "," : "") + std::to_string(j);
     text += "],\n\"influence\": [";
     char buf[64];
     for (std::size_t j = 0; j < row.size(); ++j) {

@@ -43,7 +43,7 @@ struct TheoryOptions {
   std::int64_t length = 1024;                        // L
   std::int64_t layers = 24;                          // H
   TheoryNumbers alpha = {{0.5}, {mpq_class(1, 2)}};  // α, or a1,a2,... one per layer
-  std::int64_t query = 0;                            // q; 0 = last
+  std::optional<std::int64_t> query;                 // the query's position; none: the last
   std::int64_t window = 0;                           // W; 0 = no window
   std::vector<double> alibi_slopes;  // empty: no ALiBi (the command line parses --alibi)
   TheoryNumbers sink = {{0.0}, {mpq_class(0)}};  // sink share, one number

@@ -41,7 +41,7 @@ const std::vector<FieldRow<TheoryOperatorRecord>>& theory_operator_record_fields
         required(field("name", &O::name, "the operator")),
         field("window", &O::window, "keys per query (0: all earlier keys)"),
         field("alibi_slopes", &O::alibi_slopes, "one ALiBi slope per head (empty: none)"),
-        field("sink", &O::sink, "each query's attention share on position 1"),
+        field("sink", &O::sink, "each query's attention share on position 0"),
         field("null_sink_weight", &O::null_sink_weight,
               "e^b of a null sink of logit b in every head"),
     };
@@ -56,7 +56,7 @@ const std::vector<FieldRow<TheoryConfigRecord>>& theory_config_record_fields() {
   using C = TheoryConfigRecord;
   static const std::vector<FieldRow<C>> rows = {
       required(field("length", &C::length, "L")),
-      field("query", &C::query, "q"),
+      field("query", &C::query, "the query's position (q − 1)"),
       required(field("layers", &C::layers, "H")),
       field("alpha", &C::alpha, "α, or one per layer"),
       field("operator", &C::op, "the attention operator"),
@@ -67,8 +67,8 @@ const std::vector<FieldRow<TheoryConfigRecord>>& theory_config_record_fields() {
 const std::vector<FieldRow<DeadZoneRecord>>& dead_zone_record_fields() {
   using D = DeadZoneRecord;
   static const std::vector<FieldRow<D>> rows = {
-      field("position", &D::position, "argmin r_j over 1 < j < q"),
-      field<D, double, NanAsNull>("x", &D::x, "the position / q"),
+      field("position", &D::position, "the position j − 1 of argmin r_j over 1 < j < q (0: none)"),
+      field<D, double, NanAsNull>("x", &D::x, "that key's j / q"),
       field<D, double, NanAsNull>("log10_influence", &D::log10_influence, "log10 of r there"),
   };
   return rows;
@@ -137,6 +137,7 @@ const std::vector<FieldRow<ContinuumRecord>>& continuum_record_fields() {
 const std::vector<FieldRow<TheoryRecord>>& theory_record_fields() {
   using T = TheoryRecord;
   static const std::vector<FieldRow<T>> rows = {
+      position_base_field(&T::position_base),
       required(field("config", &T::config, "the theory's spec")),
       field("version", &T::version, "posbias's version"),
       required(field("discrete", &T::discrete, "the discrete row's summary")),
@@ -153,7 +154,13 @@ nlohmann::json to_json(const TheoryConfigRecord& r) {
 }
 
 TheoryRecord theory_record_from_json(const nlohmann::json& j) {
-  return fields_from_json(theory_record_fields(), j, TheoryRecord{}, "theory field");
+  TheoryRecord unmarked;
+  unmarked.position_base = kUnmarkedPositionBase;
+  TheoryRecord r = fields_from_json(theory_record_fields(), j, unmarked, "theory field");
+  const std::int64_t shift = rebase_positions(r.position_base, "theory field 'position_base'");
+  r.config.query -= shift;
+  if (r.discrete.dead_zone.position > 0) r.discrete.dead_zone.position -= shift;
+  return r;
 }
 
 const std::vector<FieldRow<ExactConfigRecord>>& exact_config_record_fields();
@@ -165,10 +172,10 @@ const std::vector<FieldRow<ExactConfigRecord>>& exact_config_record_fields() {
   using C = ExactConfigRecord;
   static const std::vector<FieldRow<C>> rows = {
       required(field("length", &C::length, "L")),
-      field("query", &C::query, "q"),
+      field("query", &C::query, "the query's position (q − 1)"),
       required(field("layers", &C::layers, "H")),
       field("window", &C::window, "keys per query (0: all earlier keys)"),
-      field("sink", &C::sink, "each query's attention share on position 1, exactly"),
+      field("sink", &C::sink, "each query's attention share on position 0, exactly"),
       field("exact", &C::exact, "the row is exact (GMP rationals)"),
       field("alpha", &C::alpha, "α, or one per layer, exactly"),
       optional_field("null_sink", &C::null_sink, "the null sink's logit b"),
@@ -180,9 +187,10 @@ const std::vector<FieldRow<ExactConfigRecord>>& exact_config_record_fields() {
 const std::vector<FieldRow<ExactTheoryRecord>>& exact_theory_record_fields() {
   using T = ExactTheoryRecord;
   static const std::vector<FieldRow<T>> rows = {
+      position_base_field(&T::position_base),
       required(field("config", &T::config, "the theory's spec")),
       field("version", &T::version, "posbias's version"),
-      field("position", &T::position, "key positions 1..q"),
+      field("position", &T::position, "key positions 0..q − 1"),
       field("fraction", &T::fraction, "each position's influence, an exact fraction"),
       field<T, std::vector<double>, NumberList>("log10_influence", &T::log10_influence,
                                                 "log10 of each (null: 0)"),
@@ -195,7 +203,13 @@ nlohmann::json to_json(const ExactTheoryRecord& r) {
 }
 
 ExactTheoryRecord exact_theory_record_from_json(const nlohmann::json& j) {
-  return fields_from_json(exact_theory_record_fields(), j, ExactTheoryRecord{}, "theory field");
+  ExactTheoryRecord unmarked;
+  unmarked.position_base = kUnmarkedPositionBase;
+  ExactTheoryRecord r = fields_from_json(exact_theory_record_fields(), j, unmarked, "theory field");
+  const std::int64_t shift = rebase_positions(r.position_base, "theory field 'position_base'");
+  r.config.query -= shift;
+  for (auto& p : r.position) p -= shift;
+  return r;
 }
 
 }  // namespace posbias

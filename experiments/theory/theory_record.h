@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "posbias/core/field_table.h"
+#include "posbias/core/position_base.h"
 
 namespace posbias {
 
@@ -66,6 +67,7 @@ struct ContinuumRecord {
 };
 
 struct TheoryRecord {
+  std::int64_t position_base = kPositionBase;
   TheoryConfigRecord config;
   std::string version;
   DiscreteSummaryRecord discrete;
@@ -78,7 +80,7 @@ const std::vector<FieldRow<TheoryConfigRecord>>& theory_config_record_fields();
 nlohmann::json to_json(const TheoryRecord& record);
 nlohmann::json to_json(const TheoryConfigRecord& record);
 // Strict: an unknown or mistyped field throws std::invalid_argument naming it ("theory field
-// 'continuum.grid.x'").
+// 'continuum.grid.x'"). A 1-based file's positions are moved to 0-based (position_base.h).
 TheoryRecord theory_record_from_json(const nlohmann::json& j);
 
 // --exact's spec: α and the sink as exact rationals' text, and the null sink (when one) by its
@@ -94,6 +96,7 @@ struct ExactConfigRecord {
 
 // `theory --exact --format json`: the row as exact fractions, with log10 of each (null for 0).
 struct ExactTheoryRecord {
+  std::int64_t position_base = kPositionBase;
   ExactConfigRecord config;
   std::string version;
   std::vector<std::int64_t> position;
@@ -104,7 +107,7 @@ const std::vector<FieldRow<ExactTheoryRecord>>& exact_theory_record_fields();
 
 nlohmann::json to_json(const ExactTheoryRecord& record);
 // Strict: an unknown or mistyped field throws std::invalid_argument naming it ("theory field
-// 'config.alpha.0'").
+// 'config.alpha.0'"). A 1-based file's positions are moved to 0-based (position_base.h).
 ExactTheoryRecord exact_theory_record_from_json(const nlohmann::json& j);
 
 }  // namespace posbias

@@ -33,7 +33,7 @@ InfluenceSpec base_spec(std::int64_t length, std::int64_t layers, double alpha) 
 void append_rows(std::string& csv, const std::string& name, const InfluenceSpec& s,
                  const std::vector<ExtReal>& row) {
   for (std::size_t j = 0; j < row.size(); ++j) {
-    csv += fmt::format("{},{},{},{},{},{}\n", name, s.layers, s.alpha[0], j + 1, row[j].to_string(),
+    csv += fmt::format("{},{},{},{},{},{}\n", name, s.layers, s.alpha[0], j, row[j].to_string(),
                        row[j].log10());
   }
 }
@@ -167,11 +167,13 @@ ReportSection theory_report_section(const std::filesystem::path& report_dir) {
       "averages like the Cesàro matrix M (M[i][j] = 1/i). With a residual branch of weight α a "
       "layer is N = (1-α)I + αM and the influence of key j on the last token after H layers is "
       "the row e_qᵀ Nᴴ. It is computed here by the exact, cancellation-free recurrence.",
-      "Three regions appear before any training: a primacy tail (position 1 is reached by every "
-      "path), a recency anchor (the residual path keeps (1-α)^H of the mass on the last token) "
+      "Three regions appear before any training: a primacy tail (the first token, position 0, is "
+      "reached by every path), a recency anchor (the residual path keeps (1-α)^H of the mass on "
+      "the last token) "
       "and a dead zone in between whose depth grows like 1/(k-1)! with depth.",
-      "The paper calls this profile U-shaped, with the query as its right end. Over positions "
-      "1..q-1 the row is non-increasing, so the primacy tail falls all the way to a minimum just "
+      "The paper calls this profile U-shaped, with the query as its right end. Over the keys "
+      "before the query (j = 1..q-1) the row is non-increasing, so the primacy tail falls all the "
+      "way to a minimum just "
       "before the query: by the U test of the birth section, which leaves the query out, it is "
       "not a U."};
   Progress progress("reproduce: theory", 4);
@@ -204,7 +206,7 @@ ReportSection theory_report_section(const std::filesystem::path& report_dir) {
       {"primacy mass on the first 5% (discrete / continuum)",
        fmt::format("{:.4f} / {:.4f}", ms.primacy_mass, mc.primacy_mass(0.05))},
       {"dead-zone minimum (position, influence)",
-       fmt::format("j = {} (x = {:.3f}), {}", ms.dead_zone_position, ms.dead_zone_x,
+       fmt::format("position {} (j / q = {:.3f}), {}", ms.dead_zone_position, ms.dead_zone_x,
                    fmt_log10(ms.log10_dead_zone))},
       {"middle / mean of the ends", fmt_log10(ms.log10_middle_to_ends)},
       {"continuum limit: worst relative difference in the bulk (1e-3 < x < 0.9, L = 1e5)",

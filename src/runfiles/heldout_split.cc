@@ -8,7 +8,7 @@ const std::vector<FieldRow<TextEvaluation>>& text_evaluation_fields() {
   using E = TextEvaluation;
   static const std::vector<FieldRow<E>> rows = {
       required(field("loss_per_position", &E::loss_per_position,
-                     "mean next-token loss (nats) at positions 1..length")),
+                     "mean next-token loss (nats) at positions 0..length-1")),
       field("loss", &E::loss, "mean next-token loss (nats) per target token"),
       required(
           field("bits_per_byte", &E::bits_per_byte, "total bits over the targets' UTF-8 bytes")),

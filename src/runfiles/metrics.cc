@@ -199,6 +199,7 @@ std::vector<const MetricsRow*> spread_rows(const std::vector<MetricsRow>& rows, 
   return out;
 }
 
+// x: position + 1, for the log x axes of these panels.
 Series position_curve(const MetricsRow& r, const std::vector<double>& v, bool log10_y) {
   Series s;
   s.title = "step " + std::to_string(r.step);
@@ -243,7 +244,8 @@ void render_text_training_figures(const std::vector<MetricsRow>& rows, const std
 
   Panel per_position;
   per_position.title = title + ": held-out loss per position";
-  per_position.xlabel = "position j (predicting token j + 1)";
+  // A log axis cannot show position 0: x is the position + 1, the tokens the position reads.
+  per_position.xlabel = "position + 1 (tokens read; position t predicts token t + 1)";
   per_position.ylabel = "cross-entropy (nats)";
   per_position.log_x = true;
   per_position.order_label = "training step";
@@ -270,7 +272,7 @@ void render_text_training_figures(const std::vector<MetricsRow>& rows, const std
     std::string layer = name;  // "layer_3" → "layer 3" (gnuplot reads _ as a subscript)
     std::replace(layer.begin(), layer.end(), '_', ' ');
     p.title = name == "embed" ? "gradient at the embeddings" : "gradient at the input of " + layer;
-    p.xlabel = "position j";
+    p.xlabel = "position + 1 (log scale)";
     p.ylabel = "mean ‖∂loss/∂h_j‖";
     p.log10_y = true;
     p.log_x = true;

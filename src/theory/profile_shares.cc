@@ -10,7 +10,7 @@ namespace {
 // The shortest profile whose two end windows fit before the query without overlapping.
 constexpr std::int64_t kMinEndsLength = 2 * kEndWindow + 1;  // 17
 // From L = 40 on, the middle fifth always holds at least kEndWindow positions and meets neither
-// end window (at L = 39 it holds 7: positions 16..22).
+// end window (at L = 39 it holds 7: positions 15..21).
 constexpr std::int64_t kMinMiddleLength = 40;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -44,8 +44,8 @@ std::array<RegionSpan, 4> share_regions(std::int64_t length) {
   const std::int64_t n = length - 1;  // positions before the query
   std::array<RegionSpan, 4> r;
   if (length >= kMinEndsLength) {
-    r[0] = {1, kEndWindow, ""};
-    r[2] = {length - kEndWindow, length - 1, ""};
+    r[0] = {0, kEndWindow - 1, ""};
+    r[2] = {length - 1 - kEndWindow, length - 2, ""};
   } else {
     const std::string why = "needs L >= " + std::to_string(kMinEndsLength) +
                             " so that the two 8-position end windows before the query do not "
@@ -55,18 +55,18 @@ std::array<RegionSpan, 4> share_regions(std::int64_t length) {
     r[2] = {0, 0, why};
   }
   if (length >= kMinMiddleLength) {
-    r[1] = {2 * n / 5 + 1, 3 * n / 5, ""};
+    r[1] = {2 * n / 5, 3 * n / 5 - 1, ""};
   } else {
     r[1] = {0, 0,
             "needs L >= " + std::to_string(kMinMiddleLength) +
-                " so that the middle fifth of 1..L-1 holds at least 8 positions apart from the "
+                " so that the middle fifth of 0..L-2 holds at least 8 positions apart from the "
                 "end windows (L = " +
                 std::to_string(length) + ": " +
-                (3 * n / 5 >= 2 * n / 5 + 1 ? position_text(2 * n / 5 + 1, 3 * n / 5)
+                (3 * n / 5 >= 2 * n / 5 + 1 ? position_text(2 * n / 5, 3 * n / 5 - 1)
                                             : std::string("no position")) +
                 ")"};
   }
-  r[3] = {length, length, ""};
+  r[3] = {length - 1, length - 1, ""};
   return r;
 }
 
@@ -93,7 +93,7 @@ ProfileShares profile_shares(const std::vector<double>& profile) {
     if (!span.present()) continue;
     double sum = 0;
     for (std::int64_t j = span.first; j <= span.last; ++j)
-      sum += profile[static_cast<std::size_t>(j - 1)];
+      sum += profile[static_cast<std::size_t>(j)];
     s.share[k] = sum / total;
   }
   return s;

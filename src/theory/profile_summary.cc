@@ -23,7 +23,7 @@ ProfileSummary summarize_profile(const std::vector<ExtReal>& row, double epsilon
     for (std::int64_t j = 3; j < q; ++j) {
       if (row[j - 1] < row[best - 1]) best = j;
     }
-    s.dead_zone_position = best;
+    s.dead_zone_position = best - 1;
     s.dead_zone_x = static_cast<double>(best) / static_cast<double>(q);
     s.log10_dead_zone = row[best - 1].log10();
   }

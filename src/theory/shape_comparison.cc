@@ -47,8 +47,8 @@ ShapeMetrics shape_metrics(const std::vector<double>& measured,
   s.median_abs_log10_error = median(err);
   s.max_abs_log10_error = *std::max_element(err.begin(), err.end());
   s.w1 = w1 / static_cast<double>(n - 1);
-  s.argmin_measured = std::min_element(m.begin(), m.end()) - m.begin() + 1;
-  s.argmin_predicted = std::min_element(p.begin(), p.end()) - p.begin() + 1;
+  s.argmin_measured = std::min_element(m.begin(), m.end()) - m.begin();
+  s.argmin_predicted = std::min_element(p.begin(), p.end()) - p.begin();
   const std::size_t mid = (n + 1) / 2 - 1;  // ⌈L/2⌉, 0-based
   s.recency_measured = m.back() / m[mid];
   s.recency_predicted = p.back() / p[mid];

@@ -27,8 +27,9 @@ ShapeScoreRecord score(const std::string& model) {
   s.median_abs_log10_error_ci = std::vector<double>{0.05, 0.2};
   s.max_abs_log10_error = 0.4;
   s.w1 = 0.01;
-  s.argmin_measured = 3;
-  s.argmin_predicted = 2;
+  s.argmin_measured = 2;
+  s.argmin_predicted = 1;
+  s.argmin_measured_ci = std::vector<double>{1, 2};
   s.recency_ratio = {2.0, std::nullopt, 1.5};
   s.primacy_ratio = {3.0, std::vector<double>{2.5, 3.5}, NAN};
   s.first_min_ratio = RatioRecord{4.0, 3.0};
@@ -95,6 +96,31 @@ TEST(BirthRecordFields, EveryPartRoundTripsThroughJson) {
   EXPECT_TRUE(std::isnan(back.nofit->primacy_ratio.predicted));
   EXPECT_TRUE(back.measurement.cotangents_per_pass.has_value());
   EXPECT_FALSE(back.measurement.cotangents_per_pass->has_value());
+}
+
+// A file of a build that printed 1-based positions (no "position_base") reads as 0-based: the
+// query, every argmin and its interval and the comparison's minima move down by one; its
+// measurement.attn_scale, the init scale's earlier name, is read as attn_init_scale.
+TEST(BirthRecordFields, AFileOfAnEarlierBuildIsReadInTheOneBase) {
+  BirthRecord now = full_record();
+  now.measurement.query = 2;
+  now.measurement.attn_init_scale = 4;
+  const nlohmann::json j = to_json(now);
+  EXPECT_EQ(j["position_base"], 0);
+  EXPECT_EQ(j["measurement"]["attn_init_scale"], 4.0);
+  nlohmann::json old = j;
+  old.erase("position_base");
+  old["measurement"]["attn_scale"] = old["measurement"]["attn_init_scale"];
+  old["measurement"].erase("attn_init_scale");
+  old["measurement"]["query"] = 3;
+  for (auto* s : {&old["nofit"], &old["nofit_variants"][0]}) {
+    (*s)["argmin_measured"] = 3;
+    (*s)["argmin_predicted"] = 2;
+    (*s)["argmin_measured_ci"] = {2.0, 3.0};
+  }
+  old["comparison"][0]["heldout_argmin"] = 3;
+  old["comparison"][0]["argmin_predicted"] = 3;
+  EXPECT_EQ(to_json(birth_record_from_json(old)), j);
 }
 
 TEST(BirthRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {

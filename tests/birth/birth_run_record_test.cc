@@ -21,7 +21,7 @@ BirthRunRecord full_record() {
   r.target = "loss";
   r.method = "exact";
   r.length = 4;
-  r.query = 4;
+  r.query = 3;
   r.sequences = 2;
   for (std::int64_t step : {0, 100}) {
     BirthRunCheckpointRecord& c = r.checkpoints.emplace_back();
@@ -99,6 +99,33 @@ TEST(BirthRunRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
   bad = good;
   bad.erase("query");
   EXPECT_NE(message_of(bad).find("missing birth field 'query'"), std::string::npos);
+}
+
+// A file of a build that printed 1-based positions (no "position_base") reads as 0-based: its
+// query, each checkpoint's argmin (0, none, stays 0) and the share regions move down by one;
+// a base other than 0 or 1 is refused.
+TEST(BirthRunRecordFields, AFileWithoutAPositionBaseIsOneBased) {
+  const nlohmann::json now = to_json(full_record());
+  EXPECT_EQ(now["position_base"], 0);
+  nlohmann::json old = now;
+  old.erase("position_base");
+  old["query"] = 4;
+  old["checkpoints"][0]["argmin"] = 3;
+  old["checkpoints"][1]["argmin"] = 0;
+  for (auto& c : old["checkpoints"])
+    for (auto& [name, span] : c["shares"]["regions"].items())
+      for (auto& p : span) p = p.get<std::int64_t>() + 1;
+  const BirthRunRecord r = birth_run_record_from_json(old);
+  EXPECT_EQ(r.position_base, 0);
+  EXPECT_EQ(r.query, 3);
+  EXPECT_EQ(r.checkpoints[0].argmin, 2);
+  EXPECT_EQ(r.checkpoints[1].argmin, 0);
+  EXPECT_EQ(r.checkpoints[0].shares->regions, full_record().checkpoints[0].shares->regions);
+  nlohmann::json bad = now;
+  bad["position_base"] = 2;
+  EXPECT_NE(message_of(bad).find("birth field 'position_base' must be 0 or 1, got 2"),
+            std::string::npos)
+      << message_of(bad);
 }
 
 TEST(BirthRunRecordFields, EveryShippedResultReadsBackAndWritesOutTheSameBytes) {

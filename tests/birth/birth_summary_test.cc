@@ -19,7 +19,7 @@ namespace {
 using namespace posbias_test;
 namespace fs = std::filesystem;
 
-// A GPT-2 at init: five positions, three seeds, the minimum at 3, every region's share.
+// A GPT-2 at init: five positions, three seeds, the minimum at position 2, every region's share.
 BirthRecord sample_record() {
   BirthRecord r;
   r.measurement.length = 5;
@@ -28,7 +28,7 @@ BirthRecord sample_record() {
   r.measurement.method = "exact";
   r.profile = {4.0, 2.5, 1.25, 3.0, 160.5};
   r.nofit.emplace();
-  r.nofit->argmin_measured = 3;
+  r.nofit->argmin_measured = 2;
   r.shares.emplace();
   const double means[] = {0.125, 0.0625, 0.25, 0.5625};
   for (std::size_t k = 0; k < kShareRegions.size(); ++k) {
@@ -51,8 +51,8 @@ HfConfig gpt2(std::int64_t layers, std::int64_t d, std::int64_t heads) {
 TEST(BirthSummary, NamesTheModelTheProfileAndTheShares) {
   EXPECT_EQ(birth_summary(sample_record(), gpt2(2, 32, 2)),
             "birth: gpt2 (learned), layers 2, d 32, heads 2, L 5, seeds 3, at init, exact\n"
-            "birth: influence (mean over seeds): 4 at position 1, minimum 1.25 at 3, 3 at 4, "
-            "160.5 at the query 5\n"
+            "birth: influence (mean over seeds): 4 at position 0, minimum 1.25 at 2, 3 at 3, "
+            "160.5 at the query 4\n"
             "birth: shares of the profile: primacy 0.125, middle 0.0625, recency 0.25, query "
             "0.5625\n");
 }
@@ -67,7 +67,7 @@ TEST(BirthSummary, LeavesOutWhatTheResultLacks) {
   qwen2.position_encoding = PosEncoding::kRope;
   EXPECT_EQ(birth_summary(r, qwen2),
             "birth: qwen2 (rope), layers 24, d 896, heads 14, L 5, seeds 3, at init, exact\n"
-            "birth: influence (mean over seeds): 1 at position 1\n");
+            "birth: influence (mean over seeds): 1 at position 0\n");
   // A region without a statistic, or with a mean there is none of, is left out; a position
   // without a value is null; a windowed Llama is named as its config.json names it.
   r = sample_record();
@@ -79,14 +79,14 @@ TEST(BirthSummary, LeavesOutWhatTheResultLacks) {
   mistral.sliding_window = 16;
   EXPECT_EQ(birth_summary(r, mistral),
             "birth: mistral (rope), layers 24, d 896, heads 14, L 5, seeds 3, run runs/a, exact\n"
-            "birth: influence (mean over seeds): 4 at position 1, minimum 1.25 at 3, 3 at 4, "
-            "160.5 at the query 5\n"
+            "birth: influence (mean over seeds): 4 at position 0, minimum 1.25 at 2, 3 at 3, "
+            "160.5 at the query 4\n"
             "birth: shares of the profile: primacy 0.125, recency 0.25\n");
   r.profile = {4.0, NAN};
   r.shares.reset();
   EXPECT_EQ(birth_summary(r, gpt2(1, 16, 2)),
             "birth: gpt2 (learned), layers 1, d 16, heads 2, L 5, seeds 3, run runs/a, exact\n"
-            "birth: influence (mean over seeds): 4 at position 1, null at the query 2\n");
+            "birth: influence (mean over seeds): 4 at position 0, null at the query 1\n");
 }
 
 TEST(JsonResult, TheJsonOnAPipeAndASummaryOnATerminal) {

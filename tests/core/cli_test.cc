@@ -29,12 +29,12 @@ TEST(Cli, TheoryCsvMatchesHandValues) {
   const CliResult r = run_cli("theory -L 3 -H 1 -a 0.5");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "position,influence,log10_influence");
-  // e_3ᵀ N = (1/6, 1/6, 2/3)
-  EXPECT_NE(r.out.find("\n1,0.16666666666666666,"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\n3,0.6666666666666666,"), std::string::npos) << r.out;
+  // e_3ᵀ N = (1/6, 1/6, 2/3), at positions 0, 1, 2
+  EXPECT_NE(r.out.find("\n0,0.16666666666666666,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n2,0.6666666666666666,"), std::string::npos) << r.out;
   const CliResult e = run_cli("theory -L 3 -H 1 -a 1/2 --exact");
   ASSERT_EQ(e.code, 0) << e.err;
-  EXPECT_NE(e.out.find("\n3,2/3,"), std::string::npos) << e.out;
+  EXPECT_NE(e.out.find("\n2,2/3,"), std::string::npos) << e.out;
 }
 
 TEST(Cli, TheoryJsonCarriesSummaryAndTinyValues) {
@@ -104,9 +104,10 @@ TEST(Cli, BadInputIsOneLineExitTwo) {
   expect_usage_error("theory --exact --alibi 0.5", "irrational");
   expect_usage_error("theory --exact -L 30000", "exact");
   // Planned from the spec before any number is built: one line, exit 2.
-  expect_usage_error("theory --exact -L 20000 --layers 100",
-                     "theory --exact at q = 20000, H = 100 (numbers of up to 2882101 bits) needs "
-                     "about");
+  expect_usage_error(
+      "theory --exact -L 20000 --layers 100",
+      "theory --exact at query position 19999, H = 100 (numbers of up to 2882101 bits) needs "
+      "about");
   expect_usage_error("theory --bogus", "bogus");
   expect_usage_error("nosuchcommand", "nosuchcommand");
   expect_usage_error("theory fit -H 3", "profile");
@@ -278,13 +279,13 @@ TEST(Cli, BirthMeasuresAndFits) {
   const CliResult bad = run_cli("theory shares " + (dir / "b.csv").string());
   EXPECT_EQ(bad.code, 1) << bad.err;
   EXPECT_EQ(lines(bad.err), 1) << bad.err;
-  // At L = 48 the middle (19..28) exists and the test gives a verdict with both differences.
+  // At L = 48 the middle (18..27) exists and the test gives a verdict with both differences.
   const CliResult m = run_cli(
       "birth --arch gpt2 --layers 2 --d-model 32 --heads 4 --length 48 "
       "--seeds 2 --bootstrap 0");
   ASSERT_EQ(m.code, 0) << m.err;
   const auto jm = nlohmann::json::parse(m.out);
-  EXPECT_EQ(jm["shares"]["regions"]["middle"], (std::vector<int>{19, 28}));
+  EXPECT_EQ(jm["shares"]["regions"]["middle"], (std::vector<int>{18, 27}));
   const std::string verdict = jm["u_test"]["verdict"].get<std::string>();
   EXPECT_TRUE(verdict == "U" || verdict == "no U") << verdict;
   EXPECT_EQ(jm["u_test"]["middle_vs_recency"]["values"].size(), 2u);
@@ -324,10 +325,16 @@ TEST(Cli, BirthBadInput) {
   expect_usage_error("birth --window -4", "--window");
   expect_usage_error("birth --arch gpt2 --layers 2 --d-model 32 --heads 4 --length 24 --window 4",
                      "reaches 6 keys back");
-  expect_usage_error("birth --attn-scale 0", "--attn-scale");
-  expect_usage_error("birth --attn-scale -1", "--attn-scale");
-  expect_usage_error("birth --attn-scale nan", "--attn-scale");
-  expect_usage_error("birth --attn-scale inf", "--attn-scale");
+  expect_usage_error("birth --attn-init-scale 0", "--attn-init-scale");
+  expect_usage_error("birth --attn-init-scale -1", "--attn-init-scale");
+  expect_usage_error("birth --attn-init-scale nan", "--attn-init-scale");
+  expect_usage_error("birth --attn-init-scale inf", "--attn-init-scale");
+  // the flag's earlier name is refused, naming the new one
+  expect_usage_error("birth --attn-scale 4", "is now --attn-init-scale");
+  // positions count from 0: the last token of L = 8 is 7, and 8 is past it
+  expect_usage_error("birth -L 8 -q 8", "0..7");
+  expect_usage_error("theory -L 8 -q 8", "0..7");
+  expect_usage_error("theory -L 8 -q -1", "--query");
   expect_usage_error("birth --alpha-estimator guess", "guess");
   // Memory is planned before anything is allocated: one line naming the bytes, exit 2.
   expect_usage_error("birth --arch qwen2-0.5b --length 65536", "available");
@@ -593,7 +600,7 @@ TEST(Cli, OutputsFollowLinksAndWriteThroughDevices) {
   // --plot draws the profile asked for (its minimum marked); --plot-sweep its sweeps.
   const std::string profile = slurp(dir / "fig.gp");
   EXPECT_NE(profile.find("L = 100, H = 2, α = 0.5"), std::string::npos) << profile;
-  EXPECT_NE(profile.find("minimum, j = "), std::string::npos) << profile;
+  EXPECT_NE(profile.find("minimum, position 98"), std::string::npos) << profile;
   EXPECT_EQ(profile.find("varying depth"), std::string::npos) << profile;
   r = run_cli("theory -L 100 -H 2 --out " + d + "/row2.csv --plot-sweep " + d + "/sweep");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -652,7 +659,7 @@ TEST(Cli, TheorySubnormalAlphaDoesNotUnderflow) {
     double worst = 0;
     while (std::getline(rows, line)) {
       const auto a = line.find(','), b = line.rfind(',');
-      if (std::stoi(line.substr(0, a)) == 100) continue;  // the query keeps 1 - O(α)
+      if (std::stoi(line.substr(0, a)) == 99) continue;  // the query keeps 1 - O(α)
       EXPECT_NE(line.substr(a + 1, 2), "0,") << line;
       worst = std::max(worst, std::fabs(std::stod(line.substr(b + 1)) - expected));
       ++checked;

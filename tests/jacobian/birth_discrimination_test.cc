@@ -141,7 +141,7 @@ TEST(BirthDiscrimination, AttentionInitScaleMovesAlphaAndTheProfile) {
   std::vector<double> alpha, middle;
   for (double s : {0.25, 1.0, 4.0}) {
     BirthOptions o = small(Family::kGpt2, 4);
-    o.attn_scale = s;
+    o.attn_init_scale = s;
     const BirthResult r = measure_birth(o);
     alpha.push_back(mean(r.nofit->alpha));
     middle.push_back(r.profile[16] / r.profile[31]);  // the middle against the query itself

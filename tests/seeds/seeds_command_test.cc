@@ -18,17 +18,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A birth --run result of length 10 (query 10) whose checkpoint at `steps[k]` has
+// A birth --run result of length 10 (the query at position 9) whose checkpoint at `steps[k]` has
 // log10_middle_to_ends = base + k, a profile 1..10 scaled by `scale`, and at steps that are
 // multiples of 100 a gradient that falls from 2 at position 1 to 1 elsewhere.
 nlohmann::json birth_result(const std::vector<std::int64_t>& steps, double base, double scale) {
-  nlohmann::json j{{"run", "r"},
-                   {"target", "hidden"},
-                   {"method", "exact"},
-                   {"length", 10},
-                   {"query", 10},
-                   {"sequences", 2},
-                   {"checkpoints", nlohmann::json::array()}};
+  nlohmann::json j{{"position_base", 0}, {"run", "r"},
+                   {"target", "hidden"}, {"method", "exact"},
+                   {"length", 10},       {"query", 9},
+                   {"sequences", 2},     {"checkpoints", nlohmann::json::array()}};
   for (std::size_t k = 0; k < steps.size(); ++k) {
     std::vector<double> profile;
     for (int i = 1; i <= 10; ++i) profile.push_back(scale * i);
@@ -36,7 +33,7 @@ nlohmann::json birth_result(const std::vector<std::int64_t>& steps, double base,
                      {"profile", profile},
                      {"log10_middle_to_ends", base + static_cast<double>(k)},
                      {"log10_dead_zone_depth", -base},
-                     {"argmin", 3},
+                     {"argmin", 2},
                      {"attention_entropy_ratio", nullptr},
                      {"nofit", {{"median_abs_log10_error", 0.5}}}};
     if (steps[k] % 100 == 0) {
@@ -97,7 +94,9 @@ TEST_F(SeedsTest, MeansIntervalsCommonStepsAndChange) {
   EXPECT_EQ(r.gradient_steps->second, 200);
   EXPECT_NEAR(r.change_gradient_middle_to_first.interval.mean, 0, 1e-12);
   const nlohmann::json j = to_json(r);
-  EXPECT_EQ(j["checkpoints"][0]["argmin"], (std::vector<int>{3, 3, 3}));
+  EXPECT_EQ(j["checkpoints"][0]["argmin"], (std::vector<int>{2, 2, 2}));
+  EXPECT_EQ(j["position_base"], 0);
+  EXPECT_EQ(j["query"], 9);
   EXPECT_TRUE(j["checkpoints"][0]["attention_entropy_ratio"]["mean"].is_null());
   EXPECT_EQ(seeds_csv(r).substr(0, 11), "step,seeds,");
 }
@@ -170,7 +169,7 @@ TEST_F(SeedsTest, BirthResultsAtAnotherLengthThanTraining) {
   auto at_length_6 = [](double base, double scale, std::size_t gradient_positions = 10) {
     nlohmann::json j = birth_result({0, 100}, base, scale);
     j["length"] = 6;
-    j["query"] = 6;
+    j["query"] = 5;
     for (auto& c : j["checkpoints"]) {
       std::vector<double> profile(6);
       for (int i = 0; i < 6; ++i) profile[static_cast<std::size_t>(i)] = scale * (i + 1);
@@ -257,11 +256,12 @@ TEST_F(SeedsTest, RefusesBirthResultsOfDifferentConfigurations) {
 }
 
 TEST_F(SeedsTest, SharesAndUTestPerStepWithThePairedChange) {
-  // L = 64: primacy 1..8, middle 26..37, recency 55..62, query 64. Seed k's profile is 1 at
+  // L = 64: primacy 0..7, middle 25..36, recency 54..61, query 63. Seed k's profile is 1 at
   // every position but the query, which holds q_k at step 0 and 2·q_k at step 100.
   auto result = [](double query) {
     nlohmann::json j = birth_result({0, 100}, 0.0, 1.0);
-    j["length"] = j["query"] = 64;
+    j["length"] = 64;
+    j["query"] = 63;
     for (int k = 0; k < 2; ++k) {
       std::vector<double> p(64, 1.0);
       p.back() = query * (k + 1);
@@ -275,8 +275,8 @@ TEST_F(SeedsTest, SharesAndUTestPerStepWithThePairedChange) {
     o.birth.push_back(write(fmt::format("s{}.json", k), result(q[k]).dump()));
   const SeedsResult r = summarize_seeds(o);
   const SharesOverSeeds& s0 = r.checkpoints[0].shares;
-  EXPECT_EQ(s0.region(ShareRegion::kMiddle).first, 26);
-  EXPECT_EQ(s0.region(ShareRegion::kMiddle).last, 37);
+  EXPECT_EQ(s0.region(ShareRegion::kMiddle).first, 25);
+  EXPECT_EQ(s0.region(ShareRegion::kMiddle).last, 36);
   for (std::size_t k = 0; k < q.size(); ++k) {
     EXPECT_NEAR(s0.share[0].values[k], 8 / (63 + q[k]), 1e-15);
     EXPECT_NEAR(s0.share[1].values[k], 12 / (63 + q[k]), 1e-15);

@@ -48,7 +48,7 @@ TEST(SharesRecordFields, EveryPartRoundTripsThroughJson) {
     EXPECT_EQ(shares.contains("unavailable"), length < 40) << length;
     EXPECT_EQ(shares["primacy"]["values"].size(), 3u);
     EXPECT_EQ(shares["regions"]["recency"],
-              (std::vector<std::int64_t>{length - kEndWindow, length - 1}));
+              (std::vector<std::int64_t>{length - 1 - kEndWindow, length - 2}));
     EXPECT_EQ(to_json(FieldCodec<SharesRecord>::read(shares, "shares field")).dump(),
               shares.dump());
     const nlohmann::json u = to_json(u_test_record(s.u));

@@ -18,13 +18,15 @@ std::vector<double> ramp(std::int64_t length) {  // p_j = j
 }
 
 TEST(ProfileShares, RampAgainstHandArithmetic) {
-  // L = 50, p_j = j: total 50·51/2 = 1275. primacy 1..8: 36; middle fifth of 1..49 is
-  // ⌊19.6⌋+1 .. ⌊29.4⌋ = 20..29: (20+29)·10/2 = 245; recency 42..49: (42+49)·8/2 = 364; query 50.
+  // L = 50, p_j = j at position j − 1: total 50·51/2 = 1275. primacy, positions 0..7 (j 1..8):
+  // 36; middle fifth of positions 0..48 is ⌊19.6⌋ .. ⌊29.4⌋ − 1 = 19..28 (j 20..29):
+  // (20+29)·10/2 = 245; recency 41..48 (j 42..49): (42+49)·8/2 = 364; query 49 (j 50): 50.
   const ProfileShares s = profile_shares(ramp(50));
-  EXPECT_EQ(s.region(ShareRegion::kMiddle).first, 20);
-  EXPECT_EQ(s.region(ShareRegion::kMiddle).last, 29);
-  EXPECT_EQ(s.region(ShareRegion::kRecency).first, 42);
-  EXPECT_EQ(s.region(ShareRegion::kRecency).last, 49);
+  EXPECT_EQ(s.region(ShareRegion::kMiddle).first, 19);
+  EXPECT_EQ(s.region(ShareRegion::kMiddle).last, 28);
+  EXPECT_EQ(s.region(ShareRegion::kRecency).first, 41);
+  EXPECT_EQ(s.region(ShareRegion::kRecency).last, 48);
+  EXPECT_EQ(s.region(ShareRegion::kQuery).first, 49);
   double worst = 0;
   const double expected[4] = {36.0 / 1275, 245.0 / 1275, 364.0 / 1275, 50.0 / 1275};
   for (ShareRegion r : kShareRegions)
@@ -35,37 +37,37 @@ TEST(ProfileShares, RampAgainstHandArithmetic) {
 }
 
 TEST(ProfileShares, RegionsAtTheLengthsWhereTheyChange) {
-  // L = 17: both end windows fit (1..8, 9..16), the middle fifth (7..9) does not.
+  // L = 17: both end windows fit (0..7, 8..15), the middle fifth (6..8) does not.
   auto r = share_regions(17);
   EXPECT_TRUE(r[0].present() && r[2].present() && r[3].present());
-  EXPECT_EQ(r[2].first, 9);
+  EXPECT_EQ(r[2].first, 8);
   EXPECT_FALSE(r[1].present());
   // L = 16: the end windows would overlap.
   r = share_regions(16);
   EXPECT_FALSE(r[0].present() || r[2].present() || r[1].present());
   EXPECT_NE(r[0].absent.find("L >= 17"), std::string::npos) << r[0].absent;
-  // L = 39: the middle fifth is 16..22, 7 positions.
+  // L = 39: the middle fifth is 15..21, 7 positions.
   r = share_regions(39);
   EXPECT_TRUE(r[0].present() && r[2].present());
   EXPECT_FALSE(r[1].present());
-  EXPECT_NE(r[1].absent.find("16..22"), std::string::npos) << r[1].absent;
-  // L = 40: 16..23; L = 41: 17..24.
+  EXPECT_NE(r[1].absent.find("15..21"), std::string::npos) << r[1].absent;
+  // L = 40: 15..22; L = 41: 16..23.
   r = share_regions(40);
+  ASSERT_TRUE(r[1].present());
+  EXPECT_EQ(r[1].first, 15);
+  EXPECT_EQ(r[1].last, 22);
+  EXPECT_EQ(r[2].first, 31);
+  r = share_regions(41);
   ASSERT_TRUE(r[1].present());
   EXPECT_EQ(r[1].first, 16);
   EXPECT_EQ(r[1].last, 23);
-  EXPECT_EQ(r[2].first, 32);
-  r = share_regions(41);
-  ASSERT_TRUE(r[1].present());
-  EXPECT_EQ(r[1].first, 17);
-  EXPECT_EQ(r[1].last, 24);
   // From 40 on: 8 or more middle positions, strictly between the end windows.
   for (std::int64_t length = 40; length <= 200000; ++length) {
     r = share_regions(length);
     ASSERT_GE(r[1].size(), kEndWindow) << "L = " << length;
     ASSERT_GT(r[1].first, r[0].last) << "L = " << length;
     ASSERT_LT(r[1].last, r[2].first) << "L = " << length;
-    ASSERT_EQ(r[2].last, length - 1);
+    ASSERT_EQ(r[2].last, length - 2);
   }
   EXPECT_THROW(share_regions(0), std::invalid_argument);
 }

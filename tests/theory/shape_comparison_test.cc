@@ -16,8 +16,8 @@ TEST(ShapeComparison, ScaleDoesNotMatterAndKnownErrorsAreFound) {
   EXPECT_NEAR(same.median_abs_log10_error, 0.0, 1e-15);
   EXPECT_NEAR(same.max_abs_log10_error, 0.0, 1e-15);
   EXPECT_NEAR(same.w1, 0.0, 1e-15);
-  EXPECT_EQ(same.argmin_measured, 4);
-  EXPECT_EQ(same.argmin_predicted, 4);
+  EXPECT_EQ(same.argmin_measured, 3);  // positions count from 0
+  EXPECT_EQ(same.argmin_predicted, 3);
   // mid = ⌈6/2⌉ = 3: recency 6/2, primacy 8/2.
   EXPECT_DOUBLE_EQ(same.recency_measured, 3.0);
   EXPECT_DOUBLE_EQ(same.primacy_predicted, 4.0);
@@ -30,7 +30,7 @@ TEST(ShapeComparison, ScaleDoesNotMatterAndKnownErrorsAreFound) {
   const ShapeMetrics s = shape_metrics(m, p);
   EXPECT_NEAR(s.max_abs_log10_error, std::log10(10 / k), 1e-12);
   EXPECT_NEAR(s.median_abs_log10_error, std::log10(k), 1e-12);
-  EXPECT_EQ(s.argmin_measured, 3);  // 2 is now the smallest, at position 3
+  EXPECT_EQ(s.argmin_measured, 2);  // 2 is now the smallest, at position 2
 }
 
 TEST(ShapeComparison, WassersteinSpansZeroToOne) {

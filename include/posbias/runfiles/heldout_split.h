@@ -14,9 +14,9 @@
 
 namespace posbias {
 
-// Loss over windows of text: position j (1-based) predicts the window's token j + 1.
+// Loss over windows of text: position t (0-based) predicts the window's token t + 1.
 struct TextEvaluation {
-  std::vector<double> loss_per_position;  // mean nats at positions 1..length
+  std::vector<double> loss_per_position;  // mean nats at positions 0..length − 1
   double loss = NAN;                      // mean nats per target token
   double bits_per_byte = NAN;             // total bits over the targets' UTF-8 bytes
   std::int64_t windows = 0, tokens = 0;

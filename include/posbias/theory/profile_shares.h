@@ -1,11 +1,11 @@
-// The U by its parts: how an influence profile over positions 1..L (L = the query) divides its
-// total among four regions, and a test of the U that can answer "no".
+// The U by its parts: how an influence profile over positions 0..L−1 (L − 1 = the query)
+// divides its total among four regions, and a test of the U that can answer "no".
 //
-// Regions (positions 1-based, integer arithmetic):
-//   primacy  1 .. 8
-//   middle   ⌊2(L−1)/5⌋ + 1 .. ⌊3(L−1)/5⌋   (the middle fifth of 1..L−1)
-//   recency  L−8 .. L−1                      (the 8 positions before the query)
-//   query    L
+// Regions (positions 0-based as everywhere, position_base.h; integer arithmetic):
+//   primacy  0 .. 7
+//   middle   ⌊2(L−1)/5⌋ .. ⌊3(L−1)/5⌋ − 1   (the middle fifth of the L − 1 positions 0..L−2)
+//   recency  L−9 .. L−2                      (the 8 positions before the query)
+//   query    L−1
 // A region's share is its sum over the whole profile's sum (so the four need not add to 1: the
 // positions between the regions hold the rest). The regions never overlap: a short profile gets
 // the shares it can have and names the others with the reason (primacy and recency need L ≥ 17,
@@ -36,7 +36,7 @@ const char* to_string(ShareRegion region);
 inline constexpr std::int64_t kEndWindow = 8;
 
 struct RegionSpan {
-  std::int64_t first = 0, last = 0;  // 1-based, inclusive; 0, 0 when absent
+  std::int64_t first = 0, last = 0;  // positions, inclusive; 0, 0 when absent
   std::string absent;                // why the profile cannot have it; empty when present
   bool present() const { return absent.empty(); }
   std::int64_t size() const { return present() ? last - first + 1 : 0; }

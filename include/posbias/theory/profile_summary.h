@@ -1,6 +1,6 @@
-// Shape statistics of one discrete influence row (positions 1..q): the quantities a
-// researcher reads off a profile (primacy, dead zone, the query's own share). All magnitudes
-// are log10, so nothing underflows.
+// Shape statistics of one discrete influence row (keys j = 1..q, positions 0..q − 1,
+// position_base.h): the quantities a researcher reads off a profile (primacy, dead zone, the
+// query's own share). All magnitudes are log10, so nothing underflows.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +15,8 @@ struct ProfileSummary {
   double log10_first = 0;               // r_1, the primacy end
   double log10_last = 0;                // r_q, the recency anchor
   double log10_middle = 0;              // r at ⌈q/2⌉
-  std::int64_t dead_zone_position = 0;  // argmin r_j over 1 < j < q (0 when q < 3)
-  double dead_zone_x = 0;               // dead_zone_position / q
+  std::int64_t dead_zone_position = 0;  // position j − 1 of argmin r_j over 1 < j < q (0: q < 3)
+  double dead_zone_x = 0;               // that key's j / q
   double log10_dead_zone = 0;           // its value
   double epsilon = 0.05;                // primacy window, as a fraction of q
   double primacy_mass = 0;              // Σ r_j for j <= ε q

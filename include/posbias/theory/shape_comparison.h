@@ -19,7 +19,7 @@ namespace posbias {
 struct ShapeMetrics {
   double median_abs_log10_error = 0, max_abs_log10_error = 0;
   double w1 = 0;                                           // / (L-1)
-  std::int64_t argmin_measured = 0, argmin_predicted = 0;  // 1-based
+  std::int64_t argmin_measured = 0, argmin_predicted = 0;  // positions (position_base.h)
   double recency_measured = 0, recency_predicted = 0;      // p_L / p_mid
   double primacy_measured = 0, primacy_predicted = 0;      // p_1 / p_mid
 };

@@ -3,7 +3,7 @@
 // reaches the input at each position).
 //
 // Windows are row-major [n, length + 1] (text_data.h): inputs the first length ids, targets
-// the last length. Position j (1-based) predicts the window's id j + 1 from ids 1..j.
+// the last length. Position t (0-based) predicts the window's id t + 1 from ids 0..t.
 #pragma once
 
 #include <map>
