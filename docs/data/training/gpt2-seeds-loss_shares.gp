@@ -10,6 +10,9 @@ set logscale x
 set format x "10^{%L}"
 set grid
 set xrange [1:701]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p0s0 << EOD
 1 -1.009257788 -1.02525737 -0.9938267528
@@ -96,13 +99,13 @@ $p0s3 << EOD
 701 -0.7802664923 -0.8284433023 -0.7369043395
 EOD
 plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "primacy (1..8)", \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "primacy (0..7)", \
      $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "middle (103..153)", \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "middle (102..152)", \
      $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#56b4e9" notitle, \
-     $p0s2 using 1:2 with linespoints lw 2 lc rgb "#56b4e9" title "recency (248..255)", \
+     $p0s2 using 1:2 with linespoints lw 2 lc rgb "#56b4e9" title "recency (247..254)", \
      $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#e69f00" notitle, \
-     $p0s3 using 1:2 with linespoints lw 2 lc rgb "#e69f00" title "query (256)"
+     $p0s3 using 1:2 with linespoints lw 2 lc rgb "#e69f00" title "query (255)"
 reset
 set title "share per position (3 training seeds, 95% t band)"
 set xlabel "training step + 1"
@@ -112,6 +115,9 @@ set logscale x
 set format x "10^{%L}"
 set grid
 set xrange [1:701]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p1s0 << EOD
 1 -1.912347775 -1.928347357 -1.89691674
@@ -198,12 +204,12 @@ $p1s3 << EOD
 701 -0.7802664923 -0.8284433023 -0.7369043395
 EOD
 plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
-     $p1s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "primacy (1..8)", \
+     $p1s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "primacy (0..7)", \
      $p1s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
-     $p1s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "middle (103..153)", \
+     $p1s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "middle (102..152)", \
      $p1s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#56b4e9" notitle, \
-     $p1s2 using 1:2 with linespoints lw 2 lc rgb "#56b4e9" title "recency (248..255)", \
+     $p1s2 using 1:2 with linespoints lw 2 lc rgb "#56b4e9" title "recency (247..254)", \
      $p1s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#e69f00" notitle, \
-     $p1s3 using 1:2 with linespoints lw 2 lc rgb "#e69f00" title "query (256)"
+     $p1s3 using 1:2 with linespoints lw 2 lc rgb "#e69f00" title "query (255)"
 unset multiplot
 unset output

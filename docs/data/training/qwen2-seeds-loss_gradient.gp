@@ -3,11 +3,16 @@ set output "qwen2-seeds-loss_gradient.svg"
 reset
 set title "gradient reaching the input embeddings (3 training seeds, 95% t band)"
 set xlabel "training step + 1"
-set ylabel "log10 ratio to position 1"
+set ylabel "log10 ratio to position 0"
 set logscale x
 set format x "10^{%L}"
 set grid
 set xrange [1:701]
+set format x "%g"
+set xtics (1, 101, 201, 301, 401, 501, 601, 701)
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key outside right top box opaque
 $p0s0 << EOD
 1 -1.549208421 -1.583714945 -1.514701897
@@ -30,7 +35,7 @@ $p0s1 << EOD
 701 -0.4149433999 -0.515648311 -0.3142384889
 EOD
 plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "middle fifth / position 1", \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "middle fifth / position 0", \
      $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "position L / position 1"
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "last position / position 0"
 unset output

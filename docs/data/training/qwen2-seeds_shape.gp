@@ -1,13 +1,16 @@
 set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
 set output "qwen2-seeds_shape.svg"
 reset
-set title "middle and minimum against the ends (position 1, query) by step (3 training seeds, 95% t band)"
+set title "middle and minimum against the ends (position 0, query) by step (3 training seeds, 95% t band)"
 set xlabel "training step + 1"
 set ylabel "log10 ratio"
 set logscale x
 set format x "10^{%L}"
 set grid
 set xrange [1:701]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p0s0 << EOD
 1 -1.406728226 -1.441831604 -1.371624848
