@@ -329,6 +329,15 @@ void open_run(const TrainOptions& options, OpenedRun& run) {
   if (options.resume) {
     run.header = read_run_header(run_dir);
     c = config_of(run.header);
+    // The same seed gives the same numbers on one machine at one thread count: reductions
+    // split differently over another count, and the last bits of the losses move.
+    const int threads = torch::get_num_threads();
+    if (const auto it = run.header.find("threads");
+        it != run.header.end() && it->is_number_integer() && it->get<int>() != threads)
+      std::fprintf(stderr,
+                   "train: resuming on %d threads; the run started on %d, so its numbers from "
+                   "here on may differ in the last bits from a run never stopped\n",
+                   threads, it->get<int>());
   } else {
     c.finalize();
   }
@@ -368,6 +377,7 @@ void open_run(const TrainOptions& options, OpenedRun& run) {
     ensure_directory(run_dir);
     run.header = {{"config", train_config_to_json(c)},
                   {"machine", machine_info()},
+                  {"threads", torch::get_num_threads()},  // same seed, same numbers: per count
                   {"version", POSBIAS_VERSION}};
     if (c.task == Task::kText) {
       // The tokenizer is written before train.json, so a run that has train.json has it.

@@ -80,6 +80,25 @@ TEST(TrainCli, TinyModelLearnsOneHopLetterWithinAMinute) {
 
 // The NoPE ablation: a hop run with --pos none records it, and its model is not the rope
 // model of the same seed (rotary_dim 0 would be: it means every dim).
+// Same seed, same numbers holds at one thread count: train.json records it, and a resume on
+// another count says so in one line (and goes on); on the same count it says nothing.
+TEST(TrainCli, TheRunRecordsItsThreadCountAndAResumeOnAnotherSaysSo) {
+  const fs::path run = scratch("threads");
+  const std::string bin = POSBIAS_BIN;
+  CliResult r = run_shell("OMP_NUM_THREADS=1 " + bin +
+                          " train --task number --layers 1 --d-model 16 --heads 2 --mlp 32 "
+                          "--steps 4 --warmup 1 --batch 4 --out " +
+                          run.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(slurp(run / "train.json"))["threads"], 1);
+  r = run_shell("OMP_NUM_THREADS=2 " + bin + " train --resume " + run.string());
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("resuming on 2 threads; the run started on 1"), std::string::npos) << r.err;
+  r = run_shell("OMP_NUM_THREADS=1 " + bin + " train --resume " + run.string());
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("resuming on"), std::string::npos) << r.err;
+}
+
 TEST(TrainCli, HopRunWithoutPositionalEncoding) {
   const std::string common =
       "train --task letter --layers 2 --d-model 64 --mlp 128 --eval-per-hop 16 --hops 1 "
