@@ -178,11 +178,17 @@ double head_scoring_bytes(const ModelConfig& cfg, std::int64_t samples, std::int
 
 std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids, double tau,
                                    std::int64_t batch) {
+  const auto& cfg = model->config();
+  // The scores read each head's softmax row over the keys; a null sink's e^b sits in the
+  // normalizer with no key, so the row's shares (the self share, the gaps) would leave it out.
+  if (cfg.null_sink)
+    throw std::invalid_argument(
+        "head scores are defined for plain softmax attention; this model has a null sink "
+        "(train --null-sink), whose share of each row they would leave out");
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
   model->eval();
   const std::int64_t total = ids.size(0);
-  const auto& cfg = model->config();
   if (batch <= 0) batch = head_score_batch(cfg, ids.size(1));
   // Every sample's scores per (layer, head), then the mean and its interval.
   const auto cells = static_cast<std::size_t>(cfg.layers * cfg.heads);

@@ -103,6 +103,12 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
   LoadedModel m = load_trained_model(o.run, o.checkpoint);
   const TrainConfig& c = m.info.config;
   require_hop_task(c.task, "discrepancy --run");
+  // The bounds are those of a plain softmax over the keys (paper 2); a null sink adds e^b to
+  // every row's normalizer.
+  if (c.model_config().null_sink)
+    throw std::invalid_argument("discrepancy --run: run '" + o.run +
+                                "' has a null sink (train --null-sink); the discrepancy bounds "
+                                "are those of plain softmax attention");
   // Each length's forward keeps every block's cache for the head's query row; the examples are
   // generated a batch at a time. What grows with --count is the three gaps per example, key head
   // and length kept for the statistics (and one sorted copy), counted at every length.

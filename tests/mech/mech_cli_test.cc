@@ -232,6 +232,20 @@ TEST(MechCli, ShuffledAnswersTrainANullModel) {
                      "answers shuffled is for the hop tasks");
 }
 
+// Head scores and the discrepancy bounds are defined on plain softmax rows: a run with a null
+// sink is refused by both in one line (exit 2).
+TEST(MechCli, ANullSinkRunIsRefusedByTheScoresThatReadSoftmaxRows) {
+  const fs::path run = scratch("letter-null-sink");
+  const CliResult t = run_cli(
+      "train --task letter --layers 2 --d-model 32 --heads 2 --mlp 64 --eval-per-hop 16 "
+      "--hops 1 --steps 4 --warmup 1 --eval-every 4 --checkpoint-every 4 --null-sink 2 --out " +
+          run.string(),
+      300);
+  ASSERT_EQ(t.code, 0) << t.err;
+  expect_usage_error("heads --run " + run.string() + " --samples 8", "null sink");
+  expect_usage_error("discrepancy --run " + run.string() + " --count 4 --lengths 17", "null sink");
+}
+
 TEST(MechCli, ConstructionsFromTheCommandLine) {
   const fs::path out = scratch("index");
   const CliResult r = run_cli("discrepancy --function index --lengths 64,4096 --count 8 --json " +
