@@ -4,28 +4,26 @@ reset
 set title "median |log10 error|, measured vs no-fit: 3 of 3 closest to their own"
 set xlabel "no-fit prediction of run"
 set ylabel "measured profile of run"
-set key top right box opaque
-set grid
 set xtics ("qwen2 s0.25" 0, "qwen2 s1" 1, "qwen2 s4" 2)
 set ytics ("qwen2 s0.25" 0, "qwen2 s1" 1, "qwen2 s4" 2)
 set xrange [-0.5:2.5]
 set yrange [-0.5:2.5]
-set cbrange [0:0.372363]
+set cbrange [0:0.380798]
 set cblabel "median |log10 error|"
 set palette defined (0 '#f7fbff', 0.5 '#6baed6', 1 '#08306b')
 unset grid
 unset key
 $p0h << EOD
-0 0 0.068207
-1 0 0.339254
-2 0 0.372363
-0 1 0.222978
-1 1 0.035941
-2 1 0.101697
-0 2 0.299453
-1 2 0.054086
-2 2 0.020717
+0 0 0.070044
+1 0 0.345256
+2 0 0.380798
+0 1 0.221608
+1 1 0.040416
+2 1 0.100857
+0 2 0.296078
+1 2 0.054525
+2 2 0.016069
 EOD
 plot $p0h using 1:2:3 with image, \
-     $p0h using 1:2:(sprintf("%.3f", $3)):($3 > 0.186181 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+     $p0h using 1:2:(sprintf("%.3f", $3)):($3 > 0.190399 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 unset output
