@@ -8,11 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../cli_run.h"
+#include "../shipped_records.h"
 
 namespace posbias {
 namespace {
@@ -67,12 +66,7 @@ BirthRecord full_record() {
 }
 
 std::string message_of(const nlohmann::json& j) {
-  try {
-    birth_record_from_json(j);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { birth_record_from_json(j); });
 }
 
 TEST(BirthRecordFields, EveryPartRoundTripsThroughJson) {
@@ -144,12 +138,8 @@ TEST(BirthRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
 }
 
 TEST(BirthRecordFields, EveryShippedResultReadsBackAndWritesOutTheSameBytes) {
-  const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
   int files = 0, others = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    const std::string bytes = posbias_test::slurp(entry.path());
-    if (bytes.find("\"path_sums\"") == std::string::npos) continue;
+  for (const auto& [path, bytes] : posbias_test::shipped_json("\"path_sums\"")) {
     const nlohmann::json j = nlohmann::json::parse(bytes);
     if (!j.contains("measurement")) continue;  // a report summary
     const BirthRecord r = birth_record_from_json(j);
@@ -157,9 +147,9 @@ TEST(BirthRecordFields, EveryShippedResultReadsBackAndWritesOutTheSameBytes) {
     // The files a script rewrote (docs/data/birth, when the max error's interval was dropped)
     // differ from nlohmann's writing of their own values: those come back as nlohmann writes
     // them, every other file byte for byte.
-    const std::string as_written = j.dump(2) + "\n";
+    const std::string as_written = posbias_test::json_text(j);
     others += as_written != bytes;
-    EXPECT_EQ(to_json(r).dump(2) + "\n", as_written) << entry.path();
+    EXPECT_EQ(posbias_test::json_text(to_json(r)), as_written) << path;
   }
   EXPECT_GE(files, 41);
   EXPECT_GE(files - others, 12);

@@ -6,11 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../cli_run.h"
+#include "../shipped_records.h"
 
 namespace posbias {
 namespace {
@@ -56,12 +55,7 @@ BirthRunRecord full_record() {
 }
 
 std::string message_of(const nlohmann::json& j) {
-  try {
-    birth_run_record_from_json(j);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { birth_run_record_from_json(j); });
 }
 
 TEST(BirthRunRecordFields, EveryPartRoundTripsThroughJson) {
@@ -129,19 +123,14 @@ TEST(BirthRunRecordFields, AFileWithoutAPositionBaseIsOneBased) {
 }
 
 TEST(BirthRunRecordFields, EveryShippedResultReadsBackAndWritesOutTheSameBytes) {
-  const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
   int files = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    const std::string bytes = posbias_test::slurp(entry.path());
-    if (bytes.find("\"log10_dead_zone_depth\"") == std::string::npos ||
-        bytes.find("\"method\"") == std::string::npos)
-      continue;
+  for (const auto& [path, bytes] : posbias_test::shipped_json("\"log10_dead_zone_depth\"")) {
+    if (bytes.find("\"method\"") == std::string::npos) continue;
     const nlohmann::json j = nlohmann::json::parse(bytes);
     if (!j.contains("sequences")) continue;  // a seeds summary
     const BirthRunRecord r = birth_run_record_from_json(j);
     ++files;
-    EXPECT_EQ(to_json(r).dump(2) + "\n", bytes) << entry.path();
+    EXPECT_EQ(posbias_test::json_text(to_json(r)), bytes) << path;
   }
   EXPECT_GE(files, 12);
 }

@@ -6,11 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../cli_run.h"
+#include "../shipped_records.h"
 
 namespace posbias {
 namespace {
@@ -28,12 +27,7 @@ TheoryRecord full_record() {
 }
 
 std::string message_of(const nlohmann::json& j) {
-  try {
-    theory_record_from_json(j);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { theory_record_from_json(j); });
 }
 
 TEST(TheoryRecordFields, EveryPartRoundTripsThroughJson) {
@@ -74,17 +68,13 @@ TEST(TheoryRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
 }
 
 TEST(TheoryRecordFields, EveryShippedSummaryReadsBackAndWritesOutTheSameBytes) {
-  const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
   int files = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    const std::string bytes = posbias_test::slurp(entry.path());
-    if (bytes.find("\"bulk_max_relative_error\"") == std::string::npos) continue;
+  for (const auto& [path, bytes] : posbias_test::shipped_json("\"bulk_max_relative_error\"")) {
     const nlohmann::json j = nlohmann::json::parse(bytes);
     if (!j.is_object() || !j.contains("discrete")) continue;  // a report's list of summaries
     const TheoryRecord r = theory_record_from_json(j);
     ++files;
-    EXPECT_EQ(to_json(r).dump(2) + "\n", bytes) << entry.path();
+    EXPECT_EQ(posbias_test::json_text(to_json(r)), bytes) << path;
   }
   EXPECT_GE(files, 5);
 }
