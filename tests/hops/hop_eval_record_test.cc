@@ -5,11 +5,10 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../cli_run.h"
+#include "../shipped_records.h"
 
 namespace posbias {
 namespace {
@@ -36,12 +35,7 @@ HopEvalRecord full_record() {
 }
 
 std::string message_of(const nlohmann::json& j) {
-  try {
-    hop_eval_record_from_json(j);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { hop_eval_record_from_json(j); });
 }
 
 TEST(HopEvalRecordFields, EveryPartRoundTripsThroughJson) {
@@ -78,21 +72,15 @@ TEST(HopEvalRecordFields, FieldsInsideTheControlsAreRefusedByTheirPath) {
 }
 
 TEST(HopEvalRecordFields, EveryShippedEvalReadsBackAndWritesOutTheSameBytes) {
-  const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
   int files = 0, with_controls = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
-    const std::string name = entry.path().filename().string();
-    if (!entry.is_regular_file() || entry.path().extension() != ".json" ||
-        name.find("eval") == std::string::npos)
-      continue;
-    const std::string bytes = posbias_test::slurp(entry.path());
-    if (bytes.find("\"count_per_hop\"") == std::string::npos) continue;
+  for (const auto& [path, bytes] : posbias_test::shipped_json("\"count_per_hop\"")) {
+    if (path.filename().string().find("eval") == std::string::npos) continue;
     const nlohmann::json j = nlohmann::json::parse(bytes);
     if (j.value("task", "") != "number" && j.value("task", "") != "letter") continue;
     const HopEvalRecord r = hop_eval_record_from_json(j);
     ++files;
     with_controls += r.controls ? 1 : 0;
-    EXPECT_EQ(to_json(r).dump(2) + "\n", bytes) << entry.path();
+    EXPECT_EQ(posbias_test::json_text(to_json(r)), bytes) << path;
   }
   EXPECT_GE(files, 30);
   EXPECT_GE(with_controls, 20);

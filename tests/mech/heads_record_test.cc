@@ -6,11 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../cli_run.h"
+#include "../shipped_records.h"
 
 namespace posbias {
 namespace {
@@ -53,12 +52,7 @@ HeadsRecord full_record() {
 }
 
 std::string message_of(const nlohmann::json& j) {
-  try {
-    heads_record_from_json(j);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { heads_record_from_json(j); });
 }
 
 TEST(HeadsRecordFields, EveryPartRoundTripsThroughJson) {
@@ -126,12 +120,8 @@ TEST(HeadsRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
 }
 
 TEST(HeadsRecordFields, EveryShippedResultReadsBack) {
-  const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
   int files = 0, current = 0, causal = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    const std::string bytes = posbias_test::slurp(entry.path());
-    if (bytes.find("\"layer_index\"") == std::string::npos) continue;
+  for (const auto& [path, bytes] : posbias_test::shipped_json("\"layer_index\"")) {
     const nlohmann::json j = nlohmann::json::parse(bytes);
     if (!j.contains("checkpoints")) continue;  // a report summary that names the field
     const HeadsRecord r = heads_record_from_json(j);
@@ -141,7 +131,7 @@ TEST(HeadsRecordFields, EveryShippedResultReadsBack) {
     if (!r.threshold_sensitivity) continue;
     ++current;
     causal += r.ablation.has_value() + r.patching.has_value();
-    EXPECT_EQ(to_json(r).dump(2) + "\n", bytes) << entry.path();
+    EXPECT_EQ(posbias_test::json_text(to_json(r)), bytes) << path;
   }
   EXPECT_GE(files, 40);
   EXPECT_GE(current, 40);

@@ -7,11 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../cli_run.h"
+#include "../shipped_records.h"
 
 namespace posbias {
 namespace {
@@ -44,12 +43,7 @@ TrainedDiscrepancyResult measured_result() {
 }
 
 std::string message_of(const nlohmann::json& j) {
-  try {
-    trained_discrepancy_record_from_json(j);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { trained_discrepancy_record_from_json(j); });
 }
 
 TEST(TrainedDiscrepancyRecordFields, AResultRoundTripsWithEachHeadInBothLists) {
@@ -99,16 +93,12 @@ TEST(TrainedDiscrepancyRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
 }
 
 TEST(TrainedDiscrepancyRecordFields, EveryShippedResultReadsBackAndWritesOutTheSameBytes) {
-  const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
   int files = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    const std::string bytes = posbias_test::slurp(entry.path());
-    if (bytes.find("\"key_heads\"") == std::string::npos) continue;
+  for (const auto& [path, bytes] : posbias_test::shipped_json("\"key_heads\"")) {
     const TrainedDiscrepancyRecord r =
         trained_discrepancy_record_from_json(nlohmann::json::parse(bytes));
     ++files;
-    EXPECT_EQ(to_json(r).dump(2) + "\n", bytes) << entry.path();
+    EXPECT_EQ(posbias_test::json_text(to_json(r)), bytes) << path;
   }
   EXPECT_GE(files, 12);
 }
