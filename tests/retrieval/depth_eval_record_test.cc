@@ -6,11 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../cli_run.h"
+#include "../shipped_records.h"
 #include "experiments/retrieval/depth_eval.h"
 
 namespace posbias {
@@ -45,12 +44,7 @@ DepthEvalRecord measured_record() {
 }
 
 std::string message_of(const nlohmann::json& j) {
-  try {
-    depth_accuracy_of(depth_eval_record_from_json(j));
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { depth_accuracy_of(depth_eval_record_from_json(j)); });
 }
 
 TEST(DepthEvalRecordFields, AMeasurementRoundTripsToTheSameCells) {
@@ -81,8 +75,8 @@ TEST(DepthEvalRecordFields, AMeasurementRoundTripsToTheSameCells) {
 // What eval prints on a terminal instead of the JSON: the depth-averaged accuracy per length,
 // RULER's effective length and the pooled U verdict of the same measurement.
 TEST(DepthEvalRecordFields, TheTerminalSummaryStatesTheMeasurement) {
-  const DepthAccuracy a = measure_depth_accuracy(
-      {40, 80, 160}, {0, 50, 100}, 0.9, [](int length, double, std::size_t) {
+  const DepthAccuracy a =
+      measure_depth_accuracy({40, 80, 160}, {0, 50, 100}, 0.9, [](int length, double, std::size_t) {
         return DepthScore{flags(length == 160 ? 10 : 20, 20), 0.1};
       });
   EXPECT_EQ(depth_eval_summary("kv", 100, a),
@@ -126,24 +120,19 @@ TEST(DepthEvalRecordFields, BadFieldsAndMissingCellsAreNamed) {
 }
 
 TEST(DepthEvalRecordFields, EveryShippedEvalReadsBackAndWritesOutTheSameBytes) {
-  const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
   int kv = 0, passkey = 0, current_configs = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    const std::string bytes = posbias_test::slurp(entry.path());
-    if (bytes.find("\"u_verdict\"") == std::string::npos ||
-        bytes.find("\"chance_rule\"") == std::string::npos)
-      continue;
+  for (const auto& [path, bytes] : posbias_test::shipped_json("\"u_verdict\"")) {
+    if (bytes.find("\"chance_rule\"") == std::string::npos) continue;
     const nlohmann::json j = nlohmann::json::parse(bytes);
     const DepthEvalRecord r = depth_eval_record_from_json(j);
-    EXPECT_NO_THROW(depth_accuracy_of(r)) << entry.path();
+    EXPECT_NO_THROW(depth_accuracy_of(r)) << path;
     (r.task == "kv" ? kv : passkey) += 1;
     // Configs written by earlier builds gain the fields added since (train_config_test);
     // the rest of the file comes back byte for byte.
     nlohmann::json expected = j;
     expected["config"] = to_json(r)["config"];
     current_configs += expected == j ? 1 : 0;
-    EXPECT_EQ(to_json(r).dump(2) + "\n", expected.dump(2) + "\n") << entry.path();
+    EXPECT_EQ(posbias_test::json_text(to_json(r)), posbias_test::json_text(expected)) << path;
   }
   EXPECT_GE(kv, 50);
   EXPECT_GE(passkey, 8);

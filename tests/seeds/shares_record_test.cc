@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "../cli_run.h"
+#include "../shipped_records.h"
 
 namespace posbias {
 namespace {
@@ -32,12 +32,7 @@ SharesOverSeeds shares_of(std::int64_t length) {
 
 template <class R>
 std::string message_of(const nlohmann::json& j) {
-  try {
-    FieldCodec<R>::read(j, "shares field");
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { FieldCodec<R>::read(j, "shares field"); });
 }
 
 TEST(SharesRecordFields, EveryPartRoundTripsThroughJson) {
@@ -109,23 +104,21 @@ int round_trip_blocks(const nlohmann::json& j, const std::string& key,
 }
 
 TEST(SharesRecordFields, EveryShippedBlockReadsBackAndWritesOutTheSameBytes) {
-  const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
   int shares = 0, u_tests = 0, changes = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
-    const std::string bytes = posbias_test::slurp(entry.path());
+  // Every shipped .json (the empty marker) that holds a U test or a share change's scale.
+  for (const auto& [path, bytes] : posbias_test::shipped_json("")) {
     if (bytes.find("\"u_test\"") == std::string::npos &&
         bytes.find("\"scale\"") == std::string::npos)
       continue;
     const nlohmann::json j = nlohmann::json::parse(bytes);
     shares += round_trip_blocks<SharesRecord>(
-        j, "shares", [](const nlohmann::json& v) { return v.contains("regions"); }, entry.path());
+        j, "shares", [](const nlohmann::json& v) { return v.contains("regions"); }, path);
     u_tests += round_trip_blocks<UTestRecord>(
-        j, "u_test", [](const nlohmann::json&) { return true; }, entry.path());
+        j, "u_test", [](const nlohmann::json&) { return true; }, path);
     changes += round_trip_blocks<ShareChangeRecord>(
-        j, "shares", [](const nlohmann::json& v) { return v.contains("scale"); }, entry.path());
+        j, "shares", [](const nlohmann::json& v) { return v.contains("scale"); }, path);
     changes += round_trip_blocks<ShareChangeRecord>(
-        j, "shares_change", [](const nlohmann::json&) { return true; }, entry.path());
+        j, "shares_change", [](const nlohmann::json&) { return true; }, path);
   }
   EXPECT_GE(shares, 361);
   EXPECT_GE(u_tests, 361);
