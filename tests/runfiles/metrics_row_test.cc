@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "../shipped_records.h"
 #include "posbias/runfiles/metrics.h"
 
 namespace posbias {
@@ -31,12 +32,7 @@ MetricsRow full_row() {
 }
 
 std::string message_of(const nlohmann::json& j) {
-  try {
-    metrics_row_from_json(j);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { metrics_row_from_json(j); });
 }
 
 TEST(MetricsRowFields, EveryRowRoundTripsThroughJson) {

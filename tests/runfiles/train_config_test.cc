@@ -5,11 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+
+#include "../shipped_records.h"
 
 namespace posbias {
 namespace {
@@ -102,19 +102,17 @@ TEST(TrainConfigFields, FlagsParseToTheFieldsType) {
 // gives every field it holds unchanged (fields added since default).
 TEST(TrainConfigFields, ShippedTrainFilesLoad) {
   int files = 0;
-  for (const auto& entry :
-       std::filesystem::recursive_directory_iterator(POSBIAS_SOURCE_DIR "/docs/data")) {
-    const std::string name = entry.path().filename().string();
+  for (const auto& [path, bytes] : posbias_test::shipped_json("\"config\"")) {
+    const std::string name = path.filename().string();
     if (name != "train.json" && !name.ends_with("-train.json")) continue;
-    std::ifstream in(entry.path());
-    const nlohmann::json header = nlohmann::json::parse(in);
+    const nlohmann::json header = nlohmann::json::parse(bytes);
     if (!header.contains("config")) continue;
     ++files;
     const nlohmann::json& config = header.at("config");
     const nlohmann::json back = train_config_to_json(train_config_from_json(config));
     for (const auto& [key, value] : config.items()) {
       if (key == "rank" || key == "world_size") continue;
-      EXPECT_EQ(back.at(key), value) << entry.path() << " " << key;
+      EXPECT_EQ(back.at(key), value) << path << " " << key;
     }
   }
   EXPECT_GE(files, 10);
