@@ -8,15 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 
+#include "experiments/birth/answer_influence_record.h"
 #include "experiments/birth/birth_run.h"
 #include "experiments/birth/kv_answer_inputs.h"
 #include "experiments/birth/passkey_answer_inputs.h"
-#include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
-#include "posbias/core/position_base.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/stats/seed_interval.h"
@@ -87,18 +86,6 @@ std::vector<std::vector<double>> measure_profiles(Transformer& model,
     }
   }
   return profiles;
-}
-
-nlohmann::json values_json(const std::vector<double>& v) {
-  return to_json(SeedStatistic{v, seed_interval(v)});
-}
-
-// The share of exact matches among per_depth examples of depth bin k.
-double bin_accuracy(const AnswerInfluenceCheckpoint& cp, std::size_t k, std::size_t per_depth) {
-  const auto first = cp.exact.begin() + static_cast<std::ptrdiff_t>(k * per_depth);
-  const double hits =
-      static_cast<double>(std::count(first, first + static_cast<std::ptrdiff_t>(per_depth), true));
-  return hits / static_cast<double>(per_depth);
 }
 
 void render_answer_influence_figure(const AnswerInfluenceResult& r, const std::string& stem) {
@@ -227,55 +214,65 @@ AnswerInfluenceResult measure_answer_influence(const AnswerInfluenceOptions& o) 
   return r;
 }
 
-nlohmann::json to_json(const AnswerInfluenceResult& r) {
+namespace {
+
+// The share of exact matches among per_depth examples of depth bin k.
+double bin_accuracy(const AnswerInfluenceCheckpoint& cp, std::size_t k, std::size_t per_depth) {
+  const auto first = cp.exact.begin() + static_cast<std::ptrdiff_t>(k * per_depth);
+  const double hits =
+      static_cast<double>(std::count(first, first + static_cast<std::ptrdiff_t>(per_depth), true));
+  return hits / static_cast<double>(per_depth);
+}
+
+SeedStatistic over_examples(const std::vector<double>& v) { return {v, seed_interval(v)}; }
+
+}  // namespace
+
+AnswerInfluenceRecord answer_influence_record(const AnswerInfluenceResult& r) {
   const AnswerInfluenceOptions& o = r.options;
-  nlohmann::json j{{"position_base", kPositionBase},
-                   {"run", o.run},
-                   {"inputs", to_string(o.inputs)},
-                   {"target", "answer"},
-                   {"length", r.length},
-                   {"positions", r.inputs.empty() ? 0 : r.inputs.front().ids.size()},
-                   {needle_word(o.inputs) + "s", r.needles},
-                   {"depths", o.depths},
-                   {"per_depth", o.per_depth},
-                   {"seed", o.seed},
-                   {"checkpoints", nlohmann::json::array()}};
-  const std::size_t per_depth = static_cast<std::size_t>(o.per_depth);
+  AnswerInfluenceRecord out;
+  out.run = o.run;
+  out.inputs = to_string(o.inputs);
+  out.target = "answer";
+  out.length = r.length;
+  out.positions = r.inputs.empty() ? 0 : static_cast<std::int64_t>(r.inputs.front().ids.size());
+  (o.inputs == AnswerInputs::kKv ? out.pairs : out.needles) = r.needles;
+  out.depths = o.depths;
+  out.per_depth = o.per_depth;
+  out.seed = o.seed;
+  const auto per_depth = static_cast<std::size_t>(o.per_depth);
   for (const AnswerInfluenceCheckpoint& cp : r.checkpoints) {
-    const double right = static_cast<double>(std::count(cp.exact.begin(), cp.exact.end(), true));
-    nlohmann::json rec{{"step", cp.step},
-                       {"checkpoint", cp.path},
-                       {"profile", cp.profile},
-                       {"accuracy", right / static_cast<double>(cp.exact.size())},
-                       {"by_depth", nlohmann::json::array()}};
+    AnswerCheckpointRecord& c = out.checkpoints.emplace_back();
+    c.step = cp.step;
+    c.checkpoint = cp.path;
+    c.profile = cp.profile;
+    c.accuracy = static_cast<double>(std::count(cp.exact.begin(), cp.exact.end(), true)) /
+                 static_cast<double>(cp.exact.size());
     for (std::size_t k = 0; k < cp.depths.size(); ++k) {
       const AnswerDepthInfluence& bin = cp.depths[k];
-      rec["by_depth"].push_back(
-          {{"depth", bin.depth},
-           {"actual_depth", bin.actual_depth},
-           {"examples", bin.needle.size()},
-           {"accuracy", bin_accuracy(cp, k, per_depth)},
-           {"needle", values_json(bin.needle)},
-           {"distractor", values_json(bin.distractor)},
-           {"needle_to_distractor", bin.needle_mean() / bin.distractor_mean()}});
+      c.by_depth.push_back(
+          {bin.depth, bin.actual_depth, static_cast<std::int64_t>(bin.needle.size()),
+           bin_accuracy(cp, k, per_depth), over_examples(bin.needle), over_examples(bin.distractor),
+           bin.needle_mean() / bin.distractor_mean()});
     }
-    add_shares_json(rec, shares_over_seeds(cp.example_profiles));  // over the examples
-    j["checkpoints"].push_back(std::move(rec));
+    c.profile_shares = profile_shares_record(shares_over_seeds(cp.example_profiles));
   }
-  return j;
+  return out;
 }
 
 AnswerInfluenceResult run_answer_influence(const AnswerInfluenceOptions& o) {
   AnswerInfluenceResult r = measure_answer_influence(o);
   // Without --json on a terminal: how to get the JSON, not the JSON (core/json_result.h).
-  write_json_result(o.json, to_json(r).dump(2) + "\n", [] { return std::string(); });
+  const AnswerInfluenceRecord record = answer_influence_record(r);
+  write_json_result(o.json, to_json(record).dump(2) + "\n", [] { return std::string(); });
   if (!o.csv.empty()) {
     std::string csv = "step,depth_percent,examples,accuracy,needle_share,distractor_share\n";
-    const std::size_t per_depth = static_cast<std::size_t>(o.per_depth);
-    for (const AnswerInfluenceCheckpoint& cp : r.checkpoints) {
+    for (std::size_t c = 0; c < r.checkpoints.size(); ++c) {
+      const AnswerInfluenceCheckpoint& cp = r.checkpoints[c];
       for (std::size_t k = 0; k < cp.depths.size(); ++k) {
-        csv += fmt::format("{},{},{},{:.6g},{},{}\n", cp.step, cp.depths[k].depth, per_depth,
-                           bin_accuracy(cp, k, per_depth), csv_number(cp.depths[k].needle_mean()),
+        csv += fmt::format("{},{},{},{:.6g},{},{}\n", cp.step, cp.depths[k].depth, o.per_depth,
+                           record.checkpoints[c].by_depth[k].accuracy,
+                           csv_number(cp.depths[k].needle_mean()),
                            csv_number(cp.depths[k].distractor_mean()));
       }
     }

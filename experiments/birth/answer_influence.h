@@ -8,9 +8,9 @@
 // checkpoint. The task's part (kv_answer_inputs.h, passkey_answer_inputs.h) turns its examples
 // into AnswerInputs: the ids the model reads, the answer's ids, and the spans of the queried
 // needle (kv: the queried pair) and of the distractors.
-// Influence of position j (1-based) on example b: g_bj = ‖∂ℓ_b/∂x_bj‖₂, ℓ_b the mean
-// cross-entropy of the answer's ids (each predicted by the logits one position before it, with
-// the ids before it read by teacher forcing), x_bj the token embedding at j (learned positions
+// Influence of position t (0-based, position_base.h) on example b: g_bt = ‖∂ℓ_b/∂x_bt‖₂, ℓ_b the
+// mean cross-entropy of the answer's ids (each predicted by the logits one position before it,
+// with the ids before it read by teacher forcing), x_bt the token embedding at t (learned positions
 // are added after it, so it is also the gradient of the summed input). Computed in float64.
 // Each example's g_b· is normalised to unit sum (its shares); the profile is the mean of the
 // examples' shares (still unit sum), so a confidently right example, whose loss gradient is tiny,
@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/birth/answer_influence_record.h"
 #include "posbias/model/transformer.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/tasks/retrieval_inputs.h"
@@ -103,14 +104,11 @@ AnswerInfluenceCheckpoint summarize_answer_influence(
     std::vector<std::vector<double>> example_profiles);
 
 AnswerInfluenceResult measure_answer_influence(const AnswerInfluenceOptions& options);
-// {"run", "inputs": "kv"|"passkey", "target": "answer", "length", "positions" (W),
-//  "pairs" (kv) or "needles" (passkey), "depths", "per_depth", "seed", "checkpoints": [{"step",
-//  "checkpoint", "profile", "accuracy", "by_depth": [{"depth", "actual_depth", "examples",
-//  "accuracy", "needle" {mean, low, high, n, values}, "distractor" {...},
-//  "needle_to_distractor"}], "shares", "u_test"}]}.
-nlohmann::json to_json(const AnswerInfluenceResult& result);
-// Measures, writes --json (stdout when empty), --csv (step, depth, needle, distractor) and the
-// figure STEM_depths (needle share by depth through checkpoints, a heatmap).
+// The result as its file holds it (answer_influence_record.h).
+AnswerInfluenceRecord answer_influence_record(const AnswerInfluenceResult& result);
+// Measures, writes --json (stdout when empty; the file is answer_influence_record.h's), --csv
+// (step, depth, accuracy, needle, distractor) and the figure STEM_depths (needle share by depth
+// through checkpoints, a heatmap).
 AnswerInfluenceResult run_answer_influence(const AnswerInfluenceOptions& options);
 
 }  // namespace posbias

@@ -9,6 +9,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "experiments/birth/answer_influence_record.h"
+#include "experiments/retrieval/colocation_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/json_result.h"
@@ -104,6 +106,27 @@ ColocationResult colocate(std::int64_t length, const std::vector<int>& depths,
   return r;
 }
 
+namespace {
+
+// A `birth --inputs kv|passkey` result with a checkpoint, read by its field table (one line
+// naming the file and the field otherwise).
+AnswerInfluenceRecord read_influence(const std::string& path) {
+  const nlohmann::json j = read_json_file(path);
+  AnswerInfluenceRecord r;
+  try {
+    r = answer_influence_record_from_json(j);
+    parse_answer_inputs(r.inputs, "inputs");
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("'" + path +
+                                "' is not a `birth --inputs kv|passkey` result: " + e.what());
+  }
+  if (r.checkpoints.empty())
+    throw std::invalid_argument("'" + path + "' is a `birth --inputs` result with no checkpoint");
+  return r;
+}
+
+}  // namespace
+
 ColocationResult colocate_files(const ColocationOptions& o) {
   if (o.influence.empty() || o.influence.size() != o.accuracy.size()) {
     throw std::invalid_argument(fmt::format(
@@ -116,32 +139,22 @@ ColocationResult colocate_files(const ColocationOptions& o) {
   std::vector<int> depths;
   std::vector<std::vector<double>> accuracy, influence;
   for (std::size_t s = 0; s < o.influence.size(); ++s) {
-    const nlohmann::json inf = read_json_file(o.influence[s]);
-    std::optional<AnswerInputs> inputs;
-    try {
-      inputs = parse_answer_inputs(inf.value("inputs", ""), "inputs");
-    } catch (const std::invalid_argument&) {
-    }
-    if (!inputs || !inf.contains("checkpoints") || inf["checkpoints"].empty()) {
-      throw std::invalid_argument(
-          "'" + o.influence[s] + "' is not a `birth --inputs kv|passkey` result with a checkpoint");
-    }
-    if (s == 0) kind = *inputs;
-    if (*inputs != kind) {
-      throw std::invalid_argument("'" + o.influence[s] + "' measured " + to_string(*inputs) +
+    const AnswerInfluenceRecord inf = read_influence(o.influence[s]);
+    const AnswerInputs inputs = parse_answer_inputs(inf.inputs, "inputs");
+    if (s == 0) kind = inputs;
+    if (inputs != kind) {
+      throw std::invalid_argument("'" + o.influence[s] + "' measured " + to_string(inputs) +
                                   " inputs and '" + o.influence[0] + "' " + to_string(kind) +
                                   " inputs: co-locate one task");
     }
-    const auto file_depths = inf.at("depths").get<std::vector<int>>();
-    const auto file_length = inf.at("length").get<std::int64_t>();
-    if (s == 0) length = file_length, depths = file_depths;
-    if (file_length != length || file_depths != depths) {
+    if (s == 0) length = inf.length, depths = inf.depths;
+    if (inf.length != length || inf.depths != depths) {
       throw std::invalid_argument("'" + o.influence[s] + "' has another length or depths than '" +
                                   o.influence[0] + "': measure every seed alike");
     }
     std::vector<double> needle;
-    for (const auto& bin : inf["checkpoints"].back().at("by_depth"))
-      needle.push_back(bin.at("needle").at("mean").get<double>());
+    for (const AnswerDepthRecord& bin : inf.checkpoints.back().by_depth)
+      needle.push_back(bin.needle.interval.mean);
     influence.push_back(std::move(needle));
 
     const nlohmann::json ev = read_json_file(o.accuracy[s]);
@@ -173,40 +186,36 @@ ColocationResult colocate_files(const ColocationOptions& o) {
   return r;
 }
 
-nlohmann::json to_json(const ColocationResult& r, const ColocationOptions& o) {
-  auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
-  nlohmann::json j{
-      {"inputs", to_string(r.inputs)},
-      {"length", r.length},
-      {"depths", r.depths},
-      {"rule",
-       "Spearman rho per seed between the bins' accuracies and mean needle shares (null when "
-       "either is constant), mean with its 95% Student-t interval over seeds, cut to [-1, 1] (cut: "
-       "true when it ran past); verdict on the "
-       "seed means: same bin when the lowest needle share is in a bin tied at the lowest "
-       "accuracy, different bins when not, no accuracy minimum when every bin has the same "
-       "accuracy"},
-      {"seeds", nlohmann::json::array()},
-      {"spearman",
-       {{"mean", finite(r.rho_interval.mean)},
-        {"low", finite(r.rho_interval.low)},
-        {"high", finite(r.rho_interval.high)},
-        {"n", r.rho_interval.n},
-        {"cut", r.rho_interval_cut}}},
-      {"mean_accuracy", r.mean_accuracy},
-      {"mean_needle_share", r.mean_influence},
-      {"accuracy_minimum", r.accuracy_minimum},
-      {"influence_minimum", r.influence_minimum},
-      {"seeds_same_bin", r.seeds_same_bin},
-      {"verdict", r.verdict}};
+ColocationRecord colocation_record(const ColocationResult& r, const ColocationOptions& o) {
+  ColocationRecord out;
+  out.inputs = to_string(r.inputs);
+  out.length = r.length;
+  out.depths = r.depths;
+  out.rule =
+      "Spearman rho per seed between the bins' accuracies and mean needle shares (null when "
+      "either is constant), mean with its 95% Student-t interval over seeds, cut to [-1, 1] (cut: "
+      "true when it ran past); verdict on the "
+      "seed means: same bin when the lowest needle share is in a bin tied at the lowest "
+      "accuracy, different bins when not, no accuracy minimum when every bin has the same "
+      "accuracy";
   for (std::size_t s = 0; s < r.accuracy.size(); ++s) {
-    j["seeds"].push_back({{"influence_file", s < o.influence.size() ? o.influence[s] : ""},
-                          {"accuracy_file", s < o.accuracy.size() ? o.accuracy[s] : ""},
-                          {"accuracy", r.accuracy[s]},
-                          {"needle_share", r.influence[s]},
-                          {"spearman", finite(r.rho[s])}});
+    out.seeds.push_back({s < o.influence.size() ? o.influence[s] : "",
+                         s < o.accuracy.size() ? o.accuracy[s] : "", r.accuracy[s], r.influence[s],
+                         r.rho[s]});
   }
-  return j;
+  out.spearman = {r.rho_interval.mean, r.rho_interval.low, r.rho_interval.high,
+                  static_cast<std::int64_t>(r.rho_interval.n), r.rho_interval_cut};
+  out.mean_accuracy = r.mean_accuracy;
+  out.mean_needle_share = r.mean_influence;
+  out.accuracy_minimum = r.accuracy_minimum;
+  out.influence_minimum = r.influence_minimum;
+  out.seeds_same_bin = r.seeds_same_bin;
+  out.verdict = r.verdict;
+  return out;
+}
+
+nlohmann::json to_json(const ColocationResult& r, const ColocationOptions& o) {
+  return to_json(colocation_record(r, o));
 }
 
 namespace {

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/retrieval/colocation_record.h"
 #include "posbias/stats/seed_interval.h"
 #include "posbias/tasks/retrieval_inputs.h"
 
@@ -59,6 +60,9 @@ ColocationResult colocate_files(const ColocationOptions& options);
 //  "needle_share", "spearman"}], "spearman": {mean, low, high, n}, "mean_accuracy",
 //  "mean_needle_share", "accuracy_minimum" (depths), "influence_minimum" (depth),
 //  "seeds_same_bin", "verdict"}.
+// The result as its file holds it (colocation_record.h).
+ColocationRecord colocation_record(const ColocationResult& result,
+                                   const ColocationOptions& options);
 nlohmann::json to_json(const ColocationResult& result, const ColocationOptions& options);
 // Writes --json (stdout when empty) and the figure STEM (accuracy and needle share by depth).
 ColocationResult run_colocation(const ColocationOptions& options);

@@ -10,10 +10,6 @@
 
 namespace posbias {
 
-void add_shares_json(nlohmann::json& j, const SharesOverSeeds& shares) {
-  j.update(fields_to_json(profile_shares_record_fields(), profile_shares_record(shares)));
-}
-
 std::string shares_text(const SharesOverSeeds& s) {
   std::string out;
   for (ShareRegion r : kShareRegions) {

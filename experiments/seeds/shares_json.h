@@ -1,6 +1,6 @@
-// The U by its parts (theory/profile_shares.h) in a result, a report and a figure: the "shares"
-// and "u_test" blocks (their layout is shares_record.h's), a line of text for each, and the
-// shares against the training step.
+// The U by its parts (theory/profile_shares.h) in a report and a figure (its JSON blocks are
+// shares_record.h's): a line of text for the shares and for the U test, and the shares against
+// the training step.
 #pragma once
 
 #include <array>
@@ -14,9 +14,6 @@
 
 namespace posbias {
 
-// Sets one profile result's shares and U test (shares_record.h's ProfileSharesRecord), for the
-// results still written as JSON by hand (theory shares, birth's answer influence).
-void add_shares_json(nlohmann::json& j, const SharesOverSeeds& shares);
 // "primacy 0.098 [0.096, 0.100], middle ..., recency ..., query ...": one line of text for
 // reports and logs (absent regions left out).
 std::string shares_text(const SharesOverSeeds& shares);

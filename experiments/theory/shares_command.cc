@@ -8,10 +8,10 @@
 #include "experiments/seeds/shares_json.h"
 #include "experiments/seeds/shares_record.h"
 #include "experiments/theory/compare_command.h"
+#include "experiments/theory/theory_shares_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_result.h"
-#include "posbias/core/position_base.h"
 
 namespace posbias {
 namespace {
@@ -54,26 +54,28 @@ SharesResult shares_of_runs(const SharesOptions& o) {
   return out;
 }
 
-nlohmann::json to_json(const SharesResult& result) {
-  nlohmann::json j{{"position_base", kPositionBase}, {"runs", nlohmann::json::array()}};
-  if (result.baseline) j["baseline"] = result.baseline->file;
+TheorySharesRecord theory_shares_record(const SharesResult& result) {
+  TheorySharesRecord out;
+  if (result.baseline) out.baseline = result.baseline->file;
   for (const SharesRun& r : result.runs) {
-    nlohmann::json rec{{"file", r.file},
-                       {"label", r.label},
-                       {"length", r.shares.length},
-                       {"seeds", r.shares.share[3].values.size()}};
-    add_shares_json(rec, r.shares);
+    TheorySharesRunRecord& rec = out.runs.emplace_back();
+    rec.file = r.file;
+    rec.label = r.label;
+    rec.length = r.shares.length;
+    rec.seeds = static_cast<std::int64_t>(r.shares.share[3].values.size());
+    rec.profile_shares = profile_shares_record(r.shares);
     if (result.baseline) {
       ShareChangeRecord change = share_change_record(result.baseline->shares, r.shares);
       change.scale = "log10(share of this run / share of the baseline), per seed, paired by seed";
-      rec["change_from_baseline"] = to_json(change);
       const auto& middle = change.change[static_cast<std::size_t>(ShareRegion::kMiddle)];
-      rec["middle_verdict"] = middle ? paired_verdict(middle->interval) : "no effect";
+      rec.middle_verdict = middle ? paired_verdict(middle->interval) : "no effect";
+      rec.change_from_baseline = std::move(change);
     }
-    j["runs"].push_back(std::move(rec));
   }
-  return j;
+  return out;
 }
+
+nlohmann::json to_json(const SharesResult& result) { return to_json(theory_shares_record(result)); }
 
 void run_shares(const SharesOptions& o) {
   const SharesResult result = shares_of_runs(o);

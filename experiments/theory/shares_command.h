@@ -9,9 +9,7 @@
 // verdict on the middle fifth's share (docs/mitigations.md): "helps" when the interval lies
 // above 0, "hurts" when below, "no effect" when it holds 0.
 //
-// JSON {"runs": [{"file", "label", "length", "seeds", "shares", "u_test"}, ...]}, with
-// --baseline also "baseline" (its file) and per run "change_from_baseline" (shares_record.h's
-// paired change) and "middle_verdict".
+// The JSON is theory_shares_record.h's.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -19,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/theory/theory_shares_record.h"
 #include "posbias/theory/profile_shares.h"
 
 namespace posbias {
@@ -47,6 +46,7 @@ std::string paired_verdict(const SeedInterval& change);
 // Reads and checks each file (one line naming the file and the field for a bad one); a baseline
 // must have the runs' length and seed count.
 SharesResult shares_of_runs(const SharesOptions& options);
+TheorySharesRecord theory_shares_record(const SharesResult& result);
 nlohmann::json to_json(const SharesResult& result);
 void run_shares(const SharesOptions& options);
 

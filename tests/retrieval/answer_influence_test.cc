@@ -247,8 +247,8 @@ TEST(KvInfluence, TheRunsProfilesHaveUnitSumAndTheirSharesAreTheProfileShares) {
         std::max(worst, std::abs(std::accumulate(cp.profile.begin(), cp.profile.end(), 0.0) - 1));
   }
   EXPECT_LT(worst, 1e-12);
-  // The JSON's primacy share is the mean over examples of positions 1..8, summed here.
-  const nlohmann::json j = to_json(r);
+  // The JSON's primacy share is the mean over examples of positions 0..7, summed here.
+  const nlohmann::json j = to_json(answer_influence_record(r));
   const auto& last = r.checkpoints.back();
   double primacy = 0;
   for (const auto& row : last.example_profiles)
