@@ -60,6 +60,11 @@ void register_birth(CLI::App& app, Action* selected) {
       "gain over the identity path, per layer and key position), jacobian (the same, one α̂ "
       "per layer) or forward (ml-uhh's ‖a‖/(‖x‖+‖a‖) per layer)",
       parse_alpha_estimator, [](AlphaEstimator e) { return to_string(e); });
+  parsed->add(cmd, "--stay-probes", &o.stay_probes,
+              "Gaussian probes per layer behind the positions estimator's MLP gains (a Monte "
+              "Carlo estimate; more probes, less noise in the no-fit prediction); with "
+              "--rescore too",
+              1, 4096);
   parsed->add(cmd, "-L,--length", &o.length, "sequence length L in tokens");
   parsed->add(cmd, "--seeds", &o.seeds, "seeds to average (weights and inputs redrawn per seed)");
   parsed->add_choice(
@@ -159,7 +164,8 @@ void register_birth(CLI::App& app, Action* selected) {
     for (const CLI::Option* opt : cmd->get_options()) {
       const std::string name = opt->get_name();
       if (opt->count() > 0 && name != "--rescore" && name != "--json" && name != "--csv" &&
-          name != "--plot" && name != "--memory-budget" && name != "--help")
+          name != "--plot" && name != "--memory-budget" && name != "--stay-probes" &&
+          name != "--help")
         measured_option = name;
     }
     std::vector<std::string> given;
@@ -181,9 +187,10 @@ void register_birth(CLI::App& app, Action* selected) {
     const bool length_given = cmd->get_option("--length")->count() > 0;
     const bool seed_given = cmd->get_option("--seed")->count() > 0;
     const bool depths_given = cmd->get_option("--depths")->count() > 0;
+    const bool stay_probes_given = cmd->get_option("--stay-probes")->count() > 0;
     *selected = [options, parsed, pos, seeds_given, rescore, measured_option, target, inputs,
-                 answer, colocation, length_given, seed_given, depths_given, answer_extra,
-                 colocate_extra] {
+                 answer, colocation, length_given, seed_given, depths_given, stay_probes_given,
+                 answer_extra, colocate_extra] {
       parsed->parse();
       if (!colocation->influence.empty() || !colocation->accuracy.empty()) {
         if (!colocate_extra.empty())
@@ -230,6 +237,7 @@ void register_birth(CLI::App& app, Action* selected) {
         BirthRescoreOptions ro;
         ro.file = *rescore;
         ro.memory_budget_gb = options->memory_budget_gb;
+        if (stay_probes_given) ro.stay_probes = options->stay_probes;
         ro.json = options->json;
         ro.csv = options->csv;
         ro.plot = options->plot;

@@ -596,7 +596,7 @@ class SeedMeasurement {
   torch::Tensor input(int s, const at::Generator& gen);
   void read_block(std::size_t l, const BlockCache& block, const PositionContext& pos) {
     entropy_sums_[l] = attention_entropy_ratio_sum(block, pos);
-    read_branch_strength(*model_->layers[l], block, l, seed_, strength_);
+    read_branch_strength(*model_->layers[l], block, l, seed_, strength_, o_.stay_probes);
     read_[l] = true;
   }
   void add_attention(int s, std::int64_t q);
@@ -821,6 +821,7 @@ BirthMeasurementRecord measurement_record(const BirthResult& r) {
   BirthMeasurementRecord m;
   m.method = to_string(o.method);
   m.probes = o.probes;
+  m.stay_probes = o.stay_probes;
   m.length = o.length;
   m.query = query_key(o.query, o.length, "--query") - 1;
   m.seeds = static_cast<std::int64_t>(r.profile_seeds.size());

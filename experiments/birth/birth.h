@@ -50,7 +50,8 @@ struct BirthOptions {
   double attn_init_scale = 1.0;     // × the attention output projection's init std
   std::optional<double> null_sink;  // a null sink of logit b in every head; none: plain softmax
   AlphaEstimator alpha_estimator = AlphaEstimator::kPositions;  // α̂ of the headline no-fit
-  std::int64_t length = 256;                                    // L
+  int stay_probes = kStayProbes;  // Gaussian probes per layer behind the positions' MLP gains
+  std::int64_t length = 256;      // L
   int seeds = 8;
   JacobianMethod method = JacobianMethod::kExact;
   // The headline no-fit prediction and fit (every path sum and estimator is reported).

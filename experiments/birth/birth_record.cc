@@ -70,6 +70,8 @@ const std::vector<FieldRow<BirthMeasurementRecord>>& birth_measurement_record_fi
       optional_field("planned_bytes", &M::planned_bytes, "the memory plan's bytes"),
       optional_field("cotangents_per_pass", &M::cotangents_per_pass,
                      "cotangents per checkpointed pass (null: not checkpointed)"),
+      optional_field("stay_probes", &M::stay_probes,
+                     "Gaussian probes per layer behind the MLP gains (absent: 8)"),
       required(field("weights", &M::weights, "init, run RUN, or the weights file")),
   };
   return rows;

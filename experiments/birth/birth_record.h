@@ -33,7 +33,8 @@ struct BirthMeasurementRecord {
   std::optional<bool> activation_checkpointing;
   std::optional<double> planned_bytes;
   std::optional<std::optional<std::int64_t>> cotangents_per_pass;  // null without checkpointing
-  std::string weights;  // "init", "run RUN", or the weights file
+  std::optional<std::int64_t> stay_probes;  // absent in files of earlier builds: kStayProbes
+  std::string weights;                      // "init", "run RUN", or the weights file
 };
 
 // One path sum's fit.

@@ -72,6 +72,7 @@ StoredBirth read_stored_birth(const std::string& file) {
   o.length = m.length;
   o.query = m.query == o.length - 1 ? std::nullopt : std::optional<std::int64_t>(m.query);
   o.attn_init_scale = m.attn_init_scale;
+  o.stay_probes = static_cast<int>(m.stay_probes.value_or(kStayProbes));
   o.seed = m.seed;
   // Results from before these fields existed measured the hidden state, densely.
   o.target = parse_influence_target(m.target.value_or("hidden"));
@@ -92,7 +93,8 @@ BirthResult rescore_birth(const StoredBirth& stored, double memory_budget_gb) {
 }
 
 void run_birth_rescore(const BirthRescoreOptions& ro) {
-  const StoredBirth stored = read_stored_birth(ro.file);
+  StoredBirth stored = read_stored_birth(ro.file);
+  if (ro.stay_probes) stored.options.stay_probes = *ro.stay_probes;
   const auto start = std::chrono::steady_clock::now();
   const BirthResult r = rescore_birth(stored, ro.memory_budget_gb);
   const double seconds =

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,10 @@
 namespace posbias {
 
 struct BirthRescoreOptions {
-  std::string file;             // a `birth --json` result
-  double memory_budget_gb = 0;  // as birth's --memory-budget
-  std::string json, csv, plot;  // outputs, as birth's
+  std::string file;                // a `birth --json` result
+  double memory_budget_gb = 0;     // as birth's --memory-budget
+  std::optional<int> stay_probes;  // --stay-probes; none: the file's (8 when it has none)
+  std::string json, csv, plot;     // outputs, as birth's
 };
 
 // The rebuilt options and the stored profiles; std::invalid_argument naming what cannot be

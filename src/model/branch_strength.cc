@@ -63,7 +63,8 @@ AlphaEstimator parse_alpha_estimator(const std::string& name) {
 std::string to_string(AlphaEstimator e) { return std::string(name_of(kAlphaEstimatorNames, e)); }
 
 void read_branch_strength(const BlockImpl& block, const BlockCache& bc, std::size_t layer,
-                          std::uint64_t probe_seed, BranchStrength& out) {
+                          std::uint64_t probe_seed, BranchStrength& out, int probes) {
+  if (probes < 1) throw std::invalid_argument("the MLP gains need at least one probe");
   torch::NoGradGuard no_grad;
   const std::size_t size = std::max(out.jacobian.size(), layer + 1);
   out.jacobian.resize(size), out.forward.resize(size);
@@ -76,11 +77,10 @@ void read_branch_strength(const BlockImpl& block, const BlockCache& bc, std::siz
   out.key_gain[layer] = relative_gains(g2);
   // Gaussian probes v through the MLP half, E‖vᵀT‖² = ‖T‖²_F: one at a time, so that a long
   // sequence holds one probe's [L, D] rows (the MLP half itself runs in position slices).
-  constexpr int kProbes = 8;
   auto gen = at::detail::createCPUGenerator((probe_seed ^ 0x5eedb4a9cULL) +
                                             0x9e3779b97f4a7c15ULL * (layer + 1));
   const auto sq = torch::zeros({x.size(1)}, x.options().dtype(torch::kFloat64));  // Σ over probes
-  for (int k = 0; k < kProbes; ++k) {
+  for (int k = 0; k < probes; ++k) {
     const auto v = at::normal(0.0, 1.0, {1, 1, x.size(1), x.size(2)}, gen).to(x.scalar_type());
     auto t = block.mlp_half_sliced(bc, v);
     if (block.parallel) t = block.ln1->backward(bc.ln1, t);
@@ -91,7 +91,7 @@ void read_branch_strength(const BlockImpl& block, const BlockCache& bc, std::siz
   if (!block.parallel) {  // T_i = I + J_mlp·J_norm2, on every path through position i
     stay = relative_gains(sq);
   } else {  // the MLP beside the identity path: s² = 1 + ‖J_mlp·J_norm‖²_F / d
-    s = std::sqrt(1.0 + sq.mean().item<double>() / kProbes / d);
+    s = std::sqrt(1.0 + sq.mean().item<double>() / probes / d);
   }
   out.stay_gain[layer] = std::move(stay);
   out.jacobian[layer] = g / (s + g);
@@ -101,13 +101,13 @@ void read_branch_strength(const BlockImpl& block, const BlockCache& bc, std::siz
 }
 
 BranchStrength branch_strength(const Transformer& model, const ForwardCache& cache,
-                               std::uint64_t probe_seed) {
+                               std::uint64_t probe_seed, int probes) {
   const std::size_t layers = model->layers.size();
   if (cache.layers() != layers)
     throw std::logic_error("branch_strength needs the cache of a full forward pass");
   BranchStrength out;
   for (std::size_t l = 0; l < layers; ++l)
-    read_branch_strength(*model->layers[l], cache.block(l), l, probe_seed, out);
+    read_branch_strength(*model->layers[l], cache.block(l), l, probe_seed, out, probes);
   return out;
 }
 

@@ -203,6 +203,32 @@ TEST(Cli, OutputFoldersAreCreatedOnlyInsideTheWorkingDirectory) {
   EXPECT_FALSE(fs::exists(missing));
 }
 
+// --stay-probes: the default count written out gives the same result; more probes change the
+// positions prediction (not the measured profile); a re-score takes the count too.
+TEST(Cli, StayProbesSetTheMonteCarloOfThePositionsGains) {
+  const std::string birth =
+      "birth --arch gpt2 --layers 2 --d-model 32 --heads 4 --length 24 --seeds 2 --bootstrap 0";
+  auto nofit = [](const CliResult& r) {
+    EXPECT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    return std::pair{j["nofit"]["profile"], j["profile"]};
+  };
+  const auto plain = nofit(run_cli(birth));
+  const auto eight = nofit(run_cli(birth + " --stay-probes 8"));
+  const auto more = nofit(run_cli(birth + " --stay-probes 64"));
+  EXPECT_EQ(plain, eight);
+  EXPECT_EQ(plain.second, more.second);  // the same measured profile
+  EXPECT_NE(plain.first, more.first);    // another Monte Carlo estimate of the gains
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("posbias_cli_probes_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "b.json").string();
+  ASSERT_EQ(run_cli(birth + " --json " + file).code, 0);
+  const auto rescored = nofit(run_cli("birth --rescore " + file + " --stay-probes 64"));
+  EXPECT_EQ(rescored.first, more.first);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Cli, BirthMeasuresAndFits) {
   const auto dir = scratch_path("posbias_cli_birth", "d");  // a folder outside must exist
   std::filesystem::create_directories(dir);
@@ -325,6 +351,7 @@ TEST(Cli, BirthBadInput) {
   expect_usage_error("birth --window -4", "--window");
   expect_usage_error("birth --arch gpt2 --layers 2 --d-model 32 --heads 4 --length 24 --window 4",
                      "reaches 6 keys back");
+  expect_usage_error("birth --stay-probes 0", "--stay-probes");
   expect_usage_error("birth --attn-init-scale 0", "--attn-init-scale");
   expect_usage_error("birth --attn-init-scale -1", "--attn-init-scale");
   expect_usage_error("birth --attn-init-scale nan", "--attn-init-scale");
