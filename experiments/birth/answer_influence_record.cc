@@ -76,11 +76,8 @@ nlohmann::json to_json(const AnswerInfluenceRecord& r) {
 }
 
 AnswerInfluenceRecord answer_influence_record_from_json(const nlohmann::json& j) {
-  AnswerInfluenceRecord unmarked;
-  unmarked.position_base = kUnmarkedPositionBase;
-  AnswerInfluenceRecord r =
-      fields_from_json(answer_influence_record_fields(), j, unmarked, "influence field");
-  const std::int64_t shift = rebase_positions(r.position_base, "influence field 'position_base'");
+  auto [r, shift] = read_positioned(answer_influence_record_fields(), j,
+                                    &AnswerInfluenceRecord::position_base, "influence field");
   for (AnswerCheckpointRecord& c : r.checkpoints)
     if (c.profile_shares.shares) rebase_regions(*c.profile_shares.shares, shift);
   return r;

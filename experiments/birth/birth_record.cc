@@ -224,21 +224,17 @@ void rebase_score(ShapeScoreRecord& s, std::int64_t shift) {
 }  // namespace
 
 BirthRecord birth_record_from_json(const nlohmann::json& j) {
-  BirthRecord unmarked;
-  unmarked.position_base = kUnmarkedPositionBase;
-  BirthRecord r;
   const auto* measurement =
       j.is_object() && j.contains("measurement") ? &j["measurement"] : nullptr;
+  nlohmann::json renamed;  // a file whose init scale has its earlier name
   if (measurement && measurement->is_object() && measurement->contains("attn_scale") &&
       !measurement->contains("attn_init_scale")) {
-    nlohmann::json renamed = j;
+    renamed = j;
     renamed["measurement"]["attn_init_scale"] = renamed["measurement"]["attn_scale"];
     renamed["measurement"].erase("attn_scale");
-    r = fields_from_json(birth_record_fields(), renamed, unmarked, "birth field");
-  } else {
-    r = fields_from_json(birth_record_fields(), j, unmarked, "birth field");
   }
-  const std::int64_t shift = rebase_positions(r.position_base, "birth field 'position_base'");
+  auto [r, shift] = read_positioned(birth_record_fields(), renamed.is_null() ? j : renamed,
+                                    &BirthRecord::position_base, "birth field");
   if (shift == 0) return r;
   r.measurement.query -= shift;
   for (auto* p : {&r.nofit, &r.rollout})

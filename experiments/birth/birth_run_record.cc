@@ -115,10 +115,8 @@ nlohmann::json to_json(const BirthRunRecord& r) {
 }
 
 BirthRunRecord birth_run_record_from_json(const nlohmann::json& j) {
-  BirthRunRecord unmarked;
-  unmarked.position_base = kUnmarkedPositionBase;
-  BirthRunRecord r = fields_from_json(birth_run_record_fields(), j, unmarked, "birth field");
-  const std::int64_t shift = rebase_positions(r.position_base, "birth field 'position_base'");
+  auto [r, shift] =
+      read_positioned(birth_run_record_fields(), j, &BirthRunRecord::position_base, "birth field");
   r.query -= shift;
   for (BirthRunCheckpointRecord& c : r.checkpoints) {
     if (c.argmin > 0) c.argmin -= shift;

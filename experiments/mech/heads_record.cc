@@ -38,14 +38,13 @@ namespace {
 // A 95% interval [low, high] held in two members; NaN ends are written as null.
 FieldRow<HeadScore> interval_field(std::string name, double HeadScore::*low,
                                    double HeadScore::*high, std::string help) {
-  using Ends = ListCodec<double, NanAsNull>;
   FieldRow<HeadScore> row = field<HeadScore, double>(std::move(name), low, std::move(help));
   row.type = "LIST";
   row.from_flag = nullptr;
-  row.write = [low, high](const HeadScore& s) { return Ends::write({s.*low, s.*high}); };
+  row.write = [low, high](const HeadScore& s) { return NanAsNullList::write({s.*low, s.*high}); };
   row.read = [low, high, key = row.name](const nlohmann::json& j, HeadScore& s,
                                          const std::string& what) {
-    const std::vector<double> ends = Ends::read(j, field_what(what, key));
+    const std::vector<double> ends = NanAsNullList::read(j, field_what(what, key));
     if (ends.size() != 2)
       throw std::invalid_argument(field_what(what, key) + " must be [low, high]");
     s.*low = ends[0];

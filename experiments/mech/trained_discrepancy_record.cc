@@ -62,7 +62,7 @@ const std::vector<FieldRow<ExponentRecord>>& exponent_record_fields() {
   using E = ExponentRecord;
   static const std::vector<FieldRow<E>> rows = {
       field<E, double, NanAsNull>("value", &E::value, "the exponent (null: no fit)"),
-      field<E, std::vector<double>, ListCodec<double, NanAsNull>>(
+      field<E, std::vector<double>, NanAsNullList>(
           "ci", &E::ci, "its 95% interval [low, high] (null: fewer than 3 points)"),
       field("from", &E::from, "the shortest length fitted"),
       field("points", &E::points, "lengths fitted"),

@@ -14,21 +14,15 @@ struct FieldCodec<SpearmanRecord> : TableCodec<SpearmanRecord, &spearman_record_
 template <>
 struct FieldCodec<std::vector<ColocationSeedRecord>> : ListCodec<ColocationSeedRecord> {};
 
-namespace {
-
-using NumberRow = ListCodec<double, NanAsNull>;
-
-}  // namespace
-
 const std::vector<FieldRow<ColocationSeedRecord>>& colocation_seed_record_fields() {
   using S = ColocationSeedRecord;
   static const std::vector<FieldRow<S>> rows = {
       field("influence_file", &S::influence_file, "its birth --inputs result", "PATH"),
       field("accuracy_file", &S::accuracy_file, "its eval result", "PATH"),
-      field<S, std::vector<double>, NumberRow>("accuracy", &S::accuracy,
-                                               "the accuracy per depth bin"),
-      field<S, std::vector<double>, NumberRow>("needle_share", &S::needle_share,
-                                               "the mean needle share per depth bin"),
+      field<S, std::vector<double>, NanAsNullList>("accuracy", &S::accuracy,
+                                                   "the accuracy per depth bin"),
+      field<S, std::vector<double>, NanAsNullList>("needle_share", &S::needle_share,
+                                                   "the mean needle share per depth bin"),
       field<S, double, NanAsNull>("spearman", &S::spearman, "ρ (null: a row is constant)"),
   };
   return rows;
@@ -55,10 +49,10 @@ const std::vector<FieldRow<ColocationRecord>>& colocation_record_fields() {
       field("rule", &C::rule, "the statistic and the verdict's rule"),
       required(field("seeds", &C::seeds, "one pair of files per training seed")),
       field("spearman", &C::spearman, "ρ over the seeds"),
-      field<C, std::vector<double>, NumberRow>("mean_accuracy", &C::mean_accuracy,
-                                               "the accuracy per bin, over seeds"),
-      field<C, std::vector<double>, NumberRow>("mean_needle_share", &C::mean_needle_share,
-                                               "the needle share per bin, over seeds"),
+      field<C, std::vector<double>, NanAsNullList>("mean_accuracy", &C::mean_accuracy,
+                                                   "the accuracy per bin, over seeds"),
+      field<C, std::vector<double>, NanAsNullList>("mean_needle_share", &C::mean_needle_share,
+                                                   "the needle share per bin, over seeds"),
       field("accuracy_minimum", &C::accuracy_minimum, "the bins tied at the lowest accuracy"),
       field("influence_minimum", &C::influence_minimum, "the bin of the lowest needle share"),
       field("seeds_same_bin", &C::seeds_same_bin, "seeds whose own minima share a bin"),

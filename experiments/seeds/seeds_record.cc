@@ -36,18 +36,12 @@ template <>
 struct FieldCodec<SeedsHeldoutRecord>
     : TableCodec<SeedsHeldoutRecord, &seeds_heldout_record_fields> {};
 
-namespace {
-
-using NumberRow = ListCodec<double, NanAsNull>;
-
-}  // namespace
-
 const std::vector<FieldRow<IntervalRowsRecord>>& interval_rows_record_fields() {
   using I = IntervalRowsRecord;
   static const std::vector<FieldRow<I>> rows = {
-      field<I, std::vector<double>, NumberRow>("mean", &I::mean, "the mean at each position"),
-      field<I, std::vector<double>, NumberRow>("low", &I::low, "the 95% interval's low end"),
-      field<I, std::vector<double>, NumberRow>("high", &I::high, "the 95% interval's high end"),
+      field<I, std::vector<double>, NanAsNullList>("mean", &I::mean, "the mean at each position"),
+      field<I, std::vector<double>, NanAsNullList>("low", &I::low, "the 95% interval's low end"),
+      field<I, std::vector<double>, NanAsNullList>("high", &I::high, "the 95% interval's high end"),
   };
   return rows;
 }
@@ -225,10 +219,8 @@ nlohmann::json to_json(const TextSeedsRecord& r) {
 }
 
 TextSeedsRecord text_seeds_record_from_json(const nlohmann::json& j) {
-  TextSeedsRecord unmarked;
-  unmarked.position_base = kUnmarkedPositionBase;
-  TextSeedsRecord r = fields_from_json(text_seeds_record_fields(), j, unmarked, "seeds field");
-  const std::int64_t shift = rebase_positions(r.position_base, "seeds field 'position_base'");
+  auto [r, shift] = read_positioned(text_seeds_record_fields(), j, &TextSeedsRecord::position_base,
+                                    "seeds field");
   r.query -= shift;
   for (SeedsCheckpointRecord& c : r.checkpoints) {
     for (std::int64_t& argmin : c.argmin)

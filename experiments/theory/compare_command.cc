@@ -148,32 +148,30 @@ CompareResult compare_runs(const CompareOptions& o) {
   return r;
 }
 
-nlohmann::json to_json(const CompareResult& r) {
-  nlohmann::json runs = nlohmann::json::array();
+CompareRecord compare_record(const CompareResult& r) {
+  CompareRecord out;
   for (std::size_t i = 0; i < r.runs.size(); ++i) {
     const CompareRun& run = r.runs[i];
-    runs.push_back(
-        {{"label", run.label},
-         {"file", run.file},
-         {"layers", run.layers},
-         {"seeds", run.seeds.size()},
-         {"alpha_mean", run.alpha_mean},
-         {"own_error", r.error[i][i]},
-         {"assigned", r.runs[static_cast<std::size_t>(r.assigned[i])].label},
-         {"margin", r.margin[i]},
-         {"bootstrap_self", std::isfinite(r.bootstrap_self[i]) ? nlohmann::json(r.bootstrap_self[i])
-                                                               : nlohmann::json()},
-         {"dead_zone",
-          {{"measured", run.dead_zone_measured},
-           {"predicted", run.dead_zone_predicted},
-           {"one_over_h_minus_1_factorial", run.dead_zone_factorial}}}});
+    out.runs.push_back(
+        {run.label,
+         run.file,
+         run.layers,
+         static_cast<std::int64_t>(run.seeds.size()),
+         run.alpha_mean,
+         r.error[i][i],
+         r.runs[static_cast<std::size_t>(r.assigned[i])].label,
+         r.margin[i],
+         r.bootstrap_self[i],
+         {run.dead_zone_measured, run.dead_zone_predicted, run.dead_zone_factorial}});
   }
-  return {{"runs", runs},
-          {"errors", r.error},
-          {"correct", r.correct},
-          {"total", r.runs.size()},
-          {"statistic", "median |log10(measured/predicted)|, unit-sum profiles, positions 0..q-1"}};
+  out.errors = r.error;
+  out.correct = r.correct;
+  out.total = static_cast<std::int64_t>(r.runs.size());
+  out.statistic = "median |log10(measured/predicted)|, unit-sum profiles, positions 0..q-1";
+  return out;
 }
+
+nlohmann::json to_json(const CompareResult& r) { return to_json(compare_record(r)); }
 
 std::string compare_csv(const CompareResult& r) {
   std::string out = "run";

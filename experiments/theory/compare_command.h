@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/theory/compare_record.h"
 #include "posbias/core/plot.h"
 
 namespace posbias {
@@ -52,6 +53,8 @@ CompareRun parse_birth_run(const std::string& text, const std::string& source,
                            const std::string& label);
 // Reads and checks the runs (one line naming the file and field for a bad one).
 CompareResult compare_runs(const CompareOptions& options);
+// The result as its file holds it (compare_record.h).
+CompareRecord compare_record(const CompareResult& result);
 nlohmann::json to_json(const CompareResult& result);
 std::string compare_csv(const CompareResult& result);
 Figure compare_figure(const CompareResult& result);

@@ -10,8 +10,6 @@ struct FieldCodec<LastPositionRecord>
 template <>
 struct FieldCodec<FitTheoryRecord> : TableCodec<FitTheoryRecord, &fit_theory_record_fields> {};
 
-using NumberList = ListCodec<double, NanAsNull>;
-
 const std::vector<FieldRow<LastPositionRecord>>& last_position_record_fields() {
   using P = LastPositionRecord;
   static const std::vector<FieldRow<P>> rows = {
@@ -38,8 +36,8 @@ const std::vector<FieldRow<FitRecord>>& fit_record_fields() {
   using F = FitRecord;
   static const std::vector<FieldRow<F>> rows = {
       required(field<F, double, NanAsNull>("alpha", &F::alpha, "the fitted alpha")),
-      field<F, std::vector<double>, NumberList>("alpha_ci", &F::alpha_ci,
-                                                "its 95% bootstrap interval over seeds"),
+      field<F, std::vector<double>, NanAsNullList>("alpha_ci", &F::alpha_ci,
+                                                   "its 95% bootstrap interval over seeds"),
       field<F, double, NanAsNull>("log10_gain", &F::log10_gain, "log10 of the fitted gain c"),
       field<F, double, NanAsNull>("spearman", &F::spearman,
                                   "Spearman on the positions before the query"),
@@ -52,8 +50,8 @@ const std::vector<FieldRow<FitRecord>>& fit_record_fields() {
       field("seeds", &F::seeds, "profiles measured"),
       field("last_position", &F::last_position, "the last position, compared apart"),
       field("theory", &F::theory, "the theory fitted"),
-      field<F, std::vector<double>, NumberList>("theory_log10", &F::theory_log10,
-                                                "log10 of the fitted theory, positions 0..L-1"),
+      field<F, std::vector<double>, NanAsNullList>("theory_log10", &F::theory_log10,
+                                                   "log10 of the fitted theory, positions 0..L-1"),
       field("notes", &F::notes, "how the fit was made"),
   };
   return rows;

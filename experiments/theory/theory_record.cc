@@ -32,8 +32,6 @@ struct FieldCodec<DensityGridRecord> : TableCodec<DensityGridRecord, &density_gr
 template <>
 struct FieldCodec<ContinuumRecord> : TableCodec<ContinuumRecord, &continuum_record_fields> {};
 
-using NumberList = ListCodec<double, NanAsNull>;
-
 const std::vector<FieldRow<TheoryOperatorRecord>>& theory_operator_record_fields() {
   using O = TheoryOperatorRecord;
   static const std::vector<FieldRow<O>> rows = [] {
@@ -113,8 +111,8 @@ const std::vector<FieldRow<DensityGridRecord>>& density_grid_record_fields() {
   using G = DensityGridRecord;
   static const std::vector<FieldRow<G>> rows = {
       field("x", &G::x, "the grid's midpoints in (0, 1)"),
-      field<G, std::vector<double>, NumberList>("log10_density", &G::log10_density,
-                                                "log10 ρ at each"),
+      field<G, std::vector<double>, NanAsNullList>("log10_density", &G::log10_density,
+                                                   "log10 ρ at each"),
   };
   return rows;
 }
@@ -154,10 +152,8 @@ nlohmann::json to_json(const TheoryConfigRecord& r) {
 }
 
 TheoryRecord theory_record_from_json(const nlohmann::json& j) {
-  TheoryRecord unmarked;
-  unmarked.position_base = kUnmarkedPositionBase;
-  TheoryRecord r = fields_from_json(theory_record_fields(), j, unmarked, "theory field");
-  const std::int64_t shift = rebase_positions(r.position_base, "theory field 'position_base'");
+  auto [r, shift] =
+      read_positioned(theory_record_fields(), j, &TheoryRecord::position_base, "theory field");
   r.config.query -= shift;
   if (r.discrete.dead_zone.position > 0) r.discrete.dead_zone.position -= shift;
   return r;
@@ -192,8 +188,8 @@ const std::vector<FieldRow<ExactTheoryRecord>>& exact_theory_record_fields() {
       field("version", &T::version, "posbias's version"),
       field("position", &T::position, "key positions 0..q − 1"),
       field("fraction", &T::fraction, "each position's influence, an exact fraction"),
-      field<T, std::vector<double>, NumberList>("log10_influence", &T::log10_influence,
-                                                "log10 of each (null: 0)"),
+      field<T, std::vector<double>, NanAsNullList>("log10_influence", &T::log10_influence,
+                                                   "log10 of each (null: 0)"),
   };
   return rows;
 }
@@ -203,10 +199,8 @@ nlohmann::json to_json(const ExactTheoryRecord& r) {
 }
 
 ExactTheoryRecord exact_theory_record_from_json(const nlohmann::json& j) {
-  ExactTheoryRecord unmarked;
-  unmarked.position_base = kUnmarkedPositionBase;
-  ExactTheoryRecord r = fields_from_json(exact_theory_record_fields(), j, unmarked, "theory field");
-  const std::int64_t shift = rebase_positions(r.position_base, "theory field 'position_base'");
+  auto [r, shift] = read_positioned(exact_theory_record_fields(), j,
+                                    &ExactTheoryRecord::position_base, "theory field");
   r.config.query -= shift;
   for (auto& p : r.position) p -= shift;
   return r;

@@ -47,11 +47,8 @@ nlohmann::json to_json(const TheorySharesRecord& r) {
 }
 
 TheorySharesRecord theory_shares_record_from_json(const nlohmann::json& j) {
-  TheorySharesRecord unmarked;
-  unmarked.position_base = kUnmarkedPositionBase;
-  TheorySharesRecord r =
-      fields_from_json(theory_shares_record_fields(), j, unmarked, "shares field");
-  const std::int64_t shift = rebase_positions(r.position_base, "shares field 'position_base'");
+  auto [r, shift] = read_positioned(theory_shares_record_fields(), j,
+                                    &TheorySharesRecord::position_base, "shares field");
   for (TheorySharesRunRecord& run : r.runs)
     if (run.profile_shares.shares) rebase_regions(*run.profile_shares.shares, shift);
   return r;

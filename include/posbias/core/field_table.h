@@ -239,6 +239,9 @@ struct NanAsNull {
     return j.is_null() ? NAN : FieldCodec<double>::read(j, what);
   }
 };
+// A list of such doubles (a profile or a row with values not measured), and a list of lists.
+using NanAsNullList = ListCodec<double, NanAsNull>;
+using NanAsNullMatrix = ListCodec<std::vector<double>, NanAsNullList>;
 
 // The codec of an enum written by its name: Names::name(E) gives a value's name and
 // Names::parse(name) its value (std::invalid_argument for an unknown name, saying which names

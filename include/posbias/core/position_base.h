@@ -9,6 +9,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "posbias/core/field_table.h"
 
@@ -35,6 +37,21 @@ template <class S>
 FieldRow<S> position_base_field(std::int64_t S::*member) {
   return field("position_base", member,
                "the first token's position: 0 (a file without the key is 1-based)");
+}
+
+// A record's strict read (fields_from_json) from a file that may predate "position_base": the
+// record starts from kUnmarkedPositionBase, so a file without the key reads as 1-based, and
+// comes back at kPositionBase with the shift its positions still need (rebase_positions), which
+// the caller subtracts from each position field.
+template <class S>
+std::pair<S, std::int64_t> read_positioned(const std::vector<FieldRow<S>>& rows,
+                                           const nlohmann::json& j, std::int64_t S::*base,
+                                           const std::string& what) {
+  S unmarked;
+  unmarked.*base = kUnmarkedPositionBase;
+  S r = fields_from_json(rows, j, std::move(unmarked), what);
+  const std::int64_t shift = rebase_positions(r.*base, what + " 'position_base'");
+  return {std::move(r), shift};
 }
 
 // The theory's key number q (1..length) of the query at token `position` (none: the last
