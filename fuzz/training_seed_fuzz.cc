@@ -12,11 +12,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const posbias::TrainingSeed r = posbias::parse_training_seed(
         std::string(reinterpret_cast<const char*>(data), size), "fuzz");
-    if (r.checkpoints.empty() || r.query < 2 || r.query > r.length) __builtin_trap();
+    // The query is a position (0-based): after at least one key, before the length.
+    if (r.checkpoints.empty() || r.query < 1 || r.query >= r.length) __builtin_trap();
     for (std::size_t i = 0; i < r.checkpoints.size(); ++i) {
       const auto& c = r.checkpoints[i];
       if (i > 0 && c.step <= r.checkpoints[i - 1].step) __builtin_trap();
-      if (c.profile.size() != static_cast<std::size_t>(r.query)) __builtin_trap();
+      if (c.profile.size() != static_cast<std::size_t>(r.query + 1)) __builtin_trap();
       if (!c.gradient.empty() && c.gradient.size() != static_cast<std::size_t>(r.length))
         __builtin_trap();
       for (double v : c.profile)
