@@ -1,5 +1,5 @@
 set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 1200,520
-set output "tp.svg"
+set output "theory_profiles.svg"
 set multiplot layout 1,2
 reset
 set title "Influence at birth, varying depth (L = 2048)"
