@@ -174,8 +174,12 @@ std::vector<int> write_order_colours(std::ostringstream& gp, const Panel& p) {
 
 // A log x axis over a few measured points (lengths 17, 64, 128, 256) is labelled at those
 // points, written out: decade labels alone would leave one label (10^2), or none, under them.
+// Points that crowd together on the log scale (steps 301, 401, ..., 701 after 1) would print
+// their labels over one another: from the left, a point is labelled only when it lies at least
+// kMinTickGap of the axis's log span past the last labelled one.
 void write_measured_log_ticks(std::ostringstream& gp, const Panel& p) {
   constexpr std::size_t kMaxTicks = 12;
+  constexpr double kMinTickGap = 0.08;
   std::set<double> xs;
   for (const Series& ser : p.series)
     for (double x : ser.x)
@@ -183,9 +187,13 @@ void write_measured_log_ticks(std::ostringstream& gp, const Panel& p) {
           (std::isnan(p.xmax) || x <= p.xmax))
         xs.insert(x);
   if (xs.size() < 2 || xs.size() > kMaxTicks) return;
+  const double min_gap = kMinTickGap * std::log10(*xs.rbegin() / *xs.begin());
   gp << "set format x \"%g\"\nset xtics (";
   const char* sep = "";
+  double last = NAN;
   for (double x : xs) {
+    if (!std::isnan(last) && std::log10(x / last) < min_gap) continue;
+    last = x;
     std::ostringstream t;  // every digit, without changing gp's own precision
     t.precision(17);
     t << x;

@@ -85,6 +85,14 @@ TEST(Plot, LogAxisOverFewPointsIsLabelledAtThem) {
   render_figure(f, dir / "few");
   EXPECT_NE(slurp(dir / "few.gp").find("set xtics (17, 64, 128, 256)"), std::string::npos);
   EXPECT_NE(slurp(dir / "few.svg").find(">128<"), std::string::npos);
+  // Training steps crowd at the log axis's right end: only points at least 8% of its log span
+  // apart are labelled, from the left (201 → 401 → 701), so no two labels print over each other.
+  s.x = {1, 101, 201, 301, 401, 501, 601, 701};
+  s.y = {1, 2, 3, 4, 5, 6, 7, 8};
+  f.panels[0].series = {s};
+  render_figure(f, dir / "steps");
+  EXPECT_NE(slurp(dir / "steps.gp").find("set xtics (1, 101, 201, 401, 701)"), std::string::npos)
+      << slurp(dir / "steps.gp");
   s.x.clear();
   s.y.clear();
   for (int i = 1; i <= 100; ++i) s.x.push_back(i), s.y.push_back(1.0 / i);

@@ -9,7 +9,7 @@ set format x "10^{%L}"
 set grid
 set xrange [1:701]
 set format x "%g"
-set xtics (1, 101, 201, 301, 401, 501, 601, 701)
+set xtics (1, 101, 201, 401, 701)
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
