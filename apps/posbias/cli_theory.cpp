@@ -160,9 +160,8 @@ void register_theory(CLI::App& app, Action* selected) {
       "shares",
       "Stored `posbias birth` results by their parts, from their per-seed profiles: the "
       "share of the influence in primacy (positions 0..7), the middle fifth, recency (the 8 "
-      "positions before the query) and the query, with 95% t intervals over seeds, and the U test, "
-      "which leaves the query out and "
-      "can say \"no U\" (docs/birth.md).");
+      "positions before the query) and the query, with 95% t intervals over seeds, and the U "
+      "test, which leaves the query out and can say \"no U\" (docs/birth.md).");
   shares->add_option("runs", shares_options->runs, "birth --json results, one or more")->required();
   shares->add_option("--baseline", shares_options->baseline,
                      "a birth --json result to pair every run with by seed: each region's change "

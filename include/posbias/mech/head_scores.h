@@ -67,11 +67,12 @@ std::vector<HeadScore> score_attention_heads(Attention& attn, const torch::Tenso
 // training mode is restored), through the model's attention path (dense or blockwise) with only
 // each block's input kept, with intervals over the samples. Samples are scored `batch` at a time; 0
 // picks a batch that keeps [batch, H, L, L] near 10M entries (64 at the hop models' L = 17, 1 from
-// GPT-2 at L = 1024). A model with a null sink is refused (std::invalid_argument): the scores
-// are defined on plain softmax rows.
+// GPT-2 at L = 1024).
 std::int64_t head_score_batch(const ModelConfig& cfg, std::int64_t length);
 // A pair tile's working set in score_attention_heads (the memory plan adds it to the forward's).
 inline constexpr double kHeadScoreTileBytes = 256e6;
+// A model with a null sink is refused (std::invalid_argument): the scores are defined on plain
+// softmax rows over the keys.
 std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
                                    double tau = kHeadScoreTau, std::int64_t batch = 0);
 

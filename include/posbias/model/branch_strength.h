@@ -37,8 +37,7 @@ struct BranchStrength {
   std::vector<std::vector<double>> key_gain;  // [layer][j]: g_{l,j} / ḡ_l, ḡ² = mean_j g²
   // [layer][i]: s_{l,i} / s̄_l, s² = ‖T_i‖²_F / D for the MLP half T_i = I + J_mlp·J_norm2 of a
   // sequential block at position i (Gaussian probes: a Monte Carlo estimate); all 1 for
-  // parallel blocks, whose MLP
-  // sits beside the identity path (s enters their α̂ instead).
+  // parallel blocks, whose MLP sits beside the identity path (s enters their α̂ instead).
   std::vector<std::vector<double>> stay_gain;
   const std::vector<double>& of(AlphaEstimator e) const {
     return e == AlphaEstimator::kForward ? forward : jacobian;
