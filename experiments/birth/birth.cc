@@ -474,8 +474,15 @@ std::vector<std::vector<std::int64_t>> birth_token_rows(const BirthOptions& o,
           " tokens; give a smaller --length (without it, the shortest input's length)");
     }
   }
-  for (const auto& row : rows) {  // the loss target reads the id after the query: L + 1 ids
-    if (o.target == InfluenceTarget::kLoss && static_cast<std::int64_t>(row.size()) <= plan.query) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto n = static_cast<std::int64_t>(rows[i].size());
+    if (n < plan.query) {  // the query is position plan.query − 1 of every row
+      throw std::invalid_argument("token row " + std::to_string(i + 1) + " holds " +
+                                  std::to_string(n) + " ids; the query at position " +
+                                  std::to_string(plan.query - 1) + " needs " +
+                                  std::to_string(plan.query) + " (give a smaller --length)");
+    }
+    if (o.target == InfluenceTarget::kLoss && n <= plan.query) {  // the id after the query
       throw std::invalid_argument(
           "--target loss needs the token after the query: token rows of at least " +
           std::to_string(plan.query + 1) + " ids");
@@ -673,7 +680,7 @@ void SeedMeasurement::measure(int s, const std::vector<double>* known) {
   } else {
     p = jacobian_profile(model_, x, plan_.js, &cache_);
   }
-  const std::int64_t q = query_key(o_.query, x.size(1), "--query");
+  const std::int64_t q = plan_.query;
   if (cache_.blocks.empty()) {  // the autograd loop keeps no cache
     torch::NoGradGuard no_grad;
     model_->forward_embeddings(x, &cache_);
@@ -690,10 +697,6 @@ void SeedMeasurement::measure(int s, const std::vector<double>* known) {
   const auto acc = p.accessor<double, 1>();
   std::vector<double> row(static_cast<std::size_t>(q));
   for (std::int64_t j = 0; j < q; ++j) row[j] = acc[j];
-  if (!r_.profile_seeds.empty() && row.size() != r_.profile_seeds[0].size()) {
-    throw std::runtime_error(
-        "token sequences must all have the same length (or be cut with --length)");
-  }
   if (journal_ && known == nullptr) {
     const auto full = p.contiguous();
     journal_->record(s, {full.data_ptr<double>(), full.data_ptr<double>() + full.numel()});

@@ -263,7 +263,8 @@ AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& opt
                                    int world_size) {
   const ModelConfig cfg = c.model_config();
   const std::int64_t local_batch = c.batch / world_size;
-  const std::int64_t width = c.task == Task::kKv ? kv_input_length(c.length) : c.longest_length();
+  const std::int64_t width =
+      c.task == Task::kKv ? kv_input_length(c.longest_length()) : c.longest_length();
   const std::int64_t eval_batch = eval_batch_size(width);
   auto bytes = [&](AttentionPath a) {
     const double step = training_step_bytes(cfg, local_batch, width, a);
@@ -333,7 +334,8 @@ void open_run(const TrainOptions& options, OpenedRun& run) {
     // split differently over another count, and the last bits of the losses move.
     const int threads = torch::get_num_threads();
     if (const auto it = run.header.find("threads");
-        it != run.header.end() && it->is_number_integer() && it->get<int>() != threads)
+        it != run.header.end() && it->is_number_integer() && it->get<int>() != threads &&
+        (!options.ranks || options.ranks->rank == 0))  // said once, not by every rank
       std::fprintf(stderr,
                    "train: resuming on %d threads; the run started on %d, so its numbers from "
                    "here on may differ in the last bits from a run never stopped\n",

@@ -53,6 +53,12 @@ TEST(TextInput, BirthAndHeadsMeasureTextThroughTheCheckpointsTokenizer) {
               " --json " + (dir / "ids.json").string());
   ASSERT_EQ(tokens.code, 0) << tokens.err;
   EXPECT_EQ(nlohmann::json::parse(slurp(dir / "ids.json"))["profile"], j["profile"]);
+  // A row shorter than the query's position is refused naming the row, in positions from 0.
+  std::ofstream(dir / "short.txt") << "1 2 3 4 5 6 7 8 9 10\n1 2 3 4 5 6\n";
+  expect_usage_error(
+      "birth " + checkpoint + " --length 10 --tokens " + (dir / "short.txt").string(),
+      "token row 2 holds 6 ids; the query at position 9 needs 10 (give a smaller "
+      "--length)");
 
   const CliResult heads =
       run_cli("heads " + checkpoint + text + " --json " + (dir / "heads.json").string());
