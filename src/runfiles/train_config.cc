@@ -149,6 +149,10 @@ void TrainConfig::finalize() {
             fmt::format("pairs_min must be in {}..{} (pairs_max, or as many as fit)", kKvMinPairs,
                         pairs_max ? pairs_max : most));
     parse_depth_prior(depth_prior);
+    require(length_max == 0 || (length_max >= length && length_max <= kKvMaxLength),
+            fmt::format("length_max must be 0 or in {}..{} (the length, and the longest kv "
+                        "example)",
+                        length, kKvMaxLength));
   } else {
     require(arch == Family::kGptj, "hop runs train the gptj-hop model; arch is for --task text");
     if (!pos) pos = PosEncoding::kRope;
@@ -162,7 +166,7 @@ void TrainConfig::finalize() {
             "length_max must be 0 or at least the length " + std::to_string(length));
     if (length_max > 0) validate_model_length(task, length_max);
   }
-  require(is_hop_task(task) || length_max == 0, "length_max is for the hop tasks");
+  require(task != Task::kText || length_max == 0, "length_max is for the hop tasks and kv");
   require(task == Task::kKv ||
               (pairs_min == TrainConfig{}.pairs_min && pairs_max == TrainConfig{}.pairs_max),
           "pairs_min and pairs_max are for --task kv");
@@ -207,8 +211,9 @@ ModelConfig TrainConfig::model_config() const {
   c.vocab = vocab();
   c.pos = pos.value_or(c.pos);
   if (!is_hop_task(task)) {
-    // A kv model reads the example and the value's first kKvValueTokens − 1 tokens.
-    c.max_positions = task == Task::kKv ? length + kKvValueTokens - 1 : length;
+    // A kv model reads the example (the longest, with length_max) and the value's first
+    // kKvValueTokens − 1 tokens.
+    c.max_positions = task == Task::kKv ? longest_length() + kKvValueTokens - 1 : length;
     c.attn_init_scale = 1.0;
   }
   c.window = window;
@@ -296,7 +301,7 @@ std::vector<Row> make_train_config_fields() {
             "also learned (default: rope for hop tasks, the family's for text and kv)"),
       field("pairs_min", &C::pairs_min, "kv: fewest pairs in a training example"),
       field("pairs_max", &C::pairs_max,
-            "kv: most pairs in a training example (0: as many as fit the length)"),
+            "kv: most pairs in a training example (0: as many as fit --length)"),
       field("depth_prior", &C::depth_prior,
             "kv: where the queried pair is drawn, uniform or ends (Beta(0.5, 0.5), more at both "
             "ends); text with --needle-fraction: where the needles are drawn"),
@@ -324,8 +329,10 @@ std::vector<Row> make_train_config_fields() {
       field("length", &C::length,
             "training sequence length in tokens (kv: the example, query included)"),
       field("length_max", &C::length_max,
-            "hop tasks: draw each step's length uniformly from --length to this, so training sees "
-            "jumps up to it (0: every step at --length)"),
+            "hop tasks and kv: draw each step's length uniformly from --length to this, so hop "
+            "training sees jumps up to it and kv training its pairs at more than one position "
+            "(kv: the pair count keeps its range at --length, fillers take the rest); held-out "
+            "metrics stay at --length (0: every step at --length)"),
       field("steps", &C::steps,
             "optimizer steps (0: number " + std::to_string(number.default_steps()) + ", letter " +
                 std::to_string(letter.default_steps()) + ", text " +

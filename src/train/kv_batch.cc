@@ -37,13 +37,16 @@ std::vector<KvExample> sample_kv_batch(const TrainConfig& c, std::int64_t count,
                                        std::int64_t first) {
   if (first < 0 || count < 0) throw std::invalid_argument("sample_kv_batch: negative slice");
   const DepthPrior prior = parse_depth_prior(c.depth_prior);
+  // The pair range is the run's at --length whatever the step's length: with length_max the
+  // extra tokens are fillers at the start, so only where the pairs sit changes.
   const int most = c.pairs_max > 0 ? c.pairs_max : kv_pairs(c.length);
+  const int length = c.step_length(static_cast<std::int64_t>(step));
   std::vector<KvExample> out;
   out.reserve(static_cast<std::size_t>(count));
   for (std::int64_t i = first; i < first + count; ++i) {
     Rng rng = Rng::stream(c.seed, step, 4 + (static_cast<std::uint64_t>(i) << 8));
     const int pairs = c.pairs_min + static_cast<int>(rng.below(most - c.pairs_min + 1));
-    out.push_back(draw_kv_example(c.length, prior, rng, pairs));
+    out.push_back(draw_kv_example(length, prior, rng, pairs));
   }
   return out;
 }

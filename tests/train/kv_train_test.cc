@@ -1,12 +1,15 @@
 // Kv runs (`train --task kv`): the batch encoding against the examples' tokens, the training
 // draws (pair counts in range, a rank's slice equal to the whole batch's, the depth prior),
 // the loss against a cross-entropy computed from the full logits, exact match against a greedy
-// decode done token by token, the run as a user meets it (metrics, a killed run resuming
-// exactly, a learned-position table sized for the answer), and bad input in one line.
+// decode done token by token, --length-max (each step's length drawn, the pair range kept,
+// every example solved by `tasks check`, a range of one length the same run as none, the table
+// sized for the longest), the run as a user meets it (metrics, a killed run resuming exactly, a
+// learned-position table sized for the answer), and bad input in one line.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -72,6 +75,52 @@ TEST(KvBatch, DrawsPairCountsInRangeAndARankSliceOfTheWholeBatch) {
   const std::vector<KvExample> slice = sample_kv_batch(c, 10, 7, 100);
   for (int i = 0; i < 10; ++i) EXPECT_EQ(slice[i].tokens, all[100 + i].tokens);
   EXPECT_NE(sample_kv_batch(c, 1, 8)[0].tokens, all[0].tokens);  // another step, another draw
+}
+
+TEST(KvBatch, LengthMaxDrawsEachStepsLengthAndKeepsThePairRange) {
+  TrainConfig c = tiny_kv(32);  // 2..4 pairs
+  c.length_max = 37;            // every residue mod 6, so the pairs' slots shift
+  c.finalize();
+  EXPECT_EQ(c.model_config().max_positions, 39);  // the longest example and two answer tokens
+  std::set<int> lengths, pairs, first_pair_at;
+  std::vector<KvExample> drawn;
+  for (std::uint64_t step = 1; step <= 120; ++step) {
+    const std::vector<KvExample> batch = sample_kv_batch(c, 8, step);
+    const int length = c.step_length(static_cast<std::int64_t>(step));
+    lengths.insert(length);
+    for (const KvExample& ex : batch) {
+      ASSERT_EQ(ex.length(), length);  // one length per step, the step's
+      pairs.insert(ex.pairs);
+      const int fillers = length - 4 - 6 * ex.pairs;  // pairs still end at the query
+      first_pair_at.insert(fillers % 6);
+      for (int t = 0; t < fillers; ++t) EXPECT_EQ(ex.tokens[t], "_");
+      EXPECT_NE(ex.tokens[fillers], "_");
+      EXPECT_EQ(ex.tokens[length - 4], "?");
+    }
+    drawn.insert(drawn.end(), batch.begin(), batch.end());
+  }
+  EXPECT_EQ(lengths, (std::set<int>{32, 33, 34, 35, 36, 37}));
+  EXPECT_EQ(pairs, (std::set<int>{2, 3, 4}));  // the range at --length, not at the step's
+  EXPECT_EQ(first_pair_at.size(), 6u);         // the slots sit at every offset mod 6
+  // `tasks check`'s independent solver accepts every example at every length.
+  const fs::path file = scratch("length_max.jsonl");
+  {
+    std::ofstream out(file);
+    for (const KvExample& ex : drawn) out << kv_example_to_json(ex).dump() << "\n";
+  }
+  const CliResult check = run_cli("tasks check " + file.string(), 120);
+  EXPECT_EQ(check.code, 0) << check.err;
+  // A rank's slice is the whole batch's, at the same length.
+  const std::vector<KvExample> all = sample_kv_batch(c, 8, 5), slice = sample_kv_batch(c, 3, 5, 4);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(slice[i].tokens, all[4 + i].tokens);
+  // length_max equal to the length draws exactly what no length_max draws.
+  TrainConfig fixed = tiny_kv(32), ranged = tiny_kv(32);
+  ranged.length_max = 32;
+  for (std::uint64_t step = 1; step <= 5; ++step) {
+    const std::vector<KvExample> a = sample_kv_batch(fixed, 4, step),
+                                 b = sample_kv_batch(ranged, 4, step);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(a[i].tokens, b[i].tokens);
+  }
 }
 
 TEST(KvBatch, TheEndsPriorQueriesTheEndsMoreOften) {
@@ -148,13 +197,39 @@ TEST(KvTrain, LogsExactMatchAndAKilledRunResumesExactly) {
   EXPECT_EQ(slurp(whole / "model.safetensors"), slurp(killed / "model.safetensors"));
 }
 
+TEST(KvTrain, LengthMaxTrainsAtTheLongestLengthAndEvaluatesAtTheLength) {
+  const std::string config = tiny_flags() + "--steps 6 --pos learned --arch gpt2 ";
+  const fs::path plain = scratch("plain"), same = scratch("same"), ranged = scratch("ranged");
+  ASSERT_EQ(run_cli(config + "--out " + plain.string(), 300).code, 0);
+  // A range of one length is the run without one, step for step.
+  const CliResult r = run_cli(config + "--length-max 40 --out " + same.string(), 300);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(metrics_without_timing(plain), metrics_without_timing(same));
+  const CliResult wide = run_cli(config + "--length-max 52 --out " + ranged.string(), 300);
+  ASSERT_EQ(wide.code, 0) << wide.err;
+  const nlohmann::json header = nlohmann::json::parse(slurp(ranged / "config.json"));
+  EXPECT_EQ(header["n_positions"].get<int>(), 54);  // the longest example and two answer tokens
+  EXPECT_EQ(nlohmann::json::parse(slurp(ranged / "train.json"))["config"]["length_max"], 52);
+  EXPECT_NE(metrics_without_timing(plain).back()["loss"],
+            metrics_without_timing(ranged).back()["loss"]);
+  // eval reaches the table's length and refuses one past it.
+  const CliResult in_table =
+      run_cli("eval --run " + ranged.string() + " --lengths 40,52 --depths 0,100 --count 2", 300);
+  EXPECT_EQ(in_table.code, 0) << in_table.err;
+  const CliResult past =
+      run_cli("eval --run " + ranged.string() + " --lengths 53 --depths 0 --count 2", 60);
+  EXPECT_EQ(past.code, 2) << past.err;
+  EXPECT_NE(past.err.find("learned position table"), std::string::npos) << past.err;
+}
+
 TEST(KvTrain, BadInputGetsOneLine) {
   const fs::path out = scratch("bad");
   for (const std::string& flags :
        {std::string("--length 15"), std::string("--length 40 --pairs-max 7"),
         std::string("--length 40 --pairs-min 1"),
         std::string("--length 40 --pairs-min 5 --pairs-max 4"), std::string("--depth-prior middle"),
-        std::string("--window -1")}) {
+        std::string("--window -1"), std::string("--length 40 --length-max 39"),
+        std::string("--length 40 --length-max 200000")}) {
     const CliResult r = run_cli(tiny_flags() + flags + " --steps 2 --out " + out.string(), 60);
     EXPECT_EQ(r.code, 2) << flags << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << flags << ": " << r.err;

@@ -300,8 +300,8 @@ TEST(TrainCli, BadInputGetsOneLine) {
   expect_usage_error("train --task number --length-max 10 --out " + run.string(),
                      "length_max must be 0 or at least the length 17");
   expect_usage_error("train --task number --length-max 2000 --out " + run.string(), "1024");
-  expect_usage_error("train --task kv --length-max 64 --out " + run.string(),
-                     "length_max is for the hop tasks");
+  expect_usage_error("train --task text --length-max 512 --out " + run.string(),
+                     "length_max is for the hop tasks and kv");
   const fs::path cfg = scratch("bad.json");
   { std::ofstream(cfg) << R"({"task": "letter", "learning_rate": 0.1})"; }
   expect_usage_error("train --config " + cfg.string() + " --out " + run.string(), "learning_rate");

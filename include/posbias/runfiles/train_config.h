@@ -27,8 +27,11 @@ struct TrainConfig {
   Task task = Task::kNumber;
   std::vector<int> hops{1, 2, 3, 4};  // mixed uniformly in training (hop tasks)
   int length = 17;                    // training sequence length
-  // Hop runs: 0, or each step's batch at one length drawn uniformly from length..length_max
-  // (step_length), so that training sees jumps up to length_max − 1, not only up to length − 1.
+  // Hop and kv runs: 0, or each step's batch at one length drawn uniformly from
+  // length..length_max (step_length), so that hop training sees jumps up to length_max − 1, not
+  // only up to length − 1, and kv training sees its pairs at more than one absolute position
+  // (the pair count keeps its range at `length`; the extra tokens are fillers at the start).
+  // Held-out metrics stay at `length`.
   int length_max = 0;
 
   // Model: gptj-hop (12 layers, 1 head, d 128, MLP 512, GELU, rotary 16, untied, std 0.02);
@@ -66,8 +69,9 @@ struct TrainConfig {
   int vocab_size = 4096;
   int eval_windows = 64;
 
-  // Kv runs (tasks/kv_task.h): every example of `length` tokens holds n pairs, n drawn uniformly
-  // from pairs_min..pairs_max (0 = as many as fit), and its queried pair drawn by depth_prior
+  // Kv runs (tasks/kv_task.h): every example of `length` tokens (with length_max, of the step's
+  // length) holds n pairs, n drawn uniformly from pairs_min..pairs_max (0 = as many as fit at
+  // `length`, whatever the step's length), and its queried pair drawn by depth_prior
   // (uniform or ends). The loss is the cross-entropy of the value's 3 tokens (teacher-forced),
   // so the model reads length + 2 tokens. The held-out evaluation is exact match over
   // eval_per_hop examples with the most pairs that fit.

@@ -30,9 +30,10 @@ inline std::int64_t kv_input_length(std::int64_t length) { return length + kKvVa
 // examples differ in length.
 KvBatch encode_kv_examples(const std::vector<KvExample>& examples);
 
-// Training draws: examples first .. first + count − 1 of step `step`'s batch, each with n pairs
-// uniform in config.pairs_min..pairs_max and its queried pair drawn by config.depth_prior, from
-// the streams keyed by (seed, step, example): a data-parallel rank draws its slice alone.
+// Training draws: examples first .. first + count − 1 of step `step`'s batch, all of the step's
+// length (config.step_length), each with n pairs uniform in config.pairs_min..pairs_max (at
+// config.length) and its queried pair drawn by config.depth_prior, from the streams keyed by
+// (seed, step, example): a data-parallel rank draws its slice alone.
 std::vector<KvExample> sample_kv_batch(const TrainConfig& config, std::int64_t count,
                                        std::uint64_t step, std::int64_t first = 0);
 
