@@ -1,10 +1,12 @@
-// `posbias theory`, `posbias theory fit`, `posbias theory compare` and `posbias theory shares`.
+// `posbias theory`, `posbias theory fit`, `posbias theory compare`, `posbias theory shares` and
+// `posbias theory design`.
 #include <functional>
 #include <memory>
 #include <optional>
 
 #include "commands.h"
 #include "experiments/theory/compare_command.h"
+#include "experiments/theory/design_command.h"
 #include "experiments/theory/fit_command.h"
 #include "experiments/theory/shares_command.h"
 #include "experiments/theory/theory_command.h"
@@ -68,6 +70,69 @@ void add_fit_command(CLI::App* cmd, Action* selected) {
     *selected = [fit_options, fit_parsed] {
       fit_parsed->parse();
       run_fit(*fit_options);
+    };
+  });
+}
+
+// `theory design`.
+void add_design_command(CLI::App* cmd, Action* selected) {
+  auto options = std::make_shared<DesignOptions>();
+  auto parsed = std::make_shared<ParsedOptions>();
+  CLI::App* design = cmd->add_subcommand(
+      "design",
+      "Inverse design at birth: the exact influence row of every operator of a grid (sliding "
+      "window, ALiBi, sink share, null sink, α or a per-layer α ramp), ranked by the middle "
+      "fifth's share (theory shares' regions), with each one's U test and whether `posbias birth` "
+      "can build it (docs/mitigations.md).");
+  DesignOptions& o = *options;
+  parsed->add(design, "-L,--length", &o.length, "sequence length L in tokens");
+  parsed->add(design, "-H,--layers", &o.layers, "number of layers H (>= 1)");
+  parsed->add(design, "-q,--query", &o.query,
+              "the query's position, 0..L-1 (positions count from 0), or last");
+  add_paths_option(design, parsed.get(), &o.paths);
+  parsed->add(design, "--baseline-alpha", &o.baseline_alpha,
+              "the baseline's α (every layer), in [0, 1]; added to --alphas when missing, and the "
+              "only α birth can build an operator at");
+  design->add_option("--windows", o.windows, "sliding windows W, >= 0 (0: none; always searched)")
+      ->capture_default_str()
+      ->type_name("LIST");
+  design
+      ->add_option("--alibis", o.alibis,
+                   "ALiBi settings: none (always searched), a slope m >= 0, or heads:N for the "
+                   "standard 2^(-8h/N) slopes")
+      ->capture_default_str()
+      ->type_name("LIST");
+  design
+      ->add_option("--sinks", o.sinks,
+                   "attention-sink shares on position 0, in [0, 1] (0 always searched)")
+      ->capture_default_str()
+      ->type_name("LIST");
+  design
+      ->add_option("--null-sinks", o.null_sinks,
+                   "null-sink logits b, |b| <= 700, or none (always searched)")
+      ->capture_default_str()
+      ->type_name("LIST");
+  design->add_option("--alphas", o.alphas, "one α for every layer, each in [0, 1]")
+      ->capture_default_str()
+      ->type_name("LIST");
+  design
+      ->add_option("--ramps", o.ramps,
+                   "per-layer α ramps a1:aH, linear from layer 1 to layer H, each in [0, 1]; "
+                   "none for no ramp")
+      ->capture_default_str()
+      ->type_name("LIST");
+  parsed->add(design, "--top", &o.top, "the best profiles drawn beside the baseline, 0..10");
+  add_output_option(design, "--json", o.json,
+                    "result file: every operator by rank (default: stdout, or a summary on a "
+                    "terminal)");
+  add_output_option(design, "--csv", o.csv, "one row per operator: its knobs, shares and U test");
+  add_output_option(design, "--plot", o.plot,
+                    "figure stem: the best profiles beside the baseline, and the middle share "
+                    "one knob at a time");
+  design->callback([options, parsed, selected] {
+    *selected = [options, parsed] {
+      parsed->parse();
+      run_design(*options);
     };
   });
 }
@@ -171,6 +236,8 @@ void register_theory(CLI::App& app, Action* selected) {
   shares->callback([shares_options, selected] {
     *selected = [shares_options] { run_shares(*shares_options); };
   });
+
+  add_design_command(cmd, selected);
 }
 
 }  // namespace posbias::cli

@@ -1,7 +1,9 @@
 #include "experiments/theory/shares_command.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -24,7 +26,7 @@ SharesRun read_shares_run(const std::string& file) {
       parse_birth_run(read_bounded_file(file, kMaxRunBytes, "256 MiB birth-result"), file, label);
   const std::vector<std::vector<double>> profiles =
       run.seeds.empty() ? std::vector<std::vector<double>>{run.measured} : run.seeds;
-  return {file, label, shares_over_seeds(profiles)};
+  return {file, label, shares_over_seeds(profiles), profile_shares(run.predicted)};
 }
 
 }  // namespace
@@ -69,6 +71,22 @@ TheorySharesRecord theory_shares_record(const SharesResult& result) {
       change.scale = "log10(share of this run / share of the baseline), per seed, paired by seed";
       const auto& middle = change.change[static_cast<std::size_t>(ShareRegion::kMiddle)];
       rec.middle_verdict = middle ? paired_verdict(middle->interval) : "no effect";
+      std::map<std::string, double> predicted;
+      for (ShareRegion region : kShareRegions) {
+        const double a = result.baseline->predicted.of(region), b = r.predicted.of(region);
+        if (r.predicted.region(region).present() && a > 0 && b > 0)
+          predicted[to_string(region)] = std::log10(b / a);
+      }
+      if (middle && predicted.count("middle")) {
+        const double p = predicted["middle"];
+        const SeedInterval& m = middle->interval;
+        rec.nofit_middle_agreement =
+            m.low <= p && p <= m.high
+                ? "within the measured interval"
+                : ((p > 0) == (m.mean > 0) ? "the measured sign, outside its interval"
+                                           : "the other sign than measured");
+      }
+      rec.nofit_change_from_baseline = std::move(predicted);
       rec.change_from_baseline = std::move(change);
     }
   }

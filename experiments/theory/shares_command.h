@@ -7,7 +7,10 @@
 // the baseline: the same weights wherever a remedy draws nothing): each region's change
 // log10(run's share / baseline's share) per seed with its 95% Student-t interval, and the
 // verdict on the middle fifth's share (docs/mitigations.md): "helps" when the interval lies
-// above 0, "hurts" when below, "no effect" when it holds 0.
+// above 0, "hurts" when below, "no effect" when it holds 0. Beside it, the change the no-fit
+// predictions make (each file's nofit.profile, the theory with that run's measured α̂ and its
+// operator, nothing fitted): log10(run's predicted share / baseline's), one number per region,
+// and whether the measured interval holds it.
 //
 // The JSON is theory_shares_record.h's.
 #pragma once
@@ -31,6 +34,7 @@ struct SharesOptions {
 struct SharesRun {
   std::string file, label;  // label: the file's stem
   SharesOverSeeds shares;   // over the file's profile_seeds (its profile when it has none)
+  ProfileShares predicted;  // of its no-fit prediction (nofit.profile)
 };
 
 struct SharesResult {

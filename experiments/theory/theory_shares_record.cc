@@ -24,6 +24,11 @@ const std::vector<FieldRow<TheorySharesRunRecord>>& theory_shares_run_record_fie
                        "each region's log10 share against --baseline's, paired by seed"),
         optional_field("middle_verdict", &R::middle_verdict,
                        "the middle fifth's change: helps, no effect or hurts"),
+        optional_field("nofit_change_from_baseline", &R::nofit_change_from_baseline,
+                       "each region's log10 change in the no-fit predictions (nofit.profile), "
+                       "run against baseline"),
+        optional_field("nofit_middle_agreement", &R::nofit_middle_agreement,
+                       "where the predicted middle change falls against the measured interval"),
     };
     for (auto& row : member_fields(&R::profile_shares, profile_shares_record_fields()))
       r.push_back(std::move(row));

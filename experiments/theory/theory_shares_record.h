@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -23,6 +24,10 @@ struct TheorySharesRunRecord {
   ProfileSharesRecord profile_shares;  // flat: "shares" and "u_test"
   std::optional<ShareChangeRecord> change_from_baseline;
   std::optional<std::string> middle_verdict;  // helps | no effect | hurts
+  // With --baseline: each region's log10 change in the no-fit predictions (nofit.profile), and
+  // where the middle's falls against the measured interval.
+  std::optional<std::map<std::string, double>> nofit_change_from_baseline;
+  std::optional<std::string> nofit_middle_agreement;
 };
 
 struct TheorySharesRecord {

@@ -113,6 +113,67 @@ TEST(Cli, BadInputIsOneLineExitTwo) {
   expect_usage_error("theory fit -H 3", "profile");
 }
 
+// `theory design`: its best operator's shares are those of the row `theory` prints for that
+// operator alone, and its bad grids are one line, exit 2.
+TEST(Cli, TheoryDesignRanksByTheSharesOfTheRowTheoryPrints) {
+  const auto dir = scratch_path("posbias_cli_design", "d");
+  std::filesystem::create_directories(dir);
+  const CliResult r = run_cli(
+      "theory design -L 80 -H 5 --windows 0,24 --alibis none,0.03 --sinks 0,0.1 --null-sinks "
+      "none,2 --alphas 0.3,0.7 --ramps none --json " +
+      (dir / "d.json").string() + " --csv " + (dir / "d.csv").string() + " --plot " +
+      (dir / "d").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "d.png"));
+  EXPECT_EQ(lines(slurp(dir / "d.csv")), 2 * 2 * 2 * 2 * 3 + 1);
+  const auto j = nlohmann::json::parse(slurp(dir / "d.json"));
+  for (const auto& op : {j["operators"][0], j["operators"][j["baseline_rank"].get<int>() - 1]}) {
+    std::string args = "theory -L 80 -H 5 -a " + op["alpha"].get<std::string>() + " --window " +
+                       std::to_string(op["window"].get<int>()) + " --sink " + op["sink"].dump();
+    if (op["alibi"] != "none") args += " --alibi " + op["alibi"].get<std::string>();
+    if (op["null_sink"] != "none") args += " --null-sink " + op["null_sink"].get<std::string>();
+    const CliResult t = run_cli(args);
+    ASSERT_EQ(t.code, 0) << args << "\n" << t.err;
+    std::vector<double> row;
+    std::istringstream in(t.out);
+    std::string line;
+    std::getline(in, line);  // the header
+    while (std::getline(in, line)) {
+      const auto a = line.find(','), b = line.find(',', a + 1);
+      row.push_back(std::stod(line.substr(a + 1, b - a - 1)));
+    }
+    ASSERT_EQ(row.size(), 80u);
+    double total = 0, middle = 0, primacy = 0, recency = 0;
+    for (double v : row) total += v;
+    for (int p = 2 * 79 / 5; p < 3 * 79 / 5; ++p) middle += row[p];
+    for (int p = 0; p < 8; ++p) primacy += row[p];
+    for (int p = 71; p < 79; ++p) recency += row[p];
+    EXPECT_NEAR(op["middle"].get<double>(), middle / total, 1e-12) << args;
+    EXPECT_NEAR(op["primacy"].get<double>(), primacy / total, 1e-12) << args;
+    EXPECT_NEAR(op["recency"].get<double>(), recency / total, 1e-12) << args;
+    EXPECT_NEAR(op["query"].get<double>(), row.back() / total, 1e-12) << args;
+  }
+  EXPECT_EQ(j["operators"][j["baseline_rank"].get<int>() - 1]["baseline"], true);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, TheoryDesignBadInputIsOneLineExitTwo) {
+  expect_usage_error("theory design --windows 0,-3", "--windows");
+  expect_usage_error("theory design --alphas 1.5", "[0, 1]");
+  expect_usage_error("theory design --ramps 0.2:1.5", "[0, 1]");
+  expect_usage_error("theory design --ramps 0.2", "a1:aH");
+  expect_usage_error("theory design --alibis -0.1", ">= 0");
+  expect_usage_error("theory design --sinks 2", "[0, 1]");
+  expect_usage_error("theory design --sinks ,", "one or more");
+  expect_usage_error("theory design --null-sinks 800", "700");
+  expect_usage_error("theory design --baseline-alpha -0.5", "[0, 1]");
+  expect_usage_error("theory design -L 30", "middle fifth");
+  expect_usage_error("theory design -L 1e15", "memory");
+  std::string windows = "0";
+  for (int w = 1; w < 4000; ++w) windows += "," + std::to_string(w);
+  expect_usage_error("theory design --windows " + windows, "operators, more than");
+}
+
 TEST(Cli, FailedRunIsOneLineExitOne) {
   const CliResult r = run_cli("theory fit --profile /nonexistent.csv -H 3");
   EXPECT_EQ(r.code, 1) << r.err;
@@ -164,6 +225,9 @@ TEST(Cli, OutputFoldersAreCreatedOnlyInsideTheWorkingDirectory) {
                                     "theory compare --csv",
                                     "theory compare --plot",
                                     "theory shares --json",
+                                    "theory design --json",
+                                    "theory design --csv",
+                                    "theory design --plot",
                                     "tasks -o",
                                     "llm --db",
                                     "llm --json",

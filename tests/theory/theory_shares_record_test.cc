@@ -6,10 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "../shipped_records.h"
+#include "experiments/theory/shares_command.h"
+#include "posbias/theory/profile_shares.h"
 
 namespace posbias {
 namespace {
@@ -60,6 +64,35 @@ TEST(TheorySharesRecordFields, AFileWithoutAPositionBaseIsOneBasedAndBadFieldsAr
   bad.erase("runs");
   EXPECT_NE(message_of(bad).find("missing shares field 'runs'"), std::string::npos)
       << message_of(bad);
+}
+
+// With --baseline, the no-fit predictions' change: log10 of the middle fifth's share of each
+// file's nofit.profile over the baseline's, computed here from the files, and where it falls
+// against the measured interval.
+TEST(TheorySharesRecordFields, TheNoFitChangeIsTheChangeOfThePredictionsShares) {
+  const std::string dir = (posbias_test::kShippedData / "mitigations").string();
+  SharesOptions o;
+  o.baseline = dir + "/gpt2_plain.json";
+  o.runs = {dir + "/gpt2_sink2.json", dir + "/gpt2_sink4.json"};
+  const TheorySharesRecord r = theory_shares_record(shares_of_runs(o));
+  auto middle_of = [](const std::string& file) {
+    std::ifstream in(file);
+    const json j = json::parse(in);
+    return profile_shares(j["nofit"]["profile"].get<std::vector<double>>())
+        .of(ShareRegion::kMiddle);
+  };
+  ASSERT_EQ(r.runs.size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    ASSERT_TRUE(r.runs[k].nofit_change_from_baseline.has_value());
+    const double predicted = r.runs[k].nofit_change_from_baseline->at("middle");
+    EXPECT_NEAR(predicted, std::log10(middle_of(o.runs[k]) / middle_of(o.baseline)), 1e-12);
+    const auto& measured = r.runs[k].change_from_baseline->change[1]->interval;
+    const bool within = measured.low <= predicted && predicted <= measured.high;
+    EXPECT_EQ(*r.runs[k].nofit_middle_agreement == "within the measured interval", within);
+  }
+  // Without a baseline there is no change, measured or predicted.
+  o.baseline.clear();
+  EXPECT_FALSE(theory_shares_record(shares_of_runs(o)).runs[0].nofit_change_from_baseline);
 }
 
 }  // namespace
