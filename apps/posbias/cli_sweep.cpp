@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "posbias/cluster/sweep.h"
+#include "posbias/cluster/sweep_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
@@ -81,19 +82,16 @@ void register_sweep(CLI::App& app, Action* selected) {
   add_output_option(status, "--json", a->json, "the state of every run as JSON");
   status->callback([a, selected] {
     *selected = [a] {
-      const nlohmann::json s = sweep_status(read_sweep(a->dir));
-      for (const auto& row : s["states"]) {
-        if (row["state"] == "done") continue;
+      const SweepStatus s = sweep_status(read_sweep(a->dir));
+      for (const SweepRunStatus& row : s.states) {
+        if (row.state == "done") continue;
         std::string values;
-        for (const auto& [k, v] : row["values"].items())
-          values += " " + k + " " + v.get<std::string>();
-        std::printf("run %d %s%s\n", row["index"].get<int>(),
-                    row["state"].get<std::string>().c_str(), values.c_str());
+        for (const auto& [k, v] : row.values) values += " " + k + " " + v;
+        std::printf("run %d %s%s\n", row.index, row.state.c_str(), values.c_str());
       }
-      std::printf("%d runs: %d done, %d started, %d pending, %d failed\n", s["runs"].get<int>(),
-                  s["done"].get<int>(), s["started"].get<int>(), s["pending"].get<int>(),
-                  s["failed"].get<int>());
-      if (!a->json.empty()) write_file_atomic(a->json, s.dump(2) + "\n");
+      std::printf("%d runs: %d done, %d started, %d pending, %d failed\n", s.runs, s.done,
+                  s.started, s.pending, s.failed);
+      if (!a->json.empty()) write_file_atomic(a->json, to_json(s).dump(2) + "\n");
     };
   });
 

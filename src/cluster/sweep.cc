@@ -20,6 +20,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "posbias/cluster/sweep_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/csv.h"
@@ -96,6 +97,16 @@ nlohmann::json read_json(const fs::path& p) {
 }
 
 fs::path state_file(const SweepRun& run, const char* name) { return run.dir / name; }
+
+// A run's state file read by its record's strict reader; std::runtime_error naming the file.
+template <class Read>
+auto read_state(const fs::path& file, Read read) {
+  try {
+    return read(read_json(file));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(file.string() + " is damaged: " + e.what());
+  }
+}
 
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
@@ -355,24 +366,8 @@ void write_sweep(const SweepPlan& plan, const fs::path& dir) {
   }
   ensure_directory(root / "logs");
   ensure_directory(root / "runs");
-  nlohmann::json runs = nlohmann::json::array();
-  for (const SweepRun& r : plan.runs) {
-    runs.push_back({{"index", r.index},
-                    {"values", r.values},
-                    {"dir", r.dir.string()},
-                    {"command", r.command},
-                    {"resume_command", r.resume_command},
-                    {"resume_when", r.resume_when.string()},
-                    {"result", r.result.string()}});
-  }
   const std::string exe = self_exe();
-  write_file_atomic(manifest, nlohmann::json{{"version", POSBIAS_VERSION},
-                                             {"posbias", exe},
-                                             {"grid", plan.grid},
-                                             {"axes", plan.axes},
-                                             {"runs", runs}}
-                                      .dump(2) +
-                                  "\n");
+  write_file_atomic(manifest, to_json(SweepManifest{POSBIAS_VERSION, exe, plan}).dump(2) + "\n");
   check_sweep_path(root);
   const SlurmDirectives slurm =
       slurm_directives(plan.grid.value("slurm", nlohmann::json::object()));
@@ -416,26 +411,11 @@ SweepPlan read_sweep(const fs::path& dir) {
   const fs::path manifest = fs::absolute(dir) / "manifest.json";
   if (!fs::exists(manifest))
     throw std::invalid_argument("'" + dir.string() + "' is not a sweep (no manifest.json)");
-  const nlohmann::json j = read_json(manifest);
-  SweepPlan plan;
   try {
-    plan.grid = j.at("grid");
-    plan.axes = j.at("axes").get<std::vector<std::string>>();
-    for (const auto& r : j.at("runs")) {
-      SweepRun run;
-      run.index = r.at("index").get<int>();
-      run.values = r.at("values").get<std::map<std::string, std::string>>();
-      run.dir = r.at("dir").get<std::string>();
-      run.command = r.at("command").get<std::vector<std::string>>();
-      run.resume_command = r.at("resume_command").get<std::vector<std::string>>();
-      run.resume_when = r.at("resume_when").get<std::string>();
-      run.result = r.at("result").get<std::string>();
-      plan.runs.push_back(std::move(run));
-    }
-  } catch (const nlohmann::json::exception& e) {
+    return sweep_manifest_from_json(read_json(manifest)).plan;
+  } catch (const std::invalid_argument& e) {
     throw std::runtime_error(manifest.string() + " is damaged: " + e.what());
   }
-  return plan;
 }
 
 const char* to_string(RunState s) {
@@ -503,15 +483,13 @@ int run_sweep_entry(const fs::path& dir, int index) {
   const bool resume = !run.resume_when.empty() && fs::exists(run.resume_when);
   const std::vector<std::string>& args = resume ? run.resume_command : run.command;
   for (const std::string& a : args) make_folder_below_run(run, a);
-  nlohmann::json started = fs::exists(state_file(run, "started.json"))
-                               ? read_json(state_file(run, "started.json"))
-                               : nlohmann::json{{"attempts", nlohmann::json::array()}};
+  SweepStarted started;
+  if (fs::exists(state_file(run, "started.json")))
+    started = read_state(state_file(run, "started.json"), sweep_started_from_json);
   const char* job = std::getenv("SLURM_JOB_ID");
-  started["attempts"].push_back({{"time", now_text()},
-                                 {"host", machine_info().value("host", "")},
-                                 {"resumed", resume},
-                                 {"slurm_job", job ? job : ""}});
-  write_file_atomic(state_file(run, "started.json"), started.dump(2) + "\n");
+  started.attempts.push_back(
+      {now_text(), machine_info().value("host", ""), resume, job ? job : ""});
+  write_file_atomic(state_file(run, "started.json"), to_json(started).dump(2) + "\n");
   std::string line;
   for (const std::string& a : args) line += " " + a;
   std::fprintf(stderr, "posbias sweep: run %d %s:%s\n", index, resume ? "resumes" : "starts",
@@ -540,43 +518,40 @@ int run_sweep_entry(const fs::path& dir, int index) {
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const nlohmann::json record{{"code", code},
-                              {"seconds", seconds},
-                              {"time", now_text()},
-                              {"attempts", started["attempts"].size()}};
+  const std::string record =
+      to_json(SweepRunEnd{code, seconds, now_text(), std::ssize(started.attempts)}).dump(2) + "\n";
   if (code == 0) {
-    write_file_atomic(state_file(run, "done.json"), record.dump(2) + "\n");
+    write_file_atomic(state_file(run, "done.json"), record);
     std::fprintf(stderr, "posbias sweep: run %d done in %.1f s\n", index, seconds);
   } else if (!WIFSIGNALED(status)) {
     // A run killed by a signal stays "started", to be resumed; one that exited failed.
-    write_file_atomic(state_file(run, "failed.json"), record.dump(2) + "\n");
+    write_file_atomic(state_file(run, "failed.json"), record);
     std::fprintf(stderr, "posbias sweep: run %d failed with exit code %d\n", index, code);
   }
   return code;
 }
 
-nlohmann::json sweep_status(const SweepPlan& plan) {
-  nlohmann::json j{{"runs", plan.runs.size()}};
-  std::map<RunState, int> counts;
-  nlohmann::json states = nlohmann::json::array();
+SweepStatus sweep_status(const SweepPlan& plan) {
+  SweepStatus status;
+  status.runs = static_cast<int>(plan.runs.size());
   for (const SweepRun& r : plan.runs) {
     const RunState s = run_state(r);
-    ++counts[s];
-    nlohmann::json row{
-        {"index", r.index}, {"state", to_string(s)}, {"values", r.values}, {"dir", r.dir.string()}};
+    ++(s == RunState::kDone      ? status.done
+       : s == RunState::kStarted ? status.started
+       : s == RunState::kPending ? status.pending
+                                 : status.failed);
+    SweepRunStatus row{r.index, to_string(s), r.values, r.dir.string(), {}, {}, {}};
     if (s == RunState::kDone || s == RunState::kFailed) {
-      const nlohmann::json rec =
-          read_json(state_file(r, s == RunState::kDone ? "done.json" : "failed.json"));
-      row["code"] = rec.value("code", -1);
-      row["seconds"] = rec.value("seconds", 0.0);
-      row["attempts"] = rec.value("attempts", 0);
+      const SweepRunEnd end =
+          read_state(state_file(r, s == RunState::kDone ? "done.json" : "failed.json"),
+                     sweep_run_end_from_json);
+      row.code = end.code;
+      row.seconds = end.seconds;
+      row.attempts = end.attempts;
     }
-    states.push_back(row);
+    status.states.push_back(std::move(row));
   }
-  for (RunState s : {RunState::kDone, RunState::kStarted, RunState::kPending, RunState::kFailed})
-    j[to_string(s)] = counts[s];
-  j["states"] = states;
-  return j;
+  return status;
 }
 
 nlohmann::json collect_sweep(const SweepPlan& plan, const CollectOptions& o) {

@@ -77,9 +77,7 @@ RunState run_state(const SweepRun& run);
 // exit code. Logs go to this process's stdout/stderr.
 int run_sweep_entry(const std::filesystem::path& dir, int index);
 
-// {"runs": N, "done", "started", "pending", "failed", "states": [{"index", "state", "values":
-// {option: value}, "dir", and for done or failed runs "code", "seconds", "attempts"}]}.
-nlohmann::json sweep_status(const SweepPlan& plan);
+// sweep_status (each run's state) is in sweep_record.h, beside the record it returns.
 
 // Every done run's result file, flattened to its numeric leaves ("a.b.c": x), with the run's
 // values; with metrics, per grid point (every axis but --seed) each metric's seed mean and

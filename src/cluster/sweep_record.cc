@@ -1,0 +1,140 @@
+#include "posbias/cluster/sweep_record.h"
+
+#include <filesystem>
+
+namespace posbias {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A path is written as its text ("" for none).
+struct PathCodec {
+  static constexpr const char* type = "PATH";
+  static nlohmann::json write(const fs::path& p) { return p.string(); }
+  static fs::path read(const nlohmann::json& j, const std::string& what) {
+    return FieldCodec<std::string>::read(j, what);
+  }
+};
+
+const std::vector<FieldRow<SweepRun>>& sweep_run_fields() {
+  using R = SweepRun;
+  static const std::vector<FieldRow<R>> rows = {
+      required(field("index", &R::index, "the run's number, 0..N−1")),
+      required(field("values", &R::values, "grid option (and --seed) → its value in this run")),
+      required(field<R, fs::path, PathCodec>("dir", &R::dir, "the run's directory")),
+      required(field("command", &R::command, "posbias arguments of a fresh start")),
+      required(field("resume_command", &R::resume_command, "posbias arguments of a resume")),
+      required(field<R, fs::path, PathCodec>("resume_when", &R::resume_when,
+                                             "the file whose presence makes a start a resume")),
+      required(field<R, fs::path, PathCodec>("result", &R::result, "the file collect reads")),
+  };
+  return rows;
+}
+
+const std::vector<FieldRow<SweepPlan>>& sweep_plan_fields() {
+  using P = SweepPlan;
+  using RunCodec = ListCodec<SweepRun, TableCodec<SweepRun, &sweep_run_fields>>;
+  static const std::vector<FieldRow<P>> rows = {
+      required(field("grid", &P::grid, "the GRID.json the sweep was planned from")),
+      required(field("axes", &P::axes, "grid options in order, then --seed")),
+      required(field<P, std::vector<SweepRun>, RunCodec>("runs", &P::runs, "every run")),
+  };
+  return rows;
+}
+
+const std::vector<FieldRow<SweepManifest>>& sweep_manifest_fields() {
+  using M = SweepManifest;
+  static const std::vector<FieldRow<M>> rows = [] {
+    std::vector<FieldRow<M>> r = {
+        required(field("version", &M::version, "posbias version that planned the sweep")),
+        required(field("posbias", &M::posbias, "the executable the scripts run")),
+    };
+    for (auto& row : member_fields(&M::plan, sweep_plan_fields())) r.push_back(std::move(row));
+    return r;
+  }();
+  return rows;
+}
+
+const std::vector<FieldRow<SweepAttempt>>& sweep_attempt_fields() {
+  using A = SweepAttempt;
+  static const std::vector<FieldRow<A>> rows = {
+      required(field("time", &A::time, "when the attempt started (UTC)")),
+      required(field("host", &A::host, "the machine it ran on")),
+      required(field("resumed", &A::resumed, "the run's resume command ran")),
+      required(field("slurm_job", &A::slurm_job, "SLURM_JOB_ID, empty outside Slurm")),
+  };
+  return rows;
+}
+
+const std::vector<FieldRow<SweepStarted>>& sweep_started_fields() {
+  using S = SweepStarted;
+  using AttemptCodec = ListCodec<SweepAttempt, TableCodec<SweepAttempt, &sweep_attempt_fields>>;
+  static const std::vector<FieldRow<S>> rows = {
+      required(field<S, std::vector<SweepAttempt>, AttemptCodec>("attempts", &S::attempts,
+                                                                 "every attempt, in order")),
+  };
+  return rows;
+}
+
+const std::vector<FieldRow<SweepRunEnd>>& sweep_run_end_fields() {
+  using E = SweepRunEnd;
+  static const std::vector<FieldRow<E>> rows = {
+      required(field("code", &E::code, "the run's exit code")),
+      required(field("seconds", &E::seconds, "wall time of the last attempt")),
+      required(field("time", &E::time, "when it ended (UTC)")),
+      required(field("attempts", &E::attempts, "attempts so far, this one included")),
+  };
+  return rows;
+}
+
+const std::vector<FieldRow<SweepRunStatus>>& sweep_run_status_fields() {
+  using R = SweepRunStatus;
+  static const std::vector<FieldRow<R>> rows = {
+      required(field("index", &R::index, "the run's number")),
+      required(field("state", &R::state, "pending, started, done or failed")),
+      required(field("values", &R::values, "grid option (and --seed) → its value")),
+      required(field("dir", &R::dir, "the run's directory")),
+      optional_field("code", &R::code, "exit code (done or failed runs)"),
+      optional_field("seconds", &R::seconds, "wall time of the last attempt (done or failed)"),
+      optional_field("attempts", &R::attempts, "attempts so far (done or failed)"),
+  };
+  return rows;
+}
+
+const std::vector<FieldRow<SweepStatus>>& sweep_status_fields() {
+  using S = SweepStatus;
+  using RowCodec = ListCodec<SweepRunStatus, TableCodec<SweepRunStatus, &sweep_run_status_fields>>;
+  static const std::vector<FieldRow<S>> rows = {
+      required(field("runs", &S::runs, "runs in the sweep")),
+      required(field("done", &S::done, "runs done")),
+      required(field("started", &S::started, "runs started and not ended (running or killed)")),
+      required(field("pending", &S::pending, "runs never started")),
+      required(field("failed", &S::failed, "runs whose last attempt exited non-zero")),
+      required(field<S, std::vector<SweepRunStatus>, RowCodec>("states", &S::states,
+                                                               "every run's state")),
+  };
+  return rows;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const SweepManifest& m) {
+  return fields_to_json(sweep_manifest_fields(), m);
+}
+SweepManifest sweep_manifest_from_json(const nlohmann::json& j) {
+  return fields_from_json(sweep_manifest_fields(), j, SweepManifest{}, "manifest field");
+}
+nlohmann::json to_json(const SweepStarted& s) { return fields_to_json(sweep_started_fields(), s); }
+SweepStarted sweep_started_from_json(const nlohmann::json& j) {
+  return fields_from_json(sweep_started_fields(), j, SweepStarted{}, "started.json field");
+}
+nlohmann::json to_json(const SweepRunEnd& e) { return fields_to_json(sweep_run_end_fields(), e); }
+SweepRunEnd sweep_run_end_from_json(const nlohmann::json& j) {
+  return fields_from_json(sweep_run_end_fields(), j, SweepRunEnd{}, "run end field");
+}
+nlohmann::json to_json(const SweepStatus& s) { return fields_to_json(sweep_status_fields(), s); }
+SweepStatus sweep_status_from_json(const nlohmann::json& j) {
+  return fields_from_json(sweep_status_fields(), j, SweepStatus{}, "sweep status field");
+}
+
+}  // namespace posbias
