@@ -514,7 +514,9 @@ std::string design_summary(const DesignResult& r) {
                     ", ranked by the middle fifth's share\n";
   for (std::size_t i = 0; i < std::min<std::size_t>(5, r.points.size()); ++i) out += line(i);
   out += "baseline:\n" + line(r.baseline_rank);
-  out += "best that birth can build (the confirmation's):\n";
+  out +=
+      "best that birth can build (a window, a null sink, ALiBi heads:N, at the baseline α; not "
+      "a sink share, one ALiBi slope or a per-layer α):\n";
   for (std::size_t i : r.confirm)
     out += line(i) + "    posbias birth " + r.points[i].birth_options + "\n";
   if (r.confirm.empty())
