@@ -13,8 +13,15 @@
 
 namespace posbias {
 
-nlohmann::json eval_steps_json(const std::string& run, const std::string& task,
-                               std::vector<nlohmann::json> results);
+// The file's record, one field table for its writer and strict reader; each result is kept as
+// its task's eval writes it (that task's own record reads it).
+struct EvalSteps {
+  std::string run, task;
+  std::vector<nlohmann::json> checkpoints;
+};
+nlohmann::json to_json(const EvalSteps& steps);
+// Strict: an unknown, missing or mistyped field throws std::invalid_argument naming it.
+EvalSteps eval_steps_from_json(const nlohmann::json& j);
 
 // Throws std::runtime_error naming `source` when `j` is the file of several checkpoints.
 void refuse_eval_steps(const nlohmann::json& j, const std::string& source);

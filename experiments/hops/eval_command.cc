@@ -210,7 +210,7 @@ std::vector<EvalResult> run_eval(const EvalOptions& o) {
   for (const EvalResult& r : results) files.push_back(to_json(r));
   write_json_result(
       o.json,
-      eval_steps_json(o.run, std::string(task_name(results.front().task)), std::move(files))
+      to_json(EvalSteps{o.run, std::string(task_name(results.front().task)), std::move(files)})
               .dump(2) +
           "\n",
       [&results] {

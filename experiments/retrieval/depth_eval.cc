@@ -85,7 +85,7 @@ void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
              o.csv.substr(line, end + 1 - line);
     }
   }
-  write_json_result(to.json, eval_steps_json(to.run, task, std::move(files)).dump(2) + "\n",
+  write_json_result(to.json, to_json(EvalSteps{to.run, task, std::move(files)}).dump(2) + "\n",
                     summary);
   if (!to.csv.empty()) write_output(to.csv, csv);
   if (!to.plot.empty()) render_figure(depth_steps_figure(task, runs), to.plot + "-steps");

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../shipped_records.h"
+#include "experiments/eval/eval_steps.h"
 
 namespace posbias {
 namespace {
@@ -112,4 +113,32 @@ TEST(HopEvalSummary, AllHopsByLengthWithChanceAndControls) {
   EXPECT_EQ(posbias::hop_eval_summary(r),
             "letter run runs/letter, step 5000, 64 examples per hop and length\n"
             "all hops, by length: 17: 1.000, 850: 0.996\n");
+}
+
+// eval --checkpoints' file of several checkpoints (experiments/eval/eval_steps.h): its record
+// round-trips with each checkpoint's eval as written, refuses bad fields by name, and is what
+// the readers of one eval refuse (and only it: a hop eval is not taken for one).
+TEST(EvalSteps, TheFileOfSeveralCheckpointsRoundTripsAndIsRefusedWhereOneIsRead) {
+  const nlohmann::json one = posbias::to_json(posbias::full_record());
+  const posbias::EvalSteps steps{"runs/letter", "letter", {one, one}};
+  const nlohmann::json j = posbias::to_json(steps);
+  EXPECT_EQ(j.dump(), nlohmann::json(
+                          {{"run", "runs/letter"}, {"task", "letter"}, {"checkpoints", {one, one}}})
+                          .dump());
+  EXPECT_EQ(posbias::to_json(posbias::eval_steps_from_json(j)), j);
+  nlohmann::json bad = j;
+  bad["checkpoints"] = one;
+  EXPECT_NE(posbias_test::refusal_of([&] {
+              posbias::eval_steps_from_json(bad);
+            }).find("eval --checkpoints field 'checkpoints' must be a list"),
+            std::string::npos);
+  try {
+    posbias::refuse_eval_steps(j, "e.json");
+    ADD_FAILURE() << "the file of two checkpoints was not refused";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("e.json: holds the eval of 2 checkpoints"),
+              std::string::npos);
+  }
+  EXPECT_NO_THROW(posbias::refuse_eval_steps(one, "one.json"));
+  EXPECT_NO_THROW(posbias::refuse_eval_steps(bad, "bad.json"));
 }
