@@ -37,7 +37,9 @@ CASES = {
         "bad-table.md:5: 0.35 not in data/table.csv (nearest: 0.3391)",
         "bad-table.md:7: the measured marker is not directly above a table"]),
     "bad-label.md": (1, 0, [
-        "bad-label.md:2: the text of a link to data/fix.json#decoy_rate.mean must start with its number"]),
+        "bad-label.md:2: the text of a link to data/fix.json#decoy_rate.mean must start with its number",
+        "bad-label.md:3: the number '0.004' links to {D}fix.json#decoy_rate.mean, which is not a data "
+        "file"]),
     "bad-forms.md": (1, 4, [
         "bad-forms.md:1: 0.43% not in data/fix.json#decoy_rate.mean",
         "bad-forms.md:2: 10^2.60 not in data/fix.json#ratio",
