@@ -13,6 +13,7 @@
 #include "experiments/retrieval/passkey_eval_command.h"
 #include "experiments/text/text_eval_command.h"
 #include "parsed_options.h"
+#include "posbias/arch/rope_scaling.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/parse.h"
 #include "posbias/tasks/hop_task.h"
@@ -187,6 +188,15 @@ void register_eval(CLI::App& app, Action* selected) {
                   "kv: depth-averaged accuracy a length must reach for the effective length");
   CLI::Option* csv =
       add_output_option(cmd, "--csv", kv->csv, "kv: one row per depth x length cell");
+  CLI::Option* rope_scaling = parsed->add_parsed(
+      cmd, "--rope-scaling",
+      "kv, passkey (by depth) and hop runs with rotary positions: change the rotations at "
+      "evaluation, no retraining; pi:F divides positions by F (position interpolation), ntk:F "
+      "raises the rotary base to theta*F^(d/(d-2)), d the rotary dims per head (NTK-aware); F > "
+      "0, F = 1 the run's own",
+      "none", "pi:F|ntk:F", [o](const std::string& text, const std::string&) {
+        o->rope_scaling = parse_rope_scaling(text);
+      });
   add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
   add_output_option(cmd, "--json", o->json, "result JSON (default: stdout)");
   add_output_option(cmd, "--plot", o->plot,
@@ -206,6 +216,7 @@ void register_eval(CLI::App& app, Action* selected) {
         kv->seed = o->seed;
         kv->attention = o->attention;
         kv->memory_budget_gb = o->memory_budget_gb;
+        kv->rope_scaling = o->rope_scaling;
         kv->json = o->json;
         kv->plot = o->plot;
         run_kv_eval(*kv);
@@ -224,6 +235,7 @@ void register_eval(CLI::App& app, Action* selected) {
         pk.seed = o->seed;
         pk.attention = o->attention;
         pk.memory_budget_gb = o->memory_budget_gb;
+        pk.rope_scaling = o->rope_scaling;
         pk.json = o->json;
         pk.csv = kv->csv;
         pk.plot = o->plot;
@@ -235,6 +247,10 @@ void register_eval(CLI::App& app, Action* selected) {
           throw std::invalid_argument(only_kv->get_name() +
                                       " applies to kv and passkey (text with needles) runs only");
       }
+      if (rope_scaling->count() > 0 && is_text_run(o->run))
+        throw std::invalid_argument(
+            "--rope-scaling applies to kv, hop and passkey runs by depth (give --lengths or "
+            "--depths), not to a text run's bits per byte");
       if (is_text_run(o->run)) {  // bits per byte and loss per position instead
         run_text_eval(
             {o->run, o->checkpoints, o->json, o->plot, o->attention, o->memory_budget_gb});

@@ -38,6 +38,7 @@ EvalResult measure_eval(const EvalOptions& o, const std::filesystem::path& check
   LoadedModel loaded = load_trained_model(o.run, checkpoint);
   const TrainConfig& c = loaded.info.config;
   require_hop_task(c.task, "hop evaluation");
+  loaded.model->set_rope_scaling(o.rope_scaling);  // refuses a model without rotary positions
   for (int h : o.hops) {
     if (std::find(c.hops.begin(), c.hops.end(), h) == c.hops.end())
       throw std::invalid_argument("--hops " + std::to_string(h) +
@@ -71,6 +72,7 @@ EvalResult measure_eval(const EvalOptions& o, const std::filesystem::path& check
   r.count_per_hop = o.count;
   r.seed = o.seed;
   r.lengths = o.lengths;
+  r.rope_scaling = o.rope_scaling;
 
   const auto t0 = std::chrono::steady_clock::now();
   Progress progress("eval", static_cast<std::int64_t>(o.lengths.size()) * (o.controls ? 2 : 1));
@@ -117,6 +119,7 @@ HopEvalRecord eval_record(const EvalResult& r) {
     if (control.decoy_rate) (*control.decoy_rate)[key] = r.control_accuracy[i].decoy_rate();
   }
   if (r.has_control) f.controls = {{std::string(variant_name(r.control)), std::move(control)}};
+  f.rope_scaling = r.rope_scaling;
   f.seconds = r.seconds;
   return f;
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "experiments/hops/hop_eval_record.h"
+#include "posbias/arch/rope_scaling.h"
 #include "posbias/core/plot.h"
 #include "posbias/model/attention_path.h"
 #include "posbias/runfiles/checkpoint_selection.h"
@@ -34,10 +35,11 @@ struct EvalOptions {
   // hop the run trained on): a long evaluation in pieces, joined by scripts/join-eval-pieces.py.
   std::vector<int> hops;
   bool controls = true;
-  std::optional<AttentionPath> attention;  // nullopt: dense unless it passes the budget
-  double memory_budget_gb = 0;             // 0: what the machine has available
-  std::string json;                        // empty = stdout
-  std::string plot;                        // figure stem: accuracy against length
+  std::optional<AttentionPath> attention;   // nullopt: dense unless it passes the budget
+  double memory_budget_gb = 0;              // 0: what the machine has available
+  std::optional<RopeScaling> rope_scaling;  // eval --rope-scaling (rotary runs); none: as trained
+  std::string json;                         // empty = stdout
+  std::string plot;                         // figure stem: accuracy against length
 };
 
 struct EvalResult {
@@ -52,6 +54,7 @@ struct EvalResult {
   Variant control = Variant::kSeenJumps;      // seen_jumps (Number) or decoy (Letter)
   std::vector<HopAccuracy> control_accuracy;  // per length when has_control
   std::vector<AttentionPath> attention;       // per length
+  std::optional<RopeScaling> rope_scaling;
   double seconds = 0;
 };
 

@@ -34,6 +34,8 @@ const std::vector<FieldRow<HopEvalRecord>>& hop_eval_record_fields() {
       optional_field("chance", &R::chance, "a uniform guess's accuracy by length and hop"),
       optional_field("attention", &R::attention, "the attention path at each length"),
       optional_field("controls", &R::controls, "the task's control variant: its accuracy"),
+      optional_field("rope_scaling", &R::rope_scaling,
+                     "eval --rope-scaling: the RoPE scaling evaluated with (absent: none)"),
       field("seconds", &R::seconds, "wall seconds of the evaluation"),
   };
   return rows;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/eval/rope_scaling_record.h"
 #include "posbias/core/field_table.h"
 
 namespace posbias {
@@ -36,6 +37,7 @@ struct HopEvalRecord {
   std::optional<HopRowsByLength> chance;                          // earlier builds: none
   std::optional<std::map<std::string, std::string>> attention;    // length → path; earlier: none
   std::optional<std::map<std::string, HopEvalControl>> controls;  // variant name → its inputs
+  std::optional<RopeScaling> rope_scaling;  // eval --rope-scaling; none: the run's own rotations
   double seconds = 0;
 };
 const std::vector<FieldRow<HopEvalRecord>>& hop_eval_record_fields();

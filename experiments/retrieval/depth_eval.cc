@@ -140,6 +140,7 @@ DepthEvalRecord depth_eval_record(const std::string& task, const DepthEvalRun& r
   out.effective_length = a.effective_length;
   out.u_verdict.rule = kUVerdictRule;
   out.u_verdict.pooled = a.u_pooled;
+  out.rope_scaling = r.rope_scaling;
   out.seconds = r.seconds;
   return out;
 }

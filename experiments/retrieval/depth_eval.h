@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "experiments/retrieval/depth_eval_record.h"
+#include "posbias/arch/rope_scaling.h"
 #include "posbias/core/plot.h"
 #include "posbias/model/attention_path.h"
 #include "posbias/runfiles/checkpoint_selection.h"
@@ -32,9 +33,10 @@ struct DepthEvalOptions {
   double threshold = kRulerThreshold;  // RULER's effective length
   std::optional<AttentionPath> attention;
   double memory_budget_gb = 0;
-  std::string json;  // empty = stdout
-  std::string csv;   // one row per cell
-  std::string plot;  // figure stem: STEM-heatmap and STEM-depth
+  std::optional<RopeScaling> rope_scaling;  // eval --rope-scaling (rotary runs); none: as trained
+  std::string json;                         // empty = stdout
+  std::string csv;                          // one row per cell
+  std::string plot;                         // figure stem: STEM-heatmap and STEM-depth
 };
 
 // The part of an eval by depth's result every task has.
@@ -46,6 +48,7 @@ struct DepthEvalRun {
   std::uint64_t seed = 0;
   DepthAccuracy accuracy;
   std::vector<AttentionPath> attention;  // per length
+  std::optional<RopeScaling> rope_scaling;
   double seconds = 0;
 };
 

@@ -92,6 +92,8 @@ const std::vector<FieldRow<DepthEvalRecord>>& depth_eval_record_fields() {
       optional_field("queried_rule", &R::queried_rule, "kv: the queried pair of a depth"),
       optional_field("needles", &R::needles, "passkey: needles in the context"),
       optional_field("depth_rule", &R::depth_rule, "passkey: where a depth puts the needle"),
+      optional_field("rope_scaling", &R::rope_scaling,
+                     "eval --rope-scaling: the RoPE scaling evaluated with (absent: none)"),
   };
   return rows;
 }

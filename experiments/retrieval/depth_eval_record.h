@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "experiments/eval/rope_scaling_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/stats/depth_accuracy.h"
@@ -48,6 +49,8 @@ struct DepthEvalRecord {
   // passkey: needles in the context, and where the queried one sits for a depth.
   std::optional<std::int64_t> needles;
   std::optional<std::string> depth_rule;
+  // eval --rope-scaling: the rotations the run was evaluated with; none: its own.
+  std::optional<RopeScaling> rope_scaling;
 };
 const std::vector<FieldRow<DepthEvalRecord>>& depth_eval_record_fields();
 

@@ -29,7 +29,9 @@ void check_kv_eval(const KvEvalOptions& o, const TrainConfig& c, const std::vect
   if (o.count < 1 || o.count > 1'000'000)
     throw std::invalid_argument(
         fmt::format("--count must be in 1..1000000 examples per cell, got {}", o.count));
-  const ModelConfig m = c.model_config();
+  ModelConfig m = c.model_config();
+  m.rope_scaling = o.rope_scaling;
+  m.validate();  // --rope-scaling on a model without rotary positions
   for (int len : lengths) {
     if (len < kKvMinLength || len > kKvMaxLength)
       throw std::invalid_argument(fmt::format(
@@ -87,6 +89,8 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o, const std::filesystem::path
   const auto shape = [](int len) { return DepthEvalShape{len, kv_input_length(len)}; };
   r.attention = plan_depth_eval(header_config, lengths, shape, o);
   LoadedModel loaded = load_trained_model(o.run, checkpoint);
+  loaded.model->set_rope_scaling(o.rope_scaling);
+  r.rope_scaling = o.rope_scaling;
   r.run = o.run;
   r.checkpoint = loaded.path.string();
   r.step = loaded.info.step;

@@ -27,7 +27,9 @@ namespace {
 // The lengths evaluated: the options', or the training length, 2× and 4× (with learned positions
 // only those the position table holds). Ascending, each refused in one line past a learned table.
 std::vector<int> passkey_eval_lengths(const PasskeyEvalOptions& o, const TrainConfig& c) {
-  const ModelConfig m = c.model_config();
+  ModelConfig m = c.model_config();
+  m.rope_scaling = o.rope_scaling;
+  m.validate();  // --rope-scaling on a model without rotary positions
   std::vector<int> lengths;
   if (o.lengths.empty()) {
     for (int k : {1, 2, 4})
@@ -56,6 +58,8 @@ PasskeyEvalResult measure_checkpoint(const PasskeyEvalOptions& o,
                                      const std::vector<int>& lengths, const PasskeyCodec& codec,
                                      const TextRunData& text, PasskeyEvalResult r) {
   LoadedModel loaded = load_trained_model(o.run, checkpoint);
+  loaded.model->set_rope_scaling(o.rope_scaling);
+  r.rope_scaling = o.rope_scaling;
   r.run = o.run;
   r.checkpoint = loaded.path.string();
   r.step = loaded.info.step;

@@ -116,6 +116,13 @@ void ModelConfig::validate() const {
   check(std::isfinite(attn_init_scale) && attn_init_scale > 0 && attn_init_scale <= 1000,
         "the attention output's init scale must be in (0, 1000]");
   if (null_sink) null_sink_weight(*null_sink);
+  if (rope_scaling) {
+    check(rotary(),
+          "--rope-scaling applies to a model with rotary positions (rope); this one's "
+          "are " +
+              to_string(pos));
+    scaled_rotary(*rope_scaling, rope_theta, rotary_dims());
+  }
 }
 
 ModelConfig model_preset(const std::string& name) {

@@ -57,9 +57,15 @@ PositionContext make_position_context(const ModelConfig& cfg, std::int64_t lengt
     const std::int64_t r = cfg.rotary_dims();
     ctx.rotary = r;
     ctx.interleaved = cfg.interleaved_rotary();
+    // eval --rope-scaling: another base (ntk) or positions divided by F (pi); none: as trained.
+    const RotaryScaled scaled = cfg.rope_scaling
+                                    ? scaled_rotary(*cfg.rope_scaling, cfg.rope_theta, r)
+                                    : RotaryScaled{cfg.rope_theta, 1.0};
     const auto inv_freq =
-        torch::pow(cfg.rope_theta, -torch::arange(0, r, 2, opts) / static_cast<double>(r));
-    const auto angles = torch::outer(torch::arange(length, opts), inv_freq);  // [L, R/2]
+        torch::pow(scaled.theta, -torch::arange(0, r, 2, opts) / static_cast<double>(r));
+    torch::Tensor positions = torch::arange(length, opts);
+    if (scaled.position_divisor != 1.0) positions = positions / scaled.position_divisor;
+    const auto angles = torch::outer(positions, inv_freq);  // [L, R/2]
     const auto full =
         ctx.interleaved ? angles.repeat_interleave(2, /*dim=*/1) : torch::cat({angles, angles}, 1);
     ctx.cos = full.cos().to(dtype);

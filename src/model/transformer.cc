@@ -143,6 +143,13 @@ class GlobalGeneratorRestorer {
 
 }  // namespace
 
+void TransformerImpl::set_rope_scaling(const std::optional<RopeScaling>& scaling) {
+  ModelConfig scaled = cfg_;
+  scaled.rope_scaling = scaling;
+  scaled.validate();
+  cfg_ = scaled;
+}
+
 TransformerImpl::TransformerImpl(const ModelConfig& cfg, bool token_embeddings) : cfg_(cfg) {
   cfg_.validate();
   const GlobalGeneratorRestorer restore_global_generator;

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "posbias/arch/rope_scaling.h"
+
 namespace posbias {
 
 enum class Family { kGpt2, kQwen2, kGptj, kLlama };
@@ -118,6 +120,9 @@ struct ModelConfig {
   // initialized to b, added to each query's softmax normalizer as e^b with no value. None: plain
   // softmax.
   std::optional<double> null_sink;
+  // Inference-time RoPE scaling (`eval --rope-scaling`, rope_scaling.h): the rotations of a
+  // rotary model changed at evaluation. Not saved in config.json; none: the trained rotations.
+  std::optional<RopeScaling> rope_scaling;
 
   std::int64_t head_dim() const { return d_model / heads; }
   std::int64_t rotary_dims() const { return rotary_dim == 0 ? head_dim() : rotary_dim; }

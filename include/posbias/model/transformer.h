@@ -216,6 +216,10 @@ class TransformerImpl : public torch::nn::Module {
   // How every forward from now on computes attention (dense by default). Blockwise caches
   // no pattern: hook_pattern is absent and attention_entropy_ratio recomputes rows.
   void set_attention(AttentionPath path) { attention_ = path; }
+  // Changes the rotations of a rotary model from the next forward on (eval --rope-scaling,
+  // arch/rope_scaling.h); none restores the trained ones. std::invalid_argument, the model
+  // unchanged, for a model without rotary positions or a bad factor.
+  void set_rope_scaling(const std::optional<RopeScaling>& scaling);
   AttentionPath attention() const { return attention_; }
 
  private:

@@ -1,0 +1,25 @@
+// An eval's RoPE scaling (`eval --rope-scaling`, arch/rope_scaling.h) as its result file holds
+// it: {"kind": "pi" | "ntk", "factor": F}, one field table for the kv, passkey and hop eval
+// records. The records write it only when the option was given.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "posbias/arch/rope_scaling.h"
+#include "posbias/core/field_table.h"
+
+namespace posbias {
+
+struct RopeScalingKindNames {
+  static std::string name(RopeScalingKind kind) { return to_string(kind); }
+  static RopeScalingKind parse(const std::string& name) { return parse_rope_scaling_kind(name); }
+};
+template <>
+struct FieldCodec<RopeScalingKind> : EnumCodec<RopeScalingKind, RopeScalingKindNames> {};
+
+const std::vector<FieldRow<RopeScaling>>& rope_scaling_fields();
+template <>
+struct FieldCodec<RopeScaling> : TableCodec<RopeScaling, &rope_scaling_fields> {};
+
+}  // namespace posbias
