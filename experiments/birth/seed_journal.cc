@@ -5,7 +5,9 @@
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
+#include "posbias/core/field_table.h"
 #include "posbias/core/json_read.h"
+#include "posbias/core/parse.h"
 
 namespace posbias {
 
@@ -16,36 +18,55 @@ std::filesystem::path journal_path(const std::filesystem::path& result) {
   return result.string() + ".seeds.json";
 }
 
+// The journal's file: what is measured (the key) and each finished seed's profile by seed
+// number, {"key": {...}, "seeds": {"0": [...], "3": [...]}}.
+struct JournalFile {
+  nlohmann::json key;
+  std::map<std::string, std::vector<double>> seeds;
+};
+
+const std::vector<FieldRow<JournalFile>>& journal_fields() {
+  using J = JournalFile;
+  static const std::vector<FieldRow<J>> rows = {
+      required(field("key", &J::key, "the measurement's options; a resume must match them")),
+      required(field("seeds", &J::seeds, "seed number → its measured profile")),
+  };
+  return rows;
+}
+
 }  // namespace
 
 SeedJournal::SeedJournal(const std::filesystem::path& result, nlohmann::json key, bool resume)
     : path_(journal_path(result)), key_(std::move(key)) {
   if (!resume || !std::filesystem::exists(path_)) return;
   const std::string text = read_bounded_file(path_, kMaxJournalBytes, "1 GiB journal");
-  const nlohmann::json j = parse_json_or_discarded(text);
-  if (!j.is_object() || !j.contains("key") || !j.contains("seeds") || !j["seeds"].is_object())
-    throw std::runtime_error("'" + path_.string() + "' is not a birth seed journal");
-  if (j["key"] != key_) {
+  JournalFile file;
+  try {
+    file = fields_from_json(journal_fields(), parse_json_or_discarded(text), JournalFile{},
+                            "journal field");
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error("'" + path_.string() + "' is not a birth seed journal: " + e.what());
+  }
+  if (file.key != key_) {
     throw std::invalid_argument("'" + path_.string() +
                                 "' was written by a birth measurement with other options; "
                                 "run without --resume to start over");
   }
-  for (const auto& [seed, profile] : j["seeds"].items()) {
-    std::vector<double> row;
+  for (auto& [seed, profile] : file.seeds) {
     try {
-      row = profile.get<std::vector<double>>();
-      done_[std::stoi(seed)] = std::move(row);
-    } catch (const std::exception&) {
-      throw std::runtime_error("'" + path_.string() + "' holds a malformed seed '" + seed + "'");
+      done_[static_cast<int>(parse_integer_in(seed, "seed", 0, 1 << 30))] = std::move(profile);
+    } catch (const std::invalid_argument&) {
+      throw std::runtime_error("'" + path_.string() + "' holds a malformed seed '" +
+                               seed.substr(0, 40) + "'");
     }
   }
 }
 
 void SeedJournal::record(int seed, const std::vector<double>& profile) {
   done_[seed] = profile;
-  nlohmann::json seeds = nlohmann::json::object();
-  for (const auto& [s, row] : done_) seeds[std::to_string(s)] = row;
-  write_file_atomic(path_, nlohmann::json{{"key", key_}, {"seeds", seeds}}.dump() + "\n");
+  JournalFile file{key_, {}};
+  for (const auto& [s, row] : done_) file.seeds[std::to_string(s)] = row;
+  write_file_atomic(path_, fields_to_json(journal_fields(), file).dump() + "\n");
 }
 
 void SeedJournal::discard(const std::filesystem::path& result) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "experiments/mech/head_search_record.h"
 #include "experiments/mech/trained_discrepancy_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
@@ -196,7 +197,7 @@ nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
   std::string summary;
   if (const auto* search = std::get_if<HeadSearchSweep>(&o.mode)) {
     const HeadSearchSweepResult r = sweep_head_search(*search);
-    result = to_json(r);
+    result = to_json(head_search_record(r));
     summary = discrepancy_summary(r);
     if (!o.plot.empty()) figure = head_search_figure(r);
   } else if (const auto* trained = std::get_if<TrainedDiscrepancyOptions>(&o.mode)) {

@@ -12,11 +12,8 @@
 #include "posbias/core/progress.h"
 
 namespace posbias {
-namespace {
 
 double index_bound(double n) { return std::numbers::pi * std::numbers::pi / (2 * n * n); }
-
-}  // namespace
 
 HeadSearchSweepResult sweep_head_search(const HeadSearchSweep& sweep) {
   const HeadSearchOptions& o = sweep.search;
@@ -63,44 +60,6 @@ HeadSearchSweepResult sweep_head_search(const HeadSearchSweep& sweep) {
   out.exponent = fit_power_law(x, best, sweep.fit_from);
   out.construction_exponent = fit_power_law(x, construction, sweep.fit_from);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return out;
-}
-
-nlohmann::json to_json(const HeadSearchSweepResult& r) {
-  const HeadSearchOptions& o = r.sweep.search;
-  const bool index = o.function == Construction::kIndex;
-  nlohmann::json points = nlohmann::json::array();
-  for (const HeadSearchPoint& p : r.points) {
-    nlohmann::json starts = nlohmann::json::array();
-    for (double g : p.start_gaps) starts.push_back(number_or_null(g));
-    nlohmann::json j = {{"n", p.length},
-                        {"best_gap", number_or_null(p.best_gap)},
-                        {"construction_gap", number_or_null(p.construction_gap)},
-                        {"start_gaps", starts},
-                        {"theta", p.theta}};
-    if (index) {
-      j["single_frequency_gap"] = number_or_null(p.single_frequency_gap);
-      j["bound"] = index_bound(static_cast<double>(p.length));
-    }
-    points.push_back(j);
-  }
-  nlohmann::json out = {{"function", construction_name(o.function)},
-                        {"search", "optimized"},
-                        {"frequencies", search_frequencies_name(o.frequencies)},
-                        {"head_dim", o.head_dim},
-                        {"starts", o.starts},
-                        {"steps", o.steps},
-                        {"seed", o.seed},
-                        {"points", points},
-                        {"exponent", to_json(exponent_record(r.exponent, r.sweep.fit_from))},
-                        {"construction_exponent",
-                         to_json(exponent_record(r.construction_exponent, r.sweep.fit_from))},
-                        {"seconds", r.seconds}};
-  if (o.frequencies == SearchFrequencies::kRope) out["rope_theta"] = o.rope_theta;
-  if (!index) {
-    out["symbols"] = o.symbols;
-    out["omega"] = o.omega;
-  }
   return out;
 }
 

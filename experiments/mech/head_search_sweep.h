@@ -31,13 +31,10 @@ struct HeadSearchSweepResult {
 // the lengths in order with progress and ETA, each continuing from the previous one's best head.
 HeadSearchSweepResult sweep_head_search(const HeadSearchSweep& sweep);
 
-// {"function", "search": "optimized", "frequencies", "head_dim", "rope_theta" (rope only),
-//  "symbols" and "omega" (retrieval), "starts", "steps", "seed",
-//  "points": [{"n", "best_gap", "construction_gap", "single_frequency_gap" (index),
-//              "bound" (index: π²/(2n²)), "start_gaps", "theta"}],
-//  "exponent": {"value", "ci": [lo, hi], "from", "points"}, "construction_exponent": {...},
-//  "seconds"}; NaN numbers are null.
-nlohmann::json to_json(const HeadSearchSweepResult& result);
+// The index construction's bound on the worst-case gap at length n: π²/(2n²).
+double index_bound(double n);
+
+// The result file is head_search_record.h's.
 
 // Log-log gap against n: the best head found, the construction, the one-frequency design and
 // (index) the construction's bound π²/(2n²).

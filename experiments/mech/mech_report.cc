@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "experiments/mech/discrepancy_command.h"
+#include "experiments/mech/head_search_record.h"
 #include "experiments/mech/head_search_sweep.h"
 #include "experiments/mech/heads_command.h"
 #include "experiments/mech/trained_discrepancy_record.h"
@@ -146,7 +147,7 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
   search.lengths = preset.search_lengths;
   search.search.steps = preset.search_steps;
   const HeadSearchSweepResult found = sweep_head_search(search);
-  write_file_atomic(mech / "head_search.json", to_json(found).dump(2) + "\n");
+  write_file_atomic(mech / "head_search.json", to_json(head_search_record(found)).dump(2) + "\n");
   render_figure(head_search_figure(found), mech / "head_search");
   const HeadSearchPoint& last = found.points.back();
   sec.numbers.push_back(

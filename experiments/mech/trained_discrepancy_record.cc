@@ -8,7 +8,6 @@ const std::vector<FieldRow<KeyHeadName>>& key_head_name_fields();
 const std::vector<FieldRow<KeyHeadScores>>& key_head_scores_fields();
 const std::vector<FieldRow<KeyHeadDiscrepancy>>& key_head_discrepancy_fields();
 const std::vector<FieldRow<GapPoint>>& gap_point_fields();
-const std::vector<FieldRow<ExponentRecord>>& exponent_record_fields();
 
 template <>
 struct FieldCodec<KeyHeadScores> : TableCodec<KeyHeadScores, &key_head_scores_fields> {};
@@ -17,8 +16,6 @@ struct FieldCodec<KeyHeadDiscrepancy>
     : TableCodec<KeyHeadDiscrepancy, &key_head_discrepancy_fields> {};
 template <>
 struct FieldCodec<GapPoint> : TableCodec<GapPoint, &gap_point_fields> {};
-template <>
-struct FieldCodec<ExponentRecord> : TableCodec<ExponentRecord, &exponent_record_fields> {};
 template <>
 struct FieldCodec<std::vector<GapPoint>> : ListCodec<GapPoint> {};
 

@@ -37,6 +37,9 @@ struct ExponentRecord {
   std::int64_t points = 0;
 };
 
+const std::vector<FieldRow<ExponentRecord>>& exponent_record_fields();
+template <>
+struct FieldCodec<ExponentRecord> : TableCodec<ExponentRecord, &exponent_record_fields> {};
 ExponentRecord exponent_record(const PowerLawFit& fit, double from);
 nlohmann::json to_json(const ExponentRecord& exponent);
 
