@@ -11,6 +11,7 @@
 
 #include "experiments/birth/answer_influence_record.h"
 #include "experiments/retrieval/colocation_record.h"
+#include "experiments/retrieval/depth_eval_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/json_result.h"
@@ -125,6 +126,16 @@ AnswerInfluenceRecord read_influence(const std::string& path) {
   return r;
 }
 
+// A kv or passkey `eval` result, read by its field table (one line naming the file and the
+// field otherwise).
+DepthEvalRecord read_depth_eval(const std::string& path) {
+  try {
+    return depth_eval_record_from_json(read_json_file(path));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("'" + path + "' is not a kv or passkey `eval` result: " + e.what());
+  }
+}
+
 }  // namespace
 
 ColocationResult colocate_files(const ColocationOptions& o) {
@@ -157,27 +168,27 @@ ColocationResult colocate_files(const ColocationOptions& o) {
       needle.push_back(bin.needle.interval.mean);
     influence.push_back(std::move(needle));
 
-    const nlohmann::json ev = read_json_file(o.accuracy[s]);
-    if (ev.contains("task") && ev["task"] != to_string(kind)) {
-      throw std::invalid_argument("'" + o.accuracy[s] + "' is an eval of a " +
-                                  ev["task"].dump().substr(0, 40) + " run, and '" + o.influence[s] +
-                                  "' measured " + to_string(kind) +
-                                  " inputs: pair each seed's files");
+    const DepthEvalRecord ev = read_depth_eval(o.accuracy[s]);
+    if (ev.task != to_string(kind)) {
+      throw std::invalid_argument(
+          "'" + o.accuracy[s] + "' is an eval of a " + ev.task.substr(0, 40) + " run, and '" +
+          o.influence[s] + "' measured " + to_string(kind) + " inputs: pair each seed's files");
     }
     const std::string key = std::to_string(length);
-    if (!ev.contains("depth_accuracy") || !ev["depth_accuracy"].contains(key)) {
+    const auto at = ev.depth_accuracy.find(key);
+    if (at == ev.depth_accuracy.end()) {
       throw std::invalid_argument("'" + o.accuracy[s] + "' has no depth_accuracy at length " + key +
                                   ": run eval with --lengths including " + key);
     }
     std::vector<double> row;
     for (int d : depths) {
-      const auto& at = ev["depth_accuracy"][key];
-      if (!at.contains(std::to_string(d))) {
+      const auto cell = at->second.find(std::to_string(d));
+      if (cell == at->second.end()) {
         throw std::invalid_argument(
             fmt::format("'{}' has no depth {} at length {}: run eval with the influence's --depths",
                         o.accuracy[s], d, key));
       }
-      row.push_back(at[std::to_string(d)].at("accuracy").get<double>());
+      row.push_back(cell->second.accuracy);
     }
     accuracy.push_back(std::move(row));
   }

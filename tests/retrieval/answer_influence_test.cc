@@ -342,14 +342,21 @@ TEST(Colocation, ReadsTheEvalAndInfluenceFilesThroughTheCli) {
     needle.push_back(bin["needle"]["mean"].get<double>());
   const std::size_t low =
       static_cast<std::size_t>(std::min_element(needle.begin(), needle.end()) - needle.begin());
-  // An eval file whose accuracy is lowest where the influence is, and one shuffled away from it.
+  // A real eval of the run, its accuracy set lowest where the influence is, or moved away from
+  // it (colocate reads the eval through its record, so the file must be a whole eval).
+  const fs::path measured = dir / "eval.json";
+  ASSERT_EQ(
+      run_cli("eval --run " + kv_run("qwen2").string() + " --lengths " + std::to_string(kLength) +
+              " --depths 0,50,100 --count 2 --json " + measured.string())
+          .code,
+      0);
+  const nlohmann::json base = nlohmann::json::parse(slurp(measured));
   auto eval = [&](std::size_t worst) {
-    nlohmann::json cells;
-    for (std::size_t k = 0; k < 3; ++k) {
-      cells[std::to_string(k * 50)] = {
-          {"accuracy", k == worst ? 0.2 : 0.9}, {"lo", 0}, {"hi", 1}, {"n", 10}, {"chance", 0.001}};
-    }
-    return nlohmann::json{{"depth_accuracy", {{std::to_string(kLength), cells}}}};
+    nlohmann::json e = base;
+    for (std::size_t k = 0; k < 3; ++k)
+      e["depth_accuracy"][std::to_string(kLength)][std::to_string(k * 50)]["accuracy"] =
+          k == worst ? 0.2 : 0.9;
+    return e;
   };
   write(dir / "same.json", eval(low));
   write(dir / "moved.json", eval((low + 1) % 3));
@@ -360,11 +367,20 @@ TEST(Colocation, ReadsTheEvalAndInfluenceFilesThroughTheCli) {
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(nlohmann::json::parse(slurp(dir / "c.json"))["verdict"], verdict) << file;
   }
-  write(dir / "other.json", nlohmann::json{{"depth_accuracy", {{"80", nlohmann::json::object()}}}});
-  const CliResult bad = run_cli("birth --colocate " + influence.string() + " --accuracy " +
-                                (dir / "other.json").string());
-  EXPECT_EQ(bad.code, 2) << bad.err;
-  EXPECT_EQ(lines(bad.err), 1) << bad.err;
+  // An eval at another length, and a file that is not an eval: one line each, naming why.
+  nlohmann::json other = base;
+  other["depth_accuracy"] = {{"80", base["depth_accuracy"][std::to_string(kLength)]}};
+  write(dir / "other.json", other);
+  write(dir / "partial.json", nlohmann::json{{"depth_accuracy", base["depth_accuracy"]}});
+  for (const auto& [file, why] :
+       {std::pair{"other.json", "has no depth_accuracy at length"},
+        std::pair{"partial.json", "is not a kv or passkey `eval` result"}}) {
+    const CliResult bad =
+        run_cli("birth --colocate " + influence.string() + " --accuracy " + (dir / file).string());
+    EXPECT_EQ(bad.code, 2) << bad.err;
+    EXPECT_EQ(lines(bad.err), 1) << bad.err;
+    EXPECT_NE(bad.err.find(why), std::string::npos) << bad.err;
+  }
 }
 
 TEST(PasskeyInfluence, MeasuredAndColocatedThroughTheCli) {
