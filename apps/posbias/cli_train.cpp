@@ -197,6 +197,11 @@ void register_eval(CLI::App& app, Action* selected) {
       "none", "pi:F|ntk:F", [o](const std::string& text, const std::string&) {
         o->rope_scaling = parse_rope_scaling(text);
       });
+  CLI::Option* logn_scale = parsed->add(
+      cmd, "--logn-scale", &o->logn_scale,
+      "kv, passkey (by depth) and hop runs trained without it: log-n attention scaling at "
+      "evaluation only, query i's logits multiplied by s*log(n), n = i + 1 the keys it sees "
+      "(scalable softmax); s in (0, 100]; absent: the run's own softmax");
   add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
   add_output_option(cmd, "--json", o->json, "result JSON (default: stdout)");
   add_output_option(cmd, "--plot", o->plot,
@@ -217,6 +222,7 @@ void register_eval(CLI::App& app, Action* selected) {
         kv->attention = o->attention;
         kv->memory_budget_gb = o->memory_budget_gb;
         kv->rope_scaling = o->rope_scaling;
+        kv->logn_scale = o->logn_scale;
         kv->json = o->json;
         kv->plot = o->plot;
         run_kv_eval(*kv);
@@ -236,6 +242,7 @@ void register_eval(CLI::App& app, Action* selected) {
         pk.attention = o->attention;
         pk.memory_budget_gb = o->memory_budget_gb;
         pk.rope_scaling = o->rope_scaling;
+        pk.logn_scale = o->logn_scale;
         pk.json = o->json;
         pk.csv = kv->csv;
         pk.plot = o->plot;
@@ -250,6 +257,10 @@ void register_eval(CLI::App& app, Action* selected) {
       if (rope_scaling->count() > 0 && is_text_run(o->run))
         throw std::invalid_argument(
             "--rope-scaling applies to kv, hop and passkey runs by depth (give --lengths or "
+            "--depths), not to a text run's bits per byte");
+      if (logn_scale->count() > 0 && is_text_run(o->run))
+        throw std::invalid_argument(
+            "--logn-scale applies to kv, hop and passkey runs by depth (give --lengths or "
             "--depths), not to a text run's bits per byte");
       if (is_text_run(o->run)) {  // bits per byte and loss per position instead
         run_text_eval(

@@ -6,6 +6,7 @@
 
 #include "experiments/eval/eval_steps.h"
 #include "experiments/seeds/seed_summary.h"
+#include "posbias/arch/logn_scale.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/memory.h"
@@ -38,7 +39,9 @@ EvalResult measure_eval(const EvalOptions& o, const std::filesystem::path& check
   LoadedModel loaded = load_trained_model(o.run, checkpoint);
   const TrainConfig& c = loaded.info.config;
   require_hop_task(c.task, "hop evaluation");
-  loaded.model->set_rope_scaling(o.rope_scaling);  // refuses a model without rotary positions
+  loaded.model->set_rope_scaling(o.rope_scaling);     // refuses a model without rotary positions
+  check_eval_logn_scale(o.logn_scale, c.logn_scale);  // a run trained with it
+  if (o.logn_scale) loaded.model->set_logn_scale(o.logn_scale);  // refuses ALiBi, a null sink
   for (int h : o.hops) {
     if (std::find(c.hops.begin(), c.hops.end(), h) == c.hops.end())
       throw std::invalid_argument("--hops " + std::to_string(h) +
@@ -73,6 +76,7 @@ EvalResult measure_eval(const EvalOptions& o, const std::filesystem::path& check
   r.seed = o.seed;
   r.lengths = o.lengths;
   r.rope_scaling = o.rope_scaling;
+  r.logn_scale = o.logn_scale;
 
   const auto t0 = std::chrono::steady_clock::now();
   Progress progress("eval", static_cast<std::int64_t>(o.lengths.size()) * (o.controls ? 2 : 1));
@@ -120,6 +124,7 @@ HopEvalRecord eval_record(const EvalResult& r) {
   }
   if (r.has_control) f.controls = {{std::string(variant_name(r.control)), std::move(control)}};
   f.rope_scaling = r.rope_scaling;
+  f.logn_scale = r.logn_scale;
   f.seconds = r.seconds;
   return f;
 }

@@ -38,6 +38,7 @@ struct EvalOptions {
   std::optional<AttentionPath> attention;   // nullopt: dense unless it passes the budget
   double memory_budget_gb = 0;              // 0: what the machine has available
   std::optional<RopeScaling> rope_scaling;  // eval --rope-scaling (rotary runs); none: as trained
+  std::optional<double> logn_scale;         // eval --logn-scale s; none: as trained
   std::string json;                         // empty = stdout
   std::string plot;                         // figure stem: accuracy against length
 };
@@ -55,6 +56,7 @@ struct EvalResult {
   std::vector<HopAccuracy> control_accuracy;  // per length when has_control
   std::vector<AttentionPath> attention;       // per length
   std::optional<RopeScaling> rope_scaling;
+  std::optional<double> logn_scale;  // eval --logn-scale
   double seconds = 0;
 };
 

@@ -36,6 +36,9 @@ const std::vector<FieldRow<HopEvalRecord>>& hop_eval_record_fields() {
       optional_field("controls", &R::controls, "the task's control variant: its accuracy"),
       optional_field("rope_scaling", &R::rope_scaling,
                      "eval --rope-scaling: the RoPE scaling evaluated with (absent: none)"),
+      optional_field("logn_scale", &R::logn_scale,
+                     "eval --logn-scale: the log-n attention scale s applied at evaluation only "
+                     "(absent: none)"),
       field("seconds", &R::seconds, "wall seconds of the evaluation"),
   };
   return rows;

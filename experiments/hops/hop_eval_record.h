@@ -38,6 +38,7 @@ struct HopEvalRecord {
   std::optional<std::map<std::string, std::string>> attention;    // length → path; earlier: none
   std::optional<std::map<std::string, HopEvalControl>> controls;  // variant name → its inputs
   std::optional<RopeScaling> rope_scaling;  // eval --rope-scaling; none: the run's own rotations
+  std::optional<double> logn_scale;         // eval --logn-scale; none: the run's own softmax
   double seconds = 0;
 };
 const std::vector<FieldRow<HopEvalRecord>>& hop_eval_record_fields();

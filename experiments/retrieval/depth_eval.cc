@@ -141,6 +141,7 @@ DepthEvalRecord depth_eval_record(const std::string& task, const DepthEvalRun& r
   out.u_verdict.rule = kUVerdictRule;
   out.u_verdict.pooled = a.u_pooled;
   out.rope_scaling = r.rope_scaling;
+  out.logn_scale = r.logn_scale;
   out.seconds = r.seconds;
   return out;
 }

@@ -34,6 +34,7 @@ struct DepthEvalOptions {
   std::optional<AttentionPath> attention;
   double memory_budget_gb = 0;
   std::optional<RopeScaling> rope_scaling;  // eval --rope-scaling (rotary runs); none: as trained
+  std::optional<double> logn_scale;         // eval --logn-scale s; none: as trained
   std::string json;                         // empty = stdout
   std::string csv;                          // one row per cell
   std::string plot;                         // figure stem: STEM-heatmap and STEM-depth
@@ -49,6 +50,7 @@ struct DepthEvalRun {
   DepthAccuracy accuracy;
   std::vector<AttentionPath> attention;  // per length
   std::optional<RopeScaling> rope_scaling;
+  std::optional<double> logn_scale;  // eval --logn-scale
   double seconds = 0;
 };
 

@@ -94,6 +94,9 @@ const std::vector<FieldRow<DepthEvalRecord>>& depth_eval_record_fields() {
       optional_field("depth_rule", &R::depth_rule, "passkey: where a depth puts the needle"),
       optional_field("rope_scaling", &R::rope_scaling,
                      "eval --rope-scaling: the RoPE scaling evaluated with (absent: none)"),
+      optional_field("logn_scale", &R::logn_scale,
+                     "eval --logn-scale: the log-n attention scale s applied at evaluation only "
+                     "(absent: none)"),
   };
   return rows;
 }

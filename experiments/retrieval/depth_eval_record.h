@@ -51,6 +51,8 @@ struct DepthEvalRecord {
   std::optional<std::string> depth_rule;
   // eval --rope-scaling: the rotations the run was evaluated with; none: its own.
   std::optional<RopeScaling> rope_scaling;
+  // eval --logn-scale: the log-n scale s applied at evaluation only; none: the run's own softmax.
+  std::optional<double> logn_scale;
 };
 const std::vector<FieldRow<DepthEvalRecord>>& depth_eval_record_fields();
 

@@ -13,6 +13,7 @@
 #include "experiments/retrieval/depth_eval.h"
 #include "experiments/retrieval/depth_figures.h"
 #include "experiments/seeds/seed_summary.h"
+#include "posbias/arch/logn_scale.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
@@ -29,9 +30,11 @@ void check_kv_eval(const KvEvalOptions& o, const TrainConfig& c, const std::vect
   if (o.count < 1 || o.count > 1'000'000)
     throw std::invalid_argument(
         fmt::format("--count must be in 1..1000000 examples per cell, got {}", o.count));
+  check_eval_logn_scale(o.logn_scale, c.logn_scale);  // a run trained with it
   ModelConfig m = c.model_config();
   m.rope_scaling = o.rope_scaling;
-  m.validate();  // --rope-scaling on a model without rotary positions
+  if (o.logn_scale) m.logn_scale = o.logn_scale;
+  m.validate();  // --rope-scaling without rotary positions, --logn-scale with ALiBi or a sink
   for (int len : lengths) {
     if (len < kKvMinLength || len > kKvMaxLength)
       throw std::invalid_argument(fmt::format(
@@ -91,6 +94,8 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o, const std::filesystem::path
   LoadedModel loaded = load_trained_model(o.run, checkpoint);
   loaded.model->set_rope_scaling(o.rope_scaling);
   r.rope_scaling = o.rope_scaling;
+  if (o.logn_scale) loaded.model->set_logn_scale(o.logn_scale);  // none: the run's own
+  r.logn_scale = o.logn_scale;
   r.run = o.run;
   r.checkpoint = loaded.path.string();
   r.step = loaded.info.step;

@@ -12,6 +12,7 @@
 #include "experiments/retrieval/depth_eval.h"
 #include "experiments/retrieval/depth_figures.h"
 #include "experiments/seeds/seed_summary.h"
+#include "posbias/arch/logn_scale.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/tasks/passkey_task.h"
@@ -27,9 +28,11 @@ namespace {
 // The lengths evaluated: the options', or the training length, 2× and 4× (with learned positions
 // only those the position table holds). Ascending, each refused in one line past a learned table.
 std::vector<int> passkey_eval_lengths(const PasskeyEvalOptions& o, const TrainConfig& c) {
+  check_eval_logn_scale(o.logn_scale, c.logn_scale);  // a run trained with it
   ModelConfig m = c.model_config();
   m.rope_scaling = o.rope_scaling;
-  m.validate();  // --rope-scaling on a model without rotary positions
+  if (o.logn_scale) m.logn_scale = o.logn_scale;
+  m.validate();  // --rope-scaling without rotary positions, --logn-scale with ALiBi or a sink
   std::vector<int> lengths;
   if (o.lengths.empty()) {
     for (int k : {1, 2, 4})
@@ -60,6 +63,8 @@ PasskeyEvalResult measure_checkpoint(const PasskeyEvalOptions& o,
   LoadedModel loaded = load_trained_model(o.run, checkpoint);
   loaded.model->set_rope_scaling(o.rope_scaling);
   r.rope_scaling = o.rope_scaling;
+  if (o.logn_scale) loaded.model->set_logn_scale(o.logn_scale);  // none: the run's own
+  r.logn_scale = o.logn_scale;
   r.run = o.run;
   r.checkpoint = loaded.path.string();
   r.step = loaded.info.step;

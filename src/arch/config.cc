@@ -123,6 +123,15 @@ void ModelConfig::validate() const {
               to_string(pos));
     scaled_rotary(*rope_scaling, rope_theta, rotary_dims());
   }
+  if (logn_scale) {
+    check_logn_scale(*logn_scale);
+    check(alibi_slopes().empty(),
+          "--logn-scale multiplies the query-key logits; ALiBi's bias would stay unscaled, so a "
+          "model with alibi positions is refused");
+    check(!null_sink,
+          "--logn-scale multiplies the query-key logits; a null sink's logit would stay "
+          "unscaled, so a model with a null sink is refused");
+  }
 }
 
 ModelConfig model_preset(const std::string& name) {

@@ -299,6 +299,7 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
                                                      : c.hidden_size / c.num_attention_heads;
 
   if (in.find("null_sink") != nullptr) c.null_sink = in.number("null_sink", 0.0);
+  if (in.find("logn_scale") != nullptr) c.logn_scale = in.number("logn_scale", 0.0);
   c.rope_theta = in.number("rope_theta", 10000.0);
   c.norm_eps = in.number(f.eps, llama_names ? 1e-6 : 1e-5);
   c.initializer_range = in.number("initializer_range", 0.02);
@@ -377,6 +378,7 @@ json to_json(const HfConfig& c) {
   j["tie_word_embeddings"] = c.tie_word_embeddings;
   j["position_encoding"] = to_string(c.position_encoding);
   if (c.null_sink) j["null_sink"] = *c.null_sink;
+  if (c.logn_scale) j["logn_scale"] = *c.logn_scale;
   if (c.sliding_window > 0 && c.model_type != Family::kLlama) {
     j["use_sliding_window"] = true;
     j["sliding_window"] = c.sliding_window;
@@ -432,6 +434,7 @@ ModelConfig model_config_from_hf(const HfConfig& hf) {
   c.rope_theta = hf.rope_theta;
   c.window = hf.sliding_window;
   c.null_sink = hf.null_sink;
+  c.logn_scale = hf.logn_scale;
   c.norm_eps = hf.norm_eps;
   c.init_std = hf.initializer_range;
   c.tie_embeddings = hf.tie_word_embeddings;
@@ -462,6 +465,7 @@ HfConfig hf_config_from_model(const ModelConfig& c) {
   hf.rope_theta = c.rope_theta;
   hf.sliding_window = c.window;
   hf.null_sink = c.null_sink;
+  hf.logn_scale = c.logn_scale;
   hf.norm_eps = c.norm_eps;
   hf.initializer_range = c.init_std;
   hf.activation = c.gated_mlp() ? "silu" : "gelu_new";

@@ -185,6 +185,11 @@ std::vector<HeadScore> score_heads(Transformer& model, const torch::Tensor& ids,
     throw std::invalid_argument(
         "head scores are defined for plain softmax attention; this model has a null sink "
         "(train --null-sink), whose share of each row they would leave out");
+  // The swap recomputes each head's logits from unscaled queries.
+  if (cfg.logn_scale)
+    throw std::invalid_argument(
+        "head scores are defined for plain softmax attention; this model has log-n attention "
+        "scaling (--logn-scale), which their recomputed logits would leave out");
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
   model->eval();

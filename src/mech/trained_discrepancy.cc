@@ -109,6 +109,10 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
     throw std::invalid_argument("discrepancy --run: run '" + o.run +
                                 "' has a null sink (train --null-sink); the discrepancy bounds "
                                 "are those of plain softmax attention");
+  if (c.model_config().logn_scale)
+    throw std::invalid_argument("discrepancy --run: run '" + o.run +
+                                "' has log-n attention scaling (train --logn-scale); the "
+                                "discrepancy bounds are those of plain softmax attention");
   // Each length's forward keeps every block's cache for the head's query row; the examples are
   // generated a batch at a time. What grows with --count is the three gaps per example, key head
   // and length kept for the statistics (and one sorted copy), counted at every length.

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "backward_kernels.h"
+#include "posbias/arch/logn_scale.h"
 #include "posbias/model/gelu.h"
 #include "posbias/model/gemm.h"
 
@@ -75,6 +76,10 @@ PositionContext make_position_context(const ModelConfig& cfg, std::int64_t lengt
   if (const std::vector<double> slopes = cfg.alibi_slopes(); !slopes.empty())
     ctx.score.slopes = torch::tensor(slopes, opts);
   ctx.blockwise = path == AttentionPath::kBlockwise;
+  if (cfg.logn_scale) {
+    const std::vector<double> f = logn_factors(*cfg.logn_scale, length, cfg.window);
+    ctx.logn = torch::tensor(f, opts).view({length, 1}).to(dtype);
+  }
   if (!ctx.blockwise) ctx.bias = ctx.score.tile(0, length, 0, length).to(dtype);
   return ctx;
 }
@@ -153,6 +158,7 @@ AttentionProjections AttentionImpl::project(const torch::Tensor& x, const Positi
     q = apply_rotary(q, pos);
     k = apply_rotary(k, pos);
   }
+  if (pos.logn.defined()) q = q * pos.logn;  // row i's logits times s·log(n_i)
   if (kv_heads != heads) {
     k = k.repeat_interleave(heads / kv_heads, /*dim=*/1);
     v = v.repeat_interleave(heads / kv_heads, /*dim=*/1);
@@ -277,7 +283,8 @@ torch::Tensor AttentionImpl::backward(const AttentionCache& c, const torch::Tens
                      dz[h].narrow(0, i0, l - i0).view({l - i0, cot * head_dim}));
       }
     }
-    dq = dq.permute({0, 2, 1, 3});  // [H, C, L, E]
+    dq = dq.permute({0, 2, 1, 3});               // [H, C, L, E]
+    if (pos.logn.defined()) dq = dq * pos.logn;  // the cached q was scaled by row
     dv = dv.permute({0, 2, 1, 3});
     auto dk = torch::empty({heads, cot * l, head_dim}, dy.options());
     gemm::bmm_out(dk, ds.view({heads, l, cot * l}).transpose(1, 2), q);
@@ -305,6 +312,7 @@ torch::Tensor AttentionImpl::backward_blockwise(const AttentionCache& c, const t
                       .permute({0, 1, 3, 2, 4});
   const auto z = c.z.view({b, l, heads, head_dim}).transpose(1, 2);
   auto g = blockwise_attention_backward(c.q, c.k, c.v, z, c.lse, dz, pos.score, scale);
+  if (pos.logn.defined()) g.dq = g.dq * pos.logn;  // the cached q was scaled by row
   if (kv_heads != heads) {  // query heads that shared a kv head: their gradients summed
     g.dk = g.dk.unflatten(2, {kv_heads, heads / kv_heads}).sum(3);
     g.dv = g.dv.unflatten(2, {kv_heads, heads / kv_heads}).sum(3);
@@ -345,6 +353,7 @@ torch::Tensor AttentionImpl::backward_from_row(const AttentionCache& c, const to
     const auto dp = torch::bmm(dz, c.v[bi].transpose(1, 2));                            // [H, C, L]
     const auto ds = p * (dp - (dp * p).sum(-1, /*keepdim=*/true));
     auto dq = torch::bmm(ds, c.k[bi] * scale).unsqueeze(2);  // [H, C, 1, E]
+    if (pos.logn.defined()) dq = dq * pos.logn[row];         // the cached q was scaled by row
     auto dk = ds.unsqueeze(-1) * (c.q[bi].select(1, row) * scale).view({heads, 1, 1, head_dim});
     auto dv = p.unsqueeze(-1) * dz.unsqueeze(2);  // [H, C, L, E]
     dk = sum_query_groups(dk, kv_heads);

@@ -150,6 +150,13 @@ void TransformerImpl::set_rope_scaling(const std::optional<RopeScaling>& scaling
   cfg_ = scaled;
 }
 
+void TransformerImpl::set_logn_scale(const std::optional<double>& s) {
+  ModelConfig scaled = cfg_;
+  scaled.logn_scale = s;
+  scaled.validate();
+  cfg_ = scaled;
+}
+
 TransformerImpl::TransformerImpl(const ModelConfig& cfg, bool token_embeddings) : cfg_(cfg) {
   cfg_.validate();
   const GlobalGeneratorRestorer restore_global_generator;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "posbias/arch/logn_scale.h"
 #include "posbias/core/enum_names.h"
 #include "posbias/core/rng.h"
 #include "posbias/tasks/hop_task.h"
@@ -178,6 +179,7 @@ void TrainConfig::finalize() {
           "needle_fraction and needles are for --task text");
   require(window >= 0 && window <= 1 << 30, "window must be in 0..2^30 (0: no window)");
   if (null_sink) null_sink_weight(*null_sink);
+  if (logn_scale) check_logn_scale(*logn_scale);
   require(answers == "true" || answers == "shuffled",
           "answers must be true or shuffled, got '" + answers.substr(0, 40) + "'");
   require(answers == "true" || is_hop_task(task), "answers shuffled is for the hop tasks");
@@ -218,6 +220,7 @@ ModelConfig TrainConfig::model_config() const {
   }
   c.window = window;
   c.null_sink = null_sink;
+  c.logn_scale = logn_scale;
   c.layers = layers;
   c.d_model = d_model;
   c.heads = c.kv_heads = heads;
@@ -376,6 +379,11 @@ std::vector<Row> make_train_config_fields() {
                                 "a null sink in every attention head: a learned sink logit "
                                 "initialized to b, whose e^b joins each query's softmax "
                                 "normalizer with no value (softmax off by one; dense attention)"));
+  rows.push_back(optional_field("logn_scale", &C::logn_scale,
+                                "log-n attention scaling (scalable softmax): query i's attention "
+                                "logits multiplied by s*log(n), n = i + 1 the keys it sees (with "
+                                "a window W: min(i + 1, W)); s in (0, 100]; absent: plain "
+                                "softmax"));
   return rows;
 }
 

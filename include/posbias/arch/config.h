@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "posbias/arch/logn_scale.h"
 #include "posbias/arch/rope_scaling.h"
 
 namespace posbias {
@@ -123,6 +124,10 @@ struct ModelConfig {
   // Inference-time RoPE scaling (`eval --rope-scaling`, rope_scaling.h): the rotations of a
   // rotary model changed at evaluation. Not saved in config.json; none: the trained rotations.
   std::optional<RopeScaling> rope_scaling;
+  // Log-n attention scaling (`--logn-scale s`, logn_scale.h): query i's logits multiplied by
+  // s·log(n_i), n_i the keys it sees. Saved in config.json when trained with it (`train`), set
+  // on a loaded model at evaluation only (`eval`). None: plain softmax.
+  std::optional<double> logn_scale;
 
   std::int64_t head_dim() const { return d_model / heads; }
   std::int64_t rotary_dims() const { return rotary_dim == 0 ? head_dim() : rotary_dim; }

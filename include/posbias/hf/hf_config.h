@@ -52,6 +52,9 @@ struct HfConfig {
   // "null_sink", a posbias extension: every head's learned sink logit (tensors "…attn.sinks",
   // gpt-oss's name), initialized to this b. Absent: plain softmax.
   std::optional<double> null_sink;
+  // "logn_scale", a posbias extension: query i's attention logits multiplied by s·log(n_i), n_i
+  // the keys it sees (scalable softmax, arch/logn_scale.h). Absent: plain softmax.
+  std::optional<double> logn_scale;
 
   std::int64_t head_dim() const { return hidden_size / num_attention_heads; }
   bool operator==(const HfConfig&) const = default;

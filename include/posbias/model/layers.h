@@ -62,6 +62,10 @@ struct PositionContext {
   // on the blockwise path, which computes it per tile.
   torch::Tensor bias;
   bool blockwise = false;
+  // Log-n attention scaling (ModelConfig::logn_scale): query row i's factor s·log(n_i), [L, 1]
+  // in the input's dtype, folded into the rotated queries (so every attention path and every
+  // backward sees it; dQ is multiplied back). Undefined without the option.
+  torch::Tensor logn;
   std::shared_ptr<DropoutSource> dropout;  // set only for a training-mode forward with p > 0
 };
 

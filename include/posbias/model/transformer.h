@@ -220,6 +220,10 @@ class TransformerImpl : public torch::nn::Module {
   // arch/rope_scaling.h); none restores the trained ones. std::invalid_argument, the model
   // unchanged, for a model without rotary positions or a bad factor.
   void set_rope_scaling(const std::optional<RopeScaling>& scaling);
+  // Multiplies query i's attention logits by s·log(n_i) from the next forward on (eval
+  // --logn-scale, arch/logn_scale.h); none: plain softmax. std::invalid_argument, the model
+  // unchanged, for a bad s or a model the scaling does not apply to (ALiBi, a null sink).
+  void set_logn_scale(const std::optional<double>& s);
   AttentionPath attention() const { return attention_; }
 
  private:

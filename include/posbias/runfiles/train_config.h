@@ -93,6 +93,10 @@ struct TrainConfig {
   // Unset: plain softmax. Written to train.json only when set.
   std::optional<double> null_sink;
 
+  // Log-n attention scaling (ModelConfig::logn_scale, arch/logn_scale.h): query i's logits times
+  // s·log(n_i), trained with it. Unset: plain softmax. Written to train.json only when set.
+  std::optional<double> logn_scale;
+
   // Hop runs: "true", or "shuffled": each training batch's answers permuted among its examples
   // (from the (seed, step) stream), so nothing in the input predicts the answer: a null model
   // for the head scores. The held-out evaluation keeps the true answers.
