@@ -3,8 +3,8 @@ set output "mitigations_design_gpt2.svg"
 set multiplot layout 1,2
 reset
 set title "Influence at birth, the theory's best operators (L = 128, H = 12, quadrature paths)"
-set xlabel "key position j (middle fifth: 50..75)"
-set ylabel "share of the influence at j"
+set xlabel "position (middle fifth: 50..75)"
+set ylabel "share of the influence"
 set format y "10^{%g}"
 set grid
 set xrange [0:127]

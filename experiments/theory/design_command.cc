@@ -461,9 +461,9 @@ Figure design_figure(const DesignResult& r) {
   profiles.title =
       "Influence at birth, the theory's best operators (L = " + std::to_string(o.length) +
       ", H = " + std::to_string(o.layers) + ", " + to_string(o.paths) + " paths)";
-  profiles.xlabel = "key position j (middle fifth: " + std::to_string(middle.first) + ".." +
+  profiles.xlabel = "position (middle fifth: " + std::to_string(middle.first) + ".." +
                     std::to_string(middle.last) + ")";
-  profiles.ylabel = "share of the influence at j";
+  profiles.ylabel = "share of the influence";
   profiles.log10_y = true;
   std::vector<std::size_t> drawn;  // the best, the confirmation's two, the baseline
   for (std::size_t i = 0; i < r.points.size() && drawn.size() < static_cast<std::size_t>(o.top);
