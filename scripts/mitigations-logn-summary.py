@@ -125,6 +125,9 @@ def figure(stem, seeds, lengths, evals, by_variant):
                 acc = [evals[(s, v)]["depth_accuracy"][two][f"{d:g}"]["accuracy"] for s in seeds]
                 out.write(f"{d} {sum(acc) / len(acc)}\n")
             out.write("\n\n")
+        for L in lengths:  # chance at each length
+            out.write(f"{L} {1 / ((int(L) - 4) // 6)}\n")
+        out.write("\n\n")
     n = len(seeds)
     lines = [
         "set terminal pngcairo size 1300,520 font 'Sans,11'",
@@ -135,12 +138,15 @@ def figure(stem, seeds, lengths, evals, by_variant):
         "set yrange [0:1.05]",
         "set logscale x 2",
         f"set xtics ({', '.join(lengths)})",
+        f"set xrange [{int(lengths[0]) * 0.85}:{int(lengths[-1]) * 1.15}]",
         "set xlabel 'context length (tokens)'",
         "set ylabel 'exact match, mean over depths'",
         f"set title 'kv, qwen2 RoPE 4x64, trained at L = {lengths[0]}: "
         f"{n} seed{'s' if n > 1 else ''}, log-n scale at evaluation only'",
     ]
-    plots = []
+    # chance: one pair of the context's n, n = (L - 4) div 6 (the kv format)
+    plots = [f"'{data}' index {2 * len(VARIANTS)} using 1:2 with linespoints dt 2 lw 1.5 pt 0 "
+             "lc rgb '#888888' title 'chance (1/pairs)'"]
     for i, v in enumerate(VARIANTS):
         plots.append(f"'{data}' index {i} using 1:2 with linespoints lw 2 pt 7 "
                      f"lc rgb '{COLORS[v]}' title '{LABELS[v]}'")
@@ -152,9 +158,14 @@ def figure(stem, seeds, lengths, evals, by_variant):
         "unset logscale x",
         "set xtics auto",
         "set xrange [-5:105]",
+        "set yrange [0:0.3]",
+        f"set arrow from -5,{1 / ((int(two) - 4) // 6)} to 105,{1 / ((int(two) - 4) // 6)} "
+        "nohead dt 2 lc rgb '#888888'",
+        f"set label 'chance (1/{(int(two) - 4) // 6} pairs)' at 2,{1 / ((int(two) - 4) // 6) + 0.008} "
+        "tc rgb '#666666'",
         "set xlabel 'depth of the queried pair (%)'",
         "set ylabel 'exact match, mean over seeds'",
-        f"set title 'at 2x the training length (L = {two})'",
+        f"set title 'at 2x the training length (L = {two}), y axis to 0.3'",
     ]
     plots = [f"'{data}' index {len(VARIANTS) + i} using 1:2 with linespoints lw 2 pt 7 "
              f"lc rgb '{COLORS[v]}' title '{LABELS[v]}'" for i, v in enumerate(VARIANTS)]
