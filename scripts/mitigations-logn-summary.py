@@ -15,66 +15,22 @@ over seeds, each seed a point), and the exact match by depth at 2x.
 Usage: mitigations-logn-summary.py DIR FIGURE_STEM SEED...
 """
 import json
-import math
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paired_eval import QUANTITIES, load_evals, paired, verdict  # noqa: E402
 
 VARIANTS = ["base", "logn0.2885", "logn0.3607"]
 LABELS = {"base": "no scaling", "logn0.2885": "s = 0.2885 (1/ln 32)",
           "logn0.3607": "s = 0.3607 (1/ln 16)"}
 COLORS = {"base": "#000000", "logn0.2885": "#1f77b4", "logn0.3607": "#d62728"}
-# Student t quantile t(0.975, df), df = n - 1.
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
-
-
-def interval(values):
-    n = len(values)
-    mean = sum(values) / n
-    if n < 3:
-        return {"values": values, "mean": mean, "lo": None, "hi": None}
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = T975[n - 1] * sd / math.sqrt(n)
-    return {"values": values, "mean": mean, "lo": mean - half, "hi": mean + half}
-
-
-def verdict(diff):
-    if diff["lo"] is None:
-        return "no verdict (fewer than 3 seeds)"
-    if diff["lo"] > 0:
-        return "helps"
-    if diff["hi"] < 0:
-        return "hurts"
-    return "no effect"
-
-
-QUANTITIES = {
-    "mean_accuracy": lambda e, L: e["mean_accuracy"][L],
-    "middle_accuracy": lambda e, L: e["depth_accuracy"][L]["50"]["accuracy"],
-}
 
 
 def summarize(evals, seeds):
-    first = evals[(seeds[0], "base")]
-    lengths = [str(x) for x in first["lengths"]]
-    train_length = first["config"]["length"]
-    by_variant = {
-        v: {q: {L: {"seeds": [get(evals[(s, v)], L) for s in seeds]} for L in lengths}
-            for q, get in QUANTITIES.items()}
-        for v in VARIANTS
-    }
-    for v in VARIANTS:
-        for q in QUANTITIES:
-            for L in lengths:
-                cell = by_variant[v][q][L]
-                cell["mean"] = sum(cell["seeds"]) / len(seeds)
-    differences = {
-        v: {q: {L: interval([a - b for a, b in zip(by_variant[v][q][L]["seeds"],
-                                                    by_variant["base"][q][L]["seeds"])])
-                for L in lengths} for q in QUANTITIES}
-        for v in VARIANTS[1:]
-    }
-    at_training = by_variant["base"]["mean_accuracy"][str(train_length)]["seeds"]
-    learned = all(a >= 0.5 for a in at_training)
+    lengths, train_length, by_variant, differences, at_training, learned = paired(
+        evals, seeds, VARIANTS)
     verdicts = {}
     for v in VARIANTS[1:]:
         verdicts[v] = {}
@@ -99,11 +55,7 @@ def summarize(evals, seeds):
 
 def main():
     folder, stem, seeds = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3:]]
-    evals = {}
-    for s in seeds:
-        for v in VARIANTS:
-            with open(f"{folder}/s{s}-{v}-eval.json") as f:
-                evals[(s, v)] = json.load(f)
+    evals = load_evals(folder, seeds, VARIANTS)
     summary = summarize(evals, seeds)
     with open(f"{folder}/summary.json", "w") as out:
         json.dump(summary, out, indent=2, sort_keys=True)
