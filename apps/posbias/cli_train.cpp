@@ -44,7 +44,7 @@ nlohmann::json flag_value(const FieldRow<TrainConfig>& row, const std::string& t
 std::string shown_default(const FieldRow<TrainConfig>& row, const TrainConfig& defaults) {
   const nlohmann::json value = row.write(defaults);
   if (value.is_string()) return value.get<std::string>();
-  if (value.is_null()) return "the family's";
+  if (value.is_null()) return row.present(defaults) ? "the family's" : "none";
   if (!value.is_array()) return value.dump();
   std::string shown;
   for (const auto& v : value) shown += (shown.empty() ? "" : ",") + v.dump();

@@ -336,6 +336,10 @@ TEST(TrainCli, HelpAndDefaultsFollowTheTaskAndTheFlagsGiven) {
   const CliResult hop = run_cli("train --help");
   ASSERT_EQ(hop.code, 0);
   EXPECT_NE(hop.out.find("--d-model INT=128"), std::string::npos) << hop.out;
+  // Options written only when given show "none" (their help once read an empty optional).
+  EXPECT_NE(hop.out.find("--null-sink NUMBER=none"), std::string::npos) << hop.out;
+  EXPECT_NE(hop.out.find("--logn-scale NUMBER=none"), std::string::npos) << hop.out;
+  EXPECT_NE(hop.out.find("--precision NAME=fp32"), std::string::npos) << hop.out;
   const CliResult text = run_cli("train --task text --help");
   ASSERT_EQ(text.code, 0);
   EXPECT_NE(text.out.find("--d-model INT=256"), std::string::npos) << text.out;

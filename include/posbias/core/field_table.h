@@ -304,7 +304,9 @@ template <class S, class T, class Codec = FieldCodec<T>>
 FieldRow<S> optional_field(std::string name, std::optional<T> S::*member, std::string help) {
   FieldRow<S> row =
       field<S, T, Codec>(std::move(name), static_cast<T S::*>(nullptr), std::move(help));
-  row.write = [member](const S& s) { return Codec::write(*(s.*member)); };
+  row.write = [member](const S& s) {  // null when empty (a --help default, not a file)
+    return (s.*member).has_value() ? Codec::write(*(s.*member)) : nlohmann::json();
+  };
   row.read = [member, key = row.name](const nlohmann::json& j, S& s, const std::string& what) {
     s.*member = Codec::read(j, field_what(what, key));
   };
