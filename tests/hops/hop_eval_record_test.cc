@@ -32,6 +32,8 @@ HopEvalRecord full_record() {
   decoy.decoy_rate = {{"17", 0.0}, {"64", 0.125}};
   r.controls = {{"decoy", decoy}};
   r.seconds = 2.5;
+  r.rope_scaling = RopeScaling{RopeScalingKind::kPi, 2.0};  // eval-only options: written when set
+  r.logn_scale = 0.25;
   return r;
 }
 

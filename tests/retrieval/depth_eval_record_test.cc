@@ -40,6 +40,8 @@ DepthEvalRecord measured_record() {
   r.pairs = {{"40", 5}, {"80", 10}, {"160", 20}};
   r.chance_rule = "1/n";
   r.queried_rule = "round";
+  r.rope_scaling = RopeScaling{RopeScalingKind::kNtk, 2.0};  // eval-only options: written when set
+  r.logn_scale = 0.25;
   return r;
 }
 

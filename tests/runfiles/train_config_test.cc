@@ -19,6 +19,14 @@ nlohmann::json other_value(const FieldRow<TrainConfig>& row, const nlohmann::jso
   if (value.is_number_integer()) return value.get<std::int64_t>() + 3;
   if (value.is_number_float()) return value.get<double>() * 0.5 + 0.25;
   if (value.is_array()) return nlohmann::json::array({2, 3});
+  if (value.is_null()) {  // a row written only when set (its empty value writes null): a number
+    TrainConfig c;
+    try {
+      row.read(0.5, c, "config field");
+      return 0.5;
+    } catch (const std::invalid_argument&) {
+    }
+  }
   for (const char* name :
        {"letter", "gpt2", "alibi", "bytes", "ends", "shuffled", "bf16", "/corpus"}) {
     if (value == name) continue;
