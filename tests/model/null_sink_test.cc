@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "../tiny_model.h"
+#include "backward_check.h"
 #include "posbias/model/transformer.h"
 
 namespace posbias {
@@ -72,26 +73,11 @@ TEST(NullSink, LinearizedBackwardMatchesAutograd) {
     m->init_weights(11);
     m->to(torch::kFloat64);
     m->eval();
-    torch::manual_seed(3);
-    const auto x = (torch::randn({1, 12, 16}, torch::kFloat64) * 0.5).requires_grad_(true);
-    ForwardCache cache;
-    const auto hidden = m->forward_embeddings(x, &cache);
-    const auto dhidden = torch::randn({3, 1, 12, 16}, torch::kFloat64);
-    const auto linearized = m->backward_to_input(cache, dhidden);
-    double worst = 0;
-    for (std::int64_t c = 0; c < 3; ++c) {
-      const auto want =
-          torch::autograd::grad({(hidden * dhidden[c]).sum()}, {x}, {}, /*retain_graph=*/true)[0];
-      worst =
-          std::max(worst, ((linearized[c] - want).abs().max() / want.abs().max()).item<double>());
-    }
-    EXPECT_LT(worst, 1e-12) << to_string(f) << ": worst relative error of the input cotangents";
+    const posbias_test::BackwardErrors e = posbias_test::backward_errors(m);
+    EXPECT_LT(e.linearized, 1e-12)
+        << to_string(f) << ": worst relative error of the input cotangents";
     // One query's row (what birth runs): the same map with the cotangent zero off position 7.
-    const auto at_query = torch::zeros_like(dhidden);
-    at_query.select(2, 7).copy_(dhidden.select(2, 7));
-    const auto full = m->backward_to_input(cache, at_query);
-    const auto row = m->backward_from_query(cache, dhidden.select(2, 7), 7);
-    EXPECT_LT(((row - full).abs().max() / full.abs().max()).item<double>(), 1e-12) << to_string(f);
+    EXPECT_LT(e.query_row, 1e-12) << to_string(f);
   }
 }
 
