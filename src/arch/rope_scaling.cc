@@ -1,22 +1,26 @@
 #include "posbias/arch/rope_scaling.h"
 
-#include <cerrno>
+#include "posbias/core/enum_names.h"
+#include "posbias/core/parse.h"
+
 #include <cmath>
-#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
 namespace posbias {
+namespace {
 
-std::string to_string(RopeScalingKind kind) { return kind == RopeScalingKind::kPi ? "pi" : "ntk"; }
+constexpr EnumNames<RopeScalingKind, 2> kRopeScalingKindNames{
+    {{RopeScalingKind::kPi, "pi"}, {RopeScalingKind::kNtk, "ntk"}}};
+
+}  // namespace
+
+std::string to_string(RopeScalingKind kind) {
+  return std::string(name_of(kRopeScalingKindNames, kind));
+}
 
 RopeScalingKind parse_rope_scaling_kind(const std::string& name) {
-  if (name == "pi") return RopeScalingKind::kPi;
-  if (name == "ntk") return RopeScalingKind::kNtk;
-  throw std::invalid_argument(
-      "--rope-scaling kind must be pi (position interpolation) or ntk "
-      "(NTK-aware), got '" +
-      name + "'");
+  return value_of(kRopeScalingKindNames, name, "--rope-scaling kind");
 }
 
 std::string to_string(const RopeScaling& scaling) {
@@ -37,17 +41,11 @@ void check_rope_scaling(const RopeScaling& scaling) {
 RopeScaling parse_rope_scaling(const std::string& text) {
   const std::size_t colon = text.find(':');
   if (colon == std::string::npos)
-    throw std::invalid_argument("--rope-scaling must be pi:F or ntk:F (F > 0), got '" + text + "'");
+    throw std::invalid_argument("--rope-scaling must be pi:F or ntk:F (F > 0), got '" +
+                                text.substr(0, 60) + "'");
   RopeScaling s;
   s.kind = parse_rope_scaling_kind(text.substr(0, colon));
-  const std::string number = text.substr(colon + 1);
-  char* end = nullptr;
-  errno = 0;
-  s.factor = number.empty() ? NAN : std::strtod(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() || errno == ERANGE ||
-      !std::isfinite(s.factor))
-    throw std::invalid_argument("--rope-scaling factor must be a number F > 0, got '" + number +
-                                "'");
+  s.factor = parse_number(text.substr(colon + 1), "--rope-scaling factor");
   check_rope_scaling(s);
   return s;
 }
