@@ -1,11 +1,11 @@
 #include "posbias/arch/rope_scaling.h"
 
-#include "posbias/core/enum_names.h"
-#include "posbias/core/parse.h"
-
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+
+#include "posbias/core/enum_names.h"
+#include "posbias/core/parse.h"
 
 namespace posbias {
 namespace {
