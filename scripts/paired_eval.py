@@ -3,10 +3,13 @@ mitigations summary scripts: each seed's depth-averaged exact match (mean_accura
 match at the middle depth (depth 50) per variant and length, the paired difference
 variant - base per seed with its mean and 95% Student-t interval (3 or more seeds), the
 learned check of the baseline and the verdict rule (helps when the interval lies above 0,
-hurts below, no effect when it holds 0).
+hurts below, no effect when it holds 0); and their figure, drawn by the rules of the
+project's own figures (src/core/plot.cc): distinct colours, the legend below the axes, axes that
+end at the data.
 """
 import json
 import math
+import subprocess
 
 # Student t quantile t(0.975, df), df = n - 1.
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
@@ -73,3 +76,83 @@ def paired(evals, seeds, variants):
     at_training = by_variant[base]["mean_accuracy"][str(train_length)]["seeds"]
     learned = all(a >= 0.5 for a in at_training)
     return lengths, train_length, by_variant, differences, at_training, learned
+
+
+# The named series' colours of the project's figures (src/core/plot.cc): distinct, none yellow;
+# the baseline takes black, the chance line grey.
+COLOURS = ["#000000", "#9400d3", "#009e73", "#56b4e9", "#e69f00", "#0072b2", "#e51e10",
+           "#a0522d", "#ff69b4"]
+CHANCE = "#808080"
+
+
+def _block(name, rows):
+    return [f"{name} << EOD"] + [" ".join(str(v) for v in row) for row in rows] + ["EOD"]
+
+
+def figure(stem, title, evals, seeds, by_variant, variants, labels, depth_variants):
+    """STEM.png and STEM.gp: left, the depth-averaged exact match against length per variant
+    (mean over seeds, each seed a circle, chance 1/pairs dashed); right, the exact match by depth
+    at 2x the training length for depth_variants (mean over seeds, chance dashed). A variant keeps
+    its colour in both panels."""
+    colour = {v: COLOURS[i] for i, v in enumerate(variants)}
+    first = evals[(seeds[0], variants[0])]
+    lengths = [str(x) for x in first["lengths"]]
+    two = str(2 * int(lengths[0]))
+    depths = first["depths"]
+    lines = []
+    block = {v: f"$v{i}" for i, v in enumerate(variants)}  # gnuplot names: no dots
+    for v in variants:  # length, mean, then each seed
+        lines += _block(f"{block[v]}len", [[L, by_variant[v]["mean_accuracy"][L]["mean"]] +
+                                      by_variant[v]["mean_accuracy"][L]["seeds"] for L in lengths])
+    by_depth = {}
+    for v in depth_variants:  # depth, mean over seeds
+        by_depth[v] = [[d, sum(evals[(s, v)]["depth_accuracy"][two][f"{d:g}"]["accuracy"]
+                               for s in seeds) / len(seeds)] for d in depths]
+        lines += _block(f"{block[v]}depth", by_depth[v])
+    lines += _block("$chance", [[L, 1 / first["pairs"][L]] for L in lengths])
+    chance_two = 1 / first["pairs"][two]
+    top = max([chance_two] + [row[1] for v in depth_variants for row in by_depth[v]])
+    n = len(seeds)
+    pad = (int(lengths[-1]) / int(lengths[0])) ** 0.04
+    lines += [
+        "set terminal pngcairo enhanced size 1300,560 font 'Helvetica,11'",
+        f"set output '{stem}.png'",
+        "set multiplot layout 1,2",
+        "set key below nobox",
+        "set grid",
+        "set yrange [0:1]",
+        "set logscale x 2",
+        # 4% of the log span beyond the first and last length: their points and labels whole
+        f"set xrange [{int(lengths[0]) / pad:.6g}:{int(lengths[-1]) * pad:.6g}]",
+        "set xtics (" + ", ".join(f'"{L}" {L}' for L in lengths) + ")",
+        "set xlabel 'context length (tokens)'",
+        "set ylabel 'exact match, mean over depths'",
+        f"set title '{title}: mean of {n} seed{'s' if n > 1 else ''}, circles: each' noenhanced",
+    ]
+    plots = []
+    for v in variants:
+        plots.append(f"{block[v]}len using 1:2 with linespoints lw 2 pt 7 lc rgb '{colour[v]}' "
+                     f"title '{labels[v]}' noenhanced")
+        plots += [f"{block[v]}len using 1:{3 + k} with points pt 6 ps 0.8 lc rgb '{colour[v]}' "
+                  "notitle" for k in range(n)]
+    plots.append(f"$chance using 1:2 with lines dt 2 lw 1.5 lc rgb '{CHANCE}' "
+                 "title 'chance (1/pairs)'")
+    lines.append("plot " + ", \\\n  ".join(plots))
+    lines += [
+        "unset logscale x",
+        "set xtics auto",
+        f"set xrange [{depths[0]:g}:{depths[-1]:g}]",
+        f"set yrange [0:{top * 1.04:.6g}]",
+        "set xlabel 'depth of the queried pair (%)'",
+        "set ylabel 'exact match, mean over seeds'",
+        f"set title 'by depth at 2x the training length (L = {two})' noenhanced",
+    ]
+    plots = [f"{block[v]}depth using 1:2 with linespoints lw 2 pt 7 lc rgb '{colour[v]}' "
+             f"title '{labels[v]}' noenhanced" for v in depth_variants]
+    plots.append(f"{chance_two} with lines dt 2 lw 1.5 lc rgb '{CHANCE}' "
+                 f"title 'chance (1/{first['pairs'][two]} pairs)'")
+    lines.append("plot " + ", \\\n  ".join(plots))
+    lines.append("unset multiplot")
+    with open(f"{stem}.gp", "w") as out:
+        out.write("\n".join(lines) + "\n")
+    subprocess.run(["gnuplot", f"{stem}.gp"], check=True)
