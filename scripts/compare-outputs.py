@@ -1,29 +1,56 @@
 #!/usr/bin/env python3
 """Runs the same small commands with two posbias binaries and compares what they write: a
 refactor that should change no number must pass it (theory, tasks, birth, train, eval, seeds,
-heads and discrepancy on tiny inputs, a few seconds each).
+heads, discrepancy and reproduce's first sections, on tiny inputs and on the shipped files in
+docs/data, a few seconds to a minute and a half each at one thread).
 
-  python3 scripts/compare-outputs.py OLD_POSBIAS NEW_POSBIAS [--keep DIR]
+  python3 scripts/compare-outputs.py OLD_POSBIAS NEW_POSBIAS [--keep DIR] [--only NAMES]
 
 Each binary runs in its own folder (OLD/ and NEW/ under DIR, a temporary folder by default)
-with OMP_NUM_THREADS=1; the tiny training run each binary makes is the input of its own eval,
-heads and birth --run, so a change in training shows in everything after it. Text outputs must
-be byte-identical; JSON outputs must be equal once the fields that measure the machine rather
-than the model (wall seconds, tokens per second, peak memory, the machine and the version) are
-left out. Prints one line per output, and exits 1 if any differs."""
+with OMP_NUM_THREADS=1; the tiny training runs each binary makes are the inputs of its own eval,
+heads, birth --run and seeds, so a change in training shows in everything after it. The shipped
+inputs ({data} in the table: docs/data beside this script) are read, never written. Text outputs
+must be byte-identical; JSON outputs must be equal once the fields that measure the machine
+rather than the model (wall seconds, tokens per second, peak memory, the machine and the
+version) are left out. Prints one line per output with the first difference found, then each
+command's seconds, and exits 1 if any output differs."""
 import argparse
 import json
 import os
 import pathlib
+import shlex
 import subprocess
 import sys
 import tempfile
+import time
 
 # Fields that measure the machine or the clock, not the model: left out of the comparison.
 VOLATILE = {"seconds", "train_seconds", "tokens_per_s", "peak_rss_mb", "machine", "version",
             "elapsed_seconds", "wall_seconds", "created", "time", "date"}
 
-# (name, arguments with {run} for the run folder, outputs the command writes in its folder)
+# The shipped inputs: docs/data of the checkout this script is in.
+DATA = pathlib.Path(__file__).resolve().parent.parent / "docs" / "data"
+
+
+def per_seed(pattern, seeds=(0, 1, 2), sep=" "):
+    """The pattern once per seed, {s} replaced by the seed: a shell's brace expansion."""
+    return sep.join(pattern.replace("{s}", str(s)) for s in seeds)
+
+
+# The hop seeds' files as docs/data/hops/seeds ships them, for `seeds` over hop runs.
+HOP_SEEDS = "{data}/hops/seeds/number-seed{s}"
+# The Number ablations' evals for `seeds --compare`, as scripts/ablation-docs-data.sh names them.
+ABLATION = "{data}/hops/ablation/number-"
+# What `reproduce` writes in its theory and birth sections, the first two (80 s at one thread);
+# the run is stopped once the last of them is written (the text section's training is next).
+REPRODUCE = ([f"rep/theory/theory_{n}.csv" for n in ("profiles", "continuum", "operators")]
+             + ["rep/theory/theory_summary.json"]
+             + [f"rep/birth/birth_{n}.csv" for n in ("gpt2", "qwen2_rope", "qwen2_none")]
+             + ["rep/birth/birth_summary.json"])
+
+# (name, arguments with {run} for the run folder and {data} for the shipped inputs (quoted as a
+# shell would), outputs the command writes in its folder[, the output whose writing ends the
+# command: it is stopped then])
 COMMANDS = [
     ("theory-csv", "theory -L 3000 -H 12 -a 0.5 --out theory.csv", ["theory.csv"]),
     ("theory-json", "theory -L 500 -H 6 -a 0.3,0.5,0.7,0.5,0.5,0.9 --window 64 --format json "
@@ -77,6 +104,88 @@ COMMANDS = [
     ("birth-run-text", "birth --run textrun --checkpoints all -L 32 --seeds 2 "
      "--json birth-text.json",
      ["birth-text.json"]),
+    # Tiny runs' second seeds and what reads them: seeds over hop and text runs, colocation.
+    ("train-seed1", "train --task number --layers 2 --d-model 32 --heads 2 --mlp 64 --steps 40 "
+     "--warmup 5 --eval-every 20 --checkpoint-every 20 --batch 16 --eval-per-hop 16 --seed 1 "
+     "--out run1", ["run1/metrics.jsonl", "run1/summary.json"]),
+    ("eval-seed1", "eval --run run1 --lengths 17,24 --count 16 --json eval1.json", ["eval1.json"]),
+    ("heads-seed1", "heads --run run1 --samples 8 --json heads1.json", ["heads1.json"]),
+    ("discrepancy-run-seed1", "discrepancy --run run1 --lengths 17,24 --count 8 "
+     "--json disc-run1.json", ["disc-run1.json"]),
+    ("seeds-hop", "seeds --summary {run}/summary.json run1/summary.json --metrics "
+     "{run}/metrics.jsonl run1/metrics.jsonl --eval eval.json eval1.json --heads heads.json "
+     "heads1.json --discrepancy disc-run.json disc-run1.json --json seeds-hop.json "
+     "--csv seeds-hop.csv", ["seeds-hop.json", "seeds-hop.csv"]),
+    ("heads-patch", "heads --run {run} --samples 4 --patch --causal-count 8 --causal-lengths 17 "
+     "--json patch.json", ["patch.json"]),
+    ("train-text-seed1", "train --task text --arch gpt2 --layers 1 --d-model 32 --heads 2 "
+     "--mlp 64 -L 32 --steps 20 --warmup 5 --batch 4 --eval-every 10 --seed 1 --out textrun1",
+     ["textrun1/metrics.jsonl", "textrun1/summary.json"]),
+    ("eval-text-seed1", "eval --run textrun1 --json eval-text1.json", ["eval-text1.json"]),
+    ("birth-run-text-seed1", "birth --run textrun1 --checkpoints all -L 32 --seeds 2 "
+     "--json birth-text1.json", ["birth-text1.json"]),
+    ("seeds-text", "seeds birth-text.json birth-text1.json --eval eval-text.json eval-text1.json "
+     "--json seeds-text.json --csv seeds-text.csv", ["seeds-text.json", "seeds-text.csv"]),
+    ("birth-run-kv-seed1", "birth --run kvrun1 --inputs kv --target answer --checkpoints all "
+     "--depths 0,100 --seeds 2 --json birth-kv1.json", ["birth-kv1.json"]),
+    ("birth-colocate", "birth --colocate birth-kv.json birth-kv1.json --accuracy eval-kv.json "
+     "eval-kv1.json --json colocate.json", ["colocate.json"]),
+    ("train-passkey", "train --task text --arch qwen2 --layers 1 --d-model 32 --heads 2 "
+     "--mlp 64 -L 64 --steps 20 --warmup 5 --batch 4 --eval-every 10 --needle-fraction 0.5 "
+     "--out pkrun", ["pkrun/metrics.jsonl", "pkrun/summary.json"]),
+    ("eval-passkey", "eval --run pkrun --depths 0,50,100 --lengths 64 --count 8 "
+     "--json eval-pk.json --csv eval-pk.csv", ["eval-pk.json", "eval-pk.csv"]),
+    ("birth-run-passkey", "birth --run pkrun --inputs passkey --checkpoints last --depths 0,100 "
+     "--seeds 2 --json birth-pk.json", ["birth-pk.json"]),
+    ("birth-rescore", "birth --rescore birth.json --json rescore.json --csv rescore.csv",
+     ["rescore.json", "rescore.csv"]),
+    ("theory-fit", "theory fit --profile birth.csv -H 3 --bootstrap 20 --json fit.json",
+     ["fit.json"]),
+    # The shipped inputs, by the commands docs/ and scripts/*-docs-data.sh show.
+    ("theory-continuum-shipped", "theory -L 1e5 -H 24 -a 0.5 -o /dev/null "
+     "--summary continuum-H24.json", ["continuum-H24.json"]),
+    ("theory-fit-shipped", "theory fit --profile {data}/birth/gpt2.csv -H 12 "
+     "--json fit-gpt2.json", ["fit-gpt2.json"]),
+    ("theory-shares-shipped", "theory shares " + " ".join(
+        f"{{data}}/birth/{n}.json" for n in ("gpt2", "gpt2_unscaled", "qwen2_rope", "qwen2_none"))
+     + " --json shares.json", ["shares.json"]),
+    ("theory-shares-baseline-shipped", "theory shares --baseline "
+     "{data}/mitigations/design/gpt2_baseline.json {data}/mitigations/design/gpt2_design1.json "
+     "{data}/mitigations/design/gpt2_design2.json --json design-shares.json",
+     ["design-shares.json"]),
+    ("theory-compare-shipped", "theory compare " + per_seed(
+        "{data}/birth/depth/gpt2_h{s}.json", (1, 2, 4, 8, 16, 32)) +
+     " --json compare.json --csv compare.csv", ["compare.json", "compare.csv"]),
+    ("theory-design-shipped", "theory design -L 128 -H 12 --paths quadrature "
+     "--windows 0,12,16,24,32,48,64 --alibis none,0.01,0.03,0.1,heads:4 --sinks 0,0.05,0.1,0.2 "
+     "--null-sinks none,0,2,4 --alphas 0.1,0.22,0.43,0.75 --ramps 0.1:0.75,0.75:0.1 "
+     "--baseline-alpha 0.22 --json design.json --csv design.csv", ["design.json", "design.csv"]),
+    ("birth-rescore-shipped", "birth --rescore {data}/birth/gpt2.json --json rescore-gpt2.json "
+     "--csv rescore-gpt2.csv", ["rescore-gpt2.json", "rescore-gpt2.csv"]),
+    ("birth-colocate-shipped", "birth --colocate {data}/retrieval-influence/kv28-influence.json "
+     "--accuracy {data}/retrieval-influence/kv28-eval.json --json colocate-kv28.json",
+     ["colocate-kv28.json"]),
+    ("seeds-hop-shipped", "seeds " + " ".join(
+        f"--{o} " + per_seed(f"{HOP_SEEDS}-{o}.json{'l' if o == 'metrics' else ''}")
+        for o in ("summary", "metrics", "eval", "heads", "discrepancy"))
+     + " --json seeds-number.json --csv seeds-number.csv",
+     ["seeds-number.json", "seeds-number.csv"]),
+    ("seeds-compare-shipped", "seeds --compare 'default (rotary 16, θ 1e4)=" + per_seed(
+        "{data}/hops/seeds/number-seed{s}-eval.json", sep=",") + "' " + " ".join(
+        f"'{label}={per_seed(ABLATION + config + '-seed{s}-eval.json', sep=',')}'"
+        for label, config in (("no positional encoding", "nope"),
+                              ("rotary on every dim (128)", "rd128"), ("θ 1e6", "theta1000000")))
+     + " --json number-compare.json --csv number-compare.csv",
+     ["number-compare.json", "number-compare.csv"]),
+    ("seeds-text-shipped", "seeds " + per_seed("{data}/training/gpt2-seed{s}-birth.json") +
+     " --eval " + per_seed("{data}/training/gpt2-seed{s}-eval.json") +
+     " --json seeds-gpt2.json --csv seeds-gpt2.csv", ["seeds-gpt2.json", "seeds-gpt2.csv"]),
+    ("seeds-kv-shipped", "seeds --eval " + per_seed(
+        "{data}/mitigations/rope-scaling/s{s}-base-eval.json") +
+     " --json seeds-kv-base.json --csv seeds-kv-base.csv",
+     ["seeds-kv-base.json", "seeds-kv-base.csv"]),
+    # reproduce (the quick preset) up to the end of its birth section; the rest is left out.
+    ("reproduce", "reproduce --out rep", REPRODUCE, REPRODUCE[-1]),
 ]
 
 
@@ -97,16 +206,49 @@ def load(path):
     return text
 
 
+def first_difference(a, b, where=""):
+    """Where a and b first differ, and the two values there (None when equal)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(a.keys() | b.keys()):
+            if k not in a or k not in b:
+                return f"{where}.{k}", a.get(k, "(absent)"), b.get(k, "(absent)")
+            found = first_difference(a[k], b[k], f"{where}.{k}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return next(filter(None, (first_difference(x, y, f"{where}[{i}]")
+                                  for i, (x, y) in enumerate(zip(a, b)))), None)
+    if isinstance(a, str) and isinstance(b, str) and a != b:
+        line = next(i for i, (x, y) in enumerate(zip(a.splitlines() + [""],
+                                                     b.splitlines() + [""])) if x != y)
+        return f"line {line + 1}", a.splitlines()[line:line + 1], b.splitlines()[line:line + 1]
+    return None if a == b else (where or "top", a, b)
+
+
+def run(argv, folder, env, log, until):
+    """Runs one command; with until, stops it once that output is written (exit 0 then)."""
+    proc = subprocess.Popen(argv, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
+    while until and proc.poll() is None and not (folder / until).exists():
+        time.sleep(0.5)
+    if proc.poll() is None and until:
+        proc.terminate()
+        proc.wait()
+        return 0
+    return proc.wait()
+
+
 def run_all(binary, folder, commands):
     folder.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    codes = {}
-    for name, args, _ in commands:
-        argv = [binary] + args.format(run="run").split()
+    codes, seconds = {}, {}
+    for name, args, _, *until in commands:
+        argv = [binary] + shlex.split(args.format(run="run", data=DATA))
+        start = time.monotonic()
         with open(folder / f"{name}.log", "w") as log:
-            codes[name] = subprocess.run(argv, cwd=folder, env=env, stdout=log,
-                                         stderr=subprocess.STDOUT).returncode
-    return codes
+            codes[name] = run(argv, folder, env, log, until[0] if until else None)
+        seconds[name] = time.monotonic() - start
+    return codes, seconds
 
 
 def main():
@@ -122,9 +264,10 @@ def main():
         parser.error(f"--only names a command that is not in the list: {sorted(only)}")
     root = pathlib.Path(args.keep or tempfile.mkdtemp(prefix="posbias-compare-"))
     binaries = {"old": os.path.abspath(args.old), "new": os.path.abspath(args.new)}
-    codes = {side: run_all(b, root / side, commands) for side, b in binaries.items()}
+    runs = {side: run_all(b, root / side, commands) for side, b in binaries.items()}
+    codes = {side: r[0] for side, r in runs.items()}
     differ = 0
-    for name, _, outputs in commands:
+    for name, _, outputs, *_ in commands:
         if codes["old"][name] != codes["new"][name] or codes["old"][name] != 0:
             print(f"{name}: exit {codes['old'][name]} (old) and {codes['new'][name]} (new); "
                   f"logs in {root}")
@@ -132,11 +275,14 @@ def main():
             continue
         for out in outputs:
             rel = out.format(run="run")
-            a, b = load(root / "old" / rel), load(root / "new" / rel)
-            same = a == b
-            differ += not same
-            print(f"{name} {rel}: {'same' if same else 'DIFFERENT'}")
-    print(f"{differ} difference(s); outputs in {root}")
+            found = first_difference(load(root / "old" / rel), load(root / "new" / rel))
+            differ += found is not None
+            print(f"{name} {rel}: " + ("same" if found is None else
+                                       "DIFFERENT at {}: {!r:.200} (old), {!r:.200} (new)"
+                                       .format(*found)))
+    print("seconds (old, new): " + ", ".join(
+        f"{name} {runs['old'][1][name]:.1f} {runs['new'][1][name]:.1f}" for name, *_ in commands))
+    print(f"{differ} difference(s) in {len(commands)} commands; outputs in {root}")
     sys.exit(1 if differ else 0)
 
 
