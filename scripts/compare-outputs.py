@@ -37,8 +37,8 @@ def per_seed(pattern, seeds=(0, 1, 2), sep=" "):
     return sep.join(pattern.replace("{s}", str(s)) for s in seeds)
 
 
-# The hop seeds' files as docs/data/hops/seeds ships them, for `seeds` over hop runs.
-HOP_SEEDS = "{data}/hops/seeds/number-seed{s}"
+# The hop seeds' files as docs/data/hops/seeds ships them (TASK number or letter), for `seeds`.
+HOP_SEEDS = "{data}/hops/seeds/TASK-seed{s}"
 # The Number ablations' evals for `seeds --compare`, as scripts/ablation-docs-data.sh names them.
 ABLATION = "{data}/hops/ablation/number-"
 # What `reproduce` writes in its theory and birth sections, the first two (80 s at one thread);
@@ -141,7 +141,8 @@ COMMANDS = [
      ["rescore.json", "rescore.csv"]),
     ("theory-fit", "theory fit --profile birth.csv -H 3 --bootstrap 20 --json fit.json",
      ["fit.json"]),
-    # The shipped inputs, by the commands docs/ and scripts/*-docs-data.sh show.
+    # The shipped data, by the commands docs/ and scripts/*-docs-data.sh show, with the shipped
+    # files as inputs where the command reads any (trained models are not shipped).
     ("theory-continuum-shipped", "theory -L 1e5 -H 24 -a 0.5 -o /dev/null "
      "--summary continuum-H24.json", ["continuum-H24.json"]),
     ("theory-fit-shipped", "theory fit --profile {data}/birth/gpt2.csv -H 12 "
@@ -160,16 +161,22 @@ COMMANDS = [
      "--windows 0,12,16,24,32,48,64 --alibis none,0.01,0.03,0.1,heads:4 --sinks 0,0.05,0.1,0.2 "
      "--null-sinks none,0,2,4 --alphas 0.1,0.22,0.43,0.75 --ramps 0.1:0.75,0.75:0.1 "
      "--baseline-alpha 0.22 --json design.json --csv design.csv", ["design.json", "design.csv"]),
+    *[(f"discrepancy-{f}-shipped", f"discrepancy --function {f} {extra}--json mech-{f}.json",
+       [f"mech-{f}.json"])
+      for f, extra in (("index", ""), ("retrieval", "--theta 5e-4 "), ("reflexive", ""))],
     ("birth-rescore-shipped", "birth --rescore {data}/birth/gpt2.json --json rescore-gpt2.json "
      "--csv rescore-gpt2.csv", ["rescore-gpt2.json", "rescore-gpt2.csv"]),
     ("birth-colocate-shipped", "birth --colocate {data}/retrieval-influence/kv28-influence.json "
      "--accuracy {data}/retrieval-influence/kv28-eval.json --json colocate-kv28.json",
      ["colocate-kv28.json"]),
-    ("seeds-hop-shipped", "seeds " + " ".join(
+    *[(f"seeds-{task}-shipped", "seeds " + " ".join(
         f"--{o} " + per_seed(f"{HOP_SEEDS}-{o}.json{'l' if o == 'metrics' else ''}")
-        for o in ("summary", "metrics", "eval", "heads", "discrepancy"))
-     + " --json seeds-number.json --csv seeds-number.csv",
-     ["seeds-number.json", "seeds-number.csv"]),
+        for o in ("summary", "metrics", "eval", "heads", "discrepancy")).replace("TASK", task)
+       + f" --json seeds-{task}.json --csv seeds-{task}.csv",
+       [f"seeds-{task}.json", f"seeds-{task}.csv"]) for task in ("number", "letter")],
+    ("seeds-control-shipped", "seeds --discrepancy " + per_seed(
+        f"{HOP_SEEDS}-discrepancy-control.json").replace("TASK", "letter")
+     + " --json seeds-control.json", ["seeds-control.json"]),
     ("seeds-compare-shipped", "seeds --compare 'default (rotary 16, θ 1e4)=" + per_seed(
         "{data}/hops/seeds/number-seed{s}-eval.json", sep=",") + "' " + " ".join(
         f"'{label}={per_seed(ABLATION + config + '-seed{s}-eval.json', sep=',')}'"
@@ -261,7 +268,8 @@ def main():
     only = set(args.only.split(",")) if args.only else None
     commands = [c for c in COMMANDS if only is None or c[0] in only]
     if only and len(commands) != len(only):
-        parser.error(f"--only names a command that is not in the list: {sorted(only)}")
+        parser.error("--only names a command that is not in the list: "
+                     f"{sorted(only - {c[0] for c in commands})}")
     root = pathlib.Path(args.keep or tempfile.mkdtemp(prefix="posbias-compare-"))
     binaries = {"old": os.path.abspath(args.old), "new": os.path.abspath(args.new)}
     runs = {side: run_all(b, root / side, commands) for side, b in binaries.items()}
