@@ -49,8 +49,8 @@ REPRODUCE = ([f"rep/theory/theory_{n}.csv" for n in ("profiles", "continuum", "o
              + ["rep/birth/birth_summary.json"])
 
 # (name, arguments with {run} for the run folder and {data} for the shipped inputs (quoted as a
-# shell would), outputs the command writes in its folder[, the output whose writing ends the
-# command: it is stopped then])
+# shell would), outputs the command writes in its folder (NAME.log holds what it prints)[, the
+# output whose writing ends the command: it is stopped then])
 COMMANDS = [
     ("theory-csv", "theory -L 3000 -H 12 -a 0.5 --out theory.csv", ["theory.csv"]),
     ("theory-json", "theory -L 500 -H 6 -a 0.3,0.5,0.7,0.5,0.5,0.9 --window 64 --format json "
@@ -137,6 +137,17 @@ COMMANDS = [
      "--json eval-pk.json --csv eval-pk.csv", ["eval-pk.json", "eval-pk.csv"]),
     ("birth-run-passkey", "birth --run pkrun --inputs passkey --checkpoints last --depths 0,100 "
      "--seeds 2 --json birth-pk.json", ["birth-pk.json"]),
+    ("tasks-passkey", "tasks --task passkey --run pkrun --count 8 -o pk.jsonl", ["pk.jsonl"]),
+    ("tasks-decoy-tokens", "tasks --task letter --variant decoy --hops 1,2 -L 24 --count 10 "
+     "--format tokens -o decoy.txt", ["decoy.txt"]),
+    ("tasks-check", "tasks check tasks.jsonl", ["tasks-check.log"]),
+    # Evaluation-only changes of a rotary run (hop and passkey runs).
+    ("eval-rope-scaling", "eval --run {run} --lengths 17,24 --count 16 --rope-scaling ntk:2 "
+     "--json eval-ntk.json", ["eval-ntk.json"]),
+    ("eval-logn", "eval --run {run} --lengths 17,24 --count 16 --logn-scale 0.3607 "
+     "--json eval-logn.json", ["eval-logn.json"]),
+    ("eval-passkey-pi", "eval --run pkrun --depths 0,50,100 --lengths 64 --count 8 "
+     "--rope-scaling pi:2 --json eval-pk-pi.json", ["eval-pk-pi.json"]),
     ("birth-rescore", "birth --rescore birth.json --json rescore.json --csv rescore.csv",
      ["rescore.json", "rescore.csv"]),
     ("theory-fit", "theory fit --profile birth.csv -H 3 --bootstrap 20 --json fit.json",
