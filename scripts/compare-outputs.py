@@ -28,6 +28,10 @@ import time
 VOLATILE = {"seconds", "train_seconds", "tokens_per_s", "peak_rss_mb", "machine", "version",
             "elapsed_seconds", "wall_seconds", "created", "time", "date"}
 
+# Seconds a command may run (the longest, reproduce's first two sections, takes under two
+# minutes at one thread).
+LIMIT = 300
+
 # The shipped inputs: docs/data of the checkout this script is in.
 DATA = pathlib.Path(__file__).resolve().parent.parent / "docs" / "data"
 
@@ -216,6 +220,9 @@ def strip(value):
 
 
 def load(path):
+    """The file's content to compare (None if it was not written)."""
+    if not path.exists():
+        return None
     text = path.read_text()
     if path.suffix == ".json":
         return strip(json.loads(text))
@@ -245,15 +252,21 @@ def first_difference(a, b, where=""):
 
 
 def run(argv, folder, env, log, until):
-    """Runs one command; with until, stops it once that output is written (exit 0 then)."""
+    """Runs one command; with until, stops it once that output is written (exit 0 then). A
+    command still running after LIMIT seconds is stopped and reported as "timeout"."""
     proc = subprocess.Popen(argv, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT)
-    while until and proc.poll() is None and not (folder / until).exists():
-        time.sleep(0.5)
-    if proc.poll() is None and until:
-        proc.terminate()
-        proc.wait()
-        return 0
-    return proc.wait()
+    deadline = time.monotonic() + LIMIT
+    while time.monotonic() < deadline:
+        try:
+            return proc.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            if until and (folder / until).exists():
+                proc.terminate()
+                proc.wait()
+                return 0
+    proc.terminate()
+    proc.wait()
+    return "timeout"
 
 
 def run_all(binary, folder, commands):
@@ -294,7 +307,9 @@ def main():
             continue
         for out in outputs:
             rel = out.format(run="run")
-            found = first_difference(load(root / "old" / rel), load(root / "new" / rel))
+            a, b = (load(root / side / rel) for side in ("old", "new"))
+            found = (("the file", *("not written" if x is None else "written" for x in (a, b)))
+                     if a is None or b is None else first_difference(a, b))
             differ += found is not None
             print(f"{name} {rel}: " + ("same" if found is None else
                                        "DIFFERENT at {}: {!r:.200} (old), {!r:.200} (new)"
