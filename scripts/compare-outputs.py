@@ -141,6 +141,16 @@ COMMANDS = [
      "--json eval-pk.json --csv eval-pk.csv", ["eval-pk.json", "eval-pk.csv"]),
     ("birth-run-passkey", "birth --run pkrun --inputs passkey --checkpoints last --depths 0,100 "
      "--seeds 2 --json birth-pk.json", ["birth-pk.json"]),
+    ("train-letter", "train --task letter --layers 2 --d-model 32 --heads 2 --mlp 64 --steps 40 "
+     "--warmup 5 --eval-every 20 --checkpoint-every 20 --batch 16 --eval-per-hop 16 "
+     "--out letterrun", ["letterrun/metrics.jsonl", "letterrun/summary.json"]),
+    ("eval-letter", "eval --run letterrun --lengths 17,24 --count 16 --json eval-letter.json",
+     ["eval-letter.json"]),
+    ("birth-tokens-loss", "birth --arch gpt2 --layers 2 --d-model 32 --heads 2 --length 24 "
+     "--seeds 2 --input tokens --target loss --bootstrap 0 --json birth-loss.json",
+     ["birth-loss.json"]),
+    ("birth-run-text-loss", "birth --run textrun --checkpoints all -L 32 --seeds 2 --target loss "
+     "--json birth-text-loss.json", ["birth-text-loss.json"]),
     ("tasks-passkey", "tasks --task passkey --run pkrun --count 8 -o pk.jsonl", ["pk.jsonl"]),
     ("tasks-decoy-tokens", "tasks --task letter --variant decoy --hops 1,2 -L 24 --count 10 "
      "--format tokens -o decoy.txt", ["decoy.txt"]),
@@ -202,6 +212,9 @@ COMMANDS = [
     ("seeds-text-shipped", "seeds " + per_seed("{data}/training/gpt2-seed{s}-birth.json") +
      " --eval " + per_seed("{data}/training/gpt2-seed{s}-eval.json") +
      " --json seeds-gpt2.json --csv seeds-gpt2.csv", ["seeds-gpt2.json", "seeds-gpt2.csv"]),
+    ("seeds-text-loss-shipped", "seeds " + per_seed("{data}/training/gpt2-seed{s}-birth-loss.json")
+     + " --json seeds-gpt2-loss.json --csv seeds-gpt2-loss.csv",
+     ["seeds-gpt2-loss.json", "seeds-gpt2-loss.csv"]),
     ("seeds-kv-shipped", "seeds --eval " + per_seed(
         "{data}/mitigations/rope-scaling/s{s}-base-eval.json") +
      " --json seeds-kv-base.json --csv seeds-kv-base.csv",
