@@ -12,6 +12,7 @@
 #include "experiments/llm/presets.h"
 #include "experiments/mech/mech_report.h"
 #include "experiments/mech/presets.h"
+#include "experiments/reproduce/reproduce_record.h"
 #include "experiments/retrieval/presets.h"
 #include "experiments/retrieval/retrieval_report.h"
 #include "experiments/text/presets.h"
@@ -29,11 +30,14 @@ void run_reproduce(const ReproduceOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   Report report("posbias: position bias in transformers, reproduced");
   // Each section's wall time goes to run.json, so a page can say what each part costs.
-  nlohmann::json seconds = nlohmann::json::object();
+  ReproduceRunRecord run;
+  run.config = options;
+  run.machine = machine_info();
   const auto timed = [&](const char* name, auto&& make) {
     const auto t0 = std::chrono::steady_clock::now();
     auto made = make();
-    seconds[name] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    run.section_seconds[name] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return made;
   };
   report.add(timed("theory", [&] { return theory_report_section(dir); }));
@@ -60,20 +64,10 @@ void run_reproduce(const ReproduceOptions& options) {
                               {options.endpoint, options.model, options.api, options.api_key_env});
   }));
   report.write(dir);
-  nlohmann::json run;
-  run["command"] = "reproduce";
-  run["config"] = {{"out", options.out},
-                   {"full", options.full},
-                   {"endpoint", options.endpoint},
-                   {"model", options.model},
-                   {"api", options.api}};
-  run["seed"] = 0;
-  run["machine"] = machine_info();
   const double total =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  run["seconds"] = total;
-  run["section_seconds"] = seconds;
-  write_file_atomic(dir / "run.json", run.dump(2) + "\n");
+  run.seconds = total;
+  write_file_atomic(dir / "run.json", to_json(run).dump(2) + "\n");
   std::fprintf(stderr, "reproduce: wrote %s in %.0f s (each section's time: %s)\n",
                (dir / "index.html").c_str(), total, (dir / "run.json").c_str());
 }
