@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "experiments/theory/fit_command.h"
 #include "posbias/core/atomic_file.h"
 
 namespace posbias {
@@ -43,20 +42,6 @@ TEST(Csv, RejectsHostileInput) {
   EXPECT_THROW(parse_numeric_csv(std::string(5000, ',') + "\n", "x"), std::runtime_error);
   EXPECT_THROW(read_numeric_csv("/nonexistent/profile.csv"), std::runtime_error);
   EXPECT_THROW(read_numeric_csv("/"), std::runtime_error);
-}
-
-TEST(Csv, ProfileFileWithSeeds) {
-  const auto dir = temp_dir();
-  write_file_atomic(dir / "p.csv", "position,seed0,seed1\n1,4,6\n2,2,2\n3,1,3\n4,5,5\n");
-  const MeasuredProfile p = read_profile_csv(dir / "p.csv");
-  ASSERT_EQ(p.seeds.size(), 2u);
-  EXPECT_DOUBLE_EQ(p.mean[0], 5.0);
-  EXPECT_DOUBLE_EQ(p.mean[2], 2.0);
-  write_file_atomic(dir / "bad.csv", "position,influence\n1,4\n3,2\n2,1\n4,1\n");
-  EXPECT_THROW(read_profile_csv(dir / "bad.csv"), std::runtime_error);  // out of order
-  write_file_atomic(dir / "none.csv", "position,other\n1,4\n2,2\n3,1\n4,1\n");
-  EXPECT_THROW(read_profile_csv(dir / "none.csv"), std::runtime_error);
-  std::filesystem::remove_all(dir);
 }
 
 TEST(AtomicFile, ReplacesWholeFileAndLeavesNoTemporaries) {
