@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <numbers>
 
 #include "experiments/mech/head_search_record.h"
@@ -43,8 +44,8 @@ SweepResult sweep_construction(const ConstructionSweep& s) {
   }
   const bool auto_theta = std::isnan(s.theta);
   SweepResult out;
-  out.function = std::string(construction_name(c));
-  out.task = std::string(task_name(construction_task(c)));
+  out.function = c;
+  out.task = construction_task(c);
   out.auto_theta = auto_theta;
   out.theta = s.theta;
   out.omega = s.omega;
@@ -72,29 +73,7 @@ SweepResult sweep_construction(const ConstructionSweep& s) {
   progress.finish();
   std::vector<double> x, y;
   for (const SweepPoint& p : out.points) x.push_back(p.length), y.push_back(p.discrepancy_min);
-  out.slope = fit_power_law(x, y, SweepResult::kSlopeFrom, SweepResult::kSlopeTo);
-  return out;
-}
-
-nlohmann::json to_json(const SweepResult& r) {
-  nlohmann::json points = nlohmann::json::array();
-  for (const SweepPoint& p : r.points) {
-    points.push_back({{"length", p.length},
-                      {"theta", p.theta},
-                      {"discrepancy_min", p.discrepancy_min},
-                      {"discrepancy_mean", p.discrepancy_mean},
-                      {"accuracy", p.accuracy},
-                      {"bound", p.bound}});
-  }
-  nlohmann::json out = {{"function", r.function}, {"task", r.task}, {"omega", r.omega},
-                        {"count", r.count},       {"seed", r.seed}, {"points", points}};
-  if (r.auto_theta) {
-    out["theta"] = r.function == "retrieval" ? "0" : "pi/n";
-  } else {
-    out["theta"] = r.theta;
-  }
-  out["slope"] = to_json(exponent_record(r.slope, SweepResult::kSlopeFrom));
-  out["slope"]["to"] = SweepResult::kSlopeTo;
+  out.slope = sweep_slope(fit_power_law(x, y, SweepResult::kSlopeFrom, SweepResult::kSlopeTo));
   return out;
 }
 
@@ -102,10 +81,11 @@ Figure construction_figure(const std::vector<SweepResult>& results) {
   Figure f;
   for (const SweepResult& r : results) {
     Panel p;
-    const std::string& fn = r.function;
+    const std::string fn(construction_name(r.function));
     const std::string theta_text =
-        r.auto_theta ? (fn == "retrieval" ? "0" : "pi/n") : std::to_string(r.theta);
-    p.title = fn + " construction (" + r.task + " inputs, θ = " + theta_text + ")";
+        r.auto_theta ? auto_theta_name(r.function) : std::to_string(r.theta);
+    p.title = fn + " construction (" + std::string(task_name(r.task)) +
+              " inputs, θ = " + theta_text + ")";
     p.xlabel = "input length n (log scale)";
     p.ylabel = "discrepancy: top − second logit (min over inputs)";
     p.log_x = true;
@@ -138,9 +118,9 @@ Figure construction_figure(const std::vector<SweepResult>& results) {
       p.ymin = std::floor(lo) - 1;
       p.ymax = std::ceil(hi) + 0.5;
     }
-    if (fn != "retrieval" && !std::isnan(r.slope.exponent)) {
+    if (r.function != Construction::kRetrieval && !std::isnan(r.slope.value)) {
       p.title += fmt::format("; slope over n = {}..{}: {:.3f}", SweepResult::kSlopeFrom,
-                             SweepResult::kSlopeTo, r.slope.exponent);
+                             SweepResult::kSlopeTo, r.slope.value);
     }
     f.panels.push_back(std::move(p));
   }
@@ -156,14 +136,25 @@ std::string exponent_text(const PowerLawFit& f) {
   return fmt::format("{:.3f} [{:.3f}, {:.3f}] over {} points", f.exponent, f.low, f.high, f.points);
 }
 
+// The sweep's slope as a fit (for exponent_text).
+PowerLawFit slope_fit(const SweepSlope& s) {
+  PowerLawFit fit;
+  fit.exponent = s.value;
+  fit.low = s.ci ? s.ci->at(0) : NAN;
+  fit.high = s.ci ? s.ci->at(1) : NAN;
+  fit.points = s.points.value_or(0);
+  return fit;
+}
+
 // The lines a person at a terminal gets instead of the JSON, one per mode.
 std::string discrepancy_summary(const SweepResult& r) {
-  std::string out = fmt::format("{} construction on {} inputs:\n", r.function, r.task);
+  std::string out = fmt::format("{} construction on {} inputs:\n", construction_name(r.function),
+                                task_name(r.task));
   for (const SweepPoint& p : r.points)
     out += fmt::format("  n {}: min discrepancy {:.4g} (bound {:.4g}), accuracy {:.3f}\n", p.length,
                        p.discrepancy_min, p.bound, p.accuracy);
   return out + fmt::format("min discrepancy ~ n^b, n {}..{}: b = {}\n", SweepResult::kSlopeFrom,
-                           SweepResult::kSlopeTo, exponent_text(r.slope));
+                           SweepResult::kSlopeTo, exponent_text(slope_fit(r.slope)));
 }
 
 std::string discrepancy_summary(const HeadSearchSweepResult& r) {
@@ -189,31 +180,37 @@ std::string discrepancy_summary(const TrainedDiscrepancyResult& r) {
   return out;
 }
 
+nlohmann::json result_json(const SweepResult& r) { return to_json(r); }
+nlohmann::json result_json(const HeadSearchSweepResult& r) {
+  return to_json(head_search_record(r));
+}
+nlohmann::json result_json(const TrainedDiscrepancyResult& r) {
+  return to_json(trained_discrepancy_record(r));
+}
+
+Figure result_figure(const SweepResult& r) { return construction_figure({r}); }
+Figure result_figure(const HeadSearchSweepResult& r) { return head_search_figure(r); }
+Figure result_figure(const TrainedDiscrepancyResult& r) { return trained_discrepancy_figure(r); }
+
 }  // namespace
 
-nlohmann::json run_discrepancy(const DiscrepancyOptions& o) {
-  nlohmann::json result;
-  Figure figure;
-  std::string summary;
+DiscrepancyResult run_discrepancy(const DiscrepancyOptions& o) {
+  DiscrepancyResult result;
   if (const auto* search = std::get_if<HeadSearchSweep>(&o.mode)) {
-    const HeadSearchSweepResult r = sweep_head_search(*search);
-    result = to_json(head_search_record(r));
-    summary = discrepancy_summary(r);
-    if (!o.plot.empty()) figure = head_search_figure(r);
+    result = sweep_head_search(*search);
   } else if (const auto* trained = std::get_if<TrainedDiscrepancyOptions>(&o.mode)) {
-    const TrainedDiscrepancyResult r = measure_trained_discrepancy(*trained);
-    result = to_json(trained_discrepancy_record(r));
-    summary = discrepancy_summary(r);
-    if (!o.plot.empty()) figure = trained_discrepancy_figure(r);
+    result = measure_trained_discrepancy(*trained);
   } else {
-    const SweepResult r = sweep_construction(std::get<ConstructionSweep>(o.mode));
-    result = to_json(r);
-    summary = discrepancy_summary(r);
-    if (!o.plot.empty()) figure = construction_figure({r});
+    result = sweep_construction(std::get<ConstructionSweep>(o.mode));
   }
-  // Without --json on a terminal: the summary and how to get the JSON (core/json_result.h).
-  write_json_result(o.json, result.dump(2) + "\n", [&summary] { return summary; });
-  if (!o.plot.empty()) render_figure(figure, o.plot);
+  std::visit(
+      [&o](const auto& r) {
+        // Without --json on a terminal: the summary and how to get the JSON (core/json_result.h).
+        write_json_result(o.json, result_json(r).dump(2) + "\n",
+                          [&r] { return discrepancy_summary(r); });
+        if (!o.plot.empty()) render_figure(result_figure(r), o.plot);
+      },
+      result);
   return result;
 }
 

@@ -4,12 +4,12 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "experiments/mech/construction_sweep_record.h"
 #include "experiments/mech/head_search_sweep.h"
 #include "posbias/core/plot.h"
 #include "posbias/mech/constructions.h"
@@ -27,35 +27,8 @@ struct ConstructionSweep {
   double memory_budget_gb = 0;  // --memory-budget (0: what the machine has available)
 };
 
-struct SweepPoint {
-  int length = 0;
-  double theta = 0;            // the angle used at this length
-  double discrepancy_min = 0;  // over the task inputs
-  double discrepancy_mean = 0;
-  double accuracy = 0;
-  double bound = 0;  // the construction's bound at (n, θ, ω)
-};
-
-struct SweepResult {
-  std::string function, task;  // index | retrieval | reflexive; the task whose inputs it ran on
-  bool auto_theta = true;      // θ = π/n (index, reflexive) or 0 (retrieval) at each n
-  double theta = NAN;          // the fixed θ when !auto_theta
-  double omega = 0;
-  std::int64_t count = 0;
-  std::uint64_t seed = 0;
-  std::vector<SweepPoint> points;  // in the sweep's length order
-  // Power law of discrepancy_min over lengths kSlopeFrom..kSlopeTo (NaN exponent with fewer than
-  // two such points, NaN interval with fewer than three).
-  static constexpr int kSlopeFrom = 64, kSlopeTo = 4096;
-  PowerLawFit slope;
-};
-
+// The result file is construction_sweep_record.h's.
 SweepResult sweep_construction(const ConstructionSweep& sweep);
-
-// {"function", "task", "theta" (number, "pi/n" or "0"), "omega", "count", "seed", "points":
-//  [{"length", "theta", "discrepancy_min", "discrepancy_mean", "accuracy", "bound"}],
-//  "slope": {"value", "ci": [lo, hi], "from", "to", "points"} (null when NaN)}.
-nlohmann::json to_json(const SweepResult& result);
 
 // Log-log discrepancy against n: measured points and the bound, one panel per result.
 Figure construction_figure(const std::vector<SweepResult>& results);
@@ -68,6 +41,10 @@ struct DiscrepancyOptions {
   DiscrepancyMode mode;
   std::string json, plot;  // result JSON (empty: stdout) and figure stem (empty: none)
 };
-nlohmann::json run_discrepancy(const DiscrepancyOptions& options);
+// What one mode measured: its result file is construction_sweep_record.h's,
+// head_search_record.h's or trained_discrepancy_record.h's.
+using DiscrepancyResult =
+    std::variant<SweepResult, HeadSearchSweepResult, TrainedDiscrepancyResult>;
+DiscrepancyResult run_discrepancy(const DiscrepancyOptions& options);
 
 }  // namespace posbias

@@ -125,7 +125,7 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
   sec.numbers.push_back(
       {fmt::format("index construction: log-log slope of the gap over n = {}..{} (target -2)",
                    SweepResult::kSlopeFrom, SweepResult::kSlopeTo),
-       fmt::format("{:.4f}", index.slope.exponent)});
+       fmt::format("{:.4f}", index.slope.value)});
   sec.numbers.push_back(
       {fmt::format("retrieval construction, theta = 0: gap at n = {}..{}, largest deviation",
                    retrieval.points.front().length, retrieval.points.back().length),
@@ -133,7 +133,7 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
   sec.numbers.push_back(
       {fmt::format("reflexive construction: log-log slope of the gap over n = {}..{} (target -2)",
                    SweepResult::kSlopeFrom, SweepResult::kSlopeTo),
-       fmt::format("{:.4f}", reflexive.slope.exponent)});
+       fmt::format("{:.4f}", reflexive.slope.value)});
   sec.numbers.push_back({fmt::format("retrieval construction, theta = {}: accuracy at n = {}",
                                      rotated.theta, rotated.points.back().length),
                          fmt::format("{:.2f}", rotated.points.back().accuracy)});

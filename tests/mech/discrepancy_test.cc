@@ -28,8 +28,8 @@ TEST(Discrepancy, IndexGapIsOneMinusCosThetaAndDecaysAsInverseSquare) {
     EXPECT_NEAR(p.discrepancy_min / exact, 1.0, 1e-6) << n;
     EXPECT_EQ(p.accuracy, 1.0) << n;
   }
-  EXPECT_NEAR(r.slope.exponent, -2.0, 0.01);
-  EXPECT_EQ(to_json(r)["slope"]["value"].get<double>(), r.slope.exponent);
+  EXPECT_NEAR(r.slope.value, -2.0, 0.01);
+  EXPECT_EQ(to_json(r)["slope"]["value"].get<double>(), r.slope.value);
 }
 
 // The third function: the query attends to itself through position alone, so its gap is the
@@ -40,13 +40,13 @@ TEST(Discrepancy, ReflexiveGapIsOneMinusCosThetaAndItsTargetIsTheQuery) {
   s.lengths = {64, 256, 1024, 4096};
   s.count = 4;
   const auto r = sweep_construction(s);
-  EXPECT_EQ(r.task, "number");
+  EXPECT_EQ(r.task, Task::kNumber);
   for (const SweepPoint& p : r.points) {
     const double n = p.length;
     EXPECT_NEAR(p.discrepancy_min / (1.0 - std::cos(std::numbers::pi / n)), 1.0, 1e-6) << n;
     EXPECT_EQ(p.accuracy, 1.0) << n;  // the top key is the query's own position
   }
-  EXPECT_NEAR(r.slope.exponent, -2.0, 0.01);
+  EXPECT_NEAR(r.slope.value, -2.0, 0.01);
   EXPECT_EQ(to_json(r)["theta"], "pi/n");
   EXPECT_THROW(parse_construction("reflex"), std::invalid_argument);
 }
