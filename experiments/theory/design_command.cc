@@ -14,7 +14,6 @@
 #include "posbias/core/json_result.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/memory.h"
-#include "posbias/core/parse.h"
 #include "posbias/core/position_base.h"
 #include "posbias/core/progress.h"
 
@@ -27,29 +26,10 @@ std::string number_text(double v) {
   return buf;
 }
 
-// The items of a list option; one line naming it for an empty list or item.
-std::vector<std::string> list_items(const std::string& text, const std::string& what) {
-  std::vector<std::string> items;
-  for (std::string item : split_commas(text)) {
-    const auto first = item.find_first_not_of(' ');
-    item = first == std::string::npos ? ""
-                                      : item.substr(first, item.find_last_not_of(' ') - first + 1);
-    if (item.empty())
-      throw std::invalid_argument(what + " needs a comma list of one or more values, got '" + text +
-                                  "'");
-    items.push_back(item);
-  }
-  if (items.empty())
-    throw std::invalid_argument(what + " needs a comma list of one or more values, got '" + text +
-                                "'");
-  return items;
-}
-
-double unit_number(const std::string& text, const std::string& what) {
-  const double v = parse_number(text, what);
+// v, refused in one line naming `what` outside [0, 1].
+void check_unit(double v, const std::string& what) {
   if (!(v >= 0 && v <= 1))
-    throw std::invalid_argument(what + " values must be in [0, 1], got " + text);
-  return v;
+    throw std::invalid_argument(what + " values must be in [0, 1], got " + number_text(v));
 }
 
 // Puts `neutral` first when `list` lacks it (by `same`), keeping the given order otherwise.
@@ -64,8 +44,18 @@ std::string null_sink_text(const std::optional<double>& b) { return b ? number_t
 
 }  // namespace
 
+DesignAlpha design_alpha(double alpha) { return {number_text(alpha), {alpha}, false}; }
+
+DesignAlpha design_ramp(double first, double last, std::int64_t layers) {
+  DesignAlpha d{"ramp " + number_text(first) + ":" + number_text(last), {}, true};
+  for (std::int64_t l = 0; l < layers; ++l) {  // first and last exactly at the two ends
+    const double t = layers == 1 ? 0.0 : static_cast<double>(l) / static_cast<double>(layers - 1);
+    d.alpha.push_back((1 - t) * first + t * last);
+  }
+  return d;
+}
+
 DesignGrid design_grid(const DesignOptions& o) {
-  DesignGrid g;
   if (o.layers < 1)
     throw std::invalid_argument("--layers must be >= 1, got " + std::to_string(o.layers));
   if (o.top < 0 || o.top > 10)
@@ -73,72 +63,37 @@ DesignGrid design_grid(const DesignOptions& o) {
   if (!(o.baseline_alpha >= 0 && o.baseline_alpha <= 1))
     throw std::invalid_argument("--baseline-alpha must be in [0, 1], got " +
                                 number_text(o.baseline_alpha));
-  for (const std::string& item : list_items(o.windows, "--windows")) {
-    const std::int64_t w = parse_integer(item, "--windows");
+  DesignGrid g = o.grid;
+  for (const std::int64_t w : g.windows)
     if (w < 0)
-      throw std::invalid_argument("--windows values must be >= 0 (0: no window), got " + item);
-    g.windows.push_back(w);
-  }
+      throw std::invalid_argument("--windows values must be >= 0 (0: no window), got " +
+                                  std::to_string(w));
   add_neutral(g.windows, std::int64_t{0}, [](auto a, auto b) { return a == b; });
-  for (const std::string& item : list_items(o.alibis, "--alibis")) {
-    DesignAlibi a;
-    a.name = item;
-    if (item == "none") {
-    } else if (item.rfind("heads:", 0) == 0) {
-      const std::int64_t n = parse_integer(item.substr(6), "--alibis heads:N");
-      if (n < 1 || n > 1024)
-        throw std::invalid_argument("--alibis heads:N needs N in 1..1024, got " + item);
-      a.heads = static_cast<int>(n);
-      a.slopes = alibi_standard_slopes(a.heads);
-    } else {
-      const double m = parse_number(item, "--alibis");
-      if (!(m >= 0)) throw std::invalid_argument("--alibis slopes must be >= 0, got " + item);
-      a.slopes = {m};
-    }
-    g.alibis.push_back(std::move(a));
-  }
+  for (const DesignAlibi& a : g.alibis)
+    for (const double m : a.slopes)
+      if (!(m >= 0)) throw std::invalid_argument("--alibis slopes must be >= 0, got " + a.name);
   add_neutral(g.alibis, DesignAlibi{"none", {}, 0},
               [](const DesignAlibi& a, const DesignAlibi& b) { return a.name == b.name; });
-  for (const std::string& item : list_items(o.sinks, "--sinks"))
-    g.sinks.push_back(unit_number(item, "--sinks"));
+  for (const double v : g.sinks) check_unit(v, "--sinks");
   add_neutral(g.sinks, 0.0, [](double a, double b) { return a == b; });
-  for (const std::string& item : list_items(o.null_sinks, "--null-sinks")) {
-    if (item == "none") {
-      g.null_sinks.emplace_back();
-      continue;
-    }
-    const double b = parse_number(item, "--null-sinks");
-    null_sink_weight(b);  // refuses |b| > 700 in one line
-    g.null_sinks.emplace_back(b);
-  }
+  for (const auto& b : g.null_sinks)
+    if (b) null_sink_weight(*b);  // refuses |b| > 700 in one line
   add_neutral(
       g.null_sinks, std::optional<double>(),
       [](const std::optional<double>& a, const std::optional<double>& b) { return a == b; });
-  for (const std::string& item : list_items(o.alphas, "--alphas")) {
-    const double a = unit_number(item, "--alphas");
-    g.alphas.push_back({number_text(a), {a}, false});
+  for (const DesignAlpha& a : g.alphas) {
+    const std::size_t values = a.per_layer ? static_cast<std::size_t>(o.layers) : 1;
+    if (a.alpha.size() != values)
+      throw std::invalid_argument("α schedule '" + a.name + "' needs " + std::to_string(values) +
+                                  " values (one per layer when per-layer), got " +
+                                  std::to_string(a.alpha.size()));
+    check_unit(a.alpha.front(), a.per_layer ? "--ramps" : "--alphas");
+    check_unit(a.alpha.back(), a.per_layer ? "--ramps" : "--alphas");
   }
-  add_neutral(g.alphas, DesignAlpha{number_text(o.baseline_alpha), {o.baseline_alpha}, false},
+  add_neutral(g.alphas, design_alpha(o.baseline_alpha),
               [](const DesignAlpha& a, const DesignAlpha& b) {
                 return !a.per_layer && a.alpha == b.alpha;
               });
-  if (o.ramps != "none") {
-    for (const std::string& item : list_items(o.ramps, "--ramps")) {
-      const auto colon = item.find(':');
-      if (colon == std::string::npos)
-        throw std::invalid_argument(
-            "--ramps items are a1:aH (α of the first and last layer), got '" + item + "'");
-      const double a1 = unit_number(item.substr(0, colon), "--ramps");
-      const double ah = unit_number(item.substr(colon + 1), "--ramps");
-      DesignAlpha d{"ramp " + number_text(a1) + ":" + number_text(ah), {}, true};
-      for (std::int64_t l = 0; l < o.layers; ++l) {  // a1 and aH exactly at the two ends
-        const double t =
-            o.layers == 1 ? 0.0 : static_cast<double>(l) / static_cast<double>(o.layers - 1);
-        d.alpha.push_back((1 - t) * a1 + t * ah);
-      }
-      g.alphas.push_back(std::move(d));
-    }
-  }
   if (g.size() > kMaxDesignOperators)
     throw std::invalid_argument("the grid holds " + std::to_string(g.size()) +
                                 " operators, more than the " + std::to_string(kMaxDesignOperators) +
@@ -229,8 +184,7 @@ DesignResult run_design_search(const DesignOptions& o) {
   const DesignGrid& g = r.grid;
   // The baseline's spec first: it checks L, H and the query as `theory` does.
   const InfluenceSpec base =
-      design_spec(o, 0, g.alibis.front(), 0.0, std::nullopt,
-                  DesignAlpha{number_text(o.baseline_alpha), {o.baseline_alpha}, false});
+      design_spec(o, 0, g.alibis.front(), 0.0, std::nullopt, design_alpha(o.baseline_alpha));
   r.query = base.query_position();
   if (share_regions(r.query)[1].absent.size() > 0)
     throw std::invalid_argument("theory design ranks by the middle fifth's share: " +

@@ -35,23 +35,6 @@
 
 namespace posbias {
 
-struct DesignOptions {
-  std::int64_t length = 256;          // L
-  std::int64_t layers = 12;           // H
-  std::optional<std::int64_t> query;  // the query's position; none: the last
-  PathSum paths = PathSum::kLinear;
-  double baseline_alpha = 0.5;  // the baseline's α (theory's default)
-  // The knobs' lists, as the command line spells them (parsed by design_grid).
-  std::string windows = "0,16,32,64";
-  std::string alibis = "none,0.01,0.05,heads:4";
-  std::string sinks = "0,0.05,0.1,0.2";
-  std::string null_sinks = "none,0,2,4";
-  std::string alphas = "0.25,0.5,0.75";
-  std::string ramps = "0.25:0.75,0.75:0.25";
-  int top = 4;  // profiles drawn beside the baseline
-  std::string json, csv, plot;
-};
-
 // One ALiBi setting of the grid.
 struct DesignAlibi {
   std::string name;            // none | a slope m ("0.05") | heads:N
@@ -65,7 +48,13 @@ struct DesignAlpha {
   std::vector<double> alpha;  // one value (every layer) or H values
   bool per_layer = false;
 };
+// α for every layer, named by its value ("0.5").
+DesignAlpha design_alpha(double alpha);
+// A per-layer α rising or falling linearly from `first` (layer 1) to `last` (layer H), both
+// exact at the ends, named "ramp first:last".
+DesignAlpha design_ramp(double first, double last, std::int64_t layers);
 
+// The grid: one list per knob (the α schedules hold the --alphas and then the --ramps).
 struct DesignGrid {
   std::vector<std::int64_t> windows;
   std::vector<DesignAlibi> alibis;
@@ -77,13 +66,26 @@ struct DesignGrid {
   }
 };
 
+struct DesignOptions {
+  std::int64_t length = 256;          // L
+  std::int64_t layers = 12;           // H
+  std::optional<std::int64_t> query;  // the query's position; none: the last
+  PathSum paths = PathSum::kLinear;
+  double baseline_alpha = 0.5;  // the baseline's α (theory's default)
+  // The knobs' lists (--windows, --alibis, --sinks, --null-sinks, --alphas and --ramps), parsed at
+  // the command line; run_design_search adds their neutral values.
+  DesignGrid grid;
+  int top = 4;  // profiles drawn beside the baseline
+  std::string json, csv, plot;
+};
+
 // The largest grid the command takes.
 inline constexpr std::size_t kMaxDesignOperators = 200000;
 
-// The options' lists parsed and checked, each with its neutral value added (first) when it lacks
-// it: std::invalid_argument in one line naming the option for an empty list, a window < 0, a
-// slope < 0, a share or α outside [0, 1], |b| > 700, a ramp not spelt a1:aH, or a grid larger
-// than kMaxDesignOperators.
+// The options' grid checked, each list with its neutral value added (first) when it lacks it:
+// std::invalid_argument in one line naming the option for a window < 0, a slope < 0, a share or
+// α outside [0, 1], |b| > 700, a per-layer α without one value per layer, or a grid larger than
+// kMaxDesignOperators.
 DesignGrid design_grid(const DesignOptions& options);
 
 // One operator of the grid and what the theory says of it.

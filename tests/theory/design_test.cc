@@ -16,17 +16,23 @@
 namespace posbias {
 namespace {
 
+const DesignAlibi kNoAlibi{"none", {}, 0};
+DesignAlibi alibi_slope(double m, const std::string& name) { return {name, {m}, 0}; }
+DesignAlibi alibi_heads(int n) {
+  return {"heads:" + std::to_string(n), alibi_standard_slopes(n), n};
+}
+
 DesignOptions small_grid(PathSum paths) {
   DesignOptions o;
   o.length = 96;
   o.layers = 6;
   o.paths = paths;
-  o.windows = "0,20,48";
-  o.alibis = "none,0.02,heads:4";
-  o.sinks = "0,0.1";
-  o.null_sinks = "none,0,3";
-  o.alphas = "0.3,0.5,0.8";
-  o.ramps = "0.2:0.9";
+  o.grid.windows = {0, 20, 48};
+  o.grid.alibis = {kNoAlibi, alibi_slope(0.02, "0.02"), alibi_heads(4)};
+  o.grid.sinks = {0, 0.1};
+  o.grid.null_sinks = {std::nullopt, 0.0, 3.0};
+  o.grid.alphas = {design_alpha(0.3), design_alpha(0.5), design_alpha(0.8),
+                   design_ramp(0.2, 0.9, 6)};
   return o;
 }
 
@@ -68,8 +74,8 @@ TEST(TheoryDesign, TheBestOperatorHasTheSharesTheTheoryGivesItAlone) {
 
 TEST(TheoryDesign, TheBaselineIsInTheGridWithThePlainTheorysShares) {
   DesignOptions o = small_grid(PathSum::kLinear);
-  o.alphas = "0.3,0.8";  // the baseline's 0.5 is added
-  o.windows = "20";      // and no window
+  o.grid.alphas = {design_alpha(0.3), design_alpha(0.8)};  // the baseline's 0.5 is added
+  o.grid.windows = {20};                                   // and no window
   const DesignResult r = run_design_search(o);
   ASSERT_EQ(r.grid.alphas.front().name, "0.5");
   ASSERT_EQ(r.grid.windows.front(), 0);
@@ -93,12 +99,11 @@ TEST(TheoryDesign, AKnobAtItsNeutralValueIsTheBaseline) {
   DesignOptions o = small_grid(PathSum::kQuadrature);
   // A window longer than the sequence, ALiBi slope 0, a null sink of weight e^-700 and a ramp
   // from 0.5 to 0.5 are each the baseline's operator by another name.
-  o.windows = "0,100000";
-  o.alibis = "none,0";
-  o.sinks = "0";
-  o.null_sinks = "none,-700";
-  o.alphas = "0.5";
-  o.ramps = "0.5:0.5";
+  o.grid.windows = {0, 100000};
+  o.grid.alibis = {kNoAlibi, alibi_slope(0, "0")};
+  o.grid.sinks = {0};
+  o.grid.null_sinks = {std::nullopt, -700.0};
+  o.grid.alphas = {design_alpha(0.5), design_ramp(0.5, 0.5, 6)};
   const DesignResult r = run_design_search(o);
   ASSERT_EQ(r.points.size(), 16u);
   const ProfileShares& base = r.points[r.baseline_rank].shares;
@@ -110,7 +115,8 @@ TEST(TheoryDesign, AKnobAtItsNeutralValueIsTheBaseline) {
 
 TEST(TheoryDesign, APerLayerAlphaActsThroughItsValuesNotTheirOrder) {
   DesignOptions o = small_grid(PathSum::kLinear);
-  o.ramps = "0.2:0.9,0.9:0.2";
+  o.grid.alphas = {design_alpha(0.3), design_alpha(0.5), design_alpha(0.8),
+                   design_ramp(0.2, 0.9, 6), design_ramp(0.9, 0.2, 6)};
   const DesignResult r = run_design_search(o);
   const DesignPoint *up = nullptr, *down = nullptr;
   for (const DesignPoint& p : r.points) {
@@ -181,20 +187,43 @@ TEST(TheoryDesign, BadGridsAreRefusedInOneLine) {
     }
     return std::string("accepted");
   };
-  EXPECT_NE(refusal([](DesignOptions& o) { o.windows = "0,-3"; }).find("--windows"),
+  // The lists' spelling (an empty list, a ramp not a1:aH, a name that is not a number) is the
+  // command line's to refuse: tests/core/cli_test.cc's TheoryDesignBadInputIsOneLineExitTwo.
+  EXPECT_NE(refusal([](DesignOptions& o) {
+              o.grid.windows = {0, -3};
+            }).find("--windows values must be >= 0 (0: no window), got -3"),
             std::string::npos);
-  EXPECT_NE(refusal([](DesignOptions& o) { o.alphas = "1.5"; }).find("[0, 1]"), std::string::npos);
-  EXPECT_NE(refusal([](DesignOptions& o) { o.ramps = "0.2:1.5"; }).find("[0, 1]"),
+  EXPECT_NE(refusal([](DesignOptions& o) {
+              o.grid.alphas = {design_alpha(1.5)};
+            }).find("--alphas values must be in [0, 1], got 1.5"),
             std::string::npos);
-  EXPECT_NE(refusal([](DesignOptions& o) { o.alibis = "-0.1"; }).find(">= 0"), std::string::npos);
-  EXPECT_NE(refusal([](DesignOptions& o) { o.sinks = ""; }).find("one or more"), std::string::npos);
-  EXPECT_NE(refusal([](DesignOptions& o) { o.null_sinks = "800"; }).find("700"), std::string::npos);
+  EXPECT_NE(refusal([](DesignOptions& o) {
+              o.grid.alphas = {design_ramp(0.2, 1.5, 6)};
+            }).find("--ramps values must be in [0, 1], got 1.5"),
+            std::string::npos);
+  EXPECT_NE(refusal([](DesignOptions& o) {
+              o.grid.alphas = {design_ramp(1.5, 0.2, 6)};
+            }).find("--ramps values must be in [0, 1], got 1.5"),
+            std::string::npos);
+  EXPECT_NE(refusal([](DesignOptions& o) {
+              o.grid.alphas = {design_ramp(0.2, 0.9, 4)};
+            }).find("needs 6 values"),
+            std::string::npos);
+  EXPECT_NE(refusal([](DesignOptions& o) {
+              o.grid.alibis = {alibi_slope(-0.1, "-0.1")};
+            }).find("--alibis slopes must be >= 0, got -0.1"),
+            std::string::npos);
+  EXPECT_NE(refusal([](DesignOptions& o) {
+              o.grid.sinks = {2};
+            }).find("--sinks values must be in [0, 1]"),
+            std::string::npos);
+  EXPECT_NE(refusal([](DesignOptions& o) { o.grid.null_sinks = {800.0}; }).find("700"),
+            std::string::npos);
   EXPECT_NE(refusal([](DesignOptions& o) { o.length = 30; }).find("middle fifth"),
             std::string::npos);
   EXPECT_NE(refusal([](DesignOptions& o) {
-              std::string w = "0";
-              for (int k = 1; k < 4000; ++k) w += "," + std::to_string(k);
-              o.windows = w;
+              o.grid.windows.clear();
+              for (int k = 0; k < 4000; ++k) o.grid.windows.push_back(k);
             }).find("operators, more than"),
             std::string::npos);
 }
