@@ -73,6 +73,7 @@ void register_heads(CLI::App& app, Action* selected) {
     *selected = [=] {
       parsed->parse();
       o->causal.seed = o->seed;
+      o->ranks = rank_env_from_environment();
       run_heads(*o);
     };
   });

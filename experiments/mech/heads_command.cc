@@ -260,12 +260,12 @@ nlohmann::json to_json(const HeadsResult& r) { return to_json(heads_record(r)); 
 HeadsResult run_heads(const HeadsOptions& o) {
   const bool causal = o.causal.ablate || o.causal.patch;
   std::unique_ptr<ProcessGroup> group;
-  if (const std::optional<RankEnv> env = rank_env_from_environment()) {
+  if (o.ranks) {
     if (o.run.empty())
       throw std::invalid_argument("heads splits a run's checkpoints over ranks: give --run");
     if (causal) throw std::invalid_argument("--ablate and --patch run in one process, not ranks");
     group = std::make_unique<ProcessGroup>(
-        *env, std::chrono::seconds(o.rank_timeout),
+        *o.ranks, std::chrono::seconds(o.rank_timeout),
         fmt::format("heads {} {} {} {} {} {} {} {} {}", o.run, to_string(o.checkpoints), o.length,
                     o.samples, o.seed, o.tau, o.memory_budget_gb, o.at_init, o.qk_scale));
   }

@@ -36,8 +36,10 @@ struct HeadsOptions {
   double qk_scale = 1;
   std::optional<AttentionPath> attention;  // none: dense unless it passes the memory budget
   double memory_budget_gb = 0;             // 0: what the machine has available
-  // Data-parallel ranks (the torchrun variables): a run's checkpoints are split over them;
-  // seconds a rank waits for the others.
+  // Data-parallel ranks: this process's slot (nullopt: one process), which the command line
+  // reads from the torchrun variables (rank_env_from_environment); a run's checkpoints are split
+  // over the ranks. The library reads no environment. Seconds a rank waits for the others.
+  std::optional<RankEnv> ranks;
   std::int64_t rank_timeout = 300;
   std::string json;  // empty = stdout
   std::string plot;  // figure stem: layers × checkpoints heatmaps, and STEM_scores: the scores
