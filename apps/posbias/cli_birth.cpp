@@ -136,7 +136,8 @@ void register_birth(CLI::App& app, Action* selected) {
                   "a stored birth --json result (at init): rebuild its model from the file's "
                   "config and seeds, run each seed's forward pass only, and score the file's "
                   "profiles with the current no-fit predictions; takes --json, --csv, --plot and "
-                  "--memory-budget");
+                  "--memory-budget. A birth --run result: redraw its figures from the file "
+                  "(--plot STEM only; nothing is re-scored)");
   parsed->add(cmd, "--checkpoints", &o.checkpoints,
               "with --run: all, last, or a comma list of checkpoint steps");
   add_memory_options(cmd, parsed.get(), &o.attention, &o.memory_budget_gb);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "experiments/birth/birth_run.h"
 #include "experiments/birth/birth_summary.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
@@ -42,11 +43,11 @@ void rebuild_architecture(BirthOptions& o, const nlohmann::json& stored_config,
                               "re-measure it with posbias birth");
 }
 
-}  // namespace
+nlohmann::json read_result(const std::string& file) {
+  return parse_json(read_bounded_file(file, kMaxResultBytes, "1 GiB result"), file);
+}
 
-StoredBirth read_stored_birth(const std::string& file) {
-  const nlohmann::json j =
-      parse_json(read_bounded_file(file, kMaxResultBytes, "1 GiB result"), file);
+StoredBirth stored_birth(const nlohmann::json& j, const std::string& file) {
   StoredBirth s;
   try {
     s.record = birth_record_from_json(j);
@@ -86,6 +87,33 @@ StoredBirth read_stored_birth(const std::string& file) {
   return s;
 }
 
+// A `birth --run` result (it has checkpoints): nothing can be re-scored without the run's
+// checkpoints, so its figures are drawn again from the file, which stays as it is.
+void redraw_birth_run(const nlohmann::json& j, const BirthRescoreOptions& ro) {
+  const std::string what = ro.file + " is a birth --run result: --rescore redraws its figures";
+  if (!ro.json.empty() || !ro.csv.empty() || ro.stay_probes)
+    throw std::invalid_argument(what + " (--plot STEM) and writes no data; drop " +
+                                (!ro.json.empty()  ? "--json"
+                                 : !ro.csv.empty() ? "--csv"
+                                                   : "--stay-probes"));
+  if (ro.plot.empty()) throw std::invalid_argument(what + ": give --plot STEM");
+  BirthRunRecord record;
+  try {
+    record = birth_run_record_from_json(j);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(ro.file + ": " + e.what());
+  }
+  render_birth_run_figures(record, ro.plot);
+  std::fprintf(stderr, "birth --rescore: %zu checkpoints of %s redrawn as %s_*\n",
+               record.checkpoints.size(), ro.file.c_str(), ro.plot.c_str());
+}
+
+}  // namespace
+
+StoredBirth read_stored_birth(const std::string& file) {
+  return stored_birth(read_result(file), file);
+}
+
 BirthResult rescore_birth(const StoredBirth& stored, double memory_budget_gb) {
   BirthOptions o = stored.options;
   o.memory_budget_gb = memory_budget_gb;
@@ -93,7 +121,9 @@ BirthResult rescore_birth(const StoredBirth& stored, double memory_budget_gb) {
 }
 
 void run_birth_rescore(const BirthRescoreOptions& ro) {
-  StoredBirth stored = read_stored_birth(ro.file);
+  const nlohmann::json file = read_result(ro.file);
+  if (file.is_object() && file.contains("checkpoints")) return redraw_birth_run(file, ro);
+  StoredBirth stored = stored_birth(file, ro.file);
   if (ro.stay_probes) stored.options.stay_probes = *ro.stay_probes;
   const auto start = std::chrono::steady_clock::now();
   const BirthResult r = rescore_birth(stored, ro.memory_budget_gb);

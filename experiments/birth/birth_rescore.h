@@ -5,6 +5,9 @@
 // again, and the no-fit predictions, fits and comparison are computed with the current code
 // around the file's own profiles [seeds][q]. A file whose config the birth options cannot
 // rebuild exactly (a checkpoint, a token file, a config no preset and override reach) is refused.
+// A `birth --run` result cannot be re-scored without its run's checkpoints: --rescore draws its
+// figures again from the file (birth_run.h's render_birth_run_figures; --plot only, the file
+// unchanged).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -33,6 +36,7 @@ struct StoredBirth {
 StoredBirth read_stored_birth(const std::string& file);
 
 BirthResult rescore_birth(const StoredBirth& stored, double memory_budget_gb);
+// Re-scores a birth result, or redraws a birth --run result's figures.
 void run_birth_rescore(const BirthRescoreOptions& options);
 
 }  // namespace posbias

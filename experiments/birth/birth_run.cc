@@ -202,6 +202,50 @@ BirthRunRecord birth_run_record(const BirthRunResult& r) {
   return out;
 }
 
+namespace {
+
+// The gradient per position at the first checkpoint whose logged gradient was scored, against
+// the two predictions (none when no checkpoint has one).
+void render_gradient_figure(const BirthRunRecord& r, const std::string& stem) {
+  for (const BirthRunCheckpointRecord& rec : r.checkpoints) {
+    if (!rec.gradient || !rec.gradient->measured ||
+        !std::isfinite(rec.gradient->median_abs_log10_error.column_sum))
+      continue;
+    const GradientRecord& g = *rec.gradient;
+    Panel p;
+    p.title = "gradient reaching each position at step " + std::to_string(rec.step) +
+              " against the theory (unit sum)";
+    p.xlabel = "position";
+    p.ylabel = "share of the gradient norm";
+    p.log10_y = true;
+    auto curve = [&](const std::string& title, const std::vector<double>& v, int width) {
+      Series s;
+      s.title = title;
+      s.line_width = width;
+      const auto logs = unit_sum_log10(v);
+      for (std::size_t i = 0; i < logs.size(); ++i) {
+        if (!std::isfinite(logs[i])) continue;
+        s.x.push_back(static_cast<double>(i));
+        s.y.push_back(logs[i]);
+      }
+      p.series.push_back(std::move(s));
+    };
+    curve("measured ‖∂ℓ/∂x_j‖ (embeddings)", *g.measured, 3);
+    curve(fmt::format("column sums Σ_i M_ij (median |log10 error| {:.3f})",
+                      g.median_abs_log10_error.column_sum),
+          g.column_sum, 2);
+    curve(fmt::format("root sum of squares (median |log10 error| {:.3f})",
+                      g.median_abs_log10_error.root_sum_square),
+          g.root_sum_square, 2);
+    Figure f;
+    f.panels = {p};
+    render_figure(f, stem + "_gradient");
+    return;
+  }
+}
+
+}  // namespace
+
 void render_birth_run_figures(const BirthRunRecord& r, const std::string& stem) {
   Panel profiles;
   profiles.title = "influence through training (" + r.target + " target, " +
@@ -246,46 +290,8 @@ void render_birth_run_figures(const BirthRunRecord& r, const std::string& stem) 
   Figure fs;
   fs.panels = {shape};
   render_figure(fs, stem + "_shape");
+  render_gradient_figure(r, stem);
 }
-
-namespace {
-
-void render_gradient_figure(const BirthRunResult& r, const std::string& stem) {
-  for (const BirthCheckpoint& cp : r.checkpoints) {
-    if (!cp.column_sum_score) continue;
-    Panel p;
-    p.title = "gradient reaching each position at step " + std::to_string(cp.step) +
-              " against the theory (unit sum)";
-    p.xlabel = "position";
-    p.ylabel = "share of the gradient norm";
-    p.log10_y = true;
-    auto curve = [&](const std::string& title, const std::vector<double>& v, int width) {
-      Series s;
-      s.title = title;
-      s.line_width = width;
-      const auto logs = unit_sum_log10(v);
-      for (std::size_t i = 0; i < logs.size(); ++i) {
-        if (!std::isfinite(logs[i])) continue;
-        s.x.push_back(static_cast<double>(i));
-        s.y.push_back(logs[i]);
-      }
-      p.series.push_back(std::move(s));
-    };
-    curve("measured ‖∂ℓ/∂x_j‖ (embeddings)", cp.gradient, 3);
-    curve(fmt::format("column sums Σ_i M_ij (median |log10 error| {:.3f})",
-                      cp.column_sum_score->at_mean.median_abs_log10_error),
-          cp.predicted_gradient.column_sum, 2);
-    curve(fmt::format("root sum of squares (median |log10 error| {:.3f})",
-                      cp.root_sum_square_score->at_mean.median_abs_log10_error),
-          cp.predicted_gradient.root_sum_square, 2);
-    Figure f;
-    f.panels = {p};
-    render_figure(f, stem + "_gradient");
-    return;
-  }
-}
-
-}  // namespace
 
 BirthRunResult run_birth_run(const BirthOptions& o) {
   BirthRunResult r = measure_birth_run(o);
@@ -294,7 +300,6 @@ BirthRunResult run_birth_run(const BirthOptions& o) {
   write_json_result(o.json, to_json(record).dump(2) + "\n", [] { return std::string(); });
   if (!o.plot.empty()) {
     render_birth_run_figures(record, o.plot);
-    render_gradient_figure(r, o.plot);
     std::vector<std::int64_t> steps;
     std::vector<SharesOverSeeds> shares;
     for (const BirthCheckpoint& cp : r.checkpoints) {

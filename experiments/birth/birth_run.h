@@ -46,9 +46,10 @@ BirthRunResult measure_birth_run(const BirthOptions& options);
 // The result as its file holds it: the sequences' percentile bands, the profile's shape, the
 // shares and U test over the sequences, and with two or more checkpoints the share change.
 BirthRunRecord birth_run_record(const BirthRunResult& result);
-// STEM_profiles (profiles over training) and STEM_shape (middle-to-ends and dead-zone depth
-// against step); run_birth_run adds STEM_gradient (the gradient per position at the first
-// checkpoint that logged one, against the two predictions) and STEM_shares (each region's share
+// STEM_profiles (profiles over training), STEM_shape (middle-to-ends and dead-zone depth
+// against step) and STEM_gradient (the gradient per position at the first checkpoint that
+// logged one, against the two predictions): all from the file's record, so `birth --rescore`
+// redraws them from a stored result; run_birth_run adds STEM_shares (each region's share
 // against step).
 void render_birth_run_figures(const BirthRunRecord& record, const std::string& stem);
 // Measures, writes --json and the figures, and returns the result.

@@ -162,13 +162,19 @@ std::vector<int> write_order_colours(std::ostringstream& gp, const Panel& p) {
   if (ordered.empty()) return rank;
   const std::size_t n = ordered.size(), every = (n + 11) / 12;  // at most 12 tick labels
   gp << kSequentialPalette << "set cbrange [-0.5:" << static_cast<double>(n) - 0.5 << "]\n";
-  gp << "set cblabel " << quote(p.order_label) << "\nset colorbox\nset cbtics (";
+  gp << "set colorbox\nset cbtics (";
+  std::size_t longest = 0;
   for (std::size_t r = 0; r < n; ++r) {
     rank[ordered[r]] = static_cast<int>(r);
     if (r % every != 0 && r + 1 != n) continue;
-    gp << (r ? ", " : "") << quote(order_text(p.series[ordered[r]].order)) << " " << r;
+    const std::string tick = order_text(p.series[ordered[r]].order);
+    longest = std::max(longest, tick.size());
+    gp << (r ? ", " : "") << quote(tick) << " " << r;
   }
-  gp << ")\n";
+  // gnuplot leaves the bar's label too little room beside long tick labels (it printed over
+  // "117"): moved right by half a character per character of the longest, it clears them.
+  gp << ")\nset cblabel " << quote(p.order_label) << " offset "
+     << 0.5 * static_cast<double>(longest) << ",0\n";
   return rank;
 }
 

@@ -152,6 +152,24 @@ TEST(TextTrain, BirthRunMeasuresEveryCheckpoint) {
   EXPECT_TRUE(fs::exists(run / "birth_profiles.svg"));
   EXPECT_TRUE(fs::exists(run / "birth_shape.png"));
   EXPECT_TRUE(fs::exists(run / "birth_shares.png"));
+  // `birth --rescore` on this result redraws the figures from the file alone: the same scripts
+  // as the run's (but for their output names), and the file is left byte for byte.
+  const std::string bytes = slurp(out);
+  const CliResult redraw =
+      run_cli("birth --rescore " + out.string() + " --plot " + (run / "redrawn").string());
+  ASSERT_EQ(redraw.code, 0) << redraw.err;
+  EXPECT_EQ(slurp(out), bytes);
+  for (const char* figure : {"_profiles", "_shape", "_gradient"}) {
+    std::string want = slurp(run / ("birth" + std::string(figure) + ".gp"));
+    const std::string name = "birth" + std::string(figure) + ".svg";
+    want.replace(want.find(name), name.size(), "redrawn" + std::string(figure) + ".svg");
+    EXPECT_EQ(slurp(run / ("redrawn" + std::string(figure) + ".gp")), want) << figure;
+    EXPECT_TRUE(fs::exists(run / ("redrawn" + std::string(figure) + ".png"))) << figure;
+  }
+  expect_usage_error("birth --rescore " + out.string(), "give --plot STEM");
+  expect_usage_error("birth --rescore " + out.string() + " --plot " + (run / "x").string() +
+                         " --json " + (run / "x.json").string(),
+                     "drop --json");
   for (const char* target : {"loss", "prob"}) {
     const CliResult t = run_cli("birth --run " + run.string() + " --checkpoints last --seeds 2 " +
                                 "--length 32 --bootstrap 0 --target " + target);

@@ -1,13 +1,17 @@
 set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
 set output "qwen2-seed1-birth_shape.svg"
 reset
-set title "the U's middle against training step"
+set title "middle and minimum against the ends (position 0, query) by step"
 set xlabel "training step + 1"
 set ylabel "log10 ratio"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [1:701]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
+set key below nobox
 $p0s0 << EOD
 1 -1.390553448
 2 -1.389750224
@@ -50,6 +54,6 @@ $p0s1 << EOD
 601 -2.098097944
 701 -2.095741298
 EOD
-plot $p0s0 using 1:2 with linespoints lw 2 lc 1 title "middle / mean of the ends", \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "dead zone (argmin) / mean of the ends"
+plot $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "middle / mean of the ends", \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "dead zone (argmin) / mean of the ends"
 unset output
