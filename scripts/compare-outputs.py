@@ -12,10 +12,12 @@ heads, birth --run and seeds, so a change in training shows in everything after 
 inputs ({data} in the table: docs/data beside this script) are read, never written. Text outputs
 must be byte-identical; JSON outputs must be equal once the fields that measure the machine
 rather than the model (wall seconds, tokens per second, peak memory, the machine and the
-version) are left out. Prints one line per output with the first difference found, then each
+version) are left out. Prints one line per output (for one that differs: in how many values, and
+the value that differs most, relatively: float rounding shows as 1e-7 and below), then each
 command's seconds, and exits 1 if any output differs."""
 import argparse
 import json
+import math
 import os
 import pathlib
 import shlex
@@ -244,24 +246,55 @@ def load(path):
     return text
 
 
-def first_difference(a, b, where=""):
-    """Where a and b first differ, and the two values there (None when equal)."""
+def cells(text):
+    """A text file by line and comma-separated cell, numbers read as numbers: to say where two
+    texts differ and by how much."""
+    def cell(c):
+        try:
+            return float(c)
+        except ValueError:
+            return c
+    return {f"line {i + 1}": {f"cell {j + 1}": cell(c) for j, c in enumerate(line.split(","))}
+            for i, line in enumerate(text.splitlines())}
+
+
+def differences(a, b, where=""):
+    """Every place a and b differ, as (where, a's value, b's value)."""
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(a.keys() | b.keys()):
             if k not in a or k not in b:
-                return f"{where}.{k}", a.get(k, "(absent)"), b.get(k, "(absent)")
-            found = first_difference(a[k], b[k], f"{where}.{k}")
-            if found:
-                return found
-        return None
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return next(filter(None, (first_difference(x, y, f"{where}[{i}]")
-                                  for i, (x, y) in enumerate(zip(a, b)))), None)
-    if isinstance(a, str) and isinstance(b, str) and a != b:
-        line = next(i for i, (x, y) in enumerate(zip(a.splitlines() + [""],
-                                                     b.splitlines() + [""])) if x != y)
-        return f"line {line + 1}", a.splitlines()[line:line + 1], b.splitlines()[line:line + 1]
-    return None if a == b else (where or "top", a, b)
+                yield f"{where}.{k}", a.get(k, "(absent)"), b.get(k, "(absent)")
+            else:
+                yield from differences(a[k], b[k], f"{where}.{k}")
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            yield from differences(x, y, f"{where}[{i}]")
+    elif isinstance(a, str) and isinstance(b, str) and "\n" in a + b:
+        yield from differences(cells(a), cells(b), where)
+    elif a != b:
+        yield where or "the whole", a, b
+
+
+def relative(found):
+    """How far apart two differing values are: |a - b| / max(|a|, |b|, 1e-12) for numbers (so
+    that rounding noise about 0, a log R² of ±2e-16, is not the largest), else inf."""
+    _, a, b = found
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b))
+    return abs(a - b) / max(abs(a), abs(b), 1e-12) if numbers else math.inf
+
+
+def verdict(a, b):
+    """"same", or how many values differ and the one that differs most (relatively)."""
+    if a is None or b is None:
+        return "DIFFERENT: " + " and ".join(
+            f"{side} {'did not write it' if x is None else 'wrote it'}"
+            for side, x in (("old", a), ("new", b)))
+    if a == b:
+        return "same"
+    found = list(differences(a, b))
+    worst = max(found, key=relative)
+    return ("DIFFERENT in {} place(s); the most at {}: {!r:.200} (old), {!r:.200} (new), "
+            "relative {:.1e}".format(len(found), *worst, relative(worst)))
 
 
 def run(argv, folder, env, log, until):
@@ -320,13 +353,9 @@ def main():
             continue
         for out in outputs:
             rel = out.format(run="run")
-            a, b = (load(root / side / rel) for side in ("old", "new"))
-            found = (("the file", *("not written" if x is None else "written" for x in (a, b)))
-                     if a is None or b is None else first_difference(a, b))
-            differ += found is not None
-            print(f"{name} {rel}: " + ("same" if found is None else
-                                       "DIFFERENT at {}: {!r:.200} (old), {!r:.200} (new)"
-                                       .format(*found)))
+            said = verdict(*(load(root / side / rel) for side in ("old", "new")))
+            differ += said != "same"
+            print(f"{name} {rel}: {said}")
     print("seconds (old, new): " + ", ".join(
         f"{name} {runs['old'][1][name]:.1f} {runs['new'][1][name]:.1f}" for name, *_ in commands))
     print(f"{differ} difference(s) in {len(commands)} commands; outputs in {root}")
