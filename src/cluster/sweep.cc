@@ -24,6 +24,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/csv.h"
+#include "posbias/core/enum_names.h"
 #include "posbias/core/json_number.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/machine.h"
@@ -418,18 +419,15 @@ SweepPlan read_sweep(const fs::path& dir) {
   }
 }
 
+namespace {
+constexpr EnumNames<RunState, 4> kRunStateNames{{{RunState::kPending, "pending"},
+                                                 {RunState::kStarted, "started"},
+                                                 {RunState::kDone, "done"},
+                                                 {RunState::kFailed, "failed"}}};
+}  // namespace
+
 const char* to_string(RunState s) {
-  switch (s) {
-    case RunState::kPending:
-      return "pending";
-    case RunState::kStarted:
-      return "started";
-    case RunState::kDone:
-      return "done";
-    case RunState::kFailed:
-      return "failed";
-  }
-  return "?";
+  return name_of(kRunStateNames, s).data();  // the table's names are literals
 }
 
 RunState run_state(const SweepRun& run) {

@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "posbias/core/enum_names.h"
+
 namespace posbias {
 namespace {
 
@@ -21,20 +23,16 @@ std::string position_text(std::int64_t first, std::int64_t last) {
 // log10(a / b), NaN unless both are > 0.
 double log10_ratio(double a, double b) { return a > 0 && b > 0 ? std::log10(a / b) : kNaN; }
 
+constexpr EnumNames<ShareRegion, kShareRegions.size()> kShareRegionNames{
+    {{ShareRegion::kPrimacy, "primacy"},
+     {ShareRegion::kMiddle, "middle"},
+     {ShareRegion::kRecency, "recency"},
+     {ShareRegion::kQuery, "query"}}};
+
 }  // namespace
 
 const char* to_string(ShareRegion region) {
-  switch (region) {
-    case ShareRegion::kPrimacy:
-      return "primacy";
-    case ShareRegion::kMiddle:
-      return "middle";
-    case ShareRegion::kRecency:
-      return "recency";
-    case ShareRegion::kQuery:
-      return "query";
-  }
-  return "?";
+  return name_of(kShareRegionNames, region).data();  // the table's names are literals
 }
 
 std::array<RegionSpan, 4> share_regions(std::int64_t length) {
