@@ -1,7 +1,7 @@
-// `posbias eval --checkpoints` when it selects several checkpoints of one run. The file holds,
-// in training order, each checkpoint's result exactly as `eval --checkpoints STEP` writes it for
-// that checkpoint alone (each with its "step"):
-//   {"run": RUN, "task": TASK, "checkpoints": [RESULT, RESULT, ...]}
+// `posbias eval --checkpoints` when it selects several checkpoints of one run. The file holds
+// the run, its task and, in training order, each checkpoint's result exactly as `eval
+// --checkpoints STEP` writes it for that checkpoint alone (each with its "step"); its layout is
+// the field table in eval_steps.cc.
 // One checkpoint (the default, `last`, or one step) keeps the one-result file, so the readers of
 // an eval (seeds --eval, the report) read it as before; they refuse a file of several in one
 // line saying how to get one.

@@ -56,10 +56,6 @@ struct ColocationOptions {
 // result, an eval of another task, or an eval result without the influence's length or one of
 // its depths), then colocate().
 ColocationResult colocate_files(const ColocationOptions& options);
-// {"inputs", "length", "depths", "rule", "seeds": [{"influence_file", "accuracy_file", "accuracy",
-//  "needle_share", "spearman"}], "spearman": {mean, low, high, n}, "mean_accuracy",
-//  "mean_needle_share", "accuracy_minimum" (depths), "influence_minimum" (depth),
-//  "seeds_same_bin", "verdict"}.
 // The result as its file holds it (colocation_record.h).
 ColocationRecord colocation_record(const ColocationResult& result,
                                    const ColocationOptions& options);

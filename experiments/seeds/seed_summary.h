@@ -2,8 +2,7 @@
 // may hold anything: each field is checked where it enters, and a bad one is a one-line
 // std::runtime_error "'FILE': ..." naming the file and the field. A statistic over seeds: each
 // seed's value beside the mean and its 95% Student-t interval (stats/seed_interval.h), as JSON
-// {"mean", "low", "high", "n", "values"} (null for a value a seed does not have) and as a
-// figure series with a band.
+// (seed_statistic_fields) and as a figure series with a band.
 #pragma once
 
 #include <cstdint>
@@ -83,8 +82,8 @@ std::size_t require_one_configuration(std::vector<std::vector<RunConfig>> by_opt
 void note_unchecked_configurations(std::size_t unchecked, std::size_t files,
                                    const std::string& example);
 
-// {"mean", "low", "high", "n"} (null for a bound there is none of) and, for a statistic,
-// "values" beside them: one table each.
+// An interval's and a statistic's JSON (a statistic's each seed's value beside the interval):
+// one table each.
 const std::vector<FieldRow<SeedInterval>>& seed_interval_fields();
 const std::vector<FieldRow<SeedStatistic>>& seed_statistic_fields();
 template <>
