@@ -292,11 +292,13 @@ std::vector<SeedInterval> intervals(const std::vector<SeedStatistic>& s) {
 
 std::vector<double> as_x(const std::vector<std::int64_t>& v) { return {v.begin(), v.end()}; }
 
-// One hop's accuracy with its band: "2-hop", or "all hops" drawn thick.
+// One hop's accuracy: "2-hop", or "all hops" drawn thick. Only all hops (or a lone hop) keeps
+// its band: one band reads, five overlapping ones do not (every interval is in the data).
 Series hop_series(const std::string& hop, const std::vector<double>& x,
-                  const std::vector<SeedInterval>& y) {
+                  const std::vector<SeedInterval>& y, std::size_t hops) {
   Series s = band_series(hop == "all" ? "all hops" : hop + "-hop", x, y);
   s.line_width = hop == "all" ? 3 : 1;
+  if (hop != "all" && hops > 1) s.y_low.clear(), s.y_high.clear();
   return s;
 }
 
@@ -475,7 +477,7 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     for (std::size_t k = 0; k < c.hops.size(); ++k) {
       std::vector<SeedInterval> y;
       for (const auto& row : c.accuracy) y.push_back(row[k].interval);
-      Series s = hop_series(c.hops[k], as_x(c.steps), y);
+      Series s = hop_series(c.hops[k], as_x(c.steps), y, c.hops.size());
       s.style = "lines";
       p.series.push_back(std::move(s));
     }
@@ -492,7 +494,7 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     };
     const HopTable& t = e.accuracy;
     for (std::size_t k = 0; k < t.hops.size(); ++k)
-      p.series.push_back(hop_series(t.hops[k], as_x(t.lengths), column(t, k)));
+      p.series.push_back(hop_series(t.hops[k], as_x(t.lengths), column(t, k), t.hops.size()));
     // The mean over seeds of each eval's chance level.
     Series chance = chance_series(t, t.lengths);
     if (!chance.x.empty()) p.series.push_back(std::move(chance));

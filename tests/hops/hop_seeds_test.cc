@@ -768,6 +768,13 @@ TEST_F(HopSeedsTest, WritesJsonCsvAndFigures) {
        {"s.csv", "s_training.svg", "s_training.png", "s_eval.svg", "s_eval.png", "s_eval.gp",
         "s_heads.svg", "s_heads.png", "s_discrepancy.svg", "s_discrepancy.png"})
     EXPECT_TRUE(fs::exists(dir / f)) << f;
+  // Bands for all hops and the control only (1-hop's and 2-hop's would cover them): two.
+  const std::string gp = posbias_test::slurp(dir / "s_eval.gp");
+  std::size_t bands = 0;
+  for (auto at = gp.find("filledcurves"); at != std::string::npos;
+       at = gp.find("filledcurves", at + 1))
+    ++bands;
+  EXPECT_EQ(bands, 2u);
   // Without an eval or a summary there is no table for --csv.
   o.eval.clear();
   o.summary.clear();

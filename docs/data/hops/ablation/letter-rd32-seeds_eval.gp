@@ -1,37 +1,40 @@
-set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 1150,540
 set output "letter-rd32-seeds_eval.svg"
 reset
 set title "letter task: accuracy against input length (3 training seeds, 95% t band)"
 set xlabel "input length (tokens, log scale)"
 set ylabel "accuracy"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
-set yrange [0.000000:1.020000]
+set grid
+set xrange [17:850]
+set format x "%g"
+set xtics (17, 64, 256, 850)
+set yrange [0:1.02]
+set key below nobox
 $p0s0 << EOD
-17 1 1 1
-64 1 1 1
-256 1 1 1
-850 0.9983333333 0.9911622455 1.005504421
+17 1
+64 1
+256 1
+850 0.9983333333
 EOD
 $p0s1 << EOD
-17 1 1 1
-64 1 1 1
-256 1 1 1
-850 1 1 1
+17 1
+64 1
+256 1
+850 1
 EOD
 $p0s2 << EOD
-17 1 1 1
-64 1 1 1
-256 1 1 1
-850 0.9983333333 0.9911622455 1.005504421
+17 1
+64 1
+256 1
+850 0.9983333333
 EOD
 $p0s3 << EOD
-17 1 1 1
-64 1 1 1
-256 1 1 1
-850 0.995 0.9825793114 1.007420689
+17 1
+64 1
+256 1
+850 0.995
 EOD
 $p0s4 << EOD
 17 1 1 1
@@ -51,17 +54,13 @@ $p0s6 << EOD
 256 0.99875 0.9956448279 1.001855172
 850 0.9891666667 0.9802028068 0.9981305265
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 1 lc 1 title "1-hop", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 1 lc 2 title "2-hop", \
-     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
-     $p0s2 using 1:2 with linespoints lw 1 lc 3 title "3-hop", \
-     $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
-     $p0s3 using 1:2 with linespoints lw 1 lc 4 title "4-hop", \
-     $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
-     $p0s4 using 1:2 with linespoints lw 3 lc 5 title "all hops", \
-     $p0s5 using 1:2 with lines dt 2 lw 1 lc 6 title "chance (a uniform guess among the input's candidates)", \
-     $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \
-     $p0s6 using 1:2 with linespoints lw 3 lc 7 title "all hops, decoy control"
+plot $p0s0 using 1:2 with linespoints lw 1 lc rgb "#9400d3" title "1-hop", \
+     $p0s1 using 1:2 with linespoints lw 1 lc rgb "#009e73" title "2-hop", \
+     $p0s2 using 1:2 with linespoints lw 1 lc rgb "#56b4e9" title "3-hop", \
+     $p0s3 using 1:2 with linespoints lw 1 lc rgb "#e69f00" title "4-hop", \
+     $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#0072b2" notitle, \
+     $p0s4 using 1:2 with linespoints lw 3 lc rgb "#0072b2" title "all hops", \
+     $p0s5 using 1:2 with lines dt 2 lw 1 lc rgb "#e51e10" title "chance (a uniform guess among the input's candidates)", \
+     $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#000000" notitle, \
+     $p0s6 using 1:2 with linespoints lw 3 lc rgb "#000000" title "all hops, decoy control"
 unset output

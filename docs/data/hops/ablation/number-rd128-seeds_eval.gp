@@ -1,37 +1,40 @@
-set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 1150,540
 set output "number-rd128-seeds_eval.svg"
 reset
 set title "number task: accuracy against input length (3 training seeds, 95% t band)"
 set xlabel "input length (tokens, log scale)"
 set ylabel "accuracy"
-set key top right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
-set yrange [0.000000:1.020000]
+set grid
+set xrange [17:850]
+set format x "%g"
+set xtics (17, 64, 256, 850)
+set yrange [0:1.02]
+set key below nobox
 $p0s0 << EOD
-17 1 1 1
-64 0.1183333333 -0.004206270126 0.2408729368
-256 0.075 0.06257931144 0.08742068856
-850 0.06166666667 0.002968782587 0.1203645507
+17 1
+64 0.1183333333
+256 0.075
+850 0.06166666667
 EOD
 $p0s1 << EOD
-17 1 1 1
-64 0.1416666667 0.04127143631 0.242061897
-256 0.08333333333 0.05207528594 0.1145913807
-850 0.055 0.03348673635 0.07651326365
+17 1
+64 0.1416666667
+256 0.08333333333
+850 0.055
 EOD
 $p0s2 << EOD
-17 1 1 1
-64 0.1133333333 0.1061622455 0.1205044212
-256 0.07833333333 0.07116224545 0.08550442122
-850 0.045 0.01213794696 0.07786205304
+17 1
+64 0.1133333333
+256 0.07833333333
+850 0.045
 EOD
 $p0s3 << EOD
-17 1 1 1
-64 0.1183333333 0.080387503 0.1562791637
-256 0.085 0.07257931144 0.09742068856
-850 0.05166666667 0.0258109416 0.07752239173
+17 1
+64 0.1183333333
+256 0.085
+850 0.05166666667
 EOD
 $p0s4 << EOD
 17 1 1 1
@@ -51,17 +54,13 @@ $p0s6 << EOD
 256 0.07083333333 0.01801497287 0.1236516938
 850 0.01958333333 0.01009687575 0.02906979092
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 1 lc 1 title "1-hop", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 1 lc 2 title "2-hop", \
-     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
-     $p0s2 using 1:2 with linespoints lw 1 lc 3 title "3-hop", \
-     $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
-     $p0s3 using 1:2 with linespoints lw 1 lc 4 title "4-hop", \
-     $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
-     $p0s4 using 1:2 with linespoints lw 3 lc 5 title "all hops", \
-     $p0s5 using 1:2 with lines dt 2 lw 1 lc 6 title "chance (a uniform guess among the input's candidates)", \
-     $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \
-     $p0s6 using 1:2 with linespoints lw 3 lc 7 title "all hops, seen\\_jumps control"
+plot $p0s0 using 1:2 with linespoints lw 1 lc rgb "#9400d3" title "1-hop", \
+     $p0s1 using 1:2 with linespoints lw 1 lc rgb "#009e73" title "2-hop", \
+     $p0s2 using 1:2 with linespoints lw 1 lc rgb "#56b4e9" title "3-hop", \
+     $p0s3 using 1:2 with linespoints lw 1 lc rgb "#e69f00" title "4-hop", \
+     $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#0072b2" notitle, \
+     $p0s4 using 1:2 with linespoints lw 3 lc rgb "#0072b2" title "all hops", \
+     $p0s5 using 1:2 with lines dt 2 lw 1 lc rgb "#e51e10" title "chance (a uniform guess among the input's candidates)", \
+     $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#000000" notitle, \
+     $p0s6 using 1:2 with linespoints lw 3 lc rgb "#000000" title "all hops, seen\\_jumps control"
 unset output

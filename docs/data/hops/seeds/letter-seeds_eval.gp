@@ -13,40 +13,40 @@ set xtics (17, 32, 64, 128, 256, 512, 850)
 set yrange [0:1.02]
 set key below nobox
 $p0s0 << EOD
-17 1 1 1
-32 1 1 1
-64 1 1 1
-128 1 1 1
-256 1 1 1
-512 1 1 1
-850 1 1 1
+17 1
+32 1
+64 1
+128 1
+256 1
+512 1
+850 1
 EOD
 $p0s1 << EOD
-17 1 1 1
-32 1 1 1
-64 1 1 1
-128 1 1 1
-256 1 1 1
-512 1 1 1
-850 0.9983333333 0.9911622455 1.005504421
+17 1
+32 1
+64 1
+128 1
+256 1
+512 1
+850 0.9983333333
 EOD
 $p0s2 << EOD
-17 0.9983333333 0.9911622455 1.005504421
-32 1 1 1
-64 1 1 1
-128 1 1 1
-256 1 1 1
-512 1 1 1
-850 1 1 1
+17 0.9983333333
+32 1
+64 1
+128 1
+256 1
+512 1
+850 1
 EOD
 $p0s3 << EOD
-17 1 1 1
-32 1 1 1
-64 1 1 1
-128 0.9983333333 0.9911622455 1.005504421
-256 0.9983333333 0.9911622455 1.005504421
-512 0.9966666667 0.9894955788 1.003837755
-850 0.9933333333 0.9861622455 1.000504421
+17 1
+32 1
+64 1
+128 0.9983333333
+256 0.9983333333
+512 0.9966666667
+850 0.9933333333
 EOD
 $p0s4 << EOD
 17 0.9995833333 0.9977905614 1.001376105
@@ -75,13 +75,9 @@ $p0s6 << EOD
 512 0.995 0.9785689735 1.011431027
 850 0.9933333333 0.9793313366 1.00733533
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
-     $p0s0 using 1:2 with linespoints lw 1 lc rgb "#9400d3" title "1-hop", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+plot $p0s0 using 1:2 with linespoints lw 1 lc rgb "#9400d3" title "1-hop", \
      $p0s1 using 1:2 with linespoints lw 1 lc rgb "#009e73" title "2-hop", \
-     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#56b4e9" notitle, \
      $p0s2 using 1:2 with linespoints lw 1 lc rgb "#56b4e9" title "3-hop", \
-     $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#e69f00" notitle, \
      $p0s3 using 1:2 with linespoints lw 1 lc rgb "#e69f00" title "4-hop", \
      $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#0072b2" notitle, \
      $p0s4 using 1:2 with linespoints lw 3 lc rgb "#0072b2" title "all hops", \

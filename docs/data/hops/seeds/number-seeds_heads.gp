@@ -10,9 +10,9 @@ set xrange [100:3000]
 set yrange [-0.050000000000000003:1.05]
 set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 '#b5de2b')
 set cbrange [-0.5:11.5]
-set cblabel "layer"
 set colorbox
 set cbtics ("0" 0, "1" 1, "2" 2, "3" 3, "4" 4, "5" 5, "6" 6, "7" 7, "8" 8, "9" 9, "10" 10, "11" 11)
+set cblabel "layer" offset 1,0
 set key off
 $p0s0 << EOD
 100 0.9824123869
@@ -419,9 +419,9 @@ set xrange [100:3000]
 set yrange [-0.050000000000000003:1.05]
 set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 '#b5de2b')
 set cbrange [-0.5:11.5]
-set cblabel "layer"
 set colorbox
 set cbtics ("0" 0, "1" 1, "2" 2, "3" 3, "4" 4, "5" 5, "6" 6, "7" 7, "8" 8, "9" 9, "10" 10, "11" 11)
+set cblabel "layer" offset 1,0
 set key off
 $p1s0 << EOD
 100 0.9999473378
