@@ -22,7 +22,7 @@
 #include "posbias/core/enum_names.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/json_result.h"
-#include "posbias/core/machine.h"
+#include "posbias/core/machine_record.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
 #include "posbias/core/position_base.h"
@@ -880,7 +880,7 @@ BirthRecord birth_record(const BirthResult& r) {
   b.attention_entropy_ratio = r.entropy_ratio;
   b.seconds = r.seconds;
   b.peak_rss_mb = r.peak_rss_mb;
-  b.machine = machine_info();
+  b.machine = machine_record();
   return b;
 }
 

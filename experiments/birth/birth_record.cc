@@ -41,7 +41,7 @@ struct FieldCodec<std::vector<std::vector<double>>> : ListCodec<std::vector<doub
 
 namespace {
 
-// Any JSON value, kept as it is (the HF config, the machine).
+// Any JSON value, kept as it is (the HF config).
 struct AsWritten {
   static constexpr const char* type = "OBJECT";
   static nlohmann::json write(const nlohmann::json& j) { return j; }
@@ -170,7 +170,7 @@ const std::vector<FieldRow<BirthRescoreRecord>>& birth_rescore_record_fields() {
       required(field("from", &R::from, "the stored result re-scored", "PATH")),
       field("seconds", &R::seconds, "the re-score's wall seconds"),
       field("peak_rss_mb", &R::peak_rss_mb, "its peak memory"),
-      field<R, nlohmann::json, AsWritten>("machine", &R::machine, "its machine"),
+      field("machine", &R::machine, "its machine"),
   };
   return rows;
 }
@@ -201,7 +201,7 @@ const std::vector<FieldRow<BirthRecord>>& birth_record_fields() {
                                     "attention entropy against uniform (null: not measured)"),
         field("seconds", &B::seconds, "wall seconds"),
         field("peak_rss_mb", &B::peak_rss_mb, "peak memory"),
-        field<B, nlohmann::json, AsWritten>("machine", &B::machine, "the machine"),
+        field("machine", &B::machine, "the machine"),
         optional_field("rescore", &B::rescore, "a re-score's own time, memory and machine"),
     };
     for (auto& row : own) r.push_back(std::move(row));

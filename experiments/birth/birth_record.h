@@ -1,9 +1,9 @@
 // `birth --json`'s result at init (or of given weights; birth.h's BirthResult) as the file holds
 // it: one field table for the writer (run_birth, birth --rescore) and the readers (birth
 // --rescore, the terminal summary). The fit's fields sit at the top (fit_record.h); the model's
-// config is the Hugging Face mapping's own JSON (hf_config.h) and the machine is machine.h's,
-// both kept as they are written. Files of earlier builds lack the memory plan's fields, the
-// shares and the U test: optional fields. Values that are not finite are null.
+// config is the Hugging Face mapping's own JSON (hf_config.h), kept as it is written; the
+// machine is a MachineRecord (core/machine_record.h). Files of earlier builds lack the memory
+// plan's fields, the shares and the U test: optional fields. Values that are not finite are null.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include "experiments/seeds/shares_record.h"
 #include "experiments/theory/fit_record.h"
 #include "posbias/core/field_table.h"
+#include "posbias/core/machine_record.h"
 #include "posbias/core/position_base.h"
 
 namespace posbias {
@@ -81,7 +82,7 @@ struct ComparisonRecord {
 struct BirthRescoreRecord {
   std::string from;
   double seconds = 0, peak_rss_mb = 0;
-  nlohmann::json machine;
+  MachineRecord machine;
 };
 
 struct BirthRecord : FitRecord {
@@ -102,7 +103,7 @@ struct BirthRecord : FitRecord {
   std::optional<UTestRecord> u_test;
   double attention_entropy_ratio = NAN;
   double seconds = 0, peak_rss_mb = 0;
-  nlohmann::json machine;
+  MachineRecord machine;
   std::optional<BirthRescoreRecord> rescore;
 };
 const std::vector<FieldRow<BirthRecord>>& birth_record_fields();

@@ -19,7 +19,7 @@
 #include "experiments/text/text_report.h"
 #include "experiments/theory/theory_report.h"
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/machine.h"
+#include "posbias/core/machine_record.h"
 #include "posbias/core/report.h"
 
 namespace posbias {
@@ -32,7 +32,7 @@ void run_reproduce(const ReproduceOptions& options) {
   // Each section's wall time goes to run.json, so a page can say what each part costs.
   ReproduceRunRecord run;
   run.config = options;
-  run.machine = machine_info();
+  run.machine = machine_record();
   const auto timed = [&](const char* name, auto&& make) {
     const auto t0 = std::chrono::steady_clock::now();
     auto made = make();

@@ -1,6 +1,6 @@
 // `posbias reproduce`'s run.json (run_reproduce, reproduce.h) as the file holds it: one field
 // table for the writer and a strict reader. The config is the command's options (the API key's
-// variable name aside), the machine is core/machine.h's, and section_seconds holds each report
+// variable name aside), the machine a MachineRecord, and section_seconds holds each report
 // section's wall time in seconds, keyed by section name.
 #pragma once
 
@@ -11,6 +11,7 @@
 
 #include "experiments/reproduce/reproduce.h"
 #include "posbias/core/field_table.h"
+#include "posbias/core/machine_record.h"
 
 namespace posbias {
 
@@ -18,7 +19,7 @@ struct ReproduceRunRecord {
   std::string command = "reproduce";
   ReproduceOptions config;
   std::int64_t seed = 0;
-  nlohmann::json machine;
+  MachineRecord machine;
   double seconds = 0;                             // the whole run's wall time
   std::map<std::string, double> section_seconds;  // section → its wall time
 };

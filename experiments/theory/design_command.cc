@@ -12,7 +12,7 @@
 #include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
-#include "posbias/core/machine.h"
+#include "posbias/core/machine_record.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/position_base.h"
 #include "posbias/core/progress.h"
@@ -290,7 +290,7 @@ DesignRecord design_record(const DesignResult& r) {
     op.birth_note = p.birth_note;
   }
   d.seconds = r.seconds;
-  d.machine = machine_info();
+  d.machine = machine_record();
   d.version = POSBIAS_VERSION;
   return d;
 }

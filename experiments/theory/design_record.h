@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "posbias/core/field_table.h"
+#include "posbias/core/machine_record.h"
 #include "posbias/core/position_base.h"
 
 namespace posbias {
@@ -52,7 +53,7 @@ struct DesignRecord {
   std::vector<std::int64_t> confirm;  // ranks of the best two buildable operators
   std::vector<DesignOperatorRecord> operators;
   double seconds = 0;
-  nlohmann::json machine;
+  MachineRecord machine;
   std::string version;
 };
 const std::vector<FieldRow<DesignRecord>>& design_record_fields();

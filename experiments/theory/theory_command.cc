@@ -11,7 +11,7 @@
 #include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/enum_names.h"
-#include "posbias/core/machine.h"
+#include "posbias/core/machine_record.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/position_base.h"
@@ -406,7 +406,7 @@ void run_theory(const TheoryOptions& o) {
     emit(o.out, text);
   }
   if (!o.summary.empty()) {
-    summary.machine = machine_info();
+    summary.machine = machine_record();
     write_file_atomic(o.summary, to_json(summary).dump(2) + "\n");
   }
   if (!o.plot.empty()) render_figure(theory_profile_figure(spec, row), o.plot);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "posbias/core/field_table.h"
+#include "posbias/core/machine_record.h"
 #include "posbias/core/position_base.h"
 
 namespace posbias {
@@ -72,7 +73,7 @@ struct TheoryRecord {
   std::string version;
   DiscreteSummaryRecord discrete;
   std::optional<ContinuumRecord> continuum;  // null: not derived
-  std::optional<nlohmann::json> machine;     // --summary's, as machine.h writes it
+  std::optional<MachineRecord> machine;      // --summary's
 };
 const std::vector<FieldRow<TheoryRecord>>& theory_record_fields();
 const std::vector<FieldRow<TheoryConfigRecord>>& theory_config_record_fields();

@@ -60,8 +60,8 @@ BirthRecord full_record() {
   b.profile = {0.5, 0.2, 0.3};
   b.profile_seeds = {{0.5, 0.2, 0.3}, {0.4, 0.3, 0.3}};
   b.seconds = 1.5;
-  b.machine = {{"cpu", "test"}};
-  b.rescore = BirthRescoreRecord{"old.json", 0.5, 100, {{"cpu", "test"}}};
+  b.machine = {"0.1.0", "host", "Linux 6.1 x86_64", "test", 2, 1.5};
+  b.rescore = BirthRescoreRecord{"old.json", 0.5, 100, {"0.1.0", {}, {}, "test", 4, 3.0}};
   return b;
 }
 

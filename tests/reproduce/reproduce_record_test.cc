@@ -19,7 +19,7 @@ ReproduceRunRecord run_record() {
   r.config.endpoint = "http://localhost:8000/v1";
   r.config.model = "tiny";
   r.config.api_key_env = "KEY";  // not recorded
-  r.machine = {{"cores", 2}, {"version", "0.1.0"}};
+  r.machine = {"0.1.0", "vm", "Linux 6.1 x86_64", "AMD EPYC", 2, 23.5};
   r.seconds = 12.5;
   r.section_seconds = {{"theory", 1.25}, {"birth", 3.0}};
   return r;
@@ -41,6 +41,10 @@ TEST(ReproduceRunRecord, WritesTheLayoutOfEarlierBuildsAndReadsItBack) {
   },
   "machine": {
     "cores": 2,
+    "cpu": "AMD EPYC",
+    "host": "vm",
+    "memory_gib": 23.5,
+    "os": "Linux 6.1 x86_64",
     "version": "0.1.0"
   },
   "seconds": 12.5,

@@ -22,7 +22,7 @@ TheoryRecord full_record() {
   t.continuum = ContinuumRecord{
       0.1, {0.05, 0.29}, 0.01, {0.99, -1.5, "at the right end"}, {{0.25, 0.75}, {-0.5, -INFINITY}},
       1e-3};
-  t.machine = nlohmann::json{{"cpu", "test"}};
+  t.machine = MachineRecord{"0.1.0", "host", "Linux 6.1 x86_64", "test", 2, 1.5};
   return t;
 }
 
