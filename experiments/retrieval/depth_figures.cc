@@ -33,9 +33,7 @@ Figure depth_curve_figure(const DepthAccuracy& a, const std::vector<std::string>
     Panel p;
     p.title = panel_titles.at(l);
     p.xlabel = depth_label;
-    p.ylabel = "exact-match accuracy";
-    p.xmin = -2;
-    p.xmax = 102;
+    p.ylabel = "exact-match accuracy";  // x: the depths measured
     p.ymin = 0;
     p.ymax = 1.02;
     Series acc, chance;

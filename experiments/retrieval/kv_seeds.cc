@@ -162,8 +162,6 @@ void render_kv_seeds_figures(const KvSeedsResult& r, const std::string& stem) {
     p.title = fmt::format("L = {} (band cut to [0, 1])", r.lengths[l]);
     p.xlabel = "depth of the queried pair (%)";
     p.ylabel = "exact-match accuracy";
-    p.xmin = -2;
-    p.xmax = 102;
     p.ymin = 0;
     p.ymax = 1.02;
     std::vector<SeedInterval> y;

@@ -90,8 +90,6 @@ Panel depth_panel(const std::string& title, const std::string& ylabel) {
   p.title = plain_text(title);
   p.xlabel = "depth of the queried pair (%)";
   p.ylabel = ylabel;
-  p.xmin = -2;
-  p.xmax = 102;
   p.ymin = 0;
   p.ymax = 1.02;
   return p;

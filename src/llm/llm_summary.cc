@@ -199,9 +199,7 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
 
   // Accuracy against depth: one curve per length (Liu et al.'s U-curve); bands for at most two.
   Panel dep = panel(suite + " suite: accuracy against the answer's depth in the context",
-                    "depth of the answer (% of the context)");
-  dep.xmin = -2;
-  dep.xmax = 102;
+                    "depth of the answer (% of the context)");  // x: the depths measured
   std::set<int> lengths;
   for (const AccuracyRow& r : summary.by_depth) lengths.insert(r.length);
   const bool bands = lengths.size() <= 2;
@@ -226,8 +224,6 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
     lp.title = suite + " suite: the log-probability of the model's own answer against depth";
     lp.xlabel = "depth of the answer (% of the context)";
     lp.ylabel = "mean completion log-probability (nats; band: 95% Student-t interval)";
-    lp.xmin = -2;
-    lp.xmax = 102;
     std::map<int, Series> curves_lp;
     for (const AccuracyRow& r : summary.by_depth) {
       if (r.logprob_n == 0) continue;

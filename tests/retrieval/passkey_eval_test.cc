@@ -171,6 +171,8 @@ TEST(PasskeyEval, WritesWilsonCellsChanceCsvAndFigures) {
   EXPECT_EQ(lines(slurp(out / "e.csv")), 1 + 2 * 3);
   EXPECT_TRUE(fs::exists(out / "fig-heatmap.png"));
   EXPECT_TRUE(fs::exists(out / "fig-depth.png"));
+  // The depth axis ends at the depths measured (it ran from -2 to 102).
+  EXPECT_NE(slurp(out / "fig-depth.gp").find("set xrange [0:100]"), std::string::npos);
   // Without --depths or --lengths a passkey run still gets the text evaluation.
   const CliResult text = run_cli("eval --run " + trained_run().string(), 300);
   ASSERT_EQ(text.code, 0) << text.err;

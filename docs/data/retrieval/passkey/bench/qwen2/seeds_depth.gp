@@ -6,7 +6,7 @@ set title "L = 64 (band cut to [0, 1])"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
 set grid
-set xrange [-2:102]
+set xrange [0:100]
 set yrange [0:1.02]
 set key below nobox
 $p0s0 << EOD
@@ -29,7 +29,7 @@ set title "L = 128 (band cut to [0, 1])"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
 set grid
-set xrange [-2:102]
+set xrange [0:100]
 set yrange [0:1.02]
 set key below nobox
 $p1s0 << EOD
@@ -52,7 +52,7 @@ set title "L = 256 (band cut to [0, 1])"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
 set grid
-set xrange [-2:102]
+set xrange [0:100]
 set yrange [0:1.02]
 set key below nobox
 $p2s0 << EOD
