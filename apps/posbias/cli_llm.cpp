@@ -38,7 +38,8 @@ void register_llm(CLI::App& app, Action* selected) {
   cmd->add_option("--endpoint", o.endpoint,
                   "base URL, e.g. http://127.0.0.1:8000 or https://api.openai.com/v1");
   cmd->add_option("--model", o.model, "model name sent with every request (part of the key)");
-  cmd->add_option("--api", o.api, "chat or completions")->capture_default_str();
+  p.add_choice(cmd, "--api", &o.api, "chat or completions", parse_api,
+               [](Api api) { return to_string(api); });
   cmd->add_option("--api-key-env", o.api_key_env,
                   "environment variable holding the API key (sent as a Bearer token, never "
                   "printed or stored)")

@@ -3,11 +3,13 @@
 
 #include "commands.h"
 #include "experiments/reproduce/reproduce.h"
+#include "parsed_options.h"
 
 namespace posbias::cli {
 
 void register_reproduce(CLI::App& app, Action* selected) {
   auto options = std::make_shared<ReproduceOptions>();
+  auto parsed = std::make_shared<ParsedOptions>();
   CLI::App* cmd = app.add_subcommand("reproduce", torch_command_description("reproduce"));
   add_output_option(cmd, "-o,--out", options->out, "report folder")->capture_default_str();
   cmd->add_flag("--full", options->full,
@@ -15,13 +17,14 @@ void register_reproduce(CLI::App& app, Action* selected) {
   cmd->add_option("--endpoint", options->endpoint,
                   "also probe this OpenAI-compatible endpoint with the LLM suites");
   cmd->add_option("--model", options->model, "model name for --endpoint");
-  cmd->add_option("--api", options->api, "chat or completions (with --endpoint)")
-      ->capture_default_str();
+  parsed->add_choice(cmd, "--api", &options->api, "chat or completions (with --endpoint)",
+                     parse_api, [](Api api) { return to_string(api); });
   cmd->add_option("--api-key-env", options->api_key_env,
                   "environment variable with the endpoint's API key")
       ->capture_default_str();
-  cmd->callback([options, selected] {
-    *selected = [options] {
+  cmd->callback([options, parsed, selected] {
+    *selected = [options, parsed] {
+      parsed->parse();
       if (!options->endpoint.empty() && options->model.empty()) {
         throw std::invalid_argument("--endpoint needs --model NAME");
       }

@@ -29,10 +29,10 @@ void register_tasks(CLI::App& app, Action* selected) {
       "needles in a text run's held-out Brown text (--task passkey --run RUN), "
       "deterministic for a seed. `tasks check FILE` re-solves a JSONL file.");
   ParsedOptions& p = a->parsed;
-  cmd->add_option("--task", o.task,
-                  "number (positional hops), letter (symbolic hops), kv (key–value retrieval) or "
-                  "passkey (needles in a text run's held-out Brown text, in its tokens)")
-      ->capture_default_str();
+  p.add_choice(cmd, "--task", &o.task,
+               "number (positional hops), letter (symbolic hops), kv (key–value retrieval) or "
+               "passkey (needles in a text run's held-out Brown text, in its tokens)",
+               parse_tasks_task, tasks_task_name);
   cmd->add_option("--run", o.run,
                   "passkey: the text run whose tokenizer and held-out text the examples use");
   p.add(cmd, "--needles", &o.needles,
@@ -71,11 +71,11 @@ void register_tasks(CLI::App& app, Action* selected) {
     const bool length_given = cmd->get_option("--length")->count() > 0;
     *selected = [a, hops_given, length_given] {
       a->parsed.parse();
-      if (hops_given && (a->options.task == "kv" || a->options.task == "passkey")) {
+      if (hops_given && !is_hop_task(a->options.task)) {
         throw std::invalid_argument("--hops belongs to the hop tasks, not --task " +
-                                    a->options.task);
+                                    tasks_task_name(a->options.task));
       }
-      if (a->options.task == "passkey" && !length_given) a->options.length = 0;  // the run's
+      if (a->options.task == Task::kText && !length_given) a->options.length = 0;  // the run's
       run_tasks(a->options);
     };
   });

@@ -38,7 +38,6 @@ void validate(const LlmOptions& o) {
   if (const char* key = std::getenv(o.api_key_env.c_str()); key != nullptr) {
     check_header_value("the API key in $" + o.api_key_env, key);
   }
-  parse_api(o.api);
   if (o.suites.empty()) throw std::invalid_argument("--suite is empty");
   for (std::size_t i = 0; i < o.suites.size(); ++i) {
     validate_suite(o.suites[i]);
@@ -74,7 +73,7 @@ void validate(const LlmOptions& o) {
   const bool passkey = std::find(o.suites.begin(), o.suites.end(), "passkey") != o.suites.end();
   if (o.prompt_ids && !passkey)
     throw std::invalid_argument("--prompt-ids belongs to --suite passkey");
-  if (o.prompt_ids && parse_api(o.api) != Api::kCompletions)
+  if (o.prompt_ids && o.api != Api::kCompletions)
     throw std::invalid_argument("--prompt-ids needs --api completions (chat takes text)");
   if (!o.probes.run.empty() && !passkey)
     throw std::invalid_argument("--run belongs to --suite passkey");
@@ -154,7 +153,7 @@ ResultRow ask(const Job& job, const LlmOptions& o, Api api, const std::string& u
 
 LlmResult measure_llm(const LlmOptions& o) {
   validate(o);
-  const Api api = parse_api(o.api);
+  const Api api = o.api;
   const std::string url = request_url(o.endpoint, api);
   validate_url(url);
 
@@ -176,7 +175,7 @@ LlmResult measure_llm(const LlmOptions& o) {
     // more than one without, so its rows are keyed apart too: a rerun with --logprobs must not
     // skip prompts whose stored rows have no log-probability. --stream changes only how the same
     // answer travels, so it keeps the key: a streamed rerun reuses what a plain run stored.
-    std::string api_key = o.prompt_ids && suite == "passkey" ? o.api + "+ids" : o.api;
+    std::string api_key = to_string(api) + (o.prompt_ids && suite == "passkey" ? "+ids" : "");
     if (o.logprobs) api_key += "+logprobs";
     for (const Probe& p : probes[suite]) {
       hashes[suite].push_back(prompt_hash(api_key, max_tokens[suite], p.prompt));
@@ -238,7 +237,7 @@ LlmResult measure_llm(const LlmOptions& o) {
 
   LlmResult result;
   result.model = o.model;
-  result.api = o.api;
+  result.api = to_string(o.api);
   result.requests = static_cast<std::int64_t>(jobs.size());
   std::vector<std::string> errors;  // of the failed prompts, every suite
   for (const std::string& suite : o.suites) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "posbias/llm/llm_summary.h"
+#include "posbias/llm/openai.h"
 #include "posbias/llm/probe.h"
 #include "posbias/llm/retry.h"
 
@@ -21,7 +22,7 @@ namespace posbias {
 struct LlmOptions {
   std::string endpoint;  // base URL, e.g. http://127.0.0.1:8000 or https://api.openai.com/v1
   std::string model;
-  std::string api = "chat";  // chat | completions
+  Api api = Api::kChat;
   std::string api_key_env = "OPENAI_API_KEY";
   std::vector<std::string> suites{"number", "letter", "needle"};
   SuiteOptions probes;              // lengths apply to number, letter, kv and passkey

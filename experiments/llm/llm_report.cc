@@ -124,7 +124,7 @@ ReportSection llm_report_section(const std::filesystem::path& dir, const LlmPres
       LlmOptions o;
       o.endpoint = "http://127.0.0.1:" + std::to_string(port);
       o.model = task;
-      o.api = "completions";
+      o.api = Api::kCompletions;
       o.suites = {task};
       o.probes.lengths = lengths;
       // The run's own hops, so the prompts are the examples eval draws for it.

@@ -11,12 +11,15 @@
 #include "experiments/hops/hops_report.h"
 #include "experiments/llm/presets.h"
 #include "posbias/core/report.h"
+#include "posbias/llm/openai.h"
 
 namespace posbias {
 
 struct LlmReportOptions {
   std::string endpoint;  // empty = only our own served models
-  std::string model, api = "chat", api_key_env = "OPENAI_API_KEY";
+  std::string model;
+  Api api = Api::kChat;
+  std::string api_key_env = "OPENAI_API_KEY";
 };
 
 ReportSection llm_report_section(const std::filesystem::path& dir, const LlmPreset& preset,

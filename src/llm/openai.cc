@@ -19,12 +19,13 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+constexpr EnumNames<Api, 2> kApiNames{{{Api::kChat, "chat"}, {Api::kCompletions, "completions"}}};
+
 }  // namespace
 
-Api parse_api(const std::string& name) {
-  constexpr EnumNames<Api, 2> kApiNames{{{Api::kChat, "chat"}, {Api::kCompletions, "completions"}}};
-  return value_of(kApiNames, name, "--api");
-}
+Api parse_api(const std::string& name) { return value_of(kApiNames, name, "--api"); }
+
+std::string to_string(Api api) { return std::string(name_of(kApiNames, api)); }
 
 const char* api_path(Api api) { return api == Api::kChat ? "/chat/completions" : "/completions"; }
 

@@ -23,6 +23,16 @@ namespace {
 constexpr EnumNames<ExampleFormat, 2> kExampleFormatNames{
     {{ExampleFormat::kJsonl, "jsonl"}, {ExampleFormat::kTokens, "tokens"}}};
 
+// `--task`'s names: the hop tasks' and kv's own (vocab.h's table), and passkey for the needles a
+// text run's examples carry.
+const EnumNames<Task, 4>& tasks_task_names() {
+  static const EnumNames<Task, 4> names{{{Task::kNumber, task_name(Task::kNumber)},
+                                         {Task::kLetter, task_name(Task::kLetter)},
+                                         {Task::kKv, task_name(Task::kKv)},
+                                         {Task::kText, "passkey"}}};
+  return names;
+}
+
 // The options every task shares: length and count.
 void validate_common(const TasksOptions& o) {
   if (o.length < 2 || o.length > kMaxLength) {
@@ -155,23 +165,24 @@ std::string to_string(ExampleFormat format) {
   return std::string(name_of(kExampleFormatNames, format));
 }
 
+Task parse_tasks_task(const std::string& name) {
+  return value_of(tasks_task_names(), name, "task");
+}
+
+std::string tasks_task_name(Task task) { return std::string(name_of(tasks_task_names(), task)); }
+
 void run_tasks(const TasksOptions& o) {
-  if (o.task != "number" && o.task != "letter" && o.task != "kv" && o.task != "passkey") {
-    throw std::invalid_argument("unknown task '" + o.task.substr(0, 40) +
-                                "' (use number, letter or kv; passkey with --run RUN)" +
-                                did_you_mean({"number", "letter", "kv", "passkey"}, o.task));
-  }
-  if (o.task != "passkey" && (!o.run.empty() || o.needles != 0))
+  if (o.task != Task::kText && (!o.run.empty() || o.needles != 0))
     throw std::invalid_argument("--run and --needles belong to --task passkey");
-  if (o.task == "passkey") {
+  if (o.task == Task::kText) {
     write_passkey(o);
     return;
   }
   validate_common(o);
-  if (o.task == "kv") {
+  if (o.task == Task::kKv) {
     write_kv(o);
   } else {
-    write_hops(o, parse_task(o.task));
+    write_hops(o, o.task);
   }
 }
 

@@ -168,7 +168,7 @@ TEST(KvTask, CommandWritesCheckableFilesAndRefusesBadInput) {
   expect_usage_error("tasks --task kv -L 200 --depth-prior middle", "unknown depth prior");
   expect_usage_error("tasks --task kv -L 200 --hops 2", "--hops belongs to the hop tasks");
   expect_usage_error("tasks --task letter --depth-prior ends", "--depth-prior belongs to");
-  expect_usage_error("tasks --task words", "use number, letter or kv");
+  expect_usage_error("tasks --task words", "use number, letter, kv or passkey");
 }
 
 }  // namespace

@@ -13,7 +13,8 @@ namespace posbias {
 
 enum class Api { kChat, kCompletions };  // /v1/chat/completions, /v1/completions
 Api parse_api(const std::string& name);  // "chat" | "completions"; std::invalid_argument
-const char* api_path(Api api);           // "/chat/completions" | "/completions"
+std::string to_string(Api api);
+const char* api_path(Api api);  // "/chat/completions" | "/completions"
 
 // The URL to POST to. A base URL whose path already ends in the API's path is used as is;
 // one ending in /v1 gets the API's path; any other gets /v1 and the API's path.

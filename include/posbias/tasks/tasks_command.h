@@ -16,8 +16,15 @@ enum class ExampleFormat { kJsonl, kTokens };
 ExampleFormat parse_example_format(const std::string& name);  // jsonl | tokens
 std::string to_string(ExampleFormat format);
 
+// What `tasks --task` writes, named by the training task it serves: number or letter (hop
+// tasks), kv (key–value), or for Task::kText passkey needles in a text run's held-out text. The
+// names are number, letter, kv (the tasks' own, vocab.h) and passkey; std::invalid_argument
+// in one line for any other.
+Task parse_tasks_task(const std::string& name);
+std::string tasks_task_name(Task task);
+
 struct TasksOptions {
-  std::string task = "number";        // number | letter (hop tasks) | kv (key–value) | passkey
+  Task task = Task::kNumber;          // Task::kText: passkey (see parse_tasks_task)
   std::vector<int> hops{1, 2, 3, 4};  // hop tasks: examples cycle through them
   std::int64_t length = 17;
   std::int64_t count = 1000;
