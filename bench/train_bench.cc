@@ -14,12 +14,18 @@
 //                                 thread each, Gloo over loopback): time per step, tokens/s,
 //                                 one all-reduce of the gradients alone, the all-reduce wait
 //                                 the backward did not hide, and the communication share
+//   train_bench profile [number|letter] the hop step's per-op profile (bench/op_profile.h): self
+//                                 time per recorded function at 1 and at 2 threads, grouped
+//                                 by phase (forward, backward, clip+AdamW) and by kind
+#include <array>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
+#include "op_profile.h"
 #include "posbias/cluster/launch.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/process_env.h"
@@ -206,6 +212,113 @@ int ranks_bench(posbias::Task task, const char* task_arg) {
   return 0;
 }
 
+// The kind of a recorded function by its name, for the profile's summary.
+std::string op_kind(const std::string& name) {
+  auto has = [&](const char* s) { return name.find(s) != std::string::npos; };
+  if (has("evaluate_function")) return "autograd engine (per node)";
+  if (has("Backward")) return "backward formulas' glue";
+  if (has("mm") || has("linear") || has("matmul")) return "GEMM (and matmul glue)";
+  if (has("softmax")) return "softmax";
+  if (has("layer_norm")) return "layer norm";
+  if (has("gelu") || has("Gelu")) return "GELU";
+  if (has("attention")) return "attention (fused)";
+  if (has("dropout")) return "dropout";
+  if (has("empty") || has("zero") || has("fill") || has("resize")) return "allocation, zero, fill";
+  if (has("copy") || has("cat") || has("stack") || has("contiguous") || has("clone") ||
+      has("index"))
+    return "copies (cat, stack, copy_)";
+  if (name == "forward" || name == "backward" || name == "clip+AdamW")
+    return "outside any op (own loops, glue)";
+  for (const char* v : {"view", "reshape", "transpose", "permute", "slice", "select", "expand",
+                        "narrow", "split", "as_strided", "unsqueeze", "detach"})
+    if (has(v)) return "views";
+  if (name == "aten::t") return "views";
+  return "elementwise and other";
+}
+
+// The hop step by phases (as Trainer::step runs them), under the per-op profile, at 1 and at
+// 2 torch threads: self milliseconds per step of each phase's functions.
+int profile_bench(posbias::Task task) {
+  using namespace posbias;
+  TrainConfig c;
+  c.task = task;
+  c.finalize();
+  Trainer trainer(c);
+  const auto batch = sample_batch(c.task, c.hops, c.length, c.batch, 0, 1, 0);
+  const HopBatch b = encode_examples(batch, 0, batch.size());
+  const int steps = 10, threads_max = torch::get_num_threads();
+  // "phase | name" → self ms/step and calls/step at 1 thread, then at threads_max
+  std::map<std::string, std::vector<double>> rows;
+  std::vector<double> wall(2), phase_wall(6);
+  for (int t = 0; t < 2; ++t) {
+    torch::set_num_threads(t == 0 ? 1 : threads_max);
+    auto run = [&](bool timed) {
+      std::array<double, 3> phases{};
+      for (int s = 0; s < (timed ? steps : 3); ++s) {
+        trainer.model->set_dropout_seed(static_cast<std::uint64_t>(s));
+        auto t0 = Clock::now();
+        torch::Tensor loss;
+        {
+          RECORD_USER_SCOPE("forward");
+          loss = torch::cross_entropy_loss(trainer.model->last_logits(b.ids), b.answers);
+        }
+        phases[0] += since(t0), t0 = Clock::now();
+        {
+          RECORD_USER_SCOPE("backward");
+          trainer.flat->zero_grad();
+          loss.backward();
+        }
+        phases[1] += since(t0), t0 = Clock::now();
+        {
+          RECORD_USER_SCOPE("clip+AdamW");
+          clip_gradients(*trainer.flat, 1.0);
+          trainer.adam->step(1e-4);
+        }
+        phases[2] += since(t0);
+      }
+      return phases;
+    };
+    run(false);
+    bench::OpProfile profile;
+    bench::OpProfile::clear();
+    const auto phases = run(true);
+    for (int p = 0; p < 3; ++p) phase_wall[3 * t + p] = 1e3 * phases[p] / steps;
+    wall[t] = phase_wall[3 * t] + phase_wall[3 * t + 1] + phase_wall[3 * t + 2];
+    for (const auto& r : bench::OpProfile::rows()) {
+      auto& v = rows[r.scope + " | " + r.name];
+      v.resize(4);
+      v[2 * t] += 1e3 * r.self / steps;
+      v[2 * t + 1] += static_cast<double>(r.calls) / steps;
+    }
+  }
+  torch::set_num_threads(threads_max);
+  std::printf("\n%s training step per-op profile (self ms per step; calls per step)\n",
+              std::string(task_name(c.task)).c_str());
+  std::printf("  step wall: %.1f ms at 1 thread, %.1f ms at %d threads\n", wall[0], wall[1],
+              threads_max);
+  const char* names[] = {"forward", "backward", "clip+AdamW"};
+  for (int p = 0; p < 3; ++p)
+    std::printf("    %-12s %7.1f ms  %7.1f ms\n", names[p], phase_wall[p], phase_wall[3 + p]);
+  std::map<std::string, std::array<double, 2>> kinds;
+  std::vector<std::pair<double, std::string>> order;
+  for (const auto& [name, v] : rows) {
+    auto& k = kinds[op_kind(name.substr(name.find(" | ") + 3))];
+    k[0] += v[0], k[1] += v[2];
+    order.emplace_back(-v[0], name);
+  }
+  std::printf("  by kind (1 thread, %d threads, share of the 1-thread step):\n", threads_max);
+  for (const auto& [kind, v] : kinds)
+    std::printf("    %-30s %7.1f ms %7.1f ms %5.1f%%\n", kind.c_str(), v[0], v[1],
+                100 * v[0] / wall[0]);
+  std::sort(order.begin(), order.end());
+  std::printf("  top functions (1 thread ms, calls; %d threads ms):\n", threads_max);
+  for (std::size_t i = 0; i < std::min<std::size_t>(30, order.size()); ++i) {
+    const auto& v = rows[order[i].second];
+    std::printf("    %-60.60s %7.2f %5.0f %7.2f\n", order[i].second.c_str(), v[0], v[1], v[2]);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -220,6 +333,8 @@ int main(int argc, char** argv) {
   }
   const double peak = bench::setup_torch_bench(argv);
   if (argc > 1 && std::string(argv[1]) == "text") return text_bench(peak);
+  if (argc > 1 && std::string(argv[1]) == "profile")
+    return profile_bench(parse_task(argc > 2 ? argv[2] : "letter"));
   if (argc > 1 && std::string(argv[1]) == "ranks") {
     const char* task = argc > 2 ? argv[2] : "number";
     return ranks_bench(parse_task(task), task);

@@ -1,6 +1,7 @@
 #include "posbias/model/gelu.h"
 
 #include <ATen/Parallel.h>
+#include <ATen/record_function.h>
 
 #include <bit>
 #include <cmath>
@@ -72,6 +73,7 @@ constexpr std::int64_t kGrain = 16384;
 class FusedGelu : public torch::autograd::Function<FusedGelu> {
  public:
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x) {
+    RECORD_FUNCTION("posbias::gelu_tanh", c10::ArrayRef<const c10::IValue>{});
     ctx->save_for_backward({x});
     auto y = torch::empty_like(x);
     const float* in = x.data_ptr<float>();
