@@ -6,6 +6,8 @@
 
 #include "backward_kernels.h"
 #include "posbias/arch/logn_scale.h"
+#include "posbias/model/dropout.h"
+#include "posbias/model/fused_attention.h"
 #include "posbias/model/gelu.h"
 #include "posbias/model/gemm.h"
 
@@ -102,21 +104,8 @@ torch::Tensor rotate_pairs(const torch::Tensor& x, bool interleaved) {
 }  // namespace
 
 torch::Tensor apply_dropout(const torch::Tensor& x, const PositionContext& ctx) {
-  if (!ctx.dropout || ctx.dropout->p <= 0) return x;
-  const std::uint64_t threshold =
-      static_cast<std::uint64_t>(std::llround(ctx.dropout->p * 65536.0));
-  const float scale = static_cast<float>(1.0 / (1.0 - ctx.dropout->p));
-  torch::Tensor mask = torch::empty(x.sizes(), torch::kFloat32);
-  float* m = mask.data_ptr<float>();
-  const std::int64_t n = mask.numel();
-  Rng& rng = ctx.dropout->rng;
-  for (std::int64_t i = 0; i < n; i += 4) {
-    const std::uint64_t bits = rng.next();
-    for (std::int64_t k = 0; k < 4 && i + k < n; ++k) {
-      m[i + k] = ((bits >> (16 * k)) & 0xFFFF) < threshold ? 0.0f : scale;
-    }
-  }
-  return x * mask.to(x.scalar_type());
+  const torch::Tensor mask = dropout_mask(x.sizes(), ctx);
+  return mask.defined() ? x * mask.to(x.scalar_type()) : x;
 }
 
 torch::Tensor apply_rotary(const torch::Tensor& x, const PositionContext& ctx, bool inverse) {
@@ -191,6 +180,17 @@ torch::Tensor softmax_with_null_sink(const torch::Tensor& scores, const torch::T
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionContext& pos,
                                      AttentionCache* cache) {
   const auto b = x.size(0), l = x.size(1);
+  // Training at short lengths: the fused kernel (fused_attention.h), same masks from the same
+  // stream. Evaluation (no grad) and every caching forward keep the path below bit for bit.
+  if (cache == nullptr && torch::GradMode::is_enabled() && !pos.blockwise && !null_sink.defined() &&
+      !pos.logn.defined() && kv_heads == heads && fused_attention_applies(x, pos.bias)) {
+    const FusedAttentionShape shape{heads, head_dim, pos.rotary, pos.interleaved,
+                                    1.0 / std::sqrt(static_cast<double>(head_dim))};
+    auto z = fused_attention(qkv(x), pos.cos, pos.sin, pos.bias,
+                             dropout_mask({b, heads, l, l}, pos), shape);
+    if (z_hook) z = z_hook(z);
+    return out(z);
+  }
   const auto [q, k, v] = project(x, pos);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
   if (pos.blockwise) {

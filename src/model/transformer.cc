@@ -8,6 +8,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "posbias/model/dropout.h"
 #include "posbias/model/gelu.h"
 #include "posbias/model/gemm.h"
 
@@ -25,6 +26,14 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const PositionContext& 
                                  BlockCache* c) {
   if (parallel) {  // GPT-J: x + attn(ln1(x)) + mlp(ln1(x))
     const auto n = ln1(x, c ? &c->ln1 : nullptr);
+    if (c == nullptr && pos.dropout && pos.dropout->p > 0 && x.scalar_type() == torch::kFloat32) {
+      // Training: the residual sum with both dropped branches in one kernel (dropout.h), the
+      // masks drawn in the same order as below.
+      const auto a = attn(n, pos);
+      const auto mask_a = dropout_mask(a.sizes(), pos);
+      const auto m = mlp(n);
+      return dropped_residual(x, a, m, mask_a, dropout_mask(m.sizes(), pos));
+    }
     const auto a = apply_dropout(attn(n, pos, c ? &c->attn : nullptr), pos);
     const auto m = apply_dropout(mlp(n, c ? &c->mlp : nullptr), pos);
     const auto y = x + a + m;
