@@ -5,7 +5,7 @@
 
 namespace posbias {
 
-// {"version", "host", "cpu", "cores", "memory_gib", "os"}
+// This machine's MachineRecord (core/machine_record.h) as JSON, written by its field table.
 nlohmann::json machine_info();
 
 }  // namespace posbias
