@@ -35,34 +35,22 @@ std::string meta(const SafetensorsFile& file, const std::string& key) {
   return it->second;
 }
 
-std::int64_t meta_integer(const SafetensorsFile& file, const std::string& key) {
-  const std::string text = meta(file, key);
-  std::int64_t v = 0;
-  if (std::sscanf(text.c_str(), "%ld", &v) != 1 || v < 0) {
-    throw std::runtime_error(file.source_name() + ": metadata '" + key + "' is not a count");
-  }
-  return v;
-}
-
-CheckpointInfo info_of(const SafetensorsFile& file) {
+// The checkpoint's metadata, read strictly (checksum aside); a file of another format or a damaged
+// field throws std::runtime_error naming the file (and the field).
+CheckpointRecord record_of(const SafetensorsFile& file) {
   if (meta(file, "format") != kFormat && meta(file, "format") != kFormatWithoutChecksum) {
     throw std::runtime_error(file.source_name() + " is not a posbias hop checkpoint (format '" +
                              meta(file, "format").substr(0, 40) + "')");
   }
-  CheckpointInfo info;
   try {
-    info.config = train_config_from_json(parse_json(meta(file, "config"), file.source_name()));
-    info.config.finalize();
-  } catch (const std::exception& e) {
-    throw std::runtime_error(file.source_name() + ": bad training config in metadata: " + e.what());
+    return checkpoint_record_from_metadata(file.metadata(), {std::string(kChecksumKey)});
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(file.source_name() + ": " + e.what());
   }
-  info.step = meta_integer(file, "step");
-  info.train_seconds = std::strtod(meta(file, "train_seconds").c_str(), nullptr);
-  // Absent from checkpoints written before log-spaced checkpoints existed (always 0 there).
-  if (file.metadata().count("loss_count")) {
-    info.loss_count = meta_integer(file, "loss_count");
-    info.loss_sum = std::strtod(meta(file, "loss_sum").c_str(), nullptr);
-  }
+}
+
+CheckpointInfo info_of(const SafetensorsFile& file) {
+  CheckpointInfo info = record_of(file).info;
   if (info.step > info.config.steps) {
     throw std::runtime_error(file.source_name() + ": step beyond the run's steps");
   }
@@ -142,7 +130,7 @@ void restore_checkpoint(const SafetensorsFile& file, const std::filesystem::path
       }
     }
   }
-  const std::int64_t adam_steps = meta_integer(file, "adam_steps");
+  const std::int64_t adam_steps = record_of(file).adam_steps;
   for (const ParamSlot& s : flat.slots()) {
     restore(file, "param/" + s.name, flat.params.narrow(0, s.offset, s.numel).view(s.shape));
     if (adam != nullptr) {
@@ -225,19 +213,8 @@ void save_checkpoint(const std::filesystem::path& path, const FlatParams& flat, 
     tensors.push_back({"adam_m/" + s.name, s.shape, part(adam.exp_avg)});
     tensors.push_back({"adam_v/" + s.name, s.shape, part(adam.exp_avg_sq)});
   }
-  char seconds[64], loss_sum[64];
-  std::snprintf(seconds, sizeof seconds, "%.6f", info.train_seconds);
-  std::snprintf(loss_sum, sizeof loss_sum, "%.17g", info.loss_sum);
-  const std::map<std::string, std::string> metadata{
-      {"format", kFormat},
-      {"config", train_config_to_json(info.config).dump()},
-      {"seed", std::to_string(info.config.seed)},
-      {"step", std::to_string(info.step)},
-      {"adam_steps", std::to_string(adam.steps_taken)},
-      {"train_seconds", seconds},
-      {"loss_sum", loss_sum},
-      {"loss_count", std::to_string(info.loss_count)},
-      {"version", POSBIAS_VERSION}};
+  const CheckpointRecord record{kFormat, info, info.config.seed, adam.steps_taken, POSBIAS_VERSION};
+  const std::map<std::string, std::string> metadata = to_metadata(record);
   std::filesystem::create_directories(path.parent_path());
   write_safetensors(path, tensors, metadata, Checksum::kSha256);
 }

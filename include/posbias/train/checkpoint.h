@@ -1,7 +1,7 @@
 // Training checkpoints: RUN_DIR/checkpoints/step_NNNNNNNN.safetensors, written atomically.
 // Each holds every parameter ("param/<name>"), AdamW's moments ("adam_m/<name>",
-// "adam_v/<name>") and metadata: format, the training config JSON, seed, step, AdamW's step
-// count, cumulative training seconds, the posbias version and the file's SHA-256. Loading
+// "adam_v/<name>") and metadata (a CheckpointRecord, runfiles/checkpoint_record.h, beside the
+// file's SHA-256). Loading
 // checks every byte against the checksum, then the format, the config and every tensor's shape,
 // before changing anything, so a damaged or foreign file is refused with one line naming it.
 //
@@ -21,22 +21,12 @@
 #include "posbias/hf/safetensors.h"
 #include "posbias/hf/safetensors_index.h"
 #include "posbias/model/transformer.h"
+#include "posbias/runfiles/checkpoint_record.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/train/optimizer.h"
 
 namespace posbias {
-
-struct CheckpointInfo {
-  TrainConfig config;
-  std::int64_t step = 0;
-  double train_seconds = 0;  // cumulative wall time spent training up to this step
-  // The training loss summed since the last evaluation, and over how many steps (nonzero when
-  // the checkpoint falls between evaluations, as log-spaced ones do), so the next metrics line
-  // of a resumed run averages the same steps.
-  double loss_sum = 0;
-  std::int64_t loss_count = 0;
-};
 
 std::filesystem::path checkpoint_path(const std::filesystem::path& run_dir, std::int64_t step);
 // Checkpoints of a run, oldest first (by step in the file name).
