@@ -7,7 +7,6 @@
 #include "backward_kernels.h"
 #include "posbias/arch/logn_scale.h"
 #include "posbias/model/dropout.h"
-#include "posbias/model/fused_attention.h"
 #include "posbias/model/gelu.h"
 #include "posbias/model/gemm.h"
 
@@ -180,17 +179,6 @@ torch::Tensor softmax_with_null_sink(const torch::Tensor& scores, const torch::T
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionContext& pos,
                                      AttentionCache* cache) {
   const auto b = x.size(0), l = x.size(1);
-  // Training at short lengths: the fused kernel (fused_attention.h), same masks from the same
-  // stream. Evaluation (no grad) and every caching forward keep the path below bit for bit.
-  if (cache == nullptr && torch::GradMode::is_enabled() && !pos.blockwise && !null_sink.defined() &&
-      !pos.logn.defined() && kv_heads == heads && fused_attention_applies(x, pos.bias)) {
-    const FusedAttentionShape shape{heads, head_dim, pos.rotary, pos.interleaved,
-                                    1.0 / std::sqrt(static_cast<double>(head_dim))};
-    auto z = fused_attention(qkv(x), pos.cos, pos.sin, pos.bias,
-                             dropout_mask({b, heads, l, l}, pos), shape);
-    if (z_hook) z = z_hook(z);
-    return out(z);
-  }
   const auto [q, k, v] = project(x, pos);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
   if (pos.blockwise) {
