@@ -92,6 +92,10 @@ class DroppedResidual : public torch::autograd::Function<DroppedResidual> {
 torch::Tensor dropped_residual(const torch::Tensor& x, const torch::Tensor& a,
                                const torch::Tensor& m, const torch::Tensor& mask_a,
                                const torch::Tensor& mask_m) {
+  // Branches in another type (bf16 under train --precision bf16): the arithmetic apply_dropout
+  // does, with the same masks.
+  if (a.scalar_type() != torch::kFloat32 || m.scalar_type() != torch::kFloat32)
+    return x + a * mask_a.to(a.scalar_type()) + m * mask_m.to(m.scalar_type());
   for (const auto* t : {&x, &a, &m, &mask_a, &mask_m}) {
     TORCH_CHECK(
         t->scalar_type() == torch::kFloat32 && t->device().is_cpu() && t->sizes() == x.sizes(),

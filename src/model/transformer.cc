@@ -32,11 +32,7 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x, const PositionContext& 
       const auto a = attn(n, pos);
       const auto mask_a = dropout_mask(a.sizes(), pos);
       const auto m = mlp(n);
-      const auto mask_m = dropout_mask(m.sizes(), pos);
-      if (a.scalar_type() == torch::kFloat32 && m.scalar_type() == torch::kFloat32)
-        return dropped_residual(x, a, m, mask_a, mask_m);
-      // bf16 branches (train --precision bf16): the same masks, applied as apply_dropout does.
-      return x + a * mask_a.to(a.scalar_type()) + m * mask_m.to(m.scalar_type());
+      return dropped_residual(x, a, m, mask_a, dropout_mask(m.sizes(), pos));
     }
     const auto a = apply_dropout(attn(n, pos, c ? &c->attn : nullptr), pos);
     const auto m = apply_dropout(mlp(n, c ? &c->mlp : nullptr), pos);

@@ -15,7 +15,8 @@ namespace posbias {
 // without dropout.
 torch::Tensor dropout_mask(at::IntArrayRef sizes, const PositionContext& ctx);
 
-// x + a·mask_a + m·mask_m for float32 CPU tensors of one shape (masks float32).
+// x + a·mask_a + m·mask_m for float32 CPU tensors of one shape (masks float32); branches in
+// another type (bf16) get the plain ops, with the same masks.
 torch::Tensor dropped_residual(const torch::Tensor& x, const torch::Tensor& a,
                                const torch::Tensor& m, const torch::Tensor& mask_a,
                                const torch::Tensor& mask_m);
