@@ -97,6 +97,19 @@ struct TrainConfig {
   // s·log(n_i), trained with it. Unset: plain softmax. Written to train.json only when set.
   std::optional<double> logn_scale;
 
+  // Remedies of position bias (docs/mitigations.md); each unset or false: the run without it,
+  // and each written to train.json only when set.
+  // Middle-weighted loss (`--middle-weight λ`): text and passkey runs weight each position's
+  // loss with a boost λ in the middle; kv runs draw middle depths more often.
+  std::optional<double> middle_weight;
+  // Randomized positions (`--random-positions N`): each training sequence's position ids a
+  // sorted random subset of 0..N−1.
+  std::optional<std::int64_t> random_positions;
+  // PoSE (`--pose N`): skip-wise position offsets so training ids span 0..N−1.
+  std::optional<std::int64_t> pose;
+  // A BOS sink token (`--sink`): every sequence starts with one dedicated token.
+  bool sink = false;
+
   // Hop runs: "true", or "shuffled": each training batch's answers permuted among its examples
   // (from the (seed, step) stream), so nothing in the input predicts the answer: a null model
   // for the head scores. The held-out evaluation keeps the true answers.
