@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Regenerates the files docs/mitigations.md cites for the BOS sink token (remedy 4a).
+#   birth: the bench's model shape at init (qwen2, 4 layers, d 64, 4 heads, MLP 256, exact,
+#     8 seeds) reading W = 34 and 128 tokens (plain) and 35 and 129 (the sink at position 0 and
+#     the same W tokens after it); seconds each.
+#   train SEED ...: the retrieval bench's qwen2 RoPE configuration
+#     (docs/data/retrieval/bench/grid-pos.json) with --sink, one run at a time on one thread,
+#     measured as scripts/kv-bench.py measures the bench's runs (eval by depth and length, eval
+#     at the pairs' depths, influence on the same inputs at every checkpoint); the baselines are
+#     the bench's shipped runs (docs/data/retrieval/bench/qwen2-rope/). About 11 minutes of
+#     training per run on an idle core, 20 to 40 on a shared one.
+# Then scripts/mitigations-sink-summary.py pairs them by seed.
+# Usage: scripts/mitigations-sink-data.sh birth|train [SEED ...]   (POSBIAS=path/to/posbias,
+#   default build/posbias; RUNS=dir, default out/sink; a run whose summary.json is there is not
+#   trained again)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=docs/data/mitigations/sink
+posbias=${POSBIAS:-build/posbias}
+runs=${RUNS:-out/sink}
+mode=${1:?usage: scripts/mitigations-sink-data.sh birth|train [SEED ...]}
+shift
+mkdir -p "$data" "$runs"
+export OMP_NUM_THREADS=1
+depths=0,10,20,30,40,50,60,70,80,90,100
+
+if [ "$mode" = birth ]; then
+  for length in 34 35 128 129; do
+    "$posbias" birth --arch qwen2 --layers 4 --d-model 64 --heads 4 --kv-heads 4 --mlp 256 \
+      --length "$length" --seeds 8 --json "$data/birth-L$length.json"
+  done
+  exit 0
+fi
+[ "$mode" = train ] || { echo "unknown mode '$mode' (use birth or train)" >&2; exit 2; }
+for seed in "${@:-0}"; do
+  run=$runs/sink-s$seed
+  if [ ! -f "$run/summary.json" ]; then
+    rm -rf "$run"
+    "$posbias" train --task kv --arch qwen2 --pos rope --layers 4 --d-model 64 --heads 4 \
+      --mlp 256 --length 32 --batch 64 --steps 8000 --lr 1e-3 --warmup 200 --eval-every 250 \
+      --checkpoint-every 8000 --log-checkpoints 6 --seed "$seed" --sink --out "$run"
+  fi
+  for file in metrics.jsonl summary.json train.json; do
+    cp "$run/$file" "$data/s$seed-$file"
+  done
+  "$posbias" eval --run "$run" --lengths 32,64,128 --depths "$depths" --count 100 \
+    --json "$data/s$seed-eval.json" --csv "$data/s$seed-eval.csv"
+  "$posbias" eval --run "$run" --lengths 32 --depths 0,33,67,100 --count 200 \
+    --json "$data/s$seed-eval-pairs.json"
+  "$posbias" birth --run "$run" --inputs kv --target answer --checkpoints all \
+    --depths 0,33,67,100 --seeds 16 --json "$data/s$seed-influence.json" \
+    --csv "$data/s$seed-influence.csv"
+done
