@@ -72,7 +72,9 @@ def birth_pair(folder, w):
         s = [shares(b, w, 1)[r] for _, b in seeds]
         diff = interval([math.log10(b / a) for a, b in zip(p, s)])
         predicted = math.log10(predicted_sink[r] / predicted_plain[r])
-        out["regions"][r] = {"plain": p, "sink": s, "change": diff, "predicted_change": predicted,
+        out["regions"][r] = {"plain": p, "sink": s, "plain_mean": sum(p) / len(p),
+                             "sink_mean": sum(s) / len(s), "change": diff,
+                             "predicted_change": predicted,
                              "prediction": prediction_verdict(diff, predicted)}
     out["sink_share"] = interval([b[0] / sum(b) for _, b in seeds])
     out["sink_share_predicted"] = sink["nofit"]["profile"][0] / sum(sink["nofit"]["profile"])
