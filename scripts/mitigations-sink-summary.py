@@ -11,8 +11,8 @@ no-fit predictions, and the plan's verdicts: the prediction holds (the interval 
 predicted change), the direction, not the size, or fails; the middle fifth at W = 128 by the
 page's rule.
 
-Training (DIR/sS-eval.json, sS-influence.json, sS-summary.json of the sink runs; the baselines'
-files in BENCH, the bench's shipped qwen2-rope runs), for every seed with both: exact match at the
+Training (DIR/sS-eval.json, sS-influence.json, sS-summary.json of the sink runs; DIR/sS-base-*
+of the baselines trained again in this session), for every seed with both: exact match at the
 middle depth at L = 32 paired (paired_eval), the learned check, the example's primacy share at the
 first and the last checkpoint of the answer influence (log10 change, the sink run's positions 1..8
 against the baseline's 0..7), the sink's share, and training seconds per step.
@@ -20,7 +20,7 @@ against the baseline's 0..7), the sink's share, and training seconds per step.
 Writes DIR/summary.json and the figures FIG_birth.png (the mean profiles by the example's token
 index, the sink at -1) and FIG_eval.png (paired_eval.figure).
 
-Usage: mitigations-sink-summary.py DIR BENCH FIGURE_STEM
+Usage: mitigations-sink-summary.py DIR FIGURE_STEM
 """
 import json
 import math
@@ -82,11 +82,11 @@ def birth_pair(folder, w):
     return out
 
 
-def influence(folder, bench, seeds):
+def influence(folder, seeds):
     """The example's primacy share and the sink's share at the first and last checkpoints."""
     out = {}
     for which, index in (("first", 0), ("last", -1)):
-        base = [load(f"{bench}/s{s}-influence.json")["checkpoints"][index] for s in seeds]
+        base = [load(f"{folder}/s{s}-base-influence.json")["checkpoints"][index] for s in seeds]
         sink = [load(f"{folder}/s{s}-influence.json")["checkpoints"][index] for s in seeds]
         p = [sum(c["profile"][0:8]) / sum(c["profile"]) for c in base]
         q = [sum(c["profile"][1:9]) / sum(c["profile"]) for c in sink]
@@ -102,21 +102,23 @@ def influence(folder, bench, seeds):
     return out
 
 
-def training(folder, bench, stem):
-    seeds = sorted(s for s in range(100) if os.path.exists(f"{folder}/s{s}-eval.json"))
+def training(folder, stem):
+    seeds = sorted(s for s in range(100) if os.path.exists(f"{folder}/s{s}-eval.json") and
+                   os.path.exists(f"{folder}/s{s}-base-influence.json") and
+                   os.path.exists(f"{folder}/s{s}-influence.json"))
     if not seeds:
         return {"seeds": []}
     evals = {}
     for s in seeds:
-        evals[(s, "base")] = load(f"{bench}/s{s}-eval.json")
+        evals[(s, "base")] = load(f"{folder}/s{s}-base-eval.json")
         evals[(s, "sink")] = load(f"{folder}/s{s}-eval.json")
     lengths, train_length, by_variant, differences, at_training, learned = paired(
         evals, seeds, ["base", "sink"])
     L = str(train_length)
     middle = differences["sink"]["middle_accuracy"][L]
-    per_step = {v: [load(f"{d}/s{s}-summary.json")["train_seconds"] /
-                    load(f"{d}/s{s}-summary.json")["steps"] for s in seeds]
-                for v, d in (("base", bench), ("sink", folder))}
+    per_step = {v: [load(f"{folder}/s{s}{tag}-summary.json")["train_seconds"] /
+                    load(f"{folder}/s{s}{tag}-summary.json")["steps"] for s in seeds]
+                for v, tag in (("base", "-base"), ("sink", ""))}
     figure(f"{stem}_eval", "kv, qwen2 RoPE, with and without --sink", evals, seeds, by_variant,
            ["base", "sink"], {"base": "no sink", "sink": "--sink"}, ["base", "sink"],
            depth_factor=1)
@@ -130,7 +132,7 @@ def training(folder, bench, stem):
         "verdict_middle_accuracy": (verdict(middle) if learned else "no verdict (not learned)"),
         "u_verdict": {v: [evals[(s, v)]["u_verdict"]["pooled"] for s in seeds]
                       for v in ("base", "sink")},
-        "influence": influence(folder, bench, seeds),
+        "influence": influence(folder, seeds),
         "seconds_per_step": {**per_step, "difference": interval(
             [a - b for a, b in zip(per_step["sink"], per_step["base"])])},
     }
@@ -177,11 +179,11 @@ def birth_figure(folder, stem, w):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: mitigations-sink-summary.py DIR BENCH FIGURE_STEM")
-    folder, bench, stem = sys.argv[1:]
+    if len(sys.argv) != 3:
+        sys.exit("usage: mitigations-sink-summary.py DIR FIGURE_STEM")
+    folder, stem = sys.argv[1:]
     summary = {"birth": {str(w): birth_pair(folder, w) for w in (34, 128)},
-               "training": training(folder, bench, stem)}
+               "training": training(folder, stem)}
     summary["birth"]["verdict_middle_128"] = verdict(
         summary["birth"]["128"]["regions"]["middle"]["change"])
     birth_figure(folder, stem, 34)
