@@ -89,15 +89,17 @@ def _block(name, rows):
     return [f"{name} << EOD"] + [" ".join(str(v) for v in row) for row in rows] + ["EOD"]
 
 
-def figure(stem, title, evals, seeds, by_variant, variants, labels, depth_variants):
+def figure(stem, title, evals, seeds, by_variant, variants, labels, depth_variants,
+           depth_factor=2, colours=None):
     """STEM.png and STEM.gp: left, the depth-averaged exact match against length per variant
     (mean over seeds, each seed a circle, chance 1/pairs dashed); right, the exact match by depth
-    at 2x the training length for depth_variants (mean over seeds, chance dashed). A variant keeps
-    its colour in both panels."""
-    colour = {v: COLOURS[i] for i, v in enumerate(variants)}
+    at depth_factor times the training length (2 unless given) for depth_variants (mean over
+    seeds, chance dashed). A variant keeps its colour in both panels: COLOURS in order, or
+    `colours` (one per variant: a sequential map for variants that are an ordered series)."""
+    colour = {v: (colours or COLOURS)[i] for i, v in enumerate(variants)}
     first = evals[(seeds[0], variants[0])]
     lengths = [str(x) for x in first["lengths"]]
-    two = str(2 * int(lengths[0]))
+    two = str(depth_factor * int(lengths[0]))
     depths = first["depths"]
     lines = []
     block = {v: f"$v{i}" for i, v in enumerate(variants)}  # gnuplot names: no dots
@@ -145,7 +147,7 @@ def figure(stem, title, evals, seeds, by_variant, variants, labels, depth_varian
         f"set yrange [0:{top * 1.04:.6g}]",
         "set xlabel 'depth of the queried pair (%)'",
         "set ylabel 'exact match, mean over seeds'",
-        f"set title 'by depth at 2x the training length (L = {two})' noenhanced",
+        f"set title 'by depth at {depth_factor}x the training length (L = {two})' noenhanced",
     ]
     plots = [f"{block[v]}depth using 1:2 with linespoints lw 2 pt 7 lc rgb '{colour[v]}' "
              f"title '{labels[v]}' noenhanced" for v in depth_variants]
