@@ -6,17 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "posbias/arch/arch_codecs.h"
 #include "posbias/arch/rope_scaling.h"
 #include "posbias/core/field_table.h"
 
 namespace posbias {
-
-struct RopeScalingKindNames {
-  static std::string name(RopeScalingKind kind) { return to_string(kind); }
-  static RopeScalingKind parse(const std::string& name) { return parse_rope_scaling_kind(name); }
-};
-template <>
-struct FieldCodec<RopeScalingKind> : EnumCodec<RopeScalingKind, RopeScalingKindNames> {};
 
 const std::vector<FieldRow<RopeScaling>>& rope_scaling_fields();
 template <>

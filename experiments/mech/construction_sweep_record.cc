@@ -3,18 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include "posbias/core/field_table.h"
+#include "posbias/mech/mech_codecs.h"
+#include "posbias/tasks/task_codecs.h"
 
 namespace posbias {
 namespace {
-
-struct ConstructionNames {
-  static std::string name(Construction c) { return std::string(construction_name(c)); }
-  static Construction parse(const std::string& s) { return parse_construction(s); }
-};
-struct TaskNames {
-  static std::string name(Task t) { return std::string(task_name(t)); }
-  static Task parse(const std::string& s) { return parse_task(s); }
-};
 
 const std::vector<FieldRow<SweepPoint>>& sweep_point_fields() {
   using P = SweepPoint;
@@ -85,10 +78,8 @@ namespace {
 const std::vector<FieldRow<SweepResult>>& sweep_result_fields() {
   using R = SweepResult;
   static const std::vector<FieldRow<R>> rows = {
-      required(field<R, Construction, EnumCodec<Construction, ConstructionNames>>(
-          "function", &R::function, "the construction: index, retrieval or reflexive")),
-      required(field<R, Task, EnumCodec<Task, TaskNames>>("task", &R::task,
-                                                          "the task whose inputs it ran on")),
+      required(field("function", &R::function, "the construction: index, retrieval or reflexive")),
+      required(field("task", &R::task, "the task whose inputs it ran on")),
       theta_field(),
       required(field("omega", &R::omega, "retrieval's symbol spacing ω")),
       required(field("count", &R::count, "task inputs per length")),

@@ -1,18 +1,8 @@
 #include "experiments/reproduce/reproduce_record.h"
 
+#include "posbias/llm/api_codec.h"
+
 namespace posbias {
-namespace {
-
-struct ApiNames {
-  static std::string name(Api api) { return to_string(api); }
-  static Api parse(const std::string& name) { return parse_api(name); }
-};
-
-}  // namespace
-
-template <>
-struct FieldCodec<Api> : EnumCodec<Api, ApiNames> {};
-
 namespace {
 
 // The options run.json records: every one but --api-key-env (a variable's name, not a setting

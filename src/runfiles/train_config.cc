@@ -6,12 +6,15 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "posbias/arch/arch_codecs.h"
 #include "posbias/arch/logn_scale.h"
 #include "posbias/core/enum_names.h"
 #include "posbias/core/rng.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/kv_task.h"
 #include "posbias/tasks/passkey_task.h"
+#include "posbias/tasks/task_codecs.h"
+#include "posbias/text/tokenizer_codec.h"
 
 namespace posbias {
 namespace {
@@ -235,40 +238,15 @@ ModelConfig TrainConfig::model_config() const {
 
 namespace {
 
-struct TaskNames {
-  static std::string name(Task t) { return std::string(task_name(t)); }
-  static Task parse(const std::string& s) { return parse_task(s); }
-};
-struct FamilyNames {
-  static std::string name(Family f) { return to_string(f); }
-  static Family parse(const std::string& s) { return parse_family(s); }
-};
-struct TokenizerNames {
-  static std::string name(TokenizerKind k) { return to_string(k); }
-  static TokenizerKind parse(const std::string& s) { return parse_tokenizer_kind(s); }
-};
 struct PrecisionNames {
   static std::string name(Precision p) { return to_string(p); }
   static Precision parse(const std::string& s) { return parse_precision(s); }
-};
-struct PosEncodingNames {
-  static std::string name(PosEncoding p) { return to_string(p); }
-  static PosEncoding parse(const std::string& s) { return parse_pos_encoding(s); }
 };
 
 }  // namespace
 
 template <>
-struct FieldCodec<Task> : EnumCodec<Task, TaskNames> {};
-template <>
-struct FieldCodec<Family> : EnumCodec<Family, FamilyNames> {};
-template <>
-struct FieldCodec<TokenizerKind> : EnumCodec<TokenizerKind, TokenizerNames> {};
-template <>
 struct FieldCodec<Precision> : EnumCodec<Precision, PrecisionNames> {};
-// The positional encoding by name; the config's is std::optional (null: the family's).
-template <>
-struct FieldCodec<PosEncoding> : EnumCodec<PosEncoding, PosEncodingNames> {};
 
 namespace {
 
