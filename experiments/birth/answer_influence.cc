@@ -232,7 +232,7 @@ AnswerInfluenceRecord answer_influence_record(const AnswerInfluenceResult& r) {
   const AnswerInfluenceOptions& o = r.options;
   AnswerInfluenceRecord out;
   out.run = o.run;
-  out.inputs = to_string(o.inputs);
+  out.inputs = o.inputs;
   out.target = "answer";
   out.length = r.length;
   out.positions = r.inputs.empty() ? 0 : static_cast<std::int64_t>(r.inputs.front().ids.size());

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "experiments/seeds/seed_summary.h"
+#include "posbias/tasks/task_codecs.h"
 
 namespace posbias {
 

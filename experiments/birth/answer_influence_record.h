@@ -16,6 +16,7 @@
 #include "posbias/core/field_table.h"
 #include "posbias/core/position_base.h"
 #include "posbias/stats/seed_interval.h"
+#include "posbias/tasks/retrieval_inputs.h"
 
 namespace posbias {
 
@@ -40,7 +41,9 @@ struct AnswerCheckpointRecord {
 
 struct AnswerInfluenceRecord {
   std::int64_t position_base = kPositionBase;
-  std::string run, inputs, target;  // target: "answer"
+  std::string run;
+  AnswerInputs inputs = AnswerInputs::kKv;  // whose examples
+  std::string target;                       // "answer"
   std::int64_t length = 0, positions = 0;
   std::optional<std::int64_t> pairs, needles;  // kv's pairs, passkey's needles
   std::vector<int> depths;

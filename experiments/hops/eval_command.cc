@@ -100,7 +100,7 @@ EvalResult measure_eval(const EvalOptions& o, const std::filesystem::path& check
 
 HopEvalRecord eval_record(const EvalResult& r) {
   HopEvalRecord f;
-  f.task = task_name(r.task);
+  f.task = r.task;
   f.run = r.run;
   f.checkpoint = r.checkpoint;
   f.step = r.step;

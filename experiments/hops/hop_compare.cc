@@ -63,13 +63,15 @@ HopComparison compare_hop_configurations(const std::vector<HopConfiguration>& co
   require_distinct_files(every_file);
   HopComparison r;
   r.configurations = configurations;
+  std::optional<Task> task;  // the first file's
   std::string task_file;
   for (const HopConfiguration& c : configurations) {
-    r.accuracy.push_back(summarize_hop_eval(read_hop_evals(c.eval, r.task, task_file)).accuracy);
+    r.accuracy.push_back(summarize_hop_eval(read_hop_evals(c.eval, task, task_file)).accuracy);
     if (!r.accuracy.back().all_hops())
       throw std::runtime_error(
           fmt::format("--compare '{}': its evals share no all-hops accuracy (\"all\")", c.label));
   }
+  r.task = task.value();  // at least two configurations were read
   r.lengths = r.accuracy.front().lengths;
   for (const HopTable& t : r.accuracy)
     std::erase_if(r.lengths, [&](std::int64_t n) {
@@ -100,7 +102,7 @@ std::string hop_comparison_csv(const HopComparison& r) {
 }
 
 void render_hop_comparison_figure(const HopComparison& r, const std::string& stem) {
-  Panel p = accuracy_length_panel(r.task +
+  Panel p = accuracy_length_panel(std::string(task_name(r.task)) +
                                   " task: accuracy (all hops) against input length, per "
                                   "configuration (95% t band over seeds)");
   for (std::size_t c = 0; c < r.configurations.size(); ++c) {
@@ -132,7 +134,7 @@ void render_hop_comparison_figure(const HopComparison& r, const std::string& ste
 // ..."
 std::string hop_comparison_summary(const HopComparison& r) {
   std::string line = fmt::format("seeds: {} {} configurations; accuracy (all hops) at {} tokens:",
-                                 r.configurations.size(), r.task, r.lengths.back());
+                                 r.configurations.size(), task_name(r.task), r.lengths.back());
   for (std::size_t c = 0; c < r.configurations.size(); ++c) {
     const HopTable& t = r.accuracy[c];
     const auto i =

@@ -33,7 +33,7 @@ struct HopConfiguration {
 HopConfiguration parse_hop_configuration(const std::string& text);
 
 struct HopComparison {
-  std::string task;  // number | letter
+  Task task = Task::kNumber;  // a hop task: number or letter
   std::vector<HopConfiguration> configurations;
   std::vector<HopTable> accuracy;     // per configuration
   std::vector<std::int64_t> lengths;  // those every configuration's table has

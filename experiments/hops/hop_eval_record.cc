@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "posbias/tasks/task_codecs.h"
+
 namespace posbias {
 
 template <>
@@ -73,8 +75,8 @@ std::string by_length(const std::vector<std::int64_t>& lengths, const HopRowsByL
 }  // namespace
 
 std::string hop_eval_summary(const HopEvalRecord& r) {
-  std::string out = fmt::format("{} run {}, step {}, {} examples per hop and length\n", r.task,
-                                r.run, r.step, r.count_per_hop);
+  std::string out = fmt::format("{} run {}, step {}, {} examples per hop and length\n",
+                                task_name(r.task), r.run, r.step, r.count_per_hop);
   out += "all hops, by length" + std::string(r.chance ? " (chance)" : "") + ": " +
          by_length(r.lengths, r.accuracy, r.chance) + "\n";
   if (r.controls) {

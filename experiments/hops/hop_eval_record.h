@@ -12,6 +12,7 @@
 
 #include "experiments/eval/rope_scaling_record.h"
 #include "posbias/core/field_table.h"
+#include "posbias/tasks/vocab.h"
 
 namespace posbias {
 
@@ -28,7 +29,7 @@ struct HopEvalControl {
 const std::vector<FieldRow<HopEvalControl>>& hop_eval_control_fields();
 
 struct HopEvalRecord {
-  std::string task;  // number | letter
+  Task task = Task::kNumber;  // a hop task: number or letter
   std::string run, checkpoint;
   std::int64_t step = 0, count_per_hop = 0;
   std::uint64_t seed = 0;

@@ -16,6 +16,8 @@
 #include "posbias/mech/head_name.h"
 #include "posbias/runfiles/metrics.h"
 #include "posbias/runfiles/training_summary.h"
+#include "posbias/tasks/hop_task.h"
+#include "posbias/tasks/task_codecs.h"
 
 namespace posbias {
 namespace {
@@ -85,11 +87,17 @@ LengthTable length_rows(const std::map<std::string, std::map<std::string, double
   return out;
 }
 
-// The file's "task": number or letter.
-std::string hop_task(const nlohmann::json& j, const std::string& source, const char* kind) {
-  const std::string task = result_string(result_field(j, "task", source, kind), source, "task");
-  if (task != "number" && task != "letter")
-    result_error(source, "task is '" + task.substr(0, 32) +
+// The file's "task" (its task's name, a `kind` result's field), when it is a hop task (number or
+// letter). Read before the file's record, so that a result of another kind is named as such.
+Task hop_task(const nlohmann::json& j, const std::string& source, const char* kind) {
+  Task task = Task::kNumber;
+  try {
+    task = FieldCodec<Task>::read(result_field(j, "task", source, kind), "task");
+  } catch (const std::invalid_argument& e) {
+    result_error(source, e.what());
+  }
+  if (!is_hop_task(task))
+    result_error(source, "task is '" + std::string(task_name(task)) +
                              "', not a hop task (number or letter); summarize a text run with "
                              "its birth --run results");
   return task;
@@ -185,10 +193,11 @@ HopEvalFile parse_hop_eval(const nlohmann::json& j, const std::string& source) {
   e.accuracy = length_rows(r.accuracy, source, "accuracy");
   if (r.chance) e.chance = length_rows(*r.chance, source, "chance");
   if (!r.controls) return e;
-  const std::string control = e.task == "number" ? "seen_jumps" : "decoy";
-  const auto c = r.controls->find(control);
-  if (c == r.controls->end()) result_error(source, "controls has no \"" + control + "\"");
-  const std::string name = "controls." + control;
+  const Variant control = r.task == Task::kNumber ? Variant::kSeenJumps : Variant::kDecoy;
+  const std::string key(variant_name(control));
+  const auto c = r.controls->find(key);
+  if (c == r.controls->end()) result_error(source, "controls has no \"" + key + "\"");
+  const std::string name = "controls." + key;
   e.control = control;
   e.control_accuracy = length_rows(c->second.accuracy, source, name + ".accuracy");
   if (c->second.chance) e.control_chance = length_rows(*c->second.chance, source, name + ".chance");
@@ -271,9 +280,7 @@ HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::str
   HopDiscrepancyFile d;
   d.task = hop_task(j, source, "discrepancy --run");
   d.run = run_config(j, source);
-  d.variant = record.variant.value_or("standard");
-  if (d.variant.empty() || d.variant.size() > 32)
-    result_error(source, "variant must be a string of 1..32 bytes");
+  d.variant = record.variant.value_or(Variant::kStandard);
   if (record.train_length) {
     if (*record.train_length < 2 || *record.train_length > kMaxFileLength)
       result_error(source, fmt::format("train_length must be in 2..{}", kMaxFileLength));

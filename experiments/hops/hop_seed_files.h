@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "experiments/seeds/seed_summary.h"
+#include "posbias/tasks/hop_task.h"
 
 namespace posbias {
 
@@ -30,7 +31,7 @@ using LengthTable = std::map<std::int64_t, HopValues>;  // length → hop → va
 // summary.json, read through its field table (runfiles/training_summary.h): the crossings and
 // final accuracy by hop.
 struct HopSummaryFile {
-  std::string task;                                    // number | letter
+  Task task = Task::kNumber;                           // a hop task: number or letter
   HopValues crossing_90, crossing_99, final_accuracy;  // crossings NaN where never reached
   double train_seconds = NAN;                          // "train_seconds", when the file has it
   RunConfig run;  // the run's config ("config"), its seed included
@@ -53,7 +54,8 @@ HopMetricsFile read_hop_metrics(const std::string& path);
 // (controls.seen_jumps for Number, controls.decoy for Letter). Files written before eval
 // logged chance levels have none: chance tables are then empty.
 struct HopEvalFile {
-  std::string task, control;  // control empty when the file has none
+  Task task = Task::kNumber;
+  std::optional<Variant> control;  // the task's control; none when the file has none
   LengthTable accuracy, chance, control_accuracy, control_chance;
   LengthValues decoy_rate;  // Letter's control: how often the decoy's target is picked
   RunConfig run;            // the run it evaluated ("run")
@@ -71,7 +73,7 @@ struct HopThresholdLabels {
   std::vector<std::string> positional, symbolic;  // heads of HopHeadsFile::heads
 };
 struct HopHeadsFile {
-  std::string task;
+  Task task = Task::kNumber;
   std::vector<std::string> heads;              // "L0.h0" (0-based), the same at every checkpoint
   std::vector<std::int64_t> steps;             // increasing
   std::vector<std::vector<HopHeadRead>> at;    // [checkpoint][head]
@@ -90,8 +92,9 @@ struct HopKeyHead {
   double exponent = NAN, on_chain_exponent = NAN;
 };
 struct HopDiscrepancyFile {
-  std::string task, variant;      // variant "standard" in files written before it was logged
-  std::int64_t train_length = 0;  // 0 when the file does not say
+  Task task = Task::kNumber;
+  Variant variant = Variant::kStandard;  // standard in files written before it was logged
+  std::int64_t train_length = 0;         // 0 when the file does not say
   LengthValues accuracy;
   // The auto rule keeps one entry when its two picks are one head: that head then stands in
   // both roles here.

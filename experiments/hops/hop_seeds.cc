@@ -38,19 +38,19 @@ double value_or_nan(const Map& m, const typename Map::key_type& k) {
 // Reads each file of one option with `parse`; every file must be of `task` (set by the first
 // file read of any option). The runs the files measured go to a new entry of `runs`.
 template <typename Parse>
-auto read_all(const std::vector<std::string>& files, Parse parse, std::string& task,
+auto read_all(const std::vector<std::string>& files, Parse parse, std::optional<Task>& task,
               std::string& task_file, std::vector<std::vector<RunConfig>>& runs) {
   std::vector<decltype(parse(nlohmann::json(), std::string()))> out;
   runs.emplace_back();
   for (const std::string& f : files) {
     out.push_back(parse(read_result_json(f), f));
     runs.back().push_back(out.back().run);
-    if (task.empty()) task = out.back().task, task_file = f;
-    if (out.back().task != task)
+    if (!task) task = out.back().task, task_file = f;
+    if (out.back().task != *task)
       throw std::runtime_error(
           fmt::format("'{}' is a {} result but '{}' is {}: give the files of "
                       "one task",
-                      f, out.back().task, task_file, task));
+                      f, task_name(out.back().task), task_file, task_name(*task)));
   }
   return out;
 }
@@ -229,10 +229,10 @@ HopDiscrepancySummary summarize_discrepancy(const std::vector<HopDiscrepancyFile
   d.variant = seeds.front().variant;
   for (std::size_t s = 0; s < seeds.size(); ++s) {
     if (seeds[s].variant != d.variant)
-      throw std::runtime_error(
-          fmt::format("'{}' measures {} inputs but '{}' {}: give results of "
-                      "one --variant",
-                      files[s], seeds[s].variant, files.front(), d.variant));
+      throw std::runtime_error(fmt::format(
+          "'{}' measures {} inputs but '{}' {}: give results of "
+          "one --variant",
+          files[s], variant_name(seeds[s].variant), files.front(), variant_name(d.variant)));
     if (seeds[s].train_length && d.train_length && seeds[s].train_length != d.train_length)
       throw std::runtime_error(fmt::format("'{}' was trained at length {} but another file at {}",
                                            files[s], seeds[s].train_length, d.train_length));
@@ -312,8 +312,7 @@ HopEvalSummary summarize_hop_eval(const std::vector<HopEvalFile>& seeds) {
     control.push_back(&s.control_accuracy), control_chance.push_back(&s.control_chance);
   }
   e.accuracy = hop_table(acc, chance);
-  if (std::any_of(seeds.begin(), seeds.end(),
-                  [](const HopEvalFile& s) { return s.control.empty(); }))
+  if (std::any_of(seeds.begin(), seeds.end(), [](const HopEvalFile& s) { return !s.control; }))
     return e;
   e.control = seeds.front().control;
   e.control_accuracy = hop_table(control, control_chance);
@@ -328,8 +327,8 @@ HopEvalSummary summarize_hop_eval(const std::vector<HopEvalFile>& seeds) {
   return e;
 }
 
-std::vector<HopEvalFile> read_hop_evals(const std::vector<std::string>& files, std::string& task,
-                                        std::string& task_file) {
+std::vector<HopEvalFile> read_hop_evals(const std::vector<std::string>& files,
+                                        std::optional<Task>& task, std::string& task_file) {
   std::vector<std::vector<RunConfig>> runs;
   std::vector<HopEvalFile> evals = read_all(files, parse_hop_eval, task, task_file, runs);
   require_one_configuration(std::move(runs));
@@ -406,6 +405,7 @@ HopSeedsResult summarize_hop_seeds(const HopSeedsOptions& o) {
   HopSeedsResult r;
   r.seeds = n;
   r.files = o;
+  std::optional<Task> task;  // the first file's
   std::string task_file;
   // Every file first, so that files of runs of other configurations are refused before any
   // statistic is taken over them.
@@ -414,12 +414,12 @@ HopSeedsResult summarize_hop_seeds(const HopSeedsOptions& o) {
   std::vector<HopEvalFile> evals;
   std::vector<HopHeadsFile> heads;
   std::vector<HopDiscrepancyFile> discrepancies;
-  if (!o.summary.empty())
-    summaries = read_all(o.summary, parse_hop_summary, r.task, task_file, runs);
-  if (!o.eval.empty()) evals = read_all(o.eval, parse_hop_eval, r.task, task_file, runs);
-  if (!o.heads.empty()) heads = read_all(o.heads, parse_hop_heads, r.task, task_file, runs);
+  if (!o.summary.empty()) summaries = read_all(o.summary, parse_hop_summary, task, task_file, runs);
+  if (!o.eval.empty()) evals = read_all(o.eval, parse_hop_eval, task, task_file, runs);
+  if (!o.heads.empty()) heads = read_all(o.heads, parse_hop_heads, task, task_file, runs);
   if (!o.discrepancy.empty())
-    discrepancies = read_all(o.discrepancy, parse_hop_discrepancy, r.task, task_file, runs);
+    discrepancies = read_all(o.discrepancy, parse_hop_discrepancy, task, task_file, runs);
+  r.task = task.value();  // at least two files were read
   r.unchecked = require_one_configuration(std::move(runs), &r.unchecked_file);
   if (!o.summary.empty()) r.training = summarize_training(summaries);
   if (!o.metrics.empty()) {
@@ -469,7 +469,8 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
   if (r.curves) {
     const HopCurves& c = *r.curves;
     Panel p;
-    p.title = r.task + " task: held-out accuracy per hop during training (" + seeds + ")";
+    p.title = std::string(task_name(r.task)) +
+              " task: held-out accuracy per hop during training (" + seeds + ")";
     p.xlabel = "training step";
     p.ylabel = "held-out accuracy";
     p.ymin = 0;
@@ -485,8 +486,8 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
   }
   if (r.eval) {
     const HopEvalSummary& e = *r.eval;
-    Panel p =
-        accuracy_length_panel(r.task + " task: accuracy against input length (" + seeds + ")");
+    Panel p = accuracy_length_panel(std::string(task_name(r.task)) +
+                                    " task: accuracy against input length (" + seeds + ")");
     auto column = [](const HopTable& t, std::size_t k) {
       std::vector<SeedInterval> y;
       for (const auto& row : t.cells) y.push_back(row[k].accuracy.interval);
@@ -499,9 +500,10 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     Series chance = chance_series(t, t.lengths);
     if (!chance.x.empty()) p.series.push_back(std::move(chance));
     const HopTable& c = e.control_accuracy;
-    if (!e.control.empty() && c.all_hops()) {
-      Series s = band_series("all hops, " + plain_text(e.control) + " control", as_x(c.lengths),
-                             column(c, *c.all_hops()));
+    if (e.control && c.all_hops()) {
+      Series s =
+          band_series("all hops, " + plain_text(std::string(variant_name(*e.control))) + " control",
+                      as_x(c.lengths), column(c, *c.all_hops()));
       s.line_width = 3;
       p.series.push_back(std::move(s));
     }
@@ -518,8 +520,8 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     std::vector<Panel> panels;
     for (const bool positional : {true, false}) {
       Panel p;
-      p.title = r.task + ": " + (positional ? "positional" : "symbolic") + " score per " +
-                (multi_head ? "head" : "layer") + " (" +
+      p.title = std::string(task_name(r.task)) + ": " + (positional ? "positional" : "symbolic") +
+                " score per " + (multi_head ? "head" : "layer") + " (" +
                 (bands ? seeds : fmt::format("mean of {} training seeds", r.seeds)) + ")";
       p.xlabel = "training step";
       p.ylabel = positional ? "positional score" : "symbolic score";
@@ -545,7 +547,8 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
   if (r.discrepancy) {
     const HopDiscrepancySummary& d = *r.discrepancy;
     Panel p;
-    p.title = r.task + " task, " + plain_text(d.variant) +
+    p.title = std::string(task_name(r.task)) + " task, " +
+              plain_text(std::string(variant_name(d.variant))) +
               " inputs: key-head gap against length (" + seeds + ")";
     p.xlabel = "input length (tokens, log scale)";
     p.ylabel = "median top − second attention logit at the query";
@@ -569,7 +572,7 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
 
 // "seeds: N TASK seeds; all hops reach 0.9 at step ...; accuracy (...) at length ..."
 std::string hop_seeds_summary(const HopSeedsResult& r) {
-  std::string line = fmt::format("seeds: {} {} seeds", r.seeds, r.task);
+  std::string line = fmt::format("seeds: {} {} seeds", r.seeds, task_name(r.task));
   if (r.training) {
     const HopTraining& t = *r.training;
     const auto all = std::find(t.hops.begin(), t.hops.end(), "all") - t.hops.begin();

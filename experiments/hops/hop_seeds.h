@@ -84,7 +84,7 @@ Series chance_series(const HopTable& table, const std::vector<std::int64_t>& len
 
 struct HopEvalSummary {
   HopTable accuracy;
-  std::string control;                    // seen_jumps | decoy; empty unless every eval has it
+  std::optional<Variant> control;         // seen_jumps | decoy; none unless every eval has it
   HopTable control_accuracy;              // when control is set
   std::vector<SeedStatistic> decoy_rate;  // per control length (Letter), empty otherwise
 };
@@ -118,15 +118,15 @@ struct HopRoleGaps {
 };
 
 struct HopDiscrepancySummary {
-  std::string variant;            // the inputs: standard, seen_jumps, decoy, ...
-  std::int64_t train_length = 0;  // 0 when no file says
+  Variant variant = Variant::kStandard;  // the inputs measured
+  std::int64_t train_length = 0;         // 0 when no file says
   std::vector<std::int64_t> lengths;
   std::vector<SeedStatistic> accuracy;  // per length
   std::vector<HopRoleGaps> roles;
 };
 
 struct HopSeedsResult {
-  std::string task;  // number | letter
+  Task task = Task::kNumber;  // a hop task: number or letter
   std::size_t seeds = 0;
   HopSeedsOptions files;  // the inputs
   std::optional<HopTraining> training;
@@ -141,10 +141,10 @@ struct HopSeedsResult {
 };
 
 // Each eval --run result, in order; every file must be of `task` (set from the first file when
-// empty, which `task_file` then names), and the files seeds of one configuration
+// none, which `task_file` then names), and the files seeds of one configuration
 // (require_one_configuration). std::runtime_error naming a bad file.
-std::vector<HopEvalFile> read_hop_evals(const std::vector<std::string>& files, std::string& task,
-                                        std::string& task_file);
+std::vector<HopEvalFile> read_hop_evals(const std::vector<std::string>& files,
+                                        std::optional<Task>& task, std::string& task_file);
 // Accuracy per length and hop over the seeds' evals, against chance, with the control's.
 HopEvalSummary summarize_hop_eval(const std::vector<HopEvalFile>& seeds);
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "posbias/tasks/task_codecs.h"
+
 namespace posbias {
 
 const std::vector<FieldRow<HopCellRecord>>& hop_cell_record_fields();
@@ -316,9 +318,9 @@ HopCurvesRecord curves_record(const HopCurves& c) {
 
 HopEvalSummaryRecord eval_record(const HopEvalSummary& e) {
   HopEvalSummaryRecord r{e.accuracy.lengths, e.accuracy.hops, hop_table_record(e.accuracy), {}};
-  if (e.control.empty()) return r;
+  if (!e.control) return r;
   HopControlRecord& c = r.control.emplace();
-  c.name = e.control;
+  c.name = *e.control;
   c.accuracy = hop_table_record(e.control_accuracy);
   if (!e.decoy_rate.empty()) c.decoy_rate = per_length(e.control_accuracy.lengths, e.decoy_rate);
   return r;

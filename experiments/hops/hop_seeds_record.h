@@ -49,7 +49,7 @@ struct HopCurvesRecord {
 };
 
 struct HopControlRecord {
-  std::string name;
+  Variant name = Variant::kSeenJumps;
   HopTableRecord accuracy;
   std::optional<StatisticMap> decoy_rate;
 };
@@ -90,7 +90,7 @@ struct HopRoleGapsRecord {
 };
 
 struct HopDiscrepancySummaryRecord {
-  std::string variant;
+  Variant variant = Variant::kStandard;
   std::optional<std::int64_t> train_length;  // null: no file says
   std::vector<std::int64_t> lengths;
   StatisticMap accuracy;
@@ -103,7 +103,7 @@ struct HopSeedFilesRecord {
 };
 
 struct HopSeedsRecord {
-  std::string task;
+  Task task = Task::kNumber;
   std::int64_t seeds = 0;
   std::string interval;
   HopSeedFilesRecord files;
@@ -123,7 +123,8 @@ struct HopConfigurationRecord {
 };
 
 struct HopComparisonRecord {
-  std::string task, interval;
+  Task task = Task::kNumber;
+  std::string interval;
   std::vector<std::int64_t> lengths;
   std::vector<HopConfigurationRecord> configurations;
 };

@@ -167,7 +167,8 @@ std::string discrepancy_summary(const HeadSearchSweepResult& r) {
 }
 
 std::string discrepancy_summary(const TrainedDiscrepancyResult& r) {
-  std::string out = fmt::format("{} run {}, step {}: accuracy by length:", r.task, r.run, r.step);
+  std::string out =
+      fmt::format("{} run {}, step {}: accuracy by length:", task_name(r.task), r.run, r.step);
   for (std::size_t i = 0; i < r.lengths.size() && i < r.accuracy.size(); ++i)
     out += fmt::format(" {}: {:.3f}", r.lengths[i], r.accuracy[i]);
   out += "\n";

@@ -18,6 +18,7 @@
 #include "posbias/mech/head_scores.h"
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/tasks/task_codecs.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
 
@@ -159,7 +160,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
       if (!ids.defined()) {
         require_hop_task(m.info.config.task, "heads --run");
         ids = run_samples(m.info.config, o, &result.attention);
-        result.task = std::string(task_name(m.info.config.task));
+        result.task = m.info.config.task;
       }
       m.model->set_attention(result.attention);
       result.checkpoints.push_back({m.info.step,
@@ -169,7 +170,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
     }
     progress.finish();
     if (group) {
-      nlohmann::json mine = {{"task", result.task},
+      nlohmann::json mine = {{"task", FieldCodec<std::optional<Task>>::write(result.task)},
                              {"attention", to_string(result.attention)},
                              {"length", ids.defined() ? ids.size(1) : 0},
                              {"checkpoints", nlohmann::json::array()}};
@@ -183,7 +184,7 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
         const nlohmann::json& c = part["checkpoints"][i / ranks];
         result.checkpoints.push_back(checkpoint_heads_from_json(c));
         if (i == 0) {
-          result.task = part["task"].get<std::string>();
+          result.task = FieldCodec<std::optional<Task>>::read(part["task"], "a rank's task");
           result.attention = *parse_attention_choice(part["attention"].get<std::string>());
           result.length = part["length"].get<std::int64_t>();
         }
@@ -288,7 +289,8 @@ HeadsResult run_heads(const HeadsOptions& o) {
   write_json_result(o.json, to_json(record).dump(2) + "\n",
                     [&record] { return heads_summary(record); });
   if (!o.plot.empty()) {
-    const std::string title = result.task.empty() ? "model" : result.task + " run";
+    const std::string title =
+        result.task ? std::string(task_name(*result.task)) + " run" : std::string("model");
     const std::string stem = std::filesystem::path(o.plot).replace_extension().string();
     render_figure(heads_figure(result, title), o.plot);
     if (result.checkpoints.size() > 1)

@@ -51,7 +51,7 @@ struct HeadsOptions {
 struct HeadsResult {
   // The source: a run, or config + weights (+ tokens or text).
   std::string run, config, weights, tokens, text;
-  std::string task;  // the run's task; empty for a Hugging Face model
+  std::optional<Task> task;  // the run's task; none for a Hugging Face model
   std::int64_t length = 0, samples = 0;
   double tau = 0;
   bool at_init = false;                             // the run's initialization, not its checkpoints

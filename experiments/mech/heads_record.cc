@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "posbias/tasks/task_codecs.h"
+
 namespace posbias {
 
 const std::vector<FieldRow<HeadScore>>& head_score_fields();
@@ -171,8 +173,9 @@ std::string heads_summary(const HeadsRecord& r) {
     for (const std::string& h : heads) out += (out.empty() ? "" : ", ") + h;
     return out.empty() ? std::string("none") : out;
   };
-  const std::string what = r.source.run ? r.task.value_or("hop") + " run " + *r.source.run
-                                        : "checkpoint " + r.source.weights.value_or("?");
+  const std::string what =
+      r.source.run ? (r.task ? std::string(task_name(*r.task)) : "hop") + " run " + *r.source.run
+                   : "checkpoint " + r.source.weights.value_or("?");
   std::string out =
       fmt::format("{}: {} checkpoint{} scored at {} tokens, {} samples\n", what,
                   r.checkpoints.size(), r.checkpoints.size() == 1 ? "" : "s", r.length, r.samples);

@@ -14,6 +14,7 @@
 #include "experiments/mech/causal_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/mech/head_score.h"
+#include "posbias/tasks/vocab.h"
 
 namespace posbias {
 
@@ -50,7 +51,7 @@ struct ThresholdLabels {
 
 struct HeadsRecord {
   HeadsSource source;
-  std::optional<std::string> task;  // a run's task
+  std::optional<Task> task;  // a run's task
   std::int64_t length = 0, samples = 0;
   double tau = 0;
   std::optional<bool> at_init;

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "posbias/tasks/task_codecs.h"
+
 namespace posbias {
 
 const std::vector<FieldRow<KeyHeadName>>& key_head_name_fields();

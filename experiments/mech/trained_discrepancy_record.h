@@ -51,8 +51,9 @@ struct KeyHeadDiscrepancy : KeyHeadName {
 };
 
 struct TrainedDiscrepancyRecord {
-  std::string run, task;
-  std::optional<std::string> variant;  // files of earlier builds: none (standard)
+  std::string run;
+  Task task = Task::kNumber;
+  std::optional<Variant> variant;  // files of earlier builds: none (standard)
   std::int64_t step = 0;
   std::optional<std::int64_t> train_length;  // files of earlier builds: none
   std::vector<KeyHeadScores> key_heads;

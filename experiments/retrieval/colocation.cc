@@ -116,7 +116,6 @@ AnswerInfluenceRecord read_influence(const std::string& path) {
   AnswerInfluenceRecord r;
   try {
     r = answer_influence_record_from_json(j);
-    parse_answer_inputs(r.inputs, "inputs");
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("'" + path +
                                 "' is not a `birth --inputs kv|passkey` result: " + e.what());
@@ -151,7 +150,7 @@ ColocationResult colocate_files(const ColocationOptions& o) {
   std::vector<std::vector<double>> accuracy, influence;
   for (std::size_t s = 0; s < o.influence.size(); ++s) {
     const AnswerInfluenceRecord inf = read_influence(o.influence[s]);
-    const AnswerInputs inputs = parse_answer_inputs(inf.inputs, "inputs");
+    const AnswerInputs inputs = inf.inputs;
     if (s == 0) kind = inputs;
     if (inputs != kind) {
       throw std::invalid_argument("'" + o.influence[s] + "' measured " + to_string(inputs) +
@@ -199,7 +198,7 @@ ColocationResult colocate_files(const ColocationOptions& o) {
 
 ColocationRecord colocation_record(const ColocationResult& r, const ColocationOptions& o) {
   ColocationRecord out;
-  out.inputs = to_string(r.inputs);
+  out.inputs = r.inputs;
   out.length = r.length;
   out.depths = r.depths;
   out.rule =

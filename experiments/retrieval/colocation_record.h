@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "posbias/core/field_table.h"
+#include "posbias/tasks/retrieval_inputs.h"
 
 namespace posbias {
 
@@ -28,7 +29,7 @@ struct SpearmanRecord {
 };
 
 struct ColocationRecord {
-  std::optional<std::string> inputs;  // kv | passkey
+  std::optional<AnswerInputs> inputs;  // files of earlier builds: none (kv)
   std::int64_t length = 0;
   std::vector<int> depths;
   std::string rule;

@@ -46,8 +46,8 @@ std::vector<TextEvalResult> measure_text_eval(const TextEvalOptions& o,
     r.run = o.run;
     r.checkpoint = loaded.path.string();
     r.step = loaded.info.step;
-    r.arch = to_string(c.arch);
-    r.pos = to_string(*c.pos);
+    r.arch = c.arch;
+    r.pos = *c.pos;
     r.length = c.length;
     r.attention = to_string(path);
     results.push_back(std::move(r));
@@ -86,7 +86,9 @@ Figure text_eval_figure(const TextEvalResult& r) {
   return loss_per_position_figure(
       fmt::format("held-out loss per position (step {}, {:.3f} bits per byte)", r.step,
                   r.bits_per_byte),
-      {r}, [](const TextEvalResult& one, Series& s) { s.title = one.arch + " " + one.pos; });
+      {r}, [](const TextEvalResult& one, Series& s) {
+        s.title = to_string(one.arch) + " " + to_string(one.pos);
+      });
 }
 
 Figure text_eval_steps_figure(const std::vector<TextEvalResult>& results) {

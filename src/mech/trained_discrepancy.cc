@@ -140,8 +140,8 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
       on_chain = gaps, correct_only = gaps;
   TrainedDiscrepancyResult r;
   r.run = o.run;
-  r.task = std::string(task_name(c.task));
-  r.variant = std::string(variant_name(o.variant));
+  r.task = c.task;
+  r.variant = o.variant;
   r.train_length = c.length;
   r.step = m.info.step;
   r.lengths = o.lengths;
@@ -210,8 +210,8 @@ TrainedDiscrepancyResult measure_trained_discrepancy(const TrainedDiscrepancyOpt
 
 Figure trained_discrepancy_figure(const TrainedDiscrepancyResult& r) {
   Panel p;
-  p.title = r.task + " model (step " + std::to_string(r.step) + ", " + r.variant +
-            " inputs): key-head discrepancy and accuracy";
+  p.title = std::string(task_name(r.task)) + " model (step " + std::to_string(r.step) + ", " +
+            std::string(variant_name(r.variant)) + " inputs): key-head discrepancy and accuracy";
   p.xlabel = "input length (tokens, log scale)";
   p.ylabel = "top − second attention logit at the query (median, p10–p90)";
   p.log_x = true;

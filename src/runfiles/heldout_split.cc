@@ -2,6 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "posbias/arch/arch_codecs.h"
+#include "posbias/tasks/task_codecs.h"
+#include "posbias/text/tokenizer_codec.h"
+
 namespace posbias {
 
 const std::vector<FieldRow<TextEvaluation>>& text_evaluation_fields() {

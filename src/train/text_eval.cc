@@ -102,7 +102,7 @@ HeldoutSplit evaluate_heldout_split(const TrainConfig& c, Transformer& model,
   h.bigram_bits_per_byte = b.bigram_bits_per_byte;
   h.train_tokens = static_cast<std::int64_t>(data.streams.train.size());
   h.heldout_tokens = static_cast<std::int64_t>(data.streams.heldout.size());
-  h.tokenizer = to_string(data.tokenizer.kind());
+  h.tokenizer = data.tokenizer.kind();
   h.vocab = data.tokenizer.vocab_size();
   return h;
 }

@@ -570,7 +570,7 @@ TrainResult run_training(const TrainOptions& options) {
   TrainResult result;
   result.rank = trainer.rank();
   TrainingSummary& summary = result.summary;
-  summary.task = task_name(c.task);
+  summary.task = c.task;
   summary.steps = c.steps;
   summary.train_seconds = wall_seconds();
   summary.config = c;

@@ -56,7 +56,7 @@ TEST_F(HopCompareTest, IntervalsPerConfigurationAgainstHandComputation) {
   const std::string b = write("b0.json", eval_file("letter", 1.0, 1.0));
   const HopComparison r = compare_hop_configurations(
       {parse_hop_configuration("rotary=all=" + a), parse_hop_configuration("none=" + b)});
-  EXPECT_EQ(r.task, "letter");
+  EXPECT_EQ(r.task, Task::kLetter);
   ASSERT_EQ(r.accuracy.size(), 2u);
   EXPECT_EQ(r.configurations[0].label, "rotary=all");  // split at the last '='
   EXPECT_EQ(r.configurations[0].eval.size(), 3u);

@@ -16,7 +16,7 @@ namespace {
 
 HopEvalRecord full_record() {
   HopEvalRecord r;
-  r.task = "letter";
+  r.task = Task::kLetter;
   r.run = "runs/letter";
   r.checkpoint = "runs/letter/checkpoints/step_00000100.safetensors";
   r.step = 100;
@@ -96,7 +96,7 @@ TEST(HopEvalRecordFields, EveryShippedEvalReadsBackAndWritesOutTheSameBytes) {
 // each control's; a record of an earlier build (no chance) leaves the brackets out.
 TEST(HopEvalSummary, AllHopsByLengthWithChanceAndControls) {
   posbias::HopEvalRecord r;
-  r.task = "letter";
+  r.task = posbias::Task::kLetter;
   r.run = "runs/letter";
   r.step = 5000;
   r.count_per_hop = 64;

@@ -161,7 +161,7 @@ TEST_F(HopSeedsTest, CrossingStepsWithNeverReachedSeeds) {
                                               {{"1", 700}, {"2", nullptr}, {"all", nullptr}},
                                               {{"1", 0.97}, {"2", 0.96}, {"all", 0.965}})});
   const HopSeedsResult r = summarize_hop_seeds(o);
-  EXPECT_EQ(r.task, "number");
+  EXPECT_EQ(r.task, Task::kNumber);
   ASSERT_TRUE(r.training);
   const HopTraining& t = *r.training;
   ASSERT_EQ(t.hops, (std::vector<std::string>{"1", "2", "all"}));
@@ -260,7 +260,7 @@ TEST_F(HopSeedsTest, EvalAccuracyAgainstChanceOverCommonLengths) {
   // 17: low 0.9 − 0.248 > 0.125; 64: low 0.15 − 0.124 < 0.125.
   EXPECT_EQ(t.cells[0][2].above_chance(), std::optional<bool>(true));
   EXPECT_EQ(t.cells[1][2].above_chance(), std::optional<bool>(false));
-  ASSERT_EQ(r.eval->control, "seen_jumps");
+  ASSERT_EQ(r.eval->control, Variant::kSeenJumps);
   expect_interval(r.eval->control_accuracy.cells[1][2].accuracy, hand3(0.3, 0.4, 0.35),
                   "seen_jumps at 64");
   EXPECT_TRUE(r.eval->decoy_rate.empty());
@@ -295,8 +295,8 @@ TEST_F(HopSeedsTest, LetterDecoyRate) {
   HopSeedsOptions o;
   o.eval = write3("letter", {letter(0.1), letter(0.2), letter(0.6)});
   const HopSeedsResult r = summarize_hop_seeds(o);
-  EXPECT_EQ(r.task, "letter");
-  ASSERT_EQ(r.eval->control, "decoy");
+  EXPECT_EQ(r.task, Task::kLetter);
+  ASSERT_EQ(r.eval->control, Variant::kDecoy);
   ASSERT_EQ(r.eval->decoy_rate.size(), 1u);
   expect_interval(r.eval->decoy_rate[0], hand3(0.1, 0.2, 0.6), "decoy rate");
   // Equal accuracy and chance in every seed: zero width, low end not above chance.
@@ -348,7 +348,7 @@ TEST_F(HopSeedsTest, DiscrepancyRolesGapsAndExponents) {
   const HopSeedsResult r = summarize_hop_seeds(o);
   ASSERT_TRUE(r.discrepancy);
   const HopDiscrepancySummary& d = *r.discrepancy;
-  EXPECT_EQ(d.variant, "standard");
+  EXPECT_EQ(d.variant, Variant::kStandard);
   EXPECT_EQ(d.train_length, 17);
   EXPECT_EQ(d.lengths, (std::vector<std::int64_t>{17, 64}));
   expect_interval(d.accuracy[1], hand3(0.24, 0.26, 0.28), "accuracy at 64");
@@ -583,7 +583,7 @@ TEST_F(HopSeedsTest, BadInputIsOneLineError) {
   three_layers["checkpoints"][0]["heads"][2]["layer"] = 2;
   const std::string h1 = write("h1.json", three_layers.dump());
   expect_one_line<Bad>(run({}, {}, {h0, h1}), {h1, "other heads"});
-  // A head without a label, or past the largest index; a discrepancy of an empty variant.
+  // A head without a label, or past the largest index; a discrepancy of a variant with no name.
   json unlabelled = heads_file({100}, 0.1, {"mixed"});
   unlabelled["checkpoints"][0]["heads"][0]["label"] = "";
   const std::string hu = write("hu.json", unlabelled.dump());
@@ -596,7 +596,8 @@ TEST_F(HopSeedsTest, BadInputIsOneLineError) {
   no_variant["variant"] = "";
   const std::string dv = write("dv.json", no_variant.dump());
   const std::string ds = write("ds.json", discrepancy_file(1, 4.0, false, -1.0).dump());
-  expect_one_line<Bad>(run({}, {}, {}, {ds, dv}), {dv, "variant must be a string of 1..32 bytes"});
+  expect_one_line<Bad>(run({}, {}, {}, {ds, dv}),
+                       {dv, "unknown variant '' (use standard, seen_jumps or decoy)"});
   // Metrics: without summaries; a line that is not JSON; steps that do not increase; an
   // accuracy above 1; no evaluation line at all; not an object; a field train never writes.
   const std::string m0 = write("m0.jsonl", metrics_lines({50}, {0.5}));

@@ -17,7 +17,7 @@ namespace {
 HeadsRecord full_record() {
   HeadsRecord r;
   r.source.run = "runs/letter";
-  r.task = "letter";
+  r.task = Task::kLetter;
   r.length = 17;
   r.samples = 8;
   r.tau = 1e-4;
@@ -146,7 +146,7 @@ TEST(HeadsRecordFields, EveryShippedResultReadsBack) {
 TEST(HeadsSummary, SourceCheckpointsAndPureHeadsByLabel) {
   posbias::HeadsRecord r;
   r.source.run = "runs/number";
-  r.task = "number";
+  r.task = posbias::Task::kNumber;
   r.length = 17;
   r.samples = 200;
   r.checkpoints.resize(7);

@@ -18,8 +18,8 @@ namespace {
 TrainedDiscrepancyResult measured_result() {
   TrainedDiscrepancyResult r;
   r.run = "runs/number";
-  r.task = "number";
-  r.variant = "standard";
+  r.task = Task::kNumber;
+  r.variant = Variant::kStandard;
   r.train_length = 17;
   r.step = 3000;
   r.lengths = {17, 64};

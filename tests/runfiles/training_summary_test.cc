@@ -18,7 +18,7 @@ namespace {
 
 TrainingSummary full_summary() {
   TrainingSummary s;
-  s.task = "text";
+  s.task = Task::kText;
   s.steps = 300;
   s.train_seconds = 12.5;
   s.config = TrainConfig::defaults(Task::kText);
@@ -37,7 +37,7 @@ TrainingSummary full_summary() {
   h.bigram_bits_per_byte = 2.0;
   h.train_tokens = 1000;
   h.heldout_tokens = 100;
-  h.tokenizer = "spm";
+  h.tokenizer = TokenizerKind::kSpm;
   h.vocab = 4096;
   s.heldout = h;
   s.data_parallel = DataParallelStats{2, 4, 3, 0.25};

@@ -62,7 +62,9 @@ struct KeyHeadGaps {
 };
 
 struct TrainedDiscrepancyResult {
-  std::string run, task, variant;
+  std::string run;
+  Task task = Task::kNumber;
+  Variant variant = Variant::kStandard;
   int train_length = 0;  // the exponents are fitted on lengths above it
   std::int64_t step = 0;
   std::vector<int> lengths;

@@ -10,7 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "posbias/arch/config.h"
 #include "posbias/core/field_table.h"
+#include "posbias/tasks/vocab.h"
+#include "posbias/text/tokenizer.h"
 
 namespace posbias {
 
@@ -29,7 +32,7 @@ const std::vector<FieldRow<TextEvaluation>>& text_evaluation_fields();
 struct HeldoutSplit : TextEvaluation {
   double unigram_bits_per_byte = NAN, bigram_bits_per_byte = NAN;
   std::int64_t train_tokens = 0, heldout_tokens = 0;
-  std::string tokenizer;  // its kind: "spm", "byte"
+  TokenizerKind tokenizer = TokenizerKind::kSpm;
   std::int64_t vocab = 0;
 };
 const std::vector<FieldRow<HeldoutSplit>>& heldout_split_fields();
@@ -38,7 +41,9 @@ const std::vector<FieldRow<HeldoutSplit>>& heldout_split_fields();
 struct TextEvalResult : HeldoutSplit {
   std::string run, checkpoint;  // the run folder and the checkpoint file read
   std::int64_t step = 0;        // the checkpoint's step
-  std::string task = "text", arch, pos;
+  Task task = Task::kText;
+  Family arch = Family::kGpt2;
+  PosEncoding pos = PosEncoding::kLearned;
   std::int64_t length = 0;               // the run's training length, the window length
   std::optional<std::string> attention;  // the attention path evaluated with; older files: none
 };

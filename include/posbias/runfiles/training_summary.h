@@ -37,7 +37,7 @@ struct DataParallelStats {
 const std::vector<FieldRow<DataParallelStats>>& data_parallel_stats_fields();
 
 struct TrainingSummary {
-  std::string task;  // the config's task, by name
+  Task task = Task::kNumber;  // the config's task
   std::int64_t steps = 0;
   double train_seconds = NAN;  // wall seconds of training, across resumes; older files: none
   TrainConfig config;
