@@ -84,10 +84,10 @@ void register_sweep(CLI::App& app, Action* selected) {
     *selected = [a] {
       const SweepStatus s = sweep_status(read_sweep(a->dir));
       for (const SweepRunStatus& row : s.states) {
-        if (row.state == "done") continue;
+        if (row.state == RunState::kDone) continue;
         std::string values;
         for (const auto& [k, v] : row.values) values += " " + k + " " + v;
-        std::printf("run %d %s%s\n", row.index, row.state.c_str(), values.c_str());
+        std::printf("run %d %s%s\n", row.index, to_string(row.state), values.c_str());
       }
       std::printf("%d runs: %d done, %d started, %d pending, %d failed\n", s.runs, s.done,
                   s.started, s.pending, s.failed);

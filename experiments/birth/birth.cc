@@ -800,7 +800,7 @@ ShapeScoreRecord shape_score_record(const NoFitPrediction& p, const std::vector<
   ShapeScoreRecord s;
   s.model = p.model;
   s.estimator = to_string(p.estimator);
-  s.paths = to_string(p.paths);
+  s.paths = p.paths;
   s.op = p.op;
   s.median_abs_log10_error = m.median_abs_log10_error;
   s.median_abs_log10_error_ci = interval_record(p.score.median_abs_log10_error);

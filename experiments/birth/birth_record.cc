@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "posbias/theory/theory_codecs.h"
+
 namespace posbias {
 
 const std::vector<FieldRow<BirthMeasurementRecord>>& birth_measurement_record_fields();

@@ -56,7 +56,8 @@ struct RatioRecord {
 
 // A prediction made without fitting, scored against the measured profile.
 struct ShapeScoreRecord {
-  std::string model, estimator, paths, op;  // op: "operator" in the file
+  std::string model, estimator, op;  // op: "operator" in the file
+  PathSum paths = PathSum::kLinear;
   double median_abs_log10_error = NAN, max_abs_log10_error = NAN, w1 = NAN;
   std::optional<std::vector<double>> median_abs_log10_error_ci, w1_ci, argmin_measured_ci;
   std::int64_t argmin_measured = 0, argmin_predicted = 0;

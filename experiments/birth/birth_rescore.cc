@@ -78,7 +78,7 @@ StoredBirth stored_birth(const nlohmann::json& j, const std::string& file) {
   // Results from before these fields existed measured the hidden state, densely.
   o.target = parse_influence_target(m.target.value_or("hidden"));
   o.attention = parse_attention_choice(m.attention.value_or("dense"));
-  o.paths = parse_path_sum(s.record.nofit->paths);
+  o.paths = s.record.nofit->paths;
   s.profiles = s.record.profile_seeds;
   if (s.profiles.empty())
     throw std::invalid_argument(file + " holds no profile_seeds; re-measure it");

@@ -237,7 +237,7 @@ LlmResult measure_llm(const LlmOptions& o) {
 
   LlmResult result;
   result.model = o.model;
-  result.api = to_string(o.api);
+  result.api = o.api;
   result.requests = static_cast<std::int64_t>(jobs.size());
   std::vector<std::string> errors;  // of the failed prompts, every suite
   for (const std::string& suite : o.suites) {

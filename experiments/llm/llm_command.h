@@ -55,7 +55,8 @@ struct FailureReason {
 };
 
 struct LlmResult {
-  std::string model, api;
+  std::string model;
+  Api api = Api::kChat;
   std::int64_t requests = 0;  // prompts sent this run
   std::int64_t failed = 0;    // prompts failed after their retries, over every suite
   std::vector<SuiteSummary> suites;

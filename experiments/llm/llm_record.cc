@@ -1,5 +1,7 @@
 #include "experiments/llm/llm_record.h"
 
+#include "posbias/llm/api_codec.h"
+
 namespace posbias {
 
 template <>

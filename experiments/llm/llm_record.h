@@ -14,7 +14,8 @@
 namespace posbias {
 
 struct LlmRecord {
-  std::string model, api;
+  std::string model;
+  Api api = Api::kChat;
   std::int64_t requests = 0, failed = 0;
   std::vector<SuiteSummaryRecord> suites;
 };

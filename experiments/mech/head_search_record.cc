@@ -5,6 +5,7 @@
 #include "experiments/mech/head_search_sweep.h"
 #include "posbias/core/field_table.h"
 #include "posbias/mech/constructions.h"
+#include "posbias/mech/mech_codecs.h"
 
 namespace posbias {
 namespace {
@@ -58,8 +59,8 @@ HeadSearchRecord head_search_record(const HeadSearchSweepResult& r) {
   const HeadSearchOptions& o = r.sweep.search;
   const bool index = o.function == Construction::kIndex;
   HeadSearchRecord out;
-  out.function = construction_name(o.function);
-  out.frequencies = search_frequencies_name(o.frequencies);
+  out.function = o.function;
+  out.frequencies = o.frequencies;
   out.head_dim = o.head_dim;
   out.starts = o.starts;
   out.steps = o.steps;

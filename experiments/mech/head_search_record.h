@@ -16,6 +16,9 @@
 namespace posbias {
 
 struct HeadSearchSweepResult;
+// Declared here so that the record stays torch-free (mech/constructions.h, mech/head_search.h).
+enum class Construction;
+enum class SearchFrequencies;
 
 struct HeadSearchPointRecord {
   std::int64_t n = 0;  // input length
@@ -25,7 +28,9 @@ struct HeadSearchPointRecord {
 };
 
 struct HeadSearchRecord {
-  std::string function, search = "optimized", frequencies;
+  Construction function{};  // index (the first value) until set
+  std::string search = "optimized";
+  SearchFrequencies frequencies{};
   int head_dim = 0, starts = 0, steps = 0;
   std::uint64_t seed = 0;
   std::optional<double> rope_theta;  // RoPE-schedule searches

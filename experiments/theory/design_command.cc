@@ -241,7 +241,7 @@ DesignRecord design_record(const DesignResult& r) {
   d.grid.length = o.length;
   d.grid.query = r.query - 1;
   d.grid.layers = o.layers;
-  d.grid.paths = to_string(o.paths);
+  d.grid.paths = o.paths;
   d.grid.baseline_alpha = o.baseline_alpha;
   d.grid.windows = r.grid.windows;
   for (const DesignAlibi& a : r.grid.alibis) d.grid.alibis.push_back(a.name);

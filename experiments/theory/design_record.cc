@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "posbias/core/csv.h"
+#include "posbias/theory/theory_codecs.h"
 
 namespace posbias {
 

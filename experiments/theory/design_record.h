@@ -14,12 +14,13 @@
 #include "posbias/core/field_table.h"
 #include "posbias/core/machine_record.h"
 #include "posbias/core/position_base.h"
+#include "posbias/theory/influence.h"
 
 namespace posbias {
 
 struct DesignGridRecord {
   std::int64_t length = 0, query = 0, layers = 0;  // query: its position (0-based)
-  std::string paths;
+  PathSum paths = PathSum::kLinear;
   double baseline_alpha = 0;
   std::vector<std::int64_t> windows;
   std::vector<std::string> alibis, null_sinks, alphas;  // as named (none, heads:N, ramp a:b)

@@ -1,5 +1,7 @@
 #include "experiments/theory/fit_record.h"
 
+#include "posbias/theory/theory_codecs.h"
+
 namespace posbias {
 
 const std::vector<FieldRow<LastPositionRecord>>& last_position_record_fields();
@@ -69,7 +71,7 @@ FitRecord fit_record(const FitResult& r, const FitSpec& spec) {
   out.spearman_best = r.spearman_best;
   out.seeds = r.seeds;
   out.last_position = {r.log10_last_measured, r.log10_last_predicted};
-  out.theory = {spec.layers, spec.op.describe(), spec.bootstrap, to_string(spec.paths)};
+  out.theory = {spec.layers, spec.op.describe(), spec.bootstrap, spec.paths};
   out.theory_log10 = r.theory_log10;
   out.notes =
       "alpha and gain fitted by least squares on log10 over the positions before the query; the "

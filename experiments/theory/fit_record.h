@@ -9,6 +9,7 @@
 
 #include "posbias/core/field_table.h"
 #include "posbias/theory/fit.h"
+#include "posbias/theory/influence.h"
 
 namespace posbias {
 
@@ -22,7 +23,7 @@ struct FitTheoryRecord {
   std::int64_t layers = 0;
   std::string op;  // "operator" in the file
   std::int64_t bootstrap = 0;
-  std::string paths;
+  PathSum paths = PathSum::kLinear;
 };
 
 struct FitRecord {

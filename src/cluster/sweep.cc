@@ -430,6 +430,10 @@ const char* to_string(RunState s) {
   return name_of(kRunStateNames, s).data();  // the table's names are literals
 }
 
+RunState parse_run_state(const std::string& name) {
+  return value_of(kRunStateNames, name, "run state");
+}
+
 RunState run_state(const SweepRun& run) {
   if (fs::exists(state_file(run, "done.json"))) return RunState::kDone;
   if (fs::exists(state_file(run, "failed.json"))) return RunState::kFailed;
@@ -538,7 +542,7 @@ SweepStatus sweep_status(const SweepPlan& plan) {
        : s == RunState::kStarted ? status.started
        : s == RunState::kPending ? status.pending
                                  : status.failed);
-    SweepRunStatus row{r.index, to_string(s), r.values, r.dir.string(), {}, {}, {}};
+    SweepRunStatus row{r.index, s, r.values, r.dir.string(), {}, {}, {}};
     if (s == RunState::kDone || s == RunState::kFailed) {
       const SweepRunEnd end =
           read_state(state_file(r, s == RunState::kDone ? "done.json" : "failed.json"),

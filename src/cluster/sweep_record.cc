@@ -7,6 +7,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
+struct RunStateNames {
+  static std::string name(RunState s) { return to_string(s); }
+  static RunState parse(const std::string& s) { return parse_run_state(s); }
+};
+
 // A path is written as its text ("" for none).
 struct PathCodec {
   static constexpr const char* type = "PATH";
@@ -91,7 +96,8 @@ const std::vector<FieldRow<SweepRunStatus>>& sweep_run_status_fields() {
   using R = SweepRunStatus;
   static const std::vector<FieldRow<R>> rows = {
       required(field("index", &R::index, "the run's number")),
-      required(field("state", &R::state, "pending, started, done or failed")),
+      required(field<R, RunState, EnumCodec<RunState, RunStateNames>>(
+          "state", &R::state, "pending, started, done or failed")),
       required(field("values", &R::values, "grid option (and --seed) → its value")),
       required(field("dir", &R::dir, "the run's directory")),
       optional_field("code", &R::code, "exit code (done or failed runs)"),

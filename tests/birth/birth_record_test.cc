@@ -20,7 +20,7 @@ ShapeScoreRecord score(const std::string& model) {
   ShapeScoreRecord s;
   s.model = model;
   s.estimator = "jacobian";
-  s.paths = "linear";
+  s.paths = PathSum::kLinear;
   s.op = "cesaro";
   s.median_abs_log10_error = 0.1;
   s.median_abs_log10_error_ci = std::vector<double>{0.05, 0.2};
@@ -42,7 +42,7 @@ BirthRecord full_record() {
   b.log10_gain = -0.2;
   b.seeds = 2;
   b.last_position = {1.0, 0.9};
-  b.theory = {3, "cesaro", 0, "linear"};
+  b.theory = {3, "cesaro", 0, PathSum::kLinear};
   b.theory_log10 = {0.1, 0.0, 0.2};
   b.notes = "fit";
   b.config = {{"model_type", "gpt2"}, {"n_layer", 3}};

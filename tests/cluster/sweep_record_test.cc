@@ -79,6 +79,10 @@ TEST(SweepRecord, BadFieldsAreRefusedByName) {
   status["states"][0]["code"] = 1.5;
   expect_refused([&] { posbias::sweep_status_from_json(status); },
                  "sweep status field 'states.0.code'");
+  status = nlohmann::json::parse(file_text("status.json"));
+  status["states"][1]["state"] = "finished";
+  expect_refused([&] { posbias::sweep_status_from_json(status); },
+                 "unknown run state 'finished' (use pending, started, done or failed)");
 }
 
 }  // namespace

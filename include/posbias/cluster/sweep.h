@@ -71,6 +71,7 @@ SweepPlan read_sweep(const std::filesystem::path& dir);  // std::runtime_error i
 
 enum class RunState { kPending, kStarted, kDone, kFailed };
 const char* to_string(RunState state);
+RunState parse_run_state(const std::string& name);  // pending | started | done | failed
 RunState run_state(const SweepRun& run);
 
 // Runs manifest entry `index` once (skips a done run, resumes a started one) and returns its

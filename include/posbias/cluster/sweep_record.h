@@ -50,7 +50,7 @@ SweepRunEnd sweep_run_end_from_json(const nlohmann::json& j);
 // `sweep status`: each run's state, and for a done or failed run how it ended.
 struct SweepRunStatus {
   int index = 0;
-  std::string state;  // pending, started, done or failed (to_string(RunState))
+  RunState state = RunState::kPending;
   std::map<std::string, std::string> values;
   std::string dir;
   std::optional<int> code;
