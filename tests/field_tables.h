@@ -78,6 +78,7 @@ struct RecordCodec {
   struct Row {
     std::string name;
     bool required = false;
+    std::string help;
   };
   std::vector<Row> rows;  // the table's rows (empty: only the JSON functions are public)
   std::function<nlohmann::json()> defaults;  // the record's default value as written
@@ -99,7 +100,7 @@ template <class S>
 RecordCodec table_codec(std::string name, const std::vector<posbias::FieldRow<S>>& (*table)()) {
   RecordCodec c;
   c.name = std::move(name);
-  for (const auto& row : table()) c.rows.push_back({row.name, row.required});
+  for (const auto& row : table()) c.rows.push_back({row.name, row.required, row.help});
   c.defaults = [table] { return posbias::fields_to_json(table(), S{}); };
   auto read = [table](const nlohmann::json& j) {
     return posbias::fields_from_json(table(), j, S{}, "record field");

@@ -303,6 +303,15 @@ const std::set<std::string> kKeptAsJson = {
 
 class RecordTable : public testing::TestWithParam<RecordCodec> {};
 
+TEST_P(RecordTable, EveryRowHasItsOwnNameAndAHelp) {
+  const RecordCodec& codec = GetParam();
+  std::set<std::string> names;
+  for (const auto& row : codec.rows) {
+    EXPECT_TRUE(names.insert(row.name).second) << codec.name << ": '" << row.name << "' twice";
+    EXPECT_FALSE(row.help.empty()) << codec.name << ": '" << row.name << "' has no help";
+  }
+}
+
 TEST_P(RecordTable, EveryFieldIsSetAndWritesTheSameBytesAfterARead) {
   const RecordCodec& codec = GetParam();
   const Sample s = sample_of(codec);
