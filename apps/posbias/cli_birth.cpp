@@ -257,8 +257,9 @@ void register_birth(CLI::App& app, Action* selected) {
       }
       if (!options->text.empty() && !length_given) options->length = 0;  // the shortest line's
       if (!pos->empty()) options->pos = parse_pos_encoding(*pos);
+      options->ranks = rank_env_from_environment();
       if (!options->run.empty()) {
-        if (rank_env_from_environment()) {
+        if (options->ranks) {
           throw std::invalid_argument(
               "birth --run is not split over ranks: run it as one process (no posbias launch)");
         }

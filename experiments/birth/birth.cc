@@ -503,7 +503,7 @@ class KnownProfiles {
                                           : "--resume needs --json (the finished seeds are kept "
                                             "beside it)");
     }
-    // Data-parallel ranks (the torchrun variables): rank 0 keeps the journal.
+    // Data-parallel ranks: rank 0 keeps the journal.
     if (!o.json.empty() && !trained && (!group || group->rank() == 0) && !writes_through(o.json))
       journal_.emplace(o.json, journal_key(o, r.config), o.resume);
     if (journal_) known_ = journal_->done();
@@ -944,8 +944,8 @@ Figure birth_figure(const BirthResult& r, const std::string& title) {
 void run_birth(const BirthOptions& given) {
   const BirthOptions o = resolve_text_length(given);
   std::unique_ptr<ProcessGroup> group;
-  if (const std::optional<RankEnv> env = rank_env_from_environment()) {
-    group = std::make_unique<ProcessGroup>(*env, std::chrono::seconds(o.rank_timeout),
+  if (o.ranks) {
+    group = std::make_unique<ProcessGroup>(*o.ranks, std::chrono::seconds(o.rank_timeout),
                                            journal_key(o, birth_model_config(o)).dump());
   }
   const BirthResult r = measure_birth(o, nullptr, group.get());

@@ -80,7 +80,10 @@ struct BirthOptions {
   double memory_budget_gb = 0;
   // Finished seeds are kept beside --json (seed_journal.h); resume takes them from there.
   bool resume = false;
-  // Data-parallel ranks (the torchrun variables): seconds a rank waits for the others.
+  // Data-parallel ranks: this process's slot (nullopt: one process), which the command line
+  // reads from the torchrun variables (rank_env_from_environment); seeds are split over the
+  // ranks. The library reads no environment. Seconds a rank waits for the others.
+  std::optional<RankEnv> ranks;
   std::int64_t rank_timeout = 300;
   std::string json, csv, plot;
 };
