@@ -12,10 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "../cli_run.h"
-#include "../text/brown_excerpt.h"
+#include "../train/kill_while_training.h"
+#include "brown_excerpt.h"
 #include "experiments/birth/birth.h"
 #include "experiments/birth/birth_run.h"
-#include "kill_while_training.h"
 #include "posbias/hf/hf_config.h"
 #include "posbias/jacobian/jacobian.h"
 #include "posbias/model/hf_weights.h"
