@@ -202,6 +202,16 @@ void register_eval(CLI::App& app, Action* selected) {
       "kv, passkey (by depth) and hop runs trained without it: log-n attention scaling at "
       "evaluation only, query i's logits multiplied by s*log(n), n = i + 1 the keys it sees "
       "(scalable softmax); s in (0, 100]; absent: the run's own softmax");
+  auto strength = std::make_shared<double>(1.0);
+  auto calibrated = std::make_shared<bool>(false);
+  CLI::Option* calibrate = cmd->add_flag(
+      "--calibrate", *calibrated,
+      "kv runs: attention calibration at evaluation only; each head's attention on the filler "
+      "'_' at every position (its position-only component) is divided out, attention "
+      "P*P0^(-a) renormalized (docs/mitigations.md)");
+  CLI::Option* calibrate_strength = parsed->add(
+      cmd, "--calibrate-strength", strength.get(),
+      "--calibrate's strength a in [0, 1]: 1 divides the baseline out, 0 is plain attention");
   add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
   add_output_option(cmd, "--json", o->json, "result JSON (default: stdout)");
   add_output_option(cmd, "--plot", o->plot,
@@ -212,6 +222,12 @@ void register_eval(CLI::App& app, Action* selected) {
       parsed->parse();
       if (hops->count() > 0 && (is_kv_run(o->run) || is_text_run(o->run)))
         throw std::invalid_argument("--hops applies to hop runs (number, letter) only");
+      if (calibrate_strength->count() > 0 && calibrate->count() == 0)
+        throw std::invalid_argument("--calibrate-strength needs --calibrate");
+      if (calibrate->count() > 0 && !is_kv_run(o->run))
+        throw std::invalid_argument(
+            "--calibrate applies to kv runs only (its content-free input is kv's filler '_')");
+      if (calibrate->count() > 0) kv->calibrate = *strength;
       if (is_kv_run(o->run)) {
         kv->run = o->run;
         kv->checkpoints = o->checkpoints;

@@ -142,6 +142,7 @@ DepthEvalRecord depth_eval_record(const std::string& task, const DepthEvalRun& r
   out.u_verdict.pooled = a.u_pooled;
   out.rope_scaling = r.rope_scaling;
   out.logn_scale = r.logn_scale;
+  out.calibrate = r.calibrate;
   out.seconds = r.seconds;
   return out;
 }

@@ -35,9 +35,10 @@ struct DepthEvalOptions {
   double memory_budget_gb = 0;
   std::optional<RopeScaling> rope_scaling;  // eval --rope-scaling (rotary runs); none: as trained
   std::optional<double> logn_scale;         // eval --logn-scale s; none: as trained
-  std::string json;                         // empty = stdout
-  std::string csv;                          // one row per cell
-  std::string plot;                         // figure stem: STEM-heatmap and STEM-depth
+  std::optional<double> calibrate;  // eval --calibrate: its strength α (kv runs); none: plain
+  std::string json;                 // empty = stdout
+  std::string csv;                  // one row per cell
+  std::string plot;                 // figure stem: STEM-heatmap and STEM-depth
 };
 
 // The part of an eval by depth's result every task has.
@@ -51,6 +52,7 @@ struct DepthEvalRun {
   std::vector<AttentionPath> attention;  // per length
   std::optional<RopeScaling> rope_scaling;
   std::optional<double> logn_scale;  // eval --logn-scale
+  std::optional<double> calibrate;   // eval --calibrate: its strength α
   double seconds = 0;
 };
 

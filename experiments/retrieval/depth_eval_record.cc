@@ -97,6 +97,10 @@ const std::vector<FieldRow<DepthEvalRecord>>& depth_eval_record_fields() {
       optional_field("logn_scale", &R::logn_scale,
                      "eval --logn-scale: the log-n attention scale s applied at evaluation only "
                      "(absent: none)"),
+      optional_field("calibrate", &R::calibrate,
+                     "eval --calibrate: the strength of the attention calibration, the "
+                     "content-free log-attention subtracted from the logits times it (absent: "
+                     "none)"),
   };
   return rows;
 }

@@ -53,6 +53,9 @@ struct DepthEvalRecord {
   std::optional<RopeScaling> rope_scaling;
   // eval --logn-scale: the log-n scale s applied at evaluation only; none: the run's own softmax.
   std::optional<double> logn_scale;
+  // eval --calibrate: the strength α of the attention calibration (model/attention_calibration.h);
+  // none: plain attention.
+  std::optional<double> calibrate;
 };
 const std::vector<FieldRow<DepthEvalRecord>>& depth_eval_record_fields();
 

@@ -15,6 +15,7 @@
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/arch/logn_scale.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/model/attention_calibration.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
@@ -23,6 +24,22 @@
 
 namespace posbias {
 namespace {
+
+// eval --calibrate's own refusals: a strength outside [0, 1], blockwise attention (the score hook
+// is dense only), a null sink (its share of a row has no key) and a BOS sink token (the
+// content-free input would lack it).
+void check_kv_calibrate(const KvEvalOptions& o, const TrainConfig& c) {
+  if (!(*o.calibrate >= 0 && *o.calibrate <= 1))
+    throw std::invalid_argument(
+        fmt::format("--calibrate-strength must be in [0, 1], got {}", *o.calibrate));
+  if (o.attention == AttentionPath::kBlockwise)
+    throw std::invalid_argument(
+        "--calibrate runs on dense attention only: drop --attention blockwise");
+  if (c.null_sink)
+    throw std::invalid_argument("--calibrate does not apply to a run trained with --null-sink");
+  if (c.sink)
+    throw std::invalid_argument("--calibrate does not apply to a run trained with --sink");
+}
 
 // The checks that need no model: count, threshold, depths, and each length against the kv
 // format and a learned position table.
@@ -35,6 +52,7 @@ void check_kv_eval(const KvEvalOptions& o, const TrainConfig& c, const std::vect
   m.rope_scaling = o.rope_scaling;
   if (o.logn_scale) m.logn_scale = o.logn_scale;
   m.validate();  // --rope-scaling without rotary positions, --logn-scale with ALiBi or a sink
+  if (o.calibrate) check_kv_calibrate(o, c);
   for (int len : lengths) {
     if (len < kKvMinLength || len > kKvMaxLength)
       throw std::invalid_argument(fmt::format(
@@ -96,6 +114,21 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o, const std::filesystem::path
   r.rope_scaling = o.rope_scaling;
   if (o.logn_scale) loaded.model->set_logn_scale(o.logn_scale);  // none: the run's own
   r.logn_scale = o.logn_scale;
+  r.calibrate = o.calibrate;
+  std::optional<CalibratedAttention> calibrated;  // eval --calibrate: every cell below
+  if (o.calibrate) {
+    if (std::count(r.attention.begin(), r.attention.end(), AttentionPath::kBlockwise) > 0)
+      throw std::invalid_argument(
+          "--calibrate runs on dense attention only, and a length here needs blockwise attention "
+          "under the memory budget: give shorter --lengths or a smaller --count");
+    // The longest input the cells read, L + the value's tokens − 1 (sink runs are refused), on
+    // the filler "_" at every position.
+    const int longest = *std::max_element(lengths.begin(), lengths.end()) + kKvValueTokens - 1;
+    calibrated.emplace(
+        loaded.model,
+        estimate_position_components(loaded.model, kv_token_id(kKvFiller), longest, *o.calibrate),
+        *o.calibrate);
+  }
   r.run = o.run;
   r.checkpoint = loaded.path.string();
   r.step = loaded.info.step;

@@ -182,6 +182,8 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
   const auto [q, k, v] = project(x, pos);
   const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim));
   if (pos.blockwise) {
+    if (score_hook)
+      throw std::invalid_argument("attention calibration runs on dense attention only");
     if (null_sink.defined()) {
       throw std::invalid_argument(
           "the null sink runs on dense attention only: use --attention dense or a shorter input");
@@ -198,7 +200,8 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
     if (cache != nullptr) *cache = {q.detach(), k.detach(), v.detach(), {}, lse, z.detach()};
     return out(z);
   }
-  const auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale + pos.bias;
+  auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale + pos.bias;
+  if (score_hook) scores = score_hook(scores);
   const auto pattern =
       null_sink.defined() ? softmax_with_null_sink(scores, null_sink) : torch::softmax(scores, -1);
   auto z = torch::matmul(apply_dropout(pattern, pos), v)

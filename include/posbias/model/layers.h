@@ -141,6 +141,11 @@ class AttentionImpl : public torch::nn::Module {
   // activation patching: mech/ablation.h): z [B, L, H·E] → the z the layer goes on with, of
   // the same shape. Unset in training and in every measurement but those interventions.
   std::function<torch::Tensor(const torch::Tensor& z)> z_hook;
+  // An intervention on the attention logits before the softmax (eval --calibrate:
+  // model/attention_calibration.h): scores [B, H, L, L], the causal mask and any position bias
+  // added (-inf above the diagonal) → the scores the softmax reads. Dense attention only (the
+  // blockwise path refuses it); unset in training and in every measurement but that one.
+  std::function<torch::Tensor(const torch::Tensor& scores)> score_hook;
 };
 TORCH_MODULE(Attention);
 
