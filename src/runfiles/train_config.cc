@@ -34,6 +34,21 @@ void require(bool ok, const std::string& message) {
   if (!ok) throw std::invalid_argument(message);
 }
 
+// middle_weight (train/middle_weight.h): λ >= 0, on text (with or without needles) and kv runs,
+// kv with the uniform depth prior it reweights. λ = 0 is the run without it: unset, so train.json
+// is the same file.
+void check_middle_weight(TrainConfig& c) {
+  if (!c.middle_weight) return;
+  require(std::isfinite(*c.middle_weight) && *c.middle_weight >= 0,
+          fmt::format("middle_weight must be a number >= 0, got {}", *c.middle_weight));
+  require(!is_hop_task(c.task),
+          "middle_weight is for --task text (with or without needles) and kv; a hop run's loss "
+          "is its answer's alone");
+  require(c.task != Task::kKv || c.depth_prior == "uniform",
+          "middle_weight on kv reweights the uniform depth prior; give depth_prior uniform");
+  if (*c.middle_weight == 0) c.middle_weight.reset();
+}
+
 // The passkey fields of a text run: a fraction in [0, 1], and 1..the names there are needles,
 // more than one only with needles in the windows.
 void check_needle_fields(const TrainConfig& c) {
@@ -183,6 +198,7 @@ void TrainConfig::finalize() {
   require(window >= 0 && window <= 1 << 30, "window must be in 0..2^30 (0: no window)");
   if (null_sink) null_sink_weight(*null_sink);
   if (logn_scale) check_logn_scale(*logn_scale);
+  check_middle_weight(*this);
   require(answers == "true" || answers == "shuffled",
           "answers must be true or shuffled, got '" + answers.substr(0, 40) + "'");
   require(answers == "true" || is_hop_task(task), "answers shuffled is for the hop tasks");
@@ -362,6 +378,12 @@ std::vector<Row> make_train_config_fields() {
                                 "logits multiplied by s*log(n), n = i + 1 the keys it sees (with "
                                 "a window W: min(i + 1, W)); s in (0, 100]; absent: plain "
                                 "softmax"));
+  rows.push_back(optional_field(
+      "middle_weight", &C::middle_weight,
+      "middle-weighted loss, λ >= 0: text and passkey runs weight position i's next-token loss by "
+      "w(i) = (1 + λ·m(i)) / (1 + λ·mean m), m(i) = 1 - |2i/(L-1) - 1| (0 at the ends, 1 in the "
+      "middle; the weights average 1); kv runs draw the queried pair i of n with probability "
+      "w(i)/n (m over the n pairs); not for hop runs; absent or 0: the run without it"));
   return rows;
 }
 

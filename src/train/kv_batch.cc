@@ -4,6 +4,7 @@
 
 #include "posbias/core/rng.h"
 #include "posbias/runfiles/train_config.h"
+#include "posbias/train/middle_weight.h"
 
 namespace posbias {
 
@@ -46,7 +47,12 @@ std::vector<KvExample> sample_kv_batch(const TrainConfig& c, std::int64_t count,
   for (std::int64_t i = first; i < first + count; ++i) {
     Rng rng = Rng::stream(c.seed, step, 4 + (static_cast<std::uint64_t>(i) << 8));
     const int pairs = c.pairs_min + static_cast<int>(rng.below(most - c.pairs_min + 1));
-    out.push_back(draw_kv_example(length, prior, rng, pairs));
+    if (c.middle_weight) {  // the queried pair by the middle weight (train/middle_weight.h)
+      const int queried = draw_middle_weighted(pairs, *c.middle_weight, rng);
+      out.push_back(generate_kv_example(length, queried, prior, rng, pairs));
+    } else {
+      out.push_back(draw_kv_example(length, prior, rng, pairs));
+    }
   }
   return out;
 }

@@ -24,6 +24,7 @@
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
 #include "posbias/train/kv_batch.h"
+#include "posbias/train/middle_weight.h"
 #include "posbias/train/optimizer.h"
 #include "posbias/train/passkey_batch.h"
 #include "posbias/train/precision_scope.h"
@@ -204,8 +205,9 @@ double Trainer::step(std::int64_t step) {
     const torch::Tensor ids =
         torch::from_blob(w.data(), {local_batch, c.length + 1}, torch::kInt64).clone();
     const torch::Tensor logits = model->forward(ids.slice(1, 0, c.length)).to(torch::kFloat32);
-    loss = torch::cross_entropy_loss(logits.reshape({-1, logits.size(2)}),
-                                     ids.slice(1, 1).reshape({-1}));
+    loss = c.middle_weight ? middle_weighted_loss(logits, ids.slice(1, 1), *c.middle_weight)
+                           : torch::cross_entropy_loss(logits.reshape({-1, logits.size(2)}),
+                                                       ids.slice(1, 1).reshape({-1}));
   } else if (c.task == Task::kKv) {  // the value's tokens, teacher-forced
     loss = kv_loss(model, encode_kv_examples(sample_kv_batch(c, local_batch, s, first)));
   } else {
