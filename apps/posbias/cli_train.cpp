@@ -37,6 +37,7 @@ struct TrainArgs {
 // from another directory finds it.
 nlohmann::json flag_value(const FieldRow<TrainConfig>& row, const std::string& text) {
   if (row.type == "PATH") return text.empty() ? text : std::filesystem::absolute(text).string();
+  if (row.type == "BOOL") return true;  // a flag: present or not
   return row.from_flag(text);
 }
 
@@ -112,6 +113,11 @@ void register_train(CLI::App& app, Action* selected) {
   for (const FieldRow<TrainConfig>& row : train_config_fields()) {
     // -L as `tasks` and `theory` spell it.
     const std::string flag = row.name == "length" ? "-L," + row.flag : row.flag;
+    if (row.type == "BOOL") {
+      cmd->add_flag_callback(
+          flag, [a, f = row.name] { a->values[f] = "true"; }, row.help);
+      continue;
+    }
     CLI::Option* option = cmd->add_option_function<std::string>(
         flag,
         [a, f = row.name, show_defaults](const std::string& v) {

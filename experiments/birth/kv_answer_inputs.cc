@@ -6,6 +6,7 @@
 
 #include "posbias/runfiles/train_config.h"
 #include "posbias/train/kv_batch.h"
+#include "posbias/train/sink_token.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {
@@ -24,11 +25,12 @@ std::int64_t checked_kv_length(const AnswerInfluenceOptions& o, const TrainConfi
                     kKvMinPairs, kKvMinLength));
   }
   const ModelConfig m = c.model_config();
-  if (m.position_limit() && kv_input_length(length) > *m.position_limit()) {
+  const std::int64_t read = kv_input_length(length, c.sink);
+  if (m.position_limit() && read > *m.position_limit()) {
     throw std::invalid_argument(fmt::format(
         "-L {}: the model reads {} tokens but its learned position table has {}; give -L of at "
         "most {}",
-        length, kv_input_length(length), m.max_positions, m.max_positions - kKvValueTokens + 1));
+        length, read, m.max_positions, m.max_positions - (read - length)));
   }
   return length;
 }
@@ -45,15 +47,17 @@ std::vector<KvExample> kv_influence_inputs(int length, const std::vector<int>& d
   return out;
 }
 
-AnswerInput kv_answer_input(const KvExample& example) {
-  const KvBatch batch = encode_kv_examples({example});
+AnswerInput kv_answer_input(const KvExample& example, bool sink) {
+  const KvBatch batch = encode_kv_examples({example}, sink);
   AnswerInput in;
   const torch::Tensor ids = batch.ids[0].contiguous(), answers = batch.answers[0].contiguous();
   in.ids.assign(ids.data_ptr<std::int64_t>(), ids.data_ptr<std::int64_t>() + ids.numel());
   in.answer.assign(answers.data_ptr<std::int64_t>(),
                    answers.data_ptr<std::int64_t>() + answers.numel());
   in.from = static_cast<int>(in.ids.size()) - kKvValueTokens;
-  const int first = example.length() - kKvQueryTokens - example.pairs * kKvPairTokens;
+  // The pairs' spans in the ids read: after the sink token when there is one.
+  const int first =
+      sink_tokens(sink) + example.length() - kKvQueryTokens - example.pairs * kKvPairTokens;
   for (int i = 0; i < example.pairs; ++i) {
     const TokenSpan pair{first + i * kKvPairTokens, first + (i + 1) * kKvPairTokens};
     if (i == example.queried) {
@@ -68,13 +72,14 @@ AnswerInput kv_answer_input(const KvExample& example) {
 
 AnswerInputSet kv_answer_inputs(const AnswerInfluenceOptions& o, const nlohmann::json& header) {
   AnswerInputSet set;
-  set.length = checked_kv_length(o, config_of(header));
+  const TrainConfig config = config_of(header);
+  set.length = checked_kv_length(o, config);
   const int length = static_cast<int>(set.length);
   set.needles = kv_pairs(length);
   std::vector<KvExample> examples = kv_influence_inputs(length, o.depths, o.per_depth, o.seed);
-  for (const KvExample& ex : examples) set.inputs.push_back(kv_answer_input(ex));
-  set.exact_matches = [examples = std::move(examples)](Transformer& model) {
-    return kv_exact_matches(model, examples, 32);
+  for (const KvExample& ex : examples) set.inputs.push_back(kv_answer_input(ex, config.sink));
+  set.exact_matches = [examples = std::move(examples), sink = config.sink](Transformer& model) {
+    return kv_exact_matches(model, examples, 32, sink);
   };
   return set;
 }

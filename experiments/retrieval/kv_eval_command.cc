@@ -20,6 +20,7 @@
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
 #include "posbias/train/kv_batch.h"
+#include "posbias/train/sink_token.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {
@@ -58,11 +59,12 @@ void check_kv_eval(const KvEvalOptions& o, const TrainConfig& c, const std::vect
       throw std::invalid_argument(fmt::format(
           "--lengths must be in {}..{} tokens for kv (at least {} pairs, distinct keys), got {}",
           kKvMinLength, kKvMaxLength, kKvMinPairs, len));
-    if (m.position_limit() && kv_input_length(len) > *m.position_limit())
+    const int extra = kKvValueTokens - 1 + sink_tokens(c.sink);
+    if (m.position_limit() && kv_input_length(len, c.sink) > *m.position_limit())
       throw std::invalid_argument(fmt::format(
           "--lengths {} is past the run's learned position table ({} positions: the model reads "
           "L + {} tokens); give lengths up to {}",
-          len, m.max_positions, kKvValueTokens - 1, m.max_positions - (kKvValueTokens - 1)));
+          len, m.max_positions, extra, m.max_positions - extra));
   }
 }
 
@@ -88,7 +90,7 @@ std::vector<int> kv_eval_lengths(const KvEvalOptions& o, const TrainConfig& c) {
     const ModelConfig m = c.model_config();
     for (int k : {1, 2, 4}) {
       const int len = k * c.length;
-      if (m.position_limit() && kv_input_length(len) > *m.position_limit()) continue;
+      if (m.position_limit() && kv_input_length(len, c.sink) > *m.position_limit()) continue;
       lengths.push_back(len);
     }
   }
@@ -107,7 +109,8 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o, const std::filesystem::path
   check_depth_accuracy_inputs(lengths, o.depths, o.threshold);
   KvEvalResult r;
   // A cell's examples are L ids; the model reads the input, L + the value's tokens − 1.
-  const auto shape = [](int len) { return DepthEvalShape{len, kv_input_length(len)}; };
+  const bool sink = header_config.sink;  // a sink run's model reads its sink token first
+  const auto shape = [sink](int len) { return DepthEvalShape{len, kv_input_length(len, sink)}; };
   r.attention = plan_depth_eval(header_config, lengths, shape, o);
   LoadedModel loaded = load_trained_model(o.run, checkpoint);
   loaded.model->set_rope_scaling(o.rope_scaling);
@@ -145,9 +148,9 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o, const std::filesystem::path
         for (std::int64_t e = 0; e < o.count; ++e)
           examples.push_back(kv_depth_example(length, depth, e, o.seed));
         const int pairs = examples.front().pairs;
-        return DepthScore{
-            kv_exact_matches(loaded.model, examples, eval_batch_size(kv_input_length(length))),
-            1.0 / pairs};
+        return DepthScore{kv_exact_matches(loaded.model, examples,
+                                           eval_batch_size(kv_input_length(length, sink)), sink),
+                          1.0 / pairs};
       });
   return r;
 }

@@ -123,7 +123,7 @@ std::int64_t TrainConfig::default_steps() const {
 }
 
 std::int64_t TrainConfig::vocab() const {
-  if (task == Task::kKv) return static_cast<std::int64_t>(kv_vocabulary().size());
+  if (task == Task::kKv) return static_cast<std::int64_t>(kv_vocabulary().size()) + (sink ? 1 : 0);
   if (task != Task::kText) return Vocabulary::of(task).size();
   return tokenizer == TokenizerKind::kBytes ? 256 : vocab_size;
 }
@@ -198,6 +198,8 @@ void TrainConfig::finalize() {
   require(window >= 0 && window <= 1 << 30, "window must be in 0..2^30 (0: no window)");
   if (null_sink) null_sink_weight(*null_sink);
   if (logn_scale) check_logn_scale(*logn_scale);
+  require(!sink || task == Task::kKv,
+          "sink is built for --task kv only (a hop or text run with a BOS sink token: not yet)");
   check_middle_weight(*this);
   require(answers == "true" || answers == "shuffled",
           "answers must be true or shuffled, got '" + answers.substr(0, 40) + "'");
@@ -234,7 +236,8 @@ ModelConfig TrainConfig::model_config() const {
   if (!is_hop_task(task)) {
     // A kv model reads the example (the longest, with length_max) and the value's first
     // kKvValueTokens − 1 tokens.
-    c.max_positions = task == Task::kKv ? longest_length() + kKvValueTokens - 1 : length;
+    c.max_positions =
+        task == Task::kKv ? longest_length() + kKvValueTokens - 1 + (sink ? 1 : 0) : length;
     c.attn_init_scale = 1.0;
   }
   c.window = window;
@@ -384,6 +387,12 @@ std::vector<Row> make_train_config_fields() {
       "w(i) = (1 + λ·m(i)) / (1 + λ·mean m), m(i) = 1 - |2i/(L-1) - 1| (0 at the ends, 1 in the "
       "middle; the weights average 1); kv runs draw the queried pair i of n with probability "
       "w(i)/n (m over the n pairs); not for hop runs; absent or 0: the run without it"));
+  // Written only when set, like precision.
+  Row sink = field("sink", &C::sink,
+                   "kv: every sequence starts with a BOS sink token (a new id, position 0), the "
+                   "example from position 1");
+  sink.present = [](const C& c) { return c.sink; };
+  rows.push_back(std::move(sink));
   return rows;
 }
 

@@ -6,6 +6,7 @@
 #include "posbias/llm/openai.h"
 #include "posbias/tasks/kv_task.h"
 #include "posbias/train/checkpoint.h"
+#include "posbias/train/sink_token.h"
 
 namespace posbias {
 
@@ -49,6 +50,7 @@ Completion KvCompleter::complete(const CompletionRequest& request, const TokenSi
   require_text_prompt(request, "a kv model");
   const std::size_t m = served_.find(request.model);
   BatchQueue::Input ids;
+  if (served_.loaded(m).info.config.sink) ids.push_back(sink_token_id());  // the run read it first
   for (const std::string& t : kv_prompt_tokens(request.prompt)) ids.push_back(kv_token_id(t));
   const auto token = [](std::int64_t id) {
     return kv_vocabulary().at(static_cast<std::size_t>(id));

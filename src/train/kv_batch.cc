@@ -5,14 +5,15 @@
 #include "posbias/core/rng.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/train/middle_weight.h"
+#include "posbias/train/sink_token.h"
 
 namespace posbias {
 
-KvBatch encode_kv_examples(const std::vector<KvExample>& examples) {
+KvBatch encode_kv_examples(const std::vector<KvExample>& examples, bool sink) {
   if (examples.empty()) throw std::invalid_argument("encode_kv_examples: no examples");
   const std::int64_t rows = static_cast<std::int64_t>(examples.size());
   const std::int64_t length = examples.front().length();
-  const std::int64_t width = kv_input_length(length);
+  const std::int64_t width = kv_input_length(length, sink);
   std::vector<std::int64_t> ids(static_cast<std::size_t>(rows * width));
   std::vector<std::int64_t> answers(static_cast<std::size_t>(rows * kKvValueTokens));
   for (std::int64_t r = 0; r < rows; ++r) {
@@ -23,6 +24,7 @@ KvBatch encode_kv_examples(const std::vector<KvExample>& examples) {
                                   " in one batch");
     }
     std::int64_t* row = ids.data() + r * width;
+    if (sink) *row++ = sink_token_id();
     for (std::int64_t t = 0; t < length; ++t) row[t] = kv_token_id(ex.tokens[t]);
     for (int v = 0; v < kKvValueTokens; ++v) {
       const std::int64_t id = kv_token_id(ex.tokens[ex.position + kKvKeyTokens + v]);
@@ -71,7 +73,7 @@ torch::Tensor kv_loss(Transformer& model, const KvBatch& batch) {
 }
 
 std::vector<bool> kv_exact_matches(Transformer& model, const std::vector<KvExample>& examples,
-                                   std::int64_t batch) {
+                                   std::int64_t batch, bool sink) {
   const bool was_training = model->is_training();
   model->eval();
   torch::NoGradGuard no_grad;
@@ -81,7 +83,7 @@ std::vector<bool> kv_exact_matches(Transformer& model, const std::vector<KvExamp
     const std::size_t end = std::min(examples.size(), begin + static_cast<std::size_t>(batch));
     const std::vector<KvExample> slice(examples.begin() + static_cast<std::ptrdiff_t>(begin),
                                        examples.begin() + static_cast<std::ptrdiff_t>(end));
-    const KvBatch b = encode_kv_examples(slice);
+    const KvBatch b = encode_kv_examples(slice, sink);
     const torch::Tensor right =
         kv_answer_logits(model, b.ids).argmax(2).eq(b.answers).all(1).contiguous();
     const bool* p = right.data_ptr<bool>();

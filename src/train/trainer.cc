@@ -28,6 +28,7 @@
 #include "posbias/train/optimizer.h"
 #include "posbias/train/passkey_batch.h"
 #include "posbias/train/precision_scope.h"
+#include "posbias/train/sink_token.h"
 #include "posbias/train/text_eval.h"
 #include "posbias/train/text_run.h"
 
@@ -77,11 +78,11 @@ KvSpec kv_held_out_spec(const TrainConfig& c) {
 // Exact match over the kv held-out set, generated a batch at a time (one batch held, whatever
 // eval_per_hop is), as the memory plan counts it.
 double kv_held_out_accuracy(Transformer& model, const TrainConfig& c) {
-  const std::int64_t rows = eval_batch_size(kv_input_length(c.length));
+  const std::int64_t rows = eval_batch_size(kv_input_length(c.length, c.sink));
   std::int64_t correct = 0, total = 0;
   std::vector<KvExample> batch;
   auto score = [&] {
-    for (bool right : kv_exact_matches(model, batch, rows)) correct += right ? 1 : 0;
+    for (bool right : kv_exact_matches(model, batch, rows, c.sink)) correct += right ? 1 : 0;
     total += static_cast<std::int64_t>(batch.size());
     batch.clear();
   };
@@ -175,6 +176,7 @@ Trainer::Trainer(const TrainConfig& c, const std::vector<std::int32_t>* stream,
   require_precision_supported(c.precision);
   model = Transformer(c.model_config());
   model->init_weights(c.seed);
+  init_sink_weights(model, c);
   flat = std::make_unique<FlatParams>(*model);
   adam = std::make_unique<AdamW>(*flat, c);
   if (group) {
@@ -209,7 +211,7 @@ double Trainer::step(std::int64_t step) {
                            : torch::cross_entropy_loss(logits.reshape({-1, logits.size(2)}),
                                                        ids.slice(1, 1).reshape({-1}));
   } else if (c.task == Task::kKv) {  // the value's tokens, teacher-forced
-    loss = kv_loss(model, encode_kv_examples(sample_kv_batch(c, local_batch, s, first)));
+    loss = kv_loss(model, encode_kv_examples(sample_kv_batch(c, local_batch, s, first), c.sink));
   } else {
     const std::vector<Example> batch =
         sample_batch(c.task, c.hops, c.step_length(s), local_batch, c.seed, s, first);
@@ -266,7 +268,7 @@ AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& opt
   const ModelConfig cfg = c.model_config();
   const std::int64_t local_batch = c.batch / world_size;
   const std::int64_t width =
-      c.task == Task::kKv ? kv_input_length(c.longest_length()) : c.longest_length();
+      c.task == Task::kKv ? kv_input_length(c.longest_length(), c.sink) : c.longest_length();
   const std::int64_t eval_batch = eval_batch_size(width);
   auto bytes = [&](AttentionPath a) {
     const double step = training_step_bytes(cfg, local_batch, width, a);

@@ -126,7 +126,7 @@ TEST(KvInfluence, GradientNormsMatchFiniteDifferencesOfTheAnswersLoss) {
   model->eval();
   std::vector<AnswerInput> inputs;
   std::vector<KvExample> examples = kv_influence_inputs(kLength, {0, 60}, 1, 5);
-  for (const KvExample& ex : examples) inputs.push_back(kv_answer_input(ex));
+  for (const KvExample& ex : examples) inputs.push_back(kv_answer_input(ex, false));
   ASSERT_EQ(inputs[0].ids.size(), static_cast<std::size_t>(kLength + 2));
   int checked = 0;
   const double worst = worst_gradient_error(
@@ -216,7 +216,7 @@ TEST(KvInfluence, SummariesAreSharesOfUnitSumProfiles) {
   rows[2][static_cast<std::size_t>(first + 3 * 6 + 4)] = 1;
   rows[3][0] = 1;
   std::vector<AnswerInput> answer_inputs;
-  for (const KvExample& ex : inputs) answer_inputs.push_back(kv_answer_input(ex));
+  for (const KvExample& ex : inputs) answer_inputs.push_back(kv_answer_input(ex, false));
   const AnswerInfluenceCheckpoint cp = summarize_answer_influence(answer_inputs, depths, rows);
   EXPECT_NEAR(cp.depths[0].needle[0], 6.0 / w, 1e-15);
   EXPECT_NEAR(cp.depths[0].distractor[0], 6.0 / w, 1e-15);

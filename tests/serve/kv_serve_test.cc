@@ -90,7 +90,7 @@ Reference in_process(const fs::path& run) {
   for (int len : kLengths) {
     for (int depth : kDepths) {
       const auto examples = posbias::kv_probe_examples(len, depth, kCount, kSeed);
-      const std::vector<bool> right = posbias::kv_exact_matches(m.model, examples, 8);
+      const std::vector<bool> right = posbias::kv_exact_matches(m.model, examples, 8, false);
       double hits = 0;
       for (std::size_t i = 0; i < examples.size(); ++i) {
         const std::string id =

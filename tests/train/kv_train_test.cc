@@ -39,7 +39,7 @@ TrainConfig tiny_kv(int length = 40) {
 TEST(KvBatch, EncodesTheTokensThenTheValueAndTargetsTheValue) {
   const TrainConfig c = tiny_kv();
   const std::vector<KvExample> examples = sample_kv_batch(c, 5, 3);
-  const KvBatch b = encode_kv_examples(examples);
+  const KvBatch b = encode_kv_examples(examples, false);
   ASSERT_EQ(b.ids.sizes(), (std::vector<std::int64_t>{5, 42}));
   ASSERT_EQ(b.answers.sizes(), (std::vector<std::int64_t>{5, 3}));
   const std::vector<std::string>& vocab = kv_vocabulary();
@@ -146,7 +146,7 @@ TEST(KvBatch, LossAndExactMatchAgreeWithTheFullLogitsAndAGreedyDecode) {
   model->init_weights(3);
   model->eval();
   const std::vector<KvExample> examples = sample_kv_batch(c, 6, 1);
-  const KvBatch b = encode_kv_examples(examples);
+  const KvBatch b = encode_kv_examples(examples, false);
   torch::NoGradGuard no_grad;
   const torch::Tensor logits = model->forward(b.ids);  // [6, 42, V]
   double ce = 0;
@@ -156,7 +156,7 @@ TEST(KvBatch, LossAndExactMatchAgreeWithTheFullLogitsAndAGreedyDecode) {
   EXPECT_NEAR(kv_loss(model, b).item<double>(), ce / 18, 1e-5);
 
   // Exact match: the argmax of the full logits at positions 39, 40 and 41 against the value.
-  const std::vector<bool> fast = kv_exact_matches(model, examples, 4);
+  const std::vector<bool> fast = kv_exact_matches(model, examples, 4, false);
   ASSERT_EQ(fast.size(), 6u);
   const torch::Tensor argmax = logits.slice(1, 39, 42).argmax(2);  // [6, 3]
   for (std::int64_t r = 0; r < 6; ++r)

@@ -3,7 +3,8 @@
 //
 // Prompt: a kv example as `posbias tasks --task kv` writes it, its tokens separated by spaces
 // ("_ A B C 4 0 7 ... ? A B C"), on the prompt's last non-empty line; earlier lines are ignored,
-// so a template may put text above it. Every word of that line must be a kv token.
+// so a template may put text above it. Every word of that line must be a kv token. A sink run's
+// model (`train --sink`) reads its sink token first: the server puts it before the prompt.
 // Completion: the decode of the value (greedy unless the request samples), at most kKvValueTokens
 // tokens (fewer when max_tokens is lower or a stop string ends it), joined by spaces: "4 0 7". A kv
 // model is trained to end at its value, so max_tokens above kKvValueTokens returns the same 3

@@ -3,7 +3,11 @@
 // targets of the last kKvValueTokens positions. Used by training (`train --task kv`), its
 // held-out evaluation, `eval` by depth and length, and the influence on the same inputs.
 //
-// Shapes: ids [B, L + 2] int64, answers [B, 3] int64, answer logits [B, 3, V].
+// A sink run's model (`train --sink`, train/sink_token.h) reads the sink token first: the ids
+// gain a column 0 and the example starts at column 1; the answers and the last positions read are
+// the same.
+//
+// Shapes: ids [B, L + 2 + sink] int64, answers [B, 3] int64, answer logits [B, 3, V].
 #pragma once
 
 #include <torch/torch.h>
@@ -19,16 +23,18 @@ namespace posbias {
 struct TrainConfig;
 
 struct KvBatch {
-  torch::Tensor ids;      // [B, L + kKvValueTokens − 1]
+  torch::Tensor ids;      // [B, sink + L + kKvValueTokens − 1]
   torch::Tensor answers;  // [B, kKvValueTokens]
 };
 
-// The tokens a model reads for an example of `length` tokens.
-inline std::int64_t kv_input_length(std::int64_t length) { return length + kKvValueTokens - 1; }
+// The tokens a model reads for an example of `length` tokens (with the sink token: one more).
+inline std::int64_t kv_input_length(std::int64_t length, bool sink) {
+  return length + kKvValueTokens - 1 + (sink ? 1 : 0);
+}
 
-// Examples of one length, encoded with the kv vocabulary. Throws std::invalid_argument when the
-// examples differ in length.
-KvBatch encode_kv_examples(const std::vector<KvExample>& examples);
+// Examples of one length, encoded with the kv vocabulary, each after the sink token when `sink`.
+// Throws std::invalid_argument when the examples differ in length.
+KvBatch encode_kv_examples(const std::vector<KvExample>& examples, bool sink);
 
 // Training draws: examples first .. first + count − 1 of step `step`'s batch, all of the step's
 // length (config.step_length), each with n pairs uniform in config.pairs_min..pairs_max (at
@@ -47,6 +53,6 @@ torch::Tensor kv_loss(Transformer& model, const KvBatch& batch);
 // restored): all kKvValueTokens tokens of the value are the argmax. Teacher-forced argmax equals
 // greedy decoding here: a greedy decode that gets a token right feeds the same prefix.
 std::vector<bool> kv_exact_matches(Transformer& model, const std::vector<KvExample>& examples,
-                                   std::int64_t batch);
+                                   std::int64_t batch, bool sink);
 
 }  // namespace posbias
