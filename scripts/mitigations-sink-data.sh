@@ -14,7 +14,7 @@
 # Then scripts/mitigations-sink-summary.py pairs them by seed.
 # Usage: scripts/mitigations-sink-data.sh birth|train|base [SEED ...]   (POSBIAS=path/to/posbias,
 #   default build/posbias; RUNS=dir, default out/sink; a run whose summary.json is there is not
-#   trained again)
+#   trained again, one with train.json alone is resumed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=docs/data/mitigations/sink
@@ -41,6 +41,8 @@ for seed in "${@:-0}"; do
   if [ "$mode" = base ]; then
     run=${BASE_RUNS:-out/mitigations/kv-baseline}/s$seed
     stem=$data/s$seed-base
+  elif [ -f "$run/train.json" ] && [ ! -f "$run/summary.json" ]; then
+    "$posbias" train --resume "$run"  # an interrupted run goes on from its last checkpoint
   elif [ ! -f "$run/summary.json" ]; then
     rm -rf "$run"
     "$posbias" train --task kv --arch qwen2 --pos rope --layers 4 --d-model 64 --heads 4 \
