@@ -51,7 +51,8 @@ torch::Tensor NormImpl::backward_maps(const NormCache& c, const torch::Tensor& m
 
 // ---------------------------------------------------------------- positions
 PositionContext make_position_context(const ModelConfig& cfg, std::int64_t length,
-                                      torch::Dtype dtype, AttentionPath path) {
+                                      torch::Dtype dtype, AttentionPath path,
+                                      const torch::Tensor& position_ids) {
   PositionContext ctx;
   ctx.length = length;
   const auto opts = torch::TensorOptions().dtype(torch::kFloat64);
@@ -65,13 +66,17 @@ PositionContext make_position_context(const ModelConfig& cfg, std::int64_t lengt
                                     : RotaryScaled{cfg.rope_theta, 1.0};
     const auto inv_freq =
         torch::pow(scaled.theta, -torch::arange(0, r, 2, opts) / static_cast<double>(r));
-    torch::Tensor positions = torch::arange(length, opts);
+    torch::Tensor positions =
+        position_ids.defined() ? position_ids.to(opts) : torch::arange(length, opts);
     if (scaled.position_divisor != 1.0) positions = positions / scaled.position_divisor;
-    const auto angles = torch::outer(positions, inv_freq);  // [L, R/2]
-    const auto full =
-        ctx.interleaved ? angles.repeat_interleave(2, /*dim=*/1) : torch::cat({angles, angles}, 1);
-    ctx.cos = full.cos().to(dtype);
-    ctx.sin = full.sin().to(dtype);
+    const auto angles = position_ids.defined() ? positions.unsqueeze(-1) * inv_freq  // [B, L, R/2]
+                                               : torch::outer(positions, inv_freq);  // [L, R/2]
+    const auto full = ctx.interleaved ? angles.repeat_interleave(2, /*dim=*/-1)
+                                      : torch::cat({angles, angles}, -1);
+    // Per-sequence tables [B, 1, L, R] broadcast over the heads of q, k [B, H, L, E].
+    const auto table = position_ids.defined() ? full.unsqueeze(1) : full;
+    ctx.cos = table.cos().to(dtype);
+    ctx.sin = table.sin().to(dtype);
   }
   ctx.score.window = cfg.window;
   if (const std::vector<double> slopes = cfg.alibi_slopes(); !slopes.empty())
@@ -336,7 +341,7 @@ torch::Tensor AttentionImpl::backward_from_row(const AttentionCache& c, const to
   auto dkv = torch::empty({cot, b, l, 2 * kv_width}, dy_row.options());
   PositionContext at_row = pos;  // the rotary tables at the query row, for dQ
   if (pos.rotary > 0)
-    at_row.cos = pos.cos.narrow(0, row, 1), at_row.sin = pos.sin.narrow(0, row, 1);
+    at_row.cos = pos.cos.narrow(-2, row, 1), at_row.sin = pos.sin.narrow(-2, row, 1);
   const auto p_rows = c.pattern_row(pos, row);  // [B, H, L]
   for (std::int64_t bi = 0; bi < b; ++bi) {
     const auto dz = dz_all.select(1, bi).view({cot, heads, head_dim}).transpose(0, 1);  // [H, C, E]

@@ -236,9 +236,18 @@ torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, Forwar
   }
   PositionContext local;
   PositionContext& pos = cache ? cache->pos : local;
-  pos = make_position_context(cfg_, length, x.scalar_type(), attention_);
   torch::Tensor h = x;
-  if (cfg_.learned_positions()) h = h + wpe.slice(0, 0, length);
+  if (position_ids_.defined()) {  // train --random-positions, --pose
+    if (position_ids_.dim() != 2 || position_ids_.size(0) != x.size(0) ||
+        position_ids_.size(1) != length)
+      throw std::logic_error("the position ids do not match the input's batch and length");
+    pos = make_position_context(cfg_, length, x.scalar_type(), attention_, position_ids_);
+    if (cfg_.learned_positions())
+      h = h + wpe.index_select(0, position_ids_.flatten()).view({x.size(0), length, cfg_.d_model});
+  } else {
+    pos = make_position_context(cfg_, length, x.scalar_type(), attention_);
+    if (cfg_.learned_positions()) h = h + wpe.slice(0, 0, length);
+  }
   if (is_training() && cfg_.dropout > 0) {
     pos.dropout = std::make_shared<DropoutSource>(
         DropoutSource{Rng::stream(dropout_seed_, dropout_calls_++), cfg_.dropout});
@@ -388,6 +397,10 @@ ActivationCache TransformerImpl::run_with_cache(
   put("hook_embed", [&] { return x.detach(); });
   if (cfg_.learned_positions()) {
     put("hook_pos_embed", [&] {
+      if (position_ids_.defined())  // the rows the forward read
+        return wpe.index_select(0, position_ids_.flatten())
+            .detach()
+            .view({batch, length, cfg_.d_model});
       return wpe.slice(0, 0, length).detach().expand({batch, length, cfg_.d_model}).contiguous();
     });
   }

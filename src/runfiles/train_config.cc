@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -60,6 +61,35 @@ void check_needle_fields(const TrainConfig& c) {
   require(c.needle_fraction > 0 || c.needles == 1,
           "needles is for --needle-fraction above 0 (a plain text run has no needles)");
   if (c.needle_fraction > 0) parse_depth_prior(c.depth_prior);
+}
+
+// The longest input a run trains on, in tokens: a hop task's longest length; kv's longest length,
+// the value's teacher-forced tokens and a sink token if any (what its model reads).
+std::int64_t longest_training_input(const TrainConfig& c) {
+  if (c.task != Task::kKv) return c.longest_length();
+  return c.longest_length() + kKvValueTokens - 1 + (c.sink ? 1 : 0);
+}
+
+// random_positions and pose (train/position_ids.h): one of them, on a kv or hop run whose model
+// has position ids (rotary or a learned table), with a range of at least the longest input.
+void check_position_ids_fields(const TrainConfig& c) {
+  if (!c.random_positions && !c.pose) return;
+  require(!(c.random_positions && c.pose), "random_positions and pose are two remedies; give one");
+  const std::string name = c.random_positions ? "random_positions" : "pose";
+  const std::int64_t range = c.random_positions ? *c.random_positions : *c.pose;
+  require(c.task != Task::kText,
+          name + " is for --task kv and the hop tasks (a text run's positions: not yet)");
+  const PosEncoding pos = *c.pos;
+  require(traits(pos).rotary || traits(pos).table,
+          fmt::format("{} needs position ids (pos rope or learned); pos {} has none", name,
+                      traits(pos).name));
+  const std::int64_t longest = longest_training_input(c);
+  require(range >= longest && range <= 1'000'000,
+          range > 1'000'000
+              ? fmt::format("{} must be at most 1000000, got {}", name, range)
+              : fmt::format("{} {} is a randomized range smaller than the training length ({} "
+                            "tokens, the longest training input)",
+                            name, range, longest));
 }
 
 }  // namespace
@@ -227,6 +257,7 @@ void TrainConfig::finalize() {
   require(eval_per_hop >= 1 && eval_per_hop <= 100000, "eval_per_hop must be in 1..100000");
   require(checkpoint_every >= 1 && checkpoint_every % eval_every == 0,
           "checkpoint_every must be a positive multiple of eval_every");
+  check_position_ids_fields(*this);
 }
 
 ModelConfig TrainConfig::model_config() const {
@@ -240,6 +271,9 @@ ModelConfig TrainConfig::model_config() const {
         task == Task::kKv ? longest_length() + kKvValueTokens - 1 + (sink ? 1 : 0) : length;
     c.attn_init_scale = 1.0;
   }
+  // Randomized positions or PoSE with a learned table: its N rows, ids 0..N−1.
+  if (const auto range = random_positions ? random_positions : pose; range && traits(c.pos).table)
+    c.max_positions = std::max(c.max_positions, *range);
   c.window = window;
   c.null_sink = null_sink;
   c.logn_scale = logn_scale;
@@ -270,6 +304,21 @@ struct FieldCodec<Precision> : EnumCodec<Precision, PrecisionNames> {};
 namespace {
 
 using Row = FieldRow<TrainConfig>;
+
+// random_positions and pose (train/position_ids.h), written only when set.
+void add_position_ids_fields(std::vector<Row>& rows) {
+  using C = TrainConfig;
+  rows.push_back(optional_field("random_positions", &C::random_positions,
+                                "randomized positions (Ruoss et al. 2023): each training "
+                                "sequence's position ids a sorted random subset of 0..N-1 (rope "
+                                "or learned positions; a learned table gets N rows); evaluation "
+                                "uses 0..L-1; absent: 0..L-1"));
+  rows.push_back(optional_field("pose", &C::pose,
+                                "PoSE (Zhu et al. 2023): each training sequence's ids in two "
+                                "chunks, 0..a-1 and a+u..L-1+u (a uniform in 1..(L+1)/2, the skip "
+                                "u in 0..N-L), so ids reach N-1; evaluation uses 0..L-1; absent: "
+                                "0..L-1"));
+}
 
 std::vector<Row> make_train_config_fields() {
   const TrainConfig number = TrainConfig::defaults(Task::kNumber),
@@ -393,6 +442,7 @@ std::vector<Row> make_train_config_fields() {
                    "example from position 1");
   sink.present = [](const C& c) { return c.sink; };
   rows.push_back(std::move(sink));
+  add_position_ids_fields(rows);
   return rows;
 }
 

@@ -27,6 +27,7 @@
 #include "posbias/train/middle_weight.h"
 #include "posbias/train/optimizer.h"
 #include "posbias/train/passkey_batch.h"
+#include "posbias/train/position_ids.h"
 #include "posbias/train/precision_scope.h"
 #include "posbias/train/sink_token.h"
 #include "posbias/train/text_eval.h"
@@ -211,14 +212,18 @@ double Trainer::step(std::int64_t step) {
                            : torch::cross_entropy_loss(logits.reshape({-1, logits.size(2)}),
                                                        ids.slice(1, 1).reshape({-1}));
   } else if (c.task == Task::kKv) {  // the value's tokens, teacher-forced
-    loss = kv_loss(model, encode_kv_examples(sample_kv_batch(c, local_batch, s, first), c.sink));
+    const KvBatch b = encode_kv_examples(sample_kv_batch(c, local_batch, s, first), c.sink);
+    model->set_position_ids(training_position_ids(c, b.ids.size(0), b.ids.size(1), s, first));
+    loss = kv_loss(model, b);
   } else {
     const std::vector<Example> batch =
         sample_batch(c.task, c.hops, c.step_length(s), local_batch, c.seed, s, first);
     HopBatch b = encode_examples(batch, 0, batch.size());
     if (c.answers == "shuffled") b.answers = shuffled_answers(b.answers, c.seed, s, first);
+    model->set_position_ids(training_position_ids(c, b.ids.size(0), b.ids.size(1), s, first));
     loss = torch::cross_entropy_loss(model->last_logits(b.ids).to(torch::kFloat32), b.answers);
   }
+  model->set_position_ids({});  // evaluation and everything else: ids 0..L−1
   scope.reset();
   flat->zero_grad();
   if (reducer) reducer->arm();

@@ -72,9 +72,13 @@ struct PositionContext {
 // x with a fresh dropout mask (scaled by 1/(1-p)); x itself when ctx.dropout is unset.
 torch::Tensor apply_dropout(const torch::Tensor& x, const PositionContext& ctx);
 
+// position_ids [B, L] int64 (train --random-positions, --pose; train/position_ids.h): the rotary
+// angles at those ids, cos and sin [B, 1, L, R], one table per sequence broadcast over the
+// heads. Undefined (the default): ids 0..L−1, tables [L, R].
 PositionContext make_position_context(const ModelConfig& cfg, std::int64_t length,
                                       torch::Dtype dtype,
-                                      AttentionPath path = AttentionPath::kDense);
+                                      AttentionPath path = AttentionPath::kDense,
+                                      const torch::Tensor& position_ids = {});
 // y = x·cos + rot(x)·sin on the first R dims of the last axis; inverse = the transpose.
 torch::Tensor apply_rotary(const torch::Tensor& x, const PositionContext& ctx,
                            bool inverse = false);

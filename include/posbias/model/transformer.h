@@ -225,11 +225,17 @@ class TransformerImpl : public torch::nn::Module {
   // unchanged, for a bad s or a model the scaling does not apply to (ALiBi, a null sink).
   void set_logn_scale(const std::optional<double>& s);
   AttentionPath attention() const { return attention_; }
+  // Position ids [B, L] int64 for every forward from now on (train --random-positions, --pose):
+  // rotary angles at those ids, learned rows at those ids (each < max_positions). Undefined
+  // (the default, and what clears it): ids 0..L−1, the plain code path. A forward whose input
+  // is not [B, L] throws std::logic_error.
+  void set_position_ids(const torch::Tensor& ids) { position_ids_ = ids; }
 
  private:
   ModelConfig cfg_;
   AttentionPath attention_ = AttentionPath::kDense;
   std::uint64_t dropout_seed_ = 0, dropout_calls_ = 0;
+  torch::Tensor position_ids_;  // undefined: 0..L−1
 };
 TORCH_MODULE(Transformer);
 
