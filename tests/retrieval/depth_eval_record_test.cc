@@ -42,6 +42,7 @@ DepthEvalRecord measured_record() {
   r.queried_rule = "round";
   r.rope_scaling = RopeScaling{RopeScalingKind::kNtk, 2.0};  // eval-only options: written when set
   r.logn_scale = 0.25;
+  r.calibrate = 0.5;
   return r;
 }
 
