@@ -320,6 +320,39 @@ void add_position_ids_fields(std::vector<Row>& rows) {
                                 "0..L-1"));
 }
 
+// The options written to train.json only when set (precision only when bf16), so a run made
+// before each existed keeps the train.json it had.
+void add_fields_written_when_set(std::vector<Row>& rows) {
+  using C = TrainConfig;
+  Row precision = field("precision", &C::precision,
+                        "training arithmetic: fp32, or bf16 (matrix products in bfloat16 under "
+                        "autocast, fp32 weights, moments and evaluation; needs a CPU with "
+                        "AVX-512 BF16)");
+  precision.present = [](const C& c) { return c.precision != Precision::kFp32; };
+  rows.push_back(std::move(precision));
+  rows.push_back(optional_field("null_sink", &C::null_sink,
+                                "a null sink in every attention head: a learned sink logit "
+                                "initialized to b, whose e^b joins each query's softmax "
+                                "normalizer with no value (softmax off by one; dense attention)"));
+  rows.push_back(optional_field("logn_scale", &C::logn_scale,
+                                "log-n attention scaling (scalable softmax): query i's attention "
+                                "logits multiplied by s*log(n), n = i + 1 the keys it sees (with "
+                                "a window W: min(i + 1, W)); s in (0, 100]; absent: plain "
+                                "softmax"));
+  rows.push_back(optional_field(
+      "middle_weight", &C::middle_weight,
+      "middle-weighted loss, λ >= 0: text and passkey runs weight position i's next-token loss by "
+      "w(i) = (1 + λ·m(i)) / (1 + λ·mean m), m(i) = 1 - |2i/(L-1) - 1| (0 at the ends, 1 in the "
+      "middle; the weights average 1); kv runs draw the queried pair i of n with probability "
+      "w(i)/n (m over the n pairs); not for hop runs; absent or 0: the run without it"));
+  Row sink = field("sink", &C::sink,
+                   "kv: every sequence starts with a BOS sink token (a new id, position 0), the "
+                   "example from position 1");
+  sink.present = [](const C& c) { return c.sink; };
+  rows.push_back(std::move(sink));
+  add_position_ids_fields(rows);
+}
+
 std::vector<Row> make_train_config_fields() {
   const TrainConfig number = TrainConfig::defaults(Task::kNumber),
                     letter = TrainConfig::defaults(Task::kLetter),
@@ -413,36 +446,7 @@ std::vector<Row> make_train_config_fields() {
       field("eval_per_hop", &C::eval_per_hop, "held-out examples per hop (kv: held-out examples)"),
       field("checkpoint_every", &C::checkpoint_every,
             "steps between checkpoints, a multiple of eval_every")};
-  // Written only when bf16: an fp32 run's train.json is what it was before the field existed.
-  Row precision = field("precision", &C::precision,
-                        "training arithmetic: fp32, or bf16 (matrix products in bfloat16 under "
-                        "autocast, fp32 weights, moments and evaluation; needs a CPU with "
-                        "AVX-512 BF16)");
-  precision.present = [](const C& c) { return c.precision != Precision::kFp32; };
-  rows.push_back(std::move(precision));
-  // Written only when set, like precision.
-  rows.push_back(optional_field("null_sink", &C::null_sink,
-                                "a null sink in every attention head: a learned sink logit "
-                                "initialized to b, whose e^b joins each query's softmax "
-                                "normalizer with no value (softmax off by one; dense attention)"));
-  rows.push_back(optional_field("logn_scale", &C::logn_scale,
-                                "log-n attention scaling (scalable softmax): query i's attention "
-                                "logits multiplied by s*log(n), n = i + 1 the keys it sees (with "
-                                "a window W: min(i + 1, W)); s in (0, 100]; absent: plain "
-                                "softmax"));
-  rows.push_back(optional_field(
-      "middle_weight", &C::middle_weight,
-      "middle-weighted loss, λ >= 0: text and passkey runs weight position i's next-token loss by "
-      "w(i) = (1 + λ·m(i)) / (1 + λ·mean m), m(i) = 1 - |2i/(L-1) - 1| (0 at the ends, 1 in the "
-      "middle; the weights average 1); kv runs draw the queried pair i of n with probability "
-      "w(i)/n (m over the n pairs); not for hop runs; absent or 0: the run without it"));
-  // Written only when set, like precision.
-  Row sink = field("sink", &C::sink,
-                   "kv: every sequence starts with a BOS sink token (a new id, position 0), the "
-                   "example from position 1");
-  sink.present = [](const C& c) { return c.sink; };
-  rows.push_back(std::move(sink));
-  add_position_ids_fields(rows);
+  add_fields_written_when_set(rows);
   return rows;
 }
 

@@ -16,15 +16,18 @@ namespace {
 
 // A value of the row's type other than the default's, that the reader takes.
 nlohmann::json other_value(const FieldRow<TrainConfig>& row, const nlohmann::json& value) {
+  if (value.is_boolean()) return !value.get<bool>();
   if (value.is_number_integer()) return value.get<std::int64_t>() + 3;
   if (value.is_number_float()) return value.get<double>() * 0.5 + 0.25;
   if (value.is_array()) return nlohmann::json::array({2, 3});
   if (value.is_null()) {  // a row written only when set (its empty value writes null): a number
-    TrainConfig c;
-    try {
-      row.read(0.5, c, "config field");
-      return 0.5;
-    } catch (const std::invalid_argument&) {
+    for (const nlohmann::json& number : {nlohmann::json(0.5), nlohmann::json(64)}) {
+      TrainConfig c;
+      try {
+        row.read(number, c, "config field");
+        return number;
+      } catch (const std::invalid_argument&) {
+      }
     }
   }
   for (const char* name :
