@@ -10,8 +10,8 @@ interval (3 or more seeds; paired_eval); and the verdicts of the plan written be
 (strength 1, the middle depth at every length: helps when the interval lies above 0, hurts below,
 no effect when it holds 0; no verdict with fewer than 3 seeds or a baseline that did not learn kv,
 its depth-averaged exact match at the training length below 0.5 in some seed). Then the figure
-FIG.png (paired_eval.figure): the depth-averaged exact match against length per variant and the
-exact match by depth at the training length, the strengths in a sequential colour map.
+FIG.png and .svg (paired_eval.figure): the depth-averaged exact match against length per variant
+and the exact match by depth at the training length, the strengths in a sequential colour map.
 
 Usage: mitigations-calibrate-summary.py DIR FIGURE_STEM SEED...
 """

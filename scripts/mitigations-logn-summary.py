@@ -9,8 +9,8 @@ depth (depth 50); per scale and length the paired difference scale - base per se
 (each scale judged at 2x and at 4x the training length: helps when the interval lies above 0,
 hurts below, no effect when it holds 0; no verdict with fewer than 3 seeds or a baseline that
 did not learn kv, its depth-averaged exact match at the training length below 0.5 in some seed).
-Then the figure FIG.png (paired_eval.figure): the depth-averaged exact match against length per
-variant (mean over seeds, each seed a point), and the exact match by depth at 2x.
+Then the figure FIG.png and .svg (paired_eval.figure): the depth-averaged exact match against
+length per variant (mean over seeds, each seed a point), and the exact match by depth at 2x.
 
 Usage: mitigations-logn-summary.py DIR FIGURE_STEM SEED...
 """

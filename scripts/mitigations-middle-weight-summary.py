@@ -11,8 +11,8 @@ the training length and at 2x: helps when the interval lies above 0, hurts below
 it holds 0; no verdict with fewer than 3 seeds or a baseline that did not learn kv); reported,
 not judged: the ends (depths 0 and 100) at the training length, each eval's U verdict and
 effective length, and training seconds per step, with their paired differences where numeric.
-Then the figure FIG.png (paired_eval.figure): the depth-averaged exact match against length, and
-the exact match by depth at the training length.
+Then the figure FIG.png and .svg (paired_eval.figure): the depth-averaged exact match against
+length, and the exact match by depth at the training length.
 
 Usage: mitigations-middle-weight-summary.py DIR FIGURE_STEM
 """

@@ -13,7 +13,7 @@ below, no effect when it holds 0; no verdict with fewer than 3 seeds or a baseli
 learn kv); reported, not judged: each seed's effective length and training seconds per step with
 their paired differences, and base's depth-averaged exact match against the retrieval bench's
 shipped runs of the same command (SHIPPED/sS-eval.json, not reproduced bit for bit by this
-build). Then the figure FIG.png (paired_eval.figure).
+build). Then the figure FIG.png and .svg (paired_eval.figure).
 
 Usage: mitigations-random-positions-summary.py DIR FIGURE_STEM [SHIPPED]
 """

@@ -9,8 +9,8 @@ more seeds); and the verdicts of the plan written before the runs (F = 2 judged 
 training length, F = 4 at 4x: helps when the interval lies above 0, hurts below, no effect when
 it holds 0; no verdict with fewer than 3 seeds or a baseline that did not learn kv, its
 depth-averaged exact match at the training length below 0.5 in some seed). Then the figure
-FIG.png (paired_eval.figure): the depth-averaged exact match against length per variant (mean
-over seeds, each seed a point), and the exact match by depth at 2x.
+FIG.png and .svg (paired_eval.figure): the depth-averaged exact match against length per variant
+(mean over seeds, each seed a point), and the exact match by depth at 2x.
 
 Usage: mitigations-rope-scaling-summary.py DIR FIGURE_STEM SEED...
 """

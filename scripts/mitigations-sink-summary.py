@@ -17,19 +17,18 @@ middle depth at L = 32 paired (paired_eval), the learned check, the example's pr
 first and the last checkpoint of the answer influence (log10 change, the sink run's positions 1..8
 against the baseline's 0..7), the sink's share, and training seconds per step.
 
-Writes DIR/summary.json and the figures FIG_birth.png (the mean profiles by the example's token
-index, the sink at -1) and FIG_eval.png (paired_eval.figure).
+Writes DIR/summary.json and the figures FIG_birth.png and .svg (the mean profiles by the
+example's token index, the sink at -1) and FIG_eval.png and .svg (paired_eval.figure).
 
 Usage: mitigations-sink-summary.py DIR FIGURE_STEM
 """
 import json
 import math
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from paired_eval import COLOURS, figure, interval, paired, verdict  # noqa: E402
+from paired_eval import COLOURS, figure, interval, paired, render, verdict  # noqa: E402
 
 REGIONS = ("primacy", "middle", "recency", "query")
 
@@ -156,9 +155,7 @@ def birth_figure(folder, stem, w):
     for i, (_, p, start, _, _) in enumerate(series):
         lines += [f"$s{i} << EOD"] + [f"{start + j} {v:.10g}" for j, v in enumerate(p)] + ["EOD"]
     values = [v for _, p, _, _, _ in series for v in p]
-    lines += [
-        "set terminal pngcairo enhanced size 900,560 font 'Helvetica,11'",
-        f"set output '{stem}_birth.png'",
+    data, lines = lines, [
         "set key below nobox",
         "set grid",
         "set logscale y",
@@ -173,9 +170,7 @@ def birth_figure(folder, stem, w):
         kind = "linespoints lw 2 pt 7 ps 0.6" if style == "pt 7" else "lines dt 2 lw 2"
         plots.append(f"$s{i} using 1:2 with {kind} lc rgb '{colour}' title '{title}' noenhanced")
     lines.append("plot " + ", \\\n  ".join(plots))
-    with open(f"{stem}_birth.gp", "w") as out:
-        out.write("\n".join(lines) + "\n")
-    subprocess.run(["gnuplot", f"{stem}_birth.gp"], check=True)
+    render(f"{stem}_birth", data, lines, "900,560")
 
 
 def main():

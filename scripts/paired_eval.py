@@ -5,7 +5,7 @@ variant - base per seed with its mean and 95% Student-t interval (3 or more seed
 learned check of the baseline and the verdict rule (helps when the interval lies above 0,
 hurts below, no effect when it holds 0); and their figure, drawn by the rules of the
 project's own figures (src/core/plot.cc): distinct colours, the legend below the axes, axes that
-end at the data.
+end at the data, written as PNG and SVG.
 """
 import json
 import math
@@ -83,6 +83,21 @@ def paired(evals, seeds, variants):
 COLOURS = ["#000000", "#9400d3", "#009e73", "#56b4e9", "#e69f00", "#0072b2", "#e51e10",
            "#a0522d", "#ff69b4"]
 CHANCE = "#808080"
+# The terminals of the project's figures (src/core/plot.cc), each with its size.
+PNG_TERMINAL = "pngcairo enhanced size {size} font 'Helvetica,11'"
+SVG_TERMINAL = "svg enhanced size {size} font 'Helvetica,13' background rgb 'white'"
+
+
+def render(stem, data, body, size):
+    """STEM.png and STEM.svg from one gnuplot script: the data blocks, then the terminal and
+    output, then the body; STEM.gp keeps the PNG's script."""
+    def script(terminal, extension):
+        return "\n".join(data + [f"set terminal {terminal.format(size=size)}",
+                                 f"set output '{stem}.{extension}'"] + body) + "\n"
+    with open(f"{stem}.gp", "w") as out:
+        out.write(script(PNG_TERMINAL, "png"))
+    subprocess.run(["gnuplot", f"{stem}.gp"], check=True)
+    subprocess.run(["gnuplot"], input=script(SVG_TERMINAL, "svg"), text=True, check=True)
 
 
 def _block(name, rows):
@@ -91,11 +106,12 @@ def _block(name, rows):
 
 def figure(stem, title, evals, seeds, by_variant, variants, labels, depth_variants,
            depth_factor=2, colours=None):
-    """STEM.png and STEM.gp: left, the depth-averaged exact match against length per variant
-    (mean over seeds, each seed a circle, chance 1/pairs dashed); right, the exact match by depth
-    at depth_factor times the training length (2 unless given) for depth_variants (mean over
-    seeds, chance dashed). A variant keeps its colour in both panels: COLOURS in order, or
-    `colours` (one per variant: a sequential map for variants that are an ordered series)."""
+    """STEM.png, STEM.svg and STEM.gp (render): left, the depth-averaged exact match against
+    length per variant (mean over seeds, each seed a circle, chance 1/pairs dashed); right, the
+    exact match by depth at depth_factor times the training length (2 unless given) for
+    depth_variants (mean over seeds, chance dashed). A variant keeps its colour in both panels:
+    COLOURS in order, or `colours` (one per variant: a sequential map for variants that are an
+    ordered series)."""
     colour = {v: (colours or COLOURS)[i] for i, v in enumerate(variants)}
     first = evals[(seeds[0], variants[0])]
     lengths = [str(x) for x in first["lengths"]]
@@ -116,9 +132,7 @@ def figure(stem, title, evals, seeds, by_variant, variants, labels, depth_varian
     top = max([chance_two] + [row[1] for v in depth_variants for row in by_depth[v]])
     n = len(seeds)
     pad = (int(lengths[-1]) / int(lengths[0])) ** 0.04
-    lines += [
-        "set terminal pngcairo enhanced size 1300,560 font 'Helvetica,11'",
-        f"set output '{stem}.png'",
+    data, lines = lines, [
         "set multiplot layout 1,2",
         "set key below nobox",
         "set grid",
@@ -155,6 +169,4 @@ def figure(stem, title, evals, seeds, by_variant, variants, labels, depth_varian
                  f"title 'chance (1/{first['pairs'][two]} pairs)'")
     lines.append("plot " + ", \\\n  ".join(plots))
     lines.append("unset multiplot")
-    with open(f"{stem}.gp", "w") as out:
-        out.write("\n".join(lines) + "\n")
-    subprocess.run(["gnuplot", f"{stem}.gp"], check=True)
+    render(stem, data, lines, "1300,560")
