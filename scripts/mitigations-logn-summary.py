@@ -14,12 +14,12 @@ length per variant (mean over seeds, each seed a point), and the exact match by 
 
 Usage: mitigations-logn-summary.py DIR FIGURE_STEM SEED...
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from paired_eval import QUANTITIES, figure, load_evals, paired, verdict  # noqa: E402
+from paired_eval import (QUANTITIES, figure, judged, load_evals, paired,  # noqa: E402
+                         write_summary)
 
 VARIANTS = ["base", "logn0.2885", "logn0.3607"]
 LABELS = {"base": "no scaling", "logn0.2885": "s = 0.2885 (1/ln 32)",
@@ -27,25 +27,18 @@ LABELS = {"base": "no scaling", "logn0.2885": "s = 0.2885 (1/ln 32)",
 
 
 def summarize(evals, seeds):
-    lengths, train_length, by_variant, differences, at_training, learned = paired(
-        evals, seeds, VARIANTS)
+    record, differences = paired(evals, seeds, VARIANTS)
     verdicts = {}
     for v in VARIANTS[1:]:
         verdicts[v] = {}
         for factor in (2, 4):
-            L = str(train_length * factor)
-            verdicts[v][L] = {q: verdict(differences[v][q][L]) if learned
-                              else "no verdict (not learned)" for q in QUANTITIES}
+            L = str(record["training_length"] * factor)
+            verdicts[v][L] = {q: judged(record, differences[v][q][L]) for q in QUANTITIES}
     return {
-        "seeds": seeds,
-        "training_length": train_length,
-        "lengths": [int(L) for L in lengths],
-        "learned": {"rule": "every seed's baseline mean_accuracy at the training length >= 0.5",
-                    "baseline": at_training, "learned": learned},
+        **record,
         "rule": "paired difference scale - base per seed, mean and 95% Student-t interval; each "
                 "scale judged at 2x and 4x the training length; helps: the interval above 0, "
                 "hurts: below 0, no effect: it holds 0",
-        "variants": by_variant,
         "differences": differences,
         "verdicts": verdicts,
     }
@@ -55,9 +48,7 @@ def main():
     folder, stem, seeds = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3:]]
     evals = load_evals(folder, seeds, VARIANTS)
     summary = summarize(evals, seeds)
-    with open(f"{folder}/summary.json", "w") as out:
-        json.dump(summary, out, indent=2, sort_keys=True)
-        out.write("\n")
+    write_summary(folder, summary)
     figure(stem, f"kv, qwen2 4x64 trained at L = {summary['training_length']}, log-n scale at "
            "evaluation", evals, seeds, summary["variants"], VARIANTS, LABELS, VARIANTS)
 

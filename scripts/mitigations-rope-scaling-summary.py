@@ -14,12 +14,12 @@ FIG.png and .svg (paired_eval.figure): the depth-averaged exact match against le
 
 Usage: mitigations-rope-scaling-summary.py DIR FIGURE_STEM SEED...
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from paired_eval import QUANTITIES, figure, load_evals, paired, verdict  # noqa: E402
+from paired_eval import (QUANTITIES, figure, judged, load_evals, paired,  # noqa: E402
+                         write_summary)
 
 VARIANTS = ["base", "pi2", "pi4", "ntk2", "ntk4"]
 LABELS = {"base": "no scaling", "pi2": "pi:2", "pi4": "pi:4", "ntk2": "ntk:2", "ntk4": "ntk:4"}
@@ -28,32 +28,25 @@ LABELS = {"base": "no scaling", "pi2": "pi:2", "pi4": "pi:4", "ntk2": "ntk:2", "
 def main():
     folder, stem, seeds = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3:]]
     evals = load_evals(folder, seeds, VARIANTS)
-    lengths, train_length, by_variant, differences, at_training, learned = paired(
-        evals, seeds, VARIANTS)
+    record, differences = paired(evals, seeds, VARIANTS)
+    train_length = record["training_length"]
     verdicts = {}
     for v in VARIANTS[1:]:
         L = str(train_length * int(v[-1]))
         verdicts[v] = {"length": int(L)}
         for q in QUANTITIES:
-            verdicts[v][q] = verdict(differences[v][q][L]) if learned else "no verdict (not learned)"
+            verdicts[v][q] = judged(record, differences[v][q][L])
     summary = {
-        "seeds": seeds,
-        "training_length": train_length,
-        "lengths": [int(L) for L in lengths],
-        "learned": {"rule": "every seed's baseline mean_accuracy at the training length >= 0.5",
-                    "baseline": at_training, "learned": learned},
+        **record,
         "rule": "paired difference scaling - base per seed, mean and 95% Student-t interval; "
                 "F = 2 judged at 2x the training length, F = 4 at 4x; helps: the interval above "
                 "0, hurts: below 0, no effect: it holds 0",
-        "variants": by_variant,
         "differences": differences,
         "verdicts": verdicts,
     }
-    with open(f"{folder}/summary.json", "w") as out:
-        json.dump(summary, out, indent=2, sort_keys=True)
-        out.write("\n")
-    figure(stem, f"kv, qwen2 RoPE 4x64, trained at L = {train_length}", evals, seeds, by_variant,
-           VARIANTS, LABELS, ["base", "pi2", "ntk2"])
+    write_summary(folder, summary)
+    figure(stem, f"kv, qwen2 RoPE 4x64, trained at L = {train_length}", evals, seeds,
+           record["variants"], VARIANTS, LABELS, ["base", "pi2", "ntk2"])
 
 
 if __name__ == "__main__":

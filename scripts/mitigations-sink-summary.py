@@ -11,8 +11,9 @@ no-fit predictions, and the plan's verdicts: the prediction holds (the interval 
 predicted change), the direction, not the size, or fails; the middle fifth at W = 128 by the
 page's rule.
 
-Training (DIR/sS-eval.json, sS-influence.json, sS-summary.json of the sink runs; DIR/sS-base-*
-of the baselines trained again in this session), for every seed with both: exact match at the
+Training (DIR/sS-sink-eval.json, sS-sink-influence.json, sS-sink-summary.json of the sink runs;
+KV_BASELINE/sS-eval.json, sS-influence.json, sS-summary.json of the kv baseline trained again in
+this session, the folder kv-baseline beside DIR), for every seed with both: exact match at the
 middle depth at L = 32 paired (paired_eval), the learned check, the example's primacy share at the
 first and the last checkpoint of the answer influence (log10 change, the sink run's positions 1..8
 against the baseline's 0..7), the sink's share, and training seconds per step.
@@ -22,20 +23,16 @@ example's token index, the sink at -1) and FIG_eval.png and .svg (paired_eval.fi
 
 Usage: mitigations-sink-summary.py DIR FIGURE_STEM
 """
-import json
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from paired_eval import COLOURS, figure, interval, paired, render, verdict  # noqa: E402
+from paired_eval import (COLOURS, figure, interval, judged, load_evals, load_json,  # noqa: E402
+                         paired, render, run_file, seconds_per_step, seeds_with,
+                         shared_baseline, verdict, write_summary)
 
 REGIONS = ("primacy", "middle", "recency", "query")
-
-
-def load(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 def regions(w):
@@ -61,7 +58,7 @@ def prediction_verdict(diff, predicted):
 
 
 def birth_pair(folder, w):
-    plain, sink = load(f"{folder}/birth-L{w}.json"), load(f"{folder}/birth-L{w + 1}.json")
+    plain, sink = load_json(f"{folder}/birth-L{w}.json"), load_json(f"{folder}/birth-L{w + 1}.json")
     out = {"tokens": w, "seeds": plain["seeds"], "regions": {}}
     seeds = list(zip(plain["profile_seeds"], sink["profile_seeds"]))
     predicted_plain = shares(plain["nofit"]["profile"], w, 0)
@@ -81,12 +78,14 @@ def birth_pair(folder, w):
     return out
 
 
-def influence(folder, seeds):
+def influence(folder, baseline, seeds):
     """The example's primacy share and the sink's share at the first and last checkpoints."""
+    def checkpoint(s, v, index):
+        return load_json(run_file(folder, s, v, "influence.json", baseline))["checkpoints"][index]
     out = {}
     for which, index in (("first", 0), ("last", -1)):
-        base = [load(f"{folder}/s{s}-base-influence.json")["checkpoints"][index] for s in seeds]
-        sink = [load(f"{folder}/s{s}-influence.json")["checkpoints"][index] for s in seeds]
+        base = [checkpoint(s, "base", index) for s in seeds]
+        sink = [checkpoint(s, "sink", index) for s in seeds]
         p = [sum(c["profile"][0:8]) / sum(c["profile"]) for c in base]
         q = [sum(c["profile"][1:9]) / sum(c["profile"]) for c in sink]
         diff = interval([math.log10(b / a) for a, b in zip(p, q)])
@@ -102,45 +101,32 @@ def influence(folder, seeds):
 
 
 def training(folder, stem):
-    seeds = sorted(s for s in range(100) if os.path.exists(f"{folder}/s{s}-eval.json") and
-                   os.path.exists(f"{folder}/s{s}-base-influence.json") and
-                   os.path.exists(f"{folder}/s{s}-influence.json"))
+    baseline = shared_baseline(folder)
+    seeds = seeds_with(folder, ["base", "sink"], ("eval.json", "influence.json"), baseline)
     if not seeds:
         return {"seeds": []}
-    evals = {}
-    for s in seeds:
-        evals[(s, "base")] = load(f"{folder}/s{s}-base-eval.json")
-        evals[(s, "sink")] = load(f"{folder}/s{s}-eval.json")
-    lengths, train_length, by_variant, differences, at_training, learned = paired(
-        evals, seeds, ["base", "sink"])
-    L = str(train_length)
-    middle = differences["sink"]["middle_accuracy"][L]
-    per_step = {v: [load(f"{folder}/s{s}{tag}-summary.json")["train_seconds"] /
-                    load(f"{folder}/s{s}{tag}-summary.json")["steps"] for s in seeds]
-                for v, tag in (("base", "-base"), ("sink", ""))}
-    figure(f"{stem}_eval", "kv, qwen2 RoPE, with and without --sink", evals, seeds, by_variant,
-           ["base", "sink"], {"base": "no sink", "sink": "--sink"}, ["base", "sink"],
-           depth_factor=1)
+    evals = load_evals(folder, seeds, ["base", "sink"], baseline)
+    record, differences = paired(evals, seeds, ["base", "sink"])
+    record.pop("lengths")  # this summary never had them
+    figure(f"{stem}_eval", "kv, qwen2 RoPE, with and without --sink", evals, seeds,
+           record["variants"], ["base", "sink"], {"base": "no sink", "sink": "--sink"},
+           ["base", "sink"], depth_factor=1)
     return {
-        "seeds": seeds,
-        "training_length": train_length,
-        "learned": {"rule": "every seed's baseline mean_accuracy at the training length >= 0.5",
-                    "baseline": at_training, "learned": learned},
-        "variants": by_variant,
+        **record,
         "differences": differences["sink"],
-        "verdict_middle_accuracy": (verdict(middle) if learned else "no verdict (not learned)"),
+        "verdict_middle_accuracy": judged(
+            record, differences["sink"]["middle_accuracy"][str(record["training_length"])]),
         "u_verdict": {v: [evals[(s, v)]["u_verdict"]["pooled"] for s in seeds]
                       for v in ("base", "sink")},
-        "influence": influence(folder, seeds),
-        "seconds_per_step": {**per_step, "difference": interval(
-            [a - b for a, b in zip(per_step["sink"], per_step["base"])])},
+        "influence": influence(folder, baseline, seeds),
+        "seconds_per_step": seconds_per_step(folder, seeds, "sink", baseline),
     }
 
 
 def birth_figure(folder, stem, w):
     """Mean profiles over seeds by the example's token index (the sink at -1), measured and
     no-fit, plain and with the sink; log scale."""
-    plain, sink = load(f"{folder}/birth-L{w}.json"), load(f"{folder}/birth-L{w + 1}.json")
+    plain, sink = load_json(f"{folder}/birth-L{w}.json"), load_json(f"{folder}/birth-L{w + 1}.json")
 
     def norm(p):
         t = sum(p)
@@ -182,9 +168,7 @@ def main():
     summary["birth"]["verdict_middle_128"] = verdict(
         summary["birth"]["128"]["regions"]["middle"]["change"])
     birth_figure(folder, stem, 34)
-    with open(f"{folder}/summary.json", "w") as out:
-        json.dump(summary, out, indent=1)
-        out.write("\n")
+    write_summary(folder, summary, indent=1, sort_keys=False)
 
 
 if __name__ == "__main__":

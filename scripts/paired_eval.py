@@ -1,14 +1,16 @@
 """Remedy evals paired by seed with their baseline (docs/mitigations.md), shared by the
-mitigations summary scripts: each seed's depth-averaged exact match (mean_accuracy) and exact
-match at the middle depth (depth 50) per variant and length, the paired difference
+mitigations summary scripts: where each run's files are (a baseline shared by several remedies
+keeps them in a folder of its own), each seed's depth-averaged exact match (mean_accuracy) and
+exact match at the middle depth (depth 50) per variant and length, the paired difference
 variant - base per seed with its mean and 95% Student-t interval (3 or more seeds), the
 learned check of the baseline and the verdict rule (helps when the interval lies above 0,
-hurts below, no effect when it holds 0); and their figure, drawn by the rules of the
-project's own figures (src/core/plot.cc): distinct colours, the legend below the axes, axes that
-end at the data, written as PNG and SVG.
+hurts below, no effect when it holds 0), training seconds per step; and their figure, drawn by
+the rules of the project's own figures (src/core/plot.cc): distinct colours, the legend below
+the axes, axes that end at the data, written as PNG and SVG.
 """
 import json
 import math
+import os
 import subprocess
 
 # Student t quantile t(0.975, df), df = n - 1.
@@ -18,6 +20,46 @@ QUANTITIES = {
     "mean_accuracy": lambda e, L: e["mean_accuracy"][L],
     "middle_accuracy": lambda e, L: e["depth_accuracy"][L]["50"]["accuracy"],
 }
+
+LEARNED_RULE = "every seed's baseline mean_accuracy at the training length >= 0.5"
+NOT_LEARNED = "no verdict (not learned)"
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def write_summary(folder, summary, indent=2, sort_keys=True):
+    """DIR/summary.json."""
+    with open(f"{folder}/summary.json", "w") as out:
+        json.dump(summary, out, indent=indent, sort_keys=sort_keys)
+        out.write("\n")
+
+
+def shared_baseline(folder):
+    """The folder of the retrained kv baseline the kv remedies share: kv-baseline beside DIR."""
+    return os.path.join(os.path.dirname(os.path.normpath(folder)), "kv-baseline")
+
+
+def run_file(folder, seed, variant, name, baseline=None):
+    """A run's file NAME: BASELINE/sS-NAME for the baseline (variant "base") when it has a folder
+    of its own, DIR/sS-VARIANT-NAME otherwise."""
+    if variant == "base" and baseline:
+        return f"{baseline}/s{seed}-{name}"
+    return f"{folder}/s{seed}-{variant}-{name}"
+
+
+def seeds_with(folder, variants, names=("eval.json",), baseline=None):
+    """The seeds (0 to 99) for which every variant has every file named."""
+    return sorted(s for s in range(100) if all(
+        os.path.exists(run_file(folder, s, v, n, baseline)) for v in variants for n in names))
+
+
+def load_evals(folder, seeds, variants, baseline=None):
+    """Every seed's and variant's eval.json (run_file), keyed (seed, variant)."""
+    return {(s, v): load_json(run_file(folder, s, v, "eval.json", baseline))
+            for s in seeds for v in variants}
 
 
 def interval(values):
@@ -40,19 +82,16 @@ def verdict(diff):
     return "no effect"
 
 
-def load_evals(folder, seeds, variants):
-    """DIR/sS-VARIANT-eval.json for every seed and variant, keyed (seed, variant)."""
-    evals = {}
-    for s in seeds:
-        for v in variants:
-            with open(f"{folder}/s{s}-{v}-eval.json") as f:
-                evals[(s, v)] = json.load(f)
-    return evals
+def judged(record, diff):
+    """The verdict on a paired difference, or none when the record's baseline did not learn."""
+    return verdict(diff) if record["learned"]["learned"] else NOT_LEARNED
 
 
 def paired(evals, seeds, variants):
-    """(lengths, training length, by_variant, differences, baseline at the training length,
-    learned): variants[0] is the baseline."""
+    """(record, differences): the record (seeds, training_length, lengths, the learned check of
+    the baseline, and per variant, quantity and length each seed's value and their mean) and per
+    variant but the baseline, quantity and length the paired difference; variants[0] is the
+    baseline."""
     base = variants[0]
     first = evals[(seeds[0], base)]
     lengths = [str(x) for x in first["lengths"]]
@@ -74,8 +113,26 @@ def paired(evals, seeds, variants):
         for v in variants[1:]
     }
     at_training = by_variant[base]["mean_accuracy"][str(train_length)]["seeds"]
-    learned = all(a >= 0.5 for a in at_training)
-    return lengths, train_length, by_variant, differences, at_training, learned
+    record = {
+        "seeds": seeds,
+        "training_length": train_length,
+        "lengths": [int(L) for L in lengths],
+        "learned": {"rule": LEARNED_RULE, "baseline": at_training,
+                    "learned": all(a >= 0.5 for a in at_training)},
+        "variants": by_variant,
+    }
+    return record, differences
+
+
+def seconds_per_step(folder, seeds, variant, baseline=None):
+    """Training seconds per step (summary.json) of the baseline and the variant per seed, and
+    their paired difference."""
+    def per_step(s, v):
+        summary = load_json(run_file(folder, s, v, "summary.json", baseline))
+        return summary["train_seconds"] / summary["steps"]
+    values = {v: [per_step(s, v) for s in seeds] for v in ("base", variant)}
+    return {**values, "difference": interval([a - b for a, b in zip(values[variant],
+                                                                     values["base"])])}
 
 
 # The named series' colours of the project's figures (src/core/plot.cc): distinct, none yellow;
