@@ -1,55 +1,17 @@
 #!/usr/bin/env bash
-# Regenerates the files docs/mitigations.md cites for randomized positions (remedy 3): the
-# retrieval bench's qwen2 RoPE kv configuration (docs/data/retrieval/bench/grid-pos.json) trained
-# without an option (base, the baseline the kv remedies share, BASE_RUNS/sS: the bench's shipped
-# runs are not this build's) and with --random-positions 128 (VARIANTS="pose:128": PoSE), one run
-# at a time on one thread, seed by seed, each evaluated as the bench's measure stage does
-# (scripts/kv-bench.py: 32, 64 and 128 tokens, depths 0..100 by 10, 100 examples per cell); then
-# the summary paired by seed and the figure.
-# About 11 minutes of training per run on an idle core, 20 to 40 on a shared one.
+# Regenerates the files docs/mitigations.md cites for randomized positions (remedy 3) on kv:
+# scripts/mitigations-kv-data.sh's runs with --random-positions 128 (sS-random-positions128-*;
+# VARIANTS="pose:128" for PoSE, sS-pose128-*) and the kv baseline they are paired with (base:
+# docs/data/mitigations/kv-baseline/sS-*), seed by seed; then the summary paired by seed and the
+# figure.
 # Usage: [VARIANTS="base random-positions:128"] [BASE_RUNS=out/mitigations/kv-baseline]
 #   scripts/mitigations-random-positions-data.sh [path/to/posbias] [RUNS_DIR] [SEED ...]
-#   (defaults: build/posbias, out/random-positions, 0 1 2; a run whose summary.json is there is
-#   not trained again)
+#   (defaults: build/posbias, out/random-positions, 0 1 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-data=docs/data/mitigations/random-positions
-posbias=${1:-build/posbias}
-runs=${2:-out/random-positions}
+export POSBIAS=${1:-build/posbias} RUNS=${2:-out/random-positions}
 shift 2 || shift $# || true
-seeds=${*:-0 1 2}
-variants=${VARIANTS:-base random-positions:128}
-base_runs=${BASE_RUNS:-out/mitigations/kv-baseline}
-mkdir -p "$data" "$runs" "$base_runs"
-export OMP_NUM_THREADS=1
-
-for seed in $seeds; do
-  for variant in $variants; do
-    option=()
-    name=base
-    run=$base_runs/s$seed
-    if [ "$variant" != base ]; then
-      option=("--${variant%%:*}" "${variant##*:}")
-      name=${variant%%:*}${variant##*:}  # random-positions128, pose128
-      run=$runs/$name-s$seed
-    fi
-    if [ "$name" = base ] && [ ! -f "$run/summary.json" ]; then
-      # The shared baseline is trained by its own command (the same train line, no option);
-      # a folder without summary.json may be a run in progress: never removed here.
-      echo "baseline $run not finished: train it first (the command below without an option)" >&2
-      exit 1
-    fi
-    if [ ! -f "$run/summary.json" ]; then
-      rm -rf "$run"
-      "$posbias" train --task kv --layers 4 --d-model 64 --heads 4 --mlp 256 --length 32 \
-        --batch 64 --steps 8000 --lr 1e-3 --warmup 200 --eval-every 250 --checkpoint-every 8000 \
-        --log-checkpoints 6 --arch qwen2 --pos rope "${option[@]}" --seed "$seed" --out "$run"
-    fi
-    for file in metrics.jsonl summary.json train.json; do
-      cp "$run/$file" "$data/s$seed-$name-$file"
-    done
-    "$posbias" eval --run "$run" --lengths 32,64,128 --depths 0,10,20,30,40,50,60,70,80,90,100 \
-      --count 100 --json "$data/s$seed-$name-eval.json" --csv "$data/s$seed-$name-eval.csv"
-  done
-done
-python3 scripts/mitigations-random-positions-summary.py "$data" docs/figures/mitigations_random_positions
+# shellcheck disable=SC2086  # the variants are words
+scripts/mitigations-kv-data.sh random-positions ${VARIANTS:-base random-positions:128} -- "$@"
+python3 scripts/mitigations-random-positions-summary.py docs/data/mitigations/random-positions \
+  docs/figures/mitigations_random_positions

@@ -161,7 +161,8 @@ def birth_figure(folder, stem, w):
 
 def main():
     if len(sys.argv) != 3:
-        sys.exit("usage: mitigations-sink-summary.py DIR FIGURE_STEM")
+        print("usage: mitigations-sink-summary.py DIR FIGURE_STEM", file=sys.stderr)
+        sys.exit(2)
     folder, stem = sys.argv[1:]
     summary = {"birth": {str(w): birth_pair(folder, w) for w in (34, 128)},
                "training": training(folder, stem)}
