@@ -58,6 +58,7 @@
 #include "posbias/runfiles/checkpoint_record.h"
 #include "posbias/runfiles/heldout_split.h"
 #include "posbias/runfiles/metrics.h"
+#include "posbias/runfiles/run_header.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/runfiles/training_summary.h"
 #include "posbias/tasks/hop_task.h"
@@ -133,6 +134,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       // core, runfiles, llm, cluster
       POSBIAS_TABLE(machine_record_fields),
       POSBIAS_TABLE(train_config_fields),
+      POSBIAS_TABLE(run_header_fields),
       POSBIAS_TABLE(checkpoint_info_fields),
       POSBIAS_TABLE(checkpoint_record_fields),
       POSBIAS_TABLE(metrics_row_fields),

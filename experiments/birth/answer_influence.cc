@@ -18,6 +18,7 @@
 #include "posbias/core/plot.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/runfiles/train_config.h"
+#include "posbias/runfiles/run_header.h"
 #include "posbias/stats/seed_interval.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/trainer.h"
@@ -189,8 +190,8 @@ AnswerInfluenceCheckpoint summarize_answer_influence(
 
 AnswerInfluenceResult measure_answer_influence(const AnswerInfluenceOptions& o) {
   check_answer_options(o);
-  const nlohmann::json header = read_run_header(o.run);
-  require_answer_memory(o, config_of(header));
+  const RunHeader header = read_run_header(o.run);
+  require_answer_memory(o, header.config);
   AnswerInputSet set = o.inputs == AnswerInputs::kKv ? kv_answer_inputs(o, header)
                                                      : passkey_answer_inputs(o, header);
   AnswerInfluenceResult r;

@@ -13,6 +13,7 @@
 #include "posbias/core/plot.h"
 #include "posbias/core/position_base.h"
 #include "posbias/runfiles/metrics.h"
+#include "posbias/runfiles/run_header.h"
 #include "posbias/stats/bootstrap.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/vocab.h"
@@ -35,9 +36,9 @@ namespace {
 // Held-out text windows of the run's corpus, `seeds` of them spread over the held-out split,
 // each L + 1 tokens.
 std::vector<std::vector<std::int64_t>> text_rows(const TrainConfig& c, const BirthOptions& o,
-                                                 const nlohmann::json& header) {
+                                                 const RunHeader& header) {
   const TextRunData data =
-      prepare_text_run(c, o.run, /*fresh=*/false, header.value("corpus_fingerprint", ""));
+      prepare_text_run(c, o.run, /*fresh=*/false, header.corpus_fingerprint.value_or(""));
   const std::vector<std::int64_t> windows = consecutive_windows(data.streams.heldout, o.length, 0);
   const std::int64_t n = static_cast<std::int64_t>(windows.size()) / (o.length + 1);
   if (o.seeds < 1 || o.seeds > n) {
@@ -90,8 +91,8 @@ BirthRunResult measure_birth_run(const BirthOptions& given) {
         "--run measures the run's own model: no --layers, --d-model, --heads, --kv-heads, "
         "--mlp, --rotary-dim, --pos, --window, --attn-init-scale, --null-sink or --init");
   }
-  const nlohmann::json header = read_run_header(given.run);
-  const TrainConfig c = config_of(header);
+  const RunHeader header = read_run_header(given.run);
+  const TrainConfig& c = header.config;
   if (c.task != Task::kText && !is_hop_task(c.task)) {
     throw std::invalid_argument(
         "birth --run needs a text or hop run (`posbias train --task text|number|letter`), or "

@@ -70,9 +70,9 @@ AnswerInput kv_answer_input(const KvExample& example, bool sink) {
   return in;
 }
 
-AnswerInputSet kv_answer_inputs(const AnswerInfluenceOptions& o, const nlohmann::json& header) {
+AnswerInputSet kv_answer_inputs(const AnswerInfluenceOptions& o, const RunHeader& header) {
   AnswerInputSet set;
-  const TrainConfig config = config_of(header);
+  const TrainConfig& config = header.config;
   set.length = checked_kv_length(o, config);
   const int length = static_cast<int>(set.length);
   set.needles = kv_pairs(length);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "experiments/birth/answer_influence.h"
+#include "posbias/runfiles/run_header.h"
 #include "posbias/tasks/kv_task.h"
 
 namespace posbias {
@@ -26,6 +27,6 @@ AnswerInput kv_answer_input(const KvExample& example, bool sink);
 // std::invalid_argument for another run, a length where fewer than 2 pairs fit, or one past a
 // learned position table).
 AnswerInputSet kv_answer_inputs(const AnswerInfluenceOptions& options,
-                                const nlohmann::json& header);
+                                const RunHeader& header);
 
 }  // namespace posbias

@@ -32,8 +32,8 @@ AnswerInput passkey_answer_input(const PasskeyExample& example) {
 }
 
 AnswerInputSet passkey_answer_inputs(const AnswerInfluenceOptions& o,
-                                     const nlohmann::json& header) {
-  const TrainConfig c = config_of(header);
+                                     const RunHeader& header) {
+  const TrainConfig& c = header.config;
   if (c.task != Task::kText || c.needle_fraction <= 0) {
     throw std::invalid_argument(
         "--inputs passkey needs a passkey run (`posbias train --task text --needle-fraction F`); "
@@ -54,7 +54,7 @@ AnswerInputSet passkey_answer_inputs(const AnswerInfluenceOptions& o,
     throw std::invalid_argument(fmt::format("-L must be in 2..1000000 tokens, got {}", set.length));
   const int length = static_cast<int>(set.length);
   const TextRunData text = prepare_text_run(c, o.run, /*fresh=*/false,
-                                            header.value("corpus_fingerprint", std::string()));
+                                            header.corpus_fingerprint.value_or(""));
   const PasskeyCodec codec(text.tokenizer);
   codec.check_fits(length, set.needles);
   if (static_cast<std::int64_t>(text.streams.heldout.size()) <= set.length + 1)

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "experiments/birth/answer_influence.h"
+#include "posbias/runfiles/run_header.h"
 #include "posbias/tasks/passkey_task.h"
 
 namespace posbias {
@@ -21,6 +22,6 @@ AnswerInput passkey_answer_input(const PasskeyExample& example);
 // std::invalid_argument for another run, a length the needles and the question do not fit, one
 // longer than the held-out text, or one past a learned position table).
 AnswerInputSet passkey_answer_inputs(const AnswerInfluenceOptions& options,
-                                     const nlohmann::json& header);
+                                     const RunHeader& header);
 
 }  // namespace posbias

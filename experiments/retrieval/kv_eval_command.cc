@@ -17,6 +17,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/model/attention_calibration.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/runfiles/run_header.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
 #include "posbias/train/kv_batch.h"
@@ -74,7 +75,7 @@ bool is_kv_run(const std::string& run_dir) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(std::filesystem::path(run_dir) / "train.json", ec))
     return false;
-  return config_of(read_run_header(run_dir)).task == Task::kKv;
+  return read_run_header(run_dir).config.task == Task::kKv;
 }
 
 std::vector<int> kv_eval_lengths(const KvEvalOptions& o, const TrainConfig& c) {
@@ -101,7 +102,7 @@ std::vector<int> kv_eval_lengths(const KvEvalOptions& o, const TrainConfig& c) {
 
 KvEvalResult measure_kv_eval(const KvEvalOptions& o, const std::filesystem::path& checkpoint) {
   if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
-  const TrainConfig header_config = config_of(read_run_header(o.run));
+  const TrainConfig header_config = read_run_header(o.run).config;
   if (header_config.task != Task::kKv)
     throw std::invalid_argument("'" + o.run + "' is not a kv run (train --task kv)");
   const std::vector<int> lengths = kv_eval_lengths(o, header_config);

@@ -15,6 +15,7 @@
 #include "posbias/arch/logn_scale.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/runfiles/run_header.h"
 #include "posbias/tasks/passkey_task.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
@@ -92,15 +93,15 @@ bool is_passkey_run(const std::string& run_dir) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(std::filesystem::path(run_dir) / "train.json", ec))
     return false;
-  const TrainConfig c = config_of(read_run_header(run_dir));
+  const TrainConfig c = read_run_header(run_dir).config;
   return c.task == Task::kText && c.needle_fraction > 0;
 }
 
 std::vector<PasskeyEvalResult> measure_passkey_eval(const PasskeyEvalOptions& o,
                                                     const std::vector<RunCheckpoint>& checkpoints) {
   if (o.run.empty()) throw std::invalid_argument("--run RUN_DIR is required");
-  const nlohmann::json header = read_run_header(o.run);
-  const TrainConfig c = config_of(header);
+  const RunHeader header = read_run_header(o.run);
+  const TrainConfig& c = header.config;
   if (c.task != Task::kText || c.needle_fraction <= 0)
     throw std::invalid_argument("'" + o.run +
                                 "' is not a passkey run (train --task text --needle-fraction F)");
@@ -116,7 +117,7 @@ std::vector<PasskeyEvalResult> measure_passkey_eval(const PasskeyEvalOptions& o,
   PasskeyEvalResult planned;  // what every checkpoint's result shares
   planned.needles = o.needles > 0 ? o.needles : c.needles;
   const TextRunData text = prepare_text_run(c, o.run, /*fresh=*/false,
-                                            header.value("corpus_fingerprint", std::string()));
+                                            header.corpus_fingerprint.value_or(""));
   const PasskeyCodec codec(text.tokenizer);
   for (int len : lengths) {
     codec.check_fits(len, planned.needles);

@@ -9,6 +9,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/runfiles/run_header.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/text_eval.h"
 #include "posbias/train/trainer.h"
@@ -19,18 +20,18 @@ bool is_text_run(const std::string& run_dir) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(std::filesystem::path(run_dir) / "train.json", ec))
     return false;
-  return config_of(read_run_header(run_dir)).task == Task::kText;
+  return read_run_header(run_dir).config.task == Task::kText;
 }
 
 std::vector<TextEvalResult> measure_text_eval(const TextEvalOptions& o,
                                               const std::vector<RunCheckpoint>& checkpoints) {
-  const nlohmann::json header = read_run_header(o.run);
-  const TrainConfig c = config_of(header);
+  const RunHeader header = read_run_header(o.run);
+  const TrainConfig& c = header.config;
   if (c.task != Task::kText) throw std::invalid_argument("'" + o.run + "' is not a text run");
   // The corpus first (what the run trained on, held by the process when the plan is checked),
   // then the plan of the evaluation, before the model is loaded.
   const TextRunData data =
-      prepare_text_run(c, o.run, /*fresh=*/false, header.value("corpus_fingerprint", ""));
+      prepare_text_run(c, o.run, /*fresh=*/false, header.corpus_fingerprint.value_or(""));
   const AttentionPath path =
       plan_attention([&](AttentionPath a) { return heldout_split_bytes(c, data, a); }, o.attention,
                      o.memory_budget_gb,

@@ -11,6 +11,7 @@
 #include "posbias/hf/safetensors.h"
 #include "posbias/hf/safetensors_index.h"
 #include "posbias/model/hf_weights.h"
+#include "posbias/runfiles/run_header.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {
@@ -304,7 +305,7 @@ LoadedModel load_trained_model(const std::filesystem::path& run_dir,
   if (!std::filesystem::is_directory(run_dir, ec)) {
     throw std::runtime_error("run directory '" + run_dir.string() + "' does not exist");
   }
-  const TrainConfig run = config_of(read_run_header(run_dir));
+  const TrainConfig run = read_run_header(run_dir).config;
   LoadedModel out;
   out.path = checkpoint;
   if (out.path.empty()) {
@@ -350,7 +351,7 @@ std::map<std::string, torch::Tensor> checkpoint_hf_tensors(const SafetensorsFile
   file.require_finite();
   const CheckpointInfo info = info_of(file);
   if (const auto run = run_of_checkpoint(path))
-    require_same_run(config_of(read_run_header(*run)), info.config, path, *run);
+    require_same_run(read_run_header(*run).config, info.config, path, *run);
   Transformer model = model_of(file, info);
   return hf_tensors(model);
 }
@@ -383,7 +384,7 @@ SafetensorsFile open_weights_file(const std::filesystem::path& path) {
   } catch (const std::exception& e) {
     throw std::runtime_error(path.string() + ": bad training config in metadata: " + e.what());
   }
-  require_same_run(config_of(read_run_header(run_dir)), found, path, run_dir);
+  require_same_run(read_run_header(run_dir).config, found, path, run_dir);
   return file;
 }
 

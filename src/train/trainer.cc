@@ -6,13 +6,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <optional>
 
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/json_read.h"
-#include "posbias/core/machine.h"
+#include "posbias/core/machine_record.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
 #include "posbias/core/rng.h"
@@ -20,6 +18,7 @@
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/runfiles/metrics.h"
+#include "posbias/runfiles/run_header.h"
 #include "posbias/runfiles/training_summary.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
@@ -109,31 +108,6 @@ std::vector<std::int64_t> logged_steps(const TrainConfig& c, std::int64_t last) 
 }
 
 }  // namespace
-
-nlohmann::json read_run_header(const std::filesystem::path& run_dir) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(run_dir, ec)) {
-    throw std::invalid_argument("run directory '" + run_dir.string() + "' does not exist");
-  }
-  std::ifstream in(run_dir / "train.json");
-  if (!in) {
-    throw std::runtime_error("'" + run_dir.string() + "' is not a training run (no train.json)");
-  }
-  try {
-    nlohmann::json j = parse_json(in, (run_dir / "train.json").string());
-    TrainConfig c = train_config_from_json(j.at("config"));
-    c.finalize();
-    return j;
-  } catch (const std::exception& e) {
-    throw std::runtime_error((run_dir / "train.json").string() + " is corrupt: " + e.what());
-  }
-}
-
-TrainConfig config_of(const nlohmann::json& header) {
-  TrainConfig c = train_config_from_json(header.at("config"));
-  c.finalize();
-  return c;
-}
 
 namespace {
 
@@ -308,7 +282,7 @@ AttentionPath plan_training_memory(const TrainConfig& c, const TrainOptions& opt
 // data-parallel group. The members are kept in place: the Trainer points into text and passkey.
 struct OpenedRun {
   TrainConfig config;
-  nlohmann::json header;
+  RunHeader header;
   std::optional<TextRunData> text;
   std::optional<PasskeyCodec> passkey;  // text runs with needles
   std::unique_ptr<ProcessGroup> group;
@@ -333,22 +307,21 @@ void open_run(const TrainOptions& options, OpenedRun& run) {
   };
   auto read_text = [&] {
     run.text = prepare_text_run(c, run_dir, /*fresh=*/false,
-                                run.header.value("corpus_fingerprint", std::string()));
+                                run.header.corpus_fingerprint.value_or(""));
     prepare_passkey();
   };
   if (options.resume) {
     run.header = read_run_header(run_dir);
-    c = config_of(run.header);
+    c = run.header.config;
     // The same seed gives the same numbers on one machine at one thread count: reductions
     // split differently over another count, and the last bits of the losses move.
     const int threads = torch::get_num_threads();
-    if (const auto it = run.header.find("threads");
-        it != run.header.end() && it->is_number_integer() && it->get<int>() != threads &&
+    if (run.header.threads && *run.header.threads != threads &&
         (!options.ranks || options.ranks->rank == 0))  // said once, not by every rank
       std::fprintf(stderr,
                    "train: resuming on %d threads; the run started on %d, so its numbers from "
                    "here on may differ in the last bits from a run never stopped\n",
-                   threads, it->get<int>());
+                   threads, *run.header.threads);
   } else {
     c.finalize();
   }
@@ -386,18 +359,18 @@ void open_run(const TrainOptions& options, OpenedRun& run) {
     }
   } else if (!options.resume) {
     ensure_directory(run_dir);
-    run.header = {{"config", train_config_to_json(c)},
-                  {"machine", machine_info()},
-                  {"threads", torch::get_num_threads()},  // same seed, same numbers: per count
-                  {"version", POSBIAS_VERSION}};
+    run.header.config = c;
+    run.header.machine = machine_record();
+    run.header.threads = torch::get_num_threads();  // same seed, same numbers: per count
+    run.header.version = POSBIAS_VERSION;
     if (c.task == Task::kText) {
       // The tokenizer is written before train.json, so a run that has train.json has it.
       run.text = prepare_text_run(c, run_dir, /*fresh=*/true);
-      run.header["corpus"] = run.text->corpus_dir.string();
-      run.header["corpus_fingerprint"] = fingerprint_hex(run.text->corpus_fingerprint);
+      run.header.corpus = run.text->corpus_dir.string();
+      run.header.corpus_fingerprint = fingerprint_hex(run.text->corpus_fingerprint);
       prepare_passkey();
     }
-    write_file_atomic(run_dir / "train.json", run.header.dump(2) + "\n");
+    write_file_atomic(run_dir / "train.json", to_json(run.header).dump(2) + "\n");
     write_hf_config(run_dir, c);  // from the start, so a run's checkpoints load with it
   } else {
     // Runs written before config.json came with train.json get it on resume.

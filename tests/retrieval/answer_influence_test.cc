@@ -26,6 +26,7 @@
 #include "experiments/retrieval/colocation.h"
 #include "experiments/retrieval/kv_eval_command.h"
 #include "posbias/runfiles/train_config.h"
+#include "posbias/runfiles/run_header.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/kv_batch.h"
 #include "posbias/train/text_run.h"
@@ -176,7 +177,7 @@ TEST(PasskeyInfluence, GradientNormsMatchFiniteDifferencesOfTheDigitsLoss) {
 TEST(PasskeyInfluence, TheInputsAreEvalsAndTheNeedleSpanIsTheQueriedSentence) {
   const std::vector<AnswerInput> inputs = passkey_inputs({0, 50, 100}, 2);
   ASSERT_EQ(inputs.size(), 6u);
-  const TrainConfig c = config_of(read_run_header(passkey_run()));
+  const TrainConfig c = read_run_header(passkey_run()).config;
   const TextRunData text = prepare_text_run(c, passkey_run(), false);
   const PasskeyCodec codec(text.tokenizer);
   for (std::size_t b = 0; b < inputs.size(); ++b) {

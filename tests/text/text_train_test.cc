@@ -19,6 +19,7 @@
 #include "posbias/hf/hf_config.h"
 #include "posbias/jacobian/jacobian.h"
 #include "posbias/model/hf_weights.h"
+#include "posbias/runfiles/run_header.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/text_run.h"
 #include "posbias/train/trainer.h"
@@ -211,9 +212,9 @@ TEST(TextTrain, StepZeroEqualsBirthOnTheSameWeightsAndTokens) {
   posbias::save_hf_weights(m.model, dir / "model.safetensors");
   posbias::ModelConfig mc = m.info.config.model_config();
   std::ofstream(dir / "config.json") << posbias::to_json(posbias::hf_config_from_model(mc)).dump(2);
-  const nlohmann::json header = posbias::read_run_header(run);
+  const posbias::RunHeader header = posbias::read_run_header(run);
   const posbias::TextRunData data = posbias::prepare_text_run(
-      m.info.config, run, false, header["corpus_fingerprint"].get<std::string>());
+      m.info.config, run, false, header.corpus_fingerprint.value());
   const auto windows = posbias::consecutive_windows(data.streams.heldout, 32, 0);
   const std::int64_t n = static_cast<std::int64_t>(windows.size()) / 33;
   {

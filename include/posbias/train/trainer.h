@@ -91,12 +91,6 @@ struct TrainResult {
   TrainingSummary summary;
 };
 
-// RUN_DIR/train.json as written: {"config", "machine", "version"} and, for text runs,
-// "corpus" and "corpus_fingerprint". Throws std::invalid_argument for a missing directory,
-// std::runtime_error for a directory without a readable train.json.
-nlohmann::json read_run_header(const std::filesystem::path& run_dir);
-TrainConfig config_of(const nlohmann::json& header);  // finalized
-
 // Throws std::invalid_argument for bad usage (an existing run without --resume, a missing
 // run directory with it, a batch that does not split over the ranks) and std::runtime_error
 // for failures (corrupt checkpoint, I/O, a rank lost). With the torchrun variables set, this
