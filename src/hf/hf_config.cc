@@ -9,9 +9,10 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
-#include <unordered_set>
-#include <vector>
+#include <type_traits>
+#include <variant>
 
+#include "posbias/arch/arch_codecs.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/strict_json.h"
 
@@ -25,36 +26,144 @@ constexpr int kMaxConfigDepth = 32;  // config.json nests a few levels
 // Qwen2 spells its config.json (and its tensors) as Llama does; GPT-2 and GPT-J as GPT-2 does.
 bool llama_spelling(Family type) { return type == Family::kQwen2 || type == Family::kLlama; }
 
-// The families' own spellings of the shared fields.
-struct FieldNames {
-  const char* hidden;
-  const char* layers;
-  const char* heads;
-  const char* mlp;
-  const char* positions;
-  const char* eps;
-  const char* activation;
-  const char* attn_dropout;
+// The keys read and written by hand, beside the table's (kHfFields below).
+constexpr const char* kModelType = "model_type";
+constexpr const char* kRotaryDim = "rotary_dim";  // GPT-J's
+constexpr const char* kUseSlidingWindow = "use_sliding_window";
+constexpr const char* kSlidingWindow = "sliding_window";
+constexpr const char* kMaxWindowLayers = "max_window_layers";
+constexpr const char* kAttentionBias = "attention_bias";  // Llama's
+constexpr const char* kMlpBias = "mlp_bias";              // Llama's
+
+// The member types of config.json's plain fields, as HfConfig members and as the ModelConfig
+// members they map to (std::monostate: none, the mapping is written by hand). The two lists keep
+// the same order (checked below).
+using HfMember =
+    std::variant<std::int64_t HfConfig::*, double HfConfig::*, std::optional<double> HfConfig::*,
+                 std::string HfConfig::*, bool HfConfig::*, PosEncoding HfConfig::*>;
+using ModelMember = std::variant<std::monostate, std::int64_t ModelConfig::*, double ModelConfig::*,
+                                 std::optional<double> ModelConfig::*, std::string ModelConfig::*,
+                                 bool ModelConfig::*, PosEncoding ModelConfig::*>;
+
+// The value an absent key means, given the fields read before it (the family first); null: the
+// key is required.
+using Fallback = json (*)(const HfConfig&);
+
+// The values of a number that validate_hf_config takes (an integer's are its range).
+enum class Check { kAny, kPositive, kProbability };
+
+// One plain field of config.json.
+struct HfField {
+  const char* gpt2_key;   // as GPT-2 and GPT-J spell it; nullptr: not in their config.json
+  const char* llama_key;  // as Qwen2 and Llama spell it; nullptr: not in theirs
+  HfMember member;
+  ModelMember model;
+  Fallback fallback = nullptr;  // nullptr: required
+  std::int64_t lo = 0, hi = 0;  // an integer's range
+  Check check = Check::kAny;    // a number's
+  bool nullable = false;        // null reads as absent
+  bool gpt2_extension = false;  // GPT-2 and GPT-J write it only when it is not the default
 };
 
-FieldNames field_names(Family type) {
-  if (llama_spelling(type))
-    return {"hidden_size",       "num_hidden_layers",       "num_attention_heads",
-            "intermediate_size", "max_position_embeddings", "rms_norm_eps",
-            "hidden_act",        "attention_dropout"};
-  return {"n_embd",
-          "n_layer",
-          "n_head",
-          "n_inner",
-          "n_positions",
-          "layer_norm_epsilon",
-          "activation_function",
-          "attn_pdrop"};
+constexpr HfField integer(const char* gpt2, const char* llama, std::int64_t HfConfig::*member,
+                          std::int64_t ModelConfig::*model, std::int64_t lo, std::int64_t hi,
+                          Fallback fallback = nullptr) {
+  return {gpt2, llama, member, model, fallback, lo, hi};
+}
+constexpr HfField number(const char* gpt2, const char* llama, double HfConfig::*member,
+                         ModelMember model, Check check, Fallback fallback) {
+  return {gpt2, llama, member, model, fallback, 0, 0, check};
+}
+template <class T>
+constexpr HfField value(const char* gpt2, const char* llama, T HfConfig::*member, ModelMember model,
+                        Fallback fallback) {
+  return {gpt2, llama, member, model, fallback};
+}
+constexpr HfField nullable(HfField f) {
+  f.nullable = true;
+  return f;
+}
+constexpr HfField gpt2_extension(HfField f) {
+  f.gpt2_extension = true;
+  return f;
 }
 
-constexpr std::array<std::string_view, 9> kActivations = {
-    "gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "quick_gelu", "relu",
-    "silu", "swish",    "tanh"};
+json gpt2_dropout(const HfConfig& c) { return c.model_type == Family::kGpt2 ? 0.1 : 0.0; }
+
+// config.json's plain fields, each key spelled once: read in this order (a default may depend on
+// a field above it), written by to_json, checked by validate_hf_config, and mapped to and from
+// ModelConfig. Defaults are transformers'. GPT-2 and GPT-J also take the Llama spelling of a
+// required integer (GPT2Config.attribute_map); both given must agree.
+constexpr std::array kHfFields = {
+    integer("vocab_size", "vocab_size", &HfConfig::vocab_size, &ModelConfig::vocab, 1, 10'000'000),
+    integer("n_embd", "hidden_size", &HfConfig::hidden_size, &ModelConfig::d_model, 1, 65536),
+    integer("n_layer", "num_hidden_layers", &HfConfig::num_hidden_layers, &ModelConfig::layers, 1,
+            1024),
+    integer("n_head", "num_attention_heads", &HfConfig::num_attention_heads, &ModelConfig::heads, 1,
+            1024),
+    integer("n_positions", "max_position_embeddings", &HfConfig::max_position_embeddings,
+            &ModelConfig::max_positions, 1, 10'000'000),
+    gpt2_extension(integer("num_key_value_heads", "num_key_value_heads",
+                           &HfConfig::num_key_value_heads, &ModelConfig::kv_heads, 1, 1024,
+                           [](const HfConfig& c) { return json(c.num_attention_heads); })),
+    nullable(integer("n_inner", "intermediate_size", &HfConfig::intermediate_size,
+                     &ModelConfig::mlp, 1, 1'000'000,
+                     [](const HfConfig& c) {
+                       return llama_spelling(c.model_type) ? json() : json(4 * c.hidden_size);
+                     })),
+    value(
+        "position_encoding", "position_encoding", &HfConfig::position_encoding, &ModelConfig::pos,
+        [](const HfConfig& c) { return json(c.model_type == Family::kGpt2 ? "learned" : "rope"); }),
+    value("null_sink", "null_sink", &HfConfig::null_sink, &ModelConfig::null_sink, nullptr),
+    value("logn_scale", "logn_scale", &HfConfig::logn_scale, &ModelConfig::logn_scale, nullptr),
+    gpt2_extension(number("rope_theta", "rope_theta", &HfConfig::rope_theta,
+                          &ModelConfig::rope_theta, Check::kPositive,
+                          [](const HfConfig&) { return json(10000.0); })),
+    number("layer_norm_epsilon", "rms_norm_eps", &HfConfig::norm_eps, &ModelConfig::norm_eps,
+           Check::kPositive,
+           [](const HfConfig& c) { return json(llama_spelling(c.model_type) ? 1e-6 : 1e-5); }),
+    number("initializer_range", "initializer_range", &HfConfig::initializer_range,
+           &ModelConfig::init_std, Check::kPositive, [](const HfConfig&) { return json(0.02); }),
+    value(
+        "activation_function", "hidden_act", &HfConfig::activation, {},
+        [](const HfConfig& c) { return json(llama_spelling(c.model_type) ? "silu" : "gelu_new"); }),
+    value("tie_word_embeddings", "tie_word_embeddings", &HfConfig::tie_word_embeddings,
+          &ModelConfig::tie_embeddings,
+          [](const HfConfig& c) { return json(c.model_type == Family::kGpt2); }),
+    number("attn_pdrop", "attention_dropout", &HfConfig::attn_pdrop, {}, Check::kProbability,
+           gpt2_dropout),
+    number("resid_pdrop", nullptr, &HfConfig::resid_pdrop, {}, Check::kProbability, gpt2_dropout),
+    number("embd_pdrop", nullptr, &HfConfig::embd_pdrop, {}, Check::kProbability, gpt2_dropout),
+};
+
+constexpr bool model_members_match() {
+  for (const HfField& f : kHfFields)
+    if (f.model.index() != 0 && f.model.index() != f.member.index() + 1) return false;
+  return true;
+}
+static_assert(model_members_match(), "a row maps members of different types");
+
+const char* key_of(const HfField& f, Family type) {
+  return llama_spelling(type) ? f.llama_key : f.gpt2_key;
+}
+
+// The key of `member`'s field as `type`'s family spells it.
+std::string key_name(HfMember member, Family type) {
+  for (const HfField& f : kHfFields)
+    if (f.member == member) return key_of(f, type);
+  throw std::logic_error("no config.json field for this HfConfig member");
+}
+
+template <class M>
+struct MemberType {
+  using type = void;  // std::monostate: no member
+};
+template <class T, class S>
+struct MemberType<T S::*> {
+  using type = T;
+};
+template <class M>
+using MemberType_t = typename MemberType<M>::type;
 
 std::string number_text(double v) { return json(v).dump(); }
 
@@ -62,17 +171,23 @@ std::string number_text(double v) { return json(v).dump(); }
   throw std::invalid_argument(source + ": " + what);
 }
 
-void check_range(const std::string& source, const char* field, std::int64_t v, std::int64_t lo,
-                 std::int64_t hi) {
+void check_range(const std::string& source, const std::string& field, std::int64_t v,
+                 std::int64_t lo, std::int64_t hi) {
   if (v < lo || v > hi)
-    bad(source, std::string(field) + " = " + std::to_string(v) + " is out of range [" +
-                    std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    bad(source, field + " = " + std::to_string(v) + " is out of range [" + std::to_string(lo) +
+                    ", " + std::to_string(hi) + "]");
 }
+
+constexpr std::array<std::string_view, 9> kActivations = {
+    "gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "quick_gelu", "relu",
+    "silu", "swish",    "tanh"};
 
 // Typed access to the top-level object; absent keys give nullopt, wrong types throw.
 class Fields {
  public:
   Fields(const json& root, const std::string& source) : root_(root), source_(source) {}
+
+  const std::string& source() const { return source_; }
 
   const json* find(const char* key) const {
     const auto it = root_.find(key);
@@ -139,6 +254,82 @@ class Fields {
   const std::string& source_;
 };
 
+// Reads field `f` into `c` as `c`'s family spells it (its model_type is read first).
+void read_field(const HfField& f, const Fields& in, HfConfig& c) {
+  const bool llama = llama_spelling(c.model_type);
+  const char* key = key_of(f, c.model_type);
+  if (key == nullptr) return;
+  const json fallback = f.fallback == nullptr ? json() : f.fallback(c);
+  std::visit(
+      [&](auto member) {
+        using T = MemberType_t<decltype(member)>;
+        auto& field = c.*member;
+        if constexpr (std::is_same_v<T, std::int64_t>) {
+          if (!fallback.is_null()) {
+            field = in.integer(key, f.lo, f.hi, f.nullable).value_or(fallback.get<T>());
+            return;
+          }
+          const bool aliased =
+              !llama && f.llama_key != nullptr && std::strcmp(key, f.llama_key) != 0;
+          field = in.required_integer(key, aliased ? f.llama_key : nullptr, f.lo, f.hi);
+        } else if constexpr (std::is_same_v<T, std::optional<double>>) {
+          if (in.find(key) != nullptr) field = in.number(key, 0.0);
+        } else if constexpr (std::is_same_v<T, double>) {
+          field = in.number(key, fallback.get<double>());
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          field = in.string(key, fallback.get<std::string>());
+        } else if constexpr (std::is_same_v<T, bool>) {
+          field = in.boolean(key, fallback.get<bool>());
+        } else {
+          static_assert(std::is_same_v<T, PosEncoding>);
+          const std::string name = in.string(key, fallback.get<std::string>());
+          try {
+            field = parse_pos_encoding(name);
+          } catch (const std::invalid_argument&) {
+            bad(in.source(), std::string(key) + " '" + name + "' is not supported (expected " +
+                                 pos_encoding_names() + ")");
+          }
+        }
+      },
+      f.member);
+}
+
+// Field `f`'s value as to_json writes it for `c`'s family; nothing when that family's file has no
+// such key, an optional holds no value, or a GPT-2 extension holds its default.
+std::optional<json> written_field(const HfField& f, const HfConfig& c) {
+  if (key_of(f, c.model_type) == nullptr) return std::nullopt;
+  const std::optional<json> v = std::visit(
+      [&](auto member) -> std::optional<json> {
+        using T = MemberType_t<decltype(member)>;
+        if constexpr (IsOptional<T>::value) {
+          if (!(c.*member).has_value()) return std::nullopt;
+          return FieldCodec<typename T::value_type>::write(*(c.*member));
+        } else {
+          return FieldCodec<T>::write(c.*member);
+        }
+      },
+      f.member);
+  if (v && f.gpt2_extension && !llama_spelling(c.model_type) && *v == f.fallback(c))
+    return std::nullopt;
+  return v;
+}
+
+// Copies the members the table maps between HfConfig and ModelConfig, from `from` to `to`.
+template <class From, class To>
+void copy_mapped(const From& from, To& to) {
+  for (const HfField& f : kHfFields)
+    std::visit(
+        [&](auto hf, auto model) {
+          if constexpr (std::is_same_v<MemberType_t<decltype(hf)>, MemberType_t<decltype(model)>>) {
+            if constexpr (std::is_same_v<From, HfConfig>)
+              to.*model = from.*hf;
+            else
+              to.*hf = from.*model;
+          }
+        },
+        f.member, f.model);
+}
+
 // Llama's and Qwen2's options that would silently change the model if ignored: a rope scaling
 // other than the default, biases Llama can switch on, a head_dim of its own.
 void refuse_unbuilt_features(const Fields& in, const HfConfig& c, const std::string& src) {
@@ -160,15 +351,16 @@ void refuse_unbuilt_features(const Fields& in, const HfConfig& c, const std::str
                    "); posbias implements plain RoPE: rope_scaling null or rope_type default");
   }
   if (c.model_type != Family::kLlama) return;
-  for (const char* field : {"attention_bias", "mlp_bias"})
+  for (const char* field : {kAttentionBias, kMlpBias})
     if (in.boolean(field, false))
       bad(src, std::string(field) + " = true is not supported; posbias builds Llama without " +
-                   (std::string(field) == "mlp_bias" ? "MLP" : "attention") + " biases");
+                   (field == kMlpBias ? "MLP" : "attention") + " biases");
   if (const auto head_dim = in.integer("head_dim", 1, 65536, /*nullable=*/true);
       head_dim && *head_dim * c.num_attention_heads != c.hidden_size)
     bad(src, "head_dim = " + std::to_string(*head_dim) +
-                 " is not supported; posbias builds head_dim = hidden_size / num_attention_heads "
-                 "= " +
+                 " is not supported; posbias builds head_dim = " +
+                 key_name(&HfConfig::hidden_size, c.model_type) + " / " +
+                 key_name(&HfConfig::num_attention_heads, c.model_type) + " = " +
                  std::to_string(c.hidden_size) + " / " + std::to_string(c.num_attention_heads));
 }
 
@@ -177,60 +369,52 @@ void refuse_unbuilt_features(const Fields& in, const HfConfig& c, const std::str
 void validate_hf_config(const HfConfig& c, const std::string& source) {
   const std::string family = to_string(c.model_type);  // throws on a bad enum
   to_string(c.position_encoding);
-  const FieldNames f = field_names(c.model_type);
-  check_range(source, "vocab_size", c.vocab_size, 1, 10'000'000);
-  check_range(source, f.hidden, c.hidden_size, 1, 65536);
-  check_range(source, f.layers, c.num_hidden_layers, 1, 1024);
-  check_range(source, f.heads, c.num_attention_heads, 1, 1024);
-  check_range(source, "num_key_value_heads", c.num_key_value_heads, 1, 1024);
-  check_range(source, f.mlp, c.intermediate_size, 1, 1'000'000);
-  check_range(source, f.positions, c.max_position_embeddings, 1, 10'000'000);
+  const Family type = c.model_type;
+  for (const HfField& f : kHfFields)
+    if (const auto* member = std::get_if<std::int64_t HfConfig::*>(&f.member))
+      check_range(source, key_of(f, type), c.**member, f.lo, f.hi);
+  const std::string hidden = key_name(&HfConfig::hidden_size, type);
+  const std::string heads = key_name(&HfConfig::num_attention_heads, type);
   if (c.hidden_size % c.num_attention_heads != 0)
-    bad(source, std::string(f.heads) + " = " + std::to_string(c.num_attention_heads) +
-                    " does not divide " + f.hidden + " = " + std::to_string(c.hidden_size));
+    bad(source, heads + " = " + std::to_string(c.num_attention_heads) + " does not divide " +
+                    hidden + " = " + std::to_string(c.hidden_size));
   if (c.num_attention_heads % c.num_key_value_heads != 0)
-    bad(source, "num_key_value_heads = " + std::to_string(c.num_key_value_heads) +
-                    " does not divide " + f.heads + " = " + std::to_string(c.num_attention_heads));
+    bad(source, key_name(&HfConfig::num_key_value_heads, type) + " = " +
+                    std::to_string(c.num_key_value_heads) + " does not divide " + heads + " = " +
+                    std::to_string(c.num_attention_heads));
   const std::int64_t head_dim = c.head_dim();
   if (traits(c.position_encoding).rotary) {
     if (c.rotary_dim < 1 || c.rotary_dim > head_dim)
-      bad(source, "rotary_dim = " + std::to_string(c.rotary_dim) +
+      bad(source, std::string(kRotaryDim) + " = " + std::to_string(c.rotary_dim) +
                       " is outside [1, head_dim = " + std::to_string(head_dim) +
-                      "] (head_dim = " + f.hidden + " / " + f.heads + ")");
+                      "] (head_dim = " + hidden + " / " + heads + ")");
     if (c.rotary_dim % 2 != 0)
-      bad(source, "rotary_dim = " + std::to_string(c.rotary_dim) +
+      bad(source, std::string(kRotaryDim) + " = " + std::to_string(c.rotary_dim) +
                       " must be even (RoPE rotates pairs of dimensions)" +
                       (c.model_type == Family::kGptj ? "" : "; here rotary_dim = head_dim"));
   } else if (c.rotary_dim != 0) {
-    bad(source, "rotary_dim = " + std::to_string(c.rotary_dim) + " but position_encoding is " +
-                    to_string(c.position_encoding) + ", not rope");
+    bad(source, std::string(kRotaryDim) + " = " + std::to_string(c.rotary_dim) +
+                    " but position_encoding is " + to_string(c.position_encoding) + ", not rope");
   }
-  const auto positive = [&](const char* field, double v) {
-    if (!std::isfinite(v) || v <= 0)
-      bad(source, std::string(field) + " = " + number_text(v) + " must be finite and > 0");
-  };
-  positive("rope_theta", c.rope_theta);
-  positive(f.eps, c.norm_eps);
-  positive("initializer_range", c.initializer_range);
-  const auto probability = [&](const char* field, double v) {
-    if (!(v >= 0 && v < 1))
-      bad(source, std::string(field) + " = " + number_text(v) + " must be in [0, 1)");
-  };
-  probability(f.attn_dropout, c.attn_pdrop);
-  if (llama_spelling(c.model_type)) {
-    if (c.resid_pdrop != 0 || c.embd_pdrop != 0)
-      bad(source, family + " has no resid_pdrop or embd_pdrop; they must be 0");
-  } else {
-    probability("resid_pdrop", c.resid_pdrop);
-    probability("embd_pdrop", c.embd_pdrop);
+  for (const HfField& f : kHfFields) {
+    const auto* member = std::get_if<double HfConfig::*>(&f.member);
+    if (member == nullptr || key_of(f, type) == nullptr) continue;
+    const double v = c.**member;
+    if (f.check == Check::kPositive && (!std::isfinite(v) || v <= 0))
+      bad(source, key_of(f, type) + (" = " + number_text(v)) + " must be finite and > 0");
+    if (f.check == Check::kProbability && !(v >= 0 && v < 1))
+      bad(source, key_of(f, type) + (" = " + number_text(v)) + " must be in [0, 1)");
   }
+  if (llama_spelling(type) && (c.resid_pdrop != 0 || c.embd_pdrop != 0))
+    bad(source, family + " has no " + key_name(&HfConfig::resid_pdrop, Family::kGpt2) + " or " +
+                    key_name(&HfConfig::embd_pdrop, Family::kGpt2) + "; they must be 0");
   bool known_activation = false;
   for (const auto a : kActivations) known_activation = known_activation || a == c.activation;
   if (!known_activation) {
     std::string list;
     for (const auto a : kActivations) list += (list.empty() ? "" : ", ") + std::string(a);
-    bad(source, std::string(f.activation) + " '" + c.activation + "' is not supported for " +
-                    std::string(family) + " (expected one of " + list + ")");
+    bad(source, key_name(&HfConfig::activation, type) + " '" + c.activation +
+                    "' is not supported for " + family + " (expected one of " + list + ")");
   }
 }
 
@@ -245,9 +429,10 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
     throw std::runtime_error(src + ": top level is " + root.type_name() + ", not a JSON object");
   const Fields in(root, src);
 
-  const json* type = in.find("model_type");
-  if (type == nullptr) bad(src, "required field model_type is missing");
-  if (!type->is_string()) bad(src, "model_type must be a string, got " + brief_json(*type));
+  const json* type = in.find(kModelType);
+  if (type == nullptr) bad(src, std::string("required field ") + kModelType + " is missing");
+  if (!type->is_string())
+    bad(src, std::string(kModelType) + " must be a string, got " + brief_json(*type));
   HfConfig c;
   const std::string type_name = type->get<std::string>();
   // Mistral is Llama with a sliding window over every layer.
@@ -261,76 +446,36 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
   } else if (type_name == "llama" || mistral) {
     c.model_type = Family::kLlama;
   } else {
-    bad(src, "model_type " + brief_json(*type) +
+    bad(src, std::string(kModelType) + " " + brief_json(*type) +
                  " is not supported (expected gpt2, qwen2, gptj, llama or mistral)");
   }
-  const bool llama_names = llama_spelling(c.model_type);  // Llama's field names and defaults
-  const FieldNames f = field_names(c.model_type);
-
-  c.vocab_size = in.required_integer("vocab_size", nullptr, 1, 10'000'000);
-  c.hidden_size = in.required_integer(f.hidden, llama_names ? nullptr : "hidden_size", 1, 65536);
-  c.num_hidden_layers =
-      in.required_integer(f.layers, llama_names ? nullptr : "num_hidden_layers", 1, 1024);
-  c.num_attention_heads =
-      in.required_integer(f.heads, llama_names ? nullptr : "num_attention_heads", 1, 1024);
-  c.max_position_embeddings = in.required_integer(
-      f.positions, llama_names ? nullptr : "max_position_embeddings", 1, 10'000'000);
-  c.num_key_value_heads =
-      in.integer("num_key_value_heads", 1, 1024).value_or(c.num_attention_heads);
-  if (llama_names) {
-    c.intermediate_size = in.required_integer("intermediate_size", nullptr, 1, 1'000'000);
-  } else {
-    c.intermediate_size =
-        in.integer("n_inner", 1, 1'000'000, /*nullable=*/true).value_or(4 * c.hidden_size);
-  }
-
-  const std::string encoding =
-      in.string("position_encoding", c.model_type == Family::kGpt2 ? "learned" : "rope");
-  try {
-    c.position_encoding = parse_pos_encoding(encoding);
-  } catch (const std::invalid_argument&) {
-    bad(src, "position_encoding '" + encoding + "' is not supported (expected " +
-                 pos_encoding_names() + ")");
-  }
+  for (const HfField& f : kHfFields) read_field(f, in, c);
+  // GPT-J rotates rotary_dim dimensions of each head (null: all); the others all or none.
   std::optional<std::int64_t> rotary;
-  if (c.model_type == Family::kGptj) rotary = in.integer("rotary_dim", 1, 65536, true);
+  if (c.model_type == Family::kGptj) rotary = in.integer(kRotaryDim, 1, 65536, true);
   c.rotary_dim = !traits(c.position_encoding).rotary ? 0
                  : rotary                            ? *rotary
                                                      : c.hidden_size / c.num_attention_heads;
 
-  if (in.find("null_sink") != nullptr) c.null_sink = in.number("null_sink", 0.0);
-  if (in.find("logn_scale") != nullptr) c.logn_scale = in.number("logn_scale", 0.0);
-  c.rope_theta = in.number("rope_theta", 10000.0);
-  c.norm_eps = in.number(f.eps, llama_names ? 1e-6 : 1e-5);
-  c.initializer_range = in.number("initializer_range", 0.02);
-  c.activation = in.string(f.activation, llama_names ? "silu" : "gelu_new");
-  c.tie_word_embeddings = in.boolean("tie_word_embeddings", c.model_type == Family::kGpt2);
-  const double dropout = c.model_type == Family::kGpt2 ? 0.1 : 0.0;
-  c.attn_pdrop = in.number(f.attn_dropout, dropout);
-  if (!llama_names) {
-    c.resid_pdrop = in.number("resid_pdrop", dropout);
-    c.embd_pdrop = in.number("embd_pdrop", dropout);
-  }
-
-  if (llama_names) refuse_unbuilt_features(in, c, src);
+  if (llama_spelling(c.model_type)) refuse_unbuilt_features(in, c, src);
   if (c.model_type == Family::kLlama) {
     // Llama has no window (transformers ignores use_sliding_window there); Mistral windows every
     // layer, 4096 keys unless its config says otherwise (null: none).
-    if (in.boolean("use_sliding_window", false))
-      bad(src,
-          "use_sliding_window is not a Llama field (transformers ignores it); a windowed Llama "
-          "is model_type mistral with sliding_window");
+    if (in.boolean(kUseSlidingWindow, false))
+      bad(src, std::string(kUseSlidingWindow) +
+                   " is not a Llama field (transformers ignores it); a windowed Llama is "
+                   "model_type mistral with sliding_window");
     if (mistral)
-      c.sliding_window = in.find("sliding_window") == nullptr
+      c.sliding_window = in.find(kSlidingWindow) == nullptr
                              ? 4096
-                             : in.integer("sliding_window", 1, 10'000'000, true).value_or(0);
-  } else if (in.boolean("use_sliding_window", false)) {
-    c.sliding_window = in.required_integer("sliding_window", nullptr, 1, 10'000'000);
+                             : in.integer(kSlidingWindow, 1, 10'000'000, true).value_or(0);
+  } else if (in.boolean(kUseSlidingWindow, false)) {
+    c.sliding_window = in.required_integer(kSlidingWindow, nullptr, 1, 10'000'000);
     // Qwen2 windows only the layers from max_window_layers on; posbias windows every layer.
-    if (in.integer("max_window_layers", 0, 1024).value_or(0) != 0)
-      bad(src,
-          "use_sliding_window with max_window_layers > 0 is not supported; posbias "
-          "windows every layer (max_window_layers 0)");
+    if (in.integer(kMaxWindowLayers, 0, 1024).value_or(0) != 0)
+      bad(src, std::string(kUseSlidingWindow) + " with " + kMaxWindowLayers +
+                   " > 0 is not supported; posbias windows every layer (" + kMaxWindowLayers +
+                   " 0)");
   }
   validate_hf_config(c, src);
   return c;
@@ -362,44 +507,27 @@ std::string hf_model_type(const HfConfig& c) {
 
 json to_json(const HfConfig& c) {
   validate_hf_config(c, "to_json");
-  const FieldNames f = field_names(c.model_type);
   json j = json::object();
-  j["model_type"] = hf_model_type(c);
-  j["vocab_size"] = c.vocab_size;
-  j[f.hidden] = c.hidden_size;
-  j[f.layers] = c.num_hidden_layers;
-  j[f.heads] = c.num_attention_heads;
-  j[f.mlp] = c.intermediate_size;
-  j[f.positions] = c.max_position_embeddings;
-  j[f.eps] = c.norm_eps;
-  j[f.activation] = c.activation;
-  j[f.attn_dropout] = c.attn_pdrop;
-  j["initializer_range"] = c.initializer_range;
-  j["tie_word_embeddings"] = c.tie_word_embeddings;
-  j["position_encoding"] = to_string(c.position_encoding);
-  if (c.null_sink) j["null_sink"] = *c.null_sink;
-  if (c.logn_scale) j["logn_scale"] = *c.logn_scale;
+  for (const HfField& f : kHfFields)
+    if (const std::optional<json> v = written_field(f, c)) j[key_of(f, c.model_type)] = *v;
+  j[kModelType] = hf_model_type(c);
   if (c.sliding_window > 0 && c.model_type != Family::kLlama) {
-    j["use_sliding_window"] = true;
-    j["sliding_window"] = c.sliding_window;
-    j["max_window_layers"] = 0;
+    j[kUseSlidingWindow] = true;
+    j[kSlidingWindow] = c.sliding_window;
+    j[kMaxWindowLayers] = 0;
   }
   switch (c.model_type) {
     case Family::kQwen2:
       j["architectures"] = json::array({"Qwen2ForCausalLM"});
-      j["num_key_value_heads"] = c.num_key_value_heads;
-      j["rope_theta"] = c.rope_theta;
       break;
     case Family::kLlama:  // a window makes it a Mistral
-      j["num_key_value_heads"] = c.num_key_value_heads;
-      j["rope_theta"] = c.rope_theta;
       if (c.sliding_window > 0) {
         j["architectures"] = json::array({"MistralForCausalLM"});
-        j["sliding_window"] = c.sliding_window;
+        j[kSlidingWindow] = c.sliding_window;
       } else {
         j["architectures"] = json::array({"LlamaForCausalLM"});
-        j["attention_bias"] = false;
-        j["mlp_bias"] = false;
+        j[kAttentionBias] = false;
+        j[kMlpBias] = false;
       }
       break;
     case Family::kGpt2:
@@ -407,13 +535,8 @@ json to_json(const HfConfig& c) {
       j["architectures"] =
           json::array({c.model_type == Family::kGpt2 ? "GPT2LMHeadModel" : "GPTJForCausalLM"});
       j["n_ctx"] = c.max_position_embeddings;
-      j["resid_pdrop"] = c.resid_pdrop;
-      j["embd_pdrop"] = c.embd_pdrop;
-      if (c.num_key_value_heads != c.num_attention_heads)
-        j["num_key_value_heads"] = c.num_key_value_heads;
-      if (c.rope_theta != 10000.0) j["rope_theta"] = c.rope_theta;  // posbias extension
       if (c.model_type == Family::kGptj)
-        j["rotary_dim"] = c.rotary_dim > 0 ? json(c.rotary_dim) : json(nullptr);
+        j[kRotaryDim] = c.rotary_dim > 0 ? json(c.rotary_dim) : json(nullptr);
       break;
   }
   return j;
@@ -422,28 +545,15 @@ json to_json(const HfConfig& c) {
 ModelConfig model_config_from_hf(const HfConfig& hf) {
   ModelConfig c;
   c.family = hf.model_type;
-  c.vocab = hf.vocab_size;
-  c.d_model = hf.hidden_size;
-  c.layers = hf.num_hidden_layers;
-  c.heads = hf.num_attention_heads;
-  c.kv_heads = hf.num_key_value_heads;
-  c.mlp = hf.intermediate_size;
-  c.max_positions = hf.max_position_embeddings;
-  c.pos = hf.position_encoding;
+  copy_mapped(hf, c);
   c.rotary_dim = hf.rotary_dim == hf.head_dim() ? 0 : hf.rotary_dim;
-  c.rope_theta = hf.rope_theta;
   c.window = hf.sliding_window;
-  c.null_sink = hf.null_sink;
-  c.logn_scale = hf.logn_scale;
-  c.norm_eps = hf.norm_eps;
-  c.init_std = hf.initializer_range;
-  c.tie_embeddings = hf.tie_word_embeddings;
   c.dropout = hf.resid_pdrop;
   const bool gelu_tanh = hf.activation == "gelu_new" || hf.activation == "gelu_pytorch_tanh" ||
                          hf.activation == "gelu_fast";
   if (c.gated_mlp() ? hf.activation != "silu" : !gelu_tanh) {
-    throw std::invalid_argument(std::string(field_names(c.family).activation) + " '" +
-                                hf.activation + "' is not supported for " + to_string(c.family) +
+    throw std::invalid_argument(key_name(&HfConfig::activation, c.family) + " '" + hf.activation +
+                                "' is not supported for " + to_string(c.family) +
                                 " (posbias builds " + (c.gated_mlp() ? "silu" : "gelu_new") + ")");
   }
   c.validate();
@@ -453,23 +563,10 @@ ModelConfig model_config_from_hf(const HfConfig& hf) {
 HfConfig hf_config_from_model(const ModelConfig& c) {
   HfConfig hf;
   hf.model_type = c.family;
-  hf.vocab_size = c.vocab;
-  hf.hidden_size = c.d_model;
-  hf.num_hidden_layers = c.layers;
-  hf.num_attention_heads = c.heads;
-  hf.num_key_value_heads = c.kv_heads;
-  hf.intermediate_size = c.mlp;
-  hf.max_position_embeddings = c.max_positions;
-  hf.position_encoding = c.pos;
+  copy_mapped(c, hf);
   hf.rotary_dim = c.rotary() ? c.rotary_dims() : 0;
-  hf.rope_theta = c.rope_theta;
   hf.sliding_window = c.window;
-  hf.null_sink = c.null_sink;
-  hf.logn_scale = c.logn_scale;
-  hf.norm_eps = c.norm_eps;
-  hf.initializer_range = c.init_std;
   hf.activation = c.gated_mlp() ? "silu" : "gelu_new";
-  hf.tie_word_embeddings = c.tie_embeddings;
   hf.resid_pdrop = hf.embd_pdrop = hf.attn_pdrop = c.dropout;
   return hf;
 }
