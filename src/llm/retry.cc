@@ -12,7 +12,7 @@ bool retriable_status(long status) {
 
 double backoff_seconds(const RetryPolicy& policy, int retry, Rng& rng, double retry_after) {
   const double exp = policy.base * std::ldexp(1.0, std::min(std::max(retry, 1) - 1, 60));
-  const double jitter = 0.5 + 0.5 * static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
+  const double jitter = 0.5 + 0.5 * rng.unit();
   double wait = std::min(policy.cap, exp) * jitter;
   if (retry_after >= 0) wait = std::max(wait, retry_after);
   return std::min(wait, policy.cap);

@@ -90,9 +90,6 @@ std::vector<int> distinct_keys(Rng& rng, int count) {
   return keys;
 }
 
-// A uniform double in [0, 1) from 53 random bits.
-double unit(Rng& rng) { return static_cast<double>(rng.next() >> 11) * 0x1.0p-53; }
-
 // The pair count of an example: `pairs`, or all that fit when it is 0.
 int pair_count(int length, int pairs) {
   const int most = kv_pairs(length);
@@ -141,7 +138,7 @@ KvExample generate_kv_example(int length, int queried, DepthPrior prior, Rng& rn
 int draw_kv_queried(int n, DepthPrior prior, Rng& rng) {
   if (prior == DepthPrior::kUniform) return static_cast<int>(rng.below(n));
   // Beta(0.5, 0.5) by inversion: sin²(πU/2)
-  const double s = std::sin(std::numbers::pi / 2 * unit(rng));
+  const double s = std::sin(std::numbers::pi / 2 * rng.unit());
   return std::min(n - 1, static_cast<int>(std::floor(s * s * n)));
 }
 

@@ -44,7 +44,7 @@ torch::Tensor middle_weighted_loss(const torch::Tensor& logits, const torch::Ten
 int draw_middle_weighted(int pairs, double lambda, Rng& rng) {
   const std::vector<double> w = middle_weights(pairs, lambda);
   // u uniform in [0, 1) on 53 bits, as the kv depth priors draw theirs; the weights sum to n.
-  const double target = static_cast<double>(rng.next() >> 11) * 0x1.0p-53 * pairs;
+  const double target = rng.unit() * pairs;
   double cumulative = 0;
   for (int i = 0; i < pairs; ++i) {
     cumulative += w[static_cast<std::size_t>(i)];

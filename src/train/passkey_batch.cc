@@ -10,8 +10,6 @@ namespace {
 constexpr std::uint64_t kNeedleStream = 0x9EED1E5ull;  // training windows' needle streams
 constexpr std::uint64_t kHeldOutStream = 0x9EED1E5ull ^ 0x5EED0E7A1ull;
 
-double unit(Rng& rng) { return static_cast<double>(rng.next() >> 11) * 0x1.0p-53; }
-
 }  // namespace
 
 std::int64_t add_training_needles(std::vector<std::int64_t>& windows, std::int64_t count,
@@ -21,12 +19,12 @@ std::int64_t add_training_needles(std::vector<std::int64_t>& windows, std::int64
   if (static_cast<std::int64_t>(windows.size()) != count * row)
     throw std::invalid_argument("add_training_needles: windows are not count x (length + 1)");
   if (c.needle_fraction <= 0) return 0;
-  const DepthPrior prior = parse_depth_prior(c.depth_prior);
+  const DepthPrior prior = c.depth_prior;
   std::int64_t carried = 0;
   std::vector<std::int32_t> brown(static_cast<std::size_t>(row));
   for (std::int64_t b = 0; b < count; ++b) {
     Rng rng = Rng::stream(c.seed ^ kNeedleStream, step, static_cast<std::uint64_t>(first + b));
-    if (!(unit(rng) < c.needle_fraction)) continue;
+    if (!(rng.unit() < c.needle_fraction)) continue;
     const auto at = windows.begin() + b * row;
     std::copy(at, at + row, brown.begin());
     const PasskeyExample ex =

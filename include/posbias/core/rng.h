@@ -33,6 +33,8 @@ class Rng {
     while (x >= limit) x = next();
     return static_cast<std::int64_t>(x % un);
   }
+  // Uniform in [0, 1) on the 2^53 grid of doubles (the top 53 bits of one draw).
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
   // Uniform in [lo, hi], lo <= hi.
   std::int64_t between(std::int64_t lo, std::int64_t hi) { return lo + below(hi - lo + 1); }
   template <class T>
