@@ -251,7 +251,12 @@ struct EnumCodec {
   static constexpr const char* type = "NAME";
   static nlohmann::json write(E v) { return std::string(Names::name(v)); }
   static E read(const nlohmann::json& j, const std::string& what) {
-    return Names::parse(FieldCodec<std::string>::read(j, what));
+    try {
+      return Names::parse(FieldCodec<std::string>::read(j, what));
+    } catch (const std::invalid_argument& e) {
+      if (std::string(e.what()).starts_with(what)) throw;
+      throw std::invalid_argument(what + ": " + e.what());
+    }
   }
   static nlohmann::json from_flag(const std::string& text, const std::string&) { return text; }
 };
