@@ -12,7 +12,7 @@ namespace {
 // A kv configuration at one shape: family, positional encoding (nullopt = the family's), a
 // sliding window (0 = off) and the depth prior, on top of `base`.
 RetrievalRun kv_run(const TrainConfig& base, Family arch, std::optional<PosEncoding> pos,
-                    std::int64_t window, const std::string& prior) {
+                    std::int64_t window, DepthPrior prior) {
   TrainConfig c = base;
   c.arch = arch;
   c.pos = pos;
@@ -27,9 +27,9 @@ RetrievalRun kv_run(const TrainConfig& base, Family arch, std::optional<PosEncod
     r.name += fmt::format(", window {}", window);
     r.folder += fmt::format("-window{}", window);
   }
-  if (prior != "uniform") {
-    r.name += fmt::format(", depth prior {}", prior);
-    r.folder += "-" + prior;
+  if (prior != DepthPrior::kUniform) {
+    r.name += fmt::format(", depth prior {}", depth_prior_name(prior));
+    r.folder += "-" + std::string(depth_prior_name(prior));
   }
   r.config = c;
   return r;
@@ -61,8 +61,8 @@ RetrievalPreset RetrievalPreset::quick() {
                                     /*eval_every=*/100);
   // The control: two layers of a 6-token window reach 2·(6 − 1) = 10 positions back, so the
   // answer cannot read the first pair's key at L 16 (nor any but the last pair at 2× and 4×).
-  p.runs = {kv_run(base, Family::kQwen2, std::nullopt, 0, "uniform"),
-            kv_run(base, Family::kQwen2, std::nullopt, 6, "uniform")};
+  p.runs = {kv_run(base, Family::kQwen2, std::nullopt, 0, DepthPrior::kUniform),
+            kv_run(base, Family::kQwen2, std::nullopt, 6, DepthPrior::kUniform)};
   p.seeds = 2;
   p.eval_count = 32;
   p.influence_per_depth = 8;
@@ -77,15 +77,15 @@ RetrievalPreset RetrievalPreset::full() {
                /*batch=*/64, /*lr=*/1e-3, /*warmup=*/200, /*eval_every=*/250);
   base.log_checkpoints = 6;  // the influence through training, as the bench keeps it
   const Family q = Family::kQwen2, g = Family::kGpt2;
-  p.runs = {kv_run(base, q, PosEncoding::kRope, 0, "uniform"),
-            kv_run(base, g, PosEncoding::kLearned, 0, "uniform"),
-            kv_run(base, q, PosEncoding::kLearned, 0, "uniform"),
-            kv_run(base, g, PosEncoding::kRope, 0, "uniform"),
-            kv_run(base, q, PosEncoding::kNone, 0, "uniform"),
-            kv_run(base, q, PosEncoding::kAlibi, 0, "uniform"),
-            kv_run(base, q, PosEncoding::kRope, 16, "uniform"),
-            kv_run(base, q, PosEncoding::kRope, 0, "ends"),
-            kv_run(base, g, PosEncoding::kLearned, 0, "ends")};
+  p.runs = {kv_run(base, q, PosEncoding::kRope, 0, DepthPrior::kUniform),
+            kv_run(base, g, PosEncoding::kLearned, 0, DepthPrior::kUniform),
+            kv_run(base, q, PosEncoding::kLearned, 0, DepthPrior::kUniform),
+            kv_run(base, g, PosEncoding::kRope, 0, DepthPrior::kUniform),
+            kv_run(base, q, PosEncoding::kNone, 0, DepthPrior::kUniform),
+            kv_run(base, q, PosEncoding::kAlibi, 0, DepthPrior::kUniform),
+            kv_run(base, q, PosEncoding::kRope, 16, DepthPrior::kUniform),
+            kv_run(base, q, PosEncoding::kRope, 0, DepthPrior::kEnds),
+            kv_run(base, g, PosEncoding::kLearned, 0, DepthPrior::kEnds)};
   p.seeds = 3;
   p.eval_count = 100;
   p.colocation_depths = {0, 33, 67, 100};  // pairs 0..3 of the 4 at L 32

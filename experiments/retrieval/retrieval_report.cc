@@ -67,7 +67,8 @@ std::string train_flags(const TrainConfig& c) {
                   to_string(c.arch), to_string(c.model_config().pos), c.layers, c.d_model, c.heads,
                   c.mlp, c.length);
   if (c.window > 0) flags += fmt::format(" --window {}", c.window);
-  if (c.depth_prior != "uniform") flags += " --depth-prior " + c.depth_prior;
+  if (c.depth_prior != DepthPrior::kUniform)
+    flags += " --depth-prior " + std::string(depth_prior_name(c.depth_prior));
   flags += fmt::format(
       " --steps {} --batch {} --lr {:g} --warmup {} --eval-every {} --checkpoint-every {} "
       "--log-checkpoints {}",

@@ -45,7 +45,7 @@ void check_middle_weight(TrainConfig& c) {
   require(!is_hop_task(c.task),
           "middle_weight is for --task text (with or without needles) and kv; a hop run's loss "
           "is its answer's alone");
-  require(c.task != Task::kKv || c.depth_prior == "uniform",
+  require(c.task != Task::kKv || c.depth_prior == DepthPrior::kUniform,
           "middle_weight on kv reweights the uniform depth prior; give depth_prior uniform");
   if (*c.middle_weight == 0) c.middle_weight.reset();
 }
@@ -60,7 +60,6 @@ void check_needle_fields(const TrainConfig& c) {
           fmt::format("needles must be in 1..{} (one name each), got {}", names, c.needles));
   require(c.needle_fraction > 0 || c.needles == 1,
           "needles is for --needle-fraction above 0 (a plain text run has no needles)");
-  if (c.needle_fraction > 0) parse_depth_prior(c.depth_prior);
 }
 
 // The longest input a run trains on, in tokens: a hop task's longest length; kv's longest length,
@@ -197,7 +196,6 @@ void TrainConfig::finalize() {
     require(pairs_min >= kKvMinPairs && pairs_min <= (pairs_max ? pairs_max : most),
             fmt::format("pairs_min must be in {}..{} (pairs_max, or as many as fit)", kKvMinPairs,
                         pairs_max ? pairs_max : most));
-    parse_depth_prior(depth_prior);
     require(length_max == 0 || (length_max >= length && length_max <= kKvMaxLength),
             fmt::format("length_max must be 0 or in {}..{} (the length, and the longest kv "
                         "example)",

@@ -39,7 +39,7 @@ KvBatch encode_kv_examples(const std::vector<KvExample>& examples, bool sink) {
 std::vector<KvExample> sample_kv_batch(const TrainConfig& c, std::int64_t count, std::uint64_t step,
                                        std::int64_t first) {
   if (first < 0 || count < 0) throw std::invalid_argument("sample_kv_batch: negative slice");
-  const DepthPrior prior = parse_depth_prior(c.depth_prior);
+  const DepthPrior prior = c.depth_prior;
   // The pair range is the run's at --length whatever the step's length: with length_max the
   // extra tokens are fillers at the start, so only where the pairs sit changes.
   const int most = c.pairs_max > 0 ? c.pairs_max : kv_pairs(c.length);

@@ -133,7 +133,7 @@ TEST(KvBatch, TheEndsPriorQueriesTheEndsMoreOften) {
     return ends / 4000.0;
   };
   const double uniform = ends_share();
-  c.depth_prior = "ends";
+  c.depth_prior = DepthPrior::kEnds;
   const double ends = ends_share();
   EXPECT_NEAR(uniform, 4 / 20.0, 0.03);  // pairs 0, 1 (depth 5.3%), 18 (94.7%) and 19
   EXPECT_GT(ends, 1.5 * uniform);

@@ -14,6 +14,7 @@
 
 #include "posbias/arch/config.h"
 #include "posbias/core/field_table.h"
+#include "posbias/tasks/kv_task.h"
 #include "posbias/tasks/vocab.h"
 #include "posbias/text/tokenizer.h"
 
@@ -76,7 +77,7 @@ struct TrainConfig {
   // so the model reads length + 2 tokens. The held-out evaluation is exact match over
   // eval_per_hop examples with the most pairs that fit.
   int pairs_min = 2, pairs_max = 0;
-  std::string depth_prior = "uniform";
+  DepthPrior depth_prior = DepthPrior::kUniform;
 
   // Text runs with passkey needles (tasks/passkey_task.h): this fraction of the training windows
   // (each decided from its own (seed, step, window) stream) carries `needles` passkey sentences,
