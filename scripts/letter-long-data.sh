@@ -11,7 +11,9 @@
 # file by scripts/join-eval-pieces.py once all four are there. A seed whose file exists and a
 # piece whose file exists are skipped, so the script can be stopped and started again and
 # loses at most the piece under way (each seed's run trains through `posbias sweep run` if it
-# is not there: a done run is skipped, a killed one resumes from its last checkpoint).
+# is not there: a done run is skipped, a killed one resumes from its last checkpoint). A second
+# copy started once the run has trained evaluates the hops the first has not taken (each piece
+# is locked while it is written), so two cores work on one seed; the last to finish joins.
 # With --commit, each piece, joined file and summary is committed as it is written (only
 # those files: `git commit -- FILES`), so a session that ends keeps what it finished.
 # Usage: scripts/letter-long-data.sh [path/to/posbias] [--only letter-seedS] [--length N]
@@ -80,11 +82,21 @@ while read -r index _state dir task seed; do
   fi
   for hop in "${missing[@]}"; do
     piece=$data/$name-eval-L$length-hop$hop.json
+    # A piece another copy of this script is writing is skipped: it holds the piece's lock.
+    exec {lock}>"$sweep/$name-L$length-hop$hop.lock"
+    if ! flock -n "$lock" || [[ -f $piece ]]; then
+      exec {lock}>&-
+      continue
+    fi
     "$posbias" eval --run "$dir/train" --lengths "$length" --count 64 --hops "$hop" \
       --attention blockwise --json "$piece"
+    exec {lock}>&-
     commit_data "Letter $name at $length tokens, hop $hop (64 examples and 64 decoy-control \
 examples, one thread; scripts/letter-long-data.sh): $(summary_line "$piece")" \
       "$piece" "$summary"
+  done
+  for piece in "${pieces[@]}"; do
+    [[ -f $piece ]] || continue 2  # under way in another copy, which joins them
   done
   /usr/bin/python3 scripts/join-eval-pieces.py --out "$out" "${pieces[@]}"
   commit_data "Letter $name at $length tokens, hops ${hops[*]} joined \
