@@ -10,7 +10,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
+#include <utility>
 
 namespace posbias_test {
 
@@ -52,6 +54,35 @@ inline std::filesystem::path scratch_path(const std::string& suite, const std::s
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p.parent_path());
   return p;
+}
+
+// The run `posbias FLAGS --out DIR`, trained once per test process: DIR is `name` in `suite`'s
+// scratch folder, and a later call with the same suite and name returns it without training again
+// (failing the test if the flags differ). A failed training fails the test that asked first.
+inline const std::filesystem::path& trained_once(const std::string& suite, const std::string& name,
+                                                 const std::string& flags) {
+  static std::map<std::string, std::pair<std::string, std::filesystem::path>> runs;
+  auto run = runs.find(suite + "/" + name);
+  if (run == runs.end()) {
+    const std::filesystem::path dir = scratch_path(suite, name);
+    const CliResult r = run_cli(flags + " --out " + dir.string(), 300);
+    EXPECT_EQ(r.code, 0) << flags << "\n" << r.err;
+    run = runs.emplace(suite + "/" + name, std::make_pair(flags, dir)).first;
+  }
+  EXPECT_EQ(run->second.first, flags) << suite << "/" << name << " was trained with other flags";
+  return run->second.second;
+}
+
+// The tiny kv run the CLI tests train: `layers` layers of d 16 with 2 heads and MLP 32 on inputs
+// of kTinyKvLength tokens, `steps` steps of 8 examples (one of warm-up), evaluated on 16 held-out
+// examples and checkpointed every 2 steps. A test adds its own flags after these (the command
+// line refuses a flag given twice).
+inline constexpr int kTinyKvLength = 40;
+inline std::string tiny_kv_flags(int layers = 1, int steps = 4) {
+  return "train --task kv --layers " + std::to_string(layers) +
+         " --d-model 16 --heads 2 --mlp 32 --length " + std::to_string(kTinyKvLength) +
+         " --steps " + std::to_string(steps) +
+         " --warmup 1 --eval-every 2 --checkpoint-every 2 --eval-per-hop 16 --batch 8 ";
 }
 
 // A fresh folder (in `suite`'s scratch folder) holding only docs/, a link to the source's: the

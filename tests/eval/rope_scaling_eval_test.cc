@@ -20,9 +20,7 @@ namespace fs = std::filesystem;
 
 fs::path scratch(const std::string& name) { return scratch_path("posbias_rope_scaling", name); }
 
-const std::string kKvFlags =
-    "train --task kv --layers 2 --d-model 16 --heads 2 --mlp 32 --length 40 --batch 8 "
-    "--warmup 2 --eval-every 2 --checkpoint-every 2 --eval-per-hop 16 --steps 4 ";
+const std::string kKvFlags = tiny_kv_flags(2);
 
 nlohmann::json eval_json(const fs::path& run, const std::string& extra, const fs::path& out) {
   const CliResult r = run_cli("eval --run " + run.string() +

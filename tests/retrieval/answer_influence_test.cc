@@ -38,40 +38,22 @@ using namespace posbias;
 using namespace posbias_test;
 namespace fs = std::filesystem;
 
-constexpr int kLength = 40;  // 6 pairs
-const std::string kTiny =
-    " --layers 1 --d-model 16 --heads 2 --mlp 32 --steps 4 --warmup 1 --eval-every 2"
-    " --checkpoint-every 2 --batch 8 ";
+constexpr int kLength = kTinyKvLength;  // 6 pairs
 
 // One tiny kv run per architecture, trained once for the whole suite.
 const fs::path& kv_run(const std::string& arch) {
-  static std::map<std::string, fs::path> runs;
-  auto it = runs.find(arch);
-  if (it != runs.end()) return it->second;
-  const fs::path out = scratch_path("posbias_kv_influence", "run_" + arch);
-  const CliResult r = run_cli("train --task kv --arch " + arch + " --length " +
-                                  std::to_string(kLength) + kTiny + "--out " + out.string(),
-                              120);
-  EXPECT_EQ(r.code, 0) << r.err;
-  return runs.emplace(arch, out).first->second;
+  return trained_once("posbias_kv_influence", "run_" + arch, tiny_kv_flags() + "--arch " + arch);
 }
 
 // A tiny passkey run (one needle in every window of 96 tokens), trained once for the suite.
 const fs::path& passkey_run() {
-  static const fs::path run = [] {
-    const fs::path corpus = write_brown_excerpt("posbias_answer_influence_corpus", 12, 60);
-    const fs::path out = scratch_path("posbias_kv_influence", "passkey");
-    const CliResult r =
-        run_cli("train --task text --corpus " + corpus.string() +
-                    " --tokenizer spm --vocab-size 300 --layers 1 --d-model 16 --heads 2 --mlp 32 "
-                    "--length 96 --batch 8 --eval-windows 8 --warmup 1 --steps 4 --eval-every 2 "
-                    "--checkpoint-every 2 --log-checkpoints 0 --needle-fraction 1 --out " +
-                    out.string(),
-                300);
-    EXPECT_EQ(r.code, 0) << r.err;
-    return out;
-  }();
-  return run;
+  static const fs::path corpus = write_brown_excerpt("posbias_answer_influence_corpus", 12, 60);
+  return trained_once(
+      "posbias_kv_influence", "passkey",
+      "train --task text --corpus " + corpus.string() +
+          " --tokenizer spm --vocab-size 300 --layers 1 --d-model 16 --heads 2 --mlp 32 "
+          "--length 96 --batch 8 --eval-windows 8 --warmup 1 --steps 4 --eval-every 2 "
+          "--checkpoint-every 2 --log-checkpoints 0 --needle-fraction 1");
 }
 
 // The test's own loss of one input: minus the mean log-probability of the answer's ids, each

@@ -17,9 +17,7 @@ namespace fs = std::filesystem;
 
 fs::path scratch(const std::string& name) { return scratch_path("posbias_calibrate", name); }
 
-const std::string kTiny =
-    "train --task kv --arch qwen2 --layers 2 --d-model 16 --heads 2 --mlp 32 --length 40 "
-    "--steps 4 --warmup 1 --eval-every 2 --checkpoint-every 2 --log-checkpoints 0 --batch 8 ";
+const std::string kTiny = tiny_kv_flags(2) + "--arch qwen2 ";
 
 nlohmann::json read_json(const fs::path& p) { return nlohmann::json::parse(slurp(p)); }
 
@@ -30,13 +28,6 @@ nlohmann::json eval_json(const fs::path& run, const std::string& args, const fs:
   nlohmann::json j = read_json(out);
   j.erase("seconds");
   return j;
-}
-
-void expect_usage_error(const std::string& args, const std::string& says) {
-  const CliResult r = run_cli(args, 300);
-  EXPECT_EQ(r.code, 2) << args << ": " << r.err;
-  EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;
-  EXPECT_NE(r.err.find(says), std::string::npos) << args << ": " << r.err;
 }
 
 TEST(CalibrateCli, RecordsTheStrengthAndStrengthZeroIsPlainEval) {

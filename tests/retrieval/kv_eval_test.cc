@@ -24,9 +24,7 @@ namespace fs = std::filesystem;
 
 fs::path scratch(const std::string& name) { return scratch_path("posbias_kv_eval", name); }
 
-const std::string kTiny =
-    "train --task kv --layers 1 --d-model 16 --heads 2 --mlp 32 --length 40 --steps 4 "
-    "--warmup 1 --eval-every 2 --checkpoint-every 2 --log-checkpoints 0 --batch 8 ";
+const std::string kTiny = tiny_kv_flags();
 
 TEST(KvEval, QueriedPairSitsAtTheCellsDepth) {
   int checked = 0;
@@ -220,10 +218,7 @@ TEST(KvSeeds, UVerdictAndEffectiveLengthOverSeeds) {
 }
 
 void expect_usage_error(const fs::path& run, const std::string& args, const std::string& says) {
-  const CliResult r = run_cli("eval --run " + run.string() + " " + args);
-  EXPECT_EQ(r.code, 2) << args << ": " << r.err;
-  EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;
-  EXPECT_NE(r.err.find(says), std::string::npos) << args << ": " << r.err;
+  posbias_test::expect_usage_error("eval --run " + run.string() + " " + args, says);
 }
 
 TEST(KvEval, BadInputIsOneLineAndExitTwo) {

@@ -41,16 +41,8 @@ std::string tiny(const std::string& extra = "", int length = 160) {
 }
 
 const fs::path& trained_run() {
-  static const fs::path run = [] {
-    const fs::path r = scratch("trained");
-    const CliResult c =
-        run_cli(tiny("--steps 8 --eval-every 2 --checkpoint-every 4 --log-checkpoints 0 --out ") +
-                    r.string(),
-                300);
-    EXPECT_EQ(c.code, 0) << c.err;
-    return r;
-  }();
-  return run;
+  return trained_once("posbias_passkey", "trained",
+                      tiny("--steps 8 --eval-every 2 --checkpoint-every 4 --log-checkpoints 0"));
 }
 
 TEST(PasskeyTrain, AFractionOfTheWindowsCarryNeedlesDecidedPerWindow) {

@@ -46,16 +46,9 @@ std::string tiny(const std::string& extra = "",
 
 // One trained run shared by the tests that only read it.
 const fs::path& trained_run() {
-  static const fs::path run = [] {
-    const fs::path r = scratch("trained");
-    const CliResult c = run_cli(tiny("--steps 120 --warmup 10 --lr 5e-3 --eval-every 10 "
-                                     "--checkpoint-every 30 --log-checkpoints 5 --out ") +
-                                    r.string(),
-                                300);
-    EXPECT_EQ(c.code, 0) << c.err;
-    return r;
-  }();
-  return run;
+  return trained_once("posbias_text_train", "trained",
+                      tiny("--steps 120 --warmup 10 --lr 5e-3 --eval-every 10 "
+                           "--checkpoint-every 30 --log-checkpoints 5"));
 }
 
 TEST(TextTrain, LearnsAndLogsPerPositionLossAndGradients) {

@@ -210,9 +210,7 @@ void expect_zero_is_the_baseline(const std::string& command, const std::string& 
   EXPECT_NE(slurp(base / "model.safetensors"), slurp(one / "model.safetensors")) << name;
 }
 
-const std::string kTinyKv =
-    "train --task kv --layers 1 --d-model 16 --heads 2 --mlp 32 --length 40 --steps 4 "
-    "--warmup 1 --eval-every 2 --checkpoint-every 2 --log-checkpoints 0 --batch 8";
+const std::string kTinyKv = tiny_kv_flags();
 
 TEST(MiddleWeightCli, ZeroIsTheRunWithoutItByteForByte) {
   expect_zero_is_the_baseline(kTinyKv, "kv");

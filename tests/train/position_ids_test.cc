@@ -220,10 +220,7 @@ TEST(PositionIdsTraining, TheWholeWidthIsTheBaselineAndAWiderRangeIsNot) {
   EXPECT_TRUE(torch::equal(a.flat->params, b.flat->params));
 }
 
-std::string tiny_flags() {
-  return "train --task kv --layers 2 --d-model 16 --heads 2 --mlp 32 --length 40 --batch 8 "
-         "--warmup 2 --eval-every 2 --checkpoint-every 2 --eval-per-hop 16 --steps 4 ";
-}
+std::string tiny_flags() { return tiny_kv_flags(2); }
 
 TEST(PositionIdsCli, RecordedOnlyWhenSetAndALearnedTableGetsNRows) {
   const fs::path plain = scratch("plain"), learned = scratch("learned");

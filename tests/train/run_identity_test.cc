@@ -29,15 +29,8 @@ const std::string kTiny =
 
 // Two finished runs that differ only in their seed, trained once for every test.
 const fs::path& run_of_seed(int seed) {
-  static std::map<int, fs::path> runs;
-  if (!runs.count(seed)) {
-    const fs::path run = scratch("seed" + std::to_string(seed));
-    const CliResult r =
-        run_cli(kTiny + "--seed " + std::to_string(seed) + " --out " + run.string(), 300);
-    EXPECT_EQ(r.code, 0) << r.err;
-    runs[seed] = run;
-  }
-  return runs[seed];
+  const std::string s = std::to_string(seed);
+  return trained_once("posbias_run_identity", "seed" + s, kTiny + "--seed " + s);
 }
 
 fs::path copy_of(const fs::path& run, const std::string& name) {
