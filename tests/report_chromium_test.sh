@@ -8,7 +8,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$bin" reproduce --out "$dir/report" 2>"$dir/reproduce.log" || { cat "$dir/reproduce.log"; exit 1; }
 test -s "$dir/report/index.html"
-for id in theory birth text retrieval hops ablation mech llm; do
+for id in theory birth text retrieval hops ablation mech llm mitigations; do
   grep -q "<section id=\"$id\">" "$dir/report/index.html" || { echo "no section '$id' in the report"; exit 1; }
 done
 # The retrieval section: its per-configuration table, the commands by hand, and every file it
@@ -21,6 +21,9 @@ if (( $(wc -w <<<"$links") < 12 )); then echo "the retrieval section links only:
 for f in $links; do
   test -s "$dir/report/$f" || { echo "the retrieval section links $f, which is missing or empty"; exit 1; }
 done
+# The mitigations section: its table against its summary.json (finite numbers, each kind of row
+# with its measurements), both figures and every file it links.
+python3 "$(dirname "$0")/reproduce/mitigations_section_check.py" "$dir/report"
 # The text section's shape numbers are those of its own birth --run file (first and last step).
 python3 - "$dir/report" <<'EOF'
 import html, json, re, sys

@@ -12,6 +12,8 @@
 #include "experiments/llm/presets.h"
 #include "experiments/mech/mech_report.h"
 #include "experiments/mech/presets.h"
+#include "experiments/mitigations/mitigations_report.h"
+#include "experiments/mitigations/presets.h"
 #include "experiments/reproduce/reproduce_record.h"
 #include "experiments/retrieval/presets.h"
 #include "experiments/retrieval/retrieval_report.h"
@@ -62,6 +64,10 @@ void run_reproduce(const ReproduceOptions& options) {
   report.add(timed("llm", [&] {
     return llm_report_section(dir, options.full ? LlmPreset::full() : LlmPreset::quick(), hops,
                               {options.endpoint, options.model, options.api, options.api_key_env});
+  }));
+  report.add(timed("mitigations", [&] {
+    return mitigations_report_section(
+        dir, options.full ? MitigationsPreset::full() : MitigationsPreset::quick());
   }));
   report.write(dir);
   const double total =

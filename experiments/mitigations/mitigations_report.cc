@@ -1,0 +1,243 @@
+#include "experiments/mitigations/mitigations_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "experiments/mitigations/birth_remedies.h"
+#include "experiments/mitigations/kv_remedies.h"
+#include "posbias/core/atomic_file.h"
+#include "posbias/core/plot.h"
+
+namespace posbias {
+namespace {
+
+using EffectOf = std::optional<PairedEffect> RemedyRow::*;
+
+// The table's measurement columns, in order: header and member.
+struct MeasureColumn {
+  const char* header;
+  EffectOf effect;
+  const char* key;  // summary.json's
+};
+const std::vector<MeasureColumn>& measurements() {
+  static const std::vector<MeasureColumn> m = {
+      {"at birth: middle fifth's share, log10 change (larger: less bias)", &RemedyRow::birth_middle,
+       "birth_middle_share"},
+      {"after training: first 8 tokens' share of the answer's influence, log10 change (smaller: "
+       "less primacy)",
+       &RemedyRow::trained_primacy, "trained_first8_share"},
+      {"kv exact match at the middle depth, L", &RemedyRow::middle_at_length, "middle_accuracy_L"},
+      {"kv exact match at the middle depth, 2L", &RemedyRow::middle_at_twice, "middle_accuracy_2L"},
+      {"kv depth-averaged exact match, L", &RemedyRow::mean_at_length, "mean_accuracy_L"},
+      {"training seconds per step", &RemedyRow::seconds_per_step, "seconds_per_step"}};
+  return m;
+}
+
+nlohmann::json effect_json(const PairedEffect& e) {
+  auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
+  nlohmann::json per_seed = nlohmann::json::array();
+  for (double v : e.per_seed) per_seed.push_back(number(v));
+  return {{"per_seed", per_seed},
+          {"mean", number(e.interval.mean)},
+          {"low", number(e.interval.low)},
+          {"high", number(e.interval.high)},
+          {"n", e.interval.n},
+          {"less_bias", e.less_bias == LessBias::kLarger ? "larger" : "smaller"},
+          {"judged", e.judged},
+          {"verdict", e.verdict},
+          {"no_verdict", e.no_verdict}};
+}
+
+nlohmann::json summary_json(const MitigationsPreset& p, const std::vector<RemedyRow>& rows) {
+  nlohmann::json out = {{"preset", p.name}, {"describe", p.describe()}, {"seeds", p.seeds}};
+  out["scale"] =
+      "per seed: remedy − baseline (influence shares: log10(remedy's share / baseline's)); mean "
+      "and 95% Student-t interval over seeds";
+  out["rows"] = nlohmann::json::array();
+  for (const RemedyRow& r : rows) {
+    nlohmann::json row = {
+        {"name", r.name}, {"when", r.when}, {"option", r.option}, {"measured", r.measured}};
+    for (const MeasureColumn& m : measurements())
+      if (const auto& e = r.*m.effect) row[m.key] = effect_json(*e);
+    out["rows"].push_back(row);
+  }
+  return out;
+}
+
+// One panel of effects: each row holding `effect` a named series at x = its rank (a bar at the
+// mean, its 95% interval as a band cut to [−clip, clip]).
+// `least`: the smallest half-height of the y range around 0, so that effects of 0 keep a readable
+// axis.
+Panel effects_panel(const std::string& title, const std::string& ylabel,
+                    const std::vector<const RemedyRow*>& rows, EffectOf effect, double clip,
+                    double least) {
+  Panel p;
+  p.title = plain_text(title);
+  p.xlabel = "";  // the legend names each remedy
+  p.ylabel = ylabel;
+  double lo = -least, hi = least;  // the y range holds 0, the line of no change
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const SeedInterval& i = (rows[k]->*effect)->interval;
+    Series s;
+    s.title = plain_text(rows[k]->name);
+    const double x = static_cast<double>(k + 1);
+    s.x = {x - 0.3, x + 0.3};
+    s.y = {i.mean, i.mean};
+    s.line_width = 4;
+    lo = std::min(lo, i.mean), hi = std::max(hi, i.mean);
+    if (std::isfinite(i.low) && std::isfinite(i.high)) {
+      const double l = std::max(i.low, -clip), h = std::min(i.high, clip);
+      s.y_low = {l, l};
+      s.y_high = {h, h};
+      lo = std::min(lo, l), hi = std::max(hi, h);
+    }
+    p.series.push_back(std::move(s));
+  }
+  const double margin = 0.06 * (hi - lo);
+  p.xmin = 0.5;
+  p.xmax = static_cast<double>(rows.size()) + 0.5;
+  p.ymin = lo - margin;
+  p.ymax = hi + margin;
+  return p;
+}
+
+// The rows holding every one of `effects` with a finite mean.
+std::vector<const RemedyRow*> rows_with(const std::vector<RemedyRow>& rows,
+                                        const std::vector<EffectOf>& effects) {
+  std::vector<const RemedyRow*> out;
+  for (const RemedyRow& r : rows)
+    if (std::all_of(effects.begin(), effects.end(), [&](EffectOf e) {
+          return (r.*e).has_value() && std::isfinite((r.*e)->interval.mean);
+        }))
+      out.push_back(&r);
+  return out;
+}
+
+// The figures: at birth (one panel) and kv's middle depth at L and 2L (two panels, the same rows
+// in the same order, so each remedy keeps its colour). Returns their stems' captions.
+std::vector<ReportFigure> render_effects(const std::filesystem::path& dir, const std::string& rel,
+                                         const MitigationsPreset& p,
+                                         const std::vector<RemedyRow>& rows) {
+  const std::string over = fmt::format("mean paired by seed, band: 95% t interval");
+  std::vector<ReportFigure> out;
+  const auto birth = rows_with(rows, {&RemedyRow::birth_middle});
+  if (!birth.empty()) {
+    Figure f;
+    f.panels = {effects_panel("At birth: change of the middle fifth's share (" + over + ")",
+                              "log10(remedy's share / baseline's)", birth, &RemedyRow::birth_middle,
+                              10, 0.01)};
+    f.width = 1000;
+    f.height = 480;
+    render_figure(f, dir / "birth_effects");
+    out.push_back({rel + "/birth_effects",
+                   "At birth: each remedy's log10 change of the middle fifth's share of the "
+                   "influence against the same seeds without it (above 0: the middle gains)."});
+  }
+  const auto kv = rows_with(rows, {&RemedyRow::middle_at_length, &RemedyRow::middle_at_twice});
+  if (!kv.empty()) {
+    const std::int64_t l = p.baseline.length;
+    Figure f;
+    f.panels = {
+        effects_panel(fmt::format("kv, middle depth, L = {}", l), "exact match: remedy − baseline",
+                      kv, &RemedyRow::middle_at_length, 1, 0.1),
+        effects_panel(fmt::format("kv, middle depth, 2L = {}", 2 * l),
+                      "exact match: remedy − baseline", kv, &RemedyRow::middle_at_twice, 1, 0.1)};
+    f.width = 1300;
+    f.height = 720;
+    render_figure(f, dir / "kv_effects");
+    out.push_back({rel + "/kv_effects",
+                   fmt::format("kv: each trained and inference-time remedy's change of the exact "
+                               "match at the middle depth against the baseline, by seed, at the "
+                               "training length and at 2L ({}; bands cut to [−1, 1]).",
+                               over)});
+  }
+  return out;
+}
+
+std::vector<std::string> section_paragraphs(const MitigationsPreset& p) {
+  const std::string scale =
+      p.name == MitigationsPreset::full().name
+          ? "This report ran the full preset (reproduce --full): " + p.describe() + "."
+          : "This report ran the " + p.name + " preset (" + p.describe() +
+                ") to stay fast: its models are tiny and barely trained, so the rows show what "
+                "the section computes, not a finding about any remedy; `posbias reproduce "
+                "--full` runs the full preset (" +
+                MitigationsPreset::full().describe() + "), the shapes docs/mitigations.md uses.";
+  return {
+      "What fixes it: each remedy of position bias is put through the same measurements as its "
+      "baseline, paired by seed. At birth, models at init with and without the remedy (the null "
+      "sink, a BOS sink token, the best design the theory's inverse search finds that birth can "
+      "build); after training, the kv retrieval baseline against the same command with one "
+      "remedy option (BOS sink, null sink, middle-weighted loss, log-n scaling, randomized "
+      "positions, PoSE); at inference, eval options on the baseline runs (RoPE position "
+      "interpolation and NTK scaling, log-n scaling, attention calibration).",
+      fmt::format(
+          "Each cell is the mean over seeds of the paired difference d_s = remedy_s − "
+          "baseline_s (for influence shares log10 of their ratio) with its 95% Student-t "
+          "interval, then the verdict: helps when the interval excludes 0 on the side of less "
+          "bias (a larger middle share or middle-depth accuracy, a smaller first-8 share), hurts "
+          "on the other side, no effect when it holds 0. No verdict with fewer than {} seeds, "
+          "nor on kv when a baseline seed's depth-averaged exact match at L is below {:g} (the "
+          "task not learned); the depth-averaged accuracy and the seconds per step are reported, "
+          "not judged. A cell with one seed says so and has no interval.",
+          kVerdictSeeds, kLearnedGate),
+      scale};
+}
+
+}  // namespace
+
+ReportSection mitigations_report_section(const std::filesystem::path& report_dir,
+                                         const MitigationsPreset& preset) {
+  const std::string rel = "mitigations";
+  const std::filesystem::path dir = report_dir / rel;
+  ensure_directory(dir);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<RemedyRow> rows = measure_birth_remedies(dir / "birth", preset);
+  for (RemedyRow& r : measure_kv_remedies(dir / "kv", preset)) rows.push_back(std::move(r));
+  write_file_atomic(dir / "summary.json", summary_json(preset, rows).dump(1) + "\n");
+
+  ReportSection sec;
+  sec.id = "mitigations";
+  sec.title = "What fixes it: remedies of position bias, paired by seed";
+  sec.paragraphs = section_paragraphs(preset);
+  ReportTable table;
+  table.caption = fmt::format(
+      "Remedy × measurement: mean paired effect [95% t interval over seeds] and verdict; blank "
+      "where the measurement does not apply. Birth: {} seeds; kv: {} seeds.",
+      preset.birth_models.front().options.seeds, preset.seeds);
+  table.header = {"remedy", "when", "option"};
+  for (const MeasureColumn& m : measurements()) table.header.push_back(m.header);
+  table.header.push_back("what the row measured");
+  for (const RemedyRow& r : rows) {
+    std::vector<std::string> cells = {r.name, r.when, r.option};
+    for (const MeasureColumn& m : measurements()) {
+      const auto& e = r.*m.effect;
+      cells.push_back(e ? effect_cell(*e, m.effect == &RemedyRow::seconds_per_step ? 4 : 3) : "");
+    }
+    cells.push_back(r.measured);
+    table.rows.push_back(std::move(cells));
+  }
+  sec.tables.push_back(std::move(table));
+  sec.figures = render_effects(dir, rel, preset, rows);
+  sec.numbers.push_back(
+      {"wall time (births, design searches, training, evaluation and influence)",
+       fmt::format(
+           "{:.0f} s",
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())});
+  sec.data.push_back(
+      {rel + "/summary.json", "every row's per-seed differences, interval and verdict"});
+  for (const MitigationsBirthModel& m : preset.birth_models) {
+    sec.data.push_back({rel + "/birth/" + m.file + "_plain.json", m.name + " at init, plain"});
+    sec.data.push_back(
+        {rel + "/birth/" + m.file + "_null_sink.json", m.name + " at init, with the null sink"});
+    sec.data.push_back(
+        {rel + "/birth/" + m.file + "_design_search.json", m.name + ": the inverse-design search"});
+  }
+  return sec;
+}
+
+}  // namespace posbias

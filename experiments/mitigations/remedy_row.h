@@ -1,0 +1,30 @@
+// One row of the mitigations section's table: a remedy against its baseline, each measurement's
+// paired effect (absent where the measurement does not apply to the remedy), and a sentence
+// saying what the row measured.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "experiments/mitigations/paired_effect.h"
+
+namespace posbias {
+
+struct RemedyRow {
+  std::string name;      // "null sink b = 2, GPT-2 style"
+  std::string when;      // "at birth" | "trained" | "at inference"
+  std::string option;    // "birth --null-sink 2": the command option that applies it
+  std::string measured;  // one sentence: on what, against what, which quantity
+  // At birth: log10 change of the middle fifth's share of the influence (larger: less bias).
+  std::optional<PairedEffect> birth_middle;
+  // After training: log10 change of the example's first 8 tokens' share of the answer's
+  // influence at the last checkpoint (smaller: less primacy).
+  std::optional<PairedEffect> trained_primacy;
+  // kv exact match at the middle depth (50%) at the training length L and at 2L, and the
+  // depth-averaged exact match at L (reported).
+  std::optional<PairedEffect> middle_at_length, middle_at_twice, mean_at_length;
+  // Training seconds per step (reported: the machine may be shared).
+  std::optional<PairedEffect> seconds_per_step;
+};
+
+}  // namespace posbias
