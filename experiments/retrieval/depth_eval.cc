@@ -16,11 +16,6 @@
 
 namespace posbias {
 
-std::string depth_cell_csv(const DepthCell& c) {
-  return fmt::format("{},{},{},{},{},{}", c.n, c.correct, csv_cell(c.accuracy), csv_cell(c.lo),
-                     csv_cell(c.hi), csv_cell(c.chance));
-}
-
 void measure_depth_cells(DepthEvalRun& run, const std::vector<int>& lengths,
                          const DepthEvalOptions& o, const std::function<void(AttentionPath)>& use,
                          const std::function<DepthScore(int length, double depth)>& score_cell) {

@@ -79,10 +79,6 @@ void measure_depth_cells(DepthEvalRun& run, const std::vector<int>& lengths,
                          const std::function<void(AttentionPath)>& use,
                          const std::function<DepthScore(int length, double depth)>& score_cell);
 
-// The header of a cell's columns and a cell's values, in that order, without a trailing comma.
-inline constexpr const char* kDepthCellColumns = "n,correct,accuracy,lo,hi,chance";
-std::string depth_cell_csv(const DepthCell& cell);
-
 // The terminal summary of one checkpoint: "TASK at step S: exact match, mean over depths, by
 // length: ..." and "effective length L (threshold T); U verdict pooled over lengths: V".
 std::string depth_eval_summary(const std::string& task, std::int64_t step,

@@ -23,11 +23,11 @@ struct FieldCodec<UVerdictRecord> : TableCodec<UVerdictRecord, &u_verdict_record
 const std::vector<FieldRow<DepthCell>>& depth_cell_fields() {
   using C = DepthCell;
   static const std::vector<FieldRow<C>> rows = {
+      field("n", &C::n, "examples"),
+      field("correct", &C::correct, "exact matches"),
       field<C, double, NanAsNull>("accuracy", &C::accuracy, "correct / n (null: no example)"),
       field("lo", &C::lo, "Wilson 95% interval, low end"),
       field("hi", &C::hi, "Wilson 95% interval, high end"),
-      field("n", &C::n, "examples"),
-      field("correct", &C::correct, "exact matches"),
       field<C, double, NanAsNull>("chance", &C::chance, "a uniform guess's accuracy"),
   };
   return rows;
@@ -150,6 +150,21 @@ DepthAccuracy depth_accuracy_of(const DepthEvalRecord& r) {
   a.effective_length = r.effective_length;
   a.u_pooled = r.u_verdict.pooled;
   return a;
+}
+
+std::vector<DepthCellIndex> depth_cell_indices(const DepthAccuracy& a) {
+  std::vector<DepthCellIndex> out;
+  for (std::size_t l = 0; l < a.lengths.size(); ++l)
+    for (std::size_t d = 0; d < a.depths.size(); ++d) out.push_back({l, d});
+  return out;
+}
+
+std::vector<CsvColumn<DepthCellIndex>> depth_cell_columns(const DepthAccuracy& a) {
+  const auto cell = [&a](const DepthCellIndex& i) -> const DepthCell& {
+    return a.cells[i.length][i.depth];
+  };
+  return csv_mapped_columns<DepthCellIndex>(
+      csv_field_columns(depth_cell_fields(), [](double v) { return csv_general(v, 6); }), cell);
 }
 
 }  // namespace posbias

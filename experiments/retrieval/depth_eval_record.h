@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "experiments/eval/rope_scaling_record.h"
+#include "posbias/core/csv_table.h"
 #include "posbias/core/field_table.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/stats/depth_accuracy.h"
@@ -67,5 +68,15 @@ DepthEvalRecord depth_eval_record_from_json(const nlohmann::json& j);
 // wants them, a cell, mean and verdict at every length and depth, and an effective length that
 // is one of the lengths (std::invalid_argument naming the field).
 DepthAccuracy depth_accuracy_of(const DepthEvalRecord& record);
+
+// A cell by its indices (length, depth): a CSV row of kv and passkey eval and of their seeds.
+struct DepthCellIndex {
+  std::size_t length = 0, depth = 0;
+};
+// Every cell's indices, length-major.
+std::vector<DepthCellIndex> depth_cell_indices(const DepthAccuracy& accuracy);
+// A cell's columns from its field table (n, correct, accuracy, lo, hi, chance; numbers %.6g, no
+// value empty), reading the cells of `accuracy`, which must outlive them.
+std::vector<CsvColumn<DepthCellIndex>> depth_cell_columns(const DepthAccuracy& accuracy);
 
 }  // namespace posbias

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 #include "experiments/retrieval/depth_eval.h"
@@ -15,6 +14,7 @@
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/arch/logn_scale.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/csv_table.h"
 #include "posbias/model/attention_calibration.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/runfiles/run_header.h"
@@ -167,17 +167,18 @@ nlohmann::json to_json(const KvEvalResult& r) {
 }
 
 std::string kv_eval_csv(const KvEvalResult& r) {
-  std::ostringstream out;
-  out << "length,pairs,depth,queried," << kDepthCellColumns << "\n";
   const DepthAccuracy& a = r.accuracy;
-  for (std::size_t l = 0; l < a.lengths.size(); ++l) {
-    for (std::size_t d = 0; d < a.depths.size(); ++d) {
-      out << a.lengths[l] << "," << r.pairs[l] << "," << depth_key(a.depths[d]) << ","
-          << kv_queried_at_depth(a.depths[d], r.pairs[l]) << "," << depth_cell_csv(a.cells[l][d])
-          << "\n";
-    }
-  }
-  return out.str();
+  using I = DepthCellIndex;
+  const std::vector<CsvColumn<I>> own = {
+      {"length", [&a](const I& i) { return std::to_string(a.lengths[i.length]); }},
+      {"pairs", [&r](const I& i) { return std::to_string(r.pairs[i.length]); }},
+      {"depth", [&a](const I& i) { return depth_key(a.depths[i.depth]); }},
+      {"queried",
+       [&](const I& i) {
+         return std::to_string(kv_queried_at_depth(a.depths[i.depth], r.pairs[i.length]));
+       }},
+  };
+  return csv_text(csv_concat(own, depth_cell_columns(a)), depth_cell_indices(a));
 }
 
 Figure kv_heatmap_figure(const KvEvalResult& r) {

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 #include "experiments/retrieval/depth_eval.h"
@@ -14,6 +13,7 @@
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/arch/logn_scale.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/csv_table.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/runfiles/run_header.h"
 #include "posbias/tasks/passkey_task.h"
@@ -146,16 +146,14 @@ nlohmann::json to_json(const PasskeyEvalResult& r) {
 }
 
 std::string passkey_eval_csv(const PasskeyEvalResult& r) {
-  std::ostringstream out;
-  out << "length,needles,depth," << kDepthCellColumns << "\n";
   const DepthAccuracy& a = r.accuracy;
-  for (std::size_t l = 0; l < a.lengths.size(); ++l) {
-    for (std::size_t d = 0; d < a.depths.size(); ++d) {
-      out << a.lengths[l] << "," << r.needles << "," << depth_key(a.depths[d]) << ","
-          << depth_cell_csv(a.cells[l][d]) << "\n";
-    }
-  }
-  return out.str();
+  using I = DepthCellIndex;
+  const std::vector<CsvColumn<I>> own = {
+      {"length", [&a](const I& i) { return std::to_string(a.lengths[i.length]); }},
+      {"needles", [&r](const I&) { return std::to_string(r.needles); }},
+      {"depth", [&a](const I& i) { return depth_key(a.depths[i.depth]); }},
+  };
+  return csv_text(csv_concat(own, depth_cell_columns(a)), depth_cell_indices(a));
 }
 
 Figure passkey_heatmap_figure(const PasskeyEvalResult& r) {
