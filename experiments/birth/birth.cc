@@ -19,6 +19,7 @@
 #include "experiments/seeds/shares_json.h"
 #include "experiments/theory/fit_command.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/csv_table.h"
 #include "posbias/core/enum_names.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/json_result.h"
@@ -887,21 +888,15 @@ BirthRecord birth_record(const BirthResult& r) {
 nlohmann::json to_json(const BirthResult& r) { return to_json(birth_record(r)); }
 
 std::string birth_csv(const BirthResult& r) {
-  std::string out = "position,influence";
-  for (std::size_t s = 0; s < r.profile_seeds.size(); ++s) out += ",seed" + std::to_string(s);
-  out += "\n";
-  char buf[32];
-  for (std::size_t j = 0; j < r.profile.size(); ++j) {
-    out += std::to_string(j);
-    std::snprintf(buf, sizeof buf, ",%.10g", r.profile[j]);
-    out += buf;
-    for (const auto& row : r.profile_seeds) {
-      std::snprintf(buf, sizeof buf, ",%.10g", row[j]);
-      out += buf;
-    }
-    out += "\n";
-  }
-  return out;
+  using J = std::size_t;  // a position
+  const auto number = [](double v) { return csv_general(v, 10); };
+  std::vector<CsvColumn<J>> columns = {
+      {"position", [](const J& j) { return std::to_string(j); }},
+      {"influence", [&r, number](const J& j) { return number(r.profile[j]); }}};
+  for (std::size_t s = 0; s < r.profile_seeds.size(); ++s)
+    columns.push_back({"seed" + std::to_string(s),
+                       [&r, number, s](const J& j) { return number(r.profile_seeds[s][j]); }});
+  return csv_text(columns, csv_indices(r.profile.size()));
 }
 
 Figure birth_figure(const BirthResult& r, const std::string& title) {
