@@ -13,6 +13,7 @@
 #include "experiments/birth/kv_answer_inputs.h"
 #include "experiments/birth/passkey_answer_inputs.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/csv_table.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
@@ -116,7 +117,35 @@ void render_answer_influence_figure(const AnswerInfluenceResult& r, const std::s
   render_figure(f, stem + "_depths");
 }
 
-std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{:.9g}", v) : ""; }
+// A checkpoint's depth: a row of the CSV.
+struct CheckpointDepth {
+  std::size_t checkpoint = 0, depth = 0;
+};
+
+// One row per checkpoint and depth: its accuracy (%.6g, from the record) and the needle's and
+// distractors' mean shares (%.9g; empty without distractors).
+std::string answer_influence_csv(const AnswerInfluenceResult& r,
+                                 const AnswerInfluenceRecord& record) {
+  using C = CheckpointDepth;
+  const auto at = [&r](const C& c) -> const AnswerDepthInfluence& {
+    return r.checkpoints[c.checkpoint].depths[c.depth];
+  };
+  const std::vector<CsvColumn<C>> columns = {
+      {"step", [&r](const C& c) { return std::to_string(r.checkpoints[c.checkpoint].step); }},
+      {"depth_percent", [at](const C& c) { return std::to_string(at(c).depth); }},
+      {"examples", [&r](const C&) { return std::to_string(r.options.per_depth); }},
+      {"accuracy",
+       [&record](const C& c) {
+         return csv_general(record.checkpoints[c.checkpoint].by_depth[c.depth].accuracy, 6);
+       }},
+      {"needle_share", [at](const C& c) { return csv_general(at(c).needle_mean(), 9); }},
+      {"distractor_share", [at](const C& c) { return csv_general(at(c).distractor_mean(), 9); }},
+  };
+  std::vector<C> rows;
+  for (std::size_t c = 0; c < r.checkpoints.size(); ++c)
+    for (std::size_t k = 0; k < r.checkpoints[c].depths.size(); ++k) rows.push_back({c, k});
+  return csv_text(columns, rows);
+}
 
 }  // namespace
 
@@ -266,19 +295,7 @@ AnswerInfluenceResult run_answer_influence(const AnswerInfluenceOptions& o) {
   // Without --json on a terminal: how to get the JSON, not the JSON (core/json_result.h).
   const AnswerInfluenceRecord record = answer_influence_record(r);
   write_json_result(o.json, to_json(record).dump(2) + "\n", [] { return std::string(); });
-  if (!o.csv.empty()) {
-    std::string csv = "step,depth_percent,examples,accuracy,needle_share,distractor_share\n";
-    for (std::size_t c = 0; c < r.checkpoints.size(); ++c) {
-      const AnswerInfluenceCheckpoint& cp = r.checkpoints[c];
-      for (std::size_t k = 0; k < cp.depths.size(); ++k) {
-        csv += fmt::format("{},{},{},{:.6g},{},{}\n", cp.step, cp.depths[k].depth, o.per_depth,
-                           record.checkpoints[c].by_depth[k].accuracy,
-                           csv_number(cp.depths[k].needle_mean()),
-                           csv_number(cp.depths[k].distractor_mean()));
-      }
-    }
-    write_output(o.csv, csv);
-  }
+  if (!o.csv.empty()) write_output(o.csv, answer_influence_csv(r, record));
   if (!o.plot.empty()) render_answer_influence_figure(r, o.plot);
   std::fprintf(stderr, "birth --inputs %s: %zu checkpoints of %s measured on %zu inputs\n",
                to_string(o.inputs).c_str(), r.checkpoints.size(), o.run.c_str(), r.inputs.size());
