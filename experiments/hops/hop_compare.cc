@@ -85,20 +85,27 @@ HopComparison compare_hop_configurations(const std::vector<HopConfiguration>& co
 
 nlohmann::json to_json(const HopComparison& r) { return to_json(hop_comparison_record(r)); }
 
+namespace {
+
+// A configuration's cell: a row of the comparison's CSV.
+struct ConfigurationCell {
+  const HopConfiguration* configuration = nullptr;
+  HopCellAt cell;
+};
+
+}  // namespace
+
 std::string hop_comparison_csv(const HopComparison& r) {
-  std::string out = "label,seeds,length,hop,mean,low,high,chance\n";
-  for (std::size_t c = 0; c < r.configurations.size(); ++c) {
-    const HopTable& t = r.accuracy[c];
-    const std::string label = csv_quoted(r.configurations[c].label);
-    for (std::size_t i = 0; i < t.lengths.size(); ++i)
-      for (std::size_t k = 0; k < t.hops.size(); ++k) {
-        const HopCell& cell = t.cells[i][k];
-        out +=
-            fmt::format("{},{},{},{},{},{}\n", label, r.configurations[c].eval.size(), t.lengths[i],
-                        t.hops[k], csv_interval(cell.accuracy.interval), csv_cell(cell.chance));
-      }
-  }
-  return out;
+  using C = ConfigurationCell;
+  const std::vector<CsvColumn<C>> columns = csv_concat(
+      {{"label", [](const C& c) { return csv_quoted(c.configuration->label); }},
+       {"seeds", [](const C& c) { return std::to_string(c.configuration->eval.size()); }}},
+      csv_mapped_columns<C>(hop_cell_columns(), [](const C& c) { return c.cell; }));
+  std::vector<C> rows;
+  for (std::size_t c = 0; c < r.configurations.size(); ++c)
+    for (const HopCellAt& cell : hop_cells(r.accuracy[c]))
+      rows.push_back({&r.configurations[c], cell});
+  return csv_text(columns, rows);
 }
 
 void render_hop_comparison_figure(const HopComparison& r, const std::string& stem) {

@@ -435,27 +435,58 @@ HopSeedsResult summarize_hop_seeds(const HopSeedsOptions& o) {
 
 nlohmann::json to_json(const HopSeedsResult& r) { return to_json(hop_seeds_record(r)); }
 
-std::string hop_seeds_csv(const HopSeedsResult& r) {
-  std::string out;
-  if (r.eval) {
-    const HopTable& t = r.eval->accuracy;
-    out = "length,hop,mean,low,high,chance\n";
-    for (std::size_t i = 0; i < t.lengths.size(); ++i)
-      for (std::size_t k = 0; k < t.hops.size(); ++k)
-        out += fmt::format("{},{},{},{}\n", t.lengths[i], t.hops[k],
-                           csv_interval(t.cells[i][k].accuracy.interval),
-                           csv_cell(t.cells[i][k].chance));
-  } else if (r.training) {
-    const HopTraining& t = *r.training;
-    out = "threshold,hop,mean,low,high,crossed\n";
-    using Crossings = std::pair<const char*, const std::vector<SeedStatistic>*>;
-    for (const auto& [threshold, steps] :
-         {Crossings{"0.9", &t.crossing_90}, Crossings{"0.99", &t.crossing_99}})
-      for (std::size_t k = 0; k < t.hops.size(); ++k)
-        out += fmt::format("{},{},{},{}\n", threshold, t.hops[k],
-                           csv_interval((*steps)[k].interval), (*steps)[k].interval.n);
-  }
+std::vector<HopCellAt> hop_cells(const HopTable& t) {
+  std::vector<HopCellAt> out;
+  for (std::size_t i = 0; i < t.lengths.size(); ++i)
+    for (std::size_t k = 0; k < t.hops.size(); ++k) out.push_back({&t, i, k});
   return out;
+}
+
+const std::vector<CsvColumn<HopCellAt>>& hop_cell_columns() {
+  using C = HopCellAt;
+  static const std::vector<CsvColumn<C>> columns = csv_concat(
+      csv_concat({{"length", [](const C& c) { return std::to_string(c.table->lengths[c.length]); }},
+                  {"hop", [](const C& c) { return c.table->hops[c.hop]; }}},
+                 csv_mapped_columns<C>(
+                     interval_columns(),
+                     [](const C& c) -> const SeedInterval& { return c.cell().accuracy.interval; })),
+      {{"chance", [](const C& c) { return csv_cell(c.cell().chance); }}});
+  return columns;
+}
+
+namespace {
+
+// A hop's crossing of one accuracy threshold: a row of the training CSV.
+struct HopCrossing {
+  std::string threshold;
+  const std::string* hop = nullptr;
+  const SeedStatistic* steps = nullptr;
+};
+
+std::string hop_crossings_csv(const HopTraining& t) {
+  using C = HopCrossing;
+  const std::vector<CsvColumn<C>> columns = csv_concat(
+      csv_concat({{"threshold", [](const C& c) { return c.threshold; }},
+                  {"hop", [](const C& c) { return *c.hop; }}},
+                 csv_mapped_columns<C>(
+                     interval_columns(),
+                     [](const C& c) -> const SeedInterval& { return c.steps->interval; })),
+      {{"crossed", [](const C& c) { return std::to_string(c.steps->interval.n); }}});
+  std::vector<C> rows;
+  using Crossings = std::pair<const char*, const std::vector<SeedStatistic>*>;
+  for (const auto& [threshold, steps] :
+       {Crossings{"0.9", &t.crossing_90}, Crossings{"0.99", &t.crossing_99}})
+    for (std::size_t k = 0; k < t.hops.size(); ++k)
+      rows.push_back({threshold, &t.hops[k], &(*steps)[k]});
+  return csv_text(columns, rows);
+}
+
+}  // namespace
+
+std::string hop_seeds_csv(const HopSeedsResult& r) {
+  if (r.eval) return csv_text(hop_cell_columns(), hop_cells(r.eval->accuracy));
+  if (r.training) return hop_crossings_csv(*r.training);
+  return "";
 }
 
 void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) {

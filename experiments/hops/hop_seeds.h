@@ -78,6 +78,17 @@ struct HopTable {
   std::optional<std::size_t> all_hops() const;
 };
 
+// A cell of a table by its indices: a CSV row.
+struct HopCellAt {
+  const HopTable* table = nullptr;
+  std::size_t length = 0, hop = 0;
+  const HopCell& cell() const { return table->cells[length][hop]; }
+};
+// Every cell of the table, length-major.
+std::vector<HopCellAt> hop_cells(const HopTable& table);
+// A cell's columns: length, hop, the accuracy's interval_columns and the chance level (csv_cell).
+const std::vector<CsvColumn<HopCellAt>>& hop_cell_columns();
+
 // The all-hops chance level at those of `lengths` the table has, as the eval and compare
 // figures draw it (a thin dashed line); no points without an "all" column or chance levels.
 Series chance_series(const HopTable& table, const std::vector<std::int64_t>& lengths);

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
 #include "experiments/eval/eval_steps.h"
@@ -127,16 +126,19 @@ KvSeedsResult summarize_kv_seeds(const KvSeedsOptions& o) {
 nlohmann::json to_json(const KvSeedsResult& r) { return to_json(kv_seeds_record(r)); }
 
 std::string kv_seeds_csv(const KvSeedsResult& r) {
-  std::ostringstream out;
-  out << "length,depth,mean,low,high,seeds\n";
-  for (std::size_t l = 0; l < r.lengths.size(); ++l) {
-    for (std::size_t d = 0; d < r.depths.size(); ++d) {
-      const SeedInterval& i = r.cells[l][d].interval;
-      out << r.lengths[l] << "," << fmt::format("{}", r.depths[d]) << "," << csv_interval(i) << ","
-          << i.n << "\n";
-    }
-  }
-  return out.str();
+  using I = DepthCellIndex;
+  const auto interval = [&r](const I& i) -> const SeedInterval& {
+    return r.cells[i.length][i.depth].interval;
+  };
+  const std::vector<CsvColumn<I>> columns = csv_concat(
+      csv_concat({{"length", [&r](const I& i) { return std::to_string(r.lengths[i.length]); }},
+                  {"depth", [&r](const I& i) { return fmt::format("{}", r.depths[i.depth]); }}},
+                 csv_mapped_columns<I>(interval_columns(), interval)),
+      {{"seeds", [interval](const I& i) { return std::to_string(interval(i).n); }}});
+  std::vector<I> cells;
+  for (std::size_t l = 0; l < r.lengths.size(); ++l)
+    for (std::size_t d = 0; d < r.depths.size(); ++d) cells.push_back({l, d});
+  return csv_text(columns, cells);
 }
 
 void render_kv_seeds_figures(const KvSeedsResult& r, const std::string& stem) {

@@ -276,10 +276,15 @@ Panel accuracy_length_panel(const std::string& title) {
   return p;
 }
 
-std::string csv_cell(double x) { return std::isfinite(x) ? fmt::format("{:.6g}", x) : ""; }
+std::string csv_cell(double x) { return csv_general(x, 6); }
 
-std::string csv_interval(const SeedInterval& i) {
-  return csv_cell(i.mean) + "," + csv_cell(i.low) + "," + csv_cell(i.high);
+std::vector<CsvColumn<SeedInterval>> interval_columns(const std::string& mean) {
+  std::vector<FieldRow<SeedInterval>> numbers;  // the count, an integer, is not one
+  for (const FieldRow<SeedInterval>& row : seed_interval_fields())
+    if (row.type == FieldCodec<double>::type) numbers.push_back(row);
+  std::vector<CsvColumn<SeedInterval>> out = csv_field_columns(numbers, &csv_cell);
+  out.front().name = mean;
+  return out;
 }
 
 }  // namespace posbias

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "posbias/core/csv_table.h"
 #include "posbias/core/field_table.h"
 #include "posbias/core/plot.h"
 #include "posbias/stats/seed_interval.h"
@@ -110,7 +111,8 @@ Panel accuracy_length_panel(const std::string& title);
 std::string format_interval(const SeedInterval& interval, int decimals = 3);
 // A CSV cell: the value with 6 significant digits, empty when it is not finite.
 std::string csv_cell(double x);
-// The interval as three CSV cells: "mean,low,high".
-std::string csv_interval(const SeedInterval& interval);
+// An interval's CSV columns: its numbers from seed_interval_fields (the mean, named `mean` here,
+// low and high; csv_cell), its count of seeds left to each file's own column.
+std::vector<CsvColumn<SeedInterval>> interval_columns(const std::string& mean = "mean");
 
 }  // namespace posbias

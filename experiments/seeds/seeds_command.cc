@@ -332,26 +332,41 @@ SeedsResult summarize_seeds(const SeedsOptions& o) {
 
 nlohmann::json to_json(const SeedsResult& r) { return to_json(text_seeds_record(r)); }
 
-std::string seeds_csv(const SeedsResult& r) {
-  std::string out =
-      "step,seeds,log10_middle_to_ends,low,high,log10_dead_zone_depth,low,high,"
-      "attention_entropy_ratio,low,high,gradient_log10_middle_to_first,low,high,"
-      "primacy_share,low,high,middle_share,low,high,recency_share,low,high,query_share,low,high,"
-      "u_test\n";
-  for (const SeedsCheckpoint& c : r.checkpoints) {
-    std::string shares;
-    for (ShareRegion region : kShareRegions) {
-      const auto k = static_cast<std::size_t>(region);
-      shares += c.shares.regions[k].present() ? csv_interval(c.shares.share[k].interval) : ",,";
-      shares += ",";
-    }
-    out += fmt::format(
-        "{},{},{},{},{},{},{}{}\n", c.step, r.seeds.size(), csv_interval(c.middle_to_ends.interval),
-        csv_interval(c.dead_zone_depth.interval), csv_interval(c.entropy_ratio.interval),
-        c.has_gradient ? csv_interval(c.gradient_middle_to_first.interval) : ",,", shares,
-        c.shares.u.verdict);
+namespace {
+
+// A checkpoint's columns: its step, the seeds, each statistic's interval (named for the
+// statistic, then low and high; empty where a run has no gradient or a profile lacks a region)
+// and the U test's verdict.
+std::vector<CsvColumn<SeedsCheckpoint>> seeds_checkpoint_columns(std::size_t seeds) {
+  using C = SeedsCheckpoint;
+  const SeedInterval none{NAN, NAN, NAN, 0};
+  std::vector<CsvColumn<C>> columns = {
+      {"step", [](const C& c) { return std::to_string(c.step); }},
+      {"seeds", [seeds](const C&) { return std::to_string(seeds); }}};
+  const auto statistic = [&columns](const std::string& name,
+                                    std::function<SeedInterval(const C&)> get) {
+    columns = csv_concat(columns, csv_mapped_columns<C>(interval_columns(name), get));
+  };
+  statistic("log10_middle_to_ends", [](const C& c) { return c.middle_to_ends.interval; });
+  statistic("log10_dead_zone_depth", [](const C& c) { return c.dead_zone_depth.interval; });
+  statistic("attention_entropy_ratio", [](const C& c) { return c.entropy_ratio.interval; });
+  statistic("gradient_log10_middle_to_first", [none](const C& c) {
+    return c.has_gradient ? c.gradient_middle_to_first.interval : none;
+  });
+  for (ShareRegion region : kShareRegions) {
+    const auto k = static_cast<std::size_t>(region);
+    statistic(std::string(to_string(region)) + "_share", [k, none](const C& c) {
+      return c.shares.regions[k].present() ? c.shares.share[k].interval : none;
+    });
   }
-  return out;
+  columns.push_back({"u_test", [](const C& c) { return c.shares.u.verdict; }});
+  return columns;
+}
+
+}  // namespace
+
+std::string seeds_csv(const SeedsResult& r) {
+  return csv_text(seeds_checkpoint_columns(r.seeds.size()), r.checkpoints);
 }
 
 void render_seeds_figures(const SeedsResult& r, const std::string& stem) {
