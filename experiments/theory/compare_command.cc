@@ -14,6 +14,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/csv.h"
+#include "posbias/core/csv_table.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/json_result.h"
 #include "posbias/stats/bootstrap.h"
@@ -174,26 +175,34 @@ CompareRecord compare_record(const CompareResult& r) {
 nlohmann::json to_json(const CompareResult& r) { return to_json(compare_record(r)); }
 
 std::string compare_csv(const CompareResult& r) {
-  std::string out = "run";
-  for (const auto& k : r.runs) {
-    std::string column = "vs ";
-    column += k.label;
-    out += ",";
-    out += csv_quoted(column);
-  }
-  out +=
-      ",assigned,margin,bootstrap_self,layers,alpha_mean,dead_zone_measured,"
-      "dead_zone_predicted,dead_zone_factorial\n";
-  for (std::size_t i = 0; i < r.runs.size(); ++i) {
-    out += csv_quoted(r.runs[i].label);
-    for (double e : r.error[i]) out += fmt::format(",{:.6g}", e);
-    const CompareRun& run = r.runs[i];
-    out += fmt::format(",{},{:.6g},{:.4g},{},{:.6g},{:.6g},{:.6g},{:.6g}\n",
-                       csv_quoted(r.runs[static_cast<std::size_t>(r.assigned[i])].label),
-                       r.margin[i], r.bootstrap_self[i], run.layers, run.alpha_mean,
-                       run.dead_zone_measured, run.dead_zone_predicted, run.dead_zone_factorial);
-  }
-  return out;
+  using I = std::size_t;  // a run: its row
+  const auto general = [](int digits) {
+    return [digits](double v) { return csv_general(v, digits); };
+  };
+  const auto run_number = [&r](double CompareRun::*member, CsvNumber number) {
+    return [&r, member, number](const I& i) { return number(r.runs[i].*member); };
+  };
+  std::vector<CsvColumn<I>> columns = {
+      {"run", [&r](const I& i) { return csv_quoted(r.runs[i].label); }}};
+  for (std::size_t k = 0; k < r.runs.size(); ++k)
+    columns.push_back({csv_quoted("vs " + r.runs[k].label),
+                       [&r, k, general](const I& i) { return general(6)(r.error[i][k]); }});
+  return csv_text(
+      csv_concat(
+          columns,
+          {{"assigned",
+            [&r](const I& i) {
+              return csv_quoted(r.runs[static_cast<std::size_t>(r.assigned[i])].label);
+            }},
+           {"margin", [&r, general](const I& i) { return general(6)(r.margin[i]); }},
+           {"bootstrap_self",
+            [&r, general](const I& i) { return general(4)(r.bootstrap_self[i]); }},
+           {"layers", [&r](const I& i) { return std::to_string(r.runs[i].layers); }},
+           {"alpha_mean", run_number(&CompareRun::alpha_mean, general(6))},
+           {"dead_zone_measured", run_number(&CompareRun::dead_zone_measured, general(6))},
+           {"dead_zone_predicted", run_number(&CompareRun::dead_zone_predicted, general(6))},
+           {"dead_zone_factorial", run_number(&CompareRun::dead_zone_factorial, general(6))}}),
+      csv_indices(r.runs.size()));
 }
 
 Figure compare_figure(const CompareResult& r) {
