@@ -11,6 +11,7 @@
 #include "experiments/theory/theory_command.h"
 #include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/csv_table.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/machine_record.h"
 #include "posbias/core/memory.h"
@@ -298,17 +299,7 @@ DesignRecord design_record(const DesignResult& r) {
 nlohmann::json to_json(const DesignResult& r) { return to_json(design_record(r)); }
 
 std::string design_csv(const DesignResult& r) {
-  const DesignRecord d = design_record(r);
-  std::string out;
-  const std::vector<std::string> columns = design_operator_columns();
-  for (std::size_t k = 0; k < columns.size(); ++k) out += (k ? "," : "") + columns[k];
-  out += '\n';
-  for (const DesignOperatorRecord& op : d.operators) {
-    const std::vector<std::string> cells = design_operator_cells(op);
-    for (std::size_t k = 0; k < cells.size(); ++k) out += (k ? "," : "") + cells[k];
-    out += '\n';
-  }
-  return out;
+  return csv_text(design_operator_columns(), design_record(r).operators);
 }
 
 namespace {

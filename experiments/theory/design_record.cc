@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "posbias/core/csv.h"
 #include "posbias/theory/theory_codecs.h"
 
 namespace posbias {
@@ -84,24 +83,8 @@ const std::vector<FieldRow<DesignRecord>>& design_record_fields() {
   return rows;
 }
 
-std::vector<std::string> design_operator_columns() {
-  std::vector<std::string> out;
-  for (const auto& row : design_operator_record_fields()) out.push_back(row.name);
-  return out;
-}
-
-std::vector<std::string> design_operator_cells(const DesignOperatorRecord& record) {
-  std::vector<std::string> out;
-  for (const auto& row : design_operator_record_fields()) {
-    const nlohmann::json v = row.write(record);
-    if (v.is_string())
-      out.push_back(csv_quoted(v.get<std::string>()));
-    else if (v.is_null())
-      out.push_back("");
-    else
-      out.push_back(v.dump());
-  }
-  return out;
+std::vector<CsvColumn<DesignOperatorRecord>> design_operator_columns() {
+  return csv_field_columns(design_operator_record_fields(), &csv_shortest_json);
 }
 
 nlohmann::json to_json(const DesignRecord& r) { return fields_to_json(design_record_fields(), r); }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "posbias/core/csv_table.h"
 #include "posbias/core/field_table.h"
 #include "posbias/core/machine_record.h"
 #include "posbias/core/position_base.h"
@@ -59,9 +60,9 @@ struct DesignRecord {
 };
 const std::vector<FieldRow<DesignRecord>>& design_record_fields();
 
-// The CSV's header and one row per operator (its fields in table order).
-std::vector<std::string> design_operator_columns();
-std::vector<std::string> design_operator_cells(const DesignOperatorRecord& record);
+// The CSV's columns: an operator's fields in table order (csv_field_columns; numbers as JSON
+// writes them).
+std::vector<CsvColumn<DesignOperatorRecord>> design_operator_columns();
 
 nlohmann::json to_json(const DesignRecord& record);
 // Strict: an unknown or mistyped field, or missing operators, throws std::invalid_argument
