@@ -10,6 +10,7 @@
 
 #include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/csv_table.h"
 #include "posbias/core/enum_names.h"
 #include "posbias/core/machine_record.h"
 #include "posbias/core/memory.h"
@@ -40,6 +41,23 @@ std::string json_number(double v) {
 }
 
 std::string fraction_text(const mpq_class& q) { return q.get_str(); }
+
+// The exact row: each position's fraction, and its double and log10 (shortest text).
+std::string exact_csv(const std::vector<mpq_class>& row) {
+  using J = std::size_t;  // a position
+  const auto shortest = [](double v) {
+    std::string s;
+    append_double(s, v);
+    return s;
+  };
+  const std::vector<CsvColumn<J>> columns = {
+      {"position", [](const J& j) { return std::to_string(j); }},
+      {"fraction", [&row](const J& j) { return fraction_text(row[j]); }},
+      {"influence", [&row, shortest](const J& j) { return shortest(row[j].get_d()); }},
+      {"log10_influence", [&row, shortest](const J& j) { return shortest(log10_of(row[j])); }},
+  };
+  return csv_text(columns, csv_indices(row.size()));
+}
 
 ExactTheoryRecord exact_theory_record(const ExactSpec& spec, const std::optional<double>& null_sink,
                                       const std::vector<mpq_class>& row) {
@@ -104,14 +122,7 @@ void run_exact(const TheoryOptions& o) {
   progress.finish();
   std::string text;
   if (o.format == RowFormat::kCsv) {
-    text = "position,fraction,influence,log10_influence\n";
-    for (std::size_t j = 0; j < row.size(); ++j) {
-      text += std::to_string(j) + "," + fraction_text(row[j]) + ",";
-      append_double(text, row[j].get_d());
-      text += ",";
-      append_double(text, log10_of(row[j]));
-      text += "\n";
-    }
+    text = exact_csv(row);
   } else {
     // The record goes before the dump: the fractions are held twice at most.
     const nlohmann::json j = to_json(exact_theory_record(spec, o.null_sink, row));
