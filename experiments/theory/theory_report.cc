@@ -11,6 +11,7 @@
 #include "experiments/theory/theory_command.h"
 #include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/csv_table.h"
 #include "posbias/core/plot.h"
 #include "posbias/core/progress.h"
 #include "posbias/theory/continuum.h"
@@ -30,12 +31,56 @@ InfluenceSpec base_spec(std::int64_t length, std::int64_t layers, double alpha) 
   return s;
 }
 
+// A position of one series' influence row: a line of theory_profiles.csv and
+// theory_operators.csv.
+struct SeriesPosition {
+  const std::string* series = nullptr;
+  const InfluenceSpec* spec = nullptr;
+  const std::vector<ExtReal>* row = nullptr;
+  std::size_t position = 0;
+  const ExtReal& influence() const { return (*row)[position]; }
+};
+
+const std::vector<CsvColumn<SeriesPosition>>& series_position_columns() {
+  using P = SeriesPosition;
+  static const std::vector<CsvColumn<P>> columns = {
+      {"series", [](const P& p) { return *p.series; }},
+      {"layers", [](const P& p) { return std::to_string(p.spec->layers); }},
+      {"alpha", [](const P& p) { return fmt::format("{}", p.spec->alpha[0]); }},
+      {"position", [](const P& p) { return std::to_string(p.position); }},
+      {"influence", [](const P& p) { return p.influence().to_string(); }},
+      {"log10_influence", [](const P& p) { return fmt::format("{}", p.influence().log10()); }},
+  };
+  return columns;
+}
+
 void append_rows(std::string& csv, const std::string& name, const InfluenceSpec& s,
                  const std::vector<ExtReal>& row) {
-  for (std::size_t j = 0; j < row.size(); ++j) {
-    csv += fmt::format("{},{},{},{},{},{}\n", name, s.layers, s.alpha[0], j, row[j].to_string(),
-                       row[j].log10());
-  }
+  for (std::size_t j = 0; j < row.size(); ++j)
+    csv += csv_line(series_position_columns(), SeriesPosition{&name, &s, &row, j});
+}
+
+// A sampled position of the continuum comparison: a line of theory_continuum.csv.
+struct ContinuumPoint {
+  std::int64_t layers = 0;
+  double alpha = 0, x = 0;
+  double discrete = 0, continuum = 0, relative = 0;  // log10(L · influence), log10 ρ(x)
+};
+
+const std::vector<CsvColumn<ContinuumPoint>>& continuum_point_columns() {
+  using P = ContinuumPoint;
+  const auto number = [](double P::*member) {
+    return [member](const P& p) { return fmt::format("{}", p.*member); };
+  };
+  static const std::vector<CsvColumn<P>> columns = {
+      {"layers", [](const P& p) { return std::to_string(p.layers); }},
+      {"alpha", number(&P::alpha)},
+      {"x", number(&P::x)},
+      {"l_times_influence_log10", number(&P::discrete)},
+      {"continuum_log10", number(&P::continuum)},
+      {"relative_difference", number(&P::relative)},
+  };
+  return columns;
 }
 
 std::string fmt_log10(double l) {
@@ -47,7 +92,7 @@ std::string fmt_log10(double l) {
 // 1. Profiles for several H and α: CSV, figure and their summaries.
 void write_profiles(const std::filesystem::path& dir, const std::vector<std::int64_t>& layer_set,
                     const std::vector<double>& alpha_set, nlohmann::json& summaries) {
-  std::string csv = "series,layers,alpha,position,influence,log10_influence\n";
+  std::string csv = csv_header(series_position_columns());
   for (std::int64_t h : layer_set) {
     const InfluenceSpec s = base_spec(kLength, h, 0.5);
     const auto row = influence_row(s);
@@ -81,8 +126,7 @@ double write_continuum(const std::filesystem::path& dir) {
   error.title = "relative difference (discrete - continuum) / continuum";
   error.ylabel = "relative difference";
   error.log10_y = false;
-  std::string cont_csv =
-      "layers,alpha,x,l_times_influence_log10,continuum_log10,relative_difference\n";
+  std::vector<ContinuumPoint> points;
   double worst_bulk = 0;
   for (std::int64_t h : {4, 8, 24}) {
     const InfluenceSpec s = base_spec(kContinuumLength, h, 0.5);
@@ -103,7 +147,7 @@ double write_continuum(const std::filesystem::path& dir) {
       limit.x.push_back(x), limit.y.push_back(r);
       diff.x.push_back(x), diff.y.push_back(rel);
       if (x > 1e-3 && x < 0.9) worst_bulk = std::max(worst_bulk, std::fabs(rel));
-      cont_csv += fmt::format("{},{},{},{},{},{}\n", h, 0.5, x, d, r, rel);
+      points.push_back({h, 0.5, x, d, r, rel});
     }
     density.series.push_back(disc);
     density.series.push_back(limit);
@@ -112,14 +156,14 @@ double write_continuum(const std::filesystem::path& dir) {
   error.ymin = -0.1;
   error.ymax = 0.1;
   cont.panels = {density, error};
-  write_file_atomic(dir / "theory_continuum.csv", cont_csv);
+  write_file_atomic(dir / "theory_continuum.csv", csv_text(continuum_point_columns(), points));
   render_figure(cont, dir / "theory_continuum");
   return worst_bulk;
 }
 
 // 3. Generalized operators: window, ALiBi, sink.
 void write_operators(const std::filesystem::path& dir, nlohmann::json& summaries) {
-  std::string op_csv = "series,layers,alpha,position,influence,log10_influence\n";
+  std::string op_csv = csv_header(series_position_columns());
   Figure ops;
   Panel op_panel;
   op_panel.title = "Expected-attention operators at init (L = 2048, H = 12, α = 0.5)";
