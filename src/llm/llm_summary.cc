@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <set>
-#include <sstream>
 
 #include "posbias/core/csv.h"
+#include "posbias/core/csv_table.h"
 #include "posbias/core/plot.h"
 #include "posbias/llm/llm_summary_record.h"
 #include "posbias/stats/seed_interval.h"
@@ -111,27 +111,61 @@ SuiteSummary summarize_suite(const std::string& suite, const std::string& model,
 
 json to_json(const SuiteSummary& s) { return to_json(suite_summary_record(s)); }
 
+namespace {
+
+// A row of a suite's summary, by length or by depth: a line of the CSV.
+struct SuiteRow {
+  const SuiteSummary* suite = nullptr;
+  const AccuracyRow* row = nullptr;
+  bool by_depth = false;
+};
+
+// The columns of an interval's estimate (named `name`) and its bounds (`name`_low, `name`_high),
+// in `number`'s text.
+std::vector<CsvColumn<SuiteRow>> interval_columns(const std::string& name,
+                                                  double AccuracyRow::*estimate,
+                                                  Interval AccuracyRow::*interval,
+                                                  CsvNumber number) {
+  using R = SuiteRow;
+  return {{name, [=](const R& r) { return number(r.row->*estimate); }},
+          {name + "_low", [=](const R& r) { return number((r.row->*interval).low); }},
+          {name + "_high", [=](const R& r) { return number((r.row->*interval).high); }}};
+}
+
+// Numbers as JSON writes them (the shortest text that reads back); "null" for a value there is
+// none of.
+std::string json_number(double v) { return json(v).dump(); }
+
+std::vector<CsvColumn<SuiteRow>> suite_row_columns() {
+  using R = SuiteRow;
+  std::vector<CsvColumn<R>> columns = {
+      {"suite", [](const R& r) { return r.suite->suite; }},
+      {"model", [](const R& r) { return csv_quoted(r.suite->model); }},
+      {"group", [](const R& r) { return std::string(r.by_depth ? "depth" : "length"); }},
+      {"length", [](const R& r) { return std::to_string(r.row->length); }},
+      {"hops", [](const R& r) { return r.by_depth ? "" : hops_text(*r.row); }},
+      {"depth", [](const R& r) { return r.by_depth ? std::to_string(r.row->depth) : ""; }},
+      {"n", [](const R& r) { return std::to_string(r.row->n); }}};
+  columns = csv_concat(columns, interval_columns("strict", &AccuracyRow::strict,
+                                                 &AccuracyRow::strict_ci, &json_number));
+  columns = csv_concat(columns, interval_columns("lenient", &AccuracyRow::lenient,
+                                                 &AccuracyRow::lenient_ci, &json_number));
+  columns = csv_concat(columns, interval_columns("logprob", &AccuracyRow::logprob,
+                                                 &AccuracyRow::logprob_ci, &csv_shortest_json));
+  columns.push_back({"logprob_n", [](const R& r) {
+                       return r.row->logprob_n ? std::to_string(r.row->logprob_n) : "";
+                     }});
+  return columns;
+}
+
+}  // namespace
+
 std::string summary_csv(const std::vector<SuiteSummary>& summaries) {
-  std::ostringstream out;
-  out << "suite,model,group,length,hops,depth,n,strict,strict_low,strict_high,lenient,"
-         "lenient_low,lenient_high,logprob,logprob_low,logprob_high,logprob_n\n";
-  // Numbers as JSON writes them (shortest round-trip form).
-  auto num = [](double v) { return json(v).dump(); };
-  auto maybe = [&](double v) { return std::isfinite(v) ? num(v) : std::string(); };
-  for (const SuiteSummary& s : summaries) {
-    for (const bool depth : {false, true}) {
-      for (const AccuracyRow& r : depth ? s.by_depth : s.by_length) {
-        out << s.suite << ',' << csv_quoted(s.model) << ',' << (depth ? "depth" : "length") << ','
-            << r.length << ',' << (depth ? "" : hops_text(r)) << ','
-            << (depth ? std::to_string(r.depth) : "") << ',' << r.n << ',' << num(r.strict) << ','
-            << num(r.strict_ci.low) << ',' << num(r.strict_ci.high) << ',' << num(r.lenient) << ','
-            << num(r.lenient_ci.low) << ',' << num(r.lenient_ci.high) << ',' << maybe(r.logprob)
-            << ',' << maybe(r.logprob_ci.low) << ',' << maybe(r.logprob_ci.high) << ','
-            << (r.logprob_n ? std::to_string(r.logprob_n) : "") << '\n';
-      }
-    }
-  }
-  return out.str();
+  std::vector<SuiteRow> rows;
+  for (const SuiteSummary& s : summaries)
+    for (const bool depth : {false, true})
+      for (const AccuracyRow& r : depth ? s.by_depth : s.by_length) rows.push_back({&s, &r, depth});
+  return csv_text(suite_row_columns(), rows);
 }
 
 std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::string& stem,
