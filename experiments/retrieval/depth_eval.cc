@@ -9,12 +9,39 @@
 #include "experiments/eval/eval_steps.h"
 #include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/csv_table.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/progress.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/train/hop_eval.h"
 
 namespace posbias {
+namespace {
+
+// A cell of one checkpoint: a row of the CSV of several.
+struct CheckpointCell {
+  const DepthEvalOutput* output = nullptr;
+  DepthCellIndex cell;
+};
+
+// Several checkpoints' rows, each after its step; the columns are each checkpoint's own (the
+// same names for every checkpoint of one run).
+std::string depth_steps_csv(const std::vector<DepthEvalOutput>& outputs) {
+  if (outputs.empty()) return "";
+  using C = CheckpointCell;
+  std::vector<CsvColumn<C>> columns = {
+      {"step", [](const C& c) { return std::to_string(c.output->run->step); }}};
+  for (std::size_t k = 0; k < outputs.front().csv.size(); ++k)
+    columns.push_back(
+        {outputs.front().csv[k].name, [k](const C& c) { return c.output->csv[k].cell(c.cell); }});
+  std::vector<C> rows;
+  for (const DepthEvalOutput& o : outputs)
+    for (const DepthCellIndex& cell : depth_cell_indices(o.run->accuracy))
+      rows.push_back({&o, cell});
+  return csv_text(columns, rows);
+}
+
+}  // namespace
 
 void measure_depth_cells(DepthEvalRun& run, const std::vector<int>& lengths,
                          const DepthEvalOptions& o, const std::function<void(AttentionPath)>& use,
@@ -58,7 +85,8 @@ void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
   if (outputs.size() == 1) {
     const DepthEvalOutput& one = outputs.front();
     write_json_result(to.json, one.json.dump(2) + "\n", summary);
-    if (!to.csv.empty()) write_output(to.csv, one.csv);
+    if (!to.csv.empty())
+      write_output(to.csv, csv_text(one.csv, depth_cell_indices(one.run->accuracy)));
     if (!to.plot.empty()) {
       render_figure(one.heatmap, to.plot + "-heatmap");
       render_figure(one.by_depth, to.plot + "-depth");
@@ -66,23 +94,14 @@ void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
     return;
   }
   std::vector<nlohmann::json> files;
-  std::string csv;
   std::vector<const DepthEvalRun*> runs;
   for (const DepthEvalOutput& o : outputs) {
     files.push_back(o.json);
     runs.push_back(o.run);
-    // Each checkpoint's rows after its step; the header once.
-    std::size_t line = 0;
-    for (std::size_t end = o.csv.find('\n'); end != std::string::npos;
-         line = end + 1, end = o.csv.find('\n', line)) {
-      if (line == 0 && !csv.empty()) continue;
-      csv += (line == 0 ? std::string("step") : std::to_string(o.run->step)) + "," +
-             o.csv.substr(line, end + 1 - line);
-    }
   }
   write_json_result(to.json, to_json(EvalSteps{to.run, task, std::move(files)}).dump(2) + "\n",
                     summary);
-  if (!to.csv.empty()) write_output(to.csv, csv);
+  if (!to.csv.empty()) write_output(to.csv, depth_steps_csv(outputs));
   if (!to.plot.empty()) render_figure(depth_steps_figure(task, runs), to.plot + "-steps");
 }
 

@@ -84,11 +84,12 @@ void measure_depth_cells(DepthEvalRun& run, const std::vector<int>& lengths,
 std::string depth_eval_summary(const std::string& task, std::int64_t step,
                                const DepthAccuracy& accuracy);
 
-// What eval writes of one checkpoint: its JSON, CSV rows and two figures.
+// What eval writes of one checkpoint: its JSON, CSV columns (a row per cell of run->accuracy)
+// and two figures.
 struct DepthEvalOutput {
   const DepthEvalRun* run = nullptr;
   nlohmann::json json;  // the result file's object
-  std::string csv;      // with its header line
+  std::vector<CsvColumn<DepthCellIndex>> csv;
   Figure heatmap, by_depth;
 };
 

@@ -166,7 +166,7 @@ nlohmann::json to_json(const KvEvalResult& r) {
   return to_json(record);
 }
 
-std::string kv_eval_csv(const KvEvalResult& r) {
+std::vector<CsvColumn<DepthCellIndex>> kv_eval_columns(const KvEvalResult& r) {
   const DepthAccuracy& a = r.accuracy;
   using I = DepthCellIndex;
   const std::vector<CsvColumn<I>> own = {
@@ -178,7 +178,7 @@ std::string kv_eval_csv(const KvEvalResult& r) {
          return std::to_string(kv_queried_at_depth(a.depths[i.depth], r.pairs[i.length]));
        }},
   };
-  return csv_text(csv_concat(own, depth_cell_columns(a)), depth_cell_indices(a));
+  return csv_concat(own, depth_cell_columns(a));
 }
 
 Figure kv_heatmap_figure(const KvEvalResult& r) {
@@ -204,7 +204,8 @@ std::vector<KvEvalResult> run_kv_eval(const KvEvalOptions& o) {
     results.push_back(measure_kv_eval(o, c.path));
   std::vector<DepthEvalOutput> outputs;
   for (const KvEvalResult& r : results)
-    outputs.push_back({&r, to_json(r), kv_eval_csv(r), kv_heatmap_figure(r), kv_depth_figure(r)});
+    outputs.push_back(
+        {&r, to_json(r), kv_eval_columns(r), kv_heatmap_figure(r), kv_depth_figure(r)});
   write_depth_eval("kv", o, outputs);
   return results;
 }

@@ -1,6 +1,6 @@
 // `posbias eval` on a kv run: exact-match accuracy by the queried pair's depth × the context
 // length (stats/depth_accuracy.h), RULER's effective length and the U verdict.
-//   measure_kv_eval(KvEvalOptions) → KvEvalResult; to_json, kv_eval_csv, the heatmap and the
+//   measure_kv_eval(KvEvalOptions) → KvEvalResult; to_json, kv_eval_columns, the heatmap and the
 //   accuracy-against-depth figures; run_kv_eval writes them.
 // Cell (length L, depth d): `count` examples with n = kv_pairs(L) pairs (the most that fit) and
 // the queried pair i = round(d/100 · (n − 1)) (halves away from zero), example e drawn from the
@@ -40,8 +40,9 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& options, const std::filesystem
 
 // The file (DepthEvalRecord, depth_eval_record.h) with its kv fields: pairs, queried_rule.
 nlohmann::json to_json(const KvEvalResult& result);
-// length,pairs,depth,queried,n,correct,accuracy,lo,hi,chance: one row per cell.
-std::string kv_eval_csv(const KvEvalResult& result);
+// The CSV's columns, a row per cell (depth_cell_indices): its length, pairs, depth and queried
+// pair, then depth_cell_columns; they read `result`, which must outlive them.
+std::vector<CsvColumn<DepthCellIndex>> kv_eval_columns(const KvEvalResult& result);
 // Depth (y) × length (x), accuracy colour 0..1.
 Figure kv_heatmap_figure(const KvEvalResult& result);
 // Accuracy against depth with its Wilson band and the chance level, one panel per length.

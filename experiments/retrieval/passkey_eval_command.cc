@@ -116,8 +116,8 @@ std::vector<PasskeyEvalResult> measure_passkey_eval(const PasskeyEvalOptions& o,
   check_depth_accuracy_inputs(lengths, o.depths, o.threshold);
   PasskeyEvalResult planned;  // what every checkpoint's result shares
   planned.needles = o.needles > 0 ? o.needles : c.needles;
-  const TextRunData text = prepare_text_run(c, o.run, /*fresh=*/false,
-                                            header.corpus_fingerprint.value_or(""));
+  const TextRunData text =
+      prepare_text_run(c, o.run, /*fresh=*/false, header.corpus_fingerprint.value_or(""));
   const PasskeyCodec codec(text.tokenizer);
   for (int len : lengths) {
     codec.check_fits(len, planned.needles);
@@ -145,7 +145,7 @@ nlohmann::json to_json(const PasskeyEvalResult& r) {
   return to_json(record);
 }
 
-std::string passkey_eval_csv(const PasskeyEvalResult& r) {
+std::vector<CsvColumn<DepthCellIndex>> passkey_eval_columns(const PasskeyEvalResult& r) {
   const DepthAccuracy& a = r.accuracy;
   using I = DepthCellIndex;
   const std::vector<CsvColumn<I>> own = {
@@ -153,7 +153,7 @@ std::string passkey_eval_csv(const PasskeyEvalResult& r) {
       {"needles", [&r](const I&) { return std::to_string(r.needles); }},
       {"depth", [&a](const I& i) { return depth_key(a.depths[i.depth]); }},
   };
-  return csv_text(csv_concat(own, depth_cell_columns(a)), depth_cell_indices(a));
+  return csv_concat(own, depth_cell_columns(a));
 }
 
 Figure passkey_heatmap_figure(const PasskeyEvalResult& r) {
@@ -177,8 +177,8 @@ std::vector<PasskeyEvalResult> run_passkey_eval(const PasskeyEvalOptions& o) {
       measure_passkey_eval(o, select_checkpoints(o.run, o.checkpoints));
   std::vector<DepthEvalOutput> outputs;
   for (const PasskeyEvalResult& r : results)
-    outputs.push_back(
-        {&r, to_json(r), passkey_eval_csv(r), passkey_heatmap_figure(r), passkey_depth_figure(r)});
+    outputs.push_back({&r, to_json(r), passkey_eval_columns(r), passkey_heatmap_figure(r),
+                       passkey_depth_figure(r)});
   write_depth_eval("passkey", o, outputs);
   return results;
 }

@@ -2,7 +2,7 @@
 // --needle-fraction above 0): exact match of the passkey's digits by the queried needle's depth ×
 // the context length (stats/depth_accuracy.h), RULER's effective length and the U verdict, with
 // the kv eval's figures (depth_figures.h).
-//   measure_passkey_eval(PasskeyEvalOptions) → PasskeyEvalResult; to_json, passkey_eval_csv,
+//   measure_passkey_eval(PasskeyEvalOptions) → PasskeyEvalResult; to_json, passkey_eval_columns,
 //   the figures; run_passkey_eval writes them.
 // Cell (length L, depth d): `count` examples of passkey_depth_example (tasks/passkey_task.h):
 // the queried needle at offset round(d/100 · F) of the F held-out Brown ids, the distractors at
@@ -43,8 +43,9 @@ std::vector<PasskeyEvalResult> measure_passkey_eval(const PasskeyEvalOptions& op
 
 // The file (DepthEvalRecord, depth_eval_record.h) with its passkey fields: needles, depth_rule.
 nlohmann::json to_json(const PasskeyEvalResult& result);
-// length,depth,n,correct,accuracy,lo,hi,chance: one row per cell.
-std::string passkey_eval_csv(const PasskeyEvalResult& result);
+// The CSV's columns, a row per cell (depth_cell_indices): its length, needles and depth, then
+// depth_cell_columns; they read `result`, which must outlive them.
+std::vector<CsvColumn<DepthCellIndex>> passkey_eval_columns(const PasskeyEvalResult& result);
 Figure passkey_heatmap_figure(const PasskeyEvalResult& result);
 Figure passkey_depth_figure(const PasskeyEvalResult& result);
 
