@@ -14,6 +14,9 @@
 # is not there: a done run is skipped, a killed one resumes from its last checkpoint). A second
 # copy started once the run has trained evaluates the hops the first has not taken (each piece
 # is locked while it is written), so two cores work on one seed; the last to finish joins.
+# A seed's first training for a length writes its weights' SHA-256 and metrics beside its pieces
+# (letter-seedS-model-LLENGTH.sha256, -metrics-LLENGTH.jsonl); a run trained again must match
+# the SHA-256 before its pieces join the others.
 # With --commit, each piece, joined file and summary is committed as it is written (only
 # those files: `git commit -- FILES`), so a session that ends keeps what it finished.
 # Usage: scripts/letter-long-data.sh [path/to/posbias] [--only letter-seedS] [--length N]
@@ -79,6 +82,21 @@ while read -r index _state dir task seed; do
   if ((${#missing[@]})); then
     "$posbias" sweep run "$sweep" --index "$index"
     cp "$dir/train/summary.json" "$summary"
+    # Pieces are joined only if they score one model: the first training writes its weights'
+    # SHA-256 and metrics beside them, and a run trained again (a new session) must match it.
+    sha=$data/$name-model-L$length.sha256
+    if [[ -f $sha ]]; then
+      if ! (cd "$dir/train" && sha256sum --check --status "$OLDPWD/$sha"); then
+        echo "letter-long-data: $name trained again is not the model its pieces scored" \
+          "($sha differs); move its pieces away to evaluate the new one" >&2
+        exit 1
+      fi
+    else
+      (cd "$dir/train" && sha256sum model.safetensors) >"$sha"
+      cp "$dir/train/metrics.jsonl" "$data/$name-metrics-L$length.jsonl"
+      commit_data "Letter $name trained for $length tokens: its weights' SHA-256 and metrics" \
+        "$sha" "$data/$name-metrics-L$length.jsonl"
+    fi
   fi
   for hop in "${missing[@]}"; do
     piece=$data/$name-eval-L$length-hop$hop.json
