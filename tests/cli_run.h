@@ -74,14 +74,14 @@ inline const std::filesystem::path& trained_once(const std::string& suite, const
 }
 
 // The tiny kv run the CLI tests train: `layers` layers of d 16 with 2 heads and MLP 32 on inputs
-// of kTinyKvLength tokens, `steps` steps of 8 examples (one of warm-up), evaluated on 16 held-out
+// of `length` tokens, `steps` steps of 8 examples (one of warm-up), evaluated on 16 held-out
 // examples and checkpointed every 2 steps. A test adds its own flags after these (the command
-// line refuses a flag given twice).
+// line refuses a flag given twice, whatever else is wrong).
 inline constexpr int kTinyKvLength = 40;
-inline std::string tiny_kv_flags(int layers = 1, int steps = 4) {
+inline std::string tiny_kv_flags(int layers = 1, int steps = 4, int length = kTinyKvLength) {
   return "train --task kv --layers " + std::to_string(layers) +
-         " --d-model 16 --heads 2 --mlp 32 --length " + std::to_string(kTinyKvLength) +
-         " --steps " + std::to_string(steps) +
+         " --d-model 16 --heads 2 --mlp 32 --length " + std::to_string(length) + " --steps " +
+         std::to_string(steps) +
          " --warmup 1 --eval-every 2 --checkpoint-every 2 --eval-per-hop 16 --batch 8 ";
 }
 

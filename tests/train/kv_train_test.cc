@@ -12,6 +12,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string>
+#include <tuple>
 
 #include "../cli_run.h"
 #include "kill_while_training.h"
@@ -166,14 +168,9 @@ TEST(KvBatch, LossAndExactMatchAgreeWithTheFullLogitsAndAGreedyDecode) {
   EXPECT_TRUE(first.equal(argmax.select(1, 0)));
 }
 
-std::string tiny_flags() {
-  return "train --task kv --layers 2 --d-model 16 --heads 2 --mlp 32 --length 40 --batch 8 "
-         "--warmup 2 --eval-every 2 --checkpoint-every 2 --eval-per-hop 16 ";
-}
-
 TEST(KvTrain, LogsExactMatchAndAKilledRunResumesExactly) {
   const fs::path whole = scratch("whole"), killed = scratch("killed");
-  const std::string config = tiny_flags() + "--steps 12 --pos learned --arch gpt2 ";
+  const std::string config = tiny_kv_flags(2, 12) + "--pos learned --arch gpt2 ";
   const CliResult r = run_cli(config + "--out " + whole.string(), 300);
   ASSERT_EQ(r.code, 0) << r.err;
   const auto a = metrics_without_timing(whole);
@@ -198,7 +195,7 @@ TEST(KvTrain, LogsExactMatchAndAKilledRunResumesExactly) {
 }
 
 TEST(KvTrain, LengthMaxTrainsAtTheLongestLengthAndEvaluatesAtTheLength) {
-  const std::string config = tiny_flags() + "--steps 6 --pos learned --arch gpt2 ";
+  const std::string config = tiny_kv_flags(2, 6) + "--pos learned --arch gpt2 ";
   const fs::path plain = scratch("plain"), same = scratch("same"), ranged = scratch("ranged");
   ASSERT_EQ(run_cli(config + "--out " + plain.string(), 300).code, 0);
   // A range of one length is the run without one, step for step.
@@ -222,17 +219,24 @@ TEST(KvTrain, LengthMaxTrainsAtTheLongestLengthAndEvaluatesAtTheLength) {
   EXPECT_NE(past.err.find("learned position table"), std::string::npos) << past.err;
 }
 
+// Each refused for its own reason (the message says it), not for a flag given twice.
 TEST(KvTrain, BadInputGetsOneLine) {
   const fs::path out = scratch("bad");
-  for (const std::string& flags :
-       {std::string("--length 15"), std::string("--length 40 --pairs-max 7"),
-        std::string("--length 40 --pairs-min 1"),
-        std::string("--length 40 --pairs-min 5 --pairs-max 4"), std::string("--depth-prior middle"),
-        std::string("--window -1"), std::string("--length 40 --length-max 39"),
-        std::string("--length 40 --length-max 200000")}) {
-    const CliResult r = run_cli(tiny_flags() + flags + " --steps 2 --out " + out.string(), 60);
+  const int length = kTinyKvLength;  // 40: up to 6 pairs
+  const std::tuple<int, std::string, std::string> cases[] = {
+      {15, "", "length 15 fits fewer than 2 kv pairs"},
+      {length, "--pairs-max 7", "pairs_max must be in 0..6"},
+      {length, "--pairs-min 1", "pairs_min must be in 2..6"},
+      {length, "--pairs-min 5 --pairs-max 4", "pairs_min must be in 2..4"},
+      {length, "--depth-prior middle", "unknown depth prior 'middle'"},
+      {length, "--window -1", "window must be in 0..2^30"},
+      {length, "--length-max 39", "length_max must be 0 or in 40.."},
+      {length, "--length-max 200000", "length_max must be 0 or in 40.."}};
+  for (const auto& [l, flags, says] : cases) {
+    const CliResult r = run_cli(tiny_kv_flags(2, 2, l) + flags + " --out " + out.string(), 60);
     EXPECT_EQ(r.code, 2) << flags << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << flags << ": " << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << flags << ": " << r.err;
     EXPECT_FALSE(fs::exists(out / "train.json")) << flags;
   }
   const CliResult hop =
