@@ -1,6 +1,6 @@
-// libFuzzer target: a sweep's GRID.json (expand_sweep) must accept or reject any bytes with
-// std::invalid_argument, never crash or run away; an accepted grid expands the same way twice,
-// into the product of its axes, every run's values among its axes' values.
+// libFuzzer target: a sweep's GRID.json (sweep_grid_from_json, then expand_sweep) must accept or
+// reject any bytes with std::invalid_argument, never crash or run away; an accepted grid expands
+// the same way twice, into the product of its axes, every run's values among its axes' values.
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -20,8 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::vector<std::string> known{"--out", "--seed", "--lr", "--task", "--steps", "--resume"};
   try {
-    const posbias::SweepPlan a = posbias::expand_sweep(j, "/nonexistent/sweep", known);
-    const posbias::SweepPlan b = posbias::expand_sweep(j, "/nonexistent/sweep", known);
+    const posbias::SweepGrid grid = posbias::sweep_grid_from_json(j);
+    const posbias::SweepPlan a = posbias::expand_sweep(grid, "/nonexistent/sweep", known);
+    const posbias::SweepPlan b = posbias::expand_sweep(grid, "/nonexistent/sweep", known);
     if (a.runs.size() != b.runs.size() || a.runs.empty()) __builtin_trap();
     for (std::size_t i = 0; i < a.runs.size(); ++i) {
       if (a.runs[i].command != b.runs[i].command || a.runs[i].values.size() != a.axes.size())

@@ -45,6 +45,7 @@
 #include "posbias/arch/config.h"
 #include "posbias/arch/rope_scaling.h"
 #include "posbias/cluster/sweep.h"
+#include "posbias/cluster/sweep_grid.h"
 #include "posbias/cluster/sweep_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/core/machine_record.h"
@@ -149,6 +150,8 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_JSON(SweepStarted, sweep_started_from_json),
       POSBIAS_JSON(SweepRunEnd, sweep_run_end_from_json),
       POSBIAS_JSON(SweepStatus, sweep_status_from_json),
+      POSBIAS_TABLE(sweep_grid_fields),
+      POSBIAS_JSON(SweepCollection, sweep_collection_from_json),
       // experiments
       POSBIAS_TABLE(answer_influence_record_fields),
       POSBIAS_TABLE(birth_record_fields),

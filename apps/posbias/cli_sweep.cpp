@@ -45,12 +45,13 @@ void register_sweep(CLI::App& app, Action* selected) {
         throw std::invalid_argument("cannot open GRID.json '" + a->grid + "'");
       // Within a limit, and a regular file only (a FIFO would block).
       const std::string text = read_bounded_file(a->grid, std::uintmax_t{64} << 20, "64 MiB grid");
-      nlohmann::json grid;
+      nlohmann::json j;
       try {
-        grid = parse_json(text, a->grid);
+        j = parse_json(text, a->grid);
       } catch (const nlohmann::json::exception&) {
         throw std::invalid_argument("'" + a->grid + "' is not valid JSON");
       }
+      const SweepGrid grid = sweep_grid_from_json(j);
       const SweepPlan p = expand_sweep(grid, a->dir, command_options(sweep_command(grid)));
       write_sweep(p, a->dir);
       std::fprintf(stderr,
@@ -109,10 +110,10 @@ void register_sweep(CLI::App& app, Action* selected) {
                     "figure stem: the first metric against the first grid axis");
   collect->callback([a, selected] {
     *selected = [a] {
-      const nlohmann::json j = collect_sweep(read_sweep(a->dir), a->collect);
-      if (a->collect.json.empty()) std::printf("%s\n", j.dump(2).c_str());
-      std::fprintf(stderr, "posbias sweep: collected %d runs (%d not done)\n",
-                   j["collected"].get<int>(), j["not_done"].get<int>());
+      const SweepCollection c = collect_sweep(read_sweep(a->dir), a->collect);
+      if (a->collect.json.empty()) std::printf("%s\n", to_json(c).dump(2).c_str());
+      std::fprintf(stderr, "posbias sweep: collected %lld runs (%d not done)\n",
+                   static_cast<long long>(c.collected), c.not_done);
     };
   });
 }

@@ -13,7 +13,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <initializer_list>
 #include <limits>
 #include <regex>
 #include <set>
@@ -25,7 +24,6 @@
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/csv.h"
 #include "posbias/core/enum_names.h"
-#include "posbias/core/json_number.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/plot.h"
@@ -47,22 +45,12 @@ std::string value_text(const nlohmann::json& v, const std::string& where) {
   bad(where + " must be a string or a number, not " + v.dump());
 }
 
-std::vector<std::string> string_list(const nlohmann::json& j, const std::string& where) {
-  if (!j.is_array() || j.empty()) bad(where + " must be a non-empty list");
+std::vector<std::string> string_list(const std::vector<GridValue>& values,
+                                     const std::string& where) {
+  if (values.empty()) bad(where + " must be a non-empty list");
   std::vector<std::string> out;
-  for (const auto& v : j) out.push_back(value_text(v, where));
+  for (const auto& v : values) out.push_back(value_text(v, where));
   return out;
-}
-
-// Every key of `object` must be one of `fields`; `where` names the object in the message.
-void check_fields(const nlohmann::json& object, std::initializer_list<const char*> fields,
-                  const std::string& where) {
-  for (const auto& [key, _] : object.items()) {
-    if (std::find(fields.begin(), fields.end(), key) != fields.end()) continue;
-    std::string names;
-    for (const char* f : fields) names += (names.empty() ? "" : ", ") + std::string(f);
-    bad("unknown " + where + "field '" + key.substr(0, 40) + "' (known: " + names + ")");
-  }
 }
 
 std::string substitute(std::string s, const SweepRun& run) {
@@ -151,59 +139,56 @@ std::string slurm_time(const nlohmann::json& v) {
   return text;
 }
 
-// GRID.json's 'slurm' object checked field by field, as the sbatch options the fields become
-// ("--mem=4G"); "concurrency" becomes the array's "%N". Every value is of a fixed alphabet, so
-// nothing in it can end a #SBATCH line or start a shell command.
+// GRID.json's 'slurm' fields checked one by one, as the sbatch options they become
+// ("--mem=4G"), in the order of their names; "concurrency" becomes the array's "%N". Every value
+// is of a fixed alphabet, so nothing in it can end a #SBATCH line or start a shell command.
 struct SlurmDirectives {
   std::string concurrency;           // "" or the array's task limit
   std::vector<std::string> options;  // "--cpus-per-task=2", ...
 };
-SlurmDirectives slurm_directives(const nlohmann::json& s) {
-  if (!s.is_object()) bad("'slurm' must be an object");
-  check_fields(s, {"cpus_per_task", "mem", "time", "partition", "account", "concurrency", "extra"},
-               "'slurm' ");
+SlurmDirectives slurm_directives(const SweepSlurm& s) {
   static const std::regex name("[A-Za-z0-9_.-]{0,64}");
   static const std::regex mem("[1-9][0-9]{0,8}[KMGT]?");
   static const std::regex option("--[a-z][a-z0-9-]{0,40}(=[A-Za-z0-9_.,:=@/+%-]{1,200})?");
   SlurmDirectives d;
-  for (const auto& [key, v] : s.items()) {
-    const std::string where = "'slurm." + key + "'";
-    if (key == "concurrency") {
-      d.concurrency = integer_field(v, where, 1, 100000);
-    } else if (key == "cpus_per_task") {
-      d.options.push_back("--cpus-per-task=" + integer_field(v, where, 1, 4096));
-    } else if (key == "mem") {
-      d.options.push_back("--mem=" + (v.is_number()
-                                          ? integer_field(v, where + " (MB)", 1, 999999999)
-                                          : pattern_field(v, where, mem,
-                                                          "a size such as 4G or 500M "
-                                                          "(digits, then K, M, G or T)")));
-    } else if (key == "time") {
-      d.options.push_back("--time=" + slurm_time(v));
-    } else if (key == "partition" || key == "account") {
-      const std::string text =
-          pattern_field(v, where, name, "a name of letters, digits and _.- (at most 64)");
-      if (!text.empty()) d.options.push_back("--" + key + "=" + text);
-    } else if (key == "extra") {
-      if (!v.is_array() || v.size() > 64)
-        bad("'slurm.extra' must be a list of at most 64 sbatch options");
-      for (const auto& e : v)
-        d.options.push_back(pattern_field(
-            e, "'slurm.extra' entry", option,
-            "an sbatch long option --name or --name=VALUE, VALUE of letters, digits and "
-            "_.,:=@/+%-"));
-    }
+  auto named = [&](const char* key, const std::optional<std::string>& v) {
+    if (!v) return;
+    const std::string text = pattern_field(*v, fmt::format("'slurm.{}'", key), name,
+                                           "a name of letters, digits and _.- (at most 64)");
+    if (!text.empty()) d.options.push_back(fmt::format("--{}={}", key, text));
+  };
+  named("account", s.account);
+  if (s.concurrency)
+    d.concurrency = integer_field(*s.concurrency, "'slurm.concurrency'", 1, 100000);
+  if (s.cpus_per_task)
+    d.options.push_back("--cpus-per-task=" +
+                        integer_field(*s.cpus_per_task, "'slurm.cpus_per_task'", 1, 4096));
+  if (s.extra) {
+    if (s.extra->size() > 64) bad("'slurm.extra' must be a list of at most 64 sbatch options");
+    for (const std::string& e : *s.extra)
+      d.options.push_back(pattern_field(
+          e, "'slurm.extra' entry", option,
+          "an sbatch long option --name or --name=VALUE, VALUE of letters, digits and "
+          "_.,:=@/+%-"));
   }
+  if (s.mem)
+    d.options.push_back("--mem=" + (s.mem->is_number()
+                                        ? integer_field(*s.mem, "'slurm.mem' (MB)", 1, 999999999)
+                                        : pattern_field(*s.mem, "'slurm.mem'", mem,
+                                                        "a size such as 4G or 500M "
+                                                        "(digits, then K, M, G or T)")));
+  named("partition", s.partition);
+  if (s.time) d.options.push_back("--time=" + slurm_time(*s.time));
   return d;
 }
 
 // The grid's seeds: distinct non-negative integers.
-std::vector<std::string> seed_list(const nlohmann::json& j) {
-  if (!j.is_array() || j.empty() || j.size() > 100000)
+std::vector<std::string> seed_list(const std::vector<std::int64_t>& seeds) {
+  if (seeds.empty() || seeds.size() > 100000)
     bad("'seeds' must be a non-empty list of training seeds");
   std::vector<std::string> out;
   std::set<std::string> seen;
-  for (const auto& v : j) {
+  for (const std::int64_t v : seeds) {
     const std::string seed =
         integer_field(v, "each of 'seeds'", 0, std::numeric_limits<std::int64_t>::max());
     if (!seen.insert(seed).second) bad("'seeds' lists " + seed + " twice: each training seed once");
@@ -272,24 +257,19 @@ std::vector<std::string> command_options(const std::string& command) {
   return out;
 }
 
-std::string sweep_command(const nlohmann::json& grid) {
-  if (!grid.is_object()) bad("GRID.json must hold a JSON object");
-  if (!grid.contains("command")) bad("'command' is required: the posbias command and options");
-  return string_list(grid["command"], "'command'").front();
+std::string sweep_command(const SweepGrid& grid) {
+  return string_list(grid.command, "'command'").front();
 }
 
-SweepPlan expand_sweep(const nlohmann::json& grid, const fs::path& dir,
+SweepPlan expand_sweep(const SweepGrid& grid, const fs::path& dir,
                        const std::vector<std::string>& known) {
-  sweep_command(grid);
-  check_fields(grid, {"command", "grid", "seeds", "resume", "result", "slurm"}, "");
-  const std::vector<std::string> command = string_list(grid["command"], "'command'");
+  const std::vector<std::string> command = string_list(grid.command, "'command'");
   check_options(command, known, command[0], "'command'");
   SweepPlan plan;
   plan.grid = grid;
   std::vector<std::pair<std::string, std::vector<std::string>>> axes;
-  if (grid.contains("grid")) {
-    if (!grid["grid"].is_object()) bad("'grid' must map options to lists of values");
-    for (const auto& [option, values] : grid["grid"].items()) {
+  if (grid.grid) {
+    for (const auto& [option, values] : *grid.grid) {
       if (option.rfind("--", 0) != 0) bad("'grid' keys are options (--name), not '" + option + "'");
       if (option == "--seed")
         bad("'grid' has a --seed axis: give the training seeds in 'seeds', which the summaries "
@@ -298,29 +278,26 @@ SweepPlan expand_sweep(const nlohmann::json& grid, const fs::path& dir,
       axes.emplace_back(option, string_list(values, "'grid' " + option));
     }
   }
-  if (grid.contains("seeds")) {
+  if (grid.seeds) {
     if (std::find(known.begin(), known.end(), "--seed") == known.end())
       bad("`posbias " + command[0] + "` has no --seed for 'seeds'");
     for (const std::string& a : command)
       if (a == "--seed" || a.rfind("--seed=", 0) == 0)
         bad("'command' has --seed, and 'seeds' adds one to every run: give the seeds in 'seeds' "
             "only");
-    axes.emplace_back("--seed", seed_list(grid["seeds"]));
+    axes.emplace_back("--seed", seed_list(*grid.seeds));
   }
   const fs::path root = fs::absolute(dir);
   std::vector<std::string> resume_command;
   std::string resume_when, result;
-  if (grid.contains("resume")) {
-    const auto& r = grid["resume"];
-    if (!r.is_object() || !r.contains("when") || !r.contains("command") || r.size() != 2)
-      bad("'resume' must be {\"when\": FILE, \"command\": [...]}");
-    resume_when = value_text(r["when"], "'resume.when'");
-    resume_command = string_list(r["command"], "'resume.command'");
+  if (grid.resume) {
+    resume_when = value_text(grid.resume->when, "'resume.when'");
+    resume_command = string_list(grid.resume->command, "'resume.command'");
     if (resume_command[0] != command[0]) bad("'resume.command' must run " + command[0] + " too");
     check_options(resume_command, known, command[0], "'resume.command'");
   }
-  if (grid.contains("result")) result = value_text(grid["result"], "'result'");
-  if (grid.contains("slurm")) slurm_directives(grid["slurm"]);
+  if (grid.result) result = value_text(*grid.result, "'result'");
+  if (grid.slurm) slurm_directives(*grid.slurm);
   check_sweep_path(root);
   for (const auto& [option, _] : axes) plan.axes.push_back(option);
 
@@ -359,8 +336,7 @@ void write_sweep(const SweepPlan& plan, const fs::path& dir) {
   const fs::path root = fs::absolute(dir);
   const fs::path manifest = root / "manifest.json";
   if (fs::exists(manifest)) {
-    const nlohmann::json old = read_json(manifest);
-    if (old.value("grid", nlohmann::json()) != plan.grid) {
+    if (to_json(read_sweep(root).grid) != to_json(plan.grid)) {
       throw std::invalid_argument("'" + root.string() +
                                   "' holds a sweep of another grid: plan into a new --out");
     }
@@ -370,8 +346,7 @@ void write_sweep(const SweepPlan& plan, const fs::path& dir) {
   const std::string exe = self_exe();
   write_file_atomic(manifest, to_json(SweepManifest{POSBIAS_VERSION, exe, plan}).dump(2) + "\n");
   check_sweep_path(root);
-  const SlurmDirectives slurm =
-      slurm_directives(plan.grid.value("slurm", nlohmann::json::object()));
+  const SlurmDirectives slurm = slurm_directives(plan.grid.slurm.value_or(SweepSlurm{}));
   const std::size_t n = plan.runs.size();
   std::string sbatch = "#!/bin/bash\n# posbias sweep: one array task per run of manifest.json.\n";
   sbatch += "#SBATCH --job-name=posbias-sweep\n";
@@ -556,7 +531,7 @@ SweepStatus sweep_status(const SweepPlan& plan) {
   return status;
 }
 
-nlohmann::json collect_sweep(const SweepPlan& plan, const CollectOptions& o) {
+SweepCollection collect_sweep(const SweepPlan& plan, const CollectOptions& o) {
   std::vector<std::string> point_axes;  // every axis but --seed
   for (const std::string& a : plan.axes)
     if (a != "--seed") point_axes.push_back(a);
@@ -567,11 +542,12 @@ nlohmann::json collect_sweep(const SweepPlan& plan, const CollectOptions& o) {
   std::vector<Collected> collected;
   // Grid point (values of point_axes) → per metric, its values over the seeds.
   std::map<std::vector<std::string>, std::vector<std::vector<double>>> points;
-  nlohmann::json runs = nlohmann::json::array();
-  int missing = 0;
+  SweepCollection out;
+  out.axes = plan.axes;
+  out.metrics = o.metrics;
   for (const SweepRun& r : plan.runs) {
     if (run_state(r) != RunState::kDone || r.result.empty() || !fs::exists(r.result)) {
-      ++missing;
+      ++out.not_done;
       continue;
     }
     nlohmann::json flat = nlohmann::json::object();
@@ -591,24 +567,19 @@ nlohmann::json collect_sweep(const SweepPlan& plan, const CollectOptions& o) {
     per_metric.resize(o.metrics.size());
     for (std::size_t m = 0; m < o.metrics.size(); ++m) per_metric[m].push_back(c.metrics[m]);
     collected.push_back(std::move(c));
-    runs.push_back({{"index", r.index}, {"values", r.values}, {"result", flat}});
+    out.runs.push_back({r.index, r.values, flat.get<std::map<std::string, nlohmann::json>>()});
   }
+  out.collected = std::ssize(out.runs);
   std::map<std::vector<std::string>, std::vector<SeedInterval>> stats;
-  nlohmann::json summary = nlohmann::json::array();
   for (const auto& [key, per_metric] : points) {
-    nlohmann::json values = nlohmann::json::object();
-    for (std::size_t a = 0; a < point_axes.size(); ++a) values[point_axes[a]] = key[a];
-    nlohmann::json row{{"values", values}};
+    SweepPointSummary& row = out.summary.emplace_back();
+    for (std::size_t a = 0; a < point_axes.size(); ++a) row.values[point_axes[a]] = key[a];
     for (std::size_t m = 0; m < o.metrics.size(); ++m) {
       const SeedInterval s = stats[key].emplace_back(seed_interval(per_metric[m]));
-      row[o.metrics[m]] = {
-          {"mean", s.mean}, {"ci", {number_or_null(s.low), number_or_null(s.high)}}, {"n", s.n}};
+      row.metrics[o.metrics[m]] = {s.mean, {s.low, s.high}, s.n};
     }
-    summary.push_back(row);
   }
-  nlohmann::json out{{"runs", runs},      {"collected", runs.size()}, {"not_done", missing},
-                     {"axes", plan.axes}, {"metrics", o.metrics},     {"summary", summary}};
-  if (!o.json.empty()) write_file_atomic(o.json, out.dump(2) + "\n");
+  if (!o.json.empty()) write_file_atomic(o.json, to_json(out).dump(2) + "\n");
   if (!o.csv.empty()) {
     std::string csv = "index";
     for (const std::string& a : plan.axes) csv += "," + csv_quoted(a.substr(2));

@@ -1,5 +1,6 @@
 #include "posbias/cluster/sweep_record.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace posbias {
@@ -122,6 +123,103 @@ const std::vector<FieldRow<SweepStatus>>& sweep_status_fields() {
   return rows;
 }
 
+// A number of a run's result file, kept as written (an integer stays one).
+struct NumberCodec {
+  static constexpr const char* type = "NUMBER";
+  static nlohmann::json write(const nlohmann::json& v) { return v; }
+  static nlohmann::json read(const nlohmann::json& j, const std::string& what) {
+    if (!j.is_number()) throw std::invalid_argument(what + " must be a number");
+    return j;
+  }
+};
+
+const std::vector<FieldRow<SweepCollectedRun>>& sweep_collected_run_fields() {
+  using R = SweepCollectedRun;
+  using Numbers = MapCodec<nlohmann::json, NumberCodec>;
+  static const std::vector<FieldRow<R>> rows = {
+      required(field("index", &R::index, "the run's number")),
+      required(field("values", &R::values, "grid option (and --seed) → its value")),
+      required(field<R, std::map<std::string, nlohmann::json>, Numbers>(
+          "result", &R::result, "the result file's numbers by dotted path")),
+  };
+  return rows;
+}
+
+const std::vector<FieldRow<SweepMetricSummary>>& sweep_metric_summary_fields() {
+  using M = SweepMetricSummary;
+  static const std::vector<FieldRow<M>> rows = {
+      required(field<M, double, NanAsNull>("mean", &M::mean, "the mean over the seeds")),
+      required(field<M, std::vector<double>, NanAsNullList>(
+          "ci", &M::ci, "the 95% Student-t interval: low, high (null below two seeds)")),
+      required(field("n", &M::n, "the seeds with a value")),
+  };
+  return rows;
+}
+
+// A grid point: "values", and beside it each metric's summary under the metric's name (the
+// names are the collection's "metrics", which sweep_collection_from_json checks).
+struct PointSummaryCodec {
+  static constexpr const char* type = "OBJECT";
+  static nlohmann::json write(const SweepPointSummary& p) {
+    nlohmann::json j = {{"values", p.values}};
+    for (const auto& [metric, m] : p.metrics)
+      j[metric] = fields_to_json(sweep_metric_summary_fields(), m);
+    return j;
+  }
+  static SweepPointSummary read(const nlohmann::json& j, const std::string& what) {
+    if (!j.is_object()) throw std::invalid_argument(what + " must be an object");
+    if (!j.contains("values")) throw std::invalid_argument("missing " + field_what(what, "values"));
+    SweepPointSummary p;
+    p.values = FieldCodec<std::map<std::string, std::string>>::read(j.at("values"),
+                                                                    field_what(what, "values"));
+    for (const auto& [key, value] : j.items()) {
+      if (key == "values") continue;
+      p.metrics[key] = fields_from_json(sweep_metric_summary_fields(), value, SweepMetricSummary{},
+                                        field_what(what, key));
+    }
+    return p;
+  }
+};
+
+const std::vector<FieldRow<SweepCollection>>& sweep_collection_fields() {
+  using C = SweepCollection;
+  using RunCodec =
+      ListCodec<SweepCollectedRun, TableCodec<SweepCollectedRun, &sweep_collected_run_fields>>;
+  using PointCodec = ListCodec<SweepPointSummary, PointSummaryCodec>;
+  static const std::vector<FieldRow<C>> rows = {
+      required(field<C, std::vector<SweepCollectedRun>, RunCodec>("runs", &C::runs,
+                                                                  "every collected run")),
+      required(field("collected", &C::collected, "runs collected (done, with a result file)")),
+      required(field("not_done", &C::not_done, "runs not done or without a result file")),
+      required(field("axes", &C::axes, "grid options in order, then --seed")),
+      required(field("metrics", &C::metrics, "the --metric paths summarized")),
+      required(field<C, std::vector<SweepPointSummary>, PointCodec>(
+          "summary", &C::summary, "per grid point, each metric's seed mean and interval")),
+  };
+  return rows;
+}
+
+// A key of a grid point in `j` (a collection) that is neither "values" nor one of its metrics
+// is refused as unknown.
+void require_known_metrics(const nlohmann::json& j, const std::string& what) {
+  if (!j.is_object() || !j.contains("summary") || !j.at("summary").is_array()) return;
+  std::vector<std::string> metrics;
+  if (j.contains("metrics"))
+    metrics =
+        FieldCodec<std::vector<std::string>>::read(j.at("metrics"), field_what(what, "metrics"));
+  const nlohmann::json& summary = j.at("summary");
+  for (std::size_t i = 0; i < summary.size(); ++i) {
+    if (!summary[i].is_object()) continue;
+    for (const auto& [key, value] : summary[i].items()) {
+      if (key == "values" || std::find(metrics.begin(), metrics.end(), key) != metrics.end())
+        continue;
+      throw std::invalid_argument(
+          "unknown " + field_what(what, "summary." + std::to_string(i) + "." + key.substr(0, 40)) +
+          " (not one of 'metrics')");
+    }
+  }
+}
+
 }  // namespace
 
 nlohmann::json to_json(const SweepManifest& m) {
@@ -141,6 +239,14 @@ SweepRunEnd sweep_run_end_from_json(const nlohmann::json& j) {
 nlohmann::json to_json(const SweepStatus& s) { return fields_to_json(sweep_status_fields(), s); }
 SweepStatus sweep_status_from_json(const nlohmann::json& j) {
   return fields_from_json(sweep_status_fields(), j, SweepStatus{}, "sweep status field");
+}
+nlohmann::json to_json(const SweepCollection& c) {
+  return fields_to_json(sweep_collection_fields(), c);
+}
+SweepCollection sweep_collection_from_json(const nlohmann::json& j) {
+  const std::string what = "sweep collect field";
+  require_known_metrics(j, what);
+  return fields_from_json(sweep_collection_fields(), j, SweepCollection{}, what);
 }
 
 }  // namespace posbias

@@ -85,4 +85,69 @@ TEST(SweepRecord, BadFieldsAreRefusedByName) {
                  "unknown run state 'finished' (use pending, started, done or failed)");
 }
 
+// Every GRID.json shipped in docs/data reads through its record and writes the same JSON (the
+// files are laid out by hand; their values, key by key, are what the record writes), and the
+// sweep collect output shipped there reads back and writes the same bytes.
+TEST(SweepRecord, ShippedGridsAndCollectOutputReadBack) {
+  const std::filesystem::path data = std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data";
+  int grids = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(data)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".json" || name.find("grid") == std::string::npos) continue;
+    std::ifstream in(entry.path());
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_EQ(to_json(posbias::sweep_grid_from_json(j)).dump(2), j.dump(2)) << entry.path();
+    ++grids;
+  }
+  EXPECT_GE(grids, 17);  // 18 when written
+  std::ifstream in(data / "scale-out/sweep.json");
+  std::ostringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(round_trip(text.str(), posbias::sweep_collection_from_json), text.str());
+}
+
+TEST(SweepRecord, BadGridAndCollectFieldsAreRefusedByName) {
+  nlohmann::json grid = nlohmann::json::parse(file_text("manifest.json"))["grid"];
+  ASSERT_EQ(to_json(posbias::sweep_grid_from_json(grid)), grid);
+  grid["seed"] = {1};
+  expect_refused([&] { posbias::sweep_grid_from_json(grid); }, "unknown GRID.json field 'seed'");
+  grid.erase("seed");
+  grid["slurm"]["cpus"] = 2;
+  expect_refused([&] { posbias::sweep_grid_from_json(grid); },
+                 "unknown GRID.json field 'slurm.cpus'");
+  grid["slurm"].erase("cpus");
+  grid["resume"]["when"] = true;
+  expect_refused([&] { posbias::sweep_grid_from_json(grid); },
+                 "GRID.json field 'resume.when' must be a string or a number");
+  grid["resume"].erase("when");
+  expect_refused([&] { posbias::sweep_grid_from_json(grid); },
+                 "missing GRID.json field 'resume.when'");
+  grid.erase("resume");
+  grid.erase("command");
+  expect_refused([&] { posbias::sweep_grid_from_json(grid); }, "missing GRID.json field 'command'");
+  auto manifest = nlohmann::json::parse(file_text("manifest.json"));
+  manifest["grid"]["grid"]["--task"][0] = nullptr;
+  expect_refused([&] { posbias::sweep_manifest_from_json(manifest); },
+                 "manifest field 'grid.grid.--task.0' must be a string or a number");
+
+  std::ifstream in(std::filesystem::path(POSBIAS_SOURCE_DIR) / "docs/data/scale-out/sweep.json");
+  const nlohmann::json collected = nlohmann::json::parse(in);
+  nlohmann::json c = collected;
+  c["summary"][1]["metrics.final.2"] = c["summary"][1]["train_seconds"];
+  expect_refused([&] { posbias::sweep_collection_from_json(c); },
+                 "unknown sweep collect field 'summary.1.metrics.final.2' (not one of 'metrics')");
+  c = collected;
+  c["summary"][0]["train_seconds"]["ci"] = 1;
+  expect_refused([&] { posbias::sweep_collection_from_json(c); },
+                 "sweep collect field 'summary.0.train_seconds.ci' must be a list");
+  c = collected;
+  c["runs"][2]["result"]["train_seconds"] = "12";
+  expect_refused([&] { posbias::sweep_collection_from_json(c); },
+                 "sweep collect field 'runs.2.result.train_seconds' must be a number");
+  c = collected;
+  c.erase("not_done");
+  expect_refused([&] { posbias::sweep_collection_from_json(c); },
+                 "missing sweep collect field 'not_done'");
+}
+
 }  // namespace

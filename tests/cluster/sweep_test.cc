@@ -97,13 +97,13 @@ TEST(Sweep, PlanExpandsTheGridAndRefusesBadGrids) {
   refused(g, "non-empty list");
   g = tiny_grid();
   g["seed"] = {1};
-  refused(g, "unknown field 'seed'");
+  refused(g, "unknown GRID.json field 'seed'");
   g = tiny_grid();
   g["command"][0] = "trian";
   refused(g, "not a posbias command");
   g = tiny_grid();
   g["slurm"]["gpus"] = 1;
-  refused(g, "unknown 'slurm' field 'gpus'");
+  refused(g, "unknown GRID.json field 'slurm.gpus'");
   expect_usage_error("sweep status " + (dir / "nowhere").string(), "not a sweep");
   expect_usage_error("sweep run " + (dir / "sweep").string() + " --index 4", "outside");
 }
@@ -143,8 +143,9 @@ TEST(Sweep, PlanChecksEverySlurmFieldAndSeed) {
   refused(slurm("partition", "debug" + shell_line), "'slurm.partition' must be a name");
   refused(slurm("account", "a;b"), "'slurm.account' must be a name");
   refused(slurm("concurrency", -1), "'slurm.concurrency' must be an integer in 1..100000");
-  refused(slurm("concurrency", "4\n"), "'slurm.concurrency' must be an integer");
-  refused(slurm("cpus_per_task", 1e18), "'slurm.cpus_per_task' must be an integer in 1..4096");
+  refused(slurm("concurrency", "4\n"), "'slurm.concurrency' must be a number (an integer)");
+  refused(slurm("cpus_per_task", 1e18), "'slurm.cpus_per_task' must be a number (an integer)");
+  refused(slurm("cpus_per_task", 5000), "'slurm.cpus_per_task' must be an integer in 1..4096");
   refused(slurm("cpus_per_task", 0), "'slurm.cpus_per_task'");
   refused(slurm("extra", {"--mail-type=END" + shell_line}), "'slurm.extra' entry");
   refused(slurm("extra", {"--wrap=$(id)"}), "'slurm.extra' entry");
@@ -154,9 +155,9 @@ TEST(Sweep, PlanChecksEverySlurmFieldAndSeed) {
   g["seeds"] = {1, 1};
   refused(g, "'seeds' lists 1 twice");
   g["seeds"] = {"0; touch x"};
-  refused(g, "each of 'seeds' must be an integer");
+  refused(g, "GRID.json field 'seeds' must be a number (an integer)");
   g["seeds"] = {0.5};
-  refused(g, "each of 'seeds' must be an integer");
+  refused(g, "GRID.json field 'seeds' must be a number (an integer)");
   g = tasks_grid;
   g["grid"]["--seed"] = {3, 4};
   refused(g, "'grid' has a --seed axis");

@@ -289,7 +289,6 @@ std::vector<Pointer> records_in(const json& sample) {
 // the record's own test with its shipped files).
 const std::set<std::string> kNotGenerated = {
     "reproduce_run_record_from_json/command",  // always "reproduce"
-    "sweep_manifest_from_json/axes",           // the names of the grid's options
     "sweep_result_from_json/task",             // the task of the construction
     "hop_seeds_record_fields/files",           // records whose every field is optional: their
     "heads_record_fields/source",              // names cannot be guessed
@@ -299,6 +298,14 @@ const std::set<std::string> kNotGenerated = {
 const std::set<std::string> kKeptAsJson = {
     "birth_record_fields/config",        // the model's Hugging Face config
     "eval_steps_from_json/checkpoints",  // each checkpoint's eval result
+    // A GRID.json value (sweep_grid.h's GridValue) is a string or a number, kept as written: the
+    // wrong kind the check gives a number, a string, is its other kind.
+    "sweep_grid_fields/command",
+    "sweep_grid_fields/grid",
+    "sweep_grid_fields/result",
+    "sweep_grid_fields/resume.command",
+    "sweep_grid_fields/resume.when",
+    "sweep_manifest_from_json/grid.command",
 };
 
 void EveryRowHasItsOwnNameAndAHelp(const RecordCodec& codec) {

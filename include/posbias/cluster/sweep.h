@@ -2,7 +2,7 @@
 // directory that Slurm runs as one array job (or `run-local.sh` runs on this machine), and
 // gathered back into one table with seed intervals.
 //
-// GRID.json:
+// GRID.json (SweepGrid, sweep_grid.h):
 //   {"command": ["train", "--task", "number", "--out", "{run}/train"],  // {run}: the run's dir
 //    "grid": {"--rotary-dim": [0, 16], "--rope-theta": [1e4, 1e6]},      // every combination
 //    "seeds": [0, 1, 2],                                                 // each adds --seed S
@@ -31,6 +31,8 @@
 #include <string>
 #include <vector>
 
+#include "posbias/cluster/sweep_grid.h"
+
 namespace posbias {
 
 struct SweepRun {
@@ -42,21 +44,21 @@ struct SweepRun {
 };
 
 struct SweepPlan {
-  nlohmann::json grid;            // the GRID.json it came from
+  SweepGrid grid;                 // the GRID.json it came from
   std::vector<std::string> axes;  // grid options in order, then --seed when seeds are given
   std::vector<SweepRun> runs;
 };
 
-// The posbias command GRID.json runs (its 'command' list's first word), checked to be there;
-// std::invalid_argument otherwise.
-std::string sweep_command(const nlohmann::json& grid);
+// The posbias command GRID.json runs (its 'command' list's first word); std::invalid_argument
+// for an empty list.
+std::string sweep_command(const SweepGrid& grid);
 
-// Expands GRID.json (options checked against `known_options`, the command's --help options)
-// into the runs with directories under `dir`. Throws std::invalid_argument (one line) naming an
-// unknown field or option, a value that is not a string or number, an empty grid axis, a bad
-// seed or --seed outside "seeds", a slurm field out of its format or range, or a directory the
-// Slurm script cannot name.
-SweepPlan expand_sweep(const nlohmann::json& grid, const std::filesystem::path& dir,
+// Expands GRID.json (read by sweep_grid_from_json, which refuses an unknown or mistyped field;
+// options checked against `known_options`, the command's --help options) into the runs with
+// directories under `dir`. Throws std::invalid_argument (one line) naming an unknown option, an
+// empty list or grid axis, a bad seed or --seed outside "seeds", a slurm field out of its format
+// or range, or a directory the Slurm script cannot name.
+SweepPlan expand_sweep(const SweepGrid& grid, const std::filesystem::path& dir,
                        const std::vector<std::string>& known_options);
 
 // The options `posbias COMMAND --help` lists ("--out", ...); std::invalid_argument when
@@ -78,16 +80,7 @@ RunState run_state(const SweepRun& run);
 // exit code. Logs go to this process's stdout/stderr.
 int run_sweep_entry(const std::filesystem::path& dir, int index);
 
-// sweep_status (each run's state) is in sweep_record.h, beside the record it returns.
-
-// Every done run's result file, flattened to its numeric leaves ("a.b.c": x), with the run's
-// values; with metrics, per grid point (every axis but --seed) each metric's seed mean and
-// 95% t interval. Writes JSON, CSV (one row per run) and, for the first metric, a figure
-// against the first axis with seed bands (json/csv/plot may be empty).
-struct CollectOptions {
-  std::vector<std::string> metrics;
-  std::string json, csv, plot;
-};
-nlohmann::json collect_sweep(const SweepPlan& plan, const CollectOptions& options);
+// sweep_status (each run's state) and collect_sweep (the done runs' results) are in
+// sweep_record.h, beside the records they return.
 
 }  // namespace posbias

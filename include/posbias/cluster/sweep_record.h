@@ -1,8 +1,8 @@
 // The files of a sweep directory (sweep.h) as records, one field table each, from which their
 // writers and strict readers come: manifest.json (the plan: every run's values, directory and
 // commands), a run's state files — started.json (one entry per attempt) and done.json or
-// failed.json (how the last attempt ended) — and `sweep status`'s JSON. A reader refuses an
-// unknown or mistyped field naming it ("manifest field 'runs.3.command'").
+// failed.json (how the last attempt ended) — `sweep status`'s JSON and `sweep collect`'s. A
+// reader refuses an unknown or mistyped field naming it ("manifest field 'runs.3.command'").
 #pragma once
 
 #include <cstdint>
@@ -65,5 +65,44 @@ struct SweepStatus {
 SweepStatus sweep_status(const SweepPlan& plan);
 nlohmann::json to_json(const SweepStatus& status);
 SweepStatus sweep_status_from_json(const nlohmann::json& j);
+
+// `sweep collect`'s JSON: every done run's numbers, and per grid point each metric's seed mean
+// and 95% t interval.
+struct SweepCollectedRun {
+  int index = 0;
+  std::map<std::string, std::string> values;
+  std::map<std::string, nlohmann::json> result;  // the result file's numeric leaves, "a.b.c" → x
+};
+struct SweepMetricSummary {
+  double mean = 0;         // NaN (written null) without a finite value
+  std::vector<double> ci;  // the interval's low and high end; NaN (null) below two seeds
+  std::int64_t n = 0;      // the seeds with a finite value
+};
+// A grid point: its values of every axis but --seed, and each metric's summary, written beside
+// "values" under the metric's name.
+struct SweepPointSummary {
+  std::map<std::string, std::string> values;
+  std::map<std::string, SweepMetricSummary> metrics;
+};
+struct SweepCollection {
+  std::vector<SweepCollectedRun> runs;
+  std::int64_t collected = 0;  // runs collected (done, with a result file)
+  int not_done = 0;
+  std::vector<std::string> axes, metrics;
+  std::vector<SweepPointSummary> summary;
+};
+nlohmann::json to_json(const SweepCollection& collection);
+// Strict: a point's key that is neither "values" nor one of "metrics" is refused by name.
+SweepCollection sweep_collection_from_json(const nlohmann::json& j);
+
+// Every done run's result file, flattened to its numeric leaves ("a.b.c": x), with the run's
+// values; with metrics, per grid point (every axis but --seed) each metric's seed mean and
+// 95% t interval. Writes JSON, CSV (one row per run) and, for the first metric, a figure
+// against the first axis with seed bands (json/csv/plot may be empty).
+struct CollectOptions {
+  std::vector<std::string> metrics;
+  std::string json, csv, plot;
+};
+SweepCollection collect_sweep(const SweepPlan& plan, const CollectOptions& options);
 
 }  // namespace posbias
