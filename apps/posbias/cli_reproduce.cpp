@@ -13,7 +13,9 @@ void register_reproduce(CLI::App& app, Action* selected) {
   CLI::App* cmd = app.add_subcommand("reproduce", torch_command_description("reproduce"));
   add_output_option(cmd, "-o,--out", options->out, "report folder")->capture_default_str();
   cmd->add_flag("--full", options->full,
-                "hop tasks: train with the shipped defaults (about 40 min) instead of a short run");
+                "every section at its full preset, the shapes its docs page measures, instead of "
+                "the quick one (many hours: the retrieval and mitigations sections each train over "
+                "twenty kv runs of 8000 steps)");
   cmd->add_option("--endpoint", options->endpoint,
                   "also probe this OpenAI-compatible endpoint with the LLM suites");
   cmd->add_option("--model", options->model, "model name for --endpoint");

@@ -112,15 +112,11 @@ std::vector<double> differences(const std::vector<SeedMeasures>& remedy,
 }
 
 // Why no verdict: a baseline seed below the learned gate ("" when every seed passes).
-std::string unlearned(const std::vector<SeedMeasures>& base, std::int64_t length) {
-  const auto below = std::count_if(base.begin(), base.end(), [](const SeedMeasures& m) {
-    return !(m.mean_at_length >= kLearnedGate);
+std::string unlearned(const std::vector<SeedMeasures>& base) {
+  const bool all = std::all_of(base.begin(), base.end(), [](const SeedMeasures& m) {
+    return m.mean_at_length >= kLearnedGate;
   });
-  if (below == 0) return "";
-  return fmt::format(
-      "the baseline did not learn kv (depth-averaged exact match at L {} below {:g} in {} of {} "
-      "seeds)",
-      length, kLearnedGate, below, base.size());
+  return all ? "" : "the baseline did not learn kv";
 }
 
 void fill_retrieval(RemedyRow& row, const std::vector<SeedMeasures>& remedy,
@@ -135,8 +131,7 @@ void fill_retrieval(RemedyRow& row, const std::vector<SeedMeasures>& remedy,
 
 }  // namespace
 
-std::vector<RemedyRow> measure_kv_remedies(const std::filesystem::path& dir,
-                                           const MitigationsPreset& p) {
+KvRemedies measure_kv_remedies(const std::filesystem::path& dir, const MitigationsPreset& p) {
   const TrainConfig& c = p.baseline;
   auto arm = [&](const std::string& folder, const TrainConfig& config) {
     ensure_directory(dir / folder);
@@ -145,10 +140,12 @@ std::vector<RemedyRow> measure_kv_remedies(const std::filesystem::path& dir,
     return seeds;
   };
   const std::vector<SeedMeasures> base = arm("baseline", c);
-  const std::string gate = unlearned(base, c.length);
+  const std::string gate = unlearned(base);
   const std::string shape = fmt::format("kv, qwen2 RoPE, {} layers, d {}, L {}, {} steps", c.layers,
                                         c.d_model, c.length, c.steps);
-  std::vector<RemedyRow> rows;
+  KvRemedies out;
+  for (const SeedMeasures& m : base) out.baseline_accuracy.push_back(m.mean_at_length);
+  std::vector<RemedyRow>& rows = out.rows;
   for (const TrainedRemedy& r : p.trained) {
     const std::vector<SeedMeasures> with = arm(r.folder, r.config);
     RemedyRow& row = rows.emplace_back(RemedyRow{
@@ -175,7 +172,7 @@ std::vector<RemedyRow> measure_kv_remedies(const std::filesystem::path& dir,
                     shape, r.flag)});
     fill_retrieval(row, with, base, gate);
   }
-  return rows;
+  return out;
 }
 
 }  // namespace posbias

@@ -23,7 +23,11 @@ namespace posbias {
 // The docs' learned gate on the baseline's depth-averaged exact match at L.
 inline constexpr double kLearnedGate = 0.5;
 
-std::vector<RemedyRow> measure_kv_remedies(const std::filesystem::path& dir,
-                                           const MitigationsPreset& preset);
+struct KvRemedies {
+  std::vector<RemedyRow> rows;            // the trained remedies, then the inference-time ones
+  std::vector<double> baseline_accuracy;  // per seed: the depth-averaged exact match at L
+};
+
+KvRemedies measure_kv_remedies(const std::filesystem::path& dir, const MitigationsPreset& preset);
 
 }  // namespace posbias

@@ -197,7 +197,8 @@ ReportSection mitigations_report_section(const std::filesystem::path& report_dir
   ensure_directory(dir);
   const auto start = std::chrono::steady_clock::now();
   std::vector<RemedyRow> rows = measure_birth_remedies(dir / "birth", preset);
-  for (RemedyRow& r : measure_kv_remedies(dir / "kv", preset)) rows.push_back(std::move(r));
+  KvRemedies kv = measure_kv_remedies(dir / "kv", preset);
+  for (RemedyRow& r : kv.rows) rows.push_back(std::move(r));
   write_file_atomic(dir / "summary.json", summary_json(preset, rows).dump(1) + "\n");
 
   ReportSection sec;
@@ -228,6 +229,16 @@ ReportSection mitigations_report_section(const std::filesystem::path& report_dir
        fmt::format(
            "{:.0f} s",
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())});
+  std::string accuracy;
+  for (double a : kv.baseline_accuracy)
+    accuracy += fmt::format("{}{:.3f}", accuracy.empty() ? "" : ", ", a);
+  const bool learned = std::all_of(kv.baseline_accuracy.begin(), kv.baseline_accuracy.end(),
+                                   [](double a) { return a >= kLearnedGate; });
+  sec.numbers.push_back(
+      {fmt::format("kv baseline: depth-averaged exact match at L = {}, per seed (the learned gate "
+                   "of the verdicts: every seed at least {:g})",
+                   preset.baseline.length, kLearnedGate),
+       accuracy + (learned ? " (learned)" : " (not learned: no verdict on kv)")});
   sec.data.push_back(
       {rel + "/summary.json", "every row's per-seed differences, interval and verdict"});
   for (const MitigationsBirthModel& m : preset.birth_models) {

@@ -22,7 +22,7 @@ PairedEffect paired_effect(std::vector<double> per_seed, LessBias less_bias,
                                   e.interval.n == 1 ? "" : "s", kVerdictSeeds));
   if (!unlearned.empty()) reasons.push_back(unlearned);
   if (!reasons.empty()) {
-    e.no_verdict = reasons.front() + (reasons.size() > 1 ? "; " + reasons[1] : "") + ": no verdict";
+    e.no_verdict = "no verdict: " + reasons.front() + (reasons.size() > 1 ? ", " + reasons[1] : "");
     return e;
   }
   // paired_verdict reads larger as less bias: a smaller-is-better effect is read negated.

@@ -24,9 +24,10 @@ struct PairedEffect {
   std::vector<double> per_seed;  // d_s, one per paired seed (NaN where a seed has none)
   SeedInterval interval;         // over the finite d_s
   LessBias less_bias = LessBias::kLarger;
-  std::string verdict;     // "helps" | "hurts" | "no effect"; empty: no verdict
-  std::string no_verdict;  // why there is none ("2 seeds", "the baseline did not learn kv")
-  bool judged = true;      // false: reported, never judged (cost)
+  std::string verdict;  // "helps" | "hurts" | "no effect"; empty: no verdict
+  // Why there is none: "no verdict: 2 seeds (the rule needs 3), the baseline did not learn kv".
+  std::string no_verdict;
+  bool judged = true;  // false: reported, never judged (cost)
 };
 
 // The effect of per-seed differences; `unlearned` (non-empty) withholds the verdict with that
