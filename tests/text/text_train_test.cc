@@ -206,8 +206,8 @@ TEST(TextTrain, StepZeroEqualsBirthOnTheSameWeightsAndTokens) {
   posbias::ModelConfig mc = m.info.config.model_config();
   std::ofstream(dir / "config.json") << posbias::to_json(posbias::hf_config_from_model(mc)).dump(2);
   const posbias::RunHeader header = posbias::read_run_header(run);
-  const posbias::TextRunData data = posbias::prepare_text_run(
-      m.info.config, run, false, header.corpus_fingerprint.value());
+  const posbias::TextRunData data =
+      posbias::prepare_text_run(m.info.config, run, false, header.corpus_fingerprint.value());
   const auto windows = posbias::consecutive_windows(data.streams.heldout, 32, 0);
   const std::int64_t n = static_cast<std::int64_t>(windows.size()) / 33;
   {
