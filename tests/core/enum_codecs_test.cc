@@ -57,26 +57,33 @@ TEST(EnumCodecs, EveryValueIsWrittenByItsNameAndReadsBack) {
   expect_round_trip<Api>({{Api::kChat, "chat"}, {Api::kCompletions, "completions"}});
 }
 
+// The field the value sits in comes first, then the names there are.
 TEST(EnumCodecs, AnUnknownNameIsRefusedListingTheNames) {
   EXPECT_EQ(refusal<Task>("letters"),
-            "unknown task 'letters' (use number, letter, text or kv); did you mean 'letter'?");
+            "eval field 'task': unknown task 'letters' (use number, letter, text or kv); did you "
+            "mean 'letter'?");
   const std::string variant = refusal<Variant>("decoys");
   EXPECT_NE(variant.find("(use standard, seen_jumps or decoy)"), std::string::npos) << variant;
-  EXPECT_EQ(refusal<AnswerInputs>("needle"), "unknown retrieval task 'needle' (use kv or passkey)");
+  EXPECT_EQ(refusal<AnswerInputs>("needle"),
+            "eval field 'task': unknown retrieval task 'needle' (use kv or passkey)");
   EXPECT_NE(refusal<DepthPrior>("middle").find("(use uniform or ends)"), std::string::npos)
       << refusal<DepthPrior>("middle");
   EXPECT_EQ(refusal<Family>("qwen3"),
-            "unknown architecture family 'qwen3' (use gpt2, qwen2, gptj or llama); did you mean "
+            "eval field 'task': unknown architecture family 'qwen3' (use gpt2, qwen2, gptj or "
+            "llama); did you mean "
             "'qwen2'?");
-  EXPECT_EQ(refusal<TokenizerKind>("byte"),
-            "unknown tokenizer 'byte' (use spm or bytes); did you mean 'bytes'?");
+  EXPECT_EQ(
+      refusal<TokenizerKind>("byte"),
+      "eval field 'task': unknown tokenizer 'byte' (use spm or bytes); did you mean 'bytes'?");
   EXPECT_NE(refusal<PosEncoding>("sinusoidal").find("(use learned, rope, none or alibi)"),
             std::string::npos)
       << refusal<PosEncoding>("sinusoidal");
   EXPECT_EQ(refusal<PathSum>("quad"),
-            "unknown --paths 'quad' (use linear or quadrature); did you mean 'quadrature'?");
-  EXPECT_EQ(refusal<Api>("chats"),
-            "unknown --api 'chats' (use chat or completions); did you mean 'chat'?");
+            "eval field 'task': unknown --paths 'quad' (use linear or quadrature); did you mean "
+            "'quadrature'?");
+  EXPECT_EQ(
+      refusal<Api>("chats"),
+      "eval field 'task': unknown --api 'chats' (use chat or completions); did you mean 'chat'?");
   // Not a name at all: the field's own message.
   EXPECT_EQ(refusal<Task>(3), "eval field 'task' must be a string");
 }
