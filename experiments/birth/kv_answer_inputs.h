@@ -26,7 +26,6 @@ AnswerInput kv_answer_input(const KvExample& example, bool sink);
 // The options' inputs, for the kv run whose train.json is `header` (read_run_header;
 // std::invalid_argument for another run, a length where fewer than 2 pairs fit, or one past a
 // learned position table).
-AnswerInputSet kv_answer_inputs(const AnswerInfluenceOptions& options,
-                                const RunHeader& header);
+AnswerInputSet kv_answer_inputs(const AnswerInfluenceOptions& options, const RunHeader& header);
 
 }  // namespace posbias

@@ -31,8 +31,7 @@ AnswerInput passkey_answer_input(const PasskeyExample& example) {
   return in;
 }
 
-AnswerInputSet passkey_answer_inputs(const AnswerInfluenceOptions& o,
-                                     const RunHeader& header) {
+AnswerInputSet passkey_answer_inputs(const AnswerInfluenceOptions& o, const RunHeader& header) {
   const TrainConfig& c = header.config;
   if (c.task != Task::kText || c.needle_fraction <= 0) {
     throw std::invalid_argument(
@@ -53,8 +52,8 @@ AnswerInputSet passkey_answer_inputs(const AnswerInfluenceOptions& o,
   if (set.length < 2 || set.length > 1'000'000)
     throw std::invalid_argument(fmt::format("-L must be in 2..1000000 tokens, got {}", set.length));
   const int length = static_cast<int>(set.length);
-  const TextRunData text = prepare_text_run(c, o.run, /*fresh=*/false,
-                                            header.corpus_fingerprint.value_or(""));
+  const TextRunData text =
+      prepare_text_run(c, o.run, /*fresh=*/false, header.corpus_fingerprint.value_or(""));
   const PasskeyCodec codec(text.tokenizer);
   codec.check_fits(length, set.needles);
   if (static_cast<std::int64_t>(text.streams.heldout.size()) <= set.length + 1)

@@ -306,8 +306,8 @@ void open_run(const TrainOptions& options, OpenedRun& run) {
     run.passkey->check_fits(c.length, c.needles);
   };
   auto read_text = [&] {
-    run.text = prepare_text_run(c, run_dir, /*fresh=*/false,
-                                run.header.corpus_fingerprint.value_or(""));
+    run.text =
+        prepare_text_run(c, run_dir, /*fresh=*/false, run.header.corpus_fingerprint.value_or(""));
     prepare_passkey();
   };
   if (options.resume) {
