@@ -9,6 +9,7 @@
 #include "experiments/birth/answer_influence.h"
 #include "experiments/retrieval/kv_eval_command.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/theory/profile_shares.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {
@@ -20,8 +21,6 @@ struct SeedMeasures {
   double first_tokens = NAN;  // the example's first kEndWindow tokens' share of the influence
   double seconds_per_step = NAN;
 };
-
-constexpr int kFirstTokens = 8;  // the primacy window (profile_shares.h's kEndWindow)
 
 // Exact match at the 50% depth at lengths[l], and the depth-averaged one.
 void read_eval(const KvEvalResult& e, const std::vector<std::int64_t>& lengths, SeedMeasures& m) {
@@ -82,7 +81,7 @@ SeedMeasures measure_seed(const std::filesystem::path& folder, const Mitigations
   const std::size_t first = config.sink ? 1 : 0;  // the BOS sink holds position 0
   const double total = std::accumulate(profile.begin(), profile.end(), 0.0);
   const auto begin = profile.begin() + static_cast<std::ptrdiff_t>(first);
-  m.first_tokens = std::accumulate(begin, begin + kFirstTokens, 0.0) / total;
+  m.first_tokens = std::accumulate(begin, begin + kEndWindow, 0.0) / total;
   return m;
 }
 
@@ -111,14 +110,6 @@ std::vector<double> differences(const std::vector<SeedMeasures>& remedy,
   return out;
 }
 
-// Why no verdict: a baseline seed below the learned gate ("" when every seed passes).
-std::string unlearned(const std::vector<SeedMeasures>& base) {
-  const bool all = std::all_of(base.begin(), base.end(), [](const SeedMeasures& m) {
-    return m.mean_at_length >= kLearnedGate;
-  });
-  return all ? "" : "the baseline did not learn kv";
-}
-
 void fill_retrieval(RemedyRow& row, const std::vector<SeedMeasures>& remedy,
                     const std::vector<SeedMeasures>& base, const std::string& gate) {
   row.middle_at_length = paired_effect(differences(remedy, base, &SeedMeasures::middle_at_length),
@@ -131,6 +122,11 @@ void fill_retrieval(RemedyRow& row, const std::vector<SeedMeasures>& remedy,
 
 }  // namespace
 
+bool baseline_learned(const std::vector<double>& baseline_accuracy) {
+  return std::all_of(baseline_accuracy.begin(), baseline_accuracy.end(),
+                     [](double a) { return a >= kLearnedGate; });
+}
+
 KvRemedies measure_kv_remedies(const std::filesystem::path& dir, const MitigationsPreset& p) {
   const TrainConfig& c = p.baseline;
   auto arm = [&](const std::string& folder, const TrainConfig& config) {
@@ -140,11 +136,13 @@ KvRemedies measure_kv_remedies(const std::filesystem::path& dir, const Mitigatio
     return seeds;
   };
   const std::vector<SeedMeasures> base = arm("baseline", c);
-  const std::string gate = unlearned(base);
-  const std::string shape = fmt::format("kv, qwen2 RoPE, {} layers, d {}, L {}, {} steps", c.layers,
-                                        c.d_model, c.length, c.steps);
   KvRemedies out;
   for (const SeedMeasures& m : base) out.baseline_accuracy.push_back(m.mean_at_length);
+  // Why no verdict on kv: a baseline seed below the learned gate ("" when every seed passes).
+  const std::string gate =
+      baseline_learned(out.baseline_accuracy) ? "" : "the baseline did not learn kv";
+  const std::string shape = fmt::format("kv, qwen2 RoPE, {} layers, d {}, L {}, {} steps", c.layers,
+                                        c.d_model, c.length, c.steps);
   std::vector<RemedyRow>& rows = out.rows;
   for (const TrainedRemedy& r : p.trained) {
     const std::vector<SeedMeasures> with = arm(r.folder, r.config);
@@ -154,7 +152,7 @@ KvRemedies measure_kv_remedies(const std::filesystem::path& dir, const Mitigatio
                     "(the same data): exact match at the middle depth, depth-averaged, the "
                     "example's first {} tokens' share of the answer's influence at the last "
                     "step, seconds per step.",
-                    shape, r.flag, kFirstTokens)});
+                    shape, r.flag, kEndWindow)});
     fill_retrieval(row, with, base, gate);
     row.trained_primacy =
         paired_effect(differences(with, base, &SeedMeasures::first_tokens, /*log_ratio=*/true),

@@ -28,6 +28,9 @@ struct KvRemedies {
   std::vector<double> baseline_accuracy;  // per seed: the depth-averaged exact match at L
 };
 
+// Whether every baseline seed's depth-averaged exact match at L reached kLearnedGate.
+bool baseline_learned(const std::vector<double>& baseline_accuracy);
+
 KvRemedies measure_kv_remedies(const std::filesystem::path& dir, const MitigationsPreset& preset);
 
 }  // namespace posbias

@@ -232,8 +232,7 @@ ReportSection mitigations_report_section(const std::filesystem::path& report_dir
   std::string accuracy;
   for (double a : kv.baseline_accuracy)
     accuracy += fmt::format("{}{:.3f}", accuracy.empty() ? "" : ", ", a);
-  const bool learned = std::all_of(kv.baseline_accuracy.begin(), kv.baseline_accuracy.end(),
-                                   [](double a) { return a >= kLearnedGate; });
+  const bool learned = baseline_learned(kv.baseline_accuracy);
   sec.numbers.push_back(
       {fmt::format("kv baseline: depth-averaged exact match at L = {}, per seed (the learned gate "
                    "of the verdicts: every seed at least {:g})",
