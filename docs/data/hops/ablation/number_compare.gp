@@ -4,11 +4,14 @@ reset
 set title "number task: accuracy (all hops) against input length, per configuration (95% t band over seeds)"
 set xlabel "input length (tokens, log scale)"
 set ylabel "accuracy"
-set key outside right box opaque
-set grid
 set logscale x
 set format x "10^{%L}"
-set yrange [0.000000:1.020000]
+set grid
+set xrange [17:850]
+set format x "%g"
+set xtics (17, 64, 256, 850)
+set yrange [0:1.02]
+set key below nobox
 $p0s0 << EOD
 17 1 1 1
 64 0.1254166667 0.09741267326 0.1534206601
@@ -57,19 +60,19 @@ $p0s7 << EOD
 256 0.125
 850 0.125
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "default (rotary 16, θ 1e4) (3 seeds)", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 2 notitle, \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "rotary on 32 dims (3 seeds)", \
-     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 3 notitle, \
-     $p0s2 using 1:2 with linespoints lw 2 lc 3 title "rotary on 64 dims (3 seeds)", \
-     $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 4 notitle, \
-     $p0s3 using 1:2 with linespoints lw 2 lc 4 title "rotary on every dim (128) (3 seeds)", \
-     $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 5 notitle, \
-     $p0s4 using 1:2 with linespoints lw 2 lc 5 title "no positional encoding (3 seeds)", \
-     $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 6 notitle, \
-     $p0s5 using 1:2 with linespoints lw 2 lc 6 title "θ 1e5 (3 seeds)", \
-     $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 7 notitle, \
-     $p0s6 using 1:2 with linespoints lw 2 lc 7 title "θ 1e6 (3 seeds)", \
-     $p0s7 using 1:2 with lines dt 2 lw 1 lc 8 title "chance (a uniform guess among the input's candidates)"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "default (rotary 16, θ 1e4) (3 seeds)", \
+     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "rotary on 32 dims (3 seeds)", \
+     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#56b4e9" notitle, \
+     $p0s2 using 1:2 with linespoints lw 2 lc rgb "#56b4e9" title "rotary on 64 dims (3 seeds)", \
+     $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#e69f00" notitle, \
+     $p0s3 using 1:2 with linespoints lw 2 lc rgb "#e69f00" title "rotary on every dim (128) (3 seeds)", \
+     $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#0072b2" notitle, \
+     $p0s4 using 1:2 with linespoints lw 2 lc rgb "#0072b2" title "no positional encoding (3 seeds)", \
+     $p0s5 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#e51e10" notitle, \
+     $p0s5 using 1:2 with linespoints lw 2 lc rgb "#e51e10" title "θ 1e5 (3 seeds)", \
+     $p0s6 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#000000" notitle, \
+     $p0s6 using 1:2 with linespoints lw 2 lc rgb "#000000" title "θ 1e6 (3 seeds)", \
+     $p0s7 using 1:2 with lines dt 2 lw 1 lc rgb "#a0522d" title "chance (a uniform guess among the input's candidates)"
 unset output
