@@ -13,28 +13,28 @@ set xtics (17, 64, 128, 256)
 set yrange [0:1.02]
 set key below nobox
 $p0s0 << EOD
-17 0.9666666667 0.9476937515 0.9856395818
-64 0.8933333333 0.7451501288 1.02
-128 0.11 0 0.2284858172
-256 0.05666666667 0.0423244909 0.07100884243
+17 0.9666666667
+64 0.8933333333
+128 0.11
+256 0.05666666667
 EOD
 $p0s1 << EOD
-17 0.835 0.5229958635 1.02
-64 0.67 0.1535322964 1.02
-128 0.09333333333 0.07436041817 0.1123062485
-256 0.1016666667 0.05804664199 0.1452866913
+17 0.835
+64 0.67
+128 0.09333333333
+256 0.1016666667
 EOD
 $p0s2 << EOD
-17 0.3366666667 0.3054086193 0.3679247141
-64 0.1666666667 0.1164690515 0.2168642818
-128 0.13 0.05547586865 0.2045241314
-256 0.08833333333 0.06247760827 0.1141890584
+17 0.3366666667
+64 0.1666666667
+128 0.13
+256 0.08833333333
 EOD
 $p0s3 << EOD
-17 0.3133333333 0.2546354493 0.3720312174
-64 0.175 0.1058445329 0.2441554671
-128 0.1566666667 0.1254086193 0.1879247141
-256 0.105 0.09257931144 0.1174206886
+17 0.3133333333
+64 0.175
+128 0.1566666667
+256 0.105
 EOD
 $p0s4 << EOD
 17 0.6129166667 0.5337906087 0.6920427246
@@ -54,13 +54,9 @@ $p0s6 << EOD
 128 0.02375 0 0.05337145431
 256 0.01083333333 0.004369402068 0.0172972646
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
-     $p0s0 using 1:2 with linespoints lw 1 lc rgb "#9400d3" title "1-hop", \
-     $p0s1 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#009e73" notitle, \
+plot $p0s0 using 1:2 with linespoints lw 1 lc rgb "#9400d3" title "1-hop", \
      $p0s1 using 1:2 with linespoints lw 1 lc rgb "#009e73" title "2-hop", \
-     $p0s2 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#56b4e9" notitle, \
      $p0s2 using 1:2 with linespoints lw 1 lc rgb "#56b4e9" title "3-hop", \
-     $p0s3 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#e69f00" notitle, \
      $p0s3 using 1:2 with linespoints lw 1 lc rgb "#e69f00" title "4-hop", \
      $p0s4 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#0072b2" notitle, \
      $p0s4 using 1:2 with linespoints lw 3 lc rgb "#0072b2" title "all hops", \
