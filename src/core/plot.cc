@@ -98,16 +98,17 @@ void write_heatmap(std::ostringstream& gp, const Heatmap& h, const std::string& 
   gp << "EOD\n";
   // gnuplot draws no image narrower than 2 × 2 cells: a single row or column is drawn as
   // filled boxes of the same size and colour instead.
-  if (rows >= 2 && cols >= 2) {
-    gp << "plot " << block << " using 1:2:3 with image";
+  if (rows >= 2 && cols >= 2) {  // `pixels`: each cell a rectangle, which SVG viewers do not blur
+    gp << "plot " << block << " using 1:2:3 with image pixels";
   } else {
     gp << "plot " << block
        << " using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid noborder lc palette";
   }
   if (cols <= 12 && rows <= 24) {  // cells wide enough to print their values
     const double mid = (h.zmin + h.zmax) / 2;
-    gp << ", \\\n     " << block << " using 1:2:(sprintf(" << quote(h.value_format)
-       << ", $3)):($3 > " << mid << " ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'";
+    gp << ", \\\n     " << block << " using 1:2:(valid(3) ? sprintf(" << quote(h.value_format)
+       << ", $3) : \"\"):($3 > " << mid
+       << " ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'";  // NaN: blank
   }
   gp << "\n";
 }
@@ -209,6 +210,23 @@ void write_measured_log_ticks(std::ostringstream& gp, const Panel& p) {
   gp << ")\n";
 }
 
+// A log10 y axis (Panel::log10_y) over two decades or more is labelled at whole decades only:
+// gnuplot's own step of half a decade printed 10^{0.5} and 10^{-1.5}, which nobody reads at a
+// glance. The span is the panel's y range where set, else its left-axis data's.
+void write_log10_y_ticks(std::ostringstream& gp, const Panel& p) {
+  double lo = p.ymin, hi = p.ymax;
+  if (std::isnan(lo) || std::isnan(hi)) {
+    double data_lo = INFINITY, data_hi = -INFINITY;
+    for (const Series& ser : p.series)
+      if (!ser.right_axis)
+        for (double y : ser.y)
+          if (std::isfinite(y)) data_lo = std::min(data_lo, y), data_hi = std::max(data_hi, y);
+    if (std::isnan(lo)) lo = data_lo;
+    if (std::isnan(hi)) hi = data_hi;
+  }
+  if (std::isfinite(lo) && std::isfinite(hi) && hi - lo >= 2) gp << "set ytics 1\n";
+}
+
 void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index, const Figure& f) {
   gp << "reset session\n";
   gp << "set title " << quote(p.title) << "\n";
@@ -237,6 +255,7 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
   if (std::isnan(p.ymin)) gp << "set autoscale yfixmin\n";
   if (std::isnan(p.ymax)) gp << "set autoscale yfixmax\n";
   if (std::isnan(p.ymin) || std::isnan(p.ymax)) gp << "set offsets 0, 0, graph 0.04, graph 0.04\n";
+  if (p.log10_y) write_log10_y_ticks(gp, p);
   if (!p.y2label.empty()) {
     gp << "set ytics nomirror\nset y2tics\nset y2label " << quote(p.y2label) << "\n";
     if (!std::isnan(p.y2min) || !std::isnan(p.y2max))

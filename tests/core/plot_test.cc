@@ -133,6 +133,38 @@ TEST(Plot, FreeYEndsFitTheData) {
   std::filesystem::remove_all(dir);
 }
 
+// A log10 y axis over two decades or more is labelled at whole decades (not 10^{0.5}); over
+// less it keeps gnuplot's finer ticks. A right-axis series does not widen the span.
+TEST(Plot, Log10YAxisLabelsWholeDecades) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_log10y_" + std::to_string(::getpid()));
+  Figure f;
+  Panel p;
+  p.title = "gap";
+  p.log10_y = true;
+  Series gap, accuracy;
+  gap.title = "gap";
+  gap.x = {9, 64, 4096};
+  gap.y = {-1.2, -3.0, -6.5};
+  accuracy.title = "accuracy";
+  accuracy.right_axis = true;
+  accuracy.x = gap.x;
+  accuracy.y = {1, 1, 1};
+  p.y2label = "accuracy";
+  p.series = {gap, accuracy};
+  f.panels = {p};
+  render_figure(f, dir / "decades");
+  EXPECT_NE(slurp(dir / "decades.gp").find("set ytics 1\n"), std::string::npos);
+  f.panels[0].series[0].y = {-0.2, -0.5, -1.1};  // 0.9 decade; with the right axis's 1, 2.1
+  render_figure(f, dir / "narrow");
+  EXPECT_EQ(slurp(dir / "narrow.gp").find("set ytics 1\n"), std::string::npos);
+  f.panels[0].ymin = -2;  // a set range counts: -2..0.3 spans 2.3 decades
+  f.panels[0].ymax = 0.3;
+  render_figure(f, dir / "set");
+  EXPECT_NE(slurp(dir / "set.gp").find("set ytics 1\n"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Plot, RejectsEmptyFigures) {
   EXPECT_THROW(render_figure(Figure{}, "/tmp/x"), std::runtime_error);
   Figure f;
@@ -177,7 +209,8 @@ TEST(Plot, HeatmapAndRightAxis) {
   const std::string svg = slurp(dir / "heat.svg"), gp = slurp(dir / "heat.gp");
   EXPECT_NE(svg.find("L1"), std::string::npos);
   EXPECT_NE(svg.find("0.75"), std::string::npos);  // cell values are printed on small grids
-  EXPECT_NE(gp.find("with image"), std::string::npos);
+  EXPECT_NE(gp.find("with image pixels"), std::string::npos);  // rectangles: no SVG blur
+  EXPECT_EQ(svg.find("NaN<"), std::string::npos);              // the NaN cell prints nothing
   EXPECT_NE(gp.find("axes x1y2"), std::string::npos);
   EXPECT_GT(std::filesystem::file_size(dir / "heat.png"), 1000u);
   f.panels[0].heatmap.y_labels = {"L0"};
