@@ -42,6 +42,7 @@
 #include "experiments/theory/theory_command.h"
 #include "experiments/theory/theory_record.h"
 #include "experiments/theory/theory_shares_record.h"
+#include "posbias/arch/attention_path.h"
 #include "posbias/arch/config.h"
 #include "posbias/arch/rope_scaling.h"
 #include "posbias/cluster/sweep.h"
@@ -49,12 +50,10 @@
 #include "posbias/cluster/sweep_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/core/machine_record.h"
-#include "posbias/jacobian/method.h"
 #include "posbias/llm/llm_summary_record.h"
 #include "posbias/llm/openai.h"
 #include "posbias/mech/constructions.h"
 #include "posbias/mech/head_search.h"
-#include "posbias/model/attention_path.h"
 #include "posbias/model/branch_strength.h"
 #include "posbias/runfiles/checkpoint_record.h"
 #include "posbias/runfiles/heldout_split.h"
@@ -69,6 +68,7 @@
 #include "posbias/tasks/vocab.h"
 #include "posbias/text/tokenizer.h"
 #include "posbias/theory/influence.h"
+#include "posbias/theory/influence_method.h"
 #include "posbias/theory/profile_shares.h"
 
 namespace posbias_test {
@@ -227,7 +227,7 @@ inline const std::vector<EnumCodec>& enum_codecs() {
   static const std::vector<EnumCodec> codecs = {
       POSBIAS_ENUM(Precision, to_string, parse_precision),
       POSBIAS_ENUM(AlphaEstimator, to_string, parse_alpha_estimator),
-      POSBIAS_WRITTEN_ENUM(AttentionPath, to_string),
+      POSBIAS_ENUM(AttentionPath, to_string, parse_attention_path),
       POSBIAS_ENUM(TokenizerKind, to_string, parse_tokenizer_kind),
       POSBIAS_ENUM(RopeScalingKind, to_string, parse_rope_scaling_kind),
       POSBIAS_ENUM(Family, to_string, parse_family),

@@ -14,8 +14,8 @@
 #include <string_view>
 
 #include "parsed_options.h"
+#include "posbias/arch/attention_path.h"
 #include "posbias/core/atomic_file.h"
-#include "posbias/model/attention_path.h"
 #include "posbias/theory/influence.h"
 
 namespace posbias::cli {

@@ -20,12 +20,12 @@
 #include "posbias/arch/config.h"
 #include "posbias/core/plot.h"
 #include "posbias/dist/process_group.h"
-#include "posbias/jacobian/method.h"
 #include "posbias/model/branch_strength.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/model/transformer.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/theory/fit.h"
+#include "posbias/theory/influence_method.h"
 #include "posbias/theory/model_comparison.h"
 #include "posbias/theory/shape_comparison.h"
 

@@ -6,13 +6,13 @@
 
 #include "experiments/birth/birth_run.h"
 #include "experiments/birth/birth_summary.h"
+#include "posbias/arch/attention_path.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/plot.h"
 #include "posbias/hf/hf_config.h"
-#include "posbias/model/attention_path.h"
 
 namespace posbias {
 namespace {

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "experiments/hops/hop_eval_record.h"
+#include "posbias/arch/attention_path.h"
 #include "posbias/arch/rope_scaling.h"
 #include "posbias/core/plot.h"
-#include "posbias/model/attention_path.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/train/hop_eval.h"

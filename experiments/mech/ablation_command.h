@@ -9,9 +9,9 @@
 
 #include "experiments/mech/causal_record.h"
 #include "experiments/mech/heads_record.h"
+#include "posbias/arch/attention_path.h"
 #include "posbias/core/plot.h"
 #include "posbias/mech/ablation.h"
-#include "posbias/model/attention_path.h"
 
 namespace posbias {
 

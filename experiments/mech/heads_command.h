@@ -10,10 +10,10 @@
 
 #include "experiments/mech/ablation_command.h"
 #include "experiments/mech/heads_record.h"
+#include "posbias/arch/attention_path.h"
 #include "posbias/core/plot.h"
 #include "posbias/dist/process_group.h"
 #include "posbias/mech/head_scores.h"
-#include "posbias/model/attention_path.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 
 namespace posbias {

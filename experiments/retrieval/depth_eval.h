@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "experiments/retrieval/depth_eval_record.h"
+#include "posbias/arch/attention_path.h"
 #include "posbias/arch/rope_scaling.h"
 #include "posbias/core/plot.h"
-#include "posbias/model/attention_path.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/stats/depth_accuracy.h"

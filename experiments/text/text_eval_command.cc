@@ -50,7 +50,7 @@ std::vector<TextEvalResult> measure_text_eval(const TextEvalOptions& o,
     r.arch = c.arch;
     r.pos = *c.pos;
     r.length = c.length;
-    r.attention = to_string(path);
+    r.attention = path;
     results.push_back(std::move(r));
   }
   return results;

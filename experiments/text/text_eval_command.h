@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "posbias/arch/attention_path.h"
 #include "posbias/core/plot.h"
-#include "posbias/model/attention_path.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/runfiles/heldout_split.h"
 #include "posbias/train/checkpoint.h"

@@ -4,8 +4,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "posbias/core/enum_names.h"
-
 namespace posbias {
 namespace {
 
@@ -50,17 +48,6 @@ std::vector<double> relative_gains(const torch::Tensor& f) {
 }
 
 }  // namespace
-
-constexpr EnumNames<AlphaEstimator, 3> kAlphaEstimatorNames{
-    {{AlphaEstimator::kJacobian, "jacobian"},
-     {AlphaEstimator::kForward, "forward"},
-     {AlphaEstimator::kPositions, "positions"}}};
-
-AlphaEstimator parse_alpha_estimator(const std::string& name) {
-  return value_of(kAlphaEstimatorNames, name, "--alpha-estimator");
-}
-
-std::string to_string(AlphaEstimator e) { return std::string(name_of(kAlphaEstimatorNames, e)); }
 
 void read_branch_strength(const BlockImpl& block, const BlockCache& bc, std::size_t layer,
                           std::uint64_t probe_seed, BranchStrength& out, int probes) {

@@ -13,8 +13,8 @@
 
 #include <functional>
 
-#include "posbias/jacobian/method.h"
 #include "posbias/model/transformer.h"
+#include "posbias/theory/influence_method.h"
 
 namespace posbias {
 

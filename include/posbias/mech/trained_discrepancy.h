@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "posbias/arch/attention_path.h"
 #include "posbias/core/plot.h"
 #include "posbias/mech/head_name.h"
-#include "posbias/model/attention_path.h"
 #include "posbias/stats/power_law_fit.h"
 #include "posbias/tasks/hop_task.h"
 

@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-#include "posbias/model/attention_path.h"
+#include "posbias/arch/attention_path.h"
 
 namespace posbias {
 

@@ -19,18 +19,16 @@
 #include <vector>
 
 #include "posbias/model/transformer.h"
+#include "posbias/theory/alpha_estimator.h"
 
 namespace posbias {
 
-// kPositions: the jacobian α̂, with each key position's own gain g_{l,j}/ḡ_l on the path that
-// reads it and each position's own MLP gain s_{l,i}/s̄_l on every path through it
+// The positions estimator (AlphaEstimator::kPositions, theory/alpha_estimator.h): the jacobian
+// α̂, with each key position's own gain g_{l,j}/ḡ_l on the path that reads it and each
+// position's own MLP gain s_{l,i}/s̄_l on every path through it
 // (N_l = S_l ((1-α̂_l) I + α̂_l A G_l), S and G diagonal); the per-layer estimators average
 // both away. Positions differ because the norms see different residual norms: position 0's
 // attention output is never averaged, so its stream grows fastest.
-enum class AlphaEstimator { kJacobian, kForward, kPositions };
-AlphaEstimator parse_alpha_estimator(const std::string& name);  // jacobian | forward | positions
-std::string to_string(AlphaEstimator estimator);
-
 struct BranchStrength {
   std::vector<double> jacobian;               // α̂_l per layer
   std::vector<double> forward;                // λ_l per layer

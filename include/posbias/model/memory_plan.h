@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "posbias/arch/attention_path.h"
 #include "posbias/arch/config.h"
-#include "posbias/model/attention_path.h"
 
 namespace posbias {
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "posbias/arch/attention_path.h"
 #include "posbias/arch/config.h"
 #include "posbias/core/field_table.h"
 #include "posbias/tasks/vocab.h"
@@ -44,8 +45,8 @@ struct TextEvalResult : HeldoutSplit {
   Task task = Task::kText;
   Family arch = Family::kGpt2;
   PosEncoding pos = PosEncoding::kLearned;
-  std::int64_t length = 0;               // the run's training length, the window length
-  std::optional<std::string> attention;  // the attention path evaluated with; older files: none
+  std::int64_t length = 0;                 // the run's training length, the window length
+  std::optional<AttentionPath> attention;  // the path evaluated with; older files: none
 };
 const std::vector<FieldRow<TextEvalResult>>& text_eval_result_fields();
 nlohmann::json to_json(const TextEvalResult& r);

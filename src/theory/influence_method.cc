@@ -1,4 +1,4 @@
-#include "posbias/jacobian/method.h"
+#include "posbias/theory/influence_method.h"
 
 #include <stdexcept>
 

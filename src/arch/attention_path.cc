@@ -1,4 +1,4 @@
-#include "posbias/model/attention_path.h"
+#include "posbias/arch/attention_path.h"
 
 #include <stdexcept>
 
@@ -12,6 +12,10 @@ constexpr EnumNames<AttentionPath, 2> kAttentionPathNames{
 
 std::string to_string(AttentionPath path) {
   return std::string(name_of(kAttentionPathNames, path));
+}
+
+AttentionPath parse_attention_path(const std::string& name) {
+  return value_of(kAttentionPathNames, name, "attention path");
 }
 
 std::optional<AttentionPath> parse_attention_choice(const std::string& name) {

@@ -1,5 +1,8 @@
-// How a Jacobian-norm profile is computed (jacobian.h), as a name a command line can carry
-// without libtorch: exact (every one-hot cotangent of y_q), hutchinson (k Gaussian probes) or
+// How a measured influence profile is computed and on what, as names a command line and a
+// result file carry without libtorch (jacobian/jacobian.h measures; `birth` and `seeds` read
+// the names back; a record holds the enums, their codecs in theory_codecs.h).
+//
+// The method: exact (every one-hot cotangent of y_q), hutchinson (k Gaussian probes) or
 // autograd (D separate vector-Jacobian products, the slow reference).
 #pragma once
 
