@@ -136,5 +136,5 @@ if ((${#evals[@]} >= 2)); then
     --json "$data/letter-seeds-L$length.json" --csv "$data/letter-seeds-L$length.csv" \
     --plot "$data/letter-seeds-L$length"
   commit_data "Letter at $length tokens over seeds: posbias seeds (scripts/letter-long-data.sh)" \
-    "$data"/letter-seeds-L"$length".*
+    "$data"/letter-seeds-L"$length".* "$data"/letter-seeds-L"$length"_*  # data, then figures
 fi

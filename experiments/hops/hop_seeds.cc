@@ -489,6 +489,38 @@ std::string hop_seeds_csv(const HopSeedsResult& r) {
   return "";
 }
 
+namespace {
+
+// Evals at one length (Letter far past 850 tokens): a length axis would hold one point, so the
+// figure is a grid, hop by row of accuracy, the control's accuracy and chance, each cell the mean
+// over seeds (the intervals are in the JSON and CSV).
+Panel one_length_panel(const HopSeedsResult& r) {
+  const HopEvalSummary& e = *r.eval;
+  const HopTable& t = e.accuracy;
+  Panel p;
+  p.title = fmt::format("{} task at {} tokens: mean over {} training seeds", task_name(r.task),
+                        t.lengths.front(), r.seeds);
+  Heatmap& h = p.heatmap;
+  for (const std::string& hop : t.hops)
+    h.x_labels.push_back(hop == "all" ? "all hops" : hop + "-hop");
+  auto row = [&](const std::string& label, const HopTable& table, bool chance) {
+    if (table.hops != t.hops || table.cells.empty()) return;
+    h.y_labels.push_back(label);
+    std::vector<double>& z = h.z.emplace_back();
+    for (const HopCell& c : table.cells.front())
+      z.push_back(chance ? c.chance : c.accuracy.interval.mean);
+  };
+  row("accuracy", t, false);
+  if (e.control)
+    row(plain_text(std::string(variant_name(*e.control))) + " control", e.control_accuracy, false);
+  row("chance", t, true);
+  h.z_label = "accuracy";
+  h.value_format = "%.3f";
+  return p;
+}
+
+}  // namespace
+
 void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) {
   const std::string seeds = fmt::format("{} training seeds, 95% t band", r.seeds);
   auto render = [&](std::vector<Panel> panels, const std::string& suffix, int width) {
@@ -515,7 +547,9 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     }
     render({p}, "_training", 900);
   }
-  if (r.eval) {
+  if (r.eval && r.eval->accuracy.lengths.size() == 1) {
+    render({one_length_panel(r)}, "_eval", 900);
+  } else if (r.eval) {
     const HopEvalSummary& e = *r.eval;
     Panel p = accuracy_length_panel(std::string(task_name(r.task)) +
                                     " task: accuracy against input length (" + seeds + ")");
