@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "parsed_options.h"
+#include "posbias/runfiles/passkey_run_files.h"
 #include "posbias/tasks/tasks_command.h"
 
 namespace posbias::cli {
@@ -76,7 +77,7 @@ void register_tasks(CLI::App& app, Action* selected) {
                                     tasks_task_name(a->options.task));
       }
       if (a->options.task == Task::kText && !length_given) a->options.length = 0;  // the run's
-      run_tasks(a->options);
+      run_tasks(a->options, open_passkey_run);
     };
   });
 }

@@ -9,8 +9,8 @@
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/rng.h"
 #include "posbias/llm_templates.h"
+#include "posbias/runfiles/passkey_run_files.h"
 #include "posbias/tasks/hop_task.h"
-#include "posbias/tasks/passkey_run.h"
 #include "posbias/tasks/passkey_task.h"
 
 namespace posbias {

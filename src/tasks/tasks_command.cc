@@ -10,7 +10,6 @@
 #include "posbias/core/enum_names.h"
 #include "posbias/core/json_read.h"
 #include "posbias/tasks/hop_task.h"
-#include "posbias/tasks/passkey_run.h"
 #include "posbias/tasks/passkey_task.h"
 #include "posbias/tasks/task_check.h"
 #include "posbias/text/brown_corpus.h"
@@ -102,7 +101,7 @@ void write_kv(const TasksOptions& o) {
 
 // Example i: a held-out window drawn from the stream keyed by (seed, i), needles at depths
 // drawn by the prior.
-void write_passkey(const TasksOptions& o) {
+void write_passkey(const TasksOptions& o, const PasskeyRunOpener& open_run) {
   if (o.variant != Variant::kStandard)
     throw std::invalid_argument("--variant belongs to the hop tasks, not --task passkey");
   if (o.run.empty())
@@ -111,7 +110,7 @@ void write_passkey(const TasksOptions& o) {
   if (o.needles < 0 || o.needles > static_cast<int>(passkey_names().size()))
     throw std::invalid_argument("--needles must be in 1.." +
                                 std::to_string(passkey_names().size()));
-  const PasskeyRun run = open_passkey_run(o.run);
+  const PasskeyRun run = open_run(o.run);
   TasksOptions checked = o;
   checked.length = o.length > 0 ? o.length : run.length;
   validate_common(checked);
@@ -171,11 +170,11 @@ Task parse_tasks_task(const std::string& name) {
 
 std::string tasks_task_name(Task task) { return std::string(name_of(tasks_task_names(), task)); }
 
-void run_tasks(const TasksOptions& o) {
+void run_tasks(const TasksOptions& o, const PasskeyRunOpener& open_run) {
   if (o.task != Task::kText && (!o.run.empty() || o.needles != 0))
     throw std::invalid_argument("--run and --needles belong to --task passkey");
   if (o.task == Task::kText) {
-    write_passkey(o);
+    write_passkey(o, open_run);
     return;
   }
   validate_common(o);

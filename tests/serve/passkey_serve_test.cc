@@ -23,7 +23,7 @@
 #include "posbias/llm/openai.h"
 #include "posbias/llm/probe.h"
 #include "posbias/llm/result_store.h"
-#include "posbias/tasks/passkey_run.h"
+#include "posbias/runfiles/passkey_run_files.h"
 #include "posbias/tasks/passkey_task.h"
 #include "posbias/train/checkpoint.h"
 

@@ -3,11 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/kv_task.h"
+#include "posbias/tasks/passkey_run.h"
 
 namespace posbias {
 
@@ -39,8 +42,12 @@ struct TasksOptions {
   std::string out;  // empty = stdout
 };
 
+// How passkey's --run folder is read: runfiles/passkey_run_files.h's open_passkey_run, which the
+// command line hands down (runfiles sits above tasks). Called once the other options are checked.
+using PasskeyRunOpener = std::function<PasskeyRun(const std::filesystem::path& run)>;
+
 // Throws std::invalid_argument for bad options, std::runtime_error for I/O failures.
-void run_tasks(const TasksOptions& options);
+void run_tasks(const TasksOptions& options, const PasskeyRunOpener& open_run);
 
 // Checks every example of a JSONL file; prints a summary to stdout and each problem to stderr.
 // Throws std::runtime_error when any example is wrong (so the exit status is 1).
