@@ -9,6 +9,7 @@
 #include "experiments/birth/birth_run.h"
 #include "experiments/retrieval/colocation.h"
 #include "parsed_options.h"
+#include "torchrun_env.h"
 
 namespace posbias::cli {
 

@@ -15,6 +15,7 @@
 #include "posbias/mech/head_search.h"
 #include "posbias/mech/trained_discrepancy.h"
 #include "posbias/train/checkpoint.h"
+#include "torchrun_env.h"
 
 namespace posbias::cli {
 

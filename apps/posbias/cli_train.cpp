@@ -18,6 +18,7 @@
 #include "posbias/core/parse.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/train/trainer.h"
+#include "torchrun_env.h"
 
 namespace posbias::cli {
 namespace {

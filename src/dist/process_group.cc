@@ -4,36 +4,14 @@
 #include <fmt/format.h>
 #include <torch/torch.h>
 
-#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
-#include "posbias/core/parse.h"
-
 namespace posbias {
 namespace {
-
-const char* variable(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? v : nullptr;
-}
-
-int integer_variable(const char* name, std::int64_t low, std::int64_t high) {
-  const char* v = variable(name);
-  if (v == nullptr) {
-    throw std::invalid_argument(std::string(name) +
-                                " is not set; a data-parallel rank needs RANK, WORLD_SIZE, "
-                                "MASTER_ADDR and MASTER_PORT (posbias launch sets them)");
-  }
-  const std::int64_t x = parse_integer(v, name);
-  if (x < low || x > high) {
-    throw std::invalid_argument(fmt::format("{} is {}; it must be in {}..{}", name, x, low, high));
-  }
-  return static_cast<int>(x);
-}
 
 // The first line of a c10 or Gloo message, without the C++ stack c10 appends.
 std::string first_line(const std::exception& e) {
@@ -59,22 +37,6 @@ bool is_loopback(const std::string& address) {
 }
 
 }  // namespace
-
-std::optional<RankEnv> rank_env_from_environment() {
-  if (variable("WORLD_SIZE") == nullptr) return std::nullopt;
-  RankEnv env;
-  env.world_size = integer_variable("WORLD_SIZE", 1, 1 << 20);
-  if (env.world_size == 1) return std::nullopt;
-  env.rank = integer_variable("RANK", 0, env.world_size - 1);
-  env.local_rank = variable("LOCAL_RANK") ? integer_variable("LOCAL_RANK", 0, 1 << 20) : 0;
-  const char* addr = variable("MASTER_ADDR");
-  if (addr == nullptr) {
-    throw std::invalid_argument("MASTER_ADDR is not set; rank 0's host name or address is needed");
-  }
-  env.master_addr = addr;
-  env.master_port = integer_variable("MASTER_PORT", 1, 65535);
-  return env;
-}
 
 struct ProcessGroup::Impl {
   c10::intrusive_ptr<c10d::TCPStore> store;
@@ -176,8 +138,8 @@ ProcessGroup::ProcessGroup(const RankEnv& env, std::chrono::milliseconds timeout
   auto gloo_options = c10d::ProcessGroupGloo::Options::create(timeout);
   gloo_options->devices.push_back(translated(
       "cannot open a Gloo device (set GLOO_SOCKET_IFNAME to the network interface)", [&] {
-        if (const char* ifname = variable("GLOO_SOCKET_IFNAME"))
-          return c10d::ProcessGroupGloo::createDeviceForInterface(ifname);
+        if (!env.gloo_interface.empty())
+          return c10d::ProcessGroupGloo::createDeviceForInterface(env.gloo_interface);
         if (is_loopback(env.master_addr))
           return c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
         return c10d::ProcessGroupGloo::createDefaultDevice();

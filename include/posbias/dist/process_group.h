@@ -1,7 +1,7 @@
 // Data-parallel ranks on torch's c10d: a TCPStore served by rank 0 at MASTER_ADDR:MASTER_PORT
 // and a Gloo process group over it (CPU tensors, TCP). The ranks are the processes torchrun,
-// `srun` or `posbias launch` start with the torchrun variables (RANK, WORLD_SIZE, LOCAL_RANK,
-// MASTER_ADDR, MASTER_PORT). Joining checks, before any rank writes a file, that every rank
+// `srun` or `posbias launch` start with the torchrun variables, which the command line reads
+// (dist/rank_env.h). Joining checks, before any rank writes a file, that every rank
 // names the same world size and runs the same job (a fingerprint of its config), and that no
 // two ranks claim one RANK. Every collective has a timeout; a peer that dies or stalls makes
 // the others throw one line (std::runtime_error) instead of hanging or printing a c10 trace.
@@ -14,23 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "posbias/dist/rank_env.h"
+
 namespace at {
 class Tensor;
 }
 
 namespace posbias {
-
-// This process's slot, from the torchrun variables.
-struct RankEnv {
-  int rank = 0, world_size = 1, local_rank = 0;
-  std::string master_addr;
-  int master_port = 0;
-};
-
-// nullopt when WORLD_SIZE is unset or 1 (one process, no group). Throws std::invalid_argument
-// naming the variable that is missing or malformed (RANK outside 0..WORLD_SIZE-1, a port
-// outside 1..65535).
-std::optional<RankEnv> rank_env_from_environment();
 
 class ProcessGroup {
  public:
