@@ -95,6 +95,7 @@ struct DiscrepancyFlags {
   CheckpointSelection checkpoints = CheckpointSelection::last();
   std::optional<AttentionPath> attention;
   double memory_budget_gb = 0;
+  std::string redraw;  // a stored result whose figure is drawn, measuring nothing
 };
 
 // The one checkpoint `selection` picks of `run`: discrepancy --run measures one model.
@@ -205,11 +206,21 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   run->excludes(fn)->excludes(th)->excludes(om)->excludes(search);
   search->excludes(th);
   add_memory_options(cmd, parsed.get(), &f->attention, &f->memory_budget_gb);
-  add_output_option(cmd, "--json", o->json, "result JSON (default: stdout)");
+  auto* json = add_output_option(cmd, "--json", o->json, "result JSON (default: stdout)");
   add_output_option(cmd, "--plot", o->plot, "figure stem: discrepancy against n, log-log");
+  cmd->add_option("--redraw", f->redraw,
+                  "a construction or --search result file (--json's): draw its --plot figure "
+                  "from the file alone, measuring nothing")
+      ->excludes(run)
+      ->excludes(search)
+      ->excludes(json);
   cmd->callback([=] {
     *selected = [=] {
       parsed->parse();
+      if (!f->redraw.empty()) {
+        if (o->plot.empty()) throw std::invalid_argument("--redraw needs --plot STEM");
+        return redraw_discrepancy(f->redraw, o->plot);
+      }
       o->mode = discrepancy_mode(*f);
       run_discrepancy(*o);
     };

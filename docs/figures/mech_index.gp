@@ -14,6 +14,7 @@ set xtics (9, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set ytics nomirror
 set y2tics
 set y2label "accuracy"

@@ -4,15 +4,22 @@ reset
 set title "reflexive construction (number inputs, θ = pi/n); slope over n = 64..4096: -2.000"
 set xlabel "input length n (log scale)"
 set ylabel "discrepancy: top − second logit (min over inputs)"
-set key bottom left box opaque
-set grid
 set format y "10^{%g}"
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [9:4096]
+set format x "%g"
+set xtics (9, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set ytics nomirror
 set y2tics
 set y2label "accuracy"
-set y2range [0.000000:1.050000]
+set y2range [0:1.05]
+set key below nobox
 $p0s0 << EOD
 9 -1.219629544
 16 -1.716365949
@@ -49,7 +56,7 @@ $p0s2 << EOD
 2048 1
 4096 1
 EOD
-plot $p0s0 using 1:2 with lines lw 2 lc 1 title "bound min(1 − cos θ, π²/(2n²))", \
-     $p0s1 using 1:2 with points lw 2 lc 2 title "measured", \
-     $p0s2 using 1:2 axes x1y2 with linespoints lw 2 lc 3 title "accuracy (right axis)"
+plot $p0s0 using 1:2 with lines lw 2 lc rgb "#9400d3" title "bound min(1 − cos θ, π²/(2n²))", \
+     $p0s1 using 1:2 with points lw 2 lc rgb "#009e73" title "measured", \
+     $p0s2 using 1:2 axes x1y2 with linespoints lw 2 lc rgb "#56b4e9" title "accuracy (right axis)"
 unset output

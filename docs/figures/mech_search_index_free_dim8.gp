@@ -3,7 +3,7 @@ set output "mech_search_index_free_dim8.svg"
 reset
 set title "index head search: free frequencies, head dim 8; exponent of the best gap -0.86 [-1.22, -0.49]"
 set xlabel "input length n (log scale)"
-set ylabel "worst-case gap: top − second logit (log10)"
+set ylabel "worst-case gap: top − second logit (log scale)"
 set format y "10^{%g}"
 set logscale x
 set format x "10^{%L}"
@@ -14,6 +14,7 @@ set xtics (16, 32, 64, 128, 256, 512, 850)
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set key below nobox
 $p0s0 << EOD
 16 -0.1012606764

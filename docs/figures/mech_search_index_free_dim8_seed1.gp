@@ -3,12 +3,19 @@ set output "mech_search_index_free_dim8_seed1.svg"
 reset
 set title "index head search: free frequencies, head dim 8; exponent of the best gap -0.92 [-1.32, -0.53]"
 set xlabel "input length n (log scale)"
-set ylabel "worst-case gap: top − second logit (log10)"
-set key bottom left box opaque
-set grid
+set ylabel "worst-case gap: top − second logit (log scale)"
 set format y "10^{%g}"
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [16:850]
+set format x "%g"
+set xtics (16, 32, 64, 128, 256, 512, 850)
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
+set key below nobox
 $p0s0 << EOD
 16 -0.101127429
 32 -0.1818026441
@@ -45,8 +52,8 @@ $p0s3 << EOD
 512 -4.725270172
 850 -5.165568102
 EOD
-plot $p0s0 using 1:2 with linespoints lw 2 lc 1 title "best of 8 starts and the designs", \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "construction θ = π/n: 1 − cos(π/n)", \
-     $p0s2 using 1:2 with lines lw 2 lc 3 title "one frequency θ = 2π/n: 1 − cos(2π/n)", \
-     $p0s3 using 1:2 with lines lw 2 lc 4 title "bound π²/(2n²)"
+plot $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "best of 8 starts and the designs", \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "construction θ = π/n: 1 − cos(π/n)", \
+     $p0s2 using 1:2 with lines lw 2 lc rgb "#56b4e9" title "one frequency θ = 2π/n: 1 − cos(2π/n)", \
+     $p0s3 using 1:2 with lines lw 2 lc rgb "#e69f00" title "bound π²/(2n²)"
 unset output

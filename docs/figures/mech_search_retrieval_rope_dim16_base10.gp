@@ -3,17 +3,33 @@ set output "mech_search_retrieval_rope_dim16_base10.svg"
 reset
 set title "retrieval head search: rope frequencies, head dim 16"
 set xlabel "input length n (log scale)"
-set ylabel "worst-case gap: top − second logit (log10)"
-set key bottom left box opaque
-set grid
-set format y "10^{%g}"
+set ylabel "worst-case gap: top − second logit (at or below 0: the head fails)"
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [16:16384]
+set format x "%g"
+set xtics (16, 64, 256, 1024, 4096, 16384)
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
+set key below nobox
 $p0s0 << EOD
-16 -0.7285326533
+16 0.1868389193
+64 -0.02870530611
+256 -1.352813137e-05
+1024 -8.752010599e-06
+4096 -6.875809681e-06
+16384 -6.946198186e-06
 EOD
 $p0s1 << EOD
+16 -1.416295117
+64 -1.998267899
+256 -1.999992807
+1024 -1.999996183
+4096 -2
+16384 -2
 EOD
-plot $p0s0 using 1:2 with linespoints lw 2 lc 1 title "best of 8 starts and the designs", \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "construction"
+plot $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "best of 8 starts and the designs", \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "construction"
 unset output

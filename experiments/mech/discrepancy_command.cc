@@ -16,6 +16,7 @@
 #include "posbias/mech/constructions.h"
 #include "posbias/mech/head_name.h"
 #include "posbias/mech/trained_discrepancy.h"
+#include "posbias/runfiles/result_file.h"
 
 namespace posbias {
 namespace {
@@ -190,7 +191,9 @@ nlohmann::json result_json(const TrainedDiscrepancyResult& r) {
 }
 
 Figure result_figure(const SweepResult& r) { return construction_figure({r}); }
-Figure result_figure(const HeadSearchSweepResult& r) { return head_search_figure(r); }
+Figure result_figure(const HeadSearchSweepResult& r) {
+  return head_search_figure(head_search_record(r));
+}
 Figure result_figure(const TrainedDiscrepancyResult& r) { return trained_discrepancy_figure(r); }
 
 }  // namespace
@@ -213,6 +216,19 @@ DiscrepancyResult run_discrepancy(const DiscrepancyOptions& o) {
       },
       result);
   return result;
+}
+
+void redraw_discrepancy(const std::string& file, const std::string& plot) {
+  const nlohmann::json j = read_result_json(file);
+  if (j.is_object() && j.contains("run"))
+    result_error(file,
+                 "is a discrepancy --run result; --redraw draws construction and --search "
+                 "results (re-measure with --run --plot)");
+  const Figure figure =
+      j.is_object() && j.contains("search")
+          ? head_search_figure(read_result_table(head_search_record_from_json, j, file))
+          : construction_figure({read_result_table(sweep_result_from_json, j, file)});
+  render_figure(figure, plot);
 }
 
 }  // namespace posbias

@@ -47,4 +47,9 @@ using DiscrepancyResult =
     std::variant<SweepResult, HeadSearchSweepResult, TrainedDiscrepancyResult>;
 DiscrepancyResult run_discrepancy(const DiscrepancyOptions& options);
 
+// `discrepancy --redraw FILE --plot STEM`: the figure of a stored construction sweep or head
+// search (the file --json wrote), drawn from the file alone; nothing is measured. A file of
+// another kind, or with a bad field, is one line naming the file (std::runtime_error).
+void redraw_discrepancy(const std::string& file, const std::string& plot);
+
 }  // namespace posbias

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numbers>
@@ -63,37 +64,51 @@ HeadSearchSweepResult sweep_head_search(const HeadSearchSweep& sweep) {
   return out;
 }
 
-Figure head_search_figure(const HeadSearchSweepResult& r) {
-  const HeadSearchOptions& o = r.sweep.search;
-  const bool index = o.function == Construction::kIndex;
+Figure head_search_figure(const HeadSearchRecord& r) {
+  const bool index = r.function == Construction::kIndex;
   Panel p;
   p.title =
-      fmt::format("{} head search: {} frequencies, head dim {}", construction_name(o.function),
-                  search_frequencies_name(o.frequencies), o.head_dim);
-  if (std::isfinite(r.exponent.exponent)) {
-    p.title += fmt::format("; exponent of the best gap {:.2f} [{:.2f}, {:.2f}]",
-                           r.exponent.exponent, r.exponent.low, r.exponent.high);
+      fmt::format("{} head search: {} frequencies, head dim {}", construction_name(r.function),
+                  search_frequencies_name(r.frequencies), r.head_dim);
+  const ExponentRecord& e = r.exponent;
+  if (std::isfinite(e.value)) {
+    p.title += fmt::format("; exponent of the best gap {:.2f}", e.value);
+    if (e.ci.size() == 2 && std::isfinite(e.ci[0]) && std::isfinite(e.ci[1]))
+      p.title += fmt::format(" [{:.2f}, {:.2f}]", e.ci[0], e.ci[1]);
   }
   p.xlabel = "input length n (log scale)";
-  p.ylabel = "worst-case gap: top − second logit (log10)";
   p.log_x = true;
-  p.log10_y = true;
+  // A gap at or below 0 (a head that fails at that n: RoPE schedules on retrieval) has no
+  // logarithm: such a search is drawn on a linear axis, so that no point silently drops out; so
+  // is one whose gaps span less than a decade (a log axis would be labelled 10^{-0.1}, ...).
+  bool positive = true;
+  double lo = INFINITY, hi = 0;
+  for (const HeadSearchPointRecord& pt : r.points) {
+    positive = positive && pt.best_gap > 0 && pt.construction_gap > 0;
+    lo = std::min({lo, pt.best_gap, pt.construction_gap});
+    hi = std::max({hi, pt.best_gap, pt.construction_gap});
+  }
+  positive = positive && hi >= 10 * lo;
+  p.log10_y = positive;
+  p.ylabel = positive ? "worst-case gap: top − second logit (log scale)"
+                      : "worst-case gap: top − second logit (at or below 0: the head fails)";
   Series best, construction, single, bound;
-  best.title = fmt::format("best of {} starts and the designs", o.starts);
+  best.title = fmt::format("best of {} starts and the designs", r.starts);
   best.style = "linespoints";
   construction.title = index ? "construction θ = π/n: 1 − cos(π/n)" : "construction";
   construction.style = "linespoints";
   single.title = "one frequency θ = 2π/n: 1 − cos(2π/n)";
   bound.title = "bound π²/(2n²)";
-  const auto add = [](Series& s, double x, double y) {
-    if (y > 0) s.x.push_back(x), s.y.push_back(std::log10(y));
+  const auto add = [positive](Series& s, double x, double y) {
+    if (!std::isfinite(y) || (positive && y <= 0)) return;
+    s.x.push_back(x), s.y.push_back(positive ? std::log10(y) : y);
   };
-  for (const HeadSearchPoint& pt : r.points) {
-    const double n = static_cast<double>(pt.length);
+  for (const HeadSearchPointRecord& pt : r.points) {
+    const double n = static_cast<double>(pt.n);
     add(best, n, pt.best_gap);
     add(construction, n, pt.construction_gap);
     if (index) {
-      add(single, n, pt.single_frequency_gap);
+      add(single, n, pt.single_frequency_gap.value_or(NAN));
       add(bound, n, index_bound(n));
     }
   }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "experiments/mech/head_search_record.h"
 #include "posbias/core/plot.h"
 #include "posbias/mech/head_search.h"
 #include "posbias/stats/power_law_fit.h"
@@ -36,8 +37,10 @@ double index_bound(double n);
 
 // The result file is head_search_record.h's.
 
-// Log-log gap against n: the best head found, the construction, the one-frequency design and
-// (index) the construction's bound π²/(2n²).
-Figure head_search_figure(const HeadSearchSweepResult& result);
+// Log-log gap against n, from the result as its file holds it (head_search_record.h; discrepancy
+// --redraw draws it from the file): the best head found, the construction, the one-frequency
+// design and (index) the construction's bound π²/(2n²). A search with a gap at or below 0, or
+// whose gaps span less than a decade, is drawn on a linear gap axis.
+Figure head_search_figure(const HeadSearchRecord& result);
 
 }  // namespace posbias

@@ -147,8 +147,9 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
   search.lengths = preset.search_lengths;
   search.search.steps = preset.search_steps;
   const HeadSearchSweepResult found = sweep_head_search(search);
-  write_file_atomic(mech / "head_search.json", to_json(head_search_record(found)).dump(2) + "\n");
-  render_figure(head_search_figure(found), mech / "head_search");
+  const HeadSearchRecord record = head_search_record(found);
+  write_file_atomic(mech / "head_search.json", to_json(record).dump(2) + "\n");
+  render_figure(head_search_figure(record), mech / "head_search");
   const HeadSearchPoint& last = found.points.back();
   sec.numbers.push_back(
       {fmt::format("index head search (head dim {}, free frequencies): best gap at n = {} "

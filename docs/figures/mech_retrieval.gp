@@ -1,0 +1,60 @@
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 700,540
+set output "mech_retrieval.svg"
+reset
+set title "retrieval construction (letter inputs, θ = 0)"
+set xlabel "input length n (log scale)"
+set ylabel "discrepancy: top − second logit (min over inputs)"
+set format y "10^{%g}"
+set logscale x
+set format x "10^{%L}"
+set grid
+set xrange [9:4096]
+set format x "%g"
+set xtics (9, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
+set yrange [-2:0.5]
+set ytics 1
+set ytics nomirror
+set y2tics
+set y2label "accuracy"
+set y2range [0:1.05]
+set key below nobox
+$p0s0 << EOD
+9 -0.5332906832
+16 -0.5332906832
+32 -0.5332906832
+64 -0.5332906832
+128 -0.5332906832
+256 -0.5332906832
+512 -0.5332906832
+1024 -0.5332906832
+2048 -0.5332906832
+4096 -0.5332906832
+EOD
+$p0s1 << EOD
+9 -0.5332906832
+16 -0.5332906832
+32 -0.5332906832
+64 -0.5332906832
+128 -0.5332906832
+256 -0.5332906832
+512 -0.5332906832
+1024 -0.5332906832
+2048 -0.5332906832
+4096 -0.5332906832
+EOD
+$p0s2 << EOD
+9 1
+16 1
+32 1
+64 1
+128 1
+256 1
+512 1
+1024 1
+2048 1
+4096 1
+EOD
+plot $p0s0 using 1:2 with lines lw 2 lc rgb "#9400d3" title "rate 1 − cos(ω − nθ)", \
+     $p0s1 using 1:2 with points lw 2 lc rgb "#009e73" title "measured", \
+     $p0s2 using 1:2 axes x1y2 with linespoints lw 2 lc rgb "#56b4e9" title "accuracy (right axis)"
+unset output
