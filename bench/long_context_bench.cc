@@ -3,10 +3,12 @@
 // one, each length in a process of its own so that its peak RSS is its own. Prints a table
 // (seconds, peak RSS, the blockwise/dense time ratio where both fit) and the exponents of
 // time and memory in L fitted by least squares on log-log points; with --out STEM writes
-// STEM.json, STEM.csv and the figure STEM.svg/.png.
+// STEM.json, STEM.csv and the figure STEM.svg/.png. --redraw FILE.json --out STEM draws the
+// figure of a stored STEM.json again, measuring nothing.
 //
 // Usage: long_context_bench [--posbias BIN] [--arch A] [--layers N] [--d-model D]
 //        [--heads H] [--probes K] [--lengths 1024,2048,...] [--dense-max L] [--out STEM]
+//        long_context_bench --redraw FILE.json --out STEM
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +27,7 @@
 namespace {
 
 struct Options {
-  std::string posbias = POSBIAS_BIN, arch = "gpt2", out;
+  std::string posbias = POSBIAS_BIN, arch = "gpt2", out, redraw;
   std::string layers = "4", d_model = "256", heads = "4", probes = "4";
   std::vector<long> lengths = {1024, 2048, 4096, 8192, 16384};
   long dense_max = 8192;  // longest dense run (its [H, L, L] per layer grows as L²)
@@ -64,6 +66,8 @@ Options parse(int argc, char** argv) {
       o.dense_max = std::atol(v.c_str());
     else if (a == "--out")
       o.out = v;
+    else if (a == "--redraw")
+      o.redraw = v;
     else if (a == "--lengths") {
       o.lengths.clear();
       std::stringstream s(v);
@@ -137,16 +141,9 @@ double exponent_with_intercept(const std::vector<double>& x, const std::vector<d
   return best;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const Options o = parse(argc, argv);
-  std::map<std::string, std::vector<Point>> points;
-  nlohmann::json result{{"arch", o.arch},        {"layers", o.layers},
-                        {"d_model", o.d_model},  {"heads", o.heads},
-                        {"probes", o.probes},    {"paths", nlohmann::json::object()},
-                        {"method", "hutchinson"}};
-  std::string csv = "path,length,seconds,peak_rss_mb,planned_mb,activation_checkpointing\n";
+// Time and peak RSS against L, one line per attention path, from the result as STEM.json holds
+// it (log-log; each legend outside its panel).
+posbias::Figure cost_figure(const nlohmann::json& result) {
   posbias::Figure fig;
   fig.width = 1100;
   posbias::Panel time, memory;
@@ -157,12 +154,51 @@ int main(int argc, char** argv) {
   memory.ylabel = "MB";
   time.log_x = memory.log_x = true;
   time.log10_y = memory.log10_y = true;
-  time.key = memory.key = "top left";
-  for (const std::string path : {"blockwise", "dense"}) {
-    std::vector<double> l, s, m, planned;
+  for (const auto& [path, pj] : result.at("paths").items()) {
     posbias::Series ts, ms;
     ts.title = ms.title = path;
     ts.style = ms.style = "linespoints";
+    const auto l = pj.at("lengths").get<std::vector<double>>();
+    const auto s = pj.at("seconds").get<std::vector<double>>();
+    const auto m = pj.at("peak_rss_mb").get<std::vector<double>>();
+    for (std::size_t i = 0; i < l.size() && i < s.size() && i < m.size(); ++i) {
+      ts.x.push_back(l[i]), ts.y.push_back(std::log10(s[i]));
+      ms.x.push_back(l[i]), ms.y.push_back(std::log10(m[i]));
+    }
+    time.series.push_back(ts);
+    memory.series.push_back(ms);
+  }
+  fig.panels = {time, memory};
+  return fig;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  if (!o.redraw.empty()) {
+    if (o.out.empty()) {
+      std::fprintf(stderr, "long_context_bench: --redraw needs --out STEM\n");
+      return 2;
+    }
+    std::ifstream in(o.redraw);
+    const nlohmann::json stored = nlohmann::json::parse(in, nullptr, false);
+    if (stored.is_discarded() || !stored.contains("paths")) {
+      std::fprintf(stderr, "long_context_bench: '%s' is not a long_context_bench result\n",
+                   o.redraw.c_str());
+      return 1;
+    }
+    posbias::render_figure(cost_figure(stored), o.out);
+    return 0;
+  }
+  std::map<std::string, std::vector<Point>> points;
+  nlohmann::json result{{"arch", o.arch},        {"layers", o.layers},
+                        {"d_model", o.d_model},  {"heads", o.heads},
+                        {"probes", o.probes},    {"paths", nlohmann::json::object()},
+                        {"method", "hutchinson"}};
+  std::string csv = "path,length,seconds,peak_rss_mb,planned_mb,activation_checkpointing\n";
+  for (const std::string path : {"blockwise", "dense"}) {
+    std::vector<double> l, s, m, planned;
     for (long length : o.lengths) {
       if (path == "dense" && length > o.dense_max) continue;
       const Point p = measure(o, path, length);
@@ -180,8 +216,6 @@ int main(int argc, char** argv) {
       s.push_back(p.seconds);
       m.push_back(p.peak_rss_mb);
       planned.push_back(p.planned_mb);
-      ts.x.push_back(static_cast<double>(length)), ts.y.push_back(std::log10(p.seconds));
-      ms.x.push_back(static_cast<double>(length)), ms.y.push_back(std::log10(p.peak_rss_mb));
       csv += path + "," + std::to_string(length) + "," + std::to_string(p.seconds) + "," +
              std::to_string(p.peak_rss_mb) + "," + std::to_string(p.planned_mb) + "," +
              (p.checkpoint ? "true" : "false") + "\n";
@@ -196,8 +230,6 @@ int main(int argc, char** argv) {
                   l.size() >= 3 ? exponent_with_intercept(l, m) : NAN);
     }
     result["paths"][path] = pj;
-    time.series.push_back(ts);
-    memory.series.push_back(ms);
   }
   // blockwise / dense time where both ran
   nlohmann::json ratios = nlohmann::json::object();
@@ -214,8 +246,7 @@ int main(int argc, char** argv) {
   if (!o.out.empty()) {
     posbias::write_file_atomic(o.out + ".json", result.dump(2) + "\n");
     posbias::write_file_atomic(o.out + ".csv", csv);
-    fig.panels = {time, memory};
-    posbias::render_figure(fig, o.out);
+    posbias::render_figure(cost_figure(result), o.out);
   }
   return 0;
 }

@@ -5,11 +5,18 @@ reset
 set title "time of one profile"
 set xlabel "L (tokens)"
 set ylabel "seconds"
-set key top left box opaque
-set grid
 set format y "10^{%g}"
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [1024:16384]
+set format x "%g"
+set xtics (1024, 2048, 4096, 8192, 16384)
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
+set key below nobox
 $p0s0 << EOD
 1024 0.1722093344
 2048 0.5571751387
@@ -23,17 +30,23 @@ $p0s1 << EOD
 4096 1.502650216
 8192 2.521132997
 EOD
-plot $p0s0 using 1:2 with linespoints lw 2 lc 1 title "blockwise", \
-     $p0s1 using 1:2 with linespoints lw 2 lc 2 title "dense"
+plot $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "blockwise", \
+     $p0s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "dense"
 reset
 set title "peak RSS"
 set xlabel "L (tokens)"
 set ylabel "MB"
-set key top left box opaque
-set grid
 set format y "10^{%g}"
 set logscale x
 set format x "10^{%L}"
+set grid
+set xrange [1024:16384]
+set format x "%g"
+set xtics (1024, 2048, 4096, 8192, 16384)
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
+set key below nobox
 $p1s0 << EOD
 1024 2.565741777
 2048 2.712472129
@@ -47,7 +60,7 @@ $p1s1 << EOD
 4096 3.561141463
 8192 4.253297675
 EOD
-plot $p1s0 using 1:2 with linespoints lw 2 lc 1 title "blockwise", \
-     $p1s1 using 1:2 with linespoints lw 2 lc 2 title "dense"
+plot $p1s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "blockwise", \
+     $p1s1 using 1:2 with linespoints lw 2 lc rgb "#009e73" title "dense"
 unset multiplot
 unset output
