@@ -5,9 +5,12 @@ reset
 set title "accuracy (L = 28)"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact match"
-set key outside right box opaque
 set grid
-set xrange [0.000000:100.000000]
+set xrange [0:100]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
+set key below nobox
 $p0s0 << EOD
 0 0.05 0.05 0.05
 10 0.06 0.06 0.06
@@ -21,15 +24,18 @@ $p0s0 << EOD
 90 0.06 0.06 0.06
 100 0.08 0.08 0.08
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "one seed: no band"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "one seed: no band"
 reset
 set title "influence on the queried pair"
 set xlabel "depth of the queried pair (%)"
 set ylabel "share of the answer's influence"
-set key outside right box opaque
 set grid
-set xrange [0.000000:100.000000]
+set xrange [0:100]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
+set key below nobox
 $p1s0 << EOD
 0 0.186475871 0.186475871 0.186475871
 10 0.1847177228 0.1847177228 0.1847177228
@@ -43,7 +49,7 @@ $p1s0 << EOD
 90 0.1900898198 0.1900898198 0.1900898198
 100 0.2424524456 0.2424524456 0.2424524456
 EOD
-plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p1s0 using 1:2 with linespoints lw 2 lc 1 title "one seed: no band"
+plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p1s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "one seed: no band"
 unset multiplot
 unset output
