@@ -3,7 +3,6 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "experiments/seeds/seed_summary.h"
 #include "posbias/tasks/task_codecs.h"
 
 namespace posbias {

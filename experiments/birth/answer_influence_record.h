@@ -1,9 +1,9 @@
 // `birth --run RUN --inputs kv|passkey --target answer`'s result as the file holds it: one field
 // table per part, for the writer (answer_influence.h's answer_influence_record, in the torch
 // commands) and the strict reader (`birth --colocate`, colocation.h). A by-depth
-// statistic is seed_summary.h's, over the examples; the shares and U test are shares_record.h's.
-// Files of builds before one position base lack "position_base" (their shares' regions are
-// 1-based) and are moved to it on read (position_base.h).
+// statistic is stats/seed_interval_record.h's, over the examples; the shares and U test are
+// shares_record.h's. Files of builds before one position base lack "position_base" (their shares'
+// regions are 1-based) and are moved to it on read (position_base.h).
 #pragma once
 
 #include <cstdint>

@@ -9,6 +9,7 @@
 #include "experiments/hops/hop_compare.h"
 #include "experiments/hops/hop_seed_files.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/runfiles/result_file.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "experiments/eval/eval_steps.h"
-#include "experiments/seeds/seed_summary.h"
+#include "experiments/hops/hop_seeds.h"
 #include "posbias/arch/logn_scale.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"

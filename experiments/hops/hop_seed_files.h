@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/seeds/seed_summary.h"
+#include "posbias/runfiles/seed_runs.h"
 #include "posbias/tasks/hop_task.h"
 
 namespace posbias {

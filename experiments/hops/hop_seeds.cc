@@ -12,6 +12,7 @@
 #include "experiments/hops/hop_seeds_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
+#include "posbias/runfiles/result_file.h"
 
 namespace posbias {
 namespace {
@@ -674,6 +675,17 @@ void run_hop_seeds(const HopSeedsOptions& o) {
       r.unchecked,
       r.seeds * (!o.summary.empty() + !o.eval.empty() + !o.heads.empty() + !o.discrepancy.empty()),
       r.unchecked_file);
+}
+
+Panel accuracy_length_panel(const std::string& title) {
+  Panel p;
+  p.title = title;
+  p.xlabel = "input length (tokens, log scale)";
+  p.ylabel = "accuracy";
+  p.log_x = true;
+  p.ymin = 0;
+  p.ymax = 1.02;
+  return p;
 }
 
 }  // namespace posbias

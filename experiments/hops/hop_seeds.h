@@ -36,7 +36,8 @@
 #include <vector>
 
 #include "experiments/hops/hop_seed_files.h"
-#include "experiments/seeds/seed_summary.h"
+#include "posbias/runfiles/seed_runs.h"
+#include "posbias/stats/seed_interval_record.h"
 
 namespace posbias {
 
@@ -89,6 +90,9 @@ std::vector<HopCellAt> hop_cells(const HopTable& table);
 // A cell's columns: length, hop, the accuracy's interval_columns and the chance level (csv_cell).
 const std::vector<CsvColumn<HopCellAt>>& hop_cell_columns();
 
+// The axes of every accuracy-against-input-length figure (eval, seeds, compare): log-scale
+// length, accuracy 0..1.
+Panel accuracy_length_panel(const std::string& title);
 // The all-hops chance level at those of `lengths` the table has, as the eval and compare
 // figures draw it (a thin dashed line); no points without an "all" column or chance levels.
 Series chance_series(const HopTable& table, const std::vector<std::int64_t>& lengths);

@@ -1,8 +1,8 @@
 // `posbias seeds`'s summaries of hop runs as the files hold them: over training seeds
 // (HopSeedsResult, hop_seeds.h) and configurations side by side (HopComparison, hop_compare.h).
 // One field table per part, for the writers (run_hop_seeds, write_hop_comparison) and a strict
-// reader. A statistic S is seed_summary.h's ({"mean", "low", "high", "n", "values"}); one of
-// whole numbers (steps, head counts) writes its values as integers. Maps are keyed by length
+// reader. A statistic S is stats/seed_interval_record.h's ({"mean", "low", "high", "n", "values"});
+// one of whole numbers (steps, head counts) writes its values as integers. Maps are keyed by length
 // ("17"), hop ("1", ..., "all"), head ("L0.h0") or role; what each part means is hop_seeds.h's.
 #pragma once
 
@@ -15,8 +15,8 @@
 
 #include "experiments/hops/hop_compare.h"
 #include "experiments/hops/hop_seeds.h"
-#include "experiments/seeds/seed_summary.h"
 #include "posbias/core/field_table.h"
+#include "posbias/stats/seed_interval_record.h"
 
 namespace posbias {
 

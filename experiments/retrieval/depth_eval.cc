@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/eval/eval_steps.h"
-#include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv_table.h"
 #include "posbias/core/json_result.h"

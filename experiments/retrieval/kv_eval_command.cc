@@ -11,7 +11,6 @@
 
 #include "experiments/retrieval/depth_eval.h"
 #include "experiments/retrieval/depth_figures.h"
-#include "experiments/seeds/seed_summary.h"
 #include "posbias/arch/logn_scale.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv_table.h"

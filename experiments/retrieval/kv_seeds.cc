@@ -14,6 +14,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/plot.h"
+#include "posbias/runfiles/result_file.h"
 
 namespace posbias {
 namespace {

@@ -19,7 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/seeds/seed_summary.h"
+#include "posbias/runfiles/seed_runs.h"
+#include "posbias/stats/seed_interval_record.h"
 
 namespace posbias {
 

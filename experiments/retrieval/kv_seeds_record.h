@@ -1,7 +1,7 @@
 // `posbias seeds --eval KV_EVAL.json...`'s summary (KvSeedsResult, kv_seeds.h) as the file
 // holds it: one field table per part, for the writer (run_kv_seeds) and a strict reader. Cells,
 // means and verdicts are keyed by length ("64") and depth ("50", "12.5"); a statistic is
-// seed_summary.h's. Files of earlier builds lack the task: an optional field.
+// stats/seed_interval_record.h's. Files of earlier builds lack the task: an optional field.
 #pragma once
 
 #include <cstdint>
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "experiments/retrieval/kv_seeds.h"
-#include "experiments/seeds/seed_summary.h"
 #include "posbias/core/field_table.h"
+#include "posbias/stats/seed_interval_record.h"
 
 namespace posbias {
 

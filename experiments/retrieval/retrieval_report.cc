@@ -11,10 +11,10 @@
 #include "experiments/retrieval/colocation.h"
 #include "experiments/retrieval/kv_eval_command.h"
 #include "experiments/retrieval/kv_seeds.h"
-#include "experiments/seeds/seed_summary.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/plot.h"
 #include "posbias/stats/seed_interval.h"
+#include "posbias/stats/seed_interval_record.h"
 #include "posbias/tasks/kv_task.h"
 #include "posbias/train/trainer.h"
 

@@ -20,6 +20,7 @@
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_result.h"
 #include "posbias/runfiles/heldout_split.h"
+#include "posbias/runfiles/result_file.h"
 #include "posbias/theory/profile_summary.h"
 
 namespace posbias {

@@ -36,8 +36,9 @@
 #include "experiments/hops/hop_compare.h"
 #include "experiments/hops/hop_seeds.h"
 #include "experiments/retrieval/kv_seeds.h"
-#include "experiments/seeds/seed_summary.h"
 #include "posbias/core/plot.h"
+#include "posbias/runfiles/seed_runs.h"
+#include "posbias/stats/seed_interval_record.h"
 #include "posbias/theory/profile_shares.h"
 
 namespace posbias {

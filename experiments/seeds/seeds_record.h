@@ -1,7 +1,7 @@
 // `posbias seeds BIRTH.json...`'s summary of one text experiment over its training seeds
 // (SeedsResult, seeds_command.h) as the file holds it: one field table per part, for the writer
-// (run_text_seeds) and a strict reader. A statistic is seed_summary.h's; a profile's shares and
-// U test are shares_record.h's; what each field means is seeds_command.h's.
+// (run_text_seeds) and a strict reader. A statistic is stats/seed_interval_record.h's; a profile's
+// shares and U test are shares_record.h's; what each field means is seeds_command.h's.
 #pragma once
 
 #include <cstdint>
@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "experiments/seeds/seed_summary.h"
 #include "experiments/seeds/seeds_command.h"
 #include "experiments/seeds/shares_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/core/position_base.h"
+#include "posbias/stats/seed_interval_record.h"
 
 namespace posbias {
 

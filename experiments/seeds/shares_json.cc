@@ -5,8 +5,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "experiments/seeds/seed_summary.h"
 #include "experiments/seeds/shares_record.h"
+#include "posbias/stats/seed_interval_record.h"
 
 namespace posbias {
 

@@ -8,8 +8,8 @@
 //              "middle_vs_recency": STAT} (the two differences absent when not testable)
 //   a paired change: {"scale", "primacy": STAT, ...}, log10(share at the later step / earlier),
 //              and birth --run's "from_step", "to_step"
-// STAT is a statistic over seeds (seed_summary.h): every seed's value and the mean with its 95%
-// Student-t interval. A region's key is its name (to_string(ShareRegion)).
+// STAT is a statistic over seeds (stats/seed_interval_record.h): every seed's value and the mean
+// with its 95% Student-t interval. A region's key is its name (to_string(ShareRegion)).
 #pragma once
 
 #include <array>
@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/seeds/seed_summary.h"
 #include "posbias/core/field_table.h"
+#include "posbias/stats/seed_interval_record.h"
 #include "posbias/theory/profile_shares.h"
 
 namespace posbias {
