@@ -34,7 +34,6 @@
 #include "experiments/retrieval/depth_eval_record.h"
 #include "experiments/retrieval/kv_seeds_record.h"
 #include "experiments/seeds/seeds_record.h"
-#include "experiments/seeds/shares_record.h"
 #include "experiments/theory/compare_record.h"
 #include "experiments/theory/design_record.h"
 #include "experiments/theory/fit_record.h"
@@ -70,6 +69,7 @@
 #include "posbias/theory/influence.h"
 #include "posbias/theory/influence_method.h"
 #include "posbias/theory/profile_shares.h"
+#include "posbias/theory/shares_record.h"
 
 namespace posbias_test {
 

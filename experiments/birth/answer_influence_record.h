@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "experiments/seeds/shares_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/core/position_base.h"
 #include "posbias/stats/seed_interval.h"
 #include "posbias/tasks/retrieval_inputs.h"
+#include "posbias/theory/shares_record.h"
 
 namespace posbias {
 

@@ -16,7 +16,6 @@
 
 #include "experiments/birth/birth_summary.h"
 #include "experiments/birth/seed_journal.h"
-#include "experiments/seeds/shares_json.h"
 #include "experiments/theory/fit_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv_table.h"
@@ -38,6 +37,7 @@
 #include "posbias/theory/operator.h"
 #include "posbias/theory/quadrature_row.h"
 #include "posbias/theory/rollout.h"
+#include "posbias/theory/shares_summary.h"
 #include "posbias/train/checkpoint.h"
 
 namespace posbias {

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/birth/birth.h"
-#include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/theory/fit.h"
+#include "posbias/theory/shares_summary.h"
 
 namespace posbias {
 namespace {

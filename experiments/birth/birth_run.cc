@@ -6,7 +6,6 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/parse.h"
@@ -18,6 +17,7 @@
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/vocab.h"
 #include "posbias/theory/profile_summary.h"
+#include "posbias/theory/shares_summary.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/text_run.h"
 #include "posbias/train/trainer.h"

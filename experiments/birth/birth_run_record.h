@@ -1,7 +1,7 @@
 // `birth --run`'s result (birth_run.h), as the file holds it: one field table for the writer
 // (run_birth_run, and the figures drawn from it) and the reader (`seeds`, seeds_command.cc).
 // Files of earlier builds lack the shares, the U test and the share change: optional fields.
-// The shares, U test and share change are seeds/shares_record.h's records.
+// The shares, U test and share change are theory/shares_record.h's records.
 #pragma once
 
 #include <cstdint>
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "experiments/seeds/shares_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/core/position_base.h"
+#include "posbias/theory/shares_record.h"
 
 namespace posbias {
 

@@ -15,13 +15,13 @@
 #include "experiments/hops/hop_seeds.h"
 #include "experiments/retrieval/kv_seeds.h"
 #include "experiments/seeds/seeds_record.h"
-#include "experiments/seeds/shares_json.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_result.h"
 #include "posbias/runfiles/heldout_split.h"
 #include "posbias/runfiles/result_file.h"
 #include "posbias/theory/profile_summary.h"
+#include "posbias/theory/shares_summary.h"
 
 namespace posbias {
 namespace {

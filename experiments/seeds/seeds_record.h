@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "experiments/seeds/seeds_command.h"
-#include "experiments/seeds/shares_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/core/position_base.h"
 #include "posbias/stats/seed_interval_record.h"
+#include "posbias/theory/shares_record.h"
 
 namespace posbias {
 

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/birth/birth_run.h"
-#include "experiments/seeds/shares_json.h"
 #include "posbias/stats/seed_interval_record.h"
+#include "posbias/theory/shares_summary.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {

@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "experiments/seeds/shares_record.h"
 #include "experiments/theory/theory_command.h"
 #include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
@@ -17,6 +16,7 @@
 #include "posbias/core/memory.h"
 #include "posbias/core/position_base.h"
 #include "posbias/core/progress.h"
+#include "posbias/theory/shares_record.h"
 
 namespace posbias {
 namespace {

@@ -7,13 +7,13 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "experiments/seeds/shares_json.h"
-#include "experiments/seeds/shares_record.h"
 #include "experiments/theory/compare_command.h"
 #include "experiments/theory/theory_shares_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_result.h"
+#include "posbias/theory/shares_record.h"
+#include "posbias/theory/shares_summary.h"
 
 namespace posbias {
 namespace {

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "experiments/seeds/shares_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/core/position_base.h"
+#include "posbias/theory/shares_record.h"
 
 namespace posbias {
 

@@ -1,11 +1,10 @@
-#include "experiments/seeds/shares_json.h"
+#include "posbias/theory/shares_summary.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "experiments/seeds/shares_record.h"
 #include "posbias/stats/seed_interval_record.h"
 
 namespace posbias {

@@ -1,4 +1,4 @@
-#include "experiments/seeds/shares_record.h"
+#include "posbias/theory/shares_record.h"
 
 #include <utility>
 

@@ -1,8 +1,8 @@
-// The shares, U test and share change records (experiments/seeds/shares_record.h): every part
+// The shares, U test and share change records (theory/shares_record.h): every part
 // of a measured profile's shares round-trips through JSON with the regions its length has, and
 // every such block in every result shipped in docs/data reads back and writes out the same bytes
 // (a bad field refused by its dotted path: tests/core/field_tables_test.cc).
-#include "experiments/seeds/shares_record.h"
+#include "posbias/theory/shares_record.h"
 
 #include <gtest/gtest.h>
 
