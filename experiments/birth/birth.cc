@@ -16,7 +16,6 @@
 
 #include "experiments/birth/birth_summary.h"
 #include "experiments/birth/seed_journal.h"
-#include "experiments/theory/fit_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv_table.h"
 #include "posbias/core/enum_names.h"
@@ -34,6 +33,7 @@
 #include "posbias/jacobian/jacobian.h"
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/theory/fit_figure.h"
 #include "posbias/theory/operator.h"
 #include "posbias/theory/quadrature_row.h"
 #include "posbias/theory/rollout.h"

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "experiments/theory/fit_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/core/machine_record.h"
 #include "posbias/core/position_base.h"
+#include "posbias/theory/fit_record.h"
 #include "posbias/theory/shares_record.h"
 
 namespace posbias {

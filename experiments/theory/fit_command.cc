@@ -6,13 +6,14 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "experiments/theory/fit_record.h"
 #include "experiments/theory/theory_command.h"
 #include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/parse.h"
+#include "posbias/theory/fit_figure.h"
+#include "posbias/theory/fit_record.h"
 
 namespace posbias {
 
@@ -54,41 +55,6 @@ MeasuredProfile read_profile_csv(const std::filesystem::path& path) {
   }
   p.validate();
   return p;
-}
-
-Figure fit_figure(const MeasuredProfile& profile, const FitResult& r, const std::string& title) {
-  Figure fig;
-  Panel p;
-  p.title = title;
-  p.xlabel = "key position";
-  p.ylabel = "influence ‖∂y_q/∂x_j‖";
-  p.log10_y = true;
-  p.xmin = 0;
-  p.xmax = static_cast<double>(profile.mean.size() - 1);
-  Series measured;
-  measured.title = "measured" + (r.seeds > 1 ? " (mean, band = seed range)" : std::string());
-  measured.style = "linespoints pt 7 ps 0.4";
-  Series theory;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "theory, %s paths, α = %.3f (Spearman %.3f, log R² %.3f)",
-                to_string(r.paths).c_str(), r.alpha, r.spearman, r.log_r2);
-  theory.title = buf;
-  for (std::size_t i : thin_indices(profile.mean.size())) {
-    const double x = static_cast<double>(i);
-    measured.x.push_back(x);
-    measured.y.push_back(std::log10(profile.mean[i]));
-    if (r.seeds > 1) {
-      double lo = INFINITY, hi = -INFINITY;
-      for (const auto& s : profile.seeds) lo = std::min(lo, s[i]), hi = std::max(hi, s[i]);
-      measured.y_low.push_back(std::log10(lo));
-      measured.y_high.push_back(std::log10(hi));
-    }
-    theory.x.push_back(x);
-    theory.y.push_back(r.theory_log10[i]);
-  }
-  p.series = {measured, theory};
-  fig.panels = {p};
-  return fig;
 }
 
 void run_fit(const FitOptions& o) {

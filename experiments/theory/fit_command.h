@@ -1,6 +1,6 @@
 // `posbias theory fit`: fit α and a gain to a measured profile CSV, report the metrics,
-// draw theory against measurement. `posbias birth` reuses fit_figure and the fit's record
-// (fit_record.h).
+// draw theory against measurement (the record and the figure are theory/fit_record.h's and
+// theory/fit_figure.h's, which `posbias birth` writes too).
 //
 // Profile CSV: a `position` column (0..L-1, the query last; a file starting at 1 is read as
 // 1-based, position_base.h), an `influence` column (the mean
@@ -13,7 +13,6 @@
 #include <optional>
 #include <string>
 
-#include "posbias/core/plot.h"
 #include "posbias/theory/fit.h"
 
 namespace posbias {
@@ -35,7 +34,5 @@ struct FitOptions {
 void run_fit(const FitOptions& options);
 
 MeasuredProfile read_profile_csv(const std::filesystem::path& path);
-Figure fit_figure(const MeasuredProfile& profile, const FitResult& result,
-                  const std::string& title);
 
 }  // namespace posbias

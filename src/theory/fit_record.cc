@@ -1,4 +1,4 @@
-#include "experiments/theory/fit_record.h"
+#include "posbias/theory/fit_record.h"
 
 #include "posbias/theory/theory_codecs.h"
 
