@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "experiments/theory/shares_command.h"
+#include "posbias/stats/paired_verdict.h"
 
 namespace posbias {
 

@@ -12,6 +12,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_result.h"
+#include "posbias/stats/paired_verdict.h"
 #include "posbias/theory/shares_record.h"
 #include "posbias/theory/shares_summary.h"
 
@@ -30,12 +31,6 @@ SharesRun read_shares_run(const std::string& file) {
 }
 
 }  // namespace
-
-std::string paired_verdict(const SeedInterval& change) {
-  if (change.low > 0) return "helps";
-  if (change.high < 0) return "hurts";
-  return "no effect";  // the interval holds 0, or there is none (NaN)
-}
 
 SharesResult shares_of_runs(const SharesOptions& o) {
   if (o.runs.empty()) throw std::invalid_argument("give one or more birth --json results");

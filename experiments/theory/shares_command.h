@@ -42,11 +42,6 @@ struct SharesResult {
   std::optional<SharesRun> baseline;  // --baseline's
 };
 
-// The verdict of docs/mitigations.md on a paired change whose larger values mean less bias:
-// "helps" (95% interval above 0), "hurts" (below 0) or "no effect" (it holds 0, or has no
-// interval).
-std::string paired_verdict(const SeedInterval& change);
-
 // Reads and checks each file (one line naming the file and the field for a bad one); a baseline
 // must have the runs' length and seed count.
 SharesResult shares_of_runs(const SharesOptions& options);

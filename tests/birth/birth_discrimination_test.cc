@@ -130,13 +130,6 @@ TEST(BirthDiscrimination, TheNullSinkOperatorBeatsThePredictionWithoutIt) {
   }
 }
 
-TEST(BirthDiscrimination, PairedVerdictReadsTheIntervalsSide) {
-  EXPECT_EQ(paired_verdict({0.2, 0.1, 0.3, 3}), "helps");
-  EXPECT_EQ(paired_verdict({-0.2, -0.3, -0.1, 3}), "hurts");
-  EXPECT_EQ(paired_verdict({0.1, -0.1, 0.3, 3}), "no effect");
-  EXPECT_EQ(paired_verdict({0.1, NAN, NAN, 1}), "no effect");
-}
-
 TEST(BirthDiscrimination, AttentionInitScaleMovesAlphaAndTheProfile) {
   std::vector<double> alpha, middle;
   for (double s : {0.25, 1.0, 4.0}) {
