@@ -164,6 +164,15 @@ COMMANDS = [
      "--json eval-logn.json", ["eval-logn.json"]),
     ("eval-passkey-pi", "eval --run pkrun --depths 0,50,100 --lengths 64 --count 8 "
      "--rope-scaling pi:2 --json eval-pk-pi.json", ["eval-pk-pi.json"]),
+    # eval --checkpoints of several checkpoints: one file holding each checkpoint's result.
+    ("eval-steps", "eval --run {run} --checkpoints all --lengths 17,24 --count 16 "
+     "--json eval-steps.json", ["eval-steps.json"]),
+    ("eval-kv-steps", "eval --run kvrun --checkpoints all --count 10 --depths 0,50,100 "
+     "--json eval-kv-steps.json", ["eval-kv-steps.json"]),
+    ("eval-text-steps", "eval --run textrun --checkpoints all --json eval-text-steps.json",
+     ["eval-text-steps.json"]),
+    ("eval-passkey-steps", "eval --run pkrun --checkpoints all --depths 0,50,100 --lengths 64 "
+     "--count 8 --json eval-pk-steps.json", ["eval-pk-steps.json"]),
     ("birth-rescore", "birth --rescore birth.json --json rescore.json --csv rescore.csv",
      ["rescore.json", "rescore.csv"]),
     ("theory-fit", "theory fit --profile birth.csv -H 3 --bootstrap 20 --json fit.json",

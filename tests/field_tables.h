@@ -59,6 +59,7 @@
 #include "posbias/runfiles/train_config.h"
 #include "posbias/runfiles/training_summary.h"
 #include "posbias/stats/seed_interval_record.h"
+#include "posbias/tasks/eval_task.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/kv_task.h"
 #include "posbias/tasks/retrieval_inputs.h"
@@ -253,6 +254,7 @@ inline const std::vector<EnumCodec>& enum_codecs() {
       POSBIAS_ENUM(BirthInit, to_string, parse_birth_init),
       POSBIAS_ENUM(Task, task_name, parse_task),
       POSBIAS_ENUM(Variant, variant_name, parse_variant),
+      POSBIAS_ENUM(EvalTask, to_string, parse_eval_task),
   };
   return codecs;
 }

@@ -800,7 +800,7 @@ ShapeScoreRecord shape_score_record(const NoFitPrediction& p, const std::vector<
   const ShapeMetrics& m = p.score.at_mean;
   ShapeScoreRecord s;
   s.model = p.model;
-  s.estimator = to_string(p.estimator);
+  s.estimator = p.estimator;
   s.paths = p.paths;
   s.op = p.op;
   s.median_abs_log10_error = m.median_abs_log10_error;
@@ -823,7 +823,7 @@ ShapeScoreRecord shape_score_record(const NoFitPrediction& p, const std::vector<
 BirthMeasurementRecord measurement_record(const BirthResult& r) {
   const BirthOptions& o = r.options;
   BirthMeasurementRecord m;
-  m.method = to_string(o.method);
+  m.method = o.method;
   m.probes = o.probes;
   m.stay_probes = o.stay_probes;
   m.length = o.length;
@@ -834,8 +834,8 @@ BirthMeasurementRecord measurement_record(const BirthResult& r) {
   m.attn_init_scale = o.attn_init_scale;
   m.init = o.weights.empty() && o.run.empty() ? to_string(o.init) : "checkpoint";
   m.seed = o.seed;
-  m.target = to_string(o.target);
-  m.attention = to_string(r.plan.pass.attention);
+  m.target = o.target;
+  m.attention = r.plan.pass.attention;
   m.activation_checkpointing = r.plan.pass.checkpoint;
   m.planned_bytes = r.plan.bytes;
   m.cotangents_per_pass =

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "posbias/arch/arch_codecs.h"
 #include "posbias/theory/theory_codecs.h"
 
 namespace posbias {

@@ -13,24 +13,28 @@
 #include <string>
 #include <vector>
 
+#include "posbias/arch/attention_path.h"
 #include "posbias/core/field_table.h"
 #include "posbias/core/machine_record.h"
 #include "posbias/core/position_base.h"
+#include "posbias/theory/alpha_estimator.h"
 #include "posbias/theory/fit_record.h"
+#include "posbias/theory/influence_method.h"
 #include "posbias/theory/shares_record.h"
 
 namespace posbias {
 
 // How the profile was measured.
 struct BirthMeasurementRecord {
-  std::string method;
+  JacobianMethod method = JacobianMethod::kExact;
   std::int64_t probes = 0, length = 0, query = 0, seeds = 0;
   std::string input;  // gaussian, tokens, or the token files read
   std::int64_t window = 0;
   double attn_init_scale = 1;  // "attn_scale" in files of earlier builds
   std::string init;            // the init scheme, or "checkpoint"
   std::uint64_t seed = 0;
-  std::optional<std::string> target, attention;
+  std::optional<InfluenceTarget> target;
+  std::optional<AttentionPath> attention;
   std::optional<bool> activation_checkpointing;
   std::optional<double> planned_bytes;
   std::optional<std::optional<std::int64_t>> cotangents_per_pass;  // null without checkpointing
@@ -56,7 +60,9 @@ struct RatioRecord {
 
 // A prediction made without fitting, scored against the measured profile.
 struct ShapeScoreRecord {
-  std::string model, estimator, op;  // op: "operator" in the file
+  std::string model;
+  AlphaEstimator estimator = AlphaEstimator::kJacobian;
+  std::string op;  // "operator" in the file
   PathSum paths = PathSum::kLinear;
   double median_abs_log10_error = NAN, max_abs_log10_error = NAN, w1 = NAN;
   std::optional<std::vector<double>> median_abs_log10_error_ci, w1_ci, argmin_measured_ci;

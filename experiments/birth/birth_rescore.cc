@@ -68,7 +68,7 @@ StoredBirth stored_birth(const nlohmann::json& j, const std::string& file) {
   BirthOptions& o = s.options;
   o.input = parse_birth_input(m.input);
   o.init = parse_birth_init(m.init);
-  o.method = parse_jacobian_method(m.method);
+  o.method = m.method;
   o.probes = m.probes;
   o.length = m.length;
   o.query = m.query == o.length - 1 ? std::nullopt : std::optional<std::int64_t>(m.query);
@@ -76,8 +76,8 @@ StoredBirth stored_birth(const nlohmann::json& j, const std::string& file) {
   o.stay_probes = static_cast<int>(m.stay_probes.value_or(kStayProbes));
   o.seed = m.seed;
   // Results from before these fields existed measured the hidden state, densely.
-  o.target = parse_influence_target(m.target.value_or("hidden"));
-  o.attention = parse_attention_choice(m.attention.value_or("dense"));
+  o.target = m.target.value_or(InfluenceTarget::kHidden);
+  o.attention = m.attention.value_or(AttentionPath::kDense);
   o.paths = s.record.nofit->paths;
   s.profiles = s.record.profile_seeds;
   if (s.profiles.empty())

@@ -142,8 +142,8 @@ BirthRunRecord birth_run_record(const BirthRunResult& r) {
   const BirthOptions& o = r.options;
   BirthRunRecord out;
   out.run = o.run;
-  out.target = to_string(o.target);
-  out.method = to_string(o.method);
+  out.target = o.target;
+  out.method = o.method;
   out.length = o.length;
   out.position_base = kPositionBase;
   out.query = query_key(o.query, o.length, "--query") - 1;
@@ -187,9 +187,8 @@ BirthRunRecord birth_run_record(const BirthRunResult& r) {
     rec.shares = shares_record(shares);
     rec.u_test = u_test_record(shares.u);
     if (b.nofit) {
-      rec.nofit =
-          NofitRecord{to_string(b.nofit->estimator), b.nofit->score.at_mean.median_abs_log10_error,
-                      b.nofit->score.at_mean.max_abs_log10_error, b.nofit->profile};
+      rec.nofit = NofitRecord{b.nofit->estimator, b.nofit->score.at_mean.median_abs_log10_error,
+                              b.nofit->score.at_mean.max_abs_log10_error, b.nofit->profile};
     }
   }
   if (r.checkpoints.size() >= 2) {  // the same sequences at every checkpoint: paired
@@ -249,7 +248,7 @@ void render_gradient_figure(const BirthRunRecord& r, const std::string& stem) {
 
 void render_birth_run_figures(const BirthRunRecord& r, const std::string& stem) {
   Panel profiles;
-  profiles.title = "influence through training (" + r.target + " target, " +
+  profiles.title = "influence through training (" + to_string(r.target) + " target, " +
                    std::to_string(r.sequences) + " held-out sequences of " +
                    std::to_string(r.length) + " tokens)";
   profiles.xlabel = "position";

@@ -1,5 +1,7 @@
 #include "experiments/birth/birth_run_record.h"
 
+#include "posbias/theory/theory_codecs.h"
+
 namespace posbias {
 
 const std::vector<FieldRow<BirthFitRecord>>& birth_fit_record_fields();

@@ -12,6 +12,8 @@
 
 #include "posbias/core/field_table.h"
 #include "posbias/core/position_base.h"
+#include "posbias/theory/alpha_estimator.h"
+#include "posbias/theory/influence_method.h"
 #include "posbias/theory/shares_record.h"
 
 namespace posbias {
@@ -35,7 +37,7 @@ struct GradientRecord {
 
 // The no-fit prediction: its estimator, its errors and its profile.
 struct NofitRecord {
-  std::string estimator;
+  AlphaEstimator estimator = AlphaEstimator::kPositions;
   double median_abs_log10_error = NAN, max_abs_log10_error = NAN;
   std::vector<double> profile;
 };
@@ -58,7 +60,9 @@ struct BirthRunCheckpointRecord {
 
 struct BirthRunRecord {
   std::int64_t position_base = kPositionBase;
-  std::string run, target, method;
+  std::string run;
+  InfluenceTarget target = InfluenceTarget::kHidden;
+  JacobianMethod method = JacobianMethod::kExact;
   std::int64_t length = 0, query = 0, sequences = 0;
   std::vector<BirthRunCheckpointRecord> checkpoints;
   std::optional<ShareChangeRecord> shares_change;

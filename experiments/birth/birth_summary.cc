@@ -21,11 +21,12 @@ std::string number_text(double v) { return std::isfinite(v) ? fmt::format("{:.4g
 
 std::string model_line(const BirthRecord& r, const HfConfig& model) {
   const BirthMeasurementRecord& m = r.measurement;
-  return joined(
-      {hf_model_type(model) + " (" + to_string(model.position_encoding) + ")",
-       fmt::format("layers {}", model.num_hidden_layers), fmt::format("d {}", model.hidden_size),
-       fmt::format("heads {}", model.num_attention_heads), fmt::format("L {}", m.length),
-       fmt::format("seeds {}", m.seeds), m.weights == "init" ? "at init" : m.weights, m.method});
+  return joined({hf_model_type(model) + " (" + to_string(model.position_encoding) + ")",
+                 fmt::format("layers {}", model.num_hidden_layers),
+                 fmt::format("d {}", model.hidden_size),
+                 fmt::format("heads {}", model.num_attention_heads), fmt::format("L {}", m.length),
+                 fmt::format("seeds {}", m.seeds), m.weights == "init" ? "at init" : m.weights,
+                 to_string(m.method)});
 }
 
 // "influence (mean over seeds): 3.91 at position 0, minimum 1.2 at 39, 5.2 at 62, 160 at the

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "posbias/core/field_table.h"
+#include "posbias/tasks/task_codecs.h"
 
 namespace posbias {
 namespace {

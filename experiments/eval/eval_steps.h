@@ -11,12 +11,15 @@
 #include <string>
 #include <vector>
 
+#include "posbias/tasks/eval_task.h"
+
 namespace posbias {
 
 // The file's record, one field table for its writer and strict reader; each result is kept as
 // its task's eval writes it (that task's own record reads it).
 struct EvalSteps {
-  std::string run, task;
+  std::string run;
+  EvalTask task = EvalTask::kNumber;
   std::vector<nlohmann::json> checkpoints;
 };
 nlohmann::json to_json(const EvalSteps& steps);

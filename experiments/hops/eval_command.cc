@@ -116,7 +116,7 @@ HopEvalRecord eval_record(const EvalResult& r) {
     const std::string key = std::to_string(r.lengths[i]);
     f.accuracy[key] = r.accuracy[i].by_name();
     (*f.chance)[key] = r.accuracy[i].chance_by_name();
-    (*f.attention)[key] = to_string(r.attention[i]);
+    (*f.attention)[key] = r.attention[i];
     if (!r.has_control) continue;
     control.accuracy[key] = r.control_accuracy[i].by_name();
     (*control.chance)[key] = r.control_accuracy[i].chance_by_name();
@@ -218,9 +218,7 @@ std::vector<EvalResult> run_eval(const EvalOptions& o) {
   for (const EvalResult& r : results) files.push_back(to_json(r));
   write_json_result(
       o.json,
-      to_json(EvalSteps{o.run, std::string(task_name(results.front().task)), std::move(files)})
-              .dump(2) +
-          "\n",
+      to_json(EvalSteps{o.run, eval_task(results.front().task), std::move(files)}).dump(2) + "\n",
       [&results] {
         std::string summary;
         for (const EvalResult& r : results) summary += hop_eval_summary(eval_record(r));

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "posbias/arch/arch_codecs.h"
 #include "posbias/tasks/task_codecs.h"
 
 namespace posbias {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "experiments/eval/rope_scaling_record.h"
+#include "posbias/arch/attention_path.h"
 #include "posbias/core/field_table.h"
 #include "posbias/tasks/vocab.h"
 
@@ -36,7 +37,7 @@ struct HopEvalRecord {
   std::vector<std::int64_t> lengths;
   HopRowsByLength accuracy;
   std::optional<HopRowsByLength> chance;                          // earlier builds: none
-  std::optional<std::map<std::string, std::string>> attention;    // length → path; earlier: none
+  std::optional<std::map<std::string, AttentionPath>> attention;  // by length; earlier: none
   std::optional<std::map<std::string, HopEvalControl>> controls;  // variant name → its inputs
   std::optional<RopeScaling> rope_scaling;  // eval --rope-scaling; none: the run's own rotations
   std::optional<double> logn_scale;         // eval --logn-scale; none: the run's own softmax

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "posbias/arch/arch_codecs.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/json_result.h"
@@ -185,7 +186,8 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
         result.checkpoints.push_back(checkpoint_heads_from_json(c));
         if (i == 0) {
           result.task = FieldCodec<std::optional<Task>>::read(part["task"], "a rank's task");
-          result.attention = *parse_attention_choice(part["attention"].get<std::string>());
+          result.attention =
+              FieldCodec<AttentionPath>::read(part["attention"], "a rank's attention");
           result.length = part["length"].get<std::int64_t>();
         }
       }
@@ -217,7 +219,7 @@ HeadsRecord heads_record(const HeadsResult& r) {
   j.tau = r.tau;
   j.at_init = r.at_init;
   j.qk_scale = r.qk_scale;
-  j.attention = to_string(r.attention);
+  j.attention = r.attention;
   if (!r.run.empty()) {
     j.source.run = r.run;
     j.task = r.task;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "experiments/mech/causal_record.h"
+#include "posbias/arch/attention_path.h"
 #include "posbias/core/field_table.h"
 #include "posbias/mech/head_score.h"
 #include "posbias/tasks/vocab.h"
@@ -56,7 +57,7 @@ struct HeadsRecord {
   double tau = 0;
   std::optional<bool> at_init;
   std::optional<double> qk_scale;
-  std::optional<std::string> attention;  // dense | blockwise
+  std::optional<AttentionPath> attention;
   std::string layer_index = "0-based";
   std::vector<CheckpointHeads> checkpoints;
   FinalHeads final;

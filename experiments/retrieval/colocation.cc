@@ -168,10 +168,10 @@ ColocationResult colocate_files(const ColocationOptions& o) {
     influence.push_back(std::move(needle));
 
     const DepthEvalRecord ev = read_depth_eval(o.accuracy[s]);
-    if (ev.task != to_string(kind)) {
-      throw std::invalid_argument(
-          "'" + o.accuracy[s] + "' is an eval of a " + ev.task.substr(0, 40) + " run, and '" +
-          o.influence[s] + "' measured " + to_string(kind) + " inputs: pair each seed's files");
+    if (ev.task != kind) {
+      throw std::invalid_argument("'" + o.accuracy[s] + "' is an eval of a " + to_string(ev.task) +
+                                  " run, and '" + o.influence[s] + "' measured " + to_string(kind) +
+                                  " inputs: pair each seed's files");
     }
     const std::string key = std::to_string(length);
     const auto at = ev.depth_accuracy.find(key);

@@ -61,18 +61,19 @@ void measure_depth_cells(DepthEvalRun& run, const std::vector<int>& lengths,
 
 // A checkpoint's lines for a person at a terminal: the depth-averaged accuracy per length, the
 // effective length and the U verdict.
-std::string depth_eval_summary(const std::string& task, std::int64_t step, const DepthAccuracy& a) {
+std::string depth_eval_summary(AnswerInputs task, std::int64_t step, const DepthAccuracy& a) {
   std::string by_length;
   for (std::size_t i = 0; i < a.lengths.size() && i < a.mean_accuracy.size(); ++i)
     by_length += fmt::format("{}{}: {:.3f}", i ? ", " : "", a.lengths[i], a.mean_accuracy[i]);
   return fmt::format(
       "{} at step {}: exact match, mean over depths, by length: {}\n"
       "effective length {} (threshold {:g}); U verdict pooled over lengths: {}\n",
-      task, step, by_length, a.effective_length ? std::to_string(*a.effective_length) : "none",
-      a.threshold, a.u_pooled.verdict);
+      to_string(task), step, by_length,
+      a.effective_length ? std::to_string(*a.effective_length) : "none", a.threshold,
+      a.u_pooled.verdict);
 }
 
-void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
+void write_depth_eval(AnswerInputs task, const DepthEvalOptions& to,
                       const std::vector<DepthEvalOutput>& outputs) {
   // Without --json on a terminal: a summary and how to get the JSON (core/json_result.h).
   const auto summary = [&] {
@@ -98,15 +99,17 @@ void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
     files.push_back(o.json);
     runs.push_back(o.run);
   }
-  write_json_result(to.json, to_json(EvalSteps{to.run, task, std::move(files)}).dump(2) + "\n",
+  write_json_result(to.json,
+                    to_json(EvalSteps{to.run, eval_task(task), std::move(files)}).dump(2) + "\n",
                     summary);
   if (!to.csv.empty()) write_output(to.csv, depth_steps_csv(outputs));
   if (!to.plot.empty()) render_figure(depth_steps_figure(task, runs), to.plot + "-steps");
 }
 
-Figure depth_steps_figure(const std::string& task, const std::vector<const DepthEvalRun*>& runs) {
+Figure depth_steps_figure(AnswerInputs task, const std::vector<const DepthEvalRun*>& runs) {
   Panel p;
-  p.title = task + " through training: mean exact match over depths against context length";
+  p.title =
+      to_string(task) + " through training: mean exact match over depths against context length";
   p.xlabel = "context length (tokens)";
   p.ylabel = "exact-match accuracy (mean over depths)";
   p.ymin = 0;
@@ -129,7 +132,7 @@ Figure depth_steps_figure(const std::string& task, const std::vector<const Depth
   return f;
 }
 
-DepthEvalRecord depth_eval_record(const std::string& task, const DepthEvalRun& r) {
+DepthEvalRecord depth_eval_record(AnswerInputs task, const DepthEvalRun& r) {
   DepthEvalRecord out;
   out.task = task;
   out.run = r.run;
@@ -148,7 +151,7 @@ DepthEvalRecord depth_eval_record(const std::string& task, const DepthEvalRun& r
       out.depth_accuracy[key][depth_key(a.depths[d])] = a.cells[l][d];
     if (l < a.mean_accuracy.size()) out.mean_accuracy[key] = a.mean_accuracy[l];
     if (l < a.u_by_length.size()) out.u_verdict.by_length[key] = a.u_by_length[l];
-    if (l < r.attention.size()) out.attention[key] = to_string(r.attention[l]);
+    if (l < r.attention.size()) out.attention[key] = r.attention[l];
   }
   out.effective_length = a.effective_length;
   out.u_verdict.rule = kUVerdictRule;

@@ -57,7 +57,7 @@ struct DepthEvalRun {
 };
 
 // The fields every task has, from its measurement; the task adds chance_rule and its own.
-DepthEvalRecord depth_eval_record(const std::string& task, const DepthEvalRun& run);
+DepthEvalRecord depth_eval_record(AnswerInputs task, const DepthEvalRun& run);
 
 // What a length costs: the ids of one example as held, and the tokens a forward pass reads.
 struct DepthEvalShape {
@@ -81,8 +81,7 @@ void measure_depth_cells(DepthEvalRun& run, const std::vector<int>& lengths,
 
 // The terminal summary of one checkpoint: "TASK at step S: exact match, mean over depths, by
 // length: ..." and "effective length L (threshold T); U verdict pooled over lengths: V".
-std::string depth_eval_summary(const std::string& task, std::int64_t step,
-                               const DepthAccuracy& accuracy);
+std::string depth_eval_summary(AnswerInputs task, std::int64_t step, const DepthAccuracy& accuracy);
 
 // What eval writes of one checkpoint: its JSON, CSV columns (a row per cell of run->accuracy)
 // and two figures.
@@ -97,11 +96,11 @@ struct DepthEvalOutput {
 // stdout; csv and plot empty: not written), then the summary line. Several (in training order):
 // eval --checkpoints' file (experiments/eval/eval_steps.h), the CSV with a first column `step`,
 // STEM-steps (depth_steps_figure) and a summary line per checkpoint.
-void write_depth_eval(const std::string& task, const DepthEvalOptions& to,
+void write_depth_eval(AnswerInputs task, const DepthEvalOptions& to,
                       const std::vector<DepthEvalOutput>& outputs);
 
 // Several checkpoints of one run: the mean accuracy over depths against context length, one curve
 // per checkpoint coloured by its step.
-Figure depth_steps_figure(const std::string& task, const std::vector<const DepthEvalRun*>& runs);
+Figure depth_steps_figure(AnswerInputs task, const std::vector<const DepthEvalRun*>& runs);
 
 }  // namespace posbias

@@ -4,6 +4,9 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "posbias/arch/arch_codecs.h"
+#include "posbias/tasks/task_codecs.h"
+
 namespace posbias {
 
 const std::vector<FieldRow<DepthCell>>& depth_cell_fields();

@@ -13,10 +13,12 @@
 #include <vector>
 
 #include "experiments/eval/rope_scaling_record.h"
+#include "posbias/arch/attention_path.h"
 #include "posbias/core/csv_table.h"
 #include "posbias/core/field_table.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/stats/depth_accuracy.h"
+#include "posbias/tasks/retrieval_inputs.h"
 
 namespace posbias {
 
@@ -28,7 +30,7 @@ struct UVerdictRecord {
 };
 
 struct DepthEvalRecord {
-  std::string task;  // kv | passkey
+  AnswerInputs task = AnswerInputs::kKv;
   std::string run, checkpoint;
   std::int64_t step = 0;
   TrainConfig config;
@@ -41,7 +43,7 @@ struct DepthEvalRecord {
   std::map<std::string, double> mean_accuracy;                             // NaN: no example
   std::optional<int> effective_length;                                     // null: none
   UVerdictRecord u_verdict;
-  std::map<std::string, std::string> attention;  // length → dense | blockwise
+  std::map<std::string, AttentionPath> attention;  // by length
   double seconds = 0;
   std::string chance_rule;
   // kv: pairs in the context at each length, and how the queried pair follows the depth.

@@ -156,7 +156,7 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o, const std::filesystem::path
 }
 
 nlohmann::json to_json(const KvEvalResult& r) {
-  DepthEvalRecord record = depth_eval_record("kv", r);
+  DepthEvalRecord record = depth_eval_record(AnswerInputs::kKv, r);
   record.pairs.emplace();
   for (std::size_t l = 0; l < r.accuracy.lengths.size(); ++l)
     (*record.pairs)[std::to_string(r.accuracy.lengths[l])] = r.pairs[l];
@@ -205,7 +205,7 @@ std::vector<KvEvalResult> run_kv_eval(const KvEvalOptions& o) {
   for (const KvEvalResult& r : results)
     outputs.push_back(
         {&r, to_json(r), kv_eval_columns(r), kv_heatmap_figure(r), kv_depth_figure(r)});
-  write_depth_eval("kv", o, outputs);
+  write_depth_eval(AnswerInputs::kKv, o, outputs);
   return results;
 }
 

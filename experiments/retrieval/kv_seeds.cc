@@ -15,15 +15,13 @@
 #include "posbias/core/json_result.h"
 #include "posbias/core/plot.h"
 #include "posbias/runfiles/result_file.h"
+#include "posbias/tasks/task_codecs.h"
 
 namespace posbias {
 namespace {
 
-// The retrieval tasks whose eval results hold accuracy by depth and length.
-bool depth_task(const std::string& task) { return task == "kv" || task == "passkey"; }
-
 struct KvSeedFile {
-  std::string task;  // kv or passkey
+  AnswerInputs task = AnswerInputs::kKv;
   DepthAccuracy accuracy;
   RunConfig run;
 
@@ -37,8 +35,6 @@ KvSeedFile read_kv_seed_file(const std::string& source) {
   const nlohmann::json j = read_result_json(source);
   refuse_eval_steps(j, source);
   const DepthEvalRecord record = read_result_table(depth_eval_record_from_json, j, source);
-  if (!depth_task(record.task))
-    result_error(source, "is not the eval result of a kv or passkey run (\"task\" is neither)");
   return {record.task, read_result_table(depth_accuracy_of, record, source), run_config(j, source)};
 }
 
@@ -47,8 +43,9 @@ KvSeedFile read_kv_seed_file(const std::string& source) {
 bool is_kv_eval_file(const std::string& path) {
   try {
     const nlohmann::json j = read_result_json(path);
-    return j.is_object() && j.contains("task") && j.at("task").is_string() &&
-           depth_task(j.at("task").get<std::string>());
+    if (!j.is_object() || !j.contains("task")) return false;
+    FieldCodec<AnswerInputs>::read(j.at("task"), "task");  // throws for another task
+    return true;
   } catch (const std::exception&) {
     return false;  // not ours to judge: the hop summary reports what is wrong with it
   }
@@ -81,8 +78,9 @@ KvSeedsResult summarize_kv_seeds(const KvSeedsOptions& o) {
     const KvSeedFile& a = files.front();
     const KvSeedFile& b = files.back();
     if (b.task != a.task)
-      throw std::runtime_error("'" + f + "' is a " + b.task + " result and '" + o.eval.front() +
-                               "' a " + a.task + " one; give the seeds of one configuration");
+      throw std::runtime_error("'" + f + "' is a " + to_string(b.task) + " result and '" +
+                               o.eval.front() + "' a " + to_string(a.task) +
+                               " one; give the seeds of one configuration");
     if (b.accuracy.lengths != a.accuracy.lengths || b.accuracy.depths != a.accuracy.depths ||
         b.accuracy.threshold != a.accuracy.threshold)
       throw std::runtime_error("'" + f + "' and '" + o.eval.front() +
@@ -186,7 +184,7 @@ KvSeedsResult run_kv_seeds(const KvSeedsOptions& o) {
   // The JSON for a pipe or a file; on a terminal this line instead (core/json_result.h).
   write_json_result(o.json, to_json(r).dump(2) + "\n", [&r] {
     return fmt::format("seeds: {} {} seeds; U verdict pooled over lengths: {}\n", r.files.size(),
-                       r.task, r.u_pooled.verdict);
+                       to_string(r.task), r.u_pooled.verdict);
   });
   if (!o.csv.empty()) write_file_atomic(o.csv, kv_seeds_csv(r));
   if (!o.plot.empty()) render_kv_seeds_figures(r, o.plot);

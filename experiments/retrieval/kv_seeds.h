@@ -21,6 +21,7 @@
 
 #include "posbias/runfiles/seed_runs.h"
 #include "posbias/stats/seed_interval_record.h"
+#include "posbias/tasks/retrieval_inputs.h"
 
 namespace posbias {
 
@@ -39,7 +40,7 @@ struct UOverSeeds {
 };
 
 struct KvSeedsResult {
-  std::string task;  // kv or passkey: the files' task
+  AnswerInputs task = AnswerInputs::kKv;  // the files' task
   std::vector<std::string> files;
   std::vector<int> lengths;
   std::vector<double> depths;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "posbias/tasks/task_codecs.h"
+
 namespace posbias {
 
 const std::vector<FieldRow<UOverSeeds>>& u_over_seeds_fields();

@@ -31,7 +31,7 @@ struct EffectiveLengthsRecord {
 };
 
 struct KvSeedsRecord {
-  std::optional<std::string> task;
+  std::optional<AnswerInputs> task;
   std::vector<std::string> files;
   std::int64_t seeds = 0;
   std::vector<int> lengths;

@@ -135,7 +135,7 @@ std::vector<PasskeyEvalResult> measure_passkey_eval(const PasskeyEvalOptions& o,
 }
 
 nlohmann::json to_json(const PasskeyEvalResult& r) {
-  DepthEvalRecord record = depth_eval_record("passkey", r);
+  DepthEvalRecord record = depth_eval_record(AnswerInputs::kPasskey, r);
   record.needles = r.needles;
   record.chance_rule = "1/K: a uniform guess among the K numbers in the context";
   record.depth_rule =
@@ -178,7 +178,7 @@ std::vector<PasskeyEvalResult> run_passkey_eval(const PasskeyEvalOptions& o) {
   for (const PasskeyEvalResult& r : results)
     outputs.push_back({&r, to_json(r), passkey_eval_columns(r), passkey_heatmap_figure(r),
                        passkey_depth_figure(r)});
-  write_depth_eval("passkey", o, outputs);
+  write_depth_eval(AnswerInputs::kPasskey, o, outputs);
   return results;
 }
 

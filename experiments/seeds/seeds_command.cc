@@ -165,8 +165,8 @@ const TrainingSeed* read_training_seeds(const SeedsOptions& o, SeedsResult& r,
     if (s.target != first.target || s.length != first.length || s.query != first.query)
       throw std::runtime_error(fmt::format(
           "'{}' measures target {} at length {}, query {}; '{}' target {} at length {}, query {}",
-          s.file, s.target, s.length, s.query, first.file, first.target, first.length,
-          first.query));
+          s.file, to_string(s.target), s.length, s.query, first.file, to_string(first.target),
+          first.length, first.query));
   }
   for (const TrainingSeed& s : r.seeds) {
     if (!s.gradient_length) continue;

@@ -39,6 +39,7 @@
 #include "posbias/core/plot.h"
 #include "posbias/runfiles/seed_runs.h"
 #include "posbias/stats/seed_interval_record.h"
+#include "posbias/theory/influence_method.h"
 #include "posbias/theory/profile_shares.h"
 
 namespace posbias {
@@ -77,7 +78,8 @@ struct TrainingSeedCheckpoint {
 };
 
 struct TrainingSeed {
-  std::string file, target;
+  std::string file;
+  InfluenceTarget target = InfluenceTarget::kHidden;
   std::int64_t length = 0, query = 0;               // of the measurement (birth --run --length)
   std::vector<TrainingSeedCheckpoint> checkpoints;  // strictly increasing steps
   // The positions of the logged gradients: the run's training length, which the measurement's

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "posbias/theory/theory_codecs.h"
+
 namespace posbias {
 
 const std::vector<FieldRow<IntervalRowsRecord>>& interval_rows_record_fields();

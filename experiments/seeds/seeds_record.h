@@ -66,7 +66,7 @@ struct TextSeedsRecord {
   std::int64_t position_base = kPositionBase;
   std::vector<std::string> files;
   std::int64_t seeds = 0;
-  std::string target;
+  InfluenceTarget target = InfluenceTarget::kHidden;
   std::int64_t length = 0, query = 0;
   std::string interval;
   std::vector<SeedsCheckpointRecord> checkpoints;

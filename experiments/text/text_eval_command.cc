@@ -123,7 +123,8 @@ void run_text_eval(const TextEvalOptions& o) {
   } else {
     std::vector<nlohmann::json> files;
     for (const TextEvalResult& r : results) files.push_back(to_json(r));
-    write_json_result(o.json, to_json(EvalSteps{o.run, "text", std::move(files)}).dump(2) + "\n",
+    write_json_result(o.json,
+                      to_json(EvalSteps{o.run, EvalTask::kText, std::move(files)}).dump(2) + "\n",
                       summary);
     if (!o.plot.empty()) render_figure(text_eval_steps_figure(results), o.plot);
   }

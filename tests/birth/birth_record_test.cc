@@ -19,7 +19,7 @@ namespace {
 ShapeScoreRecord score(const std::string& model) {
   ShapeScoreRecord s;
   s.model = model;
-  s.estimator = "jacobian";
+  s.estimator = AlphaEstimator::kJacobian;
   s.paths = PathSum::kLinear;
   s.op = "cesaro";
   s.median_abs_log10_error = 0.1;
@@ -46,7 +46,7 @@ BirthRecord full_record() {
   b.theory_log10 = {0.1, 0.0, 0.2};
   b.notes = "fit";
   b.config = {{"model_type", "gpt2"}, {"n_layer", 3}};
-  b.measurement.method = "exact";
+  b.measurement.method = JacobianMethod::kExact;
   b.measurement.length = 3;
   b.measurement.weights = "init";
   b.measurement.cotangents_per_pass = std::optional<std::int64_t>();  // null
@@ -135,6 +135,20 @@ TEST(BirthRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
   bad = good;
   bad.erase("profile");
   EXPECT_NE(message_of(bad).find("missing birth field 'profile'"), std::string::npos);
+  // The method, target, attention path and α estimator are enums: a name outside their tables
+  // is refused, naming the field.
+  const std::vector<std::pair<nlohmann::json::json_pointer, std::string>> names = {
+      {"/measurement/method"_json_pointer, "birth field 'measurement.method': unknown --method"},
+      {"/measurement/target"_json_pointer, "birth field 'measurement.target': unknown --target"},
+      {"/measurement/attention"_json_pointer,
+       "birth field 'measurement.attention': unknown attention path"},
+      {"/nofit_variants/0/estimator"_json_pointer,
+       "birth field 'nofit_variants.0.estimator': unknown --alpha-estimator"}};
+  for (const auto& [at, says] : names) {
+    bad = good;
+    bad[at] = "answer";
+    EXPECT_NE(message_of(bad).find(says + " 'answer'"), std::string::npos) << message_of(bad);
+  }
 }
 
 TEST(BirthRecordFields, EveryShippedResultReadsBackAndWritesOutTheSameBytes) {

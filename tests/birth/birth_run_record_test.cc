@@ -17,8 +17,8 @@ namespace {
 BirthRunRecord full_record() {
   BirthRunRecord r;
   r.run = "runs/text";
-  r.target = "loss";
-  r.method = "exact";
+  r.target = InfluenceTarget::kLoss;
+  r.method = JacobianMethod::kExact;
   r.length = 4;
   r.query = 3;
   r.sequences = 2;
@@ -45,7 +45,7 @@ BirthRunRecord full_record() {
         shares_over_seeds({{0.4, 0.1, 0.2, 0.3}, {0.3, 0.1, 0.2, 0.4}, {0.4, 0.2, 0.1, 0.3}});
     c.shares = shares_record(shares);
     c.u_test = u_test_record(shares.u);
-    c.nofit = NofitRecord{"jacobian", 0.2, 0.4, {0.3, 0.2, 0.2, 0.3}};
+    c.nofit = NofitRecord{AlphaEstimator::kJacobian, 0.2, 0.4, {0.3, 0.2, 0.2, 0.3}};
   }
   const SharesOverSeeds shares = shares_over_seeds({{0.4, 0.1, 0.2, 0.3}, {0.3, 0.1, 0.2, 0.4}});
   r.shares_change = share_change_record(shares, shares);
@@ -93,6 +93,23 @@ TEST(BirthRunRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
   bad = good;
   bad.erase("query");
   EXPECT_NE(message_of(bad).find("missing birth field 'query'"), std::string::npos);
+  // The target, method and α estimator are enums: a name outside their tables is refused.
+  bad = good;
+  bad["target"] = "answer";
+  EXPECT_NE(message_of(bad).find("birth field 'target': unknown --target 'answer'"),
+            std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad["method"] = "sampled";
+  EXPECT_NE(message_of(bad).find("birth field 'method': unknown --method 'sampled'"),
+            std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad["checkpoints"][1]["nofit"]["estimator"] = "fit";
+  EXPECT_NE(message_of(bad).find(
+                "birth field 'checkpoints.1.nofit.estimator': unknown --alpha-estimator 'fit'"),
+            std::string::npos)
+      << message_of(bad);
 }
 
 // A file of a build that printed 1-based positions (no "position_base") reads as 0-based: its

@@ -25,7 +25,7 @@ BirthRecord sample_record() {
   r.measurement.length = 5;
   r.measurement.seeds = 3;
   r.measurement.weights = "init";
-  r.measurement.method = "exact";
+  r.measurement.method = JacobianMethod::kExact;
   r.profile = {4.0, 2.5, 1.25, 3.0, 160.5};
   r.nofit.emplace();
   r.nofit->argmin_measured = 2;

@@ -1,7 +1,9 @@
 // The project's enums in field tables (tasks/task_codecs.h, arch/arch_codecs.h,
 // text/tokenizer_codec.h, theory/theory_codecs.h, llm/api_codec.h): every value is written as
 // its name and reads back to itself, and a name not in the table is refused in one line that
-// lists the names there are.
+// lists the names there are. The names of the torch concepts' enums (the attention path, the
+// Jacobian method, the influence target, the α estimator) live in torch-free headers, so the
+// readers without torch (`seeds`, `birth --colocate`) hold them as enums too.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -55,6 +57,22 @@ TEST(EnumCodecs, EveryValueIsWrittenByItsNameAndReadsBack) {
       {{TokenizerKind::kSpm, "spm"}, {TokenizerKind::kBytes, "bytes"}});
   expect_round_trip<PathSum>({{PathSum::kLinear, "linear"}, {PathSum::kQuadrature, "quadrature"}});
   expect_round_trip<Api>({{Api::kChat, "chat"}, {Api::kCompletions, "completions"}});
+  expect_round_trip<AttentionPath>(
+      {{AttentionPath::kDense, "dense"}, {AttentionPath::kBlockwise, "blockwise"}});
+  expect_round_trip<JacobianMethod>({{JacobianMethod::kExact, "exact"},
+                                     {JacobianMethod::kHutchinson, "hutchinson"},
+                                     {JacobianMethod::kAutogradLoop, "autograd"}});
+  expect_round_trip<InfluenceTarget>({{InfluenceTarget::kHidden, "hidden"},
+                                      {InfluenceTarget::kLoss, "loss"},
+                                      {InfluenceTarget::kProb, "prob"}});
+  expect_round_trip<AlphaEstimator>({{AlphaEstimator::kJacobian, "jacobian"},
+                                     {AlphaEstimator::kForward, "forward"},
+                                     {AlphaEstimator::kPositions, "positions"}});
+  expect_round_trip<EvalTask>({{EvalTask::kNumber, "number"},
+                               {EvalTask::kLetter, "letter"},
+                               {EvalTask::kText, "text"},
+                               {EvalTask::kKv, "kv"},
+                               {EvalTask::kPasskey, "passkey"}});
 }
 
 // The field the value sits in comes first, then the names there are.
@@ -84,6 +102,16 @@ TEST(EnumCodecs, AnUnknownNameIsRefusedListingTheNames) {
   EXPECT_EQ(
       refusal<Api>("chats"),
       "eval field 'task': unknown --api 'chats' (use chat or completions); did you mean 'chat'?");
+  EXPECT_EQ(refusal<AttentionPath>("auto"),
+            "eval field 'task': unknown attention path 'auto' (use dense or blockwise)");
+  EXPECT_EQ(refusal<EvalTask>("hop"),
+            "eval field 'task': unknown eval task 'hop' (use number, letter, text, kv or passkey)");
+  EXPECT_NE(refusal<JacobianMethod>("exactly").find("(use exact, hutchinson or autograd)"),
+            std::string::npos);
+  EXPECT_NE(refusal<InfluenceTarget>("answer").find("(use hidden, loss or prob)"),
+            std::string::npos);
+  EXPECT_NE(refusal<AlphaEstimator>("fit").find("(use jacobian, forward or positions)"),
+            std::string::npos);
   // Not a name at all: the field's own message.
   EXPECT_EQ(refusal<Task>(3), "eval field 'task' must be a string");
 }

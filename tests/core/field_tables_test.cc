@@ -158,10 +158,17 @@ struct Sample {
   std::map<std::string, json> defaults;  // pointer → the value there before (null: absent)
   int counter = 3;                       // positive: hop counts and sizes take it
 
-  // `v`, and when `v` is a string (or a list of them) the reader refuses listing names (an enum),
-  // those names.
+  // `v`, and when `v` is a string (or a list of them, or a map's one value) the reader refuses
+  // listing names (an enum), those names.
   std::vector<json> with_names(const json& j, const Pointer& p, const json& v) {
     std::vector<json> out = {v};
+    if (v.is_object() && v.size() == 1 && v.begin().value().is_string()) {  // a map of names
+      json k = j;
+      k[p] = v;
+      for (const std::string& name : listed_names(read_back(codec, k).refusal))
+        out.push_back({{v.begin().key(), name}});
+      return out;
+    }
     if (!v.is_string() && !(v.is_array() && v[0].is_string())) return out;
     json k = j;
     k[p] = v;

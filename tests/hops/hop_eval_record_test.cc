@@ -25,7 +25,7 @@ HopEvalRecord full_record() {
   r.lengths = {17, 64};
   r.accuracy = {{"17", {{"1", 1.0}, {"all", 0.75}}}, {"64", {{"1", 0.5}, {"all", 0.25}}}};
   r.chance = r.accuracy;
-  r.attention = {{"17", "dense"}, {"64", "dense"}};
+  r.attention = {{"17", AttentionPath::kDense}, {"64", AttentionPath::kDense}};
   HopEvalControl decoy;
   decoy.accuracy = r.accuracy;
   decoy.chance = r.accuracy;
@@ -65,6 +65,11 @@ TEST(HopEvalRecordFields, FieldsInsideTheControlsAreRefusedByTheirPath) {
   bad = good;
   bad["acuracy"] = good["accuracy"];
   EXPECT_NE(message_of(bad).find("unknown eval field 'acuracy'"), std::string::npos);
+  bad = good;
+  bad["attention"]["64"] = "flash";  // an enum: only dense or blockwise
+  EXPECT_NE(message_of(bad).find("eval field 'attention.64': unknown attention path 'flash'"),
+            std::string::npos)
+      << message_of(bad);
   for (const char* key : {"task", "accuracy"}) {
     bad = good;
     bad.erase(key);
@@ -122,13 +127,18 @@ TEST(HopEvalSummary, AllHopsByLengthWithChanceAndControls) {
 // the readers of one eval refuse (and only it: a hop eval is not taken for one).
 TEST(EvalSteps, TheFileOfSeveralCheckpointsRoundTripsAndIsRefusedWhereOneIsRead) {
   const nlohmann::json one = posbias::to_json(posbias::full_record());
-  const posbias::EvalSteps steps{"runs/letter", "letter", {one, one}};
+  const posbias::EvalSteps steps{"runs/letter", posbias::EvalTask::kLetter, {one, one}};
   const nlohmann::json j = posbias::to_json(steps);
   EXPECT_EQ(j.dump(), nlohmann::json(
                           {{"run", "runs/letter"}, {"task", "letter"}, {"checkpoints", {one, one}}})
                           .dump());
   EXPECT_EQ(posbias::to_json(posbias::eval_steps_from_json(j)), j);
   nlohmann::json bad = j;
+  bad["task"] = "hop";  // an enum: the tasks eval measures
+  EXPECT_EQ(posbias_test::refusal_of([&] { posbias::eval_steps_from_json(bad); }),
+            "eval --checkpoints field 'task': unknown eval task 'hop' (use number, letter, text, "
+            "kv or passkey)");
+  bad = j;
   bad["checkpoints"] = one;
   EXPECT_NE(posbias_test::refusal_of([&] {
               posbias::eval_steps_from_json(bad);

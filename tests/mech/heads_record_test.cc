@@ -23,7 +23,7 @@ HeadsRecord full_record() {
   r.tau = 1e-4;
   r.at_init = false;
   r.qk_scale = 1.0;
-  r.attention = "dense";
+  r.attention = AttentionPath::kDense;
   HeadScore h{0, 0, 0.95, 0.05, 0.3, 0.0, "positional", 0.9, 1.0, NAN, NAN};
   r.checkpoints = {{100, "step_00000100.safetensors", {h}},
                    {200, "step_00000200.safetensors", {h}}};
@@ -102,6 +102,11 @@ TEST(HeadsRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
   bad = good;
   bad.erase("checkpoints");
   EXPECT_NE(message_of(bad).find("missing heads field 'checkpoints'"), std::string::npos);
+  bad = good;
+  bad["attention"] = "auto";  // an enum: only dense or blockwise
+  EXPECT_NE(message_of(bad).find("heads field 'attention': unknown attention path 'auto'"),
+            std::string::npos)
+      << message_of(bad);
   // The causal results too.
   bad = good;
   bad["ablation"]["spans"][1]["drop"]["17"]["all"] = "most";

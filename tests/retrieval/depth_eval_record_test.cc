@@ -36,7 +36,7 @@ DepthEvalRecord measured_record() {
       });
   run.attention = {AttentionPath::kDense, AttentionPath::kDense, AttentionPath::kBlockwise};
   run.seconds = 2.5;
-  DepthEvalRecord r = depth_eval_record("kv", run);
+  DepthEvalRecord r = depth_eval_record(AnswerInputs::kKv, run);
   r.pairs = {{"40", 5}, {"80", 10}, {"160", 20}};
   r.chance_rule = "1/n";
   r.queried_rule = "round";
@@ -82,7 +82,7 @@ TEST(DepthEvalRecordFields, TheTerminalSummaryStatesTheMeasurement) {
       measure_depth_accuracy({40, 80, 160}, {0, 50, 100}, 0.9, [](int length, double, std::size_t) {
         return DepthScore{flags(length == 160 ? 10 : 20, 20), 0.1};
       });
-  EXPECT_EQ(depth_eval_summary("kv", 100, a),
+  EXPECT_EQ(depth_eval_summary(AnswerInputs::kKv, 100, a),
             "kv at step 100: exact match, mean over depths, by length: 40: 1.000, 80: 1.000, "
             "160: 0.500\neffective length 80 (threshold 0.9); U verdict pooled over lengths: " +
                 a.u_pooled.verdict + "\n");
@@ -120,6 +120,16 @@ TEST(DepthEvalRecordFields, BadFieldsAndMissingCellsAreNamed) {
   bad = good;
   bad.erase("task");
   EXPECT_NE(message_of(bad).find("missing eval field 'task'"), std::string::npos);
+  // The task and the attention paths are enums: a name outside their tables is refused.
+  bad = good;
+  bad["task"] = "letter";
+  EXPECT_EQ(message_of(bad),
+            "eval field 'task': unknown retrieval task 'letter' (use kv or passkey)");
+  bad = good;
+  bad["attention"]["40"] = "flash";
+  EXPECT_NE(message_of(bad).find("eval field 'attention.40': unknown attention path 'flash'"),
+            std::string::npos)
+      << message_of(bad);
 }
 
 TEST(DepthEvalRecordFields, EveryShippedEvalReadsBackAndWritesOutTheSameBytes) {
@@ -129,7 +139,7 @@ TEST(DepthEvalRecordFields, EveryShippedEvalReadsBackAndWritesOutTheSameBytes) {
     const nlohmann::json j = nlohmann::json::parse(bytes);
     const DepthEvalRecord r = depth_eval_record_from_json(j);
     EXPECT_NO_THROW(depth_accuracy_of(r)) << path;
-    (r.task == "kv" ? kv : passkey) += 1;
+    (r.task == AnswerInputs::kKv ? kv : passkey) += 1;
     // Configs written by earlier builds gain the fields added since (train_config_test);
     // the rest of the file comes back byte for byte.
     nlohmann::json expected = j;

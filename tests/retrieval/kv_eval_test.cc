@@ -152,7 +152,7 @@ std::vector<bool> flags(double p, int count) {
 
 // One seed's eval file from a scorer of accuracy p(length, depth), as `eval` writes it.
 fs::path seed_file(const std::string& name, int seed, const std::function<double(int, double)>& p,
-                   const std::string& task = "kv") {
+                   AnswerInputs task = AnswerInputs::kKv) {
   const DepthAccuracy a = measure_depth_accuracy(
       {40, 80, 160}, {0, 10, 30, 50, 70, 90, 100}, 0.5, [&](int length, double depth, std::size_t) {
         return DepthScore{flags(p(length, depth), 200), 0.1};
@@ -207,10 +207,10 @@ TEST(KvSeeds, UVerdictAndEffectiveLengthOverSeeds) {
         seed_file(
             fmt::format("passkey{}.json", s), s,
             [=](int, double depth) { return depth >= 30 && depth <= 70 ? 0.5 + 0.02 * s : 0.9; },
-            "passkey")
+            AnswerInputs::kPasskey)
             .string());
   const KvSeedsResult p = summarize_kv_seeds({passkey, "", "", ""});
-  EXPECT_EQ(p.task, "passkey");
+  EXPECT_EQ(p.task, AnswerInputs::kPasskey);
   EXPECT_EQ(p.u_pooled.verdict, "U");
   const CliResult mixed = run_cli("seeds --eval " + passkey[0] + " " + u[1]);
   EXPECT_EQ(mixed.code, 1) << mixed.err;

@@ -65,6 +65,10 @@ TEST(KvSeedsRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
       std::string::npos)
       << message_of(bad);
   bad = good;
+  bad["task"] = "letter";  // an enum: kv or passkey
+  EXPECT_EQ(message_of(bad),
+            "seeds field 'task': unknown retrieval task 'letter' (use kv or passkey)");
+  bad = good;
   bad["u_verdict"]["pooled"].erase("verdict");
   EXPECT_NE(message_of(bad).find("missing seeds field 'u_verdict.pooled.verdict'"),
             std::string::npos)

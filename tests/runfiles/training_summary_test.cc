@@ -122,6 +122,13 @@ TEST(TrainingSummaryFields, EveryShippedFileReadsBackAndWritesOutTheSameBytes) {
     const TextEvalResult r = text_eval_result_from_json(nlohmann::json::parse(bytes));
     ++evals;
     EXPECT_EQ(posbias_test::json_text(to_json(r)), bytes) << path;
+    nlohmann::json bad = nlohmann::json::parse(bytes);
+    bad["attention"] = "flash";  // an enum: only dense or blockwise
+    EXPECT_NE(posbias_test::refusal_of([&] {
+                text_eval_result_from_json(bad);
+              }).find("eval field 'attention': unknown attention path 'flash'"),
+              std::string::npos)
+        << path;
   }
   EXPECT_GE(summaries, 30);
   EXPECT_GE(current_configs, 10);

@@ -91,6 +91,11 @@ TEST(TextSeedsRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
   bad.erase("checkpoints");
   EXPECT_NE(message_of(bad).find("missing seeds field 'checkpoints'"), std::string::npos)
       << message_of(bad);
+  bad = good;
+  bad["target"] = "answer";  // an enum: hidden, loss or prob
+  EXPECT_NE(message_of(bad).find("seeds field 'target': unknown --target 'answer'"),
+            std::string::npos)
+      << message_of(bad);
 }
 
 }  // namespace

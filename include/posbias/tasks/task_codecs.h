@@ -3,12 +3,13 @@
 // strict reader refuses a name that is not in it, listing the names there are:
 //   "unknown task 'words' (use number, letter, text or kv)"
 // Task (vocab.h), Variant (hop_task.h), AnswerInputs (retrieval_inputs.h: a retrieval run's
-// task, kv or passkey) and DepthPrior (kv_task.h).
+// task, kv or passkey), DepthPrior (kv_task.h) and EvalTask (eval_task.h).
 #pragma once
 
 #include <string>
 
 #include "posbias/core/field_table.h"
+#include "posbias/tasks/eval_task.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/kv_task.h"
 #include "posbias/tasks/retrieval_inputs.h"
@@ -30,6 +31,10 @@ struct AnswerInputsNames {
     return parse_answer_inputs(s, "retrieval task");
   }
 };
+struct EvalTaskNames {
+  static std::string name(EvalTask t) { return to_string(t); }
+  static EvalTask parse(const std::string& s) { return parse_eval_task(s); }
+};
 struct DepthPriorNames {
   static std::string name(DepthPrior p) { return std::string(depth_prior_name(p)); }
   static DepthPrior parse(const std::string& s) { return parse_depth_prior(s); }
@@ -43,5 +48,7 @@ template <>
 struct FieldCodec<AnswerInputs> : EnumCodec<AnswerInputs, AnswerInputsNames> {};
 template <>
 struct FieldCodec<DepthPrior> : EnumCodec<DepthPrior, DepthPriorNames> {};
+template <>
+struct FieldCodec<EvalTask> : EnumCodec<EvalTask, EvalTaskNames> {};
 
 }  // namespace posbias
