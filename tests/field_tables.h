@@ -29,6 +29,7 @@
 #include "experiments/mech/head_search_record.h"
 #include "experiments/mech/heads_record.h"
 #include "experiments/mech/trained_discrepancy_record.h"
+#include "experiments/mitigations/paired_effect.h"
 #include "experiments/reproduce/reproduce_record.h"
 #include "experiments/retrieval/colocation_record.h"
 #include "experiments/retrieval/depth_eval_record.h"
@@ -171,6 +172,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(checkpoint_heads_fields),
       POSBIAS_TABLE(heads_record_fields),
       POSBIAS_TABLE(exponent_record_fields),
+      POSBIAS_TABLE(paired_effect_fields),
       POSBIAS_TABLE(trained_discrepancy_record_fields),
       POSBIAS_JSON(ReproduceRunRecord, reproduce_run_record_from_json),
       POSBIAS_TABLE(colocation_record_fields),
@@ -254,6 +256,7 @@ inline const std::vector<EnumCodec>& enum_codecs() {
       POSBIAS_ENUM(BirthInit, to_string, parse_birth_init),
       POSBIAS_ENUM(Task, task_name, parse_task),
       POSBIAS_ENUM(Variant, variant_name, parse_variant),
+      POSBIAS_ENUM(LessBias, to_string, parse_less_bias),
       POSBIAS_ENUM(EvalTask, to_string, parse_eval_task),
   };
   return codecs;

@@ -37,21 +37,6 @@ const std::vector<MeasureColumn>& measurements() {
   return m;
 }
 
-nlohmann::json effect_json(const PairedEffect& e) {
-  auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
-  nlohmann::json per_seed = nlohmann::json::array();
-  for (double v : e.per_seed) per_seed.push_back(number(v));
-  return {{"per_seed", per_seed},
-          {"mean", number(e.interval.mean)},
-          {"low", number(e.interval.low)},
-          {"high", number(e.interval.high)},
-          {"n", e.interval.n},
-          {"less_bias", e.less_bias == LessBias::kLarger ? "larger" : "smaller"},
-          {"judged", e.judged},
-          {"verdict", e.verdict},
-          {"no_verdict", e.no_verdict}};
-}
-
 nlohmann::json summary_json(const MitigationsPreset& p, const std::vector<RemedyRow>& rows) {
   nlohmann::json out = {{"preset", p.name}, {"describe", p.describe()}, {"seeds", p.seeds}};
   out["scale"] =
@@ -62,7 +47,7 @@ nlohmann::json summary_json(const MitigationsPreset& p, const std::vector<Remedy
     nlohmann::json row = {
         {"name", r.name}, {"when", r.when}, {"option", r.option}, {"measured", r.measured}};
     for (const MeasureColumn& m : measurements())
-      if (const auto& e = r.*m.effect) row[m.key] = effect_json(*e);
+      if (const auto& e = r.*m.effect) row[m.key] = to_json(*e);
     out["rows"].push_back(row);
   }
   return out;

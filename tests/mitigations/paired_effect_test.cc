@@ -1,12 +1,14 @@
 // The docs' verdict rule on a paired effect (experiments/mitigations/paired_effect.h): the
 // interval against hand-computed t intervals, the verdict on each side for both directions of
 // "less bias", no verdict below 3 seeds or with an unlearned baseline (both reasons kept), and
-// the cell's text for none, one and several seeds.
+// the cell's text for none, one and several seeds; the record summary.json holds, written as the
+// section always wrote it and read back to the same bytes.
 #include "experiments/mitigations/paired_effect.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -57,6 +59,32 @@ TEST(PairedEffect, CellSaysOneSeedAndGivesTheIntervalFromTwo) {
             "+0.310 [+0.285, +0.335] (reported, not judged)");
   EXPECT_EQ(effect_cell(paired_effect({0.1, 0.2}, LessBias::kLarger)),
             "+0.150 [-0.485, +0.785], no verdict: 2 seeds (the rule needs 3)");
+}
+
+TEST(PairedEffect, RecordIsTheSummarysLayoutAndReadsBackToTheSameBytes) {
+  // A seed without a value, and an interval one seed cannot give, are null, as the section's
+  // summary.json has always held them.
+  const PairedEffect one = paired_effect({0.25, NAN}, LessBias::kSmaller);
+  EXPECT_EQ(to_json(one).dump(),
+            R"j({"high":null,"judged":true,"less_bias":"smaller","low":null,"mean":0.25,"n":1,)j"
+            R"j("no_verdict":"no verdict: 1 seed (the rule needs 3)","per_seed":[0.25,null],)j"
+            R"j("verdict":""})j");
+  for (const PairedEffect& e :
+       {one, paired_effect({0.30, 0.31, 0.32, 0.33}, LessBias::kLarger),
+        paired_effect({0.3, 0.1}, LessBias::kLarger, "", /*judged=*/false)}) {
+    const nlohmann::json j = to_json(e);
+    const PairedEffect back = fields_from_json(paired_effect_fields(), j, PairedEffect{}, "effect");
+    EXPECT_EQ(to_json(back).dump(), j.dump());
+    EXPECT_EQ(back.less_bias, e.less_bias);
+  }
+  nlohmann::json bad = to_json(one);
+  bad["less_bias"] = "lower";
+  try {
+    fields_from_json(paired_effect_fields(), bad, PairedEffect{}, "effect");
+    ADD_FAILURE() << "an unknown less_bias was read";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("less_bias"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
