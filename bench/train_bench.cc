@@ -25,6 +25,7 @@
 #include <string>
 #include <thread>
 
+#include "../apps/posbias/torchrun_env.h"
 #include "op_profile.h"
 #include "posbias/cluster/launch.h"
 #include "posbias/core/machine.h"
@@ -144,7 +145,7 @@ int rank_worker(posbias::Task task) {
   TrainConfig c;
   c.task = task;
   c.finalize();
-  const std::optional<RankEnv> env = rank_env_from_environment();
+  const std::optional<RankEnv> env = cli::rank_env_from_environment();  // as posbias reads it
   std::unique_ptr<ProcessGroup> group;
   if (env) group = std::make_unique<ProcessGroup>(*env, std::chrono::seconds(60), "bench");
   Trainer trainer(c, nullptr, group.get());
