@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "../shipped_records.h"
+
 namespace posbias {
 namespace {
 
@@ -21,12 +23,7 @@ const Variables kTwoRanks{{"RANK", "1"},
                           {"MASTER_PORT", "29500"}};
 
 std::string refusal(const Variables& v) {
-  try {
-    rank_env_from_variables(v);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return posbias_test::refusal_of([&] { rank_env_from_variables(v); });
 }
 
 TEST(RankEnv, ReadsEveryVariableOfARank) {

@@ -3,11 +3,17 @@
 // θ = 0 keeps the gap 1 − cos ω at every n to 4096; with θ > 0 it loses accuracy at long n; the
 // reflexive head's gap is the index head's.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <numbers>
 
 #include "experiments/mech/discrepancy_command.h"
+#include "experiments/mech/head_search_record.h"
 #include "posbias/mech/constructions.h"
 #include "posbias/mech/head_name.h"
 
@@ -133,6 +139,35 @@ TEST(Discrepancy, BadValuesAreRefused) {
   s.lengths = {5};
   EXPECT_THROW(sweep_construction(s), std::invalid_argument);
   EXPECT_THROW(parse_construction("lookup"), std::invalid_argument);
+}
+
+// --redraw: a stored search's figure from the file alone. A gap at or below 0 puts the search
+// on a linear axis, so that the failing length is drawn; a --run result is refused.
+TEST(Discrepancy, RedrawDrawsAStoredSearchAndRefusesARunResult) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_redraw_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  HeadSearchRecord r;
+  r.function = Construction::kRetrieval;
+  r.frequencies = SearchFrequencies::kRope;
+  r.head_dim = 16;
+  r.starts = 2;
+  r.steps = 1;
+  r.rope_theta = 100;
+  r.symbols = 8;
+  r.omega = 0.7853981633974483;
+  r.points = {{16, 0.89, 0.1, std::nullopt, std::nullopt, {0.89}, {0.1}},
+              {64, -0.0287, -1.99, std::nullopt, std::nullopt, {-0.0287}, {0.01}}};
+  std::ofstream(dir / "search.json") << to_json(r).dump(2);
+  redraw_discrepancy((dir / "search.json").string(), (dir / "fig").string());
+  std::ifstream in(dir / "fig.gp");
+  const std::string gp{std::istreambuf_iterator<char>(in), {}};
+  EXPECT_NE(gp.find("-0.0287"), std::string::npos);  // the failing length is drawn
+  EXPECT_EQ(gp.find("10^{%g}"), std::string::npos);  // on a linear axis
+  std::ofstream(dir / "run.json") << R"({"run": "out/r", "step": 10})";
+  EXPECT_THROW(redraw_discrepancy((dir / "run.json").string(), (dir / "x").string()),
+               std::runtime_error);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
