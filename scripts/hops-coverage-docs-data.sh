@@ -19,23 +19,8 @@ case $max in
 esac
 sweep=out/sweeps/$(basename "$data" | sed 's/^coverage/hop-coverage/')
 lengths=17,$max,$((2 * max)),$((4 * max))
-mkdir -p "$data"
-"$posbias" sweep plan "$grid" --out "$sweep" >/dev/null
-"$posbias" sweep status "$sweep" --json "$sweep/status.json" >/dev/null
-runs=$(/usr/bin/python3 scripts/sweep-runs.py "$sweep/status.json" --seed)
-
-while read -r index _ dir seed; do
-  name=$data/seed$seed
-  [[ -f $name-eval.json ]] && continue
-  "$posbias" sweep run "$sweep" --index "$index"
-  run=$dir/train
-  cp "$run/metrics.jsonl" "$name-metrics.jsonl"
-  cp "$run/summary.json" "$name-summary.json"
-  cp "$run/train.json" "$name-train.json"
-  for ext in svg png gp; do cp "$run/training_accuracy.$ext" "$name-training_accuracy.$ext"; done
-  "$posbias" eval --run "$run" --lengths "$lengths" --count 200 --json "$name-eval.json" \
-    --plot "$name-eval"
-done <<<"$runs"
+source scripts/hop-grid-runs.sh
+hop_grid_runs "$posbias" "$grid" "$sweep" "$data" --lengths "$lengths" --count 200
 
 files=("$data/seed0" "$data/seed1" "$data/seed2")
 ls "${files[@]/%/-eval.json}" >/dev/null 2>&1 || exit 0

@@ -3,7 +3,7 @@
 # seeds' shipped defaults trained with a position remedy (REMEDY pose: --pose 1024, the sweep
 # docs/data/mitigations/pose-number-grid.json; random-positions: --random-positions 1024,
 # random-positions-number-grid.json), seeds 0, 1 and 2, each run's metrics.jsonl, summary.json
-# and train.json, and `posbias eval --run RUN` at its defaults (lengths 17 to 850, 200 examples
+# train.json and training figure, and `posbias eval --run RUN` at its defaults (lengths 17 to 850, 200 examples
 # per length and hop, the seen_jumps control: the baselines' eval) into
 # docs/data/mitigations/REMEDY-number/seedS-*; then the paired summary against the hop seeds'
 # Number runs (scripts/mitigations-number-summary.py) and, once all three seeds are there, both
@@ -24,21 +24,8 @@ export OMP_NUM_THREADS=1
 grid=docs/data/mitigations/$remedy-number-grid.json
 data=docs/data/mitigations/$remedy-number
 sweep=out/sweeps/$remedy-number
-mkdir -p "$data"
-"$posbias" sweep plan "$grid" --out "$sweep" >/dev/null
-"$posbias" sweep status "$sweep" --json "$sweep/status.json" >/dev/null
-runs=$(/usr/bin/python3 scripts/sweep-runs.py "$sweep/status.json" --seed)
-
-while read -r index _ dir seed; do
-  name=$data/seed$seed
-  [[ -f $name-eval.json ]] && continue
-  "$posbias" sweep run "$sweep" --index "$index"
-  run=$dir/train
-  cp "$run/metrics.jsonl" "$name-metrics.jsonl"
-  cp "$run/summary.json" "$name-summary.json"
-  cp "$run/train.json" "$name-train.json"
-  "$posbias" eval --run "$run" --json "$name-eval.json" --plot "$name-eval"
-done <<<"$runs"
+source scripts/hop-grid-runs.sh
+hop_grid_runs "$posbias" "$grid" "$sweep" "$data"
 
 /usr/bin/python3 scripts/mitigations-number-summary.py "$data" docs/data/hops/seeds
 # Both arms over their seeds side by side (accuracy per length and hop, t intervals, the figure).
