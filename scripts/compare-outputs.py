@@ -220,10 +220,10 @@ COMMANDS = [
                               ("rotary on every dim (128)", "rd128"), ("θ 1e6", "theta1000000")))
      + " --json number-compare.json --csv number-compare.csv",
      ["number-compare.json", "number-compare.csv"]),
-    ("seeds-text-shipped", "seeds " + per_seed("{data}/training/gpt2-seed{s}-birth.json") +
-     " --eval " + per_seed("{data}/training/gpt2-seed{s}-eval.json") +
+    ("seeds-text-shipped", "seeds " + per_seed("{data}/text/gpt2-seed{s}-birth.json") +
+     " --eval " + per_seed("{data}/text/gpt2-seed{s}-eval.json") +
      " --json seeds-gpt2.json --csv seeds-gpt2.csv", ["seeds-gpt2.json", "seeds-gpt2.csv"]),
-    ("seeds-text-loss-shipped", "seeds " + per_seed("{data}/training/gpt2-seed{s}-birth-loss.json")
+    ("seeds-text-loss-shipped", "seeds " + per_seed("{data}/text/gpt2-seed{s}-birth-loss.json")
      + " --json seeds-gpt2-loss.json --csv seeds-gpt2-loss.csv",
      ["seeds-gpt2-loss.json", "seeds-gpt2-loss.csv"]),
     ("seeds-kv-shipped", "seeds --eval " + per_seed(

@@ -29,7 +29,7 @@ import tempfile
 
 # The pages a user runs commands from; each must mark one.
 PAGES = ["birth.md", "hops.md", "llm.md", "mech.md", "mitigations.md", "retrieval.md",
-         "scale-out.md", "theory.md", "training.md"]
+         "scale-out.md", "theory.md", "text.md"]
 MARK = re.compile(r"<!--\s*docs-test:(.*?)-->")
 PROGRAM = re.compile(r"^(\$ )?(build/)?posbias\s")
 TINY_RUN = ("train --task number --layers 2 --d-model 64 --steps 20 --warmup 2 --eval-every 10 "

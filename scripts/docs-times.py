@@ -53,10 +53,10 @@ COMMANDS = {
          "--json number-seeds.json --csv number-seeds.csv --plot number-seeds",
          "cp docs/data/hops/seeds/number-seed* ."),
     ],
-    "training": [
+    "text": [
         ("seeds", "posbias seeds RUN0-birth.json RUN1-birth.json RUN2-birth.json "
          "--json F --csv F.csv --plot STEM",
-         "for s in 0 1 2; do cp docs/data/training/gpt2-seed$s-birth.json RUN$s-birth.json; done"),
+         "for s in 0 1 2; do cp docs/data/text/gpt2-seed$s-birth.json RUN$s-birth.json; done"),
     ],
     "scale-out": [
         ("sweep_plan", "posbias sweep plan GRID.json --out sweeps/ablation",

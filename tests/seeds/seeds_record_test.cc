@@ -37,7 +37,7 @@ TEST(TextSeedsRecordFields, EveryShippedSummaryReadsBackAndWritesOutTheSameBytes
 TEST(TextSeedsRecordFields, TheShippedInputsGiveTheShippedSummaries) {
   const fs::path cwd = fs::current_path();
   fs::current_path(posbias_test::docs_only_folder("posbias_seeds_record"));
-  const std::string d = "docs/data/training/";
+  const std::string d = "docs/data/text/";
   for (const std::string model : {"gpt2", "qwen2"}) {
     for (const bool evals : {true, false}) {
       SeedsOptions o;
@@ -65,7 +65,7 @@ std::string message_of(const json& j) {
 }
 
 TEST(TextSeedsRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
-  const json good = json::parse(posbias_test::slurp(kShippedData / "training/gpt2-seeds.json"));
+  const json good = json::parse(posbias_test::slurp(kShippedData / "text/gpt2-seeds.json"));
   json bad = good;
   bad["checkpoints"][1]["log10_share"]["low"][3] = "low";
   EXPECT_NE(message_of(bad).find("seeds field 'checkpoints.1.log10_share.low.3' must be a number"),

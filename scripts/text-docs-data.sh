@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# Writes the files docs/training.md cites: text runs of two families (gpt2 with learned
+# Writes the files docs/text.md cites: text runs of two families (gpt2 with learned
 # positions, qwen2 with RoPE) at `posbias train --task text`'s defaults, three training seeds
 # each, and for every run its held-out evaluation and the influence profile of every
 # checkpoint on held-out text (hidden-state and next-token-loss targets); once a family has
 # all three seeds, `posbias seeds` summarizes them with intervals over seeds. The script is
 # incremental: a run whose data files exist is skipped, a run directory left by a killed
 # script resumes, and `--only ARCH-SEEDN` does one run.
-# Usage: scripts/training-docs-data.sh [path/to/posbias] [--only gpt2-seed0]
+# Usage: scripts/text-docs-data.sh [path/to/posbias] [--only gpt2-seed0]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 posbias=${1:-build/posbias}
 only=${3:-}
 [[ ${2:-} == --only ]] || only=
-runs=${POSBIAS_TRAINING_RUNS:-out/training-runs}
-data=docs/data/training
+runs=${POSBIAS_TEXT_RUNS:-out/text-runs}
+data=docs/data/text
 mkdir -p "$runs" "$data"
 
 for arch in gpt2 qwen2; do
