@@ -210,9 +210,52 @@ void write_measured_log_ticks(std::ostringstream& gp, const Panel& p) {
   gp << ")\n";
 }
 
+// A tick's value as people read it: digits from 0.001 to 10^6, else m×10^{k}.
+std::string log_tick_text(double v) {
+  std::ostringstream t;
+  if (v >= 1e-3 && v < 1e6) {
+    t << v;
+    return t.str();
+  }
+  const int k = static_cast<int>(std::floor(std::log10(v) + 1e-9));
+  const double m = v / std::pow(10.0, k);
+  if (std::abs(m - 1) > 1e-6) t << m << "×";
+  t << "10^{" << k << "}";
+  return t.str();
+}
+
+// Values to label on a log axis from 10^lo to 10^hi spanning under two decades: 1, 2 and 5 of
+// each decade when at least three of them fall on it, else evenly spaced values (a step of 1, 2
+// or 5 times a power of ten, 2 to 6 ticks). Empty for a span of nothing.
+std::vector<double> short_log_ticks(double lo, double hi) {
+  std::vector<double> ticks;
+  if (!(hi - lo > 1e-9)) return ticks;
+  for (int k = static_cast<int>(std::floor(lo)); k <= static_cast<int>(std::ceil(hi)); ++k)
+    for (double m : {1.0, 2.0, 5.0}) {
+      const double l = std::log10(m) + k;
+      if (l >= lo - 1e-9 && l <= hi + 1e-9) ticks.push_back(m * std::pow(10.0, k));
+    }
+  if (ticks.size() >= 3) return ticks;
+  ticks.clear();
+  const double a = std::pow(10.0, lo), b = std::pow(10.0, hi);
+  const double wanted = (b - a) / 5, decade = std::pow(10.0, std::floor(std::log10(wanted)));
+  double step = 10 * decade;
+  for (double m : {1.0, 2.0, 5.0})
+    if (m * decade >= wanted) {
+      step = m * decade;
+      break;
+    }
+  for (double k = std::ceil(a / step - 1e-9); k * step <= b * (1 + 1e-12); ++k)
+    ticks.push_back(k * step);
+  return ticks;
+}
+
 // A log10 y axis (Panel::log10_y) over two decades or more is labelled at whole decades only:
 // gnuplot's own step of half a decade printed 10^{0.5} and 10^{-1.5}, which nobody reads at a
-// glance. The span is the panel's y range where set, else its left-axis data's.
+// glance. Under two decades whole decades leave one label or none, and gnuplot's step printed
+// 10^{2.6}, 10^{2.8}: such an axis is labelled with the values themselves (200, 500, 1000; see
+// short_log_ticks, over the 4% margin a free end leaves past the data). The span is the panel's
+// y range where set, else its left-axis data's.
 void write_log10_y_ticks(std::ostringstream& gp, const Panel& p) {
   double lo = p.ymin, hi = p.ymax;
   if (std::isnan(lo) || std::isnan(hi)) {
@@ -224,7 +267,23 @@ void write_log10_y_ticks(std::ostringstream& gp, const Panel& p) {
     if (std::isnan(lo)) lo = data_lo;
     if (std::isnan(hi)) hi = data_hi;
   }
-  if (std::isfinite(lo) && std::isfinite(hi) && hi - lo >= 2) gp << "set ytics 1\n";
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return;
+  if (hi - lo >= 2) {
+    gp << "set ytics 1\n";
+    return;
+  }
+  const double margin = 0.04 * (hi - lo);
+  const std::vector<double> ticks =
+      short_log_ticks(std::isnan(p.ymin) ? lo - margin : lo, std::isnan(p.ymax) ? hi + margin : hi);
+  if (ticks.size() < 2) return;
+  gp << "set ytics (";
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    std::ostringstream at;  // every digit, without changing gp's own precision
+    at.precision(17);
+    at << std::log10(ticks[i]);
+    gp << (i ? ", " : "") << quote(log_tick_text(ticks[i])) << " " << at.str();
+  }
+  gp << ")\n";
 }
 
 void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index, const Figure& f) {

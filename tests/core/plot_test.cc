@@ -165,6 +165,36 @@ TEST(Plot, Log10YAxisLabelsWholeDecades) {
   std::filesystem::remove_all(dir);
 }
 
+// Under two decades a log axis is labelled with its values (1, 2, 5 of each decade, or even
+// steps on a narrower one), never at fractional decades such as 10^{2.6}.
+TEST(Plot, Log10YAxisUnderTwoDecadesLabelsValues) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("posbias_log10y_short_" + std::to_string(::getpid()));
+  Figure f;
+  Panel p;
+  p.title = "peak RSS";
+  p.log10_y = true;
+  Series rss;
+  rss.title = "rss";
+  rss.x = {1024, 4096, 16384};
+  rss.y = {std::log10(300.0), std::log10(1000.0), std::log10(12000.0)};  // 1.6 decades
+  p.series = {rss};
+  f.panels = {p};
+  render_figure(f, dir / "rss");
+  const std::string rss_gp = slurp(dir / "rss.gp");
+  EXPECT_NE(rss_gp.find("set ytics (\"500\" 2.69"), std::string::npos) << rss_gp;
+  EXPECT_NE(rss_gp.find("\"1000\" 3, \"2000\" 3.30"), std::string::npos);
+  EXPECT_NE(rss_gp.find("\"10000\" 4)"), std::string::npos);
+  EXPECT_EQ(rss_gp.find("set ytics 1\n"), std::string::npos);
+  f.panels[0].series[0].y = {0, 0.05, std::log10(1.3)};  // 0.11 decade: steps of 0.1
+  render_figure(f, dir / "narrow");
+  EXPECT_NE(slurp(dir / "narrow.gp").find("set ytics (\"1\" 0, \"1.1\" 0.04"), std::string::npos);
+  f.panels[0].series[0].y = {std::log10(2e-5), -4, std::log10(4e-4)};  // small: m×10^{k}
+  render_figure(f, dir / "small");
+  EXPECT_NE(slurp(dir / "small.gp").find("(\"2×10^{-5}\" -4.69"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Plot, RejectsEmptyFigures) {
   EXPECT_THROW(render_figure(Figure{}, "/tmp/x"), std::runtime_error);
   Figure f;

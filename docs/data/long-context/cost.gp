@@ -46,6 +46,7 @@ set xtics (1024, 2048, 4096, 8192, 16384)
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics ("500" 2.6989700043360187, "1000" 3, "2000" 3.3010299956639813, "5000" 3.6989700043360187, "10000" 4, "20000" 4.3010299956639813)
 set key below nobox
 $p1s0 << EOD
 1024 2.565741777
