@@ -32,10 +32,6 @@ ALLOWED = {
     ("text", "birth"): "the text section runs birth --run on its runs",
     ("retrieval", "birth"): "birth --inputs kv|passkey (answer influence) lives in birth",
     ("hops", "mech"): "hop seeds read heads and discrepancy files (their records are mech's)",
-    # experiments/eval/ is no experiment: what every `eval --checkpoints` writes, shared by the
-    # eval commands of hops, retrieval and text and read by seeds (still to move to the library).
-    **{(e, "eval"): "experiments/eval/ is the eval commands' shared file" for e in
-       ("hops", "retrieval", "text", "seeds")},
 }
 
 

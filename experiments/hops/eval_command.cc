@@ -4,7 +4,6 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "experiments/eval/eval_steps.h"
 #include "experiments/hops/hop_seeds.h"
 #include "posbias/arch/logn_scale.h"
 #include "posbias/core/atomic_file.h"
@@ -13,6 +12,7 @@
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/runfiles/eval_steps.h"
 #include "posbias/train/checkpoint.h"
 
 namespace posbias {

@@ -4,7 +4,7 @@
 // decoy variant (and how often the decoy's target is picked).
 //   measure_eval(EvalOptions, checkpoint) → EvalResult; to_json, eval_figure; run_eval measures
 //   every checkpoint --checkpoints selects and writes them: one checkpoint's result as it always
-//   was, several in eval --checkpoints' file (experiments/eval/eval_steps.h) with
+//   was, several in eval --checkpoints' file (posbias/runfiles/eval_steps.h) with
 //   eval_steps_figure.
 #pragma once
 

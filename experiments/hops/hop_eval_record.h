@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/eval/rope_scaling_record.h"
 #include "posbias/arch/attention_path.h"
+#include "posbias/arch/rope_scaling_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/tasks/vocab.h"
 

@@ -6,12 +6,12 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
-#include "experiments/eval/eval_steps.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv_table.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/progress.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/runfiles/eval_steps.h"
 #include "posbias/train/hop_eval.h"
 
 namespace posbias {

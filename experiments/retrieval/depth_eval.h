@@ -94,7 +94,7 @@ struct DepthEvalOutput {
 
 // One checkpoint: its JSON, CSV, STEM-heatmap and STEM-depth where the options say (json empty:
 // stdout; csv and plot empty: not written), then the summary line. Several (in training order):
-// eval --checkpoints' file (experiments/eval/eval_steps.h), the CSV with a first column `step`,
+// eval --checkpoints' file (posbias/runfiles/eval_steps.h), the CSV with a first column `step`,
 // STEM-steps (depth_steps_figure) and a summary line per checkpoint.
 void write_depth_eval(AnswerInputs task, const DepthEvalOptions& to,
                       const std::vector<DepthEvalOutput>& outputs);

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/eval/rope_scaling_record.h"
 #include "posbias/arch/attention_path.h"
+#include "posbias/arch/rope_scaling_record.h"
 #include "posbias/core/csv_table.h"
 #include "posbias/core/field_table.h"
 #include "posbias/runfiles/train_config.h"

@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "experiments/eval/eval_steps.h"
 #include "experiments/retrieval/depth_eval_record.h"
 #include "experiments/retrieval/kv_seeds_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/plot.h"
+#include "posbias/runfiles/eval_steps.h"
 #include "posbias/runfiles/result_file.h"
 #include "posbias/tasks/task_codecs.h"
 

@@ -10,7 +10,6 @@
 #include <stdexcept>
 
 #include "experiments/birth/birth_run_record.h"
-#include "experiments/eval/eval_steps.h"
 #include "experiments/hops/hop_compare.h"
 #include "experiments/hops/hop_seeds.h"
 #include "experiments/retrieval/kv_seeds.h"
@@ -18,6 +17,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_result.h"
+#include "posbias/runfiles/eval_steps.h"
 #include "posbias/runfiles/heldout_split.h"
 #include "posbias/runfiles/result_file.h"
 #include "posbias/theory/profile_summary.h"

@@ -5,10 +5,10 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "experiments/eval/eval_steps.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/runfiles/eval_steps.h"
 #include "posbias/runfiles/run_header.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/text_eval.h"

@@ -2,7 +2,7 @@
 // the loss per position, and the unigram and bigram baselines on the same targets, for the
 // run's latest checkpoint (or those --checkpoints selects): a TextEvalResult
 // (runfiles/heldout_split.h). The figure is the loss per position; over several checkpoints, one
-// curve per checkpoint, and eval --checkpoints' file (experiments/eval/eval_steps.h).
+// curve per checkpoint, and eval --checkpoints' file (posbias/runfiles/eval_steps.h).
 #pragma once
 
 #include <filesystem>

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "../shipped_records.h"
-#include "experiments/eval/eval_steps.h"
+#include "posbias/runfiles/eval_steps.h"
 
 namespace posbias {
 namespace {
@@ -122,7 +122,7 @@ TEST(HopEvalSummary, AllHopsByLengthWithChanceAndControls) {
             "all hops, by length: 17: 1.000, 850: 0.996\n");
 }
 
-// eval --checkpoints' file of several checkpoints (experiments/eval/eval_steps.h): its record
+// eval --checkpoints' file of several checkpoints (posbias/runfiles/eval_steps.h): its record
 // round-trips with each checkpoint's eval as written, refuses bad fields by name, and is what
 // the readers of one eval refuse (and only it: a hop eval is not taken for one).
 TEST(EvalSteps, TheFileOfSeveralCheckpointsRoundTripsAndIsRefusedWhereOneIsRead) {

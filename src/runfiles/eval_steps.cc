@@ -1,4 +1,4 @@
-#include "experiments/eval/eval_steps.h"
+#include "posbias/runfiles/eval_steps.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "experiments/eval/rope_scaling_record.h"
+#include "posbias/arch/rope_scaling_record.h"
 
 namespace posbias {
 
