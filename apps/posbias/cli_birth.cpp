@@ -21,7 +21,8 @@ void register_birth(CLI::App& app, Action* selected) {
   cmd->add_option(
          "--arch", o.arch,
          "preset (gpt2, gpt2-medium, qwen2-0.5b, tinyllama-1.1b, gptj-hop) or family (gpt2, "
-         "qwen2, llama, gptj)")
+         "qwen2, llama, gptj), which builds its reference preset (qwen2: qwen2-0.5b, llama: "
+         "tinyllama-1.1b, gptj: gptj-hop)")
       ->capture_default_str();
   parsed->add(cmd, "--layers", &o.layers, "number of layers (0 = the preset's)");
   parsed->add(cmd, "--d-model", &o.d_model, "hidden size d (0 = the preset's)");

@@ -258,6 +258,25 @@ constexpr EnumNames<BirthInput, 2> kBirthInputNames{
 constexpr EnumNames<BirthInit, 2> kBirthInitNames{
     {{BirthInit::kHf, "hf"}, {BirthInit::kUnscaled, "unscaled"}}};
 
+// --arch: a preset, or a family, which builds its reference preset (family_default). A name that
+// is neither gets one line listing both kinds.
+ModelConfig arch_config(const std::string& arch) {
+  const std::vector<std::string> presets = model_preset_names();
+  if (std::find(presets.begin(), presets.end(), arch) != presets.end()) return model_preset(arch);
+  for (const FamilyTraits& t : kFamilies)
+    if (t.name == arch) return family_default(t.family);
+  const std::vector<std::string_view> preset_names(presets.begin(), presets.end());
+  std::vector<std::string_view> families, names = preset_names;
+  for (const FamilyTraits& t : kFamilies) {
+    families.push_back(t.name);
+    if (std::find(names.begin(), names.end(), t.name) == names.end()) names.push_back(t.name);
+  }
+  throw std::invalid_argument("unknown --arch '" + arch.substr(0, 40) +
+                              "' (a preset: " + name_list(preset_names) +
+                              "; or a family, which builds its preset: " + name_list(families) +
+                              ")" + did_you_mean(names, arch));
+}
+
 }  // namespace
 
 BirthInput parse_birth_input(const std::string& name) {
@@ -277,9 +296,7 @@ ModelConfig birth_model_config(const BirthOptions& o) {
   if (!o.config.empty()) {
     c = model_config_from_hf(read_hf_config(o.config));
   } else {
-    bool preset = false;
-    for (const auto& name : model_preset_names()) preset = preset || name == o.arch;
-    c = preset ? model_preset(o.arch) : family_default(parse_family(o.arch));
+    c = arch_config(o.arch);
   }
   auto override_if = [](std::int64_t value, std::int64_t& field, const char* name) {
     if (value < 0)

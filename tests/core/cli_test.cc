@@ -402,6 +402,9 @@ TEST(Cli, BirthMeasuresAndFits) {
 
 TEST(Cli, BirthBadInput) {
   expect_usage_error("birth --arch nope", "nope");
+  // A name that is neither a preset nor a family: the line lists both kinds and suggests.
+  expect_usage_error("birth --arch qwen2-1.5b", "a preset: gpt2, gpt2-medium, qwen2-0.5b");
+  expect_usage_error("birth --arch tinyllama", "did you mean 'tinyllama-1.1b'?");
   expect_usage_error("birth --arch gpt2 --d-model 30 --heads 4 --layers 1", "divide");
   expect_usage_error("birth --length 0", "--length");
   expect_usage_error("birth --length -3", "--length");
