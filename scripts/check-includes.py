@@ -31,7 +31,6 @@ ALLOWED = {
     ("mech", "hops"): "the mech section measures the hop runs the hops section trained",
     ("text", "birth"): "the text section runs birth --run on its runs",
     ("retrieval", "birth"): "birth --inputs kv|passkey (answer influence) lives in birth",
-    ("hops", "mech"): "hop seeds read heads and discrepancy files (their records are mech's)",
 }
 
 

@@ -7,11 +7,11 @@
 #include <tuple>
 
 #include "experiments/hops/hop_eval_record.h"
-#include "experiments/mech/heads_record.h"
-#include "experiments/mech/trained_discrepancy_record.h"
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
 #include "posbias/mech/head_name.h"
+#include "posbias/mech/heads_record.h"
+#include "posbias/mech/trained_discrepancy_record.h"
 #include "posbias/runfiles/eval_steps.h"
 #include "posbias/runfiles/metrics.h"
 #include "posbias/runfiles/result_file.h"

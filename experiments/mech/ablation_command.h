@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "experiments/mech/causal_record.h"
-#include "experiments/mech/heads_record.h"
 #include "posbias/arch/attention_path.h"
 #include "posbias/core/plot.h"
 #include "posbias/mech/ablation.h"
+#include "posbias/mech/causal_record.h"
+#include "posbias/mech/heads_record.h"
 
 namespace posbias {
 

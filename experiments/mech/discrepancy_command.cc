@@ -7,7 +7,6 @@
 #include <numbers>
 
 #include "experiments/mech/head_search_record.h"
-#include "experiments/mech/trained_discrepancy_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/memory.h"
@@ -16,6 +15,7 @@
 #include "posbias/mech/constructions.h"
 #include "posbias/mech/head_name.h"
 #include "posbias/mech/trained_discrepancy.h"
+#include "posbias/mech/trained_discrepancy_record.h"
 #include "posbias/runfiles/result_file.h"
 
 namespace posbias {

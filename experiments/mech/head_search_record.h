@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/mech/trained_discrepancy_record.h"
+#include "posbias/mech/trained_discrepancy_record.h"
 
 namespace posbias {
 

@@ -7,10 +7,10 @@
 #include <cmath>
 #include <numbers>
 
-#include "experiments/mech/trained_discrepancy_record.h"
 #include "posbias/core/json_number.h"
 #include "posbias/core/memory.h"
 #include "posbias/core/progress.h"
+#include "posbias/mech/trained_discrepancy_record.h"
 
 namespace posbias {
 

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "experiments/mech/ablation_command.h"
-#include "experiments/mech/heads_record.h"
 #include "posbias/arch/attention_path.h"
 #include "posbias/core/plot.h"
 #include "posbias/dist/process_group.h"
 #include "posbias/mech/head_scores.h"
+#include "posbias/mech/heads_record.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 
 namespace posbias {

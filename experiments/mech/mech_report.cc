@@ -8,9 +8,9 @@
 #include "experiments/mech/head_search_record.h"
 #include "experiments/mech/head_search_sweep.h"
 #include "experiments/mech/heads_command.h"
-#include "experiments/mech/trained_discrepancy_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/mech/trained_discrepancy.h"
+#include "posbias/mech/trained_discrepancy_record.h"
 
 namespace posbias {
 namespace {

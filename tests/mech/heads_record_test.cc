@@ -1,7 +1,7 @@
-// HeadsRecord's field table (experiments/mech/heads_record.h): a result with every part
+// HeadsRecord's field table (posbias/mech/heads_record.h): a result with every part
 // round-trips through JSON, fields deep inside are refused by their dotted path, and every
 // `heads` result shipped in docs/data reads back, those of the current layout byte for byte.
-#include "experiments/mech/heads_record.h"
+#include "posbias/mech/heads_record.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-// TrainedDiscrepancyRecord's field table (experiments/mech/trained_discrepancy_record.h): a
+// TrainedDiscrepancyRecord's field table (posbias/mech/trained_discrepancy_record.h): a
 // result round-trips through JSON with each key head in both lists, fields deep inside are
 // refused by their dotted path, and every `discrepancy --run` result shipped in docs/data reads
 // back and writes out byte for byte.
-#include "experiments/mech/trained_discrepancy_record.h"
+#include "posbias/mech/trained_discrepancy_record.h"
 
 #include <gtest/gtest.h>
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "experiments/mech/causal_record.h"
 #include "posbias/arch/attention_path.h"
 #include "posbias/core/field_table.h"
+#include "posbias/mech/causal_record.h"
 #include "posbias/mech/head_score.h"
 #include "posbias/tasks/vocab.h"
 

@@ -1,4 +1,4 @@
-#include "experiments/mech/heads_record.h"
+#include "posbias/mech/heads_record.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "experiments/mech/trained_discrepancy_record.h"
+#include "posbias/mech/trained_discrepancy_record.h"
 
 #include <nlohmann/json.hpp>
 

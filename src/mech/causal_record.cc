@@ -1,4 +1,4 @@
-#include "experiments/mech/causal_record.h"
+#include "posbias/mech/causal_record.h"
 
 namespace posbias {
 
