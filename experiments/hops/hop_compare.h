@@ -7,9 +7,9 @@
 // JSON: hop_seeds_record.h's HopComparisonRecord, the input lengths every configuration has and
 // each configuration's accuracy table as hop_seeds.h's.
 // CSV: one row per configuration, length and hop: label,seeds,length,hop,mean,low,high,chance.
-// Figure STEM_compare: every configuration's all-hops accuracy against length with its band,
-// and chance, at the lengths every configuration has (a configuration evaluated at more
-// lengths would otherwise draw a different curve).
+// Figure STEM_compare: a heatmap of every configuration's all-hops accuracy (mean over seeds)
+// by input length, over a row of chance, at the lengths every configuration has (a
+// configuration evaluated at more lengths would otherwise fill cells the others leave blank).
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>

@@ -96,12 +96,18 @@ TEST_F(HopCompareTest, FigureAndSummaryAtTheLengthsEveryConfigurationHas) {
   EXPECT_EQ(r.lengths, (std::vector<std::int64_t>{17, 850}));
   const fs::path stem = dir / "c";
   render_hop_comparison_figure(r, stem.string());
-  // The default's curve has two points, not three: 64 is left out of the figure.
+  // A heatmap of two columns, not three: 64 is left out of the figure. The first
+  // configuration is the top row, chance (from the first configuration) the bottom one.
   const std::string gp = posbias_test::slurp(dir / "c_compare.gp");
-  EXPECT_EQ(gp.find("64 0.2"), std::string::npos) << gp;
-  EXPECT_NE(gp.find("850 0.1 "), std::string::npos) << gp;
-  // Chance, from the first configuration, at the common lengths only.
-  EXPECT_NE(gp.find("850 0.13\n"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set xtics (\"17\" 0, \"850\" 1)\n"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set ytics (\"chance (uniform guess)\" 0, \"none (1 seed)\" 1, "
+                    "\"default (2 seeds)\" 2)\n"),
+            std::string::npos)
+      << gp;
+  EXPECT_NE(gp.find("\n1 2 0.100000\n"), std::string::npos) << gp;  // default at 850
+  EXPECT_NE(gp.find("\n1 1 0.050000\n"), std::string::npos) << gp;  // none at 850
+  EXPECT_NE(gp.find("\n1 0 0.130000\n"), std::string::npos) << gp;  // chance at 850
+  EXPECT_EQ(gp.find("0.200000"), std::string::npos) << gp;          // the default at 64
   // No length in common: a bad run (exit 1), named.
   json other = eval_file("number", 1.0, 0.1);
   other["accuracy"] = {{"32", {{"1", 0.1}, {"all", 0.2}}}};
