@@ -12,6 +12,8 @@
 
 #include "posbias/core/bounded_read.h"
 #include "posbias/runfiles/result_file.h"
+#include "posbias/runfiles/run_header.h"
+#include "posbias/runfiles/train_config.h"
 
 namespace posbias {
 
@@ -32,19 +34,29 @@ std::string short_json(const std::string& dumped) {
   return dumped.size() <= 40 ? dumped : dumped.substr(0, 37) + "...";
 }
 
-void read_config(const nlohmann::json& config, const std::string& source, RunConfig& r) {
-  if (!config.is_object()) result_error(source, "the run's config must be a JSON object");
+// The run's configuration as its record: every field as train.json writes it, the seed set to 0
+// in `fields` (runs differ in it) and kept in `seed`.
+void set_config(TrainConfig config, const std::string& source, RunConfig& r) {
+  r.seed = bounded_integer(config.seed, source, "config.seed", 0,
+                           std::numeric_limits<std::int64_t>::max());
+  config.seed = 0;
+  const nlohmann::json written = train_config_to_json(config);
   r.fields.clear();
-  for (const auto& [key, value] : config.items())
-    if (key != "seed") r.fields[key] = value.dump();
-  r.seed.reset();
-  if (config.contains("seed"))
-    r.seed = bounded_integer(config.at("seed"), source, "config.seed", 0,
-                             std::numeric_limits<std::int64_t>::max());
+  for (const auto& [key, value] : written.items()) r.fields[key] = value.dump();
   r.from = source;
 }
 
-// The configuration of a file that holds none, from its run's train.json when that is here.
+// j[key], a run's configuration inside a result file, read strictly.
+void read_config(const nlohmann::json& j, const std::string& key, const std::string& source,
+                 RunConfig& r) {
+  const auto read = [&](const nlohmann::json& config) {
+    return FieldCodec<TrainConfig>::read(config, "field '" + key + "'");
+  };
+  set_config(read_result_table(read, j.at(key), source), source, r);
+}
+
+// The configuration of a file that holds none, from its run's train.json when that is here
+// (read strictly: a damaged one is refused naming the field).
 void load_run_config(RunConfig& r) {
   if (!r.from.empty() || r.run.empty()) return;
   const std::filesystem::path header = std::filesystem::path(r.run) / "train.json";
@@ -53,7 +65,7 @@ void load_run_config(RunConfig& r) {
   const std::string source = header.string();
   const nlohmann::json j =
       parse_result_json(read_bounded_file(source, kMaxRunHeaderBytes, "16 MiB"), source);
-  read_config(result_field(j, "config", source, "train"), source, r);
+  set_config(read_result_table(run_header_from_json, j, source).config, source, r);
 }
 
 }  // namespace
@@ -63,10 +75,10 @@ RunConfig run_config(const nlohmann::json& j, const std::string& source) {
   r.file = source;
   if (!j.is_object()) return r;
   if (j.contains("train_config")) {
-    read_config(j.at("train_config"), source, r);
+    read_config(j, "train_config", source, r);
   } else if (j.contains("config") && j.at("config").is_object() &&
              j.at("config").contains("seed")) {
-    read_config(j.at("config"), source, r);  // summary.json
+    read_config(j, "config", source, r);  // summary.json, and results that copy it
   }
   const nlohmann::json* run = nullptr;
   if (j.contains("run")) run = &j.at("run");

@@ -15,6 +15,7 @@
 #include <numbers>
 
 #include "../cli_run.h"
+#include "../run_folder.h"
 #include "experiments/seeds/seeds_command.h"
 #include "posbias/runfiles/metrics.h"
 
@@ -48,14 +49,15 @@ void expect_interval(const SeedStatistic& s, Hand h, const std::string& what) {
 
 json summary_file(const std::string& task, int seed, json crossing_90, json crossing_99,
                   json final_accuracy) {
-  return {{"task", task},
-          {"steps", 3000},
-          {"config", {{"seed", seed}, {"task", task}}},
-          {"metrics",
-           {{"crossing_0.9", crossing_90},
-            {"crossing_0.99", crossing_99},
-            {"final", final_accuracy},
-            {"final_step", 3000}}}};
+  return {
+      {"task", task},
+      {"steps", 3000},
+      {"config", train_config_to_json(train_config_from_json({{"seed", seed}, {"task", task}}))},
+      {"metrics",
+       {{"crossing_0.9", crossing_90},
+        {"crossing_0.99", crossing_99},
+        {"final", final_accuracy},
+        {"final_step", 3000}}}};
 }
 
 // An eval of a Number model at lengths 17 and 64 (and 128 when `extra`): at each length hop 1
@@ -441,12 +443,16 @@ void expect_one_line(const std::function<void()>& f, const std::vector<std::stri
 // seed pool (the negative control).
 TEST_F(HopSeedsTest, RefusesRunsOfDifferentConfigurations) {
   auto config = [](int seed, int d_model, int steps) {
-    return json{
-        {"task", "number"}, {"seed", seed}, {"d_model", d_model}, {"steps", steps}, {"layers", 2}};
+    TrainConfig c;
+    c.seed = static_cast<std::uint64_t>(seed);
+    c.d_model = d_model;
+    c.steps = steps;
+    c.layers = 2;
+    return c;
   };
-  auto summary = [&](const json& c) {
+  auto summary = [&](const TrainConfig& c) {
     json j = summary_file("number", 0, {{"all", 100}}, {{"all", 200}}, {{"all", 1.0}});
-    j["config"] = c;
+    j["config"] = train_config_to_json(c);
     return j;
   };
   std::vector<std::string> summaries =
@@ -466,10 +472,8 @@ TEST_F(HopSeedsTest, RefusesRunsOfDifferentConfigurations) {
   EXPECT_EQ(summarize_hop_seeds(o).seeds, 2u);
 
   // Eval results name their runs; the runs' train.json hold the configurations.
-  auto run = [&](const std::string& name, const json& c) {
-    fs::create_directories(dir / name);
-    std::ofstream(dir / name / "train.json") << json{{"config", c}}.dump();
-    return (dir / name).string();
+  auto run = [&](const std::string& name, const TrainConfig& c) {
+    return posbias_test::write_run_folder(dir / name, c);
   };
   auto eval = [](const std::string& run_dir) {
     json j = eval_file(1.0, 0.5, true);
@@ -507,6 +511,37 @@ TEST_F(HopSeedsTest, RefusesRunsOfDifferentConfigurations) {
   const HopSeedsResult good = summarize_hop_seeds(order);
   EXPECT_EQ(good.seeds, 2u);
   EXPECT_FALSE(to_json(good).contains("unchecked_configurations"));
+}
+
+// A configuration is read strictly, in summary.json and in the train.json of the run an eval
+// names: a mistyped field is refused in one line naming the file and the field, not taken for
+// a run whose configuration is unknown.
+TEST_F(HopSeedsTest, RefusesAMistypedConfiguration) {
+  const std::string field = "config field 'd_model' must be a number (an integer)";
+  json mistyped = summary_file("number", 1, {{"all", 100}}, {{"all", 200}}, {{"all", 1.0}});
+  mistyped["config"]["d_model"] = "64";
+  HopSeedsOptions o;
+  o.summary =
+      write3("summary",
+             {summary_file("number", 0, {{"all", 100}}, {{"all", 200}}, {{"all", 1.0}}), mistyped});
+  expect_one_line<std::runtime_error>([&] { summarize_hop_seeds(o); },
+                                      {"'" + o.summary[1] + "': field 'config': " + field});
+  TrainConfig c;
+  const std::string r0 = posbias_test::write_run_folder(dir / "run0", c);
+  c.seed = 1;
+  const std::string r1 = posbias_test::write_run_folder(dir / "run1", c);
+  const fs::path header = fs::path(r1) / "train.json";
+  json j = json::parse(posbias_test::slurp(header));
+  j["config"]["d_model"] = "64";
+  std::ofstream(header) << j.dump(2);
+  json e0 = eval_file(1.0, 0.5, true), e1 = e0;
+  e0["run"] = r0;
+  e1["run"] = r1;
+  HopSeedsOptions e;
+  e.eval = write3("eval", {e0, e1});
+  const std::string needle = "'" + header.string() + "': train.json field 'config': " + field;
+  expect_one_line<std::runtime_error>([&] { summarize_hop_seeds(e); }, {needle});
+  posbias_test::expect_error("seeds --eval " + e.eval[0] + " " + e.eval[1], needle, 1);
 }
 
 TEST_F(HopSeedsTest, BadInputIsOneLineError) {

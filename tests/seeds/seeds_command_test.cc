@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../cli_run.h"
+#include "../run_folder.h"
 
 namespace posbias {
 namespace {
@@ -225,19 +226,22 @@ TEST_F(SeedsTest, BirthResultsAtAnotherLengthThanTraining) {
   }
 }
 
+// A text run of `seed` and `d_model` (train.json written from the record) and a birth --run
+// result that names it.
+std::string birth_of_run(SeedsTest& t, const std::string& name, int seed, int d_model) {
+  TrainConfig config = TrainConfig::defaults(Task::kText);
+  config.seed = static_cast<std::uint64_t>(seed);
+  config.d_model = d_model;
+  nlohmann::json j = birth_result({0, 100}, seed, 1.0);
+  j["run"] = posbias_test::write_run_folder(t.dir / name, config);
+  return t.write(name + ".json", j.dump());
+}
+
 // The runs birth --run measured must differ in nothing but the seed: their train.json, which
 // the files name, are compared; runs of d 64 and d 32 are refused in one line naming both.
 TEST_F(SeedsTest, RefusesBirthResultsOfDifferentConfigurations) {
-  auto run = [&](const std::string& name, int seed, int d_model) {
-    fs::create_directories(dir / name);
-    std::ofstream(dir / name / "train.json")
-        << nlohmann::json{{"config", {{"task", "text"}, {"seed", seed}, {"d_model", d_model}}}}
-               .dump();
-    nlohmann::json j = birth_result({0, 100}, seed, 1.0);
-    j["run"] = (dir / name).string();
-    return write(name + ".json", j.dump());
-  };
-  const std::string a = run("a", 0, 64), b = run("b", 1, 32), c = run("c", 1, 64);
+  const std::string a = birth_of_run(*this, "a", 0, 64), b = birth_of_run(*this, "b", 1, 32),
+                    c = birth_of_run(*this, "c", 1, 64);
   try {
     summarize_seeds({{a, b}, {}, "", "", ""});
     ADD_FAILURE() << "runs of d_model 64 and 32 pooled";
@@ -253,6 +257,26 @@ TEST_F(SeedsTest, RefusesBirthResultsOfDifferentConfigurations) {
   const SeedsResult r = summarize_seeds({{a, c}, {}, "", "", ""});
   EXPECT_EQ(r.seeds.size(), 2u);
   EXPECT_FALSE(to_json(r).contains("unchecked_configurations"));
+}
+
+// A run's train.json is read strictly: a mistyped field is refused in one line naming the
+// file and the field, not taken for a run whose configuration is unknown.
+TEST_F(SeedsTest, RefusesAMistypedTrainJson) {
+  const std::string a = birth_of_run(*this, "a", 0, 64), b = birth_of_run(*this, "b", 1, 64);
+  const fs::path header = dir / "b" / "train.json";
+  nlohmann::json j = nlohmann::json::parse(posbias_test::slurp(header));
+  j["config"]["d_model"] = "64";
+  std::ofstream(header) << j.dump(2);
+  const std::string needle =
+      "'" + header.string() +
+      "': train.json field 'config': config field 'd_model' must be a number (an integer)";
+  try {
+    summarize_seeds({{a, b}, {}, "", "", ""});
+    ADD_FAILURE() << "a train.json with d_model \"64\" read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+  posbias_test::expect_error("seeds " + a + " " + b, needle, 1);
 }
 
 TEST_F(SeedsTest, SharesAndUTestPerStepWithThePairedChange) {

@@ -22,22 +22,27 @@ void require_distinct_files(const std::vector<std::string>& files);
 // The training run a result file measured, as far as the file says: the run's configuration
 // (train.json's "config") when the file holds it (summary.json's "config", or a result's
 // "train_config"), and the run folder it names ("run", or heads' "source"."run"), whose
-// train.json gives the configuration when the file has none.
+// train.json gives the configuration when the file has none. Configurations are read strictly
+// as a TrainConfig (runfiles/train_config.h, run_header.h): a mistyped or unknown field is
+// refused naming it.
 struct RunConfig {
   std::string file;  // the result file
   std::string run;   // the run folder the file names; empty when none
   std::string from;  // where `fields` were read (the file, or RUN/train.json); empty: unknown
-  std::map<std::string, std::string> fields;  // config field → its JSON text, "seed" left out
-  std::optional<std::int64_t> seed;           // config.seed
+  // Each config field → its JSON text as train.json writes the record, the seed written as 0.
+  std::map<std::string, std::string> fields;
+  std::optional<std::int64_t> seed;  // config.seed; none when the configuration is unknown
 };
-// What the result file's JSON says (reads no other file).
+// What the result file's JSON says (reads no other file). std::runtime_error "'FILE': ..." for
+// a configuration the strict reader refuses.
 RunConfig run_config(const nlohmann::json& result, const std::string& source);
 
 // Files given one per training seed must be seeds of one configuration: by_option[k][s] is
 // option k's file for the s-th seed (options in the same seed order). A file that holds no
 // configuration gets its run's train.json's. Throws std::runtime_error (one line) naming two
 // files and the first field in which their runs differ (any field but the seed), two seed
-// places that hold one seed, or one seed place whose files are of different seeds. Files
+// places that hold one seed, one seed place whose files are of different seeds, or a run's
+// train.json the strict reader refuses ("'RUN/train.json': train.json field 'config': ..."). Files
 // whose configuration is nowhere to be found (the run folder they name is not here, or files
 // of an earlier build) cannot be checked: returns how many, and the first in `example`.
 std::size_t require_one_configuration(std::vector<std::vector<RunConfig>> by_option,
