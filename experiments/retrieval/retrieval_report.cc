@@ -13,6 +13,7 @@
 #include "experiments/retrieval/kv_seeds.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/plot.h"
+#include "posbias/runfiles/train_flags.h"
 #include "posbias/stats/seed_interval.h"
 #include "posbias/stats/seed_interval_record.h"
 #include "posbias/tasks/kv_task.h"
@@ -58,22 +59,6 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : separator) + s;
   return out;
-}
-
-// The `posbias train` line of a configuration (its flags, without --seed and --out).
-std::string train_flags(const TrainConfig& c) {
-  std::string flags =
-      fmt::format("--task kv --arch {} --pos {} --layers {} --d-model {} --heads {} --mlp {} -L {}",
-                  to_string(c.arch), to_string(c.model_config().pos), c.layers, c.d_model, c.heads,
-                  c.mlp, c.length);
-  if (c.window > 0) flags += fmt::format(" --window {}", c.window);
-  if (c.depth_prior != DepthPrior::kUniform)
-    flags += " --depth-prior " + std::string(depth_prior_name(c.depth_prior));
-  flags += fmt::format(
-      " --steps {} --batch {} --lr {:g} --warmup {} --eval-every {} --checkpoint-every {} "
-      "--log-checkpoints {}",
-      c.steps, c.batch, c.lr, c.warmup, c.eval_every, c.checkpoint_every, c.log_checkpoints);
-  return flags;
 }
 
 // A 95% t band clipped to [0, 1]: accuracies and shares cannot leave it, and 2 seeds' bands do.
