@@ -34,6 +34,12 @@ std::string short_json(const std::string& dumped) {
   return dumped.size() <= 40 ? dumped : dumped.substr(0, 37) + "...";
 }
 
+// A field's JSON text, "unset" for a field the record writes only when set (a remedy's).
+std::string field_text(const RunConfig& r, const std::string& key) {
+  const auto it = r.fields.find(key);
+  return it == r.fields.end() ? "unset" : it->second;
+}
+
 // The run's configuration as its record: every field as train.json writes it, the seed set to 0
 // in `fields` (runs differ in it) and kept in `seed`.
 void set_config(TrainConfig config, const std::string& source, RunConfig& r) {
@@ -107,9 +113,12 @@ std::size_t require_one_configuration(std::vector<std::vector<RunConfig>> by_opt
         reference = &r;
         continue;
       }
-      for (const auto& [key, value] : r.fields) {
-        const auto it = reference->fields.find(key);
-        if (it == reference->fields.end() || it->second == value) continue;
+      std::set<std::string> keys;  // every field either run has: one set only in one differs
+      for (const RunConfig* c : {static_cast<const RunConfig*>(&r), reference})
+        for (const auto& field : c->fields) keys.insert(field.first);
+      for (const std::string& key : keys) {
+        const std::string value = field_text(r, key), other = field_text(*reference, key);
+        if (value == other) continue;
         // Where the configurations were read, when not from the files themselves.
         const std::string from =
             r.from == r.file && reference->from == reference->file
@@ -118,7 +127,7 @@ std::size_t require_one_configuration(std::vector<std::vector<RunConfig>> by_opt
         throw std::runtime_error(fmt::format(
             "'{}' and '{}' are not seeds of one configuration: their runs' {} is {} and {}{}; "
             "give runs that differ only in the seed",
-            r.file, reference->file, key, short_json(value), short_json(it->second), from));
+            r.file, reference->file, key, short_json(value), short_json(other), from));
       }
     }
   }

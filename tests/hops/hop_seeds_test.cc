@@ -513,6 +513,30 @@ TEST_F(HopSeedsTest, RefusesRunsOfDifferentConfigurations) {
   EXPECT_FALSE(to_json(good).contains("unchecked_configurations"));
 }
 
+// A field the record writes only when set (a remedy's) counts too: a run trained with
+// --middle-weight 3 beside one trained without is refused, in either order.
+TEST_F(HopSeedsTest, RefusesARemedyRunBesideItsBaseline) {
+  TrainConfig base, remedy;
+  remedy.seed = 1;
+  remedy.middle_weight = 3.0;
+  auto summary = [](const TrainConfig& c) {
+    json j = summary_file("number", 0, {{"all", 100}}, {{"all", 200}}, {{"all", 1.0}});
+    j["config"] = train_config_to_json(c);
+    return j;
+  };
+  HopSeedsOptions o;
+  o.summary = write3("summary", {summary(base), summary(remedy)});
+  expect_one_line<std::runtime_error>([&] { summarize_hop_seeds(o); },
+                                      {"their runs' middle_weight is 3.0 and unset"});
+  o.summary = write3("reversed", {summary(remedy), summary(base)});
+  expect_one_line<std::runtime_error>([&] { summarize_hop_seeds(o); },
+                                      {"their runs' middle_weight is unset and 3.0"});
+  // Negative control: both runs with the remedy.
+  base.middle_weight = 3.0;
+  o.summary = write3("both", {summary(base), summary(remedy)});
+  EXPECT_EQ(summarize_hop_seeds(o).seeds, 2u);
+}
+
 // A configuration is read strictly, in summary.json and in the train.json of the run an eval
 // names: a mistyped field is refused in one line naming the file and the field, not taken for
 // a run whose configuration is unknown.

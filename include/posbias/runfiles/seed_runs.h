@@ -40,7 +40,8 @@ RunConfig run_config(const nlohmann::json& result, const std::string& source);
 // Files given one per training seed must be seeds of one configuration: by_option[k][s] is
 // option k's file for the s-th seed (options in the same seed order). A file that holds no
 // configuration gets its run's train.json's. Throws std::runtime_error (one line) naming two
-// files and the first field in which their runs differ (any field but the seed), two seed
+// files and the first field in which their runs differ (any field but the seed; a field one
+// run's record writes only when set, such as a remedy's, is "unset" in the other), two seed
 // places that hold one seed, one seed place whose files are of different seeds, or a run's
 // train.json the strict reader refuses ("'RUN/train.json': train.json field 'config': ..."). Files
 // whose configuration is nowhere to be found (the run folder they name is not here, or files
