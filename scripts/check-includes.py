@@ -21,7 +21,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"(experiments/([^/"]+)/[^"]+)"', re.M)
 ALLOWED = {
     **{("reproduce", e): "reproduce runs every section in order" for e in
        ("theory", "birth", "text", "retrieval", "hops", "mech", "llm", "mitigations")},
-    ("mitigations", "birth"): "the section runs birth (--null-sink, W + 1) and kv answer influence",
+    ("mitigations", "birth"): "the section runs birth (--null-sink, W against W + 1)",
     ("mitigations", "theory"): "the section runs theory design",
     ("mitigations", "retrieval"): "the section trains and evaluates kv runs with their presets",
     ("seeds", "hops"): "`posbias seeds` dispatches to the hop summaries (hop_seeds.h)",
@@ -30,7 +30,6 @@ ALLOWED = {
     ("llm", "hops"): "the llm section serves the hop runs the hops section trained",
     ("mech", "hops"): "the mech section measures the hop runs the hops section trained",
     ("text", "birth"): "the text section runs birth --run on its runs",
-    ("retrieval", "birth"): "birth --inputs kv|passkey (answer influence) lives in birth",
 }
 
 

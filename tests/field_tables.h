@@ -15,7 +15,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "experiments/birth/answer_influence_record.h"
 #include "experiments/birth/birth.h"
 #include "experiments/birth/birth_record.h"
 #include "experiments/birth/birth_run_record.h"
@@ -72,6 +71,7 @@
 #include "posbias/theory/influence_method.h"
 #include "posbias/theory/profile_shares.h"
 #include "posbias/theory/shares_record.h"
+#include "posbias/train/answer_influence_record.h"
 
 namespace posbias_test {
 

@@ -3,12 +3,12 @@
 #include <memory>
 
 #include "commands.h"
-#include "experiments/birth/answer_influence.h"
 #include "experiments/birth/birth.h"
 #include "experiments/birth/birth_rescore.h"
 #include "experiments/birth/birth_run.h"
 #include "experiments/retrieval/colocation.h"
 #include "parsed_options.h"
+#include "posbias/train/answer_influence.h"
 #include "torchrun_env.h"
 
 namespace posbias::cli {

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <numeric>
 
-#include "experiments/birth/answer_influence.h"
 #include "experiments/retrieval/kv_eval_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/theory/profile_shares.h"
+#include "posbias/train/answer_influence.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {

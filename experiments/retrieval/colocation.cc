@@ -9,7 +9,6 @@
 #include <optional>
 #include <stdexcept>
 
-#include "experiments/birth/answer_influence_record.h"
 #include "experiments/retrieval/colocation_record.h"
 #include "experiments/retrieval/depth_eval_record.h"
 #include "posbias/core/atomic_file.h"
@@ -17,6 +16,7 @@
 #include "posbias/core/json_result.h"
 #include "posbias/core/plot.h"
 #include "posbias/theory/fit.h"
+#include "posbias/train/answer_influence_record.h"
 
 namespace posbias {
 namespace {

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "experiments/birth/answer_influence.h"
 #include "experiments/retrieval/colocation.h"
 #include "experiments/retrieval/kv_eval_command.h"
 #include "experiments/retrieval/kv_seeds.h"
@@ -17,6 +16,7 @@
 #include "posbias/stats/seed_interval.h"
 #include "posbias/stats/seed_interval_record.h"
 #include "posbias/tasks/kv_task.h"
+#include "posbias/train/answer_influence.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {

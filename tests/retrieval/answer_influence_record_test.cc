@@ -1,8 +1,8 @@
-// The answer-influence result (experiments/birth/answer_influence_record.h): every one shipped in
+// The answer-influence result (posbias/train/answer_influence_record.h): every one shipped in
 // docs/data reads back and writes out byte for byte, a file of a build before one position base
 // reads with its share regions moved to it, and fields deep inside are refused by their dotted
 // path.
-#include "experiments/birth/answer_influence_record.h"
+#include "posbias/train/answer_influence_record.h"
 
 #include <gtest/gtest.h>
 

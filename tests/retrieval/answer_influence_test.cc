@@ -6,7 +6,7 @@
 // (minima in the same bin, in different bins when the accuracies are shuffled over depths, and
 // no minimum on flat accuracy), a passkey run's influence and eval co-located through the CLI,
 // and bad input in one line with exit 2.
-#include "experiments/birth/answer_influence.h"
+#include "posbias/train/answer_influence.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -21,14 +21,14 @@
 
 #include "../cli_run.h"
 #include "../text/brown_excerpt.h"
-#include "experiments/birth/kv_answer_inputs.h"
-#include "experiments/birth/passkey_answer_inputs.h"
 #include "experiments/retrieval/colocation.h"
 #include "experiments/retrieval/kv_eval_command.h"
 #include "posbias/runfiles/run_header.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/train/checkpoint.h"
+#include "posbias/train/kv_answer_inputs.h"
 #include "posbias/train/kv_batch.h"
+#include "posbias/train/passkey_answer_inputs.h"
 #include "posbias/train/text_run.h"
 #include "posbias/train/trainer.h"
 

@@ -13,12 +13,12 @@
 #include <set>
 
 #include "../cli_run.h"
-#include "experiments/birth/kv_answer_inputs.h"
 #include "kill_while_training.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/serve/kv_completer.h"
 #include "posbias/tasks/kv_task.h"
 #include "posbias/train/checkpoint.h"
+#include "posbias/train/kv_answer_inputs.h"
 #include "posbias/train/kv_batch.h"
 #include "posbias/train/trainer.h"
 

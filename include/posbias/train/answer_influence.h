@@ -26,10 +26,10 @@
 #include <string>
 #include <vector>
 
-#include "experiments/birth/answer_influence_record.h"
 #include "posbias/model/transformer.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/tasks/retrieval_inputs.h"
+#include "posbias/train/answer_influence_record.h"
 
 namespace posbias {
 

@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "experiments/birth/answer_influence.h"
 #include "posbias/runfiles/run_header.h"
 #include "posbias/tasks/kv_task.h"
+#include "posbias/train/answer_influence.h"
 
 namespace posbias {
 

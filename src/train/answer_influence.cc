@@ -1,4 +1,4 @@
-#include "experiments/birth/answer_influence.h"
+#include "posbias/train/answer_influence.h"
 
 #include <fmt/format.h>
 
@@ -8,10 +8,6 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 
-#include "experiments/birth/answer_influence_record.h"
-#include "experiments/birth/birth_run.h"
-#include "experiments/birth/kv_answer_inputs.h"
-#include "experiments/birth/passkey_answer_inputs.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv_table.h"
 #include "posbias/core/json_result.h"
@@ -21,7 +17,11 @@
 #include "posbias/runfiles/run_header.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/stats/seed_interval.h"
+#include "posbias/theory/profile_shares.h"
+#include "posbias/train/answer_influence_record.h"
 #include "posbias/train/checkpoint.h"
+#include "posbias/train/kv_answer_inputs.h"
+#include "posbias/train/passkey_answer_inputs.h"
 #include "posbias/train/trainer.h"
 
 namespace posbias {

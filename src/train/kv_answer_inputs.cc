@@ -1,4 +1,4 @@
-#include "experiments/birth/kv_answer_inputs.h"
+#include "posbias/train/kv_answer_inputs.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "experiments/birth/answer_influence_record.h"
+#include "posbias/train/answer_influence_record.h"
 
 #include <nlohmann/json.hpp>
 #include <utility>

@@ -10,9 +10,9 @@
 // distractors the other needles' sentences.
 #pragma once
 
-#include "experiments/birth/answer_influence.h"
 #include "posbias/runfiles/run_header.h"
 #include "posbias/tasks/passkey_task.h"
+#include "posbias/train/answer_influence.h"
 
 namespace posbias {
 

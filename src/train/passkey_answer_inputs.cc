@@ -1,4 +1,4 @@
-#include "experiments/birth/passkey_answer_inputs.h"
+#include "posbias/train/passkey_answer_inputs.h"
 
 #include <fmt/format.h>
 
