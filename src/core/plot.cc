@@ -255,15 +255,16 @@ std::vector<double> short_log_ticks(double lo, double hi) {
 // glance. Under two decades whole decades leave one label or none, and gnuplot's step printed
 // 10^{2.6}, 10^{2.8}: such an axis is labelled with the values themselves (200, 500, 1000; see
 // short_log_ticks, over the 4% margin a free end leaves past the data). The span is the panel's
-// y range where set, else its left-axis data's.
+// y range where set, else its left-axis data's, bands included.
 void write_log10_y_ticks(std::ostringstream& gp, const Panel& p) {
   double lo = p.ymin, hi = p.ymax;
   if (std::isnan(lo) || std::isnan(hi)) {
     double data_lo = INFINITY, data_hi = -INFINITY;
     for (const Series& ser : p.series)
       if (!ser.right_axis)
-        for (double y : ser.y)
-          if (std::isfinite(y)) data_lo = std::min(data_lo, y), data_hi = std::max(data_hi, y);
+        for (const std::vector<double>* ys : {&ser.y, &ser.y_low, &ser.y_high})
+          for (double y : *ys)
+            if (std::isfinite(y)) data_lo = std::min(data_lo, y), data_hi = std::max(data_hi, y);
     if (std::isnan(lo)) lo = data_lo;
     if (std::isnan(hi)) hi = data_hi;
   }

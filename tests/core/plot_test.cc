@@ -186,6 +186,12 @@ TEST(Plot, Log10YAxisUnderTwoDecadesLabelsValues) {
   EXPECT_NE(rss_gp.find("\"1000\" 3, \"2000\" 3.30"), std::string::npos);
   EXPECT_NE(rss_gp.find("\"10000\" 4)"), std::string::npos);
   EXPECT_EQ(rss_gp.find("set ytics 1\n"), std::string::npos);
+  f.panels[0].series[0].y_low = {1.5, 2.4, 3.9};  // a band down to 10^1.5: 2.6 decades
+  f.panels[0].series[0].y_high = f.panels[0].series[0].y;
+  render_figure(f, dir / "band");
+  EXPECT_NE(slurp(dir / "band.gp").find("set ytics 1\n"), std::string::npos);
+  f.panels[0].series[0].y_low.clear();
+  f.panels[0].series[0].y_high.clear();
   f.panels[0].series[0].y = {0, 0.05, std::log10(1.3)};  // 0.11 decade: steps of 0.1
   render_figure(f, dir / "narrow");
   EXPECT_NE(slurp(dir / "narrow.gp").find("set ytics (\"1\" 0, \"1.1\" 0.04"), std::string::npos);
