@@ -16,6 +16,7 @@
 #include "posbias/arch/rope_scaling.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/parse.h"
+#include "posbias/runfiles/training_figures.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/train/trainer.h"
 #include "torchrun_env.h"
@@ -27,6 +28,7 @@ namespace {
 // flags the user gave override the config file, which overrides the defaults.
 struct TrainArgs {
   std::string out, resume, config_file;
+  std::string redraw, plot;                   // a finished run's figures drawn again
   std::map<std::string, std::string> values;  // config field -> flag text
   std::optional<AttentionPath> attention;     // how the run computes attention (not saved)
   double memory_budget_gb = 0;
@@ -104,6 +106,11 @@ void register_train(CLI::App& app, Action* selected) {
                   "continue this run directory from its latest checkpoint (config from the run)");
   cmd->add_option("--config", a->config_file,
                   "JSON file with any of the fields below (flags override it)");
+  cmd->add_option("--redraw", a->redraw,
+                  "a finished run's metrics.jsonl: draw its training figures again at --plot "
+                  "STEM from it and the train.json beside it (P-metrics.jsonl: P-train.json), "
+                  "training nothing");
+  add_output_option(cmd, "--plot", a->plot, "with --redraw: the figures' stem (STEM_accuracy...)");
   // Help shows the defaults of the task asked for: `train --task text --help` the text run's.
   auto options =
       std::make_shared<std::vector<std::pair<const FieldRow<TrainConfig>*, CLI::Option*>>>();
@@ -142,6 +149,14 @@ void register_train(CLI::App& app, Action* selected) {
   cmd->callback([a, selected] {
     *selected = [a] {
       a->parsed.parse();
+      if (!a->redraw.empty() || !a->plot.empty()) {
+        if (a->redraw.empty()) throw std::invalid_argument("--plot goes with --redraw METRICS");
+        if (a->plot.empty()) throw std::invalid_argument("--redraw needs --plot STEM");
+        if (!a->out.empty() || !a->resume.empty() || !a->config_file.empty() || !a->values.empty())
+          throw std::invalid_argument(
+              "--redraw trains nothing; give no --out, --resume, --config or training flags");
+        return redraw_training_figures(a->redraw, a->plot);
+      }
       TrainOptions o = train_options(*a);
       o.ranks = rank_env_from_environment();
       const TrainResult r = run_training(o);

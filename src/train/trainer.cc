@@ -19,6 +19,7 @@
 #include "posbias/model/memory_plan.h"
 #include "posbias/runfiles/metrics.h"
 #include "posbias/runfiles/run_header.h"
+#include "posbias/runfiles/training_figures.h"
 #include "posbias/runfiles/training_summary.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
@@ -124,12 +125,7 @@ void write_outputs(const std::filesystem::path& run_dir, const TrainConfig& c, T
   summary.metrics = accuracy_summary(rows);
   if (text) summary.heldout = evaluate_heldout_split(c, model, *text);
   write_file_atomic(run_dir / "summary.json", to_json(summary).dump(2) + "\n");
-  const std::string title = std::string(task_name(c.task)) + " task";
-  if (text) {
-    render_text_training_figures(rows, to_string(c.arch) + " on text", run_dir / "training");
-  } else {
-    render_training_figures(rows, title, c.length, run_dir / "training");
-  }
+  render_run_training_figures(rows, c, run_dir / "training");
   // Bound to the run: its readers check the checksum and the config (open_model_weights).
   save_hf_weights(model, run_dir / "model.safetensors",
                   {{std::string(kRunConfigKey), train_config_to_json(c).dump()}});

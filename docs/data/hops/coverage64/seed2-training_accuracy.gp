@@ -1,9 +1,9 @@
 set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
-set output "training_accuracy.svg"
+set output "seed2-training_accuracy.svg"
 reset
 set title "number task: held-out accuracy"
 set xlabel "training step"
-set ylabel "accuracy at the training length"
+set ylabel "accuracy at 17 tokens"
 set grid
 set xrange [0:3000]
 set yrange [0:1.02]
