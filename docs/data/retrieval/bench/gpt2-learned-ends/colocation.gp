@@ -7,6 +7,9 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact match"
 set grid
 set xrange [0:100]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p0s0 << EOD
 0 0.195 0.162137947 0.227862053
@@ -22,6 +25,9 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "share of the answer's influence"
 set grid
 set xrange [0:100]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p1s0 << EOD
 0 0.3606297444 0.3480869717 0.3731725172

@@ -7,6 +7,9 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact match"
 set grid
 set xrange [0:100]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p0s0 << EOD
 0 0.06666666667 0.02872083633 0.104612497
@@ -22,6 +25,9 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "share of the answer's influence"
 set grid
 set xrange [0:100]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p1s0 << EOD
 0 0.3632663024 0.3537144887 0.3728181162

@@ -7,6 +7,9 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact match"
 set grid
 set xrange [0:100]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p0s0 << EOD
 0 0.055 0.03348673635 0.07651326365
@@ -22,6 +25,9 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "share of the answer's influence"
 set grid
 set xrange [0:100]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p1s0 << EOD
 0 0.3705401133 0.3675220666 0.3735581599

@@ -7,6 +7,9 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "exact match"
 set grid
 set xrange [0:100]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p0s0 << EOD
 0 0.845 0.1888160697 1
@@ -22,6 +25,9 @@ set xlabel "depth of the queried pair (%)"
 set ylabel "share of the answer's influence"
 set grid
 set xrange [0:100]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p1s0 << EOD
 0 0.2572718566 0.07492349281 0.4396202205

@@ -7,6 +7,9 @@ set xlabel "depth of the queried needle (%)"
 set ylabel "exact match"
 set grid
 set xrange [0:100]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p0s0 << EOD
 0 0.9233333333 0.5934632907 1
@@ -29,6 +32,9 @@ set xlabel "depth of the queried needle (%)"
 set ylabel "share of the answer's influence"
 set grid
 set xrange [0:100]
+set autoscale yfixmin
+set autoscale yfixmax
+set offsets 0, 0, graph 0.04, graph 0.04
 set key below nobox
 $p1s0 << EOD
 0 0.6449111991 0.5830940765 0.7067283218
