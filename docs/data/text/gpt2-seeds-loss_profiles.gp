@@ -10,6 +10,7 @@ set xrange [0:255]
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set key outside right top box opaque
 $p0s0 << EOD
 0 -1.675996654 -1.724857468 -1.627135841

@@ -13,6 +13,7 @@ set xrange [1:701]
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set key below nobox
 $p0s0 << EOD
 1 -1.009257788 -1.02525737 -0.9938267528
@@ -118,6 +119,7 @@ set xrange [1:701]
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set key below nobox
 $p1s0 << EOD
 1 -1.912347775 -1.928347357 -1.89691674

@@ -13,6 +13,7 @@ set xrange [1:701]
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set key below nobox
 $p0s0 << EOD
 1 -1.008829418 -1.019830432 -0.9981001981
@@ -118,6 +119,7 @@ set xrange [1:701]
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set key below nobox
 $p1s0 << EOD
 1 -1.911919405 -1.922920419 -1.901190185

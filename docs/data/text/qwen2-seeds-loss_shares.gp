@@ -13,6 +13,7 @@ set xrange [1:701]
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set key below nobox
 $p0s0 << EOD
 1 -0.6587896885 -0.6857196013 -0.6334326029
@@ -118,6 +119,7 @@ set xrange [1:701]
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set key below nobox
 $p1s0 << EOD
 1 -1.561879675 -1.588809588 -1.53652259

@@ -13,6 +13,7 @@ set xrange [1:701]
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set key below nobox
 $p0s0 << EOD
 1 -0.6531668593 -0.6712026734 -0.6358502845
@@ -118,6 +119,7 @@ set xrange [1:701]
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set key below nobox
 $p1s0 << EOD
 1 -1.556256846 -1.57429266 -1.538940272
