@@ -51,6 +51,6 @@ $p0h << EOD
 4 5 0.054732
 5 5 0.041041
 EOD
-plot $p0h using 1:2:3 with image, \
-     $p0h using 1:2:(sprintf("%.3f", $3)):($3 > 0.261106 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+plot $p0h using 1:2:3 with image pixels, \
+     $p0h using 1:2:(valid(3) ? sprintf("%.3f", $3) : ""):($3 > 0.261106 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 unset output
