@@ -52,15 +52,6 @@ void set_config(TrainConfig config, const std::string& source, RunConfig& r) {
   r.from = source;
 }
 
-// j[key], a run's configuration inside a result file, read strictly.
-void read_config(const nlohmann::json& j, const std::string& key, const std::string& source,
-                 RunConfig& r) {
-  const auto read = [&](const nlohmann::json& config) {
-    return FieldCodec<TrainConfig>::read(config, "field '" + key + "'");
-  };
-  set_config(read_result_table(read, j.at(key), source), source, r);
-}
-
 // The configuration of a file that holds none, from its run's train.json when that is here
 // (read strictly: a damaged one is refused naming the field).
 void load_run_config(RunConfig& r) {
@@ -80,11 +71,12 @@ RunConfig run_config(const nlohmann::json& j, const std::string& source) {
   RunConfig r;
   r.file = source;
   if (!j.is_object()) return r;
-  if (j.contains("train_config")) {
-    read_config(j, "train_config", source, r);
-  } else if (j.contains("config") && j.at("config").is_object() &&
-             j.at("config").contains("seed")) {
-    read_config(j, "config", source, r);  // summary.json, and results that copy it
+  // summary.json's config, and the results that copy it (kv and passkey evals), read strictly.
+  if (j.contains("config") && j.at("config").is_object() && j.at("config").contains("seed")) {
+    const auto read = [](const nlohmann::json& config) {
+      return FieldCodec<TrainConfig>::read(config, "field 'config'");
+    };
+    set_config(read_result_table(read, j.at("config"), source), source, r);
   }
   const nlohmann::json* run = nullptr;
   if (j.contains("run")) run = &j.at("run");

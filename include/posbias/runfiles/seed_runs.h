@@ -20,8 +20,8 @@ inline constexpr std::size_t kMaxSeeds = 1024;
 void require_distinct_files(const std::vector<std::string>& files);
 
 // The training run a result file measured, as far as the file says: the run's configuration
-// (train.json's "config") when the file holds it (summary.json's "config", or a result's
-// "train_config"), and the run folder it names ("run", or heads' "source"."run"), whose
+// (train.json's "config") when the file holds it (summary.json's "config", which kv and
+// passkey eval results copy), and the run folder it names ("run", or heads' "source"."run"), whose
 // train.json gives the configuration when the file has none. Configurations are read strictly
 // as a TrainConfig (runfiles/train_config.h, run_header.h): a mistyped or unknown field is
 // refused naming it.
