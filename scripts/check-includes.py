@@ -26,7 +26,6 @@ ALLOWED = {
     ("mitigations", "retrieval"): "the section trains and evaluates kv runs with their presets",
     ("seeds", "hops"): "`posbias seeds` dispatches to the hop summaries (hop_seeds.h)",
     ("seeds", "retrieval"): "`posbias seeds --eval` dispatches to the kv summary (kv_seeds.h)",
-    ("seeds", "birth"): "`posbias seeds` summarizes birth --run files (birth_run_record.h)",
     ("llm", "hops"): "the llm section serves the hop runs the hops section trained",
     ("mech", "hops"): "the mech section measures the hop runs the hops section trained",
     ("text", "birth"): "the text section runs birth --run on its runs",

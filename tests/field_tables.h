@@ -17,7 +17,6 @@
 
 #include "experiments/birth/birth.h"
 #include "experiments/birth/birth_record.h"
-#include "experiments/birth/birth_run_record.h"
 #include "experiments/hops/hop_eval_record.h"
 #include "experiments/hops/hop_seeds_record.h"
 #include "experiments/llm/llm_record.h"
@@ -66,6 +65,7 @@
 #include "posbias/tasks/tasks_command.h"
 #include "posbias/tasks/vocab.h"
 #include "posbias/text/tokenizer.h"
+#include "posbias/theory/birth_run_record.h"
 #include "posbias/theory/fit_record.h"
 #include "posbias/theory/influence.h"
 #include "posbias/theory/influence_method.h"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "experiments/birth/birth.h"
-#include "experiments/birth/birth_run_record.h"
+#include "posbias/theory/birth_run_record.h"
 #include "posbias/theory/gradient_profile.h"
 #include "posbias/theory/profile_summary.h"
 

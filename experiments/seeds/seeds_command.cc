@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "experiments/birth/birth_run_record.h"
 #include "experiments/hops/hop_compare.h"
 #include "experiments/hops/hop_seeds.h"
 #include "experiments/retrieval/kv_seeds.h"
@@ -20,6 +19,7 @@
 #include "posbias/runfiles/eval_steps.h"
 #include "posbias/runfiles/heldout_split.h"
 #include "posbias/runfiles/result_file.h"
+#include "posbias/theory/birth_run_record.h"
 #include "posbias/theory/profile_summary.h"
 #include "posbias/theory/shares_summary.h"
 

@@ -1,7 +1,7 @@
-// BirthRunRecord's field table (experiments/birth/birth_run_record.h): a record with every part
+// BirthRunRecord's field table (posbias/theory/birth_run_record.h): a record with every part
 // round-trips through JSON, fields deep inside are refused by their dotted path, and every
 // `birth --run` result shipped in docs/data reads back and writes out byte for byte.
-#include "experiments/birth/birth_run_record.h"
+#include "posbias/theory/birth_run_record.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "experiments/birth/birth_run_record.h"
+#include "posbias/theory/birth_run_record.h"
 
 #include "posbias/theory/theory_codecs.h"
 
