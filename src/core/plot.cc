@@ -252,10 +252,12 @@ std::vector<double> short_log_ticks(double lo, double hi) {
 
 // A log10 y axis (Panel::log10_y) over two decades or more is labelled at whole decades only:
 // gnuplot's own step of half a decade printed 10^{0.5} and 10^{-1.5}, which nobody reads at a
-// glance. Under two decades whole decades leave one label or none, and gnuplot's step printed
-// 10^{2.6}, 10^{2.8}: such an axis is labelled with the values themselves (200, 500, 1000; see
-// short_log_ticks, over the 4% margin a free end leaves past the data). The span is the panel's
-// y range where set, else its left-axis data's, bands included.
+// glance; every decade up to ten labels, beyond that every 2, 5, 10, 20, ... decades (a 41-decade
+// axis labelled at each one printed its labels over one another). Under two decades whole decades
+// leave one label or none, and gnuplot's step printed 10^{2.6}, 10^{2.8}: such an axis is labelled
+// with the values themselves (200, 500, 1000; see short_log_ticks, over the 4% margin a free end
+// leaves past the data). The span is the panel's y range where set, else its left-axis data's,
+// bands included.
 void write_log10_y_ticks(std::ostringstream& gp, const Panel& p) {
   double lo = p.ymin, hi = p.ymax;
   if (std::isnan(lo) || std::isnan(hi)) {
@@ -269,8 +271,10 @@ void write_log10_y_ticks(std::ostringstream& gp, const Panel& p) {
     if (std::isnan(hi)) hi = data_hi;
   }
   if (!std::isfinite(lo) || !std::isfinite(hi)) return;
-  if (hi - lo >= 2) {
-    gp << "set ytics 1\n";
+  if (hi - lo >= 2) {  // every decade up to 10 labels, else every 2, 5, 10, 20, ... decades
+    double step = 1;
+    for (int k = 0; (hi - lo) / step > 10; ++k) step = (k % 3 == 1 ? 2.5 : 2) * step;
+    gp << "set ytics " << step << "\n";
     return;
   }
   const double margin = 0.04 * (hi - lo);

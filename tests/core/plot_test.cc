@@ -162,6 +162,12 @@ TEST(Plot, Log10YAxisLabelsWholeDecades) {
   f.panels[0].ymax = 0.3;
   render_figure(f, dir / "set");
   EXPECT_NE(slurp(dir / "set.gp").find("set ytics 1\n"), std::string::npos);
+  f.panels[0].ymin = -41;  // 41 decades: every fifth (9 labels), not 42 labels over one another
+  render_figure(f, dir / "wide");
+  EXPECT_NE(slurp(dir / "wide.gp").find("set ytics 5\n"), std::string::npos);
+  f.panels[0].ymin = -10;  // 10.3 decades: every second
+  render_figure(f, dir / "ten");
+  EXPECT_NE(slurp(dir / "ten.gp").find("set ytics 2\n"), std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
