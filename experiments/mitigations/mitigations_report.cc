@@ -11,6 +11,7 @@
 #include "experiments/mitigations/kv_remedies.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/plot.h"
+#include "posbias/runfiles/train_flags.h"
 
 namespace posbias {
 namespace {
@@ -143,6 +144,92 @@ std::vector<ReportFigure> render_effects(const std::filesystem::path& dir, const
   return out;
 }
 
+std::string comma_list(const auto& values) {
+  std::string out;
+  for (const auto& v : values) out += fmt::format("{}{:g}", out.empty() ? "" : ",", double(v));
+  return out;
+}
+
+// `posbias birth`'s flags for one of the preset's shapes at init (without --json); `heads`
+// replaces its --heads flag.
+std::string birth_flags(const BirthOptions& o, const std::string& heads = "") {
+  std::string out =
+      fmt::format("--arch {} --layers {} --d-model {} {}", o.arch, o.layers, o.d_model,
+                  heads.empty() ? fmt::format("--heads {}", o.heads) : heads);
+  if (o.kv_heads > 0) out += fmt::format(" --kv-heads {}", o.kv_heads);
+  if (o.mlp > 0) out += fmt::format(" --mlp {}", o.mlp);
+  return out + fmt::format(" -L {} --seeds {}", o.length, o.seeds);
+}
+
+// A shell line that prints one value of a JSON file (python3 reads it).
+std::string json_value(const std::string& file, const std::string& expression) {
+  return fmt::format(
+      R"($(python3 -c 'import json, statistics; d = json.load(open("{}")); print({})'))", file,
+      expression);
+}
+
+// The shell lines that make the section's files by hand, in the section's folder.
+std::string commands_by_hand(const MitigationsPreset& p) {
+  std::string out = "# At birth\n";
+  for (const MitigationsBirthModel& m : p.birth_models) {
+    const BirthOptions& o = m.options;
+    const std::string b = "birth/" + m.file;
+    out += fmt::format("posbias birth {} --json {}_plain.json\n", birth_flags(o), b);
+    out += fmt::format("posbias birth {} --null-sink {:g} --json {}_null_sink.json\n",
+                       birth_flags(o), p.null_sink, b);
+    std::string alibis = "none";
+    for (int n : p.design_alibi_heads) alibis += fmt::format(",heads:{}", n);
+    std::string null_sinks;
+    for (const auto& n : p.design_null_sinks)
+      null_sinks += (null_sinks.empty() ? "" : ",") + (n ? fmt::format("{:g}", *n) : "none");
+    out += fmt::format("A={}\n", json_value(b + "_plain.json",
+                                            R"(round(statistics.mean(d["nofit"]["alpha"]), 2))"));
+    out += fmt::format(
+        "posbias theory design -L {} -H {} --paths quadrature --baseline-alpha $A --windows {} "
+        "--alibis {} --sinks {} --null-sinks {} --alphas {} --ramps none --json "
+        "{}_design_search.json\n",
+        o.length, o.layers, comma_list(p.design_windows), alibis, comma_list(p.design_sinks),
+        null_sinks, p.design_alphas.empty() ? "$A" : comma_list(p.design_alphas), b);
+    // The search's first design birth can build, its options replacing the shape's --heads.
+    out += fmt::format(
+        "D={}\n[[ $D == *--heads* ]] && H= || H=\"--heads {}\"\n"
+        "posbias birth {} $D --json {}_design.json\n",
+        json_value(
+            b + "_design_search.json",
+            R"([o for o in d["operators"] if o["rank"] == d["confirm"][0]][0]["birth_options"])"),
+        o.heads, birth_flags(o, "$H"), b);
+  }
+  out += fmt::format("posbias birth {} --json birth/bos_plain.json\n", birth_flags(p.bos));
+  BirthOptions sink = p.bos;
+  sink.length += 1;
+  out += fmt::format("posbias birth {} --json birth/bos_sink.json\n", birth_flags(sink));
+  std::string seeds, arms = "baseline";
+  for (int s = 0; s < p.seeds; ++s) seeds += (s ? " " : "") + std::to_string(s);
+  out += fmt::format("# kv: the baseline and each trained remedy, seeds {}\nfor s in {}; do\n",
+                     seeds, seeds);
+  out += fmt::format("  posbias train {} --seed $s --out kv/baseline/seed$s\n",
+                     train_flags(p.baseline));
+  for (const TrainedRemedy& r : p.trained) {
+    out += fmt::format("  posbias train {} --seed $s --out kv/{}/seed$s\n", train_flags(r.config),
+                       r.folder);
+    arms += " " + r.folder;
+  }
+  out += fmt::format("done\nfor a in {}; do\n  for s in {}; do\n", arms, seeds);
+  const std::string eval = fmt::format(
+      "posbias eval --run kv/$a/seed$s --depths {} --lengths {} "
+      "--count {}",
+      comma_list(p.depths), comma_list(p.lengths), p.eval_count);
+  out += fmt::format("    {} --json kv/$a/seed$s-eval.json\n", eval);
+  out += fmt::format(
+      "    posbias birth --run kv/$a/seed$s --inputs kv --target answer --checkpoints last "
+      "--depths {} --seeds {} --json kv/$a/seed$s-influence.json\n  done\ndone\n",
+      comma_list(p.influence_depths), p.influence_per_depth);
+  out += "# At inference, on the baseline runs\na=baseline\nfor s in " + seeds + "; do\n";
+  for (const InferenceRemedy& r : p.inference)
+    out += fmt::format("  {} {} --json kv/$a/seed$s-eval-{}.json\n", eval, r.flag, r.file);
+  return out + "done";
+}
+
 std::vector<std::string> section_paragraphs(const MitigationsPreset& p) {
   const std::string scale =
       p.name == MitigationsPreset::full().name
@@ -208,6 +295,7 @@ ReportSection mitigations_report_section(const std::filesystem::path& report_dir
     table.rows.push_back(std::move(cells));
   }
   sec.tables.push_back(std::move(table));
+  sec.code.push_back(commands_by_hand(preset));
   sec.figures = render_effects(dir, rel, preset, rows);
   sec.numbers.push_back(
       {"wall time (births, design searches, training, evaluation and influence)",

@@ -66,7 +66,8 @@ void add_remedies(MitigationsPreset& p) {
        RopeScaling{RopeScalingKind::kNtk, 2.0}, std::nullopt, std::nullopt},
       {"log-n scaling at evaluation", "logn", fmt::format("--logn-scale {:g}", s), std::nullopt, s,
        std::nullopt},
-      {"attention calibration", "calibrate", "--calibrate 1", std::nullopt, std::nullopt, 1.0}};
+      {"attention calibration", "calibrate", "--calibrate --calibrate-strength 1", std::nullopt,
+       std::nullopt, 1.0}};
 }
 
 }  // namespace

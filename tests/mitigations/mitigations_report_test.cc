@@ -3,13 +3,15 @@
 // the per-seed differences paired by seed (the null sink's at birth recomputed here from the two
 // birth files it wrote), "no verdict" with 2 seeds, and the report's own check
 // (tests/reproduce/mitigations_section_check.py, which the report test runs on the quick preset)
-// passing on the written report.
+// passing on the written report; the section's commands by hand, run in a shell, write the same
+// numbers.
 #include "experiments/mitigations/mitigations_report.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "../cli_run.h"
@@ -100,6 +102,44 @@ TEST(MitigationsReport, MicroPresetWritesItsSectionPairedBySeed) {
       run_shell("python3 " + std::string(POSBIAS_SOURCE_DIR) +
                 "/tests/reproduce/mitigations_section_check.py " + dir.string());
   EXPECT_EQ(check.code, 0) << check.out << check.err;
+
+  // The section's commands by hand, run in a folder of their own, write the same numbers.
+  ASSERT_EQ(sec.code.size(), 1u);
+  const fs::path by_hand = scratch_path("posbias_mitigations_report", "by_hand");
+  fs::create_directories(by_hand / "birth");
+  fs::create_directories(by_hand / "kv");
+  std::ofstream(by_hand / "commands.sh") << "set -euo pipefail\n" << sec.code.front() << "\n";
+  const CliResult ran = run_shell("cd " + by_hand.string() +
+                                  " && PATH=" + fs::path(POSBIAS_BIN).parent_path().string() +
+                                  ":$PATH OMP_NUM_THREADS=1 bash commands.sh >commands.log 2>&1 || "
+                                  "{ tail -5 commands.log; exit 1; }");
+  ASSERT_EQ(ran.code, 0) << ran.out << ran.err;
+  const fs::path section = dir / "mitigations";
+  for (const char* file : {"birth/gpt2_plain.json", "birth/qwen2_null_sink.json",
+                           "birth/gpt2_design.json", "birth/bos_sink.json"}) {
+    EXPECT_EQ(read_json(by_hand / file).at("profile_seeds"),
+              read_json(section / file).at("profile_seeds"))
+        << file;
+  }
+  EXPECT_EQ(read_json(by_hand / "birth/gpt2_design_search.json").at("operators"),
+            read_json(section / "birth/gpt2_design_search.json").at("operators"));
+  for (const std::string arm : {"baseline", "sink", "pose"}) {
+    const std::string eval = "kv/" + arm + "/seed1-eval.json";
+    EXPECT_EQ(read_json(by_hand / eval).at("depth_accuracy"),
+              read_json(section / eval).at("depth_accuracy"))
+        << eval;
+    const std::string influence = "kv/" + arm + "/seed0-influence.json";
+    const auto by_hand_last = read_json(by_hand / influence).at("checkpoints").back();
+    const auto section_last = read_json(section / influence).at("checkpoints").back();
+    for (const char* key : {"profile", "by_depth", "step"})
+      EXPECT_EQ(by_hand_last.at(key), section_last.at(key)) << influence << " " << key;
+  }
+  for (const InferenceRemedy& r : preset.inference) {
+    const std::string eval = "kv/baseline/seed0-eval-" + r.file + ".json";
+    EXPECT_EQ(read_json(by_hand / eval).at("depth_accuracy"),
+              read_json(section / eval).at("depth_accuracy"))
+        << eval;
+  }
 }
 
 }  // namespace
