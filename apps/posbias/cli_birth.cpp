@@ -140,6 +140,10 @@ void register_birth(CLI::App& app, Action* selected) {
                   "profiles with the current no-fit predictions; takes --json, --csv, --plot and "
                   "--memory-budget. A birth --run result: redraw its figures from the file "
                   "(--plot STEM only; nothing is re-scored)");
+  auto redraw = std::make_shared<std::string>();
+  cmd->add_option("--redraw", *redraw,
+                  "a stored birth --json result: draw its --plot figure again from the file alone, "
+                  "measuring nothing (a birth --run result: its figures, as --rescore draws them)");
   parsed->add(cmd, "--checkpoints", &o.checkpoints,
               "with --run: all, last, or a comma list of checkpoint steps");
   add_memory_options(cmd, parsed.get(), &o.attention, &o.memory_budget_gb);
@@ -159,7 +163,8 @@ void register_birth(CLI::App& app, Action* selected) {
   add_output_option(cmd, "--plot", o.plot,
                     "figure stem: measured profile with seed band against the no-fit prediction, "
                     "the rollout and the fitted theory");
-  cmd->callback([cmd, options, parsed, pos, rescore, target, inputs, answer, colocation, selected] {
+  cmd->callback([cmd, options, parsed, pos, rescore, redraw, target, inputs, answer, colocation,
+                 selected] {
     // A token file measures each of its rows once; a --seeds count beside it would be ignored.
     const bool seeds_given = cmd->get_option("--seeds")->count() > 0;
     // --rescore takes everything it measures from its file.
@@ -187,14 +192,22 @@ void register_birth(CLI::App& app, Action* selected) {
         outside({"--run", "--inputs", "--target", "--checkpoints", "--length", "--depths",
                  "--seeds", "--seed", "--json", "--csv", "--plot"});
     const std::string colocate_extra = outside({"--colocate", "--accuracy", "--json", "--plot"});
+    const std::string redraw_extra = outside({"--redraw", "--plot"});
     const bool length_given = cmd->get_option("--length")->count() > 0;
     const bool seed_given = cmd->get_option("--seed")->count() > 0;
     const bool depths_given = cmd->get_option("--depths")->count() > 0;
     const bool stay_probes_given = cmd->get_option("--stay-probes")->count() > 0;
-    *selected = [options, parsed, pos, seeds_given, rescore, measured_option, target, inputs,
-                 answer, colocation, length_given, seed_given, depths_given, stay_probes_given,
-                 answer_extra, colocate_extra] {
+    *selected = [options, parsed, pos, seeds_given, rescore, redraw, measured_option, target,
+                 inputs, answer, colocation, length_given, seed_given, depths_given,
+                 stay_probes_given, answer_extra, colocate_extra, redraw_extra] {
       parsed->parse();
+      if (!redraw->empty()) {
+        if (!redraw_extra.empty())
+          throw std::invalid_argument("--redraw draws from its file alone: drop " + redraw_extra);
+        if (options->plot.empty()) throw std::invalid_argument("--redraw needs --plot STEM");
+        redraw_birth(*redraw, options->plot);
+        return;
+      }
       if (!colocation->influence.empty() || !colocation->accuracy.empty()) {
         if (!colocate_extra.empty())
           throw std::invalid_argument("--colocate reads its files only: drop " + colocate_extra);

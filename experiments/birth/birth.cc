@@ -917,40 +917,69 @@ std::string birth_csv(const BirthResult& r) {
 }
 
 Figure birth_figure(const BirthResult& r, const std::string& title) {
-  const MeasuredProfile mp = measured_profile(r);
-  Figure fig = fit_figure(mp, r.fit, title);
-  Series other;  // the other path sum, fitted too
-  other.title = fmt::format("theory, {} paths, α = {:.3f} (log R² {:.3f})",
-                            to_string(r.other_spec.paths), r.other_fit.alpha, r.other_fit.log_r2);
-  other.style = "lines dt 2";
-  for (std::size_t i : thin_indices(r.profile.size())) {
-    other.x.push_back(static_cast<double>(i));
-    other.y.push_back(r.other_fit.theory_log10[i]);
+  return birth_figure(birth_record(r), r.causal_control ? &r.causal_control->profile : nullptr,
+                      title);
+}
+
+Figure birth_figure(const BirthRecord& b, const std::vector<double>* control,
+                    const std::string& title) {
+  FitResult fit;  // what fit_figure reads of the fit
+  fit.alpha = b.alpha, fit.spearman = b.spearman, fit.log_r2 = b.log_r2;
+  fit.seeds = static_cast<int>(b.seeds);
+  fit.theory_log10 = b.theory_log10;
+  fit.paths = b.theory.paths;
+  const MeasuredProfile mp{
+      b.profile, b.profile_seeds.size() > 1 ? b.profile_seeds : std::vector<std::vector<double>>{}};
+  Figure fig = fit_figure(mp, fit, title);
+  const std::vector<std::size_t> shown = thin_indices(b.profile.size());
+  for (const auto& [paths, other] : b.path_sums) {  // the other path sum, fitted too
+    if (paths == to_string(b.theory.paths)) continue;
+    Series s;
+    s.title = fmt::format("theory, {} paths, α = {:.3f} (log R² {:.3f})", paths, other.alpha,
+                          other.log_r2);
+    s.style = "lines dt 2";
+    for (std::size_t i : shown) {
+      s.x.push_back(static_cast<double>(i));
+      s.y.push_back(other.theory_log10[i]);
+    }
+    fig.panels.front().series.push_back(s);
   }
-  fig.panels.front().series.push_back(other);
   // The no-fit predictions at the measured profile's total: nothing fitted to it.
   double total = 0;
-  for (double v : r.profile) total += v;
-  for (const auto* p : {&r.nofit, &r.rollout, &r.causal_control}) {
-    if (!*p) continue;
+  for (double v : b.profile) total += v;
+  struct Drawn {
+    const ShapeScoreRecord* score;
+    const std::vector<double>* profile;
+    bool control;
+  };
+  std::vector<Drawn> drawn;
+  if (b.nofit) drawn.push_back({&*b.nofit, &b.nofit->profile, false});
+  if (b.rollout) drawn.push_back({&*b.rollout, &b.rollout->profile, false});
+  if (b.operator_control && control) drawn.push_back({&*b.operator_control, control, true});
+  for (const Drawn& d : drawn) {
     Series s;
-    const double error = (*p)->score.at_mean.median_abs_log10_error;
-    s.title = p == &r.causal_control
+    const double error = d.score->median_abs_log10_error;
+    s.title = d.control
                   ? fmt::format("plain causal theory (control): median |log10 error| {:.3f}", error)
                   : fmt::format("{} with measured α̂ ({}, {} paths): median |log10 error| {:.3f}",
-                                (*p)->model == "theory" ? "no-fit theory" : "rollout",
-                                to_string((*p)->estimator), to_string((*p)->paths), error);
-    s.style = p == &r.causal_control    ? "lines dt 4"
-              : (*p)->model == "theory" ? "lines"
-                                        : "lines dt 3";
-    s.line_width = (*p)->model == "theory" ? 3 : 2;
-    for (std::size_t i : thin_indices(r.profile.size())) {
+                                d.score->model == "theory" ? "no-fit theory" : "rollout",
+                                to_string(d.score->estimator), to_string(d.score->paths), error);
+    s.style = d.control ? "lines dt 4" : d.score->model == "theory" ? "lines" : "lines dt 3";
+    s.line_width = d.score->model == "theory" ? 3 : 2;
+    for (std::size_t i : shown) {
       s.x.push_back(static_cast<double>(i));
-      s.y.push_back(std::log10((*p)->profile[i] * total));
+      s.y.push_back(std::log10((*d.profile)[i] * total));
     }
     fig.panels.front().series.push_back(s);
   }
   return fig;
+}
+
+std::string birth_figure_title(const ModelConfig& c, std::int64_t length) {
+  return to_string(c.family) + " (" + to_string(c.pos) + "), " + std::to_string(c.layers) +
+         " layers, d = " + std::to_string(c.d_model) + ", L = " + std::to_string(length) +
+         (c.null_sink ? fmt::format(", null sink b = {}", *c.null_sink) : "") +
+         ": influence at init vs theory";
 }
 
 void run_birth(const BirthOptions& given) {
@@ -971,15 +1000,8 @@ void run_birth(const BirthOptions& given) {
                     [&] { return birth_summary(record, hf_config_from_model(r.config)); });
   if (!o.json.empty() && !writes_through(o.json)) SeedJournal::discard(o.json);
   if (!o.csv.empty()) write_file_atomic(o.csv, birth_csv(r));
-  if (!o.plot.empty()) {
-    const std::string title =
-        to_string(r.config.family) + " (" + to_string(r.config.pos) + "), " +
-        std::to_string(r.config.layers) + " layers, d = " + std::to_string(r.config.d_model) +
-        ", L = " + std::to_string(o.length) +
-        (r.config.null_sink ? fmt::format(", null sink b = {}", *r.config.null_sink) : "") +
-        ": influence at init vs theory";
-    render_figure(birth_figure(r, title), o.plot);
-  }
+  if (!o.plot.empty())
+    render_figure(birth_figure(r, birth_figure_title(r.config, o.length)), o.plot);
   std::fprintf(
       stderr,
       "birth: no-fit median |log10 error| %.3f (rollout %s), fitted α = %.3f (log R² "

@@ -146,6 +146,15 @@ BirthRecord birth_record(const BirthResult& result);
 nlohmann::json to_json(const BirthResult& result);
 std::string birth_csv(const BirthResult& result);
 Figure birth_figure(const BirthResult& result, const std::string& title);
+// The same figure from the result as its file holds it (what `birth --redraw` draws): the
+// measured profile with its seed band, the theory fitted with both path sums and the no-fit
+// predictions. The file keeps no profile of the plain causal control (window, ALiBi, null
+// sink): `control` is it, or null to leave it out.
+Figure birth_figure(const BirthRecord& record, const std::vector<double>* control,
+                    const std::string& title);
+// The figure's title, as `birth --plot`, `--rescore --plot` and `--redraw` write it: "gpt2
+// (learned), 12 layers, d = 128, L = 128[, null sink b = B]: influence at init vs theory".
+std::string birth_figure_title(const ModelConfig& config, std::int64_t length);
 // --text without --length (length 0): the shortest line's token count (one less for the loss
 // target, which reads the id after the query); other options as they are.
 BirthOptions resolve_text_length(BirthOptions options);

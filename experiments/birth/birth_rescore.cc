@@ -139,16 +139,33 @@ void run_birth_rescore(const BirthRescoreOptions& ro) {
   write_json_result(ro.json, j.dump(2) + "\n",
                     [&] { return birth_summary(b, hf_config_from_model(r.config)); });
   if (!ro.csv.empty()) write_file_atomic(ro.csv, birth_csv(r));
-  if (!ro.plot.empty()) {
-    const std::string title =
-        to_string(r.config.family) + " (" + to_string(r.config.pos) + "), " +
-        std::to_string(r.config.layers) + " layers, d = " + std::to_string(r.config.d_model) +
-        ", L = " + std::to_string(r.options.length) + ": influence at init vs theory";
-    render_figure(birth_figure(r, title), ro.plot);
-  }
+  if (!ro.plot.empty())
+    render_figure(birth_figure(r, birth_figure_title(r.config, r.options.length)), ro.plot);
   std::fprintf(stderr, "birth --rescore: no-fit (%s) median |log10 error| %.3f, %.1f s\n",
                to_string(r.nofit->estimator).c_str(), r.nofit->score.at_mean.median_abs_log10_error,
                seconds);
+}
+
+void redraw_birth(const std::string& file, const std::string& plot) {
+  const nlohmann::json j = read_result(file);
+  if (j.is_object() && j.contains("checkpoints")) {
+    BirthRescoreOptions ro;
+    ro.file = file, ro.plot = plot;
+    return redraw_birth_run(j, ro);
+  }
+  BirthRecord record;
+  try {
+    record = birth_record_from_json(j);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(file + ": " + e.what() + " (is it a birth --json result?)");
+  }
+  if (record.operator_control)
+    throw std::invalid_argument(file +
+                                " keeps no profile of its plain causal control (window, ALiBi "
+                                "or null sink): birth --rescore draws its figure");
+  const ModelConfig config = model_config_from_hf(parse_hf_config(record.config.dump(), file));
+  render_figure(
+      birth_figure(record, nullptr, birth_figure_title(config, record.measurement.length)), plot);
 }
 
 }  // namespace posbias

@@ -38,5 +38,10 @@ StoredBirth read_stored_birth(const std::string& file);
 BirthResult rescore_birth(const StoredBirth& stored, double memory_budget_gb);
 // Re-scores a birth result, or redraws a birth --run result's figures.
 void run_birth_rescore(const BirthRescoreOptions& options);
+// `birth --redraw FILE --plot STEM`: a stored result's figure drawn again from the file alone,
+// measuring nothing (birth.h's birth_figure over its record; a birth --run result's figures as
+// --rescore draws them). std::invalid_argument for a file of another kind or one whose plain
+// causal control's profile the file does not keep (birth --rescore measures it again).
+void redraw_birth(const std::string& file, const std::string& plot);
 
 }  // namespace posbias

@@ -92,4 +92,43 @@ TEST_F(BirthRescore, RefusesWhatItCannotRebuild) {
   EXPECT_FALSE(fs::exists(dir_ / "out.json"));
 }
 
+// birth --redraw draws the figure the measuring run drew, from the file alone: the same script
+// but for its output name (the seed band, both path sums' fits and the no-fit predictions come
+// from the file). A file whose plain causal control the file keeps no profile of, extra
+// options and a missing --plot are refused in one line (exit 2).
+TEST_F(BirthRescore, RedrawDrawsTheFigureTheRunDrew) {
+  const std::string birth = std::string(POSBIAS_BIN) + " birth ";
+  auto r = run_shell(birth +
+                     "--arch gpt2 --layers 3 --d-model 32 --heads 2 --length 40 --seeds 2 "
+                     "--method hutchinson --probes 2 --json " +
+                     (dir_ / "live.json").string() + " --plot " + (dir_ / "live").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_shell(birth + "--redraw " + (dir_ / "live.json").string() + " --plot " +
+                (dir_ / "redrawn").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string live = slurp(dir_ / "live.gp"), redrawn = slurp(dir_ / "redrawn.gp");
+  ASSERT_NE(live.find("no-fit theory with measured"), std::string::npos) << live;
+  ASSERT_NE(live.find("theory, linear paths"), std::string::npos) << live;
+  ASSERT_NE(live.find("\"live.svg\""), std::string::npos) << live;
+  live.replace(live.find("\"live.svg\""), 10, "\"redrawn.svg\"");
+  EXPECT_EQ(live, redrawn);
+  EXPECT_TRUE(fs::exists(dir_ / "redrawn.png"));
+
+  r = run_shell(birth + "--redraw " + (dir_ / "live.json").string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--redraw needs --plot"), std::string::npos) << r.err;
+  r = run_shell(birth + "--redraw " + (dir_ / "live.json").string() + " --seeds 3 --plot " +
+                (dir_ / "x").string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("drop --seeds"), std::string::npos) << r.err;
+  nlohmann::json j = read(dir_ / "live.json");
+  j["operator_control"] = j["nofit_variants"][0];  // a window, ALiBi or null-sink run's
+  write(dir_ / "control.json", j);
+  r = run_shell(birth + "--redraw " + (dir_ / "control.json").string() + " --plot " +
+                (dir_ / "x").string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("plain causal control"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "x.gp"));
+}
+
 }  // namespace
