@@ -1,7 +1,7 @@
 set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
 set output "mitigations_qwen2_sink0.svg"
 reset
-set title "qwen2 (rope), 12 layers, d = 128, L = 128: influence at init vs theory"
+set title "qwen2 (rope), 12 layers, d = 128, L = 128, null sink b = 0: influence at init vs theory"
 set xlabel "key position"
 set ylabel "influence ‖∂y_q/∂x_j‖"
 set format y "10^{%g}"
@@ -10,6 +10,7 @@ set xrange [0:127]
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set key below nobox
 $p0s0 << EOD
 0 2.634172894 2.446709462 2.844808236
