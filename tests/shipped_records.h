@@ -36,6 +36,23 @@ inline std::vector<ShippedJson> shipped_json(std::string_view marker) {
   return files;
 }
 
+struct ShippedTrainConfig {
+  std::filesystem::path path;
+  nlohmann::json config;  // the train.json's "config"
+};
+
+// The run configs of every train.json (and NAME-train.json copy) below docs/data, in path order.
+inline std::vector<ShippedTrainConfig> shipped_train_configs() {
+  std::vector<ShippedTrainConfig> out;
+  for (const auto& [path, bytes] : shipped_json("\"config\"")) {
+    const std::string name = path.filename().string();
+    if (name != "train.json" && !name.ends_with("-train.json")) continue;
+    nlohmann::json header = nlohmann::json::parse(bytes);
+    if (header.contains("config")) out.push_back({path, std::move(header.at("config"))});
+  }
+  return out;
+}
+
 // The text posbias writes for a result: two-space indent and a final newline.
 inline std::string json_text(const nlohmann::json& j) { return j.dump(2) + "\n"; }
 
