@@ -4,8 +4,6 @@ reset
 set title "share of the answer's influence on the queried pair (L = 28, 4 pairs)"
 set xlabel "depth of the queried pair (%)"
 set ylabel "checkpoint step"
-set key top right box opaque
-set grid
 set xtics ("0" 0, "10" 1, "20" 2, "30" 3, "40" 4, "50" 5, "60" 6, "70" 7, "80" 8, "90" 9, "100" 10)
 set xtics rotate by 30 right
 set ytics ("0" 0, "4" 2, "47" 4, "500" 6, "1000" 8, "2000" 10, "2500" 12, "3500" 14, "4500" 16, "5500" 18, "6500" 20, "7500" 22)
@@ -282,6 +280,6 @@ $p0h << EOD
 9 23 0.190090
 10 23 0.242452
 EOD
-plot $p0h using 1:2:3 with image, \
-     $p0h using 1:2:(sprintf("%.3f", $3)):($3 > 0.176516 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+plot $p0h using 1:2:3 with image pixels, \
+     $p0h using 1:2:(valid(3) ? sprintf("%.3f", $3) : ""):($3 > 0.176516 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 unset output

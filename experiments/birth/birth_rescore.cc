@@ -13,6 +13,8 @@
 #include "posbias/core/json_result.h"
 #include "posbias/core/plot.h"
 #include "posbias/hf/hf_config.h"
+#include "posbias/train/answer_influence.h"
+#include "posbias/train/answer_influence_record.h"
 
 namespace posbias {
 namespace {
@@ -148,6 +150,15 @@ void run_birth_rescore(const BirthRescoreOptions& ro) {
 
 void redraw_birth(const std::string& file, const std::string& plot) {
   const nlohmann::json j = read_result(file);
+  if (j.is_object() && j.contains("checkpoints") && j.contains("inputs")) {  // --inputs kv|passkey
+    AnswerInfluenceRecord record;
+    try {
+      record = answer_influence_record_from_json(j);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(file + ": " + e.what());
+    }
+    return render_answer_influence_figure(record, plot);
+  }
   if (j.is_object() && j.contains("checkpoints")) {
     BirthRescoreOptions ro;
     ro.file = file, ro.plot = plot;

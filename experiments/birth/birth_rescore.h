@@ -40,8 +40,9 @@ BirthResult rescore_birth(const StoredBirth& stored, double memory_budget_gb);
 void run_birth_rescore(const BirthRescoreOptions& options);
 // `birth --redraw FILE --plot STEM`: a stored result's figure drawn again from the file alone,
 // measuring nothing (birth.h's birth_figure over its record; a birth --run result's figures as
-// --rescore draws them). std::invalid_argument for a file of another kind or one whose plain
-// causal control's profile the file does not keep (birth --rescore measures it again).
+// --rescore draws them; a birth --inputs kv|passkey result's STEM_depths heatmap).
+// std::invalid_argument for a file of another kind or one whose plain causal control's profile the
+// file does not keep (birth --rescore measures it again).
 void redraw_birth(const std::string& file, const std::string& plot);
 
 }  // namespace posbias

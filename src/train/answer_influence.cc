@@ -90,33 +90,6 @@ std::vector<std::vector<double>> measure_profiles(Transformer& model,
   return profiles;
 }
 
-void render_answer_influence_figure(const AnswerInfluenceResult& r, const std::string& stem) {
-  const std::string word = needle_word(r.options.inputs);
-  Panel p;
-  p.title = fmt::format("share of the answer's influence on the queried {} (L = {}, {} {}{})", word,
-                        r.length, r.needles, word, r.needles == 1 ? "" : "s");
-  p.xlabel = "depth of the queried " + word + " (%)";
-  p.ylabel = "checkpoint step";
-  Heatmap& h = p.heatmap;
-  for (int d : r.options.depths) h.x_labels.push_back(std::to_string(d));
-  double top = 0;
-  for (const AnswerInfluenceCheckpoint& cp : r.checkpoints) {
-    h.y_labels.push_back(std::to_string(cp.step));
-    std::vector<double> row;
-    for (const AnswerDepthInfluence& bin : cp.depths) row.push_back(bin.needle_mean());
-    top = std::max(top, *std::max_element(row.begin(), row.end()));
-    h.z.push_back(std::move(row));
-  }
-  h.zmin = 0;
-  h.zmax = top > 0 ? top : 1;
-  h.z_label = r.options.inputs == AnswerInputs::kKv ? "mean share on the queried pair's 6 tokens"
-                                                    : "mean share on the queried needle's tokens";
-  h.value_format = "%.3f";
-  Figure f;
-  f.panels = {p};
-  render_figure(f, stem + "_depths");
-}
-
 // A checkpoint's depth: a row of the CSV.
 struct CheckpointDepth {
   std::size_t checkpoint = 0, depth = 0;
@@ -290,13 +263,42 @@ AnswerInfluenceRecord answer_influence_record(const AnswerInfluenceResult& r) {
   return out;
 }
 
+void render_answer_influence_figure(const AnswerInfluenceRecord& r, const std::string& stem) {
+  const std::string word = needle_word(r.inputs);
+  const std::int64_t needles =
+      r.inputs == AnswerInputs::kKv ? r.pairs.value_or(0) : r.needles.value_or(0);
+  Panel p;
+  p.title = fmt::format("share of the answer's influence on the queried {} (L = {}, {} {}{})", word,
+                        r.length, needles, word, needles == 1 ? "" : "s");
+  p.xlabel = "depth of the queried " + word + " (%)";
+  p.ylabel = "checkpoint step";
+  Heatmap& h = p.heatmap;
+  for (int d : r.depths) h.x_labels.push_back(std::to_string(d));
+  double top = 0;
+  for (const AnswerCheckpointRecord& cp : r.checkpoints) {
+    h.y_labels.push_back(std::to_string(cp.step));
+    std::vector<double> row;
+    for (const AnswerDepthRecord& bin : cp.by_depth) row.push_back(bin.needle.interval.mean);
+    top = std::max(top, *std::max_element(row.begin(), row.end()));
+    h.z.push_back(std::move(row));
+  }
+  h.zmin = 0;
+  h.zmax = top > 0 ? top : 1;
+  h.z_label = r.inputs == AnswerInputs::kKv ? "mean share on the queried pair's 6 tokens"
+                                            : "mean share on the queried needle's tokens";
+  h.value_format = "%.3f";
+  Figure f;
+  f.panels = {p};
+  render_figure(f, stem + "_depths");
+}
+
 AnswerInfluenceResult run_answer_influence(const AnswerInfluenceOptions& o) {
   AnswerInfluenceResult r = measure_answer_influence(o);
   // Without --json on a terminal: how to get the JSON, not the JSON (core/json_result.h).
   const AnswerInfluenceRecord record = answer_influence_record(r);
   write_json_result(o.json, to_json(record).dump(2) + "\n", [] { return std::string(); });
   if (!o.csv.empty()) write_output(o.csv, answer_influence_csv(r, record));
-  if (!o.plot.empty()) render_answer_influence_figure(r, o.plot);
+  if (!o.plot.empty()) render_answer_influence_figure(record, o.plot);
   std::fprintf(stderr, "birth --inputs %s: %zu checkpoints of %s measured on %zu inputs\n",
                to_string(o.inputs).c_str(), r.checkpoints.size(), o.run.c_str(), r.inputs.size());
   return r;

@@ -131,4 +131,19 @@ TEST_F(BirthRescore, RedrawDrawsTheFigureTheRunDrew) {
   EXPECT_FALSE(fs::exists(dir_ / "x.gp"));
 }
 
+// A birth --inputs kv result (the shipped kv28 one) redrawn: its depths heatmap, the needle's
+// mean share per depth and checkpoint as the file holds them.
+TEST_F(BirthRescore, RedrawDrawsAnAnswerInfluenceHeatmap) {
+  const fs::path file =
+      fs::path(POSBIAS_SOURCE_DIR) / "docs/data/retrieval-influence/kv28-influence.json";
+  const auto r = run_shell(std::string(POSBIAS_BIN) + " birth --redraw " + file.string() +
+                           " --plot " + (dir_ / "kv").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string gp = slurp(dir_ / "kv_depths.gp");
+  EXPECT_NE(gp.find("on the queried pair (L = 28, 4 pairs)"), std::string::npos) << gp;
+  const nlohmann::json j = read(file);
+  const double share = j["checkpoints"][0]["by_depth"][0]["needle"]["mean"].get<double>();
+  EXPECT_NE(gp.find("\n0 0 " + std::to_string(share) + "\n"), std::string::npos) << share;
+}
+
 }  // namespace

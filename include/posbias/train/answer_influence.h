@@ -106,6 +106,9 @@ AnswerInfluenceCheckpoint summarize_answer_influence(
 AnswerInfluenceResult measure_answer_influence(const AnswerInfluenceOptions& options);
 // The result as its file holds it (answer_influence_record.h).
 AnswerInfluenceRecord answer_influence_record(const AnswerInfluenceResult& result);
+// STEM_depths: the needle's mean share by depth through checkpoints, a heatmap, from the result
+// as its file holds it (the measuring run and `birth --redraw` draw it so).
+void render_answer_influence_figure(const AnswerInfluenceRecord& record, const std::string& stem);
 // Measures, writes --json (stdout when empty; the file is answer_influence_record.h's), --csv
 // (step, depth, accuracy, needle, distractor) and the figure STEM_depths (needle share by depth
 // through checkpoints, a heatmap).

@@ -82,6 +82,6 @@ $p0h << EOD
 9 5 0.599525
 10 5 0.612216
 EOD
-plot $p0h using 1:2:3 with image, \
-     $p0h using 1:2:(sprintf("%.3f", $3)):($3 > 0.326624 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+plot $p0h using 1:2:3 with image pixels, \
+     $p0h using 1:2:(valid(3) ? sprintf("%.3f", $3) : ""):($3 > 0.326624 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 unset output

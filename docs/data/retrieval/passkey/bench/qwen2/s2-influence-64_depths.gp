@@ -82,6 +82,6 @@ $p0h << EOD
 9 5 0.147133
 10 5 0.150083
 EOD
-plot $p0h using 1:2:3 with image, \
-     $p0h using 1:2:(sprintf("%.3f", $3)):($3 > 0.0902007 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+plot $p0h using 1:2:3 with image pixels, \
+     $p0h using 1:2:(valid(3) ? sprintf("%.3f", $3) : ""):($3 > 0.0902007 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 unset output
