@@ -59,15 +59,14 @@ void add_remedies(MitigationsPreset& p) {
   remedy("randomized positions", "random-positions", fmt::format("--random-positions {}", range),
          [&](TrainConfig& c) { c.random_positions = range; });
   remedy("PoSE", "pose", fmt::format("--pose {}", range), [&](TrainConfig& c) { c.pose = range; });
-  p.inference = {
-      {"RoPE position interpolation", "pi2", "--rope-scaling pi:2",
-       RopeScaling{RopeScalingKind::kPi, 2.0}, std::nullopt, std::nullopt},
-      {"NTK-aware RoPE scaling", "ntk2", "--rope-scaling ntk:2",
-       RopeScaling{RopeScalingKind::kNtk, 2.0}, std::nullopt, std::nullopt},
-      {"log-n scaling at evaluation", "logn", fmt::format("--logn-scale {:g}", s), std::nullopt, s,
-       std::nullopt},
-      {"attention calibration", "calibrate", "--calibrate --calibrate-strength 1", std::nullopt,
-       std::nullopt, 1.0}};
+  p.inference = {{"RoPE position interpolation", "pi2", "--rope-scaling pi:2",
+                  RopeScaling{RopeScalingKind::kPi, 2.0}, std::nullopt, std::nullopt},
+                 {"NTK-aware RoPE scaling", "ntk2", "--rope-scaling ntk:2",
+                  RopeScaling{RopeScalingKind::kNtk, 2.0}, std::nullopt, std::nullopt},
+                 {"log-n scaling at evaluation", "logn", fmt::format("--logn-scale {:g}", s),
+                  std::nullopt, s, std::nullopt},
+                 {"attention calibration", "calibrate", "--calibrate --calibrate-strength 1",
+                  std::nullopt, std::nullopt, 1.0}};
 }
 
 }  // namespace
