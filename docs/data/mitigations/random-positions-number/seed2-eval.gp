@@ -1,0 +1,85 @@
+set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 900,540
+set output "seed2-eval.svg"
+reset
+set title "number model: accuracy against input length"
+set xlabel "input length (tokens, log scale)"
+set ylabel "accuracy"
+set logscale x
+set format x "10^{%L}"
+set grid
+set xrange [17:850]
+set format x "%g"
+set xtics (17, 32, 64, 128, 256, 512, 850)
+set yrange [0:1.02]
+set key below nobox
+$p0s0 << EOD
+17 0.095
+32 0.075
+64 0.065
+128 0.025
+256 0.01
+512 0.02
+850 0.01
+EOD
+$p0s1 << EOD
+17 0.095
+32 0.08
+64 0.105
+128 0.055
+256 0.04
+512 0.035
+850 0.035
+EOD
+$p0s2 << EOD
+17 0.13
+32 0.1
+64 0.06
+128 0.05
+256 0.035
+512 0.055
+850 0.015
+EOD
+$p0s3 << EOD
+17 0.085
+32 0.085
+64 0.085
+128 0.055
+256 0.055
+512 0.055
+850 0.035
+EOD
+$p0s4 << EOD
+17 0.10125
+32 0.085
+64 0.07875
+128 0.04625
+256 0.035
+512 0.04125
+850 0.02375
+EOD
+$p0s5 << EOD
+17 0.125
+32 0.125
+64 0.125
+128 0.125
+256 0.125
+512 0.125
+850 0.125
+EOD
+$p0s6 << EOD
+17 0.10125
+32 0.0425
+64 0.035
+128 0.04625
+256 0.04625
+512 0.03625
+850 0.02125
+EOD
+plot $p0s0 using 1:2 with linespoints lw 1 lc rgb "#9400d3" title "1-hop", \
+     $p0s1 using 1:2 with linespoints lw 1 lc rgb "#009e73" title "2-hop", \
+     $p0s2 using 1:2 with linespoints lw 1 lc rgb "#56b4e9" title "3-hop", \
+     $p0s3 using 1:2 with linespoints lw 1 lc rgb "#e69f00" title "4-hop", \
+     $p0s4 using 1:2 with linespoints lw 3 lc rgb "#0072b2" title "all hops", \
+     $p0s5 using 1:2 with lines dt 2 lw 1 lc rgb "#e51e10" title "chance (a uniform guess among the input's candidates)", \
+     $p0s6 using 1:2 with linespoints lw 3 lc rgb "#000000" title "all hops, seen\\_jumps control"
+unset output
