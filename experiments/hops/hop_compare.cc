@@ -137,7 +137,7 @@ void render_hop_comparison_figure(const HopComparison& r, const std::string& ste
     h.z.push_back(
         row_at(r.accuracy[c], [](const HopCell& cell) { return cell.accuracy.interval.mean; }));
   }
-  h.max_tics = h.y_labels.size();
+  h.max_tics = std::max(h.y_labels.size(), h.x_labels.size());  // every row and length named
   Figure f;
   f.panels = {p};
   f.width = 1000;

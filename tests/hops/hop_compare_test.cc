@@ -84,6 +84,23 @@ TEST_F(HopCompareTest, IntervalsPerConfigurationAgainstHandComputation) {
   EXPECT_EQ(j["lengths"], json::parse("[17, 850]"));
 }
 
+// Two configurations (three rows with chance) over five lengths: every length is named on the
+// x axis, not every k-th of them.
+TEST_F(HopCompareTest, FigureNamesEveryLengthWhenLengthsOutnumberRows) {
+  json e = eval_file("number", 1.0, 0.1);
+  for (const char* l : {"32", "64", "128"}) e["accuracy"][l] = {{"1", 0.1}, {"all", 0.2}};
+  const std::string a = write("w0.json", e), b = write("w1.json", e);
+  const HopComparison r = compare_hop_configurations(
+      {parse_hop_configuration("one=" + a), parse_hop_configuration("two=" + b)});
+  ASSERT_EQ(r.lengths.size(), 5u);
+  const fs::path stem = dir / "w";
+  render_hop_comparison_figure(r, stem.string());
+  const std::string gp = posbias_test::slurp(dir / "w_compare.gp");
+  EXPECT_NE(gp.find("set xtics (\"17\" 0, \"32\" 1, \"64\" 2, \"128\" 3, \"850\" 4)\n"),
+            std::string::npos)
+      << gp;
+}
+
 TEST_F(HopCompareTest, FigureAndSummaryAtTheLengthsEveryConfigurationHas) {
   // The default evaluated at 17, 64 and 850 tokens, the ablation at 17 and 850 only.
   json more = eval_file("number", 1.0, 0.1);

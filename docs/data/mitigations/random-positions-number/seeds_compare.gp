@@ -4,7 +4,7 @@ reset
 set title "number task: accuracy (all hops, mean over seeds; intervals in the CSV) by input length"
 set xlabel "input length (tokens)"
 set ylabel ""
-set xtics ("17" 0, "128" 3, "850" 6)
+set xtics ("17" 0, "32" 1, "64" 2, "128" 3, "256" 4, "512" 5, "850" 6)
 set xtics rotate by 30 right
 set ytics ("chance (uniform guess)" 0, "random-positions 1024 (3 seeds)" 1, "baseline (3 seeds)" 2)
 set xrange [-0.5:6.5]
