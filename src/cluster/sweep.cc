@@ -27,6 +27,7 @@
 #include "posbias/core/json_read.h"
 #include "posbias/core/machine.h"
 #include "posbias/core/plot.h"
+#include "posbias/core/shell_quote.h"
 #include "posbias/stats/seed_interval.h"
 
 namespace posbias {
@@ -95,12 +96,6 @@ auto read_state(const fs::path& file, Read read) {
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(file.string() + " is damaged: " + e.what());
   }
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 // A JSON integer in low..high, as text; `where` names it in the message.

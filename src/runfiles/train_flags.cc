@@ -5,20 +5,18 @@
 #include <stdexcept>
 #include <string>
 
+#include "posbias/core/shell_quote.h"
 #include "posbias/runfiles/train_config.h"
 
 namespace posbias {
 namespace {
 
-// A value as a shell word: quoted when it holds anything but letters, digits and -_.,:/+=.
+// A value as a shell word: as it is when it holds only letters, digits and -_.,:/+=, else quoted.
 std::string shell_word(const std::string& text) {
   const bool plain = !text.empty() && text.find_first_not_of(
                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                           "0123456789-_.,:/+=") == std::string::npos;
-  if (plain) return text;
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
+  return plain ? text : shell_quote(text);
 }
 
 // A field's JSON value as its flag's text (lists comma-separated, as the flags take them).
