@@ -11,14 +11,16 @@ set xrange [0.00048828125:1]
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 1
 set label 1 "position 0" at 0.000488281,-0.638067 point pt 7 ps 1.2 offset 1,1 front
 set label 2 "minimum, position 2046" at 0.999512,-5.84218 right point pt 7 ps 1.2 offset -1,1 front
 set label 3 "the query itself" at 1,-3.60982 right point pt 7 ps 1.2 offset -1,1 front
 set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 '#b5de2b')
 set cbrange [-0.5:3.5]
-set cblabel "layers H (α = 0.5)"
 set colorbox
 set cbtics ("3" 0, "6" 1, "12" 2, "24" 3)
+set cblabel "layers H (α = 0.5)" offset 1,0
+set rmargin 4
 set key off
 $p0s0 << EOD
 0.00048828125 -2.421569629
@@ -4138,11 +4140,13 @@ set xrange [0.00048828125:1]
 set autoscale yfixmin
 set autoscale yfixmax
 set offsets 0, 0, graph 0.04, graph 0.04
+set ytics 5
 set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 '#b5de2b')
 set cbrange [-0.5:3.5]
-set cblabel "residual weight α"
 set colorbox
 set cbtics ("0.25" 0, "0.5" 1, "0.75" 2, "1" 3)
+set cblabel "residual weight α" offset 1,0
+set rmargin 6
 set key off
 $p1s0 << EOD
 0.00048828125 -1.413541581

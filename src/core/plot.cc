@@ -172,10 +172,18 @@ std::vector<int> write_order_colours(std::ostringstream& gp, const Panel& p) {
     longest = std::max(longest, tick.size());
     gp << (r ? ", " : "") << quote(tick) << " " << r;
   }
-  // gnuplot leaves the bar's label too little room beside long tick labels (it printed over
-  // "117"): moved right by half a character per character of the longest, it clears them.
-  gp << ")\nset cblabel " << quote(p.order_label) << " offset "
-     << 0.5 * static_cast<double>(longest) << ",0\n";
+  // gnuplot centres the bar's rotated label 1.5 characters past the widest tick label, where
+  // half its line height reaches back over the ticks (it printed over "12" and "117"): one
+  // character further right clears them. gnuplot's own right margin keeps room for three
+  // characters of tick labels and no label, so a wider tick or the moved label ran off the
+  // image (the offset was half a character per tick character; "residual weight α" lost its
+  // last column beside "0.75"). The margin is set here to the widest tick label plus two
+  // characters: with gnuplot's three and the colour bar's share of the panel that leaves about
+  // three characters between the label and the image's right edge, for 1 to 8 characters of
+  // tick label (measured in the SVG and the PNG; plot_test checks the SVG). A panel with a right
+  // axis keeps gnuplot's margin, which makes room for that axis's labels.
+  gp << ")\nset cblabel " << quote(p.order_label) << " offset 1,0\n";
+  if (p.y2label.empty()) gp << "set rmargin " << longest + 2 << "\n";
   return rank;
 }
 

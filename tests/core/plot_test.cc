@@ -361,5 +361,44 @@ TEST(Plot, OrderedSeriesColoursAndLegendsOutside) {
   std::filesystem::remove_all(dir);
 }
 
+// The colour bar's rotated label lies inside the image however wide its tick labels: the right
+// panel of two, as theory's α sweep draws it ("0.75": the old offset put "residual weight α"
+// past the edge), and 8-character ticks, which gnuplot's own margin has no room for (with the
+// old offset it left the label out).
+TEST(Plot, ColourBarLabelFitsInsideTheImage) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_cbfit_" + std::to_string(::getpid()));
+  auto panel = [](const std::vector<double>& orders, const std::string& label) {
+    Panel p;
+    p.title = "sweep";
+    p.order_label = label;
+    for (double order : orders) {
+      Series s;
+      for (int i = 1; i <= 5; ++i) s.x.push_back(i), s.y.push_back(i * order);
+      s.order = order;
+      p.series.push_back(s);
+    }
+    return p;
+  };
+  for (const std::vector<double>& orders :
+       {std::vector<double>{0.25, 0.5, 0.75, 1}, std::vector<double>{0.000125, 0.00025, 1}}) {
+    Figure f;
+    f.width = 1200;
+    f.height = 520;
+    f.panels = {panel({3, 6, 12, 24}, "layers H"), panel(orders, "residual weight α")};
+    render_figure(f, dir / "fit");
+    const std::string svg = slurp(dir / "fit.svg");
+    // The label's anchor is its baseline, the text above it (towards the left) once rotated:
+    // only its descenders, under a third of the 13-point font, reach right of it.
+    const std::size_t text = svg.find("residual weight α");
+    ASSERT_NE(text, std::string::npos);
+    const std::size_t at = svg.rfind("translate(", text);
+    ASSERT_NE(at, std::string::npos);
+    const double x = std::stod(svg.substr(at + 10));
+    EXPECT_LT(x + 13 * 0.3, f.width) << "ticks from " << orders.front();
+  }
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace posbias
