@@ -10,6 +10,9 @@
 #include <string_view>
 
 #include "posbias/core/enum_names.h"
+#include "posbias/core/field_table.h"
+#include "posbias/core/int_in_codec.h"
+#include "posbias/tasks/task_codecs.h"
 
 namespace posbias {
 
@@ -298,68 +301,50 @@ std::vector<Example> sample_batch(Task task, const std::vector<int>& hops, int l
   return out;
 }
 
+namespace {
+
+// A hop example's JSONL line: the example and its token count, which the line states and the
+// reader checks against its tokens.
+struct ExampleLine {
+  Example example;
+  int length = 0;
+};
+
+const std::vector<FieldRow<ExampleLine>>& example_line_fields() {
+  using E = Example;
+  using L = ExampleLine;
+  static const std::vector<FieldRow<L>> rows = [] {
+    std::vector<FieldRow<E>> e = {
+        required(field("task", &E::task, "number or letter")),
+        field("variant", &E::variant, "standard, seen_jumps or decoy (absent: standard)"),
+        required(field<E, int, IntIn<1, kMaxHops>>("hops", &E::hops, "hops to the answer")),
+        required(field("tokens", &E::tokens, "the input tokens, the query last")),
+        required(field("answer", &E::answer, "the token the chain ends on")),
+        required(field<E, std::vector<int>, ListCodec<int, IntIn<0, kMaxLength - 1>>>(
+            "chain", &E::chain, "the chain's positions, the answer's last")),
+        field("decoy", &E::decoy, "the decoy chain's target (Letter, variant decoy)")};
+    e.back().present = [](const E& x) { return !x.decoy.empty(); };
+    std::vector<FieldRow<L>> out = member_fields(&L::example, e);
+    out.push_back(required(
+        field<L, int, IntIn<2, kMaxLength>>("length", &L::length, "tokens, the query included")));
+    return out;
+  }();
+  return rows;
+}
+
+}  // namespace
+
 nlohmann::json example_to_json(const Example& ex) {
-  nlohmann::json j;
-  j["task"] = task_name(ex.task);
-  j["variant"] = variant_name(ex.variant);
-  j["hops"] = ex.hops;
-  j["length"] = ex.length();
-  j["tokens"] = ex.tokens;
-  j["answer"] = ex.answer;
-  j["chain"] = ex.chain;
-  if (!ex.decoy.empty()) j["decoy"] = ex.decoy;
-  return j;
+  return fields_to_json(example_line_fields(), ExampleLine{ex, ex.length()});
 }
 
 Example example_from_json(const nlohmann::json& j) {
   if (!j.is_object()) throw std::invalid_argument("an example must be a JSON object");
-  auto field = [&j](const char* name) -> const nlohmann::json& {
-    const auto it = j.find(name);
-    if (it == j.end()) throw std::invalid_argument(std::string("missing field '") + name + "'");
-    return *it;
-  };
-  auto text = [&](const char* name) {
-    const nlohmann::json& v = field(name);
-    if (!v.is_string()) throw std::invalid_argument(std::string("'") + name + "' must be a string");
-    return v.get<std::string>();
-  };
-  auto integer = [&](const nlohmann::json& v, const char* name, std::int64_t lo, std::int64_t hi) {
-    if (!v.is_number_integer()) {
-      throw std::invalid_argument(std::string("'") + name + "' must be an integer, got " +
-                                  v.dump().substr(0, 20));
-    }
-    // Non-negative integers are unsigned in nlohmann; past INT64_MAX they would wrap.
-    const std::int64_t n = v.get<std::int64_t>();
-    const bool in_range = v.is_number_unsigned()
-                              ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi) && n >= lo
-                              : n >= lo && n <= hi;
-    if (!in_range) {
-      throw std::invalid_argument(std::string("'") + name + "' is " + v.dump() +
-                                  ", out of range: it must be in " + std::to_string(lo) + ".." +
-                                  std::to_string(hi));
-    }
-    return static_cast<int>(n);
-  };
-  Example ex;
-  ex.task = parse_task(text("task"));
-  require_hop_task(ex.task, "a hop example");
-  ex.variant = j.contains("variant") ? parse_variant(text("variant")) : Variant::kStandard;
-  ex.hops = integer(field("hops"), "hops", 1, kMaxHops);
-  ex.answer = text("answer");
-  const nlohmann::json& tokens = field("tokens");
-  if (!tokens.is_array()) throw std::invalid_argument("'tokens' must be an array of strings");
-  for (const auto& t : tokens) {
-    if (!t.is_string()) throw std::invalid_argument("'tokens' must be an array of strings");
-    ex.tokens.push_back(t.get<std::string>());
-  }
-  if (integer(field("length"), "length", 2, kMaxLength) != ex.length()) {
+  const ExampleLine line = fields_from_json(example_line_fields(), j, ExampleLine{}, "field");
+  require_hop_task(line.example.task, "a hop example");
+  if (line.length != line.example.length())
     throw std::invalid_argument("'length' differs from the number of tokens");
-  }
-  const nlohmann::json& chain = field("chain");
-  if (!chain.is_array()) throw std::invalid_argument("'chain' must be an array of positions");
-  for (const auto& p : chain) ex.chain.push_back(integer(p, "chain", 0, kMaxLength - 1));
-  if (j.contains("decoy")) ex.decoy = text("decoy");
-  return ex;
+  return line.example;
 }
 
 }  // namespace posbias

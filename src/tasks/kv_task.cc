@@ -8,6 +8,9 @@
 #include <unordered_map>
 
 #include "posbias/core/enum_names.h"
+#include "posbias/core/field_table.h"
+#include "posbias/core/int_in_codec.h"
+#include "posbias/tasks/task_codecs.h"
 
 namespace posbias {
 
@@ -181,60 +184,52 @@ std::vector<KvExample> make_kv_dataset(const KvSpec& spec) {
   return out;
 }
 
+namespace {
+
+// A kv example's JSONL line: the example, its task and its token count, which the line states
+// and the reader checks.
+struct KvExampleLine {
+  KvExample example;
+  Task task = Task::kKv;
+  int length = 0;
+};
+
+const std::vector<FieldRow<KvExampleLine>>& kv_example_line_fields() {
+  using E = KvExample;
+  using L = KvExampleLine;
+  using Count = IntIn<0, kKvMaxLength>;
+  static const std::vector<FieldRow<L>> rows = [] {
+    std::vector<FieldRow<L>> out = member_fields(
+        &L::example,
+        std::vector<FieldRow<E>>{
+            required(field("depth_prior", &E::prior, "uniform or ends")),
+            required(field<E, int, Count>("pairs", &E::pairs, "key-value pairs")),
+            required(field("tokens", &E::tokens, "the input tokens, the query last")),
+            required(field("answer", &E::answer, "the queried value's tokens")),
+            required(field("depth", &E::depth, "the queried pair's depth, percent")),
+            required(field<E, int, Count>("position", &E::position,
+                                          "token index of the queried pair's first key token"))});
+    out.push_back(required(field("task", &L::task, "kv")));
+    out.push_back(required(field<L, int, Count>("length", &L::length, "tokens, query included")));
+    return out;
+  }();
+  return rows;
+}
+
+}  // namespace
+
 nlohmann::json kv_example_to_json(const KvExample& ex) {
-  nlohmann::json j;
-  j["task"] = "kv";
-  j["depth_prior"] = depth_prior_name(ex.prior);
-  j["length"] = ex.length();
-  j["pairs"] = ex.pairs;
-  j["tokens"] = ex.tokens;
-  j["answer"] = ex.answer;
-  j["depth"] = ex.depth;
-  j["position"] = ex.position;
-  return j;
+  return fields_to_json(kv_example_line_fields(), KvExampleLine{ex, Task::kKv, ex.length()});
 }
 
 KvExample kv_example_from_json(const nlohmann::json& j) {
   if (!j.is_object()) throw std::invalid_argument("a kv example must be a JSON object");
-  auto field = [&j](const char* name) -> const nlohmann::json& {
-    const auto it = j.find(name);
-    if (it == j.end()) throw std::invalid_argument(std::string("missing field '") + name + "'");
-    return *it;
-  };
-  auto text = [&](const char* name) {
-    const nlohmann::json& v = field(name);
-    if (!v.is_string()) throw std::invalid_argument(std::string("'") + name + "' must be a string");
-    return v.get<std::string>();
-  };
-  auto integer = [&](const char* name) {
-    const nlohmann::json& v = field(name);
-    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 ||
-        v.get<std::int64_t>() > kKvMaxLength) {
-      throw std::invalid_argument(std::string("'") + name + "' must be an integer in 0.." +
-                                  std::to_string(kKvMaxLength) + ", got " + v.dump().substr(0, 20));
-    }
-    return static_cast<int>(v.get<std::int64_t>());
-  };
-  if (text("task") != "kv") throw std::invalid_argument("'task' must be \"kv\"");
-  KvExample ex;
-  ex.prior = parse_depth_prior(text("depth_prior"));
-  const nlohmann::json& tokens = field("tokens");
-  if (!tokens.is_array()) throw std::invalid_argument("'tokens' must be an array of strings");
-  for (const auto& t : tokens) {
-    if (!t.is_string()) throw std::invalid_argument("'tokens' must be an array of strings");
-    ex.tokens.push_back(t.get<std::string>());
-  }
-  if (integer("length") != ex.length()) {
+  KvExampleLine line = fields_from_json(kv_example_line_fields(), j, KvExampleLine{}, "field");
+  if (line.task != Task::kKv) throw std::invalid_argument("'task' must be \"kv\"");
+  if (line.length != line.example.length())
     throw std::invalid_argument("'length' differs from the number of tokens");
-  }
-  ex.pairs = integer("pairs");
-  ex.position = integer("position");
-  ex.answer = text("answer");
-  const nlohmann::json& depth = field("depth");
-  if (!depth.is_number()) throw std::invalid_argument("'depth' must be a number (percent)");
-  ex.depth = depth.get<double>();
-  ex.queried = -1;  // not stored: the solver finds it from the tokens
-  return ex;
+  line.example.queried = -1;  // not stored: the solver finds it from the tokens
+  return line.example;
 }
 
 }  // namespace posbias

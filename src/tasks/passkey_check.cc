@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "posbias/tasks/passkey_task.h"
+
 namespace posbias {
 namespace {
 
@@ -29,12 +31,6 @@ std::vector<std::string_view> lines_of(std::string_view text) {
     start = end + 1;
   }
   return out;
-}
-
-const nlohmann::json& field(const nlohmann::json& j, const char* name) {
-  const auto it = j.find(name);
-  if (it == j.end()) throw std::invalid_argument(std::string("missing field '") + name + "'");
-  return *it;
 }
 
 }  // namespace
@@ -67,26 +63,20 @@ PasskeySolution solve_passkey(const std::string& text) {
 }
 
 std::optional<std::string> check_passkey_example(const nlohmann::json& j) {
-  const nlohmann::json& text = field(j, "text");
-  const nlohmann::json& answer = field(j, "answer");
-  const nlohmann::json& name = field(j, "queried_name");
-  const nlohmann::json& needles = field(j, "needles");
-  if (!text.is_string() || !answer.is_string() || !name.is_string() || !needles.is_number_integer())
-    throw std::invalid_argument(
-        "passkey fields text, answer and queried_name must be strings, needles an integer");
+  const PasskeyExampleLine line = passkey_example_line_from_json(j);
   PasskeySolution s;
   try {
-    s = solve_passkey(text.get<std::string>());
+    s = solve_passkey(line.text);
   } catch (const std::invalid_argument& e) {
     return std::string("unsolvable: ") + e.what();
   }
-  if (s.name != name.get<std::string>())
-    return "the question names " + s.name + ", the file says " + name.get<std::string>();
-  if (s.answer != answer.get<std::string>())
-    return "the answer is " + s.answer + ", the file says " + answer.get<std::string>();
-  if (s.needles != needles.get<int>())
+  if (s.name != line.queried_name)
+    return "the question names " + s.name + ", the file says " + line.queried_name;
+  if (s.answer != line.answer)
+    return "the answer is " + s.answer + ", the file says " + line.answer;
+  if (s.needles != line.needles)
     return "the text holds " + std::to_string(s.needles) + " needles, the file says " +
-           std::to_string(needles.get<int>());
+           std::to_string(line.needles);
   return std::nullopt;
 }
 

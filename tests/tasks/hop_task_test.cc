@@ -224,14 +224,23 @@ TEST(HopTask, ExampleNumbersOutOfRangeNameTheRange) {
   };
   const std::string tail = R"(,"tokens":["a:1","b:a","b:2"],"answer":"a:1","chain":[0]})";
   EXPECT_EQ(message(R"({"task":"letter","hops":1,"length":2000000)" + tail),
-            "'length' is 2000000, out of range: it must be in 2..1000000");
+            "field 'length' is 2000000, out of range: it must be in 2..1000000");
   EXPECT_EQ(message(R"({"task":"letter","hops":0,"length":3)" + tail),
-            "'hops' is 0, out of range: it must be in 1..4");
+            "field 'hops' is 0, out of range: it must be in 1..4");
   EXPECT_EQ(message(R"({"task":"letter","hops":18446744073709551615,"length":3)" + tail),
-            "'hops' is 18446744073709551615, out of range: it must be in 1..4");
+            "field 'hops' is 18446744073709551615, out of range: it must be in 1..4");
   EXPECT_EQ(message(R"({"task":"letter","hops":1.5,"length":3)" + tail),
-            "'hops' must be an integer, got 1.5");
+            "field 'hops' must be an integer, got 1.5");
   EXPECT_EQ(message(R"({"task":"letter","hops":1,"length":3)" + tail), "accepted");
+  // The line is read through its field table: an unknown key or a wrong count is named.
+  EXPECT_EQ(message(R"({"task":"letter","hops":1,"length":3,"hop":2)" + tail),
+            "unknown field 'hop'");
+  EXPECT_EQ(message(R"({"task":"letter","hops":1,"length":4)" + tail),
+            "'length' differs from the number of tokens");
+  EXPECT_EQ(message(R"({"task":"letter","hops":1,"length":3,"chain":[-1]})"),
+            "field 'chain.0' is -1, out of range: it must be in 0..999999");
+  EXPECT_EQ(message(R"({"task":"text","hops":1,"length":3)" + tail).substr(0, 14),
+            "a hop example ");
 }
 
 TEST(HopTask, BadSpecsNameTheProblem) {

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -135,6 +136,26 @@ TEST(KvTask, JsonRoundTripAndBadSpecs) {
     EXPECT_EQ(back.prior, DepthPrior::kEnds);
     EXPECT_FALSE(check_kv_example(back));
   }
+  // Read through the line's field table: each bad field named.
+  const KvExample ex = make_kv_dataset({40, 1, 4, DepthPrior::kUniform})[0];
+  auto refusal = [&](const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json j = kv_example_to_json(ex);
+    edit(j);
+    try {
+      kv_example_from_json(j);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal([](nlohmann::json&) {}), "accepted");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["queried"] = 2; }), "unknown field 'queried'");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j.erase("depth"); }), "missing field 'depth'");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["task"] = "number"; }), "'task' must be \"kv\"");
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["pairs"] = -1; }),
+            "field 'pairs' is -1, out of range: it must be in 0.." + std::to_string(kKvMaxLength));
+  EXPECT_EQ(refusal([](nlohmann::json& j) { j["length"] = 41; }),
+            "'length' differs from the number of tokens");
   EXPECT_THROW(kv_pairs(15), std::invalid_argument);
   EXPECT_EQ(kv_pairs(16), 2);
   EXPECT_EQ(kv_pairs(kKvMaxLength), kKvDistinctKeys);

@@ -189,6 +189,24 @@ TEST(PasskeyTask, TheCheckerFailsOnAWrongAnswerNameOrNeedleCount) {
   wrong = good;
   wrong.erase("answer");
   EXPECT_THROW(check_passkey_example(wrong), std::invalid_argument);
+  // The line is read through its field table: it round-trips, and an unknown key or another
+  // task is refused by name.
+  EXPECT_EQ(to_json(passkey_example_line_from_json(good)), good);
+  wrong = good;
+  wrong["queried"] = 0;
+  EXPECT_THROW(
+      {
+        try {
+          check_passkey_example(wrong);
+        } catch (const std::invalid_argument& e) {
+          EXPECT_STREQ(e.what(), "unknown field 'queried'");
+          throw;
+        }
+      },
+      std::invalid_argument);
+  wrong = good;
+  wrong["task"] = "kv";
+  EXPECT_THROW(check_passkey_example(wrong), std::invalid_argument);
 }
 
 TEST(PasskeyTask, NeedlesThatDoNotFitAreRefusedInOneLine) {

@@ -103,9 +103,10 @@ std::vector<Example> sample_batch(Task task, const std::vector<int>& hops, int l
                                   std::int64_t count, std::uint64_t seed, std::uint64_t step,
                                   std::int64_t first = 0);
 
-// JSONL form: {"task","variant","hops","length","tokens","answer","chain"[,"decoy"]}.
+// JSONL form: one object, its fields those of the example's field table (hop_task.cc) and its
+// token count.
 nlohmann::json example_to_json(const Example& example);
-// Throws std::invalid_argument naming the missing or mistyped field.
+// Strict: throws std::invalid_argument naming the missing, unknown or mistyped field.
 Example example_from_json(const nlohmann::json& j);
 
 }  // namespace posbias

@@ -22,7 +22,8 @@ struct PasskeySolution {
 PasskeySolution solve_passkey(const std::string& text);
 
 // Empty when the example's text solves to its answer, queried name and needle count; otherwise
-// the reason. Throws std::invalid_argument naming a missing or mistyped field.
+// the reason. Reads the line through its field table (PasskeyExampleLine): throws
+// std::invalid_argument naming a missing, unknown or mistyped field.
 std::optional<std::string> check_passkey_example(const nlohmann::json& example);
 
 }  // namespace posbias
