@@ -70,8 +70,25 @@ void register_heads(CLI::App& app, Action* selected) {
   add_output_option(cmd, "--plot", o->plot,
                     "figure stem: layers × checkpoints heatmaps (and STEM_ablation, "
                     "STEM_patching)");
+  auto redraw = std::make_shared<std::string>();
+  cmd->add_option("--redraw", *redraw,
+                  "a stored heads --json result: draw its --plot figures again from the file "
+                  "alone, measuring nothing");
   cmd->callback([=] {
+    // --redraw takes everything from its file: the first other option given, if any.
+    std::string redraw_extra;
+    for (const CLI::Option* opt : cmd->get_options()) {
+      const std::string name = opt->get_name();
+      if (opt->count() > 0 && name != "--redraw" && name != "--plot" && redraw_extra.empty())
+        redraw_extra = name;
+    }
     *selected = [=] {
+      if (!redraw->empty()) {
+        if (!redraw_extra.empty())
+          throw std::invalid_argument("--redraw draws from its file alone: drop " + redraw_extra);
+        if (o->plot.empty()) throw std::invalid_argument("--redraw needs --plot STEM");
+        return redraw_heads(*redraw, o->plot);
+      }
       parsed->parse();
       o->causal.seed = o->seed;
       o->ranks = rank_env_from_environment();

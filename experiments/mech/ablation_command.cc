@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -184,13 +185,35 @@ void add_causal_results(const CausalResult& r, HeadsRecord& heads) {
   }
 }
 
-Figure ablation_figure(const CausalResult& r) {
-  if (!r.ablation) throw std::invalid_argument("ablation_figure: no ablation measured");
-  const AblationResult& a = *r.ablation;
-  auto cells = [&](const std::vector<HopAccuracy>& by_length) {
+namespace {
+
+// The hop counts a result measured, in order: the baseline's keys but "all".
+std::vector<int> measured_hops(const AblationRecord& a) {
+  std::vector<int> hops;
+  if (a.lengths.empty() || !a.baseline.count(std::to_string(a.lengths.front()))) return hops;
+  for (const auto& [hop, accuracy] : a.baseline.at(std::to_string(a.lengths.front())))
+    if (hop != "all") hops.push_back(std::stoi(hop));
+  std::sort(hops.begin(), hops.end());
+  return hops;
+}
+
+// The value at [length][hop], NaN (a blank cell) where the file has none.
+double cell(const ByHopByLength& v, int length, int hop) {
+  const auto l = v.find(std::to_string(length));
+  if (l == v.end()) return NAN;
+  const auto h = l->second.find(std::to_string(hop));
+  return h == l->second.end() ? NAN : h->second;
+}
+
+}  // namespace
+
+Figure ablation_figure(const AblationRecord& a, Task task) {
+  const std::vector<int> hops = measured_hops(a);
+  if (hops.empty()) throw std::invalid_argument("ablation_figure: no accuracy at any hop");
+  auto cells = [&](const ByHopByLength& accuracy) {
     std::vector<double> z;
-    for (const HopAccuracy& acc : by_length) {
-      for (int hop : r.spec.hops) z.push_back(acc.hop(hop));
+    for (int length : a.lengths) {
+      for (int hop : hops) z.push_back(cell(accuracy, length, hop));
     }
     return z;
   };
@@ -202,9 +225,8 @@ Figure ablation_figure(const CausalResult& r) {
     p.ylabel = "ablated layers";
     Heatmap& h = p.heatmap;
     h.z_label = "exact match";
-    for (std::size_t k = 0; k < a.lengths.size(); ++k) {
-      for (int hop : r.spec.hops)
-        h.x_labels.push_back(fmt::format("{} hop, L {}", hop, a.lengths[k]));
+    for (int length : a.lengths) {
+      for (int hop : hops) h.x_labels.push_back(fmt::format("{} hop, L {}", hop, length));
     }
     h.y_labels.push_back("none");
     h.z.push_back(cells(a.baseline));
@@ -216,19 +238,19 @@ Figure ablation_figure(const CausalResult& r) {
     p.heatmap.max_tics = p.heatmap.y_labels.size();
   };
   Figure f;
-  Panel one = panel(fmt::format("{} run, step {}: one layer's attention mean-ablated",
-                                task_name(r.task), r.step));
-  for (std::size_t i = 0; i < a.layers.size(); ++i)
-    add(one, layer_name(a.layers[i]), cells(a.ablated[i]));
-  if (!a.joint.empty()) {
+  Panel one = panel(
+      fmt::format("{} run, step {}: one layer's attention mean-ablated", task_name(task), a.step));
+  for (const AblatedLayerRecord& layer : a.layers)
+    add(one, layer_name(layer.layer), cells(layer.accuracy));
+  if (a.joint) {
     std::string all;
-    for (int l : a.layers) all += (all.empty() ? "L" : "+L") + std::to_string(l);
-    add(one, all, cells(a.joint));
+    for (int l : a.joint->layers) all += (all.empty() ? "L" : "+L") + std::to_string(l);
+    add(one, all, cells(a.joint->accuracy));
   }
   f.panels.push_back(std::move(one));
-  if (!a.spans.empty()) {
+  if (a.spans && !a.spans->empty()) {
     Panel spans = panel("consecutive layers mean-ablated at once");
-    for (const AblatedSpan& span : a.spans)
+    for (const AblatedSpanRecord& span : *a.spans)
       add(spans, fmt::format("L{}–L{}", span.first, span.last), cells(span.accuracy));
     f.panels.push_back(std::move(spans));
   }
@@ -240,29 +262,32 @@ Figure ablation_figure(const CausalResult& r) {
   return f;
 }
 
-Figure patching_figure(const CausalResult& r) {
-  if (!r.patching) throw std::invalid_argument("patching_figure: no patching measured");
-  const PatchingResult& pr = *r.patching;
+Figure patching_figure(const PatchingRecord& pr) {
+  if (pr.layers.empty()) throw std::invalid_argument("patching_figure: no layer patched");
   Panel p;
   p.title = fmt::format(
       "number run, step {}: one layer's attention output patched from an input whose jump lands "
       "on another letter",
-      r.step);
+      pr.step);
   p.xlabel = "patched layer";
   p.ylabel = "fraction of pairs";
+  p.key = "below";  // beside the axes it narrows them under the title, which then spills over
   p.ymin = 0;
   p.ymax = 1.02;
   p.xmin = -0.5;
-  p.xmax = static_cast<double>(pr.layers.back()) + 0.5;
-  for (std::size_t k = 0; k < pr.lengths.size(); ++k) {
+  p.xmax = static_cast<double>(pr.layers.back().layer) + 0.5;
+  for (int length : pr.lengths) {
+    const std::string key = std::to_string(length);
     for (const bool moved : {true, false}) {
       Series s;
-      s.title = fmt::format("{} answer, L {}", moved ? "corrupted" : "clean", pr.lengths[k]);
+      s.title = fmt::format("{} answer, L {}", moved ? "corrupted" : "clean", length);
       s.style = "linespoints";
       s.line_width = moved ? 2 : 1;
-      for (std::size_t i = 0; i < pr.layers.size(); ++i) {
-        s.x.push_back(pr.layers[i]);
-        s.y.push_back(moved ? pr.moved[i][k] : pr.kept[i][k]);
+      for (const PatchedLayerRecord& layer : pr.layers) {
+        const std::map<std::string, double>& v = moved ? layer.moved : layer.kept;
+        const auto it = v.find(key);
+        s.x.push_back(layer.layer);
+        s.y.push_back(it == v.end() ? NAN : it->second);
       }
       p.series.push_back(std::move(s));
     }

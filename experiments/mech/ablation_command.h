@@ -47,10 +47,11 @@ AblationRecord ablation_record(const AblationResult& result, const AblationSpec&
 PatchingRecord patching_record(const PatchingResult& result);
 void add_causal_results(const CausalResult& result, HeadsRecord& heads);
 
+// Drawn from the results as the heads file holds them (the measuring run converts its own).
 // Rows: the unablated model, each ablated layer, the listed layers at once, the spans; columns:
 // hop × length; cells: accuracy.
-Figure ablation_figure(const CausalResult& result);
+Figure ablation_figure(const AblationRecord& record, Task task);
 // Moved (to the corrupted answer) and kept fractions against the patched layer, per length.
-Figure patching_figure(const CausalResult& result);
+Figure patching_figure(const PatchingRecord& record);
 
 }  // namespace posbias

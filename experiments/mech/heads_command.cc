@@ -19,6 +19,7 @@
 #include "posbias/mech/head_scores.h"
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/runfiles/result_file.h"
 #include "posbias/tasks/task_codecs.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
@@ -290,26 +291,38 @@ HeadsResult run_heads(const HeadsOptions& o) {
   const HeadsRecord record = heads_record(result);
   write_json_result(o.json, to_json(record).dump(2) + "\n",
                     [&record] { return heads_summary(record); });
-  if (!o.plot.empty()) {
-    const std::string title =
-        result.task ? std::string(task_name(*result.task)) + " run" : std::string("model");
-    const std::string stem = std::filesystem::path(o.plot).replace_extension().string();
-    render_figure(heads_figure(result, title), o.plot);
-    if (result.checkpoints.size() > 1)
-      render_figure(head_scores_over_training_figure(result, title), stem + "_scores");
-    const std::optional<CausalResult>& causal_result = result.causal;
-    if (causal_result && causal_result->ablation)
-      render_figure(ablation_figure(*causal_result), stem + "_ablation");
-    if (causal_result && causal_result->patching)
-      render_figure(patching_figure(*causal_result), stem + "_patching");
-  }
+  if (!o.plot.empty()) render_heads_figures(record, o.plot);
   if (group) group->barrier();
   return result;
 }
 
-Figure heads_figure(const HeadsResult& result, const std::string& title) {
-  if (result.checkpoints.empty()) throw std::invalid_argument("heads_figure: no checkpoints");
-  const std::vector<HeadScore>& first = result.checkpoints.front().heads;
+void render_heads_figures(const HeadsRecord& record, const std::string& plot) {
+  const std::string title =
+      record.task ? std::string(task_name(*record.task)) + " run" : std::string("model");
+  const std::string stem = std::filesystem::path(plot).replace_extension().string();
+  render_figure(heads_figure(record.checkpoints, title), plot);
+  if (record.checkpoints.size() > 1)
+    render_figure(head_scores_over_training_figure(record.checkpoints, title), stem + "_scores");
+  if (record.ablation) {
+    if (!record.task) throw std::invalid_argument("an ablation result names no task");
+    render_figure(ablation_figure(*record.ablation, *record.task), stem + "_ablation");
+  }
+  if (record.patching) render_figure(patching_figure(*record.patching), stem + "_patching");
+}
+
+void redraw_heads(const std::string& file, const std::string& plot) {
+  HeadsRecord record;
+  try {
+    record = heads_record_from_json(read_result_json(file));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(file + ": " + e.what() + " (is it a heads --json result?)");
+  }
+  render_heads_figures(record, plot);
+}
+
+Figure heads_figure(const std::vector<CheckpointHeads>& checkpoints, const std::string& title) {
+  if (checkpoints.empty()) throw std::invalid_argument("heads_figure: no checkpoints");
+  const std::vector<HeadScore>& first = checkpoints.front().heads;
   const bool multi_head = first.size() > 1 && first.back().head > 0;
   Figure f;
   for (const char* score : {"positional", "symbolic"}) {
@@ -322,7 +335,7 @@ Figure heads_figure(const HeadsResult& result, const std::string& title) {
     for (const HeadScore& head : first) h.y_labels.push_back(row_name(head, multi_head));
     h.z.assign(first.size(), {});
     const bool positional = std::string(score) == "positional";
-    for (const CheckpointHeads& c : result.checkpoints) {
+    for (const CheckpointHeads& c : checkpoints) {
       h.x_labels.push_back(c.step ? std::to_string(*c.step) : std::string("final"));
       for (std::size_t r = 0; r < first.size() && r < c.heads.size(); ++r)
         h.z[r].push_back(positional ? c.heads[r].positional : c.heads[r].symbolic);
@@ -334,9 +347,10 @@ Figure heads_figure(const HeadsResult& result, const std::string& title) {
   return f;
 }
 
-Figure head_scores_over_training_figure(const HeadsResult& result, const std::string& title) {
-  if (result.checkpoints.empty()) throw std::invalid_argument("heads figure: no checkpoints");
-  const std::vector<HeadScore>& first = result.checkpoints.front().heads;
+Figure head_scores_over_training_figure(const std::vector<CheckpointHeads>& checkpoints,
+                                        const std::string& title) {
+  if (checkpoints.empty()) throw std::invalid_argument("heads figure: no checkpoints");
+  const std::vector<HeadScore>& first = checkpoints.front().heads;
   const bool multi_head = first.size() > 1 && first.back().head > 0;
   Figure f;
   for (const bool positional : {true, false}) {
@@ -359,7 +373,7 @@ Figure head_scores_over_training_figure(const HeadsResult& result, const std::st
       s.title = row_name(first[r], multi_head);
       s.order = static_cast<double>(r);
       s.line_width = 1;
-      for (const CheckpointHeads& c : result.checkpoints) {
+      for (const CheckpointHeads& c : checkpoints) {
         if (!c.step || r >= c.heads.size()) continue;
         const HeadScore& h = c.heads[r];
         s.x.push_back(static_cast<double>(*c.step));
@@ -375,7 +389,7 @@ Figure head_scores_over_training_figure(const HeadsResult& result, const std::st
     Series threshold;
     threshold.title = "purity threshold";
     threshold.line_width = 1;
-    for (const CheckpointHeads& c : result.checkpoints) {
+    for (const CheckpointHeads& c : checkpoints) {
       if (!c.step) continue;
       threshold.x.push_back(static_cast<double>(*c.step));
       threshold.y.push_back(kPureThreshold);

@@ -80,10 +80,20 @@ HeadsRecord heads_record(const HeadsResult& result);
 nlohmann::json to_json(const HeadsResult& result);
 
 // Positional and symbolic heatmaps: rows = layer (and head), columns = checkpoint step.
-Figure heads_figure(const HeadsResult& result, const std::string& title);
+Figure heads_figure(const std::vector<CheckpointHeads>& checkpoints, const std::string& title);
 // The continuous scores against training step, one line per layer (and head) with its 95%
 // interval over the samples, and the purity threshold drawn: the labels' view.
-Figure head_scores_over_training_figure(const HeadsResult& result, const std::string& title);
+Figure head_scores_over_training_figure(const std::vector<CheckpointHeads>& checkpoints,
+                                        const std::string& title);
+
+// Every figure of a result as its file holds it: STEM (the heatmaps), STEM_scores (two
+// checkpoints or more), STEM_ablation and STEM_patching (when measured). The measuring run
+// draws through it (heads_record(result)), and so does `heads --redraw`.
+void render_heads_figures(const HeadsRecord& record, const std::string& plot);
+// `heads --redraw FILE --plot STEM`: a stored heads --json result's figures drawn again from
+// the file alone, measuring nothing. A file that is not one is refused in one line
+// (std::invalid_argument naming the file and the field).
+void redraw_heads(const std::string& file, const std::string& plot);
 
 // measure_heads (sharded when this process is one of data-parallel ranks) and the causal tests
 // asked for, then, on rank 0, the JSON to options.json (stdout when empty) and the figures to

@@ -207,6 +207,46 @@ TEST(MechCli, TinyLetterRunHasASymbolicHeadAndMeasuredDiscrepancy) {
   expect_usage_error("heads --run " + empty.string() + " --ablate", "has no checkpoints");
 }
 
+// `heads --redraw` draws a stored result's figures from the file alone, through the function the
+// measuring run draws with: on a tiny Number run (scores over three checkpoints, ablation with
+// spans, patching) every figure script it writes equals the run's but for the output name. A
+// file that is not a heads result is refused in one line (exit 2), as is --redraw beside a
+// measuring option or without --plot.
+TEST(MechCli, RedrawDrawsTheFiguresTheRunDrew) {
+  const fs::path run = scratch("number-redraw");
+  ASSERT_EQ(run_cli("train --task number --layers 2 --eval-per-hop 64 --hops 1 --steps 150 "
+                    "--warmup 30 --eval-every 50 --checkpoint-every 50 --out " +
+                        run.string(),
+                    300)
+                .code,
+            0);
+  const CliResult live =
+      run_cli("heads --run " + run.string() +
+              " --samples 20 --ablate --patch --spans --causal-count 32 "
+              "--json " +
+              (run / "live.json").string() + " --plot " + (run / "live").string());
+  ASSERT_EQ(live.code, 0) << live.err;
+  const CliResult redrawn = run_cli("heads --redraw " + (run / "live.json").string() + " --plot " +
+                                    (run / "redrawn").string());
+  ASSERT_EQ(redrawn.code, 0) << redrawn.err;
+  for (const std::string figure : {"", "_scores", "_ablation", "_patching"}) {
+    std::string drawn = slurp(run / ("live" + figure + ".gp"));
+    const std::string output = "\"live" + figure + ".svg\"";
+    ASSERT_NE(drawn.find(output), std::string::npos) << figure;
+    drawn.replace(drawn.find(output), output.size(), "\"redrawn" + figure + ".svg\"");
+    EXPECT_EQ(drawn, slurp(run / ("redrawn" + figure + ".gp"))) << "figure live" << figure;
+    EXPECT_TRUE(fs::exists(run / ("redrawn" + figure + ".png"))) << figure;
+  }
+  expect_usage_error(
+      "heads --redraw " + (run / "summary.json").string() + " --plot " + (run / "x").string(),
+      (run / "summary.json").string() + ": unknown heads field");
+  EXPECT_FALSE(fs::exists(run / "x.gp"));
+  expect_usage_error("heads --redraw " + (run / "live.json").string(), "--redraw needs --plot");
+  expect_usage_error(
+      "heads --redraw " + (run / "live.json").string() + " --ablate --plot " + (run / "x").string(),
+      "drop --ablate");
+}
+
 // A Letter run trained on shuffled answers learns nothing (the same run with true answers
 // learns 1-hop within its steps, above): its held-out accuracy stays near chance.
 TEST(MechCli, ShuffledAnswersTrainANullModel) {
