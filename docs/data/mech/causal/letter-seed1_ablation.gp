@@ -5,8 +5,6 @@ reset
 set title "letter run, step 5000: one layer's attention mean-ablated"
 set xlabel "hops, input length"
 set ylabel "ablated layers"
-set key top right box opaque
-set grid
 set xtics ("1 hop, L 17" 0, "2 hop, L 17" 1, "3 hop, L 17" 2, "4 hop, L 17" 3, "1 hop, L 32" 4, "2 hop, L 32" 5, "3 hop, L 32" 6, "4 hop, L 32" 7)
 set xtics rotate by 30 right
 set ytics ("none" 0, "L0" 1, "L1" 2, "L2" 3, "L3" 4, "L4" 5, "L5" 6, "L6" 7, "L7" 8, "L8" 9, "L9" 10, "L10" 11, "L11" 12)
@@ -123,14 +121,12 @@ $p0h << EOD
 6 12 1.000000
 7 12 0.995000
 EOD
-plot $p0h using 1:2:3 with image, \
-     $p0h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+plot $p0h using 1:2:3 with image pixels, \
+     $p0h using 1:2:(valid(3) ? sprintf("%.2f", $3) : ""):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 reset
 set title "consecutive layers mean-ablated at once"
 set xlabel "hops, input length"
 set ylabel "ablated layers"
-set key top right box opaque
-set grid
 set xtics ("1 hop, L 17" 0, "2 hop, L 17" 1, "3 hop, L 17" 2, "4 hop, L 17" 3, "1 hop, L 32" 4, "2 hop, L 32" 5, "3 hop, L 32" 6, "4 hop, L 32" 7)
 set xtics rotate by 30 right
 set ytics ("none" 0, "L0–L0" 1, "L0–L1" 2, "L0–L2" 3, "L0–L3" 4, "L0–L4" 5, "L0–L5" 6, "L0–L6" 7, "L0–L7" 8, "L0–L8" 9, "L0–L9" 10, "L0–L10" 11, "L1–L11" 12, "L2–L11" 13, "L3–L11" 14, "L4–L11" 15, "L5–L11" 16, "L6–L11" 17, "L7–L11" 18, "L8–L11" 19, "L9–L11" 20, "L10–L11" 21, "L11–L11" 22)
@@ -327,7 +323,7 @@ $p1h << EOD
 6 22 1.000000
 7 22 0.995000
 EOD
-plot $p1h using 1:2:3 with image, \
-     $p1h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+plot $p1h using 1:2:3 with image pixels, \
+     $p1h using 1:2:(valid(3) ? sprintf("%.2f", $3) : ""):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 unset multiplot
 unset output

@@ -5,8 +5,6 @@ reset
 set title "number run: positional score"
 set xlabel "checkpoint (training step)"
 set ylabel "layer"
-set key top right box opaque
-set grid
 set xtics ("3000" 0)
 set ytics ("L0" 0, "L1" 1, "L2" 2, "L3" 3, "L4" 4, "L5" 5, "L6" 6, "L7" 7, "L8" 8, "L9" 9, "L10" 10, "L11" 11)
 set xrange [-0.5:0.5]
@@ -31,13 +29,11 @@ $p0h << EOD
 0 11 0.000284
 EOD
 plot $p0h using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid noborder lc palette, \
-     $p0h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+     $p0h using 1:2:(valid(3) ? sprintf("%.2f", $3) : ""):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 reset
 set title "number run: symbolic score"
 set xlabel "checkpoint (training step)"
 set ylabel "layer"
-set key top right box opaque
-set grid
 set xtics ("3000" 0)
 set ytics ("L0" 0, "L1" 1, "L2" 2, "L3" 3, "L4" 4, "L5" 5, "L6" 6, "L7" 7, "L8" 8, "L9" 9, "L10" 10, "L11" 11)
 set xrange [-0.5:0.5]
@@ -62,6 +58,6 @@ $p1h << EOD
 0 11 0.999968
 EOD
 plot $p1h using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid noborder lc palette, \
-     $p1h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+     $p1h using 1:2:(valid(3) ? sprintf("%.2f", $3) : ""):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 unset multiplot
 unset output

@@ -4,10 +4,10 @@ reset
 set title "number run, step 3000: one layer's attention output patched from an input whose jump lands on another letter"
 set xlabel "patched layer"
 set ylabel "fraction of pairs"
-set key top center horizontal box opaque
 set grid
-set xrange [-0.500000:11.500000]
-set yrange [0.000000:1.250000]
+set xrange [-0.5:11.5]
+set yrange [0:1.02]
+set key below nobox
 $p0s0 << EOD
 0 0
 1 0.015
@@ -64,8 +64,8 @@ $p0s3 << EOD
 10 0.17
 11 0.17
 EOD
-plot $p0s0 using 1:2 with linespoints lw 2 lc 1 title "corrupted answer, L 17", \
-     $p0s1 using 1:2 with linespoints lw 1 lc 2 title "clean answer, L 17", \
-     $p0s2 using 1:2 with linespoints lw 2 lc 3 title "corrupted answer, L 32", \
-     $p0s3 using 1:2 with linespoints lw 1 lc 4 title "clean answer, L 32"
+plot $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "corrupted answer, L 17", \
+     $p0s1 using 1:2 with linespoints lw 1 lc rgb "#009e73" title "clean answer, L 17", \
+     $p0s2 using 1:2 with linespoints lw 2 lc rgb "#56b4e9" title "corrupted answer, L 32", \
+     $p0s3 using 1:2 with linespoints lw 1 lc rgb "#e69f00" title "clean answer, L 32"
 unset output
