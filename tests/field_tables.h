@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "experiments/birth/birth.h"
+#include "experiments/birth/birth_options_fields.h"
 #include "experiments/birth/birth_record.h"
 #include "experiments/hops/hop_eval_record.h"
 #include "experiments/hops/hop_seeds_record.h"
@@ -156,6 +157,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_JSON(SweepCollection, sweep_collection_from_json),
       // experiments
       POSBIAS_TABLE(answer_influence_record_fields),
+      POSBIAS_TABLE(birth_option_fields),
       POSBIAS_TABLE(birth_record_fields),
       POSBIAS_TABLE(birth_run_record_fields),
       POSBIAS_JSON(EvalSteps, eval_steps_from_json),
@@ -248,6 +250,8 @@ inline const std::vector<EnumCodec>& enum_codecs() {
       POSBIAS_ENUM(Api, to_string, parse_api),
       POSBIAS_WRITTEN_ENUM(ShareRegion, to_string),
       POSBIAS_ENUM(PathSum, to_string, parse_path_sum),
+      POSBIAS_ENUM(BirthInput, to_string, parse_birth_input),
+      POSBIAS_ENUM(BirthInit, to_string, parse_birth_init),
       POSBIAS_ENUM(SearchFrequencies, search_frequencies_name, parse_search_frequencies),
       POSBIAS_ENUM(Construction, construction_name, parse_construction),
       POSBIAS_WRITTEN_ENUM(RunState, to_string),

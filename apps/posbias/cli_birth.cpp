@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "birth_option_flags.h"
 #include "commands.h"
 #include "experiments/birth/birth.h"
 #include "experiments/birth/birth_rescore.h"
@@ -18,30 +19,8 @@ void register_birth(CLI::App& app, Action* selected) {
   auto parsed = std::make_shared<ParsedOptions>();
   BirthOptions& o = *options;
   CLI::App* cmd = app.add_subcommand("birth", torch_command_description("birth"));
-  cmd->add_option(
-         "--arch", o.arch,
-         "preset (gpt2, gpt2-medium, qwen2-0.5b, tinyllama-1.1b, gptj-hop) or family (gpt2, "
-         "qwen2, llama, gptj), which builds its reference preset (qwen2: qwen2-0.5b, llama: "
-         "tinyllama-1.1b, gptj: gptj-hop)")
-      ->capture_default_str();
-  parsed->add(cmd, "--layers", &o.layers, "number of layers (0 = the preset's)");
-  parsed->add(cmd, "--d-model", &o.d_model, "hidden size d (0 = the preset's)");
-  parsed->add(cmd, "--heads", &o.heads, "attention heads (0 = the preset's)");
-  parsed->add(cmd, "--kv-heads", &o.kv_heads,
-              "key/value heads for grouped-query attention (0 = the preset's)");
-  parsed->add(cmd, "--mlp", &o.mlp, "MLP hidden width (0 = the preset's)");
-  parsed->add(cmd, "--rotary-dim", &o.rotary_dim,
-              "rotary dims per head (0 = the preset's; whole head if unset)");
-  auto pos = std::make_shared<std::string>();
-  cmd->add_option("--pos", *pos,
-                  "positional encoding: " + pos_encoding_names() + " (default: the family's)");
-  parsed->add(cmd, "--window", &o.window,
-              "sliding-window attention: each query sees its W latest keys (default 0: all "
-              "earlier keys); the theory then uses the window operator",
-              1, 10'000'000);
-  parsed->add(cmd, "--attn-init-scale", &o.attn_init_scale,
-              "multiply the attention output projection's init std by s > 0 (a stronger or "
-              "weaker attention branch at init)");
+  // The model's shape and the measurement: the flags of BirthOptions' field table.
+  add_birth_option_flags(cmd, parsed.get(), &o);
   // The flag's earlier name, which TransformerLens uses for the attention score's divisor.
   parsed
       ->add_parsed(cmd, "--attn-scale", "", "", "NUMBER",
@@ -52,41 +31,7 @@ void register_birth(CLI::App& app, Action* selected) {
                          "TransformerLens calls attn_scale");
                    })
       ->group("");
-  parsed->add(cmd, "--null-sink", &o.null_sink,
-              "a null sink in every head: a learned sink logit initialized to b, whose e^b joins "
-              "each query's softmax normalizer with no value (softmax off by one); the theory "
-              "then uses the operator 1/(i + e^b)");
-  parsed->add_choice(
-      cmd, "--alpha-estimator", &o.alpha_estimator,
-      "the measured branch strength of the no-fit prediction: positions (the value path's "
-      "gain over the identity path, per layer and key position), jacobian (the same, one α̂ "
-      "per layer) or forward (ml-uhh's ‖a‖/(‖x‖+‖a‖) per layer)",
-      parse_alpha_estimator, [](AlphaEstimator e) { return to_string(e); });
-  parsed->add(cmd, "--stay-probes", &o.stay_probes,
-              "Gaussian probes per layer behind the positions estimator's MLP gains (a Monte "
-              "Carlo estimate; more probes, less noise in the no-fit prediction); with "
-              "--rescore too",
-              1, 4096);
-  parsed->add(cmd, "-L,--length", &o.length, "sequence length L in tokens");
-  parsed->add(cmd, "--seeds", &o.seeds, "seeds to average (weights and inputs redrawn per seed)");
-  parsed->add_choice(
-      cmd, "--method", &o.method,
-      "exact (all d cotangents in one batched backward), hutchinson (k Gaussian probes), "
-      "or autograd (d separate VJPs, the slow reference)",
-      parse_jacobian_method, [](JacobianMethod m) { return to_string(m); });
-  parsed->add(cmd, "--probes", &o.probes, "Hutchinson probes k");
   add_paths_option(cmd, parsed.get(), &o.paths);
-  parsed->add(cmd, "-q,--query", &o.query,
-              "the query's position, 0..L-1 (positions count from 0), or last");
-  parsed->add_choice(cmd, "--input", &o.input,
-                     "gaussian (embeddings ~ N(0, init std²)) or tokens (random ids)",
-                     parse_birth_input, [](BirthInput i) { return to_string(i); });
-  parsed->add_choice(cmd, "--init", &o.init,
-                     "hf (Hugging Face init; GPT-2's residual projections / sqrt(2·layers)) or "
-                     "unscaled (those projections drawn like every other weight)",
-                     parse_birth_init, [](BirthInit i) { return to_string(i); });
-  parsed->add(cmd, "--seed", &o.seed, "base seed; seed s uses seed + s");
-  parsed->add(cmd, "--bootstrap", &o.bootstrap, "bootstrap resamples for the α CI");
   cmd->add_option("--config", o.config, "Hugging Face config.json of a trained checkpoint");
   cmd->add_option("--weights", o.weights,
                   "model.safetensors of that checkpoint, or its model.safetensors.index.json "
@@ -163,7 +108,7 @@ void register_birth(CLI::App& app, Action* selected) {
   add_output_option(cmd, "--plot", o.plot,
                     "figure stem: measured profile with seed band against the no-fit prediction, "
                     "the rollout and the fitted theory");
-  cmd->callback([cmd, options, parsed, pos, rescore, redraw, target, inputs, answer, colocation,
+  cmd->callback([cmd, options, parsed, rescore, redraw, target, inputs, answer, colocation,
                  selected] {
     // A token file measures each of its rows once; a --seeds count beside it would be ignored.
     const bool seeds_given = cmd->get_option("--seeds")->count() > 0;
@@ -197,9 +142,9 @@ void register_birth(CLI::App& app, Action* selected) {
     const bool seed_given = cmd->get_option("--seed")->count() > 0;
     const bool depths_given = cmd->get_option("--depths")->count() > 0;
     const bool stay_probes_given = cmd->get_option("--stay-probes")->count() > 0;
-    *selected = [options, parsed, pos, seeds_given, rescore, redraw, measured_option, target,
-                 inputs, answer, colocation, length_given, seed_given, depths_given,
-                 stay_probes_given, answer_extra, colocate_extra, redraw_extra] {
+    *selected = [options, parsed, seeds_given, rescore, redraw, measured_option, target, inputs,
+                 answer, colocation, length_given, seed_given, depths_given, stay_probes_given,
+                 answer_extra, colocate_extra, redraw_extra] {
       parsed->parse();
       if (!redraw->empty()) {
         if (!redraw_extra.empty())
@@ -271,7 +216,6 @@ void register_birth(CLI::App& app, Action* selected) {
             "the file");
       }
       if (!options->text.empty() && !length_given) options->length = 0;  // the shortest line's
-      if (!pos->empty()) options->pos = parse_pos_encoding(*pos);
       options->ranks = rank_env_from_environment();
       if (!options->run.empty()) {
         if (options->ranks) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "experiments/birth/birth_flags.h"
 #include "experiments/mitigations/birth_remedies.h"
 #include "experiments/mitigations/kv_remedies.h"
 #include "posbias/core/atomic_file.h"
@@ -150,17 +151,6 @@ std::string comma_list(const auto& values) {
   return out;
 }
 
-// `posbias birth`'s flags for one of the preset's shapes at init (without --json); `heads`
-// replaces its --heads flag.
-std::string birth_flags(const BirthOptions& o, const std::string& heads = "") {
-  std::string out =
-      fmt::format("--arch {} --layers {} --d-model {} {}", o.arch, o.layers, o.d_model,
-                  heads.empty() ? fmt::format("--heads {}", o.heads) : heads);
-  if (o.kv_heads > 0) out += fmt::format(" --kv-heads {}", o.kv_heads);
-  if (o.mlp > 0) out += fmt::format(" --mlp {}", o.mlp);
-  return out + fmt::format(" -L {} --seeds {}", o.length, o.seeds);
-}
-
 // A shell line that prints one value of a JSON file (python3 reads it).
 std::string json_value(const std::string& file, const std::string& expression) {
   return fmt::format(
@@ -175,8 +165,9 @@ std::string commands_by_hand(const MitigationsPreset& p) {
     const BirthOptions& o = m.options;
     const std::string b = "birth/" + m.file;
     out += fmt::format("posbias birth {} --json {}_plain.json\n", birth_flags(o), b);
-    out += fmt::format("posbias birth {} --null-sink {:g} --json {}_null_sink.json\n",
-                       birth_flags(o), p.null_sink, b);
+    BirthOptions null_sink = o;
+    null_sink.null_sink = p.null_sink;
+    out += fmt::format("posbias birth {} --json {}_null_sink.json\n", birth_flags(null_sink), b);
     std::string alibis = "none";
     for (int n : p.design_alibi_heads) alibis += fmt::format(",heads:{}", n);
     std::string null_sinks;
@@ -191,13 +182,16 @@ std::string commands_by_hand(const MitigationsPreset& p) {
         o.length, o.layers, comma_list(p.design_windows), alibis, comma_list(p.design_sinks),
         null_sinks, p.design_alphas.empty() ? "$A" : comma_list(p.design_alphas), b);
     // The search's first design birth can build, its options replacing the shape's --heads.
+    BirthOptions heads, shape = o;
+    heads.heads = o.heads;
+    shape.heads = BirthOptions{}.heads;
     out += fmt::format(
-        "D={}\n[[ $D == *--heads* ]] && H= || H=\"--heads {}\"\n"
-        "posbias birth {} $D --json {}_design.json\n",
+        "D={}\n[[ $D == *--heads* ]] && H= || H=\"{}\"\n"
+        "posbias birth {} $H $D --json {}_design.json\n",
         json_value(
             b + "_design_search.json",
             R"([o for o in d["operators"] if o["rank"] == d["confirm"][0]][0]["birth_options"])"),
-        o.heads, birth_flags(o, "$H"), b);
+        birth_flags(heads), birth_flags(shape), b);
   }
   out += fmt::format("posbias birth {} --json birth/bos_plain.json\n", birth_flags(p.bos));
   BirthOptions sink = p.bos;

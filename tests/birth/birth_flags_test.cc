@@ -1,0 +1,97 @@
+// birth_flags: the command line of BirthOptions parses back, through `posbias birth`'s own flags
+// (registered from the field table as the command registers them, parsed by CLI11 and each
+// row's parser), to the same options: the defaults, the mitigations presets' shapes at init
+// (with and without the null sink, and the BOS sink's), and options with every field set.
+#include "experiments/birth/birth_flags.h"
+
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "apps/posbias/birth_option_flags.h"
+#include "experiments/birth/birth.h"
+#include "experiments/birth/birth_options_fields.h"
+#include "experiments/mitigations/presets.h"
+
+namespace posbias {
+namespace {
+
+// What `posbias birth FLAGS` measures with: the flags through birth's own parsers.
+BirthOptions parse_birth_flags(const std::string& flags) {
+  CLI::App app("birth");
+  cli::ParsedOptions parsed;
+  BirthOptions o;
+  cli::add_birth_option_flags(&app, &parsed, &o);
+  app.parse(flags, false);
+  parsed.parse();
+  return o;
+}
+
+nlohmann::json fields(const BirthOptions& o) { return fields_to_json(birth_option_fields(), o); }
+
+void expect_round_trip(const BirthOptions& o, const std::string& what) {
+  const std::string flags = birth_flags(o);
+  EXPECT_EQ(fields(parse_birth_flags(flags)), fields(o)) << what << ": " << flags;
+}
+
+TEST(BirthFlags, TheDefaultsGiveNoFlag) {
+  EXPECT_EQ(birth_flags(BirthOptions{}), "");
+  expect_round_trip(BirthOptions{}, "defaults");
+}
+
+TEST(BirthFlags, TheMitigationsShapesParseBack) {
+  for (const MitigationsPreset& p : {MitigationsPreset::quick(), MitigationsPreset::full()}) {
+    for (const MitigationsBirthModel& m : p.birth_models) {
+      expect_round_trip(m.options, p.name + " " + m.file);
+      BirthOptions sink = m.options;
+      sink.null_sink = p.null_sink;
+      expect_round_trip(sink, p.name + " " + m.file + " null sink");
+    }
+    expect_round_trip(p.bos, p.name + " bos");
+  }
+  BirthOptions qwen = MitigationsPreset::quick().birth_models.back().options;
+  qwen.null_sink = 2;
+  EXPECT_EQ(birth_flags(qwen),
+            "--arch qwen2 --layers 4 --d-model 64 --heads 4 --kv-heads 2 --null-sink 2 "
+            "--length 64 --seeds 4");
+}
+
+TEST(BirthFlags, EveryFieldParsesBackInTheTablesOrder) {
+  BirthOptions o;
+  o.arch = "tinyllama-1.1b";
+  o.layers = 3;
+  o.d_model = 48;
+  o.heads = 6;
+  o.kv_heads = 2;
+  o.mlp = 96;
+  o.rotary_dim = 4;
+  o.pos = PosEncoding::kAlibi;
+  o.window = 12;
+  o.attn_init_scale = 0.35;
+  o.null_sink = -1.25;
+  o.alpha_estimator = AlphaEstimator::kForward;
+  o.stay_probes = 3;
+  o.length = 40;
+  o.seeds = 2;
+  o.method = JacobianMethod::kHutchinson;
+  o.probes = 5;
+  o.query = 17;
+  o.input = BirthInput::kTokens;
+  o.init = BirthInit::kUnscaled;
+  o.seed = 9'007'199'254'740'992ULL;  // 2^53, the largest seed the flag takes
+  o.bootstrap = 50;
+  expect_round_trip(o, "every field");
+  const std::string flags = birth_flags(o);
+  std::size_t at = 0;
+  for (const FieldRow<BirthOptions>& row : birth_option_fields()) {
+    const std::size_t next = flags.find(row.flag + " ", at);
+    EXPECT_NE(next, std::string::npos) << row.flag << " missing or out of order: " << flags;
+    if (next != std::string::npos) at = next;
+  }
+  EXPECT_NE(flags.find("--attn-init-scale 0.35 --null-sink -1.25"), std::string::npos) << flags;
+}
+
+}  // namespace
+}  // namespace posbias
