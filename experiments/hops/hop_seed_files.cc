@@ -125,8 +125,8 @@ std::string hop_name(int hop) { return hop == kAllHops ? "all" : std::to_string(
 HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& source) {
   HopSummaryFile t;
   t.task = hop_task(j, source, "train");
-  t.run = run_config(j, source);
   const TrainingSummary s = read_result_table(training_summary_from_json, j, source);
+  t.run = run_config(source, "", s.config ? &*s.config : nullptr);  // it names no run folder
   // A crossing per hop: a step, or NaN where the hop never crossed.
   auto crossings = [&](const std::map<std::string, std::optional<std::int64_t>>& steps,
                        const std::string& name) {
@@ -189,8 +189,8 @@ HopEvalFile parse_hop_eval(const nlohmann::json& j, const std::string& source) {
   refuse_eval_steps(j, source);
   HopEvalFile e;
   e.task = hop_task(j, source, "eval --run");
-  e.run = run_config(j, source);
   const HopEvalRecord r = read_result_table(hop_eval_record_from_json, j, source);
+  e.run = run_config(source, r.run);
   e.accuracy = length_rows(r.accuracy, source, "accuracy");
   if (r.chance) e.chance = length_rows(*r.chance, source, "chance");
   if (!r.controls) return e;
@@ -211,7 +211,7 @@ HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source)
   const HeadsRecord record = read_result_table(heads_record_from_json, j, source);
   HopHeadsFile r;
   r.task = hop_task(j, source, "heads --run");
-  r.run = run_config(j, source);
+  r.run = run_config(source, record.source.run.value_or(""));
   if (record.checkpoints.empty() || record.checkpoints.size() > kMaxCheckpoints)
     result_error(source,
                  fmt::format("checkpoints must be an array of 1..{} records", kMaxCheckpoints));
@@ -280,7 +280,7 @@ HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::str
       read_result_table(trained_discrepancy_record_from_json, j, source);
   HopDiscrepancyFile d;
   d.task = hop_task(j, source, "discrepancy --run");
-  d.run = run_config(j, source);
+  d.run = run_config(source, record.run);
   d.variant = record.variant.value_or(Variant::kStandard);
   if (record.train_length) {
     if (*record.train_length < 2 || *record.train_length > kMaxFileLength)

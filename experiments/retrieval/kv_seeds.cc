@@ -35,7 +35,8 @@ KvSeedFile read_kv_seed_file(const std::string& source) {
   const nlohmann::json j = read_result_json(source);
   refuse_eval_steps(j, source);
   const DepthEvalRecord record = read_result_table(depth_eval_record_from_json, j, source);
-  return {record.task, read_result_table(depth_accuracy_of, record, source), run_config(j, source)};
+  return {record.task, read_result_table(depth_accuracy_of, record, source),
+          run_config(source, record.run, &record.config)};
 }
 
 }  // namespace

@@ -49,8 +49,8 @@ SeedEval parse_eval(const std::string& text, const std::string& source) {
   const nlohmann::json j = parse_result_json(text, source);
   refuse_eval_steps(j, source);
   SeedEval e;
-  e.run = run_config(j, source);
   TextEvalResult r = read_result_table(text_eval_result_from_json, j, source);
+  e.run = run_config(source, r.run);
   if (r.loss_per_position.empty() || r.loss_per_position.size() > kMaxPositions)
     result_error(source,
                  fmt::format("loss_per_position must be an array of 1..{} numbers", kMaxPositions));
@@ -93,7 +93,7 @@ TrainingSeed parse_training_seed(const std::string& text, const std::string& sou
   const BirthRunRecord record = read_result_table(birth_run_record_from_json, j, source);
   TrainingSeed r;
   r.file = source;
-  r.run = run_config(j, source);
+  r.run = run_config(source, record.run);
   r.target = record.target;
   r.length = record.length;
   r.query = record.query;

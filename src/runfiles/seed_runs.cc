@@ -67,24 +67,11 @@ void load_run_config(RunConfig& r) {
 
 }  // namespace
 
-RunConfig run_config(const nlohmann::json& j, const std::string& source) {
+RunConfig run_config(const std::string& source, const std::string& run, const TrainConfig* config) {
   RunConfig r;
   r.file = source;
-  if (!j.is_object()) return r;
-  // summary.json's config, and the results that copy it (kv and passkey evals), read strictly.
-  if (j.contains("config") && j.at("config").is_object() && j.at("config").contains("seed")) {
-    const auto read = [](const nlohmann::json& config) {
-      return FieldCodec<TrainConfig>::read(config, "field 'config'");
-    };
-    set_config(read_result_table(read, j.at("config"), source), source, r);
-  }
-  const nlohmann::json* run = nullptr;
-  if (j.contains("run")) run = &j.at("run");
-  if (j.contains("source") && j.at("source").is_object() && j.at("source").contains("run"))
-    run = &j.at("source").at("run");
-  if (run && run->is_string() && !run->get_ref<const std::string&>().empty() &&
-      run->get_ref<const std::string&>().size() <= 4096)
-    r.run = run->get<std::string>();
+  if (config) set_config(*config, source, r);
+  if (run.size() <= 4096) r.run = run;
   return r;
 }
 

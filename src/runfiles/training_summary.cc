@@ -51,7 +51,7 @@ const std::vector<FieldRow<TrainingSummary>>& training_summary_fields() {
       required(field("steps", &S::steps, "optimizer steps of the run")),
       field<S, double, NanAsNull>("train_seconds", &S::train_seconds,
                                   "wall seconds of training, across resumes"),
-      field("config", &S::config, "the run's training config"),
+      optional_field("config", &S::config, "the run's training config"),
       required(field<S, AccuracySummary, TableCodec<AccuracySummary, &accuracy_summary_fields>>(
           "metrics", &S::metrics, "held-out accuracy crossings and final values")),
       optional_field<S, HeldoutSplit, TableCodec<HeldoutSplit, &heldout_split_fields>>(

@@ -549,7 +549,7 @@ TEST_F(HopSeedsTest, RefusesAMistypedConfiguration) {
       write3("summary",
              {summary_file("number", 0, {{"all", 100}}, {{"all", 200}}, {{"all", 1.0}}), mistyped});
   expect_one_line<std::runtime_error>([&] { summarize_hop_seeds(o); },
-                                      {"'" + o.summary[1] + "': field 'config': " + field});
+                                      {"'" + o.summary[1] + "': summary field 'config': " + field});
   TrainConfig c;
   const std::string r0 = posbias_test::write_run_folder(dir / "run0", c);
   c.seed = 1;

@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,12 +18,13 @@ inline constexpr std::size_t kMaxSeeds = 1024;
 // std::invalid_argument "'FILE' is given twice; each seed once" when a file repeats.
 void require_distinct_files(const std::vector<std::string>& files);
 
+struct TrainConfig;
+
 // The training run a result file measured, as far as the file says: the run's configuration
-// (train.json's "config") when the file holds it (summary.json's "config", which kv and
-// passkey eval results copy), and the run folder it names ("run", or heads' "source"."run"), whose
-// train.json gives the configuration when the file has none. Configurations are read strictly
-// as a TrainConfig (runfiles/train_config.h, run_header.h): a mistyped or unknown field is
-// refused naming it.
+// when the file holds it (summary.json's, which kv and passkey eval results copy), and the run
+// folder it names, whose train.json gives the configuration when the file has none. Both come
+// from the result's own record, read strictly by its field table (a mistyped or unknown field
+// is refused naming it); a run's train.json is read as a RunHeader (run_header.h).
 struct RunConfig {
   std::string file;  // the result file
   std::string run;   // the run folder the file names; empty when none
@@ -33,9 +33,11 @@ struct RunConfig {
   std::map<std::string, std::string> fields;
   std::optional<std::int64_t> seed;  // config.seed; none when the configuration is unknown
 };
-// What the result file's JSON says (reads no other file). std::runtime_error "'FILE': ..." for
-// a configuration the strict reader refuses.
-RunConfig run_config(const nlohmann::json& result, const std::string& source);
+// What the record of result file `source` says (reads no other file): `run`, the run folder it
+// names (empty, or past 4096 bytes: none), and `config`, the configuration it holds (nullptr:
+// none). std::runtime_error "'FILE': ..." for a seed out of range.
+RunConfig run_config(const std::string& source, const std::string& run,
+                     const TrainConfig* config = nullptr);
 
 // Files given one per training seed must be seeds of one configuration: by_option[k][s] is
 // option k's file for the s-th seed (options in the same seed order). A file that holds no

@@ -39,8 +39,8 @@ const std::vector<FieldRow<DataParallelStats>>& data_parallel_stats_fields();
 struct TrainingSummary {
   Task task = Task::kNumber;  // the config's task
   std::int64_t steps = 0;
-  double train_seconds = NAN;  // wall seconds of training, across resumes; older files: none
-  TrainConfig config;
+  double train_seconds = NAN;         // wall seconds of training, across resumes; older files: none
+  std::optional<TrainConfig> config;  // train writes it; files of an early build: none
   AccuracySummary metrics;
   std::optional<HeldoutSplit> heldout;             // text runs
   std::optional<DataParallelStats> data_parallel;  // runs on several ranks
