@@ -14,9 +14,12 @@
 #include "experiments/text/text_eval_command.h"
 #include "parsed_options.h"
 #include "posbias/arch/rope_scaling.h"
+#include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/parse.h"
+#include "posbias/runfiles/result_file.h"
 #include "posbias/runfiles/training_figures.h"
+#include "posbias/tasks/eval_task.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/train/trainer.h"
 #include "torchrun_env.h"
@@ -94,6 +97,41 @@ TrainOptions train_options(const TrainArgs& a) {
     o.config = train_config_from_json(j, TrainConfig::defaults_following(task, j));
   }
   return o;
+}
+
+// `eval --redraw FILE --plot STEM`: a stored eval result's figures drawn again from the file
+// alone, measuring nothing, by the functions the measuring run draws with: a kv or passkey
+// result's STEM-heatmap and STEM-depth, a hop run's STEM. A file of another kind or one the
+// strict record reader refuses: std::invalid_argument in one line naming the file.
+void redraw_eval(const std::string& file, const std::string& plot) {
+  const nlohmann::json j =
+      parse_json_or_discarded(read_bounded_file(file, kMaxSeedFileBytes, kMaxSeedFileName));
+  const auto refused = [&file](const std::string& why) {
+    return std::invalid_argument(file + ": " + why + " (is it an eval --json result?)");
+  };
+  if (j.is_discarded()) throw refused("not JSON");
+  if (!j.is_object() || !j.contains("task") || !j["task"].is_string()) throw refused("no task");
+  if (j.contains("checkpoints"))
+    throw std::invalid_argument(file +
+                                ": holds the eval of several checkpoints (eval --checkpoints); "
+                                "--redraw draws the eval of one checkpoint");
+  try {
+    switch (parse_eval_task(j["task"].get<std::string>())) {
+      case EvalTask::kKv:
+      case EvalTask::kPasskey:
+        return render_depth_eval_figures(depth_eval_record_from_json(j), plot);
+      case EvalTask::kNumber:
+      case EvalTask::kLetter:
+        return render_figure(eval_figure(hop_eval_record_from_json(j)), plot);
+      case EvalTask::kText:
+        break;
+    }
+  } catch (const std::invalid_argument& e) {
+    throw refused(e.what());
+  }
+  throw std::invalid_argument(file +
+                              ": a text run's eval; --redraw draws kv, passkey and hop (number, "
+                              "letter) evals");
 }
 
 }  // namespace
@@ -176,8 +214,12 @@ void register_eval(CLI::App& app, Action* selected) {
   CLI::App* cmd = app.add_subcommand("eval", torch_command_description("eval"));
   cmd->add_option("--run", o->run,
                   "run directory from `posbias train` (a text run reports held-out bits per byte "
-                  "and the loss per position; the hop options below do not apply)")
-      ->required();
+                  "and the loss per position; the hop options below do not apply); required "
+                  "unless --redraw");
+  auto redraw = std::make_shared<std::string>();
+  cmd->add_option("--redraw", *redraw,
+                  "a stored eval --json result of one checkpoint (kv, passkey by depth, or a hop "
+                  "run): draw its --plot figures again from the file alone, measuring nothing");
   parsed->add(cmd, "--checkpoints", &o->checkpoints,
               "which checkpoints of the run: all, last or a comma list of steps; several give "
               "one result per checkpoint, in training order");
@@ -240,8 +282,22 @@ void register_eval(CLI::App& app, Action* selected) {
                     "figure stem: accuracy against length per hop (kv: STEM-heatmap, the depth x "
                     "length heatmap, and STEM-depth, accuracy against depth per length)");
   cmd->callback([=] {
+    std::string redraw_extra;  // the first option given beside --redraw and --plot
+    for (const CLI::Option* opt : cmd->get_options()) {
+      const std::string name = opt->get_name();
+      if (opt->count() > 0 && name != "--redraw" && name != "--plot" && redraw_extra.empty())
+        redraw_extra = name;
+    }
     *selected = [=] {
       parsed->parse();
+      if (!redraw->empty()) {
+        if (!redraw_extra.empty())
+          throw std::invalid_argument("--redraw draws from its file alone: drop " + redraw_extra);
+        if (o->plot.empty()) throw std::invalid_argument("--redraw needs --plot STEM");
+        return redraw_eval(*redraw, o->plot);
+      }
+      if (o->run.empty())
+        throw std::invalid_argument("--run RUN_DIR is required (or --redraw FILE --plot STEM)");
       if (hops->count() > 0 && (is_kv_run(o->run) || is_text_run(o->run)))
         throw std::invalid_argument("--hops applies to hop runs (number, letter) only");
       if (calibrate_strength->count() > 0 && calibrate->count() == 0)

@@ -1,6 +1,7 @@
 #include "experiments/hops/eval_command.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <stdexcept>
 
@@ -131,40 +132,73 @@ HopEvalRecord eval_record(const EvalResult& r) {
 
 nlohmann::json to_json(const EvalResult& r) { return to_json(eval_record(r)); }
 
-Figure eval_figure(const EvalResult& r) {
+namespace {
+
+// The file's row of one length ("accuracy.17"), or a one-line refusal naming the field.
+const HopRow& length_row(const HopRowsByLength& rows, std::int64_t length,
+                         const std::string& field) {
+  const auto row = rows.find(std::to_string(length));
+  if (row == rows.end())
+    throw std::invalid_argument("eval field '" + field + "' has no row for length " +
+                                std::to_string(length));
+  return row->second;
+}
+
+// The hops of a row ("1".."4" beside "all"), in order.
+std::vector<int> row_hops(const HopRow& row, const std::string& field) {
+  std::vector<int> hops;
+  for (const auto& [key, value] : row) {
+    if (key == "all") continue;
+    int hop = 0;
+    const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), hop);
+    if (error != std::errc() || end != key.data() + key.size() || hop < 1 ||
+        std::to_string(hop) != key)
+      throw std::invalid_argument("eval field '" + field + "' has the key '" + key +
+                                  "'; hops are 1, 2, ... or \"all\"");
+    hops.push_back(hop);
+  }
+  std::sort(hops.begin(), hops.end());
+  return hops;
+}
+
+}  // namespace
+
+Figure eval_figure(const HopEvalRecord& r) {
   Panel p = accuracy_length_panel(std::string(task_name(r.task)) +
                                   " model: accuracy against input length");
-  auto add = [&](const std::vector<HopAccuracy>& acc, int hop, const std::string& title,
-                 int width) {
+  // The value `key` ("1".."4", "all") of `rows` at each length that has it; "all" at every one.
+  auto series = [&](const HopRowsByLength& rows, const std::string& field, const std::string& key,
+                    const std::string& title, const std::string& style, int width) {
     Series s;
     s.title = title;
-    s.style = "linespoints";
+    s.style = style;
     s.line_width = width;
-    for (std::size_t i = 0; i < r.lengths.size() && i < acc.size(); ++i) {
-      if (hop > 0 && acc[i].total.count(hop) == 0) continue;
-      s.x.push_back(static_cast<double>(r.lengths[i]));
-      s.y.push_back(hop > 0 ? acc[i].hop(hop) : acc[i].all());
+    for (std::int64_t length : r.lengths) {
+      const HopRow& row = length_row(rows, length, field);
+      const auto value = row.find(key);
+      if (value == row.end() && key != "all") continue;
+      if (value == row.end())
+        throw std::invalid_argument("eval field '" + field + "." + std::to_string(length) +
+                                    "' has no \"all\"");
+      s.x.push_back(static_cast<double>(length));
+      s.y.push_back(value->second);
     }
     p.series.push_back(std::move(s));
   };
-  if (!r.accuracy.empty()) {
-    for (const auto& [hop, n] : r.accuracy.front().total) {
-      add(r.accuracy, hop, std::to_string(hop) + "-hop", 1);
-    }
+  if (!r.lengths.empty()) {
+    for (int hop : row_hops(length_row(r.accuracy, r.lengths.front(), "accuracy"), "accuracy"))
+      series(r.accuracy, "accuracy", std::to_string(hop), std::to_string(hop) + "-hop",
+             "linespoints", 1);
   }
-  add(r.accuracy, 0, "all hops", 3);
-  Series chance;  // a uniform guess among each input's candidate answers
-  chance.title = "chance (a uniform guess among the input's candidates)";
-  chance.style = "lines dt 2";
-  chance.line_width = 1;
-  for (std::size_t i = 0; i < r.lengths.size() && i < r.accuracy.size(); ++i) {
-    chance.x.push_back(static_cast<double>(r.lengths[i]));
-    chance.y.push_back(r.accuracy[i].chance_all());
-  }
-  p.series.push_back(std::move(chance));
-  if (r.has_control) {
-    add(r.control_accuracy, 0,
-        "all hops, " + plain_text(std::string(variant_name(r.control))) + " control", 3);
+  series(r.accuracy, "accuracy", "all", "all hops", "linespoints", 3);
+  // A uniform guess among each input's candidate answers (files of earlier builds: none).
+  if (r.chance)
+    series(*r.chance, "chance", "all", "chance (a uniform guess among the input's candidates)",
+           "lines dt 2", 1);
+  if (r.controls) {
+    for (const auto& [variant, control] : *r.controls)
+      series(control.accuracy, "controls." + variant + ".accuracy", "all",
+             "all hops, " + plain_text(variant) + " control", "linespoints", 3);
   }
   Figure f;
   f.panels = {p};
@@ -211,7 +245,7 @@ std::vector<EvalResult> run_eval(const EvalOptions& o) {
     // Without --json on a terminal: a summary and how to get the JSON (core/json_result.h).
     write_json_result(o.json, to_json(r).dump(2) + "\n",
                       [&r] { return hop_eval_summary(eval_record(r)); });
-    if (!o.plot.empty()) render_figure(eval_figure(r), o.plot);
+    if (!o.plot.empty()) render_figure(eval_figure(eval_record(r)), o.plot);
     return results;
   }
   std::vector<nlohmann::json> files;

@@ -2,10 +2,10 @@
 // examples from the same generator (longer inputs = more distractors). Adds the task's
 // control: Number → the seen_jumps variant (no integer beyond the trained jumps), Letter → the
 // decoy variant (and how often the decoy's target is picked).
-//   measure_eval(EvalOptions, checkpoint) → EvalResult; to_json, eval_figure; run_eval measures
-//   every checkpoint --checkpoints selects and writes them: one checkpoint's result as it always
-//   was, several in eval --checkpoints' file (posbias/runfiles/eval_steps.h) with
-//   eval_steps_figure.
+//   measure_eval(EvalOptions, checkpoint) → EvalResult; to_json, eval_figure (of its record);
+//   run_eval measures every checkpoint --checkpoints selects and writes them: one checkpoint's
+//   result as it always was, several in eval --checkpoints' file (posbias/runfiles/eval_steps.h)
+//   with eval_steps_figure.
 #pragma once
 
 #include <cstdint>
@@ -67,8 +67,10 @@ EvalResult measure_eval(const EvalOptions& options, const std::filesystem::path&
 // The file's record (hop_eval_record.h), and its JSON.
 HopEvalRecord eval_record(const EvalResult& result);
 nlohmann::json to_json(const EvalResult& result);
-// Accuracy against length, one curve per hop, all hops and the control.
-Figure eval_figure(const EvalResult& result);
+// Accuracy against length, one curve per hop, all hops, the chance level and the control, from
+// the result as its file holds it: what eval --plot draws, and eval --redraw again from the file.
+// std::invalid_argument naming the field when a length has no row or no "all".
+Figure eval_figure(const HopEvalRecord& record);
 // Several checkpoints of one run: all-hop accuracy against length, one curve per checkpoint
 // coloured by its step, and the last one's chance.
 Figure eval_steps_figure(const std::vector<EvalResult>& results);

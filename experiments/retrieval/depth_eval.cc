@@ -6,6 +6,8 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "experiments/retrieval/kv_eval_command.h"
+#include "experiments/retrieval/passkey_eval_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv_table.h"
 #include "posbias/core/json_result.h"
@@ -84,19 +86,16 @@ void write_depth_eval(AnswerInputs task, const DepthEvalOptions& to,
   };
   if (outputs.size() == 1) {
     const DepthEvalOutput& one = outputs.front();
-    write_json_result(to.json, one.json.dump(2) + "\n", summary);
+    write_json_result(to.json, to_json(one.record).dump(2) + "\n", summary);
     if (!to.csv.empty())
       write_output(to.csv, csv_text(one.csv, depth_cell_indices(one.run->accuracy)));
-    if (!to.plot.empty()) {
-      render_figure(one.heatmap, to.plot + "-heatmap");
-      render_figure(one.by_depth, to.plot + "-depth");
-    }
+    if (!to.plot.empty()) render_depth_eval_figures(one.record, to.plot);
     return;
   }
   std::vector<nlohmann::json> files;
   std::vector<const DepthEvalRun*> runs;
   for (const DepthEvalOutput& o : outputs) {
-    files.push_back(o.json);
+    files.push_back(to_json(o.record));
     runs.push_back(o.run);
   }
   write_json_result(to.json,
@@ -104,6 +103,14 @@ void write_depth_eval(AnswerInputs task, const DepthEvalOptions& to,
                     summary);
   if (!to.csv.empty()) write_output(to.csv, depth_steps_csv(outputs));
   if (!to.plot.empty()) render_figure(depth_steps_figure(task, runs), to.plot + "-steps");
+}
+
+void render_depth_eval_figures(const DepthEvalRecord& record, const std::string& stem) {
+  const bool kv = record.task == AnswerInputs::kKv;
+  const Figure heatmap = kv ? kv_heatmap_figure(record) : passkey_heatmap_figure(record);
+  const Figure by_depth = kv ? kv_depth_figure(record) : passkey_depth_figure(record);
+  render_figure(heatmap, stem + "-heatmap");
+  render_figure(by_depth, stem + "-depth");
 }
 
 Figure depth_steps_figure(AnswerInputs task, const std::vector<const DepthEvalRun*>& runs) {

@@ -83,14 +83,18 @@ void measure_depth_cells(DepthEvalRun& run, const std::vector<int>& lengths,
 // length: ..." and "effective length L (threshold T); U verdict pooled over lengths: V".
 std::string depth_eval_summary(AnswerInputs task, std::int64_t step, const DepthAccuracy& accuracy);
 
-// What eval writes of one checkpoint: its JSON, CSV columns (a row per cell of run->accuracy)
-// and two figures.
+// What eval writes of one checkpoint: its file's record (the JSON, and what the two figures draw)
+// and CSV columns (a row per cell of run->accuracy).
 struct DepthEvalOutput {
   const DepthEvalRun* run = nullptr;
-  nlohmann::json json;  // the result file's object
+  DepthEvalRecord record;
   std::vector<CsvColumn<DepthCellIndex>> csv;
-  Figure heatmap, by_depth;
 };
+
+// STEM-heatmap and STEM-depth of one checkpoint's result as its file holds it, kv's or passkey's
+// by its task: what eval --plot draws, and eval --redraw again from the file alone.
+// std::invalid_argument naming a missing or inconsistent field.
+void render_depth_eval_figures(const DepthEvalRecord& record, const std::string& stem);
 
 // One checkpoint: its JSON, CSV, STEM-heatmap and STEM-depth where the options say (json empty:
 // stdout; csv and plot empty: not written), then the summary line. Several (in training order):

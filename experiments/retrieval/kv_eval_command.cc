@@ -155,15 +155,17 @@ KvEvalResult measure_kv_eval(const KvEvalOptions& o, const std::filesystem::path
   return r;
 }
 
-nlohmann::json to_json(const KvEvalResult& r) {
+DepthEvalRecord kv_eval_record(const KvEvalResult& r) {
   DepthEvalRecord record = depth_eval_record(AnswerInputs::kKv, r);
   record.pairs.emplace();
   for (std::size_t l = 0; l < r.accuracy.lengths.size(); ++l)
     (*record.pairs)[std::to_string(r.accuracy.lengths[l])] = r.pairs[l];
   record.chance_rule = "1/n: a uniform guess among the n values in the context";
   record.queried_rule = "queried pair i = round(depth/100 * (n - 1)), halves away from zero";
-  return to_json(record);
+  return record;
 }
+
+nlohmann::json to_json(const KvEvalResult& r) { return to_json(kv_eval_record(r)); }
 
 std::vector<CsvColumn<DepthCellIndex>> kv_eval_columns(const KvEvalResult& r) {
   const DepthAccuracy& a = r.accuracy;
@@ -180,20 +182,26 @@ std::vector<CsvColumn<DepthCellIndex>> kv_eval_columns(const KvEvalResult& r) {
   return csv_concat(own, depth_cell_columns(a));
 }
 
-Figure kv_heatmap_figure(const KvEvalResult& r) {
+Figure kv_heatmap_figure(const DepthEvalRecord& r) {
   // Short enough for the narrowest figure (three lengths): gnuplot clips a longer one.
   return depth_heatmap_figure(
-      r.accuracy,
+      depth_accuracy_of(r),
       fmt::format("kv, {} {}, step {}: exact match ({} per cell)", to_string(r.config.arch),
                   to_string(r.config.model_config().pos), r.step, r.count),
       "depth of the queried pair (%)");
 }
 
-Figure kv_depth_figure(const KvEvalResult& r) {
+Figure kv_depth_figure(const DepthEvalRecord& r) {
+  if (!r.pairs) throw std::invalid_argument("eval field 'pairs' is missing (a kv result has it)");
   std::vector<std::string> titles;
-  for (std::size_t l = 0; l < r.accuracy.lengths.size(); ++l)
-    titles.push_back(fmt::format("L = {} ({} pairs)", r.accuracy.lengths[l], r.pairs[l]));
-  return depth_curve_figure(r.accuracy, titles, "depth of the queried pair (%)", "chance 1/n");
+  for (int length : r.lengths) {
+    const auto pairs = r.pairs->find(std::to_string(length));
+    if (pairs == r.pairs->end())
+      throw std::invalid_argument("eval field 'pairs' has no " + std::to_string(length));
+    titles.push_back(fmt::format("L = {} ({} pairs)", length, pairs->second));
+  }
+  return depth_curve_figure(depth_accuracy_of(r), titles, "depth of the queried pair (%)",
+                            "chance 1/n");
 }
 
 std::vector<KvEvalResult> run_kv_eval(const KvEvalOptions& o) {
@@ -203,8 +211,7 @@ std::vector<KvEvalResult> run_kv_eval(const KvEvalOptions& o) {
     results.push_back(measure_kv_eval(o, c.path));
   std::vector<DepthEvalOutput> outputs;
   for (const KvEvalResult& r : results)
-    outputs.push_back(
-        {&r, to_json(r), kv_eval_columns(r), kv_heatmap_figure(r), kv_depth_figure(r)});
+    outputs.push_back({&r, kv_eval_record(r), kv_eval_columns(r)});
   write_depth_eval(AnswerInputs::kKv, o, outputs);
   return results;
 }

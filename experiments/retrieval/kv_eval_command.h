@@ -38,15 +38,19 @@ std::vector<int> kv_eval_lengths(const KvEvalOptions& options, const TrainConfig
 // Checks the options (std::invalid_argument naming the bad one), loads the run, evaluates.
 KvEvalResult measure_kv_eval(const KvEvalOptions& options, const std::filesystem::path& checkpoint);
 
-// The file (DepthEvalRecord, depth_eval_record.h) with its kv fields: pairs, queried_rule.
+// The file's record (DepthEvalRecord, depth_eval_record.h) with its kv fields: pairs,
+// queried_rule; and its JSON.
+DepthEvalRecord kv_eval_record(const KvEvalResult& result);
 nlohmann::json to_json(const KvEvalResult& result);
 // The CSV's columns, a row per cell (depth_cell_indices): its length, pairs, depth and queried
 // pair, then depth_cell_columns; they read `result`, which must outlive them.
 std::vector<CsvColumn<DepthCellIndex>> kv_eval_columns(const KvEvalResult& result);
-// Depth (y) × length (x), accuracy colour 0..1.
-Figure kv_heatmap_figure(const KvEvalResult& result);
-// Accuracy against depth with its Wilson band and the chance level, one panel per length.
-Figure kv_depth_figure(const KvEvalResult& result);
+// The figures of a result as its file holds it (eval --plot's, and eval --redraw's from the file;
+// std::invalid_argument naming a missing or inconsistent field). Depth (y) × length (x),
+// accuracy colour 0..1:
+Figure kv_heatmap_figure(const DepthEvalRecord& record);
+// Accuracy against depth with its Wilson band and the chance level, one panel per length:
+Figure kv_depth_figure(const DepthEvalRecord& record);
 
 // measure_kv_eval at each checkpoint options.checkpoints selects (in training order), written by
 // write_depth_eval.

@@ -134,15 +134,17 @@ std::vector<PasskeyEvalResult> measure_passkey_eval(const PasskeyEvalOptions& o,
   return results;
 }
 
-nlohmann::json to_json(const PasskeyEvalResult& r) {
+DepthEvalRecord passkey_eval_record(const PasskeyEvalResult& r) {
   DepthEvalRecord record = depth_eval_record(AnswerInputs::kPasskey, r);
   record.needles = r.needles;
   record.chance_rule = "1/K: a uniform guess among the K numbers in the context";
   record.depth_rule =
       "queried needle before Brown id round(depth/100 * F) of the F held-out Brown ids, halves "
       "away from zero";
-  return to_json(record);
+  return record;
 }
+
+nlohmann::json to_json(const PasskeyEvalResult& r) { return to_json(passkey_eval_record(r)); }
 
 std::vector<CsvColumn<DepthCellIndex>> passkey_eval_columns(const PasskeyEvalResult& r) {
   const DepthAccuracy& a = r.accuracy;
@@ -155,19 +157,23 @@ std::vector<CsvColumn<DepthCellIndex>> passkey_eval_columns(const PasskeyEvalRes
   return csv_concat(own, depth_cell_columns(a));
 }
 
-Figure passkey_heatmap_figure(const PasskeyEvalResult& r) {
+Figure passkey_heatmap_figure(const DepthEvalRecord& r) {
   return depth_heatmap_figure(
-      r.accuracy,
+      depth_accuracy_of(r),
       fmt::format("passkey, {} {}, step {}: exact match ({} per cell)", to_string(r.config.arch),
                   to_string(r.config.model_config().pos), r.step, r.count),
       "depth of the queried needle (%)");
 }
 
-Figure passkey_depth_figure(const PasskeyEvalResult& r) {
+Figure passkey_depth_figure(const DepthEvalRecord& r) {
+  if (!r.needles)
+    throw std::invalid_argument("eval field 'needles' is missing (a passkey result has it)");
+  const std::int64_t needles = *r.needles;
   std::vector<std::string> titles;
-  for (int len : r.accuracy.lengths)
-    titles.push_back(fmt::format("L = {} ({} needle{})", len, r.needles, r.needles > 1 ? "s" : ""));
-  return depth_curve_figure(r.accuracy, titles, "depth of the queried needle (%)", "chance 1/K");
+  for (int len : r.lengths)
+    titles.push_back(fmt::format("L = {} ({} needle{})", len, needles, needles > 1 ? "s" : ""));
+  return depth_curve_figure(depth_accuracy_of(r), titles, "depth of the queried needle (%)",
+                            "chance 1/K");
 }
 
 std::vector<PasskeyEvalResult> run_passkey_eval(const PasskeyEvalOptions& o) {
@@ -176,8 +182,7 @@ std::vector<PasskeyEvalResult> run_passkey_eval(const PasskeyEvalOptions& o) {
       measure_passkey_eval(o, select_checkpoints(o.run, o.checkpoints));
   std::vector<DepthEvalOutput> outputs;
   for (const PasskeyEvalResult& r : results)
-    outputs.push_back({&r, to_json(r), passkey_eval_columns(r), passkey_heatmap_figure(r),
-                       passkey_depth_figure(r)});
+    outputs.push_back({&r, passkey_eval_record(r), passkey_eval_columns(r)});
   write_depth_eval(AnswerInputs::kPasskey, o, outputs);
   return results;
 }

@@ -41,13 +41,16 @@ bool is_passkey_run(const std::string& run_dir);
 std::vector<PasskeyEvalResult> measure_passkey_eval(const PasskeyEvalOptions& options,
                                                     const std::vector<RunCheckpoint>& checkpoints);
 
-// The file (DepthEvalRecord, depth_eval_record.h) with its passkey fields: needles, depth_rule.
+// The file's record (DepthEvalRecord, depth_eval_record.h) with its passkey fields: needles,
+// depth_rule; and its JSON.
+DepthEvalRecord passkey_eval_record(const PasskeyEvalResult& result);
 nlohmann::json to_json(const PasskeyEvalResult& result);
 // The CSV's columns, a row per cell (depth_cell_indices): its length, needles and depth, then
 // depth_cell_columns; they read `result`, which must outlive them.
 std::vector<CsvColumn<DepthCellIndex>> passkey_eval_columns(const PasskeyEvalResult& result);
-Figure passkey_heatmap_figure(const PasskeyEvalResult& result);
-Figure passkey_depth_figure(const PasskeyEvalResult& result);
+// The kv eval's figures (kv_eval_command.h) of a passkey result as its file holds it.
+Figure passkey_heatmap_figure(const DepthEvalRecord& record);
+Figure passkey_depth_figure(const DepthEvalRecord& record);
 
 // measure_passkey_eval at each checkpoint options.checkpoints selects (in training order), written
 // by write_depth_eval.
