@@ -10,9 +10,12 @@
 #include "experiments/birth/birth_flags.h"
 #include "experiments/mitigations/birth_remedies.h"
 #include "experiments/mitigations/kv_remedies.h"
+#include "experiments/retrieval/depth_eval_flags.h"
+#include "experiments/retrieval/kv_eval_command.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/plot.h"
 #include "posbias/runfiles/train_flags.h"
+#include "posbias/train/answer_influence.h"
 
 namespace posbias {
 namespace {
@@ -209,15 +212,19 @@ std::string commands_by_hand(const MitigationsPreset& p) {
     arms += " " + r.folder;
   }
   out += fmt::format("done\nfor a in {}; do\n  for s in {}; do\n", arms, seeds);
-  const std::string eval = fmt::format(
-      "posbias eval --run kv/$a/seed$s --depths {} --lengths {} "
-      "--count {}",
-      comma_list(p.depths), comma_list(p.lengths), p.eval_count);
+  KvEvalOptions e;  // as the section evaluates each run (kv_remedies.cc)
+  e.depths = p.depths;
+  e.lengths = p.lengths;
+  e.count = p.eval_count;
+  const std::string eval = "posbias eval --run kv/$a/seed$s " + depth_eval_flags(e);
   out += fmt::format("    {} --json kv/$a/seed$s-eval.json\n", eval);
+  AnswerInfluenceOptions influence;  // and measures the answer's influence
+  influence.checkpoints = CheckpointSelection::last();
+  influence.depths = p.influence_depths;
+  influence.per_depth = p.influence_per_depth;
   out += fmt::format(
-      "    posbias birth --run kv/$a/seed$s --inputs kv --target answer --checkpoints last "
-      "--depths {} --seeds {} --json kv/$a/seed$s-influence.json\n  done\ndone\n",
-      comma_list(p.influence_depths), p.influence_per_depth);
+      "    posbias birth --run kv/$a/seed$s {} --json kv/$a/seed$s-influence.json\n  done\ndone\n",
+      answer_influence_flags(influence));
   out += "# At inference, on the baseline runs\na=baseline\nfor s in " + seeds + "; do\n";
   for (const InferenceRemedy& r : p.inference)
     out += fmt::format("  {} {} --json kv/$a/seed$s-eval-{}.json\n", eval, r.flag, r.file);

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "experiments/birth/birth_flags.h"
 #include "experiments/retrieval/colocation.h"
+#include "experiments/retrieval/depth_eval_flags.h"
 #include "experiments/retrieval/kv_eval_command.h"
 #include "experiments/retrieval/kv_seeds.h"
 #include "posbias/core/atomic_file.h"
@@ -122,6 +124,38 @@ void render_colocation(const RetrievalRun& run, const ColocationResult& c,
   render_figure(f, stem);
 }
 
+// What one seed's run is evaluated with, by depth × length (without the run and the outputs):
+// what measure_seed runs and the commands by hand give.
+KvEvalOptions eval_options(const RetrievalPreset& p) {
+  KvEvalOptions e;
+  e.depths = p.depths;
+  e.count = p.eval_count;
+  return e;
+}
+
+// Co-location's own eval (with colocation_depths): at the training length L alone.
+KvEvalOptions pairs_eval_options(const RetrievalPreset& p, std::int64_t length) {
+  KvEvalOptions e;
+  e.depths = p.colocation_depths;
+  e.lengths = {length};
+  e.count = p.colocation_count;
+  return e;
+}
+
+// The answer's influence at the last checkpoint, on the depths co-location compares and eval's
+// examples (its seed).
+AnswerInfluenceOptions influence_options(const RetrievalPreset& p) {
+  const std::vector<double>& depths = p.colocation_depths.empty() ? p.depths : p.colocation_depths;
+  AnswerInfluenceOptions i;
+  i.inputs = AnswerInputs::kKv;
+  i.checkpoints = CheckpointSelection::last();
+  i.depths.clear();
+  for (double d : depths) i.depths.push_back(static_cast<int>(std::lround(d)));
+  i.per_depth = p.influence_per_depth;
+  i.seed = eval_options(p).seed;
+  return i;
+}
+
 struct SeedFiles {
   std::string eval;        // by depth × length
   std::string colocation;  // the eval co-location reads (`eval` itself, or one at L alone)
@@ -139,10 +173,8 @@ SeedFiles measure_seed(const std::filesystem::path& folder, const RetrievalPrese
   t.resume = std::filesystem::exists(t.run_dir / "train.json");
   run_training(t);
 
-  KvEvalOptions e;
+  KvEvalOptions e = eval_options(preset);
   e.run = t.run_dir.string();
-  e.depths = preset.depths;
-  e.count = preset.eval_count;
   e.json = (folder / fmt::format("seed{}-eval.json", seed)).string();
   e.csv = (folder / fmt::format("seed{}-eval.csv", seed)).string();
   run_kv_eval(e);
@@ -150,24 +182,14 @@ SeedFiles measure_seed(const std::filesystem::path& folder, const RetrievalPrese
 
   // Co-location on its own depths: a second eval at L alone, whose first examples are the
   // influence inputs.
-  const std::vector<double>& depths =
-      preset.colocation_depths.empty() ? preset.depths : preset.colocation_depths;
   if (!preset.colocation_depths.empty()) {
-    e.depths = depths;
-    e.lengths = {t.config.length};
-    e.count = preset.colocation_count;
+    e = pairs_eval_options(preset, t.config.length);
+    e.run = t.run_dir.string();
     e.json = (folder / fmt::format("seed{}-eval-pairs.json", seed)).string();
-    e.csv.clear();
     run_kv_eval(e);
   }
-  AnswerInfluenceOptions i;
-  i.inputs = AnswerInputs::kKv;
+  AnswerInfluenceOptions i = influence_options(preset);
   i.run = t.run_dir.string();
-  i.checkpoints = CheckpointSelection::last();
-  i.depths.clear();
-  for (double d : depths) i.depths.push_back(static_cast<int>(std::lround(d)));
-  i.per_depth = preset.influence_per_depth;
-  i.seed = e.seed;  // eval's examples
   i.json = (folder / fmt::format("seed{}-influence.json", seed)).string();
   i.csv = (folder / fmt::format("seed{}-influence.csv", seed)).string();
   run_answer_influence(i);
@@ -251,19 +273,17 @@ std::string commands_by_hand(const RetrievalPreset& p) {
   }
   out += fmt::format("done\nfor c in {}; do\n  for s in {}; do\n", folders, seeds);
   out += fmt::format(
-      "    posbias eval --run runs/$c/seed$s --depths {} --count {} "
+      "    posbias eval --run runs/$c/seed$s {} "
       "--json runs/$c/seed$s-eval.json --csv runs/$c/seed$s-eval.csv\n",
-      depth_list(p.depths), p.eval_count);
+      depth_eval_flags(eval_options(p)));
   if (pairs) {
     out += fmt::format(
-        "    posbias eval --run runs/$c/seed$s --lengths {} --depths {} --count {} "
-        "--json runs/$c/seed$s-eval-pairs.json\n",
-        p.runs.front().config.length, depth_list(p.colocation_depths), p.colocation_count);
+        "    posbias eval --run runs/$c/seed$s {} --json runs/$c/seed$s-eval-pairs.json\n",
+        depth_eval_flags(pairs_eval_options(p, p.runs.front().config.length)));
   }
   out += fmt::format(
-      "    posbias birth --run runs/$c/seed$s --inputs kv --target answer --checkpoints last "
-      "--depths {} --seeds {} --json runs/$c/seed$s-influence.json\n  done\n",
-      depth_list(pairs ? p.colocation_depths : p.depths), p.influence_per_depth);
+      "    posbias birth --run runs/$c/seed$s {} --json runs/$c/seed$s-influence.json\n  done\n",
+      answer_influence_flags(influence_options(p)));
   out += fmt::format("  posbias seeds --eval {} --json runs/$c/seeds.json --plot runs/$c/seeds\n",
                      evals);
   out += fmt::format(

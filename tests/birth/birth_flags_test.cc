@@ -14,6 +14,8 @@
 #include "experiments/birth/birth.h"
 #include "experiments/birth/birth_options_fields.h"
 #include "experiments/mitigations/presets.h"
+#include "experiments/retrieval/depth_eval_flags.h"
+#include "posbias/train/answer_influence.h"
 
 namespace posbias {
 namespace {
@@ -91,6 +93,29 @@ TEST(BirthFlags, EveryFieldParsesBackInTheTablesOrder) {
     if (next != std::string::npos) at = next;
   }
   EXPECT_NE(flags.find("--attn-init-scale 0.35 --null-sink -1.25"), std::string::npos) << flags;
+}
+
+// The answer influence's and eval's lines: each option the report sets, eval's defaults left out.
+TEST(BirthFlags, AnswerInfluenceAndEvalByDepthLines) {
+  AnswerInfluenceOptions i;
+  i.checkpoints = CheckpointSelection::last();
+  i.depths = {0, 33, 67, 100};
+  i.per_depth = 4;
+  EXPECT_EQ(answer_influence_flags(i),
+            "--inputs kv --target answer --checkpoints last --depths 0,33,67,100 --seeds 4");
+  i.inputs = AnswerInputs::kPasskey;
+  i.length = 48;
+  i.seed = 7;
+  EXPECT_EQ(answer_influence_flags(i),
+            "--inputs passkey --target answer --checkpoints last --length 48 --depths "
+            "0,33,67,100 --seeds 4 --seed 7");
+  DepthEvalOptions e;
+  e.depths = {0, 12.5, 100};
+  e.count = 24;
+  EXPECT_EQ(depth_eval_flags(e), "--depths 0,12.5,100 --count 24");
+  e.lengths = {32, 64};
+  e.seed = 3;
+  EXPECT_EQ(depth_eval_flags(e), "--depths 0,12.5,100 --lengths 32,64 --count 24 --seed 3");
 }
 
 }  // namespace
