@@ -5,10 +5,10 @@ reset
 set title "L = 32 (4 pairs)"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
-set key top center horizontal box opaque
 set grid
-set xrange [-2.000000:102.000000]
-set yrange [0.000000:1.250000]
+set xrange [0:100]
+set yrange [0:1.02]
+set key below nobox
 $p0s0 << EOD
 0 0.92 0.850018923 0.9589065385
 10 0.86 0.7786281179 0.9147365634
@@ -35,17 +35,17 @@ $p0s1 << EOD
 90 0.25
 100 0.25
 EOD
-plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p0s0 using 1:2 with linespoints lw 2 lc 1 title "accuracy (Wilson 95%)", \
-     $p0s1 using 1:2 with lines dt 2 lw 1 lc 2 title "chance 1/n"
+plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "accuracy (Wilson 95%)", \
+     $p0s1 using 1:2 with lines dt 2 lw 1 lc rgb "#009e73" title "chance 1/n"
 reset
 set title "L = 64 (10 pairs)"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
-set key top center horizontal box opaque
 set grid
-set xrange [-2.000000:102.000000]
-set yrange [0.000000:1.250000]
+set xrange [0:100]
+set yrange [0:1.02]
+set key below nobox
 $p1s0 << EOD
 0 0 0 0.03699349821
 10 0.01 0.001767432064 0.05448619618
@@ -72,17 +72,17 @@ $p1s1 << EOD
 90 0.1
 100 0.1
 EOD
-plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p1s0 using 1:2 with linespoints lw 2 lc 1 title "accuracy (Wilson 95%)", \
-     $p1s1 using 1:2 with lines dt 2 lw 1 lc 2 title "chance 1/n"
+plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p1s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "accuracy (Wilson 95%)", \
+     $p1s1 using 1:2 with lines dt 2 lw 1 lc rgb "#009e73" title "chance 1/n"
 reset
 set title "L = 128 (20 pairs)"
 set xlabel "depth of the queried pair (%)"
 set ylabel "exact-match accuracy"
-set key top center horizontal box opaque
 set grid
-set xrange [-2.000000:102.000000]
-set yrange [0.000000:1.250000]
+set xrange [0:100]
+set yrange [0:1.02]
+set key below nobox
 $p2s0 << EOD
 0 0 0 0.03699349821
 10 0 0 0.03699349821
@@ -109,8 +109,8 @@ $p2s1 << EOD
 90 0.05
 100 0.05
 EOD
-plot $p2s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc 1 notitle, \
-     $p2s0 using 1:2 with linespoints lw 2 lc 1 title "accuracy (Wilson 95%)", \
-     $p2s1 using 1:2 with lines dt 2 lw 1 lc 2 title "chance 1/n"
+plot $p2s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d3" notitle, \
+     $p2s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "accuracy (Wilson 95%)", \
+     $p2s1 using 1:2 with lines dt 2 lw 1 lc rgb "#009e73" title "chance 1/n"
 unset multiplot
 unset output

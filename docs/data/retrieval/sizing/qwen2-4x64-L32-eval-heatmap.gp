@@ -4,8 +4,6 @@ reset
 set title "kv, qwen2 rope, step 6000: exact match (100 per cell)"
 set xlabel "context length (tokens)"
 set ylabel "depth of the queried pair (%)"
-set key top right box opaque
-set grid
 set xtics ("32" 0, "64" 1, "128" 2)
 set ytics ("0" 0, "10" 1, "20" 2, "30" 3, "40" 4, "50" 5, "60" 6, "70" 7, "80" 8, "90" 9, "100" 10)
 set xrange [-0.5:2.5]
@@ -50,6 +48,6 @@ $p0h << EOD
 1 10 0.080000
 2 10 0.070000
 EOD
-plot $p0h using 1:2:3 with image, \
-     $p0h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+plot $p0h using 1:2:3 with image pixels, \
+     $p0h using 1:2:(valid(3) ? sprintf("%.2f", $3) : ""):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 unset output

@@ -5,9 +5,9 @@ set title "L = 64 (1 needle)"
 set xlabel "depth of the queried needle (%)"
 set ylabel "exact-match accuracy"
 set grid
-set xrange [-2:102]
-set yrange [0:1.25]
-set key outside right top box opaque
+set xrange [0:100]
+set yrange [0:1.02]
+set key below nobox
 $p0s0 << EOD
 0 1 0.9630065018 1
 10 1 0.9630065018 1

@@ -27,5 +27,5 @@ $p0h << EOD
 0 10 1.000000
 EOD
 plot $p0h using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid noborder lc palette, \
-     $p0h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+     $p0h using 1:2:(valid(3) ? sprintf("%.2f", $3) : ""):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 unset output

@@ -6,8 +6,8 @@ set title "L = 64 (1 needle)"
 set xlabel "depth of the queried needle (%)"
 set ylabel "exact-match accuracy"
 set grid
-set xrange [-2:102]
-set yrange [0:1.25]
+set xrange [0:100]
+set yrange [0:1.02]
 set key below nobox
 $p0s0 << EOD
 0 1 0.9630065018 1
@@ -43,8 +43,8 @@ set title "L = 128 (1 needle)"
 set xlabel "depth of the queried needle (%)"
 set ylabel "exact-match accuracy"
 set grid
-set xrange [-2:102]
-set yrange [0:1.25]
+set xrange [0:100]
+set yrange [0:1.02]
 set key below nobox
 $p1s0 << EOD
 0 0 0 0.03699349821
@@ -80,8 +80,8 @@ set title "L = 256 (1 needle)"
 set xlabel "depth of the queried needle (%)"
 set ylabel "exact-match accuracy"
 set grid
-set xrange [-2:102]
-set yrange [0:1.25]
+set xrange [0:100]
+set yrange [0:1.02]
 set key below nobox
 $p2s0 << EOD
 0 0.12 0.06999406437 0.1981209943

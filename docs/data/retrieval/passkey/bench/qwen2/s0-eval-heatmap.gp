@@ -48,6 +48,6 @@ $p0h << EOD
 1 10 0.940000
 2 10 0.880000
 EOD
-plot $p0h using 1:2:3 with image, \
-     $p0h using 1:2:(sprintf("%.2f", $3)):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
+plot $p0h using 1:2:3 with image pixels, \
+     $p0h using 1:2:(valid(3) ? sprintf("%.2f", $3) : ""):($3 > 0.5 ? 0xffffff : 0x000000) with labels tc rgb variable font ',8'
 unset output
