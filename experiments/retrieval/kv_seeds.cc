@@ -143,10 +143,14 @@ std::string kv_seeds_csv(const KvSeedsResult& r) {
 
 void render_kv_seeds_figures(const KvSeedsResult& r, const std::string& stem) {
   const std::string seeds = std::to_string(r.files.size()) + " seeds";
+  // The depth axis as each run's eval figures name it (kv_eval_command, passkey_eval_command).
+  const std::string depth_label = r.task == AnswerInputs::kPasskey
+                                      ? "depth of the queried needle (%)"
+                                      : "depth of the queried pair (%)";
   Panel heat;
-  heat.title = "kv: mean exact match over " + seeds;
+  heat.title = to_string(r.task) + ": mean exact match over " + seeds;
   heat.xlabel = "context length (tokens)";
-  heat.ylabel = "depth of the queried pair (%)";
+  heat.ylabel = depth_label;
   for (int len : r.lengths) heat.heatmap.x_labels.push_back(std::to_string(len));
   for (double d : r.depths) heat.heatmap.y_labels.push_back(fmt::format("{}", d));
   for (std::size_t d = 0; d < r.depths.size(); ++d) {
@@ -162,7 +166,7 @@ void render_kv_seeds_figures(const KvSeedsResult& r, const std::string& stem) {
   for (std::size_t l = 0; l < r.lengths.size(); ++l) {
     Panel p;
     p.title = fmt::format("L = {} (band cut to [0, 1])", r.lengths[l]);
-    p.xlabel = "depth of the queried pair (%)";
+    p.xlabel = depth_label;
     p.ylabel = "exact-match accuracy";
     p.ymin = 0;
     p.ymax = 1.02;

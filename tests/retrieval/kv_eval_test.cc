@@ -212,6 +212,19 @@ TEST(KvSeeds, UVerdictAndEffectiveLengthOverSeeds) {
   const KvSeedsResult p = summarize_kv_seeds({passkey, "", "", ""});
   EXPECT_EQ(p.task, AnswerInputs::kPasskey);
   EXPECT_EQ(p.u_pooled.verdict, "U");
+  // Its figures name the passkey's task and depth, as its runs' eval figures do.
+  const fs::path stem = scratch("passkey-seeds");
+  const CliResult drawn =
+      run_cli("seeds --eval " + passkey[0] + " " + passkey[1] + " --plot " + stem.string());
+  ASSERT_EQ(drawn.code, 0) << drawn.err;
+  for (const char* figure : {"_heatmap.gp", "_depth.gp"}) {
+    const std::string gp = slurp(stem.string() + figure);
+    EXPECT_NE(gp.find("depth of the queried needle (%)"), std::string::npos) << figure;
+    EXPECT_EQ(gp.find("queried pair"), std::string::npos) << figure;
+  }
+  EXPECT_NE(slurp(stem.string() + "_heatmap.gp")
+                .find("set title \"passkey: mean exact match over 2 seeds\""),
+            std::string::npos);
   const CliResult mixed = run_cli("seeds --eval " + passkey[0] + " " + u[1]);
   EXPECT_EQ(mixed.code, 1) << mixed.err;
   EXPECT_NE(mixed.err.find("is a kv result"), std::string::npos) << mixed.err;
