@@ -2,7 +2,7 @@ set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 380,42
 set output "seeds_depth.svg"
 reset
 set title "L = 64 (band cut to [0, 1])"
-set xlabel "depth of the queried pair (%)"
+set xlabel "depth of the queried needle (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [0:100]

@@ -1,9 +1,9 @@
 set terminal svg enhanced font 'Helvetica,13' background rgb 'white' size 560,540
 set output "seeds_heatmap.svg"
 reset
-set title "kv: mean exact match over 3 seeds"
+set title "passkey: mean exact match over 3 seeds"
 set xlabel "context length (tokens)"
-set ylabel "depth of the queried pair (%)"
+set ylabel "depth of the queried needle (%)"
 set xtics ("64" 0)
 set ytics ("0" 0, "10" 1, "20" 2, "30" 3, "40" 4, "50" 5, "60" 6, "70" 7, "80" 8, "90" 9, "100" 10)
 set xrange [-0.5:0.5]

@@ -3,7 +3,7 @@ set output "seeds_depth.svg"
 set multiplot layout 1,3
 reset
 set title "L = 64 (band cut to [0, 1])"
-set xlabel "depth of the queried pair (%)"
+set xlabel "depth of the queried needle (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [0:100]
@@ -26,7 +26,7 @@ plot $p0s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d
      $p0s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "mean over 3 seeds (t 95%)"
 reset
 set title "L = 128 (band cut to [0, 1])"
-set xlabel "depth of the queried pair (%)"
+set xlabel "depth of the queried needle (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [0:100]
@@ -49,7 +49,7 @@ plot $p1s0 using 1:3:4 with filledcurves fs transparent solid 0.2 lc rgb "#9400d
      $p1s0 using 1:2 with linespoints lw 2 lc rgb "#9400d3" title "mean over 3 seeds (t 95%)"
 reset
 set title "L = 256 (band cut to [0, 1])"
-set xlabel "depth of the queried pair (%)"
+set xlabel "depth of the queried needle (%)"
 set ylabel "exact-match accuracy"
 set grid
 set xrange [0:100]
