@@ -7,10 +7,7 @@
 
 #include "experiments/birth/birth.h"
 #include "experiments/birth/birth_options_fields.h"
-#include "posbias/core/parse.h"
 #include "posbias/core/shell_quote.h"
-#include "posbias/tasks/retrieval_inputs.h"
-#include "posbias/train/answer_influence.h"
 
 namespace posbias {
 namespace {
@@ -41,15 +38,6 @@ std::string birth_flags(const BirthOptions& options) {
     if (value == row.write(defaults)) continue;
     out += (out.empty() ? "" : " ") + row.flag + " " + flag_text(row, value);
   }
-  return out;
-}
-
-std::string answer_influence_flags(const AnswerInfluenceOptions& options) {
-  std::string out = fmt::format("--inputs {} --target answer --checkpoints {}",
-                                to_string(options.inputs), to_string(options.checkpoints));
-  if (options.length > 0) out += fmt::format(" --length {}", options.length);
-  out += fmt::format(" --depths {} --seeds {}", join_integers(options.depths), options.per_depth);
-  if (options.seed != AnswerInfluenceOptions{}.seed) out += fmt::format(" --seed {}", options.seed);
   return out;
 }
 

@@ -7,11 +7,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "experiments/birth/birth_flags.h"
 #include "experiments/retrieval/colocation.h"
-#include "experiments/retrieval/depth_eval_flags.h"
 #include "experiments/retrieval/kv_eval_command.h"
 #include "experiments/retrieval/kv_seeds.h"
+#include "experiments/retrieval/retrieval_flags.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/plot.h"
 #include "posbias/runfiles/train_flags.h"

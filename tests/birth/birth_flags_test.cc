@@ -14,7 +14,7 @@
 #include "experiments/birth/birth.h"
 #include "experiments/birth/birth_options_fields.h"
 #include "experiments/mitigations/presets.h"
-#include "experiments/retrieval/depth_eval_flags.h"
+#include "experiments/retrieval/retrieval_flags.h"
 #include "posbias/train/answer_influence.h"
 
 namespace posbias {
