@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <set>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
@@ -117,6 +118,10 @@ void write_heatmap(std::ostringstream& gp, const Heatmap& h, const std::string& 
 constexpr const char* kColours[kNamedColours] = {"#9400d3", "#009e73", "#56b4e9", "#e69f00",
                                                  "#0072b2", "#e51e10", "#000000", "#a0522d",
                                                  "#ff69b4", "#808080"};
+// The named series' colours in a panel that also holds ordered series: none of kColours's
+// purples, blues, teals and greens, which read as a stop of the sequential map below.
+constexpr const char* kBesideOrderedColours[] = {"#000000", "#e51e10", "#e69f00",
+                                                 "#a0522d", "#ff69b4", "#808080"};
 // The ordered series' sequential map (viridis, stopped before its palest yellow).
 constexpr const char* kSequentialPalette =
     "set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', "
@@ -347,15 +352,20 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
   std::vector<int> rank = write_order_colours(gp, p);
   std::size_t named = 0;
   for (int r : rank) named += r < 0 ? 1 : 0;
+  // Beside ordered series the named ones take colours the sequential map has none like.
+  const bool beside_ordered = named < p.series.size();
+  const std::span<const char* const> colours =
+      beside_ordered ? std::span<const char* const>(kBesideOrderedColours)
+                     : std::span<const char* const>(kColours);
+  if (beside_ordered && named > colours.size()) {
+    throw std::runtime_error("plot panel '" + p.title + "' has " + std::to_string(named) +
+                             " named series beside ordered ones; past " +
+                             std::to_string(colours.size()) +
+                             " their colours would repeat: order them too or split the panel");
+  }
   // More named series than distinct colours: every one takes a colour of the sequential map in
   // the order drawn, keeping its legend entry, so that no colour repeats.
   const bool spread = named > kNamedColours;
-  if (spread && named < p.series.size()) {
-    throw std::runtime_error("plot panel '" + p.title + "' has " + std::to_string(named) +
-                             " named series beside ordered ones; past " +
-                             std::to_string(kNamedColours) +
-                             " their colours would repeat: order them too or split the panel");
-  }
   // The legend names the named series; with none (every series on the colour bar) there is none.
   const int panel_width = f.width / static_cast<int>(f.panels.size());
   const std::string key =
@@ -396,7 +406,7 @@ void write_panel(std::ostringstream& gp, const Panel& p, std::size_t panel_index
     }
     gp << "EOD\n";
     const std::string colour = rank[s] >= 0 ? "palette cb " + std::to_string(rank[s])
-                                            : std::string("rgb ") + quote(kColours[next_colour++]);
+                                            : std::string("rgb ") + quote(colours[next_colour++]);
     if (band) {
       parts.push_back(block + " using 1:3:4 with filledcurves fs transparent solid " +
                       (rank[s] >= 0 ? "0.1" : "0.2") + " lc " + colour + " notitle");

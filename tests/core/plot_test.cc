@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace posbias {
 namespace {
@@ -358,6 +361,69 @@ TEST(Plot, OrderedSeriesColoursAndLegendsOutside) {
   f.width = 1600;
   render_figure(f, dir / "two");
   EXPECT_NE(slurp(dir / "two.gp").find("set key below nobox"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// Named series beside ordered ones ("all hops", chance and controls beside 1-hop .. 4-hop) take
+// colours no stop of the viridis map resembles: grey or black, or a hue outside viridis's span
+// from yellow-green (about 75 degrees) round through teal and blue to purple (about 285). The
+// old rule gave them the first named colours, purple, green and blue. A panel without ordered
+// series keeps those.
+TEST(Plot, NamedColoursBesideOrderedOnesAreFarFromTheMap) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("posbias_far_" + std::to_string(::getpid()));
+  auto line = [](const std::string& title, double shift) {
+    Series s;
+    s.title = title;
+    for (int i = 1; i <= 5; ++i) s.x.push_back(i), s.y.push_back(i * 0.1 + shift);
+    return s;
+  };
+  auto named_colours = [](const std::string& gp) {
+    std::vector<std::string> colours;
+    for (std::size_t at = gp.find("lc rgb \""); at != std::string::npos;
+         at = gp.find("lc rgb \"", at + 1))
+      colours.push_back(gp.substr(at + 8, 7));
+    return colours;
+  };
+  Panel p;
+  p.title = "hops";
+  p.order_label = "hops";
+  for (int hop = 1; hop <= 4; ++hop) {
+    Series s = line(std::to_string(hop) + "-hop", hop);
+    s.order = hop;
+    p.series.push_back(s);
+  }
+  for (const char* title : {"all hops", "chance", "control A", "control B", "control C", "D"})
+    p.series.push_back(line(title, 0));
+  Figure f;
+  f.panels = {p};
+  render_figure(f, dir / "mixed");
+  const std::vector<std::string> colours = named_colours(slurp(dir / "mixed.gp"));
+  ASSERT_EQ(colours.size(), 6u);
+  EXPECT_EQ(std::set<std::string>(colours.begin(), colours.end()).size(), 6u);
+  for (const std::string& c : colours) {
+    const double r = std::stoi(c.substr(1, 2), nullptr, 16) / 255.0,
+                 g = std::stoi(c.substr(3, 2), nullptr, 16) / 255.0,
+                 b = std::stoi(c.substr(5, 2), nullptr, 16) / 255.0;
+    const double hi = std::max({r, g, b}), lo = std::min({r, g, b});
+    if (hi - lo < 0.15) continue;  // black or grey
+    double hue = hi == r   ? 60 * (g - b) / (hi - lo)
+                 : hi == g ? 120 + 60 * (b - r) / (hi - lo)
+                           : 240 + 60 * (r - g) / (hi - lo);
+    if (hue < 0) hue += 360;
+    EXPECT_TRUE(hue < 70 || hue > 290) << c << " (hue " << hue << ") beside the viridis map";
+  }
+  // A seventh named series beside ordered ones would repeat a colour: refused.
+  f.panels[0].series.push_back(line("E", 0));
+  EXPECT_THROW(render_figure(f, dir / "seven"), std::runtime_error);
+  // Without ordered series the named ones keep the first named colours.
+  Panel named;
+  named.title = "named";
+  named.series = {line("all hops", 0), line("chance", 1)};
+  f.panels = {named};
+  render_figure(f, dir / "named");
+  EXPECT_EQ(named_colours(slurp(dir / "named.gp")),
+            (std::vector<std::string>{"#9400d3", "#009e73"}));
   std::filesystem::remove_all(dir);
 }
 
