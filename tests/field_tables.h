@@ -60,6 +60,7 @@
 #include "posbias/runfiles/training_summary.h"
 #include "posbias/stats/seed_interval_record.h"
 #include "posbias/tasks/eval_task.h"
+#include "posbias/tasks/example_lines.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/kv_task.h"
 #include "posbias/tasks/retrieval_inputs.h"
@@ -135,8 +136,11 @@ RecordCodec json_codec(std::string name, S (*from_json)(const nlohmann::json&)) 
 
 inline const std::vector<RecordCodec>& record_codecs() {
   static const std::vector<RecordCodec> codecs = {
-      // core, runfiles, llm, cluster
+      // core, tasks, runfiles, llm, cluster
       POSBIAS_TABLE(machine_record_fields),
+      POSBIAS_TABLE(example_line_fields),
+      POSBIAS_TABLE(kv_example_line_fields),
+      POSBIAS_TABLE(passkey_example_line_fields),
       POSBIAS_TABLE(train_config_fields),
       POSBIAS_TABLE(run_header_fields),
       POSBIAS_TABLE(checkpoint_info_fields),

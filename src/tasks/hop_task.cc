@@ -10,9 +10,7 @@
 #include <string_view>
 
 #include "posbias/core/enum_names.h"
-#include "posbias/core/field_table.h"
-#include "posbias/core/int_in_codec.h"
-#include "posbias/tasks/task_codecs.h"
+#include "posbias/tasks/example_lines.h"
 
 namespace posbias {
 
@@ -300,39 +298,6 @@ std::vector<Example> sample_batch(Task task, const std::vector<int>& hops, int l
   }
   return out;
 }
-
-namespace {
-
-// A hop example's JSONL line: the example and its token count, which the line states and the
-// reader checks against its tokens.
-struct ExampleLine {
-  Example example;
-  int length = 0;
-};
-
-const std::vector<FieldRow<ExampleLine>>& example_line_fields() {
-  using E = Example;
-  using L = ExampleLine;
-  static const std::vector<FieldRow<L>> rows = [] {
-    std::vector<FieldRow<E>> e = {
-        required(field("task", &E::task, "number or letter")),
-        field("variant", &E::variant, "standard, seen_jumps or decoy (absent: standard)"),
-        required(field<E, int, IntIn<1, kMaxHops>>("hops", &E::hops, "hops to the answer")),
-        required(field("tokens", &E::tokens, "the input tokens, the query last")),
-        required(field("answer", &E::answer, "the token the chain ends on")),
-        required(field<E, std::vector<int>, ListCodec<int, IntIn<0, kMaxLength - 1>>>(
-            "chain", &E::chain, "the chain's positions, the answer's last")),
-        field("decoy", &E::decoy, "the decoy chain's target (Letter, variant decoy)")};
-    e.back().present = [](const E& x) { return !x.decoy.empty(); };
-    std::vector<FieldRow<L>> out = member_fields(&L::example, e);
-    out.push_back(required(
-        field<L, int, IntIn<2, kMaxLength>>("length", &L::length, "tokens, the query included")));
-    return out;
-  }();
-  return rows;
-}
-
-}  // namespace
 
 nlohmann::json example_to_json(const Example& ex) {
   return fields_to_json(example_line_fields(), ExampleLine{ex, ex.length()});

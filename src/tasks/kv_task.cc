@@ -8,9 +8,7 @@
 #include <unordered_map>
 
 #include "posbias/core/enum_names.h"
-#include "posbias/core/field_table.h"
-#include "posbias/core/int_in_codec.h"
-#include "posbias/tasks/task_codecs.h"
+#include "posbias/tasks/example_lines.h"
 
 namespace posbias {
 
@@ -183,40 +181,6 @@ std::vector<KvExample> make_kv_dataset(const KvSpec& spec) {
   for_each_kv_example(spec, [&out](const KvExample& ex) { out.push_back(ex); });
   return out;
 }
-
-namespace {
-
-// A kv example's JSONL line: the example, its task and its token count, which the line states
-// and the reader checks.
-struct KvExampleLine {
-  KvExample example;
-  Task task = Task::kKv;
-  int length = 0;
-};
-
-const std::vector<FieldRow<KvExampleLine>>& kv_example_line_fields() {
-  using E = KvExample;
-  using L = KvExampleLine;
-  using Count = IntIn<0, kKvMaxLength>;
-  static const std::vector<FieldRow<L>> rows = [] {
-    std::vector<FieldRow<L>> out = member_fields(
-        &L::example,
-        std::vector<FieldRow<E>>{
-            required(field("depth_prior", &E::prior, "uniform or ends")),
-            required(field<E, int, Count>("pairs", &E::pairs, "key-value pairs")),
-            required(field("tokens", &E::tokens, "the input tokens, the query last")),
-            required(field("answer", &E::answer, "the queried value's tokens")),
-            required(field("depth", &E::depth, "the queried pair's depth, percent")),
-            required(field<E, int, Count>("position", &E::position,
-                                          "token index of the queried pair's first key token"))});
-    out.push_back(required(field("task", &L::task, "kv")));
-    out.push_back(required(field<L, int, Count>("length", &L::length, "tokens, query included")));
-    return out;
-  }();
-  return rows;
-}
-
-}  // namespace
 
 nlohmann::json kv_example_to_json(const KvExample& ex) {
   return fields_to_json(kv_example_line_fields(), KvExampleLine{ex, Task::kKv, ex.length()});

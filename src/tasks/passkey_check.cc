@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "posbias/tasks/passkey_task.h"
+#include "posbias/tasks/example_lines.h"
 
 namespace posbias {
 namespace {

@@ -7,9 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "posbias/core/field_table.h"
-#include "posbias/tasks/task_codecs.h"
-
 namespace posbias {
 namespace {
 
@@ -241,28 +238,6 @@ PasskeyExample passkey_depth_example(const PasskeyCodec& codec,
   return codec.build(heldout.data() + start, length, d.names, d.numbers, offsets, 0);
 }
 
-namespace {
-
-const std::vector<FieldRow<PasskeyExampleLine>>& passkey_example_line_fields() {
-  using L = PasskeyExampleLine;
-  static const std::vector<FieldRow<L>> rows = {
-      required(field("task", &L::task, "passkey")),
-      required(field("length", &L::length, "L: the tokens the model reads")),
-      required(field("needles", &L::needles, "K: needles in the text")),
-      required(field("depth", &L::depth, "the queried needle's depth, percent")),
-      required(field("position", &L::position, "index of the queried needle's first id")),
-      required(field("offset", &L::offset, "Brown ids before the queried needle")),
-      required(field("haystack", &L::haystack, "F: Brown ids in the example")),
-      required(field("queried_name", &L::queried_name, "the name the question asks about")),
-      required(field("answer", &L::answer, "the queried needle's number")),
-      required(field("answer_start", &L::answer_start, "index of the answer's first digit")),
-      required(field("text", &L::text, "the decoded ids before the answer")),
-      required(field("ids", &L::ids, "the example's L + 1 ids"))};
-  return rows;
-}
-
-}  // namespace
-
 PasskeyExampleLine passkey_example_line(const PasskeyExample& ex, const Tokenizer& tokenizer) {
   const PasskeyNeedle& target = ex.target();
   PasskeyExampleLine line;
@@ -278,19 +253,6 @@ PasskeyExampleLine passkey_example_line(const PasskeyExample& ex, const Tokenize
   line.text = tokenizer.decode(
       std::vector<std::int32_t>(ex.ids.begin(), ex.ids.begin() + ex.answer_start - 1));
   line.ids = ex.ids;
-  return line;
-}
-
-nlohmann::json to_json(const PasskeyExampleLine& line) {
-  return fields_to_json(passkey_example_line_fields(), line);
-}
-
-PasskeyExampleLine passkey_example_line_from_json(const nlohmann::json& j) {
-  if (!j.is_object()) throw std::invalid_argument("a passkey example must be a JSON object");
-  const PasskeyExampleLine line =
-      fields_from_json(passkey_example_line_fields(), j, PasskeyExampleLine{}, "field");
-  if (line.task != AnswerInputs::kPasskey)
-    throw std::invalid_argument("'task' must be \"passkey\"");
   return line;
 }
 

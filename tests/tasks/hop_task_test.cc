@@ -224,7 +224,7 @@ TEST(HopTask, ExampleNumbersOutOfRangeNameTheRange) {
   };
   const std::string tail = R"(,"tokens":["a:1","b:a","b:2"],"answer":"a:1","chain":[0]})";
   EXPECT_EQ(message(R"({"task":"letter","hops":1,"length":2000000)" + tail),
-            "field 'length' is 2000000, out of range: it must be in 2..1000000");
+            "field 'length' is 2000000, out of range: it must be in 0..1000000");
   EXPECT_EQ(message(R"({"task":"letter","hops":0,"length":3)" + tail),
             "field 'hops' is 0, out of range: it must be in 1..4");
   EXPECT_EQ(message(R"({"task":"letter","hops":18446744073709551615,"length":3)" + tail),

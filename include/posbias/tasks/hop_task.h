@@ -103,10 +103,10 @@ std::vector<Example> sample_batch(Task task, const std::vector<int>& hops, int l
                                   std::int64_t count, std::uint64_t seed, std::uint64_t step,
                                   std::int64_t first = 0);
 
-// JSONL form: one object, its fields those of the example's field table (hop_task.cc) and its
-// token count.
+// JSONL form: the fields of example_line_fields() (example_lines.h).
 nlohmann::json example_to_json(const Example& example);
-// Strict: throws std::invalid_argument naming the missing, unknown or mistyped field.
+// Strict: throws std::invalid_argument naming the missing, unknown or mistyped field, a task
+// that is no hop task, or a length that is not the tokens' count.
 Example example_from_json(const nlohmann::json& j);
 
 }  // namespace posbias

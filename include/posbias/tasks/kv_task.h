@@ -96,10 +96,10 @@ struct KvSpec {
 void for_each_kv_example(const KvSpec& spec, const std::function<void(const KvExample&)>& visit);
 std::vector<KvExample> make_kv_dataset(const KvSpec& spec);
 
-// JSONL form: one object, its fields those of the example's field table (kv_task.cc), its
-// task ("kv") and its token count; the queried index is not stored (the solver finds it).
+// JSONL form: the fields of kv_example_line_fields() (example_lines.h).
 nlohmann::json kv_example_to_json(const KvExample& example);
-// Strict: throws std::invalid_argument naming the missing, unknown or mistyped field.
+// Strict: throws std::invalid_argument naming the missing, unknown or mistyped field, another
+// task, or a length that is not the tokens' count.
 KvExample kv_example_from_json(const nlohmann::json& j);
 
 }  // namespace posbias

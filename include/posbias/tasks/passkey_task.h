@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "posbias/core/rng.h"
+#include "posbias/tasks/example_lines.h"
 #include "posbias/tasks/kv_task.h"
-#include "posbias/tasks/retrieval_inputs.h"
 #include "posbias/text/tokenizer.h"
 
 namespace posbias {
@@ -121,26 +121,8 @@ PasskeyExample passkey_depth_example(const PasskeyCodec& codec,
                                      int needles, double depth, std::int64_t example,
                                      std::uint64_t seed);
 
-// An example as its JSONL line holds it (`tasks --task passkey`; what `tasks check` reads): the
-// queried needle's place and answer, and `text`, the decoded ids before the answer, i.e. what the
-// model reads up to the answer ("... The pass key of <Name> is").
-struct PasskeyExampleLine {
-  AnswerInputs task = AnswerInputs::kPasskey;
-  int length = 0;    // L
-  int needles = 0;   // K
-  double depth = 0;  // the queried needle's
-  int position = 0, offset = 0;
-  int haystack = 0;  // F
-  std::string queried_name, answer;
-  int answer_start = 0;
-  std::string text;
-  std::vector<std::int32_t> ids;  // L + 1
-};
+// An example's JSONL line (example_lines.h), and that line as JSON.
 PasskeyExampleLine passkey_example_line(const PasskeyExample& example, const Tokenizer& tokenizer);
-// The line's fields from its field table (passkey_task.cc); the reader is strict: it throws
-// std::invalid_argument naming a missing, unknown or mistyped field, or another task.
-nlohmann::json to_json(const PasskeyExampleLine& line);
-PasskeyExampleLine passkey_example_line_from_json(const nlohmann::json& j);
 nlohmann::json passkey_example_to_json(const PasskeyExample& example, const Tokenizer& tokenizer);
 
 }  // namespace posbias
