@@ -186,9 +186,15 @@ Figure eval_figure(const HopEvalRecord& r) {
     p.series.push_back(std::move(s));
   };
   if (!r.lengths.empty()) {
-    for (int hop : row_hops(length_row(r.accuracy, r.lengths.front(), "accuracy"), "accuracy"))
+    // Two or more hop counts are an ordered family: the sequential map, named on the colour bar.
+    const std::vector<int> hops =
+        row_hops(length_row(r.accuracy, r.lengths.front(), "accuracy"), "accuracy");
+    for (int hop : hops) {
       series(r.accuracy, "accuracy", std::to_string(hop), std::to_string(hop) + "-hop",
              "linespoints", 1);
+      if (hops.size() > 1) p.series.back().order = hop;
+    }
+    if (hops.size() > 1) p.order_label = kHopsOrderLabel;
   }
   series(r.accuracy, "accuracy", "all", "all hops", "linespoints", 3);
   // A uniform guess among each input's candidate answers (files of earlier builds: none).

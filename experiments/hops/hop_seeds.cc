@@ -293,13 +293,21 @@ std::vector<SeedInterval> intervals(const std::vector<SeedStatistic>& s) {
 
 std::vector<double> as_x(const std::vector<std::int64_t>& v) { return {v.begin(), v.end()}; }
 
+// The hop counts of `hops` ("1", "2", ..., and "all"): two or more are an ordered family, drawn
+// in the panel's sequential colour map and named on its colour bar (kHopsOrderLabel).
+std::size_t hop_counts(const std::vector<std::string>& hops) {
+  return static_cast<std::size_t>(
+      std::count_if(hops.begin(), hops.end(), [](const std::string& h) { return h != "all"; }));
+}
+
 // One hop's accuracy: "2-hop", or "all hops" drawn thick. Only all hops (or a lone hop) keeps
 // its band: one band reads, five overlapping ones do not (every interval is in the data).
 Series hop_series(const std::string& hop, const std::vector<double>& x,
-                  const std::vector<SeedInterval>& y, std::size_t hops) {
+                  const std::vector<SeedInterval>& y, const std::vector<std::string>& hops) {
   Series s = band_series(hop == "all" ? "all hops" : hop + "-hop", x, y);
   s.line_width = hop == "all" ? 3 : 1;
-  if (hop != "all" && hops > 1) s.y_low.clear(), s.y_high.clear();
+  if (hop != "all" && hops.size() > 1) s.y_low.clear(), s.y_high.clear();
+  if (hop != "all" && hop_counts(hops) > 1) s.order = std::stod(hop);
   return s;
 }
 
@@ -542,10 +550,11 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     for (std::size_t k = 0; k < c.hops.size(); ++k) {
       std::vector<SeedInterval> y;
       for (const auto& row : c.accuracy) y.push_back(row[k].interval);
-      Series s = hop_series(c.hops[k], as_x(c.steps), y, c.hops.size());
+      Series s = hop_series(c.hops[k], as_x(c.steps), y, c.hops);
       s.style = "lines";
       p.series.push_back(std::move(s));
     }
+    if (hop_counts(c.hops) > 1) p.order_label = kHopsOrderLabel;
     render({p}, "_training", 900);
   }
   if (r.eval && r.eval->accuracy.lengths.size() == 1) {
@@ -561,7 +570,8 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     };
     const HopTable& t = e.accuracy;
     for (std::size_t k = 0; k < t.hops.size(); ++k)
-      p.series.push_back(hop_series(t.hops[k], as_x(t.lengths), column(t, k), t.hops.size()));
+      p.series.push_back(hop_series(t.hops[k], as_x(t.lengths), column(t, k), t.hops));
+    if (hop_counts(t.hops) > 1) p.order_label = kHopsOrderLabel;
     // The mean over seeds of each eval's chance level.
     Series chance = chance_series(t, t.lengths);
     if (!chance.x.empty()) p.series.push_back(std::move(chance));

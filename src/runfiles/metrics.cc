@@ -146,10 +146,26 @@ void render_training_figures(const std::vector<MetricsRow>& rows, const std::str
   acc.ylabel = "accuracy at " + std::to_string(eval_length) + " tokens";
   acc.ymin = 0;
   acc.ymax = 1.02;
-  for (const auto& [key, v] : rows.back().acc.value_or(std::map<std::string, double>{})) {
+  const auto last = rows.back().acc.value_or(std::map<std::string, double>{});
+  // Two or more hop counts are an ordered family: the sequential map, named on the colour bar
+  // (keys that are not counts keep the legend).
+  const auto is_count = [](const std::string& k) {
+    return !k.empty() && k.size() < 10 &&
+           std::all_of(k.begin(), k.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  const bool ordered = std::count_if(last.begin(), last.end(),
+                                     [&](const auto& kv) { return is_count(kv.first); }) > 1 &&
+                       std::all_of(last.begin(), last.end(), [&](const auto& kv) {
+                         return kv.first == "all" || is_count(kv.first);
+                       });
+  if (ordered) acc.order_label = "hops";
+  for (const auto& [key, v] : last) {
     Series s;
     s.title = key == "all" ? "all hops" : key + "-hop";
-    if (key == "all") s.line_width = 1;
+    // All hops thick, as the other hop figures draw it: beside the map's dark purple 1-hop a
+    // thin black line could not be told apart.
+    if (key == "all") s.line_width = ordered ? 3 : 1;
+    if (key != "all" && ordered) s.order = std::stod(key);
     for (const MetricsRow& r : rows) {
       if (!r.acc || !r.acc->count(key)) continue;
       s.x.push_back(static_cast<double>(r.step));

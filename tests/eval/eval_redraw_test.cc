@@ -91,6 +91,7 @@ TEST(EvalRedraw, DrawsTheShippedResults) {
        "kv, qwen2 rope, step 6000: exact match (100 per cell)"},
       {"data/retrieval/passkey/qwen2-4x128-L256-eval.json", "-depth", "L = 1024 (1 needle)"},
       {"data/hops/coverage/seed0-eval.json", "", "all hops, seen\\\\_jumps control"},
+      {"data/hops/coverage/seed0-eval.json", "", "set cblabel \"hops\""},  // 1..4-hop ordered
   };
   for (const auto& s : shipped) {
     const fs::path stem = scratch("shipped");

@@ -835,6 +835,13 @@ TEST_F(HopSeedsTest, WritesJsonCsvAndFigures) {
        at = gp.find("filledcurves", at + 1))
     ++bands;
   EXPECT_EQ(bands, 2u);
+  // The hop counts are an ordered series: the sequential map, named on a colour bar.
+  for (const char* f : {"s_eval.gp", "s_training.gp"}) {
+    const std::string script = posbias_test::slurp(dir / f);
+    EXPECT_NE(script.find("set cblabel \"hops\""), std::string::npos) << f;
+    EXPECT_NE(script.find("lc palette cb 1 notitle"), std::string::npos) << f;  // 2-hop
+    EXPECT_EQ(script.find("title \"1-hop\""), std::string::npos) << f;
+  }
   // Without an eval or a summary there is no table for --csv.
   o.eval.clear();
   o.summary.clear();

@@ -35,7 +35,8 @@ TEST(TrainingFigures, RedrawReadsTheTrainJsonBesideTheMetrics) {
   for (std::int64_t step : {0, 50, 100}) {
     row.step = step;
     row.loss = 2.0 / static_cast<double>(step + 1);
-    row.acc = std::map<std::string, double>{{"1", 0.01 * static_cast<double>(step)}, {"all", 0.25}};
+    row.acc = std::map<std::string, double>{
+        {"1", 0.01 * static_cast<double>(step)}, {"2", 0.1}, {"all", 0.25}};
     lines += metrics_row_to_json(row).dump() + "\n";
   }
   write(dir / "seed0-metrics.jsonl", lines);
@@ -46,6 +47,9 @@ TEST(TrainingFigures, RedrawReadsTheTrainJsonBesideTheMetrics) {
   EXPECT_NE(gp.find("letter task: held-out accuracy"), std::string::npos) << gp;
   EXPECT_NE(gp.find("accuracy at 23 tokens"), std::string::npos) << gp;
   EXPECT_NE(gp.find("\n100 1\n"), std::string::npos) << gp;  // 1-hop accuracy at step 100
+  // 1-hop and 2-hop are an ordered series: on the colour bar, not in the legend.
+  EXPECT_NE(gp.find("set cblabel \"hops\""), std::string::npos) << gp;
+  EXPECT_NE(gp.find("lc palette cb 1 notitle"), std::string::npos) << gp;
   EXPECT_TRUE(fs::exists(dir / "fig_loss.png"));
 
   EXPECT_THROW(train_json_beside(dir / "seed0.jsonl"), std::invalid_argument);
