@@ -14,7 +14,7 @@ namespace posbias::cli {
 namespace {
 
 struct SweepArgs {
-  std::string grid, dir, json;
+  std::string grid, dir, json, redraw;
   int index = -1;
   CollectOptions collect;
   ParsedOptions parsed;
@@ -100,7 +100,7 @@ void register_sweep(CLI::App& app, Action* selected) {
       "collect",
       "Gather every done run's result file into one JSON and CSV, with each metric's "
       "seed mean and 95% t interval per grid point, and a figure with seed bands");
-  collect->add_option("dir", a->dir, "sweep directory")->required();
+  collect->add_option("dir", a->dir, "sweep directory");
   collect->add_option("--metric", a->collect.metrics,
                       "a number in the result file as a dotted path (repeatable), e.g. "
                       "metrics.final_loss");
@@ -108,8 +108,23 @@ void register_sweep(CLI::App& app, Action* selected) {
   add_output_option(collect, "--csv", a->collect.csv, "one row per run: index, values, metrics");
   add_output_option(collect, "--plot", a->collect.plot,
                     "figure stem: the first metric against the first grid axis");
+  collect->add_option("--redraw", a->redraw,
+                      "a stored collect --json result: draw its --plot figure again from the "
+                      "file alone (instead of DIR), collecting nothing");
   collect->callback([a, selected] {
+    if (a->redraw.empty() == a->dir.empty())
+      throw CLI::ValidationError("give the sweep directory DIR, or --redraw FILE --plot STEM");
+    if (!a->redraw.empty() && (a->collect.plot.empty() || !a->collect.metrics.empty() ||
+                               !a->collect.json.empty() || !a->collect.csv.empty()))
+      throw CLI::ValidationError(
+          "--redraw takes --plot STEM and nothing else (the file names its metrics)");
     *selected = [a] {
+      if (!a->redraw.empty()) {
+        render_sweep_figure(read_sweep_collection(a->redraw), a->collect.plot);
+        std::fprintf(stderr, "posbias sweep: %s redrawn as %s\n", a->redraw.c_str(),
+                     a->collect.plot.c_str());
+        return;
+      }
       const SweepCollection c = collect_sweep(read_sweep(a->dir), a->collect);
       if (a->collect.json.empty()) std::printf("%s\n", to_json(c).dump(2).c_str());
       std::fprintf(stderr, "posbias sweep: collected %lld runs (%d not done)\n",

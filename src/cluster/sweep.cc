@@ -526,6 +526,81 @@ SweepStatus sweep_status(const SweepPlan& plan) {
   return status;
 }
 
+SweepCollection read_sweep_collection(const fs::path& file) {
+  const std::string text = read_bounded_file(file, std::uintmax_t{256} << 20, "256 MiB JSON");
+  try {
+    return sweep_collection_from_json(parse_json(text, file.string()));
+  } catch (const nlohmann::json::exception&) {
+    throw std::invalid_argument(file.string() + " is not valid JSON");
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(file.string() + ": " + e.what() +
+                                " (is it a sweep collect --json result?)");
+  }
+}
+
+void render_sweep_figure(const SweepCollection& c, const std::filesystem::path& stem) {
+  std::vector<std::string> point_axes;  // every axis but --seed
+  for (const std::string& a : c.axes)
+    if (a != "--seed") point_axes.push_back(a);
+  if (c.metrics.empty()) throw std::invalid_argument("--plot needs a --metric to draw");
+  if (point_axes.empty()) throw std::invalid_argument("--plot needs a grid axis besides --seed");
+  const std::string& m = c.metrics.front();
+  // x: the first axis, its values in grid order; a series per value of the other axes.
+  std::vector<std::string> xs;
+  for (const SweepCollectedRun& r : c.runs) {
+    const auto v = r.values.find(point_axes[0]);
+    if (v != r.values.end() && std::find(xs.begin(), xs.end(), v->second) == xs.end())
+      xs.push_back(v->second);
+  }
+  bool numeric = true, positive = true;
+  double lo = INFINITY, hi = -INFINITY;
+  for (const std::string& v : xs) {
+    char* end = nullptr;
+    const double x = std::strtod(v.c_str(), &end);
+    numeric = numeric && end != v.c_str() && *end == '\0';
+    positive = positive && x > 0;
+    lo = std::min(lo, x), hi = std::max(hi, x);
+  }
+  // The other axes' values → the first metric at each x, sorted by x.
+  std::map<std::vector<std::string>, std::vector<std::pair<double, SweepMetricSummary>>> lines;
+  for (const SweepPointSummary& point : c.summary) {
+    std::vector<std::string> rest;
+    for (std::size_t a = 1; a < point_axes.size(); ++a)
+      rest.push_back(point.values.at(point_axes[a]));
+    const std::string& v = point.values.at(point_axes[0]);
+    const double x = numeric ? std::stod(v)
+                             : static_cast<double>(std::find(xs.begin(), xs.end(), v) - xs.begin());
+    lines[rest].emplace_back(x, point.metrics.at(m));
+  }
+  Panel panel;
+  panel.title = m + " (seed mean, 95% t interval)";
+  panel.xlabel = point_axes[0].substr(2);
+  panel.ylabel = m;
+  // A grid of rates or sizes spans decades: spaced by ratio, as it was chosen.
+  panel.log_x = numeric && positive && xs.size() > 2 && hi >= 10 * lo;
+  for (auto& [rest, line] : lines) {
+    std::sort(line.begin(), line.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    Series s;
+    for (std::size_t a = 0; a < rest.size(); ++a)
+      s.title += (s.title.empty() ? "" : ", ") + point_axes[a + 1].substr(2) + " " + rest[a];
+    s.style = "linespoints";
+    for (const auto& [x, stat] : line) {  // a point without an interval (one seed) has no band
+      const bool band =
+          stat.ci.size() == 2 && std::isfinite(stat.ci[0]) && std::isfinite(stat.ci[1]);
+      s.x.push_back(x);
+      s.y.push_back(stat.mean);
+      s.y_low.push_back(band ? stat.ci[0] : stat.mean);
+      s.y_high.push_back(band ? stat.ci[1] : stat.mean);
+    }
+    panel.series.push_back(std::move(s));
+  }
+  if (panel.series.size() == 1 && panel.series[0].title.empty()) panel.key = "off";  // the y label
+  Figure figure;
+  figure.panels.push_back(std::move(panel));
+  render_figure(figure, stem);
+}
+
 SweepCollection collect_sweep(const SweepPlan& plan, const CollectOptions& o) {
   std::vector<std::string> point_axes;  // every axis but --seed
   for (const std::string& a : plan.axes)
@@ -565,12 +640,11 @@ SweepCollection collect_sweep(const SweepPlan& plan, const CollectOptions& o) {
     out.runs.push_back({r.index, r.values, flat.get<std::map<std::string, nlohmann::json>>()});
   }
   out.collected = std::ssize(out.runs);
-  std::map<std::vector<std::string>, std::vector<SeedInterval>> stats;
   for (const auto& [key, per_metric] : points) {
     SweepPointSummary& row = out.summary.emplace_back();
     for (std::size_t a = 0; a < point_axes.size(); ++a) row.values[point_axes[a]] = key[a];
     for (std::size_t m = 0; m < o.metrics.size(); ++m) {
-      const SeedInterval s = stats[key].emplace_back(seed_interval(per_metric[m]));
+      const SeedInterval s = seed_interval(per_metric[m]);
       row.metrics[o.metrics[m]] = {s.mean, {s.low, s.high}, s.n};
     }
   }
@@ -588,54 +662,7 @@ SweepCollection collect_sweep(const SweepPlan& plan, const CollectOptions& o) {
     }
     write_file_atomic(o.csv, csv);
   }
-  if (!o.plot.empty()) {
-    if (o.metrics.empty()) throw std::invalid_argument("--plot needs a --metric to draw");
-    if (point_axes.empty()) throw std::invalid_argument("--plot needs a grid axis besides --seed");
-    const std::string& m = o.metrics.front();
-    // x: the first axis (its values in grid order); a series per value of the other axes.
-    std::vector<std::string> xs;
-    for (const SweepRun& r : plan.runs) {
-      const std::string& v = r.values.at(point_axes[0]);
-      if (std::find(xs.begin(), xs.end(), v) == xs.end()) xs.push_back(v);
-    }
-    bool numeric = true;
-    for (const std::string& v : xs) {
-      char* end = nullptr;
-      std::strtod(v.c_str(), &end);
-      numeric = numeric && end != v.c_str() && *end == '\0';
-    }
-    // The other axes' values → the first metric at each x, sorted by x.
-    std::map<std::vector<std::string>, std::vector<std::pair<double, SeedInterval>>> lines;
-    for (const auto& [key, per_metric] : stats) {
-      const double x =
-          numeric ? std::stod(key[0])
-                  : static_cast<double>(std::find(xs.begin(), xs.end(), key[0]) - xs.begin());
-      lines[std::vector<std::string>(key.begin() + 1, key.end())].emplace_back(x, per_metric[0]);
-    }
-    Panel panel;
-    panel.title = m + " (seed mean, 95% t interval)";
-    panel.xlabel = point_axes[0].substr(2);
-    panel.ylabel = m;
-    for (auto& [rest, line] : lines) {
-      std::sort(line.begin(), line.end(),
-                [](const auto& a, const auto& b) { return a.first < b.first; });
-      Series s;
-      for (std::size_t a = 0; a < rest.size(); ++a)
-        s.title += (s.title.empty() ? "" : ", ") + point_axes[a + 1].substr(2) + " " + rest[a];
-      if (s.title.empty()) s.title = m;
-      s.style = "linespoints";
-      for (const auto& [x, stat] : line) {  // a point without an interval (one seed) has no band
-        s.x.push_back(x);
-        s.y.push_back(stat.mean);
-        s.y_low.push_back(std::isfinite(stat.low) ? stat.low : stat.mean);
-        s.y_high.push_back(std::isfinite(stat.high) ? stat.high : stat.mean);
-      }
-      panel.series.push_back(std::move(s));
-    }
-    Figure figure;
-    figure.panels.push_back(std::move(panel));
-    render_figure(figure, o.plot);
-  }
+  if (!o.plot.empty()) render_sweep_figure(out, o.plot);
   return out;
 }
 

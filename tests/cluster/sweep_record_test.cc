@@ -151,3 +151,39 @@ TEST(SweepRecord, BadGridAndCollectFieldsAreRefusedByName) {
 }
 
 }  // namespace
+
+// The collection's figure: a grid of positive values spanning a decade is drawn on a log axis
+// (as a rate grid is chosen), a narrower or two-point one on a linear axis; one series with no
+// other axis has no legend (its name is the y label).
+TEST(SweepRecord, CollectionFigureTakesALogAxisForAGridSpanningADecade) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "posbias_sweep_record_test_figure";
+  std::filesystem::create_directories(dir);
+  auto script = [&](const std::vector<std::string>& lrs) {
+    posbias::SweepCollection c;
+    c.axes = {"--lr", "--seed"};
+    c.metrics = {"acc"};
+    for (const std::string& lr : lrs) {
+      posbias::SweepPointSummary p;
+      p.values["--lr"] = lr;
+      p.metrics["acc"] = {0.5, {0.4, 0.6}, 2};
+      c.summary.push_back(p);
+      c.runs.push_back({static_cast<int>(c.runs.size()), {{"--lr", lr}, {"--seed", "0"}}, {}});
+    }
+    posbias::render_sweep_figure(c, dir / "f");
+    std::ifstream in(dir / "f.gp");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  const std::string decade = script({"0.0003", "0.001", "0.003"});
+  EXPECT_NE(decade.find("set logscale x"), std::string::npos) << decade;
+  EXPECT_NE(decade.find("set key off"), std::string::npos) << decade;
+  EXPECT_EQ(script({"0.001", "0.003", "0.005"}).find("set logscale x"), std::string::npos);
+  EXPECT_EQ(script({"0.0001", "0.01"}).find("set logscale x"), std::string::npos);
+  posbias::SweepCollection none;
+  none.axes = {"--seed"};
+  none.metrics = {"acc"};
+  EXPECT_THROW(posbias::render_sweep_figure(none, dir / "g"), std::invalid_argument);
+  std::filesystem::remove_all(dir);
+}

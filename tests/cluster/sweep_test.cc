@@ -328,6 +328,22 @@ TEST(Sweep, LocalRunsFinishOnceAndCollectWithSeedIntervals) {
   EXPECT_EQ(lines(slurp(dir / "c.csv")), 5);
   EXPECT_TRUE(fs::exists(dir / "c.svg") && fs::exists(dir / "c.png"));
   expect_usage_error("sweep collect " + (dir / "sweep").string() + " --metric no.such", "no.such");
+  // --redraw draws the same figure from the JSON alone (the scripts differ in their output name).
+  r = run_cli("sweep collect --redraw " + (dir / "c.json").string() + " --plot " +
+              (dir / "again").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string script = slurp(dir / "again.gp");
+  for (std::size_t at; (at = script.find("again.")) != std::string::npos;)
+    script.replace(at, 6, "c.");
+  EXPECT_EQ(script, slurp(dir / "c.gp"));
+  expect_usage_error("sweep collect --redraw " + (dir / "c.json").string(), "--plot");
+  expect_usage_error("sweep collect --redraw " + (dir / "c.json").string() + " --plot " +
+                         (dir / "x").string() + " --metric train_seconds",
+                     "nothing else");
+  expect_usage_error("sweep collect --redraw " + (dir / "status.json").string() + " --plot " +
+                         (dir / "x").string(),
+                     "is it a sweep collect --json result?");
+  EXPECT_FALSE(fs::exists(dir / "x.gp"));
 }
 
 // A real Slurm: submit, kill one array task mid-run, resubmit.

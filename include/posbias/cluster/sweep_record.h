@@ -104,5 +104,13 @@ struct CollectOptions {
   std::string json, csv, plot;
 };
 SweepCollection collect_sweep(const SweepPlan& plan, const CollectOptions& options);
+// A `sweep collect --json` file through its strict reader: std::invalid_argument naming the file
+// and what is wrong with it, std::runtime_error when it cannot be read.
+SweepCollection read_sweep_collection(const std::filesystem::path& file);
+// The figure of a collection (what collect's --plot draws, and `sweep collect --redraw` from its
+// JSON): the first metric's seed mean and 95% t band against the first axis but --seed (a log
+// axis when its values are positive numbers spanning a factor of 10 or more), a line per value
+// of the other axes. std::invalid_argument without a metric or such an axis.
+void render_sweep_figure(const SweepCollection& collection, const std::filesystem::path& stem);
 
 }  // namespace posbias
