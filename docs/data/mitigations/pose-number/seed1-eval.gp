@@ -11,6 +11,12 @@ set xrange [17:850]
 set format x "%g"
 set xtics (17, 32, 64, 128, 256, 512, 850)
 set yrange [0:1.02]
+set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 '#b5de2b')
+set cbrange [-0.5:3.5]
+set colorbox
+set cbtics ("1" 0, "2" 1, "3" 2, "4" 3)
+set cblabel "hops" offset 1,0
+set rmargin 3
 set key below nobox
 $p0s0 << EOD
 17 0.87
@@ -75,11 +81,11 @@ $p0s6 << EOD
 512 0.0175
 850 0.01625
 EOD
-plot $p0s0 using 1:2 with linespoints lw 1 lc rgb "#9400d3" title "1-hop", \
-     $p0s1 using 1:2 with linespoints lw 1 lc rgb "#009e73" title "2-hop", \
-     $p0s2 using 1:2 with linespoints lw 1 lc rgb "#56b4e9" title "3-hop", \
-     $p0s3 using 1:2 with linespoints lw 1 lc rgb "#e69f00" title "4-hop", \
-     $p0s4 using 1:2 with linespoints lw 3 lc rgb "#0072b2" title "all hops", \
+plot $p0s0 using 1:2 with linespoints lw 1 lc palette cb 0 notitle, \
+     $p0s1 using 1:2 with linespoints lw 1 lc palette cb 1 notitle, \
+     $p0s2 using 1:2 with linespoints lw 1 lc palette cb 2 notitle, \
+     $p0s3 using 1:2 with linespoints lw 1 lc palette cb 3 notitle, \
+     $p0s4 using 1:2 with linespoints lw 3 lc rgb "#000000" title "all hops", \
      $p0s5 using 1:2 with lines dt 2 lw 1 lc rgb "#e51e10" title "chance (a uniform guess among the input's candidates)", \
-     $p0s6 using 1:2 with linespoints lw 3 lc rgb "#000000" title "all hops, seen\\_jumps control"
+     $p0s6 using 1:2 with linespoints lw 3 lc rgb "#e69f00" title "all hops, seen\\_jumps control"
 unset output

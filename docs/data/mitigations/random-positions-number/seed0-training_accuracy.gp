@@ -7,7 +7,13 @@ set ylabel "accuracy at 17 tokens"
 set grid
 set xrange [0:3000]
 set yrange [0:1.02]
-set key outside right top box opaque
+set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 '#b5de2b')
+set cbrange [-0.5:3.5]
+set colorbox
+set cbtics ("1" 0, "2" 1, "3" 2, "4" 3)
+set cblabel "hops" offset 1,0
+set rmargin 3
+set key below nobox
 $p0s0 << EOD
 0 0
 50 0.0078125
@@ -323,9 +329,9 @@ $p0s4 << EOD
 2950 0.103515625
 3000 0.1064453125
 EOD
-plot $p0s0 using 1:2 with lines lw 2 lc rgb "#9400d3" title "1-hop", \
-     $p0s1 using 1:2 with lines lw 2 lc rgb "#009e73" title "2-hop", \
-     $p0s2 using 1:2 with lines lw 2 lc rgb "#56b4e9" title "3-hop", \
-     $p0s3 using 1:2 with lines lw 2 lc rgb "#e69f00" title "4-hop", \
-     $p0s4 using 1:2 with lines lw 1 lc rgb "#0072b2" title "all hops"
+plot $p0s0 using 1:2 with lines lw 2 lc palette cb 0 notitle, \
+     $p0s1 using 1:2 with lines lw 2 lc palette cb 1 notitle, \
+     $p0s2 using 1:2 with lines lw 2 lc palette cb 2 notitle, \
+     $p0s3 using 1:2 with lines lw 2 lc palette cb 3 notitle, \
+     $p0s4 using 1:2 with lines lw 3 lc rgb "#000000" title "all hops"
 unset output
