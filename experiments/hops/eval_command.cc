@@ -14,6 +14,7 @@
 #include "posbias/core/progress.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/runfiles/eval_steps.h"
+#include "posbias/tasks/hop_task.h"
 #include "posbias/train/checkpoint.h"
 
 namespace posbias {

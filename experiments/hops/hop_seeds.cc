@@ -13,6 +13,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
 #include "posbias/runfiles/result_file.h"
+#include "posbias/tasks/hop_task.h"
 
 namespace posbias {
 namespace {

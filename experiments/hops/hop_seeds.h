@@ -93,8 +93,6 @@ const std::vector<CsvColumn<HopCellAt>>& hop_cell_columns();
 // The axes of every accuracy-against-input-length figure (eval, seeds, compare): log-scale
 // length, accuracy 0..1.
 Panel accuracy_length_panel(const std::string& title);
-// The colour bar's label where the hop counts (1-hop, 2-hop, ...) are drawn as an ordered series.
-inline constexpr const char* kHopsOrderLabel = "hops";
 // The all-hops chance level at those of `lengths` the table has, as the eval and compare
 // figures draw it (a thin dashed line); no points without an "all" column or chance levels.
 Series chance_series(const HopTable& table, const std::vector<std::int64_t>& lengths);

@@ -9,6 +9,7 @@
 #include "posbias/llm/llm_summary_record.h"
 #include "posbias/stats/seed_interval.h"
 #include "posbias/stats/wilson.h"
+#include "posbias/tasks/hop_task.h"
 
 namespace posbias {
 namespace {
@@ -212,6 +213,7 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
     Series& s = curves[key];
     const bool hop_suite = suite == "number" || suite == "letter";
     s.title = key == "all" ? (hop_suite ? "all hops" : "all depths") : key + "-hop";
+    if (key != "all") s.order = r.hops;  // hop counts: the sequential map, named on its bar
     s.style = "linespoints";
     s.line_width = key == "all" ? 3 : 1;
     add_point(s, r.length, r, key == "all");
@@ -227,6 +229,7 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
     chance.y.push_back(r.chance);
   }
   if (!chance.x.empty()) len.series.push_back(std::move(chance));
+  len.order_label = kHopsOrderLabel;
   len.ylabel +=
       " (band: 95% Wilson interval" + std::string(curves.size() > 1 ? ", all hops)" : ")");
   render(std::move(len), "length");

@@ -10,6 +10,7 @@
 
 #include "posbias/core/json_read.h"
 #include "posbias/core/plot.h"
+#include "posbias/tasks/hop_task.h"
 
 namespace posbias {
 
@@ -158,7 +159,7 @@ void render_training_figures(const std::vector<MetricsRow>& rows, const std::str
                        std::all_of(last.begin(), last.end(), [&](const auto& kv) {
                          return kv.first == "all" || is_count(kv.first);
                        });
-  if (ordered) acc.order_label = "hops";
+  if (ordered) acc.order_label = kHopsOrderLabel;
   for (const auto& [key, v] : last) {
     Series s;
     s.title = key == "all" ? "all hops" : key + "-hop";

@@ -985,3 +985,32 @@ TEST(ResultStore, ForeignFilesAreRefused) {
 }
 
 }  // namespace
+
+// The length figure draws hop counts as an ordered series (the sequential map, a "hops" colour
+// bar), and all hops and chance beside them in colours of the named set that the map does not
+// use; the legend names only those two.
+TEST(LlmSummary, LengthFigureDrawsHopCountsAsAnOrderedSeries) {
+  SuiteSummary s;
+  s.suite = "number";
+  s.model = "m";
+  for (int length : {16, 32})
+    for (int hops : {0, 1, 2, 3}) {
+      AccuracyRow r;
+      r.length = length;
+      r.hops = hops;
+      r.n = 10;
+      r.lenient = 0.5;
+      r.lenient_ci = {0.3, 0.7};
+      r.chance = 0.125;
+      s.by_length.push_back(r);
+    }
+  const fs::path dir = scratch("length_figure");
+  plot_summary(s, (dir / "f").string(), "lenient");
+  std::ifstream in(dir / "f_number_length.gp");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string gp = text.str();
+  EXPECT_NE(gp.find("set cblabel \"hops\""), std::string::npos) << gp;
+  EXPECT_EQ(gp.find("title \"1-hop\""), std::string::npos) << gp;  // named on the bar instead
+  EXPECT_NE(gp.find("title \"all hops\""), std::string::npos) << gp;
+}

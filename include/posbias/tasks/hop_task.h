@@ -28,6 +28,8 @@
 namespace posbias {
 
 constexpr int kMaxHops = 4;
+// The colour bar's label where hop counts (1-hop, 2-hop, ...) are drawn as an ordered series.
+inline constexpr const char* kHopsOrderLabel = "hops";
 constexpr int kMaxLength = 1'000'000;             // tokens in one example, query included
 constexpr int kTrainLength = 17;                  // 8 letters, 8 integers, the query
 constexpr int kSeenJumpLimit = kTrainLength - 1;  // largest jump seen at the training length
