@@ -91,6 +91,18 @@ void check_position_ids_fields(const TrainConfig& c) {
                             name, range, longest));
 }
 
+// pos_lr_scale (train/optimizer.h): a multiplier >= 0, on a model with a learned position table.
+void check_pos_lr_scale(const TrainConfig& c) {
+  if (!c.pos_lr_scale) return;
+  require(std::isfinite(*c.pos_lr_scale) && *c.pos_lr_scale >= 0,
+          fmt::format("pos_lr_scale must be a number >= 0, got {:g}", *c.pos_lr_scale));
+  const PosEncoding pos = c.pos.value_or(PosEncoding::kRope);
+  require(traits(pos).table,
+          fmt::format("pos_lr_scale scales the learned position table's learning rate; pos {} has "
+                      "no table (give pos learned)",
+                      traits(pos).name));
+}
+
 }  // namespace
 
 TrainConfig TrainConfig::defaults(Task task) {
@@ -256,6 +268,7 @@ void TrainConfig::finalize() {
   require(checkpoint_every >= 1 && checkpoint_every % eval_every == 0,
           "checkpoint_every must be a positive multiple of eval_every");
   check_position_ids_fields(*this);
+  check_pos_lr_scale(*this);
 }
 
 ModelConfig TrainConfig::model_config() const {
@@ -349,6 +362,11 @@ void add_fields_written_when_set(std::vector<Row>& rows) {
   sink.present = [](const C& c) { return c.sink; };
   rows.push_back(std::move(sink));
   add_position_ids_fields(rows);
+  rows.push_back(optional_field("pos_lr_scale", &C::pos_lr_scale,
+                                "the learned position table's learning rate (and weight decay) "
+                                "as a multiple of --lr, >= 0 (0: the table stays at its init); "
+                                "pos learned only; absent: the table at --lr like every "
+                                "parameter"));
 }
 
 std::vector<Row> make_train_config_fields() {

@@ -51,7 +51,18 @@ AdamW::AdamW(FlatParams& flat, const TrainConfig& c)
       beta1_(c.beta1),
       beta2_(c.beta2),
       eps_(c.adam_eps),
-      weight_decay_(c.weight_decay) {}
+      weight_decay_(c.weight_decay) {
+  if (!c.pos_lr_scale) return;
+  lr_scale = torch::ones_like(flat.params);
+  bool found = false;
+  for (const ParamSlot& s : flat.slots()) {
+    if (s.name != kPositionTableParam) continue;
+    lr_scale.narrow(0, s.offset, s.numel).fill_(*c.pos_lr_scale);
+    found = true;
+  }
+  if (!found) throw std::logic_error("AdamW: pos_lr_scale on a model without a position table");
+  decay_scale_ = flat.decay_mask * lr_scale;
+}
 
 void AdamW::step(double lr) {
   torch::NoGradGuard no_grad;
@@ -61,11 +72,14 @@ void AdamW::step(double lr) {
   const double correction2 = 1.0 - std::pow(beta2_, t);
   torch::Tensor& p = flat_->params;
   const torch::Tensor& g = flat_->grads;
-  if (weight_decay_ > 0) p.addcmul_(p, flat_->decay_mask, -lr * weight_decay_);
+  const bool scaled = lr_scale.defined();
+  if (weight_decay_ > 0)
+    p.addcmul_(p, scaled ? decay_scale_ : flat_->decay_mask, -lr * weight_decay_);
   exp_avg.mul_(beta1_).add_(g, 1.0 - beta1_);
   exp_avg_sq.mul_(beta2_).addcmul_(g, g, 1.0 - beta2_);
   const torch::Tensor denom = (exp_avg_sq.sqrt() / std::sqrt(correction2)).add_(eps_);
-  p.addcdiv_(exp_avg, denom, -lr / correction1);
+  // With lr_scale: each parameter's step times its multiple (× 1 leaves a float as it is).
+  p.addcdiv_(scaled ? exp_avg * lr_scale : exp_avg, denom, -lr / correction1);
 }
 
 }  // namespace posbias

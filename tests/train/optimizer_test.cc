@@ -1,11 +1,14 @@
 // The flat-buffer AdamW, schedule, clipping and dropout against independent references:
 // libtorch's own torch::optim::AdamW on an identical copy of the model, closed-form learning
-// rates, and mask statistics.
+// rates, and mask statistics; the position table's own learning rate (pos_lr_scale) against
+// the run without it.
 #include "posbias/train/optimizer.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "posbias/train/hop_eval.h"
 #include "posbias/train/trainer.h"
@@ -130,6 +133,89 @@ TEST(Trainer, StepsAreReproducibleAndEvalModeHasNoDropout) {
   a.model->eval();
   torch::NoGradGuard g;
   EXPECT_TRUE(torch::equal(a.model->last_logits(hb.ids), a.model->last_logits(hb.ids)));
+}
+
+// A tiny kv run with a learned position table (qwen2, one layer), `scale` its pos_lr_scale.
+TrainConfig tiny_kv_config(std::optional<double> scale) {
+  TrainConfig c = TrainConfig::defaults(Task::kKv);
+  c.pos = PosEncoding::kLearned;
+  c.layers = 1;
+  c.d_model = 32;
+  c.heads = 2;
+  c.mlp = 64;
+  c.length = 16;
+  c.batch = 8;
+  c.steps = 20;
+  c.warmup = 2;
+  c.pos_lr_scale = scale;
+  c.finalize();
+  return c;
+}
+
+// The flat offset of the model's position table (the parameter `wpe` the trainer's model owns).
+std::int64_t table_offset(const Trainer& t) {
+  return t.model->wpe.data_ptr<float>() - t.flat->params.data_ptr<float>();
+}
+
+TEST(Optimizer, PosLrScaleReachesThePositionTableAndNothingElse) {
+  const Trainer plain(tiny_kv_config(std::nullopt));
+  EXPECT_FALSE(plain.adam->lr_scale.defined()) << "no pos_lr_scale: one learning rate";
+  const Trainer t(tiny_kv_config(0.25));
+  ASSERT_TRUE(t.adam->lr_scale.defined());
+  const std::int64_t at = table_offset(t), rows = t.model->wpe.numel();
+  const torch::Tensor s = t.adam->lr_scale;
+  EXPECT_TRUE(torch::all(s.narrow(0, at, rows) == 0.25f).item<bool>()) << "the table's slot";
+  EXPECT_EQ((s != 1.0f).sum().item<std::int64_t>(), rows) << "every other parameter keeps lr";
+  // What the multiple does: from the same init and gradient, AdamW's first update of the table
+  // (and its decay) is the scale times the unscaled one, and every other update the same.
+  Trainer one(tiny_kv_config(1.0)), quarter(tiny_kv_config(0.25)), frozen(tiny_kv_config(0.0));
+  const torch::Tensor init = one.flat->params.clone();
+  for (Trainer* r : {&one, &quarter, &frozen}) r->step(1);
+  const torch::Tensor moved_one = one.flat->params - init,
+                      moved_quarter = quarter.flat->params - init;
+  const auto table = [&](const torch::Tensor& x) { return x.narrow(0, at, rows); };
+  EXPECT_TRUE(torch::allclose(table(moved_quarter), 0.25 * table(moved_one), 1e-4, 1e-9));
+  EXPECT_GT(table(moved_one).abs().max().item<double>(), 0.0);
+  const auto rest = [&](const torch::Tensor& x) {
+    return torch::cat({x.narrow(0, 0, at), x.narrow(0, at + rows, x.numel() - at - rows)});
+  };
+  EXPECT_TRUE(torch::equal(rest(quarter.flat->params), rest(one.flat->params)));
+  // Scale 0: the table stays at its init bit for bit over several steps; the rest trains.
+  for (int step = 2; step <= 4; ++step) frozen.step(step);
+  EXPECT_TRUE(torch::equal(table(frozen.flat->params), table(init)));
+  EXPECT_FALSE(torch::equal(rest(frozen.flat->params), rest(init)));
+}
+
+TEST(Trainer, PosLrScaleOneIsTheRunWithoutIt) {
+  const TrainConfig without = tiny_kv_config(std::nullopt), with = tiny_kv_config(1.0);
+  Trainer a(without), b(with);
+  for (int s = 1; s <= 4; ++s) EXPECT_EQ(a.step(s), b.step(s)) << "step " << s;
+  EXPECT_TRUE(torch::equal(a.flat->params, b.flat->params));
+  EXPECT_TRUE(torch::equal(a.adam->exp_avg_sq, b.adam->exp_avg_sq));
+  // Written to train.json only when set, and read back.
+  EXPECT_FALSE(train_config_to_json(without).contains("pos_lr_scale"));
+  const nlohmann::json j = train_config_to_json(with);
+  ASSERT_TRUE(j.contains("pos_lr_scale"));
+  EXPECT_EQ(train_config_from_json(j).pos_lr_scale, 1.0);
+}
+
+TEST(Optimizer, PosLrScaleRefusesANegativeScaleAndAModelWithoutATable) {
+  const auto refusal = [](TrainConfig c) -> std::string {
+    try {
+      c.finalize();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  TrainConfig c = TrainConfig::defaults(Task::kKv);
+  c.pos = PosEncoding::kLearned;
+  c.pos_lr_scale = -0.5;
+  EXPECT_NE(refusal(c).find("pos_lr_scale must be a number >= 0, got -0.5"), std::string::npos);
+  c.pos_lr_scale = 0.0;
+  EXPECT_EQ(refusal(c), "");
+  c.pos = PosEncoding::kRope;
+  EXPECT_NE(refusal(c).find("pos rope has no table"), std::string::npos) << refusal(c);
 }
 
 }  // namespace

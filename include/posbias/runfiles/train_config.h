@@ -53,6 +53,10 @@ struct TrainConfig {
   double weight_decay = 0.01;  // on matrices and embeddings, not on biases or norms
   double beta1 = 0.9, beta2 = 0.999, adam_eps = 1e-8;
   double grad_clip = 1.0;  // max global L2 norm; 0 = off
+  // The learned position table's learning rate (and so its weight decay) as a multiple of
+  // `lr`, >= 0 (0: the table stays at its init); only for a model with a learned table. Unset:
+  // every parameter at `lr`. Written to train.json only when set.
+  std::optional<double> pos_lr_scale;
 
   std::uint64_t seed = 0;
   std::int64_t eval_every = 50;         // held-out accuracy per hop, a metrics.jsonl line

@@ -44,18 +44,28 @@ double learning_rate(const TrainConfig& config, std::int64_t step);
 // before clipping.
 double clip_gradients(FlatParams& flat, double max_norm);
 
-// AdamW (decoupled weight decay, bias-corrected moments) on the flat buffers.
+// The name of the learned position table among a model's parameters (the slot pos_lr_scale
+// scales).
+inline constexpr const char* kPositionTableParam = "wpe";
+
+// AdamW (decoupled weight decay, bias-corrected moments) on the flat buffers. With
+// config.pos_lr_scale the position table's update and decay take lr × that scale (a group of
+// its own, as a per-group lr in torch.optim); a scale of 1 updates bit for bit as without it.
 class AdamW {
  public:
   AdamW(FlatParams& flat, const TrainConfig& config);
   void step(double lr);  // one update with the current gradients
 
   torch::Tensor exp_avg, exp_avg_sq;  // [P]
+  // Each parameter's learning-rate multiple: [P], or undefined when every one is 1 (no
+  // pos_lr_scale).
+  torch::Tensor lr_scale;
   std::int64_t steps_taken = 0;
 
  private:
   FlatParams* flat_;
   double beta1_, beta2_, eps_, weight_decay_;
+  torch::Tensor decay_scale_;  // decay_mask × lr_scale, when lr_scale is defined
 };
 
 }  // namespace posbias
