@@ -42,10 +42,6 @@ struct BranchStrength {
   }
 };
 
-// The Gaussian probes per layer behind the MLP gains, unless a caller asks for another count
-// (`birth --stay-probes`): each estimate E‖vᵀT‖² = ‖T‖²_F averages this many.
-inline constexpr int kStayProbes = 8;
-
 // From the cache of one forward (batch 0). probe_seed seeds the MLP probes: layer l's from
 // (probe_seed, l), so that layers can be read in any order; the first kStayProbes probes of a
 // larger count are the default count's.

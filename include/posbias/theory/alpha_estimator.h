@@ -16,4 +16,8 @@ enum class AlphaEstimator { kJacobian, kForward, kPositions };
 AlphaEstimator parse_alpha_estimator(const std::string& name);  // jacobian | forward | positions
 std::string to_string(AlphaEstimator estimator);
 
+// The Gaussian probes per layer behind the positions estimator's MLP gains, unless a caller asks
+// for another count (`birth --stay-probes`): each estimate E‖vᵀT‖² = ‖T‖²_F averages this many.
+inline constexpr int kStayProbes = 8;
+
 }  // namespace posbias
