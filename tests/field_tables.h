@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "experiments/birth/birth.h"
-#include "experiments/birth/birth_options_fields.h"
 #include "experiments/birth/birth_record.h"
 #include "experiments/hops/hop_eval_record.h"
 #include "experiments/hops/hop_seeds_record.h"
@@ -68,6 +67,7 @@
 #include "posbias/tasks/vocab.h"
 #include "posbias/text/tokenizer.h"
 #include "posbias/theory/birth_run_record.h"
+#include "posbias/theory/birth_spec.h"
 #include "posbias/theory/fit_record.h"
 #include "posbias/theory/influence.h"
 #include "posbias/theory/influence_method.h"
@@ -161,7 +161,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_JSON(SweepCollection, sweep_collection_from_json),
       // experiments
       POSBIAS_TABLE(answer_influence_record_fields),
-      POSBIAS_TABLE(birth_option_fields),
+      POSBIAS_TABLE(birth_spec_fields),
       POSBIAS_TABLE(birth_record_fields),
       POSBIAS_TABLE(birth_run_record_fields),
       POSBIAS_JSON(EvalSteps, eval_steps_from_json),
@@ -260,8 +260,6 @@ inline const std::vector<EnumCodec>& enum_codecs() {
       POSBIAS_ENUM(Construction, construction_name, parse_construction),
       POSBIAS_WRITTEN_ENUM(RunState, to_string),
       POSBIAS_ENUM(RowFormat, to_string, parse_row_format),
-      POSBIAS_ENUM(BirthInput, to_string, parse_birth_input),
-      POSBIAS_ENUM(BirthInit, to_string, parse_birth_init),
       POSBIAS_ENUM(Task, task_name, parse_task),
       POSBIAS_ENUM(Variant, variant_name, parse_variant),
       POSBIAS_ENUM(LessBias, to_string, parse_less_bias),

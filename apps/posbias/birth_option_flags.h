@@ -1,6 +1,6 @@
-// `posbias birth`'s flags of BirthOptions' field table (experiments/birth/birth_options_fields.h),
-// registered as ParsedOptions: each flag's text is parsed by its row when the action runs, so a
-// bad value gets its one-line message (exit 2), and --help shows the default the options hold.
+// `posbias birth`'s flags of BirthSpec's field table (theory/birth_spec.h), registered as
+// ParsedOptions: each flag's text is parsed by its row when the action runs, so a bad value gets
+// its one-line message (exit 2), and --help shows the default the options hold.
 #pragma once
 
 #include <fmt/format.h>
@@ -10,14 +10,14 @@
 #include <string>
 
 #include "experiments/birth/birth.h"
-#include "experiments/birth/birth_options_fields.h"
 #include "parsed_options.h"
+#include "posbias/theory/birth_spec.h"
 
 namespace posbias::cli {
 
 // A field's value as --help shows its default: a number as ParsedOptions shows it (1, not 1.0),
 // an unset query "last", an unset number "none", an unset name nothing (the help says whose).
-inline std::string shown_birth_default(const FieldRow<BirthOptions>& row, const BirthOptions& o) {
+inline std::string shown_birth_default(const FieldRow<BirthSpec>& row, const BirthOptions& o) {
   const nlohmann::json value = row.write(o);
   if (value.is_string()) return value.get<std::string>();
   if (value.is_number_float()) return fmt::format("{}", value.get<double>());
@@ -29,7 +29,7 @@ inline std::string shown_birth_default(const FieldRow<BirthOptions>& row, const 
 // Registers the table's flags on `cmd` (-L for --length and -q for --query, as `theory` spells
 // them), parsed into `options` by parsed->parse().
 inline void add_birth_option_flags(CLI::App* cmd, ParsedOptions* parsed, BirthOptions* options) {
-  for (const FieldRow<BirthOptions>& row : birth_option_fields()) {
+  for (const FieldRow<BirthSpec>& row : birth_spec_fields()) {
     const std::string flag = row.name == "length"  ? "-L," + row.flag
                              : row.name == "query" ? "-q," + row.flag
                                                    : row.flag;

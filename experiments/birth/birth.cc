@@ -253,11 +253,6 @@ std::vector<double> seed_mean_alpha(const std::vector<BranchStrength>& seeds, Al
 
 namespace {
 
-constexpr EnumNames<BirthInput, 2> kBirthInputNames{
-    {{BirthInput::kGaussian, "gaussian"}, {BirthInput::kTokens, "tokens"}}};
-constexpr EnumNames<BirthInit, 2> kBirthInitNames{
-    {{BirthInit::kHf, "hf"}, {BirthInit::kUnscaled, "unscaled"}}};
-
 // --arch: a preset, or a family, which builds its reference preset (family_default). A name that
 // is neither gets one line listing both kinds.
 ModelConfig arch_config(const std::string& arch) {
@@ -278,18 +273,6 @@ ModelConfig arch_config(const std::string& arch) {
 }
 
 }  // namespace
-
-BirthInput parse_birth_input(const std::string& name) {
-  return value_of(kBirthInputNames, name, "--input");
-}
-
-std::string to_string(BirthInput input) { return std::string(name_of(kBirthInputNames, input)); }
-
-BirthInit parse_birth_init(const std::string& name) {
-  return value_of(kBirthInitNames, name, "--init");
-}
-
-std::string to_string(BirthInit init) { return std::string(name_of(kBirthInitNames, init)); }
 
 ModelConfig birth_model_config(const BirthOptions& o) {
   ModelConfig c;

@@ -24,6 +24,7 @@
 #include "posbias/model/memory_plan.h"
 #include "posbias/model/transformer.h"
 #include "posbias/runfiles/checkpoint_selection.h"
+#include "posbias/theory/birth_spec.h"
 #include "posbias/theory/fit.h"
 #include "posbias/theory/influence_method.h"
 #include "posbias/theory/model_comparison.h"
@@ -31,37 +32,11 @@
 
 namespace posbias {
 
-// What the model reads: Gaussian embeddings with the init std, or random token ids.
-enum class BirthInput { kGaussian, kTokens };
-BirthInput parse_birth_input(const std::string& name);  // gaussian | tokens
-std::string to_string(BirthInput input);
-// hf: Hugging Face's init (GPT-2's residual projections / sqrt(2·layers)); unscaled: those
-// projections drawn like every other weight.
-enum class BirthInit { kHf, kUnscaled };
-BirthInit parse_birth_init(const std::string& name);  // hf | unscaled
-std::string to_string(BirthInit init);
-
-struct BirthOptions {
-  std::string arch = "gpt2";  // a preset (model_preset_names()) or a family
-  // Overrides of the preset; 0 keeps the preset's value.
-  std::int64_t layers = 0, d_model = 0, heads = 0, kv_heads = 0, mlp = 0, rotary_dim = 0;
-  std::optional<PosEncoding> pos;   // none keeps the family's
-  std::int64_t window = 0;          // sliding-window attention of W keys; 0 = full causal
-  double attn_init_scale = 1.0;     // × the attention output projection's init std
-  std::optional<double> null_sink;  // a null sink of logit b in every head; none: plain softmax
-  AlphaEstimator alpha_estimator = AlphaEstimator::kPositions;  // α̂ of the headline no-fit
-  int stay_probes = kStayProbes;  // Gaussian probes per layer behind the positions' MLP gains
-  std::int64_t length = 256;      // L
-  int seeds = 8;
-  JacobianMethod method = JacobianMethod::kExact;
+// birth's model and measurement (theory/birth_spec.h, whose field table gives their flags), and
+// its inputs, run, memory plan, ranks and outputs.
+struct BirthOptions : BirthSpec {
   // The headline no-fit prediction and fit (every path sum and estimator is reported).
   PathSum paths = PathSum::kQuadrature;
-  std::int64_t probes = 16;           // Hutchinson probes
-  std::optional<std::int64_t> query;  // the query's position; none: the last
-  BirthInput input = BirthInput::kGaussian;
-  BirthInit init = BirthInit::kHf;
-  std::uint64_t seed = 0;  // base seed: seed s uses seed + s
-  int bootstrap = 200;
   std::string config, weights, tokens;  // a trained checkpoint and its token file
   // Or a text file encoded by the checkpoint's tokenizer (beside config, or `tokenizer`); length
   // 0 with text: the shortest line's.

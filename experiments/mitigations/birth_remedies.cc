@@ -11,6 +11,7 @@
 #include "experiments/theory/design_command.h"
 #include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/theory/birth_spec.h"
 #include "posbias/theory/profile_shares.h"
 
 namespace posbias {
@@ -63,14 +64,12 @@ DesignOptions design_options(const MitigationsPreset& p, const BirthOptions& b, 
   return d;
 }
 
-// What `birth` builds of a buildable design point (design_command's birth_options).
+// What `birth` builds of a buildable design point: the model's options with the fields the
+// point's spec sets (its birth_options' flags), as `posbias birth OPTIONS BIRTH_OPTIONS` does.
 BirthOptions with_design(BirthOptions o, const DesignPoint& point) {
-  o.window = point.window;
-  if (point.alibi.heads > 0) {
-    o.pos = PosEncoding::kAlibi;
-    o.heads = point.alibi.heads;
-  }
-  o.null_sink = point.null_sink;
+  for (const FieldRow<BirthSpec>& row : birth_spec_fields())
+    if (row.write(point.birth) != row.write(BirthSpec{}))
+      row.read(row.write(point.birth), o, "design field");
   return o;
 }
 

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "experiments/birth/birth_flags.h"
 #include "experiments/mitigations/birth_remedies.h"
 #include "experiments/mitigations/kv_remedies.h"
 #include "experiments/retrieval/kv_eval_command.h"
@@ -15,6 +14,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/plot.h"
 #include "posbias/runfiles/train_flags.h"
+#include "posbias/theory/birth_flags.h"
 #include "posbias/train/answer_influence.h"
 
 namespace posbias {

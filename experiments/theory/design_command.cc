@@ -16,6 +16,7 @@
 #include "posbias/core/memory.h"
 #include "posbias/core/position_base.h"
 #include "posbias/core/progress.h"
+#include "posbias/theory/birth_flags.h"
 #include "posbias/theory/shares_record.h"
 
 namespace posbias {
@@ -126,32 +127,41 @@ ProfileShares design_shares(const InfluenceSpec& spec) {
 
 namespace {
 
-// What birth can build of one operator, and what it cannot.
+// What birth can build of one operator, and what it cannot. The point's knobs go into its spec
+// one at a time, in the grid's order as the design files have always listed them: the window,
+// ALiBi (--pos, then --heads), the null sink; each knob's flags are birth_flags of the spec
+// against the spec before it, so no flag is spelled here.
 void birth_build(const DesignOptions& o, std::int64_t query, DesignPoint& p) {
-  std::vector<std::string> options, notes;
+  auto set = [&p](auto member, auto value) {
+    const BirthSpec before = p.birth;
+    p.birth.*member = value;
+    const std::string flags = birth_flags(p.birth, before);
+    if (!flags.empty()) p.birth_options += (p.birth_options.empty() ? "" : " ") + flags;
+  };
+  std::vector<std::string> notes;
   if (p.window > 0) {
-    options.push_back("--window " + std::to_string(p.window));
+    set(&BirthSpec::window, p.window);
     const std::int64_t reach = o.layers * (p.window - 1);
     if (reach < query - 1)
       notes.push_back("birth refuses a window whose " + std::to_string(o.layers) +
                       " layers reach " + std::to_string(reach) + " keys back, short of position 0");
   }
   if (p.alibi.heads > 0) {
-    options.push_back("--pos alibi --heads " + std::to_string(p.alibi.heads));
+    set(&BirthSpec::pos, PosEncoding::kAlibi);
+    set(&BirthSpec::heads, std::int64_t{p.alibi.heads});
   } else if (!p.alibi.slopes.empty()) {
     notes.push_back(
         "birth's ALiBi takes the standard slopes of its head count (heads:N), not "
         "slope " +
         p.alibi.name);
   }
-  if (p.null_sink) options.push_back("--null-sink " + number_text(*p.null_sink));
+  if (p.null_sink) set(&BirthSpec::null_sink, p.null_sink);
   if (p.sink > 0) notes.push_back("birth has no attention-sink share");
   if (p.alpha.per_layer) {
     notes.push_back("birth sets no per-layer α");
   } else if (p.alpha.alpha.front() != o.baseline_alpha) {
     notes.push_back("birth sets α only through --attn-init-scale, and measures the α̂ it gets");
   }
-  for (const std::string& s : options) p.birth_options += (p.birth_options.empty() ? "" : " ") + s;
   for (const std::string& s : notes) p.birth_note += (p.birth_note.empty() ? "" : "; ") + s;
   p.birth_buildable = notes.empty();
 }

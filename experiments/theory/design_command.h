@@ -30,6 +30,7 @@
 
 #include "experiments/theory/design_record.h"
 #include "posbias/core/plot.h"
+#include "posbias/theory/birth_spec.h"
 #include "posbias/theory/influence.h"
 #include "posbias/theory/profile_shares.h"
 
@@ -100,7 +101,8 @@ struct DesignPoint {
   UTest u;
   double middle_change = 0;  // log10(middle share / the baseline's)
   bool birth_buildable = false;
-  std::string birth_options;  // birth's options that build it (buildable or not: what it can)
+  BirthSpec birth;  // what birth builds of it: its knobs on birth's defaults (buildable or not)
+  std::string birth_options;  // birth's flags of those knobs (birth_flags), in the grid's order
   std::string birth_note;     // why it is not buildable; empty when it is
 };
 

@@ -1,8 +1,9 @@
 // birth_flags: the command line of BirthOptions parses back, through `posbias birth`'s own flags
 // (registered from the field table as the command registers them, parsed by CLI11 and each
 // row's parser), to the same options: the defaults, the mitigations presets' shapes at init
-// (with and without the null sink, and the BOS sink's), and options with every field set.
-#include "experiments/birth/birth_flags.h"
+// (with and without the null sink, and the BOS sink's), options with every field set, and what
+// `theory design` writes for each operator (its birth_options) to the operator's spec.
+#include "posbias/theory/birth_flags.h"
 
 #include <gtest/gtest.h>
 
@@ -12,9 +13,10 @@
 
 #include "apps/posbias/birth_option_flags.h"
 #include "experiments/birth/birth.h"
-#include "experiments/birth/birth_options_fields.h"
 #include "experiments/mitigations/presets.h"
 #include "experiments/retrieval/retrieval_flags.h"
+#include "experiments/theory/design_command.h"
+#include "posbias/theory/birth_spec.h"
 #include "posbias/train/answer_influence.h"
 
 namespace posbias {
@@ -31,7 +33,7 @@ BirthOptions parse_birth_flags(const std::string& flags) {
   return o;
 }
 
-nlohmann::json fields(const BirthOptions& o) { return fields_to_json(birth_option_fields(), o); }
+nlohmann::json fields(const BirthSpec& o) { return fields_to_json(birth_spec_fields(), o); }
 
 void expect_round_trip(const BirthOptions& o, const std::string& what) {
   const std::string flags = birth_flags(o);
@@ -87,12 +89,34 @@ TEST(BirthFlags, EveryFieldParsesBackInTheTablesOrder) {
   expect_round_trip(o, "every field");
   const std::string flags = birth_flags(o);
   std::size_t at = 0;
-  for (const FieldRow<BirthOptions>& row : birth_option_fields()) {
+  for (const FieldRow<BirthSpec>& row : birth_spec_fields()) {
     const std::size_t next = flags.find(row.flag + " ", at);
     EXPECT_NE(next, std::string::npos) << row.flag << " missing or out of order: " << flags;
     if (next != std::string::npos) at = next;
   }
   EXPECT_NE(flags.find("--attn-init-scale 0.35 --null-sink -1.25"), std::string::npos) << flags;
+}
+
+// Each operator's birth_options, given to birth, build the operator's spec: its window, ALiBi of
+// its head count and null sink, every other field birth's default.
+TEST(BirthFlags, TheDesignsBirthOptionsBuildEachOperatorsSpec) {
+  DesignOptions o;
+  o.length = 64;
+  o.layers = 4;
+  o.grid.windows = {0, 24};
+  o.grid.alibis = {{"0.05", {0.05}, 0}, {"heads:4", alibi_standard_slopes(4), 4}};
+  o.grid.null_sinks = {std::nullopt, -1.5, 2.0};
+  o.grid.alphas = {design_alpha(0.4)};
+  const DesignResult r = run_design_search(o);
+  ASSERT_EQ(r.points.size(), 2u * 3 * 3 * 2);  // windows, ALiBi (with none), null sinks, α
+  for (const DesignPoint& p : r.points) {
+    BirthSpec expected;
+    expected.window = p.window;
+    if (p.alibi.heads > 0) expected.pos = PosEncoding::kAlibi, expected.heads = p.alibi.heads;
+    expected.null_sink = p.null_sink;
+    EXPECT_EQ(fields(p.birth), fields(expected)) << p.birth_options;
+    EXPECT_EQ(fields(parse_birth_flags(p.birth_options)), fields(expected)) << p.birth_options;
+  }
 }
 
 // The answer influence's and eval's lines: each option the report sets, eval's defaults left out.

@@ -12,6 +12,7 @@
 
 #include "experiments/theory/design_command.h"
 #include "posbias/arch/config.h"
+#include "posbias/theory/birth_flags.h"
 
 namespace posbias {
 namespace {
@@ -148,6 +149,20 @@ TEST(TheoryDesign, BirthBuildsWindowsNullSinksAndItsOwnAlibiAtTheBaselineAlpha) 
   EXPECT_LT(r.confirm[0], r.confirm[1]);
   // The standard slopes are the theory's heads:4.
   EXPECT_EQ(r.grid.alibis.back().slopes, alibi_standard_slopes(4));
+}
+
+// Each operator's birth options are its knobs' flags in the grid's order, as the design files
+// have always written them (birth's table lists --heads before --pos and --window); its spec
+// holds the same knobs.
+TEST(TheoryDesign, BirthOptionsListTheKnobsInTheGridsOrder) {
+  const DesignResult r = run_design_search(small_grid(PathSum::kLinear));
+  const auto point = std::find_if(r.points.begin(), r.points.end(), [](const DesignPoint& p) {
+    return p.window == 48 && p.alibi.heads == 4 && p.sink == 0 && p.null_sink == 3.0 &&
+           p.alpha.name == "0.5";
+  });
+  ASSERT_NE(point, r.points.end());
+  EXPECT_EQ(point->birth_options, "--window 48 --pos alibi --heads 4 --null-sink 3");
+  EXPECT_EQ(birth_flags(point->birth), "--heads 4 --pos alibi --window 48 --null-sink 3");
 }
 
 TEST(TheoryDesign, TheResultReadsBackStrictly) {

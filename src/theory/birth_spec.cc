@@ -1,15 +1,35 @@
-#include "experiments/birth/birth_options_fields.h"
+#include "posbias/theory/birth_spec.h"
 
 #include <cstdint>
 #include <limits>
 #include <string>
 
-#include "experiments/birth/birth.h"
 #include "posbias/arch/arch_codecs.h"
+#include "posbias/core/enum_names.h"
 #include "posbias/core/parse.h"
 #include "posbias/theory/theory_codecs.h"
 
 namespace posbias {
+namespace {
+
+constexpr EnumNames<BirthInput, 2> kBirthInputNames{
+    {{BirthInput::kGaussian, "gaussian"}, {BirthInput::kTokens, "tokens"}}};
+constexpr EnumNames<BirthInit, 2> kBirthInitNames{
+    {{BirthInit::kHf, "hf"}, {BirthInit::kUnscaled, "unscaled"}}};
+
+}  // namespace
+
+BirthInput parse_birth_input(const std::string& name) {
+  return value_of(kBirthInputNames, name, "--input");
+}
+
+std::string to_string(BirthInput input) { return std::string(name_of(kBirthInputNames, input)); }
+
+BirthInit parse_birth_init(const std::string& name) {
+  return value_of(kBirthInitNames, name, "--init");
+}
+
+std::string to_string(BirthInit init) { return std::string(name_of(kBirthInitNames, init)); }
 
 struct BirthInputNames {
   static std::string name(BirthInput i) { return to_string(i); }
@@ -26,11 +46,11 @@ struct FieldCodec<BirthInit> : EnumCodec<BirthInit, BirthInitNames> {};
 
 namespace {
 
-using Row = FieldRow<BirthOptions>;
+using Row = FieldRow<BirthSpec>;
 
 // An integer field whose flag takes lo..hi (the type's range unless given).
 template <class T>
-Row integer(std::string name, T BirthOptions::*member, std::string help,
+Row integer(std::string name, T BirthSpec::*member, std::string help,
             std::int64_t lo = std::numeric_limits<T>::min(),
             std::int64_t hi = std::numeric_limits<T>::max()) {
   Row row = field(std::move(name), member, std::move(help));
@@ -43,7 +63,7 @@ Row integer(std::string name, T BirthOptions::*member, std::string help,
 // An enum field (or an optional one) whose flag takes one of Names' names; an unknown name is
 // refused with Names' own message.
 template <class Names, class T>
-Row named(std::string name, T BirthOptions::*member, std::string help) {
+Row named(std::string name, T BirthSpec::*member, std::string help) {
   Row row = field(std::move(name), member, std::move(help));
   row.from_flag = [](const std::string& text) {
     Names::parse(text);
@@ -54,7 +74,7 @@ Row named(std::string name, T BirthOptions::*member, std::string help) {
 
 // The query's position (0-based), or "last" for the last token (the field unset).
 Row query_row() {
-  Row row = field("query", &BirthOptions::query,
+  Row row = field("query", &BirthSpec::query,
                   "the query's position, 0..L-1 (positions count from 0), or last", "POS|last");
   row.from_flag = [flag = row.flag](const std::string& text) {
     if (text == "last") return nlohmann::json();
@@ -65,68 +85,67 @@ Row query_row() {
 }
 
 Row seed_row() {
-  Row row = field("seed", &BirthOptions::seed, "base seed; seed s uses seed + s");
+  Row row = field("seed", &BirthSpec::seed, "base seed; seed s uses seed + s");
   row.from_flag = [](const std::string& text) { return nlohmann::json(parse_seed(text)); };
   return row;
 }
 
 }  // namespace
 
-const std::vector<FieldRow<BirthOptions>>& birth_option_fields() {
+const std::vector<FieldRow<BirthSpec>>& birth_spec_fields() {
   static const std::vector<Row> rows = {
-      field("arch", &BirthOptions::arch,
+      field("arch", &BirthSpec::arch,
             "preset (gpt2, gpt2-medium, qwen2-0.5b, tinyllama-1.1b, gptj-hop) or family (gpt2, "
             "qwen2, llama, gptj), which builds its reference preset (qwen2: qwen2-0.5b, llama: "
             "tinyllama-1.1b, gptj: gptj-hop)"),
-      integer("layers", &BirthOptions::layers, "number of layers (0 = the preset's)"),
-      integer("d_model", &BirthOptions::d_model, "hidden size d (0 = the preset's)"),
-      integer("heads", &BirthOptions::heads, "attention heads (0 = the preset's)"),
-      integer("kv_heads", &BirthOptions::kv_heads,
+      integer("layers", &BirthSpec::layers, "number of layers (0 = the preset's)"),
+      integer("d_model", &BirthSpec::d_model, "hidden size d (0 = the preset's)"),
+      integer("heads", &BirthSpec::heads, "attention heads (0 = the preset's)"),
+      integer("kv_heads", &BirthSpec::kv_heads,
               "key/value heads for grouped-query attention (0 = the preset's)"),
-      integer("mlp", &BirthOptions::mlp, "MLP hidden width (0 = the preset's)"),
-      integer("rotary_dim", &BirthOptions::rotary_dim,
+      integer("mlp", &BirthSpec::mlp, "MLP hidden width (0 = the preset's)"),
+      integer("rotary_dim", &BirthSpec::rotary_dim,
               "rotary dims per head (0 = the preset's; whole head if unset)"),
       named<PosEncodingNames>(
-          "pos", &BirthOptions::pos,
+          "pos", &BirthSpec::pos,
           "positional encoding: " + pos_encoding_names() + " (default: the family's)"),
-      integer("window", &BirthOptions::window,
+      integer("window", &BirthSpec::window,
               "sliding-window attention: each query sees its W latest keys (default 0: all "
               "earlier keys); the theory then uses the window operator",
               1, 10'000'000),
-      field("attn_init_scale", &BirthOptions::attn_init_scale,
+      field("attn_init_scale", &BirthSpec::attn_init_scale,
             "multiply the attention output projection's init std by s > 0 (a stronger or "
             "weaker attention branch at init)"),
-      field("null_sink", &BirthOptions::null_sink,
+      field("null_sink", &BirthSpec::null_sink,
             "a null sink in every head: a learned sink logit initialized to b, whose e^b joins "
             "each query's softmax normalizer with no value (softmax off by one); the theory "
             "then uses the operator 1/(i + e^b)"),
       named<AlphaEstimatorNames>(
-          "alpha_estimator", &BirthOptions::alpha_estimator,
+          "alpha_estimator", &BirthSpec::alpha_estimator,
           "the measured branch strength of the no-fit prediction: positions (the value path's "
           "gain over the identity path, per layer and key position), jacobian (the same, one α̂ "
           "per layer) or forward (ml-uhh's ‖a‖/(‖x‖+‖a‖) per layer)"),
-      integer("stay_probes", &BirthOptions::stay_probes,
+      integer("stay_probes", &BirthSpec::stay_probes,
               "Gaussian probes per layer behind the positions estimator's MLP gains (a Monte "
               "Carlo estimate; more probes, less noise in the no-fit prediction); with "
               "--rescore too",
               1, 4096),
-      integer("length", &BirthOptions::length, "sequence length L in tokens"),
-      integer("seeds", &BirthOptions::seeds,
-              "seeds to average (weights and inputs redrawn per seed)"),
+      integer("length", &BirthSpec::length, "sequence length L in tokens"),
+      integer("seeds", &BirthSpec::seeds, "seeds to average (weights and inputs redrawn per seed)"),
       named<JacobianMethodNames>(
-          "method", &BirthOptions::method,
+          "method", &BirthSpec::method,
           "exact (all d cotangents in one batched backward), hutchinson (k Gaussian probes), "
           "or autograd (d separate VJPs, the slow reference)"),
-      integer("probes", &BirthOptions::probes, "Hutchinson probes k"),
+      integer("probes", &BirthSpec::probes, "Hutchinson probes k"),
       query_row(),
-      named<BirthInputNames>("input", &BirthOptions::input,
+      named<BirthInputNames>("input", &BirthSpec::input,
                              "gaussian (embeddings ~ N(0, init std²)) or tokens (random ids)"),
       named<BirthInitNames>(
-          "init", &BirthOptions::init,
+          "init", &BirthSpec::init,
           "hf (Hugging Face init; GPT-2's residual projections / sqrt(2·layers)) or "
           "unscaled (those projections drawn like every other weight)"),
       seed_row(),
-      integer("bootstrap", &BirthOptions::bootstrap, "bootstrap resamples for the α CI")};
+      integer("bootstrap", &BirthSpec::bootstrap, "bootstrap resamples for the α CI")};
   return rows;
 }
 

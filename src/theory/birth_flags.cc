@@ -1,20 +1,19 @@
-#include "experiments/birth/birth_flags.h"
+#include "posbias/theory/birth_flags.h"
 
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "experiments/birth/birth.h"
-#include "experiments/birth/birth_options_fields.h"
 #include "posbias/core/shell_quote.h"
+#include "posbias/theory/birth_spec.h"
 
 namespace posbias {
 namespace {
 
 // A field's JSON value as its flag's text: a name as a shell word, a number as its shortest
 // text that reads back the same (2, not 2.0).
-std::string flag_text(const FieldRow<BirthOptions>& row, const nlohmann::json& value) {
+std::string flag_text(const FieldRow<BirthSpec>& row, const nlohmann::json& value) {
   if (value.is_string()) {
     const std::string text = value.get<std::string>();
     const bool plain = !text.empty() && text.find_first_not_of(
@@ -30,15 +29,16 @@ std::string flag_text(const FieldRow<BirthOptions>& row, const nlohmann::json& v
 
 }  // namespace
 
-std::string birth_flags(const BirthOptions& options) {
-  const BirthOptions defaults;
+std::string birth_flags(const BirthSpec& spec, const BirthSpec& from) {
   std::string out;
-  for (const FieldRow<BirthOptions>& row : birth_option_fields()) {
-    const nlohmann::json value = row.write(options);
-    if (value == row.write(defaults)) continue;
+  for (const FieldRow<BirthSpec>& row : birth_spec_fields()) {
+    const nlohmann::json value = row.write(spec);
+    if (value == row.write(from)) continue;
     out += (out.empty() ? "" : " ") + row.flag + " " + flag_text(row, value);
   }
   return out;
 }
+
+std::string birth_flags(const BirthSpec& spec) { return birth_flags(spec, BirthSpec{}); }
 
 }  // namespace posbias
