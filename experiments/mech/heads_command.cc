@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <memory>
 
-#include "posbias/arch/arch_codecs.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/json_result.h"
@@ -20,7 +19,6 @@
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/runfiles/result_file.h"
-#include "posbias/tasks/task_codecs.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/hop_eval.h"
 
@@ -172,26 +170,22 @@ HeadsResult measure_heads(const HeadsOptions& o, ProcessGroup* group) {
     }
     progress.finish();
     if (group) {
-      nlohmann::json mine = {{"task", FieldCodec<std::optional<Task>>::write(result.task)},
-                             {"attention", to_string(result.attention)},
-                             {"length", ids.defined() ? ids.size(1) : 0},
-                             {"checkpoints", nlohmann::json::array()}};
-      for (const CheckpointHeads& c : result.checkpoints) mine["checkpoints"].push_back(to_json(c));
-      std::vector<nlohmann::json> parts;
-      for (const std::string& text : group->all_gather(mine.dump()))
-        parts.push_back(parse_json(text, "a rank's head scores"));
+      // Each rank's share as a heads record (its checkpoints, and the run's task, attention
+      // path and sample length), written and read through the record's field table.
+      HeadsRecord mine;
+      mine.task = result.task;
+      mine.attention = result.attention;
+      mine.length = ids.defined() ? ids.size(1) : 0;
+      mine.checkpoints = result.checkpoints;
+      std::vector<HeadsRecord> parts;
+      for (const std::string& text : group->all_gather(to_json(mine).dump()))
+        parts.push_back(heads_record_from_json(parse_json(text, "a rank's head scores")));
       result.checkpoints.clear();
-      for (std::size_t i = 0; i < files.size(); ++i) {  // back in training order
-        const nlohmann::json& part = parts[i % ranks];
-        const nlohmann::json& c = part["checkpoints"][i / ranks];
-        result.checkpoints.push_back(checkpoint_heads_from_json(c));
-        if (i == 0) {
-          result.task = FieldCodec<std::optional<Task>>::read(part["task"], "a rank's task");
-          result.attention =
-              FieldCodec<AttentionPath>::read(part["attention"], "a rank's attention");
-          result.length = part["length"].get<std::int64_t>();
-        }
-      }
+      for (std::size_t i = 0; i < files.size(); ++i)  // back in training order
+        result.checkpoints.push_back(parts[i % ranks].checkpoints[i / ranks]);
+      result.task = parts.front().task;  // rank 0 scored the first checkpoint
+      result.attention = parts.front().attention.value();
+      result.length = parts.front().length;
       result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       return result;
     }
