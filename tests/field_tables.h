@@ -26,6 +26,7 @@
 #include "experiments/reproduce/reproduce_record.h"
 #include "experiments/retrieval/colocation_record.h"
 #include "experiments/retrieval/depth_eval_record.h"
+#include "experiments/retrieval/eval_command_options.h"
 #include "experiments/retrieval/kv_seeds_record.h"
 #include "experiments/seeds/seeds_record.h"
 #include "experiments/theory/compare_record.h"
@@ -183,6 +184,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_JSON(ReproduceRunRecord, reproduce_run_record_from_json),
       POSBIAS_TABLE(colocation_record_fields),
       POSBIAS_TABLE(depth_eval_record_fields),
+      POSBIAS_TABLE(eval_option_fields),
       POSBIAS_TABLE(kv_seeds_record_fields),
       POSBIAS_TABLE(seed_interval_fields),
       POSBIAS_TABLE(seed_statistic_fields),

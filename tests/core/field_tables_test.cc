@@ -300,6 +300,7 @@ const std::set<std::string> kNotGenerated = {
     "hop_seeds_record_fields/files",           // records whose every field is optional: their
     "heads_record_fields/source",              // names cannot be guessed
     "example_line_fields/hops",                // 1..4: the sample's counter is past it
+    "eval_option_fields/rope_scaling",         // pi:F or ntk:F, a form no sample guesses
 };
 
 // Fields kept as JSON whatever it holds, by record: not checked for the wrong kind.
