@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "commands.h"
+#include "eval_option_flags.h"
 #include "experiments/hops/eval_command.h"
 #include "experiments/retrieval/kv_eval_command.h"
 #include "experiments/retrieval/passkey_eval_command.h"
@@ -206,10 +207,66 @@ void register_train(CLI::App& app, Action* selected) {
   });
 }
 
+namespace {
+
+// A hop run's options: EvalOptions{}'s where `o` leaves a value unset.
+EvalOptions hop_eval_options(const EvalCommandOptions& o) {
+  EvalOptions h;
+  set_shared_eval_options(o, h);
+  h.hops = o.hops;
+  h.controls = o.controls;
+  return h;
+}
+
+// eval of the run's task: kv, passkey by depth x length (given --depths, --lengths,
+// --effective-threshold or --csv), text, else hop; an option the task does not take is refused in
+// one line. `csv_given`: --csv was given.
+void run_eval_command(const EvalCommandOptions& o, bool csv_given) {
+  if (!o.hops.empty() && (is_kv_run(o.run) || is_text_run(o.run)))
+    throw std::invalid_argument("--hops applies to hop runs (number, letter) only");
+  if (o.calibrate_strength && !o.calibrate)
+    throw std::invalid_argument("--calibrate-strength needs --calibrate");
+  if (o.calibrate && !is_kv_run(o.run))
+    throw std::invalid_argument(
+        "--calibrate applies to kv runs only (its content-free input is kv's filler '_')");
+  if (is_kv_run(o.run)) {
+    run_kv_eval(depth_eval_options(o));
+    return;
+  }
+  const bool by_depth = o.depths || o.lengths || o.threshold || csv_given;
+  if (by_depth && is_passkey_run(o.run)) {  // a text run with needles, by depth x length
+    PasskeyEvalOptions pk;
+    static_cast<DepthEvalOptions&>(pk) = depth_eval_options(o);
+    run_passkey_eval(pk);
+    return;
+  }
+  for (const auto& [given, name] : {std::pair{o.depths.has_value(), "--depths"},
+                                    {o.threshold.has_value(), "--effective-threshold"},
+                                    {csv_given, "--csv"}}) {
+    if (given)
+      throw std::invalid_argument(std::string(name) +
+                                  " applies to kv and passkey (text with needles) runs only");
+  }
+  if (o.rope_scaling && is_text_run(o.run))
+    throw std::invalid_argument(
+        "--rope-scaling applies to kv, hop and passkey runs by depth (give --lengths or "
+        "--depths), not to a text run's bits per byte");
+  if (o.logn_scale && is_text_run(o.run))
+    throw std::invalid_argument(
+        "--logn-scale applies to kv, hop and passkey runs by depth (give --lengths or "
+        "--depths), not to a text run's bits per byte");
+  if (is_text_run(o.run)) {  // bits per byte and loss per position instead; what it shares
+    const EvalOptions h = hop_eval_options(o);  // with a hop run's evaluation
+    run_text_eval({h.run, h.checkpoints, h.json, h.plot, h.attention, h.memory_budget_gb});
+    return;
+  }
+  run_eval(hop_eval_options(o));
+}
+
+}  // namespace
+
 void register_eval(CLI::App& app, Action* selected) {
-  auto o = std::make_shared<EvalOptions>();
-  auto kv = std::make_shared<KvEvalOptions>();
-  auto depths = std::make_shared<std::string>();
+  auto o = std::make_shared<EvalCommandOptions>();
   auto parsed = std::make_shared<ParsedOptions>();
   CLI::App* cmd = app.add_subcommand("eval", torch_command_description("eval"));
   cmd->add_option("--run", o->run,
@@ -220,62 +277,12 @@ void register_eval(CLI::App& app, Action* selected) {
   cmd->add_option("--redraw", *redraw,
                   "a stored eval --json result of one checkpoint (kv, passkey by depth, or a hop "
                   "run): draw its --plot figures again from the file alone, measuring nothing");
-  parsed->add(cmd, "--checkpoints", &o->checkpoints,
-              "which checkpoints of the run: all, last or a comma list of steps; several give "
-              "one result per checkpoint, in training order");
-  parsed->add_retired_checkpoint_option(cmd);
-  CLI::Option* lengths =
-      parsed->add(cmd, "--lengths", &o->lengths,
-                  "comma list of input lengths (kv: default the training length, 2x and 4x)");
-  CLI::Option* count = parsed->add(
-      cmd, "--count", &o->count,
-      "examples per length and hop (kv: per cell, default " + std::to_string(kv->count) + ")");
-  parsed->add(cmd, "--seed", &o->seed, "seed of the evaluation examples");
-  CLI::Option* hops = parsed->add(
-      cmd, "--hops", &o->hops,
-      "hop runs: comma list of hops to score, each on the examples the whole evaluation "
-      "draws for it (default: every hop the run was trained on), so a long evaluation can "
-      "run in pieces");
-  cmd->add_flag("!--no-controls", o->controls, "skip the seen_jumps / decoy control");
-  std::string default_depths;
-  for (double d : kv->depths) default_depths += (default_depths.empty() ? "" : ",") + depth_key(d);
-  CLI::Option* depth_flag =
-      cmd->add_option("--depths", *depths,
-                      "kv: comma list of depths of the queried pair in percent (0 = first "
-                      "pair, 100 = last); passkey runs (text with needles): of the queried needle, "
-                      "and given --depths or --lengths a passkey run is evaluated by depth x "
-                      "length instead of bits per byte")
-          ->default_str(default_depths)
-          ->type_name("LIST");
-  CLI::Option* threshold =
-      parsed->add(cmd, "--effective-threshold", &kv->threshold,
-                  "kv: depth-averaged accuracy a length must reach for the effective length");
-  CLI::Option* csv =
-      add_output_option(cmd, "--csv", kv->csv, "kv: one row per depth x length cell");
-  CLI::Option* rope_scaling = parsed->add_parsed(
-      cmd, "--rope-scaling",
-      "kv, passkey (by depth) and hop runs with rotary positions: change the rotations at "
-      "evaluation, no retraining; pi:F divides positions by F (position interpolation), ntk:F "
-      "raises the rotary base to theta*F^(d/(d-2)), d the rotary dims per head (NTK-aware); F > "
-      "0, F = 1 the run's own",
-      "none", "pi:F|ntk:F", [o](const std::string& text, const std::string&) {
-        o->rope_scaling = parse_rope_scaling(text);
-      });
-  CLI::Option* logn_scale = parsed->add(
-      cmd, "--logn-scale", &o->logn_scale,
-      "kv, passkey (by depth) and hop runs trained without it: log-n attention scaling at "
-      "evaluation only, query i's logits multiplied by s*log(n), n = i + 1 the keys it sees "
-      "(scalable softmax); s in (0, 100]; absent: the run's own softmax");
-  auto strength = std::make_shared<double>(1.0);
-  auto calibrated = std::make_shared<bool>(false);
-  CLI::Option* calibrate = cmd->add_flag(
-      "--calibrate", *calibrated,
-      "kv runs: attention calibration at evaluation only; each head's attention on the filler "
-      "'_' at every position (its position-only component) is divided out, attention "
-      "P*P0^(-a) renormalized (docs/mitigations.md)");
-  CLI::Option* calibrate_strength = parsed->add(
-      cmd, "--calibrate-strength", strength.get(),
-      "--calibrate's strength a in [0, 1]: 1 divides the baseline out, 0 is plain attention");
+  CLI::Option* csv = nullptr;
+  add_eval_option_flags(cmd, parsed.get(), o.get(), [&](const std::string& row) {
+    if (row == "checkpoints") parsed->add_retired_checkpoint_option(cmd);
+    if (row == "effective_threshold")
+      csv = add_output_option(cmd, "--csv", o->csv, "kv: one row per depth x length cell");
+  });
   add_memory_options(cmd, parsed.get(), &o->attention, &o->memory_budget_gb);
   add_output_option(cmd, "--json", o->json, "result JSON (default: stdout)");
   add_output_option(cmd, "--plot", o->plot,
@@ -298,70 +305,7 @@ void register_eval(CLI::App& app, Action* selected) {
       }
       if (o->run.empty())
         throw std::invalid_argument("--run RUN_DIR is required (or --redraw FILE --plot STEM)");
-      if (hops->count() > 0 && (is_kv_run(o->run) || is_text_run(o->run)))
-        throw std::invalid_argument("--hops applies to hop runs (number, letter) only");
-      if (calibrate_strength->count() > 0 && calibrate->count() == 0)
-        throw std::invalid_argument("--calibrate-strength needs --calibrate");
-      if (calibrate->count() > 0 && !is_kv_run(o->run))
-        throw std::invalid_argument(
-            "--calibrate applies to kv runs only (its content-free input is kv's filler '_')");
-      if (calibrate->count() > 0) kv->calibrate = *strength;
-      if (is_kv_run(o->run)) {
-        kv->run = o->run;
-        kv->checkpoints = o->checkpoints;
-        if (depth_flag->count() > 0) kv->depths = parse_number_list(*depths, "--depths");
-        if (lengths->count() > 0) kv->lengths = o->lengths;
-        if (count->count() > 0) kv->count = o->count;
-        kv->seed = o->seed;
-        kv->attention = o->attention;
-        kv->memory_budget_gb = o->memory_budget_gb;
-        kv->rope_scaling = o->rope_scaling;
-        kv->logn_scale = o->logn_scale;
-        kv->json = o->json;
-        kv->plot = o->plot;
-        run_kv_eval(*kv);
-        return;
-      }
-      const bool by_depth = depth_flag->count() > 0 || lengths->count() > 0 ||
-                            threshold->count() > 0 || csv->count() > 0;
-      if (by_depth && is_passkey_run(o->run)) {  // a text run with needles, by depth x length
-        PasskeyEvalOptions pk;
-        pk.run = o->run;
-        pk.checkpoints = o->checkpoints;
-        if (depth_flag->count() > 0) pk.depths = parse_number_list(*depths, "--depths");
-        if (lengths->count() > 0) pk.lengths = o->lengths;
-        if (count->count() > 0) pk.count = o->count;
-        pk.threshold = kv->threshold;
-        pk.seed = o->seed;
-        pk.attention = o->attention;
-        pk.memory_budget_gb = o->memory_budget_gb;
-        pk.rope_scaling = o->rope_scaling;
-        pk.logn_scale = o->logn_scale;
-        pk.json = o->json;
-        pk.csv = kv->csv;
-        pk.plot = o->plot;
-        run_passkey_eval(pk);
-        return;
-      }
-      for (CLI::Option* only_kv : {depth_flag, threshold, csv}) {
-        if (only_kv->count() > 0)
-          throw std::invalid_argument(only_kv->get_name() +
-                                      " applies to kv and passkey (text with needles) runs only");
-      }
-      if (rope_scaling->count() > 0 && is_text_run(o->run))
-        throw std::invalid_argument(
-            "--rope-scaling applies to kv, hop and passkey runs by depth (give --lengths or "
-            "--depths), not to a text run's bits per byte");
-      if (logn_scale->count() > 0 && is_text_run(o->run))
-        throw std::invalid_argument(
-            "--logn-scale applies to kv, hop and passkey runs by depth (give --lengths or "
-            "--depths), not to a text run's bits per byte");
-      if (is_text_run(o->run)) {  // bits per byte and loss per position instead
-        run_text_eval(
-            {o->run, o->checkpoints, o->json, o->plot, o->attention, o->memory_budget_gb});
-        return;
-      }
-      run_eval(*o);
+      run_eval_command(*o, csv->count() > 0);
     };
   });
 }

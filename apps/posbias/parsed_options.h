@@ -133,6 +133,16 @@ class ParsedOptions {
         [target, parser](const std::string& text, const std::string&) { *target = parser(text); });
   }
 
+  // A flag (no value): `given` runs when the user gave it.
+  CLI::Option* add_flag(CLI::App* cmd, const std::string& flags, const std::string& help,
+                        std::function<void()> given) {
+    auto entry = std::make_unique<Entry>();
+    entry->parse = [given = std::move(given)](const std::string&, const std::string&) { given(); };
+    entry->option = cmd->add_flag(flags, help);
+    entries_.push_back(std::move(entry));
+    return entries_.back()->option;
+  }
+
   // Any other value: `parser` sets the target from the option's text (and its name, for the
   // error); `type` is what --help shows (LIST, SLOPES, ...).
   CLI::Option* add_parsed(CLI::App* cmd, const std::string& flags, const std::string& help,
