@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "experiments/retrieval/presets.h"
+#include "experiments/retrieval/retrieval_flags.h"
 
 namespace posbias {
 namespace {
@@ -59,14 +60,21 @@ void add_remedies(MitigationsPreset& p) {
   remedy("randomized positions", "random-positions", fmt::format("--random-positions {}", range),
          [&](TrainConfig& c) { c.random_positions = range; });
   remedy("PoSE", "pose", fmt::format("--pose {}", range), [&](TrainConfig& c) { c.pose = range; });
-  p.inference = {{"RoPE position interpolation", "pi2", "--rope-scaling pi:2",
-                  RopeScaling{RopeScalingKind::kPi, 2.0}, std::nullopt, std::nullopt},
-                 {"NTK-aware RoPE scaling", "ntk2", "--rope-scaling ntk:2",
-                  RopeScaling{RopeScalingKind::kNtk, 2.0}, std::nullopt, std::nullopt},
-                 {"log-n scaling at evaluation", "logn", fmt::format("--logn-scale {:g}", s),
-                  std::nullopt, s, std::nullopt},
-                 {"attention calibration", "calibrate", "--calibrate --calibrate-strength 1",
-                  std::nullopt, std::nullopt, 1.0}};
+  // Each at inference: its eval flags written by eval's field table.
+  auto inference = [&](std::string name, std::string file, std::optional<RopeScaling> rope,
+                       std::optional<double> logn, std::optional<double> calibrate) {
+    DepthEvalOptions with;
+    with.rope_scaling = rope, with.logn_scale = logn, with.calibrate = calibrate;
+    p.inference.push_back({std::move(name), std::move(file),
+                           depth_eval_flags_beside(DepthEvalOptions{}, with), rope, logn,
+                           calibrate});
+  };
+  inference("RoPE position interpolation", "pi2", RopeScaling{RopeScalingKind::kPi, 2.0},
+            std::nullopt, std::nullopt);
+  inference("NTK-aware RoPE scaling", "ntk2", RopeScaling{RopeScalingKind::kNtk, 2.0}, std::nullopt,
+            std::nullopt);
+  inference("log-n scaling at evaluation", "logn", std::nullopt, s, std::nullopt);
+  inference("attention calibration", "calibrate", std::nullopt, std::nullopt, 1.0);
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ struct TrainedRemedy {
 struct InferenceRemedy {
   std::string name;  // "RoPE position interpolation"
   std::string file;  // "pi2": its eval files' suffix
-  std::string flag;  // "--rope-scaling pi:2"
+  std::string flag;  // "--rope-scaling pi:2": of eval's field table (retrieval_flags.h)
   std::optional<RopeScaling> rope_scaling;
   std::optional<double> logn_scale;
   std::optional<double> calibrate;

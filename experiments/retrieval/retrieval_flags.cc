@@ -2,20 +2,23 @@
 
 #include <fmt/format.h>
 
+#include "posbias/core/flag_text.h"
 #include "posbias/core/parse.h"
-#include "posbias/stats/depth_accuracy.h"
 #include "posbias/tasks/retrieval_inputs.h"
 
 namespace posbias {
 
+std::string eval_flags(const EvalCommandOptions& options) {
+  return fields_to_flags(eval_option_fields(), options, EvalCommandOptions{});
+}
+
 std::string depth_eval_flags(const DepthEvalOptions& options) {
-  std::string depths;
-  for (double d : options.depths) depths += (depths.empty() ? "" : ",") + depth_key(d);
-  std::string out = "--depths " + depths;
-  if (!options.lengths.empty()) out += " --lengths " + join_integers(options.lengths);
-  out += fmt::format(" --count {}", options.count);
-  if (options.seed != DepthEvalOptions{}.seed) out += fmt::format(" --seed {}", options.seed);
-  return out;
+  return eval_flags(eval_command_options(options));
+}
+
+std::string depth_eval_flags_beside(const DepthEvalOptions& base, const DepthEvalOptions& options) {
+  return fields_to_flags(eval_option_fields(), eval_command_options(options),
+                         eval_command_options(base));
 }
 
 std::string answer_influence_flags(const AnswerInfluenceOptions& options) {
