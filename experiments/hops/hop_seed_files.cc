@@ -8,6 +8,7 @@
 
 #include "experiments/hops/hop_eval_record.h"
 #include "posbias/core/bounded_read.h"
+#include "posbias/core/json_number.h"
 #include "posbias/core/json_read.h"
 #include "posbias/mech/head_name.h"
 #include "posbias/mech/heads_record.h"
@@ -30,7 +31,6 @@ constexpr int kMaxHeadIndex = 100000;  // a layer or head index a file may name
 constexpr std::int64_t kMaxHop = 1000;
 constexpr std::int64_t kMaxFileLength = 10'000'000;  // input lengths a file may name
 constexpr std::int64_t kMaxStep = 1'000'000'000'000;
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // "1".."1000" or "all"; the canonical spelling only.
 int parse_hop(const std::string& key, const std::string& source, const std::string& name) {

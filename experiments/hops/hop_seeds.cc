@@ -11,14 +11,13 @@
 #include "experiments/hops/hop_seed_files.h"
 #include "experiments/hops/hop_seeds_record.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/json_number.h"
 #include "posbias/core/json_result.h"
 #include "posbias/runfiles/result_file.h"
 #include "posbias/tasks/hop_task.h"
 
 namespace posbias {
 namespace {
-
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The keys every map has, in order.
 template <typename Map>

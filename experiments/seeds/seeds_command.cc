@@ -15,6 +15,7 @@
 #include "experiments/seeds/seeds_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
+#include "posbias/core/json_number.h"
 #include "posbias/core/json_result.h"
 #include "posbias/runfiles/eval_steps.h"
 #include "posbias/runfiles/heldout_split.h"
@@ -26,9 +27,8 @@
 namespace posbias {
 namespace {
 
-constexpr std::size_t kMaxCheckpoints = 100000;
+constexpr std::size_t kMaxBirthCheckpoints = 100000;
 constexpr std::size_t kMaxPositions = 10'000'000;
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The mean of v over the positions 0.4n <= i < 0.6n, at least one entry.
 double middle_mean(const std::vector<double>& v) {
@@ -101,9 +101,9 @@ TrainingSeed parse_training_seed(const std::string& text, const std::string& sou
     result_error(source, fmt::format("length must be in 2..{}", kMaxPositions));
   if (r.query < 1 || r.query >= r.length)
     result_error(source, fmt::format("query must be a position in 1..{}", r.length - 1));
-  if (record.checkpoints.empty() || record.checkpoints.size() > kMaxCheckpoints)
-    result_error(source,
-                 fmt::format("checkpoints must be an array of 1..{} records", kMaxCheckpoints));
+  if (record.checkpoints.empty() || record.checkpoints.size() > kMaxBirthCheckpoints)
+    result_error(
+        source, fmt::format("checkpoints must be an array of 1..{} records", kMaxBirthCheckpoints));
   const auto q = static_cast<std::size_t>(r.query + 1);  // positions 0..query
   for (const BirthRunCheckpointRecord& c : record.checkpoints) {
     TrainingSeedCheckpoint cp;

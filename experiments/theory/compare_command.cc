@@ -23,7 +23,6 @@
 namespace posbias {
 namespace {
 
-constexpr std::uintmax_t kMaxRunBytes = std::uintmax_t{256} << 20;
 constexpr std::size_t kMaxRuns = 256;
 
 std::vector<double> positive_row(const nlohmann::json& j, const std::string& path,
@@ -48,6 +47,12 @@ const nlohmann::json& field(const nlohmann::json& j, const char* key, const std:
 }
 
 }  // namespace
+
+CompareRun read_birth_run(const std::string& file, const std::string& label) {
+  constexpr std::uintmax_t kMaxRunBytes = std::uintmax_t{256} << 20;
+  return parse_birth_run(read_bounded_file(file, kMaxRunBytes, "256 MiB birth-result"), file,
+                         label);
+}
 
 CompareRun parse_birth_run(const std::string& text, const std::string& path,
                            const std::string& label) {
@@ -121,8 +126,7 @@ CompareResult compare_runs(const CompareOptions& o) {
   for (std::size_t i = 0; i < o.runs.size(); ++i) {
     const std::string label =
         o.labels.empty() ? std::filesystem::path(o.runs[i]).stem().string() : o.labels[i];
-    r.runs.push_back(parse_birth_run(
-        read_bounded_file(o.runs[i], kMaxRunBytes, "256 MiB birth-result"), o.runs[i], label));
+    r.runs.push_back(read_birth_run(o.runs[i], label));
     if (r.runs.back().measured.size() != r.runs.front().measured.size())
       throw std::invalid_argument(
           "'" + o.runs[i] + "' has " + std::to_string(r.runs.back().measured.size()) +

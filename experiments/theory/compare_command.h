@@ -51,6 +51,8 @@ struct CompareResult {
 // the field); what compare_runs reads from each file.
 CompareRun parse_birth_run(const std::string& text, const std::string& source,
                            const std::string& label);
+// The birth result in `file` (read up to 256 MiB), parsed by parse_birth_run.
+CompareRun read_birth_run(const std::string& file, const std::string& label);
 // Reads and checks the runs (one line naming the file and field for a bad one).
 CompareResult compare_runs(const CompareOptions& options);
 // The result as its file holds it (compare_record.h).

@@ -11,6 +11,7 @@
 #include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv_table.h"
+#include "posbias/core/json_number.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/machine_record.h"
 #include "posbias/core/memory.h"
@@ -178,8 +179,6 @@ std::string operator_name(const DesignPoint& p) {
   for (const std::string& s : parts) out += (out.empty() ? "" : ", ") + s;
   return out;
 }
-
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double share_value(const ProfileShares& s, ShareRegion r) {
   return s.region(r).present() ? s.of(r) : kNaN;

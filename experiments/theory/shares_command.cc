@@ -10,7 +10,6 @@
 #include "experiments/theory/compare_command.h"
 #include "experiments/theory/theory_shares_record.h"
 #include "posbias/core/atomic_file.h"
-#include "posbias/core/bounded_read.h"
 #include "posbias/core/json_result.h"
 #include "posbias/stats/paired_verdict.h"
 #include "posbias/theory/shares_record.h"
@@ -19,12 +18,9 @@
 namespace posbias {
 namespace {
 
-constexpr std::uintmax_t kMaxRunBytes = std::uintmax_t{256} << 20;
-
 SharesRun read_shares_run(const std::string& file) {
   const std::string label = std::filesystem::path(file).stem().string();
-  const CompareRun run =
-      parse_birth_run(read_bounded_file(file, kMaxRunBytes, "256 MiB birth-result"), file, label);
+  const CompareRun run = read_birth_run(file, label);
   const std::vector<std::vector<double>> profiles =
       run.seeds.empty() ? std::vector<std::vector<double>>{run.measured} : run.seeds;
   return {file, label, shares_over_seeds(profiles), profile_shares(run.predicted)};

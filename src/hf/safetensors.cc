@@ -19,6 +19,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "file_error.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/printable.h"
@@ -69,9 +70,7 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   return s + "]";
 }
 
-[[noreturn]] void fail(const std::string& source, const std::string& what) {
-  throw std::runtime_error(source + ": " + what);
-}
+using hf_file::fail;
 
 // Rejects hostile structure while nlohmann parses, before it allocates for it: containers
 // nested deeper than a tensor entry's arrays, arrays longer than kMaxSafetensorsRank, unknown

@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "file_error.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/printable.h"
 #include "posbias/core/strict_json.h"
@@ -23,9 +24,7 @@ constexpr int kMaxIndexDepth = 16;            // {"metadata": {...}, "weight_map
 constexpr std::size_t kMaxTensorName = 1024;  // HF's longest names are under 200 bytes
 constexpr std::size_t kMaxShardName = 255;    // one path component
 
-[[noreturn]] void fail(const std::string& source, const std::string& what) {
-  throw std::runtime_error(source + ": " + what);
-}
+using hf_file::fail;
 
 // Why a shard name is not a plain file name in the index's folder; empty when it is.
 std::string shard_name_problem(std::string_view name) {

@@ -68,7 +68,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_derivativ
   for (std::int64_t i = 0; i < n; ++i) d[i] = gelu_slope(x[i]);
 }
 
-constexpr std::int64_t kGrain = 16384;
+constexpr std::int64_t kGeluGrain = 16384;
 
 class FusedGelu : public torch::autograd::Function<FusedGelu> {
  public:
@@ -78,7 +78,7 @@ class FusedGelu : public torch::autograd::Function<FusedGelu> {
     auto y = torch::empty_like(x);
     const float* in = x.data_ptr<float>();
     float* out = y.data_ptr<float>();
-    at::parallel_for(0, x.numel(), kGrain,
+    at::parallel_for(0, x.numel(), kGeluGrain,
                      [&](std::int64_t b, std::int64_t e) { gelu_forward(in + b, out + b, e - b); });
     return y;
   }
@@ -91,7 +91,7 @@ class FusedGelu : public torch::autograd::Function<FusedGelu> {
     const float* in = x.data_ptr<float>();
     const float* g = dy.data_ptr<float>();
     float* out = dx.data_ptr<float>();
-    at::parallel_for(0, x.numel(), kGrain, [&](std::int64_t b, std::int64_t e) {
+    at::parallel_for(0, x.numel(), kGeluGrain, [&](std::int64_t b, std::int64_t e) {
       gelu_backward(in + b, g + b, out + b, e - b);
     });
     return {dx};
@@ -114,7 +114,7 @@ torch::Tensor gelu_tanh_grad(const torch::Tensor& x) {
   auto d = torch::empty_like(x);
   const float* in = x.data_ptr<float>();
   float* out = d.data_ptr<float>();
-  at::parallel_for(0, x.numel(), kGrain, [&](std::int64_t b, std::int64_t e) {
+  at::parallel_for(0, x.numel(), kGeluGrain, [&](std::int64_t b, std::int64_t e) {
     gelu_derivative(in + b, out + b, e - b);
   });
   return d;

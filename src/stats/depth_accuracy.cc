@@ -7,12 +7,11 @@
 #include <limits>
 #include <stdexcept>
 
+#include "posbias/core/json_number.h"
 #include "posbias/stats/wilson.h"
 
 namespace posbias {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Pools cells: counts add, chance is the n-weighted mean.
 struct Pool {

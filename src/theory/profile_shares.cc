@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "posbias/core/enum_names.h"
+#include "posbias/core/json_number.h"
 
 namespace posbias {
 namespace {
@@ -14,7 +15,6 @@ constexpr std::int64_t kMinEndsLength = 2 * kEndWindow + 1;  // 17
 // From L = 40 on, the middle fifth always holds at least kEndWindow positions and meets neither
 // end window (at L = 39 it holds 7: positions 15..21).
 constexpr std::int64_t kMinMiddleLength = 40;
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::string position_text(std::int64_t first, std::int64_t last) {
   return "positions " + std::to_string(first) + ".." + std::to_string(last);

@@ -2,9 +2,13 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 namespace posbias {
+
+// A value not measured: number_or_null writes it as null.
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 inline nlohmann::json number_or_null(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
