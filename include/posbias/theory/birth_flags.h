@@ -1,6 +1,7 @@
-// The `posbias birth` command line of a BirthSpec, from its field table (birth_spec.h): what a
-// report's "commands by hand" prints and what `theory design` writes for each operator birth can
-// build, so that no command spells birth's flags by hand.
+// The `posbias birth` command line of a BirthSpec, from its field table (birth_spec.h) through
+// core/flag_text.h's fields_to_flags: what a report's "commands by hand" prints and what `theory
+// design` writes for each operator birth can build, so that no command spells birth's flags by
+// hand.
 #pragma once
 
 #include <string>
