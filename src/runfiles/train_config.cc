@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string_view>
 
 #include "posbias/arch/arch_codecs.h"
 #include "posbias/arch/logn_scale.h"
@@ -91,16 +92,19 @@ void check_position_ids_fields(const TrainConfig& c) {
                             name, range, longest));
 }
 
-// pos_lr_scale (train/optimizer.h): a multiplier >= 0, on a model with a learned position table.
-void check_pos_lr_scale(const TrainConfig& c) {
-  if (!c.pos_lr_scale) return;
-  require(std::isfinite(*c.pos_lr_scale) && *c.pos_lr_scale >= 0,
-          fmt::format("pos_lr_scale must be a number >= 0, got {:g}", *c.pos_lr_scale));
+// A multiple >= 0 of the learned position table's `what` (pos_lr_scale: its learning rate,
+// train/optimizer.h; pos_init_scale: its init, train/position_table_init.h), on a model with
+// such a table.
+void check_table_multiple(const TrainConfig& c, const std::optional<double>& x,
+                          std::string_view name, std::string_view what) {
+  if (!x) return;
+  require(std::isfinite(*x) && *x >= 0,
+          fmt::format("{} must be a number >= 0, got {:g}", name, *x));
   const PosEncoding pos = c.pos.value_or(PosEncoding::kRope);
   require(traits(pos).table,
-          fmt::format("pos_lr_scale scales the learned position table's learning rate; pos {} has "
-                      "no table (give pos learned)",
-                      traits(pos).name));
+          fmt::format("{} scales the learned position table's {}; pos {} has no table (give pos "
+                      "learned)",
+                      name, what, traits(pos).name));
 }
 
 }  // namespace
@@ -268,7 +272,8 @@ void TrainConfig::finalize() {
   require(checkpoint_every >= 1 && checkpoint_every % eval_every == 0,
           "checkpoint_every must be a positive multiple of eval_every");
   check_position_ids_fields(*this);
-  check_pos_lr_scale(*this);
+  check_table_multiple(*this, pos_lr_scale, "pos_lr_scale", "learning rate");
+  check_table_multiple(*this, pos_init_scale, "pos_init_scale", "init");
 }
 
 ModelConfig TrainConfig::model_config() const {
@@ -367,6 +372,10 @@ void add_fields_written_when_set(std::vector<Row>& rows) {
                                 "as a multiple of --lr, >= 0 (0: the table stays at its init); "
                                 "pos learned only; absent: the table at --lr like every "
                                 "parameter"));
+  rows.push_back(optional_field("pos_init_scale", &C::pos_init_scale,
+                                "the learned position table's init std as a multiple of "
+                                "--init-std, >= 0 (0: a table of zeros); pos learned only; "
+                                "absent: the table drawn at --init-std like every weight"));
 }
 
 std::vector<Row> make_train_config_fields() {

@@ -28,6 +28,7 @@
 #include "posbias/train/optimizer.h"
 #include "posbias/train/passkey_batch.h"
 #include "posbias/train/position_ids.h"
+#include "posbias/train/position_table_init.h"
 #include "posbias/train/precision_scope.h"
 #include "posbias/train/sink_token.h"
 #include "posbias/train/text_eval.h"
@@ -148,6 +149,7 @@ Trainer::Trainer(const TrainConfig& c, const std::vector<std::int32_t>* stream,
   model = Transformer(c.model_config());
   model->init_weights(c.seed);
   init_sink_weights(model, c);
+  scale_position_table_init(model, c);
   flat = std::make_unique<FlatParams>(*model);
   adam = std::make_unique<AdamW>(*flat, c);
   if (group) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "learned_table_runs.h"
 #include "posbias/train/hop_eval.h"
 #include "posbias/train/trainer.h"
 
@@ -137,25 +138,13 @@ TEST(Trainer, StepsAreReproducibleAndEvalModeHasNoDropout) {
 
 // A tiny kv run with a learned position table (qwen2, one layer), `scale` its pos_lr_scale.
 TrainConfig tiny_kv_config(std::optional<double> scale) {
-  TrainConfig c = TrainConfig::defaults(Task::kKv);
-  c.pos = PosEncoding::kLearned;
-  c.layers = 1;
-  c.d_model = 32;
-  c.heads = 2;
-  c.mlp = 64;
-  c.length = 16;
-  c.batch = 8;
-  c.steps = 20;
-  c.warmup = 2;
+  TrainConfig c = learned_table_runs::kv_config();
   c.pos_lr_scale = scale;
   c.finalize();
   return c;
 }
 
-// The flat offset of the model's position table (the parameter `wpe` the trainer's model owns).
-std::int64_t table_offset(const Trainer& t) {
-  return t.model->wpe.data_ptr<float>() - t.flat->params.data_ptr<float>();
-}
+using learned_table_runs::table_offset;
 
 TEST(Optimizer, PosLrScaleReachesThePositionTableAndNothingElse) {
   const Trainer plain(tiny_kv_config(std::nullopt));
@@ -200,14 +189,7 @@ TEST(Trainer, PosLrScaleOneIsTheRunWithoutIt) {
 }
 
 TEST(Optimizer, PosLrScaleRefusesANegativeScaleAndAModelWithoutATable) {
-  const auto refusal = [](TrainConfig c) -> std::string {
-    try {
-      c.finalize();
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "";
-  };
+  using learned_table_runs::refusal;
   TrainConfig c = TrainConfig::defaults(Task::kKv);
   c.pos = PosEncoding::kLearned;
   c.pos_lr_scale = -0.5;

@@ -307,6 +307,12 @@ TEST(TrainCli, BadInputGetsOneLine) {
   expect_usage_error(
       "train --task kv -L 16 --pos-lr-scale 0.1 --out " + run.string(),
       "pos_lr_scale scales the learned position table's learning rate; pos rope has no table");
+  expect_usage_error(
+      "train --task kv --pos learned -L 16 --pos-init-scale -1 --out " + run.string(),
+      "pos_init_scale must be a number >= 0, got -1");
+  expect_usage_error(
+      "train --task kv -L 16 --pos-init-scale 0 --out " + run.string(),
+      "pos_init_scale scales the learned position table's init; pos rope has no table");
   const fs::path cfg = scratch("bad.json");
   { std::ofstream(cfg) << R"({"task": "letter", "learning_rate": 0.1})"; }
   expect_usage_error("train --config " + cfg.string() + " --out " + run.string(), "learning_rate");

@@ -57,6 +57,10 @@ struct TrainConfig {
   // `lr`, >= 0 (0: the table stays at its init); only for a model with a learned table. Unset:
   // every parameter at `lr`. Written to train.json only when set.
   std::optional<double> pos_lr_scale;
+  // The learned position table's init std as a multiple of `init_std`, >= 0 (0: a table of
+  // zeros); only for a model with a learned table (train/position_table_init.h). Unset: the
+  // table drawn at `init_std` like every other weight. Written to train.json only when set.
+  std::optional<double> pos_init_scale;
 
   std::uint64_t seed = 0;
   std::int64_t eval_every = 50;         // held-out accuracy per hop, a metrics.jsonl line
