@@ -1,5 +1,6 @@
 #include "posbias/hf/hf_config.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cmath>
@@ -9,10 +10,12 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 
 #include "posbias/arch/arch_codecs.h"
+#include "posbias/core/enum_names.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/strict_json.h"
 
@@ -34,6 +37,18 @@ constexpr const char* kSlidingWindow = "sliding_window";
 constexpr const char* kMaxWindowLayers = "max_window_layers";
 constexpr const char* kAttentionBias = "attention_bias";  // Llama's
 constexpr const char* kMlpBias = "mlp_bias";              // Llama's
+
+// model_type's names: each family's own (kFamilies) and mistral, which is llama with a sliding
+// window over every layer.
+constexpr std::string_view kMistral = "mistral";
+constexpr EnumNames<Family, kFamilies.size() + 1> model_type_names() {
+  EnumNames<Family, kFamilies.size() + 1> names{};
+  for (std::size_t i = 0; i < kFamilies.size(); ++i)
+    names[i] = {kFamilies[i].family, kFamilies[i].name};
+  names[kFamilies.size()] = {Family::kLlama, kMistral};
+  return names;
+}
+constexpr auto kModelTypes = model_type_names();
 
 // The member types of config.json's plain fields, as HfConfig members and as the ModelConfig
 // members they map to (std::monostate: none, the mapping is written by hand). The two lists keep
@@ -435,20 +450,13 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
     bad(src, std::string(kModelType) + " must be a string, got " + brief_json(*type));
   HfConfig c;
   const std::string type_name = type->get<std::string>();
-  // Mistral is Llama with a sliding window over every layer.
-  const bool mistral = type_name == "mistral";
-  if (type_name == "gpt2") {
-    c.model_type = Family::kGpt2;
-  } else if (type_name == "qwen2") {
-    c.model_type = Family::kQwen2;
-  } else if (type_name == "gptj") {
-    c.model_type = Family::kGptj;
-  } else if (type_name == "llama" || mistral) {
-    c.model_type = Family::kLlama;
-  } else {
-    bad(src, std::string(kModelType) + " " + brief_json(*type) +
-                 " is not supported (expected gpt2, qwen2, gptj, llama or mistral)");
-  }
+  const bool mistral = type_name == kMistral;
+  const auto row = std::find_if(kModelTypes.begin(), kModelTypes.end(),
+                                [&](const auto& r) { return r.second == type_name; });
+  if (row == kModelTypes.end())
+    bad(src, std::string(kModelType) + " " + brief_json(*type) + " is not supported (expected " +
+                 name_list(kModelTypes) + ")");
+  c.model_type = row->first;
   for (const HfField& f : kHfFields) read_field(f, in, c);
   // GPT-J rotates rotary_dim dimensions of each head (null: all); the others all or none.
   std::optional<std::int64_t> rotary;
@@ -501,7 +509,7 @@ HfConfig read_hf_config(const std::filesystem::path& path) {
 
 std::string hf_model_type(const HfConfig& c) {
   return c.model_type == Family::kLlama && c.sliding_window > 0
-             ? "mistral"
+             ? std::string(kMistral)
              : std::string(to_string(c.model_type));
 }
 

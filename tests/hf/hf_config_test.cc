@@ -325,6 +325,26 @@ TEST(HfConfig, ToJsonUsesFamilyNamesAndRoundTrips) {
   }
 }
 
+// model_type through the one name table: every family (kFamilies) is written under its own
+// name and read back as itself; a windowed llama as mistral; the refusal lists them all.
+TEST(HfConfig, ModelTypeRoundTripsEveryFamily) {
+  std::string names;
+  for (const FamilyTraits& t : kFamilies) {
+    SCOPED_TRACE(std::string(t.name));
+    const HfConfig c = hf_config_from_model(family_default(t.family));
+    const json j = to_json(c);
+    EXPECT_EQ(j.at("model_type"), std::string(t.name));
+    EXPECT_EQ(parse_hf_config(j.dump(), "out").model_type, t.family);
+    names += std::string(t.name) + ", ";
+  }
+  HfConfig windowed = hf_config_from_model(family_default(Family::kLlama));
+  windowed.sliding_window = 8;
+  EXPECT_EQ(hf_model_type(windowed), "mistral");
+  EXPECT_EQ(parse_hf_config(to_json(windowed).dump(), "out"), windowed);
+  expect_invalid(patched(kTinyGpt2, R"({"model_type":"bert"})"),
+                 "(expected " + names.substr(0, names.size() - 2) + " or mistral)");
+}
+
 // A sliding window (every layer) reads, round-trips and reaches the model config.
 TEST(HfConfig, SlidingWindowRoundTrips) {
   for (const char* base : {kTinyGpt2, kTinyQwen2, kTinyGptj}) {
