@@ -4,20 +4,34 @@
 #include <stdexcept>
 #include <string>
 
+#include "posbias/core/enum_names.h"
 #include "posbias/core/parse.h"
 
 namespace posbias {
 
+namespace {
+
+// The selections with a name; the third kind is a comma list of steps.
+constexpr EnumNames<CheckpointSelection::Kind, 2> kNamedSelections{{
+    {CheckpointSelection::Kind::kAll, "all"},
+    {CheckpointSelection::Kind::kLast, "last"},
+}};
+
+}  // namespace
+
 CheckpointSelection parse_checkpoint_selection(const std::string& text) {
-  if (text == "all") return CheckpointSelection::all();
-  if (text == "last") return CheckpointSelection::last();
+  std::string names;
+  for (const auto& [kind, name] : kNamedSelections) {
+    if (text == name) return {kind, {}};
+    names += std::string(name) + ", ";
+  }
   CheckpointSelection s{CheckpointSelection::Kind::kSteps, {}};
   try {
     s.steps = parse_integer_list(text, "--checkpoints", 0, 1'000'000'000'000);
   } catch (const std::invalid_argument&) {
-    throw std::invalid_argument(
-        "--checkpoints must be all, last or a comma list of steps (0 to 10^12), got '" +
-        text.substr(0, 40) + "'");
+    throw std::invalid_argument("--checkpoints must be " + names.substr(0, names.size() - 2) +
+                                " or a comma list of steps (0 to 10^12), got '" +
+                                text.substr(0, 40) + "'");
   }
   std::sort(s.steps.begin(), s.steps.end());
   s.steps.erase(std::unique(s.steps.begin(), s.steps.end()), s.steps.end());
@@ -25,8 +39,8 @@ CheckpointSelection parse_checkpoint_selection(const std::string& text) {
 }
 
 std::string to_string(const CheckpointSelection& s) {
-  if (s.kind == CheckpointSelection::Kind::kAll) return "all";
-  if (s.kind == CheckpointSelection::Kind::kLast) return "last";
+  if (s.kind != CheckpointSelection::Kind::kSteps)
+    return std::string(name_of(kNamedSelections, s.kind));
   std::string out;
   for (std::int64_t step : s.steps) {
     if (!out.empty()) out += ',';
