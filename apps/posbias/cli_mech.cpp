@@ -175,11 +175,13 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   CLI::App* cmd = app.add_subcommand("discrepancy", torch_command_description("discrepancy"));
   auto* fn = cmd->add_option("--function", f->function,
                              "index, retrieval or reflexive (--search: index or retrieval)")
-                 ->capture_default_str();
+                 ->capture_default_str()
+                 ->type_name("NAME");
   auto* th = cmd->add_option(
                     "--theta", f->theta,
                     "RoPE angle per position (auto: pi/n for index and reflexive, 0 for retrieval)")
-                 ->capture_default_str();
+                 ->capture_default_str()
+                 ->type_name("NUMBER|auto");
   auto* om =
       parsed->add(cmd, "--omega", &f->omega, "retrieval: phase spacing of the 8 symbols (2pi/8)");
   parsed->add(cmd, "--lengths", &f->lengths,
@@ -192,13 +194,15 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--seed", &f->seed, "seed of the inputs");
   auto* search = cmd->add_option("--search", f->search,
                                  "optimized: search whole RoPE heads for the best worst-case gap "
-                                 "at each n (instead of the constructions)");
+                                 "at each n (instead of the constructions)")
+                     ->type_name("NAME");
   parsed->add(cmd, "--head-dim", &f->head_search.head_dim,
               "with --search: dims of the searched head, all rotary (F = dim/2 frequencies)");
   cmd->add_option("--frequencies", f->frequencies,
                   "with --search: free (every frequency optimised) or rope (the fixed schedule "
                   "rope_theta^(-2f/dim))")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("NAME");
   parsed->add(cmd, "--rope-theta", &f->head_search.rope_theta,
               "with --search --frequencies rope: the schedule's base");
   parsed->add(cmd, "--starts", &f->head_search.starts,
@@ -213,12 +217,14 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   cmd->add_option("--heads", f->heads,
                   "with --run: auto (the most positional and most symbolic head) or head names, "
                   "L2.h0,L3.h1 (0-based layer and head)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("auto|LIST");
   auto* variant =
       cmd->add_option("--variant", f->variant,
                       "with --run: the inputs, standard or a variant the task has (Number: "
                       "seen_jumps, jump integers within those training showed; Letter: decoy)")
-          ->capture_default_str();
+          ->capture_default_str()
+          ->type_name("NAME");
   variant->needs(run);
   run->excludes(fn)->excludes(th)->excludes(om)->excludes(search);
   search->excludes(th);
