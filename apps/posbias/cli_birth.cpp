@@ -50,14 +50,16 @@ void register_birth(CLI::App& app, Action* selected) {
                   "query, the theory's; the default), loss (the next-token loss at the query) or "
                   "prob (the top-1 probability at the query); loss and prob need token inputs; "
                   "answer (the loss of a retrieval answer: a kv value's tokens, a passkey's "
-                  "digits) with --inputs kv or passkey");
+                  "digits) with --inputs kv or passkey")
+      ->type_name("NAME");
   auto inputs = std::make_shared<std::string>("text");
   cmd->add_option("--inputs", *inputs,
                   "with --run: text (held-out text of a text run), kv (kv inputs with the most "
                   "pairs that fit -L) or passkey (a passkey run's needles in its held-out text); "
                   "kv and passkey: eval's inputs, --seeds per depth of --depths, -L defaulting to "
                   "the run's length, target answer")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("NAME");
   auto answer = std::make_shared<AnswerInfluenceOptions>();
   cmd->add_option("--depths", answer->depths,
                   "with --inputs kv or passkey: depths of the queried pair or needle in percent "

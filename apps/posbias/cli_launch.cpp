@@ -60,7 +60,8 @@ void register_launch(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--nnodes", &o->nnodes, "machines in the run (launch once on each)");
   parsed->add(cmd, "--node-rank", &o->node_rank, "this machine's index, 0..nnodes-1");
   cmd->add_option("--master-addr", o->master_addr,
-                  "address of node 0, where rank 0 serves the rendezvous (default 127.0.0.1)");
+                  "address of node 0, where rank 0 serves the rendezvous (default 127.0.0.1)")
+      ->type_name("ADDRESS");
   parsed->add(cmd, "--master-port", &o->master_port,
               "port of the rendezvous (0: a free port; needed across machines)");
   cmd->add_option("command", o->command, "the posbias command and its options, after --")

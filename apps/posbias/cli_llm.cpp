@@ -46,7 +46,8 @@ void register_llm(CLI::App& app, Action* selected) {
       ->capture_default_str();
   a->suites = joined(o.suites);
   cmd->add_option("--suite", a->suites, "comma list of number, letter, needle, kv, passkey")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("LIST");
   p.add(cmd, "--lengths", &o.probes.lengths,
         "number/letter/kv/passkey input lengths in tokens (default " +
             join_integers(default_lengths("letter")) + "; kv " +
@@ -90,7 +91,8 @@ void register_llm(CLI::App& app, Action* selected) {
                     "figure stem: STEM_<suite>_length and STEM_<suite>_depth (.svg, .png); with "
                     "log-probabilities also STEM_<suite>_logprob");
   cmd->add_option("--score", o.score, "accuracy the figures show: strict or lenient")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("NAME");
   cmd->add_flag("--quiet", o.quiet, "no progress bar");
   cmd->callback([a, selected] {
     *selected = [a] {
