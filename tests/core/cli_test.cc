@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "../cli_run.h"
 #include "posbias/hf/safetensors.h"
@@ -647,6 +648,32 @@ TEST(Cli, HelpNamesNumericTypes) {
   for (const char* shown : {"-L,--length INT=17", "--lr NUMBER=0.001", "--hops LIST=1,2,3,4",
                             "--task NAME=number", "--corpus PATH"})
     EXPECT_NE(train.out.find(shown), std::string::npos) << shown << "\n" << train.out;
+}
+
+// --help names the type of a value that is not free text: a named choice NAME, a number or
+// auto NUMBER|auto, a comma list LIST, an address ADDRESS (these showed as TEXT).
+TEST(Cli, HelpNamesChoiceTypes) {
+  const std::vector<std::pair<std::string, std::string>> shown = {
+      {"discrepancy", "--function NAME=index"},
+      {"discrepancy", "--theta NUMBER|auto=auto"},
+      {"discrepancy", "--search NAME"},
+      {"discrepancy", "--frequencies NAME=free"},
+      {"discrepancy", "--heads auto|LIST=auto"},
+      {"discrepancy", "--variant NAME=standard"},
+      {"birth", "--target NAME"},
+      {"birth", "--inputs NAME=text"},
+      {"llm", "--suite LIST=number,letter,needle"},
+      {"llm", "--score NAME=lenient"},
+      {"launch", "--master-addr ADDRESS"}};
+  for (const auto& [command, option] : shown) {
+    const CliResult r = run_cli(command + " --help");
+    ASSERT_EQ(r.code, 0) << command << "\n" << r.err;
+    const std::string flag = option.substr(0, option.find(' ') + 1);
+    const std::size_t at = r.out.find("  " + flag);
+    ASSERT_NE(at, std::string::npos) << command << ": " << flag << "\n" << r.out;
+    EXPECT_EQ(r.out.compare(at + 2, option.size(), option), 0)
+        << command << ": " << r.out.substr(at, r.out.find('\n', at) - at);
+  }
 }
 
 // Results that cannot reach stdout fail the run in one line (`> /dev/full` exited 0).
