@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "posbias/core/parse.h"
+#include "posbias/core/query_position.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 
 namespace posbias::cli {
@@ -70,12 +71,9 @@ class ParsedOptions {
   // A token position (0-based, position_base.h), or "last" (unset) for the last token.
   CLI::Option* add(CLI::App* cmd, const std::string& flags, std::optional<std::int64_t>* target,
                    const std::string& help) {
-    return add_parsed(cmd, flags, help, *target ? std::to_string(**target) : "last", "POS|last",
+    return add_parsed(cmd, flags, help, query_position_text(*target), "POS|last",
                       [target](const std::string& text, const std::string& name) {
-                        if (text == "last")
-                          target->reset();
-                        else
-                          *target = parse_integer_in(text, name, 0, kMax);
+                        *target = parse_query_position(text, name);
                       });
   }
   // A comma list of integers.

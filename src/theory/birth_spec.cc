@@ -2,11 +2,13 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "posbias/arch/arch_codecs.h"
 #include "posbias/core/enum_names.h"
 #include "posbias/core/parse.h"
+#include "posbias/core/query_position.h"
 #include "posbias/theory/theory_codecs.h"
 
 namespace posbias {
@@ -77,9 +79,8 @@ Row query_row() {
   Row row = field("query", &BirthSpec::query,
                   "the query's position, 0..L-1 (positions count from 0), or last", "POS|last");
   row.from_flag = [flag = row.flag](const std::string& text) {
-    if (text == "last") return nlohmann::json();
-    return nlohmann::json(
-        parse_integer_in(text, flag, 0, std::numeric_limits<std::int64_t>::max()));
+    const std::optional<std::int64_t> position = parse_query_position(text, flag);
+    return position ? nlohmann::json(*position) : nlohmann::json();
   };
   return row;
 }
