@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/birth/birth.h"
+#include "experiments/birth/named_birth_record.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/theory/fit.h"
 #include "posbias/theory/shares_summary.h"
@@ -59,9 +60,8 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
   std::vector<BirthResult> results;
   for (const BirthRun& run : runs) {
     BirthResult r = measure_birth(run.options);
-    nlohmann::json j = to_json(r);
-    j["name"] = run.name;
-    all.push_back(j);
+    all.push_back(
+        fields_to_json(named_birth_record_fields(), NamedBirthRecord{{birth_record(r)}, run.name}));
     write_file_atomic(dir / (run.file + ".csv"), birth_csv(r));
     render_figure(
         birth_figure(r, run.name + " at init (" + preset.describe() + "): measured vs theory"),
