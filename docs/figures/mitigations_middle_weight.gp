@@ -8,6 +8,11 @@ $v1len << EOD
 64 0.04454545454545455 0.028181818181818183 0.04454545454545455 0.060909090909090906
 128 0.005757575757575757 0.00818181818181818 0.0036363636363636364 0.005454545454545454
 EOD
+$v2len << EOD
+32 0.9100000000000001 0.9963636363636365 0.9945454545454546 0.7390909090909091
+64 0.052121212121212124 0.09727272727272727 0.051818181818181826 0.007272727272727272
+128 0.007272727272727272 0.012727272727272726 0.007272727272727273 0.0018181818181818182
+EOD
 $v0depth << EOD
 0.0 0.7666666666666666
 10.0 0.7966666666666667
@@ -34,6 +39,19 @@ $v1depth << EOD
 90.0 0.5766666666666667
 100.0 0.5633333333333334
 EOD
+$v2depth << EOD
+0.0 0.79
+10.0 0.79
+20.0 0.9333333333333332
+30.0 0.9333333333333332
+40.0 0.9333333333333332
+50.0 0.98
+60.0 0.9866666666666667
+70.0 0.98
+80.0 0.9766666666666666
+90.0 0.8566666666666666
+100.0 0.85
+EOD
 $chance << EOD
 32 0.25
 64 0.1
@@ -59,6 +77,10 @@ plot $v0len using 1:2 with linespoints lw 2 pt 7 lc rgb '#000000' title 'no midd
   $v1len using 1:3 with points pt 6 ps 0.8 lc rgb '#9400d3' notitle, \
   $v1len using 1:4 with points pt 6 ps 0.8 lc rgb '#9400d3' notitle, \
   $v1len using 1:5 with points pt 6 ps 0.8 lc rgb '#9400d3' notitle, \
+  $v2len using 1:2 with linespoints lw 2 pt 7 lc rgb '#009e73' title '--middle-weight 1' noenhanced, \
+  $v2len using 1:3 with points pt 6 ps 0.8 lc rgb '#009e73' notitle, \
+  $v2len using 1:4 with points pt 6 ps 0.8 lc rgb '#009e73' notitle, \
+  $v2len using 1:5 with points pt 6 ps 0.8 lc rgb '#009e73' notitle, \
   $chance using 1:2 with lines dt 2 lw 1.5 lc rgb '#808080' title 'chance (1/pairs)'
 unset logscale x
 set xtics auto
@@ -69,5 +91,6 @@ set ylabel 'exact match, mean over seeds'
 set title 'by depth at 1x the training length (L = 32)' noenhanced
 plot $v0depth using 1:2 with linespoints lw 2 pt 7 lc rgb '#000000' title 'no middle weight' noenhanced, \
   $v1depth using 1:2 with linespoints lw 2 pt 7 lc rgb '#9400d3' title '--middle-weight 3' noenhanced, \
+  $v2depth using 1:2 with linespoints lw 2 pt 7 lc rgb '#009e73' title '--middle-weight 1' noenhanced, \
   0.25 with lines dt 2 lw 1.5 lc rgb '#808080' title 'chance (1/4 pairs)'
 unset multiplot
