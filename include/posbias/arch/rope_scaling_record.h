@@ -1,6 +1,6 @@
 // An eval's RoPE scaling (`eval --rope-scaling`, arch/rope_scaling.h) as its result file holds
-// it: {"kind": "pi" | "ntk", "factor": F}, one field table for the kv, passkey and hop eval
-// records. The records write it only when the option was given.
+// it: one field table (its kind and factor) for the kv, passkey and hop eval records, which
+// write it only when the option was given.
 #pragma once
 
 #include <string>

@@ -1,15 +1,10 @@
-// The U by its parts (theory/profile_shares.h) as a result file holds it, one field table each
-// for the writers (birth, birth --run, answer influence, theory shares, seeds) and the readers
-// (birth --run's record, read by `seeds`):
-//   "shares": {"regions": {"primacy": [first, last], ...}, "primacy": STAT, "middle": ...,
-//              "recency": ..., "query": ..., "unavailable": {"middle": "why"} (only for a
-//              profile too short for a region)}
-//   "u_test": {"verdict", "basis", "reason", "rule", "middle_vs_primacy": STAT,
-//              "middle_vs_recency": STAT} (the two differences absent when not testable)
-//   a paired change: {"scale", "primacy": STAT, ...}, log10(share at the later step / earlier),
-//              and birth --run's "from_step", "to_step"
-// STAT is a statistic over seeds (stats/seed_interval_record.h): every seed's value and the mean
-// with its 95% Student-t interval. A region's key is its name (to_string(ShareRegion)).
+// The U by its parts (theory/profile_shares.h) as a result file holds it: "shares" (the regions'
+// positions and each region's share, with "unavailable" for a region the profile is too short
+// for), "u_test" (the verdict and its two differences) and a paired change between two steps,
+// one field table each, shared by the writers (birth, birth --run, answer influence, theory
+// shares, seeds) and the readers (birth --run's record, read by `seeds`). The tables in
+// shares_record.cc are the layout; a region's key is its name (to_string(ShareRegion)), and a
+// statistic is a SeedStatistic (stats/seed_interval_record.h).
 #pragma once
 
 #include <array>
