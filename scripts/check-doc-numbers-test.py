@@ -36,6 +36,12 @@ CASES = {
     "bad-table.md": (1, 4, [
         "bad-table.md:5: 0.35 not in data/table.csv (nearest: 0.3391)",
         "bad-table.md:7: the measured marker is not directly above a table"]),
+    "bad-row.md": (1, 2, [
+        "bad-row.md:4: the marker's {1} names cell 1, which is empty or missing in this row",
+        "bad-row.md:5: 0.965 not in data/rows.json#by_name.run.b (nearest: 0.043)",
+        "bad-row.md:6: data/rows.json#by_name.run-c anchor 'by_name.run-c' has no 'run-c' at by_name",
+        "bad-row.md:6: data/rows.json#by_name.run-c anchor 'by_name.run-c' has no 'run-c' at by_name",
+        "bad-row.md:11: the marker's {4} names cell 4, which is empty or missing in this row"]),
     "bad-label.md": (1, 0, [
         "bad-label.md:2: the text of a link to data/fix.json#decoy_rate.mean must start with its number",
         "bad-label.md:3: the number '0.004' links to {D}fix.json#decoy_rate.mean, which is not a data "

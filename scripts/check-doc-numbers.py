@@ -14,7 +14,10 @@ must lie under its data/ folder):
        <!-- measured: data/x.json data/y.csv#column -->
    Every number in the body cells that start with a number is checked against the union of
    the listed files (header rows are not checked; marked links in a cell are checked against
-   their own target).
+   their own target). An anchor may name a row's own record: {N} stands for the text of the
+   row's N-th cell (markup removed), so under
+       <!-- measured: data/summary.json#by_name.{1} -->
+   each row's numbers are checked against the record its first cell names, not the whole file.
 
 A printed number matches a value when the value, rounded to the printed decimals, equals it
 (integers to the integer; 1.2e-7 or 1.2 × 10^-7 to the printed digits of the mantissa); a
@@ -360,12 +363,34 @@ def block_marks(text, failures, page):
             continue
         j = i + 3
         while j < len(lines) and lines[j].lstrip().startswith("|"):
-            for cell in _cells(lines[j]):
+            cells = _cells(lines[j])
+            row_targets = _row_targets(targets, cells, failures, f"{page}:{j + 1}")
+            for cell in cells:
                 cell = _strip_marked_links(cell)
-                if starts_with_number(cell):
-                    marks.append(Mark(j + 1, parse_numbers(cell), targets))
+                if row_targets and starts_with_number(cell):
+                    marks.append(Mark(j + 1, parse_numbers(cell), row_targets))
             j += 1
     return marks
+
+
+def _cell_text(cell):
+    """A cell's text without markup: links keep their text; backquotes and asterisks go."""
+    text = re.sub(r"\[([^\]]*)\]\([^()\s]*\)", r"\1", cell)
+    return re.sub(r"[`*]", "", text).strip()
+
+
+def _row_targets(targets, cells, failures, where):
+    """The marker's targets with each {N} replaced by the row's N-th cell; None (and a failure)
+    when that cell is missing or empty."""
+    out = []
+    for target in targets:
+        for n in re.findall(r"\{(\d+)\}", target):
+            if not 1 <= int(n) <= len(cells) or not _cell_text(cells[int(n) - 1]):
+                failures.append(f"{where}: the marker's {{{n}}} names cell {n}, which is empty or missing "
+                                "in this row (inline code is not read)")
+                return None
+        out.append(re.sub(r"\{(\d+)\}", lambda m: _cell_text(cells[int(m.group(1)) - 1]), target))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
