@@ -35,6 +35,7 @@
 #include "posbias/model/memory_plan.h"
 #include "posbias/theory/fit_figure.h"
 #include "posbias/theory/operator.h"
+#include "posbias/theory/profile_columns.h"
 #include "posbias/theory/quadrature_row.h"
 #include "posbias/theory/rollout.h"
 #include "posbias/theory/shares_summary.h"
@@ -891,10 +892,10 @@ std::string birth_csv(const BirthResult& r) {
   using J = std::size_t;  // a position
   const auto number = [](double v) { return csv_general(v, 10); };
   std::vector<CsvColumn<J>> columns = {
-      {"position", [](const J& j) { return std::to_string(j); }},
-      {"influence", [&r, number](const J& j) { return number(r.profile[j]); }}};
+      {profile_csv::kPosition, [](const J& j) { return std::to_string(j); }},
+      {profile_csv::kInfluence, [&r, number](const J& j) { return number(r.profile[j]); }}};
   for (std::size_t s = 0; s < r.profile_seeds.size(); ++s)
-    columns.push_back({"seed" + std::to_string(s),
+    columns.push_back({profile_csv::seed_column(s),
                        [&r, number, s](const J& j) { return number(r.profile_seeds[s][j]); }});
   return csv_text(columns, csv_indices(r.profile.size()));
 }

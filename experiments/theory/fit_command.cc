@@ -14,20 +14,23 @@
 #include "posbias/core/parse.h"
 #include "posbias/theory/fit_figure.h"
 #include "posbias/theory/fit_record.h"
+#include "posbias/theory/profile_columns.h"
 
 namespace posbias {
 
 MeasuredProfile read_profile_csv(const std::filesystem::path& path) {
   const CsvTable table = read_numeric_csv(path);
-  const int pos = table.column("position");
-  if (pos < 0) throw std::runtime_error(path.string() + ": needs a 'position' column");
-  const int mean_col = table.column("influence");
+  const int pos = table.column(profile_csv::kPosition);
+  if (pos < 0)
+    throw std::runtime_error(path.string() + ": needs a '" + profile_csv::kPosition + "' column");
+  const int mean_col = table.column(profile_csv::kInfluence);
   std::vector<int> seed_cols;
   for (std::size_t c = 0; c < table.header.size(); ++c) {
-    if (table.header[c].rfind("seed", 0) == 0) seed_cols.push_back(static_cast<int>(c));
+    if (profile_csv::is_seed_column(table.header[c])) seed_cols.push_back(static_cast<int>(c));
   }
   if (mean_col < 0 && seed_cols.empty()) {
-    throw std::runtime_error(path.string() + ": needs an 'influence' column or 'seed*' columns");
+    throw std::runtime_error(path.string() + ": needs an '" + profile_csv::kInfluence +
+                             "' column or '" + profile_csv::kSeedPrefix + "*' columns");
   }
   MeasuredProfile p;
   p.seeds.assign(seed_cols.size(), {});

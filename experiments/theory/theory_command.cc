@@ -19,6 +19,7 @@
 #include "posbias/core/progress.h"
 #include "posbias/theory/continuum.h"
 #include "posbias/theory/exact.h"
+#include "posbias/theory/profile_columns.h"
 #include "posbias/theory/profile_summary.h"
 
 namespace posbias {
@@ -51,10 +52,11 @@ std::string exact_csv(const std::vector<mpq_class>& row) {
     return s;
   };
   const std::vector<CsvColumn<J>> columns = {
-      {"position", [](const J& j) { return std::to_string(j); }},
-      {"fraction", [&row](const J& j) { return fraction_text(row[j]); }},
-      {"influence", [&row, shortest](const J& j) { return shortest(row[j].get_d()); }},
-      {"log10_influence", [&row, shortest](const J& j) { return shortest(log10_of(row[j])); }},
+      {profile_csv::kPosition, [](const J& j) { return std::to_string(j); }},
+      {profile_csv::kFraction, [&row](const J& j) { return fraction_text(row[j]); }},
+      {profile_csv::kInfluence, [&row, shortest](const J& j) { return shortest(row[j].get_d()); }},
+      {profile_csv::kLog10Influence,
+       [&row, shortest](const J& j) { return shortest(log10_of(row[j])); }},
   };
   return csv_text(columns, csv_indices(row.size()));
 }
@@ -315,7 +317,8 @@ void append_csv_rows(const std::vector<ExtReal>& row, std::size_t first, std::si
 
 std::string row_csv(const std::vector<ExtReal>& row) {
   // Formatting dominates for long rows; the two halves are formatted on two threads.
-  std::string text = "position,influence,log10_influence\n";
+  std::string text = std::string(profile_csv::kPosition) + ',' + profile_csv::kInfluence + ',' +
+                     profile_csv::kLog10Influence + '\n';
   text.reserve(row.size() * 64 + 64);
   const std::size_t mid = row.size() / 2;
   std::string upper;

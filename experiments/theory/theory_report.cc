@@ -15,6 +15,7 @@
 #include "posbias/core/plot.h"
 #include "posbias/core/progress.h"
 #include "posbias/theory/continuum.h"
+#include "posbias/theory/profile_columns.h"
 #include "posbias/theory/profile_summary.h"
 
 namespace posbias {
@@ -47,9 +48,10 @@ const std::vector<CsvColumn<SeriesPosition>>& series_position_columns() {
       {"series", [](const P& p) { return *p.series; }},
       {"layers", [](const P& p) { return std::to_string(p.spec->layers); }},
       {"alpha", [](const P& p) { return fmt::format("{}", p.spec->alpha[0]); }},
-      {"position", [](const P& p) { return std::to_string(p.position); }},
-      {"influence", [](const P& p) { return p.influence().to_string(); }},
-      {"log10_influence", [](const P& p) { return fmt::format("{}", p.influence().log10()); }},
+      {profile_csv::kPosition, [](const P& p) { return std::to_string(p.position); }},
+      {profile_csv::kInfluence, [](const P& p) { return p.influence().to_string(); }},
+      {profile_csv::kLog10Influence,
+       [](const P& p) { return fmt::format("{}", p.influence().log10()); }},
   };
   return columns;
 }
