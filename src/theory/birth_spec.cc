@@ -1,11 +1,14 @@
 #include "posbias/theory/birth_spec.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "posbias/arch/arch_codecs.h"
+#include "posbias/arch/presets.h"
 #include "posbias/core/enum_names.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/query_position.h"
@@ -85,6 +88,25 @@ Row query_row() {
   return row;
 }
 
+// --arch's help from the preset table: the presets, the families in their reference presets'
+// order, and each reference preset whose name is not its family's.
+std::string arch_help() {
+  std::string presets, families, references;
+  std::vector<Family> seen;
+  for (const ModelPreset& p : model_presets()) {
+    presets += (presets.empty() ? "" : ", ") + std::string(p.name);
+    const Family family = p.family;
+    if (std::find(seen.begin(), seen.end(), family) != seen.end()) continue;
+    seen.push_back(family);
+    families += (families.empty() ? "" : ", ") + to_string(family);
+    if (to_string(family) != p.name)
+      references +=
+          (references.empty() ? "" : ", ") + to_string(family) + ": " + std::string(p.name);
+  }
+  return "preset (" + presets + ") or family (" + families +
+         "), which builds its reference preset (" + references + ")";
+}
+
 Row seed_row() {
   Row row = field("seed", &BirthSpec::seed, "base seed; seed s uses seed + s");
   row.from_flag = [](const std::string& text) { return nlohmann::json(parse_seed(text)); };
@@ -95,10 +117,7 @@ Row seed_row() {
 
 const std::vector<FieldRow<BirthSpec>>& birth_spec_fields() {
   static const std::vector<Row> rows = {
-      field("arch", &BirthSpec::arch,
-            "preset (gpt2, gpt2-medium, qwen2-0.5b, tinyllama-1.1b, gptj-hop) or family (gpt2, "
-            "qwen2, llama, gptj), which builds its reference preset (qwen2: qwen2-0.5b, llama: "
-            "tinyllama-1.1b, gptj: gptj-hop)"),
+      field("arch", &BirthSpec::arch, arch_help()),
       integer("layers", &BirthSpec::layers, "number of layers (0 = the preset's)"),
       integer("d_model", &BirthSpec::d_model, "hidden size d (0 = the preset's)"),
       integer("heads", &BirthSpec::heads, "attention heads (0 = the preset's)"),

@@ -5,12 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
+
+#include "posbias/arch/presets.h"
 
 namespace posbias {
 namespace {
@@ -78,6 +81,45 @@ TEST(ArchConfig, PresetsHaveThePublishedShapes) {
   EXPECT_EQ(family_default(Family::kGptj).dropout, 0.0);
   EXPECT_EQ(family_default(Family::kLlama).family, Family::kLlama);
   EXPECT_EQ(model_preset("tinyllama-1.1b").rope_theta, 1e4);
+}
+
+// Every row of the preset table builds a valid config under its name, names are distinct and
+// listed in the table's order, an unknown name's error lists them all, and each family's default
+// is its first preset (gptj's without dropout).
+TEST(ArchConfig, EveryPresetRowBuilds) {
+  std::vector<std::string> names;
+  for (const ModelPreset& p : model_presets()) {
+    const ModelConfig c = model_preset(std::string(p.name));
+    EXPECT_NO_THROW(c.validate()) << p.name;
+    EXPECT_EQ(c.family, p.family) << p.name;
+    EXPECT_EQ(std::count(names.begin(), names.end(), p.name), 0) << p.name << " twice";
+    names.emplace_back(p.name);
+  }
+  EXPECT_EQ(model_preset_names(), names);
+  try {
+    model_preset("gpt3");
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "unknown preset 'gpt3' (use gpt2, gpt2-medium, qwen2-0.5b, tinyllama-1.1b or "
+                 "gptj-hop)");
+  }
+  const std::vector<std::pair<Family, std::string>> reference = {
+      {Family::kGpt2, "gpt2"},
+      {Family::kQwen2, "qwen2-0.5b"},
+      {Family::kGptj, "gptj-hop"},
+      {Family::kLlama, "tinyllama-1.1b"}};
+  EXPECT_EQ(reference.size(), kFamilies.size());
+  for (const auto& [family, preset] : reference) {
+    ModelConfig want = model_preset(preset);
+    if (family == Family::kGptj) want.dropout = 0.0;
+    const ModelConfig got = family_default(family);
+    EXPECT_EQ(got.family, family) << preset;
+    EXPECT_EQ((std::vector<std::int64_t>{got.layers, got.d_model, got.heads, got.vocab}),
+              (std::vector<std::int64_t>{want.layers, want.d_model, want.heads, want.vocab}))
+        << preset;
+    EXPECT_EQ(got.dropout, want.dropout) << preset;
+  }
 }
 
 // ModelConfig's block predicates read the family's row: llama is qwen2's block without the qkv

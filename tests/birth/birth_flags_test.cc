@@ -97,6 +97,16 @@ TEST(BirthFlags, EveryFieldParsesBackInTheTablesOrder) {
   EXPECT_NE(flags.find("--attn-init-scale 0.35 --null-sink -1.25"), std::string::npos) << flags;
 }
 
+// --arch's help comes from the preset table (arch/presets.h): the presets in order, the families
+// in their reference presets' order and the reference presets not named as their family.
+TEST(BirthFlags, ArchHelpListsThePresetTable) {
+  EXPECT_EQ(birth_spec_fields().front().name, "arch");
+  EXPECT_EQ(birth_spec_fields().front().help,
+            "preset (gpt2, gpt2-medium, qwen2-0.5b, tinyllama-1.1b, gptj-hop) or family (gpt2, "
+            "qwen2, llama, gptj), which builds its reference preset (qwen2: qwen2-0.5b, llama: "
+            "tinyllama-1.1b, gptj: gptj-hop)");
+}
+
 // Each operator's birth_options, given to birth, build the operator's spec: its window, ALiBi of
 // its head count and null sink, every other field birth's default.
 TEST(BirthFlags, TheDesignsBirthOptionsBuildEachOperatorsSpec) {
