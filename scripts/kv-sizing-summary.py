@@ -3,8 +3,8 @@
 metrics.jsonl) beside NAME-config.json (its train.json config fields) in the folder, the steps
 run and planned, the held-out exact match at the last logged step and its maximum over the
 run, the last training loss and the wall seconds. Writes summary.json in the same folder:
-"runs" (a list sorted by name), "by_name" (the same runs keyed by name) and "table" (the
-columns of the page's table of runs alone).
+"runs" (a list sorted by name) and "by_name" (the same runs keyed by name; the page's table
+checks each row against its run's record there).
 Usage: scripts/kv-sizing-summary.py docs/data/retrieval/sizing"""
 import json
 import pathlib
@@ -35,13 +35,8 @@ def main():
     # by_name: the same runs keyed by name, so that a page's anchors do not move when a run
     # is added (runs is sorted by name).
     by_name = {run["name"]: run for run in runs}
-    # table: the numbers of the page's table of runs alone, so that its check searches few.
-    table = [{"name": r["name"], "layers": r["config"]["layers"], "d_model": r["config"]["d_model"],
-              "length": r["config"]["length"], "pairs_at_length": r["pairs_at_length"],
-              "steps_run": r["steps_run"], "last_exact_match": r["last_exact_match"],
-              "train_seconds": r["train_seconds"]} for r in runs]
     (folder / "summary.json").write_text(
-        json.dumps({"runs": runs, "by_name": by_name, "table": table}, indent=2) + "\n")
+        json.dumps({"runs": runs, "by_name": by_name}, indent=2) + "\n")
 
 
 if __name__ == "__main__":
