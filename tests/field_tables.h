@@ -23,6 +23,7 @@
 #include "experiments/llm/llm_record.h"
 #include "experiments/mech/construction_sweep_record.h"
 #include "experiments/mech/head_search_record.h"
+#include "experiments/mitigations/mitigations_summary.h"
 #include "experiments/mitigations/paired_effect.h"
 #include "experiments/reproduce/reproduce_record.h"
 #include "experiments/retrieval/colocation_record.h"
@@ -182,6 +183,8 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(heads_record_fields),
       POSBIAS_TABLE(exponent_record_fields),
       POSBIAS_TABLE(paired_effect_fields),
+      POSBIAS_TABLE(remedy_row_fields),
+      POSBIAS_TABLE(mitigations_summary_fields),
       POSBIAS_TABLE(trained_discrepancy_record_fields),
       POSBIAS_JSON(ReproduceRunRecord, reproduce_run_record_from_json),
       POSBIAS_TABLE(colocation_record_fields),

@@ -9,6 +9,7 @@
 
 #include "experiments/mitigations/birth_remedies.h"
 #include "experiments/mitigations/kv_remedies.h"
+#include "experiments/mitigations/mitigations_summary.h"
 #include "experiments/retrieval/kv_eval_command.h"
 #include "experiments/retrieval/retrieval_flags.h"
 #include "posbias/core/atomic_file.h"
@@ -22,40 +23,17 @@ namespace {
 
 using EffectOf = std::optional<PairedEffect> RemedyRow::*;
 
-// The table's measurement columns, in order: header and member.
-struct MeasureColumn {
-  const char* header;
-  EffectOf effect;
-  const char* key;  // summary.json's
-};
-const std::vector<MeasureColumn>& measurements() {
-  static const std::vector<MeasureColumn> m = {
-      {"at birth: middle fifth's share, log10 change (larger: less bias)", &RemedyRow::birth_middle,
-       "birth_middle_share"},
-      {"after training: first 8 tokens' share of the answer's influence, log10 change (smaller: "
-       "less primacy)",
-       &RemedyRow::trained_primacy, "trained_first8_share"},
-      {"kv exact match at the middle depth, L", &RemedyRow::middle_at_length, "middle_accuracy_L"},
-      {"kv exact match at the middle depth, 2L", &RemedyRow::middle_at_twice, "middle_accuracy_2L"},
-      {"kv depth-averaged exact match, L", &RemedyRow::mean_at_length, "mean_accuracy_L"},
-      {"training seconds per step", &RemedyRow::seconds_per_step, "seconds_per_step"}};
-  return m;
-}
-
-nlohmann::json summary_json(const MitigationsPreset& p, const std::vector<RemedyRow>& rows) {
-  nlohmann::json out = {{"preset", p.name}, {"describe", p.describe()}, {"seeds", p.seeds}};
-  out["scale"] =
+// The section's summary.json: the preset and every row.
+MitigationsSummary mitigations_summary(const MitigationsPreset& p, std::vector<RemedyRow> rows) {
+  MitigationsSummary s;
+  s.preset = p.name;
+  s.describe = p.describe();
+  s.seeds = p.seeds;
+  s.scale =
       "per seed: remedy − baseline (influence shares: log10(remedy's share / baseline's)); mean "
       "and 95% Student-t interval over seeds";
-  out["rows"] = nlohmann::json::array();
-  for (const RemedyRow& r : rows) {
-    nlohmann::json row = {
-        {"name", r.name}, {"when", r.when}, {"option", r.option}, {"measured", r.measured}};
-    for (const MeasureColumn& m : measurements())
-      if (const auto& e = r.*m.effect) row[m.key] = to_json(*e);
-    out["rows"].push_back(row);
-  }
-  return out;
+  s.rows = std::move(rows);
+  return s;
 }
 
 // One panel of effects: each row holding `effect` a named series at x = its rank (a bar at the
@@ -272,7 +250,8 @@ ReportSection mitigations_report_section(const std::filesystem::path& report_dir
   std::vector<RemedyRow> rows = measure_birth_remedies(dir / "birth", preset);
   KvRemedies kv = measure_kv_remedies(dir / "kv", preset);
   for (RemedyRow& r : kv.rows) rows.push_back(std::move(r));
-  write_file_atomic(dir / "summary.json", summary_json(preset, rows).dump(1) + "\n");
+  write_file_atomic(dir / "summary.json",
+                    to_json(mitigations_summary(preset, rows)).dump(1) + "\n");
 
   ReportSection sec;
   sec.id = "mitigations";
@@ -284,11 +263,11 @@ ReportSection mitigations_report_section(const std::filesystem::path& report_dir
       "where the measurement does not apply. Birth: {} seeds; kv: {} seeds.",
       preset.birth_models.front().options.seeds, preset.seeds);
   table.header = {"remedy", "when", "option"};
-  for (const MeasureColumn& m : measurements()) table.header.push_back(m.header);
+  for (const RemedyMeasurement& m : remedy_measurements()) table.header.push_back(m.header);
   table.header.push_back("what the row measured");
   for (const RemedyRow& r : rows) {
     std::vector<std::string> cells = {r.name, r.when, r.option};
-    for (const MeasureColumn& m : measurements()) {
+    for (const RemedyMeasurement& m : remedy_measurements()) {
       const auto& e = r.*m.effect;
       cells.push_back(e ? effect_cell(*e, m.effect == &RemedyRow::seconds_per_step ? 4 : 3) : "");
     }

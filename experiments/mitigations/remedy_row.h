@@ -1,12 +1,16 @@
 // One row of the mitigations section's table: a remedy against its baseline, each measurement's
 // paired effect (absent where the measurement does not apply to the remedy), and a sentence
-// saying what the row measured.
+// saying what the row measured. Its field table (remedy_row_fields) writes a row of the section's
+// summary.json (mitigations_summary.h); each measurement's key there, its column header in the
+// table and its member are one line of remedy_measurements().
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "experiments/mitigations/paired_effect.h"
+#include "posbias/core/field_table.h"
 
 namespace posbias {
 
@@ -26,5 +30,16 @@ struct RemedyRow {
   // Training seconds per step (reported: the machine may be shared).
   std::optional<PairedEffect> seconds_per_step;
 };
+
+// A measurement of the table, in the table's order: its column header, its member, and its key in
+// summary.json (written only where the row has it).
+struct RemedyMeasurement {
+  const char* header;
+  std::optional<PairedEffect> RemedyRow::*effect;
+  const char* key;
+};
+const std::vector<RemedyMeasurement>& remedy_measurements();
+
+const std::vector<FieldRow<RemedyRow>>& remedy_row_fields();
 
 }  // namespace posbias

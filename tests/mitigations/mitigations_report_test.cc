@@ -1,7 +1,8 @@
 // The mitigations section of the report on a micro preset (the quick one shrunk: tiny models at
 // birth, 4 training steps, 2 seeds): one table row per remedy with the measurements its kind has,
 // the per-seed differences paired by seed (the null sink's at birth recomputed here from the two
-// birth files it wrote), "no verdict" with 2 seeds, and the report's own check
+// birth files it wrote), "no verdict" with 2 seeds, summary.json read back by its record's table
+// (mitigations_summary.h) to the same bytes, and the report's own check
 // (tests/reproduce/mitigations_section_check.py, which the report test runs on the quick preset)
 // passing on the written report; the section's commands by hand, run in a shell, write the same
 // numbers.
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../cli_run.h"
+#include "experiments/mitigations/mitigations_summary.h"
 #include "experiments/mitigations/presets.h"
 #include "posbias/theory/profile_shares.h"
 
@@ -68,7 +70,12 @@ TEST(MitigationsReport, MicroPresetWritesItsSectionPairedBySeed) {
   EXPECT_EQ(sec.id, "mitigations");
   ASSERT_EQ(sec.tables.size(), 1u);
   ASSERT_EQ(sec.figures.size(), 2u);
-  const auto summary = read_json(dir / "mitigations" / "summary.json");
+  const std::string summary_text = slurp(dir / "mitigations" / "summary.json");
+  const auto summary = nlohmann::json::parse(summary_text);
+  // The file is the summary's table (mitigations_summary.h): read strictly, it writes its bytes.
+  const MitigationsSummary record = fields_from_json(mitigations_summary_fields(), summary,
+                                                     MitigationsSummary{}, "summary field");
+  EXPECT_EQ(to_json(record).dump(1) + "\n", summary_text);
   const auto& rows = summary.at("rows");
   // Per model a null sink and (when the grid has one) a design; the BOS sink; every kv remedy.
   ASSERT_GE(rows.size(),
