@@ -22,7 +22,7 @@ inline std::string shown_birth_default(const FieldRow<BirthSpec>& row, const Bir
   if (value.is_string()) return value.get<std::string>();
   if (value.is_number_float()) return fmt::format("{}", value.get<double>());
   if (!value.is_null()) return value.dump();
-  if (row.type == "POS|last") return "last";
+  if (row.type == query_position_type()) return query_position_text(std::nullopt);
   return row.type == "NUMBER" ? "none" : "";
 }
 

@@ -92,7 +92,7 @@ void register_birth(CLI::App& app, Action* selected) {
                   "a stored birth --json result: draw its --plot figure again from the file alone, "
                   "measuring nothing (a birth --run result: its figures, as --rescore draws them)");
   parsed->add(cmd, "--checkpoints", &o.checkpoints,
-              "with --run: all, last, or a comma list of checkpoint steps");
+              "with --run: " + checkpoint_selection_choices());
   add_memory_options(cmd, parsed.get(), &o.attention, &o.memory_budget_gb);
   add_output_option(cmd, "--json", o.json,
                     "result JSON (default: stdout, or a summary when stdout is a terminal; - "

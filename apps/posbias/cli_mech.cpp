@@ -24,7 +24,7 @@ void register_heads(CLI::App& app, Action* selected) {
   auto parsed = std::make_shared<ParsedOptions>();
   CLI::App* cmd = app.add_subcommand("heads", torch_command_description("heads"));
   cmd->add_option("--run", o->run, "run directory from `posbias train`");
-  parsed->add(cmd, "--checkpoints", &o->checkpoints, "all, last or a comma list of steps");
+  parsed->add(cmd, "--checkpoints", &o->checkpoints, checkpoint_selection_choices());
   cmd->add_option("--config", o->config, "Hugging Face config.json (instead of --run)");
   cmd->add_option("--weights", o->weights,
                   "model.safetensors for --config, or its model.safetensors.index.json when "
@@ -121,7 +121,8 @@ std::filesystem::path one_checkpoint(const std::string& run, const CheckpointSel
   if (chosen.size() > 1)
     throw std::invalid_argument("discrepancy --run measures one checkpoint, and --checkpoints " +
                                 to_string(selection) + " selects " + std::to_string(chosen.size()) +
-                                ": give last or one step");
+                                ": give " + to_string(CheckpointSelection::last()) +
+                                " or one step");
   return chosen.front().path;
 }
 
@@ -211,7 +212,8 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   auto* run = cmd->add_option("--run", f->run, "trained run: measure its key heads");
   parsed
       ->add(cmd, "--checkpoints", &f->checkpoints,
-            "with --run: the checkpoint measured, last or one step")
+            "with --run: the checkpoint measured, " + to_string(CheckpointSelection::last()) +
+                " or one step")
       ->needs(run);
   parsed->add_retired_checkpoint_option(cmd);
   cmd->add_option("--heads", f->heads,

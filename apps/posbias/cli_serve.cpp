@@ -16,8 +16,8 @@ void register_serve(CLI::App& app, Action* selected) {
   cmd->add_option("--run", o->runs, "RUN_DIR or NAME=RUN_DIR (repeat for several models)")
       ->required();
   parsed->add(cmd, "--checkpoints", &o->checkpoints,
-              "of every run: all, last or a comma list of steps; one is served under the run's "
-              "name, several each as NAME@STEP");
+              "of every run: " + checkpoint_selection_choices() +
+                  "; one is served under the run's name, several each as NAME@STEP");
   cmd->add_option("--host", o->server.host, "address to bind")
       ->capture_default_str()
       ->type_name("ADDRESS");

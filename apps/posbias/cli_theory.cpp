@@ -157,8 +157,7 @@ void add_design_command(CLI::App* cmd, Action* selected) {
   DesignOptions& o = *options;
   parsed->add(design, "-L,--length", &o.length, "sequence length L in tokens");
   parsed->add(design, "-H,--layers", &o.layers, "number of layers H (>= 1)");
-  parsed->add(design, "-q,--query", &o.query,
-              "the query's position, 0..L-1 (positions count from 0), or last");
+  parsed->add(design, "-q,--query", &o.query, query_position_help());
   add_paths_option(design, parsed.get(), &o.paths);
   parsed->add(design, "--baseline-alpha", &o.baseline_alpha,
               "the baseline's α (every layer), in [0, 1]; added to --alphas when missing, and the "
@@ -233,8 +232,7 @@ void register_theory(CLI::App& app, Action* selected) {
       cmd, "-a,--alpha",
       "residual weight α of the attention branch, in [0, 1]; or one value per layer a1,a2,...",
       "0.5", "NUMBER|LIST", theory_numbers(&TheoryOptions::alpha, true));
-  parsed->add(cmd, "-q,--query", &o.query,
-              "the query's position, 0..L-1 (positions count from 0), or last");
+  parsed->add(cmd, "-q,--query", &o.query, query_position_help());
   add_operator_options(cmd, parsed.get(), &o.window, &o.alibi_slopes,
                        theory_numbers(&TheoryOptions::sink, false), &o.null_sink);
   cmd->add_flag(

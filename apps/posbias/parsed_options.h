@@ -71,7 +71,7 @@ class ParsedOptions {
   // A token position (0-based, position_base.h), or "last" (unset) for the last token.
   CLI::Option* add(CLI::App* cmd, const std::string& flags, std::optional<std::int64_t>* target,
                    const std::string& help) {
-    return add_parsed(cmd, flags, help, query_position_text(*target), "POS|last",
+    return add_parsed(cmd, flags, help, query_position_text(*target), query_position_type(),
                       [target](const std::string& text, const std::string& name) {
                         *target = parse_query_position(text, name);
                       });
@@ -96,7 +96,7 @@ class ParsedOptions {
   // Which checkpoints of a run: all, last or a comma list of steps.
   CLI::Option* add(CLI::App* cmd, const std::string& flags, CheckpointSelection* target,
                    const std::string& help) {
-    return add_parsed(cmd, flags, help, to_string(*target), "all|last|STEPS",
+    return add_parsed(cmd, flags, help, to_string(*target), checkpoint_selection_type(),
                       [target](const std::string& text, const std::string&) {
                         *target = parse_checkpoint_selection(text);
                       });
@@ -112,8 +112,8 @@ class ParsedOptions {
                  step = step.substr(0, step.find_first_not_of("0123456789"));
                  step.erase(0, std::min(step.find_first_not_of('0'), step.size() - 1));
                  throw std::invalid_argument(
-                     "--checkpoint FILE is gone: choose checkpoints by step with --checkpoints "
-                     "all|last|STEPS (" +
+                     "--checkpoint FILE is gone: choose checkpoints by step with --checkpoints " +
+                     checkpoint_selection_type() + " (" +
                      (step.empty() ? std::string("e.g. --checkpoints 500")
                                    : "for that file --checkpoints " + step) +
                      ")");

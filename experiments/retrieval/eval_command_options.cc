@@ -74,9 +74,9 @@ std::vector<Row> rows() {
   };
   return {
       named<CheckpointNames>("checkpoints", &S::checkpoints,
-                             "which checkpoints of the run: all, last or a comma list of steps; "
-                             "several give one result per checkpoint, in training order",
-                             "all|last|STEPS"),
+                             "which checkpoints of the run: " + checkpoint_selection_choices() +
+                                 "; several give one result per checkpoint, in training order",
+                             checkpoint_selection_type()),
       parsed("depths", &S::depths,
              "kv: comma list of depths of the queried pair in percent (0 = first pair, 100 = "
              "last); passkey runs (text with needles): of the queried needle, and given --depths "

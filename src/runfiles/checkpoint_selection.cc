@@ -19,19 +19,27 @@ constexpr EnumNames<CheckpointSelection::Kind, 2> kNamedSelections{{
 
 }  // namespace
 
-CheckpointSelection parse_checkpoint_selection(const std::string& text) {
+std::string checkpoint_selection_type() {
+  std::string type;
+  for (const auto& [kind, name] : kNamedSelections) type += std::string(name) + "|";
+  return type + "STEPS";
+}
+
+std::string checkpoint_selection_choices() {
   std::string names;
-  for (const auto& [kind, name] : kNamedSelections) {
+  for (const auto& [kind, name] : kNamedSelections) names += std::string(name) + ", ";
+  return names.substr(0, names.size() - 2) + " or a comma list of steps";
+}
+
+CheckpointSelection parse_checkpoint_selection(const std::string& text) {
+  for (const auto& [kind, name] : kNamedSelections)
     if (text == name) return {kind, {}};
-    names += std::string(name) + ", ";
-  }
   CheckpointSelection s{CheckpointSelection::Kind::kSteps, {}};
   try {
     s.steps = parse_integer_list(text, "--checkpoints", 0, 1'000'000'000'000);
   } catch (const std::invalid_argument&) {
-    throw std::invalid_argument("--checkpoints must be " + names.substr(0, names.size() - 2) +
-                                " or a comma list of steps (0 to 10^12), got '" +
-                                text.substr(0, 40) + "'");
+    throw std::invalid_argument("--checkpoints must be " + checkpoint_selection_choices() +
+                                " (0 to 10^12), got '" + text.substr(0, 40) + "'");
   }
   std::sort(s.steps.begin(), s.steps.end());
   s.steps.erase(std::unique(s.steps.begin(), s.steps.end()), s.steps.end());

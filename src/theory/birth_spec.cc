@@ -79,8 +79,7 @@ Row named(std::string name, T BirthSpec::*member, std::string help) {
 
 // The query's position (0-based), or "last" for the last token (the field unset).
 Row query_row() {
-  Row row = field("query", &BirthSpec::query,
-                  "the query's position, 0..L-1 (positions count from 0), or last", "POS|last");
+  Row row = field("query", &BirthSpec::query, query_position_help(), query_position_type());
   row.from_flag = [flag = row.flag](const std::string& text) {
     const std::optional<std::int64_t> position = parse_query_position(text, flag);
     return position ? nlohmann::json(*position) : nlohmann::json();

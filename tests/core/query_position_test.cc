@@ -21,6 +21,15 @@ TEST(QueryPosition, ParsesAndPrintsBack) {
   EXPECT_EQ(query_position_text(std::nullopt), "last");
 }
 
+// --help's type and help name the word the parser takes.
+TEST(QueryPosition, HelpNamesTheWord) {
+  EXPECT_EQ(query_position_type(), "POS|last");
+  EXPECT_EQ(query_position_help(),
+            "the query's position, 0..L-1 (positions count from 0), or last");
+  const std::string type = query_position_type();
+  EXPECT_EQ(parse_query_position(type.substr(type.find('|') + 1), "-q"), std::nullopt);
+}
+
 TEST(QueryPosition, RefusesWhatIsNotAPosition) {
   for (const char* bad : {"", "-1", "Last", "first", "1.5", "3,4"}) {
     try {

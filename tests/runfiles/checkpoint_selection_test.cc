@@ -37,6 +37,18 @@ TEST(CheckpointSelection, NamedKindsRoundTrip) {
   }
 }
 
+// --help's type and the help texts' words for --checkpoints come from the same table, and what
+// they name parses.
+TEST(CheckpointSelection, HelpWordsComeFromTheTable) {
+  EXPECT_EQ(checkpoint_selection_type(), "all|last|STEPS");
+  EXPECT_EQ(checkpoint_selection_choices(), "all, last or a comma list of steps");
+  std::string type = checkpoint_selection_type();
+  for (std::size_t bar = type.find('|'); bar != std::string::npos; bar = type.find('|')) {
+    EXPECT_NO_THROW(parse_checkpoint_selection(type.substr(0, bar))) << type;
+    type.erase(0, bar + 1);
+  }
+}
+
 TEST(CheckpointSelection, ResolvesAgainstTheRunsSteps) {
   const std::vector<std::int64_t> available = {0, 250, 500, 1000};
   EXPECT_EQ(select_checkpoint_steps(CheckpointSelection::all(), available), available);

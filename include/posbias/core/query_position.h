@@ -14,6 +14,12 @@ namespace posbias {
 
 inline constexpr std::string_view kLastQuery = "last";
 
+// The query flag's type as --help shows it ("POS|last") and its help.
+inline std::string query_position_type() { return "POS|" + std::string(kLastQuery); }
+inline std::string query_position_help() {
+  return "the query's position, 0..L-1 (positions count from 0), or " + std::string(kLastQuery);
+}
+
 // "last" → none; else an integer >= 0, "`flag` must be in 0..., got X" otherwise.
 inline std::optional<std::int64_t> parse_query_position(const std::string& text,
                                                         const std::string& flag) {

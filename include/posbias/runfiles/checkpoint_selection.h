@@ -21,6 +21,10 @@ struct CheckpointSelection {
 CheckpointSelection parse_checkpoint_selection(const std::string& text);
 // The text that parses back to it ("all", "last", "0,500,1000").
 std::string to_string(const CheckpointSelection& selection);
+// What --checkpoints takes, from the names' table: as --help's type ("all|last|STEPS") and in
+// words ("all, last or a comma list of steps").
+std::string checkpoint_selection_type();
+std::string checkpoint_selection_choices();
 // The selected steps among `available` (increasing): std::runtime_error when the run has none,
 // std::invalid_argument naming a listed step the run lacks (with the steps it has).
 std::vector<std::int64_t> select_checkpoint_steps(const CheckpointSelection& selection,
