@@ -14,6 +14,7 @@
 #include "posbias/core/progress.h"
 #include "posbias/model/memory_plan.h"
 #include "posbias/runfiles/eval_steps.h"
+#include "posbias/runfiles/hop_key.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/train/checkpoint.h"
 
@@ -149,13 +150,13 @@ const HopRow& length_row(const HopRowsByLength& rows, std::int64_t length,
 std::vector<int> row_hops(const HopRow& row, const std::string& field) {
   std::vector<int> hops;
   for (const auto& [key, value] : row) {
-    if (key == "all") continue;
+    if (key == kAllHopsKey) continue;
     int hop = 0;
     const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), hop);
     if (error != std::errc() || end != key.data() + key.size() || hop < 1 ||
         std::to_string(hop) != key)
       throw std::invalid_argument("eval field '" + field + "' has the key '" + key +
-                                  "'; hops are 1, 2, ... or \"all\"");
+                                  "'; hops are 1, 2, ... or \"" + kAllHopsKey + "\"");
     hops.push_back(hop);
   }
   std::sort(hops.begin(), hops.end());
@@ -177,10 +178,10 @@ Figure eval_figure(const HopEvalRecord& r) {
     for (std::int64_t length : r.lengths) {
       const HopRow& row = length_row(rows, length, field);
       const auto value = row.find(key);
-      if (value == row.end() && key != "all") continue;
+      if (value == row.end() && key != kAllHopsKey) continue;
       if (value == row.end())
         throw std::invalid_argument("eval field '" + field + "." + std::to_string(length) +
-                                    "' has no \"all\"");
+                                    "' has no \"" + kAllHopsKey + "\"");
       s.x.push_back(static_cast<double>(length));
       s.y.push_back(value->second);
     }
@@ -191,21 +192,22 @@ Figure eval_figure(const HopEvalRecord& r) {
     const std::vector<int> hops =
         row_hops(length_row(r.accuracy, r.lengths.front(), "accuracy"), "accuracy");
     for (int hop : hops) {
-      series(r.accuracy, "accuracy", std::to_string(hop), std::to_string(hop) + "-hop",
+      series(r.accuracy, "accuracy", std::to_string(hop), hop_key_title(std::to_string(hop)),
              "linespoints", 1);
       if (hops.size() > 1) p.series.back().order = hop;
     }
     if (hops.size() > 1) p.order_label = kHopsOrderLabel;
   }
-  series(r.accuracy, "accuracy", "all", "all hops", "linespoints", 3);
+  series(r.accuracy, "accuracy", kAllHopsKey, hop_key_title(kAllHopsKey), "linespoints", 3);
   // A uniform guess among each input's candidate answers (files of earlier builds: none).
   if (r.chance)
-    series(*r.chance, "chance", "all", "chance (a uniform guess among the input's candidates)",
-           "lines dt 2", 1);
+    series(*r.chance, "chance", kAllHopsKey,
+           "chance (a uniform guess among the input's candidates)", "lines dt 2", 1);
   if (r.controls) {
     for (const auto& [variant, control] : *r.controls)
-      series(control.accuracy, "controls." + variant + ".accuracy", "all",
-             "all hops, " + plain_text(variant) + " control", "linespoints", 3);
+      series(control.accuracy, "controls." + variant + ".accuracy", kAllHopsKey,
+             hop_key_title(kAllHopsKey) + ", " + plain_text(variant) + " control", "linespoints",
+             3);
   }
   Figure f;
   f.panels = {p};

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "posbias/arch/arch_codecs.h"
+#include "posbias/runfiles/hop_key.h"
 #include "posbias/tasks/task_codecs.h"
 
 namespace posbias {
@@ -65,10 +66,10 @@ std::string by_length(const std::vector<std::int64_t>& lengths, const HopRowsByL
   for (const std::int64_t length : lengths) {
     const std::string key = std::to_string(length);
     const auto row = accuracy.find(key);
-    if (row == accuracy.end() || !row->second.count("all")) continue;
-    out += fmt::format("{}{}: {:.3f}", out.empty() ? "" : ", ", key, row->second.at("all"));
-    if (chance && chance->count(key) && chance->at(key).count("all"))
-      out += fmt::format(" ({:.3f})", chance->at(key).at("all"));
+    if (row == accuracy.end() || !row->second.count(kAllHopsKey)) continue;
+    out += fmt::format("{}{}: {:.3f}", out.empty() ? "" : ", ", key, row->second.at(kAllHopsKey));
+    if (chance && chance->count(key) && chance->at(key).count(kAllHopsKey))
+      out += fmt::format(" ({:.3f})", chance->at(key).at(kAllHopsKey));
   }
   return out;
 }

@@ -14,6 +14,7 @@
 #include "posbias/mech/heads_record.h"
 #include "posbias/mech/trained_discrepancy_record.h"
 #include "posbias/runfiles/eval_steps.h"
+#include "posbias/runfiles/hop_key.h"
 #include "posbias/runfiles/metrics.h"
 #include "posbias/runfiles/result_file.h"
 #include "posbias/runfiles/seed_runs.h"
@@ -34,11 +35,11 @@ constexpr std::int64_t kMaxStep = 1'000'000'000'000;
 
 // "1".."1000" or "all"; the canonical spelling only.
 int parse_hop(const std::string& key, const std::string& source, const std::string& name) {
-  if (key == "all") return kAllHops;
+  if (key == kAllHopsKey) return kAllHops;
   for (std::int64_t h = 1; h <= kMaxHop && key.size() <= 4; ++h)
     if (std::to_string(h) == key) return static_cast<int>(h);
-  result_error(source, fmt::format("{} has the key \"{}\"; hops are 1..{} or \"all\"", name,
-                                   key.substr(0, 32), kMaxHop));
+  result_error(source, fmt::format("{} has the key \"{}\"; hops are 1..{} or \"{}\"", name,
+                                   key.substr(0, 32), kMaxHop, kAllHopsKey));
 }
 
 std::int64_t parse_length(const std::string& key, const std::string& source,
@@ -120,7 +121,7 @@ LengthValues gap_medians(const std::vector<GapPoint>& points, const std::string&
 
 }  // namespace
 
-std::string hop_name(int hop) { return hop == kAllHops ? "all" : std::to_string(hop); }
+std::string hop_name(int hop) { return hop == kAllHops ? kAllHopsKey : std::to_string(hop); }
 
 HopSummaryFile parse_hop_summary(const nlohmann::json& j, const std::string& source) {
   HopSummaryFile t;

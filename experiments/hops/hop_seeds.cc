@@ -13,6 +13,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_number.h"
 #include "posbias/core/json_result.h"
+#include "posbias/runfiles/hop_key.h"
 #include "posbias/runfiles/result_file.h"
 #include "posbias/tasks/hop_task.h"
 
@@ -296,18 +297,18 @@ std::vector<double> as_x(const std::vector<std::int64_t>& v) { return {v.begin()
 // The hop counts of `hops` ("1", "2", ..., and "all"): two or more are an ordered family, drawn
 // in the panel's sequential colour map and named on its colour bar (kHopsOrderLabel).
 std::size_t hop_counts(const std::vector<std::string>& hops) {
-  return static_cast<std::size_t>(
-      std::count_if(hops.begin(), hops.end(), [](const std::string& h) { return h != "all"; }));
+  return static_cast<std::size_t>(std::count_if(
+      hops.begin(), hops.end(), [](const std::string& h) { return h != kAllHopsKey; }));
 }
 
 // One hop's accuracy: "2-hop", or "all hops" drawn thick. Only all hops (or a lone hop) keeps
 // its band: one band reads, five overlapping ones do not (every interval is in the data).
 Series hop_series(const std::string& hop, const std::vector<double>& x,
                   const std::vector<SeedInterval>& y, const std::vector<std::string>& hops) {
-  Series s = band_series(hop == "all" ? "all hops" : hop + "-hop", x, y);
-  s.line_width = hop == "all" ? 3 : 1;
-  if (hop != "all" && hops.size() > 1) s.y_low.clear(), s.y_high.clear();
-  if (hop != "all" && hop_counts(hops) > 1) s.order = std::stod(hop);
+  Series s = band_series(hop_key_title(hop), x, y);
+  s.line_width = hop == kAllHopsKey ? 3 : 1;
+  if (hop != kAllHopsKey && hops.size() > 1) s.y_low.clear(), s.y_high.clear();
+  if (hop != kAllHopsKey && hop_counts(hops) > 1) s.order = std::stod(hop);
   return s;
 }
 
@@ -345,7 +346,7 @@ std::vector<HopEvalFile> read_hop_evals(const std::vector<std::string>& files,
 }
 
 std::optional<std::size_t> HopTable::all_hops() const {
-  const auto it = std::find(hops.begin(), hops.end(), "all");
+  const auto it = std::find(hops.begin(), hops.end(), kAllHopsKey);
   if (it == hops.end()) return std::nullopt;
   return static_cast<std::size_t>(it - hops.begin());
 }
@@ -510,8 +511,7 @@ Panel one_length_panel(const HopSeedsResult& r) {
   p.title = fmt::format("{} task at {} tokens: mean over {} training seeds", task_name(r.task),
                         t.lengths.front(), r.seeds);
   Heatmap& h = p.heatmap;
-  for (const std::string& hop : t.hops)
-    h.x_labels.push_back(hop == "all" ? "all hops" : hop + "-hop");
+  for (const std::string& hop : t.hops) h.x_labels.push_back(hop_key_title(hop));
   auto row = [&](const std::string& label, const HopTable& table, bool chance) {
     if (table.hops != t.hops || table.cells.empty()) return;
     h.y_labels.push_back(label);
@@ -651,7 +651,7 @@ std::string hop_seeds_summary(const HopSeedsResult& r) {
   std::string line = fmt::format("seeds: {} {} seeds", r.seeds, task_name(r.task));
   if (r.training) {
     const HopTraining& t = *r.training;
-    const auto all = std::find(t.hops.begin(), t.hops.end(), "all") - t.hops.begin();
+    const auto all = std::find(t.hops.begin(), t.hops.end(), kAllHopsKey) - t.hops.begin();
     if (all < std::ssize(t.hops)) {
       const SeedInterval& crossing = t.crossing_90[static_cast<std::size_t>(all)].interval;
       line += crossing.n == 0  // no seed reached it: there is no step to average
@@ -663,10 +663,9 @@ std::string hop_seeds_summary(const HopSeedsResult& r) {
   if (r.eval && !r.eval->accuracy.lengths.empty()) {
     const HopTable& t = r.eval->accuracy;
     line +=
-        fmt::format("; accuracy ({}) at length {} {}, at {} {}",
-                    t.hops.back() == "all" ? "all hops" : t.hops.back() + "-hop", t.lengths.front(),
-                    format_interval(t.cells.front().back().accuracy.interval), t.lengths.back(),
-                    format_interval(t.cells.back().back().accuracy.interval));
+        fmt::format("; accuracy ({}) at length {} {}, at {} {}", hop_key_title(t.hops.back()),
+                    t.lengths.front(), format_interval(t.cells.front().back().accuracy.interval),
+                    t.lengths.back(), format_interval(t.cells.back().back().accuracy.interval));
   }
   return line + "\n";
 }

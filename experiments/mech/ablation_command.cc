@@ -12,6 +12,7 @@
 #include "posbias/core/progress.h"
 #include "posbias/mech/head_name.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/runfiles/hop_key.h"
 #include "posbias/stats/wilson.h"
 #include "posbias/tasks/vocab.h"
 #include "posbias/train/checkpoint.h"
@@ -93,7 +94,7 @@ std::map<std::string, std::vector<double>> wilson_intervals(const HopAccuracy& a
     correct += c, total += n;
   }
   const Interval all = wilson_interval(correct, total);
-  out["all"] = {all.low, all.high};
+  out[kAllHopsKey] = {all.low, all.high};
   return out;
 }
 
@@ -123,7 +124,7 @@ AblationRecord ablation_record(const AblationResult& r, const AblationSpec& spec
       row.interval[key] = wilson_intervals(a);
       std::map<std::string, double>& drop = row.drop[key];
       for (const auto& [h, n] : a.total) drop[std::to_string(h)] = r.baseline[k].hop(h) - a.hop(h);
-      drop["all"] = r.baseline[k].all() - a.all();
+      drop[kAllHopsKey] = r.baseline[k].all() - a.all();
     }
   };
   for (std::size_t i = 0; i < r.layers.size(); ++i) {
@@ -192,7 +193,7 @@ std::vector<int> measured_hops(const AblationRecord& a) {
   std::vector<int> hops;
   if (a.lengths.empty() || !a.baseline.count(std::to_string(a.lengths.front()))) return hops;
   for (const auto& [hop, accuracy] : a.baseline.at(std::to_string(a.lengths.front())))
-    if (hop != "all") hops.push_back(std::stoi(hop));
+    if (hop != kAllHopsKey) hops.push_back(std::stoi(hop));
   std::sort(hops.begin(), hops.end());
   return hops;
 }

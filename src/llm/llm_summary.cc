@@ -7,6 +7,7 @@
 #include "posbias/core/csv_table.h"
 #include "posbias/core/plot.h"
 #include "posbias/llm/llm_summary_record.h"
+#include "posbias/runfiles/hop_key.h"
 #include "posbias/stats/seed_interval.h"
 #include "posbias/stats/wilson.h"
 #include "posbias/tasks/hop_task.h"
@@ -51,7 +52,9 @@ AccuracyRow row_of(const Tally& t, int length) {
   return r;
 }
 
-std::string hops_text(const AccuracyRow& r) { return r.hops ? std::to_string(r.hops) : "all"; }
+std::string hops_text(const AccuracyRow& r) {
+  return r.hops ? std::to_string(r.hops) : kAllHopsKey;
+}
 
 }  // namespace
 
@@ -212,11 +215,11 @@ std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::st
     const std::string key = hops_text(r);
     Series& s = curves[key];
     const bool hop_suite = suite == "number" || suite == "letter";
-    s.title = key == "all" ? (hop_suite ? "all hops" : "all depths") : key + "-hop";
-    if (key != "all") s.order = r.hops;  // hop counts: the sequential map, named on its bar
+    s.title = key == kAllHopsKey && !hop_suite ? "all depths" : hop_key_title(key);
+    if (key != kAllHopsKey) s.order = r.hops;  // hop counts: the sequential map, named on its bar
     s.style = "linespoints";
-    s.line_width = key == "all" ? 3 : 1;
-    add_point(s, r.length, r, key == "all");
+    s.line_width = key == kAllHopsKey ? 3 : 1;
+    add_point(s, r.length, r, key == kAllHopsKey);
   }
   for (auto& [key, s] : curves) len.series.push_back(std::move(s));
   Series chance;  // all hops: a uniform guess among the prompt's candidate answers

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "posbias/runfiles/hop_key.h"
+
 namespace posbias {
 
 // An interval as [low, high] (null for a bound there is none of).
@@ -29,17 +31,17 @@ struct FieldCodec<std::vector<AccuracyRowRecord>> : ListCodec<AccuracyRowRecord>
 
 namespace {
 
-// A hop count, or "all" for every hop (0).
+// A hop count, or kAllHopsKey for every hop (0).
 struct HopsCodec {
   static constexpr const char* type = "INT";
-  static constexpr const char* kAll = "all";
   static nlohmann::json write(std::int64_t hops) {
-    return hops ? nlohmann::json(hops) : nlohmann::json(kAll);
+    return hops ? nlohmann::json(hops) : nlohmann::json(kAllHopsKey);
   }
   static std::int64_t read(const nlohmann::json& j, const std::string& what) {
-    if (j == kAll) return 0;
+    if (j == kAllHopsKey) return 0;
     const std::int64_t hops = FieldCodec<std::int64_t>::read(j, what);
-    if (hops < 1) throw std::invalid_argument(what + " must be a hop count >= 1 or \"all\"");
+    if (hops < 1)
+      throw std::invalid_argument(what + " must be a hop count >= 1 or \"" + kAllHopsKey + "\"");
     return hops;
   }
 };

@@ -10,6 +10,7 @@
 
 #include "posbias/core/json_read.h"
 #include "posbias/core/plot.h"
+#include "posbias/runfiles/hop_key.h"
 #include "posbias/tasks/hop_task.h"
 
 namespace posbias {
@@ -129,7 +130,7 @@ std::string metrics_status(const MetricsRow& row) {
   const auto add = [&out](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
   if (std::isfinite(row.loss)) add(fmt::format("loss {:.3g}", row.loss));
   if (row.acc) {
-    const auto all = row.acc->find("all");
+    const auto all = row.acc->find(kAllHopsKey);
     if (all != row.acc->end()) add(fmt::format("held-out accuracy {:.3f}", all->second));
   }
   if (row.bits_per_byte) add(fmt::format("held-out {:.3f} bits/byte", *row.bits_per_byte));
@@ -157,16 +158,16 @@ void render_training_figures(const std::vector<MetricsRow>& rows, const std::str
   const bool ordered = std::count_if(last.begin(), last.end(),
                                      [&](const auto& kv) { return is_count(kv.first); }) > 1 &&
                        std::all_of(last.begin(), last.end(), [&](const auto& kv) {
-                         return kv.first == "all" || is_count(kv.first);
+                         return kv.first == kAllHopsKey || is_count(kv.first);
                        });
   if (ordered) acc.order_label = kHopsOrderLabel;
   for (const auto& [key, v] : last) {
     Series s;
-    s.title = key == "all" ? "all hops" : key + "-hop";
+    s.title = hop_key_title(key);
     // All hops thick, as the other hop figures draw it: beside the map's dark purple 1-hop a
     // thin black line could not be told apart.
-    if (key == "all") s.line_width = ordered ? 3 : 1;
-    if (key != "all" && ordered) s.order = std::stod(key);
+    if (key == kAllHopsKey) s.line_width = ordered ? 3 : 1;
+    if (key != kAllHopsKey && ordered) s.order = std::stod(key);
     for (const MetricsRow& r : rows) {
       if (!r.acc || !r.acc->count(key)) continue;
       s.x.push_back(static_cast<double>(r.step));

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "posbias/runfiles/hop_key.h"
+
 namespace posbias {
 
 std::int64_t eval_batch_size(std::int64_t length) {
@@ -105,7 +107,7 @@ double HopAccuracy::chance_all() const {
 std::map<std::string, double> HopAccuracy::chance_by_name() const {
   std::map<std::string, double> out;
   for (const auto& [h, n] : total) out[std::to_string(h)] = chance(h);
-  out["all"] = chance_all();
+  out[kAllHopsKey] = chance_all();
   return out;
 }
 
@@ -114,7 +116,7 @@ nlohmann::json HopAccuracy::chance_json() const { return chance_by_name(); }
 std::map<std::string, double> HopAccuracy::by_name() const {
   std::map<std::string, double> out;
   for (const auto& [h, n] : total) out[std::to_string(h)] = hop(h);
-  out["all"] = all();
+  out[kAllHopsKey] = all();
   return out;
 }
 

@@ -17,6 +17,7 @@
 #include "posbias/hf/hf_config.h"
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/runfiles/hop_key.h"
 #include "posbias/runfiles/metrics.h"
 #include "posbias/runfiles/run_header.h"
 #include "posbias/runfiles/training_figures.h"
@@ -454,7 +455,7 @@ void measure_held_out(Transformer& model, const TrainConfig& c, const HeldOut& h
           static_cast<double>(right) / static_cast<double>(h.passkey_examples.size());
     }
   } else if (c.task == Task::kKv) {  // exact match of the value, a batch at a time
-    row.acc = std::map<std::string, double>{{"all", kv_held_out_accuracy(model, c)}};
+    row.acc = std::map<std::string, double>{{kAllHopsKey, kv_held_out_accuracy(model, c)}};
   } else {
     row.acc = evaluate_hops(model, h.hops, eval_batch_size(c.length)).by_name();
   }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "../shipped_records.h"
+#include "posbias/runfiles/hop_key.h"
 #include "posbias/runfiles/metrics.h"
 
 namespace posbias {
@@ -96,6 +97,7 @@ TEST(MetricsRowFields, EveryShippedRowReadsBackAndWritesOutTheSameBytes) {
       const MetricsRow r = parse_metrics_line(line);
       text_rows += r.heldout_loss ? 1 : 0;
       hop_rows += r.acc ? 1 : 0;
+      if (r.acc) EXPECT_TRUE(r.acc->count(kAllHopsKey)) << entry.path() << " line " << lines;
       ASSERT_EQ(metrics_row_to_json(r).dump(), line) << entry.path() << " line " << lines;
     }
   }
@@ -107,6 +109,14 @@ TEST(MetricsRowFields, EveryShippedRowReadsBackAndWritesOutTheSameBytes) {
 
 }  // namespace
 }  // namespace posbias
+
+// The all-hops key, which every shipped row with an accuracy has (below), titles its series
+// "all hops" and every other key "N-hop".
+TEST(HopKey, IsTheShippedRowsKeyAndTitlesEachKey) {
+  EXPECT_STREQ(posbias::kAllHopsKey, "all");
+  EXPECT_EQ(posbias::hop_key_title(posbias::kAllHopsKey), "all hops");
+  EXPECT_EQ(posbias::hop_key_title("2"), "2-hop");
+}
 
 // The progress bar's status names the training loss and the held-out metric each kind of run
 // logs, and leaves out what a row does not have (step 0 trained nothing).
