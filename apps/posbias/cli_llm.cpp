@@ -16,9 +16,9 @@ struct LlmArgs {
   std::string suites, write_templates;
 };
 
-std::string joined(const std::vector<std::string>& names) {
+std::string joined(const std::vector<std::string>& names, const std::string& separator = ",") {
   std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
+  for (const std::string& n : names) out += (out.empty() ? "" : separator) + n;
   return out;
 }
 
@@ -45,7 +45,7 @@ void register_llm(CLI::App& app, Action* selected) {
                   "printed or stored)")
       ->capture_default_str();
   a->suites = joined(o.suites);
-  cmd->add_option("--suite", a->suites, "comma list of number, letter, needle, kv, passkey")
+  cmd->add_option("--suite", a->suites, "comma list of " + joined(suite_names(), ", "))
       ->capture_default_str()
       ->type_name("LIST");
   p.add(cmd, "--lengths", &o.probes.lengths,

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/bounded_read.h"
@@ -203,34 +204,55 @@ std::vector<Probe> passkey_probes(const SuiteOptions& o, const std::string& tpl,
 
 }  // namespace
 
+namespace {
+
+// A suite's name, its built-in prompt template and its default lengths, one row per suite.
+struct SuiteTraits {
+  std::string_view name;
+  const char* builtin_template;
+  std::vector<int> default_lengths;
+};
+
+const std::vector<SuiteTraits>& suite_table() {
+  static const std::vector<SuiteTraits> rows = {
+      {"number", generated::kNumberTemplate, {16, 32, 64, 100, 200, 400, 850}},
+      {"letter", generated::kLetterTemplate, {16, 32, 64, 100, 200, 400, 850}},
+      {"needle", generated::kNeedleTemplate, {10, 30, 75, 140, 300}},  // key-value pairs
+      {"kv", generated::kKvTemplate, {128, 256, 512}},  // kv training's default length, 2× and 4×
+      {"passkey", generated::kPasskeyTemplate, {}},  // the run's length, 2× and 4× (make_probes)
+  };
+  return rows;
+}
+
+// Throws std::invalid_argument naming the suite and the known ones.
+const SuiteTraits& suite_traits(const std::string& suite) {
+  std::string known;
+  for (const SuiteTraits& row : suite_table()) {
+    if (row.name == suite) return row;
+    known += (known.empty() ? "" : ", ") + std::string(row.name);
+  }
+  throw std::invalid_argument("unknown suite '" + suite + "' (known: " + known + ")");
+}
+
+}  // namespace
+
 const std::vector<std::string>& suite_names() {
-  static const std::vector<std::string> names{"number", "letter", "needle", "kv", "passkey"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const SuiteTraits& row : suite_table()) out.emplace_back(row.name);
+    return out;
+  }();
   return names;
 }
 
-void validate_suite(const std::string& suite) {
-  for (const std::string& s : suite_names()) {
-    if (s == suite) return;
-  }
-  throw std::invalid_argument("unknown suite '" + suite +
-                              "' (known: number, letter, needle, kv, passkey)");
-}
+void validate_suite(const std::string& suite) { suite_traits(suite); }
 
 std::vector<int> default_lengths(const std::string& suite) {
-  validate_suite(suite);
-  if (suite == "needle") return {10, 30, 75, 140, 300};
-  if (suite == "kv") return {128, 256, 512};  // kv training's default length, 2× and 4×
-  if (suite == "passkey") return {};          // the run's length, 2× and 4× (make_probes)
-  return {16, 32, 64, 100, 200, 400, 850};
+  return suite_traits(suite).default_lengths;
 }
 
 std::string builtin_template(const std::string& suite) {
-  validate_suite(suite);
-  if (suite == "number") return generated::kNumberTemplate;
-  if (suite == "letter") return generated::kLetterTemplate;
-  if (suite == "kv") return generated::kKvTemplate;
-  if (suite == "passkey") return generated::kPasskeyTemplate;
-  return generated::kNeedleTemplate;
+  return suite_traits(suite).builtin_template;
 }
 
 std::string load_template(const std::string& suite, const std::string& template_dir) {

@@ -752,6 +752,29 @@ TEST(Probes, NeedleHidesTheKeyAtItsDepth) {
   EXPECT_NE(make_probes("needle", o)[5].prompt, probes[5].prompt);
 }
 
+// The suites' table: each name, in order, with its default lengths (passkey's come from the run);
+// an unknown name is refused listing them all, in the words docs/llm.md shows.
+TEST(Probes, EverySuiteRowHasItsNameAndLengths) {
+  const std::vector<std::pair<std::string, std::vector<int>>> want = {
+      {"number", {16, 32, 64, 100, 200, 400, 850}},
+      {"letter", {16, 32, 64, 100, 200, 400, 850}},
+      {"needle", {10, 30, 75, 140, 300}},
+      {"kv", {128, 256, 512}},
+      {"passkey", {}}};
+  ASSERT_EQ(suite_names().size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(suite_names()[i], want[i].first);
+    EXPECT_NO_THROW(validate_suite(want[i].first));
+    EXPECT_EQ(default_lengths(want[i].first), want[i].second) << want[i].first;
+  }
+  try {
+    validate_suite("bogus");
+    ADD_FAILURE() << "accepted 'bogus'";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "unknown suite 'bogus' (known: number, letter, needle, kv, passkey)");
+  }
+}
+
 TEST(Probes, TemplatesAreFilesAUserCanEdit) {
   const fs::path dir = scratch("templates");
   fs::remove_all(dir);
