@@ -18,6 +18,7 @@
 #include "experiments/birth/birth.h"
 #include "experiments/birth/birth_record.h"
 #include "experiments/birth/named_birth_record.h"
+#include "experiments/birth/seed_journal_key.h"
 #include "experiments/hops/hop_eval_record.h"
 #include "experiments/hops/hop_seeds_record.h"
 #include "experiments/llm/llm_record.h"
@@ -167,6 +168,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(birth_spec_fields),
       POSBIAS_TABLE(birth_record_fields),
       POSBIAS_TABLE(named_birth_record_fields),
+      POSBIAS_TABLE(seed_journal_key_fields),
       POSBIAS_TABLE(birth_run_record_fields),
       POSBIAS_JSON(EvalSteps, eval_steps_from_json),
       POSBIAS_TABLE(rope_scaling_fields),

@@ -16,6 +16,7 @@
 
 #include "experiments/birth/birth_summary.h"
 #include "experiments/birth/seed_journal.h"
+#include "experiments/birth/seed_journal_key.h"
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv_table.h"
 #include "posbias/core/enum_names.h"
@@ -215,25 +216,6 @@ void predict_without_fitting(BirthResult& r, const std::vector<torch::Tensor>& a
     }
     r.comparison = compare_models(in);
   }
-}
-
-// What a seed's profile depends on: the model and the measurement, not the seed count, the
-// attention path (equal to rounding) or what is done with the profiles afterwards.
-nlohmann::json journal_key(const BirthOptions& o, const ModelConfig& config) {
-  nlohmann::json key = {{"config", to_json(hf_config_from_model(config))},
-                        {"attn_scale", o.attn_init_scale},
-                        {"init", to_string(o.init)},
-                        {"method", to_string(o.method)},
-                        {"probes", o.probes},
-                        {"length", o.length},
-                        {"query", o.query ? *o.query + 1 : 0},  // the key of 1-based builds
-                        {"input", to_string(o.input)},
-                        {"seed", o.seed},
-                        {"target", to_string(o.target)},
-                        {"weights", o.weights},
-                        {"tokens", o.tokens}};
-  if (!o.text.empty()) key["text"] = {{"file", o.text}, {"tokenizer", o.tokenizer}};
-  return key;
 }
 
 // p_1 over the minimum among positions 1..q-1 (the query left out); NaN when q < 2.
@@ -507,7 +489,7 @@ class KnownProfiles {
     }
     // Data-parallel ranks: rank 0 keeps the journal.
     if (!o.json.empty() && !trained && (!group || group->rank() == 0) && !writes_through(o.json))
-      journal_.emplace(o.json, journal_key(o, r.config), o.resume);
+      journal_.emplace(o.json, to_json(seed_journal_key(o, r.config)), o.resume);
     if (journal_) known_ = journal_->done();
     if (stored) {  // a stored result re-scored: every seed's forward pass only
       if (static_cast<int>(stored->size()) != samples || group || journal_)
@@ -970,8 +952,9 @@ void run_birth(const BirthOptions& given) {
   const BirthOptions o = resolve_text_length(given);
   std::unique_ptr<ProcessGroup> group;
   if (o.ranks) {
-    group = std::make_unique<ProcessGroup>(*o.ranks, std::chrono::seconds(o.rank_timeout),
-                                           journal_key(o, birth_model_config(o)).dump());
+    group =
+        std::make_unique<ProcessGroup>(*o.ranks, std::chrono::seconds(o.rank_timeout),
+                                       to_json(seed_journal_key(o, birth_model_config(o))).dump());
   }
   const BirthResult r = measure_birth(o, nullptr, group.get());
   if (group && group->rank() != 0) {  // rank 0 writes

@@ -1,6 +1,8 @@
 // birth's seed journal (experiments/birth/seed_journal.h): seeds recorded read back on resume
 // exactly, in the file layout earlier builds wrote; a journal of other options, a file that is
-// not a journal and a malformed seed number are refused, each in one line.
+// not a journal and a malformed seed number are refused, each in one line. birth's key
+// (seed_journal_key.h) is the one a journal an earlier build wrote holds, so that journal
+// (journal_files/) resumes.
 #include "experiments/birth/seed_journal.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +14,9 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+
+#include "experiments/birth/birth.h"
+#include "experiments/birth/seed_journal_key.h"
 
 namespace {
 
@@ -77,6 +82,28 @@ TEST(SeedJournal, OtherOptionsAndDamagedFilesAreRefused) {
   EXPECT_NE(refusal(R"({"key": {"length": 8}, "seeds": {"3x": [1]}})")
                 .find("holds a malformed seed '3x'"),
             std::string::npos);
+  fs::remove_all(result.parent_path());
+}
+
+// A journal `birth` wrote before its key had a field table (killed after two seeds):
+//   birth --arch gpt2 --layers 2 --d-model 32 --heads 2 --length 48 --seeds 400 --method exact
+//         --bootstrap 0 --attn-init-scale 0.5 --query 40 --json r.json
+// The same options give its key, and it resumes with its two seeds.
+TEST(SeedJournal, AJournalOfAnEarlierBuildResumes) {
+  posbias::BirthOptions o;
+  o.arch = "gpt2", o.layers = 2, o.d_model = 32, o.heads = 2, o.length = 48, o.seeds = 400;
+  o.method = posbias::JacobianMethod::kExact, o.bootstrap = 0, o.attn_init_scale = 0.5;
+  o.query = 40;
+  const nlohmann::json key = to_json(seed_journal_key(o, posbias::birth_model_config(o)));
+  const fs::path result = scratch_result();
+  fs::copy_file(fs::path(POSBIAS_SOURCE_DIR) / "tests/birth/journal_files/gpt2-query40.seeds.json",
+                result.string() + ".seeds.json", fs::copy_options::overwrite_existing);
+  const posbias::SeedJournal resumed(result, key, true);
+  EXPECT_EQ(resumed.done().size(), 2u);
+  // The text a profile was measured on is in the key as earlier builds wrote it.
+  o.text = "lines.txt", o.tokenizer = "tokenizer.json";
+  EXPECT_EQ(to_json(seed_journal_key(o, posbias::birth_model_config(o))).at("text"),
+            nlohmann::json({{"file", "lines.txt"}, {"tokenizer", "tokenizer.json"}}));
   fs::remove_all(result.parent_path());
 }
 

@@ -307,6 +307,7 @@ const std::set<std::string> kNotGenerated = {
 const std::set<std::string> kKeptAsJson = {
     "birth_record_fields/config",        // the model's Hugging Face config
     "named_birth_record_fields/config",  // the same, in reproduce's birth summary
+    "seed_journal_key_fields/config",    // the same, in birth's seed journal key
     "eval_steps_from_json/checkpoints",  // each checkpoint's eval result
     // A GRID.json value (sweep_grid.h's GridValue) is a string or a number, kept as written: the
     // wrong kind the check gives a number, a string, is its other kind.
