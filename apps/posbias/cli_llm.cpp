@@ -90,9 +90,8 @@ void register_llm(CLI::App& app, Action* selected) {
   add_output_option(cmd, "--plot", o.plot,
                     "figure stem: STEM_<suite>_length and STEM_<suite>_depth (.svg, .png); with "
                     "log-probabilities also STEM_<suite>_logprob");
-  cmd->add_option("--score", o.score, "accuracy the figures show: strict or lenient")
-      ->capture_default_str()
-      ->type_name("NAME");
+  p.add_choice(cmd, "--score", &o.score, "accuracy the figures show: " + score_rule_names(),
+               parse_score_rule, [](ScoreRule rule) { return to_string(rule); });
   cmd->add_flag("--quiet", o.quiet, "no progress bar");
   cmd->callback([a, selected] {
     *selected = [a] {

@@ -66,9 +66,6 @@ void validate(const LlmOptions& o) {
   if (o.max_tokens < 0 || o.max_tokens > 100000) {
     throw std::invalid_argument("--max-tokens must be in 1..100000");
   }
-  if (o.score != "strict" && o.score != "lenient") {
-    throw std::invalid_argument("--score must be strict or lenient");
-  }
   if (o.db.empty()) throw std::invalid_argument("--db FILE is required");
   const bool passkey = std::find(o.suites.begin(), o.suites.end(), "passkey") != o.suites.end();
   if (o.prompt_ids && !passkey)

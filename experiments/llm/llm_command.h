@@ -40,12 +40,12 @@ struct LlmOptions {
   double rps = 0;       // requests per second over all jobs; 0 = no limit
   double timeout = 60;  // seconds per request
   RetryPolicy retry;
-  std::string db;                 // SQLite file (required)
-  std::string json;               // summary JSON (empty = stdout)
-  std::string csv;                // accuracy table
-  std::string plot;               // figure stem
-  std::string score = "lenient";  // the accuracy the figures show
-  bool quiet = false;             // no progress bar
+  std::string db;                         // SQLite file (required)
+  std::string json;                       // summary JSON (empty = stdout)
+  std::string csv;                        // accuracy table
+  std::string plot;                       // figure stem
+  ScoreRule score = ScoreRule::kLenient;  // the accuracy the figures show
+  bool quiet = false;                     // no progress bar
 };
 
 // One reason prompts failed: the error stored with them (the last attempt's) and how many.

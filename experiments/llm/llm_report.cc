@@ -24,7 +24,7 @@ double largest_gap(const SuiteSummary& llm, const EvalResult& eval) {
     std::vector<std::pair<int, double>> cells{{0, acc.all()}};
     for (const auto& [h, n] : acc.total) cells.emplace_back(h, acc.hop(h));
     for (const auto& [h, value] : cells) {
-      const double served = llm.accuracy("strict", len, h);
+      const double served = llm.accuracy(ScoreRule::kStrict, len, h);
       if (std::isnan(served)) return INFINITY;
       gap = std::max(gap, std::abs(served - value));
     }
@@ -35,7 +35,7 @@ double largest_gap(const SuiteSummary& llm, const EvalResult& eval) {
 std::string accuracy_row(const SuiteSummary& suite, const std::vector<int>& lengths) {
   std::string out;
   for (int len : lengths) {
-    const double acc = suite.accuracy("lenient", len);
+    const double acc = suite.accuracy(ScoreRule::kLenient, len);
     if (std::isnan(acc)) continue;
     out += fmt::format("{}{}: {:.2f}", out.empty() ? "" : ", ", len, acc);
   }

@@ -1,10 +1,12 @@
 #include "posbias/llm/answer.h"
 
 #include <cctype>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "posbias/core/enum_names.h"
 #include "posbias/tasks/vocab.h"
 
 namespace posbias {
@@ -116,6 +118,23 @@ Score score_answer(const std::string& suite, const std::string& response,
     }
   }
   return s;
+}
+
+namespace {
+
+constexpr EnumNames<ScoreRule, 2> kScoreRuleNames{
+    {{ScoreRule::kStrict, "strict"}, {ScoreRule::kLenient, "lenient"}}};
+
+}  // namespace
+
+std::string to_string(ScoreRule rule) { return std::string(name_of(kScoreRuleNames, rule)); }
+
+std::string score_rule_names() { return name_list(kScoreRuleNames); }
+
+ScoreRule parse_score_rule(const std::string& name) {
+  for (const auto& [rule, n] : kScoreRuleNames)
+    if (n == name) return rule;
+  throw std::invalid_argument("--score must be " + score_rule_names());
 }
 
 }  // namespace posbias

@@ -58,9 +58,10 @@ std::string hops_text(const AccuracyRow& r) {
 
 }  // namespace
 
-double SuiteSummary::accuracy(const std::string& score, int length, int hops) const {
+double SuiteSummary::accuracy(ScoreRule rule, int length, int hops) const {
   for (const AccuracyRow& r : by_length) {
-    if (r.length == length && r.hops == hops) return score == "strict" ? r.strict : r.lenient;
+    if (r.length == length && r.hops == hops)
+      return rule == ScoreRule::kStrict ? r.strict : r.lenient;
   }
   return NAN;
 }
@@ -150,10 +151,12 @@ std::vector<CsvColumn<SuiteRow>> suite_row_columns() {
       {"hops", [](const R& r) { return r.by_depth ? "" : hops_text(*r.row); }},
       {"depth", [](const R& r) { return r.by_depth ? std::to_string(r.row->depth) : ""; }},
       {"n", [](const R& r) { return std::to_string(r.row->n); }}};
-  columns = csv_concat(columns, interval_columns("strict", &AccuracyRow::strict,
-                                                 &AccuracyRow::strict_ci, &json_number));
-  columns = csv_concat(columns, interval_columns("lenient", &AccuracyRow::lenient,
-                                                 &AccuracyRow::lenient_ci, &json_number));
+  columns =
+      csv_concat(columns, interval_columns(to_string(ScoreRule::kStrict), &AccuracyRow::strict,
+                                           &AccuracyRow::strict_ci, &json_number));
+  columns =
+      csv_concat(columns, interval_columns(to_string(ScoreRule::kLenient), &AccuracyRow::lenient,
+                                           &AccuracyRow::lenient_ci, &json_number));
   columns = csv_concat(columns, interval_columns("logprob", &AccuracyRow::logprob,
                                                  &AccuracyRow::logprob_ci, &csv_shortest_json));
   columns.push_back({"logprob_n", [](const R& r) {
@@ -173,15 +176,15 @@ std::string summary_csv(const std::vector<SuiteSummary>& summaries) {
 }
 
 std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::string& stem,
-                                      const std::string& score) {
+                                      ScoreRule rule) {
   const std::string& suite = summary.suite;
-  const bool strict = score == "strict";
+  const bool strict = rule == ScoreRule::kStrict;
   std::vector<std::string> stems;
   auto panel = [&](const std::string& title, const std::string& xlabel) {
     Panel p;
     p.title = title;
     p.xlabel = xlabel;
-    p.ylabel = score + " accuracy";
+    p.ylabel = to_string(rule) + " accuracy";
     p.ymin = 0;
     p.ymax = 1.02;
     return p;

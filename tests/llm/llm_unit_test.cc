@@ -1028,7 +1028,7 @@ TEST(LlmSummary, LengthFigureDrawsHopCountsAsAnOrderedSeries) {
       s.by_length.push_back(r);
     }
   const fs::path dir = scratch("length_figure");
-  plot_summary(s, (dir / "f").string(), "lenient");
+  plot_summary(s, (dir / "f").string(), ScoreRule::kLenient);
   std::ifstream in(dir / "f_number_length.gp");
   std::stringstream text;
   text << in.rdbuf();
@@ -1036,4 +1036,25 @@ TEST(LlmSummary, LengthFigureDrawsHopCountsAsAnOrderedSeries) {
   EXPECT_NE(gp.find("set cblabel \"hops\""), std::string::npos) << gp;
   EXPECT_EQ(gp.find("title \"1-hop\""), std::string::npos) << gp;  // named on the bar instead
   EXPECT_NE(gp.find("title \"all hops\""), std::string::npos) << gp;
+}
+
+// The score rules' names, from one table: each parses back to itself, the CSV's columns and
+// --score's help name them, and another name is refused in one line listing them.
+TEST(LlmSummary, ScoreRuleNamesRoundTrip) {
+  for (const ScoreRule rule : {ScoreRule::kStrict, ScoreRule::kLenient})
+    EXPECT_EQ(parse_score_rule(to_string(rule)), rule) << to_string(rule);
+  EXPECT_EQ(to_string(ScoreRule::kStrict), "strict");
+  EXPECT_EQ(to_string(ScoreRule::kLenient), "lenient");
+  EXPECT_EQ(score_rule_names(), "strict or lenient");
+  try {
+    parse_score_rule("exact");
+    ADD_FAILURE() << "accepted 'exact'";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "--score must be strict or lenient");
+  }
+  SuiteSummary s;
+  s.suite = "kv";
+  s.model = "m";
+  const std::string header = summary_csv({s});
+  EXPECT_NE(header.find(",strict,strict_low,strict_high,lenient,"), std::string::npos) << header;
 }

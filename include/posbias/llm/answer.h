@@ -22,4 +22,12 @@ struct Score {
 Score score_answer(const std::string& suite, const std::string& response,
                    const std::string& answer);
 
+// The two rules by name, from one table: llm --score, a summary's accuracy, its CSV columns and
+// its figures' axis.
+enum class ScoreRule { kStrict, kLenient };
+std::string to_string(ScoreRule rule);
+// std::invalid_argument "--score must be strict or lenient" for any other name.
+ScoreRule parse_score_rule(const std::string& name);
+std::string score_rule_names();  // "strict or lenient"
+
 }  // namespace posbias

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "posbias/llm/answer.h"
 #include "posbias/llm/probe.h"
 #include "posbias/llm/result_store.h"
 #include "posbias/stats/wilson.h"
@@ -40,8 +41,8 @@ struct SuiteSummary {
   std::vector<AccuracyRow> by_length;  // per length, per hop count and all hops
   std::vector<AccuracyRow> by_depth;   // per length and depth
 
-  // The "strict" or "lenient" accuracy at (length, hops; 0 = all hops); NaN when absent.
-  double accuracy(const std::string& score, int length, int hops = 0) const;
+  // The accuracy by `rule` at (length, hops; 0 = all hops); NaN when absent.
+  double accuracy(ScoreRule rule, int length, int hops = 0) const;
   // Whether any answered prompt has a log-probability (a --logprobs run whose endpoint
   // returned them).
   bool has_logprobs() const;
@@ -63,10 +64,10 @@ std::string summary_csv(const std::vector<SuiteSummary>& summaries);
 // STEM_<suite>_length (accuracy against length, one curve per hop; the all-hops curve with its
 // 95% Wilson band; chance, all hops, dashed) and STEM_<suite>_depth (accuracy against depth, one
 // curve per length: where Liu et al. saw a U; bands when at most two curves). Both plot the
-// `score` accuracy ("strict" or "lenient"). When has_logprobs(), also STEM_<suite>_logprob: the
+// accuracy by `rule`. When has_logprobs(), also STEM_<suite>_logprob: the
 // mean completion log-probability against depth, one curve per length, with 95% Student-t
 // bands. Returns the stems written.
 std::vector<std::string> plot_summary(const SuiteSummary& summary, const std::string& stem,
-                                      const std::string& score);
+                                      ScoreRule rule);
 
 }  // namespace posbias
