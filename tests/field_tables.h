@@ -46,6 +46,7 @@
 #include "posbias/cluster/sweep_record.h"
 #include "posbias/core/field_table.h"
 #include "posbias/core/machine_record.h"
+#include "posbias/llm/answer.h"
 #include "posbias/llm/llm_summary_record.h"
 #include "posbias/llm/openai.h"
 #include "posbias/mech/causal_record.h"
@@ -261,6 +262,7 @@ inline const std::vector<EnumCodec>& enum_codecs() {
       POSBIAS_ENUM(JacobianMethod, to_string, parse_jacobian_method),
       POSBIAS_ENUM(InfluenceTarget, to_string, parse_influence_target),
       POSBIAS_ENUM(Api, to_string, parse_api),
+      POSBIAS_ENUM(ScoreRule, to_string, parse_score_rule),
       POSBIAS_WRITTEN_ENUM(ShareRegion, to_string),
       POSBIAS_ENUM(PathSum, to_string, parse_path_sum),
       POSBIAS_ENUM(BirthInput, to_string, parse_birth_input),

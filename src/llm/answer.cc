@@ -132,9 +132,7 @@ std::string to_string(ScoreRule rule) { return std::string(name_of(kScoreRuleNam
 std::string score_rule_names() { return name_list(kScoreRuleNames); }
 
 ScoreRule parse_score_rule(const std::string& name) {
-  for (const auto& [rule, n] : kScoreRuleNames)
-    if (n == name) return rule;
-  throw std::invalid_argument("--score must be " + score_rule_names());
+  return value_of(kScoreRuleNames, name, "--score");
 }
 
 }  // namespace posbias

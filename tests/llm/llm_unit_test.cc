@@ -1050,7 +1050,7 @@ TEST(LlmSummary, ScoreRuleNamesRoundTrip) {
     parse_score_rule("exact");
     ADD_FAILURE() << "accepted 'exact'";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "--score must be strict or lenient");
+    EXPECT_STREQ(e.what(), "unknown --score 'exact' (use strict or lenient)");
   }
   SuiteSummary s;
   s.suite = "kv";

@@ -26,7 +26,8 @@ Score score_answer(const std::string& suite, const std::string& response,
 // its figures' axis.
 enum class ScoreRule { kStrict, kLenient };
 std::string to_string(ScoreRule rule);
-// std::invalid_argument "--score must be strict or lenient" for any other name.
+// std::invalid_argument "unknown --score 'x' (use strict or lenient)" for any other name (with a
+// near miss's "did you mean").
 ScoreRule parse_score_rule(const std::string& name);
 std::string score_rule_names();  // "strict or lenient"
 
