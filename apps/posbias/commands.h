@@ -111,13 +111,25 @@ inline bool help_asked(const CLI::App* cmd) {
   return false;
 }
 
+// What --help shows for a value that names a file, a folder or a figure stem (train's field rows
+// spell the same word: runfiles/train_config.cc's --corpus).
+inline constexpr const char* kPathType = "PATH";
+
+// An option naming something the command reads: a file or a folder (a list of them for a
+// std::vector target). --help shows PATH.
+template <class T>
+CLI::Option* add_path_option(CLI::App* cmd, const std::string& flags, T& target,
+                             const std::string& help) {
+  return cmd->add_option(flags, target, help)->type_name(kPathType);
+}
+
 // An option naming an output: a file, a figure stem, or a run, sweep or report folder the command
-// creates. Its folder is checked (check_output_folder, core/atomic_file.h) as the command line is
-// parsed, before any work: a missing folder outside the working directory is refused in one line,
-// exit 2 (run_cli).
+// creates; --help shows PATH. Its folder is checked (check_output_folder, core/atomic_file.h) as
+// the command line is parsed, before any work: a missing folder outside the working directory is
+// refused in one line, exit 2 (run_cli).
 inline CLI::Option* add_output_option(CLI::App* cmd, const std::string& flags, std::string& target,
                                       const std::string& help) {
-  CLI::Option* option = cmd->add_option(flags, target, help);
+  CLI::Option* option = add_path_option(cmd, flags, target, help);
   option->check([cmd, name = option->get_name()](const std::string& path) {
     if (help_asked(cmd)) return std::string();
     try {
