@@ -37,7 +37,7 @@ void register_sweep(CLI::App& app, Action* selected) {
       "Expand GRID.json ({\"command\": [...], \"grid\": {OPTION: [values]}, \"seeds\": [...], "
       "\"resume\": {\"when\": FILE, \"command\": [...]}, \"result\": FILE, \"slurm\": {...}}; "
       "{run} stands for a run's directory) into DIR: manifest.json, sweep.sbatch, run-local.sh");
-  plan->add_option("grid", a->grid, "GRID.json")->required();
+  add_path_option(plan, "grid", a->grid, "GRID.json")->required();
   add_output_option(plan, "-o,--out", a->dir, "sweep directory")->required();
   plan->callback([a, selected] {
     *selected = [a] {
@@ -65,7 +65,7 @@ void register_sweep(CLI::App& app, Action* selected) {
       "run",
       "Run one run of a planned sweep (what each array task does): skip it when done, "
       "resume it when started");
-  run->add_option("dir", a->dir, "sweep directory")->required();
+  add_path_option(run, "dir", a->dir, "sweep directory")->required();
   a->parsed.add(run, "--index", &a->index, "the run's index (SLURM_ARRAY_TASK_ID)")->required();
   run->callback([a, selected] {
     *selected = [a] {
@@ -79,7 +79,7 @@ void register_sweep(CLI::App& app, Action* selected) {
       "status",
       "Count the runs of a sweep that are done, started (running or killed), pending "
       "and failed; list those not done");
-  status->add_option("dir", a->dir, "sweep directory")->required();
+  add_path_option(status, "dir", a->dir, "sweep directory")->required();
   add_output_option(status, "--json", a->json, "the state of every run as JSON");
   status->callback([a, selected] {
     *selected = [a] {
@@ -100,17 +100,19 @@ void register_sweep(CLI::App& app, Action* selected) {
       "collect",
       "Gather every done run's result file into one JSON and CSV, with each metric's "
       "seed mean and 95% t interval per grid point, and a figure with seed bands");
-  collect->add_option("dir", a->dir, "sweep directory");
-  collect->add_option("--metric", a->collect.metrics,
-                      "a number in the result file as a dotted path (repeatable), e.g. "
-                      "metrics.final_loss");
+  add_path_option(collect, "dir", a->dir, "sweep directory");
+  collect
+      ->add_option("--metric", a->collect.metrics,
+                   "a number in the result file as a dotted path (repeatable), e.g. "
+                   "metrics.final_loss")
+      ->type_name("NAME");
   add_output_option(collect, "--json", a->collect.json, "result JSON (default: stdout)");
   add_output_option(collect, "--csv", a->collect.csv, "one row per run: index, values, metrics");
   add_output_option(collect, "--plot", a->collect.plot,
                     "figure stem: the first metric against the first grid axis");
-  collect->add_option("--redraw", a->redraw,
-                      "a stored collect --json result: draw its --plot figure again from the "
-                      "file alone (instead of DIR), collecting nothing");
+  add_path_option(collect, "--redraw", a->redraw,
+                  "a stored collect --json result: draw its --plot figure again from the "
+                  "file alone (instead of DIR), collecting nothing");
   collect->callback([a, selected] {
     if (a->redraw.empty() == a->dir.empty())
       throw CLI::ValidationError("give the sweep directory DIR, or --redraw FILE --plot STEM");

@@ -34,7 +34,7 @@ void register_tasks(CLI::App& app, Action* selected) {
                "number (positional hops), letter (symbolic hops), kv (key–value retrieval) or "
                "passkey (needles in a text run's held-out Brown text, in its tokens)",
                parse_tasks_task, tasks_task_name);
-  cmd->add_option("--run", o.run,
+  add_path_option(cmd, "--run", o.run,
                   "passkey: the text run whose tokenizer and held-out text the examples use");
   p.add(cmd, "--needles", &o.needles,
         "passkey: needles per example, the queried one and distractors (default: the run's)");
@@ -62,7 +62,7 @@ void register_tasks(CLI::App& app, Action* selected) {
   add_output_option(cmd, "-o,--out", o.out, "output file (written atomically; default: stdout)");
   CLI::App* check = cmd->add_subcommand(
       "check", "Re-solve every example of a JSONL file independently and report wrong ones");
-  check->add_option("file", a->check_file, "JSONL file")->required();
+  add_path_option(check, "file", a->check_file, "JSONL file")->required();
   cmd->callback([a, selected, check, cmd] {
     if (check->parsed()) {
       *selected = [a] { run_tasks_check(a->check_file); };

@@ -53,7 +53,7 @@ void add_fit_command(CLI::App* cmd, Action* selected) {
       "Fit α and a gain to a measured profile (log-space least squares) and report Spearman, "
       "log-space R², Wasserstein-1 and a bootstrap CI for α over seeds.");
   FitOptions& f = *fit_options;
-  fit->add_option("--profile", f.profile,
+  add_path_option(fit, "--profile", f.profile,
                   "CSV with a 'position' column (0..L-1, query last; a file whose positions "
                   "start at 1 is read as 1-based) and an 'influence' column and/or per-seed "
                   "columns named seed*")
@@ -273,7 +273,7 @@ void register_theory(CLI::App& app, Action* selected) {
       "prediction (median |log10 error|), and say whether each profile is closest to its own: "
       "the discrimination test across depths, operators or init scales.");
   CompareOptions& c = *compare_options;
-  compare->add_option("runs", c.runs, "birth --json results (same length), two or more")
+  add_path_option(compare, "runs", c.runs, "birth --json results (same length), two or more")
       ->required();
   compare->add_option("--labels", c.labels, "one label per run (default: file stems)")
       ->delimiter(',');
@@ -298,11 +298,12 @@ void register_theory(CLI::App& app, Action* selected) {
       "share of the influence in primacy (positions 0..7), the middle fifth, recency (the 8 "
       "positions before the query) and the query, with 95% t intervals over seeds, and the U "
       "test, which leaves the query out and can say \"no U\" (docs/birth.md).");
-  shares->add_option("runs", shares_options->runs, "birth --json results, one or more")->required();
-  shares->add_option("--baseline", shares_options->baseline,
-                     "a birth --json result to pair every run with by seed: each region's change "
-                     "log10(run / baseline) with its 95% t interval, and the verdict on the "
-                     "middle fifth's share (helps, no effect, hurts; docs/mitigations.md)");
+  add_path_option(shares, "runs", shares_options->runs, "birth --json results, one or more")
+      ->required();
+  add_path_option(shares, "--baseline", shares_options->baseline,
+                  "a birth --json result to pair every run with by seed: each region's change "
+                  "log10(run / baseline) with its 95% t interval, and the verdict on the "
+                  "middle fifth's share (helps, no effect, hurts; docs/mitigations.md)");
   add_output_option(shares, "--json", shares_options->json, "result file (default: stdout)");
   shares->callback([shares_options, selected] {
     *selected = [shares_options] { run_shares(*shares_options); };
