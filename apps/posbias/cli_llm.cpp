@@ -36,14 +36,17 @@ void register_llm(CLI::App& app, Action* selected) {
       "re-run skips what is answered) and report accuracy per length, hop and depth with Wilson "
       "intervals.");
   cmd->add_option("--endpoint", o.endpoint,
-                  "base URL, e.g. http://127.0.0.1:8000 or https://api.openai.com/v1");
-  cmd->add_option("--model", o.model, "model name sent with every request (part of the key)");
+                  "base URL, e.g. http://127.0.0.1:8000 or https://api.openai.com/v1")
+      ->type_name("URL");
+  cmd->add_option("--model", o.model, "model name sent with every request (part of the key)")
+      ->type_name("NAME");
   p.add_choice(cmd, "--api", &o.api, "chat or completions", parse_api,
                [](Api api) { return to_string(api); });
   cmd->add_option("--api-key-env", o.api_key_env,
                   "environment variable holding the API key (sent as a Bearer token, never "
                   "printed or stored)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("NAME");
   a->suites = joined(o.suites);
   cmd->add_option("--suite", a->suites, "comma list of " + joined(suite_names(), ", "))
       ->capture_default_str()
@@ -52,7 +55,7 @@ void register_llm(CLI::App& app, Action* selected) {
         "number/letter/kv/passkey input lengths in tokens (default " +
             join_integers(default_lengths("letter")) + "; kv " +
             join_integers(default_lengths("kv")) + "; passkey the run's length, 2x and 4x)");
-  cmd->add_option("--run", o.probes.run,
+  add_path_option(cmd, "--run", o.probes.run,
                   "passkey: the text run (trained with --needle-fraction) whose held-out text, "
                   "tokenizer and needle count make the prompts, as `eval` makes its cells");
   cmd->add_flag("--prompt-ids", o.prompt_ids,
@@ -73,7 +76,7 @@ void register_llm(CLI::App& app, Action* selected) {
   p.add(cmd, "--depths", &o.probes.depths, "needle, kv and passkey depths in percent");
   p.add(cmd, "--count", &o.probes.count, "prompts per (length, hop) or (length, depth)");
   p.add(cmd, "--seed", &o.probes.seed, "seed of the prompts");
-  cmd->add_option("--templates", o.probes.template_dir,
+  add_path_option(cmd, "--templates", o.probes.template_dir,
                   "directory of edited prompt templates (<suite>.txt)");
   add_output_option(cmd, "--write-templates", a->write_templates,
                     "write the built-in templates to this directory and stop");

@@ -17,13 +17,15 @@ void register_reproduce(CLI::App& app, Action* selected) {
                 "the quick one (many hours: the retrieval and mitigations sections each train over "
                 "twenty kv runs of 8000 steps)");
   cmd->add_option("--endpoint", options->endpoint,
-                  "also probe this OpenAI-compatible endpoint with the LLM suites");
-  cmd->add_option("--model", options->model, "model name for --endpoint");
+                  "also probe this OpenAI-compatible endpoint with the LLM suites")
+      ->type_name("URL");
+  cmd->add_option("--model", options->model, "model name for --endpoint")->type_name("NAME");
   parsed->add_choice(cmd, "--api", &options->api, "chat or completions (with --endpoint)",
                      parse_api, [](Api api) { return to_string(api); });
   cmd->add_option("--api-key-env", options->api_key_env,
                   "environment variable with the endpoint's API key")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("NAME");
   cmd->callback([options, parsed, selected] {
     *selected = [options, parsed] {
       parsed->parse();
