@@ -26,24 +26,25 @@ void register_seeds(CLI::App& app, Action* selected) {
       "verdict over seeds and the effective length per seed. With --compare: configurations "
       "of a hop task (ablations) side by side, each over its seeds.");
   SeedsFlags& o = *options;
-  cmd->add_option("birth", o.birth,
+  add_path_option(cmd, "birth", o.birth,
                   "text: birth --run --json results, one per training seed, two or more");
-  cmd->add_option("--eval", o.eval,
+  add_path_option(cmd, "--eval", o.eval,
                   "eval --run --json results, one per seed in the same order (text runs or hop "
                   "runs)");
-  cmd->add_option("--summary", o.summary,
+  add_path_option(cmd, "--summary", o.summary,
                   "hop runs: each seed's RUN_DIR/summary.json from `posbias train`");
-  cmd->add_option("--metrics", o.metrics,
+  add_path_option(cmd, "--metrics", o.metrics,
                   "hop runs: each seed's RUN_DIR/metrics.jsonl, with --summary of the same runs");
-  cmd->add_option("--heads", o.heads, "hop runs: heads --run --json results, one per seed");
-  cmd->add_option("--discrepancy", o.discrepancy,
+  add_path_option(cmd, "--heads", o.heads, "hop runs: heads --run --json results, one per seed");
+  add_path_option(cmd, "--discrepancy", o.discrepancy,
                   "hop runs: discrepancy --run --json results, one per seed");
   cmd->add_option("--compare", o.compare,
                   "hop runs: configurations side by side, each LABEL=EVAL.json,EVAL.json,... "
                   "(its training seeds' eval --run results; repeat for 2..32 configurations "
                   "of one task): accuracy per length and hop with intervals over each "
                   "configuration's seeds, against chance; alone, without the other inputs")
-      ->take_all();
+      ->take_all()
+      ->type_name("LABEL=PATHS");
   add_output_option(cmd, "--json", o.json, "result file (default: stdout)");
   add_output_option(
       cmd, "--csv", o.csv,
