@@ -32,16 +32,16 @@ void register_birth(CLI::App& app, Action* selected) {
                    })
       ->group("");
   add_paths_option(cmd, parsed.get(), &o.paths);
-  cmd->add_option("--config", o.config, "Hugging Face config.json of a trained checkpoint");
-  cmd->add_option("--weights", o.weights,
+  add_path_option(cmd, "--config", o.config, "Hugging Face config.json of a trained checkpoint");
+  add_path_option(cmd, "--weights", o.weights,
                   "model.safetensors of that checkpoint, or its model.safetensors.index.json "
                   "when sharded (measured on --tokens, --text or random token ids)");
-  cmd->add_option("--tokens", o.tokens,
+  add_path_option(cmd, "--tokens", o.tokens,
                   "token-id file: one sequence per line (ids separated by spaces or commas)");
-  cmd->add_option("--text", o.text,
+  add_path_option(cmd, "--text", o.text,
                   "text file, one input per line (UTF-8), encoded by the checkpoint's own "
                   "tokenizer; -L defaults to the shortest line's tokens (instead of --tokens)");
-  cmd->add_option("--tokenizer", o.tokenizer,
+  add_path_option(cmd, "--tokenizer", o.tokenizer,
                   "with --text: the checkpoint's tokenizer.json or tokenizer.model, or the folder "
                   "holding it (default: beside --config)");
   auto target = std::make_shared<std::string>();
@@ -67,28 +67,28 @@ void register_birth(CLI::App& app, Action* selected) {
       ->delimiter(',')
       ->capture_default_str();
   auto colocation = std::make_shared<ColocationOptions>();
-  cmd->add_option("--colocate", colocation->influence,
+  add_path_option(cmd, "--colocate", colocation->influence,
                   "`birth --inputs kv|passkey` JSON results, one per training seed (comma list): "
                   "compare each one's influence on the queried pair or needle by depth with the "
                   "accuracy by depth "
                   "of --accuracy; takes --json and --plot")
       ->delimiter(',');
-  cmd->add_option("--accuracy", colocation->accuracy,
+  add_path_option(cmd, "--accuracy", colocation->accuracy,
                   "with --colocate: `eval` JSON results of the same runs in the same order")
       ->delimiter(',');
-  cmd->add_option("--run", o.run,
+  add_path_option(cmd, "--run", o.run,
                   "a text or hop training run: measure the checkpoints --checkpoints selects on "
                   "held-out inputs, one per --seeds (a text run's held-out windows, a hop run's "
                   "eval examples), at the run's length unless --length is given");
   auto rescore = std::make_shared<std::string>();
-  cmd->add_option("--rescore", *rescore,
+  add_path_option(cmd, "--rescore", *rescore,
                   "a stored birth --json result (at init): rebuild its model from the file's "
                   "config and seeds, run each seed's forward pass only, and score the file's "
                   "profiles with the current no-fit predictions; takes --json, --csv, --plot and "
                   "--memory-budget. A birth --run result: redraw its figures from the file "
                   "(--plot STEM only; nothing is re-scored)");
   auto redraw = std::make_shared<std::string>();
-  cmd->add_option("--redraw", *redraw,
+  add_path_option(cmd, "--redraw", *redraw,
                   "a stored birth --json result: draw its --plot figure again from the file alone, "
                   "measuring nothing (a birth --run result: its figures, as --rescore draws them)");
   parsed->add(cmd, "--checkpoints", &o.checkpoints,

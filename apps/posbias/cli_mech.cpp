@@ -23,17 +23,18 @@ void register_heads(CLI::App& app, Action* selected) {
   auto o = std::make_shared<HeadsOptions>();
   auto parsed = std::make_shared<ParsedOptions>();
   CLI::App* cmd = app.add_subcommand("heads", torch_command_description("heads"));
-  cmd->add_option("--run", o->run, "run directory from `posbias train`");
+  add_path_option(cmd, "--run", o->run, "run directory from `posbias train`");
   parsed->add(cmd, "--checkpoints", &o->checkpoints, checkpoint_selection_choices());
-  cmd->add_option("--config", o->config, "Hugging Face config.json (instead of --run)");
-  cmd->add_option("--weights", o->weights,
+  add_path_option(cmd, "--config", o->config, "Hugging Face config.json (instead of --run)");
+  add_path_option(cmd, "--weights", o->weights,
                   "model.safetensors for --config, or its model.safetensors.index.json when "
                   "sharded");
-  cmd->add_option("--tokens", o->tokens, "token ids, one sequence a line (default: random ids)");
-  cmd->add_option("--text", o->text,
+  add_path_option(cmd, "--tokens", o->tokens,
+                  "token ids, one sequence a line (default: random ids)");
+  add_path_option(cmd, "--text", o->text,
                   "text file, one input per line (UTF-8), encoded by the checkpoint's own "
                   "tokenizer (instead of --tokens)");
-  cmd->add_option("--tokenizer", o->tokenizer,
+  add_path_option(cmd, "--tokenizer", o->tokenizer,
                   "with --text: the checkpoint's tokenizer.json or tokenizer.model, or the folder "
                   "holding it (default: beside --config)");
   parsed->add(
@@ -71,7 +72,7 @@ void register_heads(CLI::App& app, Action* selected) {
                     "figure stem: layers × checkpoints heatmaps (and STEM_ablation, "
                     "STEM_patching)");
   auto redraw = std::make_shared<std::string>();
-  cmd->add_option("--redraw", *redraw,
+  add_path_option(cmd, "--redraw", *redraw,
                   "a stored heads --json result: draw its --plot figures again from the file "
                   "alone, measuring nothing");
   cmd->callback([=] {
@@ -209,7 +210,7 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   parsed->add(cmd, "--starts", &f->head_search.starts,
               "with --search: random starts per length, beside the designs", /*lo=*/0);
   parsed->add(cmd, "--steps", &f->head_search.steps, "with --search: Adam steps per start");
-  auto* run = cmd->add_option("--run", f->run, "trained run: measure its key heads");
+  auto* run = add_path_option(cmd, "--run", f->run, "trained run: measure its key heads");
   parsed
       ->add(cmd, "--checkpoints", &f->checkpoints,
             "with --run: the checkpoint measured, " + to_string(CheckpointSelection::last()) +
@@ -233,7 +234,7 @@ void register_discrepancy(CLI::App& app, Action* selected) {
   add_memory_options(cmd, parsed.get(), &f->attention, &f->memory_budget_gb);
   auto* json = add_output_option(cmd, "--json", o->json, "result JSON (default: stdout)");
   add_output_option(cmd, "--plot", o->plot, "figure stem: discrepancy against n, log-log");
-  cmd->add_option("--redraw", f->redraw,
+  add_path_option(cmd, "--redraw", f->redraw,
                   "a construction or --search result file (--json's): draw its --plot figure "
                   "from the file alone, measuring nothing")
       ->excludes(run)

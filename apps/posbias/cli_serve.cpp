@@ -14,7 +14,8 @@ void register_serve(CLI::App& app, Action* selected) {
   auto max_body = std::make_shared<std::int64_t>(o->server.max_body);
   CLI::App* cmd = app.add_subcommand("serve", torch_command_description("serve"));
   cmd->add_option("--run", o->runs, "RUN_DIR or NAME=RUN_DIR (repeat for several models)")
-      ->required();
+      ->required()
+      ->type_name("PATH|NAME=PATH");
   parsed->add(cmd, "--checkpoints", &o->checkpoints,
               "of every run: " + checkpoint_selection_choices() +
                   "; one is served under the run's name, several each as NAME@STEP");

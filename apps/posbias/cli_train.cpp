@@ -43,7 +43,7 @@ struct TrainArgs {
 // The flag's value as its config field's JSON value; an absolute corpus path, so that resuming
 // from another directory finds it.
 nlohmann::json flag_value(const FieldRow<TrainConfig>& row, const std::string& text) {
-  if (row.type == "PATH") return text.empty() ? text : std::filesystem::absolute(text).string();
+  if (row.type == kPathType) return text.empty() ? text : std::filesystem::absolute(text).string();
   if (row.type == "BOOL") return true;  // a flag: present or not
   return row.from_flag(text);
 }
@@ -141,11 +141,11 @@ void register_train(CLI::App& app, Action* selected) {
   auto a = std::make_shared<TrainArgs>();
   CLI::App* cmd = app.add_subcommand("train", torch_command_description("train"));
   add_output_option(cmd, "-o,--out", a->out, "run directory to create");
-  cmd->add_option("--resume", a->resume,
+  add_path_option(cmd, "--resume", a->resume,
                   "continue this run directory from its latest checkpoint (config from the run)");
-  cmd->add_option("--config", a->config_file,
+  add_path_option(cmd, "--config", a->config_file,
                   "JSON file with any of the fields below (flags override it)");
-  cmd->add_option("--redraw", a->redraw,
+  add_path_option(cmd, "--redraw", a->redraw,
                   "a finished run's metrics.jsonl: draw its training figures again at --plot "
                   "STEM from it and the train.json beside it (P-metrics.jsonl: P-train.json), "
                   "training nothing");
@@ -269,12 +269,12 @@ void register_eval(CLI::App& app, Action* selected) {
   auto o = std::make_shared<EvalCommandOptions>();
   auto parsed = std::make_shared<ParsedOptions>();
   CLI::App* cmd = app.add_subcommand("eval", torch_command_description("eval"));
-  cmd->add_option("--run", o->run,
+  add_path_option(cmd, "--run", o->run,
                   "run directory from `posbias train` (a text run reports held-out bits per byte "
                   "and the loss per position; the hop options below do not apply); required "
                   "unless --redraw");
   auto redraw = std::make_shared<std::string>();
-  cmd->add_option("--redraw", *redraw,
+  add_path_option(cmd, "--redraw", *redraw,
                   "a stored eval --json result of one checkpoint (kv, passkey by depth, or a hop "
                   "run): draw its --plot figures again from the file alone, measuring nothing");
   CLI::Option* csv = nullptr;
