@@ -664,6 +664,12 @@ TEST(Cli, HelpNamesChoiceTypes) {
       {"birth", "--inputs NAME=text"},
       {"llm", "--suite LIST=number,letter,needle"},
       {"llm", "--score NAME=lenient"},
+      {"llm", "--endpoint URL"},
+      {"llm", "--model NAME"},
+      {"llm", "--api-key-env NAME=OPENAI_API_KEY"},
+      {"sweep collect", "--metric NAME"},
+      {"seeds", "--compare LABEL=PATHS"},
+      {"serve", "--run PATH|NAME=PATH"},
       {"launch", "--master-addr ADDRESS"}};
   for (const auto& [command, option] : shown) {
     const CliResult r = run_cli(command + " --help");
@@ -674,6 +680,33 @@ TEST(Cli, HelpNamesChoiceTypes) {
     EXPECT_EQ(r.out.compare(at + 2, option.size(), option), 0)
         << command << ": " << r.out.substr(at, r.out.find('\n', at) - at);
   }
+}
+
+// TEXT is left for free text: no option of any command or subcommand (found from each --help's
+// Subcommands list) shows it but those below; a file, folder or figure stem shows PATH (about 80
+// of them showed TEXT), an endpoint URL, a model's or a variable's name NAME.
+TEST(Cli, HelpShowsTextOnlyForFreeText) {
+  const std::vector<std::string> free_text = {"launch command", "theory compare --labels"};
+  const std::regex option_line(R"(^  (?:-\w,)?(\S+) TEXT\b)");
+  std::vector<std::string> commands = {""}, text_options;
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    const CliResult r = run_cli(commands[i] + " --help");
+    ASSERT_EQ(r.code, 0) << commands[i] << "\n" << r.err;
+    std::istringstream lines_in(r.out);
+    bool in_subcommands = false;
+    for (std::string line; std::getline(lines_in, line);) {
+      std::smatch m;
+      if (std::regex_search(line, m, option_line))
+        text_options.push_back(commands[i] + " " + m[1].str());
+      if (line.rfind(' ', 0) != 0) in_subcommands = line == "Subcommands:";  // a heading
+      if (!in_subcommands || line.rfind("  ", 0) != 0 || line[2] == ' ') continue;
+      const std::string name = line.substr(2, line.find(' ', 2) - 2);
+      commands.push_back(commands[i].empty() ? name : commands[i] + " " + name);
+    }
+  }
+  EXPECT_GT(commands.size(), 20u);  // the commands and theory's, tasks' and sweep's subcommands
+  std::sort(text_options.begin(), text_options.end());
+  EXPECT_EQ(text_options, free_text);
 }
 
 // Results that cannot reach stdout fail the run in one line (`> /dev/full` exited 0).
