@@ -7,10 +7,10 @@
 
 #include <gtest/gtest.h>
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "../parse_flags.h"
 #include "apps/posbias/birth_option_flags.h"
 #include "experiments/birth/birth.h"
 #include "experiments/mitigations/presets.h"
@@ -24,13 +24,7 @@ namespace {
 
 // What `posbias birth FLAGS` measures with: the flags through birth's own parsers.
 BirthOptions parse_birth_flags(const std::string& flags) {
-  CLI::App app("birth");
-  cli::ParsedOptions parsed;
-  BirthOptions o;
-  cli::add_birth_option_flags(&app, &parsed, &o);
-  app.parse(flags, false);
-  parsed.parse();
-  return o;
+  return posbias_test::parse_flags<BirthOptions>(flags, cli::add_birth_option_flags);
 }
 
 nlohmann::json fields(const BirthSpec& o) { return fields_to_json(birth_spec_fields(), o); }

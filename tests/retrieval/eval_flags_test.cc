@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../parse_flags.h"
 #include "apps/posbias/eval_option_flags.h"
 #include "experiments/mitigations/presets.h"
 #include "experiments/retrieval/eval_command_options.h"
@@ -20,13 +21,10 @@ namespace {
 
 // What `posbias eval FLAGS` evaluates with: the flags through eval's own parsers.
 EvalCommandOptions parse_eval_flags(const std::string& flags) {
-  CLI::App app("eval");
-  cli::ParsedOptions parsed;
-  EvalCommandOptions o;
-  cli::add_eval_option_flags(&app, &parsed, &o, [](const std::string&) {});
-  app.parse(flags, false);
-  parsed.parse();
-  return o;
+  return posbias_test::parse_flags<EvalCommandOptions>(
+      flags, [](CLI::App* app, cli::ParsedOptions* parsed, EvalCommandOptions* o) {
+        cli::add_eval_option_flags(app, parsed, o, [](const std::string&) {});
+      });
 }
 
 nlohmann::json fields(const EvalCommandOptions& o) {
