@@ -51,6 +51,7 @@
 #include "posbias/llm/openai.h"
 #include "posbias/mech/causal_record.h"
 #include "posbias/mech/constructions.h"
+#include "posbias/mech/head_score.h"
 #include "posbias/mech/head_search.h"
 #include "posbias/mech/heads_record.h"
 #include "posbias/mech/trained_discrepancy_record.h"
@@ -269,6 +270,7 @@ inline const std::vector<EnumCodec>& enum_codecs() {
       POSBIAS_ENUM(BirthInit, to_string, parse_birth_init),
       POSBIAS_ENUM(SearchFrequencies, search_frequencies_name, parse_search_frequencies),
       POSBIAS_ENUM(Construction, construction_name, parse_construction),
+      POSBIAS_ENUM(HeadLabel, head_label_name, parse_head_label),
       POSBIAS_WRITTEN_ENUM(RunState, to_string),
       POSBIAS_ENUM(RowFormat, to_string, parse_row_format),
       POSBIAS_ENUM(Task, task_name, parse_task),

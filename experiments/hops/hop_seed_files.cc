@@ -232,8 +232,6 @@ HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source)
                                          kMaxHeadIndex));
       if (!std::isfinite(h.positional) || !std::isfinite(h.symbolic))
         result_error(source, "checkpoints[].heads[] has a score that is not a finite number");
-      if (h.label.empty() || h.label.size() > 64)
-        result_error(source, "checkpoints[].heads[].label must be a string of 1..64 bytes");
       names.push_back(head_name(h.layer, h.head));
       reads.push_back({h.positional, h.symbolic, h.label});
     }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "posbias/mech/head_score.h"
 #include "posbias/runfiles/seed_runs.h"
 #include "posbias/tasks/hop_task.h"
 
@@ -65,7 +66,7 @@ HopEvalFile parse_hop_eval(const nlohmann::json& j, const std::string& source);
 // heads --run: every checkpoint's scores and label per head.
 struct HopHeadRead {
   double positional = 0, symbolic = 0;
-  std::string label;
+  HeadLabel label = HeadLabel::kMixed;
 };
 // One threshold of threshold_sensitivity: the pure heads of the last checkpoint.
 struct HopThresholdLabels {

@@ -179,10 +179,10 @@ HopHeadsSummary summarize_heads(const std::vector<HopHeadsFile>& seeds,
     h.symbolic.push_back(std::move(symbolic));
   }
   for (std::size_t k = 0; k < h.heads.size(); ++k) {
-    std::vector<std::string> last;
+    std::vector<HeadLabel> last;
     std::vector<double> settled;
     for (const auto& seed : reads) {
-      std::vector<std::string> labels;
+      std::vector<HeadLabel> labels;
       for (const auto* at : seed) labels.push_back((*at)[k].label);
       settled.push_back(static_cast<double>(settled_step(h.steps, labels)));
       last.push_back(labels.back());
@@ -374,7 +374,7 @@ std::optional<bool> HopCell::above_chance() const {
 }
 
 std::int64_t settled_step(const std::vector<std::int64_t>& steps,
-                          const std::vector<std::string>& labels) {
+                          const std::vector<HeadLabel>& labels) {
   if (steps.empty() || steps.size() != labels.size())
     throw std::invalid_argument("settled_step needs one label per step, at least one");
   std::size_t i = labels.size() - 1;

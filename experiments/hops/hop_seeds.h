@@ -108,7 +108,7 @@ struct HopHeadsSummary {
   std::vector<std::string> heads;   // "L0.h0", layer-major as the files list them
   std::vector<std::int64_t> steps;  // the checkpoint steps every seed has
   std::vector<std::vector<SeedStatistic>> positional, symbolic;  // [step][head]
-  std::vector<std::vector<std::string>> labels;                  // [head][seed] at steps.back()
+  std::vector<std::vector<HeadLabel>> labels;                    // [head][seed] at steps.back()
   std::vector<SeedStatistic> settled_step;                       // [head]
   // Pure heads at each seed's last checkpoint under each threshold every seed's file has.
   struct Threshold {
@@ -122,7 +122,7 @@ struct HopHeadsSummary {
 // The earliest steps[i] from which every label equals labels.back() (steps and labels of one
 // head, same length >= 1).
 std::int64_t settled_step(const std::vector<std::int64_t>& steps,
-                          const std::vector<std::string>& labels);
+                          const std::vector<HeadLabel>& labels);
 
 struct HopRoleGaps {
   std::string role;                // positional | symbolic | the --heads head "L3.h0"

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <utility>
 
+#include "posbias/mech/head_label_codec.h"
 #include "posbias/tasks/task_codecs.h"
 
 namespace posbias {
@@ -174,7 +175,7 @@ const std::vector<FieldRow<HopHeadsSummaryRecord>>& hop_heads_summary_record_fie
       field("heads", &H::heads, "every head, layer by layer"),
       field("steps", &H::steps, "the checkpoint steps every seed has"),
       field("last_step", &H::last_step, "the last of them"),
-      field<H, std::map<std::string, std::vector<std::string>>, MapOfLists<std::string>>(
+      field<H, std::map<std::string, std::vector<HeadLabel>>, MapOfLists<HeadLabel>>(
           "labels", &H::labels, "per head: its label per seed at the last step"),
       field<H, StatisticMap, WholeStatisticMapCodec>(
           "settled_step", &H::settled_step, "per head: the step from which its label holds"),

@@ -77,7 +77,7 @@ struct HopHeadsSummaryRecord {
   std::vector<std::string> heads;
   std::vector<HopHeadsStepRecord> steps;
   std::int64_t last_step = 0;
-  std::map<std::string, std::vector<std::string>> labels;
+  std::map<std::string, std::vector<HeadLabel>> labels;
   StatisticMap settled_step;  // whole numbers
   std::optional<std::vector<HopThresholdRecord>> threshold_sensitivity;
 };

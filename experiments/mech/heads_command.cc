@@ -118,7 +118,7 @@ void check_options(const HeadsOptions& o) {
 
 }  // namespace
 
-std::vector<std::string> HeadsResult::final_heads(const std::string& label, bool with_head,
+std::vector<std::string> HeadsResult::final_heads(HeadLabel label, bool with_head,
                                                   double threshold) const {
   std::vector<std::string> out;
   if (checkpoints.empty()) return out;
@@ -225,9 +225,9 @@ HeadsRecord heads_record(const HeadsResult& r) {
   j.length = r.length;
   j.checkpoints = r.checkpoints;
   auto final_heads = [&](double threshold) {
-    return FinalHeads{r.final_heads("positional", true, threshold),
-                      r.final_heads("symbolic", true, threshold),
-                      r.final_heads("reflexive", true, threshold)};
+    return FinalHeads{r.final_heads(HeadLabel::kPositional, true, threshold),
+                      r.final_heads(HeadLabel::kSymbolic, true, threshold),
+                      r.final_heads(HeadLabel::kReflexive, true, threshold)};
   };
   j.final = final_heads(kPureThreshold);
   j.label_threshold = kPureThreshold;
@@ -241,10 +241,10 @@ HeadsRecord heads_record(const HeadsResult& r) {
       PureCounts& counts = labels.pure_counts.emplace_back();
       counts.step = c.step;
       for (const HeadScore& h : c.heads) {
-        const std::string label = head_label(h.positional, h.symbolic, h.gap, h.self, t);
-        counts.positional += label == "positional" ? 1 : 0;
-        counts.symbolic += label == "symbolic" ? 1 : 0;
-        counts.reflexive += label == "reflexive" ? 1 : 0;
+        const HeadLabel label = head_label(h.positional, h.symbolic, h.gap, h.self, t);
+        counts.positional += label == HeadLabel::kPositional ? 1 : 0;
+        counts.symbolic += label == HeadLabel::kSymbolic ? 1 : 0;
+        counts.reflexive += label == HeadLabel::kReflexive ? 1 : 0;
       }
     }
   }

@@ -63,7 +63,7 @@ struct HeadsResult {
 
   // "L3" (or "L3.h1" when with_head) of the last checkpoint's heads with that label at the
   // purity threshold.
-  std::vector<std::string> final_heads(const std::string& label, bool with_head = true,
+  std::vector<std::string> final_heads(HeadLabel label, bool with_head = true,
                                        double threshold = kPureThreshold) const;
 };
 

@@ -34,9 +34,9 @@ void add_heads(ReportSection& sec, const std::filesystem::path& mech, const Hops
   h.causal.patch = run.task == Task::kNumber;
   h.causal.count = preset.causal_count;
   const HeadsResult hr = run_heads(h);
-  sec.numbers.push_back(
-      {name + ": positional-pure / symbolic-pure heads at the last checkpoint",
-       join(hr.final_heads("positional")) + " / " + join(hr.final_heads("symbolic"))});
+  sec.numbers.push_back({name + ": positional-pure / symbolic-pure heads at the last checkpoint",
+                         join(hr.final_heads(HeadLabel::kPositional)) + " / " +
+                             join(hr.final_heads(HeadLabel::kSymbolic))});
   sec.numbers.push_back(
       {name + ": head scores over " + std::to_string(hr.checkpoints.size()) + " checkpoints, time",
        fmt::format("{:.1f} s", hr.seconds)});

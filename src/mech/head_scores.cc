@@ -11,13 +11,13 @@
 
 namespace posbias {
 
-std::string head_label(double positional, double symbolic, double gap, double self,
-                       double threshold) {
-  if (self >= threshold) return "reflexive";
-  if (gap < 0.01 || (positional >= threshold && symbolic >= threshold)) return "uniform";
-  if (positional >= threshold && symbolic <= 0.5) return "positional";
-  if (symbolic >= threshold && positional <= 0.5) return "symbolic";
-  return "mixed";
+HeadLabel head_label(double positional, double symbolic, double gap, double self,
+                     double threshold) {
+  if (self >= threshold) return HeadLabel::kReflexive;
+  if (gap < 0.01 || (positional >= threshold && symbolic >= threshold)) return HeadLabel::kUniform;
+  if (positional >= threshold && symbolic <= 0.5) return HeadLabel::kPositional;
+  if (symbolic >= threshold && positional <= 0.5) return HeadLabel::kSymbolic;
+  return HeadLabel::kMixed;
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "posbias/arch/arch_codecs.h"
+#include "posbias/mech/head_label_codec.h"
 #include "posbias/tasks/task_codecs.h"
 
 namespace posbias {

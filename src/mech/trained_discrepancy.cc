@@ -19,7 +19,7 @@ struct KeyHead {
   int layer = 0, head = 0;
   std::string kind;  // the role it was chosen for: positional | symbolic | the user's pick
   double positional = NAN, symbolic = NAN;
-  std::string label;  // head_label of its scores
+  HeadLabel label = HeadLabel::kMixed;  // head_label of its scores
 };
 
 }  // namespace
@@ -221,8 +221,11 @@ Figure trained_discrepancy_figure(const TrainedDiscrepancyResult& r) {
   p.y2max = 1.02;
   for (const KeyHeadGaps& h : r.heads) {
     Series s;
-    s.title = head_name(h.layer, h.head) + " (" +
-              (h.kind == "chosen" ? h.label : "most " + h.kind + ", " + h.label) + ")";
+    s.title =
+        head_name(h.layer, h.head) + " (" +
+        (h.kind == "chosen" ? std::string(head_label_name(h.label))
+                            : "most " + h.kind + ", " + std::string(head_label_name(h.label))) +
+        ")";
     if (std::isfinite(h.exponent.exponent)) {
       s.title += fmt::format(", exponent {:.2f}", h.exponent.exponent);
       if (std::isfinite(h.exponent.low))

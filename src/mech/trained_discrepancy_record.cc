@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "posbias/mech/head_label_codec.h"
 #include "posbias/tasks/task_codecs.h"
 
 namespace posbias {

@@ -307,11 +307,12 @@ TEST_F(HopSeedsTest, LetterDecoyRate) {
 
 TEST_F(HopSeedsTest, SettledStepOnHandcraftedLabels) {
   const std::vector<std::int64_t> steps{0, 10, 20, 30, 40};
-  EXPECT_EQ(settled_step(steps, {"mixed", "positional", "mixed", "positional", "positional"}), 30);
-  EXPECT_EQ(settled_step(steps, {"a", "a", "a", "a", "a"}), 0);
-  EXPECT_EQ(settled_step(steps, {"a", "a", "a", "a", "b"}), 40);
-  EXPECT_EQ(settled_step({7}, {"a"}), 7);
-  EXPECT_THROW(settled_step(steps, {"a"}), std::invalid_argument);
+  const HeadLabel m = HeadLabel::kMixed, p = HeadLabel::kPositional;
+  EXPECT_EQ(settled_step(steps, {m, p, m, p, p}), 30);
+  EXPECT_EQ(settled_step(steps, {m, m, m, m, m}), 0);
+  EXPECT_EQ(settled_step(steps, {m, m, m, m, p}), 40);
+  EXPECT_EQ(settled_step({7}, {m}), 7);
+  EXPECT_THROW(settled_step(steps, {m}), std::invalid_argument);
 }
 
 TEST_F(HopSeedsTest, HeadScoresLabelsAndSettledSteps) {
@@ -330,7 +331,7 @@ TEST_F(HopSeedsTest, HeadScoresLabelsAndSettledSteps) {
   // Step 200, layer 0: 0.1 + 0.2, 0.2 + 0.2, 0.3 + 0.2.
   expect_interval(h.positional[1][0], hand3(0.3, 0.4, 0.5), "positional L0 at 200");
   expect_interval(h.symbolic[1][0], hand3(0.7, 0.6, 0.5), "symbolic L0 at 200");
-  EXPECT_EQ(h.labels[0], (std::vector<std::string>{"positional", "positional", "positional"}));
+  EXPECT_EQ(h.labels[0], std::vector<HeadLabel>(3, HeadLabel::kPositional));
   // Settled: seed 0 at 200; seed 1 at 300 (mixed at 200); seed 2 at 100.
   EXPECT_EQ(h.settled_step[0].values, (std::vector<double>{200, 300, 100}));
   expect_interval(h.settled_step[0], hand3(200, 300, 100), "settled L0");
@@ -642,11 +643,16 @@ TEST_F(HopSeedsTest, BadInputIsOneLineError) {
   three_layers["checkpoints"][0]["heads"][2]["layer"] = 2;
   const std::string h1 = write("h1.json", three_layers.dump());
   expect_one_line<Bad>(run({}, {}, {h0, h1}), {h1, "other heads"});
-  // A head without a label, or past the largest index; a discrepancy of a variant with no name.
+  // A head with a label that is none, or past the largest index; a discrepancy of a variant with
+  // no name. The label's refusal names the field, the labels there are and the near miss.
   json unlabelled = heads_file({100}, 0.1, {"mixed"});
-  unlabelled["checkpoints"][0]["heads"][0]["label"] = "";
+  unlabelled["checkpoints"][0]["heads"][0]["label"] = "positonal";
   const std::string hu = write("hu.json", unlabelled.dump());
-  expect_one_line<Bad>(run({}, {}, {h0, hu}), {hu, "label must be a string of 1..64 bytes"});
+  expect_one_line<Bad>(run({}, {}, {h0, hu}),
+                       {hu,
+                        "'checkpoints.0.heads.0.label': unknown head label 'positonal' (use "
+                        "reflexive, uniform, positional, symbolic or mixed); did you mean "
+                        "'positional'?"});
   json far = heads_file({100}, 0.1, {"mixed"});
   far["checkpoints"][0]["heads"][0]["layer"] = 100001;
   const std::string hf = write("hf.json", far.dump());

@@ -142,7 +142,7 @@ TEST(HeadScores, HandBuiltHeadsScoreExactly) {
     const auto s = score_attention_heads(index, x, construction_positions(n, theta));
     EXPECT_NEAR(s[0].positional, 1.0, 1e-12);
     EXPECT_LT(s[0].symbolic, 0.05);
-    EXPECT_EQ(s[0].label, "positional");
+    EXPECT_EQ(s[0].label, HeadLabel::kPositional);
   }
   {
     Attention retrieval = make_construction_layer(Construction::kRetrieval);
@@ -153,7 +153,7 @@ TEST(HeadScores, HandBuiltHeadsScoreExactly) {
     const auto s = score_attention_heads(retrieval, x, construction_positions(n, 0));
     EXPECT_NEAR(s[0].symbolic, 1.0, 1e-12);
     EXPECT_LT(s[0].positional, 0.05);
-    EXPECT_EQ(s[0].label, "symbolic");
+    EXPECT_EQ(s[0].label, HeadLabel::kSymbolic);
   }
   {
     // The reflexive construction: the query attends to itself, the swaps of earlier positions
@@ -166,7 +166,7 @@ TEST(HeadScores, HandBuiltHeadsScoreExactly) {
     const auto s = score_attention_heads(reflexive, x, construction_positions(n, theta));
     EXPECT_GT(s[0].self, 0.99);
     EXPECT_LT(s[0].gap, 0.01);
-    EXPECT_EQ(s[0].label, "reflexive");
+    EXPECT_EQ(s[0].label, HeadLabel::kReflexive);
   }
   {
     Attention flat = make_construction_layer(Construction::kRetrieval);
@@ -175,23 +175,23 @@ TEST(HeadScores, HandBuiltHeadsScoreExactly) {
         construction_inputs(Construction::kRetrieval, examples(Task::kLetter, n, 8), 0, 1.0);
     const auto s = score_attention_heads(flat, x, construction_positions(n, 0));
     EXPECT_LT(s[0].gap, 1e-12);
-    EXPECT_EQ(s[0].label, "uniform");
+    EXPECT_EQ(s[0].label, HeadLabel::kUniform);
   }
 }
 
 TEST(HeadScores, LabelsFollowTheThresholds) {
-  EXPECT_EQ(head_label(0.95, 0.1, 0.5), "positional");
-  EXPECT_EQ(head_label(0.1, 0.95, 0.5), "symbolic");
-  EXPECT_EQ(head_label(0.7, 0.6, 0.5), "mixed");
-  EXPECT_EQ(head_label(0.95, 0.95, 0.5), "uniform");
-  EXPECT_EQ(head_label(0.99, 0.0, 0.001), "uniform");
+  EXPECT_EQ(head_label(0.95, 0.1, 0.5), HeadLabel::kPositional);
+  EXPECT_EQ(head_label(0.1, 0.95, 0.5), HeadLabel::kSymbolic);
+  EXPECT_EQ(head_label(0.7, 0.6, 0.5), HeadLabel::kMixed);
+  EXPECT_EQ(head_label(0.95, 0.95, 0.5), HeadLabel::kUniform);
+  EXPECT_EQ(head_label(0.99, 0.0, 0.001), HeadLabel::kUniform);
   // The threshold moves the labels, not the scores.
-  EXPECT_EQ(head_label(0.87, 0.1, 0.5), "mixed");
-  EXPECT_EQ(head_label(0.87, 0.1, 0.5, 0.0, 0.85), "positional");
-  EXPECT_EQ(head_label(0.97, 0.1, 0.5, 0.0, 0.98), "mixed");
+  EXPECT_EQ(head_label(0.87, 0.1, 0.5), HeadLabel::kMixed);
+  EXPECT_EQ(head_label(0.87, 0.1, 0.5, 0.0, 0.85), HeadLabel::kPositional);
+  EXPECT_EQ(head_label(0.97, 0.1, 0.5, 0.0, 0.98), HeadLabel::kMixed);
   // A query that attends to itself passes on its own token, whatever the swaps say.
-  EXPECT_EQ(head_label(1.0, 1.0, 0.0, 0.95), "reflexive");
-  EXPECT_EQ(head_label(1.0, 1.0, 0.0, 0.95, 0.96), "uniform");
+  EXPECT_EQ(head_label(1.0, 1.0, 0.0, 0.95), HeadLabel::kReflexive);
+  EXPECT_EQ(head_label(1.0, 1.0, 0.0, 0.95, 0.96), HeadLabel::kUniform);
 }
 
 TEST(HeadScores, PairTilesEqualOneTile) {

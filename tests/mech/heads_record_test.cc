@@ -24,7 +24,7 @@ HeadsRecord full_record() {
   r.at_init = false;
   r.qk_scale = 1.0;
   r.attention = AttentionPath::kDense;
-  HeadScore h{0, 0, 0.95, 0.05, 0.3, 0.0, "positional", 0.9, 1.0, NAN, NAN};
+  HeadScore h{0, 0, 0.95, 0.05, 0.3, 0.0, HeadLabel::kPositional, 0.9, 1.0, NAN, NAN};
   r.checkpoints = {{100, "step_00000100.safetensors", {h}},
                    {200, "step_00000200.safetensors", {h}}};
   r.final = {{"L0.h0"}, {}, {}};
@@ -102,6 +102,13 @@ TEST(HeadsRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
   bad = good;
   bad.erase("checkpoints");
   EXPECT_NE(message_of(bad).find("missing heads field 'checkpoints'"), std::string::npos);
+  bad = good;
+  bad["checkpoints"][1]["heads"][0]["label"] = "symbolc";  // an enum: only the five labels
+  EXPECT_NE(message_of(bad).find("heads field 'checkpoints.1.heads.0.label': unknown head label "
+                                 "'symbolc' (use reflexive, uniform, positional, symbolic or "
+                                 "mixed); did you mean 'symbolic'?"),
+            std::string::npos)
+      << message_of(bad);
   bad = good;
   bad["attention"] = "auto";  // an enum: only dense or blockwise
   EXPECT_NE(message_of(bad).find("heads field 'attention': unknown attention path 'auto'"),

@@ -29,7 +29,7 @@ TrainedDiscrepancyResult measured_result() {
   h.layer = 3;
   h.head = 0;
   h.kind = "positional";
-  h.label = "positional";
+  h.label = HeadLabel::kPositional;
   h.positional = 0.9;
   h.symbolic = 0.1;
   h.points = {{17, 4.0, 4.5, 1.0, 2.0, 7.0, 10}, {64, 2.0, 2.5, 0.5, 1.0, 4.0, 10}};

@@ -34,8 +34,8 @@ constexpr double kHeadScoreTau = 1e-4;
 // symbolic: the reverse; uniform: both ≥ threshold or gap < 0.01 (a swap cannot tell position
 // from content); mixed otherwise.
 inline constexpr double kPureThreshold = 0.9;
-std::string head_label(double positional, double symbolic, double gap, double self = 0,
-                       double threshold = kPureThreshold);
+HeadLabel head_label(double positional, double symbolic, double gap, double self = 0,
+                     double threshold = kPureThreshold);
 
 // The query's attention to keys i and j after swapping the inputs at i and j, for every
 // pair: swapped_i[b, h, i, j] = a'_i and swapped_j[b, h, i, j] = a'_j (meaningful for

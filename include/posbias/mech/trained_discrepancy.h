@@ -14,6 +14,7 @@
 #include "posbias/arch/attention_path.h"
 #include "posbias/core/plot.h"
 #include "posbias/mech/head_name.h"
+#include "posbias/mech/head_score.h"
 #include "posbias/stats/power_law_fit.h"
 #include "posbias/tasks/hop_task.h"
 
@@ -44,9 +45,9 @@ struct GapPoint {
 
 // A key head: the role it was chosen for and its gaps against length.
 struct KeyHeadGaps {
-  int layer = 0, head = 0;  // 0-based
-  std::string kind;         // positional | symbolic (auto) | chosen (--heads)
-  std::string label;        // head_label of its scores
+  int layer = 0, head = 0;              // 0-based
+  std::string kind;                     // positional | symbolic (auto) | chosen (--heads)
+  HeadLabel label = HeadLabel::kMixed;  // head_label of its scores
   double positional = NAN, symbolic = NAN;
   std::vector<GapPoint> points;  // in `lengths` order, every example
   // The same over the examples whose top key (the head's argmax at the query) is one of the

@@ -21,8 +21,8 @@ namespace posbias {
 // Which head, and the role it was chosen for (both lists of the file start with these).
 struct KeyHeadName {
   int layer = 0, head = 0;
-  std::string kind;   // positional | symbolic | chosen
-  std::string label;  // head_label of its scores
+  std::string kind;                     // positional | symbolic | chosen
+  HeadLabel label = HeadLabel::kMixed;  // head_label of its scores
 };
 
 struct KeyHeadScores : KeyHeadName {
