@@ -404,16 +404,19 @@ void run_theory(const TheoryOptions& o) {
   if (o.format == RowFormat::kCsv) {
     emit(o.out, row_csv(row));
   } else {
+    // The profile's arrays under the profile CSV's column names.
+    const auto array = [](const char* key) { return std::string("\"") + key + "\": ["; };
     std::string text = "{\"position_base\": " + std::to_string(kPositionBase) +
-                       ",\n\"summary\": " + to_json(summary).dump() + ",\n\"position\": [";
+                       ",\n\"summary\": " + to_json(summary).dump() + ",\n" +
+                       array(profile_csv::kPosition);
     for (std::size_t j = 0; j < row.size(); ++j) text += (j ? "," : "") + std::to_string(j);
-    text += "],\n\"influence\": [";
+    text += "],\n" + array(profile_csv::kInfluence);
     char buf[64];
     for (std::size_t j = 0; j < row.size(); ++j) {
       if (j) text += ',';
       text.append(buf, row[j].to_chars(buf, buf + sizeof buf));
     }
-    text += "],\n\"log10_influence\": [";
+    text += "],\n" + array(profile_csv::kLog10Influence);
     for (std::size_t j = 0; j < row.size(); ++j)
       text += (j ? "," : "") + json_number(row[j].log10());
     text += "]}\n";

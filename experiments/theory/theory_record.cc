@@ -1,5 +1,7 @@
 #include "experiments/theory/theory_record.h"
 
+#include "posbias/theory/profile_columns.h"
+
 namespace posbias {
 
 const std::vector<FieldRow<TheoryOperatorRecord>>& theory_operator_record_fields();
@@ -186,10 +188,10 @@ const std::vector<FieldRow<ExactTheoryRecord>>& exact_theory_record_fields() {
       position_base_field(&T::position_base),
       required(field("config", &T::config, "the theory's spec")),
       field("version", &T::version, "posbias's version"),
-      field("position", &T::position, "key positions 0..q − 1"),
-      field("fraction", &T::fraction, "each position's influence, an exact fraction"),
-      field<T, std::vector<double>, NanAsNullList>("log10_influence", &T::log10_influence,
-                                                   "log10 of each (null: 0)"),
+      field(profile_csv::kPosition, &T::position, "key positions 0..q − 1"),
+      field(profile_csv::kFraction, &T::fraction, "each position's influence, an exact fraction"),
+      field<T, std::vector<double>, NanAsNullList>(profile_csv::kLog10Influence,
+                                                   &T::log10_influence, "log10 of each (null: 0)"),
   };
   return rows;
 }

@@ -5,6 +5,7 @@
 //   birth --csv               position, influence (the mean over seeds), seed0, seed1, ...
 //   reproduce's theory_profiles.csv and theory_operators.csv: their series columns, then as theory
 //   theory fit --profile      reads position, and influence or else the seed columns' mean
+// theory --format json and theory --exact --format json name their arrays by these columns.
 // Each writer keeps its own number text (the shortest round-trip, or %.10g in birth).
 #pragma once
 
