@@ -271,6 +271,7 @@ inline const std::vector<EnumCodec>& enum_codecs() {
       POSBIAS_ENUM(SearchFrequencies, search_frequencies_name, parse_search_frequencies),
       POSBIAS_ENUM(Construction, construction_name, parse_construction),
       POSBIAS_ENUM(HeadLabel, head_label_name, parse_head_label),
+      POSBIAS_ENUM(KeyHeadKind, key_head_kind_name, parse_key_head_kind),
       POSBIAS_WRITTEN_ENUM(RunState, to_string),
       POSBIAS_ENUM(RowFormat, to_string, parse_row_format),
       POSBIAS_ENUM(Task, task_name, parse_task),

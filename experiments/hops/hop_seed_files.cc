@@ -295,9 +295,7 @@ HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::str
       result_error(source,
                    fmt::format("discrepancy[].layer and .head must be in 0..{}", kMaxHeadIndex));
     r.head = head_name(h.layer, h.head);
-    if (h.kind != "positional" && h.kind != "symbolic" && h.kind != "chosen")
-      result_error(source, "discrepancy[].kind must be positional, symbolic or chosen");
-    r.role = h.kind == "chosen" ? r.head : h.kind;
+    r.role = h.kind == KeyHeadKind::kChosen ? r.head : std::string(key_head_kind_name(h.kind));
     if (std::any_of(d.roles.begin(), d.roles.end(),
                     [&](const HopKeyHead& o) { return o.role == r.role; }))
       result_error(source, "discrepancy lists the role " + r.role + " twice");

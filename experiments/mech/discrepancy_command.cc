@@ -174,7 +174,8 @@ std::string discrepancy_summary(const TrainedDiscrepancyResult& r) {
     out += fmt::format(" {}: {:.3f}", r.lengths[i], r.accuracy[i]);
   out += "\n";
   for (const KeyHeadGaps& h : r.heads) {
-    out += fmt::format("  {} ({}): median gap", head_name(h.layer, h.head), h.kind);
+    out += fmt::format("  {} ({}): median gap", head_name(h.layer, h.head),
+                       key_head_kind_name(h.kind));
     for (const GapPoint& p : h.points) out += fmt::format(" {}: {:.4g}", p.length, p.median);
     out += fmt::format("; ~ length^b past {} tokens: b = {}\n", r.train_length,
                        exponent_text(h.exponent));

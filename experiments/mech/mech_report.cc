@@ -174,8 +174,9 @@ ReportSection mech_report_section(const std::filesystem::path& dir, const MechPr
     render_figure(trained_discrepancy_figure(r), mech / (name + "_discrepancy"));
     for (const KeyHeadGaps& head : r.heads) {
       sec.numbers.push_back(
-          {fmt::format("{}: most {} head L{}, median gap at {} / {}", name, head.kind, head.layer,
-                       head.points.front().length, head.points.back().length),
+          {fmt::format("{}: most {} head L{}, median gap at {} / {}", name,
+                       key_head_kind_name(head.kind), head.layer, head.points.front().length,
+                       head.points.back().length),
            fmt::format("{:.3f} / {:.3f}", head.points.front().median, head.points.back().median)});
     }
     sec.figures.push_back({"mech/" + name + "_discrepancy",

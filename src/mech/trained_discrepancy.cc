@@ -17,7 +17,7 @@ namespace {
 
 struct KeyHead {
   int layer = 0, head = 0;
-  std::string kind;  // the role it was chosen for: positional | symbolic | the user's pick
+  KeyHeadKind kind = KeyHeadKind::kChosen;  // the role it was chosen for
   double positional = NAN, symbolic = NAN;
   HeadLabel label = HeadLabel::kMixed;  // head_label of its scores
 };
@@ -44,7 +44,8 @@ std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOption
     };
     for (bool positional : {true, false}) {
       const HeadScore h = best(positional);
-      out.push_back({h.layer, h.head, positional ? "positional" : "symbolic", h.positional,
+      out.push_back({h.layer, h.head,
+                     positional ? KeyHeadKind::kPositional : KeyHeadKind::kSymbolic, h.positional,
                      h.symbolic, h.label});
     }
     if (out[0].layer == out[1].layer && out[0].head == out[1].head) out.pop_back();
@@ -59,7 +60,7 @@ std::vector<KeyHead> choose_heads(LoadedModel& m, const TrainedDiscrepancyOption
                                   "-head model (layers and heads are 0-based)");
     }
     const HeadScore& h = scores[static_cast<std::size_t>(layer * cfg.heads + head)];
-    out.push_back({h.layer, h.head, "chosen", h.positional, h.symbolic, h.label});
+    out.push_back({h.layer, h.head, KeyHeadKind::kChosen, h.positional, h.symbolic, h.label});
   }
   return out;
 }
@@ -223,8 +224,9 @@ Figure trained_discrepancy_figure(const TrainedDiscrepancyResult& r) {
     Series s;
     s.title =
         head_name(h.layer, h.head) + " (" +
-        (h.kind == "chosen" ? std::string(head_label_name(h.label))
-                            : "most " + h.kind + ", " + std::string(head_label_name(h.label))) +
+        (h.kind == KeyHeadKind::kChosen
+             ? std::string(head_label_name(h.label))
+             : fmt::format("most {}, {}", key_head_kind_name(h.kind), head_label_name(h.label))) +
         ")";
     if (std::isfinite(h.exponent.exponent)) {
       s.title += fmt::format(", exponent {:.2f}", h.exponent.exponent);

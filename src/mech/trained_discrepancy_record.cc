@@ -2,10 +2,25 @@
 
 #include <nlohmann/json.hpp>
 
+#include "posbias/core/enum_names.h"
 #include "posbias/mech/head_label_codec.h"
 #include "posbias/tasks/task_codecs.h"
 
 namespace posbias {
+
+namespace {
+
+constexpr EnumNames<KeyHeadKind, 3> kKeyHeadKindNames{{{KeyHeadKind::kPositional, "positional"},
+                                                       {KeyHeadKind::kSymbolic, "symbolic"},
+                                                       {KeyHeadKind::kChosen, "chosen"}}};
+
+}  // namespace
+
+std::string_view key_head_kind_name(KeyHeadKind kind) { return name_of(kKeyHeadKindNames, kind); }
+
+KeyHeadKind parse_key_head_kind(const std::string& name) {
+  return value_of(kKeyHeadKindNames, name, "key-head kind");
+}
 
 const std::vector<FieldRow<KeyHeadName>>& key_head_name_fields();
 const std::vector<FieldRow<KeyHeadScores>>& key_head_scores_fields();

@@ -28,7 +28,7 @@ TrainedDiscrepancyResult measured_result() {
   KeyHeadGaps h;
   h.layer = 3;
   h.head = 0;
-  h.kind = "positional";
+  h.kind = KeyHeadKind::kPositional;
   h.label = HeadLabel::kPositional;
   h.positional = 0.9;
   h.symbolic = 0.1;
@@ -76,6 +76,20 @@ TEST(TrainedDiscrepancyRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
   bad = good;
   bad["key_heads"][0]["scores"] = 1;
   EXPECT_NE(message_of(bad).find("unknown discrepancy field 'key_heads.0.scores'"),
+            std::string::npos)
+      << message_of(bad);
+  // The head's kind and label are enums: a name not in their tables is refused by its path.
+  bad = good;
+  bad["discrepancy"][0]["kind"] = "positionl";
+  EXPECT_NE(message_of(bad).find("discrepancy field 'discrepancy.0.kind': unknown key-head kind "
+                                 "'positionl' (use positional, symbolic or chosen); did you mean "
+                                 "'positional'?"),
+            std::string::npos)
+      << message_of(bad);
+  bad = good;
+  bad["key_heads"][0]["label"] = "pure";
+  EXPECT_NE(message_of(bad).find("discrepancy field 'key_heads.0.label': unknown head label 'pure' "
+                                 "(use reflexive, uniform, positional, symbolic or mixed)"),
             std::string::npos)
       << message_of(bad);
   bad = good;

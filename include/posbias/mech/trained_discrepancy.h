@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "posbias/arch/attention_path.h"
@@ -43,10 +44,16 @@ struct GapPoint {
   std::int64_t n = 0;  // examples
 };
 
+// The role a key head was chosen for: the most positional or most symbolic head (the auto
+// rule), or a head the user chose (--heads).
+enum class KeyHeadKind { kPositional, kSymbolic, kChosen };
+std::string_view key_head_kind_name(KeyHeadKind kind);  // positional | symbolic | chosen
+KeyHeadKind parse_key_head_kind(const std::string& name);
+
 // A key head: the role it was chosen for and its gaps against length.
 struct KeyHeadGaps {
-  int layer = 0, head = 0;              // 0-based
-  std::string kind;                     // positional | symbolic (auto) | chosen (--heads)
+  int layer = 0, head = 0;  // 0-based
+  KeyHeadKind kind = KeyHeadKind::kChosen;
   HeadLabel label = HeadLabel::kMixed;  // head_label of its scores
   double positional = NAN, symbolic = NAN;
   std::vector<GapPoint> points;  // in `lengths` order, every example

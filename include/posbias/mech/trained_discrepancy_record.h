@@ -21,7 +21,7 @@ namespace posbias {
 // Which head, and the role it was chosen for (both lists of the file start with these).
 struct KeyHeadName {
   int layer = 0, head = 0;
-  std::string kind;                     // positional | symbolic | chosen
+  KeyHeadKind kind = KeyHeadKind::kChosen;
   HeadLabel label = HeadLabel::kMixed;  // head_label of its scores
 };
 
@@ -36,6 +36,13 @@ struct ExponentRecord {
   double from = 0;         // the shortest length fitted
   std::int64_t points = 0;
 };
+
+struct KeyHeadKindNames {
+  static std::string name(KeyHeadKind k) { return std::string(key_head_kind_name(k)); }
+  static KeyHeadKind parse(const std::string& s) { return parse_key_head_kind(s); }
+};
+template <>
+struct FieldCodec<KeyHeadKind> : EnumCodec<KeyHeadKind, KeyHeadKindNames> {};
 
 const std::vector<FieldRow<ExponentRecord>>& exponent_record_fields();
 template <>
