@@ -211,12 +211,14 @@ HopHeadsSummary summarize_heads(const std::vector<HopHeadsFile>& seeds,
     out.positional_heads = seed_statistic(std::move(positional));
     out.symbolic_heads = seed_statistic(std::move(symbolic));
     for (const std::string& head : h.heads) {
-      std::vector<std::string> per_seed;
+      std::vector<std::optional<HeadLabel>> per_seed;
       for (const HopThresholdLabels* u : at) {
         auto has = [&](const std::vector<std::string>& v) {
           return std::find(v.begin(), v.end(), head) != v.end();
         };
-        per_seed.push_back(has(u->positional) ? "positional" : has(u->symbolic) ? "symbolic" : "");
+        per_seed.push_back(has(u->positional) ? std::optional(HeadLabel::kPositional)
+                           : has(u->symbolic) ? std::optional(HeadLabel::kSymbolic)
+                                              : std::nullopt);
       }
       out.labels.push_back(std::move(per_seed));
     }

@@ -114,7 +114,8 @@ struct HopHeadsSummary {
   struct Threshold {
     double threshold = 0;
     SeedStatistic positional_heads, symbolic_heads;  // how many heads are pure, per seed
-    std::vector<std::vector<std::string>> labels;    // [head][seed]: positional, symbolic or ""
+    // [head][seed]: positional, symbolic or none (neither pure)
+    std::vector<std::vector<std::optional<HeadLabel>>> labels;
   };
   std::vector<Threshold> thresholds;
 };

@@ -69,6 +69,8 @@ struct FieldCodec<std::vector<std::optional<std::int64_t>>>
 template <>
 struct FieldCodec<std::vector<std::optional<std::string>>> : ListCodec<std::optional<std::string>> {
 };
+template <>
+struct FieldCodec<std::vector<std::optional<HeadLabel>>> : ListCodec<std::optional<HeadLabel>> {};
 
 namespace {
 
@@ -341,7 +343,7 @@ HopHeadsSummaryRecord heads_record(const HopHeadsSummary& h) {
   r.threshold_sensitivity.emplace();
   for (const HopHeadsSummary::Threshold& t : h.thresholds) {
     HopThresholdRecord out{t.threshold, t.positional_heads, t.symbolic_heads, {}};
-    for (std::size_t k = 0; k < h.heads.size(); ++k) out.labels[h.heads[k]] = or_null(t.labels[k]);
+    for (std::size_t k = 0; k < h.heads.size(); ++k) out.labels[h.heads[k]] = t.labels[k];
     r.threshold_sensitivity->push_back(std::move(out));
   }
   return r;

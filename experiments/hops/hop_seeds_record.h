@@ -68,8 +68,8 @@ struct HopHeadsStepRecord {
 
 struct HopThresholdRecord {
   double threshold = 0;
-  SeedStatistic positional_heads, symbolic_heads;                         // whole numbers
-  std::map<std::string, std::vector<std::optional<std::string>>> labels;  // null: neither
+  SeedStatistic positional_heads, symbolic_heads;                       // whole numbers
+  std::map<std::string, std::vector<std::optional<HeadLabel>>> labels;  // null: neither
 };
 
 struct HopHeadsSummaryRecord {

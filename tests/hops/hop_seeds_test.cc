@@ -721,8 +721,9 @@ TEST_F(HopSeedsTest, ThresholdSensitivityOverSeeds) {
   EXPECT_EQ(t[0].threshold, 0.8);
   expect_interval(t[0].positional_heads, {1, 0}, "0.8 positional heads");
   expect_interval(t[1].positional_heads, hand3(0, 1, 1), "0.9 positional heads");
-  EXPECT_EQ(t[1].labels[0], (std::vector<std::string>{"", "positional", "positional"}));
-  EXPECT_EQ(t[1].labels[1], (std::vector<std::string>{"symbolic", "symbolic", "symbolic"}));
+  const std::optional<HeadLabel> p = HeadLabel::kPositional, s = HeadLabel::kSymbolic;
+  EXPECT_EQ(t[1].labels[0], (std::vector<std::optional<HeadLabel>>{std::nullopt, p, p}));
+  EXPECT_EQ(t[1].labels[1], (std::vector<std::optional<HeadLabel>>{s, s, s}));
   const json sensitivity = to_json(r)["heads"]["threshold_sensitivity"];
   ASSERT_EQ(sensitivity.size(), 2u);
   EXPECT_EQ(sensitivity[1]["labels"]["L0.h0"],
