@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <utility>
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_read.h"
@@ -319,7 +320,9 @@ Figure heads_figure(const std::vector<CheckpointHeads>& checkpoints, const std::
   const std::vector<HeadScore>& first = checkpoints.front().heads;
   const bool multi_head = first.size() > 1 && first.back().head > 0;
   Figure f;
-  for (const char* score : {"positional", "symbolic"}) {
+  const std::pair<const char*, double HeadScore::*> scores[] = {
+      {"positional", &HeadScore::positional}, {"symbolic", &HeadScore::symbolic}};
+  for (const auto& [score, mean] : scores) {
     Panel p;
     p.title = title + ": " + score + " score";
     p.xlabel = "checkpoint (training step)";
@@ -328,11 +331,10 @@ Figure heads_figure(const std::vector<CheckpointHeads>& checkpoints, const std::
     h.z_label = std::string(score) + " score";
     for (const HeadScore& head : first) h.y_labels.push_back(row_name(head, multi_head));
     h.z.assign(first.size(), {});
-    const bool positional = std::string(score) == "positional";
     for (const CheckpointHeads& c : checkpoints) {
       h.x_labels.push_back(c.step ? std::to_string(*c.step) : std::string("final"));
       for (std::size_t r = 0; r < first.size() && r < c.heads.size(); ++r)
-        h.z[r].push_back(positional ? c.heads[r].positional : c.heads[r].symbolic);
+        h.z[r].push_back(c.heads[r].*mean);
     }
     f.panels.push_back(std::move(p));
   }
