@@ -1,7 +1,8 @@
 // DepthEvalRecord's field table (experiments/retrieval/depth_eval_record.h): a record from a
 // measurement round-trips through JSON and back to the same cells, fields deep inside are refused
 // by their dotted path, a missing cell is named, and every kv and passkey `eval --run` result
-// shipped in docs/data reads back and writes out byte for byte.
+// shipped in docs/data (one checkpoint's, or each of an `eval --checkpoints` file of several)
+// reads back and writes out byte for byte.
 #include "experiments/retrieval/depth_eval_record.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 
 #include "../shipped_records.h"
 #include "experiments/retrieval/depth_eval.h"
+#include "posbias/runfiles/eval_steps.h"
 
 namespace posbias {
 namespace {
@@ -133,23 +135,36 @@ TEST(DepthEvalRecordFields, BadFieldsAndMissingCellsAreNamed) {
 }
 
 TEST(DepthEvalRecordFields, EveryShippedEvalReadsBackAndWritesOutTheSameBytes) {
-  int kv = 0, passkey = 0, current_configs = 0;
-  for (const auto& [path, bytes] : posbias_test::shipped_json("\"u_verdict\"")) {
-    if (bytes.find("\"chance_rule\"") == std::string::npos) continue;
-    const nlohmann::json j = nlohmann::json::parse(bytes);
+  int kv = 0, passkey = 0, current_configs = 0, several = 0;
+  const auto check = [&](const nlohmann::json& j, const std::string& where) {
     const DepthEvalRecord r = depth_eval_record_from_json(j);
-    EXPECT_NO_THROW(depth_accuracy_of(r)) << path;
+    EXPECT_NO_THROW(depth_accuracy_of(r)) << where;
     (r.task == AnswerInputs::kKv ? kv : passkey) += 1;
     // Configs written by earlier builds gain the fields added since (train_config_test);
     // the rest of the file comes back byte for byte.
     nlohmann::json expected = j;
     expected["config"] = to_json(r)["config"];
     current_configs += expected == j ? 1 : 0;
-    EXPECT_EQ(posbias_test::json_text(to_json(r)), posbias_test::json_text(expected)) << path;
+    EXPECT_EQ(posbias_test::json_text(to_json(r)), posbias_test::json_text(expected)) << where;
+  };
+  for (const auto& [path, bytes] : posbias_test::shipped_json("\"u_verdict\"")) {
+    if (bytes.find("\"chance_rule\"") == std::string::npos) continue;
+    const nlohmann::json j = nlohmann::json::parse(bytes);
+    if (!j.contains("checkpoints")) {
+      check(j, path.string());
+      continue;
+    }
+    // eval --checkpoints' file of several: its own record, then each checkpoint's result.
+    const EvalSteps steps = eval_steps_from_json(j);
+    EXPECT_EQ(posbias_test::json_text(to_json(steps)), bytes) << path;
+    for (std::size_t i = 0; i < steps.checkpoints.size(); ++i)
+      check(steps.checkpoints[i], path.string() + " checkpoint " + std::to_string(i));
+    ++several;
   }
   EXPECT_GE(kv, 50);
   EXPECT_GE(passkey, 8);
   EXPECT_GE(current_configs, 8);
+  EXPECT_GE(several, 1);
 }
 
 }  // namespace
