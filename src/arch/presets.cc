@@ -29,6 +29,12 @@ constexpr std::array<ModelPreset, 5> kPresets{{
      false, 0.1},
 }};
 
+std::vector<std::string_view> preset_names() {
+  std::vector<std::string_view> names;
+  for (const ModelPreset& p : kPresets) names.push_back(p.name);
+  return names;
+}
+
 }  // namespace
 
 ModelConfig ModelPreset::config() const {
@@ -51,22 +57,21 @@ std::span<const ModelPreset> model_presets() { return kPresets; }
 ModelConfig model_preset(const std::string& name) {
   for (const ModelPreset& p : kPresets)
     if (p.name == name) return p.config();
-  std::vector<std::string_view> names;
-  for (const ModelPreset& p : kPresets) names.push_back(p.name);
-  throw std::invalid_argument("unknown preset '" + name + "' (use " + name_list(names) + ")");
+  throw std::invalid_argument("unknown preset '" + name + "' (use " + name_list(preset_names()) +
+                              ")");
 }
 
 std::vector<std::string> model_preset_names() {
-  std::vector<std::string> names;
-  for (const ModelPreset& p : kPresets) names.emplace_back(p.name);
-  return names;
+  const std::vector<std::string_view> names = preset_names();
+  return {names.begin(), names.end()};
 }
 
 ModelConfig family_default(Family family) {
   for (const ModelPreset& p : kPresets) {
     if (p.family != family) continue;
     ModelConfig c = p.config();
-    if (family == Family::kGptj) c.dropout = 0.0;
+    // A family's default trains without dropout (gptj-hop's 0.1 is the hop model's).
+    c.dropout = 0.0;
     return c;
   }
   throw std::invalid_argument("no preset of family " + to_string(family));
