@@ -12,11 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from paired_eval import CHANCE, COLOURS, render  # noqa: E402
-
-
-def block(name, rows):
-    return [f"{name} << EOD"] + [" ".join(f"{v:.6g}" for v in row) for row in rows] + ["EOD"]
+from paired_eval import CHANCE, COLOURS, data_block, render  # noqa: E402
 
 
 def load(spec):
@@ -44,7 +40,7 @@ def main():
         sys.exit(f"kv-sizing-figure: at most {len(COLOURS)} runs (one colour each)")
     data = []
     for i, (_, curve, by_depth, _, _) in enumerate(runs):
-        data += block(f"$c{i}", curve) + block(f"$d{i}", by_depth)
+        data += data_block(f"$c{i}", curve) + data_block(f"$d{i}", by_depth)
     last_step = max(row[0] for _, curve, _, _, _ in runs for row in curve)
     pairs, length = runs[0][3], runs[0][4]
     body = [

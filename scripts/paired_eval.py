@@ -157,7 +157,8 @@ def render(stem, data, body, size):
     subprocess.run(["gnuplot"], input=script(SVG_TERMINAL, "svg"), text=True, check=True)
 
 
-def _block(name, rows):
+def data_block(name, rows):
+    """A gnuplot data block NAME from rows of values (render's `data`)."""
     return [f"{name} << EOD"] + [" ".join(str(v) for v in row) for row in rows] + ["EOD"]
 
 
@@ -177,14 +178,14 @@ def figure(stem, title, evals, seeds, by_variant, variants, labels, depth_varian
     lines = []
     block = {v: f"$v{i}" for i, v in enumerate(variants)}  # gnuplot names: no dots
     for v in variants:  # length, mean, then each seed
-        lines += _block(f"{block[v]}len", [[L, by_variant[v]["mean_accuracy"][L]["mean"]] +
+        lines += data_block(f"{block[v]}len", [[L, by_variant[v]["mean_accuracy"][L]["mean"]] +
                                       by_variant[v]["mean_accuracy"][L]["seeds"] for L in lengths])
     by_depth = {}
     for v in depth_variants:  # depth, mean over seeds
         by_depth[v] = [[d, sum(evals[(s, v)]["depth_accuracy"][two][f"{d:g}"]["accuracy"]
                                for s in seeds) / len(seeds)] for d in depths]
-        lines += _block(f"{block[v]}depth", by_depth[v])
-    lines += _block("$chance", [[L, 1 / first["pairs"][L]] for L in lengths])
+        lines += data_block(f"{block[v]}depth", by_depth[v])
+    lines += data_block("$chance", [[L, 1 / first["pairs"][L]] for L in lengths])
     chance_two = 1 / first["pairs"][two]
     top = max([chance_two] + [row[1] for v in depth_variants for row in by_depth[v]])
     n = len(seeds)
