@@ -144,8 +144,8 @@ def draw(stem, runs):
     cols = 3 if len(names) > 4 else len(names)
     rows = (len(names) + cols - 1) // cols
     # The key as the figure's title, above the panels: pairs by depth, and the shading.
-    key = ", ".join(f"pair at depth {d:g}%" for d in runs[names[0]]["checkpoints"][0]["depths"])
-    title = f"colours, dark to light: {key}; grey: checkpoints where eval says U"
+    key = ", ".join(f"{d:g}" for d in runs[names[0]]["checkpoints"][0]["depths"])
+    title = f"pairs at depth {key}% (dark to light); grey: eval says U"
     data, body = [], [f"set multiplot layout {rows},{cols} title '{title}' noenhanced",
                       "set grid", "set yrange [0:1.02]", "set key off",
                       "set style fill solid 1.0 noborder"]
