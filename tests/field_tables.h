@@ -35,6 +35,7 @@
 #include "experiments/theory/compare_record.h"
 #include "experiments/theory/design_record.h"
 #include "experiments/theory/theory_command.h"
+#include "experiments/theory/theory_option_fields.h"
 #include "experiments/theory/theory_record.h"
 #include "experiments/theory/theory_shares_record.h"
 #include "posbias/arch/attention_path.h"
@@ -210,6 +211,9 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(theory_config_record_fields),
       POSBIAS_TABLE(theory_record_fields),
       POSBIAS_TABLE(theory_shares_record_fields),
+      POSBIAS_TABLE(theory_option_fields),
+      POSBIAS_TABLE(fit_option_fields),
+      POSBIAS_TABLE(compare_option_fields),
   };
   return codecs;
 }

@@ -16,33 +16,10 @@
 #include "parsed_options.h"
 #include "posbias/arch/config.h"
 #include "posbias/core/parse.h"
+#include "theory_option_flags.h"
 
 namespace posbias::cli {
 namespace {
-
-// `parse_sink` reads --sink's text into its options (theory reads it for its engine, fit as a
-// number).
-void add_operator_options(
-    CLI::App* cmd, ParsedOptions* parsed, std::int64_t* window, std::vector<double>* alibi_slopes,
-    std::function<void(const std::string& text, const std::string& name)> parse_sink,
-    std::optional<double>* null_sink) {
-  parsed->add(cmd, "--window", window,
-              "sliding-window attention: each query sees its last W keys (0 = all earlier keys)");
-  parsed->add_parsed(cmd, "--alibi",
-                     "ALiBi slopes: one slope m (expected attention ∝ exp(-m·distance)), a list "
-                     "m1,m2,... averaged over heads, or heads:N for the standard 2^(-8h/N) slopes",
-                     "", "SLOPES", [alibi_slopes](const std::string& text, const std::string&) {
-                       *alibi_slopes = parse_alibi(text);
-                     });
-  parsed->add_parsed(cmd, "--sink",
-                     "attention-sink share: each query puts this fraction of its mass on "
-                     "position 0 (the first token), in [0, 1]",
-                     "0", "NUMBER", std::move(parse_sink));
-  parsed->add(cmd, "--null-sink", null_sink,
-              "a null sink of logit b in every head (softmax off by one): each query's "
-              "normalizer gains e^b and the sink carries no value, so uniform attention becomes "
-              "1/(i + e^b); --exact takes the double nearest e^b as an exact rational");
-}
 
 // `theory fit`.
 void add_fit_command(CLI::App* cmd, Action* selected) {
@@ -58,17 +35,10 @@ void add_fit_command(CLI::App* cmd, Action* selected) {
                   "start at 1 is read as 1-based) and an 'influence' column and/or per-seed "
                   "columns named seed*")
       ->required();
-  fit_parsed->add(fit, "-H,--layers", &f.layers, "layers H of the theory (the model's depth)")
-      ->required();
-  add_operator_options(
-      fit, fit_parsed.get(), &f.window, &f.alibi_slopes,
-      [fo = fit_options.get()](const std::string& text, const std::string& name) {
-        fo->sink = parse_number(text, name);
-      },
-      &f.null_sink);
-  add_paths_option(fit, fit_parsed.get(), &f.paths);
-  fit_parsed->add(fit, "--bootstrap", &f.bootstrap, "bootstrap resamples over seeds for the α CI");
-  fit_parsed->add(fit, "--seed", &f.seed, "bootstrap RNG seed");
+  add_theory_option_flags(fit, fit_parsed.get(), &f, fit_option_fields(), "fit option",
+                          [fit, parsed = fit_parsed.get(), &f](const std::string& name) {
+                            if (name == "null_sink") add_paths_option(fit, parsed, &f.paths);
+                          });
   add_output_option(fit, "--json", f.json, "result file (default: stdout)");
   add_output_option(fit, "--plot", f.plot, "figure stem: theory against the measured profile");
   fit->callback([fit_options, fit_parsed, selected] {
@@ -219,41 +189,21 @@ void register_theory(CLI::App& app, Action* selected) {
       "Exact influence profile at initialization: row q of Nᴴ, N = (1-α)I + αA (docs/theory.md).\n"
       "Writes CSV (position,influence,log10_influence) or JSON to stdout or --out.");
   TheoryOptions& o = *options;
-  // α and the sink for the engine --exact chooses (a flag, set before these are parsed).
-  auto theory_numbers = [opts = options.get()](TheoryNumbers TheoryOptions::*member, bool list) {
-    return [opts, member, list](const std::string& text, const std::string& name) {
-      opts->*member = parse_theory_numbers(text, name, opts->exact, list);
-    };
-  };
-  parsed->add(cmd, "-L,--length", &o.length,
-              "sequence length L in tokens (integer, 1e5 notation ok)");
-  parsed->add(cmd, "-H,--layers", &o.layers, "number of layers H (>= 0)");
-  parsed->add_parsed(
-      cmd, "-a,--alpha",
-      "residual weight α of the attention branch, in [0, 1]; or one value per layer a1,a2,...",
-      "0.5", "NUMBER|LIST", theory_numbers(&TheoryOptions::alpha, true));
-  parsed->add(cmd, "-q,--query", &o.query, query_position_help());
-  add_operator_options(cmd, parsed.get(), &o.window, &o.alibi_slopes,
-                       theory_numbers(&TheoryOptions::sink, false), &o.null_sink);
-  cmd->add_flag(
-      "--exact", o.exact,
-      "exact rationals with GMP (q up to 20000; α and sink read as exact decimals or a/b), "
-      "printed as fractions");
-  parsed->add_choice(cmd, "--format", &o.format,
-                     "row output format: csv or json (json includes the summary)", parse_row_format,
-                     [](RowFormat f) { return to_string(f); });
-  add_output_option(cmd, "-o,--out", o.out, "row output file (default: stdout)");
-  add_output_option(
-      cmd, "--summary", o.summary,
-      "write the JSON summary (recency/primacy mass, dead zone, middle-to-ends ratio, "
-      "continuum density grid) to this file");
-  add_output_option(cmd, "--plot", o.plot,
-                    "figure of the profile asked for: writes STEM.svg, STEM.png and STEM.gp");
-  add_output_option(cmd, "--plot-sweep", o.plot_sweep,
-                    "figure of the profile's depth and α sweeps (H/4, H/2, H, 2H; α 0.25..1): "
-                    "writes STEM.svg, STEM.png and STEM.gp");
-  parsed->add(cmd, "--epsilon", &o.epsilon, "primacy window as a fraction of q, in (0, 1]");
-  parsed->add(cmd, "--grid", &o.grid, "points of the continuum density grid");
+  add_theory_option_flags(
+      cmd, parsed.get(), &o, theory_option_fields(), "theory option",
+      [cmd, &o](const std::string& name) {
+        if (name != "format") return;
+        add_output_option(cmd, "-o,--out", o.out, "row output file (default: stdout)");
+        add_output_option(
+            cmd, "--summary", o.summary,
+            "write the JSON summary (recency/primacy mass, dead zone, middle-to-ends ratio, "
+            "continuum density grid) to this file");
+        add_output_option(cmd, "--plot", o.plot,
+                          "figure of the profile asked for: writes STEM.svg, STEM.png and STEM.gp");
+        add_output_option(cmd, "--plot-sweep", o.plot_sweep,
+                          "figure of the profile's depth and α sweeps (H/4, H/2, H, 2H; α "
+                          "0.25..1): writes STEM.svg, STEM.png and STEM.gp");
+      });
   cmd->callback([options, parsed, selected, cmd] {
     if (cmd->get_subcommands().empty()) {
       *selected = [options, parsed] {
@@ -277,9 +227,8 @@ void register_theory(CLI::App& app, Action* selected) {
       ->required();
   compare->add_option("--labels", c.labels, "one label per run (default: file stems)")
       ->delimiter(',');
-  compare_parsed->add(compare, "--bootstrap", &c.bootstrap,
-                      "bootstrap resamples of each run's seeds for its assignment");
-  compare_parsed->add(compare, "--seed", &c.seed, "bootstrap RNG seed");
+  add_theory_option_flags(compare, compare_parsed.get(), &c, compare_option_fields(),
+                          "compare option");
   add_output_option(compare, "--json", c.json, "result file (default: stdout)");
   add_output_option(compare, "--csv", c.csv,
                     "the error matrix with assignments and dead-zone depths");
