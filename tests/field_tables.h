@@ -31,6 +31,7 @@
 #include "experiments/retrieval/depth_eval_record.h"
 #include "experiments/retrieval/eval_command_options.h"
 #include "experiments/retrieval/kv_seeds_record.h"
+#include "experiments/seeds/seeds_flags.h"
 #include "experiments/seeds/seeds_record.h"
 #include "experiments/theory/compare_record.h"
 #include "experiments/theory/design_record.h"
@@ -200,6 +201,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(seed_statistic_fields),
       POSBIAS_TABLE(whole_statistic_fields),
       POSBIAS_TABLE(text_seeds_record_fields),
+      POSBIAS_TABLE(seeds_flag_fields),
       POSBIAS_TABLE(profile_shares_record_fields),
       POSBIAS_TABLE(share_change_record_fields),
       POSBIAS_TABLE(shares_record_fields),

@@ -1,9 +1,14 @@
 // `posbias seeds`: one experiment summarized over its training seeds (a text experiment from
 // its birth files, or hop runs from their summary, eval, heads and discrepancy files).
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "commands.h"
 #include "experiments/seeds/seeds_command.h"
+#include "experiments/seeds/seeds_flags.h"
+#include "parsed_options.h"
 
 namespace posbias::cli {
 
@@ -26,25 +31,14 @@ void register_seeds(CLI::App& app, Action* selected) {
       "verdict over seeds and the effective length per seed. With --compare: configurations "
       "of a hop task (ablations) side by side, each over its seeds.");
   SeedsFlags& o = *options;
-  add_path_option(cmd, "birth", o.birth,
-                  "text: birth --run --json results, one per training seed, two or more");
-  add_path_option(cmd, "--eval", o.eval,
-                  "eval --run --json results, one per seed in the same order (text runs or hop "
-                  "runs)");
-  add_path_option(cmd, "--summary", o.summary,
-                  "hop runs: each seed's RUN_DIR/summary.json from `posbias train`");
-  add_path_option(cmd, "--metrics", o.metrics,
-                  "hop runs: each seed's RUN_DIR/metrics.jsonl, with --summary of the same runs");
-  add_path_option(cmd, "--heads", o.heads, "hop runs: heads --run --json results, one per seed");
-  add_path_option(cmd, "--discrepancy", o.discrepancy,
-                  "hop runs: discrepancy --run --json results, one per seed");
-  cmd->add_option("--compare", o.compare,
-                  "hop runs: configurations side by side, each LABEL=EVAL.json,EVAL.json,... "
-                  "(its training seeds' eval --run results; repeat for 2..32 configurations "
-                  "of one task): accuracy per length and hop with intervals over each "
-                  "configuration's seeds, against chance; alone, without the other inputs")
-      ->take_all()
-      ->type_name("LABEL=PATHS");
+  auto parsed = std::make_shared<ParsedOptions>();
+  for (const FieldRow<SeedsFlags>& row : seeds_flag_fields()) {
+    CLI::Option* option = parsed->add_list(
+        cmd, row.flag, row.help, row.type, [&row, options](const std::vector<std::string>& values) {
+          row.read(nlohmann::json(values), *options, "seeds option");
+        });
+    if (row.name == "compare") option->take_all();
+  }
   add_output_option(cmd, "--json", o.json, "result file (default: stdout)");
   add_output_option(
       cmd, "--csv", o.csv,
@@ -56,8 +50,12 @@ void register_seeds(CLI::App& app, Action* selected) {
       "figure stem: STEM_shape, STEM_profiles, STEM_gradient, STEM_loss (text); "
       "STEM_training, STEM_eval, STEM_heads, STEM_discrepancy (hop runs, from the files "
       "given); STEM_compare (--compare); STEM_heatmap, STEM_depth (kv runs)");
-  cmd->callback(
-      [options, selected] { *selected = [options] { run_seeds(seeds_mode(*options)); }; });
+  cmd->callback([options, parsed, selected] {
+    *selected = [options, parsed] {
+      parsed->parse();
+      run_seeds(seeds_mode(*options));
+    };
+  });
 }
 
 }  // namespace posbias::cli

@@ -141,6 +141,19 @@ class ParsedOptions {
     return entries_.back()->option;
   }
 
+  // Several values (a repeatable option, or a positional when `flags` has no dash): `given` gets
+  // them when the user gave any; `type` is what --help shows for each.
+  CLI::Option* add_list(CLI::App* cmd, const std::string& flags, const std::string& help,
+                        const std::string& type,
+                        std::function<void(const std::vector<std::string>&)> given) {
+    auto entry = std::make_unique<Entry>();
+    entry->option = cmd->add_option(flags, entry->values, help)->type_name(type);
+    entry->parse = [e = entry.get(), given = std::move(given)](
+                       const std::string&, const std::string&) { given(e->values); };
+    entries_.push_back(std::move(entry));
+    return entries_.back()->option;
+  }
+
   // Any other value: `parser` sets the target from the option's text (and its name, for the
   // error); `type` is what --help shows (LIST, SLOPES, ...).
   CLI::Option* add_parsed(CLI::App* cmd, const std::string& flags, const std::string& help,
@@ -165,6 +178,7 @@ class ParsedOptions {
  private:
   struct Entry {
     std::string text, name;
+    std::vector<std::string> values;  // add_list's
     CLI::Option* option = nullptr;
     std::function<void(const std::string&, const std::string&)> parse;
   };

@@ -36,6 +36,7 @@
 #include "experiments/hops/hop_compare.h"
 #include "experiments/hops/hop_seeds.h"
 #include "experiments/retrieval/kv_seeds.h"
+#include "experiments/seeds/seeds_flags.h"
 #include "posbias/core/plot.h"
 #include "posbias/runfiles/seed_runs.h"
 #include "posbias/stats/seed_interval_record.h"
@@ -56,11 +57,6 @@ struct SeedsOptions {
 // by side (HopCompareOptions).
 using SeedsMode = std::variant<SeedsOptions, HopSeedsOptions, KvSeedsOptions, HopCompareOptions>;
 
-// `seeds`'s flags as the command line gives them.
-struct SeedsFlags {
-  std::vector<std::string> birth, eval, summary, metrics, heads, discrepancy, compare;
-  std::string json, csv, plot;
-};
 // The mode the flags ask for: --compare alone; eval files alone that are kv or passkey results
 // (read to tell); no birth files: hop runs; else the text experiment. Throws
 // std::invalid_argument for flags of two modes.
