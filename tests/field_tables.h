@@ -174,7 +174,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(named_birth_record_fields),
       POSBIAS_TABLE(seed_journal_key_fields),
       POSBIAS_TABLE(birth_run_record_fields),
-      POSBIAS_JSON(EvalSteps, eval_steps_from_json),
+      table_codec("eval_steps_fields", &posbias::eval_steps_fields<posbias::HopEvalSteps>),
       POSBIAS_TABLE(rope_scaling_fields),
       POSBIAS_TABLE(hop_eval_control_fields),
       POSBIAS_TABLE(hop_eval_record_fields),

@@ -833,7 +833,7 @@ BirthRecord birth_record(const BirthResult& r) {
   BirthRecord b;
   static_cast<FitRecord&>(b) = fit_record(r.fit, r.fit_spec);
   b.seeds = static_cast<std::int64_t>(r.profile_seeds.size());  // the fit counts resampled ones
-  b.config = to_json(hf_config_from_model(r.config));
+  b.config = hf_config_from_model(r.config);
   b.measurement = measurement_record(r);
   b.path_sums = {{to_string(r.fit_spec.paths), path_sum_fit_record(r.fit)},
                  {to_string(r.other_spec.paths), path_sum_fit_record(r.other_fit)}};

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "posbias/arch/arch_codecs.h"
+#include "posbias/hf/hf_config_codec.h"
 #include "posbias/theory/theory_codecs.h"
 
 namespace posbias {
@@ -41,17 +42,6 @@ template <>
 struct FieldCodec<std::vector<ComparisonRecord>> : ListCodec<ComparisonRecord> {};
 template <>
 struct FieldCodec<std::vector<std::vector<double>>> : ListCodec<std::vector<double>> {};
-
-namespace {
-
-// Any JSON value, kept as it is (the HF config).
-struct AsWritten {
-  static constexpr const char* type = "OBJECT";
-  static nlohmann::json write(const nlohmann::json& j) { return j; }
-  static nlohmann::json read(const nlohmann::json& j, const std::string&) { return j; }
-};
-
-}  // namespace
 
 const std::vector<FieldRow<BirthMeasurementRecord>>& birth_measurement_record_fields() {
   using M = BirthMeasurementRecord;
@@ -184,8 +174,7 @@ const std::vector<FieldRow<BirthRecord>>& birth_record_fields() {
     std::vector<FieldRow<B>> r = inherited_fields<B>(fit_record_fields());
     std::vector<FieldRow<B>> own = {
         position_base_field(&B::position_base),
-        field<B, nlohmann::json, AsWritten>("config", &B::config,
-                                            "the model, as a Hugging Face config.json"),
+        field("config", &B::config, "the model, as a Hugging Face config.json"),
         required(field("measurement", &B::measurement, "how the profile was measured")),
         field("path_sums", &B::path_sums, "the fit with each path sum"),
         field("nofit", &B::nofit, "the theory with the measured α̂ (null: none)"),

@@ -1,7 +1,7 @@
 // `birth --json`'s result at init (or of given weights; birth.h's BirthResult) as the file holds
 // it: one field table for the writer (run_birth, birth --rescore) and the readers (birth
 // --rescore, the terminal summary). The fit's fields sit at the top (fit_record.h); the model's
-// config is the Hugging Face mapping's own JSON (hf_config.h), kept as it is written; the
+// config is an HfConfig, written and read as its config.json (hf_config_codec.h); the
 // machine is a MachineRecord (core/machine_record.h). Files of earlier builds lack the memory
 // plan's fields, the shares and the U test: optional fields. Values that are not finite are null.
 #pragma once
@@ -17,6 +17,7 @@
 #include "posbias/core/field_table.h"
 #include "posbias/core/machine_record.h"
 #include "posbias/core/position_base.h"
+#include "posbias/hf/hf_config.h"
 #include "posbias/theory/alpha_estimator.h"
 #include "posbias/theory/fit_record.h"
 #include "posbias/theory/influence_method.h"
@@ -94,7 +95,7 @@ struct BirthRescoreRecord {
 
 struct BirthRecord : FitRecord {
   std::int64_t position_base = kPositionBase;
-  nlohmann::json config;
+  HfConfig config = hf_config_from_model(ModelConfig{});  // the model measured
   BirthMeasurementRecord measurement;
   std::map<std::string, PathSumFitRecord> path_sums;
   std::optional<PredictionRecord> nofit, rollout;  // null: not predicted

@@ -22,9 +22,8 @@ namespace {
 constexpr std::uintmax_t kMaxResultBytes = std::uintmax_t{1} << 30;
 
 // The preset (or family) and overrides whose birth_model_config equals the stored config.
-void rebuild_architecture(BirthOptions& o, const nlohmann::json& stored_config,
-                          const std::string& file) {
-  const ModelConfig c = model_config_from_hf(parse_hf_config(stored_config.dump(), file));
+void rebuild_architecture(BirthOptions& o, const HfConfig& stored_config, const std::string& file) {
+  const ModelConfig c = model_config_from_hf(stored_config);
   const nlohmann::json want = to_json(hf_config_from_model(c));
   o.layers = c.layers, o.d_model = c.d_model, o.heads = c.heads, o.kv_heads = c.kv_heads;
   o.mlp = c.mlp, o.window = c.window, o.pos = c.pos, o.null_sink = c.null_sink;
@@ -174,7 +173,7 @@ void redraw_birth(const std::string& file, const std::string& plot) {
     throw std::invalid_argument(file +
                                 " keeps no profile of its plain causal control (window, ALiBi "
                                 "or null sink): birth --rescore draws its figure");
-  const ModelConfig config = model_config_from_hf(parse_hf_config(record.config.dump(), file));
+  const ModelConfig config = model_config_from_hf(record.config);
   render_figure(
       birth_figure(record, nullptr, birth_figure_title(config, record.measurement.length)), plot);
 }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "experiments/hops/hop_eval_record.h"
 #include "experiments/hops/hop_seeds.h"
 #include "posbias/arch/logn_scale.h"
 #include "posbias/core/atomic_file.h"
@@ -13,7 +14,6 @@
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
 #include "posbias/model/memory_plan.h"
-#include "posbias/runfiles/eval_steps.h"
 #include "posbias/runfiles/hop_key.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/train/checkpoint.h"
@@ -257,16 +257,13 @@ std::vector<EvalResult> run_eval(const EvalOptions& o) {
     if (!o.plot.empty()) render_figure(eval_figure(eval_record(r)), o.plot);
     return results;
   }
-  std::vector<nlohmann::json> files;
-  for (const EvalResult& r : results) files.push_back(to_json(r));
-  write_json_result(
-      o.json,
-      to_json(EvalSteps{o.run, eval_task(results.front().task), std::move(files)}).dump(2) + "\n",
-      [&results] {
-        std::string summary;
-        for (const EvalResult& r : results) summary += hop_eval_summary(eval_record(r));
-        return summary;
-      });
+  HopEvalSteps steps{o.run, eval_task(results.front().task), {}};
+  for (const EvalResult& r : results) steps.checkpoints.push_back(eval_record(r));
+  write_json_result(o.json, to_json(steps).dump(2) + "\n", [&results] {
+    std::string summary;
+    for (const EvalResult& r : results) summary += hop_eval_summary(eval_record(r));
+    return summary;
+  });
   if (!o.plot.empty()) render_figure(eval_steps_figure(results), o.plot);
   return results;
 }

@@ -13,6 +13,7 @@
 #include "posbias/arch/attention_path.h"
 #include "posbias/arch/rope_scaling_record.h"
 #include "posbias/core/field_table.h"
+#include "posbias/runfiles/eval_steps.h"
 #include "posbias/tasks/vocab.h"
 
 namespace posbias {
@@ -48,6 +49,8 @@ nlohmann::json to_json(const HopEvalRecord& r);
 // Strict: an unknown or mistyped field, or a missing task or accuracy, throws
 // std::invalid_argument naming it ("eval field 'controls.decoy.accuracy'").
 HopEvalRecord hop_eval_record_from_json(const nlohmann::json& j);
+// eval --checkpoints' file of several checkpoints of a hop run.
+using HopEvalSteps = EvalSteps<HopEvalRecord, TableCodec<HopEvalRecord, &hop_eval_record_fields>>;
 
 // A few lines for a person at a terminal: the run and step, then per length the all-hop
 // accuracy with the chance level, and each control's:

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "experiments/retrieval/depth_eval_record.h"
 #include "experiments/retrieval/kv_eval_command.h"
 #include "experiments/retrieval/passkey_eval_command.h"
 #include "posbias/core/atomic_file.h"
@@ -13,7 +14,6 @@
 #include "posbias/core/json_result.h"
 #include "posbias/core/progress.h"
 #include "posbias/model/memory_plan.h"
-#include "posbias/runfiles/eval_steps.h"
 #include "posbias/train/hop_eval.h"
 
 namespace posbias {
@@ -92,15 +92,13 @@ void write_depth_eval(AnswerInputs task, const DepthEvalOptions& to,
     if (!to.plot.empty()) render_depth_eval_figures(one.record, to.plot);
     return;
   }
-  std::vector<nlohmann::json> files;
+  DepthEvalSteps steps{to.run, eval_task(task), {}};
   std::vector<const DepthEvalRun*> runs;
   for (const DepthEvalOutput& o : outputs) {
-    files.push_back(to_json(o.record));
+    steps.checkpoints.push_back(o.record);
     runs.push_back(o.run);
   }
-  write_json_result(to.json,
-                    to_json(EvalSteps{to.run, eval_task(task), std::move(files)}).dump(2) + "\n",
-                    summary);
+  write_json_result(to.json, to_json(steps).dump(2) + "\n", summary);
   if (!to.csv.empty()) write_output(to.csv, depth_steps_csv(outputs));
   if (!to.plot.empty()) render_figure(depth_steps_figure(task, runs), to.plot + "-steps");
 }

@@ -16,6 +16,7 @@
 #include "posbias/arch/rope_scaling_record.h"
 #include "posbias/core/csv_table.h"
 #include "posbias/core/field_table.h"
+#include "posbias/runfiles/eval_steps.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/stats/depth_accuracy.h"
 #include "posbias/tasks/retrieval_inputs.h"
@@ -66,6 +67,9 @@ nlohmann::json to_json(const DepthEvalRecord& record);
 // Strict: an unknown or mistyped field, or a missing task, throws std::invalid_argument naming it
 // ("eval field 'u_verdict.pooled.verdict'").
 DepthEvalRecord depth_eval_record_from_json(const nlohmann::json& j);
+// eval --checkpoints' file of several checkpoints of a kv or passkey run.
+using DepthEvalSteps =
+    EvalSteps<DepthEvalRecord, TableCodec<DepthEvalRecord, &depth_eval_record_fields>>;
 // The cells, means and verdicts by index, checked: the inputs as check_depth_accuracy_inputs
 // wants them, a cell, mean and verdict at every length and depth, and an effective length that
 // is one of the lengths (std::invalid_argument naming the field).

@@ -8,7 +8,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/json_result.h"
 #include "posbias/model/memory_plan.h"
-#include "posbias/runfiles/eval_steps.h"
+#include "posbias/runfiles/heldout_split.h"
 #include "posbias/runfiles/run_header.h"
 #include "posbias/train/checkpoint.h"
 #include "posbias/train/text_eval.h"
@@ -121,11 +121,8 @@ void run_text_eval(const TextEvalOptions& o) {
     write_json_result(o.json, to_json(r).dump(2) + "\n", summary);
     if (!o.plot.empty()) render_figure(text_eval_figure(r), o.plot);
   } else {
-    std::vector<nlohmann::json> files;
-    for (const TextEvalResult& r : results) files.push_back(to_json(r));
-    write_json_result(o.json,
-                      to_json(EvalSteps{o.run, EvalTask::kText, std::move(files)}).dump(2) + "\n",
-                      summary);
+    write_json_result(
+        o.json, to_json(TextEvalSteps{o.run, EvalTask::kText, results}).dump(2) + "\n", summary);
     if (!o.plot.empty()) render_figure(text_eval_steps_figure(results), o.plot);
   }
 }

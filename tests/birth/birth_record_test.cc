@@ -45,7 +45,9 @@ BirthRecord full_record() {
   b.theory = {3, "cesaro", 0, PathSum::kLinear};
   b.theory_log10 = {0.1, 0.0, 0.2};
   b.notes = "fit";
-  b.config = {{"model_type", "gpt2"}, {"n_layer", 3}};
+  ModelConfig model;
+  model.layers = 3;
+  b.config = hf_config_from_model(model);
   b.measurement.method = JacobianMethod::kExact;
   b.measurement.length = 3;
   b.measurement.weights = "init";
@@ -149,6 +151,21 @@ TEST(BirthRecordFields, FieldsDeepInsideAreRefusedByTheirPath) {
     bad[at] = "answer";
     EXPECT_NE(message_of(bad).find(says + " 'answer'"), std::string::npos) << message_of(bad);
   }
+}
+
+// The model's config is an HfConfig, read as its config.json: its values come back typed, and a
+// bad one or one of the wrong kind is refused in one line naming the field.
+TEST(BirthRecordFields, TheConfigIsReadAsTheModelsHuggingFaceConfig) {
+  const nlohmann::json good = to_json(full_record());
+  EXPECT_EQ(good["config"]["n_layer"], 3);
+  const BirthRecord back = birth_record_from_json(good);
+  EXPECT_EQ(back.config.num_hidden_layers, 3);
+  EXPECT_EQ(back.config.model_type, Family::kGpt2);
+  nlohmann::json bad = good;
+  bad["config"]["n_head"] = 5;
+  EXPECT_EQ(message_of(bad), "birth field 'config': n_head = 5 does not divide n_embd = 768");
+  bad["config"] = "gpt2";
+  EXPECT_EQ(message_of(bad), "birth field 'config' must be an object");
 }
 
 TEST(BirthRecordFields, EveryShippedResultReadsBackAndWritesOutTheSameBytes) {

@@ -126,22 +126,24 @@ TEST(HopEvalSummary, AllHopsByLengthWithChanceAndControls) {
 // round-trips with each checkpoint's eval as written, refuses bad fields by name, and is what
 // the readers of one eval refuse (and only it: a hop eval is not taken for one).
 TEST(EvalSteps, TheFileOfSeveralCheckpointsRoundTripsAndIsRefusedWhereOneIsRead) {
+  using posbias::HopEvalSteps;
   const nlohmann::json one = posbias::to_json(posbias::full_record());
-  const posbias::EvalSteps steps{"runs/letter", posbias::EvalTask::kLetter, {one, one}};
+  const HopEvalSteps steps{
+      "runs/letter", posbias::EvalTask::kLetter, {posbias::full_record(), posbias::full_record()}};
   const nlohmann::json j = posbias::to_json(steps);
   EXPECT_EQ(j.dump(), nlohmann::json(
                           {{"run", "runs/letter"}, {"task", "letter"}, {"checkpoints", {one, one}}})
                           .dump());
-  EXPECT_EQ(posbias::to_json(posbias::eval_steps_from_json(j)), j);
+  EXPECT_EQ(posbias::to_json(posbias::eval_steps_from_json<HopEvalSteps>(j)), j);
   nlohmann::json bad = j;
   bad["task"] = "hop";  // an enum: the tasks eval measures
-  EXPECT_EQ(posbias_test::refusal_of([&] { posbias::eval_steps_from_json(bad); }),
+  EXPECT_EQ(posbias_test::refusal_of([&] { posbias::eval_steps_from_json<HopEvalSteps>(bad); }),
             "eval --checkpoints field 'task': unknown eval task 'hop' (use number, letter, text, "
             "kv or passkey)");
   bad = j;
   bad["checkpoints"] = one;
   EXPECT_NE(posbias_test::refusal_of([&] {
-              posbias::eval_steps_from_json(bad);
+              posbias::eval_steps_from_json<HopEvalSteps>(bad);
             }).find("eval --checkpoints field 'checkpoints' must be a list"),
             std::string::npos);
   try {
@@ -153,4 +155,26 @@ TEST(EvalSteps, TheFileOfSeveralCheckpointsRoundTripsAndIsRefusedWhereOneIsRead)
   }
   EXPECT_NO_THROW(posbias::refuse_eval_steps(one, "one.json"));
   EXPECT_NO_THROW(posbias::refuse_eval_steps(bad, "bad.json"));
+}
+
+// Each checkpoint is its task's record, read strictly by that record's table: a mistyped or
+// unknown field inside one is refused by its dotted path, and the values read are typed.
+TEST(EvalSteps, EachCheckpointIsReadByItsRecordsOwnTable) {
+  using posbias::HopEvalSteps;
+  posbias::HopEvalRecord later = posbias::full_record();
+  later.step = 200;
+  const nlohmann::json j = posbias::to_json(
+      HopEvalSteps{"runs/letter", posbias::EvalTask::kLetter, {posbias::full_record(), later}});
+  const HopEvalSteps read = posbias::eval_steps_from_json<HopEvalSteps>(j);
+  ASSERT_EQ(read.checkpoints.size(), 2u);
+  EXPECT_EQ(read.checkpoints[1].step, 200);
+  EXPECT_EQ(read.checkpoints[0].accuracy.at("64").at("all"), 0.25);
+  nlohmann::json bad = j;
+  bad["checkpoints"][1]["step"] = "200";
+  EXPECT_EQ(posbias_test::refusal_of([&] { posbias::eval_steps_from_json<HopEvalSteps>(bad); }),
+            "eval --checkpoints field 'checkpoints.1.step' must be a number (an integer)");
+  bad = j;
+  bad["checkpoints"][0]["zz"] = 1;
+  EXPECT_EQ(posbias_test::refusal_of([&] { posbias::eval_steps_from_json<HopEvalSteps>(bad); }),
+            "unknown eval --checkpoints field 'checkpoints.0.zz'");
 }

@@ -1,7 +1,8 @@
 // `posbias eval --checkpoints` when it selects several checkpoints of one run. The file holds
 // the run, its task and, in training order, each checkpoint's result exactly as `eval
-// --checkpoints STEP` writes it for that checkpoint alone (each with its "step"); its layout is
-// the field table in eval_steps.cc.
+// --checkpoints STEP` writes it for that checkpoint alone (each with its "step"): a record of the
+// task's own eval (HopEvalSteps, DepthEvalSteps, TextEvalSteps beside their records), written and
+// read strictly by that record's field table.
 // One checkpoint (the default, `last`, or one step) keeps the one-result file, so the readers of
 // an eval (seeds --eval, the report) read it as before; they refuse a file of several in one
 // line saying how to get one.
@@ -11,20 +12,60 @@
 #include <string>
 #include <vector>
 
+#include "posbias/core/field_table.h"
 #include "posbias/tasks/eval_task.h"
+#include "posbias/tasks/task_codecs.h"
 
 namespace posbias {
 
-// The file's record, one field table for its writer and strict reader; each result is kept as
-// its task's eval writes it (that task's own record reads it).
+// The file's record, one field table for its writer and strict reader; each checkpoint's result
+// is a Record, written and read by RecordCodec (its table: TableCodec).
+template <class Record, class RecordCodec = FieldCodec<Record>>
 struct EvalSteps {
+  using RecordType = Record;
+  using Codec = RecordCodec;
   std::string run;
   EvalTask task = EvalTask::kNumber;
-  std::vector<nlohmann::json> checkpoints;
+  std::vector<Record> checkpoints;
 };
-nlohmann::json to_json(const EvalSteps& steps);
-// Strict: an unknown, missing or mistyped field throws std::invalid_argument naming it.
-EvalSteps eval_steps_from_json(const nlohmann::json& j);
+
+template <class Steps>
+const std::vector<FieldRow<Steps>>& eval_steps_fields() {
+  using E = Steps;
+  static const std::vector<FieldRow<E>> rows = {
+      required(field("run", &E::run, "the run directory evaluated")),
+      required(field("task", &E::task, "the run's task")),
+      required(field<E, std::vector<typename E::RecordType>,
+                     ListCodec<typename E::RecordType, typename E::Codec>>(
+          "checkpoints", &E::checkpoints, "each checkpoint's eval, in training order")),
+  };
+  return rows;
+}
+
+template <class Record, class RecordCodec>
+nlohmann::json to_json(const EvalSteps<Record, RecordCodec>& steps) {
+  return fields_to_json(eval_steps_fields<EvalSteps<Record, RecordCodec>>(), steps);
+}
+
+// Strict: an unknown, missing or mistyped field, a checkpoint's too, throws std::invalid_argument
+// naming it ("eval --checkpoints field 'checkpoints.1.step'").
+template <class Steps>
+Steps eval_steps_from_json(const nlohmann::json& j) {
+  return fields_from_json(eval_steps_fields<Steps>(), j, Steps{}, "eval --checkpoints field");
+}
+
+// A checkpoint's result left unread (any object): the file's own fields tell what it is whatever
+// its task.
+struct UnreadEval {};
+struct UnreadEvalCodec {
+  static constexpr const char* type = "OBJECT";
+  static nlohmann::json write(const UnreadEval&) { return nlohmann::json::object(); }
+  static UnreadEval read(const nlohmann::json& j, const std::string& what) {
+    if (!j.is_object()) throw std::invalid_argument(what + " must be an object");
+    return {};
+  }
+};
+using AnyEvalSteps = EvalSteps<UnreadEval, UnreadEvalCodec>;
 
 // Throws std::runtime_error naming `source` when `j` is the file of several checkpoints.
 void refuse_eval_steps(const nlohmann::json& j, const std::string& source);

@@ -13,6 +13,7 @@
 #include "posbias/arch/attention_path.h"
 #include "posbias/arch/config.h"
 #include "posbias/core/field_table.h"
+#include "posbias/runfiles/eval_steps.h"
 #include "posbias/tasks/vocab.h"
 #include "posbias/text/tokenizer.h"
 
@@ -53,5 +54,8 @@ nlohmann::json to_json(const TextEvalResult& r);
 // Strict: an unknown or mistyped field, or a missing measurement, throws std::invalid_argument
 // naming it.
 TextEvalResult text_eval_result_from_json(const nlohmann::json& j);
+// eval --checkpoints' file of several checkpoints of a text run.
+using TextEvalSteps =
+    EvalSteps<TextEvalResult, TableCodec<TextEvalResult, &text_eval_result_fields>>;
 
 }  // namespace posbias
