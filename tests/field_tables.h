@@ -216,6 +216,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(theory_option_fields),
       POSBIAS_TABLE(fit_option_fields),
       POSBIAS_TABLE(compare_option_fields),
+      POSBIAS_TABLE(design_option_fields),
   };
   return codecs;
 }

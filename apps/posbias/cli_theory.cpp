@@ -113,25 +113,8 @@ DesignGrid parse_design_grid(const DesignListTexts& t, std::int64_t layers) {
   return g;
 }
 
-// `theory design`.
-void add_design_command(CLI::App* cmd, Action* selected) {
-  auto options = std::make_shared<DesignOptions>();
-  auto parsed = std::make_shared<ParsedOptions>();
-  auto lists = std::make_shared<DesignListTexts>();
-  CLI::App* design = cmd->add_subcommand(
-      "design",
-      "Inverse design at birth: the exact influence row of every operator of a grid (sliding "
-      "window, ALiBi, sink share, null sink, α or a per-layer α ramp), ranked by the middle "
-      "fifth's share (theory shares' regions), with each one's U test and whether `posbias birth` "
-      "can build it (docs/mitigations.md).");
-  DesignOptions& o = *options;
-  parsed->add(design, "-L,--length", &o.length, "sequence length L in tokens");
-  parsed->add(design, "-H,--layers", &o.layers, "number of layers H (>= 1)");
-  parsed->add(design, "-q,--query", &o.query, query_position_help());
-  add_paths_option(design, parsed.get(), &o.paths);
-  parsed->add(design, "--baseline-alpha", &o.baseline_alpha,
-              "the baseline's α (every layer), in [0, 1]; added to --alphas when missing, and the "
-              "only α birth can build an operator at");
+// --windows, --alibis, --sinks, --null-sinks, --alphas and --ramps: the knob lists as typed.
+void add_design_list_options(CLI::App* design, DesignListTexts* lists) {
   design
       ->add_option("--windows", lists->windows,
                    "sliding windows W, >= 0 (0: none; always searched)")
@@ -162,7 +145,27 @@ void add_design_command(CLI::App* cmd, Action* selected) {
                    "none for no ramp")
       ->capture_default_str()
       ->type_name("LIST");
-  parsed->add(design, "--top", &o.top, "the best profiles drawn beside the baseline, 0..10");
+}
+
+// `theory design`.
+void add_design_command(CLI::App* cmd, Action* selected) {
+  auto options = std::make_shared<DesignOptions>();
+  auto parsed = std::make_shared<ParsedOptions>();
+  auto lists = std::make_shared<DesignListTexts>();
+  CLI::App* design = cmd->add_subcommand(
+      "design",
+      "Inverse design at birth: the exact influence row of every operator of a grid (sliding "
+      "window, ALiBi, sink share, null sink, α or a per-layer α ramp), ranked by the middle "
+      "fifth's share (theory shares' regions), with each one's U test and whether `posbias birth` "
+      "can build it (docs/mitigations.md).");
+  DesignOptions& o = *options;
+  add_theory_option_flags(
+      design, parsed.get(), &o, design_option_fields(), "design option",
+      [design, parsed = parsed.get(), lists = lists.get(), &o](const std::string& name) {
+        if (name == "query") add_paths_option(design, parsed, &o.paths);
+        if (name != "baseline_alpha") return;
+        add_design_list_options(design, lists);
+      });
   add_output_option(design, "--json", o.json,
                     "result file: every operator by rank (default: stdout, or a summary on a "
                     "terminal)");

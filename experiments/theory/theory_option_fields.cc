@@ -201,6 +201,19 @@ std::vector<FieldRow<CompareOptions>> compare_rows() {
   };
 }
 
+std::vector<FieldRow<DesignOptions>> design_rows() {
+  using S = DesignOptions;
+  return {
+      integer("length", &S::length, "sequence length L in tokens"),
+      integer("layers", &S::layers, "number of layers H (>= 1)"),
+      query_row(&S::query),
+      field("baseline_alpha", &S::baseline_alpha,
+            "the baseline's α (every layer), in [0, 1]; added to --alphas when missing, and the "
+            "only α birth can build an operator at"),
+      integer("top", &S::top, "the best profiles drawn beside the baseline, 0..10"),
+  };
+}
+
 }  // namespace
 
 const std::vector<FieldRow<TheoryOptions>>& theory_option_fields() {
@@ -215,6 +228,11 @@ const std::vector<FieldRow<FitOptions>>& fit_option_fields() {
 
 const std::vector<FieldRow<CompareOptions>>& compare_option_fields() {
   static const std::vector<FieldRow<CompareOptions>> rows = compare_rows();
+  return rows;
+}
+
+const std::vector<FieldRow<DesignOptions>>& design_option_fields() {
+  static const std::vector<FieldRow<DesignOptions>> rows = design_rows();
   return rows;
 }
 

@@ -29,5 +29,6 @@ namespace posbias {
 const std::vector<FieldRow<TheoryOptions>>& theory_option_fields();
 const std::vector<FieldRow<FitOptions>>& fit_option_fields();
 const std::vector<FieldRow<CompareOptions>>& compare_option_fields();
+const std::vector<FieldRow<DesignOptions>>& design_option_fields();  // without the grid
 
 }  // namespace posbias
