@@ -141,7 +141,7 @@ def summarise(runs):
 
 def draw(stem, runs):
     names = list(runs)
-    cols = 3 if len(names) > 4 else len(names)
+    cols = min(len(names), 4)
     rows = (len(names) + cols - 1) // cols
     # The key as the figure's title, above the panels: pairs by depth, and the shading.
     key = ", ".join(f"{d:g}" for d in runs[names[0]]["checkpoints"][0]["depths"])
