@@ -13,7 +13,7 @@ page's rule, fixed before the runs it judges:
                      outside [0.3, 0.9] (the rule names no class for it).
 At every checkpoint with a U it applies co-location's rule (that of `posbias birth --colocate`):
 "same bin" when the depth with the lowest queried-pair influence share is among the depths
-tied at the lowest exact match, "different bins" otherwise.
+tied at the lowest exact match, "different bins" otherwise; and counts both per run.
 Then, per depth prior, the count of learned runs with a transient U out of the learned runs,
 with its Wilson 95% interval; and the positive control (depth prior `ends`): it passes when
 every learned ends run has a transient U or a U at the end.
@@ -109,10 +109,14 @@ def run_record(folder, name):
             if line.strip()]
     last = rows[-1]["acc"]["all"]
     checkpoints = checkpoints_of(folder, name)
+    verdicts = [c["colocation"] for c in checkpoints if c["verdict"] == "U"]
     return {"arch": config["arch"], "pos": config["pos"], "depth_prior": config["depth_prior"],
             "seed": config["seed"], "last_exact_match": last, "learned": last >= LEARNED,
             "class": classify(last, checkpoints),
             "u_steps": [c["step"] for c in checkpoints if c["verdict"] == "U"],
+            "u_checkpoints": len(verdicts),
+            "colocation_same_bin": verdicts.count("same bin"),
+            "colocation_different_bins": verdicts.count("different bins"),
             "checkpoints": checkpoints}
 
 
