@@ -12,7 +12,8 @@
 // Not in the tables (their flags are registered by hand): the files a command reads or writes
 // (--profile, the runs, --out, --summary, --json, --csv, --plot, --plot-sweep) and --paths,
 // whose help `birth` shares; compare's --labels, which takes its values space- or
-// comma-separated; and design's knob lists, parsed into the grid once the depth is known.
+// comma-separated; and design's knob lists, parsed into the grid once the depth is known (a
+// ramp spells one α per layer). `theory shares` (SharesOptions) has no table: it takes files only.
 #pragma once
 
 #include <vector>
