@@ -7,13 +7,11 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "experiments/hops/eval_command.h"
 #include "experiments/retrieval/eval_command_options.h"
-#include "parsed_options.h"
-#include "posbias/core/flag_text.h"
+#include "field_flags.h"
 
 namespace posbias::cli {
 
@@ -38,21 +36,8 @@ inline EvalCommandOptions shown_eval_defaults() {
 // outside the table that --help lists there.
 inline void add_eval_option_flags(CLI::App* cmd, ParsedOptions* parsed, EvalCommandOptions* options,
                                   const std::function<void(const std::string&)>& after) {
-  const EvalCommandOptions shown = shown_eval_defaults();
-  for (const FieldRow<EvalCommandOptions>& row : eval_option_fields()) {
-    const nlohmann::json value = row.write(shown);
-    if (row.type == "BOOL") {
-      const bool turned = !value.get<bool>();  // --no-NAME: CLI11's negated flag shows {false}
-      parsed->add_flag(cmd, (turned ? "" : "!") + row.flag, row.help,
-                       [&row, options, turned] { row.read(turned, *options, "eval option"); });
-    } else {
-      parsed->add_parsed(cmd, row.flag, row.help, value.is_null() ? "none" : flag_text(value),
-                         row.type, [&row, options](const std::string& text, const std::string&) {
-                           row.read(row.from_flag(text), *options, "eval option");
-                         });
-    }
-    after(row.name);
-  }
+  add_field_flags(cmd, parsed, eval_option_fields(), shown_eval_defaults(), options, "eval option",
+                  {}, [&after](const std::string& row, CLI::Option*) { after(row); });
 }
 
 }  // namespace posbias::cli

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "posbias/core/parse.h"
+#include "posbias/runfiles/checkpoint_selection_codec.h"
 
 namespace posbias {
 namespace {
@@ -16,12 +17,6 @@ constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 
 // Values written by their name, parsed by the parser the command line has always used.
-struct CheckpointNames {
-  static std::string name(const CheckpointSelection& s) { return to_string(s); }
-  static CheckpointSelection parse(const std::string& text) {
-    return parse_checkpoint_selection(text);
-  }
-};
 struct RopeScalingNames {
   static std::string name(const RopeScaling& s) { return to_string(s); }
   static RopeScaling parse(const std::string& text) { return parse_rope_scaling(text); }
@@ -73,10 +68,11 @@ std::vector<Row> rows() {
     return parse_integer_list(text, flag, kMin, kMax);
   };
   return {
-      named<CheckpointNames>("checkpoints", &S::checkpoints,
-                             "which checkpoints of the run: " + checkpoint_selection_choices() +
-                                 "; several give one result per checkpoint, in training order",
-                             checkpoint_selection_type()),
+      named<CheckpointSelectionNames>(
+          "checkpoints", &S::checkpoints,
+          "which checkpoints of the run: " + checkpoint_selection_choices() +
+              "; several give one result per checkpoint, in training order",
+          checkpoint_selection_type()),
       parsed("depths", &S::depths,
              "kv: comma list of depths of the queried pair in percent (0 = first pair, 100 = "
              "last); passkey runs (text with needles): of the queried needle, and given --depths "

@@ -1,0 +1,96 @@
+// A command's flags from its options' field table (core/field_table.h), registered as
+// ParsedOptions: each flag's text is parsed by its row when the action runs, so a bad value gets
+// its one-line message (exit 2), and --help shows the default the table's values hold.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "parsed_options.h"
+#include "posbias/core/field_table.h"
+#include "posbias/core/flag_text.h"
+
+namespace posbias::cli {
+
+// What --help shows for some rows, by the row's name: a short flag beside the long one
+// ("length" → "-L"), and the word an unset value (null, an empty name or list) stands for
+// ("theta" → "auto"; otherwise null shows "none" and an empty name or list nothing).
+struct FieldFlagWords {
+  std::map<std::string, std::string> short_flags, unset;
+};
+
+// A field's value as --help shows its default.
+inline std::string shown_field_default(const nlohmann::json& value, const std::string& row,
+                                       const FieldFlagWords& words) {
+  const bool empty = value.is_null() || (value.is_string() && value.get<std::string>().empty()) ||
+                     (value.is_array() && value.empty());
+  if (empty && words.unset.count(row)) return words.unset.at(row);
+  if (value.is_null()) return "none";
+  return empty ? "" : flag_text(value);
+}
+
+// Registers the flags of `rows` on `cmd`, parsed into `options` by parsed->parse() (`what`
+// names a field whose value its row refuses: "eval option"); --help shows the values of `shown`,
+// and a flag of a BOOL field turns its default over. After each row, `after(row's name, its
+// option)` registers the options outside the table that --help lists there.
+template <class S>
+void add_field_flags(CLI::App* cmd, ParsedOptions* parsed, const std::vector<FieldRow<S>>& rows,
+                     const S& shown, S* options, const std::string& what,
+                     const FieldFlagWords& words,
+                     const std::function<void(const std::string&, CLI::Option*)>& after) {
+  for (const FieldRow<S>& row : rows) {
+    const nlohmann::json value = row.write(shown);
+    const auto short_flag = words.short_flags.find(row.name);
+    const std::string flags =
+        (short_flag == words.short_flags.end() ? "" : short_flag->second + ",") + row.flag;
+    CLI::Option* option = nullptr;
+    if (row.type == "BOOL") {
+      const bool turned = !value.get<bool>();  // --no-NAME: CLI11's negated flag shows {false}
+      option =
+          parsed->add_flag(cmd, (turned ? "" : "!") + flags, row.help,
+                           [&row, options, turned, what] { row.read(turned, *options, what); });
+    } else {
+      option = parsed->add_parsed(
+          cmd, flags, row.help, shown_field_default(value, row.name, words), row.type,
+          [&row, options, what](const std::string& text, const std::string&) {
+            row.read(row.from_flag(text), *options, what);
+          });
+    }
+    after(row.name, option);
+  }
+}
+
+// --help's option lines as CLI11 writes them, but with the names after "Needs:" and "Excludes:"
+// in the order `cmd` registered them: CLI11 orders them by address, which the allocations of the
+// table's flags leave to chance.
+class RegisteredOrderFormatter : public CLI::Formatter {
+ public:
+  explicit RegisteredOrderFormatter(const CLI::App* cmd) : cmd_(cmd) {}
+
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    std::string text = CLI::Formatter::make_option_opts(opt);
+    if (!opt->get_option_text().empty()) return text;
+    const std::string needs = " " + get_label("Needs") + ":";
+    const std::string excludes = " " + get_label("Excludes") + ":";
+    text = text.substr(0, std::min(text.find(needs), text.find(excludes)));
+    const auto listed = [this](const std::set<CLI::Option*>& set, const std::string& label) {
+      std::string out = set.empty() ? "" : label;
+      for (const CLI::Option* o : cmd_->get_options())
+        if (set.count(const_cast<CLI::Option*>(o))) out += " " + o->get_name();
+      return out;
+    };
+    return text + listed(opt->get_needs(), needs) + listed(opt->get_excludes(), excludes);
+  }
+
+ private:
+  const CLI::App* cmd_;
+};
+
+}  // namespace posbias::cli
