@@ -23,7 +23,9 @@
 #include "experiments/hops/hop_seeds_record.h"
 #include "experiments/llm/llm_record.h"
 #include "experiments/mech/construction_sweep_record.h"
+#include "experiments/mech/discrepancy_command_options.h"
 #include "experiments/mech/head_search_record.h"
+#include "experiments/mech/heads_options.h"
 #include "experiments/mitigations/mitigations_summary.h"
 #include "experiments/mitigations/paired_effect.h"
 #include "experiments/reproduce/reproduce_record.h"
@@ -187,11 +189,13 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_JSON(HeadSearchRecord, head_search_record_from_json),
       POSBIAS_TABLE(checkpoint_heads_fields),
       POSBIAS_TABLE(heads_record_fields),
+      POSBIAS_TABLE(heads_option_fields),
       POSBIAS_TABLE(exponent_record_fields),
       POSBIAS_TABLE(paired_effect_fields),
       POSBIAS_TABLE(remedy_row_fields),
       POSBIAS_TABLE(mitigations_summary_fields),
       POSBIAS_TABLE(trained_discrepancy_record_fields),
+      POSBIAS_TABLE(discrepancy_option_fields),
       POSBIAS_JSON(ReproduceRunRecord, reproduce_run_record_from_json),
       POSBIAS_TABLE(colocation_record_fields),
       POSBIAS_TABLE(depth_eval_record_fields),

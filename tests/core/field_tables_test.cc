@@ -310,6 +310,7 @@ const std::set<std::string> kNotGenerated = {
     "heads_record_fields/source",              // names cannot be guessed
     "example_line_fields/hops",                // 1..4: the sample's counter is past it
     "eval_option_fields/rope_scaling",         // pi:F or ntk:F, a form no sample guesses
+    "discrepancy_option_fields/heads",         // head names (L2.h0): mech_option_flags_test
 };
 
 // Fields kept as JSON whatever it holds, by record: not checked for the wrong kind.
