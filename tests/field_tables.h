@@ -21,6 +21,7 @@
 #include "experiments/birth/seed_journal_key.h"
 #include "experiments/hops/hop_eval_record.h"
 #include "experiments/hops/hop_seeds_record.h"
+#include "experiments/llm/llm_options.h"
 #include "experiments/llm/llm_record.h"
 #include "experiments/mech/construction_sweep_record.h"
 #include "experiments/mech/discrepancy_command_options.h"
@@ -183,6 +184,8 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(hop_comparison_record_fields),
       POSBIAS_TABLE(hop_seeds_record_fields),
       POSBIAS_TABLE(llm_record_fields),
+      POSBIAS_TABLE(llm_target_fields),
+      POSBIAS_TABLE(llm_option_fields),
       POSBIAS_TABLE(ablation_record_fields),
       POSBIAS_TABLE(patching_record_fields),
       POSBIAS_JSON(SweepResult, sweep_result_from_json),

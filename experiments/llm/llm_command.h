@@ -12,41 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "experiments/llm/llm_options.h"
 #include "posbias/llm/llm_summary.h"
 #include "posbias/llm/openai.h"
-#include "posbias/llm/probe.h"
-#include "posbias/llm/retry.h"
 
 namespace posbias {
-
-struct LlmOptions {
-  std::string endpoint;  // base URL, e.g. http://127.0.0.1:8000 or https://api.openai.com/v1
-  std::string model;
-  Api api = Api::kChat;
-  std::string api_key_env = "OPENAI_API_KEY";
-  std::vector<std::string> suites{"number", "letter", "needle"};
-  SuiteOptions probes;              // lengths apply to number, letter, kv and passkey
-  std::vector<int> needle_lengths;  // key-value pairs; empty = the needle default
-  int max_tokens = 0;  // 0 = 16 for number and letter, 64 for needle, 3 for kv, 5 for passkey
-  // passkey: send each prompt as the run's token ids (completions only), exactly the ids `eval`
-  // reads, instead of its text; a separate key in the store.
-  bool prompt_ids = false;
-  // Ask for the answer as server-sent events; the stored answer is the same (same key).
-  bool stream = false;
-  // Ask for each completion token's log-probability and store their sum per prompt (the
-  // log-probability the model gave its own answer); a separate key in the store.
-  bool logprobs = false;
-  int jobs = 4;
-  double rps = 0;       // requests per second over all jobs; 0 = no limit
-  double timeout = 60;  // seconds per request
-  RetryPolicy retry;
-  std::string db;                         // SQLite file (required)
-  std::string json;                       // summary JSON (empty = stdout)
-  std::string csv;                        // accuracy table
-  std::string plot;                       // figure stem
-  ScoreRule score = ScoreRule::kLenient;  // the accuracy the figures show
-  bool quiet = false;                     // no progress bar
-};
 
 // One reason prompts failed: the error stored with them (the last attempt's) and how many.
 struct FailureReason {

@@ -1,7 +1,5 @@
 #include "experiments/llm/llm_record.h"
 
-#include "posbias/llm/api_codec.h"
-
 namespace posbias {
 
 template <>
@@ -9,18 +7,19 @@ struct FieldCodec<std::vector<SuiteSummaryRecord>> : ListCodec<SuiteSummaryRecor
 
 const std::vector<FieldRow<LlmRecord>>& llm_record_fields() {
   using R = LlmRecord;
-  static const std::vector<FieldRow<R>> rows = {
-      required(field("model", &R::model, "the model asked")),
-      field("api", &R::api, "the endpoint's API: chat or completions"),
-      field("requests", &R::requests, "prompts sent this run"),
-      field("failed", &R::failed, "prompts failed after their retries, over every suite"),
-      required(field("suites", &R::suites, "each suite's summary")),
-  };
+  static const std::vector<FieldRow<R>> rows = [] {
+    std::vector<FieldRow<R>> r = inherited_fields<R>(llm_target_fields());
+    r.push_back(field("requests", &R::requests, "prompts sent this run"));
+    r.push_back(
+        field("failed", &R::failed, "prompts failed after their retries, over every suite"));
+    r.push_back(required(field("suites", &R::suites, "each suite's summary")));
+    return r;
+  }();
   return rows;
 }
 
 LlmRecord llm_record(const LlmResult& r) {
-  LlmRecord out{r.model, r.api, r.requests, r.failed, {}};
+  LlmRecord out{{r.model, r.api}, r.requests, r.failed, {}};
   for (const SuiteSummary& s : r.suites) out.suites.push_back(suite_summary_record(s));
   return out;
 }

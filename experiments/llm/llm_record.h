@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "experiments/llm/llm_command.h"
+#include "experiments/llm/llm_options.h"
 #include "posbias/core/field_table.h"
 #include "posbias/llm/llm_summary_record.h"
 
 namespace posbias {
 
-struct LlmRecord {
-  std::string model;
-  Api api = Api::kChat;
+// The model and its API: the rows of the options' table (llm_options.h).
+struct LlmRecord : LlmTarget {
   std::int64_t requests = 0, failed = 0;
   std::vector<SuiteSummaryRecord> suites;
 };
