@@ -152,6 +152,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(example_line_fields),
       POSBIAS_TABLE(kv_example_line_fields),
       POSBIAS_TABLE(passkey_example_line_fields),
+      POSBIAS_TABLE(tasks_option_fields),
       POSBIAS_TABLE(train_config_fields),
       POSBIAS_TABLE(run_header_fields),
       POSBIAS_TABLE(checkpoint_info_fields),

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "commands.h"
+#include "field_flags.h"
 #include "parsed_options.h"
 #include "posbias/runfiles/passkey_run_files.h"
 #include "posbias/tasks/tasks_command.h"
@@ -29,36 +30,8 @@ void register_tasks(CLI::App& app, Action* selected) {
       "passkey "
       "needles in a text run's held-out Brown text (--task passkey --run RUN), "
       "deterministic for a seed. `tasks check FILE` re-solves a JSONL file.");
-  ParsedOptions& p = a->parsed;
-  p.add_choice(cmd, "--task", &o.task,
-               "number (positional hops), letter (symbolic hops), kv (key–value retrieval) or "
-               "passkey (needles in a text run's held-out Brown text, in its tokens)",
-               parse_tasks_task, tasks_task_name);
-  add_path_option(cmd, "--run", o.run,
-                  "passkey: the text run whose tokenizer and held-out text the examples use");
-  p.add(cmd, "--needles", &o.needles,
-        "passkey: needles per example, the queried one and distractors (default: the run's)");
-  p.add(cmd, "--hops", &o.hops, "hop count 1..4, or a comma list the examples cycle through");
-  p.add(cmd, "-L,--length", &o.length,
-        "tokens per example, query included (kv: the pairs are (L - 4) / 6; passkey: the model "
-        "reads L ids, the example is L + 1 with the answer; default the run's length)");
-  p.add_choice(cmd, "--depth-prior", &o.depth_prior,
-               "kv: where the queried pair is drawn, uniform over the pairs or ends "
-               "(Beta(0.5, 0.5) over depth); passkey: where the needles are drawn",
-               parse_depth_prior, depth_prior_name);
-  p.add(cmd, "--count", &o.count, "number of examples");
-  p.add(cmd, "--seed", &o.seed, "seed");
-  p.add_choice(cmd, "--variant", &o.variant,
-               "standard, seen_jumps (number: every jump ≤ 16) or decoy (letter: a second, "
-               "unreachable chain)",
-               parse_variant, variant_name);
-  p.add_choice(cmd, "--format", &o.format,
-               "jsonl (hop tasks: task, variant, hops, length, tokens, answer, chain; kv: task, "
-               "depth_prior, length, pairs, tokens, answer, depth, position; passkey: task, "
-               "length, needles, depth, position, offset, haystack, queried_name, answer, "
-               "answer_start, text, ids) or tokens (ids, one example a line, for `birth "
-               "--tokens`)",
-               parse_example_format, [](ExampleFormat f) { return to_string(f); });
+  add_field_flags(cmd, &a->parsed, tasks_option_fields(), o, &o, "tasks option",
+                  {{{"length", "-L"}}, {}}, [](const std::string&, CLI::Option*) {});
   add_output_option(cmd, "-o,--out", o.out, "output file (written atomically; default: stdout)");
   CLI::App* check = cmd->add_subcommand(
       "check", "Re-solve every example of a JSONL file independently and report wrong ones");

@@ -43,15 +43,16 @@ FieldRow<S> seed_field(std::string name, std::uint64_t S::*member, std::string h
                      [](const std::string& text, const std::string&) { return parse_seed(text); });
 }
 
-// An enum field (or one of a value written by its name) whose flag takes one of Names' names
-// (Names::name, Names::parse, as EnumCodec); an unknown name is refused with Names::parse's own
-// message. `type` as in field().
+// An enum field (or one of a value written by its name) written, read and given on the command
+// line by Names' names (Names::name, Names::parse, as EnumCodec); an unknown name is refused with
+// Names::parse's own message. `type` as in field().
 template <class Names, class S, class T>
 FieldRow<S> named_field(std::string name, T S::*member, std::string help, std::string type = "") {
-  return parsed_flag(field(std::move(name), member, std::move(help), std::move(type)),
-                     [](const std::string& text, const std::string&) {
-                       return std::string(Names::name(Names::parse(text)));
-                     });
+  return parsed_flag(
+      field<S, T, EnumCodec<T, Names>>(std::move(name), member, std::move(help), std::move(type)),
+      [](const std::string& text, const std::string&) {
+        return std::string(Names::name(Names::parse(text)));
+      });
 }
 
 // The row with another flag than its name gives ("--suite" for the field "suites").

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "posbias/core/field_table.h"
 #include "posbias/tasks/hop_task.h"
 #include "posbias/tasks/kv_task.h"
 #include "posbias/tasks/passkey_run.h"
@@ -39,8 +40,12 @@ struct TasksOptions {
   std::string run;
   int needles = 0;
   ExampleFormat format = ExampleFormat::kJsonl;
-  std::string out;  // empty = stdout
+  std::string out;  // empty = stdout; outside the table
 };
+// The options' field table, in the order `posbias tasks --help` lists them: the flags with their
+// help, type, default and parsing come from it (apps/posbias), each row's from_flag parsing the
+// flag's text as the command line always has. Not in it: --out (registered by hand).
+const std::vector<FieldRow<TasksOptions>>& tasks_option_fields();
 
 // How passkey's --run folder is read: runfiles/passkey_run_files.h's open_passkey_run, which the
 // command line hands down (runfiles sits above tasks). Called once the other options are checked.
