@@ -18,6 +18,7 @@
 #include "posbias/core/bounded_read.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/parse.h"
+#include "posbias/runfiles/eval_steps.h"
 #include "posbias/runfiles/result_file.h"
 #include "posbias/runfiles/training_figures.h"
 #include "posbias/tasks/eval_task.h"
@@ -111,13 +112,18 @@ void redraw_eval(const std::string& file, const std::string& plot) {
     return std::invalid_argument(file + ": " + why + " (is it an eval --json result?)");
   };
   if (j.is_discarded()) throw refused("not JSON");
-  if (!j.is_object() || !j.contains("task") || !j["task"].is_string()) throw refused("no task");
-  if (j.contains("checkpoints"))
+  EvalFileKind kind;
+  try {
+    kind = eval_file_kind(j);
+  } catch (const std::invalid_argument& e) {
+    throw refused(e.what());
+  }
+  if (kind.checkpoints)
     throw std::invalid_argument(file +
                                 ": holds the eval of several checkpoints (eval --checkpoints); "
                                 "--redraw draws the eval of one checkpoint");
   try {
-    switch (parse_eval_task(j["task"].get<std::string>())) {
+    switch (kind.task) {
       case EvalTask::kKv:
       case EvalTask::kPasskey:
         return render_depth_eval_figures(depth_eval_record_from_json(j), plot);

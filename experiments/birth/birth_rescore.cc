@@ -12,6 +12,7 @@
 #include "posbias/core/json_read.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/plot.h"
+#include "posbias/core/required_fields.h"
 #include "posbias/hf/hf_config.h"
 #include "posbias/train/answer_influence.h"
 #include "posbias/train/answer_influence_record.h"
@@ -111,6 +112,13 @@ void redraw_birth_run(const nlohmann::json& j, const BirthRescoreOptions& ro) {
 
 }  // namespace
 
+BirthFile birth_file_kind(const nlohmann::json& j) {
+  if (holds_required_fields(answer_influence_record_fields(), j))
+    return BirthFile::kAnswerInfluence;
+  if (holds_required_fields(birth_run_record_fields(), j)) return BirthFile::kBirthRun;
+  return BirthFile::kBirth;
+}
+
 StoredBirth read_stored_birth(const std::string& file) {
   return stored_birth(read_result(file), file);
 }
@@ -123,7 +131,7 @@ BirthResult rescore_birth(const StoredBirth& stored, double memory_budget_gb) {
 
 void run_birth_rescore(const BirthRescoreOptions& ro) {
   const nlohmann::json file = read_result(ro.file);
-  if (file.is_object() && file.contains("checkpoints")) return redraw_birth_run(file, ro);
+  if (birth_file_kind(file) != BirthFile::kBirth) return redraw_birth_run(file, ro);
   StoredBirth stored = stored_birth(file, ro.file);
   if (ro.stay_probes) stored.options.stay_probes = *ro.stay_probes;
   const auto start = std::chrono::steady_clock::now();
@@ -149,7 +157,8 @@ void run_birth_rescore(const BirthRescoreOptions& ro) {
 
 void redraw_birth(const std::string& file, const std::string& plot) {
   const nlohmann::json j = read_result(file);
-  if (j.is_object() && j.contains("checkpoints") && j.contains("inputs")) {  // --inputs kv|passkey
+  const BirthFile kind = birth_file_kind(j);
+  if (kind == BirthFile::kAnswerInfluence) {
     AnswerInfluenceRecord record;
     try {
       record = answer_influence_record_from_json(j);
@@ -158,7 +167,7 @@ void redraw_birth(const std::string& file, const std::string& plot) {
     }
     return render_answer_influence_figure(record, plot);
   }
-  if (j.is_object() && j.contains("checkpoints")) {
+  if (kind == BirthFile::kBirthRun) {
     BirthRescoreOptions ro;
     ro.file = file, ro.plot = plot;
     return redraw_birth_run(j, ro);

@@ -36,6 +36,14 @@ struct StoredBirth {
 StoredBirth read_stored_birth(const std::string& file);
 
 BirthResult rescore_birth(const StoredBirth& stored, double memory_budget_gb);
+
+// What a birth --json file is, told by each record's field table (the fields it requires,
+// core/required_fields.h): a birth --run --inputs kv|passkey result's (AnswerInfluenceRecord), a
+// birth --run result's (BirthRunRecord), else a birth result's (BirthRecord, whose strict reader
+// refuses any other file).
+enum class BirthFile { kBirth, kBirthRun, kAnswerInfluence };
+BirthFile birth_file_kind(const nlohmann::json& j);
+
 // Re-scores a birth result, or redraws a birth --run result's figures.
 void run_birth_rescore(const BirthRescoreOptions& options);
 // `birth --redraw FILE --plot STEM`: a stored result's figure drawn again from the file alone,

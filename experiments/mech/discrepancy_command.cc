@@ -12,6 +12,7 @@
 #include "posbias/core/memory.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/progress.h"
+#include "posbias/core/required_fields.h"
 #include "posbias/mech/constructions.h"
 #include "posbias/mech/head_name.h"
 #include "posbias/mech/trained_discrepancy.h"
@@ -219,14 +220,22 @@ DiscrepancyResult run_discrepancy(const DiscrepancyOptions& o) {
   return result;
 }
 
+DiscrepancyFile discrepancy_file_kind(const nlohmann::json& j) {
+  if (holds_required_fields(trained_discrepancy_record_fields(), j))
+    return DiscrepancyFile::kTrained;
+  if (holds_head_search_record(j)) return DiscrepancyFile::kHeadSearch;
+  return DiscrepancyFile::kConstruction;
+}
+
 void redraw_discrepancy(const std::string& file, const std::string& plot) {
   const nlohmann::json j = read_result_json(file);
-  if (j.is_object() && j.contains("run"))
+  const DiscrepancyFile kind = discrepancy_file_kind(j);
+  if (kind == DiscrepancyFile::kTrained)
     result_error(file,
                  "is a discrepancy --run result; --redraw draws construction and --search "
                  "results (re-measure with --run --plot)");
   const Figure figure =
-      j.is_object() && j.contains("search")
+      kind == DiscrepancyFile::kHeadSearch
           ? head_search_figure(read_result_table(head_search_record_from_json, j, file))
           : construction_figure({read_result_table(sweep_result_from_json, j, file)});
   render_figure(figure, plot);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <variant>
@@ -46,6 +47,12 @@ struct DiscrepancyOptions {
 using DiscrepancyResult =
     std::variant<SweepResult, HeadSearchSweepResult, TrainedDiscrepancyResult>;
 DiscrepancyResult run_discrepancy(const DiscrepancyOptions& options);
+
+// What a discrepancy --json file is, told by each record's field table (the fields it requires,
+// core/required_fields.h): a --run result's, a head search's, else a construction sweep's (whose
+// strict reader refuses any other file).
+enum class DiscrepancyFile { kConstruction, kHeadSearch, kTrained };
+DiscrepancyFile discrepancy_file_kind(const nlohmann::json& j);
 
 // `discrepancy --redraw FILE --plot STEM`: the figure of a stored construction sweep or head
 // search (the file --json wrote), drawn from the file alone; nothing is measured. A file of

@@ -4,6 +4,7 @@
 
 #include "experiments/mech/head_search_sweep.h"
 #include "posbias/core/field_table.h"
+#include "posbias/core/required_fields.h"
 #include "posbias/mech/constructions.h"
 #include "posbias/mech/mech_codecs.h"
 
@@ -91,6 +92,10 @@ nlohmann::json to_json(const HeadSearchRecord& record) {
 
 HeadSearchRecord head_search_record_from_json(const nlohmann::json& j) {
   return fields_from_json(head_search_record_fields(), j, HeadSearchRecord{}, "head search field");
+}
+
+bool holds_head_search_record(const nlohmann::json& j) {
+  return holds_required_fields(head_search_record_fields(), j);
 }
 
 }  // namespace posbias

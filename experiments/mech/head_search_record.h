@@ -46,5 +46,8 @@ nlohmann::json to_json(const HeadSearchRecord& record);
 // Strict: an unknown, missing or mistyped field throws std::invalid_argument naming it
 // ("head search field 'points.2.best_gap'").
 HeadSearchRecord head_search_record_from_json(const nlohmann::json& j);
+// Whether `j` holds every field the record's table requires: a file told to be a head search's
+// (core/required_fields.h).
+bool holds_head_search_record(const nlohmann::json& j);
 
 }  // namespace posbias

@@ -43,10 +43,8 @@ KvSeedFile read_kv_seed_file(const std::string& source) {
 
 bool is_kv_eval_file(const std::string& path) {
   try {
-    const nlohmann::json j = read_result_json(path);
-    if (!j.is_object() || !j.contains("task")) return false;
-    FieldCodec<AnswerInputs>::read(j.at("task"), "task");  // throws for another task
-    return true;
+    const EvalTask task = eval_file_kind(read_result_json(path)).task;
+    return task == EvalTask::kKv || task == EvalTask::kPasskey;
   } catch (const std::exception&) {
     return false;  // not ours to judge: the hop summary reports what is wrong with it
   }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "../shipped_records.h"
@@ -177,4 +178,34 @@ TEST(EvalSteps, EachCheckpointIsReadByItsRecordsOwnTable) {
   bad["checkpoints"][0]["zz"] = 1;
   EXPECT_EQ(posbias_test::refusal_of([&] { posbias::eval_steps_from_json<HopEvalSteps>(bad); }),
             "unknown eval --checkpoints field 'checkpoints.0.zz'");
+}
+
+// What a file eval wrote is (eval_file_kind), told by the tables: the file of several with its
+// count, one checkpoint's result of any task with the task it names, and no eval result refused
+// in one line naming the problem.
+TEST(EvalSteps, TheKindOfAnEvalFileIsToldByItsOwnFields) {
+  const nlohmann::json one = posbias::to_json(posbias::full_record());
+  const nlohmann::json several = posbias::to_json(posbias::HopEvalSteps{
+      "runs/letter", posbias::EvalTask::kLetter, {posbias::full_record(), posbias::full_record()}});
+  const posbias::EvalFileKind steps = posbias::eval_file_kind(several);
+  EXPECT_EQ(steps.task, posbias::EvalTask::kLetter);
+  EXPECT_EQ(steps.checkpoints, std::optional<std::size_t>(2));
+  const posbias::EvalFileKind single = posbias::eval_file_kind(one);
+  EXPECT_EQ(single.task, posbias::EvalTask::kLetter);
+  EXPECT_FALSE(single.checkpoints.has_value());
+  EXPECT_EQ(posbias::eval_file_kind({{"task", "passkey"}, {"needles", 4}}).task,
+            posbias::EvalTask::kPasskey);
+  nlohmann::json bad = several;
+  bad["checkpoints"] = 3;  // the envelope's fields, not its kinds: one result (its reader refuses)
+  EXPECT_FALSE(posbias::eval_file_kind(bad).checkpoints.has_value());
+  EXPECT_EQ(posbias_test::refusal_of([] {
+              posbias::eval_file_kind({{"run", "r"}});
+            }),
+            "missing eval field 'task'");
+  EXPECT_EQ(posbias_test::refusal_of([] {
+              posbias::eval_file_kind({{"task", "hop"}});
+            }),
+            "eval field 'task': unknown eval task 'hop' (use number, letter, text, kv or passkey)");
+  EXPECT_EQ(posbias_test::refusal_of([] { posbias::eval_file_kind(nlohmann::json::array()); }),
+            "not a JSON object");
 }

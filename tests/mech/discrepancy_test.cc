@@ -16,6 +16,7 @@
 #include "experiments/mech/head_search_record.h"
 #include "posbias/mech/constructions.h"
 #include "posbias/mech/head_name.h"
+#include "posbias/mech/trained_discrepancy_record.h"
 
 namespace posbias {
 namespace {
@@ -164,10 +165,33 @@ TEST(Discrepancy, RedrawDrawsAStoredSearchAndRefusesARunResult) {
   const std::string gp{std::istreambuf_iterator<char>(in), {}};
   EXPECT_NE(gp.find("-0.0287"), std::string::npos);  // the failing length is drawn
   EXPECT_EQ(gp.find("10^{%g}"), std::string::npos);  // on a linear axis
-  std::ofstream(dir / "run.json") << R"({"run": "out/r", "step": 10})";
-  EXPECT_THROW(redraw_discrepancy((dir / "run.json").string(), (dir / "x").string()),
-               std::runtime_error);
+  TrainedDiscrepancyRecord run;
+  run.run = "out/r";
+  std::ofstream(dir / "run.json") << to_json(run).dump(2);
+  try {
+    redraw_discrepancy((dir / "run.json").string(), (dir / "x").string());
+    ADD_FAILURE() << "a --run result was drawn";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a discrepancy --run result"), std::string::npos)
+        << e.what();
+  }
   std::filesystem::remove_all(dir);
+}
+
+// discrepancy_file_kind: each record as its writer writes it is told as its own kind by its
+// table's required fields; a file missing one is not taken for that record.
+TEST(Discrepancy, TheKindOfAFileIsToldByEachRecordsTable) {
+  const nlohmann::json trained = to_json(TrainedDiscrepancyRecord{});
+  const nlohmann::json search = to_json(HeadSearchRecord{});
+  EXPECT_EQ(discrepancy_file_kind(trained), DiscrepancyFile::kTrained);
+  EXPECT_EQ(discrepancy_file_kind(search), DiscrepancyFile::kHeadSearch);
+  nlohmann::json partial = trained;
+  partial.erase("accuracy");
+  EXPECT_EQ(discrepancy_file_kind(partial), DiscrepancyFile::kConstruction);
+  partial = search;
+  partial.erase("frequencies");
+  EXPECT_EQ(discrepancy_file_kind(partial), DiscrepancyFile::kConstruction);
+  EXPECT_EQ(discrepancy_file_kind(nlohmann::json::array()), DiscrepancyFile::kConstruction);
 }
 
 }  // namespace

@@ -8,7 +8,9 @@
 // line saying how to get one.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,12 +31,19 @@ struct EvalSteps {
   std::vector<Record> checkpoints;
 };
 
+// The row of the task an eval file names: the file of several's, and the key each task's one
+// result names its task by.
+template <class S>
+FieldRow<S> eval_task_field(EvalTask S::*member) {
+  return required(field("task", member, "the run's task"));
+}
+
 template <class Steps>
 const std::vector<FieldRow<Steps>>& eval_steps_fields() {
   using E = Steps;
   static const std::vector<FieldRow<E>> rows = {
       required(field("run", &E::run, "the run directory evaluated")),
-      required(field("task", &E::task, "the run's task")),
+      eval_task_field(&E::task),
       required(field<E, std::vector<typename E::RecordType>,
                      ListCodec<typename E::RecordType, typename E::Codec>>(
           "checkpoints", &E::checkpoints, "each checkpoint's eval, in training order")),
@@ -66,6 +75,17 @@ struct UnreadEvalCodec {
   }
 };
 using AnyEvalSteps = EvalSteps<UnreadEval, UnreadEvalCodec>;
+
+// What a file `eval` wrote is, told by the tables above: the file of several checkpoints (exactly
+// AnyEvalSteps' fields), or one checkpoint's result, with the task it names.
+struct EvalFileKind {
+  EvalTask task = EvalTask::kNumber;
+  std::optional<std::size_t> checkpoints;  // the file of several: how many; none: one result
+};
+// std::invalid_argument in one line for a file that is no eval result: not an object, or no task
+// eval measures ("missing eval field 'task'", "eval field 'task': unknown eval task 'hop' (use
+// ...)").
+EvalFileKind eval_file_kind(const nlohmann::json& j);
 
 // Throws std::runtime_error naming `source` when `j` is the file of several checkpoints.
 void refuse_eval_steps(const nlohmann::json& j, const std::string& source);
