@@ -17,6 +17,8 @@
 namespace posbias {
 
 inline constexpr std::int64_t kPositionBase = 0;
+// The key a result file's base is written under.
+inline constexpr const char* kPositionBaseKey = "position_base";
 // The base of a result file without "position_base" (every file written before it).
 inline constexpr std::int64_t kUnmarkedPositionBase = 1;
 
@@ -35,7 +37,7 @@ inline std::int64_t rebase_positions(std::int64_t& base, const std::string& what
 // rebase_positions).
 template <class S>
 FieldRow<S> position_base_field(std::int64_t S::*member) {
-  return field("position_base", member,
+  return field(kPositionBaseKey, member,
                "the first token's position: 0 (a file without the key is 1-based)");
 }
 
@@ -50,7 +52,7 @@ std::pair<S, std::int64_t> read_positioned(const std::vector<FieldRow<S>>& rows,
   S unmarked;
   unmarked.*base = kUnmarkedPositionBase;
   S r = fields_from_json(rows, j, std::move(unmarked), what);
-  const std::int64_t shift = rebase_positions(r.*base, what + " 'position_base'");
+  const std::int64_t shift = rebase_positions(r.*base, field_what(what, kPositionBaseKey));
   return {std::move(r), shift};
 }
 
