@@ -88,6 +88,61 @@ $r3 << EOD
 0 0.0 0.0 0.0 0.0
 1 0.0 0.0 0.0 0.0
 6 0.0 0.0 0.0 0.0
+36 0.005 0.005 0.0 0.0
+220 0.01 0.045 0.04 0.125
+500 0.07 0.065 0.035 0.065
+1000 0.08 0.055 0.055 0.095
+1326 0.025 0.055 0.03 0.07
+1500 0.03 0.02 0.06 0.18
+2000 0.86 0.26 0.02 0.175
+2500 0.97 0.33 0.125 0.14
+3000 0.96 0.41 0.185 0.165
+3500 0.93 0.515 0.425 0.57
+4000 0.83 0.695 0.51 0.62
+4500 0.835 0.59 0.655 0.815
+5000 0.975 0.88 0.865 0.92
+5500 1.0 0.975 0.955 0.98
+6000 1.0 0.975 0.93 0.985
+6500 1.0 0.995 0.995 1.0
+7000 1.0 1.0 0.99 1.0
+7500 1.0 1.0 1.0 1.0
+8000 1.0 1.0 1.0 1.0
+EOD
+$u3 << EOD
+3500 1.02
+4500 1.02
+EOD
+$r4 << EOD
+0 0.0 0.0 0.0 0.0
+1 0.0 0.0 0.0 0.0
+6 0.0 0.0 0.0 0.0
+36 0.005 0.0 0.005 0.0
+220 0.035 0.045 0.075 0.13
+500 0.075 0.06 0.035 0.045
+1000 0.06 0.05 0.02 0.125
+1326 0.05 0.03 0.085 0.065
+1500 0.055 0.06 0.03 0.04
+2000 0.075 0.06 0.035 0.045
+2500 0.03 0.085 0.05 0.105
+3000 0.085 0.12 0.09 0.015
+3500 0.085 0.18 0.05 0.025
+4000 0.07 0.27 0.095 0.03
+4500 0.03 0.605 0.165 0.12
+5000 0.03 0.785 0.4 0.275
+5500 0.025 0.85 0.39 0.265
+6000 0.06 0.845 0.465 0.28
+6500 0.06 0.83 0.475 0.3
+7000 0.125 0.875 0.565 0.345
+7500 0.14 0.92 0.585 0.33
+8000 0.16 0.965 0.595 0.37
+EOD
+$u4 << EOD
+-1000 0
+EOD
+$r5 << EOD
+0 0.0 0.0 0.0 0.0
+1 0.0 0.0 0.0 0.0
+6 0.0 0.0 0.0 0.0
 36 0.0 0.0 0.0 0.0
 220 0.03 0.07 0.04 0.04
 500 0.125 0.07 0.04 0.045
@@ -108,7 +163,7 @@ $r3 << EOD
 7500 0.9 0.575 0.54 0.885
 8000 0.92 0.655 0.525 0.93
 EOD
-$u3 << EOD
+$u5 << EOD
 4500 1.02
 5000 1.02
 5500 1.02
@@ -118,7 +173,7 @@ $u3 << EOD
 7500 1.02
 8000 1.02
 EOD
-$r4 << EOD
+$r6 << EOD
 0 0.0 0.0 0.0 0.0
 1 0.0 0.0 0.0 0.0
 6 0.0 0.0 0.0 0.0
@@ -142,7 +197,7 @@ $r4 << EOD
 7500 1.0 0.965 0.865 0.925
 8000 1.0 0.99 0.88 0.925
 EOD
-$u4 << EOD
+$u6 << EOD
 500 1.02
 1000 1.02
 1326 1.02
@@ -156,7 +211,7 @@ $u4 << EOD
 6000 1.02
 6500 1.02
 EOD
-$r5 << EOD
+$r7 << EOD
 0 0.0 0.0 0.0 0.0
 1 0.0 0.0 0.0 0.0
 6 0.0 0.0 0.0 0.0
@@ -180,7 +235,7 @@ $r5 << EOD
 7500 0.995 0.98 0.985 0.995
 8000 0.99 0.99 0.99 0.995
 EOD
-$u5 << EOD
+$u7 << EOD
 220 1.02
 500 1.02
 1000 1.02
@@ -192,7 +247,7 @@ $u5 << EOD
 3500 1.02
 4500 1.02
 EOD
-$r6 << EOD
+$r8 << EOD
 0 0.0 0.0 0.0 0.0
 1 0.0 0.0 0.0 0.0
 6 0.0 0.0 0.0 0.0
@@ -216,7 +271,7 @@ $r6 << EOD
 7500 1.0 0.965 0.975 0.995
 8000 1.0 0.97 0.985 0.995
 EOD
-$u6 << EOD
+$u8 << EOD
 220 1.02
 500 1.02
 1000 1.02
@@ -233,7 +288,7 @@ $u6 << EOD
 6500 1.02
 7000 1.02
 EOD
-$r7 << EOD
+$r9 << EOD
 0 0.0 0.0 0.0 0.0
 1 0.0 0.0 0.0 0.0
 6 0.0 0.0 0.0 0.0
@@ -257,10 +312,10 @@ $r7 << EOD
 7500 0.99 0.995 1.0 1.0
 8000 0.995 1.0 1.0 1.0
 EOD
-$u7 << EOD
+$u9 << EOD
 -1000 0
 EOD
-$r8 << EOD
+$r10 << EOD
 0 0.0 0.0 0.0 0.0
 1 0.0 0.0 0.0 0.0
 6 0.0 0.0 0.0 0.0
@@ -284,10 +339,10 @@ $r8 << EOD
 7500 0.995 0.995 1.0 1.0
 8000 0.995 0.995 1.0 1.0
 EOD
-$u8 << EOD
+$u10 << EOD
 -1000 0
 EOD
-$r9 << EOD
+$r11 << EOD
 0 0.0 0.0 0.0 0.0
 1 0.0 0.0 0.0 0.0
 6 0.0 0.0 0.0 0.0
@@ -311,7 +366,7 @@ $r9 << EOD
 7500 1.0 1.0 0.995 0.995
 8000 1.0 1.0 0.99 0.99
 EOD
-$u9 << EOD
+$u11 << EOD
 -1000 0
 EOD
 set terminal pngcairo enhanced size 1720,950 font 'Helvetica,11'
@@ -346,7 +401,7 @@ plot $u2 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
   $r2 using 1:3 with lines lw 2 lc rgb '#31688e' notitle, \
   $r2 using 1:4 with lines lw 2 lc rgb '#35b779' notitle, \
   $r2 using 1:5 with lines lw 2 lc rgb '#b5de2b' notitle
-set title 'llama-rope-4x64-L32-ck500: not learned' noenhanced
+set title 'qwen2-rope-4x64-L32-ck500-s3: transient U' noenhanced
 unset xlabel
 unset ylabel
 plot $u3 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
@@ -354,7 +409,7 @@ plot $u3 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
   $r3 using 1:3 with lines lw 2 lc rgb '#31688e' notitle, \
   $r3 using 1:4 with lines lw 2 lc rgb '#35b779' notitle, \
   $r3 using 1:5 with lines lw 2 lc rgb '#b5de2b' notitle
-set title 'qwen2-rope-ends-4x64-L32-ck500: transient U' noenhanced
+set title 'qwen2-rope-4x64-L32-ck500-s4: not learned' noenhanced
 unset xlabel
 set ylabel 'exact match'
 plot $u4 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
@@ -362,7 +417,7 @@ plot $u4 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
   $r4 using 1:3 with lines lw 2 lc rgb '#31688e' notitle, \
   $r4 using 1:4 with lines lw 2 lc rgb '#35b779' notitle, \
   $r4 using 1:5 with lines lw 2 lc rgb '#b5de2b' notitle
-set title 'qwen2-rope-ends-4x64-L32-ck500-s1: transient U' noenhanced
+set title 'llama-rope-4x64-L32-ck500: not learned' noenhanced
 unset xlabel
 unset ylabel
 plot $u5 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
@@ -370,23 +425,23 @@ plot $u5 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
   $r5 using 1:3 with lines lw 2 lc rgb '#31688e' notitle, \
   $r5 using 1:4 with lines lw 2 lc rgb '#35b779' notitle, \
   $r5 using 1:5 with lines lw 2 lc rgb '#b5de2b' notitle
-set title 'qwen2-rope-ends-4x64-L32-ck500-s2: transient U' noenhanced
-set xlabel 'training step'
+set title 'qwen2-rope-ends-4x64-L32-ck500: transient U' noenhanced
+unset xlabel
 unset ylabel
 plot $u6 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
   $r6 using 1:2 with lines lw 2 lc rgb '#440154' notitle, \
   $r6 using 1:3 with lines lw 2 lc rgb '#31688e' notitle, \
   $r6 using 1:4 with lines lw 2 lc rgb '#35b779' notitle, \
   $r6 using 1:5 with lines lw 2 lc rgb '#b5de2b' notitle
-set title 'qwen2-alibi-4x64-L32-ck500: no U on the way' noenhanced
-set xlabel 'training step'
+set title 'qwen2-rope-ends-4x64-L32-ck500-s1: transient U' noenhanced
+unset xlabel
 unset ylabel
 plot $u7 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
   $r7 using 1:2 with lines lw 2 lc rgb '#440154' notitle, \
   $r7 using 1:3 with lines lw 2 lc rgb '#31688e' notitle, \
   $r7 using 1:4 with lines lw 2 lc rgb '#35b779' notitle, \
   $r7 using 1:5 with lines lw 2 lc rgb '#b5de2b' notitle
-set title 'qwen2-alibi-4x64-L32-ck500-s1: no U on the way' noenhanced
+set title 'qwen2-rope-ends-4x64-L32-ck500-s2: transient U' noenhanced
 set xlabel 'training step'
 set ylabel 'exact match'
 plot $u8 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
@@ -394,7 +449,7 @@ plot $u8 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
   $r8 using 1:3 with lines lw 2 lc rgb '#31688e' notitle, \
   $r8 using 1:4 with lines lw 2 lc rgb '#35b779' notitle, \
   $r8 using 1:5 with lines lw 2 lc rgb '#b5de2b' notitle
-set title 'qwen2-alibi-4x64-L32-ck500-s2: no U on the way' noenhanced
+set title 'qwen2-alibi-4x64-L32-ck500: no U on the way' noenhanced
 set xlabel 'training step'
 unset ylabel
 plot $u9 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
@@ -402,4 +457,20 @@ plot $u9 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
   $r9 using 1:3 with lines lw 2 lc rgb '#31688e' notitle, \
   $r9 using 1:4 with lines lw 2 lc rgb '#35b779' notitle, \
   $r9 using 1:5 with lines lw 2 lc rgb '#b5de2b' notitle
+set title 'qwen2-alibi-4x64-L32-ck500-s1: no U on the way' noenhanced
+set xlabel 'training step'
+unset ylabel
+plot $u10 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
+  $r10 using 1:2 with lines lw 2 lc rgb '#440154' notitle, \
+  $r10 using 1:3 with lines lw 2 lc rgb '#31688e' notitle, \
+  $r10 using 1:4 with lines lw 2 lc rgb '#35b779' notitle, \
+  $r10 using 1:5 with lines lw 2 lc rgb '#b5de2b' notitle
+set title 'qwen2-alibi-4x64-L32-ck500-s2: no U on the way' noenhanced
+set xlabel 'training step'
+unset ylabel
+plot $u11 using 1:2:(500) with boxes lc rgb '#d9d9d9' notitle, \
+  $r11 using 1:2 with lines lw 2 lc rgb '#440154' notitle, \
+  $r11 using 1:3 with lines lw 2 lc rgb '#31688e' notitle, \
+  $r11 using 1:4 with lines lw 2 lc rgb '#35b779' notitle, \
+  $r11 using 1:5 with lines lw 2 lc rgb '#b5de2b' notitle
 unset multiplot
