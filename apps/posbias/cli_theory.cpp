@@ -13,13 +13,25 @@
 #include "experiments/theory/fit_command.h"
 #include "experiments/theory/shares_command.h"
 #include "experiments/theory/theory_command.h"
+#include "experiments/theory/theory_option_fields.h"
+#include "field_flags.h"
 #include "parsed_options.h"
 #include "posbias/arch/config.h"
 #include "posbias/core/parse.h"
-#include "theory_option_flags.h"
+#include "posbias/core/query_position.h"
 
 namespace posbias::cli {
 namespace {
+
+// How `theory` spells its rows' flags: -L, -H, -a and -q beside --length, --layers, --alpha and
+// --query, an unset query shown as the last token; --exact set as the command line is parsed
+// (it decides how α and the sink share are read), and a required row's flag required.
+FieldFlagWords theory_flag_words() {
+  return {{{"length", "-L"}, {"layers", "-H"}, {"alpha", "-a"}, {"query", "-q"}},
+          {{"query", query_position_text(std::nullopt)}},
+          {"exact"},
+          true};
+}
 
 // `theory fit`.
 void add_fit_command(CLI::App* cmd, Action* selected) {
@@ -35,10 +47,11 @@ void add_fit_command(CLI::App* cmd, Action* selected) {
                   "start at 1 is read as 1-based) and an 'influence' column and/or per-seed "
                   "columns named seed*")
       ->required();
-  add_theory_option_flags(fit, fit_parsed.get(), &f, fit_option_fields(), "fit option",
-                          [fit, parsed = fit_parsed.get(), &f](const std::string& name) {
-                            if (name == "null_sink") add_paths_option(fit, parsed, &f.paths);
-                          });
+  add_field_flags(fit, fit_parsed.get(), fit_option_fields(), f, &f, "fit option",
+                  theory_flag_words(),
+                  [fit, parsed = fit_parsed.get(), &f](const std::string& name, CLI::Option*) {
+                    if (name == "null_sink") add_paths_option(fit, parsed, &f.paths);
+                  });
   add_output_option(fit, "--json", f.json, "result file (default: stdout)");
   add_output_option(fit, "--plot", f.plot, "figure stem: theory against the measured profile");
   fit->callback([fit_options, fit_parsed, selected] {
@@ -159,13 +172,14 @@ void add_design_command(CLI::App* cmd, Action* selected) {
       "fifth's share (theory shares' regions), with each one's U test and whether `posbias birth` "
       "can build it (docs/mitigations.md).");
   DesignOptions& o = *options;
-  add_theory_option_flags(
-      design, parsed.get(), &o, design_option_fields(), "design option",
-      [design, parsed = parsed.get(), lists = lists.get(), &o](const std::string& name) {
-        if (name == "query") add_paths_option(design, parsed, &o.paths);
-        if (name != "baseline_alpha") return;
-        add_design_list_options(design, lists);
-      });
+  add_field_flags(design, parsed.get(), design_option_fields(), o, &o, "design option",
+                  theory_flag_words(),
+                  [design, parsed = parsed.get(), lists = lists.get(), &o](const std::string& name,
+                                                                           CLI::Option*) {
+                    if (name == "query") add_paths_option(design, parsed, &o.paths);
+                    if (name != "baseline_alpha") return;
+                    add_design_list_options(design, lists);
+                  });
   add_output_option(design, "--json", o.json,
                     "result file: every operator by rank (default: stdout, or a summary on a "
                     "terminal)");
@@ -192,9 +206,9 @@ void register_theory(CLI::App& app, Action* selected) {
       "Exact influence profile at initialization: row q of Nᴴ, N = (1-α)I + αA (docs/theory.md).\n"
       "Writes CSV (position,influence,log10_influence) or JSON to stdout or --out.");
   TheoryOptions& o = *options;
-  add_theory_option_flags(
-      cmd, parsed.get(), &o, theory_option_fields(), "theory option",
-      [cmd, &o](const std::string& name) {
+  add_field_flags(
+      cmd, parsed.get(), theory_option_fields(), o, &o, "theory option", theory_flag_words(),
+      [cmd, &o](const std::string& name, CLI::Option*) {
         if (name != "format") return;
         add_output_option(cmd, "-o,--out", o.out, "row output file (default: stdout)");
         add_output_option(
@@ -230,8 +244,8 @@ void register_theory(CLI::App& app, Action* selected) {
       ->required();
   compare->add_option("--labels", c.labels, "one label per run (default: file stems)")
       ->delimiter(',');
-  add_theory_option_flags(compare, compare_parsed.get(), &c, compare_option_fields(),
-                          "compare option");
+  add_field_flags(compare, compare_parsed.get(), compare_option_fields(), c, &c, "compare option",
+                  theory_flag_words());
   add_output_option(compare, "--json", c.json, "result file (default: stdout)");
   add_output_option(compare, "--csv", c.csv,
                     "the error matrix with assignments and dead-zone depths");

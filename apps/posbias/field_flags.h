@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -19,11 +20,16 @@
 
 namespace posbias::cli {
 
-// What --help shows for some rows, by the row's name: a short flag beside the long one
-// ("length" → "-L"), and the word an unset value (null, an empty name or list) stands for
-// ("theta" → "auto"; otherwise null shows "none" and an empty name or list nothing).
+// How a command spells some rows' flags, by the row's name: a short flag beside the long one
+// ("length" → "-L"), and the word --help shows for an unset value (null, an empty name or list:
+// "theta" → "auto"; otherwise null shows "none" and an empty name or list nothing). A BOOL row
+// in `set_while_parsing` sets its field as the command line is parsed, before any value is read
+// (theory's --exact decides how α and the sink share are read). With `required_flags`, a
+// required row's flag is required.
 struct FieldFlagWords {
   std::map<std::string, std::string> short_flags, unset;
+  std::set<std::string> set_while_parsing = {};
+  bool required_flags = false;
 };
 
 // A field's value as --help shows its default.
@@ -39,12 +45,12 @@ inline std::string shown_field_default(const nlohmann::json& value, const std::s
 // Registers the flags of `rows` on `cmd`, parsed into `options` by parsed->parse() (`what`
 // names a field whose value its row refuses: "eval option"); --help shows the values of `shown`,
 // and a flag of a BOOL field turns its default over. After each row, `after(row's name, its
-// option)` registers the options outside the table that --help lists there.
+// option)`, when given, registers the options outside the table that --help lists there.
 template <class S>
 void add_field_flags(CLI::App* cmd, ParsedOptions* parsed, const std::vector<FieldRow<S>>& rows,
                      const S& shown, S* options, const std::string& what,
                      const FieldFlagWords& words,
-                     const std::function<void(const std::string&, CLI::Option*)>& after) {
+                     const std::function<void(const std::string&, CLI::Option*)>& after = {}) {
   for (const FieldRow<S>& row : rows) {
     const nlohmann::json value = row.write(shown);
     const auto short_flag = words.short_flags.find(row.name);
@@ -53,9 +59,13 @@ void add_field_flags(CLI::App* cmd, ParsedOptions* parsed, const std::vector<Fie
     CLI::Option* option = nullptr;
     if (row.type == "BOOL") {
       const bool turned = !value.get<bool>();  // --no-NAME: CLI11's negated flag shows {false}
-      option =
-          parsed->add_flag(cmd, (turned ? "" : "!") + flags, row.help,
-                           [&row, options, turned, what] { row.read(turned, *options, what); });
+      const std::function<void()> set = [&row, options, turned, what] {
+        row.read(turned, *options, what);
+      };
+      option = words.set_while_parsing.count(row.name)
+                   ? cmd->add_flag_function((turned ? "" : "!") + flags,
+                                            [set](std::int64_t) { set(); }, row.help)
+                   : parsed->add_flag(cmd, (turned ? "" : "!") + flags, row.help, set);
     } else {
       option = parsed->add_parsed(
           cmd, flags, row.help, shown_field_default(value, row.name, words), row.type,
@@ -63,7 +73,8 @@ void add_field_flags(CLI::App* cmd, ParsedOptions* parsed, const std::vector<Fie
             row.read(row.from_flag(text), *options, what);
           });
     }
-    after(row.name, option);
+    if (words.required_flags && row.required) option->required();
+    if (after) after(row.name, option);
   }
 }
 

@@ -1,6 +1,6 @@
 // The options of the `posbias theory` commands as field tables (core/field_table.h), one per
 // options struct: `posbias theory`'s flags with their help, type and parsing come from them
-// (apps/posbias/theory_option_flags.h), and so do the options' JSON writer and strict reader.
+// (apps/posbias/cli_theory.cpp), and so do the options' JSON writer and strict reader.
 // Each row's from_flag parses the flag's text as the command line always has (an integer's
 // range, a seed, "last" for the query, --alibi's heads:N) and gives the field's JSON value.
 //
