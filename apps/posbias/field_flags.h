@@ -11,6 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -62,9 +63,13 @@ void add_field_flags(CLI::App* cmd, ParsedOptions* parsed, const std::vector<Fie
       const std::function<void()> set = [&row, options, turned, what] {
         row.read(turned, *options, what);
       };
+      // Set while parsing: CLI11's flag callback, which refuses a value that is not a bool
+      // (--exact=maybe) and runs only when the flag turns on, so only for a field false by
+      // default.
+      if (words.set_while_parsing.count(row.name) && !turned)
+        throw std::logic_error("set_while_parsing needs a BOOL row false by default: " + row.name);
       option = words.set_while_parsing.count(row.name)
-                   ? cmd->add_flag_function((turned ? "" : "!") + flags,
-                                            [set](std::int64_t) { set(); }, row.help)
+                   ? cmd->add_flag_callback(flags, set, row.help)
                    : parsed->add_flag(cmd, (turned ? "" : "!") + flags, row.help, set);
     } else {
       option = parsed->add_parsed(

@@ -131,12 +131,13 @@ class ParsedOptions {
         [target, parser](const std::string& text, const std::string&) { *target = parser(text); });
   }
 
-  // A flag (no value): `given` runs when the user gave it.
+  // A flag (no value): `given` runs when the user gave it. Bound to a bool, so that a value
+  // glued to it that is not one (--quiet=maybe) is refused as CLI11 refuses a bad value.
   CLI::Option* add_flag(CLI::App* cmd, const std::string& flags, const std::string& help,
                         std::function<void()> given) {
     auto entry = std::make_unique<Entry>();
     entry->parse = [given = std::move(given)](const std::string&, const std::string&) { given(); };
-    entry->option = cmd->add_flag(flags, help);
+    entry->option = cmd->add_flag(flags, entry->flag, help);
     entries_.push_back(std::move(entry));
     return entries_.back()->option;
   }
@@ -179,6 +180,7 @@ class ParsedOptions {
   struct Entry {
     std::string text, name;
     std::vector<std::string> values;  // add_list's
+    bool flag = false;                // add_flag's (its value is not read: given() is)
     CLI::Option* option = nullptr;
     std::function<void(const std::string&, const std::string&)> parse;
   };

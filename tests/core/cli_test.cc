@@ -112,6 +112,10 @@ TEST(Cli, BadInputIsOneLineExitTwo) {
   expect_usage_error("theory --bogus", "bogus");
   expect_usage_error("nosuchcommand", "nosuchcommand");
   expect_usage_error("theory fit -H 3", "profile");
+  // A flag takes no value but a bool: both ways a table's BOOL row is registered refuse one.
+  expect_usage_error("theory --exact=maybe -L 4", "--exact");
+  expect_usage_error("eval --run x --no-controls=maybe", "--no-controls");
+  expect_usage_error("llm --quiet=maybe", "--quiet");
 }
 
 // `theory design`: its best operator's shares are those of the row `theory` prints for that
