@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "posbias/core/flag_rows.h"
 #include "posbias/core/parse.h"
 #include "posbias/runfiles/checkpoint_selection_codec.h"
 
@@ -49,11 +50,7 @@ Row named(std::string name, std::optional<T> S::*member, std::string help, std::
 // An optional field whose flag's text `parse` (text, flag) reads.
 template <class T, class Parse>
 Row parsed(std::string name, std::optional<T> S::*member, std::string help, Parse parse) {
-  Row row = optional_field(std::move(name), member, std::move(help));
-  row.from_flag = [flag = row.flag, parse](const std::string& text) {
-    return nlohmann::json(parse(text, flag));
-  };
-  return row;
+  return parsed_flag(optional_field(std::move(name), member, std::move(help)), parse);
 }
 
 // A flag that turns a true default over: --no-NAME.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "posbias/core/flag_rows.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/query_position.h"
 #include "posbias/theory/exact.h"
@@ -23,18 +24,6 @@ struct FieldCodec<RowFormat> : EnumCodec<RowFormat, RowFormatNames> {};
 
 namespace {
 
-// An integer field whose flag takes lo..hi (the type's range unless given).
-template <class S, class T>
-FieldRow<S> integer(std::string name, T S::*member, std::string help,
-                    std::int64_t lo = std::numeric_limits<T>::min(),
-                    std::int64_t hi = std::numeric_limits<T>::max()) {
-  FieldRow<S> row = field(std::move(name), member, std::move(help));
-  row.from_flag = [flag = row.flag, lo, hi](const std::string& text) {
-    return nlohmann::json(parse_integer_in(text, flag, lo, hi));
-  };
-  return row;
-}
-
 // An enum field whose flag takes one of its names; an unknown name is refused with the names'
 // own message.
 template <class S, class E>
@@ -44,13 +33,6 @@ FieldRow<S> named(std::string name, E S::*member, std::string help) {
     FieldCodec<E>::read(text, "");  // the names' own message for an unknown one
     return nlohmann::json(text);
   };
-  return row;
-}
-
-template <class S>
-FieldRow<S> seed_row(std::uint64_t S::*member) {
-  FieldRow<S> row = field("seed", member, "bootstrap RNG seed");
-  row.from_flag = [](const std::string& text) { return nlohmann::json(parse_seed(text)); };
   return row;
 }
 
@@ -69,7 +51,7 @@ FieldRow<S> query_row(std::optional<std::int64_t> S::*member) {
 // is each command's own: sink_help gives its help).
 template <class S>
 FieldRow<S> window_row(std::int64_t S::*member) {
-  return integer(
+  return integer_field(
       "window", member,
       "sliding-window attention: each query sees its last W keys (0 = all earlier keys)");
 }
@@ -159,8 +141,8 @@ FieldRow<TheoryOptions> numbers_row(std::string name, TheoryNumbers TheoryOption
 std::vector<FieldRow<TheoryOptions>> theory_rows() {
   using S = TheoryOptions;
   return {
-      integer("length", &S::length, "sequence length L in tokens (integer, 1e5 notation ok)"),
-      integer("layers", &S::layers, "number of layers H (>= 0)"),
+      integer_field("length", &S::length, "sequence length L in tokens (integer, 1e5 notation ok)"),
+      integer_field("layers", &S::layers, "number of layers H (>= 0)"),
       numbers_row(
           "alpha", &S::alpha,
           "residual weight α of the attention branch, in [0, 1]; or one value per layer a1,a2,...",
@@ -175,42 +157,42 @@ std::vector<FieldRow<TheoryOptions>> theory_rows() {
             "printed as fractions"),
       named("format", &S::format, "row output format: csv or json (json includes the summary)"),
       field("epsilon", &S::epsilon, "primacy window as a fraction of q, in (0, 1]"),
-      integer("grid", &S::grid, "points of the continuum density grid"),
+      integer_field("grid", &S::grid, "points of the continuum density grid"),
   };
 }
 
 std::vector<FieldRow<FitOptions>> fit_rows() {
   using S = FitOptions;
   return {
-      required(integer("layers", &S::layers, "layers H of the theory (the model's depth)")),
+      required(integer_field("layers", &S::layers, "layers H of the theory (the model's depth)")),
       window_row(&S::window),
       alibi_row(&S::alibi_slopes),
       field("sink", &S::sink, sink_help()),
       null_sink_row(&S::null_sink),
-      integer("bootstrap", &S::bootstrap, "bootstrap resamples over seeds for the α CI"),
-      seed_row(&S::seed),
+      integer_field("bootstrap", &S::bootstrap, "bootstrap resamples over seeds for the α CI"),
+      seed_field("seed", &S::seed, "bootstrap RNG seed"),
   };
 }
 
 std::vector<FieldRow<CompareOptions>> compare_rows() {
   using S = CompareOptions;
   return {
-      integer("bootstrap", &S::bootstrap,
-              "bootstrap resamples of each run's seeds for its assignment"),
-      seed_row(&S::seed),
+      integer_field("bootstrap", &S::bootstrap,
+                    "bootstrap resamples of each run's seeds for its assignment"),
+      seed_field("seed", &S::seed, "bootstrap RNG seed"),
   };
 }
 
 std::vector<FieldRow<DesignOptions>> design_rows() {
   using S = DesignOptions;
   return {
-      integer("length", &S::length, "sequence length L in tokens"),
-      integer("layers", &S::layers, "number of layers H (>= 1)"),
+      integer_field("length", &S::length, "sequence length L in tokens"),
+      integer_field("layers", &S::layers, "number of layers H (>= 1)"),
       query_row(&S::query),
       field("baseline_alpha", &S::baseline_alpha,
             "the baseline's α (every layer), in [0, 1]; added to --alphas when missing, and the "
             "only α birth can build an operator at"),
-      integer("top", &S::top, "the best profiles drawn beside the baseline, 0..10"),
+      integer_field("top", &S::top, "the best profiles drawn beside the baseline, 0..10"),
   };
 }
 

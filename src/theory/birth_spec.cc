@@ -10,6 +10,7 @@
 #include "posbias/arch/arch_codecs.h"
 #include "posbias/arch/presets.h"
 #include "posbias/core/enum_names.h"
+#include "posbias/core/flag_rows.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/query_position.h"
 #include "posbias/theory/theory_codecs.h"
@@ -53,18 +54,6 @@ namespace {
 
 using Row = FieldRow<BirthSpec>;
 
-// An integer field whose flag takes lo..hi (the type's range unless given).
-template <class T>
-Row integer(std::string name, T BirthSpec::*member, std::string help,
-            std::int64_t lo = std::numeric_limits<T>::min(),
-            std::int64_t hi = std::numeric_limits<T>::max()) {
-  Row row = field(std::move(name), member, std::move(help));
-  row.from_flag = [flag = row.flag, lo, hi](const std::string& text) {
-    return nlohmann::json(parse_integer_in(text, flag, lo, hi));
-  };
-  return row;
-}
-
 // An enum field (or an optional one) whose flag takes one of Names' names; an unknown name is
 // refused with Names' own message.
 template <class Names, class T>
@@ -106,32 +95,26 @@ std::string arch_help() {
          "), which builds its reference preset (" + references + ")";
 }
 
-Row seed_row() {
-  Row row = field("seed", &BirthSpec::seed, "base seed; seed s uses seed + s");
-  row.from_flag = [](const std::string& text) { return nlohmann::json(parse_seed(text)); };
-  return row;
-}
-
 }  // namespace
 
 const std::vector<FieldRow<BirthSpec>>& birth_spec_fields() {
   static const std::vector<Row> rows = {
       field("arch", &BirthSpec::arch, arch_help()),
-      integer("layers", &BirthSpec::layers, "number of layers (0 = the preset's)"),
-      integer("d_model", &BirthSpec::d_model, "hidden size d (0 = the preset's)"),
-      integer("heads", &BirthSpec::heads, "attention heads (0 = the preset's)"),
-      integer("kv_heads", &BirthSpec::kv_heads,
-              "key/value heads for grouped-query attention (0 = the preset's)"),
-      integer("mlp", &BirthSpec::mlp, "MLP hidden width (0 = the preset's)"),
-      integer("rotary_dim", &BirthSpec::rotary_dim,
-              "rotary dims per head (0 = the preset's; whole head if unset)"),
+      integer_field("layers", &BirthSpec::layers, "number of layers (0 = the preset's)"),
+      integer_field("d_model", &BirthSpec::d_model, "hidden size d (0 = the preset's)"),
+      integer_field("heads", &BirthSpec::heads, "attention heads (0 = the preset's)"),
+      integer_field("kv_heads", &BirthSpec::kv_heads,
+                    "key/value heads for grouped-query attention (0 = the preset's)"),
+      integer_field("mlp", &BirthSpec::mlp, "MLP hidden width (0 = the preset's)"),
+      integer_field("rotary_dim", &BirthSpec::rotary_dim,
+                    "rotary dims per head (0 = the preset's; whole head if unset)"),
       named<PosEncodingNames>(
           "pos", &BirthSpec::pos,
           "positional encoding: " + pos_encoding_names() + " (default: the family's)"),
-      integer("window", &BirthSpec::window,
-              "sliding-window attention: each query sees its W latest keys (default 0: all "
-              "earlier keys); the theory then uses the window operator",
-              1, 10'000'000),
+      integer_field("window", &BirthSpec::window,
+                    "sliding-window attention: each query sees its W latest keys (default 0: all "
+                    "earlier keys); the theory then uses the window operator",
+                    1, 10'000'000),
       field("attn_init_scale", &BirthSpec::attn_init_scale,
             "multiply the attention output projection's init std by s > 0 (a stronger or "
             "weaker attention branch at init)"),
@@ -144,18 +127,19 @@ const std::vector<FieldRow<BirthSpec>>& birth_spec_fields() {
           "the measured branch strength of the no-fit prediction: positions (the value path's "
           "gain over the identity path, per layer and key position), jacobian (the same, one α̂ "
           "per layer) or forward (ml-uhh's ‖a‖/(‖x‖+‖a‖) per layer)"),
-      integer("stay_probes", &BirthSpec::stay_probes,
-              "Gaussian probes per layer behind the positions estimator's MLP gains (a Monte "
-              "Carlo estimate; more probes, less noise in the no-fit prediction); with "
-              "--rescore too",
-              1, 4096),
-      integer("length", &BirthSpec::length, "sequence length L in tokens"),
-      integer("seeds", &BirthSpec::seeds, "seeds to average (weights and inputs redrawn per seed)"),
+      integer_field("stay_probes", &BirthSpec::stay_probes,
+                    "Gaussian probes per layer behind the positions estimator's MLP gains (a Monte "
+                    "Carlo estimate; more probes, less noise in the no-fit prediction); with "
+                    "--rescore too",
+                    1, 4096),
+      integer_field("length", &BirthSpec::length, "sequence length L in tokens"),
+      integer_field("seeds", &BirthSpec::seeds,
+                    "seeds to average (weights and inputs redrawn per seed)"),
       named<JacobianMethodNames>(
           "method", &BirthSpec::method,
           "exact (all d cotangents in one batched backward), hutchinson (k Gaussian probes), "
           "or autograd (d separate VJPs, the slow reference)"),
-      integer("probes", &BirthSpec::probes, "Hutchinson probes k"),
+      integer_field("probes", &BirthSpec::probes, "Hutchinson probes k"),
       query_row(),
       named<BirthInputNames>("input", &BirthSpec::input,
                              "gaussian (embeddings ~ N(0, init std²)) or tokens (random ids)"),
@@ -163,8 +147,8 @@ const std::vector<FieldRow<BirthSpec>>& birth_spec_fields() {
           "init", &BirthSpec::init,
           "hf (Hugging Face init; GPT-2's residual projections / sqrt(2·layers)) or "
           "unscaled (those projections drawn like every other weight)"),
-      seed_row(),
-      integer("bootstrap", &BirthSpec::bootstrap, "bootstrap resamples for the α CI")};
+      seed_field("seed", &BirthSpec::seed, "base seed; seed s uses seed + s"),
+      integer_field("bootstrap", &BirthSpec::bootstrap, "bootstrap resamples for the α CI")};
   return rows;
 }
 
