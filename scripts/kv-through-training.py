@@ -28,7 +28,7 @@ import pathlib
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from paired_eval import data_block, render  # noqa: E402
+from paired_eval import data_block, load_json, render  # noqa: E402
 
 LEARNED = 0.95
 TRANSIENT_BAND = (0.3, 0.9)
@@ -36,11 +36,6 @@ Z975 = 1.959963984540054
 # A sequential map for depths in order (viridis, without its pale end), first pair darkest.
 DEPTH_COLOURS = ["#440154", "#31688e", "#35b779", "#b5de2b"]
 U_SHADE = "#d9d9d9"
-
-
-def load_json(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 def wilson(k, n):
