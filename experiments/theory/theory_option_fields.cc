@@ -1,7 +1,6 @@
 #include "experiments/theory/theory_option_fields.h"
 
 #include <cstdint>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
