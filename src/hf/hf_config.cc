@@ -29,14 +29,16 @@ constexpr int kMaxConfigDepth = 32;  // config.json nests a few levels
 // Qwen2 spells its config.json (and its tensors) as Llama does; GPT-2 and GPT-J as GPT-2 does.
 bool llama_spelling(Family type) { return type == Family::kQwen2 || type == Family::kLlama; }
 
-// The keys read and written by hand, beside the table's (kHfFields below).
-constexpr const char* kModelType = "model_type";
-constexpr const char* kRotaryDim = "rotary_dim";  // GPT-J's
+// The keys of config.json that map to no HfConfig member (checked or written by hand), beside
+// the table's (kHfFields below).
 constexpr const char* kUseSlidingWindow = "use_sliding_window";
-constexpr const char* kSlidingWindow = "sliding_window";
 constexpr const char* kMaxWindowLayers = "max_window_layers";
 constexpr const char* kAttentionBias = "attention_bias";  // Llama's
 constexpr const char* kMlpBias = "mlp_bias";              // Llama's
+constexpr const char* kHeadDim = "head_dim";              // Llama's
+constexpr const char* kRopeScaling = "rope_scaling";
+constexpr const char* kArchitectures = "architectures";
+constexpr const char* kNCtx = "n_ctx";  // GPT-2's and GPT-J's, n_positions again
 
 // model_type's names: each family's own (kFamilies) and mistral, which is llama with a sliding
 // window over every layer.
@@ -50,15 +52,23 @@ constexpr EnumNames<Family, kFamilies.size() + 1> model_type_names() {
 }
 constexpr auto kModelTypes = model_type_names();
 
-// The member types of config.json's plain fields, as HfConfig members and as the ModelConfig
-// members they map to (std::monostate: none, the mapping is written by hand). The two lists keep
-// the same order (checked below).
-using HfMember =
-    std::variant<std::int64_t HfConfig::*, double HfConfig::*, std::optional<double> HfConfig::*,
-                 std::string HfConfig::*, bool HfConfig::*, PosEncoding HfConfig::*>;
-using ModelMember = std::variant<std::monostate, std::int64_t ModelConfig::*, double ModelConfig::*,
-                                 std::optional<double> ModelConfig::*, std::string ModelConfig::*,
-                                 bool ModelConfig::*, PosEncoding ModelConfig::*>;
+// How a field that is no ModelConfig member of its own maps between HfConfig and ModelConfig:
+// to_model sets the ModelConfig from the HfConfig (nullptr: the model has no such setting),
+// from_model the field from the ModelConfig.
+struct ModelRule {
+  void (*to_model)(const HfConfig&, ModelConfig&);
+  void (*from_model)(const ModelConfig&, HfConfig&);
+};
+
+// The member types of config.json's fields, as HfConfig members and as the ModelConfig members
+// they map to (or the rule that maps them). The two lists keep the same order (checked below).
+using HfMember = std::variant<std::int64_t HfConfig::*, double HfConfig::*,
+                              std::optional<double> HfConfig::*, std::string HfConfig::*,
+                              bool HfConfig::*, PosEncoding HfConfig::*, Family HfConfig::*>;
+using ModelMember =
+    std::variant<ModelRule, std::int64_t ModelConfig::*, double ModelConfig::*,
+                 std::optional<double> ModelConfig::*, std::string ModelConfig::*,
+                 bool ModelConfig::*, PosEncoding ModelConfig::*, Family ModelConfig::*>;
 
 // The value an absent key means, given the fields read before it (the family first); null: the
 // key is required.
@@ -67,7 +77,7 @@ using Fallback = json (*)(const HfConfig&);
 // The values of a number that validate_hf_config takes (an integer's are its range).
 enum class Check { kAny, kPositive, kProbability };
 
-// One plain field of config.json.
+// One field of config.json.
 struct HfField {
   const char* gpt2_key;   // as GPT-2 and GPT-J spell it; nullptr: not in their config.json
   const char* llama_key;  // as Qwen2 and Llama spell it; nullptr: not in theirs
@@ -78,10 +88,13 @@ struct HfField {
   Check check = Check::kAny;    // a number's
   bool nullable = false;        // null reads as absent
   bool gpt2_extension = false;  // GPT-2 and GPT-J write it only when it is not the default
+  // Read and written by the family's rules in parse_hf_config and to_json, not by the table's
+  // loops: model_type (mistral), GPT-J's rotary_dim, the sliding window.
+  bool by_hand = false;
 };
 
 constexpr HfField integer(const char* gpt2, const char* llama, std::int64_t HfConfig::*member,
-                          std::int64_t ModelConfig::*model, std::int64_t lo, std::int64_t hi,
+                          ModelMember model, std::int64_t lo, std::int64_t hi,
                           Fallback fallback = nullptr) {
   return {gpt2, llama, member, model, fallback, lo, hi};
 }
@@ -102,14 +115,41 @@ constexpr HfField gpt2_extension(HfField f) {
   f.gpt2_extension = true;
   return f;
 }
+constexpr HfField by_hand(HfField f) {
+  f.by_hand = true;
+  return f;
+}
 
 json gpt2_dropout(const HfConfig& c) { return c.model_type == Family::kGpt2 ? 0.1 : 0.0; }
 
-// config.json's plain fields, each key spelled once: read in this order (a default may depend on
-// a field above it), written by to_json, checked by validate_hf_config, and mapped to and from
-// ModelConfig. Defaults are transformers'. GPT-2 and GPT-J also take the Llama spelling of a
-// required integer (GPT2Config.attribute_map); both given must agree.
+// The activation posbias builds for a family: SwiGLU's silu, else GPT-2's tanh GELU.
+const char* built_activation(Family family) {
+  return traits(family).gated_mlp ? "silu" : "gelu_new";
+}
+
+// ModelConfig's rules: the rotated dims (0: the whole head), the family's own activation (others
+// refused), one dropout for the three of GPT-2 (resid_pdrop's is the model's).
+constexpr ModelRule kRotaryRule = {
+    [](const HfConfig& hf, ModelConfig& c) {
+      c.rotary_dim = hf.rotary_dim == hf.head_dim() ? 0 : hf.rotary_dim;
+    },
+    [](const ModelConfig& c, HfConfig& hf) { hf.rotary_dim = c.rotary() ? c.rotary_dims() : 0; }};
+void check_activation(const HfConfig& hf, ModelConfig&);
+void set_built_activation(const ModelConfig& c, HfConfig& hf) {
+  hf.activation = built_activation(c.family);
+}
+constexpr ModelRule kActivationRule = {check_activation, set_built_activation};
+constexpr ModelRule kDropoutRule = {
+    nullptr, [](const ModelConfig& c, HfConfig& hf) { hf.attn_pdrop = hf.embd_pdrop = c.dropout; }};
+
+// config.json's fields, each key spelled once, and every HfConfig member: read in this order (a
+// default may depend on a field above it; by_hand rows by parse_hf_config), written by to_json,
+// checked by validate_hf_config, and mapped to and from ModelConfig (model_config_from_hf and
+// hf_config_from_model are this table's loop). Defaults are transformers'. GPT-2 and GPT-J also
+// take the Llama spelling of a required integer (GPT2Config.attribute_map); both given must agree.
 constexpr std::array kHfFields = {
+    by_hand(
+        value("model_type", "model_type", &HfConfig::model_type, &ModelConfig::family, nullptr)),
     integer("vocab_size", "vocab_size", &HfConfig::vocab_size, &ModelConfig::vocab, 1, 10'000'000),
     integer("n_embd", "hidden_size", &HfConfig::hidden_size, &ModelConfig::d_model, 1, 65536),
     integer("n_layer", "num_hidden_layers", &HfConfig::num_hidden_layers, &ModelConfig::layers, 1,
@@ -140,15 +180,21 @@ constexpr std::array kHfFields = {
     number("initializer_range", "initializer_range", &HfConfig::initializer_range,
            &ModelConfig::init_std, Check::kPositive, [](const HfConfig&) { return json(0.02); }),
     value(
-        "activation_function", "hidden_act", &HfConfig::activation, {},
+        "activation_function", "hidden_act", &HfConfig::activation, kActivationRule,
         [](const HfConfig& c) { return json(llama_spelling(c.model_type) ? "silu" : "gelu_new"); }),
     value("tie_word_embeddings", "tie_word_embeddings", &HfConfig::tie_word_embeddings,
           &ModelConfig::tie_embeddings,
           [](const HfConfig& c) { return json(c.model_type == Family::kGpt2); }),
-    number("attn_pdrop", "attention_dropout", &HfConfig::attn_pdrop, {}, Check::kProbability,
+    number("attn_pdrop", "attention_dropout", &HfConfig::attn_pdrop, kDropoutRule,
+           Check::kProbability, gpt2_dropout),
+    number("resid_pdrop", nullptr, &HfConfig::resid_pdrop, &ModelConfig::dropout,
+           Check::kProbability, gpt2_dropout),
+    number("embd_pdrop", nullptr, &HfConfig::embd_pdrop, kDropoutRule, Check::kProbability,
            gpt2_dropout),
-    number("resid_pdrop", nullptr, &HfConfig::resid_pdrop, {}, Check::kProbability, gpt2_dropout),
-    number("embd_pdrop", nullptr, &HfConfig::embd_pdrop, {}, Check::kProbability, gpt2_dropout),
+    // GPT-J's: null or absent means the whole head; the others rotate all or none.
+    by_hand(nullable(integer("rotary_dim", nullptr, &HfConfig::rotary_dim, kRotaryRule, 1, 65536))),
+    by_hand(integer("sliding_window", "sliding_window", &HfConfig::sliding_window,
+                    &ModelConfig::window, 1, 10'000'000)),
 };
 
 constexpr bool model_members_match() {
@@ -162,12 +208,19 @@ const char* key_of(const HfField& f, Family type) {
   return llama_spelling(type) ? f.llama_key : f.gpt2_key;
 }
 
-// The key of `member`'s field as `type`'s family spells it.
-std::string key_name(HfMember member, Family type) {
+const HfField& row_of(HfMember member) {
   for (const HfField& f : kHfFields)
-    if (f.member == member) return key_of(f, type);
+    if (f.member == member) return f;
   throw std::logic_error("no config.json field for this HfConfig member");
 }
+
+// The key of `member`'s field as `type`'s family spells it.
+std::string key_name(HfMember member, Family type) { return key_of(row_of(member), type); }
+
+// Every family spells these as GPT-J does.
+std::string model_type_key() { return key_name(&HfConfig::model_type, Family::kGptj); }
+std::string rotary_dim_key() { return key_name(&HfConfig::rotary_dim, Family::kGptj); }
+std::string window_key() { return key_name(&HfConfig::sliding_window, Family::kGptj); }
 
 template <class M>
 struct MemberType {
@@ -273,7 +326,7 @@ class Fields {
 void read_field(const HfField& f, const Fields& in, HfConfig& c) {
   const bool llama = llama_spelling(c.model_type);
   const char* key = key_of(f, c.model_type);
-  if (key == nullptr) return;
+  if (key == nullptr || f.by_hand) return;
   const json fallback = f.fallback == nullptr ? json() : f.fallback(c);
   std::visit(
       [&](auto member) {
@@ -295,6 +348,8 @@ void read_field(const HfField& f, const Fields& in, HfConfig& c) {
           field = in.string(key, fallback.get<std::string>());
         } else if constexpr (std::is_same_v<T, bool>) {
           field = in.boolean(key, fallback.get<bool>());
+        } else if constexpr (std::is_same_v<T, Family>) {
+          throw std::logic_error("model_type is read by parse_hf_config");
         } else {
           static_assert(std::is_same_v<T, PosEncoding>);
           const std::string name = in.string(key, fallback.get<std::string>());
@@ -312,7 +367,7 @@ void read_field(const HfField& f, const Fields& in, HfConfig& c) {
 // Field `f`'s value as to_json writes it for `c`'s family; nothing when that family's file has no
 // such key, an optional holds no value, or a GPT-2 extension holds its default.
 std::optional<json> written_field(const HfField& f, const HfConfig& c) {
-  if (key_of(f, c.model_type) == nullptr) return std::nullopt;
+  if (key_of(f, c.model_type) == nullptr || f.by_hand) return std::nullopt;
   const std::optional<json> v = std::visit(
       [&](auto member) -> std::optional<json> {
         using T = MemberType_t<decltype(member)>;
@@ -329,14 +384,23 @@ std::optional<json> written_field(const HfField& f, const HfConfig& c) {
   return v;
 }
 
-// Copies the members the table maps between HfConfig and ModelConfig, from `from` to `to`.
+// Maps every row between HfConfig and ModelConfig, from `from` to `to`: a member copied, a rule
+// applied.
 template <class From, class To>
 void copy_mapped(const From& from, To& to) {
+  constexpr bool to_model = std::is_same_v<From, HfConfig>;
   for (const HfField& f : kHfFields)
     std::visit(
         [&](auto hf, auto model) {
-          if constexpr (std::is_same_v<MemberType_t<decltype(hf)>, MemberType_t<decltype(model)>>) {
-            if constexpr (std::is_same_v<From, HfConfig>)
+          if constexpr (std::is_same_v<decltype(model), ModelRule>) {
+            if constexpr (to_model) {
+              if (model.to_model != nullptr) model.to_model(from, to);
+            } else if (model.from_model != nullptr) {
+              model.from_model(from, to);
+            }
+          } else if constexpr (std::is_same_v<MemberType_t<decltype(hf)>,
+                                              MemberType_t<decltype(model)>>) {
+            if constexpr (to_model)
               to.*model = from.*hf;
             else
               to.*hf = from.*model;
@@ -345,10 +409,22 @@ void copy_mapped(const From& from, To& to) {
         f.member, f.model);
 }
 
+// kActivationRule's to_model: posbias builds the family's own activation only.
+void check_activation(const HfConfig& hf, ModelConfig&) {
+  const bool gelu_tanh = hf.activation == "gelu_new" || hf.activation == "gelu_pytorch_tanh" ||
+                         hf.activation == "gelu_fast";
+  const char* built = built_activation(hf.model_type);
+  if (traits(hf.model_type).gated_mlp ? hf.activation != built : !gelu_tanh) {
+    throw std::invalid_argument(key_name(&HfConfig::activation, hf.model_type) + " '" +
+                                hf.activation + "' is not supported for " +
+                                to_string(hf.model_type) + " (posbias builds " + built + ")");
+  }
+}
+
 // Llama's and Qwen2's options that would silently change the model if ignored: a rope scaling
 // other than the default, biases Llama can switch on, a head_dim of its own.
 void refuse_unbuilt_features(const Fields& in, const HfConfig& c, const std::string& src) {
-  if (const json* s = in.find("rope_scaling"); s != nullptr && !s->is_null()) {
+  if (const json* s = in.find(kRopeScaling); s != nullptr && !s->is_null()) {
     std::string type = "(none given)";
     bool plain = s->is_object() && !s->empty();
     if (s->is_object()) {
@@ -362,7 +438,8 @@ void refuse_unbuilt_features(const Fields& in, const HfConfig& c, const std::str
       }
     }
     if (!plain)
-      bad(src, "rope_scaling = " + brief_json(*s) + " is not supported (rope type " + type +
+      bad(src, std::string(kRopeScaling) + " = " + brief_json(*s) +
+                   " is not supported (rope type " + type +
                    "); posbias implements plain RoPE: rope_scaling null or rope_type default");
   }
   if (c.model_type != Family::kLlama) return;
@@ -370,9 +447,9 @@ void refuse_unbuilt_features(const Fields& in, const HfConfig& c, const std::str
     if (in.boolean(field, false))
       bad(src, std::string(field) + " = true is not supported; posbias builds Llama without " +
                    (field == kMlpBias ? "MLP" : "attention") + " biases");
-  if (const auto head_dim = in.integer("head_dim", 1, 65536, /*nullable=*/true);
+  if (const auto head_dim = in.integer(kHeadDim, 1, 65536, /*nullable=*/true);
       head_dim && *head_dim * c.num_attention_heads != c.hidden_size)
-    bad(src, "head_dim = " + std::to_string(*head_dim) +
+    bad(src, std::string(kHeadDim) + " = " + std::to_string(*head_dim) +
                  " is not supported; posbias builds head_dim = " +
                  key_name(&HfConfig::hidden_size, c.model_type) + " / " +
                  key_name(&HfConfig::num_attention_heads, c.model_type) + " = " +
@@ -386,7 +463,7 @@ void validate_hf_config(const HfConfig& c, const std::string& source) {
   to_string(c.position_encoding);
   const Family type = c.model_type;
   for (const HfField& f : kHfFields)
-    if (const auto* member = std::get_if<std::int64_t HfConfig::*>(&f.member))
+    if (const auto* member = std::get_if<std::int64_t HfConfig::*>(&f.member); member && !f.by_hand)
       check_range(source, key_of(f, type), c.**member, f.lo, f.hi);
   const std::string hidden = key_name(&HfConfig::hidden_size, type);
   const std::string heads = key_name(&HfConfig::num_attention_heads, type);
@@ -400,15 +477,15 @@ void validate_hf_config(const HfConfig& c, const std::string& source) {
   const std::int64_t head_dim = c.head_dim();
   if (traits(c.position_encoding).rotary) {
     if (c.rotary_dim < 1 || c.rotary_dim > head_dim)
-      bad(source, std::string(kRotaryDim) + " = " + std::to_string(c.rotary_dim) +
+      bad(source, rotary_dim_key() + " = " + std::to_string(c.rotary_dim) +
                       " is outside [1, head_dim = " + std::to_string(head_dim) +
                       "] (head_dim = " + hidden + " / " + heads + ")");
     if (c.rotary_dim % 2 != 0)
-      bad(source, std::string(kRotaryDim) + " = " + std::to_string(c.rotary_dim) +
+      bad(source, rotary_dim_key() + " = " + std::to_string(c.rotary_dim) +
                       " must be even (RoPE rotates pairs of dimensions)" +
                       (c.model_type == Family::kGptj ? "" : "; here rotary_dim = head_dim"));
   } else if (c.rotary_dim != 0) {
-    bad(source, std::string(kRotaryDim) + " = " + std::to_string(c.rotary_dim) +
+    bad(source, rotary_dim_key() + " = " + std::to_string(c.rotary_dim) +
                     " but position_encoding is " + to_string(c.position_encoding) + ", not rope");
   }
   for (const HfField& f : kHfFields) {
@@ -444,28 +521,31 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
     throw std::runtime_error(src + ": top level is " + root.type_name() + ", not a JSON object");
   const Fields in(root, src);
 
-  const json* type = in.find(kModelType);
-  if (type == nullptr) bad(src, std::string("required field ") + kModelType + " is missing");
-  if (!type->is_string())
-    bad(src, std::string(kModelType) + " must be a string, got " + brief_json(*type));
+  const std::string type_key = model_type_key();
+  const json* type = in.find(type_key.c_str());
+  if (type == nullptr) bad(src, "required field " + type_key + " is missing");
+  if (!type->is_string()) bad(src, type_key + " must be a string, got " + brief_json(*type));
   HfConfig c;
   const std::string type_name = type->get<std::string>();
   const bool mistral = type_name == kMistral;
   const auto row = std::find_if(kModelTypes.begin(), kModelTypes.end(),
                                 [&](const auto& r) { return r.second == type_name; });
   if (row == kModelTypes.end())
-    bad(src, std::string(kModelType) + " " + brief_json(*type) + " is not supported (expected " +
+    bad(src, type_key + " " + brief_json(*type) + " is not supported (expected " +
                  name_list(kModelTypes) + ")");
   c.model_type = row->first;
   for (const HfField& f : kHfFields) read_field(f, in, c);
   // GPT-J rotates rotary_dim dimensions of each head (null: all); the others all or none.
   std::optional<std::int64_t> rotary;
-  if (c.model_type == Family::kGptj) rotary = in.integer(kRotaryDim, 1, 65536, true);
+  if (const HfField& f = row_of(&HfConfig::rotary_dim); c.model_type == Family::kGptj)
+    rotary = in.integer(f.gpt2_key, f.lo, f.hi, f.nullable);
   c.rotary_dim = !traits(c.position_encoding).rotary ? 0
                  : rotary                            ? *rotary
                                                      : c.hidden_size / c.num_attention_heads;
 
   if (llama_spelling(c.model_type)) refuse_unbuilt_features(in, c, src);
+  const std::string window = window_key();
+  const HfField& window_row = row_of(&HfConfig::sliding_window);
   if (c.model_type == Family::kLlama) {
     // Llama has no window (transformers ignores use_sliding_window there); Mistral windows every
     // layer, 4096 keys unless its config says otherwise (null: none).
@@ -474,11 +554,12 @@ HfConfig parse_hf_config(const std::string& json_text, const std::string& source
                    " is not a Llama field (transformers ignores it); a windowed Llama is "
                    "model_type mistral with sliding_window");
     if (mistral)
-      c.sliding_window = in.find(kSlidingWindow) == nullptr
-                             ? 4096
-                             : in.integer(kSlidingWindow, 1, 10'000'000, true).value_or(0);
+      c.sliding_window =
+          in.find(window.c_str()) == nullptr
+              ? 4096
+              : in.integer(window.c_str(), window_row.lo, window_row.hi, true).value_or(0);
   } else if (in.boolean(kUseSlidingWindow, false)) {
-    c.sliding_window = in.required_integer(kSlidingWindow, nullptr, 1, 10'000'000);
+    c.sliding_window = in.required_integer(window.c_str(), nullptr, window_row.lo, window_row.hi);
     // Qwen2 windows only the layers from max_window_layers on; posbias windows every layer.
     if (in.integer(kMaxWindowLayers, 0, 1024).value_or(0) != 0)
       bad(src, std::string(kUseSlidingWindow) + " with " + kMaxWindowLayers +
@@ -518,33 +599,33 @@ json to_json(const HfConfig& c) {
   json j = json::object();
   for (const HfField& f : kHfFields)
     if (const std::optional<json> v = written_field(f, c)) j[key_of(f, c.model_type)] = *v;
-  j[kModelType] = hf_model_type(c);
+  j[model_type_key()] = hf_model_type(c);
   if (c.sliding_window > 0 && c.model_type != Family::kLlama) {
     j[kUseSlidingWindow] = true;
-    j[kSlidingWindow] = c.sliding_window;
+    j[window_key()] = c.sliding_window;
     j[kMaxWindowLayers] = 0;
   }
   switch (c.model_type) {
     case Family::kQwen2:
-      j["architectures"] = json::array({"Qwen2ForCausalLM"});
+      j[kArchitectures] = json::array({"Qwen2ForCausalLM"});
       break;
     case Family::kLlama:  // a window makes it a Mistral
       if (c.sliding_window > 0) {
-        j["architectures"] = json::array({"MistralForCausalLM"});
-        j[kSlidingWindow] = c.sliding_window;
+        j[kArchitectures] = json::array({"MistralForCausalLM"});
+        j[window_key()] = c.sliding_window;
       } else {
-        j["architectures"] = json::array({"LlamaForCausalLM"});
+        j[kArchitectures] = json::array({"LlamaForCausalLM"});
         j[kAttentionBias] = false;
         j[kMlpBias] = false;
       }
       break;
     case Family::kGpt2:
     case Family::kGptj:
-      j["architectures"] =
+      j[kArchitectures] =
           json::array({c.model_type == Family::kGpt2 ? "GPT2LMHeadModel" : "GPTJForCausalLM"});
-      j["n_ctx"] = c.max_position_embeddings;
+      j[kNCtx] = c.max_position_embeddings;
       if (c.model_type == Family::kGptj)
-        j[kRotaryDim] = c.rotary_dim > 0 ? json(c.rotary_dim) : json(nullptr);
+        j[rotary_dim_key()] = c.rotary_dim > 0 ? json(c.rotary_dim) : json(nullptr);
       break;
   }
   return j;
@@ -552,31 +633,24 @@ json to_json(const HfConfig& c) {
 
 ModelConfig model_config_from_hf(const HfConfig& hf) {
   ModelConfig c;
-  c.family = hf.model_type;
   copy_mapped(hf, c);
-  c.rotary_dim = hf.rotary_dim == hf.head_dim() ? 0 : hf.rotary_dim;
-  c.window = hf.sliding_window;
-  c.dropout = hf.resid_pdrop;
-  const bool gelu_tanh = hf.activation == "gelu_new" || hf.activation == "gelu_pytorch_tanh" ||
-                         hf.activation == "gelu_fast";
-  if (c.gated_mlp() ? hf.activation != "silu" : !gelu_tanh) {
-    throw std::invalid_argument(key_name(&HfConfig::activation, c.family) + " '" + hf.activation +
-                                "' is not supported for " + to_string(c.family) +
-                                " (posbias builds " + (c.gated_mlp() ? "silu" : "gelu_new") + ")");
-  }
   c.validate();
   return c;
 }
 
 HfConfig hf_config_from_model(const ModelConfig& c) {
   HfConfig hf;
-  hf.model_type = c.family;
   copy_mapped(c, hf);
-  hf.rotary_dim = c.rotary() ? c.rotary_dims() : 0;
-  hf.sliding_window = c.window;
-  hf.activation = c.gated_mlp() ? "silu" : "gelu_new";
-  hf.resid_pdrop = hf.embd_pdrop = hf.attn_pdrop = c.dropout;
   return hf;
+}
+
+std::vector<std::string> hf_config_keys() {
+  std::vector<std::string> keys;
+  for (const HfField& f : kHfFields)
+    for (const char* key : {f.gpt2_key, f.llama_key})
+      if (key != nullptr && std::find(keys.begin(), keys.end(), key) == keys.end())
+        keys.push_back(key);
+  return keys;
 }
 
 }  // namespace posbias

@@ -9,7 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace posbias {
 namespace {
@@ -343,6 +346,49 @@ TEST(HfConfig, ModelTypeRoundTripsEveryFamily) {
   EXPECT_EQ(parse_hf_config(to_json(windowed).dump(), "out"), windowed);
   expect_invalid(patched(kTinyGpt2, R"({"model_type":"bert"})"),
                  "(expected " + names.substr(0, names.size() - 2) + " or mistral)");
+}
+
+// The members of ModelConfig that config.json holds (the others, residual_init_scaling,
+// attn_init_scale and rope_scaling, are not saved in it).
+auto saved_members(const ModelConfig& m) {
+  return std::tie(m.family, m.vocab, m.d_model, m.layers, m.heads, m.kv_heads, m.mlp,
+                  m.max_positions, m.rotary_dim, m.rope_theta, m.norm_eps, m.init_std,
+                  m.tie_embeddings, m.pos, m.dropout, m.window, m.null_sink, m.logn_scale);
+}
+
+// Every row of the model <-> config.json table (hf_config_keys): a model of every family and
+// encoding, windowed or not, with every saved setting off its default, is written with each key
+// the table spells (over all of them) and reads back as the same model.
+TEST(HfConfig, EveryTableRowRoundTripsAModel) {
+  std::set<std::string> written;
+  for (const FamilyTraits& f : kFamilies) {
+    for (const PosEncodingTraits& p : kPosEncodings) {
+      for (const std::int64_t window : {0, 16}) {
+        ModelConfig c = family_default(f.family);
+        c.pos = p.encoding;
+        c.vocab = 77, c.d_model = 64, c.layers = 3, c.heads = 4, c.kv_heads = 2, c.mlp = 100;
+        c.max_positions = 99;
+        c.rotary_dim = f.family == Family::kGptj && p.rotary ? 8 : 0;  // of head_dim 16
+        c.rope_theta = 5e5, c.norm_eps = 1e-7, c.init_std = 0.05;
+        c.tie_embeddings = !c.tie_embeddings;
+        c.dropout = f.gated_mlp ? 0.0 : 0.1;  // Qwen2 and Llama have no resid_pdrop
+        c.window = window;
+        if (window == 0 || p.slopes)  // a null sink or ALiBi refuses log-n scaling
+          c.null_sink = 1.5;
+        else
+          c.logn_scale = 0.25;
+        SCOPED_TRACE(std::string(f.name) + " " + std::string(p.name) + " window " +
+                     std::to_string(window));
+        const json j = to_json(hf_config_from_model(c));
+        for (const auto& [key, value] : j.items()) written.insert(key);
+        const ModelConfig back = model_config_from_hf(parse_hf_config(j.dump(), "out"));
+        EXPECT_TRUE(saved_members(back) == saved_members(c)) << j.dump();
+      }
+    }
+  }
+  const std::vector<std::string> keys = hf_config_keys();
+  EXPECT_GE(keys.size(), 25u);
+  for (const std::string& key : keys) EXPECT_TRUE(written.count(key)) << key << " never written";
 }
 
 // A sliding window (every layer) reads, round-trips and reaches the model config.

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "posbias/arch/config.h"
 
@@ -72,9 +73,14 @@ nlohmann::json to_json(const HfConfig& config);
 // The model_type config.json names: the family's, or mistral for a Llama with a sliding window.
 std::string hf_model_type(const HfConfig& config);
 
-// config.json (Hugging Face field names) ↔ ModelConfig. Throws std::invalid_argument for
-// settings posbias does not implement (e.g. an activation other than the family's own).
+// config.json (Hugging Face field names) ↔ ModelConfig, both by one table of rows (hf_config.cc's
+// kHfFields: each config.json key, its HfConfig member and the ModelConfig member or rule it maps
+// to). Throws std::invalid_argument for settings posbias does not implement (e.g. an activation
+// other than the family's own). ModelConfig's residual_init_scaling, attn_init_scale and
+// rope_scaling are not in config.json.
 ModelConfig model_config_from_hf(const HfConfig& hf);
 HfConfig hf_config_from_model(const ModelConfig& cfg);
+// Every key the table spells, in either family's spelling (each once).
+std::vector<std::string> hf_config_keys();
 
 }  // namespace posbias
