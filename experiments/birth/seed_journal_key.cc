@@ -4,7 +4,7 @@
 #include <array>
 
 #include "experiments/birth/birth.h"
-#include "posbias/hf/hf_config.h"
+#include "posbias/hf/hf_config_codec.h"
 #include "posbias/theory/theory_codecs.h"
 
 namespace posbias {
@@ -46,7 +46,7 @@ const std::vector<FieldRow<SeedJournalKey>>& seed_journal_key_fields() {
 
 SeedJournalKey seed_journal_key(const BirthOptions& o, const ModelConfig& config) {
   SeedJournalKey k;
-  k.config = to_json(hf_config_from_model(config));
+  k.config = hf_config_from_model(config);
   k.spec = o;
   k.attn_scale = o.attn_init_scale;
   k.query = o.query ? *o.query + 1 : 0;

@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "posbias/core/field_table.h"
+#include "posbias/hf/hf_config.h"
 #include "posbias/theory/birth_spec.h"
 #include "posbias/theory/influence_method.h"
 
 namespace posbias {
 
 struct BirthOptions;
-struct ModelConfig;
 
 // The text a profile was measured on (birth --text) and the tokenizer that encoded it.
 struct SeedJournalText {
@@ -27,7 +27,9 @@ struct SeedJournalText {
 };
 
 struct SeedJournalKey {
-  nlohmann::json config;  // the model as its Hugging Face config.json (hf_config_from_model)
+  // The model, written as its Hugging Face config.json (hf_config_codec.h): the bytes the raw
+  // JSON of earlier builds held, so their journals resume.
+  HfConfig config = hf_config_from_model(ModelConfig{});
   // The measurement: its init, method, probes, length, input and seed, by birth_spec_fields'
   // rows; its other fields are not in the key.
   BirthSpec spec;

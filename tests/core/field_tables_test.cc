@@ -272,11 +272,13 @@ std::vector<Pointer> values_inside(const json& v, const Pointer& p) {
 }
 
 // Fields read by an outside format's own rules, by record: a Hugging Face config.json (unknown
-// keys ignored, as transformers does; its values checked by parse_hf_config, tests/hf). The field
-// itself is checked; the keys inside it are not records' fields.
+// keys ignored, as transformers does; its values checked by parse_hf_config, tests/hf), the model
+// of birth's result and of its seed journal's key. The field itself is checked; the keys inside it
+// are not records' fields.
 const std::set<std::string> kOwnFormat = {
     "birth_record_fields/config",
     "named_birth_record_fields/config",
+    "seed_journal_key_fields/config",
 };
 
 // Every object in the sample that is a record, by pointer ("" the top): the keys of the others
@@ -313,12 +315,11 @@ const std::set<std::string> kNotGenerated = {
     "discrepancy_option_fields/heads",         // head names (L2.h0): mech_option_flags_test
 };
 
-// Fields kept as JSON whatever it holds, by record: not checked for the wrong kind.
+// Fields kept as JSON whatever it holds, by record: not checked for the wrong kind. A GRID.json
+// value (sweep_grid.h's GridValue) is a string or a number, kept as written: the wrong kind the
+// check gives a number, a string, is its other kind.
 const std::set<std::string> kKeptAsJson = {
-    "seed_journal_key_fields/config",  // the model's Hugging Face config, in birth's journal key
-    // A GRID.json value (sweep_grid.h's GridValue) is a string or a number, kept as written: the
-    // wrong kind the check gives a number, a string, is its other kind.
-    "sweep_grid_fields/command",
+    "sweep_grid_fields/command",  // a GridValue each
     "sweep_grid_fields/grid",
     "sweep_grid_fields/result",
     "sweep_grid_fields/resume.command",
