@@ -963,8 +963,7 @@ void run_birth(const BirthOptions& given) {
   }
   const BirthRecord record = birth_record(r);
   // Without --json: the JSON for a pipe or a file, a summary on a terminal.
-  write_json_result(o.json, to_json(record).dump(2) + "\n",
-                    [&] { return birth_summary(record, hf_config_from_model(r.config)); });
+  write_json_result(o.json, to_json(record).dump(2) + "\n", [&] { return birth_summary(record); });
   if (!o.json.empty() && !writes_through(o.json)) SeedJournal::discard(o.json);
   if (!o.csv.empty()) write_file_atomic(o.csv, birth_csv(r));
   if (!o.plot.empty())

@@ -145,8 +145,7 @@ void run_birth_rescore(const BirthRescoreOptions& ro) {
   b.peak_rss_mb = stored.record.peak_rss_mb;
   b.machine = stored.record.machine;
   const nlohmann::json j = to_json(b);
-  write_json_result(ro.json, j.dump(2) + "\n",
-                    [&] { return birth_summary(b, hf_config_from_model(r.config)); });
+  write_json_result(ro.json, j.dump(2) + "\n", [&] { return birth_summary(b); });
   if (!ro.csv.empty()) write_file_atomic(ro.csv, birth_csv(r));
   if (!ro.plot.empty())
     render_figure(birth_figure(r, birth_figure_title(r.config, r.options.length)), ro.plot);

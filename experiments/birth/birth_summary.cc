@@ -19,7 +19,8 @@ std::string joined(const std::vector<std::string>& parts) {
 // A value as the summary prints it: 4 significant digits, null for none.
 std::string number_text(double v) { return std::isfinite(v) ? fmt::format("{:.4g}", v) : "null"; }
 
-std::string model_line(const BirthRecord& r, const HfConfig& model) {
+std::string model_line(const BirthRecord& r) {
+  const HfConfig& model = r.config;
   const BirthMeasurementRecord& m = r.measurement;
   return joined({hf_model_type(model) + " (" + to_string(model.position_encoding) + ")",
                  fmt::format("layers {}", model.num_hidden_layers),
@@ -61,9 +62,9 @@ std::string shares_line(const BirthRecord& r) {
 
 }  // namespace
 
-std::string birth_summary(const BirthRecord& r, const HfConfig& model) {
+std::string birth_summary(const BirthRecord& r) {
   std::string out;
-  for (const std::string& line : {model_line(r, model), profile_line(r), shares_line(r)})
+  for (const std::string& line : {model_line(r), profile_line(r), shares_line(r)})
     if (!line.empty()) out += "birth: " + line + "\n";
   return out;
 }

@@ -6,12 +6,11 @@
 #include <string>
 
 #include "experiments/birth/birth_record.h"
-#include "posbias/hf/hf_config.h"
 
 namespace posbias {
 
-// Lines ending in \n, from birth's result (`record`, whose config `model` is); a part the
-// result lacks (no-fit prediction, shares) is left out.
-std::string birth_summary(const BirthRecord& record, const HfConfig& model);
+// Lines ending in \n, from birth's result (`record`, the model its config); a part the result
+// lacks (no-fit prediction, shares) is left out.
+std::string birth_summary(const BirthRecord& record);
 
 }  // namespace posbias

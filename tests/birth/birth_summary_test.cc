@@ -19,9 +19,21 @@ namespace {
 using namespace posbias_test;
 namespace fs = std::filesystem;
 
-// A GPT-2 at init: five positions, three seeds, the minimum at position 2, every region's share.
+HfConfig gpt2(std::int64_t layers, std::int64_t d, std::int64_t heads) {
+  HfConfig c;
+  c.model_type = Family::kGpt2;
+  c.position_encoding = PosEncoding::kLearned;
+  c.num_hidden_layers = layers;
+  c.hidden_size = d;
+  c.num_attention_heads = heads;
+  return c;
+}
+
+// A GPT-2 (2 layers, d 32, 2 heads) at init: five positions, three seeds, the minimum at
+// position 2, every region's share.
 BirthRecord sample_record() {
   BirthRecord r;
+  r.config = gpt2(2, 32, 2);
   r.measurement.length = 5;
   r.measurement.seeds = 3;
   r.measurement.weights = "init";
@@ -38,18 +50,8 @@ BirthRecord sample_record() {
   return r;
 }
 
-HfConfig gpt2(std::int64_t layers, std::int64_t d, std::int64_t heads) {
-  HfConfig c;
-  c.model_type = Family::kGpt2;
-  c.position_encoding = PosEncoding::kLearned;
-  c.num_hidden_layers = layers;
-  c.hidden_size = d;
-  c.num_attention_heads = heads;
-  return c;
-}
-
 TEST(BirthSummary, NamesTheModelTheProfileAndTheShares) {
-  EXPECT_EQ(birth_summary(sample_record(), gpt2(2, 32, 2)),
+  EXPECT_EQ(birth_summary(sample_record()),
             "birth: gpt2 (learned), layers 2, d 32, heads 2, L 5, seeds 3, at init, exact\n"
             "birth: influence (mean over seeds): 4 at position 0, minimum 1.25 at 2, 3 at 3, "
             "160.5 at the query 4\n"
@@ -62,29 +64,31 @@ TEST(BirthSummary, LeavesOutWhatTheResultLacks) {
   r.shares.reset();
   r.nofit.reset();
   r.profile = {1.0};
-  HfConfig qwen2 = gpt2(24, 896, 14);
-  qwen2.model_type = Family::kQwen2;
-  qwen2.position_encoding = PosEncoding::kRope;
-  EXPECT_EQ(birth_summary(r, qwen2),
+  r.config = gpt2(24, 896, 14);
+  r.config.model_type = Family::kQwen2;
+  r.config.position_encoding = PosEncoding::kRope;
+  const HfConfig qwen2 = r.config;
+  EXPECT_EQ(birth_summary(r),
             "birth: qwen2 (rope), layers 24, d 896, heads 14, L 5, seeds 3, at init, exact\n"
             "birth: influence (mean over seeds): 1 at position 0\n");
   // A region without a statistic, or with a mean there is none of, is left out; a position
   // without a value is null; a windowed Llama is named as its config.json names it.
   r = sample_record();
+  r.config = qwen2;
+  r.config.model_type = Family::kLlama;
+  r.config.sliding_window = 16;
   r.shares->share[1].reset();
   r.shares->share[3]->interval.mean = NAN;
   r.measurement.weights = "run runs/a";
-  HfConfig mistral = qwen2;
-  mistral.model_type = Family::kLlama;
-  mistral.sliding_window = 16;
-  EXPECT_EQ(birth_summary(r, mistral),
+  EXPECT_EQ(birth_summary(r),
             "birth: mistral (rope), layers 24, d 896, heads 14, L 5, seeds 3, run runs/a, exact\n"
             "birth: influence (mean over seeds): 4 at position 0, minimum 1.25 at 2, 3 at 3, "
             "160.5 at the query 4\n"
             "birth: shares of the profile: primacy 0.125, recency 0.25\n");
   r.profile = {4.0, NAN};
   r.shares.reset();
-  EXPECT_EQ(birth_summary(r, gpt2(1, 16, 2)),
+  r.config = gpt2(1, 16, 2);
+  EXPECT_EQ(birth_summary(r),
             "birth: gpt2 (learned), layers 1, d 16, heads 2, L 5, seeds 3, run runs/a, exact\n"
             "birth: influence (mean over seeds): 4 at position 0, null at the query 1\n");
 }
