@@ -46,6 +46,7 @@
 #include "posbias/arch/config.h"
 #include "posbias/arch/rope_scaling.h"
 #include "posbias/arch/rope_scaling_record.h"
+#include "posbias/cluster/launch.h"
 #include "posbias/cluster/sweep.h"
 #include "posbias/cluster/sweep_grid.h"
 #include "posbias/cluster/sweep_record.h"
@@ -68,6 +69,7 @@
 #include "posbias/runfiles/run_header.h"
 #include "posbias/runfiles/train_config.h"
 #include "posbias/runfiles/training_summary.h"
+#include "posbias/serve/serve_command.h"
 #include "posbias/stats/seed_interval_record.h"
 #include "posbias/tasks/eval_task.h"
 #include "posbias/tasks/example_lines.h"
@@ -171,6 +173,10 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_JSON(SweepStatus, sweep_status_from_json),
       POSBIAS_TABLE(sweep_grid_fields),
       POSBIAS_JSON(SweepCollection, sweep_collection_from_json),
+      POSBIAS_TABLE(collect_option_fields),
+      POSBIAS_TABLE(launch_option_fields),
+      POSBIAS_TABLE(server_option_fields),
+      POSBIAS_TABLE(serve_option_fields),
       // experiments
       POSBIAS_TABLE(answer_influence_record_fields),
       POSBIAS_TABLE(birth_spec_fields),
@@ -201,6 +207,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(trained_discrepancy_record_fields),
       POSBIAS_TABLE(discrepancy_option_fields),
       POSBIAS_JSON(ReproduceRunRecord, reproduce_run_record_from_json),
+      POSBIAS_TABLE(reproduce_option_fields),
       POSBIAS_TABLE(colocation_record_fields),
       POSBIAS_TABLE(depth_eval_record_fields),
       POSBIAS_TABLE(eval_option_fields),
@@ -225,6 +232,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(fit_option_fields),
       POSBIAS_TABLE(compare_option_fields),
       POSBIAS_TABLE(design_option_fields),
+      POSBIAS_TABLE(design_grid_flag_fields),
   };
   return codecs;
 }

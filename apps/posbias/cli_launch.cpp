@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "field_flags.h"
 #include "posbias/cluster/launch.h"
 #include "posbias/core/enum_names.h"
 
@@ -56,14 +57,7 @@ void register_launch(CLI::App& app, Action* selected) {
           commands +
           "; others are refused. A rank that fails stops the others; the run resumes with the "
           "same launch and train --resume RUN.");
-  parsed->add(cmd, "--nproc", &o->nproc, "ranks on this machine");
-  parsed->add(cmd, "--nnodes", &o->nnodes, "machines in the run (launch once on each)");
-  parsed->add(cmd, "--node-rank", &o->node_rank, "this machine's index, 0..nnodes-1");
-  cmd->add_option("--master-addr", o->master_addr,
-                  "address of node 0, where rank 0 serves the rendezvous (default 127.0.0.1)")
-      ->type_name("ADDRESS");
-  parsed->add(cmd, "--master-port", &o->master_port,
-              "port of the rendezvous (0: a free port; needed across machines)");
+  add_field_flags(cmd, parsed.get(), launch_option_fields(), *o, o.get(), "launch option", {});
   cmd->add_option("command", o->command, "the posbias command and its options, after --")
       ->required();
   // Without `--`, the command's options reach launch's parser: kept (not refused by the parser)

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "field_flags.h"
 #include "posbias/cluster/sweep.h"
 #include "posbias/cluster/sweep_record.h"
 #include "posbias/core/atomic_file.h"
@@ -17,7 +18,7 @@ struct SweepArgs {
   std::string grid, dir, json, redraw;
   int index = -1;
   CollectOptions collect;
-  ParsedOptions parsed;
+  ParsedOptions parsed, collect_parsed;
 };
 
 }  // namespace
@@ -101,11 +102,10 @@ void register_sweep(CLI::App& app, Action* selected) {
       "Gather every done run's result file into one JSON and CSV, with each metric's "
       "seed mean and 95% t interval per grid point, and a figure with seed bands");
   add_path_option(collect, "dir", a->dir, "sweep directory");
-  collect
-      ->add_option("--metric", a->collect.metrics,
-                   "a number in the result file as a dotted path (repeatable), e.g. "
-                   "metrics.final_loss")
-      ->type_name("NAME");
+  FieldFlagWords metric_words;
+  metric_words.lists = {{"metrics", '\0'}};
+  add_field_flags(collect, &a->collect_parsed, collect_option_fields(), a->collect, &a->collect,
+                  "collect option", metric_words);
   add_output_option(collect, "--json", a->collect.json, "result JSON (default: stdout)");
   add_output_option(collect, "--csv", a->collect.csv, "one row per run: index, values, metrics");
   add_output_option(collect, "--plot", a->collect.plot,
@@ -113,14 +113,16 @@ void register_sweep(CLI::App& app, Action* selected) {
   add_path_option(collect, "--redraw", a->redraw,
                   "a stored collect --json result: draw its --plot figure again from the "
                   "file alone (instead of DIR), collecting nothing");
-  collect->callback([a, selected] {
+  collect->callback([a, collect, selected] {
     if (a->redraw.empty() == a->dir.empty())
       throw CLI::ValidationError("give the sweep directory DIR, or --redraw FILE --plot STEM");
-    if (!a->redraw.empty() && (a->collect.plot.empty() || !a->collect.metrics.empty() ||
-                               !a->collect.json.empty() || !a->collect.csv.empty()))
+    const bool metrics = collect->get_option("--metric")->count() > 0;  // read by parse()
+    if (!a->redraw.empty() &&
+        (a->collect.plot.empty() || metrics || !a->collect.json.empty() || !a->collect.csv.empty()))
       throw CLI::ValidationError(
           "--redraw takes --plot STEM and nothing else (the file names its metrics)");
     *selected = [a] {
+      a->collect_parsed.parse();
       if (!a->redraw.empty()) {
         render_sweep_figure(read_sweep_collection(a->redraw), a->collect.plot);
         std::fprintf(stderr, "posbias sweep: %s redrawn as %s\n", a->redraw.c_str(),

@@ -1,6 +1,5 @@
 // `posbias theory`, `posbias theory fit`, `posbias theory compare`, `posbias theory shares` and
 // `posbias theory design`.
-#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -16,8 +15,6 @@
 #include "experiments/theory/theory_option_fields.h"
 #include "field_flags.h"
 #include "parsed_options.h"
-#include "posbias/arch/config.h"
-#include "posbias/core/parse.h"
 #include "posbias/core/query_position.h"
 
 namespace posbias::cli {
@@ -62,109 +59,11 @@ void add_fit_command(CLI::App* cmd, Action* selected) {
   });
 }
 
-// `theory design`'s knob lists as typed; parse_design_grid reads them into the grid.
-struct DesignListTexts {
-  std::string windows = "0,16,32,64";
-  std::string alibis = "none,0.01,0.05,heads:4";
-  std::string sinks = "0,0.05,0.1,0.2";
-  std::string null_sinks = "none,0,2,4";
-  std::string alphas = "0.25,0.5,0.75";
-  std::string ramps = "0.25:0.75,0.75:0.25";
-};
-
-// The items of a list option; one line naming it for an empty list or item.
-std::vector<std::string> list_items(const std::string& text, const std::string& what) {
-  std::vector<std::string> items;
-  for (std::string item : split_commas(text)) {
-    const auto first = item.find_first_not_of(' ');
-    item = first == std::string::npos ? ""
-                                      : item.substr(first, item.find_last_not_of(' ') - first + 1);
-    items.push_back(item);
-  }
-  if (items.empty() || std::find(items.begin(), items.end(), "") != items.end())
-    throw std::invalid_argument(what + " needs a comma list of one or more values, got '" + text +
-                                "'");
-  return items;
-}
-
-// none, a slope m, or heads:N (the standard slopes of N heads), named as typed.
-DesignAlibi parse_design_alibi(const std::string& item) {
-  if (item == "none") return {item, {}, 0};
-  if (item.rfind("heads:", 0) == 0) {
-    const std::int64_t n = parse_integer(item.substr(6), "--alibis heads:N");
-    if (n < 1 || n > 1024)
-      throw std::invalid_argument("--alibis heads:N needs N in 1..1024, got " + item);
-    return {item, alibi_standard_slopes(static_cast<int>(n)), static_cast<int>(n)};
-  }
-  return {item, {parse_number(item, "--alibis")}, 0};
-}
-
-// The lists as the library's grid; the values' ranges are design_grid's to check. A ramp spells
-// out one α per layer, so `layers` is H.
-DesignGrid parse_design_grid(const DesignListTexts& t, std::int64_t layers) {
-  DesignGrid g;
-  for (const std::string& item : list_items(t.windows, "--windows"))
-    g.windows.push_back(parse_integer(item, "--windows"));
-  for (const std::string& item : list_items(t.alibis, "--alibis"))
-    g.alibis.push_back(parse_design_alibi(item));
-  for (const std::string& item : list_items(t.sinks, "--sinks"))
-    g.sinks.push_back(parse_number(item, "--sinks"));
-  for (const std::string& item : list_items(t.null_sinks, "--null-sinks"))
-    g.null_sinks.push_back(item == "none" ? std::optional<double>()
-                                          : parse_number(item, "--null-sinks"));
-  for (const std::string& item : list_items(t.alphas, "--alphas"))
-    g.alphas.push_back(design_alpha(parse_number(item, "--alphas")));
-  if (t.ramps == "none") return g;
-  for (const std::string& item : list_items(t.ramps, "--ramps")) {
-    const auto colon = item.find(':');
-    if (colon == std::string::npos)
-      throw std::invalid_argument("--ramps items are a1:aH (α of the first and last layer), got '" +
-                                  item + "'");
-    g.alphas.push_back(design_ramp(parse_number(item.substr(0, colon), "--ramps"),
-                                   parse_number(item.substr(colon + 1), "--ramps"), layers));
-  }
-  return g;
-}
-
-// --windows, --alibis, --sinks, --null-sinks, --alphas and --ramps: the knob lists as typed.
-void add_design_list_options(CLI::App* design, DesignListTexts* lists) {
-  design
-      ->add_option("--windows", lists->windows,
-                   "sliding windows W, >= 0 (0: none; always searched)")
-      ->capture_default_str()
-      ->type_name("LIST");
-  design
-      ->add_option("--alibis", lists->alibis,
-                   "ALiBi settings: none (always searched), a slope m >= 0, or heads:N for the "
-                   "standard 2^(-8h/N) slopes")
-      ->capture_default_str()
-      ->type_name("LIST");
-  design
-      ->add_option("--sinks", lists->sinks,
-                   "attention-sink shares on position 0, in [0, 1] (0 always searched)")
-      ->capture_default_str()
-      ->type_name("LIST");
-  design
-      ->add_option("--null-sinks", lists->null_sinks,
-                   "null-sink logits b, |b| <= 700, or none (always searched)")
-      ->capture_default_str()
-      ->type_name("LIST");
-  design->add_option("--alphas", lists->alphas, "one α for every layer, each in [0, 1]")
-      ->capture_default_str()
-      ->type_name("LIST");
-  design
-      ->add_option("--ramps", lists->ramps,
-                   "per-layer α ramps a1:aH, linear from layer 1 to layer H, each in [0, 1]; "
-                   "none for no ramp")
-      ->capture_default_str()
-      ->type_name("LIST");
-}
-
 // `theory design`.
 void add_design_command(CLI::App* cmd, Action* selected) {
   auto options = std::make_shared<DesignOptions>();
   auto parsed = std::make_shared<ParsedOptions>();
-  auto lists = std::make_shared<DesignListTexts>();
+  auto lists = std::make_shared<DesignGridFlags>();
   CLI::App* design = cmd->add_subcommand(
       "design",
       "Inverse design at birth: the exact influence row of every operator of a grid (sliding "
@@ -178,7 +77,8 @@ void add_design_command(CLI::App* cmd, Action* selected) {
                                                                            CLI::Option*) {
                     if (name == "query") add_paths_option(design, parsed, &o.paths);
                     if (name != "baseline_alpha") return;
-                    add_design_list_options(design, lists);
+                    add_field_flags(design, parsed, design_grid_flag_fields(), *lists, lists,
+                                    "design option", {});
                   });
   add_output_option(design, "--json", o.json,
                     "result file: every operator by rank (default: stdout, or a summary on a "
@@ -242,10 +142,10 @@ void register_theory(CLI::App& app, Action* selected) {
   CompareOptions& c = *compare_options;
   add_path_option(compare, "runs", c.runs, "birth --json results (same length), two or more")
       ->required();
-  compare->add_option("--labels", c.labels, "one label per run (default: file stems)")
-      ->delimiter(',');
+  FieldFlagWords compare_words = theory_flag_words();
+  compare_words.lists = {{"labels", ','}};
   add_field_flags(compare, compare_parsed.get(), compare_option_fields(), c, &c, "compare option",
-                  theory_flag_words());
+                  compare_words);
   add_output_option(compare, "--json", c.json, "result file (default: stdout)");
   add_output_option(compare, "--csv", c.csv,
                     "the error matrix with assignments and dead-zone depths");

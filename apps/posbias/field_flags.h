@@ -25,11 +25,14 @@ namespace posbias::cli {
 // "theta" → "auto"; otherwise null shows "none" and an empty name or list nothing). A BOOL row
 // in `set_while_parsing` sets its field as the command line is parsed, before any value is read
 // (theory's --exact decides how α and the sink share are read). With `required_flags`, a
-// required row's flag is required.
+// required row's flag is required. A row in `lists` (a list of strings) is a list flag: it takes
+// several values, the flag repeated or its values space-separated, and split at the row's
+// delimiter when it has one ('\0': none); its row reads them as a JSON list.
 struct FieldFlagWords {
   std::map<std::string, std::string> short_flags, unset;
   std::set<std::string> set_while_parsing = {};
   bool required_flags = false;
+  std::map<std::string, char> lists = {};
 };
 
 // A field's value as --help shows its default.
@@ -57,7 +60,14 @@ void add_field_flags(CLI::App* cmd, ParsedOptions* parsed, const std::vector<Fie
     const std::string flags =
         (short_flag == words.short_flags.end() ? "" : short_flag->second + ",") + row.flag;
     CLI::Option* option = nullptr;
-    if (row.type == "BOOL") {
+    const auto list = words.lists.find(row.name);
+    if (list != words.lists.end()) {
+      option = parsed->add_list(cmd, flags, row.help, row.type,
+                                [&row, options, what](const std::vector<std::string>& values) {
+                                  row.read(nlohmann::json(values), *options, what);
+                                });
+      if (list->second != '\0') option->delimiter(list->second);
+    } else if (row.type == "BOOL") {
       const bool turned = !value.get<bool>();  // --no-NAME: CLI11's negated flag shows {false}
       const std::function<void()> set = [&row, options, turned, what] {
         row.read(turned, *options, what);

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "posbias/core/field_table.h"
 #include "posbias/llm/openai.h"
 
 namespace posbias {
@@ -16,6 +18,11 @@ struct ReproduceOptions {
   Api api = Api::kChat;
   std::string api_key_env = "OPENAI_API_KEY";
 };
+// The options but the report folder (`out`, an output the command line checks as it registers
+// it) as one field table, in the order `posbias reproduce --help` lists them: its flags with
+// their help, type and default come from it, and run.json's config from it and `out` (the API
+// key's variable aside; reproduce_record.h). Defined in reproduce_record.cc.
+const std::vector<FieldRow<ReproduceOptions>>& reproduce_option_fields();
 
 void run_reproduce(const ReproduceOptions& options);
 

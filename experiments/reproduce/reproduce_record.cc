@@ -1,21 +1,38 @@
 #include "experiments/reproduce/reproduce_record.h"
 
+#include "posbias/core/flag_rows.h"
 #include "posbias/llm/api_codec.h"
 
 namespace posbias {
-namespace {
 
-// The options run.json records: every one but --api-key-env (a variable's name, not a setting
-// of the results).
-const std::vector<FieldRow<ReproduceOptions>>& reproduce_config_fields() {
+const std::vector<FieldRow<ReproduceOptions>>& reproduce_option_fields() {
   using O = ReproduceOptions;
   static const std::vector<FieldRow<O>> rows = {
-      required(field("out", &O::out, "report folder", "PATH")),
-      required(field("full", &O::full, "hop tasks trained with the shipped defaults")),
-      required(field("endpoint", &O::endpoint, "the OpenAI-compatible endpoint also probed")),
-      required(field("model", &O::model, "the model name for the endpoint")),
-      required(field("api", &O::api, "chat or completions")),
+      field("full", &O::full,
+            "every section at its full preset, the shapes its docs page measures, instead of the "
+            "quick one (many hours: the retrieval and mitigations sections each train over "
+            "twenty kv runs of 8000 steps)"),
+      field("endpoint", &O::endpoint,
+            "also probe this OpenAI-compatible endpoint with the LLM suites", "URL"),
+      field("model", &O::model, "model name for --endpoint"),
+      named_field<ApiNames>("api", &O::api, "chat or completions (with --endpoint)"),
+      field("api_key_env", &O::api_key_env, "environment variable with the endpoint's API key"),
   };
+  return rows;
+}
+
+namespace {
+
+// The options run.json records: `out` and every row of the table but --api-key-env (a
+// variable's name, not a setting of the results), each required.
+const std::vector<FieldRow<ReproduceOptions>>& reproduce_config_fields() {
+  using O = ReproduceOptions;
+  static const std::vector<FieldRow<O>> rows = [] {
+    std::vector<FieldRow<O>> r = {required(field("out", &O::out, "report folder", "PATH"))};
+    for (const FieldRow<O>& row : reproduce_option_fields())
+      if (row.name != "api_key_env") r.push_back(required(row));
+    return r;
+  }();
   return rows;
 }
 

@@ -1,5 +1,6 @@
 #include "experiments/theory/theory_option_fields.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "posbias/arch/config.h"
 #include "posbias/core/flag_rows.h"
 #include "posbias/core/parse.h"
 #include "posbias/core/query_position.h"
@@ -176,6 +178,7 @@ std::vector<FieldRow<FitOptions>> fit_rows() {
 std::vector<FieldRow<CompareOptions>> compare_rows() {
   using S = CompareOptions;
   return {
+      field("labels", &S::labels, "one label per run (default: file stems)", "TEXT"),
       integer_field("bootstrap", &S::bootstrap,
                     "bootstrap resamples of each run's seeds for its assignment"),
       seed_field("seed", &S::seed, "bootstrap RNG seed"),
@@ -195,7 +198,79 @@ std::vector<FieldRow<DesignOptions>> design_rows() {
   };
 }
 
+std::vector<FieldRow<DesignGridFlags>> design_grid_flag_rows() {
+  using S = DesignGridFlags;
+  return {
+      field("windows", &S::windows, "sliding windows W, >= 0 (0: none; always searched)", "LIST"),
+      field("alibis", &S::alibis,
+            "ALiBi settings: none (always searched), a slope m >= 0, or heads:N for the standard "
+            "2^(-8h/N) slopes",
+            "LIST"),
+      field("sinks", &S::sinks,
+            "attention-sink shares on position 0, in [0, 1] (0 always searched)", "LIST"),
+      field("null_sinks", &S::null_sinks,
+            "null-sink logits b, |b| <= 700, or none (always searched)", "LIST"),
+      field("alphas", &S::alphas, "one α for every layer, each in [0, 1]", "LIST"),
+      field("ramps", &S::ramps,
+            "per-layer α ramps a1:aH, linear from layer 1 to layer H, each in [0, 1]; none for "
+            "no ramp",
+            "LIST"),
+  };
+}
+
+// The items of a list option; one line naming it for an empty list or item.
+std::vector<std::string> list_items(const std::string& text, const std::string& what) {
+  std::vector<std::string> items;
+  for (std::string item : split_commas(text)) {
+    const auto first = item.find_first_not_of(' ');
+    item = first == std::string::npos ? ""
+                                      : item.substr(first, item.find_last_not_of(' ') - first + 1);
+    items.push_back(item);
+  }
+  if (items.empty() || std::find(items.begin(), items.end(), "") != items.end())
+    throw std::invalid_argument(what + " needs a comma list of one or more values, got '" + text +
+                                "'");
+  return items;
+}
+
+// none, a slope m, or heads:N (the standard slopes of N heads), named as typed.
+DesignAlibi parse_design_alibi(const std::string& item) {
+  if (item == "none") return {item, {}, 0};
+  if (item.rfind("heads:", 0) == 0) {
+    const std::int64_t n = parse_integer(item.substr(6), "--alibis heads:N");
+    if (n < 1 || n > 1024)
+      throw std::invalid_argument("--alibis heads:N needs N in 1..1024, got " + item);
+    return {item, alibi_standard_slopes(static_cast<int>(n)), static_cast<int>(n)};
+  }
+  return {item, {parse_number(item, "--alibis")}, 0};
+}
+
 }  // namespace
+
+DesignGrid parse_design_grid(const DesignGridFlags& t, std::int64_t layers) {
+  DesignGrid g;
+  for (const std::string& item : list_items(t.windows, "--windows"))
+    g.windows.push_back(parse_integer(item, "--windows"));
+  for (const std::string& item : list_items(t.alibis, "--alibis"))
+    g.alibis.push_back(parse_design_alibi(item));
+  for (const std::string& item : list_items(t.sinks, "--sinks"))
+    g.sinks.push_back(parse_number(item, "--sinks"));
+  for (const std::string& item : list_items(t.null_sinks, "--null-sinks"))
+    g.null_sinks.push_back(item == "none" ? std::optional<double>()
+                                          : parse_number(item, "--null-sinks"));
+  for (const std::string& item : list_items(t.alphas, "--alphas"))
+    g.alphas.push_back(design_alpha(parse_number(item, "--alphas")));
+  if (t.ramps == "none") return g;
+  for (const std::string& item : list_items(t.ramps, "--ramps")) {
+    const auto colon = item.find(':');
+    if (colon == std::string::npos)
+      throw std::invalid_argument("--ramps items are a1:aH (α of the first and last layer), got '" +
+                                  item + "'");
+    g.alphas.push_back(design_ramp(parse_number(item.substr(0, colon), "--ramps"),
+                                   parse_number(item.substr(colon + 1), "--ramps"), layers));
+  }
+  return g;
+}
 
 const std::vector<FieldRow<TheoryOptions>>& theory_option_fields() {
   static const std::vector<FieldRow<TheoryOptions>> rows = theory_rows();
@@ -214,6 +289,11 @@ const std::vector<FieldRow<CompareOptions>>& compare_option_fields() {
 
 const std::vector<FieldRow<DesignOptions>>& design_option_fields() {
   static const std::vector<FieldRow<DesignOptions>> rows = design_rows();
+  return rows;
+}
+
+const std::vector<FieldRow<DesignGridFlags>>& design_grid_flag_fields() {
+  static const std::vector<FieldRow<DesignGridFlags>> rows = design_grid_flag_rows();
   return rows;
 }
 

@@ -22,6 +22,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "posbias/core/flag_rows.h"
+
 extern char** environ;
 
 namespace posbias {
@@ -314,6 +316,20 @@ int launch_ranks(const LaunchOptions& options) {
   const SignalScope signals;
   StderrRelay relay;
   return wait_ranks(o, start_ranks(o, port, signals, relay), relay);
+}
+
+const std::vector<FieldRow<LaunchOptions>>& launch_option_fields() {
+  using O = LaunchOptions;
+  static const std::vector<FieldRow<O>> rows = {
+      integer_field("nproc", &O::nproc, "ranks on this machine"),
+      integer_field("nnodes", &O::nnodes, "machines in the run (launch once on each)"),
+      integer_field("node_rank", &O::node_rank, "this machine's index, 0..nnodes-1"),
+      field("master_addr", &O::master_addr,
+            "address of node 0, where rank 0 serves the rendezvous (default 127.0.0.1)", "ADDRESS"),
+      integer_field("master_port", &O::master_port,
+                    "port of the rendezvous (0: a free port; needed across machines)"),
+  };
+  return rows;
 }
 
 }  // namespace posbias

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "posbias/core/flag_rows.h"
+
 namespace posbias {
 namespace {
 
@@ -247,6 +249,16 @@ SweepCollection sweep_collection_from_json(const nlohmann::json& j) {
   const std::string what = "sweep collect field";
   require_known_metrics(j, what);
   return fields_from_json(sweep_collection_fields(), j, SweepCollection{}, what);
+}
+
+const std::vector<FieldRow<CollectOptions>>& collect_option_fields() {
+  using O = CollectOptions;
+  static const std::vector<FieldRow<O>> rows = {flagged(
+      field("metrics", &O::metrics,
+            "a number in the result file as a dotted path (repeatable), e.g. metrics.final_loss",
+            "NAME"),
+      "--metric")};
+  return rows;
 }
 
 }  // namespace posbias

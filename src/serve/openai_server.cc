@@ -23,6 +23,8 @@
 #include <string_view>
 #include <thread>
 
+#include "posbias/core/flag_rows.h"
+
 namespace posbias {
 
 namespace {
@@ -616,5 +618,23 @@ void OpenAiServer::cut_connections() {
 }
 
 std::int64_t OpenAiServer::requests_served() const { return impl_->served.load(); }
+
+const std::vector<FieldRow<ServerOptions>>& server_option_fields() {
+  using O = ServerOptions;
+  static const std::vector<FieldRow<O>> rows = {
+      field("host", &O::host, "address to bind", "ADDRESS"),
+      integer_field("port", &O::port, "port, 0 = any free port", 0, 65535),
+      integer_field("max_body", &O::max_body, "largest request body, bytes", 1024,
+                    std::int64_t{1} << 30),
+      field("timeout", &O::timeout, "seconds a request may wait for the model (then 503)"),
+      field("io_timeout", &O::io_timeout,
+            "seconds a socket read or write may make no progress; also the longest a stop "
+            "waits for open connections"),
+      integer_field("threads", &O::threads,
+                    "connection threads: each open connection, a slow one included, holds one", 1,
+                    1024),
+  };
+  return rows;
+}
 
 }  // namespace posbias

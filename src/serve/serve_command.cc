@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/flag_rows.h"
+#include "posbias/runfiles/checkpoint_selection_codec.h"
 #include "posbias/serve/hop_completer.h"
 #include "posbias/serve/kv_completer.h"
 #include "posbias/serve/model_router.h"
@@ -106,6 +108,26 @@ void run_serve(const ServeOptions& options) {
                static_cast<long long>(server.requests_served()),
                drained ? "" : "; connections still open after the I/O timeout were cut");
   runner.join();
+}
+
+const std::vector<FieldRow<ServeOptions>>& serve_option_fields() {
+  using O = ServeOptions;
+  static const std::vector<FieldRow<O>> rows = [] {
+    std::vector<FieldRow<O>> r = {
+        flagged(
+            required(field("runs", &O::runs, "RUN_DIR or NAME=RUN_DIR (repeat for several models)",
+                           "PATH|NAME=PATH")),
+            "--run"),
+        named_field<CheckpointSelectionNames>(
+            "checkpoints", &O::checkpoints,
+            "of every run: " + checkpoint_selection_choices() +
+                "; one is served under the run's name, several each as NAME@STEP",
+            checkpoint_selection_type())};
+    for (FieldRow<O>& row : member_fields(&O::server, server_option_fields()))
+      r.push_back(std::move(row));
+    return r;
+  }();
+  return rows;
 }
 
 }  // namespace posbias

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "posbias/core/field_table.h"
+
 namespace posbias {
 
 // The commands whose ranks share one job: train (data-parallel batches), birth (seeds) and
@@ -34,6 +36,11 @@ struct LaunchOptions {
   std::chrono::seconds grace{10};    // SIGTERM to SIGKILL
   std::vector<std::string> command;  // a posbias command and its arguments, e.g. {"train", ...}
 };
+// The ranks and the rendezvous as one field table, in the order `posbias launch --help` lists
+// them: its flags with their help, type and default come from it (their ranges are
+// launch_ranks's to check). Not in it: the grace period (no flag) and the command, a positional
+// after --.
+const std::vector<FieldRow<LaunchOptions>>& launch_option_fields();
 
 // The variables above for local rank `local_rank` (name → value), which replace this process's
 // own in the rank's environment.

@@ -101,8 +101,11 @@ SweepCollection sweep_collection_from_json(const nlohmann::json& j);
 // against the first axis with seed bands (json/csv/plot may be empty).
 struct CollectOptions {
   std::vector<std::string> metrics;
-  std::string json, csv, plot;
+  std::string json, csv, plot;  // outside the table
 };
+// The metrics as a field table: `sweep collect`'s --metric (repeatable) with its help and type
+// comes from it. Not in it: the outputs, which the command line checks as it registers them.
+const std::vector<FieldRow<CollectOptions>>& collect_option_fields();
 SweepCollection collect_sweep(const SweepPlan& plan, const CollectOptions& options);
 // A `sweep collect --json` file through its strict reader: std::invalid_argument naming the file
 // and what is wrong with it, std::runtime_error when it cannot be read.

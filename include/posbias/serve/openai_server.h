@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "posbias/core/field_table.h"
 #include "posbias/llm/openai_response.h"
 
 namespace posbias {
@@ -70,6 +71,9 @@ struct ServerOptions {
   double io_timeout = 5;            // seconds a socket read or write may make no progress
   int threads = 256;                // connection threads
 };
+// The server's options as one field table (core/field_table.h), in the order `posbias serve
+// --help` lists them: its flags with their help, type, default and range come from it.
+const std::vector<FieldRow<ServerOptions>>& server_option_fields();
 
 class OpenAiServer {
  public:

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "posbias/core/field_table.h"
 #include "posbias/runfiles/checkpoint_selection.h"
 #include "posbias/serve/openai_server.h"
 
@@ -18,8 +19,13 @@ struct ServeOptions {
   // Of every run: one checkpoint served under the run's name, several as NAME@STEP.
   CheckpointSelection checkpoints = CheckpointSelection::last();
   ServerOptions server;
-  std::string port_file;
+  std::string port_file;  // outside the table
 };
+// The options as one field table, in the order `posbias serve --help` lists them: the runs, the
+// checkpoints and the server's fields (server_option_fields) flat among them; `posbias serve`'s
+// flags with their help, type, default and parsing come from it. Not in it: --port-file, an
+// output the command line checks as it registers it.
+const std::vector<FieldRow<ServeOptions>>& serve_option_fields();
 
 void run_serve(const ServeOptions& options);
 
