@@ -116,6 +116,9 @@ TEST(Cli, BadInputIsOneLineExitTwo) {
   expect_usage_error("theory --exact=maybe -L 4", "--exact");
   expect_usage_error("eval --run x --no-controls=maybe", "--no-controls");
   expect_usage_error("llm --quiet=maybe", "--quiet");
+  // A list flag of a table is read when the action runs: what the command checks before then
+  // goes by whether it was given (sweep collect's --metric beside --redraw).
+  expect_usage_error("sweep collect --redraw c.json --plot p --metric m", "nothing else");
 }
 
 // `theory design`: its best operator's shares are those of the row `theory` prints for that
