@@ -196,7 +196,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(ablation_record_fields),
       POSBIAS_TABLE(patching_record_fields),
       POSBIAS_JSON(SweepResult, sweep_result_from_json),
-      POSBIAS_JSON(HeadSearchRecord, head_search_record_from_json),
+      POSBIAS_TABLE(head_search_record_fields),
       POSBIAS_TABLE(checkpoint_heads_fields),
       POSBIAS_TABLE(heads_record_fields),
       POSBIAS_TABLE(heads_option_fields),

@@ -29,21 +29,40 @@ const std::vector<FieldRow<HeadSearchPointRecord>>& head_search_point_fields() {
   return rows;
 }
 
+bool rope_schedule(const HeadSearchOptions& o) { return o.frequencies == SearchFrequencies::kRope; }
+bool retrieval(const HeadSearchOptions& o) { return o.function != Construction::kIndex; }
+
+// A row of the search's options written only when `searched` says the search reads it (read
+// whenever the file gives it).
+FieldRow<HeadSearchRecord> written_when(FieldRow<HeadSearchRecord> row,
+                                        bool (*searched)(const HeadSearchOptions&)) {
+  row.present = searched;
+  return row;
+}
+
+}  // namespace
+
 const std::vector<FieldRow<HeadSearchRecord>>& head_search_record_fields() {
   using R = HeadSearchRecord;
   using PointCodec = ListCodec<HeadSearchPointRecord,
                                TableCodec<HeadSearchPointRecord, &head_search_point_fields>>;
+  // The options' rows name R's base members (HeadSearchOptions::*) as R's.
   static const std::vector<FieldRow<R>> rows = {
-      required(field("function", &R::function, "the construction: index or retrieval")),
+      required(
+          field<R, Construction>("function", &R::function, "the construction: index or retrieval")),
       required(field("search", &R::search, "optimized")),
-      required(field("frequencies", &R::frequencies, "free or rope (a fixed schedule)")),
-      required(field("head_dim", &R::head_dim, "head dimensions")),
-      optional_field("rope_theta", &R::rope_theta, "rope: the schedule's base"),
-      optional_field("symbols", &R::symbols, "retrieval: symbols of the design"),
-      optional_field("omega", &R::omega, "retrieval: the design's symbol spacing ω"),
-      required(field("starts", &R::starts, "random starts beside the designs")),
-      required(field("steps", &R::steps, "Adam steps per start")),
-      required(field("seed", &R::seed, "the search's seed")),
+      required(field<R, SearchFrequencies>("frequencies", &R::frequencies,
+                                           "free or rope (a fixed schedule)")),
+      required(field<R, int>("head_dim", &R::head_dim, "head dimensions")),
+      written_when(field<R, double>("rope_theta", &R::rope_theta, "rope: the schedule's base"),
+                   rope_schedule),
+      written_when(field<R, int>("symbols", &R::symbols, "retrieval: symbols of the design"),
+                   retrieval),
+      written_when(field<R, double>("omega", &R::omega, "retrieval: the design's symbol spacing ω"),
+                   retrieval),
+      required(field<R, int>("starts", &R::starts, "random starts beside the designs")),
+      required(field<R, int>("steps", &R::steps, "Adam steps per start")),
+      required(field<R, std::uint64_t>("seed", &R::seed, "the search's seed")),
       required(field<R, std::vector<HeadSearchPointRecord>, PointCodec>(
           "points", &R::points, "each length, in the sweep's order")),
       required(field("exponent", &R::exponent, "power law of the best gap against n")),
@@ -54,23 +73,10 @@ const std::vector<FieldRow<HeadSearchRecord>>& head_search_record_fields() {
   return rows;
 }
 
-}  // namespace
-
 HeadSearchRecord head_search_record(const HeadSearchSweepResult& r) {
-  const HeadSearchOptions& o = r.sweep.search;
-  const bool index = o.function == Construction::kIndex;
   HeadSearchRecord out;
-  out.function = o.function;
-  out.frequencies = o.frequencies;
-  out.head_dim = o.head_dim;
-  out.starts = o.starts;
-  out.steps = o.steps;
-  out.seed = o.seed;
-  if (o.frequencies == SearchFrequencies::kRope) out.rope_theta = o.rope_theta;
-  if (!index) {
-    out.symbols = o.symbols;
-    out.omega = o.omega;
-  }
+  static_cast<HeadSearchOptions&>(out) = r.sweep.search;
+  const bool index = !retrieval(out);
   for (const HeadSearchPoint& p : r.points) {
     HeadSearchPointRecord point{p.length,     p.best_gap, p.construction_gap, {}, {},
                                 p.start_gaps, p.theta};

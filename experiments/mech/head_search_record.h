@@ -1,7 +1,8 @@
 // `discrepancy --search optimized`'s result (head_search_sweep.h) as the file holds it: one
-// field table for the writer and a strict reader. Index searches give each point the best
-// one-frequency gap and the bound π²/(2n²); retrieval searches give the design's symbols and
-// spacing ω; RoPE-schedule searches their base. NaN gaps are null.
+// field table for the writer and a strict reader. The search's options are the record's own
+// (HeadSearchOptions, its base): retrieval searches write the design's symbols and spacing ω,
+// RoPE-schedule searches their base. Index searches give each point the best one-frequency gap
+// and the bound π²/(2n²). NaN gaps are null.
 #pragma once
 
 #include <cmath>
@@ -11,14 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "posbias/core/field_table.h"
+#include "posbias/mech/head_search_options.h"
 #include "posbias/mech/trained_discrepancy_record.h"
 
 namespace posbias {
 
 struct HeadSearchSweepResult;
-// Declared here so that the record stays torch-free (mech/constructions.h, mech/head_search.h).
-enum class Construction;
-enum class SearchFrequencies;
 
 struct HeadSearchPointRecord {
   std::int64_t n = 0;  // input length
@@ -27,20 +27,18 @@ struct HeadSearchPointRecord {
   std::vector<double> start_gaps, theta;
 };
 
-struct HeadSearchRecord {
-  Construction function{};  // index (the first value) until set
+// The options searched with (rope_theta read by RoPE-schedule searches, symbols and omega by
+// retrieval searches) and what was found.
+struct HeadSearchRecord : HeadSearchOptions {
   std::string search = "optimized";
-  SearchFrequencies frequencies{};
-  int head_dim = 0, starts = 0, steps = 0;
-  std::uint64_t seed = 0;
-  std::optional<double> rope_theta;  // RoPE-schedule searches
-  std::optional<int> symbols;        // retrieval searches
-  std::optional<double> omega;       // retrieval searches
   std::vector<HeadSearchPointRecord> points;
   ExponentRecord exponent, construction_exponent;
   double seconds = 0;
 };
 
+// The record's table: the options' rows (those a search does not read left out of its file),
+// then what was found.
+const std::vector<FieldRow<HeadSearchRecord>>& head_search_record_fields();
 HeadSearchRecord head_search_record(const HeadSearchSweepResult& result);
 nlohmann::json to_json(const HeadSearchRecord& record);
 // Strict: an unknown, missing or mistyped field throws std::invalid_argument naming it

@@ -35,24 +35,15 @@
 #include <vector>
 
 #include "posbias/mech/constructions.h"
+#include "posbias/mech/head_search_options.h"
 
 namespace posbias {
 
-enum class SearchFrequencies { kFree, kRope };
 SearchFrequencies parse_search_frequencies(const std::string& name);  // free | rope
 std::string_view search_frequencies_name(SearchFrequencies f);
 
-struct HeadSearchOptions {
-  Construction function = Construction::kIndex;
-  SearchFrequencies frequencies = SearchFrequencies::kFree;
-  int head_dim = 8;                   // 2..256, even: F = head_dim / 2 rotary pairs
-  double rope_theta = 10000;          // kRope: θ_f = rope_theta^(−2f/head_dim), fixed
-  double omega = 0.7853981633974483;  // retrieval design: symbol phases s·ω (2π/8)
-  int symbols = 8;                    // retrieval: 2..64
-  int starts = 8;                     // random starts, beside the designs
-  int steps = 400;                    // Adam steps per start
-  std::uint64_t seed = 0;
-};
+// HeadSearchOptions (head_search_options.h) searches the index function unless told otherwise.
+static_assert(HeadSearchOptions{}.function == Construction::kIndex);
 // std::invalid_argument naming the option when one is out of range.
 void validate(const HeadSearchOptions& options);
 
