@@ -180,6 +180,8 @@ inline const std::vector<RecordCodec>& record_codecs() {
       // experiments
       POSBIAS_TABLE(answer_influence_record_fields),
       POSBIAS_TABLE(birth_spec_fields),
+      POSBIAS_TABLE(birth_option_fields),
+      POSBIAS_TABLE(birth_mode_flag_fields),
       POSBIAS_TABLE(birth_record_fields),
       POSBIAS_TABLE(named_birth_record_fields),
       POSBIAS_TABLE(seed_journal_key_fields),

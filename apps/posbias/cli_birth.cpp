@@ -8,6 +8,7 @@
 #include "experiments/birth/birth_rescore.h"
 #include "experiments/birth/birth_run.h"
 #include "experiments/retrieval/colocation.h"
+#include "field_flags.h"
 #include "parsed_options.h"
 #include "posbias/train/answer_influence.h"
 #include "torchrun_env.h"
@@ -44,22 +45,9 @@ void register_birth(CLI::App& app, Action* selected) {
   add_path_option(cmd, "--tokenizer", o.tokenizer,
                   "with --text: the checkpoint's tokenizer.json or tokenizer.model, or the folder "
                   "holding it (default: beside --config)");
-  auto target = std::make_shared<std::string>();
-  cmd->add_option("--target", *target,
-                  "what the influence is measured on: hidden (the final hidden state at the "
-                  "query, the theory's; the default), loss (the next-token loss at the query) or "
-                  "prob (the top-1 probability at the query); loss and prob need token inputs; "
-                  "answer (the loss of a retrieval answer: a kv value's tokens, a passkey's "
-                  "digits) with --inputs kv or passkey")
-      ->type_name("NAME");
-  auto inputs = std::make_shared<std::string>("text");
-  cmd->add_option("--inputs", *inputs,
-                  "with --run: text (held-out text of a text run), kv (kv inputs with the most "
-                  "pairs that fit -L) or passkey (a passkey run's needles in its held-out text); "
-                  "kv and passkey: eval's inputs, --seeds per depth of --depths, -L defaulting to "
-                  "the run's length, target answer")
-      ->capture_default_str()
-      ->type_name("NAME");
+  auto mode = std::make_shared<BirthModeFlags>();
+  add_field_flags(cmd, parsed.get(), birth_mode_flag_fields(), *mode, mode.get(), "birth option",
+                  {});
   auto answer = std::make_shared<AnswerInfluenceOptions>();
   cmd->add_option("--depths", answer->depths,
                   "with --inputs kv or passkey: depths of the queried pair or needle in percent "
@@ -91,27 +79,23 @@ void register_birth(CLI::App& app, Action* selected) {
   add_path_option(cmd, "--redraw", *redraw,
                   "a stored birth --json result: draw its --plot figure again from the file alone, "
                   "measuring nothing (a birth --run result: its figures, as --rescore draws them)");
-  parsed->add(cmd, "--checkpoints", &o.checkpoints,
-              "with --run: " + checkpoint_selection_choices());
-  add_memory_options(cmd, parsed.get(), &o.attention, &o.memory_budget_gb);
-  add_output_option(cmd, "--json", o.json,
-                    "result JSON (default: stdout, or a summary when stdout is a terminal; - "
-                    "for stdout always); finished seeds are kept in JSON.seeds.json until it is "
-                    "written");
-  cmd->add_flag("--resume", o.resume,
-                "continue a killed run with the same options: seeds kept in JSON.seeds.json are "
-                "not measured again");
-  parsed->add(cmd, "--rank-timeout", &o.rank_timeout,
-              "data-parallel ranks (posbias launch, torchrun): the seeds are split over the "
-              "ranks and gathered; seconds a rank waits for the others",
-              1);
+  // --attention, --memory-budget and --json after --checkpoints.
+  add_field_flags(cmd, parsed.get(), birth_option_fields(), o, &o, "birth option", {},
+                  [cmd, parsed = parsed.get(), &o](const std::string& row, CLI::Option*) {
+                    if (row != "checkpoints") return;
+                    add_memory_options(cmd, parsed, &o.attention, &o.memory_budget_gb);
+                    add_output_option(
+                        cmd, "--json", o.json,
+                        "result JSON (default: stdout, or a summary when stdout is a terminal; - "
+                        "for stdout always); finished seeds are kept in JSON.seeds.json until it "
+                        "is written");
+                  });
   add_output_option(cmd, "--csv", o.csv,
                     "profile CSV: position, influence, seed0, ... (input for `theory fit`)");
   add_output_option(cmd, "--plot", o.plot,
                     "figure stem: measured profile with seed band against the no-fit prediction, "
                     "the rollout and the fitted theory");
-  cmd->callback([cmd, options, parsed, rescore, redraw, target, inputs, answer, colocation,
-                 selected] {
+  cmd->callback([cmd, options, parsed, rescore, redraw, mode, answer, colocation, selected] {
     // A token file measures each of its rows once; a --seeds count beside it would be ignored.
     const bool seeds_given = cmd->get_option("--seeds")->count() > 0;
     // --rescore takes everything it measures from its file.
@@ -144,8 +128,8 @@ void register_birth(CLI::App& app, Action* selected) {
     const bool seed_given = cmd->get_option("--seed")->count() > 0;
     const bool depths_given = cmd->get_option("--depths")->count() > 0;
     const bool stay_probes_given = cmd->get_option("--stay-probes")->count() > 0;
-    *selected = [options, parsed, seeds_given, rescore, redraw, measured_option, target, inputs,
-                 answer, colocation, length_given, seed_given, depths_given, stay_probes_given,
+    *selected = [options, parsed, seeds_given, rescore, redraw, measured_option, mode, answer,
+                 colocation, length_given, seed_given, depths_given, stay_probes_given,
                  answer_extra, colocate_extra, redraw_extra] {
       parsed->parse();
       if (!redraw->empty()) {
@@ -163,15 +147,17 @@ void register_birth(CLI::App& app, Action* selected) {
         run_colocation(*colocation);
         return;
       }
-      if (*inputs == "kv" || *inputs == "passkey") {
-        const std::string flag = "--inputs " + *inputs;
+      if (mode->inputs == "kv" || mode->inputs == "passkey") {
+        const std::string flag = "--inputs " + mode->inputs;
         if (options->run.empty())
-          throw std::invalid_argument(flag + " measures a " + *inputs + " run: give --run RUN");
-        if (!target->empty() && *target != "answer")
-          throw std::invalid_argument(flag + " measures --target answer, not '" + *target + "'");
+          throw std::invalid_argument(flag + " measures a " + mode->inputs +
+                                      " run: give --run RUN");
+        if (!mode->target.empty() && mode->target != "answer")
+          throw std::invalid_argument(flag + " measures --target answer, not '" + mode->target +
+                                      "'");
         if (!answer_extra.empty())
           throw std::invalid_argument(flag + " measures the run's own model: drop " + answer_extra);
-        answer->inputs = parse_answer_inputs(*inputs);
+        answer->inputs = parse_answer_inputs(mode->inputs);
         answer->run = options->run;
         answer->checkpoints = options->checkpoints;
         answer->length = length_given ? options->length : 0;
@@ -183,13 +169,14 @@ void register_birth(CLI::App& app, Action* selected) {
         run_answer_influence(*answer);
         return;
       }
-      if (*inputs != "text")
-        throw std::invalid_argument("--inputs must be text, kv or passkey, not '" + *inputs + "'");
+      if (mode->inputs != "text")
+        throw std::invalid_argument("--inputs must be text, kv or passkey, not '" + mode->inputs +
+                                    "'");
       if (depths_given) throw std::invalid_argument("--depths needs --inputs kv or passkey");
-      if (*target == "answer")
+      if (mode->target == "answer")
         throw std::invalid_argument(
             "--target answer needs --inputs kv or passkey and a run of that task");
-      if (!target->empty()) options->target = parse_influence_target(*target);
+      if (!mode->target.empty()) options->target = parse_influence_target(mode->target);
       if (!rescore->empty()) {
         if (!measured_option.empty()) {
           throw std::invalid_argument(

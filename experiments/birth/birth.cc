@@ -20,6 +20,7 @@
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/csv_table.h"
 #include "posbias/core/enum_names.h"
+#include "posbias/core/flag_rows.h"
 #include "posbias/core/json_read.h"
 #include "posbias/core/json_result.h"
 #include "posbias/core/machine_record.h"
@@ -34,6 +35,7 @@
 #include "posbias/jacobian/jacobian.h"
 #include "posbias/model/hf_weights.h"
 #include "posbias/model/memory_plan.h"
+#include "posbias/runfiles/checkpoint_selection_codec.h"
 #include "posbias/theory/fit_figure.h"
 #include "posbias/theory/operator.h"
 #include "posbias/theory/profile_columns.h"
@@ -979,6 +981,41 @@ void run_birth(const BirthOptions& given) {
   std::fprintf(stderr, "birth: U test %s\n",
                u_test_text(shares_over_seeds(r.profile_seeds).u).c_str());
   if (group) group->barrier();  // rank 0's rendezvous stays up until every rank is done
+}
+
+const std::vector<FieldRow<BirthOptions>>& birth_option_fields() {
+  using O = BirthOptions;
+  static const std::vector<FieldRow<O>> rows = {
+      named_field<CheckpointSelectionNames>("checkpoints", &O::checkpoints,
+                                            "with --run: " + checkpoint_selection_choices(),
+                                            checkpoint_selection_type()),
+      field("resume", &O::resume,
+            "continue a killed run with the same options: seeds kept in JSON.seeds.json are not "
+            "measured again"),
+      integer_field("rank_timeout", &O::rank_timeout,
+                    "data-parallel ranks (posbias launch, torchrun): the seeds are split over the "
+                    "ranks and gathered; seconds a rank waits for the others",
+                    1),
+  };
+  return rows;
+}
+
+const std::vector<FieldRow<BirthModeFlags>>& birth_mode_flag_fields() {
+  using F = BirthModeFlags;
+  static const std::vector<FieldRow<F>> rows = {
+      field("target", &F::target,
+            "what the influence is measured on: hidden (the final hidden state at the query, the "
+            "theory's; the default), loss (the next-token loss at the query) or prob (the top-1 "
+            "probability at the query); loss and prob need token inputs; answer (the loss of a "
+            "retrieval answer: a kv value's tokens, a passkey's digits) with --inputs kv or "
+            "passkey"),
+      field("inputs", &F::inputs,
+            "with --run: text (held-out text of a text run), kv (kv inputs with the most pairs "
+            "that fit -L) or passkey (a passkey run's needles in its held-out text); kv and "
+            "passkey: eval's inputs, --seeds per depth of --depths, -L defaulting to the run's "
+            "length, target answer"),
+  };
+  return rows;
 }
 
 }  // namespace posbias

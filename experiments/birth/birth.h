@@ -18,6 +18,7 @@
 
 #include "experiments/birth/birth_record.h"
 #include "posbias/arch/config.h"
+#include "posbias/core/field_table.h"
 #include "posbias/core/plot.h"
 #include "posbias/dist/process_group.h"
 #include "posbias/model/branch_strength.h"
@@ -62,6 +63,20 @@ struct BirthOptions : BirthSpec {
   std::int64_t rank_timeout = 300;
   std::string json, csv, plot;
 };
+// The options' own value flags beside BirthSpec's (checkpoints, resume, rank_timeout) as one
+// field table, in the order `posbias birth --help` lists them: their help, type, default and
+// parsing come from it. The files and outputs are registered as paths, --paths, --attention
+// and --memory-budget by the helpers other commands share.
+const std::vector<FieldRow<BirthOptions>>& birth_option_fields();
+
+// birth's mode flags as the command line gives them, before it chooses the mode: the target by
+// name (empty: BirthOptions' default; "answer", a retrieval answer's loss, only with inputs kv
+// or passkey, which measure answer_influence.h's inputs instead of birth's).
+struct BirthModeFlags {
+  std::string target;
+  std::string inputs = "text";
+};
+const std::vector<FieldRow<BirthModeFlags>>& birth_mode_flag_fields();
 
 // A prediction with nothing fitted to the measured profile, scored against it.
 struct NoFitPrediction {
