@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "blockwise_kernels.h"
+
 namespace posbias {
 
 namespace {
@@ -45,7 +47,8 @@ std::int64_t ScoreBias::first_key(std::int64_t i0) const {
 
 BlockwiseForward blockwise_attention(const torch::Tensor& q, const torch::Tensor& k,
                                      const torch::Tensor& v, const ScoreBias& bias, double scale,
-                                     std::int64_t tile) {
+                                     std::int64_t tile, bool entropy) {
+  if (blockwise_kernels_apply(q)) return blockwise_forward_f32(q, k, v, bias, scale, tile, entropy);
   torch::NoGradGuard no_grad;
   const std::int64_t b = q.size(0), h = q.size(1), l = q.size(2);
   auto z = torch::empty_like(q);
@@ -72,7 +75,7 @@ BlockwiseForward blockwise_attention(const torch::Tensor& q, const torch::Tensor
     z.narrow(2, i0, ni).copy_(acc.div_(sum));
     lse.narrow(2, i0, ni).copy_((m + sum.log()).squeeze(-1));
   }
-  return {z, lse};
+  return {z, lse, entropy ? attention_entropy(q, k, lse, bias, scale, tile) : torch::Tensor()};
 }
 
 AttentionGrads blockwise_attention_backward(const torch::Tensor& q, const torch::Tensor& k,
@@ -80,6 +83,8 @@ AttentionGrads blockwise_attention_backward(const torch::Tensor& q, const torch:
                                             const torch::Tensor& lse, const torch::Tensor& dz,
                                             const ScoreBias& bias, double scale,
                                             std::int64_t tile) {
+  if (blockwise_kernels_apply(q))
+    return blockwise_backward_f32(q, k, v, z, lse, dz, bias, scale, tile);
   torch::NoGradGuard no_grad;
   const std::int64_t cot = dz.size(0), b = q.size(0), h = q.size(1), l = q.size(2), e = q.size(3);
   // Position-major with the cotangents inside, [B, H, L, C, E]: a query tile's C·ni rows are

@@ -197,12 +197,19 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
       throw std::invalid_argument(
           "blockwise attention has no attention dropout: use --dropout 0 or --attention dense");
     }
-    torch::Tensor lse;
-    auto z = blockwise_attention_autograd(q, k, v, pos.score, scale, &lse)
-                 .transpose(1, 2)
-                 .reshape({b, l, heads * head_dim});
+    torch::Tensor lse, entropy;
+    torch::Tensor heads_z;
+    if (cache != nullptr && !torch::GradMode::is_enabled()) {
+      // A measurement's cache: no autograd, and each row's entropy read off the same tiles.
+      auto f = blockwise_attention(q, k, v, pos.score, scale, kAttentionTile, /*entropy=*/true);
+      heads_z = f.z, lse = f.lse, entropy = f.entropy;
+    } else {
+      heads_z = blockwise_attention_autograd(q, k, v, pos.score, scale, &lse);
+    }
+    auto z = heads_z.transpose(1, 2).reshape({b, l, heads * head_dim});
     if (z_hook) z = z_hook(z);
-    if (cache != nullptr) *cache = {q.detach(), k.detach(), v.detach(), {}, lse, z.detach()};
+    if (cache != nullptr)
+      *cache = {q.detach(), k.detach(), v.detach(), {}, lse, z.detach(), entropy};
     return out(z);
   }
   auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale + pos.bias;

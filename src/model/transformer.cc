@@ -494,6 +494,10 @@ EntropyRatioSum attention_entropy_ratio_sum(const BlockCache& block, const Posit
     add_entropy_ratios(pattern_entropy(block.attn.pattern), sum.total, sum.count);
     return sum;
   }
+  if (block.attn.entropy.defined()) {  // accumulated by the blockwise forward
+    add_entropy_ratios(block.attn.entropy, sum.total, sum.count);
+    return sum;
+  }
   const double scale = 1.0 / std::sqrt(static_cast<double>(block.attn.q.size(-1)));
   add_entropy_ratios(
       attention_entropy(block.attn.q, block.attn.k, block.attn.lse, pos.score, scale), sum.total,

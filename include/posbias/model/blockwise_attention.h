@@ -30,11 +30,15 @@ struct ScoreBias {
 struct BlockwiseForward {
   torch::Tensor z;    // [B, H, L, E] softmax(q·kᵀ·scale + bias)·v
   torch::Tensor lse;  // [B, H, L] log Σ_j exp(score_ij) per query row
+  // [B, H, L] float64, when asked: each query row's softmax entropy −Σ_j P_ij·log P_ij
+  torch::Tensor entropy;
 };
 
+// entropy: also each row's entropy, accumulated tile by tile with the softmax in float32 (in
+// float64 from attention_entropy below, which float64 operands get).
 BlockwiseForward blockwise_attention(const torch::Tensor& q, const torch::Tensor& k,
                                      const torch::Tensor& v, const ScoreBias& bias, double scale,
-                                     std::int64_t tile = kAttentionTile);
+                                     std::int64_t tile = kAttentionTile, bool entropy = false);
 
 // The same as differentiable torch code: z with an autograd backward that recomputes tiles.
 // lse_out (optional) receives the log-sum-exp rows, detached.

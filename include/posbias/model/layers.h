@@ -89,6 +89,9 @@ struct AttentionCache {
   torch::Tensor pattern;  // [B, H, L, L] softmax weights (dense path)
   torch::Tensor lse;      // [B, H, L] log-sum-exp of each query's scores (blockwise path)
   torch::Tensor z;        // [B, L, H·E] before the output projection
+  // [B, H, L] float64: each query row's softmax entropy, accumulated by a blockwise forward
+  // without autograd (float32); undefined otherwise (read from the pattern or recomputed).
+  torch::Tensor entropy;
   // Query i's softmax row [B, H, L], from the pattern or recomputed from lse.
   torch::Tensor pattern_row(const PositionContext& pos, std::int64_t row) const;
 };
