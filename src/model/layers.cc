@@ -6,6 +6,7 @@
 
 #include "backward_kernels.h"
 #include "posbias/arch/logn_scale.h"
+#include "posbias/model/dnnl_linear.h"
 #include "posbias/model/dropout.h"
 #include "posbias/model/gelu.h"
 #include "posbias/model/gemm.h"
@@ -136,7 +137,8 @@ AttentionImpl::AttentionImpl(const ModelConfig& cfg)
 
 AttentionProjections AttentionImpl::project_heads(const torch::Tensor& x) {
   const auto b = x.size(0), l = x.size(1);
-  const auto parts = qkv(x).split({heads * head_dim, kv_heads * head_dim, kv_heads * head_dim}, -1);
+  const auto parts =
+      dnnl_linear(x, qkv).split({heads * head_dim, kv_heads * head_dim, kv_heads * head_dim}, -1);
   return {parts[0].view({b, l, heads, head_dim}), parts[1].view({b, l, kv_heads, head_dim}),
           parts[2].view({b, l, kv_heads, head_dim})};
 }
@@ -210,7 +212,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
     if (z_hook) z = z_hook(z);
     if (cache != nullptr)
       *cache = {q.detach(), k.detach(), v.detach(), {}, lse, z.detach(), entropy};
-    return out(z);
+    return dnnl_linear(z, out);
   }
   auto scores = torch::matmul(q, k.transpose(-1, -2)) * scale + pos.bias;
   if (score_hook) scores = score_hook(scores);
@@ -222,7 +224,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const PositionConte
   if (z_hook) z = z_hook(z);
   if (cache != nullptr)
     *cache = {q.detach(), k.detach(), v.detach(), pattern.detach(), {}, z.detach()};
-  return out(z);
+  return dnnl_linear(z, out);
 }
 
 namespace {
@@ -405,16 +407,16 @@ MlpCache MlpCache::rows(std::int64_t begin, std::int64_t n) const {
 }
 
 torch::Tensor MlpImpl::forward(const torch::Tensor& x, MlpCache* cache) {
-  const auto pre = fc(x);
+  const auto pre = dnnl_linear(x, fc);
   if (cache != nullptr) {
     cache->pre = pre.detach();
     cache->act_grad = activation_grad(cache->pre, gated);
   }
   if (gated) {
     const auto gu = pre.chunk(2, -1);
-    return proj(torch::silu(gu[0]) * gu[1]);
+    return dnnl_linear(torch::silu(gu[0]) * gu[1], proj);
   }
-  return proj(gelu_tanh(pre));
+  return dnnl_linear(gelu_tanh(pre), proj);
 }
 
 torch::Tensor MlpImpl::backward(const MlpCache& c, const torch::Tensor& dy) const {

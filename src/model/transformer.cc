@@ -8,6 +8,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "posbias/model/dnnl_linear.h"
 #include "posbias/model/dropout.h"
 #include "posbias/model/gelu.h"
 #include "posbias/model/gemm.h"
@@ -273,7 +274,8 @@ torch::Tensor TransformerImpl::logits(const torch::Tensor& hidden) {
   if (!wte)
     throw std::invalid_argument(
         "this model was built without its token embedding table (no LM head)");
-  return cfg_.tie_embeddings ? torch::matmul(hidden, wte->weight.t()) : lm_head(hidden);
+  return cfg_.tie_embeddings ? torch::matmul(hidden, wte->weight.t())
+                             : dnnl_linear(hidden, lm_head);
 }
 
 torch::Tensor TransformerImpl::backward_to_input(const ForwardCache& cache,
