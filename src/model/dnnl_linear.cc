@@ -1,6 +1,7 @@
 #include "posbias/model/dnnl_linear.h"
 
 #include <ATen/autocast_mode.h>
+#include <ATen/record_function.h>
 
 #include "posbias/model/gemm.h"
 
@@ -26,6 +27,7 @@ bool dnnl_linear_applies(const torch::Tensor& x, const torch::Tensor& w, const t
 // y = x·Wᵀ + b, the bias added after the product (torch's addmm adds it in the GEMM's C).
 torch::Tensor dnnl_linear_forward(const torch::Tensor& x, const torch::Tensor& w,
                                   const torch::Tensor& b) {
+  RECORD_FUNCTION("posbias::dnnl_linear", c10::ArrayRef<const c10::IValue>{});
   auto sizes = x.sizes().vec();
   sizes.back() = w.size(0);
   auto y = torch::empty(sizes, x.options());
@@ -46,6 +48,7 @@ struct DnnlLinearFunction : torch::autograd::Function<DnnlLinearFunction> {
   // dx = dy·W, dW = dyᵀ·x, db = Σ_rows dy, each only when its input needs it. Under
   // create_graph (grad mode on) in torch's differentiable ops instead.
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    RECORD_FUNCTION("posbias::dnnl_linear_backward", c10::ArrayRef<const c10::IValue>{});
     const auto saved = ctx->get_saved_variables();
     const auto &x = saved[0], &w = saved[1];
     const auto n = w.size(0), k = w.size(1);
