@@ -1,13 +1,14 @@
 #include "blockwise_kernels.h"
 
 #include <ATen/Parallel.h>
-#include <oneapi/dnnl/dnnl.h>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
 #include <vector>
+
+#include "posbias/model/gemm.h"
 
 // The row loops are compiled for AVX-512 and for AVX2 with FMA beside the baseline, and the
 // first the CPU has is picked once (row_ops()). target_clones would pick by CPU model, not by
@@ -25,13 +26,7 @@ using std::int64_t;
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-// c = a·b (beta 0) or c += a·b (beta 1), row-major, a and b transposed when 'T'.
-void sgemm(char ta, char tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-           const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
-  if (m == 0 || n == 0 || k == 0) return;
-  const auto status = dnnl_sgemm(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
-  TORCH_CHECK(status == dnnl_success, "dnnl_sgemm failed with status ", static_cast<int>(status));
-}
+using gemm::sgemm;
 
 // e^x to about 2 ulp for x ≤ 88 (Cephes' expf: x = n·ln 2 + r, |r| ≤ ln 2 / 2, a degree-5
 // polynomial in r, 2^n through the exponent bits); exactly 0 below −87.3 and at −∞.

@@ -40,6 +40,14 @@ bool sgemm_applies(const torch::Tensor& out, const torch::Tensor& a, const torch
 
 }  // namespace
 
+void sgemm(char ta, char tb, std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
+           std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c,
+           std::int64_t ldc) {
+  if (m == 0 || n == 0 || k == 0) return;
+  const auto status = dnnl_sgemm(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
+  TORCH_CHECK(status == dnnl_success, "dnnl_sgemm failed with status ", static_cast<int>(status));
+}
+
 void mm_out(const torch::Tensor& out, const torch::Tensor& a, const torch::Tensor& b) {
   TORCH_CHECK(a.dim() == 2 && b.dim() == 2 && out.dim() == 2 && a.size(1) == b.size(0) &&
                   out.size(0) == a.size(0) && out.size(1) == b.size(1),
@@ -53,9 +61,8 @@ void mm_out(const torch::Tensor& out, const torch::Tensor& a, const torch::Tenso
     at::mm_out(result, a, b);
     return;
   }
-  const auto status = dnnl_sgemm(oa->trans, ob->trans, m, n, k, 1.0f, a.data_ptr<float>(), oa->ld,
-                                 b.data_ptr<float>(), ob->ld, 0.0f, out.data_ptr<float>(), oc->ld);
-  TORCH_CHECK(status == dnnl_success, "dnnl_sgemm failed with status ", static_cast<int>(status));
+  sgemm(oa->trans, ob->trans, m, n, k, a.data_ptr<float>(), oa->ld, b.data_ptr<float>(), ob->ld,
+        0.0f, out.data_ptr<float>(), oc->ld);
 }
 
 torch::Tensor matmul(const torch::Tensor& x, const torch::Tensor& w) {

@@ -11,7 +11,15 @@
 
 #include <torch/torch.h>
 
+#include <cstdint>
+
 namespace posbias::gemm {
+
+// c = op(a)·op(b) (beta 0) or c += op(a)·op(b) (beta 1) on raw row-major float32 storage,
+// op(x) = x or xᵀ for 'N' or 'T', through dnnl_sgemm; nothing to do when m, n or k is 0.
+void sgemm(char ta, char tb, std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
+           std::int64_t lda, const float* b, std::int64_t ldb, float beta, float* c,
+           std::int64_t ldc);
 
 // out = a·b for 2-D a [M, K], b [K, N], out [M, N] (out may be a row-major view).
 void mm_out(const torch::Tensor& out, const torch::Tensor& a, const torch::Tensor& b);
