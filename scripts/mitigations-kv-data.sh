@@ -19,7 +19,7 @@
 # from its last checkpoint (never run two of these on one run at once).
 # Usage: scripts/mitigations-kv-data.sh [--influence] FOLDER VARIANT ... [-- SEED ...]
 #   (VARIANT: base, NAME=OPTIONS or OPTION:VALUE; seeds default 0 1 2; POSBIAS=path/to/posbias, default
-#   build/posbias)
+#   build/posbias; BASE_DATA=the baseline's data folder, default docs/data/mitigations/kv-baseline)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: scripts/mitigations-kv-data.sh [--influence] FOLDER VARIANT ... [-- SEED ...]"
@@ -78,7 +78,7 @@ for seed in "${seeds[@]}"; do
   for variant in "${variants[@]}"; do
     if [ "$variant" = base ]; then
       run=${BASE_RUNS:-out/mitigations/kv-baseline}/s$seed
-      data=docs/data/mitigations/kv-baseline
+      data=${BASE_DATA:-docs/data/mitigations/kv-baseline}
       mkdir -p "$(dirname "$run")" "$data"
       train "$run" --seed "$seed"
       measure "$run" "$data/s$seed" true

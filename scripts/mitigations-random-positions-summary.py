@@ -17,20 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kv_remedy_summary import Remedy, main  # noqa: E402
-from paired_eval import QUANTITIES, load_json  # noqa: E402
-
-
-def against_shipped(baseline, shipped):
-    """The baseline's depth-averaged exact match per seed and length, the shipped bench run's and
-    their difference: how far the bench's numbers move when the same command is trained again."""
-    out = {}
-    for s in range(100):
-        mine, theirs = f"{baseline}/s{s}-eval.json", f"{shipped}/s{s}-eval.json"
-        if os.path.exists(mine) and os.path.exists(theirs):
-            a, b = load_json(mine)["mean_accuracy"], load_json(theirs)["mean_accuracy"]
-            out[str(s)] = {L: {"retrained": a[L], "shipped": b[L], "difference": a[L] - b[L]}
-                           for L in a}
-    return out
+from paired_eval import QUANTITIES, against_shipped  # noqa: E402
 
 
 def shipped_fields(folder, baseline, args):
