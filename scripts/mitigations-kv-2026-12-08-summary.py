@@ -49,7 +49,7 @@ def influence(folder, baseline, variant):
 def extra_fields(folder, baseline, args):
     earlier = args[0] if args else "docs/data/mitigations/kv-baseline"
     return {"earlier_baseline": earlier,
-            "base_against_earlier": against_shipped(baseline, earlier),
+            "base_against_earlier": against_shipped(baseline, earlier, "earlier"),
             "influence64": {v: influence(folder, baseline, v) for v in VARIANTS}}
 
 

@@ -62,15 +62,16 @@ def load_evals(folder, seeds, variants, baseline=None):
             for s in seeds for v in variants}
 
 
-def against_shipped(baseline, shipped):
-    """The baseline's depth-averaged exact match per seed and length, the shipped bench run's and
-    their difference: how far the bench's numbers move when the same command is trained again."""
+def against_shipped(baseline, shipped, name="shipped"):
+    """The baseline's depth-averaged exact match per seed and length, the other folder's run of
+    the same command (NAME: the shipped bench run, or an earlier build's baseline) and their
+    difference: how far the numbers move when the same command is trained again."""
     out = {}
     for s in range(100):
         mine, theirs = f"{baseline}/s{s}-eval.json", f"{shipped}/s{s}-eval.json"
         if os.path.exists(mine) and os.path.exists(theirs):
             a, b = load_json(mine)["mean_accuracy"], load_json(theirs)["mean_accuracy"]
-            out[str(s)] = {L: {"retrained": a[L], "shipped": b[L], "difference": a[L] - b[L]}
+            out[str(s)] = {L: {"retrained": a[L], name: b[L], "difference": a[L] - b[L]}
                            for L in a}
     return out
 
