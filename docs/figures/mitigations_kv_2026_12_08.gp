@@ -8,6 +8,11 @@ $v1len << EOD
 64 0.020000000000000004 0.020000000000000004
 128 0.0018181818181818182 0.0018181818181818182
 EOD
+$v2len << EOD
+32 0.2136363636363636 0.2136363636363636
+64 0.05909090909090909 0.05909090909090909
+128 0.031818181818181815 0.031818181818181815
+EOD
 $v0depth << EOD
 0.0 0.0
 10.0 0.0
@@ -34,6 +39,19 @@ $v1depth << EOD
 90.0 0.05
 100.0 0.08
 EOD
+$v2depth << EOD
+0.0 0.0
+10.0 0.0
+20.0 0.0
+30.0 0.0
+40.0 0.0
+50.0 0.0
+60.0 0.0
+70.0 0.01
+80.0 0.14
+90.0 0.29
+100.0 0.21
+EOD
 $chance << EOD
 32 0.25
 64 0.1
@@ -55,15 +73,18 @@ plot $v0len using 1:2 with linespoints lw 2 pt 7 lc rgb '#000000' title 'baselin
   $v0len using 1:3 with points pt 6 ps 0.8 lc rgb '#000000' notitle, \
   $v1len using 1:2 with linespoints lw 2 pt 7 lc rgb '#9400d3' title '--logn-scale 0.2885' noenhanced, \
   $v1len using 1:3 with points pt 6 ps 0.8 lc rgb '#9400d3' notitle, \
+  $v2len using 1:2 with linespoints lw 2 pt 7 lc rgb '#009e73' title '--pose 128' noenhanced, \
+  $v2len using 1:3 with points pt 6 ps 0.8 lc rgb '#009e73' notitle, \
   $chance using 1:2 with lines dt 2 lw 1.5 lc rgb '#808080' title 'chance (1/pairs)'
 unset logscale x
 set xtics auto
 set xrange [0:100]
-set yrange [0:0.104]
+set yrange [0:0.3016]
 set xlabel 'depth of the queried pair (%)'
 set ylabel 'exact match, mean over seeds'
 set title 'by depth at 2x the training length (L = 64)' noenhanced
 plot $v0depth using 1:2 with linespoints lw 2 pt 7 lc rgb '#000000' title 'baseline (this build)' noenhanced, \
   $v1depth using 1:2 with linespoints lw 2 pt 7 lc rgb '#9400d3' title '--logn-scale 0.2885' noenhanced, \
+  $v2depth using 1:2 with linespoints lw 2 pt 7 lc rgb '#009e73' title '--pose 128' noenhanced, \
   0.1 with lines dt 2 lw 1.5 lc rgb '#808080' title 'chance (1/10 pairs)'
 unset multiplot
