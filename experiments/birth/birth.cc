@@ -436,6 +436,26 @@ BirthPlan plan_birth(const BirthOptions& o, const TrainedInput* trained, BirthRe
   return plan;
 }
 
+// The memory plan in one line (birth prints it on stderr before it measures): the attention
+// path, checkpointing with its cotangents per pass and passes, the bytes planned and the budget.
+std::string plan_line(const JacobianPlan& p, std::int64_t cotangents, double budget_gb) {
+  std::string text = to_string(p.pass.attention) + " attention, ";
+  if (p.pass.checkpoint) {
+    const std::int64_t per_pass = p.in_flight > 0 ? std::min(p.in_flight, cotangents) : cotangents;
+    const std::int64_t passes = (cotangents + per_pass - 1) / per_pass;
+    text += fmt::format("activation checkpointing, {} cotangent{} per pass, {} pass{}", per_pass,
+                        per_pass == 1 ? "" : "s", passes, passes == 1 ? "" : "es");
+  } else {
+    text += "no activation checkpointing";
+  }
+  text += fmt::format(", {:.2f} GB planned", p.bytes / 1e9);
+  if (budget_gb > 0) {
+    text += fmt::format(" (--memory-budget {:g} GB, {:.2f} GB resident before it)", budget_gb,
+                        static_cast<double>(resident_bytes()) / 1e9);
+  }
+  return text;
+}
+
 // The model to measure: the run's, a checkpoint's (--weights) or one to initialise per seed.
 Transformer birth_model(const BirthOptions& o, const TrainedInput* trained, const BirthPlan& plan,
                         const BirthResult& r) {
@@ -731,6 +751,10 @@ BirthResult measure_birth(const BirthOptions& given, const TrainedInput* trained
   const BirthOptions o = resolve_text_length(given);
   BirthResult r;
   const BirthPlan plan = plan_birth(o, trained, r);
+  if (trained == nullptr && (group == nullptr || group->rank() == 0)) {
+    std::fprintf(stderr, "birth: plan: %s\n",
+                 plan_line(r.plan, plan.cotangents, o.memory_budget_gb).c_str());
+  }
   Transformer model = birth_model(o, trained, plan, r);
   auto rows = birth_token_rows(o, trained, plan, r);
   const int samples = rows.empty() ? o.seeds : static_cast<int>(rows.size());
