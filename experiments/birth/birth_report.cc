@@ -32,7 +32,7 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
       "Each model is built at its Hugging Face initialization, fed Gaussian input embeddings with "
       "the embedding init std, and measured exactly: p_j = ||dy_q/dx_j||_F for the last token q, "
       "from all d cotangents propagated in one batched linearized backward pass, averaged over " +
-          std::to_string(preset.runs.front().options.seeds) +
+          std::to_string(preset.measurements.front().options.seeds) +
           " seeds (weights and inputs redrawn).",
       "The headline is a prediction with nothing fitted to the profile: from the same forward "
       "passes, each layer's attention-branch strength α̂_l (the value path's Jacobian gain g over "
@@ -55,28 +55,28 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
   sec.paragraphs.push_back("This report ran the " + preset.name + " preset (" + preset.describe() +
                            "); `posbias reproduce --full` runs the full one (" +
                            BirthPreset::full().describe() + "), the runs docs/birth.md shows.");
-  const std::vector<BirthRun>& runs = preset.runs;
+  const std::vector<BirthMeasurement>& measurements = preset.measurements;
   nlohmann::json all = nlohmann::json::array();
   std::vector<BirthResult> results;
-  for (const BirthRun& run : runs) {
-    BirthResult r = measure_birth(run.options);
-    all.push_back(
-        fields_to_json(named_birth_record_fields(), NamedBirthRecord{{birth_record(r)}, run.name}));
-    write_file_atomic(dir / (run.file + ".csv"), birth_csv(r));
+  for (const BirthMeasurement& model : measurements) {
+    BirthResult r = measure_birth(model.options);
+    all.push_back(fields_to_json(named_birth_record_fields(),
+                                 NamedBirthRecord{{birth_record(r)}, model.name}));
+    write_file_atomic(dir / (model.file + ".csv"), birth_csv(r));
     render_figure(
-        birth_figure(r, run.name + " at init (" + preset.describe() + "): measured vs theory"),
-        dir / run.file);
+        birth_figure(r, model.name + " at init (" + preset.describe() + "): measured vs theory"),
+        dir / model.file);
     const ShapeMetrics& nofit = r.nofit->score.at_mean;
     sec.numbers.push_back(
-        {run.name + ": no-fit theory, median / max |log10 error|, W1/(L-1), argmin measured vs "
-                    "predicted",
+        {model.name + ": no-fit theory, median / max |log10 error|, W1/(L-1), argmin measured vs "
+                      "predicted",
          fmt::format("{:.3f} [{:.3f}, {:.3f}] / {:.2f} / {:.4f}, {} vs {}",
                      nofit.median_abs_log10_error, r.nofit->score.median_abs_log10_error.low,
                      r.nofit->score.median_abs_log10_error.high, nofit.max_abs_log10_error,
                      nofit.w1, nofit.argmin_measured, nofit.argmin_predicted)});
     if (r.rollout) {
       sec.numbers.push_back(
-          {run.name + ": rollout, median / max |log10 error|",
+          {model.name + ": rollout, median / max |log10 error|",
            fmt::format("{:.3f} / {:.2f}", r.rollout->score.at_mean.median_abs_log10_error,
                        r.rollout->score.at_mean.max_abs_log10_error)});
     }
@@ -85,14 +85,15 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
       heldout += fmt::format("{}{} {:.3f}", heldout.empty() ? "" : ", ", m.model,
                              m.heldout.median_abs_log10_error);
     if (!heldout.empty())
-      sec.numbers.push_back({run.name + ": held-out median |log10 error| per model", heldout});
-    sec.numbers.push_back({run.name + ": fitted theory (" + to_string(r.fit_spec.paths) +
+      sec.numbers.push_back({model.name + ": held-out median |log10 error| per model", heldout});
+    sec.numbers.push_back({model.name + ": fitted theory (" + to_string(r.fit_spec.paths) +
                                " paths), α [95% bootstrap CI]; attention entropy / uniform",
                            fmt::format("{}; {:.5f}", ci(r.fit), r.entropy_ratio)});
     const SharesOverSeeds shares = shares_over_seeds(r.profile_seeds);
-    sec.numbers.push_back({run.name + ": shares of the influence, mean [95% t interval over seeds]",
-                           shares_text(shares)});
-    sec.numbers.push_back({run.name + ": U test", u_test_text(shares.u)});
+    sec.numbers.push_back(
+        {model.name + ": shares of the influence, mean [95% t interval over seeds]",
+         shares_text(shares)});
+    sec.numbers.push_back({model.name + ": U test", u_test_text(shares.u)});
     results.push_back(std::move(r));
   }
   const ShapeMetrics rope_vs_none = shape_metrics(results[1].profile, results[2].profile);
@@ -109,7 +110,7 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
   p.log10_y = true;
   for (std::size_t i = 1; i < 3; ++i) {
     Series s;
-    s.title = runs[i].name;
+    s.title = measurements[i].name;
     s.style = i == 1 ? "lines" : "points pt 7 ps 0.5";
     for (std::size_t j = 0; j < results[i].profile.size(); ++j) {
       s.x.push_back(static_cast<double>(j));
@@ -119,14 +120,15 @@ ReportSection birth_report_section(const std::filesystem::path& report_dir,
   }
   overlay.panels = {p};
   render_figure(overlay, dir / "birth_rope_vs_none");
-  for (const BirthRun& run : runs)
+  for (const BirthMeasurement& model : measurements)
     sec.figures.push_back(
-        {"birth/" + run.file, run.name + ": measured profile (seed band) against the no-fit "
-                                         "theory, the rollout and the fitted theory."});
+        {"birth/" + model.file, model.name + ": measured profile (seed band) against the no-fit "
+                                             "theory, the rollout and the fitted theory."});
   sec.figures.push_back(
       {"birth/birth_rope_vs_none", "The Qwen2-style profile with and without RoPE."});
-  for (const BirthRun& run : runs)
-    sec.data.push_back({"birth/" + run.file + ".csv", run.name + ": mean and per-seed profiles"});
+  for (const BirthMeasurement& model : measurements)
+    sec.data.push_back(
+        {"birth/" + model.file + ".csv", model.name + ": mean and per-seed profiles"});
   sec.data.push_back(
       {"birth/birth_summary.json", "every measurement with its fit, config, timing and machine"});
   return sec;

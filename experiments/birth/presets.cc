@@ -5,11 +5,11 @@
 namespace posbias {
 namespace {
 
-// One scale: every run at width d and length L. mlp = 0 lets a d override rescale the family's
-// MLP (4·d for GPT-2, Qwen2's ratio rounded to 8).
+// One scale: every measurement at width d and length L. mlp = 0 lets a d override rescale the
+// family's MLP (4·d for GPT-2, Qwen2's ratio rounded to 8).
 BirthPreset at_scale(const std::string& name, std::int64_t d, std::int64_t length,
                      std::int64_t gpt2_mlp, std::int64_t qwen2_mlp) {
-  auto run = [&](const std::string& arch, std::int64_t layers, std::optional<PosEncoding> pos) {
+  auto model = [&](const std::string& arch, std::int64_t layers, std::optional<PosEncoding> pos) {
     BirthOptions o;
     o.arch = arch;
     o.layers = layers;
@@ -26,11 +26,11 @@ BirthPreset at_scale(const std::string& name, std::int64_t d, std::int64_t lengt
   };
   BirthPreset p;
   p.name = name;
-  p.runs = {
-      {"GPT-2 style, 12 layers", "birth_gpt2", run("gpt2", 12, std::nullopt)},
-      {"Qwen2 style, 24 layers, RoPE", "birth_qwen2_rope", run("qwen2", 24, PosEncoding::kRope)},
+  p.measurements = {
+      {"GPT-2 style, 12 layers", "birth_gpt2", model("gpt2", 12, std::nullopt)},
+      {"Qwen2 style, 24 layers, RoPE", "birth_qwen2_rope", model("qwen2", 24, PosEncoding::kRope)},
       {"Qwen2 style, 24 layers, no RoPE", "birth_qwen2_none",
-       run("qwen2", 24, PosEncoding::kNone)}};
+       model("qwen2", 24, PosEncoding::kNone)}};
   return p;
 }
 
@@ -41,7 +41,7 @@ BirthPreset BirthPreset::quick() { return at_scale("quick", 128, 128, 512, 352);
 BirthPreset BirthPreset::full() { return at_scale("full", 256, 256, 0, 0); }
 
 std::string BirthPreset::describe() const {
-  const BirthOptions& o = runs.front().options;
+  const BirthOptions& o = measurements.front().options;
   return fmt::format("d = {}, L = {}, {} seeds", o.d_model, o.length, o.seeds);
 }
 

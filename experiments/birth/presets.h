@@ -10,7 +10,9 @@
 
 namespace posbias {
 
-struct BirthRun {
+// One model measured at init (no training run: a birth --run result over a training run's
+// checkpoints is a BirthRunRecord).
+struct BirthMeasurement {
   std::string name;  // "GPT-2 style, 12 layers"
   std::string file;  // file stem in the report's birth/ folder
   BirthOptions options;
@@ -20,7 +22,7 @@ struct BirthPreset {
   std::string name;  // "quick" | "full"
   // GPT-2 style (12 layers), Qwen2 style (24 layers) with RoPE, and the same without positional
   // encoding, in that order: exact Jacobians, 8 seeds.
-  std::vector<BirthRun> runs;
+  std::vector<BirthMeasurement> measurements;
 
   static BirthPreset quick();
   static BirthPreset full();
