@@ -17,6 +17,19 @@ torch::Tensor dropout_mask(at::IntArrayRef sizes, const PositionContext& ctx) {
   float* m = mask.data_ptr<float>();
   const std::int64_t n = mask.numel();
   Rng& rng = ctx.dropout->rng;
+  const std::int64_t rows_total = ctx.dropout->rows_total;
+  if (rows_total > 0 && n > 0) {  // rows of the whole batch's mask (four elements a draw)
+    const std::int64_t per_row = n / sizes[0], offset = ctx.dropout->row_begin * per_row;
+    Rng r = rng;
+    r.discard(static_cast<std::uint64_t>(offset / 4));
+    std::uint64_t bits = r.next();
+    for (std::int64_t i = 0, k = offset % 4; i < n; ++i, ++k) {
+      if (k == 4) bits = r.next(), k = 0;
+      m[i] = ((bits >> (16 * k)) & 0xFFFF) < threshold ? 0.0f : scale;
+    }
+    rng.discard(static_cast<std::uint64_t>((rows_total * per_row + 3) / 4));
+    return mask;
+  }
   for (std::int64_t i = 0; i < n; i += 4) {
     const std::uint64_t bits = rng.next();
     for (std::int64_t k = 0; k < 4 && i + k < n; ++k) {

@@ -228,7 +228,8 @@ torch::Tensor TransformerImpl::embed(const torch::Tensor& ids) {
 
 torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, ForwardCache* cache,
                                                   bool last_only,
-                                                  std::vector<torch::Tensor>* block_inputs) {
+                                                  std::vector<torch::Tensor>* block_inputs,
+                                                  const BatchShard* shard) {
   const std::int64_t length = x.size(1);
   if (const auto limit = cfg_.position_limit(); limit && length > *limit) {
     throw std::invalid_argument("length " + std::to_string(length) +
@@ -238,20 +239,23 @@ torch::Tensor TransformerImpl::forward_embeddings(const torch::Tensor& x, Forwar
   PositionContext local;
   PositionContext& pos = cache ? cache->pos : local;
   torch::Tensor h = x;
-  if (position_ids_.defined()) {  // train --random-positions, --pose
-    if (position_ids_.dim() != 2 || position_ids_.size(0) != x.size(0) ||
-        position_ids_.size(1) != length)
+  const torch::Tensor& position_ids = shard ? shard->position_ids : position_ids_;
+  if (position_ids.defined()) {  // train --random-positions, --pose
+    if (position_ids.dim() != 2 || position_ids.size(0) != x.size(0) ||
+        position_ids.size(1) != length)
       throw std::logic_error("the position ids do not match the input's batch and length");
-    pos = make_position_context(cfg_, length, x.scalar_type(), attention_, position_ids_);
+    pos = make_position_context(cfg_, length, x.scalar_type(), attention_, position_ids);
     if (cfg_.learned_positions())
-      h = h + wpe.index_select(0, position_ids_.flatten()).view({x.size(0), length, cfg_.d_model});
+      h = h + wpe.index_select(0, position_ids.flatten()).view({x.size(0), length, cfg_.d_model});
   } else {
     pos = make_position_context(cfg_, length, x.scalar_type(), attention_);
     if (cfg_.learned_positions()) h = h + wpe.slice(0, 0, length);
   }
   if (is_training() && cfg_.dropout > 0) {
     pos.dropout = std::make_shared<DropoutSource>(
-        DropoutSource{Rng::stream(dropout_seed_, dropout_calls_++), cfg_.dropout});
+        shard ? DropoutSource{Rng::stream(shard->dropout_seed, 0), cfg_.dropout, shard->row_begin,
+                              shard->rows_total}
+              : DropoutSource{Rng::stream(dropout_seed_, dropout_calls_++), cfg_.dropout});
   }
   h = apply_dropout(h, pos);
   const bool checkpoint = cache != nullptr && cache->checkpoint;
@@ -274,7 +278,9 @@ torch::Tensor TransformerImpl::logits(const torch::Tensor& hidden) {
   if (!wte)
     throw std::invalid_argument(
         "this model was built without its token embedding table (no LM head)");
-  return cfg_.tie_embeddings ? torch::matmul(hidden, wte->weight.t())
+  // The tied head's weight is the token table: its dW (dnnl_linear's backward) reaches the
+  // table's gradient beside the embedding lookup's, summed by autograd as torch's matmul's was.
+  return cfg_.tie_embeddings ? dnnl_linear(hidden, wte->weight, torch::Tensor())
                              : dnnl_linear(hidden, lm_head);
 }
 

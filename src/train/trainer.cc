@@ -1,6 +1,8 @@
 #include "posbias/train/trainer.h"
 
+#include <ATen/Parallel.h>
 #include <fmt/format.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <chrono>
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <thread>
 
 #include "posbias/core/atomic_file.h"
 #include "posbias/core/machine_record.h"
@@ -110,7 +113,77 @@ std::vector<std::int64_t> logged_steps(const TrainConfig& c, std::int64_t last) 
   return out;
 }
 
+// The hop step's mean loss over the batch b, its gradient written to flat.grads (the
+// batch-parallel step, batch_shards): `shards` contiguous shards of the batch, each forwarded
+// and differentiated on a thread of its own with one intra-op thread (OpenMP's thread count is
+// per thread, and at::parallel_for and oneDNN's and OpenBLAS's products read the calling
+// thread's), each shard's gradient taken with autograd::grad (nothing accumulates into .grad
+// from two threads), then summed in shard order: the same numbers on every run.
+double sharded_hop_gradients(Transformer& model, FlatParams& flat, const HopBatch& b,
+                             const torch::Tensor& position_ids, std::uint64_t dropout_seed,
+                             Precision precision, int shards) {
+  const std::int64_t rows = b.ids.size(0);
+  const std::vector<torch::Tensor> params = model->parameters();
+  std::vector<double> losses(static_cast<std::size_t>(shards));
+  std::vector<std::vector<torch::Tensor>> grads(static_cast<std::size_t>(shards));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(shards));
+  auto run = [&](std::size_t s) {
+    try {
+      at::internal::lazy_init_num_threads();  // else the first parallel_for resets the count
+      omp_set_num_threads(1);
+      const std::int64_t begin = rows * static_cast<std::int64_t>(s) / shards,
+                         end = rows * static_cast<std::int64_t>(s + 1) / shards;
+      const BatchShard shard{
+          begin, rows, position_ids.defined() ? position_ids.slice(0, begin, end) : torch::Tensor(),
+          dropout_seed};
+      torch::Tensor loss;
+      {
+        const PrecisionScope scope(precision);  // the forward pass only
+        // The rows' terms of the whole batch's mean: their sum over the batch size.
+        loss = torch::cross_entropy_loss(
+                   model->last_logits(b.ids.slice(0, begin, end), shard).to(torch::kFloat32),
+                   b.answers.slice(0, begin, end), {}, at::Reduction::Sum) /
+               static_cast<double>(rows);
+      }
+      grads[s] = torch::autograd::grad({loss}, params, {}, /*retain_graph=*/false,
+                                       /*create_graph=*/false, /*allow_unused=*/true);
+      losses[s] = loss.item<double>();
+    } catch (...) {
+      errors[s] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t s = 0; s < static_cast<std::size_t>(shards); ++s) threads.emplace_back(run, s);
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  torch::NoGradGuard no_grad;
+  double loss = 0;
+  for (std::size_t s = 0; s < grads.size(); ++s) {
+    loss += losses[s];
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const ParamSlot& slot = flat.slots()[i];
+      torch::Tensor into = flat.grads.narrow(0, slot.offset, slot.numel);
+      const torch::Tensor& g = grads[s][i];
+      if (!g.defined()) {
+        if (s == 0) into.zero_();
+      } else if (s == 0) {
+        into.copy_(g.reshape({-1}));
+      } else {
+        into.add_(g.reshape({-1}));
+      }
+    }
+  }
+  return loss;
+}
+
 }  // namespace
+
+int batch_shards(const TrainConfig& c, int threads, bool data_parallel) {
+  const bool fits = threads >= 2 && is_hop_task(c.task) && !data_parallel &&
+                    c.precision == Precision::kFp32 && c.batch >= 2 * threads;
+  return fits ? threads : 1;
+}
 
 namespace {
 
@@ -165,9 +238,12 @@ Trainer::Trainer(const TrainConfig& c, const std::vector<std::int32_t>* stream,
 double Trainer::step(std::int64_t step) {
   const TrainConfig& c = config;
   const auto s = static_cast<std::uint64_t>(step);
-  model->set_dropout_seed(Rng::stream(c.seed, s, static_cast<std::uint64_t>(rank()) + 7).next());
+  const std::uint64_t dropout_seed =
+      Rng::stream(c.seed, s, static_cast<std::uint64_t>(rank()) + 7).next();
+  model->set_dropout_seed(dropout_seed);
   const std::int64_t local_batch = c.batch / world_size(), first = rank() * local_batch;
   torch::Tensor loss;
+  std::optional<double> sharded_loss;  // the batch-parallel step's (gradients already in flat)
   std::optional<PrecisionScope> scope(std::in_place, c.precision);  // the forward pass only
   if (c.task == Task::kText) {  // next-token loss at every position
     std::vector<std::int64_t> w =
@@ -193,17 +269,26 @@ double Trainer::step(std::int64_t step) {
         sample_batch(c.task, c.hops, c.step_length(s), local_batch, c.seed, s, first);
     HopBatch b = encode_examples(batch, 0, batch.size());
     if (c.answers == "shuffled") b.answers = shuffled_answers(b.answers, c.seed, s, first);
-    model->set_position_ids(training_position_ids(c, b.ids.size(0), b.ids.size(1), s, first));
-    loss = torch::cross_entropy_loss(model->last_logits(b.ids).to(torch::kFloat32), b.answers);
+    const torch::Tensor ids = training_position_ids(c, b.ids.size(0), b.ids.size(1), s, first);
+    if (shards > 1 && !group) {
+      scope.reset();
+      sharded_loss = sharded_hop_gradients(model, *flat, b, ids, dropout_seed, c.precision, shards);
+    } else {
+      model->set_position_ids(ids);
+      loss = torch::cross_entropy_loss(model->last_logits(b.ids).to(torch::kFloat32), b.answers);
+    }
   }
   model->set_position_ids({});  // evaluation and everything else: ids 0..L−1
   scope.reset();
-  flat->zero_grad();
-  if (reducer) reducer->arm();
-  loss.backward();
-  if (reducer) reducer->finish();
-  const double loss_value =
-      group ? group->sum(loss.item<double>()) / world_size() : loss.item<double>();
+  if (!sharded_loss) {
+    flat->zero_grad();
+    if (reducer) reducer->arm();
+    loss.backward();
+    if (reducer) reducer->finish();
+  }
+  const double loss_value = sharded_loss ? *sharded_loss
+                            : group      ? group->sum(loss.item<double>()) / world_size()
+                                         : loss.item<double>();
   const double grad_norm = clip_gradients(*flat, c.grad_clip);
   if (!std::isfinite(loss_value) || !std::isfinite(grad_norm)) {
     // Before the update: the weights in memory and on disk stay the last good ones.

@@ -25,6 +25,8 @@ class Rng {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
+  // Skips n draws: the next draw is the one n draws further on (SplitMix64's state is a counter).
+  void discard(std::uint64_t n) { state_ += n * 0x9E3779B97F4A7C15ull; }
   // Uniform in [0, n), n > 0, without modulo bias (rejection).
   std::int64_t below(std::int64_t n) {
     const std::uint64_t un = static_cast<std::uint64_t>(n);

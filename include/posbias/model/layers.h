@@ -49,6 +49,10 @@ TORCH_MODULE(Norm);
 struct DropoutSource {
   Rng rng;
   double p = 0;
+  // A forward over rows [row_begin, row_begin + n) of a batch of rows_total (train's
+  // batch-parallel step, model/transformer.h BatchShard): each mask is those rows of the mask the
+  // whole batch's forward draws, and the stream moves past the whole mask. 0: the whole batch.
+  std::int64_t row_begin = 0, rows_total = 0;
 };
 
 // ---- Positions (and dropout) shared by all layers of one forward ----

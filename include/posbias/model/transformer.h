@@ -145,6 +145,16 @@ struct EntropyRatioSum {
 };
 EntropyRatioSum attention_entropy_ratio_sum(const BlockCache& block, const PositionContext& pos);
 
+// Rows [row_begin, row_begin + n) of a training batch of rows_total, forwarded on their own:
+// the rows' position ids (undefined: 0..L−1) and dropout masks that are those rows of the
+// masks a whole-batch forward after set_dropout_seed(dropout_seed) draws, so that the shards'
+// losses are the rows' terms of the whole batch's (up to summation order).
+struct BatchShard {
+  std::int64_t row_begin = 0, rows_total = 0;
+  torch::Tensor position_ids;  // [n, L] int64, or undefined
+  std::uint64_t dropout_seed = 0;
+};
+
 class TransformerImpl : public torch::nn::Module {
  public:
   // token_embeddings = false skips the [V, D] table (and the LM head): enough when input
@@ -165,14 +175,23 @@ class TransformerImpl : public torch::nn::Module {
   // last_only: the final normed hidden of the last position alone, [B, D] (no cache).
   // block_inputs: receives each block's input as the autograd graph holds it (for gradients
   // with respect to the residual stream at a layer, e.g. per-position gradient norms).
+  // shard: the forward of one shard of a batch, beside others on the same model (no state of
+  // the model is read or changed: its own position ids and dropout stream instead of
+  // set_position_ids' and set_dropout_seed's).
   torch::Tensor forward_embeddings(const torch::Tensor& x, ForwardCache* cache = nullptr,
                                    bool last_only = false,
-                                   std::vector<torch::Tensor>* block_inputs = nullptr);
+                                   std::vector<torch::Tensor>* block_inputs = nullptr,
+                                   const BatchShard* shard = nullptr);
   torch::Tensor logits(const torch::Tensor& hidden);
   torch::Tensor forward(const torch::Tensor& ids) { return logits(forward_embeddings(embed(ids))); }
   // Logits at the last position only, [B, V]: what answer-only training and evaluation score.
   torch::Tensor last_logits(const torch::Tensor& ids) {
     return logits(forward_embeddings(embed(ids), nullptr, /*last_only=*/true));
+  }
+  // The same for one shard's rows of a batch (ids [n, L]), safe to run on several threads at
+  // once in training mode (train's batch-parallel step).
+  torch::Tensor last_logits(const torch::Tensor& ids, const BatchShard& shard) {
+    return logits(forward_embeddings(embed(ids), nullptr, /*last_only=*/true, nullptr, &shard));
   }
 
   // Cotangents of the final hidden [C, B, L, D] → cotangents of the input embeddings.

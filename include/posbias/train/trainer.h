@@ -54,6 +54,10 @@ class Trainer {
   // gradient norm is not finite.
   double step(std::int64_t step);
   int rank() const { return group ? group->rank() : 0; }
+  // How many shards a hop step splits its batch into (1: the whole batch at once, the default).
+  // Not yet set from batch_shards: the batch-parallel step is off until its measurement is in
+  // (docs/hops.md, "Batch-parallel step"); tests and benchmarks set it.
+  int shards = 1;
   int world_size() const { return group ? group->size() : 1; }
 
   TrainConfig config;
@@ -67,6 +71,15 @@ class Trainer {
   std::unique_ptr<AdamW> adam;
   std::unique_ptr<GradientReducer> reducer;  // with a group
 };
+
+// The batch-parallel step: with 2+ torch threads, a hop task's step (fp32, one process, a batch
+// of at least 2 examples a thread) splits its batch into one shard per thread, each forwarded
+// and differentiated on a thread of its own with one intra-op thread, and sums their gradients
+// in shard order. The same loss and gradient up to summation order (each example keeps its
+// dropout masks), and the same numbers for the same seed at one thread count. The rule for
+// when it would be on; not yet applied: Trainer::shards stays 1 until its measurement is in
+// (docs/hops.md, "Batch-parallel step"). Otherwise 1.
+int batch_shards(const TrainConfig& config, int threads, bool data_parallel);
 
 struct TrainOptions {
   TrainConfig config;
