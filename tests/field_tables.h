@@ -174,6 +174,7 @@ inline const std::vector<RecordCodec>& record_codecs() {
       POSBIAS_TABLE(sweep_grid_fields),
       POSBIAS_JSON(SweepCollection, sweep_collection_from_json),
       POSBIAS_TABLE(collect_option_fields),
+      POSBIAS_TABLE(sweep_run_option_fields),
       POSBIAS_TABLE(launch_option_fields),
       POSBIAS_TABLE(server_option_fields),
       POSBIAS_TABLE(serve_option_fields),

@@ -16,7 +16,7 @@ namespace {
 
 struct SweepArgs {
   std::string grid, dir, json, redraw;
-  int index = -1;
+  SweepRunOptions run;
   CollectOptions collect;
   ParsedOptions parsed, collect_parsed;
 };
@@ -67,11 +67,14 @@ void register_sweep(CLI::App& app, Action* selected) {
       "Run one run of a planned sweep (what each array task does): skip it when done, "
       "resume it when started");
   add_path_option(run, "dir", a->dir, "sweep directory")->required();
-  a->parsed.add(run, "--index", &a->index, "the run's index (SLURM_ARRAY_TASK_ID)")->required();
+  FieldFlagWords index_words;
+  index_words.required_flags = true;
+  add_field_flags(run, &a->parsed, sweep_run_option_fields(), a->run, &a->run, "sweep run option",
+                  index_words);
   run->callback([a, selected] {
     *selected = [a] {
       a->parsed.parse();
-      const int code = run_sweep_entry(a->dir, a->index);
+      const int code = run_sweep_entry(a->dir, a->run.index);
       if (code != 0) throw ExitQuietly{code == 2 ? 2 : 1};
     };
   });

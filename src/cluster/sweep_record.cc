@@ -251,6 +251,12 @@ SweepCollection sweep_collection_from_json(const nlohmann::json& j) {
   return fields_from_json(sweep_collection_fields(), j, SweepCollection{}, what);
 }
 
+const std::vector<FieldRow<SweepRunOptions>>& sweep_run_option_fields() {
+  static const std::vector<FieldRow<SweepRunOptions>> rows = {required(
+      integer_field("index", &SweepRunOptions::index, "the run's index (SLURM_ARRAY_TASK_ID)"))};
+  return rows;
+}
+
 const std::vector<FieldRow<CollectOptions>>& collect_option_fields() {
   using O = CollectOptions;
   static const std::vector<FieldRow<O>> rows = {flagged(

@@ -119,6 +119,9 @@ TEST(Cli, BadInputIsOneLineExitTwo) {
   // A list flag of a table is read when the action runs: what the command checks before then
   // goes by whether it was given (sweep collect's --metric beside --redraw).
   expect_usage_error("sweep collect --redraw c.json --plot p --metric m", "nothing else");
+  // sweep run's --index from its table: required, an int.
+  expect_usage_error("sweep run d", "--index is required");
+  expect_usage_error("sweep run d --index 1e10", "--index must be in -2147483648..2147483647");
 }
 
 // `theory design`: its best operator's shares are those of the row `theory` prints for that

@@ -95,6 +95,14 @@ nlohmann::json to_json(const SweepCollection& collection);
 // Strict: a point's key that is neither "values" nor one of "metrics" is refused by name.
 SweepCollection sweep_collection_from_json(const nlohmann::json& j);
 
+// `sweep run`'s run: its index in the sweep (SLURM_ARRAY_TASK_ID), a field table whose one row,
+// required, gives `sweep run --index` its help, type and range. Not in it: the sweep directory,
+// a path the command line names.
+struct SweepRunOptions {
+  int index = -1;
+};
+const std::vector<FieldRow<SweepRunOptions>>& sweep_run_option_fields();
+
 // Every done run's result file, flattened to its numeric leaves ("a.b.c": x), with the run's
 // values; with metrics, per grid point (every axis but --seed) each metric's seed mean and
 // 95% t interval. Writes JSON, CSV (one row per run) and, for the first metric, a figure
