@@ -3,11 +3,11 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include "posbias/model/fast_exp.h"
 #include "posbias/model/gemm.h"
 
 // The row loops are compiled for AVX-512 and for AVX2 with FMA beside the baseline, and the
@@ -28,25 +28,6 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 using gemm::sgemm;
 
-// e^x to about 2 ulp for x ≤ 88 (Cephes' expf: x = n·ln 2 + r, |r| ≤ ln 2 / 2, a degree-5
-// polynomial in r, 2^n through the exponent bits); exactly 0 below −87.3 and at −∞.
-POSBIAS_INLINE float exp_approx(float x) {
-  const float xc = x < -87.3f ? -87.3f : x;
-  const float t = xc * 1.44269504088896341f;
-  const float n = (t + 12582912.0f) - 12582912.0f;  // t rounded to the nearest integer
-  float r = xc - n * 0.693359375f;
-  r = r - n * -2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const float y = p * (r * r) + r + 1.0f;
-  const float two_n = std::bit_cast<float>((static_cast<int>(n) + 127) << 23);
-  return x < -87.3f ? 0.0f : y * two_n;
-}
-
 POSBIAS_INLINE float row_max_body(const float* s, int64_t n) {
   float m = kNegInf;
 #pragma omp simd reduction(max : m)
@@ -59,7 +40,7 @@ POSBIAS_INLINE float exp_row_body(float* s, int64_t n, float shift) {
   float sum = 0;
 #pragma omp simd reduction(+ : sum)
   for (int64_t j = 0; j < n; ++j) {
-    const float p = exp_approx(s[j] - shift);
+    const float p = fast_exp(s[j] - shift);
     s[j] = p;
     sum += p;
   }
@@ -72,7 +53,7 @@ POSBIAS_INLINE float exp_moment_row_body(float* s, int64_t n, float shift, float
 #pragma omp simd reduction(+ : sum, u)
   for (int64_t j = 0; j < n; ++j) {
     const float x = s[j] - shift;
-    const float p = exp_approx(x);
+    const float p = fast_exp(x);
     s[j] = p;
     sum += p;
     u += p * x;

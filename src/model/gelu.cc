@@ -3,33 +3,16 @@
 #include <ATen/Parallel.h>
 #include <ATen/record_function.h>
 
-#include <bit>
 #include <cmath>
 #include <cstdint>
+
+#include "posbias/model/fast_exp.h"
 
 namespace posbias {
 namespace {
 
 constexpr float kSqrt2OverPi = 0.7978845608028654f;
 constexpr float kCubic = 0.044715f;
-
-// e^t for t in [-87, 87] (callers clamp): 2^(t·log2 e) = 2^n · 2^f, f in [-0.5, 0.5], with a
-// degree-6 polynomial for 2^f and the exponent written into the float's bits. Branch-free, so
-// the loops below vectorize.
-inline float fast_exp(float t) {
-  const float y = t * 1.4426950408889634f;
-  const float n = (y + 12582912.0f) - 12582912.0f;  // round to nearest (1.5·2^23 trick)
-  const float f = y - n;
-  float p = 1.5403530393381606e-4f;
-  p = p * f + 1.3333558146428443e-3f;
-  p = p * f + 9.6181291076284772e-3f;
-  p = p * f + 5.5504108664821580e-2f;
-  p = p * f + 2.4022650695910071e-1f;
-  p = p * f + 6.9314718055994531e-1f;
-  p = p * f + 1.0f;
-  const auto bits = static_cast<std::uint32_t>(static_cast<std::int32_t>(n) + 127) << 23;
-  return p * std::bit_cast<float>(bits);
-}
 
 // e^(-2z), z = √(2/π)(x + 0.044715x³), clamped to the float range; σ(2z) = 1 / (1 + e^(-2z)).
 inline float exp_minus_2z(float x) {
