@@ -274,6 +274,23 @@ HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source)
   return r;
 }
 
+std::string hop_role_key(const HopRole& role) {
+  return role.kind == KeyHeadKind::kChosen ? role.chosen
+                                           : std::string(key_head_kind_name(role.kind));
+}
+
+std::string hop_role_title(const HopRole& role) {
+  switch (role.kind) {
+    case KeyHeadKind::kPositional:
+      return "most positional head";
+    case KeyHeadKind::kSymbolic:
+      return "most symbolic head";
+    case KeyHeadKind::kChosen:
+      break;
+  }
+  return role.chosen;
+}
+
 HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::string& source) {
   const TrainedDiscrepancyRecord record =
       read_result_table(trained_discrepancy_record_from_json, j, source);
@@ -295,10 +312,10 @@ HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::str
       result_error(source,
                    fmt::format("discrepancy[].layer and .head must be in 0..{}", kMaxHeadIndex));
     r.head = head_name(h.layer, h.head);
-    r.role = h.kind == KeyHeadKind::kChosen ? r.head : std::string(key_head_kind_name(h.kind));
+    r.role = {h.kind, h.kind == KeyHeadKind::kChosen ? r.head : ""};
     if (std::any_of(d.roles.begin(), d.roles.end(),
                     [&](const HopKeyHead& o) { return o.role == r.role; }))
-      result_error(source, "discrepancy lists the role " + r.role + " twice");
+      result_error(source, "discrepancy lists the role " + hop_role_key(r.role) + " twice");
     r.median = gap_medians(h.points, source, "discrepancy[].points");
     r.has_correct = h.correct_points.has_value();
     if (r.has_correct)
@@ -308,9 +325,9 @@ HopDiscrepancyFile parse_hop_discrepancy(const nlohmann::json& j, const std::str
     d.roles.push_back(std::move(r));
   }
   // The auto rule keeps one entry when its two picks are one head: that head is both.
-  if (d.roles.size() == 1 && d.roles.front().role == "positional") {
+  if (d.roles.size() == 1 && d.roles.front().role.kind == KeyHeadKind::kPositional) {
     d.roles.push_back(d.roles.front());
-    d.roles.back().role = "symbolic";
+    d.roles.back().role.kind = KeyHeadKind::kSymbolic;
   }
   return d;
 }

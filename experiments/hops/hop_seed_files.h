@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "posbias/mech/head_score.h"
+#include "posbias/mech/trained_discrepancy.h"
 #include "posbias/runfiles/seed_runs.h"
 #include "posbias/tasks/hop_task.h"
 
@@ -83,11 +84,23 @@ struct HopHeadsFile {
 };
 HopHeadsFile parse_hop_heads(const nlohmann::json& j, const std::string& source);
 
+// A key head's role: the auto rule's most positional or most symbolic head, or a head given
+// with --heads (kChosen, `chosen` its name).
+struct HopRole {
+  KeyHeadKind kind = KeyHeadKind::kChosen;
+  std::string chosen;  // "L3.h0" when kChosen, else empty
+  bool operator==(const HopRole&) const = default;
+};
+// Its key in the seeds summary's "roles": positional | symbolic | "L3.h0".
+std::string hop_role_key(const HopRole& role);
+// Its name in figures, the docs' name: "most positional head" | "most symbolic head" | "L3.h0".
+std::string hop_role_title(const HopRole& role);
+
 // discrepancy --run: the key heads' median gaps per length, their fitted exponents, and the
 // model's accuracy per length.
 struct HopKeyHead {
-  std::string role;  // positional | symbolic (the auto rule's picks) | "L3.h0" (--heads)
-  std::string head;  // "L3.h0"
+  HopRole role;
+  std::string head;                     // "L3.h0"
   LengthValues median, correct_median;  // NaN where no example
   bool has_correct = false;             // the file has correct_points
   double exponent = NAN, on_chain_exponent = NAN;

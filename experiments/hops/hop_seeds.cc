@@ -252,11 +252,11 @@ HopDiscrepancySummary summarize_discrepancy(const std::vector<HopDiscrepancyFile
     d.accuracy.push_back(seed_statistic(std::move(v)));
   }
   // Roles in the order positional, symbolic, then the chosen heads as the files name them.
-  std::vector<std::string> roles = {"positional", "symbolic"};
+  std::vector<HopRole> roles = {{KeyHeadKind::kPositional, ""}, {KeyHeadKind::kSymbolic, ""}};
   for (const HopDiscrepancyFile& s : seeds)
     for (const HopKeyHead& r : s.roles)
       if (std::find(roles.begin(), roles.end(), r.role) == roles.end()) roles.push_back(r.role);
-  for (const std::string& role : roles) {
+  for (const HopRole& role : roles) {
     std::vector<const HopKeyHead*> at;  // per seed, null where it has no such role
     for (const HopDiscrepancyFile& s : seeds) {
       const auto it = std::find_if(s.roles.begin(), s.roles.end(),
@@ -634,11 +634,9 @@ void render_hop_seeds_figures(const HopSeedsResult& r, const std::string& stem) 
     p.y2label = "accuracy";
     p.y2min = 0;
     p.y2max = 1.02;
-    for (const HopRoleGaps& g : d.roles) {
-      const bool auto_role = g.role == "positional" || g.role == "symbolic";
-      p.series.push_back(band_series(auto_role ? "most " + g.role + " head" : g.role,
-                                     as_x(d.lengths), intervals(g.median_gap)));
-    }
+    for (const HopRoleGaps& g : d.roles)
+      p.series.push_back(
+          band_series(hop_role_title(g.role), as_x(d.lengths), intervals(g.median_gap)));
     Series accuracy = band_series("accuracy", as_x(d.lengths), intervals(d.accuracy));
     accuracy.right_axis = true;
     accuracy.style = "lines dt 2";

@@ -126,7 +126,7 @@ std::int64_t settled_step(const std::vector<std::int64_t>& steps,
                           const std::vector<HeadLabel>& labels);
 
 struct HopRoleGaps {
-  std::string role;                // positional | symbolic | the --heads head "L3.h0"
+  HopRole role;
   std::vector<std::string> heads;  // per seed: the head in this role, "" when it has none
   std::vector<SeedStatistic> median_gap, correct_median_gap;  // per length
   bool has_correct = false;                                   // some seed's file has correct_points

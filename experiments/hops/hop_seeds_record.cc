@@ -359,7 +359,7 @@ HopDiscrepancySummaryRecord discrepancy_record(const HopDiscrepancySummary& d) {
     HopRoleGapsRecord role{or_null(g.heads), per_length(d.lengths, g.median_gap), std::nullopt,
                            g.exponent, g.on_chain_exponent};
     if (g.has_correct) role.correct_median_gap = per_length(d.lengths, g.correct_median_gap);
-    r.roles[g.role] = std::move(role);
+    r.roles[hop_role_key(g.role)] = std::move(role);
   }
   return r;
 }

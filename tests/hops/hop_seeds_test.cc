@@ -357,7 +357,8 @@ TEST_F(HopSeedsTest, DiscrepancyRolesGapsAndExponents) {
   expect_interval(d.accuracy[1], hand3(0.24, 0.26, 0.28), "accuracy at 64");
   ASSERT_EQ(d.roles.size(), 2u);
   const HopRoleGaps& p = d.roles[0];
-  EXPECT_EQ(p.role, "positional");
+  EXPECT_EQ(hop_role_key(p.role), "positional");
+  EXPECT_EQ(hop_role_title(p.role), "most positional head");  // the docs' name, in the figure
   EXPECT_EQ(p.heads, (std::vector<std::string>{"L1.h0", "L2.h0", "L1.h0"}));
   expect_interval(p.median_gap[0], hand3(4, 6, 8), "positional gap at 17");
   expect_interval(p.median_gap[1], hand3(2, 3, 4), "positional gap at 64");
@@ -369,7 +370,8 @@ TEST_F(HopSeedsTest, DiscrepancyRolesGapsAndExponents) {
   EXPECT_NEAR(p.exponent.interval.mean, -1.5, 1e-12);
   EXPECT_NEAR(p.exponent.interval.high + 1.5, kT1 * std::sqrt(0.5) / std::sqrt(2.0), 1e-9);
   const HopRoleGaps& s = d.roles[1];
-  EXPECT_EQ(s.role, "symbolic");
+  EXPECT_EQ(hop_role_key(s.role), "symbolic");
+  EXPECT_EQ(hop_role_title(s.role), "most symbolic head");
   EXPECT_EQ(s.heads, (std::vector<std::string>{"L11.h0", "L11.h0", "L1.h0"}));
   // Seed 2's symbolic role is its one head: gap 8 at 17, and that head's correct-only gaps.
   expect_interval(s.median_gap[0], hand3(8, 12, 8), "symbolic gap at 17");
