@@ -36,6 +36,7 @@ bench: all
 	./$(BUILD_DIR)/bench/train_bench
 	./$(BUILD_DIR)/bench/train_bench text
 	./$(BUILD_DIR)/bench/train_bench ranks letter
+	./$(BUILD_DIR)/bench/long_context_bench --report-16k docs/data/long-context
 	bash bench/serve_load.sh ./$(BUILD_DIR)/posbias "" 10 8
 
 # libFuzzer with clang, ASan and UBSan; FUZZ_SECONDS per target.

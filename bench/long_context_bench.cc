@@ -6,9 +6,19 @@
 // STEM.json, STEM.csv and the figure STEM.svg/.png. --redraw FILE.json --out STEM draws the
 // figure of a stored STEM.json again, measuring nothing.
 //
+// --report-16k DIR measures nothing either: it prints the 16k Qwen2-0.5B profile's plan as this
+// build makes it (`birth --arch qwen2-0.5b --length 16384 --method hutchinson --probes 4
+// --memory-budget 8`: attention path, checkpointing, cotangents per pass, planned bytes) and
+// the time of each whole run of it recorded in DIR's JSON files (`make bench`'s line; a run takes
+// tens of minutes, so the bench reads the record instead of running it).
+//
 // Usage: long_context_bench [--posbias BIN] [--arch A] [--layers N] [--d-model D]
 //        [--heads H] [--probes K] [--lengths 1024,2048,...] [--dense-max L] [--out STEM]
 //        long_context_bench --redraw FILE.json --out STEM
+//        long_context_bench --report-16k DIR
+#include <ATen/Parallel.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -20,14 +30,18 @@
 #include <string>
 #include <vector>
 
+#include "posbias/arch/config.h"
 #include "posbias/core/atomic_file.h"
+#include "posbias/core/memory.h"
 #include "posbias/core/plot.h"
+#include "posbias/model/memory_plan.h"
+#include "posbias/model/torch_setup.h"
 #include "run_command.h"
 
 namespace {
 
 struct Options {
-  std::string posbias = POSBIAS_BIN, arch = "gpt2", out, redraw;
+  std::string posbias = POSBIAS_BIN, arch = "gpt2", out, redraw, report_16k;
   std::string layers = "4", d_model = "256", heads = "4", probes = "4";
   std::vector<long> lengths = {1024, 2048, 4096, 8192, 16384};
   long dense_max = 8192;  // longest dense run (its [H, L, L] per layer grows as L²)
@@ -68,6 +82,8 @@ Options parse(int argc, char** argv) {
       o.out = v;
     else if (a == "--redraw")
       o.redraw = v;
+    else if (a == "--report-16k")
+      o.report_16k = v;
     else if (a == "--lengths") {
       o.lengths.clear();
       std::stringstream s(v);
@@ -172,10 +188,87 @@ posbias::Figure cost_figure(const nlohmann::json& result) {
   return fig;
 }
 
+// The 16k profile's settings: the command docs/birth.md shows, issue 40's target time.
+constexpr std::int64_t k16kLength = 16384, k16kProbes = 4;
+constexpr double k16kBudgetGb = 8, k16kTargetSeconds = 45 * 60;
+
+std::string plan_words(const std::string& attention, bool checkpoint, std::int64_t per_pass,
+                       double bytes) {
+  char gb[32];
+  std::snprintf(gb, sizeof gb, "%.2f GB", bytes / 1e9);
+  return attention + " attention, " +
+         (checkpoint
+              ? "activation checkpointing, " + std::to_string(per_pass) + " cotangents per pass"
+              : std::string("no checkpointing")) +
+         ", " + gb + " planned";
+}
+
+// A whole 16k Qwen2-0.5B Hutchinson run's record (birth --json), or discarded JSON.
+bool is_16k_record(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("seconds") || !j.contains("measurement") ||
+      !j.contains("config"))
+    return false;
+  const auto& m = j["measurement"];
+  const auto& c = j["config"];
+  return m.value("length", 0L) == k16kLength && m.value("method", "") == "hutchinson" &&
+         m.value("probes", 0L) == k16kProbes && c.value("model_type", "") == "qwen2" &&
+         c.value("num_hidden_layers", 0L) == 24 && c.value("hidden_size", 0L) == 896;
+}
+
+// `make bench`'s 16k line: this build's plan, then every recorded whole run in dir.
+int report_16k(const std::string& dir) {
+  using namespace posbias;
+  configure_torch();  // threads as posbias runs them: the plan's chunks are per thread
+  const ModelConfig cfg = model_preset("qwen2-0.5b");
+  const JacobianPlan plan =
+      plan_jacobian(cfg, k16kLength, k16kProbes, at::get_num_threads(),
+                    /*token_embeddings=*/false, memory_budget_bytes(k16kBudgetGb));
+  std::printf(
+      "\n16k profile: posbias birth --arch qwen2-0.5b --length %lld --method hutchinson "
+      "--probes %lld --seeds 1 --memory-budget %.0f\n",
+      static_cast<long long>(k16kLength), static_cast<long long>(k16kProbes), k16kBudgetGb);
+  std::printf(
+      "  plan of this build (%d threads): %s\n", at::get_num_threads(),
+      plan_words(to_string(plan.pass.attention), plan.pass.checkpoint, plan.in_flight, plan.bytes)
+          .c_str());
+  std::vector<std::filesystem::path> files;
+  if (std::filesystem::is_directory(dir)) {
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      if (e.path().extension() == ".json") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  int found = 0;
+  for (const auto& f : files) {
+    std::ifstream in(f);
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!is_16k_record(j)) continue;
+    ++found;
+    const auto& m = j["measurement"];
+    const double seconds = j["seconds"].get<double>();
+    const std::string machine = j.contains("machine")
+                                    ? j["machine"].value("cpu", std::string("?")) + ", " +
+                                          std::to_string(j["machine"].value("cores", 0)) + " cores"
+                                    : std::string("machine not recorded");
+    std::printf(
+        "  recorded whole run: %.0f s (%.1f min; target <= %.0f min), peak RSS %.0f MB, in %s (%s; "
+        "%s)\n",
+        seconds, seconds / 60, k16kTargetSeconds / 60, j.value("peak_rss_mb", 0.0),
+        f.filename().c_str(), machine.c_str(),
+        plan_words(m.value("attention", std::string("?")),
+                   m.value("activation_checkpointing", false), m.value("cotangents_per_pass", 0L),
+                   m.value("planned_bytes", 0.0))
+            .c_str());
+  }
+  if (found == 0)
+    std::printf("  no recorded whole run in %s (the bench does not run one)\n", dir.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
+  if (!o.report_16k.empty()) return report_16k(o.report_16k);
   if (!o.redraw.empty()) {
     if (o.out.empty()) {
       std::fprintf(stderr, "long_context_bench: --redraw needs --out STEM\n");
