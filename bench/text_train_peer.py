@@ -3,8 +3,10 @@
 
 The model is written the way a PyTorch user would write Hugging Face's GPT-2 at posbias's text
 preset (6 layers, d 256, 4 heads, MLP 1024, vocabulary 4096, L 256, batch 32): learned positions,
-pre-LN LayerNorm, fused qkv with bias, GELU (tanh), tied LM head, dropout 0.1 on the embeddings,
-the attention pattern and both residual branches, GPT-2's init (residual projections / sqrt(2 L)).
+pre-LN LayerNorm, fused qkv with bias, GELU (tanh), tied LM head, dropout --dropout (posbias's
+text preset has 0, which train_bench passes; at 0 torch's dropout returns its input) on the
+embeddings, the attention pattern and both residual branches, GPT-2's init (residual projections
+/ sqrt(2 L)).
 A step: forward, cross-entropy at every position, backward, clip_grad_norm_(1.0), torch.optim.AdamW
 with a LambdaLR warmup. Prints one JSON line: seconds per step (best of --repeats timed blocks).
 Uses Debian's torch (python3-torch 1.13) as /usr/bin/python3.
@@ -75,6 +77,7 @@ def main():
     ap.add_argument("--layers", type=int, default=6)
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--mlp", type=int, default=1024)
+    ap.add_argument("--dropout", type=float, default=0.1)
     ap.add_argument("--steps", type=int, default=5, help="steps per timed block")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--threads", type=int, default=os.cpu_count())
@@ -84,7 +87,8 @@ def main():
     torch.set_num_threads(args.threads)
     torch.set_flush_denormal(True)  # as posbias's configure_torch
     torch.manual_seed(0)
-    model = Gpt2(args.vocab, args.length, args.d_model, args.layers, args.heads, args.mlp)
+    model = Gpt2(args.vocab, args.length, args.d_model, args.layers, args.heads, args.mlp,
+                 args.dropout)
     decay = [p for p in model.parameters() if p.dim() >= 2]
     other = [p for p in model.parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01},
