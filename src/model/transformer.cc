@@ -278,9 +278,7 @@ torch::Tensor TransformerImpl::logits(const torch::Tensor& hidden) {
   if (!wte)
     throw std::invalid_argument(
         "this model was built without its token embedding table (no LM head)");
-  // The tied head's weight is the token table: its dW (dnnl_linear's backward) reaches the
-  // table's gradient beside the embedding lookup's, summed by autograd as torch's matmul's was.
-  return cfg_.tie_embeddings ? dnnl_linear(hidden, wte->weight, torch::Tensor())
+  return cfg_.tie_embeddings ? torch::matmul(hidden, wte->weight.t())
                              : dnnl_linear(hidden, lm_head);
 }
 
