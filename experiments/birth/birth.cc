@@ -751,14 +751,14 @@ BirthResult measure_birth(const BirthOptions& given, const TrainedInput* trained
   const BirthOptions o = resolve_text_length(given);
   BirthResult r;
   const BirthPlan plan = plan_birth(o, trained, r);
-  if (trained == nullptr && (group == nullptr || group->rank() == 0)) {
-    std::fprintf(stderr, "birth: plan: %s\n",
-                 plan_line(r.plan, plan.cotangents, o.memory_budget_gb).c_str());
-  }
+  // Said once the inputs are read and checked (an input's error stays the only line).
+  const std::string plan_text = plan_line(r.plan, plan.cotangents, o.memory_budget_gb);
   Transformer model = birth_model(o, trained, plan, r);
   auto rows = birth_token_rows(o, trained, plan, r);
   const int samples = rows.empty() ? o.seeds : static_cast<int>(rows.size());
   KnownProfiles known(o, trained, group, stored_profiles, samples, r);
+  if (trained == nullptr && (group == nullptr || group->rank() == 0))
+    std::fprintf(stderr, "birth: plan: %s\n", plan_text.c_str());
 
   const auto start = std::chrono::steady_clock::now();
   // Units of work: one per block of each seed's backward (a long seed reports its layers), of
