@@ -46,14 +46,11 @@ void register_birth(CLI::App& app, Action* selected) {
                   "with --text: the checkpoint's tokenizer.json or tokenizer.model, or the folder "
                   "holding it (default: beside --config)");
   auto mode = std::make_shared<BirthModeFlags>();
+  FieldFlagWords mode_words;
+  mode_words.lists = {{"depths", ','}};
   add_field_flags(cmd, parsed.get(), birth_mode_flag_fields(), *mode, mode.get(), "birth option",
-                  {});
+                  mode_words);
   auto answer = std::make_shared<AnswerInfluenceOptions>();
-  cmd->add_option("--depths", answer->depths,
-                  "with --inputs kv or passkey: depths of the queried pair or needle in percent "
-                  "(comma list)")
-      ->delimiter(',')
-      ->capture_default_str();
   auto colocation = std::make_shared<ColocationOptions>();
   add_path_option(cmd, "--colocate", colocation->influence,
                   "`birth --inputs kv|passkey` JSON results, one per training seed (comma list): "
@@ -160,6 +157,7 @@ void register_birth(CLI::App& app, Action* selected) {
         answer->inputs = parse_answer_inputs(mode->inputs);
         answer->run = options->run;
         answer->checkpoints = options->checkpoints;
+        answer->depths = mode->depths;
         answer->length = length_given ? options->length : 0;
         if (seeds_given) answer->per_depth = options->seeds;
         if (seed_given) answer->seed = options->seed;  // else eval's default seed

@@ -27,7 +27,9 @@ namespace posbias::cli {
 // (theory's --exact decides how α and the sink share are read). With `required_flags`, a
 // required row's flag is required. A row in `lists` (a list of strings) is a list flag: it takes
 // several values, the flag repeated or its values space-separated, and split at the row's
-// delimiter when it has one ('\0': none); its row reads them as a JSON list.
+// delimiter when it has one ('\0': none); its row reads them as a JSON list. A list row of type
+// INT (a list of int) is converted by CLI11 as the command line is parsed, as a typed list is: a
+// value that is not an int is refused then with CLI11's message, and --help shows its default.
 struct FieldFlagWords {
   std::map<std::string, std::string> short_flags, unset;
   std::set<std::string> set_while_parsing = {};
@@ -43,6 +45,23 @@ inline std::string shown_field_default(const nlohmann::json& value, const std::s
   if (empty && words.unset.count(row)) return words.unset.at(row);
   if (value.is_null()) return "none";
   return empty ? "" : flag_text(value);
+}
+
+// A list row's flag (FieldFlagWords::lists), split at `delimiter` unless it is '\0': its values
+// read by the row as a JSON list when parsed->parse() runs; `shown`, the row's value --help shows.
+template <class S>
+CLI::Option* add_list_flag(CLI::App* cmd, ParsedOptions* parsed, const FieldRow<S>& row,
+                           const std::string& flags, const nlohmann::json& shown, S* options,
+                           const std::string& what, char delimiter) {
+  const auto read = [&row, options, what](const auto& values) {
+    row.read(nlohmann::json(values), *options, what);
+  };
+  CLI::Option* option = row.type == "INT"
+                            ? parsed->add_typed_list<int>(cmd, flags, row.help, row.type,
+                                                          shown.get<std::vector<int>>(), read)
+                            : parsed->add_list(cmd, flags, row.help, row.type, read);
+  if (delimiter != '\0') option->delimiter(delimiter);
+  return option;
 }
 
 // Registers the flags of `rows` on `cmd`, parsed into `options` by parsed->parse() (`what`
@@ -62,11 +81,7 @@ void add_field_flags(CLI::App* cmd, ParsedOptions* parsed, const std::vector<Fie
     CLI::Option* option = nullptr;
     const auto list = words.lists.find(row.name);
     if (list != words.lists.end()) {
-      option = parsed->add_list(cmd, flags, row.help, row.type,
-                                [&row, options, what](const std::vector<std::string>& values) {
-                                  row.read(nlohmann::json(values), *options, what);
-                                });
-      if (list->second != '\0') option->delimiter(list->second);
+      option = add_list_flag(cmd, parsed, row, flags, value, options, what, list->second);
     } else if (row.type == "BOOL") {
       const bool turned = !value.get<bool>();  // --no-NAME: CLI11's negated flag shows {false}
       const std::function<void()> set = [&row, options, turned, what] {

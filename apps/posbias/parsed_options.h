@@ -155,6 +155,24 @@ class ParsedOptions {
     return entries_.back()->option;
   }
 
+  // Several values each converted by CLI11 as a T, as a typed list option does: a value that is
+  // not one stops the parse with CLI11's own message ("Could not convert: --depths = 1,x"), and
+  // --help shows `shown` as CLI11 shows a typed list's default. `given` gets them when the user
+  // gave any; `type` is what --help shows for each.
+  template <class T>
+  CLI::Option* add_typed_list(CLI::App* cmd, const std::string& flags, const std::string& help,
+                              const std::string& type, std::vector<T> shown,
+                              std::function<void(const std::vector<T>&)> given) {
+    auto values = std::make_shared<std::vector<T>>(std::move(shown));
+    auto entry = std::make_unique<Entry>();
+    entry->option = cmd->add_option(flags, *values, help)->capture_default_str()->type_name(type);
+    entry->parse = [values, given = std::move(given)](const std::string&, const std::string&) {
+      given(*values);
+    };
+    entries_.push_back(std::move(entry));
+    return entries_.back()->option;
+  }
+
   // Any other value: `parser` sets the target from the option's text (and its name, for the
   // error); `type` is what --help shows (LIST, SLOPES, ...).
   CLI::Option* add_parsed(CLI::App* cmd, const std::string& flags, const std::string& help,

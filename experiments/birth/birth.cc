@@ -1042,6 +1042,10 @@ const std::vector<FieldRow<BirthModeFlags>>& birth_mode_flag_fields() {
             "that fit -L) or passkey (a passkey run's needles in its held-out text); kv and "
             "passkey: eval's inputs, --seeds per depth of --depths, -L defaulting to the run's "
             "length, target answer"),
+      field("depths", &F::depths,
+            "with --inputs kv or passkey: depths of the queried pair or needle in percent "
+            "(comma list)",
+            "INT"),
   };
   return rows;
 }

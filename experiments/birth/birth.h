@@ -30,6 +30,7 @@
 #include "posbias/theory/influence_method.h"
 #include "posbias/theory/model_comparison.h"
 #include "posbias/theory/shape_comparison.h"
+#include "posbias/train/answer_influence.h"
 
 namespace posbias {
 
@@ -71,10 +72,12 @@ const std::vector<FieldRow<BirthOptions>>& birth_option_fields();
 
 // birth's mode flags as the command line gives them, before it chooses the mode: the target by
 // name (empty: BirthOptions' default; "answer", a retrieval answer's loss, only with inputs kv
-// or passkey, which measure answer_influence.h's inputs instead of birth's).
+// or passkey, which measure answer_influence.h's inputs instead of birth's), and those inputs'
+// depths.
 struct BirthModeFlags {
   std::string target;
   std::string inputs = "text";
+  std::vector<int> depths = AnswerInfluenceOptions{}.depths;
 };
 const std::vector<FieldRow<BirthModeFlags>>& birth_mode_flag_fields();
 

@@ -119,6 +119,10 @@ TEST(Cli, BadInputIsOneLineExitTwo) {
   // A list flag of a table is read when the action runs: what the command checks before then
   // goes by whether it was given (sweep collect's --metric beside --redraw).
   expect_usage_error("sweep collect --redraw c.json --plot p --metric m", "nothing else");
+  // A table's list row of type INT is converted as the command line is parsed, as CLI11's typed
+  // list is: its message, before any other flag's value is read.
+  expect_usage_error("birth --depths 1,x", "Could not convert: --depths = 1,x");
+  expect_usage_error("birth --length y --depths 1,x", "Could not convert: --depths = 1,x");
   // sweep run's --index from its table: required, an int.
   expect_usage_error("sweep run d", "--index is required");
   expect_usage_error("sweep run d --index 1e10", "--index must be in -2147483648..2147483647");
